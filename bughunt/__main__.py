@@ -1,0 +1,5 @@
+import sys
+
+from bughunt.cli import main
+
+sys.exit(main())

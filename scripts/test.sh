@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs into ./.venv and run it. `.ci/run` runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d .venv ] || python3 -m venv .venv
+. .venv/bin/activate
+python -m pip install -q --upgrade pip
+python -m pip install -q -e ".[test]"
+# Headless Chromium for the demo page's end-to-end test (Debian's package; Playwright drives it).
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+    || echo "warning: could not install chromium; browser tests will be skipped" >&2
+fi
+ruff check memgpt_lite bughunt evals tests
+python -m pytest "$@"
