@@ -1,0 +1,98 @@
+"""The explorer's structured memory in the simulator: a visit record holding each page's links.
+
+Generic over hashable node ids, so the real web explorer can hold routes in it. Capacity is counted
+in entries; when full, a new entry evicts one by policy:
+
+- ``fifo``: the oldest written entry;
+- ``lru``: the least recently used (a revisit moves the page to newest);
+- ``random``: a uniformly drawn entry, using the run's own generator (one draw per eviction), as the seed.
+
+A dict keeps insertion order, which is write order (fifo) or recency order (lru).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Generic, Literal, Protocol, TypeVar
+
+from memgpt_lite.errors import ConfigError
+
+from .rng import Rng
+
+N = TypeVar("N", bound=Hashable)
+
+Policy = Literal["fifo", "lru", "random"]
+POLICIES: tuple[Policy, ...] = ("fifo", "lru", "random")
+
+
+class KnownLinks(Protocol[N]):
+    """What a strategy may read from memory: which nodes are remembered and their remembered links."""
+
+    def __contains__(self, node: object) -> bool: ...
+
+    def links(self, node: N) -> Sequence[N]: ...
+
+
+class Memory(Generic[N]):
+    """Visit record + link table with an optional capacity and an eviction policy."""
+
+    __slots__ = ("capacity", "policy", "rnd", "items", "evictions")
+
+    def __init__(self, capacity: int | None = None, policy: Policy = "fifo", rnd: Rng | None = None) -> None:
+        if capacity is not None and capacity < 1:
+            raise ConfigError(f"capacity: must be at least 1 or None (unlimited), got {capacity}")
+        if policy not in POLICIES:
+            raise ConfigError(f"policy: must be one of {', '.join(POLICIES)}, got {policy!r}")
+        if policy == "random" and capacity is not None and rnd is None:
+            raise ConfigError("policy 'random' needs a random generator")
+        self.capacity = capacity
+        self.policy = policy
+        self.rnd = rnd
+        self.items: dict[N, Sequence[N]] = {}
+        self.evictions = 0
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.items
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator[N]:
+        return iter(self.items)
+
+    def links(self, node: N) -> Sequence[N]:
+        """Remembered links of `node`; empty when the node is not (or no longer) remembered."""
+        return self.items.get(node, ())
+
+    def write(self, node: N, links: Sequence[N]) -> None:
+        """Record a visit to `node` and the links seen there."""
+        items = self.items
+        if node in items:
+            if self.policy == "lru":
+                del items[node]
+                items[node] = links
+            return
+        if self.capacity is not None and len(items) >= self.capacity:
+            if self.policy == "random":
+                keys = list(items)
+                victim = keys[int(self.rnd() * len(keys))]  # type: ignore[misc]
+            else:
+                victim = next(iter(items))
+            del items[victim]
+            self.evictions += 1
+        items[node] = links
+
+
+class NoMemory(Generic[N]):
+    """The empty view a strategy sees when the visit record is switched off."""
+
+    __slots__ = ()
+
+    def __contains__(self, node: object) -> bool:
+        return False
+
+    def __len__(self) -> int:
+        return 0
+
+    def links(self, node: N) -> Sequence[N]:
+        return ()
