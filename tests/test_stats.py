@@ -67,9 +67,8 @@ def test_runs_are_averaged_per_task_not_pooled():
     s = math.sqrt(((1 / 3) ** 2 + (4 / 3) ** 2 + (5 / 3) ** 2) / 2)
     assert c.half_width == pytest.approx(1.96 * s / math.sqrt(3))
     assert (c.wins.wins, c.wins.losses, c.n_tasks) == (2, 1, 3)
-    assert c.unpaired_half_width == pytest.approx(
-        1.96 * math.sqrt(3 / 3 + 0 / 3)
-    )  # var(2,3,0)=3, var(1,1,1)=0
+    # var(2, 3, 0) = 7/3 and var(1, 1, 1) = 0 -> 1.96 * sqrt(7/9)
+    assert c.unpaired_half_width == pytest.approx(1.96 * math.sqrt(7 / 9))
     with pytest.raises(UsageError, match="same tasks"):
         compare_paired({"t1": [1]}, {"t2": [1]})
 
