@@ -13,6 +13,7 @@ from loguru import logger
 
 COMMANDS: tuple[str, ...] = (
     # add a module name here when its command exists
+    "demo_page",
 )
 
 

@@ -1,0 +1,1 @@
+"""The interactive demo page: the simulator in the browser, bit-identical to `bughunt.sim`."""
