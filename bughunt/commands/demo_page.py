@@ -7,10 +7,10 @@ import json
 import sys
 import threading
 import webbrowser
+from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
 
 from bughunt.demo.build import build_files, export
 
