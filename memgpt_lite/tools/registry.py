@@ -1,0 +1,303 @@
+"""Typed Python functions as model tools: JSON schema from the signature, descriptions from the docstring.
+
+    registry = ToolRegistry()
+
+    @registry.tool
+    def add_note(ctx: ToolContext, text: str, importance: int = 5) -> str:
+        '''Save a note.
+
+        Args:
+            text: What to remember.
+            importance: 1 (trivia) to 10 (essential).
+        '''
+
+A first parameter annotated `ToolContext` receives the agent's memory and is left out of the schema.
+`registry.call(part, ctx)` never raises for model mistakes: an unknown tool, arguments that are not JSON,
+arguments that fail validation and `ToolError`s all become error results the model sees.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, get_type_hints
+
+import docstring_parser
+from loguru import logger
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from memgpt_lite.errors import ConfigError, ToolError
+from memgpt_lite.messages import ToolCallPart, ToolResultPart, ToolSpec
+
+if TYPE_CHECKING:
+    from memgpt_lite.memory import AgentMemory
+
+HEARTBEAT_PARAM = "request_heartbeat"
+HEARTBEAT_DESCRIPTION = (
+    "Request an immediate heartbeat after this call: true when you need another step (for example to use "
+    "this result) before waiting for the user; false to yield."
+)
+
+
+@dataclass
+class ToolContext:
+    """What a tool can reach besides its arguments. Set per call by the agent loop."""
+
+    memory: AgentMemory | Any = None
+    agent: Any = None
+    call: ToolCallPart | None = None
+    deps: Any = None
+    """Whatever the application passes along (a browser session, a database handle, ...)."""
+    outbox: list[str] = field(default_factory=list)
+    """Messages for the user produced during this step (`send_message` appends here)."""
+
+
+NativeHandler = Callable[[dict[str, Any], ToolContext], Any]
+
+
+def _strip_titles(schema: Any) -> Any:
+    """Drop pydantic's auto-generated titles: they cost tokens and tell the model nothing."""
+    if isinstance(schema, dict):
+        out = {}
+        for key, value in schema.items():
+            if key == "title" and isinstance(value, str):
+                continue
+            if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+                out[key] = {name: _strip_titles(sub) for name, sub in value.items()}
+            else:
+                out[key] = _strip_titles(value)
+        return out
+    if isinstance(schema, list):
+        return [_strip_titles(v) for v in schema]
+    return schema
+
+
+def _is_context(annotation: Any) -> bool:
+    return annotation is ToolContext or (isinstance(annotation, str) and annotation.endswith("ToolContext"))
+
+
+def _render_result(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "OK"
+    if isinstance(value, BaseModel):
+        return value.model_dump_json()
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+@dataclass
+class Tool:
+    """One tool: a typed function (schema generated) or a native definition passed to the provider as is."""
+
+    name: str
+    description: str
+    function: Callable[..., Any]
+    takes_context: bool = False
+    heartbeat: bool = False
+    args_model: type[BaseModel] | None = None
+    definition: dict[str, Any] | None = None
+    """For provider-defined tools (e.g. `{"type": "memory_20250818", "name": "memory"}`)."""
+
+    @classmethod
+    def from_function(
+        cls,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        heartbeat: bool = False,
+    ) -> Tool:
+        if inspect.iscoroutinefunction(fn):
+            raise ConfigError(
+                f"tool {fn.__name__}: async functions are not supported; wrap it in a sync function"
+            )
+        sig = inspect.signature(fn)
+        try:
+            hints = get_type_hints(fn)
+        except Exception as err:
+            raise ConfigError(f"tool {fn.__name__}: cannot resolve type hints: {err}") from err
+        doc = docstring_parser.parse(inspect.getdoc(fn) or "")
+        param_docs = {p.arg_name: p.description or "" for p in doc.params}
+        params = list(sig.parameters.values())
+        takes_context = bool(params) and _is_context(hints.get(params[0].name, params[0].annotation))
+        if takes_context:
+            params = params[1:]
+        fields: dict[str, Any] = {}
+        for p in params:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise ConfigError(f"tool {fn.__name__}: *args/**kwargs cannot be described to a model")
+            if _is_context(hints.get(p.name, p.annotation)):
+                raise ConfigError(f"tool {fn.__name__}: ToolContext must be the first parameter")
+            annotation = hints.get(p.name, Any)
+            default = ... if p.default is inspect.Parameter.empty else p.default
+            fields[p.name] = (annotation, Field(default, description=param_docs.get(p.name) or None))
+        if heartbeat and HEARTBEAT_PARAM not in fields:
+            fields[HEARTBEAT_PARAM] = (bool, Field(False, description=HEARTBEAT_DESCRIPTION))
+        tool_name = name or fn.__name__
+        args_model = create_model(  # type: ignore[call-overload]
+            f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
+        )
+        desc = description or "\n\n".join(x for x in (doc.short_description, doc.long_description) if x)
+        if not desc:
+            raise ConfigError(f"tool {tool_name}: needs a docstring or description= (the model reads it)")
+        return cls(
+            name=tool_name,
+            description=desc.strip(),
+            function=fn,
+            takes_context=takes_context,
+            heartbeat=heartbeat,
+            args_model=args_model,
+        )
+
+    @classmethod
+    def native(cls, definition: dict[str, Any], handler: NativeHandler, description: str = "") -> Tool:
+        """A provider-defined tool: `definition` goes to the provider unchanged; `handler(args, ctx)` runs calls."""
+        if "name" not in definition:
+            raise ConfigError("a native tool definition needs a 'name'")
+        return cls(
+            name=definition["name"],
+            description=description or definition.get("type", ""),
+            function=handler,
+            definition=dict(definition),
+        )
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        if self.args_model is None:
+            return {"type": "object"}
+        return _strip_titles(self.args_model.model_json_schema())
+
+    def spec(self) -> ToolSpec:
+        return ToolSpec(name=self.name, description=self.description, input_schema=self.input_schema)
+
+    def run(self, arguments: dict[str, Any], ctx: ToolContext) -> Any:
+        """Validate and call. Raises `ValidationError`, `ToolError` or whatever the function raises."""
+        if self.definition is not None:
+            return self.function(arguments, ctx)
+        assert self.args_model is not None
+        validated = self.args_model.model_validate(arguments)
+        kwargs = {k: getattr(validated, k) for k in type(validated).model_fields}
+        if self.heartbeat and HEARTBEAT_PARAM not in inspect.signature(self.function).parameters:
+            kwargs.pop(HEARTBEAT_PARAM, None)
+        return self.function(ctx, **kwargs) if self.takes_context else self.function(**kwargs)
+
+
+def requests_heartbeat(call: ToolCallPart) -> bool:
+    """Did the model ask for another step after this call?"""
+    value = call.arguments.get(HEARTBEAT_PARAM)
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
+def _format_validation_error(err: ValidationError) -> str:
+    problems = []
+    for e in err.errors(include_url=False):
+        where = ".".join(str(x) for x in e["loc"]) or "(arguments)"
+        problems.append(f"{where}: {e['msg']}")
+    return "; ".join(problems)
+
+
+def _is_tool_error(err: Exception) -> bool:
+    if isinstance(err, ToolError):
+        return True
+    # The SDK's own ToolError (raised by BetaAbstractMemoryTool subclasses) is model-visible too.
+    return type(err).__name__ == "ToolError" and type(err).__module__.startswith("anthropic")
+
+
+class ToolRegistry:
+    """The tools an agent offers the model, by name."""
+
+    def __init__(self, tools: Iterable[Callable[..., Any] | Tool] = (), *, heartbeat: bool = True) -> None:
+        self.heartbeat = heartbeat
+        self._tools: dict[str, Tool] = {}
+        for t in tools:
+            self.register(t)
+
+    # -- registration ------------------------------------------------------------------------------
+    def register(
+        self,
+        fn: Callable[..., Any] | Tool,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        heartbeat: bool | None = None,
+    ) -> Tool:
+        tool = (
+            fn
+            if isinstance(fn, Tool)
+            else Tool.from_function(
+                fn,
+                name=name,
+                description=description,
+                heartbeat=self.heartbeat if heartbeat is None else heartbeat,
+            )
+        )
+        if tool.name in self._tools:
+            raise ConfigError(f"a tool named {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+        return tool
+
+    def tool(self, fn: Callable[..., Any] | None = None, **kw: Any) -> Any:
+        """Decorator form of `register`; returns the function unchanged."""
+
+        def deco(f: Callable[..., Any]) -> Callable[..., Any]:
+            self.register(f, **kw)
+            return f
+
+        return deco(fn) if fn is not None else deco
+
+    def remove(self, name: str) -> None:
+        self._tools.pop(name, None)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    # -- what the model sees -----------------------------------------------------------------------
+    def spec(self) -> list[ToolSpec]:
+        """Function tools as `ToolSpec`s (native tools travel in `definitions()`)."""
+        return [t.spec() for t in self._tools.values() if t.definition is None]
+
+    def definitions(self) -> list[dict[str, Any]]:
+        """Provider-defined tool definitions, for `ModelRequest.extra["tools"]`."""
+        return [dict(t.definition) for t in self._tools.values() if t.definition is not None]
+
+    # -- execution ---------------------------------------------------------------------------------
+    def call(self, part: ToolCallPart, ctx: ToolContext) -> ToolResultPart:
+        """Run one call. Model mistakes and tool failures come back as `is_error` results, never raised."""
+
+        def error(msg: str) -> ToolResultPart:
+            return ToolResultPart(tool_call_id=part.id, name=part.name, content=msg, is_error=True)
+
+        tool = self._tools.get(part.name)
+        if tool is None:
+            return error(
+                f"Unknown tool {part.name!r}. Available tools: {', '.join(self._tools) or '(none)'}."
+            )
+        if part.raw_arguments is not None:
+            shown = part.raw_arguments if len(part.raw_arguments) <= 300 else part.raw_arguments[:300] + "…"
+            return error(
+                f"The arguments for {part.name} were not valid JSON: {shown!r}. Send one JSON object."
+            )
+        ctx.call = part
+        try:
+            result = tool.run(part.arguments, ctx)
+        except ValidationError as err:
+            return error(f"Invalid arguments for {part.name}: {_format_validation_error(err)}")
+        except Exception as err:
+            if _is_tool_error(err):
+                return error(str(err))
+            logger.exception("tool {} failed unexpectedly", part.name)
+            return error(f"Tool {part.name} failed with an internal error ({type(err).__name__}: {err}).")
+        return ToolResultPart(tool_call_id=part.id, name=part.name, content=_render_result(result))

@@ -1,0 +1,85 @@
+"""Redaction of secrets and personal data: its own unit, reused by the memory tool and the rest."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgpt_lite.tools.redaction import contains_secrets, redact
+
+ANT = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3
+OPENAI = "sk-proj-" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2"
+AWS = "AKIAIOSFODNN7EXAMPLE"
+PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabcdEFGH\n-----END RSA PRIVATE KEY-----"
+
+CASES = [
+    (f"key is {ANT} ok", ANT, "anthropic_key"),
+    (f"openai {OPENAI}", OPENAI, "api_key"),
+    (f"aws id {AWS} in config", AWS, "aws_access_key"),
+    ("Authorization: Bearer eyJhbGciOi.abc123def456", "eyJhbGciOi.abc123def456", "bearer_token"),
+    ("login with password=hunter2!", "hunter2!", "credential"),
+    ("db secret: 's3cr3t value'", "'s3cr3t value'", "credential"),
+    ('{"api_key": "abcdef123456"}', '"abcdef123456"', "credential"),
+    ("TOKEN = x9y8z7w6", "x9y8z7w6", "credential"),
+    ("mail alice.smith+qa@example.co.uk today", "alice.smith+qa@example.co.uk", "email"),
+    (f"here:\n{PEM}\nend", PEM, "private_key"),
+    ("token ghp_" + "a" * 36, "ghp_" + "a" * 36, "github_token"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret", "kind"), CASES)
+def test_each_kind_is_found_and_replaced(text, secret, kind):
+    out = redact(text)
+    assert secret not in out.text
+    assert f"[REDACTED:{kind}]" in out.text
+    assert [f.kind for f in out.findings] == [kind]
+    f = out.findings[0]
+    assert text[f.start : f.end] == secret
+    assert contains_secrets(text)
+
+
+def test_key_of_a_pair_is_kept_and_surroundings_untouched():
+    out = redact("user=bob password=hunter2 role=admin")
+    assert out.text == "user=bob password=[REDACTED:credential] role=admin"
+
+
+def test_specific_rule_wins_and_is_reported_once():
+    out = redact(f"api_key={ANT}")
+    assert out.text == "api_key=[REDACTED:anthropic_key]"
+    assert len(out.findings) == 1
+
+
+def test_several_findings_in_one_text():
+    text = f"{AWS} and bob@example.com and {ANT}"
+    out = redact(text)
+    assert [f.kind for f in out.findings] == ["aws_access_key", "email", "anthropic_key"]
+    assert out.summary() == "3 redactions (anthropic_key, aws_access_key, email)"
+    for s in (AWS, "bob@example.com", ANT):
+        assert s not in out.text
+
+
+def test_redaction_is_idempotent():
+    once = redact(f"password=abc {ANT} x@y.org").text
+    twice = redact(once)
+    assert twice.text == once and not twice.findings
+
+
+@pytest.mark.parametrize(
+    "clean",
+    [
+        "The password field should reject empty input.",
+        "skills: sk- prefixes are short",
+        "ask-anthony about it",
+        "Bug #12 fixed in v1.3 on /settings",
+        "a token bucket limits requests",
+        "",
+    ],
+)
+def test_ordinary_text_is_left_alone(clean):
+    out = redact(clean)
+    assert out.text == clean and not out.findings and out.summary() == ""
+
+
+def test_unterminated_private_key_block_is_still_redacted():
+    text = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n(truncated"
+    out = redact(text)
+    assert "b3BlbnNz" not in out.text and out.findings[0].kind == "private_key"
