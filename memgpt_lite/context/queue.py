@@ -1,0 +1,365 @@
+"""The queue manager: what goes into each request, and warning/flushing *before* the call.
+
+The main context is system instructions + working context (in `request.system`) + a FIFO queue of
+messages that starts with the recursive summary. `prepare()` counts the full request it is about to
+send; at the warning threshold it inserts one memory-pressure notice per pressure period, and at the
+flush threshold it evicts the oldest messages (tool calls together with their results; never the latest
+user message or the newest exchange) until the prompt is at most `evict_to` of the window, folding them
+into a new recursive summary. Every message is written to recall storage before it joins the queue, so
+eviction — even with a failing summarizer — loses nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Literal, Protocol
+
+from loguru import logger
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from memgpt_lite.errors import ConfigError
+from memgpt_lite.llm.base import Model
+from memgpt_lite.messages import Message, ModelRequest, ToolSpec, utcnow
+
+from .blocks import WorkingContext
+from .summarizer import Summarizer
+from .tokens import REQUEST_OVERHEAD, TokenCounter
+
+SUMMARY_KIND = "recursive_summary"
+PRESSURE_KIND = "memory_pressure"
+SUMMARY_HEADER = (
+    "Summary of the earlier conversation (recursive; the original messages are in recall storage — "
+    "use conversation_search to read them):"
+)
+
+
+class ContextConfig(BaseModel):
+    """Window size and thresholds, as fractions of the window."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    context_window: int = Field(gt=0)
+    warning: float = 0.70
+    flush: float = 1.00
+    evict_to: float = 0.50
+    provider_counts: bool = False
+    """When a model is given, calibrate the token margin from its count-tokens endpoint on every prepare."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ContextConfig:
+        if not (0.0 < self.evict_to < self.warning <= self.flush <= 1.0):
+            raise ValueError(
+                "thresholds must satisfy 0 < evict_to < warning <= flush <= 1 "
+                f"(got evict_to={self.evict_to}, warning={self.warning}, flush={self.flush})"
+            )
+        return self
+
+
+class ContextWindowExceeded(ConfigError):
+    """Even after evicting everything allowed, the request does not fit the window."""
+
+
+class ContextEvent(BaseModel):
+    type: Literal["memory_pressure_warning", "flush"]
+    prompt_tokens_before: int
+    prompt_tokens_after: int
+    evicted_messages: int = 0
+    evicted_ids: list[str] = Field(default_factory=list)
+    summary_failed: bool = False
+
+
+class PreparedPrompt(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    request: ModelRequest
+    prompt_tokens: int
+    events: list[ContextEvent] = Field(default_factory=list)
+
+
+class MessageStore(Protocol):
+    """What the queue manager needs from recall storage."""
+
+    def append(self, msg: Message) -> None: ...
+
+
+def pressure_notice(pressure: float) -> Message:
+    text = (
+        f"[memory pressure] The context window is {pressure:.0%} full. Older messages will soon be moved "
+        "out of the context (they stay searchable with conversation_search). Save anything important now: "
+        "core_memory_append / core_memory_replace for facts you need every turn, archival_memory_insert "
+        "for the rest."
+    )
+    return Message.system(text, meta={"kind": PRESSURE_KIND})
+
+
+def tool_units(messages: list[Message]) -> list[list[Message]]:
+    """Group messages into eviction units: an assistant message with tool calls plus the tool-result
+    messages that follow it form one unit, so a call is never separated from its result."""
+    units: list[list[Message]] = []
+    i, n = 0, len(messages)
+    while i < n:
+        unit = [messages[i]]
+        i += 1
+        if unit[0].role == "assistant" and unit[0].tool_calls:
+            while i < n and messages[i].role == "tool":
+                unit.append(messages[i])
+                i += 1
+        units.append(unit)
+    return units
+
+
+class ContextManager:
+    """Owns the in-context queue and the recursive summary of one agent."""
+
+    def __init__(
+        self,
+        store: MessageStore,
+        counter: TokenCounter,
+        summarizer: Summarizer,
+        config: ContextConfig,
+        system_prompt: str,
+        *,
+        working_context: WorkingContext | None = None,
+        messages: list[Message] | None = None,
+        summary: str = "",
+        warned: bool = False,
+        counters: dict[str, int] | None = None,
+        model: Model | None = None,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.counter = counter
+        self.summarizer = summarizer
+        self.config = config
+        self.system_prompt = system_prompt
+        self.working_context = working_context or WorkingContext()
+        self.model = model
+        self.on_change = on_change
+        self.warned = warned
+        self.counters: dict[str, int] = {
+            "appended": 0,
+            "prepares": 0,
+            "warnings": 0,
+            "flushes": 0,
+            "evicted_total": 0,
+            "summary_failures": 0,
+        }
+        self.counters.update(counters or {})
+        self.pending_ids: list[str] = []
+        self._queue: list[Message] = list(messages or [])
+        self._queue_raw = sum(counter.count_message(m) for m in self._queue)
+        self._summary = ""
+        self._summary_msg: Message | None = None
+        self._summary_raw = 0
+        self._set_summary(summary)
+
+    # -- views --------------------------------------------------------------------------------------
+    @property
+    def in_context(self) -> list[Message]:
+        """The queue after the summary, oldest first (a copy)."""
+        return list(self._queue)
+
+    @property
+    def summary(self) -> str:
+        return self._summary
+
+    def system_text(self) -> str:
+        wc = self.working_context.render()
+        return f"{self.system_prompt}\n\n{wc}" if wc else self.system_prompt
+
+    def request_messages(self) -> list[Message]:
+        return [self._summary_msg, *self._queue] if self._summary_msg else list(self._queue)
+
+    def build_request(self, tools: list[ToolSpec] | None = None, max_tokens: int = 1024) -> ModelRequest:
+        # model_construct: the parts are already validated Messages; revalidating 100s costs more than counting.
+        return ModelRequest.model_construct(
+            system=self.system_text(),
+            messages=self.request_messages(),
+            tools=list(tools or []),
+            max_tokens=max_tokens,
+            temperature=None,
+            extra={},
+        )
+
+    def _fixed_raw(self, tools: list[ToolSpec]) -> int:
+        return (
+            REQUEST_OVERHEAD
+            + self.counter.count_text_cached(self.system_text())
+            + self.counter.count_tools(tools)
+        )
+
+    def prompt_tokens(self, tools: list[ToolSpec] | None = None) -> int:
+        """Estimated tokens of the request `prepare` would send now (incremental: cached counts)."""
+        raw = self._fixed_raw(list(tools or [])) + self._summary_raw + self._queue_raw
+        return self.counter.apply_margin(raw)
+
+    def pressure(self, tools: list[ToolSpec] | None = None) -> float:
+        return self.prompt_tokens(tools) / self.config.context_window
+
+    # -- mutation -----------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def _set_summary(self, summary: str) -> None:
+        self._summary = summary
+        if summary:
+            digest = hashlib.sha1(summary.encode()).hexdigest()[:16]
+            self._summary_msg = Message.system(
+                f"{SUMMARY_HEADER}\n{summary}", id=f"summary-{digest}", meta={"kind": SUMMARY_KIND}
+            )
+            self._summary_raw = self.counter.count_message(self._summary_msg)
+        else:
+            self._summary_msg = None
+            self._summary_raw = 0
+
+    def append(self, msg: Message) -> None:
+        """Write `msg` to recall storage, then add it to the in-context queue.
+
+        `on_change` runs with the id listed in `pending_ids` before the recall write and again after, so
+        a process killed in between leaves a state that names the message (resume re-adds it if recall
+        has it, and drops it otherwise).
+        """
+        self.pending_ids.append(msg.id)
+        self._changed()
+        try:
+            self.store.append(msg)
+        except BaseException:
+            self.pending_ids.remove(msg.id)
+            self._changed()
+            raise
+        self.pending_ids.remove(msg.id)
+        self._queue.append(msg)
+        self._queue_raw += self.counter.count_message(msg)
+        self.counters["appended"] += 1
+        self._changed()
+
+    def insert_after(self, anchor_id: str, msg: Message) -> None:
+        """Insert `msg` right after the in-context message `anchor_id` (used to repair orphaned tool calls)."""
+        index = next((i for i, m in enumerate(self._queue) if m.id == anchor_id), None)
+        if index is None:
+            raise ConfigError(f"message {anchor_id!r} is not in context")
+        self.store.append(msg)
+        self._queue.insert(index + 1, msg)
+        self._queue_raw += self.counter.count_message(msg)
+        self.counters["appended"] += 1
+        self._changed()
+
+    def prepare(self, tools: list[ToolSpec] | None = None, max_tokens: int = 1024) -> PreparedPrompt:
+        """The request to send next, after warning/flushing as the thresholds demand."""
+        tools = list(tools or [])
+        cfg = self.config
+        window = cfg.context_window
+        if cfg.provider_counts and self.model is not None:
+            self.counter.calibrate(self.model, self.build_request(tools, max_tokens), headroom=1.0)
+        self.counters["prepares"] += 1
+        events: list[ContextEvent] = []
+        tokens = self.prompt_tokens(tools)
+        if tokens >= cfg.flush * window:
+            events.append(self._flush(tools, tokens))
+        elif tokens >= cfg.warning * window and not self.warned:
+            self.append(pressure_notice(tokens / window))
+            self.warned = True
+            self.counters["warnings"] += 1
+            after = self.prompt_tokens(tools)
+            events.append(
+                ContextEvent(
+                    type="memory_pressure_warning", prompt_tokens_before=tokens, prompt_tokens_after=after
+                )
+            )
+            if after >= cfg.flush * window:
+                events.append(self._flush(tools, after))
+        tokens = self.prompt_tokens(tools)
+        if tokens > window:
+            raise ContextWindowExceeded(self._overflow_message(tokens, tools))
+        if events:
+            self._changed()
+        return PreparedPrompt(
+            request=self.build_request(tools, max_tokens), prompt_tokens=tokens, events=events
+        )
+
+    def _overflow_message(self, tokens: int, tools: list[ToolSpec]) -> str:
+        fixed = self.counter.apply_margin(self._fixed_raw(tools))
+        return (
+            f"the prompt needs {tokens} tokens but the context window is {self.config.context_window}, and nothing "
+            f"more can be evicted (system + working context + tool schemas = {fixed} tokens; the rest is the latest "
+            "user message and the newest exchange). Use a larger context_window or a shorter system prompt, "
+            "smaller blocks or fewer tools."
+        )
+
+    def _protected(self, units: list[list[Message]]) -> set[int]:
+        """Unit indexes that must stay: the newest unit and the one holding the latest user message."""
+        keep = {len(units) - 1} if units else set()
+        for i in range(len(units) - 1, -1, -1):
+            if any(m.role == "user" for m in units[i]):
+                keep.add(i)
+                break
+        return keep
+
+    def _flush(self, tools: list[ToolSpec], before: int) -> ContextEvent:
+        cfg = self.config
+        target = cfg.evict_to * cfg.context_window
+        fixed_raw = self._fixed_raw(tools)
+        evicted: list[Message] = []
+        previous_summary = self._summary
+        failure: Exception | None = None
+        while True:
+            units = tool_units(self._queue)
+            keep = self._protected(units)
+            candidates = [u for i, u in enumerate(units) if i not in keep]
+            round_out: list[Message] = []
+            remaining = self._queue_raw
+            for unit in candidates:
+                if self.counter.apply_margin(fixed_raw + self._summary_raw + remaining) <= target:
+                    break
+                round_out += unit
+                remaining -= sum(self.counter.count_message(m) for m in unit)
+            if not round_out:
+                break
+            self._evict(round_out)
+            evicted += round_out
+            if failure is None:
+                try:
+                    self._set_summary(self.summarizer.summarize(self._summary, round_out))
+                except Exception as exc:  # any summarizer failure: the messages are safe in recall
+                    failure = exc
+            if failure is not None:
+                # One note for the whole flush, on top of the summary as it was before it.
+                self._set_summary(self._failure_note(previous_summary, evicted, failure))
+            if self.prompt_tokens(tools) <= target:
+                break
+        if failure is not None:
+            self.counters["summary_failures"] += 1
+            logger.warning("summarizer failed ({}); kept the previous summary plus a note", failure)
+        after = self.prompt_tokens(tools)
+        if after > target:
+            logger.warning("flush left the prompt at {} tokens, above the {} target", after, int(target))
+        self.warned = False
+        self.counters["flushes"] += 1
+        self.counters["evicted_total"] += len(evicted)
+        logger.info("flush: {} -> {} tokens, {} messages evicted", before, after, len(evicted))
+        return ContextEvent(
+            type="flush",
+            prompt_tokens_before=before,
+            prompt_tokens_after=after,
+            evicted_messages=len(evicted),
+            evicted_ids=[m.id for m in evicted],
+            summary_failed=failure is not None,
+        )
+
+    def _evict(self, messages: list[Message]) -> None:
+        gone = {m.id for m in messages}
+        self._queue = [m for m in self._queue if m.id not in gone]
+        self._queue_raw -= sum(self.counter.count_message(m) for m in messages)
+        self.counter.forget(list(gone))
+
+    @staticmethod
+    def _failure_note(previous_summary: str, evicted: list[Message], exc: Exception) -> str:
+        first, last = evicted[0].created_at, evicted[-1].created_at
+        note = (
+            f"[note {utcnow():%Y-%m-%d %H:%M}: {len(evicted)} messages from {first:%Y-%m-%d %H:%M} to "
+            f"{last:%Y-%m-%d %H:%M} left the context without a summary ({type(exc).__name__}); "
+            "they are in recall storage — use conversation_search or conversation_search_date]"
+        )
+        return f"{previous_summary}\n{note}" if previous_summary else note

