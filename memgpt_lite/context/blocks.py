@@ -7,6 +7,8 @@ The model edits them through `core_memory_append` / `core_memory_replace`; every
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from memgpt_lite.errors import ConfigError, ToolError
@@ -43,7 +45,10 @@ class Block(BaseModel):
 class WorkingContext:
     """An ordered set of blocks. `version` increases on every change (cheap change detection)."""
 
-    def __init__(self, blocks: list[Block] | None = None) -> None:
+    def __init__(
+        self, blocks: list[Block] | None = None, on_change: Callable[[], None] | None = None
+    ) -> None:
+        self.on_change = on_change
         self._blocks: dict[str, Block] = {}
         for b in blocks or []:
             if b.name in self._blocks:
@@ -71,6 +76,8 @@ class WorkingContext:
             )
         self._blocks[block.name] = block.model_copy(update={"value": value})
         self.version += 1
+        if self.on_change is not None:
+            self.on_change()  # persists the edit (AgentMemory saves the agent state)
 
     def append(self, name: str, text: str) -> Block:
         """Append `text` on a new line of block `name`."""

@@ -147,6 +147,8 @@ class ContextManager:
         }
         self.counters.update(counters or {})
         self.pending_ids: list[str] = []
+        self.last_tools_tokens = 0
+        """Raw tokens of the tool schemas sent by the last `prepare` (for reports made without the tools)."""
         self._queue: list[Message] = list(messages or [])
         self._queue_raw = sum(counter.count_message(m) for m in self._queue)
         self._summary = ""
@@ -249,6 +251,7 @@ class ContextManager:
     def prepare(self, tools: list[ToolSpec] | None = None, max_tokens: int = 1024) -> PreparedPrompt:
         """The request to send next, after warning/flushing as the thresholds demand."""
         tools = list(tools or [])
+        self.last_tools_tokens = self.counter.count_tools(tools)
         cfg = self.config
         window = cfg.context_window
         if cfg.provider_counts and self.model is not None:
