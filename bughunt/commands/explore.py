@@ -1,0 +1,213 @@
+"""`bughunt explore`: explore a web application with a step budget and remember what was found.
+
+`--url URL` explores any server-rendered site; `--builtin-site` starts the built-in 24-page site
+in-process (on loopback) and explores it. `resume` shares everything here but the store's creation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from bughunt.explorer.factory import make_policy
+from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.harness import StepOutcome
+from bughunt.explorer.policies import policy_names
+from bughunt.explorer.session import Explorer, SessionConfig, summary
+from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.views import MemoryConfig
+from memgpt_lite.errors import MemgptLiteError, UsageError
+
+
+def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
+    """Options shared by `explore` and `resume`."""
+    p.add_argument("--store", required=True, type=Path, help="store directory (created by explore)")
+    p.add_argument("--url", help="base URL of the application" + (" (when it moved)" if resume else ""))
+    p.add_argument(
+        "--builtin-site", action="store_true", help="start the built-in site in-process and explore it"
+    )
+    p.add_argument("--site-version", choices=("1.2", "1.3"), default="1.2", help="built-in site: app version")
+    p.add_argument(
+        "--account", choices=("logged-in", "logged-out"), default="logged-in", help="built-in site view"
+    )
+    p.add_argument(
+        "--poison-file", type=Path, help="built-in site: plant this file's text under every article"
+    )
+    p.add_argument(
+        "--policy",
+        default=None,
+        help=f"{' | '.join(policy_names())} (default: frontier, or the store's last)",
+    )
+    p.add_argument("--budget", type=int, default=30, help="clicks in this session (default 30)")
+    p.add_argument("--seed", type=int, default=1000, help="random seed of the policy (default 1000)")
+    p.add_argument(
+        "--app-version", dest="app_version_hint", help="the app version, when the site does not state it"
+    )
+    p.add_argument("--delay", type=float, default=None, help="minimum seconds between requests (default 0 on loopback, else 1)")  # fmt: skip
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a response (default 10)")
+    p.add_argument(
+        "--ignore-robots", action="store_true", help="do not read robots.txt (only for your own sites)"
+    )
+    p.add_argument(
+        "--expire-after", type=float, default=None, metavar="HOURS", help="forget memories unused this long"
+    )
+    p.add_argument("--model", default=None, help="llm policy: Anthropic model name (needs ANTHROPIC_API_KEY)")
+    p.add_argument("--no-visited", action="store_true", help="ablation: the policy gets no visit record")
+    p.add_argument("--no-link-table", action="store_true", help="ablation: the visit record keeps no links")
+    p.add_argument(
+        "--no-bug-list", action="store_true", help="ablation: no bug list (re-seen bugs are re-reported)"
+    )
+    p.add_argument("--capacity", type=int, default=None, help="visit-record capacity (default unlimited)")
+    p.add_argument("--eviction", choices=("fifo", "lru", "random"), default="fifo", help="eviction when full")
+    p.add_argument("--report", type=Path, help="also write the HTML report to this file")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("explore", help="explore a web application and remember what was found")
+    add_run_options(p, resume=False)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.url and not args.builtin_site:
+        raise SystemExit("bughunt explore: give --url URL or --builtin-site")
+    return run_session(args, resume=False)
+
+
+@contextmanager
+def site_url(args: argparse.Namespace, store: ExplorerStore | None) -> Iterator[tuple[str, bool]]:
+    """The base URL to explore and whether it is the built-in site (started here when asked)."""
+    builtin = args.builtin_site or (not args.url and store is not None and store.get_meta("builtin") == "1")
+    if args.url:
+        yield args.url, builtin
+        return
+    if builtin:
+        from bughunt.webapp import running_site
+
+        poison = args.poison_file.read_text(encoding="utf-8") if args.poison_file else None
+        with running_site(app_version=args.site_version, poison_text=poison, account=args.account) as url:
+            yield url, True
+        return
+    if store is not None and store.get_meta("base_url"):
+        yield str(store.get_meta("base_url")), False
+        return
+    raise UsageError("no site: give --url URL or --builtin-site")
+
+
+def run_session(args: argparse.Namespace, *, resume: bool) -> int:
+    if args.budget < 0:
+        raise SystemExit("--budget must be >= 0")
+    try:
+        with ExitStack() as stack:
+            store = ExplorerStore(args.store, create=not resume)
+            stack.callback(store.close)
+            if not resume and store.step_count():
+                raise UsageError(
+                    f"{args.store} already holds an exploration; use `bughunt resume --store {args.store}`"
+                )
+            url, builtin = stack.enter_context(site_url(args, store))
+            policy_name = args.policy or _last_policy(store) or "frontier"
+            delay = args.delay if args.delay is not None else (0.0 if _loopback(url) else 1.0)
+            fetcher = Fetcher(url, delay=delay, timeout=args.timeout, respect_robots=not args.ignore_robots)
+            config = SessionConfig(
+                budget=args.budget,
+                seed=args.seed,
+                memory=MemoryConfig(
+                    visited=not args.no_visited,
+                    link_table=not args.no_link_table,
+                    bug_list=not args.no_bug_list,
+                    capacity=args.capacity,
+                    eviction=args.eviction,
+                ),
+                app_version_hint=args.app_version_hint,
+                expire_after_s=args.expire_after * 3600 if args.expire_after is not None else None,
+                builtin=builtin,
+            )
+            policy = stack.enter_context(make_policy(policy_name, store=store, model_name=args.model))
+            with _progress(args.budget, quiet=args.json) as on_step:
+                explorer = Explorer(store, fetcher, policy, config, on_step=on_step)
+                try:
+                    result = explorer.run()
+                except KeyboardInterrupt:
+                    print(f"interrupted; `bughunt resume --store {args.store}` continues", file=sys.stderr)
+                    return 130
+            data = summary(store, result)
+    except MemgptLiteError as exc:
+        print(f"bughunt: {exc}", file=sys.stderr)
+        return 2
+    if args.report:
+        _write_report(args.store, args.report)
+    _print(data, args.json)
+    return 0
+
+
+def _last_policy(store: ExplorerStore) -> str | None:
+    sessions = store.sessions()
+    return sessions[-1]["policy"] if sessions else None
+
+
+def _loopback(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    return (urlsplit(url).hostname or "") in ("127.0.0.1", "localhost", "::1")
+
+
+@contextmanager
+def _progress(budget: int, quiet: bool) -> Iterator[Any]:
+    progress = Progress(
+        TextColumn("[bold]explore[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[route]}"),
+        TextColumn("bugs: {task.fields[bugs]}"),
+        TimeElapsedColumn(),
+        transient=quiet,
+        console=None,
+    )
+    progress.console.file = sys.stderr
+    task = progress.add_task("explore", total=budget, route="", bugs=0)
+    found = 0
+
+    def on_step(out: StepOutcome) -> None:
+        nonlocal found
+        found += len(out.new_bugs)
+        progress.update(task, route=out.route[:40], bugs=found)
+        if out.click:
+            progress.advance(task)
+
+    with progress:
+        yield on_step
+
+
+def _write_report(store_dir: Path, out: Path) -> None:
+    try:
+        from bughunt.report import write_report
+    except ImportError:
+        print("bughunt: the HTML report is not available in this build", file=sys.stderr)
+        return
+    write_report(store_dir, out)
+    print(f"report written to {out}", file=sys.stderr)
+
+
+def _print(data: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    cov = "n/a (unknown site)" if data["coverage"] is None else f"{data['coverage']:.0%}"
+    print(
+        f"{data['session']}: {data['steps']} steps, {data['tokens']} tokens, app version {data['app_version']}"
+    )
+    print(
+        f"pages visited: {len(data['pages_visited'])}  coverage: {cov}  repeat visits: {data['repeat_visits']}"
+    )
+    print(f"bugs ({len(data['bugs'])}, duplicate reports: {data['duplicate_reports']}):")
+    for b in data["bugs"]:
+        print(f"  [{b['status']}] {b['route']:<28} {b['kind']:<24} {b['fingerprint']}")

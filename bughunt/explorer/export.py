@@ -1,0 +1,142 @@
+"""Read a whole exploration out of a store, for the report and for `bughunt memory`.
+
+`load_exploration(store_dir)` is the one loader other parts use (the HTML report reads it); it
+opens the store read-only in spirit (no writes) and returns plain JSON-ready data.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .session import BUILTIN_ROUTES, summary
+from .store import ExplorerStore
+from .views import bug_entries, iso, render_working_context
+
+
+def load_exploration(store_dir: str | Path) -> dict[str, Any]:
+    """Everything a report needs, as plain data:
+
+    - `summary`: the `explore --json` object (whole exploration);
+    - `base_url`, `app_version`, `builtin` (bool), `start_route`;
+    - `sessions`: [{"name", "policy", "budget", "started_at", "ended_at", "status"}];
+    - `steps`: [{"n", "session", "route", "final_route", "outcome", "status", "detail", "app_version",
+      "tokens", "repeat", "retest", "at"}] in order — the path walked;
+    - `coverage_curve`: fraction of pages seen after each step (denominator: 24 on the built-in site,
+      else the number of pages known — visited or linked — at the end);
+    - `pages`: [{"route", "outcome", "status", "visits", "tested_version", "needs_retest"}];
+    - `links`: {route: [routes]} — the remembered site map;
+    - `bugs`: every entry, live and superseded, with `id`, `message`, `evidence` (the oracle's dict:
+      request, status, excerpt ...), `step`, and the `bughunt memory` keys;
+    - `reports`: [{"step", "fingerprint", "route", "kind", "duplicate"}].
+    """
+    store = ExplorerStore(store_dir, create=False)
+    try:
+        sessions = {s["id"]: s for s in store.sessions()}
+        steps = [
+            {
+                "n": s["n"],
+                "session": sessions[s["session_id"]]["name"] if s["session_id"] in sessions else None,
+                "route": s["route"],
+                "final_route": s["final_route"],
+                "outcome": s["outcome"],
+                "status": s["status"],
+                "detail": s["detail"],
+                "app_version": s["app_version"],
+                "tokens": s["tokens"],
+                "repeat": bool(s["repeat"]),
+                "retest": bool(s["retest"]),
+                "at": iso(s["at"]),
+            }
+            for s in store.steps()
+        ]
+        links = store.links()
+        builtin = store.get_meta("builtin") == "1"
+        known = set(links) | {d for ds in links.values() for d in ds}
+        denominator = len(BUILTIN_ROUTES) if builtin else max(1, len(known))
+        seen: set[str] = set()
+        curve = []
+        for s in steps:
+            if s["outcome"] == "page":
+                seen.add(s["final_route"] or s["route"])
+            counted = seen & BUILTIN_ROUTES if builtin else seen
+            curve.append(round(len(counted) / denominator, 4))
+        entries = bug_entries(store)
+        for entry, row in zip(entries, store.all_bugs(), strict=True):
+            entry.update(
+                id=row["id"], message=row["message"], evidence=json.loads(row["evidence"]), step=row["step"]
+            )
+        return {
+            "summary": summary(store),
+            "base_url": store.get_meta("base_url"),
+            "app_version": store.get_meta("app_version"),
+            "builtin": builtin,
+            "start_route": steps[0]["route"] if steps else None,
+            "sessions": [
+                {
+                    "name": s["name"],
+                    "policy": s["policy"],
+                    "budget": s["budget"],
+                    "started_at": iso(s["started_at"]),
+                    "ended_at": iso(s["ended_at"]),
+                    "status": s["status"],
+                }
+                for s in sessions.values()
+            ],
+            "steps": steps,
+            "coverage_curve": curve,
+            "pages": [
+                {
+                    "route": p["route"],
+                    "outcome": p["outcome"],
+                    "status": p["status"],
+                    "visits": p["visits"],
+                    "tested_version": p["tested_version"],
+                    "needs_retest": bool(p["needs_retest"]),
+                }
+                for p in store.db.execute("SELECT * FROM pages ORDER BY first_visited_at, rowid")
+            ],
+            "links": links,
+            "bugs": entries,
+            "reports": [
+                {
+                    "step": r["step"],
+                    "fingerprint": r["fingerprint"],
+                    "route": r["route"],
+                    "kind": r["kind"],
+                    "duplicate": bool(r["duplicate"]),
+                }
+                for r in store.reports()
+            ],
+        }
+    finally:
+        store.close()
+
+
+def memory_snapshot(
+    store_dir: str | Path, agent_archival: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The `bughunt memory --json` object."""
+    store = ExplorerStore(store_dir, create=False)
+    try:
+        position = store.get_meta("position")
+        archival = [
+            {
+                "text": o["text"],
+                "quarantined": bool(o["quarantined"]),
+                "provenance": json.loads(o["provenance"]),
+            }
+            for o in store.observations()
+        ]
+        archival.extend(agent_archival or [])
+        return {
+            "visited": store.visited(),
+            "links": store.links(),
+            "bugs": bug_entries(store),
+            "working_context": render_working_context(store, position),
+            "notes": [n["text"] for n in store.notes()],
+            "archival": archival,
+        }
+    finally:
+        store.close()

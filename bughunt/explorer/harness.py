@@ -1,0 +1,179 @@
+"""What the harness writes after each fetch: the step, the visit, the links, and the bug table.
+
+Exact state is code's job, not the model's: a finding is matched to the bug table by fingerprint, a
+bug seen again is not reported again, and a changed status inserts a new live entry that supersedes
+the old one (stamped with time and app version). Nothing here copies page text into memory except as
+a quarantined observation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bughunt.html import FetchedPage
+from bughunt.oracles import Finding
+
+from .fetcher import FetchResult
+from .store import ExplorerStore
+
+_META_VERSION = re.compile(
+    r"(?is)<meta[^>]+name\s*=\s*[\"']?(?:app-version|version|generator-version)[\"']?[^>]+content\s*=\s*[\"']?([\w.\-]+)"
+)
+_FOOTER = re.compile(r"(?is)<footer\b.*?</footer>")
+_FOOTER_VERSION = re.compile(r"(?i)\b(?:version|ver\.?|v)\s*(\d+\.\d+(?:\.\d+)?)\b")
+OBSERVATION_CHARS = 1500
+
+
+def read_app_version(page: FetchedPage) -> str | None:
+    """The application's version as the site states it: `X-App-Version` header, a version meta tag,
+    or "v1.2" / "version 1.2" in the footer. None when the site does not say."""
+    header = page.header("x-app-version").strip()
+    if header:
+        return header
+    m = _META_VERSION.search(page.body)
+    if m:
+        return m.group(1)
+    footer = _FOOTER.search(page.body)
+    if footer:
+        m = _FOOTER_VERSION.search(footer.group(0))
+        if m:
+            return m.group(1)
+    return None
+
+
+@dataclass(slots=True)
+class StepOutcome:
+    """What one step changed, for the progress display, the JSON summary and the llm policy."""
+
+    n: int
+    route: str
+    outcome: str
+    status: int | None
+    links: list[str] = field(default_factory=list)
+    new_bugs: list[Finding] = field(default_factory=list)
+    seen_again: list[Finding] = field(default_factory=list)
+    fixed: list[str] = field(default_factory=list)
+    repeat: bool = False
+    tokens: int = 0
+    detail: str = ""
+    click: bool = True
+    """False for the landing on the start page, which the budget does not count."""
+
+
+def record_step(
+    store: ExplorerStore,
+    *,
+    session_id: int,
+    result: FetchResult,
+    links: Sequence[str],
+    findings: Sequence[Finding],
+    version: str | None,
+    tokens: int,
+    retest: bool,
+    dedupe: bool,
+    now: float,
+    position: str,
+) -> StepOutcome:
+    """Write one step in one transaction (the caller holds none). Returns what changed."""
+    route = result.final_route if result.outcome == "page" and result.final_route else result.route
+    with store.transaction():
+        repeat = store.page(route) is not None
+        n = store.add_step(
+            session_id,
+            route=result.route,
+            final_route=route,
+            outcome=result.outcome,
+            status=result.status,
+            detail=result.detail,
+            app_version=version,
+            tokens=tokens,
+            repeat=int(repeat),
+            retest=int(retest),
+            elapsed_ms=result.page.elapsed_ms if result.page else None,
+            at=now,
+        )
+        page_links = list(links) if result.outcome == "page" else []
+        store.record_visit(route, result.outcome, result.status, version, page_links, now)
+        if result.route != route:
+            # The requested address redirected: remember it as visited too, so it is not chosen again.
+            store.record_visit(result.route, "redirect", result.status, version, [route], now)
+        out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
+        out.detail = result.detail
+        if result.outcome == "page" and result.page is not None:
+            _record_bugs(store, out, session_id, route, findings, version, dedupe, now)
+            _quarantine(store, result.page, n, now)
+        store.set_meta("position", position)
+    return out
+
+
+def _record_bugs(
+    store: ExplorerStore, out: StepOutcome, session_id: int, route: str, findings: Sequence[Finding],
+    version: str | None, dedupe: bool, now: float,
+) -> None:  # fmt: skip
+    seen: set[str] = set()
+    for f in findings:
+        if f.fingerprint in seen:
+            continue
+        seen.add(f.fingerprint)
+        live = store.live_bug(f.fingerprint)
+        ever_reported = store.db.execute(
+            "SELECT 1 FROM reports WHERE fingerprint = ? AND duplicate = 0 LIMIT 1", (f.fingerprint,)
+        ).fetchone()
+        if live is not None and live["status"] == "open":
+            out.seen_again.append(f)
+            if not dedupe:
+                # Without a bug list the agent cannot know it reported this already.
+                store.add_report(out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now)
+            continue
+        # New bug, or a fixed one that came back: a new live entry (superseding the fixed one).
+        store.insert_bug(f.fingerprint, f.route, f.kind, f.message, _evidence(f), "open", version, now, out.n)
+        regression = live is not None
+        store.add_report(
+            out.n,
+            session_id,
+            f.fingerprint,
+            f.route,
+            f.kind,
+            bool(ever_reported) and not regression,
+            "harness",
+            now,
+        )
+        out.new_bugs.append(f)
+    for bug in store.live_bugs():
+        if bug["route"] == route and bug["status"] == "open" and bug["fingerprint"] not in seen:
+            # Re-tested and the symptom is gone: "fixed" supersedes "open", stamped with this version.
+            store.insert_bug(
+                bug["fingerprint"], bug["route"], bug["kind"], bug["message"],
+                {"fixed_on_step": out.n, "previous_evidence": bug["evidence"]}, "fixed", version, now, out.n,
+            )  # fmt: skip
+            out.fixed.append(bug["fingerprint"])
+
+
+def _evidence(f: Finding) -> Any:
+    ev = f.evidence
+    if hasattr(ev, "model_dump"):
+        return ev.model_dump()
+    if hasattr(ev, "__dataclass_fields__"):
+        from dataclasses import asdict
+
+        return asdict(ev)
+    return ev
+
+
+def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) -> None:
+    """Keep what the page said as a quarantined observation: auditable, never trusted."""
+    text = page.document.text()[:OBSERVATION_CHARS]
+    if not text:
+        return
+    provenance = {
+        "url": page.url,
+        "route": page.route,
+        "status": page.status,
+        "step": step,
+        "sha256": hashlib.sha256(page.body.encode("utf-8", "replace")).hexdigest()[:16],
+    }
+    store.add_observation(text, provenance, step, now)

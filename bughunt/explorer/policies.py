@@ -1,0 +1,84 @@
+"""Exploration policies: which link the explorer clicks next.
+
+`random`, `visited`, `frontier` and any strategy registered with the simulator (such as the planner)
+are the simulator's own strategy functions, run over routes: the explorer never re-implements them.
+`llm` is a memgpt_lite agent (`bughunt.explorer.llm_policy`). Every policy sees only the view of
+memory the configured components allow, and every policy's step is scored in tokens the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from bughunt.sim.memory import KnownLinks
+from bughunt.sim.rng import Rng
+from bughunt.sim.strategies import Strategy, get_strategy, strategy_names
+
+if TYPE_CHECKING:
+    from .harness import StepOutcome
+
+
+@dataclass(slots=True)
+class Decision:
+    """Everything a policy may consult for one choice."""
+
+    position: str
+    links: Sequence[str]
+    view: KnownLinks[str]
+    rnd: Rng
+    working_context: str
+    step: int
+    budget_left: int
+    last: StepOutcome | None = None
+    page_text: str = ""
+
+
+@dataclass(slots=True)
+class Choice:
+    """The policy's answer: a route to fetch (None = finished) and what the choice cost in tokens."""
+
+    route: str | None
+    tokens: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class Policy(Protocol):
+    name: str
+    uses_model: bool
+
+    def choose(self, decision: Decision) -> Choice: ...
+
+
+@dataclass(slots=True)
+class StrategyPolicy:
+    """A simulator strategy applied to routes. Its token cost is the structured memory it is shown."""
+
+    name: str
+    count_tokens: Callable[[str], int]
+    uses_model: bool = False
+    strategy: Strategy = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.strategy = get_strategy(self.name)
+
+    def choose(self, decision: Decision) -> Choice:
+        tokens = self.count_tokens(decision.working_context)
+        if not decision.links:
+            return Choice(None, tokens)
+        return Choice(self.strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
+
+
+def policy_names() -> tuple[str, ...]:
+    """Every policy name `--policy` accepts."""
+    _load_planner()
+    return (*strategy_names(), "llm")
+
+
+def _load_planner() -> None:
+    # Importing the planning module registers its strategy with the simulator.
+    try:
+        import bughunt.planning  # noqa: F401
+    except ImportError:  # pragma: no cover - planning is part of the package; tolerate partial checkouts
+        pass

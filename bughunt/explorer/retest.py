@@ -1,0 +1,80 @@
+"""Version invalidation: after the app changes version, re-test what memory says may have changed.
+
+When a fetched page states a version other than the one memory was written under, every page tested
+under the old version becomes "needs retest". The remembered bug pages are re-tested first, along the
+shortest tour the *remembered* link table allows (`bughunt.planning.shortest_tour`, computed from
+memory, never typed in); then the other pages due, nearest first over remembered links. The planned
+walk is kept in the store so an interrupted retest resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+
+from loguru import logger
+
+from bughunt.sim.strategies import step_toward_nearest_unknown
+
+from .store import ExplorerStore
+from .views import DueView
+
+WALK_KEY = "retest_walk"
+
+
+def invalidate(store: ExplorerStore, new_version: str, position: str) -> list[str]:
+    """Mark pages tested under another version as due, and plan the bug-page tour from `position`.
+
+    Call inside a transaction. Returns the planned walk (routes to fetch, in order)."""
+    old = store.get_meta("app_version")
+    store.set_meta("app_version", new_version)
+    due = store.mark_for_retest(new_version)
+    bug_pages = list(dict.fromkeys(b["route"] for b in store.live_bugs() if b["status"] == "open"))
+    walk = plan_tour(store.links(), position, bug_pages)
+    store.set_meta(WALK_KEY, json.dumps(walk))
+    store.set_meta("version_changed_from", old or "")
+    logger.info("app version {} -> {}: {} pages due for retest; bug tour {}", old, new_version, due, walk)
+    return walk
+
+
+def plan_tour(links: dict[str, list[str]], start: str, targets: list[str]) -> list[str]:
+    """The routes to fetch, in order, to visit every reachable target from `start` over `links`."""
+    from bughunt.planning import shortest_tour  # the planner lives with the simulator
+
+    graph = {src: list(dsts) for src, dsts in links.items()}
+    reachable = [t for t in targets if t != start]
+    if not reachable:
+        return []
+    tour = list(shortest_tour(graph, start, reachable))
+    if tour and tour[0] == start:
+        tour = tour[1:]
+    return tour
+
+
+def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> str | None:
+    """The next route to re-test, or None when nothing is due (retest mode over)."""
+    due = set(store.needs_retest())
+    walk: list[str] = json.loads(store.get_meta(WALK_KEY) or "[]")
+    while walk:
+        nxt = walk[0]
+        if nxt in followable:
+            return nxt
+        # The remembered map was wrong here (the link vanished): drop the plan and go nearest-first.
+        logger.info("retest tour: {} is not a link of {} any more; replanning", nxt, position)
+        walk = []
+        store.set_meta(WALK_KEY, "[]")
+    if not due:
+        return None
+    table = store.links()
+    here = [r for r in table.get(position, []) if r in followable]
+    others = due - {position}
+    step = step_toward_nearest_unknown(position, here, DueView(table, others)) if others else None
+    if step is None and position in due:
+        return position  # reload the page we stand on
+    return step
+
+
+def advance_walk(store: ExplorerStore, fetched: str) -> None:
+    """Drop the head of the planned walk once it has been fetched (inside the step's transaction)."""
+    walk: list[str] = json.loads(store.get_meta(WALK_KEY) or "[]")
+    if walk and walk[0] == fetched:
+        store.set_meta(WALK_KEY, json.dumps(walk[1:]))

@@ -1,0 +1,139 @@
+"""What the policy is allowed to see of the structured memory, and how it is rendered into a prompt.
+
+The store is the harness's complete record; the policy sees a view of it shaped by the memory
+components under test (visit record on/off, link table on/off, capacity and eviction), built with the
+simulator's `Memory` so the real explorer and the simulator forget in exactly the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from bughunt.sim.memory import Memory, NoMemory, Policy
+from bughunt.sim.rng import Rng
+
+from .store import ExplorerStore
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryConfig:
+    """Memory components the policy gets (the explorer's ablation axes)."""
+
+    visited: bool = True
+    link_table: bool = True
+    bug_list: bool = True
+    capacity: int | None = None
+    eviction: Policy = "fifo"
+
+
+class NoLinksView:
+    """A visit record without its link table: remembers *that* a page was seen, not where it leads."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Memory[str]) -> None:
+        self.inner = inner
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.inner
+
+    def links(self, node: str) -> Sequence[str]:
+        return ()
+
+
+class DueView:
+    """Remembered links, with the pages due for retest looking unknown: the nearest one is the goal."""
+
+    __slots__ = ("table", "due")
+
+    def __init__(self, table: dict[str, list[str]], due: set[str]) -> None:
+        self.table = table
+        self.due = due
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.table and node not in self.due
+
+    def links(self, node: str) -> Sequence[str]:
+        return self.table.get(node, ())
+
+
+def build_view(
+    store: ExplorerStore, config: MemoryConfig, rnd: Rng
+) -> Memory[str] | NoMemory[str] | NoLinksView:
+    """The policy's memory, replayed from the store in visit order (so eviction order is reproduced)."""
+    if not config.visited:
+        return NoMemory()
+    mem: Memory[str] = Memory(config.capacity, config.eviction, rnd)
+    table = store.links()
+    for step in store.steps():
+        route = step["final_route"] or step["route"]
+        if step["outcome"] == "page":
+            mem.write(route, tuple(table.get(route, ())))
+        else:
+            mem.write(step["route"], ())
+    return mem if config.link_table else NoLinksView(mem)
+
+
+def render_working_context(
+    store: ExplorerStore, position: str | None, config: MemoryConfig | None = None
+) -> str:
+    """The structured-memory block injected into every prompt. Built from harness-written state only:
+    routes, counts, fingerprints and notes that passed the filter — never raw page text."""
+    config = config or MemoryConfig()
+    version = store.get_meta("app_version") or "unknown"
+    lines = [f"app_version: {version}", f"current_page: {position or '(not started)'}"]
+    if config.visited:
+        visited = store.visited()
+        table = store.links() if config.link_table else {}
+        if config.capacity is not None:
+            visited = visited[-config.capacity :]
+        lines.append(f"visited ({len(visited)}): {', '.join(visited)}")
+        known = {d for ds in table.values() for d in ds}
+        frontier = sorted(known - set(store.visited()))
+        lines.append(f"known_unvisited ({len(frontier)}): {', '.join(frontier)}")
+        due = store.needs_retest()
+        if due:
+            lines.append(f"needs_retest ({len(due)}): {', '.join(due)}")
+        if config.link_table:
+            for src in visited:
+                if table.get(src):
+                    lines.append(f"links {src} -> {', '.join(table[src])}")
+    if config.bug_list:
+        for bug in store.live_bugs():
+            lines.append(
+                f"bug [{bug['status']} @ {bug['version']}] {bug['route']} {bug['kind']} fp={bug['fingerprint']}"
+            )
+    for note in store.notes():
+        lines.append(f"note: {note['text']}")
+    return "\n".join(lines)
+
+
+def iso(ts: float | None) -> str | None:
+    return None if ts is None else datetime.fromtimestamp(ts, UTC).isoformat(timespec="seconds")
+
+
+def bug_entries(store: ExplorerStore) -> list[dict[str, Any]]:
+    """Every bug entry, live and superseded, as `bughunt memory` prints it. `superseded_by` names the
+    entry that replaced this one (its status, app version and time), or is null for the live entry."""
+    rows = store.all_bugs()
+    by_id = {b["id"]: b for b in rows}
+    out = []
+    for b in rows:
+        succ = by_id.get(b["superseded_by"]) if b["superseded_by"] is not None else None
+        out.append(
+            {
+                "fingerprint": b["fingerprint"],
+                "route": b["route"],
+                "kind": b["kind"],
+                "status": b["status"],
+                "version": b["version"],
+                "seen_at": iso(b["seen_at"]),
+                "superseded_by": None
+                if succ is None
+                else {"status": succ["status"], "version": succ["version"], "seen_at": iso(succ["seen_at"])},
+            }
+        )
+    return out
