@@ -14,6 +14,8 @@ from loguru import logger
 COMMANDS: tuple[str, ...] = (
     # add a module name here when its command exists
     "demo_page",
+    "sim",
+    "ablate",
 )
 
 

@@ -174,3 +174,18 @@ def test_generic_nodes():
     )
     r = run(RunConfig("frontier", budget=20), 5, site)
     assert r.coverage == 1.0 and r.bugs_found == 1 and r.stopped
+
+
+def test_memoryless_random_fast_path_equals_the_general_loop():
+    from bughunt.sim.strategies import STRATEGIES, register_strategy
+
+    # the same choice function under another name takes the general loop
+    register_strategy("random_general", lambda cur, links, memory, rnd: pick(rnd, links))
+    try:
+        for until in (False, True):
+            for seed in range(1000, 1100):
+                fast = run(RunConfig("random", until_all_bugs=until), seed)
+                general = run(RunConfig("random_general", memory="none", until_all_bugs=until), seed)
+                assert fast == general
+    finally:
+        del STRATEGIES["random_general"]

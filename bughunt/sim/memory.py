@@ -12,8 +12,8 @@ A dict keeps insertion order, which is write order (fifo) or recency order (lru)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
-from typing import Generic, Literal, Protocol, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import Literal, Protocol, TypeVar
 
 from memgpt_lite.errors import ConfigError
 
@@ -33,12 +33,16 @@ class KnownLinks(Protocol[N]):
     def links(self, node: N) -> Sequence[N]: ...
 
 
-class Memory(Generic[N]):
-    """Visit record + link table with an optional capacity and an eviction policy."""
+class Memory(dict[N, Sequence[N]]):
+    """Visit record + link table (node → remembered links) with an optional capacity and eviction policy.
 
-    __slots__ = ("capacity", "policy", "rnd", "items", "evictions")
+    A dict subclass so the strategies' membership tests stay at C speed; write through `write` only.
+    """
+
+    __slots__ = ("capacity", "policy", "rnd", "evictions")
 
     def __init__(self, capacity: int | None = None, policy: Policy = "fifo", rnd: Rng | None = None) -> None:
+        super().__init__()
         if capacity is not None and capacity < 1:
             raise ConfigError(f"capacity: must be at least 1 or None (unlimited), got {capacity}")
         if policy not in POLICIES:
@@ -48,51 +52,34 @@ class Memory(Generic[N]):
         self.capacity = capacity
         self.policy = policy
         self.rnd = rnd
-        self.items: dict[N, Sequence[N]] = {}
         self.evictions = 0
-
-    def __contains__(self, node: object) -> bool:
-        return node in self.items
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def __iter__(self) -> Iterator[N]:
-        return iter(self.items)
 
     def links(self, node: N) -> Sequence[N]:
         """Remembered links of `node`; empty when the node is not (or no longer) remembered."""
-        return self.items.get(node, ())
+        return self.get(node, ())
 
     def write(self, node: N, links: Sequence[N]) -> None:
         """Record a visit to `node` and the links seen there."""
-        items = self.items
-        if node in items:
+        if node in self:
             if self.policy == "lru":
-                del items[node]
-                items[node] = links
+                del self[node]
+                self[node] = links
             return
-        if self.capacity is not None and len(items) >= self.capacity:
+        if self.capacity is not None and len(self) >= self.capacity:
             if self.policy == "random":
-                keys = list(items)
+                keys = list(self)
                 victim = keys[int(self.rnd() * len(keys))]  # type: ignore[misc]
             else:
-                victim = next(iter(items))
-            del items[victim]
+                victim = next(iter(self))
+            del self[victim]
             self.evictions += 1
-        items[node] = links
+        self[node] = links
 
 
-class NoMemory(Generic[N]):
-    """The empty view a strategy sees when the visit record is switched off."""
+class NoMemory(dict[N, Sequence[N]]):
+    """The always-empty view a strategy sees when the visit record is switched off."""
 
     __slots__ = ()
-
-    def __contains__(self, node: object) -> bool:
-        return False
-
-    def __len__(self) -> int:
-        return 0
 
     def links(self, node: N) -> Sequence[N]:
         return ()

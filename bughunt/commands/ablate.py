@@ -1,0 +1,238 @@
+"""`bughunt ablate`: the seed experiment (`--reproduce`), your own ablation (`--config FILE`) and
+`bughunt ablate plan` (how many tasks an evaluation needs)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from memgpt_lite.errors import ConfigError, UsageError
+
+from ..sim.backends import BACKENDS, make_backend
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "ablate",
+        help="memory ablations on the simulator: --reproduce the seed experiment, --config FILE, or `plan`",
+        description=__doc__,
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--reproduce", action="store_true", help="recompute the seed experiment (200 seeded runs each)"
+    )
+    mode.add_argument(
+        "--config", metavar="FILE", help="ablation config (YAML or TOML), see docs/simulator.md"
+    )
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write the results as JSON to FILE ('-' for stdout, tables then go to stderr)",
+    )
+    p.add_argument("--plots", metavar="DIR", help="draw PNG plots into DIR")
+    p.add_argument(
+        "--backend", choices=BACKENDS, default="local", help="where runs execute (default: local processes)"
+    )
+    p.add_argument("--address", help="scheduler address for --backend dask (tcp://HOST:PORT) or ray")
+    p.add_argument("--workers", type=int, default=None, help="local processes (default: one per core)")
+    p.set_defaults(func=main)
+    sub = p.add_subparsers(dest="ablate_command", metavar="plan")
+    plan = sub.add_parser("plan", help="sample size: tasks needed to detect an effect")
+    plan.add_argument(
+        "--effect", type=float, required=True, help="smallest difference worth detecting (e.g. 0.05 = 5 pp)"
+    )
+    plan.add_argument(
+        "--sd",
+        type=float,
+        required=True,
+        help="SD of per-task differences (paired) or of per-task values (unpaired)",
+    )
+    plan.add_argument("--alpha", type=float, default=0.05, help="two-sided significance level (default 0.05)")
+    plan.add_argument("--power", type=float, default=0.8, help="power (default 0.8)")
+    plan.add_argument("--unpaired", action="store_true", help="independent samples instead of paired tasks")
+    plan.add_argument("--json", action="store_true", help="print the estimate as JSON")
+    plan.set_defaults(func=plan_main)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        if args.reproduce:
+            return _reproduce(args)
+        if args.config:
+            return _config(args)
+        raise UsageError("give --reproduce, --config FILE, or the `plan` sub-command (see --help)")
+    except (ConfigError, UsageError) as e:
+        print(f"bughunt ablate: error: {e}", file=sys.stderr)
+        return 2
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    # No refresh thread: the local backend forks worker processes while this is open.
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        auto_refresh=False,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda k: progress.update(task, advance=k, refresh=True)
+
+
+def _console(args: argparse.Namespace) -> Any:
+    from rich.console import Console
+
+    to_stderr = args.json == "-"
+    stream = sys.stderr if to_stderr else sys.stdout
+    # piped output gets a width that fits the tables instead of rich's 80-column default
+    return Console(stderr=to_stderr, highlight=False, width=None if stream.isatty() else 120)
+
+
+def _write_json(target: str, data: dict[str, Any]) -> None:
+    text = json.dumps(data, indent=2)
+    if target == "-":
+        print(text)
+        return
+    try:
+        Path(target).write_text(text + "\n", encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"--json: cannot write {target}: {e.strerror or e}") from None
+
+
+def _plots_dir(target: str) -> Path:
+    d = Path(target)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--plots: cannot create {target}: {e.strerror or e}") from None
+    return d
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from ..sim.reproduce import CAPACITIES, build_report, coverage_curves, run_reproduction, total_runs
+
+    backend = make_backend(args.backend, args.address, args.workers)
+    with _progress(total_runs(), "seed experiment") as advance:
+        grid = run_reproduction(backend, advance)
+    report = build_report(grid)
+    if args.json:
+        _write_json(args.json, report)
+    from ..sim.report import render_reproduction
+
+    console = _console(args)
+    render_reproduction(report, console)
+    if args.plots:
+        from ..sim.plots import plot_capacity_sweep, plot_curves, plot_intervals
+        from ..sim.stats import Interval
+
+        d = _plots_dir(args.plots)
+        ivs = {s: Interval(**m["coverage"]) for s, m in report["strategies"].items()}
+        cap = report["capacity"]
+        series = {p: {c: cap[str(c)][p] for c in CAPACITIES} for p in cap[str(CAPACITIES[0])]}
+        files = [
+            plot_intervals(
+                ivs, d / "coverage_by_strategy.png", "Coverage after 30 steps (95% CI, 200 seeds)"
+            ),
+            plot_capacity_sweep(series, d / "capacity_sweep.png", "Frontier strategy, limited memory"),
+            plot_curves(
+                coverage_curves(grid), d / "coverage_vs_step.png", "Mean coverage by step (200 seeds)"
+            ),
+        ]
+        console.print("Plots: " + ", ".join(str(f) for f in files))
+    return 0
+
+
+def _config(args: argparse.Namespace) -> int:
+    from ..sim.config import load_config
+    from ..sim.report import render_summary
+    from ..sim.runner import run_grid, sim_task
+    from ..sim.summary import summarize
+
+    cfg = load_config(args.config)
+    configs = cfg.run_configs()
+    tasks = cfg.tasks()
+    backend = make_backend(args.backend, args.address, args.workers)
+    with _progress(len(configs) * len(tasks) * cfg.runs_per_task, cfg.name) as advance:
+        grid = run_grid(sim_task, configs, tasks, cfg.runs_per_task, backend, advance)
+    summary = summarize(
+        grid,
+        cfg.metrics,
+        cfg.baseline_name(),
+        cfg.name,
+        cfg.bootstrap.resamples,
+        cfg.bootstrap.seed,
+        curve_length=None if cfg.until_all_bugs else cfg.budget + 1,
+    )
+    if args.json:
+        _write_json(args.json, {**summary.to_json(), "config": cfg.model_dump(mode="json")})
+    console = _console(args)
+    render_summary(summary, console)
+    if args.plots:
+        d = _plots_dir(args.plots)
+        console.print("Plots: " + ", ".join(str(f) for f in _config_plots(cfg, summary, d)))
+    return 0
+
+
+def _config_plots(cfg: Any, summary: Any, d: Path) -> list[Path]:
+    from ..sim.plots import plot_capacity_sweep, plot_curves, plot_intervals
+
+    files = []
+    if "coverage" in summary.metrics:
+        ivs = {c: summary.intervals[c]["coverage"] for c in summary.configs}
+        files.append(plot_intervals(ivs, d / "coverage_by_config.png", f"{cfg.name}: coverage (95% CI)"))
+        # a capacity sweep wherever one strategy/memory/policy was run at two or more capacities
+        series: dict[str, dict[int, float]] = {}
+        for spec in cfg.specs():
+            if spec.capacity is not None:
+                key = "/".join(x for x in (spec.strategy, spec.memory, spec.policy) if x)
+                series.setdefault(key, {})[spec.capacity] = summary.intervals[spec.label()]["coverage"].mean
+        series = {k: v for k, v in series.items() if len(v) > 1}
+        if series:
+            files.append(plot_capacity_sweep(series, d / "capacity_sweep.png", f"{cfg.name}: capacity sweep"))
+    if summary.curves:
+        files.append(
+            plot_curves(summary.curves, d / "coverage_vs_step.png", f"{cfg.name}: mean coverage by step")
+        )
+    return files
+
+
+def plan_main(args: argparse.Namespace) -> int:
+    from ..sim.stats import sample_size
+
+    try:
+        n = sample_size(args.effect, args.sd, args.alpha, args.power, paired=not args.unpaired)
+    except UsageError as e:
+        print(f"bughunt ablate plan: error: {e}", file=sys.stderr)
+        return 2
+    design = "unpaired" if args.unpaired else "paired"
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "tasks": n,
+                    "design": design,
+                    "effect": args.effect,
+                    "sd": args.sd,
+                    "alpha": args.alpha,
+                    "power": args.power,
+                }
+            )
+        )
+        return 0
+    unit = "tasks per configuration" if args.unpaired else "tasks (each run under both configurations)"
+    print(
+        f"{n} {unit} to detect a difference of {args.effect:g} with SD {args.sd:g} "
+        f"(two-sided α = {args.alpha:g}, power {args.power:g}, {design}; normal approximation)"
+    )
+    return 0

@@ -1,0 +1,125 @@
+"""`bughunt sim` and `bughunt ablate --reproduce`: the acceptance figures, printed and in JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bughunt.cli import main
+from bughunt.sim.stats import pct
+
+
+def test_sim_seed_1000_trace(capsys):
+    assert main(["sim", "--strategy", "random", "--seed", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert "Pages seen: 12 of 24" in out
+    assert "Home 6×" in out and "My Profile 4×" in out
+    assert "duplicate reports 2" in out
+    assert "Delete account" in out.split("Never reached:")[1]
+
+
+def test_sim_json_keys(capsys):
+    assert (
+        main(
+            [
+                "sim",
+                "--strategy",
+                "frontier",
+                "--seed",
+                "1000",
+                "--capacity",
+                "12",
+                "--policy",
+                "lru",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    d = json.loads(capsys.readouterr().out)
+    assert list(d) == [
+        "path",
+        "coverage",
+        "repeat_rate",
+        "bugs_found",
+        "reports",
+        "duplicate_reports",
+        "tokens",
+        "steps",
+    ]
+    assert d["path"][0] == 0 and len(d["path"]) == d["steps"] + 1
+
+
+def test_sim_bad_strategy_is_a_clear_error(capsys):
+    assert main(["sim", "--strategy", "teleport"]) == 2
+    assert "strategy" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def reproduction(tmp_path_factory):
+    d = tmp_path_factory.mktemp("repro")
+    rc = main(["ablate", "--reproduce", "--json", str(d / "r.json"), "--plots", str(d / "plots")])
+    assert rc == 0
+    return d, json.loads((d / "r.json").read_text())
+
+
+def test_reproduce_acceptance_figures(reproduction):
+    _, r = reproduction
+    v, f = r["paired"]["visited_vs_random"], r["paired"]["frontier_vs_random"]
+    assert [pct(v[k], True) for k in ("mean", "lo", "hi")] == ["+29.3", "+27.9", "+30.6"]
+    assert [pct(f[k], True) for k in ("mean", "lo", "hi")] == ["+45.1", "+44.0", "+46.1"]
+    assert (v["wins"], f["wins"]) == (199, 200)
+    for p in (v, f):
+        assert abs(p["bootstrap"]["lo"] - p["lo"]) <= 0.001 and abs(p["bootstrap"]["hi"] - p["hi"]) <= 0.001
+    assert f"{(v['hi'] - v['lo']) / 2 * 100:.2f}/{v['unpaired_half_width'] * 100:.2f}" == "1.30/1.39"
+    assert f"{(f['hi'] - f['lo']) / 2 * 100:.2f}/{f['unpaired_half_width'] * 100:.2f}" == "1.08/1.10"
+    assert pct(r["strategies"]["visited"]["coverage"]["mean"]) == "78.0"
+    assert round(r["strategies"]["frontier"]["tokens"]) == 105_359
+    assert r["strategies"]["random"]["tokens"] == 90_000
+    ratio = r["until_all_bugs"]["frontier"]["tokens_mean"] / r["until_all_bugs"]["random"]["tokens_mean"]
+    assert pct(ratio) == "5.8"
+    c = r["capacity_12_random_vs_fifo"]
+    assert [pct(c[k], True) for k in ("mean", "lo", "hi")] == ["+3.8", "+2.7", "+4.8"]
+    assert set(r["capacity"]) == {"4", "8", "12", "16", "20"}
+    assert set(r["capacity"]["12"]) == {"fifo", "lru", "random"}
+    for s in ("random", "visited", "frontier"):
+        assert set(r["strategies"][s]) >= {
+            "coverage",
+            "repeat_rate",
+            "bugs_found",
+            "duplicate_reports",
+            "tokens",
+        }
+        assert set(r["until_all_bugs"][s]) >= {"steps_mean", "tokens_mean"}
+
+
+def test_reproduce_plots(reproduction):
+    d, _ = reproduction
+    for name in ("coverage_by_strategy.png", "capacity_sweep.png", "coverage_vs_step.png"):
+        data = (d / "plots" / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+
+
+def test_reproduce_prints_the_figures(capsys):
+    assert main(["ablate", "--reproduce", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "+29.3 [+27.9, +30.6]" in out and "199/200" in out
+    assert "+45.1 [+44.0, +46.1]" in out and "200/200" in out
+    assert "1.30 / 1.39" in out and "1.08 / 1.10" in out
+    assert "105,359" in out and "90,000" in out
+    assert "+3.8 pp [+2.7, +4.8]" in out
+
+
+def test_ablate_plan(capsys):
+    assert main(["ablate", "plan", "--effect", "0.05", "--sd", "0.1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tasks"] == 32
+    assert main(["ablate", "plan", "--effect", "0.05", "--sd", "0.1", "--unpaired"]) == 0
+    assert capsys.readouterr().out.startswith("63 tasks per configuration")
+    assert main(["ablate", "plan", "--effect", "0", "--sd", "0.1"]) == 2
+    assert "effect" in capsys.readouterr().err
+
+
+def test_ablate_without_mode_is_a_usage_error(capsys):
+    assert main(["ablate"]) == 2
+    assert "--reproduce" in capsys.readouterr().err
