@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from datetime import datetime
 from typing import Literal, Protocol
 
 from loguru import logger
@@ -123,6 +124,7 @@ class ContextManager:
         working_context: WorkingContext | None = None,
         messages: list[Message] | None = None,
         summary: str = "",
+        summary_at: datetime | None = None,
         warned: bool = False,
         counters: dict[str, int] | None = None,
         model: Model | None = None,
@@ -154,7 +156,8 @@ class ContextManager:
         self._summary = ""
         self._summary_msg: Message | None = None
         self._summary_raw = 0
-        self._set_summary(summary)
+        self.summary_at: datetime | None = None
+        self._set_summary(summary, summary_at)
 
     # -- views --------------------------------------------------------------------------------------
     @property
@@ -204,12 +207,16 @@ class ContextManager:
         if self.on_change is not None:
             self.on_change()
 
-    def _set_summary(self, summary: str) -> None:
+    def _set_summary(self, summary: str, at: datetime | None = None) -> None:
         self._summary = summary
+        self.summary_at = (at or utcnow()) if summary else None
         if summary:
             digest = hashlib.sha1(summary.encode()).hexdigest()[:16]
             self._summary_msg = Message.system(
-                f"{SUMMARY_HEADER}\n{summary}", id=f"summary-{digest}", meta={"kind": SUMMARY_KIND}
+                f"{SUMMARY_HEADER}\n{summary}",
+                id=f"summary-{digest}",
+                created_at=self.summary_at,
+                meta={"kind": SUMMARY_KIND},
             )
             self._summary_raw = self.counter.count_message(self._summary_msg)
         else:
