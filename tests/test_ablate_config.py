@@ -153,3 +153,17 @@ def test_backends_agree():
         make_backend("dask")  # needs an address
     with pytest.raises(UsageError):
         make_backend("spark")
+
+
+def test_ray_backend_without_ray_is_a_clear_error(tmp_path, capsys):
+    pytest.importorskip("yaml")
+    try:
+        import ray  # noqa: F401
+
+        pytest.skip("ray is installed here")
+    except ImportError:
+        pass
+    f = tmp_path / "c.yaml"
+    f.write_text("seeds: {count: 5}\nconfigs: [{strategy: random}]\n")
+    assert main(["ablate", "--config", str(f), "--backend", "ray"]) == 2
+    assert "ray" in capsys.readouterr().err
