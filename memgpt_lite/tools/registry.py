@@ -52,6 +52,8 @@ class ToolContext:
     """Whatever the application passes along (a browser session, a database handle, ...)."""
     outbox: list[str] = field(default_factory=list)
     """Messages for the user produced during this step (`send_message` appends here)."""
+    page_size: int = 5
+    """Results per page for the search tools."""
 
 
 NativeHandler = Callable[[dict[str, Any], ToolContext], Any]
@@ -116,7 +118,7 @@ class Tool:
             )
         sig = inspect.signature(fn)
         try:
-            hints = get_type_hints(fn)
+            hints = get_type_hints(fn, localns={"ToolContext": ToolContext})
         except Exception as err:
             raise ConfigError(f"tool {fn.__name__}: cannot resolve type hints: {err}") from err
         doc = docstring_parser.parse(inspect.getdoc(fn) or "")
