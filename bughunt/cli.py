@@ -16,6 +16,7 @@ COMMANDS: tuple[str, ...] = (
     "demo_page",
     "sim",
     "ablate",
+    "serve_site",
 )
 
 

@@ -1,0 +1,69 @@
+"""`bughunt serve-site`: run the built-in 24-page test site in the foreground."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bughunt import site
+from bughunt.webapp import ACCOUNT_STATES, make_server, serve
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "serve-site",
+        help="run the built-in test site (24 pages, six injected bugs) on loopback",
+        description="Serve the built-in RealWorld-style test site until Ctrl-C.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument(
+        "--app-version", choices=site.APP_VERSIONS, default="1.2", help="1.3 fixes the Search page 2 bug"
+    )
+    p.add_argument("--poison-file", type=Path, help="text shown as a reader's comment under every article")
+    p.add_argument(
+        "--account",
+        choices=ACCOUNT_STATES,
+        default="logged-in",
+        help="logged-out puts account pages behind a login wall",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print the site's address and settings as JSON, then serve"
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    poison = None
+    if args.poison_file is not None:
+        try:
+            poison = args.poison_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            print(f"error: cannot read --poison-file {args.poison_file}: {err}", file=sys.stderr)
+            return 2
+    try:
+        server = make_server(args.app_version, poison, args.account, args.host, args.port)
+    except OSError as err:
+        print(f"error: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
+        return 2
+    info = {
+        "url": server.base_url,
+        "app_version": args.app_version,
+        "account": args.account,
+        "poisoned": poison is not None,
+        "pages": site.N_PAGES,
+    }
+    if args.json:
+        print(json.dumps(info), flush=True)
+    else:
+        print(
+            f"Conduit test site {args.app_version} ({args.account}) at {server.base_url} — Ctrl-C to stop",
+            flush=True,
+        )
+    try:
+        serve(server)
+    except KeyboardInterrupt:
+        pass
+    return 0

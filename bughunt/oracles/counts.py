@@ -1,0 +1,85 @@
+"""A displayed count that disagrees with the list it labels ("Favorites (3)" above two items).
+
+A label is a short element whose whole text is a count: `Label (N)`, `Label [N]` or `N label`.
+The list it labels is the element right after it (see `labelled_list`). Counts inside list items (a
+"3 comments" badge on a preview) label something not shown, and totals above a paginated list
+legitimately exceed one page, so both are skipped. Durations ("3 min read") are not counts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bughunt.html import FetchedPage, Node
+from bughunt.oracles.base import Fetch, Finding, evidence, short
+from bughunt.oracles.lists import has_pagination, list_items
+
+_BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
+_LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
+_NOT_ITEMS = re.compile(
+    r"\b(sec|secs|seconds?|min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?|ago|read|"
+    r"kb|mb|gb|views?|points?|stars?|px|%)\b",
+    re.I,
+)
+
+
+def parse_count(text: str) -> tuple[str, int] | None:
+    text = " ".join(text.split())
+    match = _BRACKETED.match(text) or _LEADING.match(text)
+    if not match or _NOT_ITEMS.search(match.group("label")):
+        return None
+    return match.group("label").strip(" :-—"), int(match.group("n"))
+
+
+def _labels(root: Node) -> list[tuple[Node, str, int]]:
+    """Innermost elements whose whole text is a count."""
+    found = []
+    for node in root.iter():
+        if node.tag in ("script", "style", "title", "option", "#document", "html", "body"):
+            continue
+        parsed = parse_count(node.text()) if len(node.text()) <= 60 else None
+        if parsed and not any(parse_count(c.text()) for c in node.elements):
+            found.append((node, *parsed))
+    return found
+
+
+def labelled_list(label: Node) -> list[Node] | None:
+    """The items of the list `label` labels, or None when no list clearly follows it.
+
+    The list must be the element right after the label (a one-item list counts there); if the
+    label ends its parent (a heading wrapped in a header div), the element right after the parent
+    or grandparent is tried, but then it must be a list of two or more.
+    """
+    if any(a.tag in ("li", "tr", "article") or list_items(a) is not None for a in label.ancestors()):
+        return None
+    node: Node = label
+    for level in range(3):
+        if node.parent is None:
+            return None
+        siblings = node.parent.elements
+        following = siblings[siblings.index(node) + 1 :]
+        if following:
+            return list_items(following[0], min_items=1 if level == 0 else 2)
+        node = node.parent
+    return None
+
+
+def check_count_mismatch(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+    if not page.is_html or page.status >= 400:
+        return []
+    paginated = has_pagination(page)
+    findings = []
+    for label, noun, shown in _labels(page.document):
+        items = labelled_list(label)
+        if items is None or len(items) == shown or (paginated and shown > len(items)):
+            continue
+        message = f"displayed count '{short(noun, 60)}' says {shown} but the list shows {len(items)} items"
+        findings.append(
+            Finding(
+                "count_mismatch",
+                page.route,
+                message,
+                evidence(page, label.text(), label=label.text(), shown=shown, listed=len(items)),
+            )
+        )
+    return findings

@@ -1,0 +1,78 @@
+"""Script from user content rendered unescaped (stored XSS), recognised by where it sits.
+
+A site's own scripts live in `<head>` or at block level; a `<script>` (or an element with an
+inline event handler such as `onerror`) inside a text-level element — a paragraph, a list item,
+a table cell — or sharing its parent with running text inside a container named like user content
+(comment, reply, review, message, bio, …) was written by a user and should have been escaped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bughunt.html import FetchedPage, Node
+from bughunt.oracles.base import Fetch, Finding, evidence, short
+
+_TEXT_LEVEL = frozenset(
+    "p span li td dd dt blockquote em strong b i u small label h1 h2 h3 h4 h5 h6 pre code q cite".split()
+)
+_USER_WORDS = frozenset(
+    "comment comments reply replies review reviews message messages msg post posts bio user usercontent "
+    "markdown md description answer question note notes chat feedback guestbook entry text body content".split()
+)
+_JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
+_ACTIVE_TAGS = frozenset("img svg iframe video audio object embed body marquee details math input".split())
+
+
+def _words(node: Node) -> set[str]:
+    names = " ".join((*node.classes, node.get("id"), node.get("itemprop"), node.get("role")))
+    return set(re.split(r"[^a-z0-9]+", names.lower())) - {""}
+
+
+def _user_container(node: Node) -> Node | None:
+    return next((a for a in node.ancestors() if _words(a) & _USER_WORDS), None)
+
+
+def _has_text_sibling(node: Node) -> bool:
+    parent = node.parent
+    return parent is not None and any(isinstance(c, str) and c.strip() for c in parent.children)
+
+
+def _suspicious(node: Node) -> Node | None:
+    """The user-content context that makes `node` suspicious, or None."""
+    parent = node.parent
+    container = _user_container(node)
+    if parent is not None and parent.tag in _TEXT_LEVEL:
+        return container or parent
+    if container is not None and _has_text_sibling(node):
+        return container
+    return None
+
+
+def check_unescaped_script(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+    if not page.is_html:
+        return []
+    findings: dict[str, Finding] = {}
+    for node in page.document.iter():
+        if node.tag == "script":
+            if node.get("type").lower().strip() not in _JS_TYPES or node.get("src"):
+                continue
+            what, needle = "script element", node.raw_text().strip()[:40] or "<script"
+        elif node.tag in _ACTIVE_TAGS and any(k.startswith("on") for k in node.attrs):
+            handler = next(k for k in node.attrs if k.startswith("on"))
+            what, needle = f"{handler} handler on <{node.tag}>", handler
+        else:
+            continue
+        context = _suspicious(node)
+        if context is None:
+            continue
+        message = f"{what} rendered unescaped inside user content ({context.signature()})"
+        if message not in findings:
+            code = node.raw_text() if node.tag == "script" else node.get(needle.split()[0])
+            findings[message] = Finding(
+                "unescaped_script",
+                page.route,
+                message,
+                evidence(page, needle, location=node.path(), line=node.line, code=short(code, 200)),
+            )
+    return list(findings.values())

@@ -1,0 +1,37 @@
+"""Server errors: any 5xx answer is a bug, whatever the page says."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from bughunt.html import FetchedPage
+from bughunt.oracles.base import Fetch, Finding, evidence, short
+
+
+def error_summary(page: FetchedPage) -> str:
+    """The most specific error text on the page: an exception line in <pre>, else h1, else title."""
+    if not page.is_html:
+        return ""
+    doc = page.document
+    for pre in doc.find_all("pre", "code"):
+        lines = [ln.strip() for ln in pre.raw_text().splitlines() if ln.strip()]
+        if lines:
+            return short(lines[-1])
+    for tag in ("h1", "h2", "title"):
+        found = [n for n in doc.find_all(tag) if n.text()]
+        if found:
+            return short(found[0].text())
+    return ""
+
+
+def check_server_error(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+    if page.status < 500:
+        return []
+    try:
+        reason = HTTPStatus(page.status).phrase
+    except ValueError:
+        reason = "Server Error"
+    summary = error_summary(page)
+    # The reason phrase keeps 500 and 503 apart after numbers are normalised away.
+    message = f"HTTP {page.status} {reason}" + (f": {summary}" if summary else "")
+    return [Finding("server_error", page.route, message, evidence(page, summary.rstrip("…")[:40]))]
