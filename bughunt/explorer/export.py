@@ -27,8 +27,10 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
       else the number of pages known — visited or linked — at the end);
     - `pages`: [{"route", "outcome", "status", "visits", "tested_version", "needs_retest"}];
     - `links`: {route: [routes]} — the remembered site map;
-    - `bugs`: every entry, live and superseded, with `id`, `message`, `evidence` (the oracle's dict:
-      request, status, excerpt ...), `step`, and the `bughunt memory` keys;
+    - `bugs`: every entry, live and superseded, with `id`, `message`, `evidence` (request, url, status,
+      ...; the page text the oracle quoted — excerpt, heading, code — is under `quarantined_text`, as
+      "key: value" lines, because page text is kept only as quarantined data), `step`, and the
+      `bughunt memory` keys;
     - `reports`: [{"step", "fingerprint", "route", "kind", "duplicate"}].
     """
     store = ExplorerStore(store_dir, create=False)

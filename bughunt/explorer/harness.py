@@ -25,7 +25,11 @@ _META_VERSION = re.compile(
 )
 _FOOTER = re.compile(r"(?is)<footer\b.*?</footer>")
 _FOOTER_VERSION = re.compile(r"(?i)\b(?:version|ver\.?|v)\s*(\d+\.\d+(?:\.\d+)?)\b")
-OBSERVATION_CHARS = 1500
+_TAG = re.compile(r"<[^>]*>")
+OBSERVATION_CHARS = 20_000
+# Evidence fields that are the harness's own facts about the request; every other string an oracle
+# attaches (excerpts, headings, labels, script code) is page text and goes to quarantine.
+_FACT_FIELDS = frozenset({"request", "url", "status", "content_type", "elapsed_ms", "location", "line"})
 
 
 def read_app_version(page: FetchedPage) -> str | None:
@@ -39,7 +43,7 @@ def read_app_version(page: FetchedPage) -> str | None:
         return m.group(1)
     footer = _FOOTER.search(page.body)
     if footer:
-        m = _FOOTER_VERSION.search(footer.group(0))
+        m = _FOOTER_VERSION.search(_TAG.sub(" ", footer.group(0)))
         if m:
             return m.group(1)
     return None
@@ -130,7 +134,8 @@ def _record_bugs(
                 store.add_report(out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now)
             continue
         # New bug, or a fixed one that came back: a new live entry (superseding the fixed one).
-        store.insert_bug(f.fingerprint, f.route, f.kind, f.message, _evidence(f), "open", version, now, out.n)
+        evidence = _evidence(store, f, out.n, now)
+        store.insert_bug(f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n)
         regression = live is not None
         store.add_report(
             out.n,
@@ -153,15 +158,26 @@ def _record_bugs(
             out.fixed.append(bug["fingerprint"])
 
 
-def _evidence(f: Finding) -> Any:
-    ev = f.evidence
-    if hasattr(ev, "model_dump"):
-        return ev.model_dump()
-    if hasattr(ev, "__dataclass_fields__"):
-        from dataclasses import asdict
-
-        return asdict(ev)
-    return ev
+def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[str, Any]:
+    """Split an oracle's evidence: facts stay in the bug entry; page text becomes a quarantined
+    observation the entry points to, so a planted sentence can never ride into the bug table."""
+    facts: dict[str, Any] = {}
+    raw: dict[str, str] = {}
+    for key, value in dict(f.evidence).items():
+        if key in _FACT_FIELDS or not isinstance(value, str):
+            facts[key] = value
+        else:
+            raw[key] = value
+    if raw:
+        text = "\n".join(f"{k}: {v}" for k, v in raw.items())
+        provenance = {
+            "source": "oracle evidence",
+            "url": facts.get("url"),
+            "step": step,
+            "fingerprint": f.fingerprint,
+        }
+        facts["quarantined_observation"] = store.add_observation(text, provenance, step, now)
+    return facts
 
 
 def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) -> None:

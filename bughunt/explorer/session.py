@@ -237,7 +237,7 @@ def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[s
         "steps": result.steps if result else store.step_count(),
         "tokens": result.tokens if result else int(sum(s["tokens"] for s in store.steps())),
         "pages_visited": visited,
-        "coverage": None if coverage is None else round(coverage, 4),
+        "coverage": coverage,
         "bugs": [
             {"fingerprint": b["fingerprint"], "route": b["route"], "kind": b["kind"], "status": b["status"]}
             for b in store.live_bugs()

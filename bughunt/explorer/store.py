@@ -298,11 +298,12 @@ class ExplorerStore:
             (text, session_id, step, now, now),
         )
 
-    def add_observation(self, text: str, provenance: dict[str, Any], step: int | None, now: float) -> None:
-        self.db.execute(
+    def add_observation(self, text: str, provenance: dict[str, Any], step: int | None, now: float) -> int:
+        cur = self.db.execute(
             "INSERT INTO observations(text, provenance, quarantined, step, at, last_used_at) VALUES (?,?,1,?,?,?)",
             (text, json.dumps(provenance, sort_keys=True), step, now, now),
         )
+        return int(cur.lastrowid or 0)
 
     def add_rejection(self, what: str, text: str, reason: str, step: int | None, now: float) -> None:
         self.db.execute(

@@ -1,0 +1,50 @@
+"""`bughunt memory`: show an exploration's structured memory (what the harness wrote).
+
+Prints visited pages, the link table, every bug entry (live and superseded, with version and time),
+the working-context block the policy is shown, the notes that passed the filter, and archival items
+(quarantined page observations with their provenance, plus the llm agent's archival passages).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bughunt.explorer.export import memory_snapshot
+from memgpt_lite.errors import MemgptLiteError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("memory", help="show an exploration's structured memory")
+    p.add_argument("--store", required=True, type=Path, help="store directory")
+    p.add_argument("--json", action="store_true", help="print the memory as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        data = memory_snapshot(args.store)
+    except MemgptLiteError as exc:
+        print(f"bughunt: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    print(f"visited ({len(data['visited'])}): {' '.join(data['visited'])}")
+    print(f"link table: {len(data['links'])} pages, {sum(len(v) for v in data['links'].values())} links")
+    print("bugs:")
+    for b in data["bugs"]:
+        sup = b["superseded_by"]
+        tail = f"  superseded by {sup['status']} @ {sup['version']} {sup['seen_at']}" if sup else "  (live)"
+        print(f"  [{b['status']:<5}] {b['route']:<28} {b['kind']:<24} v{b['version']} {b['seen_at']}{tail}")
+    print("working context:")
+    for line in data["working_context"].splitlines():
+        print(f"  {line}")
+    print(f"notes ({len(data['notes'])}):")
+    for note in data["notes"]:
+        print(f"  - {note}")
+    quarantined = sum(1 for a in data["archival"] if a["quarantined"])
+    print(f"archival: {len(data['archival'])} items ({quarantined} quarantined page observations)")
+    return 0
