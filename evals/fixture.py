@@ -1,0 +1,129 @@
+"""Write the BugHunt memory fixture into a memgpt_lite store through the public storage API.
+
+The raw session log goes to recall storage (one message per log line, its fixture id as message id);
+everything else goes to archival storage with its fixture id as passage id, provenance, `supersedes`
+and the structured fields in `meta`. Next to the store, `evals_fixture.json` keeps the generator's
+records so layer 1 can check that what comes back out of storage is what went in.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from evals.fixture_data import FIXTURE_VERSION, LEAD, FixtureItem, build_records
+from memgpt_lite.errors import StoreError, UsageError
+from memgpt_lite.memory import AgentMemory
+from memgpt_lite.messages import Message, TextPart
+from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, default_embedder
+
+MANIFEST_NAME = "evals_fixture.json"
+MANIFEST_FORMAT = "memgpt_lite-evals-fixture"
+EMBEDDERS = ("default", "hashing")
+
+
+class FixtureManifest(BaseModel):
+    format: str = MANIFEST_FORMAT
+    fixture_version: int
+    embedder: str
+    as_of: datetime
+    """A fixed "now" for retrieval, one day after the last record, so recency never depends on the clock."""
+    items: list[FixtureItem]
+
+    def by_id(self) -> dict[str, FixtureItem]:
+        return {i.id: i for i in self.items}
+
+
+def make_embedder(name: str) -> Embedder:
+    """`default` (MiniLM, offline) or `hashing` (fast and deterministic, for tests)."""
+    if name == "default":
+        return default_embedder()
+    if name.startswith("hashing"):
+        return HashingEmbedder()
+    raise UsageError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
+
+
+def item_meta(item: FixtureItem) -> dict[str, Any]:
+    """The structured fields stored with an item (recall message meta or archival passage meta)."""
+    return {
+        "evidence_id": item.id,
+        "kind": item.kind,
+        "claim": item.claim,
+        "support_layer": item.support_layer,
+        "source": item.source,
+        "author": item.author,
+        "speaker": item.author,
+        "date": item.date.isoformat(),
+        "app_version": item.app_version,
+        "workflow": item.workflow,
+        "tickets": list(item.tickets),
+        "paths": list(item.paths),
+        "routes": list(item.routes),
+        "bug_status": item.bug_status,
+        "fingerprint": item.fingerprint,
+        "fixture_version": FIXTURE_VERSION,
+    }
+
+
+def _message(item: FixtureItem) -> Message:
+    role = "user" if item.author == LEAD else "assistant"
+    return Message(
+        id=item.id, role=role, parts=[TextPart(text=item.content)], created_at=item.date, meta=item_meta(item)
+    )
+
+
+def write_fixture(
+    out: str | Path, embedder: str = "default", long_session_steps: int = 36
+) -> FixtureManifest:
+    """Generate the records and store them in a new store directory `out`."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        raise UsageError(f"{out} is not empty; the fixture is written into a new store directory")
+    items = build_records(long_session_steps)
+    manifest = FixtureManifest(
+        fixture_version=FIXTURE_VERSION,
+        embedder=embedder,
+        as_of=max(i.date for i in items) + timedelta(days=1),
+        items=items,
+    )
+    memory = AgentMemory.open(out, embedder=make_embedder(embedder))
+    try:
+        for item in items:
+            if item.store == "recall":
+                memory.recall.append(_message(item))
+                continue
+            # One at a time: a passage's `supersedes` target must already be stored.
+            memory.archival.insert_many(
+                [
+                    {
+                        "id": item.id,
+                        "content": item.content,
+                        "importance": item.importance,
+                        "tags": [item.kind, item.claim, item.workflow, *item.tickets],
+                        "provenance": list(item.provenance),
+                        "meta": item_meta(item),
+                        "created_at": item.date,
+                        "supersedes": item.supersedes,
+                    }
+                ]
+            )
+    finally:
+        memory.close()
+    (out / MANIFEST_NAME).write_text(manifest.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def read_manifest(store: str | Path) -> FixtureManifest:
+    path = Path(store) / MANIFEST_NAME
+    if not path.exists():
+        raise StoreError(
+            f"{store} has no {MANIFEST_NAME}: layer 1 needs a store written by `python -m evals fixture --out DIR`"
+        )
+    try:
+        return FixtureManifest.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, OSError) as e:
+        raise StoreError(f"{path} is not a valid fixture manifest: {e}") from e
