@@ -16,6 +16,9 @@ COMMANDS: tuple[str, ...] = (
     "demo_page",
     "sim",
     "ablate",
+    "explore",
+    "resume",
+    "memory",
     "serve_site",
 )
 
