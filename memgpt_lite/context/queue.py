@@ -24,11 +24,10 @@ from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ModelRequest, ToolSpec, utcnow
 
 from .blocks import WorkingContext
-from .summarizer import Summarizer
+from .summarizer import PRESSURE_KIND, Summarizer
 from .tokens import REQUEST_OVERHEAD, TokenCounter
 
 SUMMARY_KIND = "recursive_summary"
-PRESSURE_KIND = "memory_pressure"
 SUMMARY_HEADER = (
     "Summary of the earlier conversation (recursive; the original messages are in recall storage — "
     "use conversation_search to read them):"

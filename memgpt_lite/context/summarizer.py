@@ -16,6 +16,13 @@ from memgpt_lite.messages import Message, ModelRequest
 
 from .tokens import TokenCounter
 
+PRESSURE_KIND = "memory_pressure"
+"""`meta["kind"]` of the queue manager's memory-pressure notices: no conversation content to summarize."""
+
+
+def _content(messages: list[Message]) -> list[Message]:
+    return [m for m in messages if m.meta.get("kind") != PRESSURE_KIND]
+
 
 @runtime_checkable
 class Summarizer(Protocol):
@@ -58,7 +65,7 @@ class DeterministicSummarizer:
 
     def summarize(self, previous_summary: str, messages: list[Message]) -> str:
         lines = [ln for ln in previous_summary.splitlines() if ln.strip()]
-        lines += [self.line(m) for m in messages]
+        lines += [self.line(m) for m in _content(messages)]
         while lines and len("\n".join(lines)) > self.max_chars:
             lines.pop(0)
         return "\n".join(lines)
@@ -141,6 +148,7 @@ class LLMSummarizer:
         return text
 
     def summarize(self, previous_summary: str, messages: list[Message]) -> str:
+        messages = _content(messages)
         if not messages:
             return previous_summary
         summary = previous_summary

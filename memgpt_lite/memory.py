@@ -1,0 +1,253 @@
+"""`AgentMemory`: one agent's whole memory behind one object.
+
+It ties the store directory, recall storage, archival storage (opened on first use: Chroma and the
+embedder are slow to start), the working context and the queue manager together, and persists the
+agent state on every change. This is what the agent loop, BugHunt and the evaluations use.
+
+    memory = AgentMemory.open("runs/a1", context_window=32_000, system_prompt="You are ...",
+                              blocks=[Block(name="persona", value="...")])
+    memory.append(Message.user("hi"))
+    prompt = memory.prepare(tools)      # warns / flushes before the call
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from loguru import logger
+
+from memgpt_lite.context import (
+    Block,
+    ContextConfig,
+    ContextManager,
+    DeterministicSummarizer,
+    PreparedPrompt,
+    Summarizer,
+    TokenCounter,
+    WorkingContext,
+)
+from memgpt_lite.context.tokens import CLAUDE_SAFETY_MARGIN
+from memgpt_lite.errors import ConfigError, StoreError
+from memgpt_lite.llm.base import Model
+from memgpt_lite.messages import Message, ToolSpec
+from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
+from memgpt_lite.storage.archival import ArchivalStore
+from memgpt_lite.storage.directory import StoreDirectory
+from memgpt_lite.storage.embeddings import Embedder
+from memgpt_lite.storage.recall import RecallStore
+
+DEFAULT_CONTEXT_WINDOW = 32_000
+DEFAULT_SYSTEM_PROMPT = (
+    "You are an agent with a MemGPT-style memory. Your context window is limited: the working context below "
+    "holds the facts you keep in view (edit it with core_memory_append / core_memory_replace); older messages "
+    "move to recall storage (conversation_search, conversation_search_date) and long-term facts belong in "
+    "archival storage (archival_memory_insert, archival_memory_search)."
+)
+DEFAULT_BLOCKS = (Block(name="persona", value="", limit=2000), Block(name="human", value="", limit=2000))
+
+
+class AgentMemory:
+    """Use `AgentMemory.open(...)`; the constructor is internal."""
+
+    def __init__(
+        self,
+        store: StoreDirectory,
+        recall: RecallStore,
+        context: ContextManager,
+        state: AgentState,
+        *,
+        embedder: Embedder | None,
+        chroma_url: str | None,
+    ) -> None:
+        self.store = store
+        self.recall = recall
+        self.context = context
+        self.extra: dict[str, Any] = state.extra
+        """Application data saved with the agent state (call `save()` after changing it)."""
+        self._embedder = embedder
+        self._chroma_url = chroma_url
+        self._archival: ArchivalStore | None = None
+        self._closed = False
+        self.repaired_tool_calls = 0
+        context.on_change = self.save
+        context.working_context.on_change = self.save
+
+    # -- opening ------------------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        store_dir: str | os.PathLike[str],
+        *,
+        context_window: int | None = None,
+        embedder: Embedder | None = None,
+        chroma_url: str | None = None,
+        system_prompt: str | None = None,
+        blocks: list[Block] | None = None,
+        summarizer: Summarizer | None = None,
+        encoding: str | None = None,
+        safety_margin: float | None = None,
+        warning: float | None = None,
+        flush: float | None = None,
+        evict_to: float | None = None,
+        model: Model | None = None,
+        provider_counts: bool | None = None,
+        create: bool = True,
+    ) -> AgentMemory:
+        """Open (or create) the agent memory in `store_dir`, resuming its saved state exactly.
+
+        For a new store, unset arguments take defaults. For an existing one the saved blocks, in-context
+        messages and summary always win; `system_prompt`, the window and thresholds are replaced only
+        when given. A store left by a killed process is repaired: messages being appended are re-linked
+        (or dropped when they never reached recall) and tool calls without results get an error result.
+        """
+        store = StoreDirectory.open(Path(store_dir), create=create)
+        state = load_state(store)
+        overrides = {
+            k: v
+            for k, v in {
+                "context_window": context_window,
+                "warning": warning,
+                "flush": flush,
+                "evict_to": evict_to,
+                "provider_counts": provider_counts,
+            }.items()
+            if v is not None
+        }
+        try:
+            if state is None:
+                state = AgentState(
+                    config=ContextConfig(**{"context_window": DEFAULT_CONTEXT_WINDOW, **overrides}),
+                    system_prompt=DEFAULT_SYSTEM_PROMPT if system_prompt is None else system_prompt,
+                    blocks=list(DEFAULT_BLOCKS if blocks is None else blocks),
+                    token_encoding=encoding or "cl100k_base",
+                    safety_margin=CLAUDE_SAFETY_MARGIN if safety_margin is None else safety_margin,
+                )
+            else:
+                if overrides:
+                    state.config = ContextConfig(**{**state.config.model_dump(), **overrides})
+                if system_prompt is not None:
+                    state.system_prompt = system_prompt
+                if encoding is not None:
+                    state.token_encoding = encoding
+                if safety_margin is not None:
+                    state.safety_margin = safety_margin
+        except ValueError as e:  # pydantic's ValidationError is a ValueError: name the bad field clearly
+            raise ConfigError(f"bad memory configuration: {e}") from e
+        recall = RecallStore(store.recall_path)
+        try:
+            messages = _resume_messages(recall, state)
+            context = ContextManager(
+                recall,
+                TokenCounter(state.token_encoding, state.safety_margin),
+                summarizer or DeterministicSummarizer(),
+                state.config,
+                state.system_prompt,
+                working_context=WorkingContext(state.blocks),
+                messages=messages,
+                summary=state.summary,
+                summary_at=state.summary_at,
+                warned=state.warned,
+                counters=state.counters,
+                model=model,
+            )
+            context.last_tools_tokens = state.last_tools_tokens
+            memory = cls(store, recall, context, state, embedder=embedder, chroma_url=chroma_url)
+            memory.save()
+            memory._repair_orphans()
+        except BaseException:
+            recall.close()
+            raise
+        return memory
+
+    def _repair_orphans(self) -> None:
+        for anchor, calls in orphaned_tool_calls(self.context.in_context):
+            logger.warning("repairing {} interrupted tool call(s) after message {}", len(calls), anchor)
+            self.context.insert_after(anchor, interrupted_results(calls))
+            self.repaired_tool_calls += len(calls)
+
+    # -- the parts ----------------------------------------------------------------------------------
+    @property
+    def working_context(self) -> WorkingContext:
+        return self.context.working_context
+
+    @property
+    def counter(self) -> TokenCounter:
+        return self.context.counter
+
+    @property
+    def archival(self) -> ArchivalStore:
+        """Archival storage, opened on first use (embedded Chroma in the store, or the server at chroma_url)."""
+        if self._archival is None:
+            if self._chroma_url:
+                self._archival = ArchivalStore(url=self._chroma_url, embedder=self._embedder)
+            else:
+                self._archival = ArchivalStore(self.store.chroma_path, embedder=self._embedder)
+        return self._archival
+
+    def archival_count(self) -> int:
+        return self.archival.count()
+
+    # -- the operations the agent loop uses ---------------------------------------------------------
+    def append(self, msg: Message) -> None:
+        self.context.append(msg)
+
+    def prepare(self, tools: list[ToolSpec] | None = None, max_tokens: int = 1024) -> PreparedPrompt:
+        return self.context.prepare(tools, max_tokens=max_tokens)
+
+    def state(self) -> AgentState:
+        cm = self.context
+        return AgentState(
+            config=cm.config,
+            system_prompt=cm.system_prompt,
+            blocks=cm.working_context.blocks,
+            in_context_ids=[m.id for m in cm.in_context],
+            pending_ids=list(cm.pending_ids),
+            summary=cm.summary,
+            summary_at=cm.summary_at,
+            warned=cm.warned,
+            counters=dict(cm.counters),
+            last_tools_tokens=cm.last_tools_tokens,
+            token_encoding=cm.counter.encoding_name,
+            safety_margin=cm.counter.safety_margin,
+            extra=self.extra,
+        )
+
+    def save(self) -> None:
+        if self._closed:
+            raise StoreError(f"memory of {self.store.path} is closed")
+        save_state(self.store, self.state())
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self.save()
+        self._closed = True
+        self.recall.close()
+        if self._archival is not None:
+            self._archival.close()
+
+    def __enter__(self) -> AgentMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _resume_messages(recall: RecallStore, state: AgentState) -> list[Message]:
+    """The in-context messages named by the state, plus pending ones that did reach recall."""
+    ids = list(state.in_context_ids)
+    for pid in state.pending_ids:
+        if pid in recall:
+            logger.info("resume: message {} reached recall before the crash; back in context", pid)
+            ids.append(pid)
+        else:
+            logger.info("resume: message {} never reached recall; dropped", pid)
+    try:
+        return recall.get(ids)
+    except StoreError as e:
+        raise StoreError(
+            f"the agent state names in-context messages that recall storage does not hold ({e}); "
+            "the store is corrupt or its recall.sqlite was replaced"
+        ) from e

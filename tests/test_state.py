@@ -1,0 +1,144 @@
+"""Agent state: persisted atomically, resumed exactly, clear errors for foreign or corrupt stores."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memgpt_lite.context import Block, ContextWindowExceeded
+from memgpt_lite.errors import ConfigError, StoreError, ToolError
+from memgpt_lite.memory import AgentMemory
+from memgpt_lite.messages import Message, ToolCallPart, ToolResultPart
+from memgpt_lite.state import INTERRUPTED_KIND, orphaned_tool_calls
+
+
+def open_mem(store_dir, **kw) -> AgentMemory:
+    kw.setdefault("context_window", 1500)
+    kw.setdefault("blocks", [Block(name="persona", value="I test things.", limit=200)])
+    return AgentMemory.open(store_dir, system_prompt="You are a test agent.", **kw)
+
+
+def converse(mem: AgentMemory, n: int) -> None:
+    for i in range(n):
+        mem.append(Message.user(f"question {i} about the staging port {8000 + i} " + "detail " * 20))
+        mem.prepare()
+        mem.append(
+            Message.assistant({"kind": "text", "text": f"answer {i}: port {8000 + i} noted " + "ok " * 20})
+        )
+
+
+def test_reopen_resumes_exactly(store_dir):
+    mem = open_mem(store_dir)
+    converse(mem, 30)
+    mem.working_context.append("persona", "Likes tea.")
+    mem.extra["turn"] = 30
+    mem.save()
+    before = mem.state()
+    assert before.counters["flushes"] >= 1 and before.summary
+    request_before = mem.context.build_request()
+    mem.close()
+
+    again = open_mem(store_dir, context_window=None, blocks=None)
+    after = again.state()
+    assert after.model_dump(exclude={"updated_at"}) == before.model_dump(exclude={"updated_at"})
+    assert again.context.build_request().model_dump(mode="json") == request_before.model_dump(mode="json")
+    assert again.working_context.get("persona").value == "I test things.\nLikes tea."
+    assert again.extra["turn"] == 30
+    again.close()
+
+
+def test_block_edits_are_persisted_and_failed_edits_change_nothing(store_dir):
+    mem = open_mem(store_dir)
+    mem.working_context.replace("persona", "test things", "break things")
+    with pytest.raises(ToolError):
+        mem.working_context.append("persona", "x" * 500)
+    mem.recall.close()  # no close(): the edit must already be on disk
+    again = open_mem(store_dir, blocks=None)
+    assert again.working_context.get("persona").value == "I break things."
+    again.close()
+
+
+def test_orphaned_tool_call_is_repaired_on_open(store_dir):
+    mem = open_mem(store_dir)
+    mem.append(Message.user("look it up"))
+    done = ToolCallPart(id="c-done", name="conversation_search", arguments={"query": "a"})
+    lost = ToolCallPart(id="c-lost", name="archival_memory_insert", arguments={"content": "b"})
+    mem.append(Message.assistant(done, lost))
+    mem.append(
+        Message.tool_results(ToolResultPart(tool_call_id="c-done", name="conversation_search", content="hit"))
+    )
+    mem.recall.close()  # simulated crash: no close, no further writes
+
+    again = open_mem(store_dir)
+    msgs = again.context.in_context
+    assert [m.role for m in msgs] == ["user", "assistant", "tool", "tool"]
+    repair = msgs[-1]
+    assert repair.meta["kind"] == INTERRUPTED_KIND and repair.tool_results_parts[0].tool_call_id == "c-lost"
+    assert repair.tool_results_parts[0].is_error and "Interrupted" in repair.text
+    assert repair.id in again.recall and again.repaired_tool_calls == 1
+    assert orphaned_tool_calls(msgs) == []
+    again.close()
+    third = open_mem(store_dir)  # repaired once, stays repaired
+    assert third.repaired_tool_calls == 0 and len(third.context.in_context) == 4
+    third.close()
+
+
+def test_not_our_store_and_corrupt_state_are_clear_errors(tmp_path):
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("hello")
+    with pytest.raises(StoreError, match="not a memgpt_lite store"):
+        AgentMemory.open(foreign)
+
+    store = tmp_path / "s"
+    open_mem(store).close()
+    state = store / "state.json"
+    original = state.read_text()
+    state.write_text("{ not json")
+    with pytest.raises(StoreError, match="corrupt"):
+        AgentMemory.open(store)
+    state.write_text(json.dumps({"format": "something-else"}))
+    with pytest.raises(StoreError, match="not a memgpt_lite agent state"):
+        AgentMemory.open(store)
+    data = json.loads(original)
+    data["format_version"] = 99
+    state.write_text(json.dumps(data))
+    with pytest.raises(StoreError, match="reads up to"):
+        AgentMemory.open(store)
+    data = json.loads(original)
+    data["in_context_ids"] = ["msg-does-not-exist"]
+    state.write_text(json.dumps(data))
+    with pytest.raises(StoreError, match="recall storage does not hold"):
+        AgentMemory.open(store)
+    data = json.loads(original)
+    data["config"]["context_window"] = "big"
+    state.write_text(json.dumps(data))
+    with pytest.raises(StoreError, match="config.context_window"):
+        AgentMemory.open(store)
+
+
+def test_missing_store_without_create(tmp_path):
+    with pytest.raises(StoreError, match="does not exist"):
+        AgentMemory.open(tmp_path / "nope", create=False)
+
+
+def test_bad_configuration_is_a_config_error(store_dir):
+    with pytest.raises(ConfigError, match="context_window"):
+        AgentMemory.open(store_dir, context_window=-5)
+    with pytest.raises(ConfigError, match="evict_to"):
+        AgentMemory.open(store_dir, context_window=1000, evict_to=0.9)
+
+
+def test_window_too_small_for_system_and_blocks(store_dir):
+    mem = AgentMemory.open(
+        store_dir,
+        context_window=100,
+        system_prompt="rules " * 80,
+        blocks=[Block(name="persona", value="p", limit=10)],
+    )
+    mem.append(Message.user("hi"))
+    with pytest.raises(ContextWindowExceeded, match="context window is 100"):
+        mem.prepare()
+    assert len(mem.context.in_context) == 1  # nothing lost
+    mem.close()
