@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.html import FetchedPage, Node, absolute, base_url
 
-_ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure"})
+_ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 _PREV_TEXT = re.compile(r"^(?:[«‹←]\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←])?$|^[«‹←]$", re.I)
