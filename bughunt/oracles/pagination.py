@@ -22,7 +22,9 @@ NEARLY_SAME = 0.75
 
 
 def _furniture(node: Node) -> bool:
-    return any(n.tag in _FURNITURE_TAGS or n.get("role") in _FURNITURE_ROLES for n in (node, *node.ancestors()))
+    return any(
+        n.tag in _FURNITURE_TAGS or n.get("role") in _FURNITURE_ROLES for n in (node, *node.ancestors())
+    )
 
 
 def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
