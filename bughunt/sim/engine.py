@@ -26,9 +26,10 @@ from typing import Any, Literal
 from memgpt_lite.errors import ConfigError
 
 from .. import site as _site
+from . import fastpath
 from .memory import POLICIES, Memory, NoMemory, Policy
 from .rng import mulberry32
-from .strategies import get_strategy, random_strategy
+from .strategies import frontier_strategy, get_strategy, random_strategy, visited_strategy
 
 MemoryComponents = Literal["none", "visited", "bugs", "both"]
 MEMORY_COMPONENTS: tuple[MemoryComponents, ...] = ("none", "visited", "bugs", "both")
@@ -131,8 +132,11 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
     """One seeded run; the seed script's `run`, generalised to memory components and token weights."""
     strategy = get_strategy(config.strategy)
     components = config.components
+    # The built-in strategies have inlined twins (same draws, same choices; tests compare them).
     if strategy is random_strategy and components == "none":
-        return _run_memoryless_random(config, seed, site)
+        return fastpath.run_memoryless_random(config, seed, site)
+    if components in ("visited", "both") and (strategy is visited_strategy or strategy is frontier_strategy):
+        return fastpath.run_remembering(config, seed, site, frontier=strategy is frontier_strategy)
     rnd = mulberry32(seed)
     keep_visits = components in ("visited", "both")
     dedup = components in ("bugs", "both")
@@ -181,53 +185,4 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
         tokens=tokens,
         steps=step,
         stopped=stopped,
-    )
-
-
-def _run_memoryless_random(config: RunConfig, seed: int, site: SimSite) -> RunResult:
-    """`run` for the random strategy without memory, with mulberry32 and `pick` inlined.
-
-    The until-all-bugs random walk is most of the seed experiment's work (hundreds of steps per run);
-    this loop makes the same draws and the same choices as the general one, only without the calls.
-    Tests compare the two on many seeds.
-    """
-    mask = 0xFFFFFFFF
-    a = seed & mask
-    links, bugs, n_bugs = site.links, site.bugs, len(site.bugs)
-    cur = site.start
-    seen = {cur}
-    reported: set[Any] = set()
-    path = [cur]
-    repeats = reports = 0
-    until = config.until_all_bugs
-    limit = config.max_steps if until else config.budget
-    step = 0
-    while step < limit:
-        a = (a + 0x6D2B79F5) & mask
-        t = ((a ^ (a >> 15)) * (a | 1)) & mask
-        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & mask)) & mask) ^ t
-        ls = links[cur]
-        cur = ls[int(((t ^ (t >> 14)) & mask) / 4294967296 * len(ls))]
-        step += 1
-        path.append(cur)
-        if cur in seen:
-            repeats += 1
-        else:
-            seen.add(cur)
-        if cur in bugs:
-            reports += 1
-            if cur not in reported:
-                reported.add(cur)
-                if until and len(reported) == n_bugs:
-                    break
-    return RunResult(
-        path=path,
-        coverage=len(seen) / site.n_nodes,
-        repeat_rate=repeats / max(step, 1),
-        bugs_found=len(reported),
-        reports=reports,
-        duplicate_reports=reports - len(reported),
-        tokens=config.base_tokens * step,
-        steps=step,
-        stopped=False,
     )

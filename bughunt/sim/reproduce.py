@@ -42,8 +42,8 @@ def run_reproduction(
     backend: Backend | None = None, on_done: OnDone | None = None, seeds: int = RUNS
 ) -> GridResult:
     tasks = list(range(SEED0, SEED0 + seeds))
-    # small units spread the long random until-all-bugs runs over every worker
-    return run_grid(sim_task, reproduce_configs(), tasks, 1, backend, on_done, unit_size=20)
+    # units of 50 runs: the long random until-all-bugs runs spread over every worker, few round trips
+    return run_grid(sim_task, reproduce_configs(), tasks, 1, backend, on_done, unit_size=50)
 
 
 def _mean(grid: GridResult, config: str, metric: str) -> float:

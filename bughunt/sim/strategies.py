@@ -15,7 +15,6 @@ With an empty memory, `visited` and `frontier` make exactly the draws `random` m
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
@@ -49,18 +48,19 @@ def step_toward_nearest_unknown(cur: N, links: Sequence[N], memory: KnownLinks[N
     """First step of a shortest remembered path from `cur` to the nearest node not in memory.
 
     The current node's links are the ones observed now; every other node's are the remembered ones.
-    Breadth-first in link order, so ties go to the earliest link, as the seed's BFS.
+    Breadth-first in link order, so ties go to the earliest link, as the seed's BFS. The seed tests a
+    node when it leaves the queue; the queue is first-in first-out, so the first node *enqueued* that is
+    not in memory is the one it would return — testing on enqueue gives the same answer sooner.
     """
-    prev: dict[N, N | None] = {cur: None}
-    queue: deque[N] = deque([cur])
-    while queue:
-        p = queue.popleft()
-        if p != cur and p not in memory:
-            while prev[p] != cur:
-                p = prev[p]  # type: ignore[assignment]
-            return p
+    prev: dict[N, N] = {cur: cur}
+    queue = [cur]
+    for p in queue:  # the list grows while we walk it: a FIFO queue without deque overhead
         for q in links if p == cur else memory.links(p):
             if q not in prev:
+                if q not in memory:
+                    while p != cur:
+                        q, p = p, prev[p]
+                    return q
                 prev[q] = p
                 queue.append(q)
     return None
