@@ -70,6 +70,8 @@ class Explorer:
         self.on_step = on_step
         self.clock = clock
         self.memory_rnd = mulberry32(config.seed)
+        self._last: StepOutcome | None = None
+        self._last_text = ""
 
     def run(self) -> SessionResult:
         store, cfg = self.store, self.config
@@ -104,6 +106,7 @@ class Explorer:
             status = "completed"
         finally:
             store.end_session(session_id, status)
+            self._archive()
         return SessionResult(name, session_id, clicks, sum(o.tokens for o in outcomes), status, outcomes)
 
     # -- one step --------------------------------------------------------------------------------
@@ -128,6 +131,8 @@ class Explorer:
             working_context=render_working_context(store, position, self.config.memory),
             step=n,
             budget_left=self.config.budget - clicks,
+            last=self._last,
+            page_text=self._last_text,
         )
         choice = self.policy.choose(decision)
         return choice.route, choice.tokens, False
@@ -152,6 +157,7 @@ class Explorer:
                 version = stated
             links = self._links(page)
             findings = list(inspect_page(page, self._oracle_fetch()))
+        self._last_text = page_text(result.page) if result.outcome == "page" else ""
         new_position = self._position_after_result(result, position)
         out = record_step(
             self.store,
@@ -167,11 +173,26 @@ class Explorer:
             position=new_position,
         )
         out.click = click
+        self._last = out
         with self.store.transaction():
             retest.advance_walk(self.store, target)
         if self.on_step is not None:
             self.on_step(out)
         return out
+
+    def _archive(self) -> None:
+        """Hand the site map and the bug history to the policy's long-term store, if it keeps one."""
+        archive = getattr(self.policy, "archive", None)
+        if not callable(archive):
+            return
+        table = self.store.links()
+        site_map = "\n".join(f"{src} -> {', '.join(dsts)}" for src, dsts in table.items())
+        bugs = [
+            f"{b['fingerprint']} {b['route']} {b['kind']} {b['status']} v{b['version']}"
+            + (f" superseded_by={b['superseded_by']}" if b["superseded_by"] else "")
+            for b in self.store.all_bugs()
+        ]
+        archive(site_map, bugs)
 
     def _links(self, page: Any) -> list[str]:
         routes: list[str] = []
@@ -223,6 +244,11 @@ class Explorer:
     def _count(self, text: str) -> int:
         counter = getattr(self.policy, "count_tokens", None)
         return int(counter(text)) if callable(counter) else 0
+
+
+def page_text(page: Any) -> str:
+    """Visible text of a fetched page (what the quarantine keeps and the llm policy sees as data)."""
+    return page.document.text() if page is not None else ""
 
 
 def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[str, Any]:
