@@ -54,6 +54,43 @@ def _header(kind: str, total: int, page: int, pages: int, shown: int, page_size:
     return f"Showing {kind} {first}-{first + shown - 1} of {total} (page {page} of 0..{pages - 1}).{more}"
 
 
+SEARCH_TOOLS = frozenset({"conversation_search", "conversation_search_date", "archival_memory_search"})
+FETCH_CAP = 1000
+"""Matches fetched per conversation search so the agent's own search activity can be filtered out."""
+
+
+def is_search_echo(msg: Message) -> bool:
+    """The agent's own searches and their results: they repeat the query and earlier hits, so a search that
+    found them would find more of itself with every call."""
+    if msg.role == "tool":
+        results = msg.tool_results_parts
+        return bool(results) and all(r.name in SEARCH_TOOLS for r in results)
+    if msg.role == "assistant":
+        calls = msg.tool_calls
+        return bool(calls) and all(c.name in SEARCH_TOOLS for c in calls)
+    return False
+
+
+def _search_page(search: Callable[..., Any], page: int, page_size: int) -> tuple[list[Message], int, bool]:
+    """One page of recall hits without search echoes: (messages, total, exact)."""
+    if page < 0:
+        raise ToolError(f"page must be 0 or more (pages are 0-based), got {page}")
+    with _model_visible_errors():
+        fetched = search(page=0, page_size=FETCH_CAP)
+    kept = [h.message for h in fetched.items if not is_search_echo(h.message)]
+    exact = fetched.total <= FETCH_CAP
+    total = len(kept) if exact else fetched.total - (len(fetched.items) - len(kept))
+    return kept[page * page_size : (page + 1) * page_size], total, exact
+
+
+def _format_messages(messages: list[Message], total: int, exact: bool, page: int, page_size: int) -> str:
+    pages = -(-total // page_size) if total else 0
+    head = _header("messages", total, page, pages, len(messages), page_size)
+    if not exact:
+        head += " (over 1000 matches: narrow the query or the dates to see them all)"
+    return "\n".join([head, *(_message_line(m) for m in messages)])
+
+
 def _message_line(msg: Message) -> str:
     return f"[{msg.created_at:%Y-%m-%d %H:%M} {msg.role} id={msg.id}] {_clip(msg.text)}"
 
@@ -110,13 +147,15 @@ def conversation_search(
         end_date: Latest date/time, ISO format; a bare date includes that whole day.
         page: Page of results, starting at 0.
     """
-    with _model_visible_errors():
-        result = _memory(ctx).recall.search(
-            query, roles=roles, start_date=start_date, end_date=end_date, page=page, page_size=ctx.page_size
+    recall = _memory(ctx).recall
+
+    def search(page: int, page_size: int) -> Any:
+        return recall.search(
+            query, roles=roles, start_date=start_date, end_date=end_date, page=page, page_size=page_size
         )
-    lines = [_header("messages", result.total, page, result.pages, len(result.items), ctx.page_size)]
-    lines += [_message_line(hit.message) for hit in result.items]
-    return "\n".join(lines)
+
+    messages, total, exact = _search_page(search, page, ctx.page_size)
+    return _format_messages(messages, total, exact, page, ctx.page_size)
 
 
 def conversation_search_date(
@@ -130,13 +169,13 @@ def conversation_search_date(
         roles: Only messages from these roles (user, assistant, system, tool).
         page: Page of results, starting at 0.
     """
-    with _model_visible_errors():
-        result = _memory(ctx).recall.search_date(
-            start_date, end_date, roles=roles, page=page, page_size=ctx.page_size
-        )
-    lines = [_header("messages", result.total, page, result.pages, len(result.items), ctx.page_size)]
-    lines += [_message_line(hit.message) for hit in result.items]
-    return "\n".join(lines)
+    recall = _memory(ctx).recall
+
+    def search(page: int, page_size: int) -> Any:
+        return recall.search_date(start_date, end_date, roles=roles, page=page, page_size=page_size)
+
+    messages, total, exact = _search_page(search, page, ctx.page_size)
+    return _format_messages(messages, total, exact, page, ctx.page_size)
 
 
 def archival_memory_insert(
@@ -149,6 +188,8 @@ def archival_memory_insert(
         importance: 1 (trivia) to 10 (essential); estimated when left out.
         tags: Labels to filter by later, e.g. ["preference", "bug"].
     """
+    if not content.strip():
+        raise ToolError("content is empty; write the fact or note to store")
     cleaned = redact(content)
     provenance = [ctx.call.id] if ctx.call is not None else None
     with _model_visible_errors():
