@@ -175,10 +175,9 @@ class MemoryEvidence:
                 meta=dict(p.meta), provenance=tuple(p.provenance), status=p.status,
                 superseded_by=p.superseded_by,
             )  # fmt: skip
-        msgs = self.memory.recall.get([store_id])
-        if not msgs:
+        if store_id not in self.memory.recall:
             return None
-        m = msgs[0]
+        m = self.memory.recall.get([store_id])[0]
         return StoredRecord(
             evidence_id=str(m.meta.get("evidence_id") or m.id), store="recall", content=m.text,
             date=m.created_at, meta=dict(m.meta), provenance=(), status="current", superseded_by=None,

@@ -1,0 +1,185 @@
+"""`python -m evals fixture|layer1|layer2 ...` — the two-layer memory evaluation.
+
+(`python -m evals.bench` and `python -m evals.locomo` are separate modules with their own entry points.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from evals.case_schema import DEFAULT_CASES_DIR, CaseError, load_cases
+from evals.fixture import EMBEDDERS, write_fixture
+from memgpt_lite.errors import MemgptLiteError
+
+err = Console(stderr=True)
+
+
+@contextmanager
+def _store(args: argparse.Namespace) -> Iterator[Path]:
+    """The store given with --store, or a fixture built into a temporary directory."""
+    if args.store:
+        path = Path(args.store)
+        if not path.is_dir():
+            raise CaseError(f"--store {path}: no such directory")
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="evals-fixture-") as tmp:
+        with err.status("building the fixture store"):
+            write_fixture(Path(tmp) / "store", embedder=args.embedder)
+        yield Path(tmp) / "store"
+
+
+@contextmanager
+def _progress(total: int, label: str, quiet: bool) -> Iterator[Callable[..., None]]:
+    with Progress(console=err, disable=quiet, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda *_a, **_k: bar.advance(task)
+
+
+def _cmd_fixture(args: argparse.Namespace) -> int:
+    manifest = write_fixture(args.out, embedder=args.embedder)
+    info = {
+        "out": str(args.out),
+        "fixture_version": manifest.fixture_version,
+        "items": len(manifest.items),
+        "archival": sum(i.store == "archival" for i in manifest.items),
+        "recall": sum(i.store == "recall" for i in manifest.items),
+        "embedder": manifest.embedder,
+    }
+    if args.json:
+        print(json.dumps(info))
+    else:
+        print(
+            f"wrote {info['items']} items ({info['archival']} archival, {info['recall']} recall) to {args.out}"
+        )
+    return 0
+
+
+def _cmd_layer1(args: argparse.Namespace) -> int:
+    from evals.layer1 import run_layer1
+    from evals.report import layer1_html, layer1_markdown, write_report
+
+    cases = load_cases(args.cases)
+    with _store(args) as store, _progress(len(cases), "layer 1", args.json) as tick:
+        run = run_layer1(cases, store, str(args.cases), progress=tick)
+    if args.report:
+        detail = run.report_json()
+        for p in write_report(args.report, detail, layer1_markdown(detail), layer1_html(detail)):
+            err.print(f"report: {p}")
+    if args.json:
+        print(json.dumps(run.as_json(), ensure_ascii=False))
+    else:
+        t = Table("case", "category", "result", "expected", "evidence found", "violations")
+        for r in run.results:
+            s = r.summary()
+            t.add_row(
+                s["id"], s["category"], "pass" if s["passed"] else "[red]FAIL[/]",
+                f"{s['expected_mode']} / {s['support_layer']}", ", ".join(s["evidence_found"]) or "–",
+                "\n".join(s["violations"]) or "–",
+            )  # fmt: skip
+        Console().print(t)
+    return 0 if all(r.passed for r in run.results) else 1
+
+
+def _cmd_layer2(args: argparse.Namespace) -> int:
+    from evals.layer2 import run_layer2, summarise
+
+    cases = load_cases(args.cases)
+    with (
+        _store(args) as store,
+        _progress(len(cases) * args.runs, f"layer 2 ({args.agent})", args.json) as tick,
+    ):
+        records = run_layer2(
+            cases, store, agent=args.agent, runs=args.runs, log=args.log, model=args.model,
+            base_url=args.base_url, progress=tick,
+        )  # fmt: skip
+    summary = summarise(cases, records)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "cases_dir": str(args.cases),
+                    "agent": args.agent,
+                    "runs": args.runs,
+                    "log": str(args.log) if args.log else None,
+                    **summary,
+                },
+                ensure_ascii=False,
+            )
+        )
+    else:
+        t = Table("category", "runs", "passed")
+        for cat, s in summary["per_category"].items():
+            t.add_row(cat, str(s["runs"]), str(s["passed"]))
+        Console().print(t)
+        t = Table("case", "category", "runs", "passed", "violations (first run that failed)")
+        for s in summary["per_case"]:
+            t.add_row(
+                s["id"], s["category"], str(s["runs"]), str(s["passed"]), "\n".join(s["violations"]) or "–"
+            )
+        Console().print(t)
+        if args.log:
+            err.print(f"records: {args.log}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m evals", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--cases", type=Path, default=DEFAULT_CASES_DIR, help="case directory or YAML file")
+        sp.add_argument(
+            "--store", type=Path, help="a store written by `fixture` (default: build one in a temp dir)"
+        )
+        sp.add_argument(
+            "--embedder", choices=EMBEDDERS, default="default", help="embedder for a temp fixture"
+        )
+        sp.add_argument("--json", action="store_true", help="print JSON")
+
+    f = sub.add_parser("fixture", help="write the BugHunt memory fixture into a new store directory")
+    f.add_argument("--out", type=Path, required=True)
+    f.add_argument("--embedder", choices=EMBEDDERS, default="default")
+    f.add_argument("--json", action="store_true")
+    f.set_defaults(func=_cmd_fixture)
+
+    l1 = sub.add_parser("layer1", help="deterministic evidence retention")
+    common(l1)
+    l1.add_argument("--report", type=Path, help="write the evidence report (.md or .html; a .json twin too)")
+    l1.set_defaults(func=_cmd_layer1)
+
+    l2 = sub.add_parser("layer2", help="an agent in the loop answers from memory")
+    common(l2)
+    l2.add_argument("--agent", choices=("anthropic", "baseline"), required=True)
+    l2.add_argument("--runs", type=int, default=1, help="runs per case")
+    l2.add_argument("--log", type=Path, help="append one JSONL record per run to this file")
+    l2.add_argument("--model", default=None, help="model name for --agent anthropic")
+    l2.add_argument("--base-url", default=None, help="Messages-API server for --agent anthropic")
+    l2.set_defaults(func=_cmd_layer2)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "runs", 1) < 1:
+        err.print("error: --runs must be at least 1")
+        return 2
+    try:
+        return int(args.func(args))
+    except MemgptLiteError as e:
+        err.print(f"error: {e}")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

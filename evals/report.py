@@ -1,0 +1,186 @@
+"""Auditable evidence reports: Markdown or HTML for people, JSON for machines.
+
+A report lists, per case, what memory returned, what the rule used or rejected and why, where each
+supporting item's provenance leads, and every violation. It is deliberately not an accuracy score.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+Table = tuple[Sequence[str], Sequence[Sequence[Any]]]
+
+
+def _cell(v: Any) -> str:
+    if v is None or v == "" or v == []:
+        return "–"
+    if isinstance(v, list | tuple):
+        return ", ".join(str(x) for x in v)
+    return str(v)
+
+
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    esc = [[_cell(c).replace("|", "\\|") for c in r] for r in rows]
+    return [
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+        *("| " + " | ".join(r) + " |" for r in esc),
+    ]
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    trs = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(c))}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+
+
+_CAND_HEAD = (
+    "id",
+    "rank",
+    "status",
+    "superseded_by",
+    "layer",
+    "claim",
+    "date",
+    "source",
+    "use",
+    "reason",
+    "case list",
+)
+
+
+def _layer1_sections(data: dict[str, Any]) -> tuple[list[str], Table, list[dict[str, Any]]]:
+    intro = [
+        f"Store: `{data['store']}` (fixture version {data['fixture_version']}, embedder {data['embedder']})",
+        f"Cases: `{data['cases_dir']}`",
+        "Evidence report, not an accuracy score: per case, what memory returned through the agent's "
+        "retrieval interface, what the case-blind sufficiency rule would rest an answer on, and whether "
+        "that lies inside the case's allowed evidence.",
+    ]
+    cases = data["cases"]
+    n_pass = sum(c["passed"] for c in cases)
+    intro.append(f"{n_pass} of {len(cases)} cases without violations.")
+    summary = (
+        ("case", "category", "result", "expected", "found", "evidence found", "must_not_reuse rejected"),
+        [
+            (
+                c["id"],
+                c["category"],
+                "pass" if c["passed"] else "FAIL",
+                f"{c['expected_mode']} / {c['support_layer']}",
+                f"{c['found_mode']} / {c['found_support_layer']}",
+                c["evidence_found"],
+                c["rejected_must_not_reuse"],
+            )
+            for c in cases
+        ],
+    )
+    return intro, summary, cases
+
+
+def _cand_rows(c: dict[str, Any]) -> list[list[Any]]:
+    return [
+        [
+            x["id"],
+            x["rank"],
+            x["status"],
+            x["superseded_by"],
+            x["support_layer"],
+            x["claim"],
+            x["date"][:16],
+            x["source"],
+            x["use"],
+            x["reason"],
+            x["case_list"],
+        ]  # fmt: skip
+        for x in c["candidates"]
+    ]
+
+
+def layer1_markdown(data: dict[str, Any]) -> str:
+    intro, (head, rows), cases = _layer1_sections(data)
+    out = [
+        "# Layer 1 — evidence retention report",
+        "",
+        *[f"- {x}" for x in intro],
+        "",
+        *_md_table(head, rows),
+    ]
+    for c in cases:
+        out += [
+            "",
+            f"## {c['id']} (v{c['version']}, {c['category']}) — {'pass' if c['passed'] else 'FAIL'}",
+            "",
+        ]
+        out += [f"> {c['question']}", ""]
+        out += [
+            f"- expected: {c['expected_mode']} at {c['support_layer']}; found: {c['found_mode']} at "
+            f"{c['found_support_layer']} (question intent: {c['intent']})",
+            f"- allowed evidence: {_cell(c['allowed_evidence'])}; must not reuse: {_cell(c['must_not_reuse'])}",
+            f"- searches: {'; '.join(c['queries'])}",
+            "",
+            *_md_table(_CAND_HEAD, _cand_rows(c)),
+        ]
+        for p in c["provenance"]:
+            state = "resolves" if p["resolves"] else "DOES NOT RESOLVE"
+            out.append(
+                f"- provenance of {p['id']} {state}: {' → '.join(p['chain']) or '–'} (log: {_cell(p['log'])})"
+            )
+        out += [f"- **violation**: {v}" for v in c["violations"]] or ["- no violations"]
+    return "\n".join(out) + "\n"
+
+
+_CSS = (
+    "body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;"
+    "margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;font-size:.9em;text-align:left}"
+    ".FAIL{color:#b00}.pass{color:#070}blockquote{color:#444}"
+)
+
+
+def layer1_html(data: dict[str, Any]) -> str:
+    intro, (head, rows), cases = _layer1_sections(data)
+    e = html.escape
+    body = ["<h1>Layer 1 — evidence retention report</h1><ul>", *[f"<li>{e(x)}</li>" for x in intro], "</ul>"]
+    body.append(_html_table(head, rows))
+    for c in cases:
+        res = "pass" if c["passed"] else "FAIL"
+        body.append(
+            f"<h2 id='{e(c['id'])}'>{e(c['id'])} (v{c['version']}, {e(c['category'])}) — <span class='{res}'>{res}</span></h2>"
+        )
+        body.append(f"<blockquote>{e(c['question'])}</blockquote><ul>")
+        body.append(
+            f"<li>expected {e(c['expected_mode'])} at {e(c['support_layer'])}; found {e(c['found_mode'])} at {e(c['found_support_layer'])}</li>"
+        )
+        body.append(
+            f"<li>allowed evidence: {e(_cell(c['allowed_evidence']))}; must not reuse: {e(_cell(c['must_not_reuse']))}</li>"
+        )
+        body.append(f"<li>searches: {e('; '.join(c['queries']))}</li></ul>")
+        body.append(_html_table(_CAND_HEAD, _cand_rows(c)))
+        items = [
+            f"provenance of {p['id']} {'resolves' if p['resolves'] else 'DOES NOT RESOLVE'}: {' → '.join(p['chain'])}"
+            for p in c["provenance"]
+        ] + [f"violation: {v}" for v in c["violations"]]
+        body.append("<ul>" + "".join(f"<li>{e(x)}</li>" for x in items or ["no violations"]) + "</ul>")
+    return (
+        f"<!doctype html><meta charset='utf-8'><title>Layer 1 report</title><style>{_CSS}</style>"
+        + "".join(body)
+    )
+
+
+def write_report(
+    path: str | Path, data: dict[str, Any], markdown: str, html_text: str | None = None
+) -> list[Path]:
+    """Write `path` (.html → HTML, .json → JSON only, anything else → Markdown) plus its JSON twin."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    json_path = path.with_suffix(".json")
+    json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    if path.suffix == ".json":
+        return [json_path]
+    text = html_text if path.suffix in (".html", ".htm") and html_text is not None else markdown
+    path.write_text(text, encoding="utf-8")
+    return [path, json_path]
