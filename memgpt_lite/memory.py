@@ -29,13 +29,13 @@ from memgpt_lite.context import (
     WorkingContext,
 )
 from memgpt_lite.context.tokens import CLAUDE_SAFETY_MARGIN
-from memgpt_lite.errors import ConfigError, StoreError
+from memgpt_lite.errors import ConfigError, StoreError, UsageError
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ToolSpec
 from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
 from memgpt_lite.storage.archival import ArchivalStore
 from memgpt_lite.storage.directory import StoreDirectory
-from memgpt_lite.storage.embeddings import Embedder
+from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
 from memgpt_lite.storage.recall import RecallStore
 
 DEFAULT_CONTEXT_WINDOW = 32_000
@@ -70,6 +70,8 @@ class AgentMemory:
         self._chroma_url = chroma_url
         self._archival: ArchivalStore | None = None
         self._closed = False
+        self._read_only = False
+        self._embedder_name = state.embedder
         self.repaired_tool_calls = 0
         context.on_change = self.save
         context.working_context.on_change = self.save
@@ -94,6 +96,7 @@ class AgentMemory:
         model: Model | None = None,
         provider_counts: bool | None = None,
         create: bool = True,
+        read_only: bool = False,
     ) -> AgentMemory:
         """Open (or create) the agent memory in `store_dir`, resuming its saved state exactly.
 
@@ -101,9 +104,14 @@ class AgentMemory:
         messages and summary always win; `system_prompt`, the window and thresholds are replaced only
         when given. A store left by a killed process is repaired: messages being appended are re-linked
         (or dropped when they never reached recall) and tool calls without results get an error result.
+
+        `read_only=True` (for inspection) opens an existing store without writing anything: no repair, and
+        any change raises `UsageError`.
         """
-        store = StoreDirectory.open(Path(store_dir), create=create)
+        store = StoreDirectory.open(Path(store_dir), create=create and not read_only)
         state = load_state(store)
+        if read_only and state is None:
+            raise StoreError(f"{store.path} has no agent state yet (nothing to inspect)")
         overrides = {
             k: v
             for k, v in {
@@ -153,9 +161,14 @@ class AgentMemory:
                 model=model,
             )
             context.last_tools_tokens = state.last_tools_tokens
+            if embedder is None and state.embedder is not None:
+                embedder = _embedder_named(state.embedder)
             memory = cls(store, recall, context, state, embedder=embedder, chroma_url=chroma_url)
-            memory.save()
-            memory._repair_orphans()
+            if read_only:
+                memory._read_only = True
+            else:
+                memory.save()
+                memory._repair_orphans()
         except BaseException:
             recall.close()
             raise
@@ -184,10 +197,20 @@ class AgentMemory:
                 self._archival = ArchivalStore(url=self._chroma_url, embedder=self._embedder)
             else:
                 self._archival = ArchivalStore(self.store.chroma_path, embedder=self._embedder)
+            if self._archival.embedder.name != self._embedder_name and not self._read_only:
+                self._embedder_name = self._archival.embedder.name
+                self.save()
         return self._archival
 
+    def has_archival(self) -> bool:
+        """Whether archival storage exists (a server, or an embedded store created on disk)."""
+        return bool(self._chroma_url) or (
+            self.store.chroma_path.exists() and any(self.store.chroma_path.iterdir())
+        )
+
     def archival_count(self) -> int:
-        return self.archival.count()
+        """Passages in archival storage; 0 without opening Chroma when none was ever created."""
+        return self.archival.count() if self.has_archival() else 0
 
     # -- the operations the agent loop uses ---------------------------------------------------------
     def append(self, msg: Message) -> None:
@@ -210,11 +233,14 @@ class AgentMemory:
             counters=dict(cm.counters),
             last_tools_tokens=cm.last_tools_tokens,
             token_encoding=cm.counter.encoding_name,
+            embedder=self._embedder_name,
             safety_margin=cm.counter.safety_margin,
             extra=self.extra,
         )
 
     def save(self) -> None:
+        if self._read_only:
+            raise UsageError(f"memory of {self.store.path} was opened read-only")
         if self._closed:
             raise StoreError(f"memory of {self.store.path} is closed")
         save_state(self.store, self.state())
@@ -222,7 +248,8 @@ class AgentMemory:
     def close(self) -> None:
         if self._closed:
             return
-        self.save()
+        if not self._read_only:
+            self.save()
         self._closed = True
         self.recall.close()
         if self._archival is not None:
@@ -251,3 +278,14 @@ def _resume_messages(recall: RecallStore, state: AgentState) -> list[Message]:
             f"the agent state names in-context messages that recall storage does not hold ({e}); "
             "the store is corrupt or its recall.sqlite was replaced"
         ) from e
+
+
+def _embedder_named(name: str) -> Embedder:
+    """The embedder a store's archival vectors were made with, rebuilt from its recorded name."""
+    if name.startswith("hashing-") and name[len("hashing-") :].isdigit():
+        return HashingEmbedder(dim=int(name[len("hashing-") :]))
+    if name == MiniLMEmbedder.name:
+        return default_embedder() if default_embedder().name == name else MiniLMEmbedder()
+    raise StoreError(
+        f"archival storage was written with embedder {name!r}, which this memgpt_lite cannot rebuild"
+    )

@@ -43,6 +43,8 @@ class AgentState(BaseModel):
     counters: dict[str, int] = Field(default_factory=dict)
     last_tools_tokens: int = 0
     token_encoding: str = "cl100k_base"
+    embedder: str | None = None
+    """Name of the embedder archival storage was opened with, so a reopen picks the same one."""
     safety_margin: float
     extra: dict[str, Any] = Field(default_factory=dict)
     """Application data that must survive with the agent (e.g. the demo's turn number)."""
