@@ -13,6 +13,8 @@ from loguru import logger
 
 COMMANDS: tuple[str, ...] = (
     # add a module name here when its command exists
+    "demo",
+    "inspect",
 )
 
 
