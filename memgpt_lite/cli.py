@@ -15,6 +15,7 @@ COMMANDS: tuple[str, ...] = (
     # add a module name here when its command exists
     "demo",
     "inspect",
+    "chat",
 )
 
 

@@ -1,0 +1,164 @@
+"""`memgpt-lite chat` (interactive) and `memgpt-lite run` (one turn, for scripts and CI).
+
+Both talk to Claude through the Anthropic SDK when ANTHROPIC_API_KEY is set, or to any server that speaks
+the Messages API with `--base-url` (Ollama, llama.cpp server, vLLM). The store directory holds the
+agent: opening it again resumes the same agent with its memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from memgpt_lite.errors import ConfigError, MemgptLiteError, ModelError
+
+NO_MODEL_MESSAGE = (
+    "No model available. Set ANTHROPIC_API_KEY to talk to Claude, or pass --base-url URL for a server "
+    "that speaks the Messages API (e.g. --base-url http://localhost:11434 for Ollama)."
+)
+
+
+class NoModel(ConfigError):
+    """Neither an API key nor a server URL: nothing to talk to."""
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", required=True, type=Path, help="agent store directory (created if missing)")
+    p.add_argument("--base-url", default=None, help="Messages-API server (Ollama, llama.cpp, vLLM)")
+    p.add_argument(
+        "--model", default=None, help="model name (default: $MEMGPT_LITE_MODEL or claude-sonnet-4-5)"
+    )
+    p.add_argument("--context-window", type=int, default=None, help="context window in tokens (new stores)")
+    p.add_argument("--max-steps", type=int, default=10, help="model calls per user turn (default 10)")
+    p.add_argument("--max-tokens", type=int, default=1024, help="output tokens per model call (default 1024)")
+    p.add_argument("--max-retries", type=int, default=4, help="retries on 429/5xx/overload (default 4)")
+    p.add_argument(
+        "--memory-tool",
+        action="store_true",
+        help="also offer Claude's memory tool (memory_20250818), files under STORE/memories",
+    )
+
+
+def register(subparsers: Any) -> None:
+    chat = subparsers.add_parser("chat", help="chat with an agent (Claude or a Messages-API server)")
+    _common(chat)
+    chat.set_defaults(func=chat_command)
+    run = subparsers.add_parser("run", help="one non-interactive turn: send --message, print the reply")
+    _common(run)
+    run.add_argument("--message", required=True, help="the user message")
+    run.add_argument("--json", action="store_true", help="print the turn as JSON")
+    run.set_defaults(func=run_command)
+
+
+def _open_agent(args: argparse.Namespace) -> Any:
+    """Model first (fails fast and clearly without a key), then the memory and the agent."""
+    from memgpt_lite.agent import Agent, AgentConfig
+    from memgpt_lite.llm.anthropic import AnthropicModel
+    from memgpt_lite.memory import AgentMemory
+
+    if not args.base_url and not os.environ.get("ANTHROPIC_API_KEY"):
+        raise NoModel(NO_MODEL_MESSAGE)
+    model = AnthropicModel(args.model, base_url=args.base_url, max_retries=args.max_retries)
+    memory = AgentMemory.open(args.store, context_window=args.context_window)
+    tools: list[Any] = []
+    if args.memory_tool:
+        from memgpt_lite.tools.memory_tool import MemoryTool
+
+        tools.append(MemoryTool(Path(args.store) / "memories"))
+    config = AgentConfig(max_steps=args.max_steps, max_tokens=args.max_tokens)
+    return Agent(model, memory, tools=tools, config=config)
+
+
+def _turn_json(result: Any, store: Path) -> dict[str, Any]:
+    return {
+        "store": str(store),
+        "messages": result.messages,
+        "reply": result.reply,
+        "steps": result.steps,
+        "stopped": result.stopped,
+        "errors": result.errors,
+        "usage": result.usage.model_dump(),
+        "events": [e.model_dump(exclude={"evicted_ids"}) for e in result.events],
+        "tool_calls": [c.model_dump() for c in result.tool_calls],
+    }
+
+
+def run_command(args: argparse.Namespace) -> int:
+    err = Console(stderr=True)
+    try:
+        agent = _open_agent(args)
+    except MemgptLiteError as e:
+        err.print(f"[red]error:[/] {e}")
+        return 2
+    try:
+        result = agent.step(args.message)
+    except ModelError as e:
+        # The user message is already in recall; the next run carries on from it.
+        if args.json:
+            print(json.dumps({"store": str(args.store), "error": str(e)}))
+        else:
+            err.print(f"[red]model error:[/] {e}")
+        return 1
+    finally:
+        agent.memory.close()
+    if args.json:
+        print(json.dumps(_turn_json(result, args.store), indent=2, default=str))
+    else:
+        for text in result.messages:
+            print(text)
+        if not result.messages:
+            err.print(f"[yellow](no message for the user; stopped: {result.stopped})[/]")
+    return 0
+
+
+def chat_command(args: argparse.Namespace) -> int:
+    out = Console()
+    err = Console(stderr=True)
+    try:
+        agent = _open_agent(args)
+    except MemgptLiteError as e:
+        err.print(f"[red]error:[/] {e}")
+        return 2
+    memory = agent.memory
+    try:
+        total = memory.recall.count()
+        state = "resumed" if total else "new"
+        out.print(
+            f"[bold]{state} agent[/] in {args.store} — model {agent.model.name}; "
+            f"{total} messages in recall, {len(memory.context.in_context)} in context. "
+            "Type /memory to see the working context, /quit to leave."
+        )
+        while True:
+            try:
+                line = input("you> ").strip()
+            except EOFError:
+                break
+            if not line:
+                continue
+            if line in ("/quit", "/exit"):
+                break
+            if line == "/memory":
+                out.print(memory.working_context.render() or "(working context is empty)")
+                continue
+            try:
+                with out.status("thinking…"):
+                    result = agent.step(line)
+            except ModelError as e:
+                err.print(f"[red]model error:[/] {e} (your message is saved; try again)")
+                continue
+            for text in result.messages:
+                out.print(f"[bold green]agent>[/] {text}")
+            for event in result.events:
+                out.print(
+                    f"[dim]({event.type}: {event.prompt_tokens_before} → {event.prompt_tokens_after} tokens)[/]"
+                )
+            if result.stopped != "yield":
+                out.print(f"[yellow](turn stopped: {result.stopped})[/]")
+    finally:
+        memory.close()
+    return 0

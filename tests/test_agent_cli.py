@@ -1,0 +1,152 @@
+"""`memgpt-lite run` and `memgpt-lite chat` against a loopback server that speaks the Messages API.
+
+This is the `--base-url` path a user takes with Ollama or vLLM: the real SDK, real HTTP, real store.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from memgpt_lite.cli import main
+
+
+def wire(content, stop_reason="tool_use"):
+    return {
+        "id": "msg_x",
+        "type": "message",
+        "role": "assistant",
+        "model": "local-model",
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }
+
+
+def say(text_, i):
+    return wire(
+        [
+            {"type": "text", "text": "thinking privately"},
+            {"type": "tool_use", "id": f"toolu_{i}", "name": "send_message", "input": {"message": text_}},
+        ]
+    )
+
+
+@pytest.fixture
+def server():
+    """Serves queued replies on 127.0.0.1; records every request body."""
+    state = {"replies": [], "bodies": []}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+            state["bodies"].append(body)
+            if not state["replies"]:
+                status, payload = (
+                    500,
+                    {"type": "error", "error": {"type": "api_error", "message": "script exhausted"}},
+                )
+            else:
+                status, payload = state["replies"].pop(0)
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("x-should-retry", "false")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *a):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    state["url"] = f"http://127.0.0.1:{httpd.server_address[1]}"
+    yield state
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_run_json_one_turn_then_resume(server, tmp_path, capsys):
+    store = tmp_path / "agent"
+    server["replies"] = [(200, say("Hello from the store!", 1))]
+    code = main(
+        [
+            "run",
+            "--store",
+            str(store),
+            "--base-url",
+            server["url"],
+            "--model",
+            "local-model",
+            "--message",
+            "hi",
+            "--json",
+        ]
+    )
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["messages"] == ["Hello from the store!"] and out["stopped"] == "yield" and out["steps"] == 1
+    assert out["usage"]["input_tokens"] == 10
+    assert out["tool_calls"][0]["name"] == "send_message"
+    body = server["bodies"][0]
+    assert body["model"] == "local-model" and body["messages"][-1]["content"][0]["text"] == "hi"
+    assert "send_message" in {t["name"] for t in body["tools"]}
+
+    server["replies"] = [(200, say("I remember you said hi.", 2))]
+    assert main(["run", "--store", str(store), "--base-url", server["url"], "--message", "again"]) == 0
+    assert capsys.readouterr().out.strip() == "I remember you said hi."
+    texts = [
+        b.get("text") for m in server["bodies"][1]["messages"] for b in m["content"] if b["type"] == "text"
+    ]
+    assert "hi" in texts and "again" in texts  # resumed: the first turn is still in context
+
+
+def test_run_model_failure_keeps_the_message(server, tmp_path, capsys):
+    store = tmp_path / "agent"
+    code = main(
+        [
+            "run",
+            "--store",
+            str(store),
+            "--base-url",
+            server["url"],
+            "--max-retries",
+            "0",
+            "--message",
+            "are you up?",
+            "--json",
+        ]
+    )
+    assert code == 1
+    assert "error" in json.loads(capsys.readouterr().out)
+    server["replies"] = [(200, say("Yes.", 3))]
+    assert main(["run", "--store", str(store), "--base-url", server["url"], "--message", "now?"]) == 0
+    texts = [
+        b.get("text") for m in server["bodies"][-1]["messages"] for b in m["content"] if b["type"] == "text"
+    ]
+    assert "are you up?" in texts
+
+
+def test_no_key_and_no_base_url_is_a_clear_message(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(["run", "--store", str(tmp_path / "s"), "--message", "hi"]) == 2
+    assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+    assert main(["chat", "--store", str(tmp_path / "s")]) == 2
+    assert "--base-url" in capsys.readouterr().err
+
+
+def test_chat_interactive_session(server, tmp_path, capsys, monkeypatch):
+    server["replies"] = [(200, say("Hi! I'm listening.", 4))]
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n/memory\n/quit\n"))
+    code = main(["chat", "--store", str(tmp_path / "c"), "--base-url", server["url"]])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "new agent" in out and "Hi! I'm listening." in out and "<working_context>" in out
+    assert "thinking privately" not in out
