@@ -197,3 +197,46 @@ def test_foreign_sqlite_is_store_error(tmp_path):
         db.execute("CREATE TABLE people(name TEXT)")
     with pytest.raises(StoreError, match="not a recall database"):
         RecallStore(path)
+
+
+def test_ranking_windows_keep_every_match_reachable(tmp_path):
+    with RecallStore(tmp_path / "r.sqlite", rank_window=10) as r:
+        msgs = [
+            Message.user(f"apple {'banana ' * (i % 4)}{i}", created_at=T0 + timedelta(minutes=i))
+            for i in range(45)
+        ]
+        r.extend(msgs)
+        pages = [r.search("apple banana", page=p, page_size=4) for p in range(12)]
+        assert all(p.total == 45 and p.pages == 12 for p in pages)
+        ids = [h.message.id for p in pages for h in p.items]
+        assert sorted(ids) == sorted(m.id for m in msgs)  # each exactly once
+        # the first window holds the newest matches, best bm25 first within it
+        first = [h for p in pages[:2] for h in p.items]  # window of 8 = two pages of 4
+        assert {h.message.id for h in first} == {m.id for m in msgs[-8:]}
+        scores = [h.score for h in first]
+        assert scores == sorted(scores, reverse=True)
+        filtered = r.search(
+            "apple", roles=["user"], start_date=T0 + timedelta(minutes=20), page=1, page_size=4
+        )
+        assert filtered.total == 25 and len(filtered.items) == 4
+
+
+@pytest.mark.parametrize("order", ["chronological", "shuffled"])
+def test_date_filters_agree_whatever_the_insert_order(tmp_path, order):
+    msgs = _conversation(60)
+    if order == "shuffled":
+        msgs = msgs[30:] + msgs[:30]
+    path = tmp_path / "r.sqlite"
+    with RecallStore(path) as r:
+        r.extend(msgs[:40])
+        r.extend(msgs[40:])
+    with RecallStore(path) as r:  # the insert-order flag survives reopening
+        assert r._chronological is (order == "chronological")
+        page = r.search(
+            "garden weather", roles=["user"], start_date="2024-05-02", end_date="2024-05-02", page_size=50
+        )
+        expected = [m for m in msgs if m.role == "user" and m.created_at.date() == date(2024, 5, 2)]
+        assert page.total == len(expected) == 12
+        assert {h.message.id for h in page.items} == {m.id for m in expected}
+        assert r.search("garden", start_date="2030-01-01").total == 0
+        assert r.search("garden", end_date="2000-01-01").total == 0

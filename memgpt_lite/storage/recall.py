@@ -3,7 +3,9 @@
 One row per message: the full message JSON (what `get` returns) plus the columns we search and
 filter on — role, created_at (UTC epoch seconds, indexed), speaker (from `meta["speaker"]`) and the
 plain text. An external-content FTS5 table (porter stemming over unicode61) indexes text and speaker;
-a trigger keeps it in step with every insert inside the same transaction.
+a trigger keeps it in step with every insert inside the same transaction. Role is indexed too, so
+a role filter is part of the MATCH instead of a join. While messages arrive in time order (the
+usual case) a date range becomes a rowid range, which FTS5 applies without touching the table.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +41,14 @@ CREATE TABLE messages(
 );
 CREATE INDEX messages_created ON messages(created_at);
 CREATE VIRTUAL TABLE messages_fts USING fts5(
-    text, speaker, content='messages', content_rowid='seq',
+    text, speaker, role, content='messages', content_rowid='seq',
     tokenize='porter unicode61 remove_diacritics 2'
 );
 CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts(rowid, text, speaker) VALUES (new.seq, new.text, new.speaker);
+    INSERT INTO messages_fts(rowid, text, speaker, role) VALUES (new.seq, new.text, new.speaker, new.role);
 END;
+CREATE TABLE recall_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO recall_meta VALUES ('chronological', '1');
 """
 
 
@@ -56,8 +61,11 @@ class RecallHit(BaseModel):
 class RecallStore:
     """All messages of one agent. Thread-safe; one connection guarded by a lock."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, rank_window: int = 2000) -> None:
+        if rank_window < 1:
+            raise UsageError("rank_window must be >= 1")
         self.path = Path(path)
+        self.rank_window = rank_window
         self._lock = threading.RLock()
         try:
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
@@ -90,8 +98,10 @@ class RecallStore:
             raise StoreError(
                 f"recall database {self.path} has schema {version}; this memgpt_lite reads up to {SCHEMA_VERSION}"
             )
-        elif not {"messages", "messages_fts"} <= tables:
+        elif not {"messages", "messages_fts", "recall_meta"} <= tables:
             raise StoreError(f"recall database {self.path} is missing its tables; it is corrupt")
+        row = db.execute("SELECT value FROM recall_meta WHERE key='chronological'").fetchone()
+        self._chronological = bool(row and row[0] == "1")
 
     def _tx(self) -> _Transaction:
         return _Transaction(self._db)
@@ -129,6 +139,7 @@ class RecallStore:
                         if stored != rows[mid][-1]:
                             raise StoreError(f"message {mid} is already stored with different content")
                     new = [r for mid, r in rows.items() if mid not in existing]
+                    self._track_order(new)
                     self._db.executemany(
                         "INSERT INTO messages(id, role, created_at, speaker, text, json) VALUES (?,?,?,?,?,?)",
                         new,
@@ -136,6 +147,39 @@ class RecallStore:
             except sqlite3.Error as e:
                 raise StoreError(f"cannot write to recall database {self.path}: {e}") from e
         return len(new)
+
+    def _track_order(self, new: list[tuple[Any, ...]]) -> None:
+        if not new or not self._chronological:
+            return
+        latest = self._db.execute("SELECT max(created_at) FROM messages").fetchone()[0]
+        times = [r[2] for r in new]
+        if (latest is not None and times[0] < latest) or any(
+            b < a for a, b in zip(times, times[1:], strict=False)
+        ):
+            self._db.execute("UPDATE recall_meta SET value='0' WHERE key='chronological'")
+            self._chronological = False
+
+    def _seq_range(self, f: _Filter) -> tuple[int, int] | tuple[()] | None:
+        """The rowid range of a date range when rows are in time order; () when it is empty."""
+        if not self._chronological:
+            return None
+        lo, hi = 0, 2**62
+        if f.lo is not None:
+            row = self._db.execute(
+                "SELECT seq FROM messages WHERE created_at >= ? ORDER BY created_at, seq LIMIT 1", (f.lo,)
+            ).fetchone()
+            if row is None:
+                return ()
+            lo = row[0]
+        if f.hi is not None:
+            row = self._db.execute(
+                "SELECT seq FROM messages WHERE created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1",
+                (f.hi,),
+            ).fetchone()
+            if row is None:
+                return ()
+            hi = row[0]
+        return (lo, hi) if lo <= hi else ()
 
     def _existing(self, ids: list[str]) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -166,8 +210,8 @@ class RecallStore:
             )
 
     def count(self, roles: Sequence[str] | str | None = None) -> int:
-        where, params = _filters(roles, None, None)
-        sql = "SELECT count(*) FROM messages m" + (f" WHERE {where}" if where else "")
+        clauses, params = _Filter.parse(roles, None, None, None).sql()
+        sql = "SELECT count(*) FROM messages m" + (f" WHERE {' AND '.join(clauses)}" if clauses else "")
         with self._lock:
             return int(self._run(lambda: self._db.execute(sql, params).fetchone()[0]))
 
@@ -198,25 +242,51 @@ class RecallStore:
     ) -> Page[RecallHit]:
         """Full-text search, best match first (bm25). Words are matched literally (stemmed), never as
         FTS syntax; `mode="any"` needs one word to match, `"all"` every word. `end_date` as a bare date
-        includes that whole day."""
+        includes that whole day.
+
+        When more than `rank_window` messages match, they are ranked in windows of that many matches,
+        newest window first (bm25 within each window): ranking every match of a common word costs
+        time in proportion to the history, and a newer good match is worth more than an older one.
+        Every match is still counted in `total` and reachable by paging."""
         check_paging(page, page_size)
-        expr = match_expression(query, mode)
-        where, params = _filters(roles, start_date, end_date, speakers)
-        cond = "messages_fts MATCH ?" + (f" AND {where}" if where else "")
-        args = [expr, *params]
-        join = " JOIN messages m ON m.seq = messages_fts.rowid" if where else ""
-        count_sql = f"SELECT count(*) FROM messages_fts{join} WHERE {cond}"
-        # Rank inside FTS first (bm25 needs only the index), then fetch JSON for the page rows only.
-        page_sql = (
-            f"SELECT messages_fts.rowid, bm25(messages_fts) AS r FROM messages_fts{join} WHERE {cond} "
-            "ORDER BY r, messages_fts.rowid DESC LIMIT ? OFFSET ?"
-        )
+        f = _Filter.parse(roles, start_date, end_date, speakers)
+        expr = "{text speaker} : (" + match_expression(query, mode) + ")"
+        if f.roles:
+            expr += " AND role : (" + " OR ".join(f'"{r}"' for r in f.roles) + ")"
+        with self._lock:
+            seq_range = (
+                self._run(lambda: self._seq_range(f)) if f.lo is not None or f.hi is not None else None
+            )
+        if seq_range == ():
+            return Page.of([], 0, page, page_size)
+        clauses, args = ["messages_fts MATCH ?"], [expr]
+        if seq_range is not None:
+            clauses.append("messages_fts.rowid BETWEEN ? AND ?")
+            args += list(seq_range)
+        join_clauses, join_args = f.sql(roles=False, dates=seq_range is None)
+        join = " JOIN messages m ON m.seq = messages_fts.rowid" if join_clauses else ""
+        base = f"FROM messages_fts{join} WHERE " + " AND ".join(clauses + join_clauses)
+        args += join_args
+        window = max(1, self.rank_window // page_size) * page_size  # a page never straddles two windows
+        offset = page * page_size
 
         def run() -> tuple[int, list[tuple[str, float]]]:
-            total = self._db.execute(count_sql, args).fetchone()[0]
-            if page * page_size >= total:
+            total = self._db.execute(f"SELECT count(*) {base}", args).fetchone()[0]
+            if offset >= total:
                 return total, []
-            ranked = self._db.execute(page_sql, [*args, page_size, page * page_size]).fetchall()
+            bounds, skip = "", offset
+            if total > window:
+                first = (offset // window) * window
+                skip = offset - first
+                nth = f"SELECT messages_fts.rowid {base} ORDER BY messages_fts.rowid DESC LIMIT 1 OFFSET ?"
+                hi = self._db.execute(nth, [*args, first]).fetchone()[0]
+                lo_row = self._db.execute(nth, [*args, min(total, first + window) - 1]).fetchone()
+                bounds = f" AND messages_fts.rowid BETWEEN {int(lo_row[0])} AND {int(hi)}"
+            ranked = self._db.execute(
+                f"SELECT messages_fts.rowid, bm25(messages_fts, 1.0, 0.5, 0.0) AS r {base}{bounds} "
+                "ORDER BY r, messages_fts.rowid DESC LIMIT ? OFFSET ?",
+                [*args, page_size, skip],
+            ).fetchall()
             by_seq = dict(
                 self._db.execute(
                     f"SELECT seq, json FROM messages WHERE seq IN ({','.join('?' * len(ranked))})",
@@ -243,7 +313,8 @@ class RecallStore:
         check_paging(page, page_size)
         if start_date is None and end_date is None:
             raise UsageError("search_date needs start_date, end_date or both")
-        where, params = _filters(roles, start_date, end_date, speakers)
+        clauses, params = _Filter.parse(roles, start_date, end_date, speakers).sql()
+        where = " AND ".join(clauses)
 
         def run() -> tuple[int, list[str]]:
             total = self._db.execute(f"SELECT count(*) FROM messages m WHERE {where}", params).fetchone()[0]
@@ -306,32 +377,45 @@ def _as_list(value: Sequence[str] | str | None, name: str) -> list[str] | None:
     return items
 
 
-def _filters(
-    roles: Sequence[str] | str | None,
-    start: TimeLike | None,
-    end: TimeLike | None,
-    speakers: Sequence[str] | str | None = None,
-) -> tuple[str, list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    role_list = _as_list(roles, "roles")
-    if role_list is not None:
-        bad = sorted(set(role_list) - ROLES)
-        if bad:
-            raise UsageError(f"unknown role(s) {bad}; roles are {sorted(ROLES)}")
-        clauses.append(f"m.role IN ({','.join('?' * len(role_list))})")
-        params += role_list
-    speaker_list = _as_list(speakers, "speakers")
-    if speaker_list is not None:
-        clauses.append(f"m.speaker IN ({','.join('?' * len(speaker_list))})")
-        params += speaker_list
-    lo = to_epoch(start, name="start_date") if start is not None else None
-    hi = to_epoch(end, end_of_day=True, name="end_date") if end is not None else None
-    check_range(lo, hi, ("start_date", "end_date"))
-    if lo is not None:
-        clauses.append("m.created_at >= ?")
-        params.append(lo)
-    if hi is not None:
-        clauses.append("m.created_at <= ?")
-        params.append(hi)
-    return " AND ".join(clauses), params
+@dataclass(frozen=True)
+class _Filter:
+    roles: list[str] | None
+    speakers: list[str] | None
+    lo: float | None
+    hi: float | None
+
+    @classmethod
+    def parse(
+        cls,
+        roles: Sequence[str] | str | None,
+        start: TimeLike | None,
+        end: TimeLike | None,
+        speakers: Sequence[str] | str | None,
+    ) -> _Filter:
+        role_list = _as_list(roles, "roles")
+        if role_list is not None:
+            bad = sorted(set(role_list) - ROLES)
+            if bad:
+                raise UsageError(f"unknown role(s) {bad}; roles are {sorted(ROLES)}")
+        lo = to_epoch(start, name="start_date") if start is not None else None
+        hi = to_epoch(end, end_of_day=True, name="end_date") if end is not None else None
+        check_range(lo, hi, ("start_date", "end_date"))
+        return cls(role_list, _as_list(speakers, "speakers"), lo, hi)
+
+    def sql(self, roles: bool = True, dates: bool = True) -> tuple[list[str], list[Any]]:
+        """WHERE clauses on the messages table (alias `m`)."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        if roles and self.roles is not None:
+            clauses.append(f"m.role IN ({','.join('?' * len(self.roles))})")
+            params += self.roles
+        if self.speakers is not None:
+            clauses.append(f"m.speaker IN ({','.join('?' * len(self.speakers))})")
+            params += self.speakers
+        if dates and self.lo is not None:
+            clauses.append("m.created_at >= ?")
+            params.append(self.lo)
+        if dates and self.hi is not None:
+            clauses.append("m.created_at <= ?")
+            params.append(self.hi)
+        return clauses, params

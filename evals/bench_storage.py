@@ -1,0 +1,160 @@
+"""Storage benchmarks: recall search, archival scored search and embedding throughput.
+
+Each returns its numbers together with a baseline measured in the same run:
+- recall: FTS5 + bm25 `RecallStore.search` vs a LIKE scan over the same table (substring search);
+- archival: `ArchivalStore.search` (HNSW candidates + Generative-Agents scoring + access update)
+  vs brute force — numpy cosine and scoring over every passage held in memory;
+- embedding: `MiniLMEmbedder` (dynamic padding) vs the same model padded to 256 tokens
+  (Chroma's bundled ONNX function cannot be measured offline: it downloads its model).
+
+The archival corpus (100k passages, hashing-embedder vectors) takes about a minute to index in
+Chroma, so it is built once and cached under `$MEMGPT_LITE_BENCH_CACHE` (default
+`~/.cache/memgpt_lite/bench`); later runs reuse it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memgpt_lite.messages import Message, TextPart
+from memgpt_lite.storage.fts import STOP_WORDS
+from memgpt_lite.storage.recall import RecallStore
+
+Progress = Callable[[str], None]
+
+_WORDS = """time person year way day thing man world life hand part child eye woman place work week case point
+government company number group problem fact garden painting music guitar camping hiking beach dog cat puppy
+school class teacher book novel poem story movie film concert festival museum park lake mountain river forest
+city trip vacation flight hotel train car bike race marathon yoga gym dinner lunch breakfast recipe cake pie
+pizza pasta salad coffee tea wine birthday wedding party friend family sister brother mother father daughter son
+grandma job career interview promotion office meeting project deadline report code bug release version server
+database login password settings profile article comment editor feed tag follow favorite photo camera sunset
+painting pottery workshop volunteer shelter charity counseling support group adoption transition identity pride
+parade speech conference research paper study exam degree college university scholarship award prize game
+soccer basketball tennis chess piano violin drums dance song album band singer artist gallery sculpture mural
+bakery market store shopping gift card letter email phone call message news weather rain snow storm summer
+winter spring autumn holiday christmas halloween thanksgiving anniversary graduation retirement move house
+apartment kitchen bedroom window door roof paint furniture plant flower tree seed harvest tomato basil herb""".split()
+
+
+def _vocab() -> tuple[list[str], np.ndarray]:
+    words = list(dict.fromkeys(_WORDS)) + [f"term{i}" for i in range(3000)]
+    ranks = np.arange(1, len(words) + 1, dtype=np.float64)
+    p = 1.0 / ranks**1.05  # Zipf-like: a few words everywhere, most words rare
+    return words, p / p.sum()
+
+
+def _sentences(n: int, rng: np.random.Generator) -> list[str]:
+    words, p = _vocab()
+    lengths = rng.integers(6, 26, size=n)
+    picks = rng.choice(len(words), size=int(lengths.sum()), p=p)
+    out, at = [], 0
+    fillers = ["the", "and", "a", "to", "was", "with", "my"]
+    for k in lengths:
+        chunk = [words[i] for i in picks[at : at + k]]
+        at += k
+        chunk.insert(len(chunk) // 2, fillers[k % len(fillers)])
+        out.append(" ".join(chunk))
+    return out
+
+
+def _queries(n: int, rng: np.random.Generator) -> list[str]:
+    """1-3 content words, as an agent would ask ("camping dog", "painting workshop")."""
+    content = [w for w in dict.fromkeys(_WORDS) if w not in STOP_WORDS]
+    return [" ".join(rng.choice(content, size=int(rng.integers(1, 4)), replace=False)) for _ in range(n)]
+
+
+def _pct(samples: list[float]) -> dict[str, float]:
+    arr = np.asarray(samples) * 1000.0
+    return {"p50": round(float(np.percentile(arr, 50)), 3), "p95": round(float(np.percentile(arr, 95)), 3)}
+
+
+def _noop(_: str) -> None:
+    pass
+
+
+# -- recall ---------------------------------------------------------------------------------------
+def bench_recall_search(
+    n: int = 100_000, queries: int = 200, seed: int = 0, progress: Progress = _noop
+) -> dict[str, Any]:
+    """p50/p95 ms of `RecallStore.search` (page 0, 10 per page, true total) over `n` messages."""
+    rng = np.random.default_rng(seed)
+    tmp = Path(tempfile.mkdtemp(prefix="memgpt-bench-recall-"))
+    try:
+        store = RecallStore(tmp / "recall.sqlite")
+        t0 = datetime(2024, 1, 1, tzinfo=UTC)
+        progress(f"recall: writing {n:,} messages")
+        started = time.perf_counter()
+        batch = 10_000
+        for start in range(0, n, batch):
+            texts = _sentences(min(batch, n - start), rng)
+            store.extend(_message(start + i, t, t0) for i, t in enumerate(texts))
+        ingest_s = time.perf_counter() - started
+        qs = _queries(queries, rng)
+        progress(f"recall: {len(qs)} searches")
+        store.search(qs[0])  # warm the page cache
+        samples, totals = [], []
+        for q in qs:
+            t = time.perf_counter()
+            page = store.search(q, page_size=10)
+            samples.append(time.perf_counter() - t)
+            totals.append(page.total)
+        filtered = []
+        for q in qs[:50]:
+            t = time.perf_counter()
+            store.search(
+                q, roles=["user"], start_date=t0 + timedelta(days=10), end_date=t0 + timedelta(days=50)
+            )
+            filtered.append(time.perf_counter() - t)
+        store.close()
+        progress("recall: LIKE-scan baseline")
+        baseline = _like_baseline(tmp / "recall.sqlite", qs[:20])
+        return {
+            **_pct(samples),
+            "filtered": _pct(filtered),
+            "baseline_like_scan": _pct(baseline),
+            "n": n,
+            "queries": len(qs),
+            "median_total": int(np.median(totals)),
+            "ingest_per_s": round(n / ingest_s),
+        }
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _like_baseline(path: Path, qs: list[str]) -> list[float]:
+    """What a recall store without a text index does: substring-match every row, newest first."""
+    db = sqlite3.connect(path)
+    out = []
+    for q in qs:
+        terms = [w for w in q.split() if w]
+        cond = " OR ".join("text LIKE ?" for _ in terms)
+        args = [f"%{w}%" for w in terms]
+        t = time.perf_counter()
+        db.execute(f"SELECT count(*) FROM messages WHERE {cond}", args).fetchone()
+        db.execute(
+            f"SELECT json FROM messages WHERE {cond} ORDER BY created_at DESC LIMIT 10", args
+        ).fetchall()
+        out.append(time.perf_counter() - t)
+    db.close()
+    return out
+
+
+def _message(i: int, text: str, t0: datetime) -> Message:
+    role = "user" if i % 2 == 0 else "assistant"
+    speaker = ("Ann", "Bob")[i % 4 // 2] if role == "user" else "Bot"
+    return Message(
+        role=role,
+        parts=[TextPart(text=text)],
+        created_at=t0 + timedelta(minutes=i),
+        meta={"speaker": speaker},
+    )
