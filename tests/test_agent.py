@@ -207,3 +207,13 @@ def test_resume_continues_with_the_same_memory(tmp_path):
         Agent(model, mem).step("two")
         texts = [m.text for m in model.requests[0].messages]
         assert texts[0] == "one" and texts[-1] == "two"
+
+
+def test_step_without_user_message_continues_the_conversation(memory):
+    model = ScriptedModel([response(send_message("first")), response(send_message("follow-up"))])
+    agent = Agent(model, memory)
+    agent.step("hello")
+    result = agent.step(None)
+    assert result.messages == ["follow-up"]
+    assert model.requests[1].messages[-1].role == "tool"
+    assert sum(m.role == "user" for m in recall_messages(memory)) == 1
