@@ -154,6 +154,11 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _config(args: argparse.Namespace) -> int:
+    from ..explorer.ablation import read_config_file, run_from_args
+
+    explorer = read_config_file(args.config)
+    if explorer is not None:  # an `explorer:` section: ablations of the real explorer over HTTP
+        return run_from_args(args, explorer, sys.modules[__name__])
     from ..sim.config import load_config
     from ..sim.report import render_summary
     from ..sim.runner import run_grid, sim_task

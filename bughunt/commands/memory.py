@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from bughunt.explorer.export import memory_snapshot
+from bughunt.explorer.llm_policy import agent_archival
 from memgpt_lite.errors import MemgptLiteError
 
 
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        data = memory_snapshot(args.store)
+        data = memory_snapshot(args.store, agent_archival(args.store))
     except MemgptLiteError as exc:
         print(f"bughunt: {exc}", file=sys.stderr)
         return 2
