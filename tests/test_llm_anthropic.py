@@ -299,3 +299,17 @@ def test_base_url_server_without_key_and_extra_body_pass_through():
     # A server that returns the arguments as a broken string: kept raw for the agent to report.
     assert resp.message.tool_calls[0].raw_arguments == '{"a": 1'
     assert isinstance(model.client, anthropic.Anthropic)
+
+
+def test_whitespace_text_is_dropped_and_long_requests_are_allowed():
+    server = FakeServer((200, wire_message([{"type": "text", "text": "ok"}])))
+    msgs = [
+        Message.user("q"),
+        Message.assistant(TextPart(text="  \n"), ToolCallPart(id="t", name="f", arguments={})),
+    ]
+    msgs.append(Message.tool_results(ToolResultPart(tool_call_id="t", content="r")))
+    make_model(server).request(ModelRequest(system="s", messages=msgs, max_tokens=40_000))
+    assert server.bodies[0]["messages"][1]["content"] == [
+        {"type": "tool_use", "id": "t", "name": "f", "input": {}}
+    ]
+    assert server.bodies[0]["max_tokens"] == 40_000

@@ -31,6 +31,7 @@ from memgpt_lite.messages import (
 DEFAULT_MODEL = "claude-sonnet-4-5"
 MODEL_ENV = "MEMGPT_LITE_MODEL"
 SYSTEM_NOTICE_PREFIX = "[System notice]"
+LONG_REQUEST_TOKENS = 16_000
 
 _STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",
@@ -53,8 +54,8 @@ def default_model_name() -> str:
 
 def _part_blocks(part: Part) -> list[dict[str, Any]]:
     if isinstance(part, TextPart):
-        # The API rejects empty text blocks.
-        return [{"type": "text", "text": part.text}] if part.text else []
+        # The API rejects empty and whitespace-only text blocks.
+        return [{"type": "text", "text": part.text}] if part.text.strip() else []
     if isinstance(part, ThinkingPart):
         # A thinking block is only valid with the signature the API issued; unsigned monologue (from a
         # scripted model or another provider) stays in recall and is not replayed.
@@ -209,6 +210,7 @@ class AnthropicModel:
             raise ConfigError(f"max_retries must be >= 0, got {max_retries}")
         self.name = model or default_model_name()
         self.max_retries = max_retries
+        self.timeout = timeout
         if client is not None:
             self.client = client
             return
@@ -229,6 +231,9 @@ class AnthropicModel:
 
     def request(self, request: ModelRequest) -> ModelResponse:
         params = build_params(request, self.name)
+        if request.max_tokens > LONG_REQUEST_TOKENS:
+            # The SDK refuses long non-streaming requests unless a timeout is given explicitly.
+            params["timeout"] = self.timeout or 1800.0
         try:
             msg = self.client.messages.create(**params)
         except anthropic.APIStatusError as err:
