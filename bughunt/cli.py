@@ -20,6 +20,7 @@ COMMANDS: tuple[str, ...] = (
     "resume",
     "memory",
     "serve_site",
+    "report",
 )
 
 

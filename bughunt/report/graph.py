@@ -1,0 +1,175 @@
+"""The site map as an inline SVG: pages in columns by link distance from the start, the remembered
+links faint, the walked path drawn over them step by step, one colour per session."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+COL_W, ROW_H, NODE_W, NODE_H, PAD = 236, 40, 184, 26, 24
+LABEL_CHARS = 20
+MAX_NODES = 160
+SESSION_COLOURS = ("#2e7d32", "#1565c0", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457")
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    route: str
+    x: float
+    y: float
+    depth: int
+
+
+def layout(start: str | None, links: dict[str, list[str]], visited: list[str]) -> tuple[list[Placed], int]:
+    """Columns by breadth-first distance from `start`; pages reached no other way go last.
+
+    Visited pages are placed before merely known ones, so a cap on a large site drops the
+    unvisited pages first. Returns the placed pages and how many were left out.
+    """
+    depth: dict[str, int] = {}
+    if start is not None:
+        depth[start] = 0
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in links.get(here, []):
+                if there not in depth:
+                    depth[there] = depth[here] + 1
+                    queue.append(there)
+    order = list(dict.fromkeys([*([start] if start else []), *visited, *depth]))
+    known = list(dict.fromkeys([*order, *links, *(d for ds in links.values() for d in ds)]))
+    kept = [r for r in known if r in set(visited) or r == start][:MAX_NODES]
+    kept += [r for r in known if r not in kept][: max(0, MAX_NODES - len(kept))]
+    last = max(depth.values(), default=-1) + 1
+    columns: dict[int, list[str]] = {}
+    for route in sorted(kept, key=lambda r: (depth.get(r, last), known.index(r))):
+        columns.setdefault(depth.get(route, last), []).append(route)
+    placed = [
+        Placed(route, PAD + 70 + col * COL_W, PAD + 22 + row * ROW_H, col)
+        for col, routes in enumerate(columns[k] for k in sorted(columns))
+        for row, route in enumerate(routes)
+    ]
+    return placed, len(known) - len(kept)
+
+
+def _curve(a: Placed, b: Placed, bend: float = 0.0) -> str:
+    """Forward moves leave right and enter left; backward ones leave left and enter right, bowing
+    down; moves within a column bow out to the left, so no line runs through a node's label."""
+    mid_a, mid_b = a.y + NODE_H / 2, b.y + NODE_H / 2
+    if b.depth > a.depth:
+        x1, x2 = a.x + NODE_W, b.x
+        mx, my = (x1 + x2) / 2, (mid_a + mid_b) / 2 + bend
+    elif b.depth < a.depth:
+        x1, x2 = a.x, b.x + NODE_W
+        mx, my = (x1 + x2) / 2, max(mid_a, mid_b) + 30 + bend
+    else:
+        x1 = x2 = a.x
+        mx, my = a.x - 30 - abs(mid_a - mid_b) * 0.25 - bend, (mid_a + mid_b) / 2
+    return f"M{x1:.1f},{mid_a:.1f} Q{mx:.1f},{my:.1f} {x2:.1f},{mid_b:.1f}"
+
+
+def site_map_svg(data: dict[str, Any]) -> str:
+    steps: list[dict[str, Any]] = data.get("steps", [])
+    links: dict[str, list[str]] = data.get("links", {})
+    walked = [s.get("final_route") or s["route"] for s in steps]
+    placed, omitted = layout(data.get("start_route"), links, walked)
+    if not placed:
+        return '<p class="muted">No pages yet.</p>'
+    at = {p.route: p for p in placed}
+    pages = {p["route"]: p for p in data.get("pages", [])}
+    bug_state = _bug_state(data.get("bugs", []))
+    first_step = {}
+    for s, route in zip(steps, walked, strict=True):
+        first_step.setdefault(route, s["n"])
+    sessions = list(dict.fromkeys(s.get("session") for s in steps))
+    width = max(p.x for p in placed) + NODE_W + PAD + 60
+    height = max(p.y for p in placed) + NODE_H + PAD + 20
+    out = [
+        f'<svg class="sitemap" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
+        'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Site map with the walked path">',
+        "<defs>"
+        + "".join(
+            f'<marker id="arrow{i}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
+            f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{c}"/></marker>'
+            for i, c in enumerate(SESSION_COLOURS)
+        )
+        + "</defs>",
+    ]
+    for col in sorted({p.depth for p in placed}):
+        x = PAD + 70 + col * COL_W
+        label = "start" if col == 0 else f"{col} click{'s' if col > 1 else ''} away"
+        out.append(f'<text x="{x}" y="{PAD}" class="col-label">{label}</text>')
+    for src, dsts in links.items():
+        for dst in dsts:
+            if src in at and dst in at and src != dst:
+                out.append(f'<path d="{_curve(at[src], at[dst])}" class="link"/>')
+    moves = Counter()
+    for i in range(1, len(steps)):
+        a, b = walked[i - 1], steps[i]["route"]
+        if a in at and b in at and a != b:
+            moves[(a, b, steps[i].get("session"))] += 1
+    for (a, b, session), count in moves.items():
+        colour_i = sessions.index(session) % len(SESSION_COLOURS)
+        steps_here = [s["n"] for i, s in enumerate(steps) if i and walked[i - 1] == a and s["route"] == b]
+        out.append(
+            f'<path d="{_curve(at[a], at[b], bend=8 * colour_i)}" class="walk" stroke="{SESSION_COLOURS[colour_i]}" '
+            f'stroke-width="{min(1.6 + count, 6):.1f}" marker-end="url(#arrow{colour_i})">'
+            f"<title>{escape(a)} → {escape(b)}: step{'s' if count > 1 else ''} "
+            f"{', '.join(map(str, steps_here))}</title></path>"
+        )
+    for p in placed:
+        out.append(_node(p, pages.get(p.route), bug_state.get(p.route), first_step.get(p.route)))
+    out.append("</svg>")
+    legend = (
+        '<div class="legend"><span><i class="sw sw-visited"></i>visited</span>'
+        '<span><i class="sw sw-known"></i>known, not visited</span><span><i class="sw sw-bug"></i>open bug</span>'
+        '<span><i class="sw sw-fixed"></i>bug fixed</span>'
+        '<span><i class="sw sw-wall"></i>redirect / login wall / error</span>'
+        + "".join(
+            f'<span><i class="line" style="background:{SESSION_COLOURS[i % len(SESSION_COLOURS)]}"></i>'
+            f"{escape(str(name))}</span>"
+            for i, name in enumerate(sessions)
+        )
+        + "<span>#n = step of the first visit</span></div>"
+    )
+    note = f'<p class="muted">{omitted} more known pages not drawn.</p>' if omitted else ""
+    return f'<div class="svg-scroll">{"".join(out)}</div>{legend}{note}'
+
+
+def _bug_state(bugs: list[dict[str, Any]]) -> dict[str, str]:
+    state: dict[str, str] = {}
+    for bug in bugs:
+        if bug.get("superseded_by"):
+            continue
+        if bug.get("status") == "open" or state.get(bug["route"]) != "open":
+            state[bug["route"]] = "bug" if bug.get("status") == "open" else "fixed"
+    return state
+
+
+def _node(p: Placed, page: dict[str, Any] | None, bug: str | None, step: int | None) -> str:
+    if page is None:
+        css = "known"
+    elif page.get("outcome") not in (None, "page") or (page.get("status") or 200) >= 400:
+        css = "wall"
+    else:
+        css = "visited"
+    if bug:
+        css += f" {bug}"
+    label = p.route if len(p.route) <= LABEL_CHARS else p.route[: LABEL_CHARS - 1] + "…"
+    tip = p.route
+    if page is not None:
+        tip += f" — {page.get('outcome')}, HTTP {page.get('status')}, {page.get('visits', 0)} visit(s)"
+        if page.get("needs_retest"):
+            tip += ", needs retest"
+    badge = (
+        f'<text x="{p.x + NODE_W - 4}" y="{p.y + NODE_H / 2 + 4}" class="step-no">#{step}</text>'
+        if step
+        else ""
+    )
+    return (
+        f'<g class="node {css}"><title>{escape(tip)}</title>'
+        f'<rect x="{p.x}" y="{p.y}" width="{NODE_W}" height="{NODE_H}" rx="6"/>'
+        f'<text x="{p.x + 8}" y="{p.y + NODE_H / 2 + 4}">{escape(label)}</text>{badge}</g>'
+    )

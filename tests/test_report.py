@@ -1,0 +1,114 @@
+"""`bughunt report`: a self-contained page with the site map, the walked path, coverage over steps and
+every bug with its evidence; page text is shown escaped; bad stores give a clear error."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bughunt.cli import main
+from bughunt.report import parse_quoted, render_report
+
+STEP = {"session": "session-1", "outcome": "page", "status": 200, "detail": "", "app_version": "1.2",
+        "tokens": 100, "repeat": False, "retest": False, "at": "2026-11-30T07:00:00+00:00"}  # fmt: skip
+
+
+def synthetic() -> dict:
+    routes = ["/", "/list", "/list/2", "/item", "/list"]
+    steps = [{**STEP, "n": i + 1, "route": r, "final_route": r} for i, r in enumerate(routes)]
+    steps[4] = {**steps[4], "session": "session-2", "app_version": "1.3", "repeat": True}
+    evidence = {"request": "GET http://x.test/list/2", "status": 500,
+                "quarantined_text": "excerpt: <script>alert(1)</script>\nsecond line\nrepeated: a, b"}  # fmt: skip
+    old = {"fingerprint": "f1", "route": "/list/2", "kind": "server_error", "status": "open", "version": "1.2",
+           "seen_at": "t1", "superseded_by": 2, "id": 1, "message": "HTTP 500 boom", "evidence": evidence, "step": 3}  # fmt: skip
+    new = {
+        **old,
+        "status": "fixed",
+        "version": "1.3",
+        "superseded_by": None,
+        "id": 2,
+        "step": 5,
+        "evidence": {},
+    }
+    return {
+        "summary": {
+            "steps": 5,
+            "pages_visited": ["/", "/list", "/list/2", "/item"],
+            "coverage": None,
+            "tokens": 400,
+            "duplicate_reports": 0,
+            "repeat_visits": 1,
+        },  # fmt: skip
+        "base_url": "http://x.test",
+        "app_version": "1.3",
+        "start_route": "/",
+        "sessions": [{"name": "session-1", "policy": "frontier", "budget": 4, "status": "completed"}],
+        "steps": steps,
+        "coverage_curve": [0.2, 0.4, 0.6, 0.8, 0.8],
+        "pages": [
+            {
+                "route": r,
+                "outcome": "page",
+                "status": 500 if r == "/list/2" else 200,
+                "visits": 1,
+                "tested_version": "1.2",
+                "needs_retest": False,
+            }
+            for r in ("/", "/list", "/list/2", "/item")
+        ],  # fmt: skip
+        "links": {"/": ["/list", "/item", "/about"], "/list": ["/list/2"], "/list/2": ["/list"]},
+        "bugs": [old, new],
+        "reports": [
+            {"step": 3, "fingerprint": "f1", "route": "/list/2", "kind": "server_error", "duplicate": False}
+        ],
+    }
+
+
+def test_report_shows_map_path_coverage_and_bug_history():
+    html = render_report(synthetic())
+    assert html.count("<svg") == 2 and "<script" not in html
+    assert "<link" not in html and " src=" not in html  # self-contained: nothing fetched from anywhere
+    for route in ("/", "/list", "/list/2", "/item", "/about"):
+        assert f">{route}</text>" in html  # every known page is a node, visited or not
+    assert 'class="node known"' in html  # /about was linked but never visited
+    walks = re.findall(r'class="walk" stroke="([^"]+)"', html)
+    # / → /list → /list/2 → /item in session 1, then /item → /list in session 2 (another colour)
+    assert len(walks) == 4 and len(set(walks)) == 2
+    assert "session-2 · v1.3" in html  # the session boundary on the coverage chart
+    assert html.count('class="bug-dot"') == 1
+    assert "History (superseded entries)" in html and 'class="status fixed"' in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;\nsecond line" in html  # quoted page text, escaped
+
+
+def test_quoted_text_keeps_multi_line_values():
+    quoted = "excerpt: <a>\nb: still the excerpt\nfield: tags"
+    assert parse_quoted(quoted) == {"excerpt": "<a>\nb: still the excerpt", "field": "tags"}
+    assert parse_quoted("<p>free text</p>") == {"text": "<p>free text</p>"}
+
+
+def test_empty_exploration_renders():
+    html = render_report({"steps": [], "links": {}, "bugs": []})
+    assert "No pages yet." in html and "No steps recorded yet." in html and "No bugs found." in html
+
+
+@pytest.mark.slow
+def test_report_command_on_a_real_exploration(tmp_path, capsys):
+    store, out = tmp_path / "store", tmp_path / "out" / "report.html"
+    assert main(["explore", "--builtin-site", "--store", str(store), "--budget", "30", "--json"]) == 0
+    explored = json.loads(capsys.readouterr().out)
+    assert main(["report", "--store", str(store), "--out", str(out), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    html = out.read_text(encoding="utf-8")
+    assert info["steps"] >= explored["steps"] and info["bugs"] == len(explored["bugs"]) >= 4
+    for bug in explored["bugs"]:
+        assert f'id="bug-{bug["fingerprint"]}"' in html
+    assert "<script" not in html  # the XSS evidence is quoted escaped, never live
+    assert "GET http://127.0.0.1:" in html and "<th>status</th>" in html
+
+
+def test_report_command_refuses_a_folder_that_is_not_an_exploration(tmp_path, capsys):
+    assert main(["report", "--store", str(tmp_path), "--out", str(tmp_path / "r.html")]) == 2
+    assert "no BugHunt exploration here" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
