@@ -186,17 +186,15 @@ class ContextManager:
             extra={},
         )
 
-    def _fixed_raw(self, tools: list[ToolSpec]) -> int:
-        return (
-            REQUEST_OVERHEAD
-            + self.counter.count_text_cached(self.system_text())
-            + self.counter.count_tools(tools)
-        )
+    def _fixed_raw(self, tools_raw: int) -> int:
+        return REQUEST_OVERHEAD + self.counter.count_text_cached(self.system_text()) + tools_raw
+
+    def _prompt_tokens(self, tools_raw: int) -> int:
+        return self.counter.apply_margin(self._fixed_raw(tools_raw) + self._summary_raw + self._queue_raw)
 
     def prompt_tokens(self, tools: list[ToolSpec] | None = None) -> int:
         """Estimated tokens of the request `prepare` would send now (incremental: cached counts)."""
-        raw = self._fixed_raw(list(tools or [])) + self._summary_raw + self._queue_raw
-        return self.counter.apply_margin(raw)
+        return self._prompt_tokens(self.counter.count_tools(list(tools or [])))
 
     def pressure(self, tools: list[ToolSpec] | None = None) -> float:
         return self.prompt_tokens(tools) / self.config.context_window
@@ -257,39 +255,39 @@ class ContextManager:
     def prepare(self, tools: list[ToolSpec] | None = None, max_tokens: int = 1024) -> PreparedPrompt:
         """The request to send next, after warning/flushing as the thresholds demand."""
         tools = list(tools or [])
-        self.last_tools_tokens = self.counter.count_tools(tools)
+        tools_raw = self.last_tools_tokens = self.counter.count_tools(tools)
         cfg = self.config
         window = cfg.context_window
         if cfg.provider_counts and self.model is not None:
             self.counter.calibrate(self.model, self.build_request(tools, max_tokens), headroom=1.0)
         self.counters["prepares"] += 1
         events: list[ContextEvent] = []
-        tokens = self.prompt_tokens(tools)
+        tokens = self._prompt_tokens(tools_raw)
         if tokens >= cfg.flush * window:
-            events.append(self._flush(tools, tokens))
+            events.append(self._flush(tools_raw, tokens))
         elif tokens >= cfg.warning * window and not self.warned:
             self.append(pressure_notice(tokens / window))
             self.warned = True
             self.counters["warnings"] += 1
-            after = self.prompt_tokens(tools)
+            after = self._prompt_tokens(tools_raw)
             events.append(
                 ContextEvent(
                     type="memory_pressure_warning", prompt_tokens_before=tokens, prompt_tokens_after=after
                 )
             )
             if after >= cfg.flush * window:
-                events.append(self._flush(tools, after))
-        tokens = self.prompt_tokens(tools)
+                events.append(self._flush(tools_raw, after))
+        tokens = self._prompt_tokens(tools_raw)
         if tokens > window:
-            raise ContextWindowExceeded(self._overflow_message(tokens, tools))
+            raise ContextWindowExceeded(self._overflow_message(tokens, tools_raw))
         if events:
             self._changed()
         return PreparedPrompt(
             request=self.build_request(tools, max_tokens), prompt_tokens=tokens, events=events
         )
 
-    def _overflow_message(self, tokens: int, tools: list[ToolSpec]) -> str:
-        fixed = self.counter.apply_margin(self._fixed_raw(tools))
+    def _overflow_message(self, tokens: int, tools_raw: int) -> str:
+        fixed = self.counter.apply_margin(self._fixed_raw(tools_raw))
         return (
             f"the prompt needs {tokens} tokens but the context window is {self.config.context_window}, and nothing "
             f"more can be evicted (system + working context + tool schemas = {fixed} tokens; the rest is the latest "
@@ -306,10 +304,10 @@ class ContextManager:
                 break
         return keep
 
-    def _flush(self, tools: list[ToolSpec], before: int) -> ContextEvent:
+    def _flush(self, tools_raw: int, before: int) -> ContextEvent:
         cfg = self.config
         target = cfg.evict_to * cfg.context_window
-        fixed_raw = self._fixed_raw(tools)
+        fixed_raw = self._fixed_raw(tools_raw)
         evicted: list[Message] = []
         previous_summary = self._summary
         failure: Exception | None = None
@@ -336,12 +334,12 @@ class ContextManager:
             if failure is not None:
                 # One note for the whole flush, on top of the summary as it was before it.
                 self._set_summary(self._failure_note(previous_summary, evicted, failure))
-            if self.prompt_tokens(tools) <= target:
+            if self._prompt_tokens(tools_raw) <= target:
                 break
         if failure is not None:
             self.counters["summary_failures"] += 1
             logger.warning("summarizer failed ({}); kept the previous summary plus a note", failure)
-        after = self.prompt_tokens(tools)
+        after = self._prompt_tokens(tools_raw)
         if after > target:
             logger.warning("flush left the prompt at {} tokens, above the {} target", after, int(target))
         self.warned = False

@@ -126,6 +126,7 @@ class TokenCounter:
         self._enc = load_encoding(encoding)
         self._messages: dict[str, int] = {}
         self._tools: dict[str, int] = {}
+        self._tool_ids: dict[int, tuple[ToolSpec, int]] = {}
         self._texts: OrderedDict[str, int] = OrderedDict()
         self._text_cache_size = text_cache_size
 
@@ -177,15 +178,26 @@ class TokenCounter:
             self._messages.pop(mid, None)
 
     def count_tools(self, tools: list[ToolSpec]) -> int:
-        """Raw tokens of the tool schemas as sent (name, description, JSON schema)."""
+        """Raw tokens of the tool schemas as sent (name, description, JSON schema).
+
+        Cached by object identity first (an agent sends the same spec objects every step; serialising
+        them each time would dominate a step), then by their JSON. Specs are treated as immutable.
+        """
         total = 0
         for spec in tools:
+            hit = self._tool_ids.get(id(spec))
+            if hit is not None and hit[0] is spec:
+                total += hit[1]
+                continue
             key = spec.model_dump_json()
-            hit = self._tools.get(key)
-            if hit is None:
-                hit = TOOL_SPEC_OVERHEAD + self.count_text(key)
-                self._tools[key] = hit
-            total += hit
+            n = self._tools.get(key)
+            if n is None:
+                n = TOOL_SPEC_OVERHEAD + self.count_text(key)
+                self._tools[key] = n
+            if len(self._tool_ids) >= 1024:  # specs rebuilt every step: do not pin them all
+                self._tool_ids.clear()
+            self._tool_ids[id(spec)] = (spec, n)
+            total += n
         return total
 
     def count_request_raw(self, request: ModelRequest) -> int:
