@@ -209,3 +209,33 @@ def test_empty_query_is_usage_error(archival):
     with pytest.raises(UsageError):
         archival.search("   ")
     assert archival.search("anything").total == 0
+
+
+def test_access_times_survive_close_and_reopen(tmp_path):
+    path = tmp_path / "archival"
+    later = T0 + timedelta(days=5)
+    with ArchivalStore(path, HashingEmbedder(), access_flush_seconds=3600) as a:
+        pid = a.insert("write-behind access time", created_at=T0).id
+        a.search("write-behind", now=later)
+        assert a.get(pid).last_accessed_at == later  # pending, not yet in Chroma, still visible
+    with ArchivalStore(path, HashingEmbedder()) as a:
+        assert a.get(pid).last_accessed_at == later
+
+
+def test_access_times_flush_in_batches(archival):
+    archival.access_flush_seconds = 0.0
+    p = archival.insert("flushed at once", created_at=T0)
+    archival.search("flushed", now=T0 + timedelta(hours=3))
+    assert archival._touched == {}
+    raw = archival._col.get(ids=[p.id], include=["metadatas"])["metadatas"][0]
+    assert raw["last_accessed_at"] == (T0 + timedelta(hours=3)).timestamp()
+
+
+def test_totals_follow_writes(archival):
+    archival.insert("first", tags=["x"])
+    assert archival.search("first").total == 1 and archival.search("first", tags=["x"]).total == 1
+    b = archival.insert("second", tags=["x"])
+    assert archival.search("first").total == 2 and archival.search("first", tags=["x"]).total == 2
+    archival.insert("third", supersedes=b.id)
+    assert archival.count() == 3 and archival.count(include_superseded=False) == 2
+    assert archival.search("first", include_superseded=False).total == 2

@@ -10,12 +10,13 @@ total is the number of passages that pass the filters. Chroma metadata holds sca
 
 from __future__ import annotations
 
+import json
 import threading
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import numpy as np
 from loguru import logger
@@ -31,10 +32,11 @@ from memgpt_lite.retrieval import (
     score,
 )
 from memgpt_lite.storage.chroma_ef import ChromaEmbeddingFunction
+from memgpt_lite.storage.chroma_util import connect, where_filter
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.pages import Page, check_paging
-from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage, decode, encode, tag_key
-from memgpt_lite.storage.times import TimeLike, check_range, to_epoch
+from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage, decode, encode
+from memgpt_lite.storage.times import TimeLike, from_epoch, to_epoch
 
 ARCHIVAL_FORMAT = 1
 
@@ -51,6 +53,8 @@ class ArchivalStore:
         collection: str = "archival",
         importance_rater: ImportanceRater | None = None,
         candidates: int = 100,
+        count_ttl: float | None = None,
+        access_flush_seconds: float = 2.0,
     ) -> None:
         if (path is None) == (url is None):
             raise ConfigError(
@@ -61,9 +65,17 @@ class ArchivalStore:
         self.embedder = embedder or default_embedder()
         self.importance_rater = importance_rater or heuristic_importance
         self.candidates = candidates
+        # Totals are cached until our next write; another client of a shared server can write too,
+        # so there they expire after a second unless told otherwise.
+        self.count_ttl = count_ttl if count_ttl is not None or url is None else 1.0
+        self.access_flush_seconds = access_flush_seconds
+        self._counts: dict[str, tuple[float, int]] = {}
+        self._qcache: dict[str, np.ndarray] = {}
+        self._touched: dict[str, float] = {}
+        self._flushed_at = time.monotonic()
         self.location = str(path) if path is not None else str(url)
         self._lock = threading.RLock()
-        self._client = _connect(path, url)
+        self._client = connect(path, url)
         try:
             self._col = self._client.get_or_create_collection(
                 collection,
@@ -141,6 +153,7 @@ class ArchivalStore:
                     documents=[p.content for p in chunk],
                     metadatas=[encode(p) for p in chunk],
                 )
+            self._changed()
             for p in passages:
                 if p.supersedes:
                     self._supersede_chain(p.supersedes, p.id, p.created_at)
@@ -188,6 +201,7 @@ class ArchivalStore:
                 update={"status": "superseded", "superseded_by": new_id, "superseded_at": when}
             )
             self._chroma("update", ids=[head.id], metadatas=[encode(head)])
+            self._changed()
         return head
 
     # -- reading ------------------------------------------------------------------------------------
@@ -205,15 +219,19 @@ class ArchivalStore:
             return []
         with self._lock:
             got = self._chroma("get", ids=ids, include=["documents", "metadatas"])
-        return [
+            touched = dict(self._touched)
+        out = [
             decode(i, d, m) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True)
+        ]
+        # Access times not yet flushed are newer than what Chroma holds.
+        return [
+            p.model_copy(update={"last_accessed_at": from_epoch(touched[p.id])}) if p.id in touched else p
+            for p in out
         ]
 
     def count(self, include_superseded: bool = True) -> int:
         with self._lock:
-            if include_superseded:
-                return int(self._chroma("count"))
-            return len(self._chroma("get", where={"status": "current"}, include=[])["ids"])
+            return self._count(None if include_superseded else {"status": "current"})
 
     def search(
         self,
@@ -237,12 +255,10 @@ class ArchivalStore:
         now = now or datetime.now(UTC)
         if now.tzinfo is None:
             now = now.replace(tzinfo=UTC)
-        where = _where(tags, since, until, include_superseded)
-        qvec = self.embedder.embed([query])[0]
+        where = where_filter(tags, since, until, include_superseded)
+        qvec = self._query_vector(query)
         with self._lock:
-            total = (
-                self.count() if where is None else len(self._chroma("get", where=where, include=[])["ids"])
-            )
+            total = self._count(where)
             if page * page_size >= total:
                 return Page.of([], total, page, page_size)
             want = min(total, max(self.candidates, (page + 1) * page_size))
@@ -254,28 +270,79 @@ class ArchivalStore:
                 include=["documents", "metadatas", "distances"],
             )
             ids, docs, metas = res["ids"][0], res["documents"][0], res["metadatas"][0]
-            cands = [decode(i, d, m) for i, d, m in zip(ids, docs, metas, strict=True)]
+            # Score from the raw metadata; build full Passage objects only for the page.
+            accessed = np.array(
+                [
+                    max(m["last_accessed_at"], self._touched.get(i, 0.0))
+                    for i, m in zip(ids, metas, strict=True)
+                ]
+            )
             relevance = 1.0 - np.asarray(res["distances"][0], dtype=np.float64)
-            hours = [(now - p.last_accessed_at).total_seconds() / 3600.0 for p in cands]
-            scores = score(hours, [p.importance for p in cands], relevance, weights)
-            order = rank(scores, tie_break=[p.created_at.timestamp() for p in cands])
+            hours = (now.timestamp() - accessed) / 3600.0
+            scores = score(hours, [m["importance"] for m in metas], relevance, weights)
+            order = rank(scores, tie_break=[m["created_at"] for m in metas])
             chosen = order[page * page_size : (page + 1) * page_size]
             hits = [
                 ScoredPassage(
-                    passage=cands[i].model_copy(update={"last_accessed_at": now}),
+                    passage=decode(ids[i], docs[i], metas[i]).model_copy(update={"last_accessed_at": now}),
                     score=float(scores.total[i]),
                     recency=float(scores.recency[i]),
                     importance=float(scores.importance[i]),
                     relevance=float(scores.relevance[i]),
                     cosine=float(relevance[i]),
-                )  # fmt: skip
+                )
                 for i in chosen
             ]
-            if hits:
-                self._chroma(
-                    "update", ids=[h.passage.id for h in hits], metadatas=[encode(h.passage) for h in hits]
-                )
+            for h in hits:
+                self._touched[h.passage.id] = now.timestamp()
+            self._maybe_flush_access()
         return Page.of(hits, total, page, page_size)
+
+    # -- caches: the query vector, totals, and access times written in batches -----------------------
+    def _query_vector(self, query: str) -> np.ndarray:
+        # Paging through one query embeds it once, not once per page.
+        vec = self._qcache.pop(query, None)
+        if vec is None:
+            vec = self.embedder.embed([query])[0]
+            while len(self._qcache) >= 256:
+                self._qcache.pop(next(iter(self._qcache)))
+        self._qcache[query] = vec
+        return vec
+
+    def _count(self, where: dict[str, Any] | None) -> int:
+        key = json.dumps(where, sort_keys=True)
+        hit = self._counts.get(key)
+        if hit is not None and (self.count_ttl is None or time.monotonic() - hit[0] < self.count_ttl):
+            return hit[1]
+        n = (
+            int(self._chroma("count"))
+            if where is None
+            else len(self._chroma("get", where=where, include=[])["ids"])
+        )
+        if len(self._counts) >= 64:
+            self._counts.clear()
+        self._counts[key] = (time.monotonic(), n)
+        return n
+
+    def _changed(self) -> None:
+        self._counts.clear()
+
+    def _maybe_flush_access(self) -> None:
+        if len(self._touched) >= 256 or time.monotonic() - self._flushed_at >= self.access_flush_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write pending last-access times to Chroma (searches batch them; `close` flushes)."""
+        with self._lock:
+            if self._touched:
+                pending = dict(self._touched)
+                self._chroma(
+                    "update", ids=list(pending), metadatas=[{"last_accessed_at": t} for t in pending.values()]
+                )
+                for pid, t in pending.items():
+                    if self._touched.get(pid) == t:
+                        del self._touched[pid]
+            self._flushed_at = time.monotonic()
 
     def _chroma(self, op: str, **kw: Any) -> Any:
         try:
@@ -287,6 +354,10 @@ class ArchivalStore:
 
     def close(self) -> None:
         try:
+            self.flush()
+        except StoreError as e:  # access times only steer recency; never fail a close over them
+            logger.warning("archival store {}: last-access times not written: {}", self.location, e)
+        try:
             self._client.close()
         except Exception as e:  # closing must not hide the caller's own error
             logger.warning("closing archival store {}: {}", self.location, e)
@@ -296,49 +367,3 @@ class ArchivalStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _connect(path: str | Path | None, url: str | None) -> Any:
-    import chromadb
-    from chromadb.config import Settings
-
-    settings = Settings(anonymized_telemetry=False)
-    try:
-        if url is not None:
-            parsed = urlparse(url)
-            if parsed.scheme not in ("http", "https") or not parsed.hostname:
-                raise ConfigError(f"archival url must be http(s)://host[:port], got {url!r}")
-            port = parsed.port or (443 if parsed.scheme == "https" else 8000)
-            return chromadb.HttpClient(
-                host=parsed.hostname, port=port, ssl=parsed.scheme == "https", settings=settings
-            )
-        Path(path).mkdir(parents=True, exist_ok=True)  # type: ignore[arg-type]
-        return chromadb.PersistentClient(path=str(path), settings=settings)
-    except ConfigError:
-        raise
-    except Exception as e:
-        raise StoreError(f"cannot open Chroma at {url or path}: {e}") from e
-
-
-def _where(
-    tags: Sequence[str] | None, since: TimeLike | None, until: TimeLike | None, include_superseded: bool
-) -> dict[str, Any] | None:
-    clauses: list[dict[str, Any]] = []
-    if tags is not None:
-        tag_list = [tags] if isinstance(tags, str) else list(tags)
-        if not tag_list:
-            raise UsageError("tags filter is empty; pass None for no tag filter")
-        keys = [{tag_key(t): True} for t in tag_list]
-        clauses.append(keys[0] if len(keys) == 1 else {"$or": keys})
-    lo = to_epoch(since, name="since") if since is not None else None
-    hi = to_epoch(until, end_of_day=True, name="until") if until is not None else None
-    check_range(lo, hi, ("since", "until"))
-    if lo is not None:
-        clauses.append({"created_at": {"$gte": lo}})
-    if hi is not None:
-        clauses.append({"created_at": {"$lte": hi}})
-    if not include_superseded:
-        clauses.append({"status": "current"})
-    if not clauses:
-        return None
-    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
