@@ -103,7 +103,7 @@ def write_fixture(
                         "id": item.id,
                         "content": item.content,
                         "importance": item.importance,
-                        "tags": [item.kind, item.claim, item.workflow, *item.tickets],
+                        "tags": [item.kind, item.claim, item.support_layer, item.workflow, *item.tickets],
                         "provenance": list(item.provenance),
                         "meta": item_meta(item),
                         "created_at": item.date,

@@ -1,0 +1,129 @@
+"""The agents of layer 2: they get the question only and answer through memgpt_lite's memory tools.
+
+Both run in the production loop (`memgpt_lite.agent.Agent`) with the seven memory functions plus
+`submit_answer`, which takes the structured answer. `anthropic` is a Claude agent (`AnthropicModel`; any
+Messages-API server through `base_url`). `baseline` is a deterministic, non-LLM policy behind a
+`FunctionModel`: it runs one `archival_memory_search` with the question, reads the tool's text as an agent
+would, and cites the best-ranked hit the tool does not mark SUPERSEDED — a floor that knows nothing of
+tickets, claims or versions, so the evaluator's verdicts on it show what naive retrieval gets wrong.
+Neither agent, nor its prompt, contains any case's expected answer or evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from memgpt_lite.agent import Agent, AgentConfig
+from memgpt_lite.llm.base import Model
+from memgpt_lite.memory import AgentMemory
+from memgpt_lite.messages import ModelRequest, ModelResponse
+from memgpt_lite.testing import FunctionModel, response, tool_call
+from memgpt_lite.tools.registry import ToolContext
+
+AnswerLayer = Literal["user_authored_decision", "agent_inferred_summary", "fresh_inspection_required"]
+
+SYSTEM_PROMPT = """\
+You answer questions about past BugHunt testing work using only your memory. You receive a question and \
+nothing else. Search archival memory (archival_memory_search; narrow with tags or dates, look tickets and \
+file paths up by their ids) and, if useful, the raw session log (conversation_search).
+
+Rules:
+- Rest the answer only on items you found, and cite them by the id shown in the results (id=...).
+- An item marked SUPERSEDED is no longer current: never cite it as support. If you mention it, list its \
+id in superseded_ids.
+- A symptom observation is not a root cause. A neighbouring ticket or a similar file path is not the one asked about.
+- Items tagged user_authored_decision were recorded by a person; items tagged agent_inferred_summary were \
+inferred by an agent. Declare the support layer your cited evidence has (prefer a person's decision).
+- If memory holds nothing sufficient (nothing found, only superseded or symptom-only items, a retest is \
+due, or the question concerns a version or area memory does not cover), do not infer: submit no_match=true, \
+fresh_inspection_requested=true, support_layer=fresh_inspection_required and cite nothing.
+- Finish by calling submit_answer exactly once."""
+
+
+class StructuredAnswer(BaseModel):
+    answer: str
+    evidence_ids: list[str] = Field(default_factory=list)
+    support_layer: AnswerLayer
+    no_match: bool
+    fresh_inspection_requested: bool
+    superseded_ids: list[str] = Field(default_factory=list)
+
+
+class AnswerBox:
+    """Where `submit_answer` puts the structured answer (the agent's `deps`)."""
+
+    def __init__(self) -> None:
+        self.answer: StructuredAnswer | None = None
+        self.submissions = 0
+
+
+def submit_answer(
+    ctx: ToolContext,
+    answer: str,
+    evidence_ids: list[str],
+    support_layer: AnswerLayer,
+    no_match: bool,
+    fresh_inspection_requested: bool,
+    superseded_ids: list[str] | None = None,
+) -> str:
+    """Submit your final, structured answer. Call it once, after searching memory.
+
+    Args:
+        answer: The answer in a few sentences (or why memory cannot answer).
+        evidence_ids: Ids of the current memory items your answer rests on, exactly as shown in search results.
+        support_layer: user_authored_decision, agent_inferred_summary, or fresh_inspection_required.
+        no_match: True when memory holds nothing sufficient to answer.
+        fresh_inspection_requested: True when the app must be inspected afresh instead of answering from memory.
+        superseded_ids: Ids of superseded items you mention as history (never as support).
+    """
+    box: AnswerBox = ctx.deps
+    box.submissions += 1
+    box.answer = StructuredAnswer(
+        answer=answer, evidence_ids=evidence_ids, support_layer=support_layer, no_match=no_match,
+        fresh_inspection_requested=fresh_inspection_requested, superseded_ids=superseded_ids or [],
+    )  # fmt: skip
+    return "Answer recorded."
+
+
+_HIT = re.compile(r"^\[[^\]]*\bid=(?P<id>\S+)(?P<rest>[^\]]*)\]", re.MULTILINE)
+
+
+def _baseline_reply(request: ModelRequest) -> ModelResponse:
+    last = request.messages[-1]
+    results = last.tool_results_parts if last.role == "tool" else []
+    if not results:
+        question = last.text
+        return response(
+            tool_call("archival_memory_search", query=question, request_heartbeat=True), model="baseline"
+        )
+    if any(r.name == "submit_answer" for r in results):
+        return response(model="baseline")  # answered: end the turn
+    hits = [(m["id"], m["rest"]) for m in _HIT.finditer(results[-1].content)]
+    current = [(i, rest) for i, rest in hits if "SUPERSEDED" not in rest]
+    superseded = [i for i, rest in hits if "SUPERSEDED" in rest]
+    if not current:
+        args = dict(answer="Memory holds nothing current on this; inspect afresh.", evidence_ids=[],
+                    support_layer="fresh_inspection_required", no_match=True, fresh_inspection_requested=True)  # fmt: skip
+    else:
+        best, rest = current[0]
+        layer = "user_authored_decision" if "user_authored_decision" in rest else "agent_inferred_summary"
+        args = dict(answer=f"According to memory item {best}.", evidence_ids=[best], support_layer=layer,
+                    no_match=False, fresh_inspection_requested=False)  # fmt: skip
+    return response(tool_call("submit_answer", superseded_ids=superseded, **args), model="baseline")
+
+
+def baseline_model() -> Model:
+    return FunctionModel(_baseline_reply, name="baseline")
+
+
+def answering_agent(model: Model, memory: AgentMemory, box: AnswerBox, max_steps: int = 12) -> Agent:
+    # submit_answer ends the turn; send_message is not required because the answer is structured.
+    config = AgentConfig(max_steps=max_steps, require_send_message=False, max_tokens=2048)
+    return Agent(model, memory, tools=[submit_answer], config=config, deps=box)
+
+
+ModelFactory = Callable[[], Model]

@@ -1,0 +1,221 @@
+"""Layer 2: an agent in the loop answers each question from memory; the evaluator checks support, not wording.
+
+Each run gets a fresh copy of the store, an agent that receives only the question, and ends with the
+agent's structured answer. The verdict is computed from ids and stored labels only:
+
+- mode matches the case (`no_match` flag), and the declared support layer matches;
+- every cited id exists in memory, lies in the case's `evidence`, and none is in `must_not_reuse`;
+- no cited item is superseded, and every id flagged as superseded really is;
+- when the allowed evidence is a root cause, the answer cites root-cause evidence and no symptom note;
+- once fresh inspection is required, nothing is cited and fresh inspection is requested.
+
+Every run appends one JSONL record with the fields the issue names.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from loguru import logger
+
+from evals.agents import (
+    SYSTEM_PROMPT,
+    AnswerBox,
+    ModelFactory,
+    StructuredAnswer,
+    answering_agent,
+    baseline_model,
+)
+from evals.case_schema import Case
+from evals.fixture import make_embedder, read_manifest
+from memgpt_lite.errors import MemgptLiteError, UsageError
+from memgpt_lite.memory import AgentMemory
+from memgpt_lite.storage.archival import ArchivalStore
+
+AGENTS = ("anthropic", "baseline")
+
+
+def _label(archival: ArchivalStore, eid: str) -> dict[str, Any] | None:
+    p = archival.get(eid)
+    if p is None:
+        return None
+    return {"status": p.status, "claim": p.meta.get("claim"), "layer": p.meta.get("support_layer")}
+
+
+def verdict(case: Case, ans: StructuredAnswer | None, archival: ArchivalStore) -> dict[str, Any]:
+    """Judge one structured answer against the case, reading labels from the (unmodified) store."""
+    v: list[str] = []
+    if ans is None:
+        return {"passed": False, "violations": ["no structured answer: the agent never called submit_answer"]}
+    labels = {i: _label(archival, i) for i in {*ans.evidence_ids, *ans.superseded_ids, *case.evidence}}
+    if case.expected_mode == "no_match":
+        if not ans.no_match:
+            v.append("mode: answered from memory where the case requires no_match")
+        if ans.evidence_ids:
+            v.append(f"memory inference after fresh inspection is required: cites {ans.evidence_ids}")
+        if not ans.fresh_inspection_requested:
+            v.append("fresh inspection is required but was not requested")
+    else:
+        if ans.no_match:
+            v.append("mode: said no_match where memory holds sufficient evidence")
+        elif not ans.evidence_ids:
+            v.append("answered from memory without citing any evidence")
+    if ans.support_layer != case.support_layer:
+        v.append(f"support layer: declared {ans.support_layer}, the case expects {case.support_layer}")
+    for eid in ans.evidence_ids:
+        lab = labels[eid]
+        if lab is None:
+            v.append(f"cites {eid}, which memory does not hold")
+            continue
+        if eid in case.must_not_reuse:
+            v.append(f"mis-reuse: cites {eid}, which is in must_not_reuse")
+        elif case.expected_mode == "memory_answer" and eid not in case.evidence:
+            v.append(f"cites {eid}, outside the allowed evidence")
+        if lab["status"] == "superseded":
+            v.append(f"cites superseded {eid} as current support")
+    for eid in ans.superseded_ids:
+        lab = labels[eid]
+        if lab is None or lab["status"] != "superseded":
+            v.append(
+                f"flags {eid} as superseded, but memory holds it as {'nothing' if lab is None else lab['status']}"
+            )
+    root_cause_case = any((labels[e] or {}).get("claim") == "root_cause" for e in case.evidence)
+    if root_cause_case and not ans.no_match:
+        cited = [labels[e] for e in ans.evidence_ids if labels[e]]
+        if not any(c["claim"] == "root_cause" for c in cited):
+            v.append("root-cause question answered without root-cause evidence")
+        sym = [e for e in ans.evidence_ids if (labels[e] or {}).get("claim") == "symptom"]
+        if sym:
+            v.append(f"symptom-only evidence {sym} cited for a root cause")
+    return {"passed": not v, "violations": v}
+
+
+def _model_for(agent: str, model: str | None, base_url: str | None, factory: ModelFactory | None):
+    if factory is not None:
+        return factory()
+    if agent == "baseline":
+        return baseline_model()
+    if agent == "anthropic":
+        from memgpt_lite.llm.anthropic import AnthropicModel
+
+        return AnthropicModel(model, base_url=base_url)
+    raise UsageError(f"unknown agent {agent!r}; choose one of {', '.join(AGENTS)}")
+
+
+def run_once(
+    case: Case,
+    store: Path,
+    agent: str,
+    model_factory: Callable[[], Any],
+    embedder: Any,
+    run: int,
+    config: dict[str, Any],
+) -> dict[str, Any]:
+    started = datetime.now(UTC)
+    box = AnswerBox()
+    model = model_factory()
+    error: str | None = None
+    tool_calls: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="evals-layer2-") as tmp:
+        copy = Path(tmp) / "store"
+        shutil.copytree(store, copy)
+        memory = AgentMemory.open(copy, embedder=embedder, system_prompt=SYSTEM_PROMPT, create=False)
+        try:
+            result = answering_agent(model, memory, box).step(case.question)
+            tool_calls = [
+                {"name": c.name, "arguments": c.arguments, "is_error": c.is_error} for c in result.tool_calls
+            ]
+        except MemgptLiteError as e:  # a failed provider call is a failed run, recorded, never a lost one
+            error = f"{type(e).__name__}: {e}"
+            logger.warning("layer2 {} run {}: {}", case.id, run, error)
+        finally:
+            memory.close()
+    ans = box.answer
+    return {
+        "case_id": case.id,
+        "case_version": case.version,
+        "category": case.category,
+        "run": run,
+        "evidence_ids": ans.evidence_ids if ans else [],
+        "answer": ans.answer if ans else None,
+        "support_layer": ans.support_layer if ans else None,
+        "no_match": ans.no_match if ans else None,
+        "fresh_inspection_requested": ans.fresh_inspection_requested if ans else None,
+        "superseded_ids": ans.superseded_ids if ans else [],
+        "model": getattr(model, "name", agent),
+        "config": config,
+        "started_at": started.isoformat(),
+        "finished_at": datetime.now(UTC).isoformat(),
+        "tool_calls": tool_calls,
+        "error": error,
+        "_answer": ans,
+    }
+
+
+def run_layer2(
+    cases: list[Case],
+    store: str | Path,
+    agent: str,
+    runs: int = 1,
+    log: str | Path | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    progress: Callable[[Case], None] | None = None,
+    model_factory: ModelFactory | None = None,
+) -> list[dict[str, Any]]:
+    """Run every case `runs` times; append each record to `log` (JSONL) as soon as it is judged."""
+    if runs < 1:
+        raise UsageError("runs must be at least 1")
+    store = Path(store)
+    manifest = read_manifest(store)
+    embedder = make_embedder(manifest.embedder)
+    # Fail on configuration (no key, bad agent) before any case runs.
+    first = _model_for(agent, model, base_url, model_factory)
+    made = [first]
+
+    def factory() -> Any:
+        return made.pop() if made else _model_for(agent, model, base_url, model_factory)
+
+    config = {"agent": agent, "base_url": base_url, "embedder": manifest.embedder, "runs": runs,
+              "fixture_version": manifest.fixture_version, "store": str(store)}  # fmt: skip
+    log_path = Path(log) if log else None
+    if log_path:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+    records = []
+    judge_mem = AgentMemory.open(store, embedder=embedder, create=False)
+    try:
+        for case in cases:
+            for n in range(runs):
+                rec = run_once(case, store, agent, factory, embedder, n, config)
+                rec["verdict"] = verdict(case, rec.pop("_answer"), judge_mem.archival)
+                records.append(rec)
+                if log_path:
+                    with log_path.open("a", encoding="utf-8") as f:
+                        f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                if progress:
+                    progress(case)
+    finally:
+        judge_mem.close()
+    return records
+
+
+def summarise(cases: list[Case], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Passed runs per category and per case (with several runs, a per-case pass count)."""
+    cat: dict[str, dict[str, int]] = defaultdict(lambda: {"runs": 0, "passed": 0})
+    per_case = []
+    for case in cases:
+        mine = [r for r in records if r["case_id"] == case.id]
+        passed = sum(r["verdict"]["passed"] for r in mine)
+        cat[case.category]["runs"] += len(mine)
+        cat[case.category]["passed"] += passed
+        failing = next((r for r in mine if not r["verdict"]["passed"]), None)
+        per_case.append({"id": case.id, "category": case.category, "runs": len(mine), "passed": passed,
+                         "violations": failing["verdict"]["violations"] if failing else []})  # fmt: skip
+    return {"per_category": dict(cat), "per_case": per_case}
