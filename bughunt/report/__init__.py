@@ -118,12 +118,24 @@ def _evidence(evidence: dict[str, Any]) -> str:
     quoted = ""
     if evidence.get("quarantined_text"):
         parts = parse_quoted(str(evidence["quarantined_text"]))
-        quoted = "".join(
+        short_parts = {k: v for k, v in parts.items() if "\n" not in v and len(v) <= 120}
+        rows += "".join(
+            f'<tr class="from-page"><th>{escape(k)}</th><td><code>{escape(v)}</code></td></tr>'
+            for k, v in short_parts.items()
+        )
+        blocks = "".join(
             f'<div class="quote"><div class="quote-key">{escape(k)}</div><pre>{escape(v)}</pre></div>'
             for k, v in parts.items()
+            if k not in short_parts
         )
-        quoted = f'<div class="quoted"><div class="muted">Page text quoted by the oracle (quarantined; shown as data)</div>{quoted}</div>'
-    return f'<table class="evidence">{rows}</table>{quoted}'
+        quoted = f'<div class="quoted">{blocks}</div>' if blocks else ""
+    note = (
+        '<p class="muted">Rows in italics and the dark blocks are page text the oracle quoted: '
+        "quarantined by the explorer, shown here escaped, as data.</p>"
+        if evidence.get("quarantined_text")
+        else ""
+    )
+    return f'<table class="evidence">{rows}</table>{quoted}{note}'
 
 
 def _plain(value: Any) -> str:

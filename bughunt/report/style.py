@@ -49,7 +49,7 @@ svg .repeat-tick{fill:#ef6c00}
 table{border-collapse:collapse;width:100%;font-size:.88rem}
 th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eef0f2;vertical-align:top}
 table.evidence th{width:130px;color:#52606d;font-weight:500}
-.quoted{margin-top:8px}.quote{margin-top:6px}.quote-key{font-size:.78rem;color:#52606d}
+.quoted{margin-top:8px}tr.from-page th,tr.from-page td{font-style:italic}.quote{margin-top:6px}.quote-key{font-size:.78rem;color:#52606d}
 .quote pre{margin:2px 0 0;white-space:pre-wrap;word-break:break-word;background:#1f2933;color:#e4e7eb;border-radius:6px;padding:8px 10px;font-size:.8rem;max-height:180px;overflow:auto}
 .history ul{margin:4px 0 0;padding-left:18px}
 details summary{cursor:pointer;color:#52606d;margin:8px 0}
