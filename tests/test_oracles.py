@@ -133,6 +133,10 @@ def test_matching_counts_durations_and_paged_totals_are_silent():
     assert ORACLES["count_mismatch"](paged, None) == []
     badge = page(products("Boot (3)", "Sandal"))  # a count inside an item labels something else
     assert ORACLES["count_mismatch"](badge, None) == []
+    threaded = page(
+        '<h3>Comments (3)</h3><ol class="comments"><li>a<ol><li>reply</li></ol></li><li>b</li></ol>'
+    )
+    assert ORACLES["count_mismatch"](threaded, None) == []  # replies count too
 
 
 # --- edit forms that drop stored values -------------------------------------------------------
@@ -173,6 +177,13 @@ def test_complete_edit_forms_and_blank_new_forms_are_silent():
         "/products/new",
     )
     assert ORACLES["form_drops_value"](blank, fetch) == []
+    # A select without a `selected` option submits its first option: not empty.
+    select = page(
+        '<form method="post"><input name="name" value="Boot"><select name="colour">'
+        '<option value="brown">Brown</option></select><a href="/products/boot">Cancel</a></form>',
+        "/products/boot/edit",
+    )
+    assert ORACLES["form_drops_value"](select, fetch) == []
     # An optional field the resource does not show is not a dropped value.
     optional = page(
         '<form method="post"><input name="name" value="Boot"><input name="coupon">'

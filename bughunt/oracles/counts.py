@@ -64,6 +64,12 @@ def labelled_list(label: Node) -> list[Node] | None:
     return None
 
 
+def _with_nested(items: list[Node]) -> int:
+    """Items plus nested items of the same kind: a threaded "Comments (5)" counts the replies too."""
+    kinds = {i.signature() for i in items}
+    return len(items) + sum(1 for i in items for n in i.iter() if n is not i and n.signature() in kinds)
+
+
 def check_count_mismatch(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
     if not page.is_html or page.status >= 400:
         return []
@@ -71,7 +77,7 @@ def check_count_mismatch(page: FetchedPage, fetch: Fetch | None = None) -> list[
     findings = []
     for label, noun, shown in _labels(page.document):
         items = labelled_list(label)
-        if items is None or len(items) == shown or (paginated and shown > len(items)):
+        if items is None or shown in (len(items), _with_nested(items)) or (paginated and shown > len(items)):
             continue
         message = f"displayed count '{short(noun, 60)}' says {shown} but the list shows {len(items)} items"
         findings.append(

@@ -41,8 +41,10 @@ def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str]]]:
         elif node.tag == "textarea":
             value = node.raw_text()
         elif node.tag == "select":
-            chosen = [o for o in node.find_all("option") if "selected" in o.attrs]
-            value = chosen[0].get("value") or chosen[0].text() if chosen else ""
+            options = node.find_all("option")
+            # Without a `selected` option a browser submits the first one.
+            chosen = [o for o in options if "selected" in o.attrs] or options[:1]
+            value = chosen[0].get("value", chosen[0].text()) if chosen else ""
         else:
             continue
         name = node.get("name") or node.get("id")
