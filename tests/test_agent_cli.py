@@ -150,3 +150,31 @@ def test_chat_interactive_session(server, tmp_path, capsys, monkeypatch):
     assert code == 0
     assert "new agent" in out and "Hi! I'm listening." in out and "<working_context>" in out
     assert "thinking privately" not in out
+
+
+def test_run_with_the_memory_tool(server, tmp_path, capsys):
+    store = tmp_path / "agent"
+    create = {
+        "command": "create",
+        "path": "/memories/prefs.md",
+        "file_text": "Prefers tea. api_key=abc123secret",
+    }
+    server["replies"] = [
+        (200, wire([{"type": "tool_use", "id": "toolu_m", "name": "memory", "input": create}])),
+        (200, say("Saved your preference.", 5)),
+    ]
+    args = [
+        "run",
+        "--store",
+        str(store),
+        "--base-url",
+        server["url"],
+        "--memory-tool",
+        "--message",
+        "I like tea",
+    ]
+    assert main(args) == 0
+    assert capsys.readouterr().out.strip() == "Saved your preference."
+    assert {"type": "memory_20250818", "name": "memory"} in server["bodies"][0]["tools"]
+    saved = (store / "memories" / "prefs.md").read_text()
+    assert "Prefers tea." in saved and "abc123secret" not in saved

@@ -97,12 +97,13 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     try:
         result = agent.step(args.message)
-    except ModelError as e:
+    except MemgptLiteError as e:
         # The user message is already in recall; the next run carries on from it.
+        kind = "model error" if isinstance(e, ModelError) else "error"
         if args.json:
-            print(json.dumps({"store": str(args.store), "error": str(e)}))
+            print(json.dumps({"store": str(args.store), "error": str(e), "kind": type(e).__name__}))
         else:
-            err.print(f"[red]model error:[/] {e}")
+            err.print(f"[red]{kind}:[/] {e}")
         return 1
     finally:
         agent.memory.close()
@@ -151,6 +152,9 @@ def chat_command(args: argparse.Namespace) -> int:
             except ModelError as e:
                 err.print(f"[red]model error:[/] {e} (your message is saved; try again)")
                 continue
+            except MemgptLiteError as e:
+                err.print(f"[red]error:[/] {e}")
+                return 1
             for text in result.messages:
                 out.print(f"[bold green]agent>[/] {text}")
             for event in result.events:
