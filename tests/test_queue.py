@@ -270,3 +270,51 @@ def test_window_too_small_is_a_clear_error():
 def test_bad_config_is_rejected(cfg):
     with pytest.raises(ValueError):
         ContextConfig(**cfg)
+
+
+class _ExactCounter:
+    """A provider whose count-tokens endpoint says every request is 20% bigger than our raw count."""
+
+    name = "exact"
+
+    def request(self, request):  # pragma: no cover - never called
+        raise AssertionError
+
+    def count_tokens(self, request):
+        return int(TokenCounter(safety_margin=1.0).count_request_raw(request) * 1.2)
+
+
+def test_provider_counts_calibrate_the_margin_before_deciding():
+    store = ListStore()
+    counter = TokenCounter(safety_margin=1.0)
+    cm = ContextManager(
+        store,
+        counter,
+        DeterministicSummarizer(),
+        ContextConfig(context_window=1000, provider_counts=True),
+        "You are a helpful agent.",
+        model=_ExactCounter(),
+    )
+    while counter.apply_margin(TokenCounter(safety_margin=1.0).count_request_raw(cm.build_request())) < 620:
+        chat(cm, 1)
+    # ~620 tokens by our raw count (no warning at margin 1.0) but ~744 by the provider's: warn.
+    p = cm.prepare()
+    assert counter.safety_margin == pytest.approx(1.2, abs=0.02)
+    assert [e.type for e in p.events] == ["memory_pressure_warning"]
+
+
+def test_llm_summarizer_in_the_queue():
+    from memgpt_lite.context import LLMSummarizer
+    from memgpt_lite.messages import ModelResponse, TextPart
+    from memgpt_lite.testing import FunctionModel
+
+    model = FunctionModel(
+        lambda req: ModelResponse(message=Message.assistant(TextPart(text="User chatted about lorem.")))
+    )
+    cm, _ = make(window=1000, summarizer=LLMSummarizer(model, max_input_tokens=2000, max_summary_tokens=100))
+    cm.warned = True
+    while cm.prompt_tokens() < 1000:
+        chat(cm, 1)
+    p = cm.prepare()
+    assert p.events[-1].type == "flush" and cm.summary == "User chatted about lorem."
+    assert len(model.requests) == 1 and "user " in model.requests[0].messages[0].text

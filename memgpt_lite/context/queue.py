@@ -317,8 +317,12 @@ class ContextManager:
             candidates = [u for i, u in enumerate(units) if i not in keep]
             round_out: list[Message] = []
             remaining = self._queue_raw
+            # Leave room for the new summary up front (its size hint), so one summarizer call usually does.
+            summary_raw = max(
+                self._summary_raw, getattr(self.summarizer, "max_summary_tokens", 0) if not evicted else 0
+            )
             for unit in candidates:
-                if self.counter.apply_margin(fixed_raw + self._summary_raw + remaining) <= target:
+                if self.counter.apply_margin(fixed_raw + summary_raw + remaining) <= target:
                     break
                 round_out += unit
                 remaining -= sum(self.counter.count_message(m) for m in unit)

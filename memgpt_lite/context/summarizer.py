@@ -55,6 +55,11 @@ class DeterministicSummarizer:
         self.max_chars = max_chars
         self.line_chars = line_chars
 
+    @property
+    def max_summary_tokens(self) -> int:
+        """Size hint for the queue manager: timestamped lines run at ~2.5 characters per token."""
+        return int(self.max_chars / 2.5)
+
     def line(self, msg: Message) -> str:
         text = _one_line(msg)
         head = f"[{msg.created_at:%Y-%m-%d %H:%M}] {_speaker(msg)}: "
