@@ -147,3 +147,10 @@ def test_cli_fails_a_bad_case_dir_with_a_clear_error(tmp_path, capsys):
     )
     assert main(["layer1", "--cases", str(bad), "--store", str(tmp_path)]) == 2
     assert "case x-1" in capsys.readouterr().err
+
+
+def test_layer1_is_deterministic(store, cases, run):
+    picked = [c for c in cases if c.id in ("rg-02", "cvs-02", "mw-01")]
+    again = run_layer1(picked, store, "cases").report_json()["cases"]
+    first = {c["id"]: c for c in run.report_json()["cases"]}
+    assert again == [first[c["id"]] for c in again]
