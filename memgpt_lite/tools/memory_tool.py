@@ -18,11 +18,9 @@ agent loop via `MemoryTool(root).as_tool()` (the agent registers it for you with
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import stat
 import time
-import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -40,15 +38,13 @@ from anthropic.types.beta import (
 )
 
 from memgpt_lite.errors import ConfigError
+from memgpt_lite.tools.memory_paths import VIRTUAL_ROOT, format_size, resolve_memory_path, within
 from memgpt_lite.tools.redaction import Redacted, redact
 from memgpt_lite.tools.registry import Tool, ToolContext
 
-VIRTUAL_ROOT = "/memories"
 LINE_NUMBER_WIDTH = 6
 _FILE_MODE = 0o600
 _DIR_MODE = 0o700
-_FORBIDDEN_CHARS = set('<>:"|?*')
-_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _FIELDS: dict[str, dict[str, type]] = {
     "view": {"path": str},
     "create": {"path": str, "file_text": str},
@@ -57,20 +53,6 @@ _FIELDS: dict[str, dict[str, type]] = {
     "delete": {"path": str},
     "rename": {"old_path": str, "new_path": str},
 }
-
-
-def _format_size(n: int) -> str:
-    # Same rendering as the SDK's reference implementation (e.g. 4.0K is written 4K, 1536 as 1.5K).
-    if n == 0:
-        return "0B"
-    units = ["B", "K", "M", "G"]
-    i = min((n.bit_length() - 1) // 10, len(units) - 1)
-    size = n / (1024**i)
-    return f"{int(size)}{units[i]}" if size == int(size) else f"{size:.1f}{units[i]}"
-
-
-def _within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
 
 
 def _seconds(value: timedelta | float | None) -> float | None:
@@ -139,60 +121,13 @@ class MemoryTool(BetaAbstractMemoryTool):
     # -- path safety ---------------------------------------------------------------------------------
     def _resolve(self, path: str) -> Path:
         """The real path inside `root` for a `/memories/...` path, or a `ToolError` saying what is wrong."""
-        if not isinstance(path, str) or not path:
-            raise ToolError("A path is required, e.g. /memories/notes.md")
-        if len(path) > self.max_path_length:
-            raise ToolError(
-                f"Path is too long ({len(path)} characters; the limit is {self.max_path_length})."
-            )
-        if any(unicodedata.category(c) in ("Cc", "Cf") for c in path):
-            raise ToolError("Path contains NUL, control or invisible formatting characters.")
-        if "\\" in path:
-            raise ToolError(f"Path {path!r} contains a backslash; use / to separate directories.")
-        if _PERCENT_ESCAPE.search(path):
-            raise ToolError(f"Path {path!r} contains percent-encoded characters, which are not allowed.")
-        if path != VIRTUAL_ROOT and not path.startswith(VIRTUAL_ROOT + "/"):
-            raise ToolError(f"Path must start with /memories, got: {path}")
-        rel = path[len(VIRTUAL_ROOT) :]
-        if rel.endswith("/"):
-            rel = rel[:-1]
-        segments = rel.split("/")[1:] if rel else []
-        if len(segments) > self.max_depth:
-            raise ToolError(
-                f"Path is nested too deeply ({len(segments)} levels; the limit is {self.max_depth})."
-            )
-        for seg in segments:
-            if seg in ("", ".", ".."):
-                raise ToolError(
-                    f"Path {path!r} contains an empty, '.' or '..' segment; it would escape /memories"
-                )
-            if seg.startswith("."):
-                raise ToolError(f"Hidden names (starting with '.') are not allowed: {seg!r}")
-            if seg != seg.strip() or seg.endswith("."):
-                raise ToolError(f"Names may not begin or end with spaces or end with '.': {seg!r}")
-            if _FORBIDDEN_CHARS & set(seg):
-                raise ToolError(f'Name {seg!r} contains one of the forbidden characters <>:"|?*')
-            if len(seg.encode("utf-8")) > 255:
-                raise ToolError(f"Name {seg[:40]!r}… is longer than 255 bytes.")
-        if self._redactor(path).changed:
-            raise ToolError("Path contains what looks like a secret or personal data; choose a neutral name.")
-        current = self.root
-        for seg in segments:
-            current = current / seg
-            if current.is_symlink():
-                try:
-                    target = current.resolve(strict=False)
-                except (OSError, RuntimeError) as err:
-                    raise ToolError(f"Path {path} goes through a broken symlink.") from err
-                if not _within(target, self.root):
-                    raise ToolError(f"Path {path} would escape /memories directory via symlink")
-        try:
-            resolved = current.resolve(strict=False)
-        except (OSError, RuntimeError) as err:
-            raise ToolError(f"Path {path} cannot be resolved.") from err
-        if not _within(resolved, self.root):
-            raise ToolError(f"Path {path} would escape /memories directory")
-        return resolved
+        return resolve_memory_path(
+            path,
+            self.root,
+            max_path_length=self.max_path_length,
+            max_depth=self.max_depth,
+            has_secret=lambda text: self._redactor(text).changed,
+        )
 
     def _virtual(self, real: Path) -> str:
         rel = real.relative_to(self.root).as_posix()
@@ -303,7 +238,7 @@ class MemoryTool(BetaAbstractMemoryTool):
             items: list[tuple[str, str]] = []
             self._collect(real, "", 1, items)
             header = f"Here're the files and directories up to 2 levels deep in {command.path}, excluding hidden items:"
-            lines = [f"{_format_size(leaf.st_size)}\t{command.path}"]
+            lines = [f"{format_size(leaf.st_size)}\t{command.path}"]
             lines += [f"{size}\t{command.path.rstrip('/')}/{rel}" for size, rel in items]
             return header + "\n" + "\n".join(lines)
         content = self._read(real, command.path)
@@ -328,18 +263,18 @@ class MemoryTool(BetaAbstractMemoryTool):
             if entry.is_symlink():
                 # Listed only when it stays inside root, and never descended into.
                 try:
-                    if not _within(Path(entry.path).resolve(), self.root):
+                    if not within(Path(entry.path).resolve(), self.root):
                         continue
                 except (OSError, RuntimeError):
                     continue
             info = entry.stat(follow_symlinks=False)
             item = f"{rel}/{entry.name}" if rel else entry.name
             if entry.is_dir(follow_symlinks=False):
-                items.append((_format_size(info.st_size), item + "/"))
+                items.append((format_size(info.st_size), item + "/"))
                 if depth < 2:
                     self._collect(Path(entry.path), item, depth + 1, items)
             else:
-                items.append((_format_size(info.st_size), item))
+                items.append((format_size(info.st_size), item))
 
     def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
         real = self._resolve(command.path)
@@ -418,7 +353,7 @@ class MemoryTool(BetaAbstractMemoryTool):
             raise ToolError(f"The path {command.old_path} does not exist")
         if os.path.lexists(new):
             raise ToolError(f"The destination {command.new_path} already exists")
-        if _within(new, old):
+        if within(new, old):
             raise ToolError(f"Cannot move {command.old_path} into itself")
         self._mkdirs(new.parent)
         os.rename(old, new)
