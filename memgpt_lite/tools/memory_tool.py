@@ -12,7 +12,7 @@ implementation's commands and result texts, and is stricter about safety:
 - every write is atomic (temporary file + rename).
 
 Use it with the SDK's `client.beta.messages.tool_runner(tools=[MemoryTool(root)], ...)`, or with our
-agent loop via `MemoryTool(root).as_tool()` (the agent registers it for you with `memory_tool=`).
+agent loop: `Agent(model, memory, tools=[MemoryTool(root)])` (it joins through `as_tool()`).
 """
 
 from __future__ import annotations
