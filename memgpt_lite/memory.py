@@ -285,7 +285,8 @@ def _embedder_named(name: str) -> Embedder:
     if name.startswith("hashing-") and name[len("hashing-") :].isdigit():
         return HashingEmbedder(dim=int(name[len("hashing-") :]))
     if name == MiniLMEmbedder.name:
-        return default_embedder() if default_embedder().name == name else MiniLMEmbedder()
+        shared = default_embedder()  # the process-wide instance, unless the environment chose hashing
+        return shared if shared.name == name else MiniLMEmbedder()
     raise StoreError(
         f"archival storage was written with embedder {name!r}, which this memgpt_lite cannot rebuild"
     )

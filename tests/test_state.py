@@ -142,3 +142,19 @@ def test_window_too_small_for_system_and_blocks(store_dir):
         mem.prepare()
     assert len(mem.context.in_context) == 1  # nothing lost
     mem.close()
+
+
+def test_reopen_uses_the_archival_embedder_recorded_in_the_state(store_dir, capsys):
+    from memgpt_lite.cli import main
+    from memgpt_lite.storage.embeddings import HashingEmbedder
+
+    mem = open_mem(store_dir, embedder=HashingEmbedder(dim=64))
+    mem.archival.insert("the staging server listens on port 8443", importance=7)
+    mem.close()
+    again = open_mem(store_dir)  # no embedder given: the recorded hashing-64 one is rebuilt
+    assert again.state().embedder == "hashing-64"
+    assert "8443" in again.archival.search("staging server port").items[0].passage.content
+    again.close()
+    capsys.readouterr()
+    assert main(["inspect", "--store", str(store_dir), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["archival_passages"] == 1
