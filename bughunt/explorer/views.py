@@ -71,6 +71,9 @@ def build_view(
     for step in store.steps():
         route = step["final_route"] or step["route"]
         if step["outcome"] == "page":
+            if route != step["route"]:
+                # The link redirected: remember that it leads to the final page, so it is not re-clicked.
+                mem.write(step["route"], (route,))
             mem.write(route, tuple(table.get(route, ())))
         else:
             mem.write(step["route"], ())
