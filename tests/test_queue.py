@@ -318,3 +318,12 @@ def test_llm_summarizer_in_the_queue():
     p = cm.prepare()
     assert p.events[-1].type == "flush" and cm.summary == "User chatted about lorem."
     assert len(model.requests) == 1 and "user " in model.requests[0].messages[0].text
+
+
+def test_bench_context_step_runs_and_matches_full_recount():
+    from evals.bench import bench_context_step
+
+    # bench_context_step raises if the incremental count ever differs from a from-scratch recount.
+    result = bench_context_step(n_messages=30, window=32_000, steps=5)
+    assert result["messages"] == 30 and result["steps"] == 5
+    assert result["p50"] > 0 and result["baseline_p50"] > 0 and result["prompt_tokens_p50"] > 1000
