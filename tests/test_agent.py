@@ -170,10 +170,17 @@ def test_memory_tool_joins_as_a_native_tool(memory, tmp_path):
             response(send_message("Noted.")),
         ]
     )
-    result = Agent(model, memory, tools=[mt]).step("remember I like tea")
+    agent = Agent(model, memory, tools=[mt])
+    result = agent.step("remember I like tea")
     req = model.requests[0]
     assert req.extra["tools"] == [{"type": "memory_20250818", "name": "memory"}]
     assert "memory" not in {t.name for t in req.tools}
+    # ... but it is counted: the prompt with the memory tool is bigger than without it.
+    specs = [t.spec() for t in (Agent(model, memory).tools.get(n) for n in Agent(model, memory).tools.names)]
+    assert (
+        memory.context.prompt_tokens([*specs, mt.as_tool().spec()])
+        > memory.context.prompt_tokens(specs) + 100
+    )
     assert (mt.root / "handover.md").read_text() == "user likes tea"
     assert [c.is_error for c in result.tool_calls[:2]] == [False, True]
     assert result.messages == ["Noted."]

@@ -55,6 +55,31 @@ _FIELDS: dict[str, dict[str, type]] = {
 }
 
 
+# What the API expands the memory tool into, approximately — used only to count the prompt's tokens.
+COUNTING_DESCRIPTION = (
+    "Memory tool: view, create, str_replace, insert, delete and rename files under /memories to keep notes "
+    "across conversations. Always view the memory directory before doing anything else; record progress as "
+    "you go, since the context window may be reset at any moment and unrecorded work is lost. Keep the "
+    "directory organised: update and delete files rather than duplicating them."
+)
+COUNTING_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "command": {"type": "string", "enum": list(_FIELDS)},
+        "path": {"type": "string", "description": "A path under /memories"},
+        "view_range": {"type": "array", "items": {"type": "integer"}},
+        "file_text": {"type": "string"},
+        "old_str": {"type": "string"},
+        "new_str": {"type": "string"},
+        "insert_line": {"type": "integer"},
+        "insert_text": {"type": "string"},
+        "old_path": {"type": "string"},
+        "new_path": {"type": "string"},
+    },
+    "required": ["command"],
+}
+
+
 def _seconds(value: timedelta | float | None) -> float | None:
     if value is None:
         return None
@@ -98,7 +123,9 @@ class MemoryTool(BetaAbstractMemoryTool):
         def handle(arguments: dict[str, Any], ctx: ToolContext) -> Any:
             return self.call(arguments)
 
-        return Tool.native(self.to_dict(), handle, description="Claude memory tool (files under /memories)")
+        return Tool.native(
+            self.to_dict(), handle, description=COUNTING_DESCRIPTION, input_schema=COUNTING_SCHEMA
+        )
 
     def call(self, input: object) -> Any:
         """Check the command's shape before the SDK builds it unchecked; then dispatch."""

@@ -154,9 +154,22 @@ class Tool:
             args_model=args_model,
         )
 
+    native_schema: dict[str, Any] | None = None
+    """For native tools: a stand-in schema, so the context manager can count what the provider expands."""
+
     @classmethod
-    def native(cls, definition: dict[str, Any], handler: NativeHandler, description: str = "") -> Tool:
-        """A provider-defined tool: `definition` goes to the provider unchanged; `handler(args, ctx)` runs calls."""
+    def native(
+        cls,
+        definition: dict[str, Any],
+        handler: NativeHandler,
+        description: str = "",
+        input_schema: dict[str, Any] | None = None,
+    ) -> Tool:
+        """A provider-defined tool: `definition` goes to the provider unchanged; `handler(args, ctx)` runs calls.
+
+        `description` and `input_schema` are never sent; they stand in for the provider's own expansion of
+        the tool when the prompt is counted.
+        """
         if "name" not in definition:
             raise ConfigError("a native tool definition needs a 'name'")
         return cls(
@@ -164,12 +177,13 @@ class Tool:
             description=description or definition.get("type", ""),
             function=handler,
             definition=dict(definition),
+            native_schema=input_schema,
         )
 
     @property
     def input_schema(self) -> dict[str, Any]:
         if self.args_model is None:
-            return {"type": "object"}
+            return self.native_schema or {"type": "object"}
         return _strip_titles(self.args_model.model_json_schema())
 
     def spec(self) -> ToolSpec:
