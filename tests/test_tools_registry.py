@@ -165,3 +165,12 @@ def test_decorator_native_tools_and_configuration_errors():
 
     with pytest.raises(ConfigError, match="first parameter"):
         reg.register(ctx_late)
+
+
+def test_null_for_an_optional_argument_means_its_default():
+    notes: list = []
+    reg = ToolRegistry([add_note], heartbeat=False)
+    res = reg.call(tool_call("add_note", text="x", importance=None, tags=None), ToolContext(deps=notes))
+    assert not res.is_error and notes == [("x", 5, None)]
+    res = reg.call(tool_call("add_note", text=None), ToolContext(deps=notes))
+    assert res.is_error and "text" in res.content

@@ -194,6 +194,13 @@ class Tool:
         if self.definition is not None:
             return self.function(arguments, ctx)
         assert self.args_model is not None
+        fields = self.args_model.model_fields
+        # Models often send null for an optional argument they mean to leave out: use its default.
+        arguments = {
+            k: v
+            for k, v in arguments.items()
+            if not (v is None and k in fields and not fields[k].is_required())
+        }
         validated = self.args_model.model_validate(arguments)
         kwargs = {k: getattr(validated, k) for k in type(validated).model_fields}
         if self.heartbeat and HEARTBEAT_PARAM not in inspect.signature(self.function).parameters:
