@@ -58,7 +58,9 @@ def test_send_message_goes_to_the_outbox(registry, memory):
 
 def test_core_memory_edits_are_all_or_nothing(registry, memory):
     assert not run(registry, memory, "core_memory_append", name="human", content="Likes tea")[0].is_error
-    res, _ = run(registry, memory, "core_memory_replace", name="human", old_content="tea", new_content="coffee")
+    res, _ = run(
+        registry, memory, "core_memory_replace", name="human", old_content="tea", new_content="coffee"
+    )
     assert "Replaced in human" in res.content
     res, _ = run(registry, memory, "core_memory_append", name="human", content="x" * 5000)
     assert res.is_error and "over its limit" in res.content
@@ -109,7 +111,12 @@ def test_archival_insert_redacts_and_search_pages(registry, memory):
     )
     assert not res.is_error and "redactions" in res.content
     for i in range(4):
-        run(registry, memory, "archival_memory_insert", content=f"The settings page bug {i} is about saving profiles")
+        run(
+            registry,
+            memory,
+            "archival_memory_insert",
+            content=f"The settings page bug {i} is about saving profiles",
+        )
     stored = [h.passage.content for h in memory.archival.search("password login", page_size=10).items]
     assert not any("hunter2" in c or "qa@example.com" in c for c in stored)
     res, _ = run(registry, memory, "archival_memory_search", query="settings page bug saving")
