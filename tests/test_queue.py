@@ -327,3 +327,26 @@ def test_bench_context_step_runs_and_matches_full_recount():
     result = bench_context_step(n_messages=30, window=32_000, steps=5)
     assert result["messages"] == 30 and result["steps"] == 5
     assert result["p50"] > 0 and result["baseline_p50"] > 0 and result["prompt_tokens_p50"] > 1000
+
+
+def test_appending_the_same_message_twice_is_refused():
+    from memgpt_lite.errors import UsageError
+
+    cm, store = make()
+    msg = Message.user("once")
+    cm.append(msg)
+    with pytest.raises(UsageError, match="already in the context"):
+        cm.append(msg)
+    assert len(cm.in_context) == 1 and len(store.messages) == 1
+
+
+def test_repeated_summarizer_failures_keep_summary_bounded():
+    cm, _ = make(window=1000, summarizer=FailingSummarizer(), summary="Earlier: the user likes tea.")
+    for _ in range(6):
+        cm.warned = True
+        while cm.prompt_tokens() < 1000:
+            chat(cm, 1)
+        assert cm.prepare().events[-1].summary_failed
+    lines = cm.summary.splitlines()
+    assert lines[0] == "Earlier: the user likes tea." and len(lines) == 4  # the three newest notes
+    assert cm.counters["summary_failures"] == 6

@@ -19,7 +19,7 @@ from typing import Literal, Protocol
 from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from memgpt_lite.errors import ConfigError
+from memgpt_lite.errors import ConfigError, UsageError
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ModelRequest, ToolSpec, utcnow
 
@@ -28,6 +28,7 @@ from .summarizer import PRESSURE_KIND, Summarizer
 from .tokens import REQUEST_OVERHEAD, TokenCounter
 
 SUMMARY_KIND = "recursive_summary"
+FAILURE_NOTE_PREFIX = "[note "
 SUMMARY_HEADER = (
     "Summary of the earlier conversation (recursive; the original messages are in recall storage — "
     "use conversation_search to read them):"
@@ -152,6 +153,7 @@ class ContextManager:
         """Raw tokens of the tool schemas sent by the last `prepare` (for reports made without the tools)."""
         self._queue: list[Message] = list(messages or [])
         self._queue_raw = sum(counter.count_message(m) for m in self._queue)
+        self._ids = {m.id for m in self._queue}
         self._summary = ""
         self._summary_msg: Message | None = None
         self._summary_raw = 0
@@ -227,6 +229,8 @@ class ContextManager:
         a process killed in between leaves a state that names the message (resume re-adds it if recall
         has it, and drops it otherwise).
         """
+        if msg.id in self._ids or msg.id in self.pending_ids:
+            raise UsageError(f"message {msg.id} is already in the context; append each message once")
         self.pending_ids.append(msg.id)
         self._changed()
         try:
@@ -237,6 +241,7 @@ class ContextManager:
             raise
         self.pending_ids.remove(msg.id)
         self._queue.append(msg)
+        self._ids.add(msg.id)
         self._queue_raw += self.counter.count_message(msg)
         self.counters["appended"] += 1
         self._changed()
@@ -248,6 +253,7 @@ class ContextManager:
             raise ConfigError(f"message {anchor_id!r} is not in context")
         self.store.append(msg)
         self._queue.insert(index + 1, msg)
+        self._ids.add(msg.id)
         self._queue_raw += self.counter.count_message(msg)
         self.counters["appended"] += 1
         self._changed()
@@ -362,6 +368,7 @@ class ContextManager:
     def _evict(self, messages: list[Message]) -> None:
         gone = {m.id for m in messages}
         self._queue = [m for m in self._queue if m.id not in gone]
+        self._ids -= gone
         self._queue_raw -= sum(self.counter.count_message(m) for m in messages)
         self.counter.forget(list(gone))
 
@@ -369,8 +376,13 @@ class ContextManager:
     def _failure_note(previous_summary: str, evicted: list[Message], exc: Exception) -> str:
         first, last = evicted[0].created_at, evicted[-1].created_at
         note = (
-            f"[note {utcnow():%Y-%m-%d %H:%M}: {len(evicted)} messages from {first:%Y-%m-%d %H:%M} to "
+            f"{FAILURE_NOTE_PREFIX}{utcnow():%Y-%m-%d %H:%M}: {len(evicted)} messages from {first:%Y-%m-%d %H:%M} to "
             f"{last:%Y-%m-%d %H:%M} left the context without a summary ({type(exc).__name__}); "
             "they are in recall storage — use conversation_search or conversation_search_date]"
         )
-        return f"{previous_summary}\n{note}" if previous_summary else note
+        # Repeated failures must not grow the summary without bound: keep the three newest notes.
+        lines = previous_summary.splitlines()
+        notes = [i for i, ln in enumerate(lines) if ln.startswith(FAILURE_NOTE_PREFIX)]
+        drop = set(notes[:-2])
+        kept = [ln for i, ln in enumerate(lines) if i not in drop]
+        return "\n".join([*kept, note])
