@@ -140,6 +140,9 @@ def test_no_key_and_no_base_url_is_a_clear_message(tmp_path, capsys, monkeypatch
     assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
     assert main(["chat", "--store", str(tmp_path / "s")]) == 2
     assert "--base-url" in capsys.readouterr().err
+    assert main(["run", "--store", str(tmp_path / "s"), "--message", "hi", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["kind"] == "NoModel"
+    assert not (tmp_path / "s").exists()  # nothing is created when there is nothing to talk to
 
 
 def test_chat_interactive_session(server, tmp_path, capsys, monkeypatch):

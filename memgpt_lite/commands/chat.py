@@ -93,7 +93,10 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         agent = _open_agent(args)
     except MemgptLiteError as e:
-        err.print(f"[red]error:[/] {e}")
+        if args.json:
+            print(json.dumps({"store": str(args.store), "error": str(e), "kind": type(e).__name__}))
+        else:
+            err.print(f"[red]error:[/] {e}")
         return 2
     try:
         result = agent.step(args.message)
