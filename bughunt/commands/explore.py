@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -106,6 +107,13 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
     if args.budget < 0:
         raise SystemExit("--budget must be >= 0")
     try:
+        # Check what can be checked before a store is created, so bad input leaves nothing behind.
+        if args.policy is not None and args.policy not in policy_names():
+            raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
+        if args.url:
+            Fetcher(args.url)
+        if args.policy == "llm" and not os.environ.get("ANTHROPIC_API_KEY"):
+            raise UsageError("--policy llm needs ANTHROPIC_API_KEY (tests drive it with a scripted model)")
         with ExitStack() as stack:
             store = ExplorerStore(args.store, create=not resume)
             stack.callback(store.close)
