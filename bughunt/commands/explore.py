@@ -15,6 +15,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from bughunt.explorer.factory import make_policy
@@ -178,9 +179,8 @@ def _progress(budget: int, quiet: bool) -> Iterator[Any]:
         TextColumn("bugs: {task.fields[bugs]}"),
         TimeElapsedColumn(),
         transient=quiet,
-        console=None,
+        console=Console(stderr=True),
     )
-    progress.console.file = sys.stderr
     task = progress.add_task("explore", total=budget, route="", bugs=0)
     found = 0
 

@@ -1,0 +1,115 @@
+"""The harness's bug table: one live entry per fingerprint, supersession by status with version and
+time, regressions, and the duplicate-report metric with and without a bug list."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bughunt.explorer.fetcher import FetchResult
+from bughunt.explorer.harness import read_app_version, record_step
+from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.views import MemoryConfig, bug_entries, build_view, render_working_context
+from bughunt.html import FetchedPage
+from bughunt.oracles import Finding
+from bughunt.sim.rng import mulberry32
+
+PAGE_HTML = (
+    "<html><body><main><p>Results</p><pre>KeyError: 'q'</pre></main><footer>v1.2</footer></body></html>"
+)
+
+
+def _page(route: str, status: int = 200, body: str = PAGE_HTML, headers: dict | None = None) -> FetchedPage:
+    return FetchedPage(f"http://h{route}", route, status, headers or {}, "text/html", body, 1.0)
+
+
+def _step(store, route, findings, version="1.2", now=100.0, dedupe=True, status=200):
+    result = FetchResult(
+        "page", route, f"http://h{route}", page=_page(route, status), final_route=route, status=status
+    )
+    return record_step(
+        store, session_id=1, result=result, links=["/"], findings=findings, version=version, tokens=10,
+        retest=False, dedupe=dedupe, now=now, position=route,
+    )  # fmt: skip
+
+
+ERR = Finding("server_error", "/search/2", "HTTP 500 Internal Server Error: KeyError 'q'", {"url": "http://h/search/2", "status": 500, "excerpt": "KeyError"})  # fmt: skip
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = ExplorerStore(tmp_path / "s")
+    s.start_session("frontier", "http://h", 30)
+    yield s
+    s.close()
+
+
+def test_seen_again_is_not_reported_again(store):
+    first = _step(store, "/search/2", [ERR], now=100)
+    again = _step(store, "/search/2", [ERR], now=200)
+    assert [f.fingerprint for f in first.new_bugs] == [ERR.fingerprint] and not again.new_bugs
+    assert again.seen_again and again.repeat
+    assert len(store.all_bugs()) == 1 and store.duplicate_reports() == 0
+
+
+def test_without_a_bug_list_every_pass_reports_again(store):
+    for t in (100, 200, 300):
+        _step(store, "/search/2", [ERR], now=t, dedupe=False)
+    assert store.duplicate_reports() == 2
+    assert len(store.live_bugs()) == 1, "the harness's own table still holds one live entry"
+
+
+def test_fixed_supersedes_open_and_a_regression_supersedes_fixed(store):
+    _step(store, "/search/2", [ERR], version="1.2", now=100)
+    fixed = _step(store, "/search/2", [], version="1.3", now=200)
+    assert fixed.fixed == [ERR.fingerprint]
+    back = _step(store, "/search/2", [ERR], version="1.4", now=300)
+    assert back.new_bugs and store.duplicate_reports() == 0, "a regression is news, not a duplicate"
+    rows = store.all_bugs()
+    assert [(r["status"], r["version"]) for r in rows] == [("open", "1.2"), ("fixed", "1.3"), ("open", "1.4")]
+    assert rows[0]["superseded_by"] == rows[1]["id"] and rows[1]["superseded_by"] == rows[2]["id"]
+    entries = bug_entries(store)
+    assert entries[0]["superseded_by"]["status"] == "fixed" and entries[2]["superseded_by"] is None
+    assert len(store.live_bugs()) == 1
+
+
+def test_two_live_entries_for_one_fingerprint_are_impossible(store):
+    _step(store, "/search/2", [ERR])
+    with pytest.raises(sqlite3.IntegrityError):
+        store.db.execute(
+            "INSERT INTO bugs(fingerprint, route, kind, message, evidence, status, version, seen_at)"
+            " VALUES (?, '/x', 'server_error', 'm', '{}', 'open', '1.2', 0)",
+            (ERR.fingerprint,),
+        )
+
+
+def test_page_text_in_evidence_is_quarantined(store):
+    _step(store, "/search/2", [ERR])
+    bug = store.live_bugs()[0]
+    assert "KeyError" not in bug["evidence"] and "quarantined_observation" in bug["evidence"]
+    assert any("excerpt: KeyError" in o["text"] for o in store.observations())
+
+
+def test_version_read_from_header_meta_or_footer():
+    assert read_app_version(_page("/", headers={"X-App-Version": "2.0"})) == "2.0"
+    assert read_app_version(_page("/", body='<meta name="app-version" content="3.1">')) == "3.1"
+    assert (
+        read_app_version(_page("/", body='<footer>Shop · version <span class="v">1.3</span></footer>'))
+        == "1.3"
+    )
+    assert read_app_version(_page("/", body="<p>v9.9 outside the footer</p>")) is None
+
+
+def test_views_follow_the_memory_components(store):
+    for route in ("/", "/a", "/b"):
+        _step(store, route, [])
+    full = build_view(store, MemoryConfig(), mulberry32(1))
+    assert "/a" in full and list(full.links("/a")) == ["/"]
+    assert "/a" not in build_view(store, MemoryConfig(visited=False), mulberry32(1))
+    no_links = build_view(store, MemoryConfig(link_table=False), mulberry32(1))
+    assert "/a" in no_links and not no_links.links("/a")
+    small = build_view(store, MemoryConfig(capacity=2), mulberry32(1))
+    assert "/" not in small and "/b" in small, "fifo capacity evicts the oldest visit"
+    assert "links /a -> /" in render_working_context(store, "/b")
+    assert "links" not in render_working_context(store, "/b", MemoryConfig(link_table=False))
