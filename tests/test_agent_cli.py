@@ -40,13 +40,19 @@ def say(text_, i):
 @pytest.fixture
 def server():
     """Serves queued replies on 127.0.0.1; records every request body."""
-    state = {"replies": [], "bodies": []}
+    state = {"replies": [], "bodies": [], "summaries": 0}
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802
             body = json.loads(self.rfile.read(int(self.headers["content-length"])))
             state["bodies"].append(body)
-            if not state["replies"]:
+            if "tools" not in body:  # the summarizer's request: no tools, just text in and out
+                state["summaries"] += 1
+                status, payload = (
+                    200,
+                    wire([{"type": "text", "text": "SUMMARY: user sent long updates."}], "end_turn"),
+                )
+            elif not state["replies"]:
                 status, payload = (
                     500,
                     {"type": "error", "error": {"type": "api_error", "message": "script exhausted"}},
@@ -181,3 +187,20 @@ def test_run_with_the_memory_tool(server, tmp_path, capsys):
     assert {"type": "memory_20250818", "name": "memory"} in server["bodies"][0]["tools"]
     saved = (store / "memories" / "prefs.md").read_text()
     assert "Prefers tea." in saved and "abc123secret" not in saved
+
+
+def test_flush_uses_the_model_as_summarizer_by_default(server, tmp_path, capsys):
+    store = tmp_path / "agent"
+    long_update = "status update with many details about pages and forms. " * 60
+    for i in range(4):
+        server["replies"] = [(200, say(f"ack {i}", 10 + i))]
+        args = ["run", "--store", str(store), "--base-url", server["url"], "--context-window", "4000"]
+        assert main([*args, "--message", f"{i}: {long_update}", "--json"]) == 0
+        events = json.loads(capsys.readouterr().out)["events"]
+        if any(e["type"] == "flush" for e in events):
+            break
+    else:
+        pytest.fail("no flush happened")
+    assert server["summaries"] >= 1
+    agent_requests = [b for b in server["bodies"] if "tools" in b]
+    assert "SUMMARY: user sent long updates." in json.dumps(agent_requests[-1]["messages"])

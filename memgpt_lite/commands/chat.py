@@ -38,6 +38,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-tokens", type=int, default=1024, help="output tokens per model call (default 1024)")
     p.add_argument("--max-retries", type=int, default=4, help="retries on 429/5xx/overload (default 4)")
     p.add_argument(
+        "--summarizer",
+        choices=("llm", "deterministic"),
+        default="llm",
+        help="how evicted messages are summarised: by the model (default) or deterministically (no extra calls)",
+    )
+    p.add_argument(
         "--memory-tool",
         action="store_true",
         help="also offer Claude's memory tool (memory_20250818), files under STORE/memories",
@@ -64,7 +70,12 @@ def _open_agent(args: argparse.Namespace) -> Any:
     if not args.base_url and not os.environ.get("ANTHROPIC_API_KEY"):
         raise NoModel(NO_MODEL_MESSAGE)
     model = AnthropicModel(args.model, base_url=args.base_url, max_retries=args.max_retries)
-    memory = AgentMemory.open(args.store, context_window=args.context_window)
+    summarizer = None
+    if args.summarizer == "llm":
+        from memgpt_lite.context import LLMSummarizer
+
+        summarizer = LLMSummarizer(model)
+    memory = AgentMemory.open(args.store, context_window=args.context_window, summarizer=summarizer)
     tools: list[Any] = []
     if args.memory_tool:
         from memgpt_lite.tools.memory_tool import MemoryTool
