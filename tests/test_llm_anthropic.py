@@ -313,3 +313,23 @@ def test_whitespace_text_is_dropped_and_long_requests_are_allowed():
         {"type": "tool_use", "id": "t", "name": "f", "input": {}}
     ]
     assert server.bodies[0]["max_tokens"] == 40_000
+
+
+def test_redacted_thinking_round_trips_in_place():
+    content = [
+        {"type": "thinking", "thinking": "plan", "signature": "sig"},
+        {"type": "redacted_thinking", "data": "ENCRYPTED"},
+        {"type": "tool_use", "id": "t1", "name": "f", "input": {}},
+    ]
+    server = FakeServer(
+        (200, wire_message(content, "tool_use")), (200, wire_message([{"type": "text", "text": "ok"}]))
+    )
+    model = make_model(server)
+    first = model.request(ModelRequest(system="s", messages=[Message.user("x")]))
+    history = [
+        Message.user("x"),
+        first.message,
+        Message.tool_results(ToolResultPart(tool_call_id="t1", content="r")),
+    ]
+    model.request(ModelRequest(system="s", messages=history))
+    assert server.bodies[1]["messages"][1]["content"] == content

@@ -32,6 +32,7 @@ DEFAULT_MODEL = "claude-sonnet-4-5"
 MODEL_ENV = "MEMGPT_LITE_MODEL"
 SYSTEM_NOTICE_PREFIX = "[System notice]"
 LONG_REQUEST_TOKENS = 16_000
+REDACTED_THINKING_META = "anthropic_redacted_thinking"
 
 _STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",
@@ -77,6 +78,13 @@ def _message_turn(message: Message) -> tuple[str, list[dict[str, Any]]]:
         return "user", [{"type": "text", "text": f"{SYSTEM_NOTICE_PREFIX} {message.text}"}]
     role = "assistant" if message.role == "assistant" else "user"
     blocks = [b for p in message.parts for b in _part_blocks(p)]
+    if role == "assistant":
+        # Redacted thinking has no part of its own; it rides in meta and goes back where it came from,
+        # because the API wants thinking blocks of a tool-use turn returned unchanged.
+        for item in message.meta.get(REDACTED_THINKING_META, []):
+            blocks.insert(
+                min(int(item["index"]), len(blocks)), {"type": "redacted_thinking", "data": item["data"]}
+            )
     return role, blocks
 
 
@@ -146,9 +154,12 @@ def build_params(request: ModelRequest, model: str) -> dict[str, Any]:
 def from_wire_message(msg: Any) -> ModelResponse:
     """An SDK `Message` → our `ModelResponse`."""
     parts: list[TextPart | ThinkingPart | ToolCallPart] = []
+    redacted: list[dict[str, Any]] = []
     for block in msg.content:
         kind = getattr(block, "type", None)
-        if kind == "text":
+        if kind == "redacted_thinking":
+            redacted.append({"index": len(parts) + len(redacted), "data": block.data})
+        elif kind == "text":
             parts.append(TextPart(text=block.text))
         elif kind == "thinking":
             parts.append(ThinkingPart(text=block.thinking, signature=block.signature))
@@ -157,8 +168,11 @@ def from_wire_message(msg: Any) -> ModelResponse:
         else:
             logger.debug("ignoring content block of type {}", kind)
     usage = msg.usage
+    meta: dict[str, Any] = {"provider_message_id": msg.id}
+    if redacted:
+        meta[REDACTED_THINKING_META] = redacted
     return ModelResponse(
-        message=Message.assistant(*parts, meta={"provider_message_id": msg.id}),
+        message=Message.assistant(*parts, meta=meta),
         stop_reason=_STOP_REASONS.get(msg.stop_reason or "end_turn", "end_turn"),
         usage=Usage(
             input_tokens=usage.input_tokens or 0,
