@@ -25,8 +25,8 @@ a{color:#5cb85c;text-decoration:none}a:hover{text-decoration:underline;color:#3d
 .banner.dark{background:#333}
 .banner h1{margin:0;font-size:2.4rem;font-family:"Titillium Web",sans-serif}
 .banner p{margin:4px 0 0;opacity:.85}.banner a{color:#fff;text-decoration:underline}
-.layout{display:grid;grid-template-columns:3fr 1fr;gap:28px}
-.layout>.main{order:1}.layout>.sidebar{order:2}
+.layout{display:grid;grid-template-columns:3fr 1fr;grid-template-areas:"toolbar side" "main side";column-gap:28px}
+.layout>.toolbar{grid-area:toolbar}.layout>.main{grid-area:main}.layout>.sidebar{grid-area:side}
 .sidebar{background:#f3f3f3;border-radius:4px;padding:10px 12px;align-self:start}
 .sidebar h3{margin:0 0 6px;font-size:1rem}
 .tag-list{list-style:none;padding:0;margin:6px 0;display:flex;flex-wrap:wrap;gap:4px}

@@ -93,7 +93,7 @@ def home(cfg: SiteConfig) -> str:
     body = (
         banner("conduit", f"A place to share your knowledge. {link(1, 'Sign in')} or {link(2, 'sign up')}.")
         + '<div class="container layout">'
-        + f'<div class="toolbar">Global feed · page 1 of 3 · {link(8, "Next page »", rel="next")}</div>'
+        + f'<div class="toolbar"><span>Global feed · page 1 of 3</span>{link(8, "Next page »", rel="next")}</div>'
         + f'{sidebar}<div class="main">{_previews(c.FEED[1])}{search}</div></div>'
     )
     return _page(cfg, 0, "Home", body)
@@ -112,8 +112,8 @@ def feed(cfg: SiteConfig, number: int) -> str:
         sidebar = f'<div class="sidebar"><h3>Most read</h3>{link(16, c.ARTICLES["c"].title)}</div>'
     body = (
         banner("Global feed", f"Page {number} of 3")
-        + f'<div class="container layout"><div class="main"><div class="toolbar">{pager}</div>'
-        + f"{_previews(items)}</div>{sidebar}</div>"
+        + f'<div class="container layout"><div class="toolbar">{pager}</div>'
+        + f'<div class="main">{_previews(items)}</div>{sidebar}</div>'
     )
     return _page(cfg, page, f"Global feed, page {number}", body, head)
 
