@@ -89,3 +89,29 @@ def test_llm_policy_over_the_anthropic_client(tmp_path):
     assert {"open_link", "report_bug", "write_note", "finish"} <= first_tools
     wire = json.dumps(server.bodies[1])
     assert "<exploration" in wire and 'page_content untrusted=\\"true\\"' in wire
+
+
+def test_llm_session_resumes_with_its_agent_memory(tmp_path):
+    from test_poison import scripted_tester
+
+    from memgpt_lite.memory import AgentMemory
+
+    def session(store_dir, budget):
+        store = ExplorerStore(store_dir)
+        model = scripted_tester(follow_poison=False)
+        with make_policy("llm", store=store, model=model, embedder=HashingEmbedder()) as policy:
+            result = Explorer(store, Fetcher(url), policy, SessionConfig(budget=budget, builtin=True)).run()
+        data = summary(store, result)
+        store.close()
+        with AgentMemory.open(store_dir / "agent", create=False) as memory:
+            return data, memory.recall.count()
+
+    with running_site() as url:
+        whole, _ = session(tmp_path / "whole", 24)
+        _, first_count = session(tmp_path / "split", 10)
+        split, second_count = session(tmp_path / "split", 14)
+    assert split["session"] == "session-2" and split["steps"] == 14
+    # The model decides from the harness-rendered memory, which survives the break intact.
+    assert split["pages_visited"] == whole["pages_visited"]
+    assert split["bugs"] == whole["bugs"] and split["duplicate_reports"] == 0
+    assert second_count > first_count > 0, "the second session's trace joins the same recall storage"
