@@ -112,3 +112,21 @@ def test_report_command_refuses_a_folder_that_is_not_an_exploration(tmp_path, ca
     assert main(["report", "--store", str(tmp_path), "--out", str(tmp_path / "r.html")]) == 2
     assert "no BugHunt exploration here" in capsys.readouterr().err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_large_sites_wrap_tall_columns_and_place_unlinked_pages_last():
+    from bughunt.report.graph import MAX_ROWS, layout
+
+    links = {"/": [f"/p{i}" for i in range(60)]}
+    placed, omitted = layout("/", links, ["/", "/p1", "/orphan"])
+    assert omitted == 0 and len(placed) == 62
+    columns = {p.x for p in placed if p.depth == 1}
+    assert len(columns) == 3 and all(sum(p.x == x for p in placed) <= MAX_ROWS for x in columns)
+    orphan = next(p for p in placed if p.route == "/orphan")
+    assert not orphan.reachable and orphan.x == max(p.x for p in placed)
+    html = render_report({"start_route": "/", "links": links, "steps": [], "bugs": [], "pages": []})
+    assert html.count("1 click away") == 3 and "not linked from the start" not in html
+    with_orphan = render_report(
+        {"start_route": "/", "links": links, "steps": [{**STEP, "n": 1, "route": "/orphan"}]}
+    )
+    assert "not linked from the start" in with_orphan

@@ -11,6 +11,7 @@ from typing import Any
 COL_W, ROW_H, NODE_W, NODE_H, PAD = 236, 40, 184, 26, 24
 LABEL_CHARS = 20
 MAX_NODES = 160
+MAX_ROWS = 24
 SESSION_COLOURS = ("#2e7d32", "#1565c0", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457")
 
 
@@ -20,6 +21,7 @@ class Placed:
     x: float
     y: float
     depth: int
+    reachable: bool = True
 
 
 def layout(start: str | None, links: dict[str, list[str]], visited: list[str]) -> tuple[list[Placed], int]:
@@ -46,11 +48,17 @@ def layout(start: str | None, links: dict[str, list[str]], visited: list[str]) -
     columns: dict[int, list[str]] = {}
     for route in sorted(kept, key=lambda r: (depth.get(r, last), known.index(r))):
         columns.setdefault(depth.get(route, last), []).append(route)
-    placed = [
-        Placed(route, PAD + 70 + col * COL_W, PAD + 22 + row * ROW_H, col)
-        for col, routes in enumerate(columns[k] for k in sorted(columns))
-        for row, route in enumerate(routes)
-    ]
+    placed: list[Placed] = []
+    col = 0
+    for key in sorted(columns):
+        routes = columns[key]
+        # A very tall column (a page linking to hundreds) wraps into several, same distance.
+        for start_row in range(0, len(routes), MAX_ROWS):
+            for row, route in enumerate(routes[start_row : start_row + MAX_ROWS]):
+                placed.append(
+                    Placed(route, PAD + 70 + col * COL_W, PAD + 22 + row * ROW_H, key, route in depth)
+                )
+            col += 1
     return placed, len(known) - len(kept)
 
 
@@ -97,9 +105,13 @@ def site_map_svg(data: dict[str, Any]) -> str:
         )
         + "</defs>",
     ]
-    for col in sorted({p.depth for p in placed}):
-        x = PAD + 70 + col * COL_W
-        label = "start" if col == 0 else f"{col} click{'s' if col > 1 else ''} away"
+    for x in sorted({p.x for p in placed}):
+        column = [p for p in placed if p.x == x]
+        d = column[0].depth
+        if not any(p.reachable for p in column):
+            label = "not linked from the start"
+        else:
+            label = "start" if d == 0 else f"{d} click{'s' if d > 1 else ''} away"
         out.append(f'<text x="{x}" y="{PAD}" class="col-label">{label}</text>')
     for src, dsts in links.items():
         for dst in dsts:
