@@ -19,6 +19,7 @@ from loguru import logger
 from bughunt import site as builtin_site
 from bughunt.html import extract_links
 from bughunt.oracles import Finding, inspect_page
+from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
 from memgpt_lite.errors import UsageError
 
@@ -27,7 +28,7 @@ from .fetcher import Fetcher, FetchResult
 from .harness import StepOutcome, read_app_version, record_step
 from .policies import Decision, Policy
 from .store import ExplorerStore
-from .views import MemoryConfig, build_view, render_working_context
+from .views import MemoryConfig, View, build_view, remember, render_working_context
 
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
 
@@ -71,6 +72,7 @@ class Explorer:
         self.clock = clock
         self.memory_rnd = mulberry32(config.seed)
         self._last: StepOutcome | None = None
+        self._view: View = NoMemory()  # built at the start of each run, after expiry
         self._last_text = ""
 
     def run(self) -> SessionResult:
@@ -86,6 +88,7 @@ class Explorer:
         outcomes: list[StepOutcome] = []
         status = "interrupted"
         clicks = 0
+        self._view = build_view(store, cfg.memory, self.memory_rnd)
         try:
             position = store.get_meta("position")
             if position is None or store.page(position) is None:
@@ -126,7 +129,7 @@ class Explorer:
         decision = Decision(
             position=position,
             links=links,
-            view=build_view(store, self.config.memory, self.memory_rnd),
+            view=self._view,
             rnd=mulberry32(derive_seed(self.config.seed, n)),
             working_context=render_working_context(store, position, self.config.memory),
             step=n,
@@ -174,6 +177,7 @@ class Explorer:
         )
         out.click = click
         self._last = out
+        remember(self._view, result.route, out.route, result.outcome, out.links)
         with self.store.transaction():
             retest.advance_walk(self.store, target)
         if self.on_step is not None:
@@ -241,9 +245,11 @@ class Explorer:
     def _position_after(self, out: StepOutcome, position: str) -> str:
         return out.route if out.outcome == "page" else position
 
-    def _count(self, text: str) -> int:
-        counter = getattr(self.policy, "count_tokens", None)
-        return int(counter(text)) if callable(counter) else 0
+    @staticmethod
+    def _count(text: str) -> int:
+        from .factory import shared_counter
+
+        return shared_counter().count_text(text)
 
 
 def page_text(page: Any) -> str:

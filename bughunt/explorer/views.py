@@ -60,24 +60,37 @@ class DueView:
         return self.table.get(node, ())
 
 
-def build_view(
-    store: ExplorerStore, config: MemoryConfig, rnd: Rng
-) -> Memory[str] | NoMemory[str] | NoLinksView:
-    """The policy's memory, replayed from the store in visit order (so eviction order is reproduced)."""
+View = Memory[str] | NoMemory[str] | NoLinksView
+
+
+def build_view(store: ExplorerStore, config: MemoryConfig, rnd: Rng) -> View:
+    """The policy's memory, replayed from the store in visit order (so eviction order is reproduced).
+
+    Build it once per session and keep it current with `remember`: eviction draws then happen once
+    per write, exactly as in the simulator."""
     if not config.visited:
         return NoMemory()
     mem: Memory[str] = Memory(config.capacity, config.eviction, rnd)
+    view: View = mem if config.link_table else NoLinksView(mem)
     table = store.links()
     for step in store.steps():
-        route = step["final_route"] or step["route"]
-        if step["outcome"] == "page":
-            if route != step["route"]:
-                # The link redirected: remember that it leads to the final page, so it is not re-clicked.
-                mem.write(step["route"], (route,))
-            mem.write(route, tuple(table.get(route, ())))
-        else:
-            mem.write(step["route"], ())
-    return mem if config.link_table else NoLinksView(mem)
+        final = step["final_route"] or step["route"]
+        remember(view, step["route"], final, step["outcome"], table.get(final, ()))
+    return view
+
+
+def remember(view: View, requested: str, final: str, outcome: str, links: Sequence[str]) -> None:
+    """Write one step into the policy's view."""
+    mem = view.inner if isinstance(view, NoLinksView) else view
+    if isinstance(mem, NoMemory):
+        return
+    if outcome == "page":
+        if final != requested:
+            # The link redirected: remember that it leads to the final page, so it is not re-clicked.
+            mem.write(requested, (final,))
+        mem.write(final, tuple(links))
+    else:
+        mem.write(requested, ())
 
 
 def render_working_context(
