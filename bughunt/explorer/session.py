@@ -262,7 +262,8 @@ def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[s
     duplicates and repeats are the whole exploration's (the store), so sessions add up."""
     visited = [r for r in store.visited() if (store.page(r) or {"outcome": ""})["outcome"] != "redirect"]
     builtin = store.get_meta("builtin") == "1"
-    coverage = len(set(visited) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None
+    # A wall, an error or a skipped response is visited but not covered: only pages count.
+    coverage = len(set(store.explored()) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None
     return {
         "session": result.session if result else None,
         "app_version": store.get_meta("app_version"),
