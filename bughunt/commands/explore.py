@@ -149,13 +149,25 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
                     print(f"interrupted; `bughunt resume --store {args.store}` continues", file=sys.stderr)
                     return 130
             data = summary(store, result)
+            skipped = _skipped(store)
     except MemgptLiteError as exc:
         print(f"bughunt: {exc}", file=sys.stderr)
         return 2
     if args.report:
         _write_report(args.store, args.report)
     _print(data, args.json)
+    if not args.json:
+        for outcome, routes in skipped.items():
+            print(f"not explored ({outcome.replace('_', ' ')}): {' '.join(routes)}")
     return 0
+
+
+def _skipped(store: ExplorerStore) -> dict[str, list[str]]:
+    """Visited routes that gave no page, by reason: login walls, non-HTML, HTTP errors, timeouts."""
+    out: dict[str, list[str]] = {}
+    for row in store.db.execute("SELECT route, outcome FROM pages WHERE outcome NOT IN ('page', 'redirect')"):
+        out.setdefault(row["outcome"], []).append(row["route"])
+    return out
 
 
 def _last_policy(store: ExplorerStore) -> str | None:
