@@ -79,6 +79,7 @@ def register_strategy(name: str, strategy: Strategy) -> None:
 
 
 def get_strategy(name: str) -> Strategy:
+    _load_planner()
     try:
         return STRATEGIES[name]
     except KeyError:
@@ -86,4 +87,11 @@ def get_strategy(name: str) -> Strategy:
 
 
 def strategy_names() -> tuple[str, ...]:
+    _load_planner()
     return tuple(STRATEGIES)
+
+
+def _load_planner() -> None:
+    # The planner lives in bughunt.planning (shared with the web explorer); importing it registers it.
+    if "planner" not in STRATEGIES:
+        import bughunt.planning  # noqa: F401

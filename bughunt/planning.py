@@ -1,0 +1,188 @@
+"""Planning over what memory knows, shared by the simulator and the web explorer.
+
+Both functions are generic over hashable node ids (page indices in the simulator, routes on a real
+site) and use only a link table — the pages remembered as visited and the links seen on them. Nothing
+here names a page or route of the built-in site.
+
+- `planner_strategy` — an exploration strategy (registered as ``planner``) that beats ``frontier``:
+  it takes the *rarest* unvisited neighbour first (linked from the fewest remembered pages: a page
+  linked from everywhere, like a navigation target, can be reached from anywhere later at the cost of
+  one step, so it is kept as an escape from dead ends), and when every neighbour is visited it travels
+  to the nearest unvisited page, preferring *stragglers* — unvisited pages whose remembered referrers
+  have the fewest other unvisited links, since those trips cannot be shared with other discoveries
+  later. Remaining ties are broken with the run's random generator (one draw per decision).
+- `shortest_tour` — the exact shortest walk from a start visiting every target over a known directed
+  graph (BFS distances + Held–Karp dynamic programming), used after a version change to re-test the
+  remembered bug pages first.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from memgpt_lite.errors import UsageError
+
+from .sim.memory import KnownLinks
+from .sim.rng import Rng, pick
+from .sim.strategies import register_strategy
+
+N = TypeVar("N", bound=Hashable)
+
+EXACT_TOUR_LIMIT = 15
+"""Held–Karp is O(2^k·k²); above this many targets `shortest_tour` uses nearest-neighbour order."""
+
+
+def planner_strategy(cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng) -> N | None:
+    """Next node: rarest unvisited neighbour, else the first step toward the best straggler; None when done."""
+    remembered = list(memory)
+    referrers: Counter[N] = Counter()
+    for p in remembered:
+        for q in memory.links(p):
+            referrers[q] += 1
+    if cur not in memory:
+        for q in links:
+            referrers[q] += 1
+    fresh = [q for q in links if q not in memory]
+    if fresh:
+        rarest = min(referrers[q] for q in fresh)
+        return pick(rnd, [q for q in fresh if referrers[q] == rarest])
+    dist, first = _reachable(cur, links, memory)
+    targets = [q for q in dist if q != cur and q not in memory]
+    if not targets:
+        return None
+    left = {p: sum(1 for x in memory.links(p) if x not in memory) for p in remembered}
+
+    def straggle(q: N) -> int:
+        return max((left[p] for p in remembered if q in memory.links(p)), default=0)
+
+    def key(q: N) -> tuple[int, int, int]:
+        return dist[q], straggle(q), referrers[q]
+
+    best = min(key(q) for q in targets)
+    return first[pick(rnd, [q for q in targets if key(q) == best])]
+
+
+def _reachable(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> tuple[dict[N, int], dict[N, N]]:
+    """BFS over the current page's links and remembered links: distance and first step to each node."""
+    dist: dict[N, int] = {cur: 0}
+    first: dict[N, N] = {}
+    queue = [cur]
+    for p in queue:
+        if p != cur and p not in memory:
+            continue  # an unvisited page's links are unknown
+        for q in links if p == cur else memory.links(p):
+            if q not in dist:
+                dist[q] = dist[p] + 1
+                first[q] = q if p == cur else first[p]
+                queue.append(q)
+    return dist, first
+
+
+register_strategy("planner", planner_strategy)
+
+
+def bfs_paths(graph: Mapping[N, Sequence[N]], source: N) -> dict[N, list[N]]:
+    """Shortest path (as a node list from `source`) to every node reachable in the directed `graph`.
+
+    Breadth-first in link order, so among equally short paths the one through earlier links wins.
+    """
+    paths: dict[N, list[N]] = {source: [source]}
+    queue = [source]
+    for p in queue:
+        for q in graph.get(p, ()):
+            if q not in paths:
+                paths[q] = [*paths[p], q]
+                queue.append(q)
+    return paths
+
+
+@dataclass(frozen=True, slots=True)
+class Tour:
+    """A walk from `walk[0]` visiting every target; `order` is the order the walk heads for them."""
+
+    order: tuple[Hashable, ...]
+    walk: tuple[Hashable, ...]
+    exact: bool
+
+    @property
+    def steps(self) -> int:
+        return len(self.walk) - 1
+
+
+def shortest_tour(graph: Mapping[N, Sequence[N]], start: N, targets: Iterable[N]) -> Tour:
+    """Shortest walk from `start` that visits every target (an open path; it need not return).
+
+    Exact for up to `EXACT_TOUR_LIMIT` targets (Held–Karp over BFS distances); beyond that a
+    nearest-neighbour order (`exact=False`). Targets equal to `start` are visited already. Raises
+    `UsageError` naming the targets the graph gives no way to reach.
+    """
+    goals = list(dict.fromkeys(t for t in targets if t != start))
+    if not goals:
+        return Tour((), (start,), True)
+    paths = {n: bfs_paths(graph, n) for n in [start, *goals]}
+    unreachable = [t for t in goals if t not in paths[start]]
+    if unreachable:
+        raise UsageError(f"targets not reachable over the known links: {unreachable}")
+    inf = float("inf")
+
+    def d(a: N, b: N) -> float:
+        p = paths[a].get(b)
+        return len(p) - 1 if p is not None else inf
+
+    exact = len(goals) <= EXACT_TOUR_LIMIT
+    order = _held_karp(goals, start, d) if exact else _nearest_first(goals, start, d)
+    if order is None:
+        raise UsageError("no single walk over the known links reaches every target (one-way links)")
+    walk: list[N] = [start]
+    for t in order:
+        walk.extend(paths[walk[-1]][t][1:])
+    return Tour(tuple(order), tuple(walk), exact)
+
+
+def _held_karp(goals: list[N], start: N, d: Callable[[N, N], float]) -> list[N] | None:
+    k = len(goals)
+    inf = float("inf")
+    # cost[mask][j]: shortest walk from start visiting exactly the goals in mask, ending at goal j
+    cost = [[inf] * k for _ in range(1 << k)]
+    back = [[-1] * k for _ in range(1 << k)]
+    for j in range(k):
+        cost[1 << j][j] = d(start, goals[j])
+    for mask in range(1, 1 << k):
+        row = cost[mask]
+        for j in range(k):
+            c = row[j]
+            if c == inf or not mask >> j & 1:
+                continue
+            for n in range(k):
+                if mask >> n & 1:
+                    continue
+                nc = c + d(goals[j], goals[n])
+                nm = mask | 1 << n
+                if nc < cost[nm][n]:  # strict: the first-found (earliest-listed) order wins ties
+                    cost[nm][n] = nc
+                    back[nm][n] = j
+    full = (1 << k) - 1
+    end = min(range(k), key=lambda j: cost[full][j])
+    if cost[full][end] == inf:
+        return None
+    order = []
+    mask, j = full, end
+    while j != -1:
+        order.append(goals[j])
+        mask, j = mask ^ (1 << j), back[mask][j]
+    return order[::-1]
+
+
+def _nearest_first(goals: list[N], start: N, d: Callable[[N, N], float]) -> list[N] | None:
+    left, at, order = list(goals), start, []
+    while left:
+        nxt = min(left, key=lambda g: d(at, g))
+        if d(at, nxt) == float("inf"):
+            return None
+        order.append(nxt)
+        left.remove(nxt)
+        at = nxt
+    return order
