@@ -71,14 +71,7 @@ class StrategyPolicy:
 
 
 def policy_names() -> tuple[str, ...]:
-    """Every policy name `--policy` accepts."""
-    _load_planner()
+    """Every policy name `--policy` accepts (the planner registers itself with the simulator)."""
+    import bughunt.planning  # noqa: F401
+
     return (*strategy_names(), "llm")
-
-
-def _load_planner() -> None:
-    # Importing the planning module registers its strategy with the simulator.
-    try:
-        import bughunt.planning  # noqa: F401
-    except ImportError:  # pragma: no cover - planning is part of the package; tolerate partial checkouts
-        pass

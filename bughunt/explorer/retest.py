@@ -13,6 +13,7 @@ import json
 
 from loguru import logger
 
+from bughunt.planning import bfs_paths, shortest_tour
 from bughunt.sim.strategies import step_toward_nearest_unknown
 
 from .store import ExplorerStore
@@ -37,17 +38,13 @@ def invalidate(store: ExplorerStore, new_version: str, position: str) -> list[st
 
 
 def plan_tour(links: dict[str, list[str]], start: str, targets: list[str]) -> list[str]:
-    """The routes to fetch, in order, to visit every reachable target from `start` over `links`."""
-    from bughunt.planning import shortest_tour  # the planner lives with the simulator
-
+    """The routes to fetch, in order, to visit every target reachable from `start` over `links`."""
     graph = {src: list(dsts) for src, dsts in links.items()}
-    reachable = [t for t in targets if t != start]
-    if not reachable:
+    reachable = bfs_paths(graph, start)
+    goals = [t for t in targets if t != start and t in reachable]
+    if not goals:
         return []
-    tour = list(shortest_tour(graph, start, reachable))
-    if tour and tour[0] == start:
-        tour = tour[1:]
-    return tour
+    return list(shortest_tour(graph, start, goals).walk[1:])
 
 
 def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> str | None:
