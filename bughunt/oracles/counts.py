@@ -12,7 +12,7 @@ import re
 
 from bughunt.html import FetchedPage, Node
 from bughunt.oracles.base import Fetch, Finding, evidence, short
-from bughunt.oracles.lists import has_pagination, list_items
+from bughunt.oracles.lists import find_lists, has_pagination, list_items
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
@@ -43,14 +43,18 @@ def _labels(root: Node) -> list[tuple[Node, str, int]]:
     return found
 
 
-def labelled_list(label: Node) -> list[Node] | None:
+def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node] | None:
     """The items of the list `label` labels, or None when no list clearly follows it.
 
     The list must be the element right after the label (a one-item list counts there); if the
     label ends its parent (a heading wrapped in a header div), the element right after the parent
-    or grandparent is tried, but then it must be a list of two or more.
+    or grandparent is tried, but then it must be a list of two or more. `containers` (ids of the
+    page's list containers, from `find_lists`) saves re-examining every ancestor on big pages.
     """
-    if any(a.tag in ("li", "tr", "article") or list_items(a) is not None for a in label.ancestors()):
+    if containers is None:
+        root = next((a for a in label.ancestors() if a.parent is None), label)
+        containers = {id(c) for c, _ in find_lists(root)}
+    if any(a.tag in ("li", "tr", "article") or id(a) in containers for a in label.ancestors()):
         return None
     node: Node = label
     for level in range(3):
@@ -74,9 +78,10 @@ def check_count_mismatch(page: FetchedPage, fetch: Fetch | None = None) -> list[
     if not page.is_html or page.status >= 400:
         return []
     paginated = has_pagination(page)
+    containers = {id(c) for c, _ in find_lists(page.document)}
     findings = []
     for label, noun, shown in _labels(page.document):
-        items = labelled_list(label)
+        items = labelled_list(label, containers)
         if items is None or shown in (len(items), _with_nested(items)) or (paginated and shown > len(items)):
             continue
         message = f"displayed count '{short(noun, 60)}' says {shown} but the list shows {len(items)} items"
