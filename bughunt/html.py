@@ -6,6 +6,7 @@ tree is forgiving (unclosed tags, stray end tags) because real pages are not val
 
 from __future__ import annotations
 
+import http.client
 import time
 import urllib.error
 import urllib.request
@@ -314,6 +315,14 @@ def fetch_page(
 
 
 def _get_once(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str, str], str, str]:
+    try:
+        return _request(url, timeout, user_agent)
+    except http.client.HTTPException as err:
+        # A broken response (truncated body, bad status line) is a network failure to the caller.
+        raise urllib.error.URLError(f"bad HTTP response from {url}: {err!r}") from err
+
+
+def _request(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str, str], str, str]:
     request = urllib.request.Request(url, headers={"User-Agent": user_agent, "Accept": "text/html,*/*;q=0.5"})
     try:
         response = _OPENER.open(request, timeout=timeout)
@@ -326,5 +335,13 @@ def _get_once(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str,
         if not is_html(content_type):
             return int(status), headers, content_type, ""
         raw = response.read(MAX_BODY_BYTES)
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and len(raw) < min(int(declared), MAX_BODY_BYTES):
+            # Half a page would mislead the oracles (a form cut before its fields, a list cut short).
+            raise urllib.error.URLError(f"truncated response from {url}: {len(raw)} of {declared} bytes")
         charset = response.headers.get_content_charset() or "utf-8"
-        return int(status), headers, content_type, raw.decode(charset, errors="replace")
+        try:
+            text = raw.decode(charset, errors="replace")
+        except LookupError:  # a charset Python does not know
+            text = raw.decode("utf-8", errors="replace")
+        return int(status), headers, content_type, text

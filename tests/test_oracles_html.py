@@ -53,3 +53,39 @@ def test_media_types():
     assert is_html("text/html; charset=utf-8") and is_html("application/xhtml+xml")
     assert not is_html("application/json") and not is_html("")
     assert route_of("http://a.test") == "/" and route_of("http://a.test/s?q=1") == "/s?q=1"
+
+
+def test_fetch_survives_odd_servers():
+    """Unknown charsets decode as UTF-8; a truncated body is an OSError, not a crash."""
+    import socket
+    import threading
+
+    import pytest
+
+    from bughunt.html import fetch_page
+
+    replies = [
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=x-klingon\r\nContent-Length: 9\r\n\r\n<p>ok</p>",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 500\r\n\r\n<p>cut",
+    ]
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def serve():
+        for reply in replies:
+            conn, _ = server.accept()
+            conn.recv(4096)
+            conn.sendall(reply)
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.getsockname()[1]}/"
+    try:
+        assert fetch_page(url, timeout=5).body == "<p>ok</p>"
+        with pytest.raises(OSError):
+            fetch_page(url, timeout=5)
+    finally:
+        thread.join(timeout=5)
+        server.close()
