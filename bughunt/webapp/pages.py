@@ -47,7 +47,7 @@ def _preview(p: c.Preview) -> str:
     )
 
 
-def _previews(items: tuple[c.Preview, ...]) -> str:
+def preview_list(items: tuple[c.Preview, ...]) -> str:
     return '<div class="article-list">' + "".join(_preview(p) for p in items) + "</div>"
 
 
@@ -67,7 +67,7 @@ def _reader_comments(cfg: SiteConfig) -> list[c.Comment]:
     return comments
 
 
-def _field(name: str, label: str, value: str, kind: str = "text") -> str:
+def form_field(name: str, label: str, value: str, kind: str = "text") -> str:
     if kind == "textarea":
         control = (
             f'<textarea class="form-control" id="{name}" name="{name}" rows="6">{escape(value)}</textarea>'
@@ -79,7 +79,7 @@ def _field(name: str, label: str, value: str, kind: str = "text") -> str:
     return f'<label for="{name}">{label}</label>{control}'
 
 
-def _page(cfg: SiteConfig, current: int, title: str, body: str, head: str = "") -> str:
+def render_page(cfg: SiteConfig, current: int, title: str, body: str, head: str = "") -> str:
     return document(title, body, current=current, version=cfg.app_version, head=head)
 
 
@@ -94,9 +94,9 @@ def home(cfg: SiteConfig) -> str:
         banner("conduit", f"A place to share your knowledge. {link(1, 'Sign in')} or {link(2, 'sign up')}.")
         + '<div class="container layout">'
         + f'<div class="toolbar"><span>Global feed · page 1 of 3</span>{link(8, "Next page »", rel="next")}</div>'
-        + f'{sidebar}<div class="main">{_previews(c.FEED[1])}{search}</div></div>'
+        + f'{sidebar}<div class="main">{preview_list(c.FEED[1])}{search}</div></div>'
     )
-    return _page(cfg, 0, "Home", body)
+    return render_page(cfg, 0, "Home", body)
 
 
 def feed(cfg: SiteConfig, number: int) -> str:
@@ -113,9 +113,9 @@ def feed(cfg: SiteConfig, number: int) -> str:
     body = (
         banner("Global feed", f"Page {number} of 3")
         + f'<div class="container layout"><div class="toolbar">{pager}</div>'
-        + f'<div class="main">{_previews(items)}</div>{sidebar}</div>'
+        + f'<div class="main">{preview_list(items)}</div>{sidebar}</div>'
     )
-    return _page(cfg, page, f"Global feed, page {number}", body, head)
+    return render_page(cfg, page, f"Global feed, page {number}", body, head)
 
 
 def article(cfg: SiteConfig, slug: str) -> str:
@@ -137,7 +137,7 @@ def article(cfg: SiteConfig, slug: str) -> str:
         f'<div class="card author-card"><div class="card-block">About the author: {link(18, a.author)}</div></div>'
         f'<h3>Reader comments</h3><div class="comment-list">{comments}</div></div>'
     )
-    return _page(cfg, page, a.title, body)
+    return render_page(cfg, page, a.title, body)
 
 
 def comments_of_a(cfg: SiteConfig) -> str:
@@ -148,7 +148,7 @@ def comments_of_a(cfg: SiteConfig) -> str:
         comments.append(c.Comment(c.POISON_AUTHOR, "November 29, 2026", cfg.poison_text))
     form = (
         '<form class="comment-form" method="post" action="/article/a/comments">'
-        f'{_field("comment", "Write a comment…", "", "textarea")}<button class="btn">Post comment</button></form>'
+        f'{form_field("comment", "Write a comment…", "", "textarea")}<button class="btn">Post comment</button></form>'
     )
     body = (
         banner(f"Comments on “{c.ARTICLES['a'].title}”")
@@ -156,7 +156,7 @@ def comments_of_a(cfg: SiteConfig) -> str:
         + f"<h2>Comments ({len(comments)})</h2>"
         + f'<div class="comment-list">{"".join(_comment(x) for x in comments)}</div>{form}</div>'
     )
-    return _page(cfg, 13, "Comments", body)
+    return render_page(cfg, 13, "Comments", body)
 
 
 def share_c(cfg: SiteConfig) -> str:
@@ -167,7 +167,7 @@ def share_c(cfg: SiteConfig) -> str:
         + '<p><code class="share-url">http://conduit.example/article/c</code></p>'
         + f"<p>{link(16, '« Back to the article')}</p></div>"
     )
-    return _page(cfg, 17, f"Share {a.title}", body)
+    return render_page(cfg, 17, f"Share {a.title}", body)
 
 
 def author(cfg: SiteConfig) -> str:
@@ -176,7 +176,7 @@ def author(cfg: SiteConfig) -> str:
         + f'<div class="container"><p class="followers">{link(19, f"{len(c.FOLLOWERS)} followers")}</p>'
         + f"<h2>Featured article</h2>{_preview(c.preview('a'))}</div>"
     )
-    return _page(cfg, 18, c.AUTHOR, body)
+    return render_page(cfg, 18, c.AUTHOR, body)
 
 
 def followers(cfg: SiteConfig) -> str:
@@ -186,7 +186,7 @@ def followers(cfg: SiteConfig) -> str:
         + f'<div class="container"><p>{link(18, f"« Back to {c.AUTHOR}")}</p>'
         + f'<h2>Followers ({len(c.FOLLOWERS)})</h2><ul class="follower-list">{names}</ul></div>'
     )
-    return _page(cfg, 19, "Followers", body)
+    return render_page(cfg, 19, "Followers", body)
 
 
 def search(cfg: SiteConfig, number: int, query: str) -> str:
@@ -204,9 +204,9 @@ def search(cfg: SiteConfig, number: int, query: str) -> str:
     )
     body = (
         banner("Search", f"Articles matching “{escape(query)}”")
-        + f'<div class="container">{form}<div class="toolbar">{pager}</div>{_previews(items)}</div>'
+        + f'<div class="container">{form}<div class="toolbar">{pager}</div>{preview_list(items)}</div>'
     )
-    return _page(cfg, 22 if number == 1 else 23, f"Search: {query}", body)
+    return render_page(cfg, 22 if number == 1 else 23, f"Search: {query}", body)
 
 
 def search_error(cfg: SiteConfig, query: str) -> str:
@@ -223,16 +223,16 @@ def search_error(cfg: SiteConfig, query: str) -> str:
         + f'for “{escape(query)}”.</p><pre class="traceback">{escape(trace)}</pre></div>'
         + f"<p>{link(22, '« Back to search page 1')} · Popular: {link(16, c.ARTICLES['c'].title)}</p></div>"
     )
-    return _page(cfg, 23, "500 Internal Server Error", body)
+    return render_page(cfg, 23, "500 Internal Server Error", body)
 
 
 def tag(cfg: SiteConfig, name: str) -> str:
     items = tuple(c.preview(s) for s, a in c.ARTICLES.items() if name in a.tags)
     body = (
         banner(f"#{name}")
-        + f'<div class="container"><h2>Articles tagged #{escape(name)} ({len(items)})</h2>{_previews(items)}</div>'
+        + f'<div class="container"><h2>Articles tagged #{escape(name)} ({len(items)})</h2>{preview_list(items)}</div>'
     )
-    return _page(cfg, site.ROUTE_TO_PAGE[f"/tag/{name}"], f"#{name}", body)
+    return render_page(cfg, site.ROUTE_TO_PAGE[f"/tag/{name}"], f"#{name}", body)
 
 
 PageRenderer = Callable[[SiteConfig], str]
