@@ -107,7 +107,18 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path):
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill-9", "ctrl-c"])
 def test_resume_after_kill_mid_step(site_12, tmp_path, capsys, sig):
     store_dir = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "bughunt", "explore", "--url", site_12, "--store", str(store_dir)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "bughunt",
+        "explore",
+        "--url",
+        site_12,
+        "--store",
+        str(store_dir),
+        "--policy",
+        "frontier",
+    ]
     cmd += ["--budget", "30", "--delay", "0.15", "--json"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
     db = store_dir / "bughunt.sqlite"

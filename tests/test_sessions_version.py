@@ -29,7 +29,19 @@ def _cli(capsys, *argv: str) -> dict:
 
 def test_version_change_retests_bug_pages_first_along_the_shortest_tour(site_12, tmp_path, capsys):
     store_dir = tmp_path / "v"
-    _cli(capsys, "explore", "--url", site_12, "--store", str(store_dir), "--budget", "45", "--json")
+    _cli(
+        capsys,
+        "explore",
+        "--url",
+        site_12,
+        "--store",
+        str(store_dir),
+        "--budget",
+        "45",
+        "--policy",
+        "frontier",
+        "--json",
+    )
     store = ExplorerStore(store_dir)
     bug_routes = [b["route"] for b in store.live_bugs()]
     assert set(bug_routes) == BUG_ROUTES, "a 45-click frontier run finds all six"
@@ -64,7 +76,19 @@ def test_version_change_retests_bug_pages_first_along_the_shortest_tour(site_12,
 
 def test_from_home_the_bug_pages_are_retested_in_15_clicks(site_12, tmp_path, capsys):
     store_dir = tmp_path / "h"
-    _cli(capsys, "explore", "--url", site_12, "--store", str(store_dir), "--budget", "45", "--json")
+    _cli(
+        capsys,
+        "explore",
+        "--url",
+        site_12,
+        "--store",
+        str(store_dir),
+        "--budget",
+        "45",
+        "--policy",
+        "frontier",
+        "--json",
+    )
     store = ExplorerStore(store_dir)
     with store.transaction():
         store.set_meta("position", "/")  # the last session ended on Home

@@ -27,6 +27,9 @@ from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig
 from memgpt_lite.errors import MemgptLiteError, UsageError
 
+DEFAULT_POLICY = "planner"
+"""The simulator's planner (`bughunt.planning`): rarest-neighbour-first exploration over remembered links."""
+
 
 def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     """Options shared by `explore` and `resume`."""
@@ -45,7 +48,7 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     p.add_argument(
         "--policy",
         default=None,
-        help=f"{' | '.join(policy_names())} (default: frontier, or the store's last)",
+        help=f"{' | '.join(policy_names())} (default: planner, or the store's last)",
     )
     p.add_argument("--budget", type=int, default=30, help="clicks in this session (default 30)")
     p.add_argument("--seed", type=int, default=1000, help="random seed of the policy (default 1000)")
@@ -123,7 +126,7 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
                     f"{args.store} already holds an exploration; use `bughunt resume --store {args.store}`"
                 )
             url, builtin = stack.enter_context(site_url(args, store))
-            policy_name = args.policy or _last_policy(store) or "frontier"
+            policy_name = args.policy or _last_policy(store) or DEFAULT_POLICY
             delay = args.delay if args.delay is not None else (0.0 if _loopback(url) else 1.0)
             fetcher = Fetcher(url, delay=delay, timeout=args.timeout, respect_robots=not args.ignore_robots)
             config = SessionConfig(
