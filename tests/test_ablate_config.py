@@ -167,3 +167,22 @@ def test_ray_backend_without_ray_is_a_clear_error(tmp_path, capsys):
     f.write_text("seeds: {count: 5}\nconfigs: [{strategy: random}]\n")
     assert main(["ablate", "--config", str(f), "--backend", "ray"]) == 2
     assert "ray" in capsys.readouterr().err
+
+
+def test_presets_load_by_name_and_validate():
+    from bughunt.sim.config import preset_names
+
+    assert {"planner", "planner-all-bugs", "components", "eviction"} <= set(preset_names())
+    for name in preset_names():
+        cfg = load_config(name)
+        assert cfg.run_configs() and cfg.baseline_name() in cfg.run_configs()
+    with pytest.raises(ConfigError, match="built-in presets: .*planner"):
+        load_config("no-such-preset")
+
+
+def test_complete_metric(tmp_path, capsys):
+    f = tmp_path / "c.yaml"
+    f.write_text("seeds: {count: 10}\nbudget: 200\nconfigs: [{strategy: frontier}]\nmetrics: [complete]\n")
+    assert main(["ablate", "--config", str(f), "--json", "-", "--workers", "1"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["configs"]["frontier"]["complete"]["mean"] == 1.0  # frontier always finishes given 200 steps

@@ -36,7 +36,7 @@ from .memory import Policy
 from .runner import SIM_METRICS
 from .strategies import strategy_names
 
-Metric = Literal["coverage", "repeat_rate", "bugs_found", "duplicate_reports", "tokens", "steps"]
+Metric = Literal["coverage", "repeat_rate", "bugs_found", "duplicate_reports", "tokens", "steps", "complete"]
 
 
 class _Strict(BaseModel):
@@ -189,13 +189,23 @@ def parse_config(data: Any, source: str = "config") -> AblationConfig:
         raise ConfigError(f"{source}: {format_validation_error(e)}") from None
 
 
+PRESETS_DIR = Path(__file__).parent / "presets"
+
+
+def preset_names() -> list[str]:
+    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+
+
 def load_config(path: str | Path) -> AblationConfig:
-    """Read and validate a YAML (.yaml/.yml) or TOML (.toml) ablation config."""
+    """Read and validate a YAML (.yaml/.yml) or TOML (.toml) ablation config, or a built-in preset by name."""
     p = Path(path)
+    if not p.exists() and p.suffix == "" and (PRESETS_DIR / f"{p.name}.yaml").exists():
+        p = PRESETS_DIR / f"{p.name}.yaml"
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
-        raise ConfigError(f"{p}: cannot read the config file ({e.strerror or e})") from None
+        hint = f"; built-in presets: {', '.join(preset_names())}" if p.suffix == "" else ""
+        raise ConfigError(f"{p}: cannot read the config file ({e.strerror or e}){hint}") from None
     suffix = p.suffix.lower()
     try:
         if suffix == ".toml":

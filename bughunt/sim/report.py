@@ -10,7 +10,7 @@ from rich.table import Table
 from .stats import pct, round_half_up
 from .summary import AblationSummary
 
-PROPORTIONS = {"coverage", "repeat_rate"}
+PROPORTIONS = {"coverage", "repeat_rate", "complete"}
 
 
 def _int(x: float) -> str:

@@ -108,6 +108,7 @@ def sim_task(config: RunConfig, task: int, run_index: int = 0) -> Record:
     """
     res = run(config, derive_seed(task, run_index), BUILTIN_SITE)
     rec: Record = {m: getattr(res, m) for m in SIM_METRICS}
+    rec["complete"] = float(res.coverage == 1.0)
     if not config.until_all_bugs:
         rec["curve"] = res.coverage_curve(BUILTIN_SITE.n_nodes)
     return rec
