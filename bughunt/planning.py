@@ -37,7 +37,7 @@ EXACT_TOUR_LIMIT = 15
 
 def planner_strategy(cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng) -> N | None:
     """Next node: rarest unvisited neighbour, else the first step toward the best straggler; None when done."""
-    remembered = list(memory)
+    remembered = _remembered(cur, links, memory)
     referrers: Counter[N] = Counter()
     for p in remembered:
         for q in memory.links(p):
@@ -63,6 +63,14 @@ def planner_strategy(cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng
 
     best = min(key(q) for q in targets)
     return first[pick(rnd, [q for q in targets if key(q) == best])]
+
+
+def _remembered(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> list[N]:
+    """The remembered pages; a view that cannot list itself gives those reachable over known links."""
+    if isinstance(memory, Iterable):
+        return list(memory)
+    dist, _ = _reachable(cur, links, memory)
+    return [p for p in dist if p in memory]
 
 
 def _reachable(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> tuple[dict[N, int], dict[N, N]]:

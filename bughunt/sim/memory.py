@@ -12,7 +12,7 @@ A dict keeps insertion order, which is write order (fifo) or recency order (lru)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Literal, Protocol, TypeVar
 
 from memgpt_lite.errors import ConfigError
@@ -29,10 +29,6 @@ class KnownLinks(Protocol[N]):
     """What a strategy may read from memory: which nodes are remembered and their remembered links."""
 
     def __contains__(self, node: object) -> bool: ...
-
-    def __iter__(self) -> Iterator[N]: ...
-
-    def __len__(self) -> int: ...
 
     def links(self, node: N) -> Sequence[N]: ...
 
