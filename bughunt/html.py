@@ -194,7 +194,11 @@ class FetchedPage:
     def excerpt(self, needle: str = "", width: int = 240) -> str:
         """A short piece of the body around `needle` (or its start), for evidence."""
         body = self.body
-        at = body.find(needle) if needle else -1
+        # Look in the document body first: the same words in <title> or <head> say little.
+        body_start = max(0, body.find("<body"))
+        at = body.find(needle, body_start) if needle else -1
+        if needle and at < 0:
+            at = body.find(needle)
         start = max(0, at - width // 3) if at >= 0 else 0
         piece = body[start : start + width]
         return ("…" if start else "") + piece + ("…" if start + width < len(body) else "")

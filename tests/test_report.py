@@ -77,7 +77,8 @@ def test_report_shows_map_path_coverage_and_bug_history():
     # / → /list → /list/2 → /item in session 1, then /item → /list in session 2 (another colour)
     assert len(walks) == 4 and len(set(walks)) == 2
     assert "session-2 · v1.3" in html  # the session boundary on the coverage chart
-    assert html.count('class="bug-dot"') == 1
+    assert html.count('class="bug-dot"') == 1 and html.count('class="fixed-dot"') == 1
+    assert "marked fixed at step 5" in html
     assert "History (superseded entries)" in html and 'class="status fixed"' in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\nsecond line" in html  # quoted page text, escaped
 

@@ -7,6 +7,7 @@ shown escaped, as data, never as markup.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime
 from html import escape
@@ -110,7 +111,9 @@ def _evidence(evidence: dict[str, Any]) -> str:
     facts += [
         k
         for k in evidence
-        if k not in facts and k not in ("quarantined_text", "quarantined_observation", "url")
+        # previous_evidence (on a fixed entry) is shown under History, with the old entry
+        if k not in facts
+        and k not in ("quarantined_text", "quarantined_observation", "url", "previous_evidence")
     ]
     rows = "".join(
         f"<tr><th>{escape(k)}</th><td><code>{escape(_plain(evidence[k]))}</code></td></tr>" for k in facts
@@ -141,6 +144,8 @@ def _evidence(evidence: dict[str, Any]) -> str:
 def _plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(map(str, value))
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
     return str(value)
 
 
@@ -151,7 +156,8 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]]) -> str:
         items = "".join(
             f"<li><span class='status {escape(str(h.get('status')))}'>{escape(str(h.get('status')))}</span> "
             f"in v{escape(str(h.get('version')))} at step {escape(str(h.get('step')))} ({escape(str(h.get('seen_at')))}) "
-            f"— superseded<details><summary>evidence</summary>{_evidence(h.get('evidence') or {})}</details></li>"
+            f"— superseded<details{' open' if status != 'open' else ''}><summary>evidence</summary>"
+            f"{_evidence(h.get('evidence') or {})}</details></li>"
             for h in history
         )
         older = f'<div class="history"><div class="muted">History (superseded entries)</div><ul>{items}</ul></div>'
@@ -162,7 +168,8 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]]) -> str:
         f'<span class="status {escape(status)}">{escape(status)}</span></header>'
         f'<p class="message">{escape(str(bug.get("message", "")))}</p>'
         f'<p class="meta">fingerprint <code>{escape(str(bug.get("fingerprint")))}</code> · app v'
-        f"{escape(str(bug.get('version')))} · found at step {escape(str(bug.get('step')))} · "
+        f"{escape(str(bug.get('version')))} · {'found' if status == 'open' else 'marked ' + escape(status)} at step "
+        f"{escape(str(bug.get('step')))} · "
         f"{escape(str(bug.get('seen_at')))}</p>{_evidence(bug.get('evidence') or {})}{older}</article>"
     )
 

@@ -61,6 +61,15 @@ def coverage_svg(data: dict[str, Any]) -> str:
                 f'<circle cx="{x(step):.1f}" cy="{y(curve[step - 1]):.1f}" r="6" class="bug-dot">'
                 f"<title>step {step}: {escape('; '.join(what))}</title></circle>"
             )
+    for bug in data.get("bugs", []):
+        step = bug.get("step") or 0
+        if bug.get("status") == "fixed" and not bug.get("superseded_by") and 1 <= step <= n:
+            out.append(
+                f'<rect x="{x(step) - 5:.1f}" y="{y(curve[step - 1]) - 5:.1f}" width="10" height="10" '
+                f'class="fixed-dot" transform="rotate(45 {x(step):.1f} {y(curve[step - 1]):.1f})">'
+                f"<title>step {step}: {escape(str(bug.get('kind')))} on {escape(str(bug.get('route')))} "
+                f"is fixed in v{escape(str(bug.get('version')))}</title></rect>"
+            )
     for step, s in enumerate(steps, start=1):
         if s.get("repeat") and step <= n:
             out.append(
@@ -69,7 +78,7 @@ def coverage_svg(data: dict[str, Any]) -> str:
     out.append("</svg>")
     legend = (
         '<div class="legend"><span><i class="line" style="background:#2e7d32"></i>share of pages seen</span>'
-        '<span><i class="dot"></i>new bug reported</span><span><i class="tick"></i>repeat visit</span>'
+        '<span><i class="dot"></i>new bug reported</span><span><i class="diamond"></i>bug found fixed</span><span><i class="tick"></i>repeat visit</span>'
         "<span>dashed line: a new session</span></div>"
     )
     return f'<div class="svg-scroll">{"".join(out)}</div>{legend}'
