@@ -104,9 +104,19 @@ def test_distinct_pages_and_identical_furniture_are_silent():
 
 def test_rel_prev_is_followed():
     first = page(products("Boot", "Sandal"), "/new")
-    second = page(f'<link rel="prev" href="/new">{products("Clog", "Sandal")}', "/new/more")
+    second = page(f'<link rel="prev" href="/new">{products("Clog", "Sandal")}', "/new?page=2")
     (finding,) = ORACLES["duplicate_pagination"](second, fetcher({first.url: first}))
     assert finding.evidence["previous_url"] == first.url
+
+
+def test_previous_post_links_are_not_pagination():
+    # Blogs put rel=prev between two posts; the posts' sidebars are not one paginated list.
+    older = page(f"<aside>{products('Hello', 'Older')}</aside>", "/2024/older-post/")
+    newer = page(
+        f'<a rel="prev" href="/2024/older-post/">Older</a><aside>{products("Newer", "Hello")}</aside>',
+        "/2024/hello-world/",
+    )
+    assert ORACLES["duplicate_pagination"](newer, fetcher({older.url: older})) == []
 
 
 # --- displayed count vs listed items ----------------------------------------------------------

@@ -92,17 +92,32 @@ def _page_number(url: str) -> tuple[str, int] | None:
     return None
 
 
+def _in_sequence(current: str, previous: str) -> bool:
+    """Whether `previous` can be the page before `current` in one list: the same URL with page N-1,
+    or the bare list URL before page 2 (`/news` → `/news?p=2`, `/` → `/feed/2`). A "previous post"
+    link between two articles is not: their lists (comments, sidebars) are not one sequence."""
+    here, there = _page_number(current), _page_number(previous)
+    if here is None:
+        return False
+    if there is not None:
+        return there[0] == here[0] and there[1] == here[1] - 1
+    return here[1] == 2
+
+
 def previous_page_url(page: FetchedPage) -> str | None:
     """The previous page of a paginated list: rel=prev, a "previous" link, or the URL with N-1."""
     base = base_url(page)
     doc = page.document
-    for node in doc.iter():
-        if node.tag in ("a", "link") and {"prev", "previous"} & set(node.get("rel").lower().split()):
-            return absolute(base, node.get("href"))
     anchors = [a for a in doc.find_all("a") if a.get("href")]
-    for a in anchors:
-        if _PREV_TEXT.match(a.text()):
-            return absolute(base, a.get("href"))
+    candidates = [
+        absolute(base, n.get("href"))
+        for n in doc.iter()
+        if n.tag in ("a", "link") and {"prev", "previous"} & set(n.get("rel").lower().split())
+    ]
+    candidates += [absolute(base, a.get("href")) for a in anchors if _PREV_TEXT.match(a.text())]
+    for url in candidates:
+        if url and _in_sequence(page.url, url):
+            return url
     here = _page_number(page.url)
     if here is None or here[1] < 2:
         return None
