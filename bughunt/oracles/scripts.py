@@ -1,9 +1,10 @@
 """Script from user content rendered unescaped (stored XSS), recognised by where it sits.
 
 A site's own scripts live in `<head>` or at block level; a `<script>` (or an element with an
-inline event handler such as `onerror`) inside a text-level element — a paragraph, a list item,
-a table cell — or sharing its parent with running text inside a container named like user content
-(comment, reply, review, message, bio, …) was written by a user and should have been escaped.
+inline event handler such as `onerror`) that shows two of three signs — inside a container named
+like user content (comment, reply, review, message, bio, …), directly inside a text-level element
+(a paragraph, a list item, a table cell), next to running text — was written by a user and should
+have been escaped.
 """
 
 from __future__ import annotations
@@ -39,13 +40,19 @@ def _has_text_sibling(node: Node) -> bool:
 
 
 def _suspicious(node: Node) -> Node | None:
-    """The user-content context that makes `node` suspicious, or None."""
+    """The user-content context that makes `node` suspicious, or None.
+
+    Two signs of three are needed: inside a user-content container, directly inside a text-level
+    element, next to running text. (A legacy `<td><script>document.write…</script></td>` has one.)
+    """
     parent = node.parent
     container = _user_container(node)
-    if parent is not None and parent.tag in _TEXT_LEVEL:
-        return container or parent
-    if container is not None and _has_text_sibling(node):
+    text_level = parent is not None and parent.tag in _TEXT_LEVEL
+    beside_text = _has_text_sibling(node)
+    if container is not None and (text_level or beside_text):
         return container
+    if text_level and beside_text:
+        return parent
     return None
 
 
