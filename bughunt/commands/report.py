@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bughunt.report import load_report_data, render_report
+    from bughunt.report import load_report_data, render_report, save_html
 
     try:
         data = load_report_data(args.store)
@@ -33,8 +33,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     html = render_report(data)
     try:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(html, encoding="utf-8")
+        save_html(html, args.out)
     except OSError as err:
         print(f"error: cannot write {args.out}: {err}", file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ from bughunt.report.charts import coverage_svg
 from bughunt.report.graph import site_map_svg
 from bughunt.report.style import CSS
 
-__all__ = ["render_report", "write_report", "load_report_data"]
+__all__ = ["load_report_data", "render_report", "save_html", "write_report"]
 
 _KEY_LINE = re.compile(r"^([a-z_]{2,30}): ?(.*)$")
 _SHOWN_FIRST = ("request", "status", "content_type", "elapsed_ms")
@@ -43,8 +43,12 @@ def load_report_data(store_dir: str | Path) -> dict[str, Any]:
 
 
 def write_report(store_dir: str | Path, out: str | Path) -> Path:
+    return save_html(render_report(load_report_data(store_dir)), out)
+
+
+def save_html(html: str, out: str | Path) -> Path:
+    """Write atomically, so an interrupted write never leaves half a report behind."""
     out = Path(out)
-    html = render_report(load_report_data(store_dir))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
