@@ -215,9 +215,19 @@ class RecallStore:
         with self._lock:
             return int(self._run(lambda: self._db.execute(sql, params).fetchone()[0]))
 
-    def iter_messages(self, batch: int = 1000) -> Iterator[Message]:
-        """Every message in the order stored."""
+    def iter_messages(self, batch: int = 1000, start: int = 0) -> Iterator[Message]:
+        """Every message in the order stored; `start` skips the first that many (an index catching up)."""
         last = 0
+        if start > 0:
+            with self._lock:
+                row = self._run(
+                    lambda: self._db.execute(
+                        "SELECT seq FROM messages ORDER BY seq LIMIT 1 OFFSET ?", (start - 1,)
+                    ).fetchone()
+                )
+            if row is None:
+                return
+            last = row[0]
         sql = "SELECT seq, json FROM messages WHERE seq > ? ORDER BY seq LIMIT ?"
         while True:
             after = last

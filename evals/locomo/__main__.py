@@ -1,0 +1,104 @@
+"""`python -m evals.locomo --data FILE [--k 1 5 10 25 50] [--json] [--report FILE]`.
+
+Ingests each LoCoMo conversation into a fresh memgpt_lite store, ranks every question with the
+framework's hybrid search and with a plain BM25 baseline, and scores both against the evidence turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from evals.locomo.data import load
+from evals.locomo.metrics import DEFAULT_KS
+from evals.locomo.report import ablation_table, document, markdown, table
+from evals.locomo.run import Progress as Callbacks
+from evals.locomo.run import evaluate
+from memgpt_lite.errors import MemgptLiteError
+from memgpt_lite.search import HybridConfig
+from memgpt_lite.storage.embeddings import HashingEmbedder, MiniLMEmbedder
+
+err = Console(stderr=True)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m evals.locomo", description=__doc__.splitlines()[0])
+    p.add_argument("--data", required=True, help="LoCoMo JSON file (a list of samples)")
+    p.add_argument(
+        "--k", type=int, nargs="+", default=list(DEFAULT_KS), help="cut-offs (default 1 5 10 25 50)"
+    )
+    p.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    p.add_argument("--report", type=Path, help="also write a Markdown report to this file")
+    p.add_argument(
+        "--embedder",
+        choices=("minilm", "hashing"),
+        default="minilm",
+        help="minilm (offline all-MiniLM-L6-v2 int8, the default) or hashing (fast, for smoke runs)",
+    )
+    p.add_argument("--ablate", action="store_true", help="also score each step of the fusion (frac@10 table)")
+    p.add_argument("--limit", type=int, help="only the first N conversations")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    ks = sorted(set(args.k))
+    if ks[0] < 1:
+        err.print("[red]--k values must be >= 1[/red]")
+        return 2
+    try:
+        conversations = load(args.data)
+        if args.limit is not None:
+            conversations = conversations[: max(args.limit, 0)]
+        embedder = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
+        config = HybridConfig()
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("LoCoMo", total=None)
+            callbacks = Callbacks(
+                start=lambda total: bar.update(task, total=total),
+                advance=lambda text: bar.update(task, advance=1, description=text),
+            )
+            run = evaluate(conversations, ks, embedder, config, ablate=args.ablate, progress=callbacks)
+    except (MemgptLiteError, OSError) as e:
+        err.print(f"[red]error:[/red] {e}")
+        return 2
+    settings = {
+        "data": str(args.data),
+        "conversations": [c.sample_id for c in conversations],
+        "k": ks,
+        "embedder": embedder.name,
+        "search": config.model_dump(),
+        "baseline": "Okapi BM25 k1=1.5 b=0.75, English stop words, no stemming",
+    }
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(markdown(run, ks, settings), encoding="utf-8")
+    if args.json:
+        print(json.dumps(document(run, settings), indent=2))
+        return 0
+    out = Console(width=max(Console().width, 120))
+    out.print(table(run, ks))
+    if run.ablation:
+        out.print(ablation_table(run))
+    out.print(
+        f"{run.questions} questions ({run.skipped} skipped: no valid evidence), {run.turns} turns, "
+        f"{run.seconds:.1f} s, embedder {embedder.name}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

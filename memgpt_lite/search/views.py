@@ -1,0 +1,44 @@
+"""The texts the retriever indexes: a message as `speaker: text`, and windows of neighbouring messages.
+
+The speaker is part of what is embedded because questions name people ("what did Melanie paint?") and
+the same words said by the other person are a different fact. Windows stay inside one session: a
+conversation resumed days later is not context for the last thing said before the pause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memgpt_lite.messages import Message
+
+
+def message_view(msg: Message) -> str:
+    """What is embedded for one message."""
+    text = msg.text.strip()
+    speaker = msg.meta.get("speaker")
+    return f"{speaker}: {text}" if speaker else text
+
+
+def segments(times: Sequence[float], gap_seconds: float) -> list[int]:
+    """A session number per item (items in stored order): a new one after each pause over `gap_seconds`.
+
+    A message stored earlier than the one before it (out-of-order import) also starts a session, so a
+    window never joins messages that were not said together."""
+    out: list[int] = []
+    seg = 0
+    for i, t in enumerate(times):
+        if i and (t - times[i - 1] > gap_seconds or t < times[i - 1]):
+            seg += 1
+        out.append(seg)
+    return out
+
+
+def window_bounds(segs: Sequence[int], i: int, radius: int) -> tuple[int, int]:
+    """The half-open range of items in item `i`'s window."""
+    lo = i
+    while lo > 0 and i - lo < radius and segs[lo - 1] == segs[i]:
+        lo -= 1
+    hi = i + 1
+    while hi < len(segs) and hi - i <= radius and segs[hi] == segs[i]:
+        hi += 1
+    return lo, hi
