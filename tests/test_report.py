@@ -68,7 +68,7 @@ def synthetic() -> dict:
 
 def test_report_shows_map_path_coverage_and_bug_history():
     html = render_report(synthetic())
-    assert html.count("<svg") == 2 and "<script" not in html
+    assert html.count("<svg") == 3 and "<script" not in html  # map, coverage, tokens
     assert "<link" not in html and " src=" not in html  # self-contained: nothing fetched from anywhere
     for route in ("/", "/list", "/list/2", "/item", "/about"):
         assert f">{route}</text>" in html  # every known page is a node, visited or not
@@ -79,6 +79,8 @@ def test_report_shows_map_path_coverage_and_bug_history():
     assert "session-2 · v1.3" in html  # the session boundary on the coverage chart
     assert html.count('class="bug-dot"') == 1 and html.count('class="fixed-dot"') == 1
     assert "marked fixed at step 5" in html
+    assert html.count('class="token-bar"') == 5 and "total 500" in html
+    assert "All pages (4)" in html
     assert "History (superseded entries)" in html and 'class="status fixed"' in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\nsecond line" in html  # quoted page text, escaped
 

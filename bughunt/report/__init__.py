@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from bughunt.report.charts import coverage_svg
+from bughunt.report.charts import coverage_svg, tokens_svg
 from bughunt.report.graph import site_map_svg
 from bughunt.report.style import CSS
 
@@ -191,6 +191,20 @@ def _bugs(data: dict[str, Any]) -> str:
     return "".join(_bug_card(b, history.get(str(b.get("fingerprint")), [])) for b in live)
 
 
+def _pages(data: dict[str, Any]) -> str:
+    rows = "".join(
+        f"<tr><td><code>{escape(str(p.get('route')))}</code></td><td>{escape(str(p.get('outcome')))}</td>"
+        f"<td>{escape(str(p.get('status')))}</td><td>{escape(str(p.get('visits')))}</td>"
+        f"<td>{escape(str(p.get('tested_version') or ''))}</td><td>{'yes' if p.get('needs_retest') else ''}</td></tr>"
+        for p in data.get("pages", [])
+    )
+    return (
+        f"<details><summary>All pages ({len(data.get('pages', []))})</summary><table><thead><tr><th>route</th>"
+        "<th>outcome</th><th>HTTP</th><th>visits</th><th>tested in</th><th>needs retest</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></details>"
+    )
+
+
 def _steps(data: dict[str, Any]) -> str:
     rows = []
     for s in data.get("steps", []):
@@ -223,8 +237,8 @@ def render_report(data: dict[str, Any]) -> str:
         f" · app version {escape(str(data.get('app_version') or 'unknown'))} · generated {generated}</p>"
         f"{_summary(data)}"
         f"<section><h2>Site map and the path walked</h2>{site_map_svg(data)}</section>"
-        f"<section><h2>Coverage over steps</h2>{coverage_svg(data)}</section>"
+        f"<section><h2>Coverage over steps</h2>{coverage_svg(data)}{tokens_svg(data)}</section>"
         f"<section><h2>Bugs</h2>{_bugs(data)}</section>"
-        f"<section><h2>Sessions</h2>{_sessions(data)}{_steps(data)}</section>"
+        f"<section><h2>Sessions</h2>{_sessions(data)}{_pages(data)}{_steps(data)}</section>"
         "</main></body></html>\n"
     )

@@ -82,3 +82,35 @@ def coverage_svg(data: dict[str, Any]) -> str:
         "<span>dashed line: a new session</span></div>"
     )
     return f'<div class="svg-scroll">{"".join(out)}</div>{legend}'
+
+
+def tokens_svg(data: dict[str, Any]) -> str:
+    """Tokens spent per step as bars (the prompt the policy sent; 0 for policies without a model)."""
+    steps: list[dict[str, Any]] = data.get("steps", [])
+    tokens = [int(s.get("tokens") or 0) for s in steps]
+    if not tokens or not any(tokens):
+        return ""
+    h, top, bottom = 120, 14, 22
+    plot_w, plot_h = W - LEFT - RIGHT, h - top - bottom
+    peak = max(tokens)
+    bar = plot_w / len(tokens)
+    out = [
+        f'<svg class="chart" viewBox="0 0 {W} {h}" width="{W}" height="{h}" xmlns="http://www.w3.org/2000/svg" '
+        'role="img" aria-label="Tokens per step">',
+        f'<text x="{LEFT - 8}" y="{top + 4}" class="axis" text-anchor="end">{peak:,}</text>'
+        f'<text x="{LEFT - 8}" y="{top + plot_h}" class="axis" text-anchor="end">0</text>'
+        f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{top + plot_h}" y2="{top + plot_h}" class="grid"/>',
+    ]
+    for i, (s, t) in enumerate(zip(steps, tokens, strict=True)):
+        bh = plot_h * t / peak
+        # Centred on the same x as the coverage chart's step, so the two read as one timeline.
+        centre = LEFT + (plot_w * i / (len(tokens) - 1) if len(tokens) > 1 else plot_w / 2)
+        out.append(
+            f'<rect x="{centre - bar * 0.35:.1f}" y="{top + plot_h - bh:.1f}" width="{bar * 0.7:.1f}" '
+            f'height="{bh:.1f}" class="token-bar"><title>step {s["n"]}: {t:,} tokens</title></rect>'
+        )
+    out.append(
+        f'<text x="{LEFT + plot_w / 2}" y="{h - 4}" class="axis" text-anchor="middle">'
+        f"tokens per step · total {sum(tokens):,}</text></svg>"
+    )
+    return f'<div class="svg-scroll">{"".join(out)}</div>'

@@ -29,7 +29,7 @@ svg .grid{stroke:#e4e7eb}svg .axis{fill:#7b8794;font:11px system-ui,sans-serif}
 svg .line{fill:none;stroke:#2e7d32;stroke-width:2.5}svg .area{fill:#2e7d32;opacity:.10}
 svg .bug-dot{fill:#c62828;stroke:#fff;stroke-width:2}
 svg .session-line{stroke:#52606d;stroke-dasharray:5 4}
-svg .repeat-tick{fill:#ef6c00}svg .fixed-dot{fill:#1565c0;stroke:#fff;stroke-width:2}
+svg .repeat-tick{fill:#ef6c00}svg .token-bar{fill:#9aa5b1}svg .fixed-dot{fill:#1565c0;stroke:#fff;stroke-width:2}
 .legend .diamond{width:9px;height:9px;background:#1565c0;transform:rotate(45deg)}
 .legend{display:flex;flex-wrap:wrap;gap:14px;margin-top:8px;color:#52606d;font-size:.85rem}
 .legend i{display:inline-block;vertical-align:middle;margin-right:6px}
