@@ -127,17 +127,26 @@ def test_accessed_passage_gains_recency(archival):
     assert [h.passage.id for h in hits] == [b.id, a.id]
 
 
-def test_tag_and_time_filters(archival):
+@pytest.mark.parametrize("overfetch", [3000, 1], ids=["post-filter", "chroma-filter"])
+def test_tag_and_time_filters(archival, overfetch):
+    archival.max_overfetch = overfetch
+    archival.insert_many([{"content": f"unrelated filler {i}", "created_at": T0} for i in range(30)])
     archival.insert("login bug one", tags=["bug", "login"], created_at=T0)
     archival.insert("login bug two", tags=["bug"], created_at=T0 + timedelta(days=1))
     archival.insert("login works fine", tags=["note"], created_at=T0 + timedelta(days=2))
     now = T0 + timedelta(days=3)
-    assert archival.search("login", tags=["bug"], now=now).total == 2
+    bugs = archival.search("login", tags=["bug"], now=now)
+    assert bugs.total == 2 and {h.passage.content for h in bugs.items} == {"login bug one", "login bug two"}
     assert archival.search("login", tags=["login", "note"], now=now).total == 2
     assert archival.search("login", tags="nope", now=now).total == 0
-    assert archival.search("login", since=T0 + timedelta(hours=1), now=now).total == 2
-    assert archival.search("login", until="2024-03-02", now=now).total == 2
-    assert archival.search("login", since="2024-03-02", until="2024-03-02", tags=["bug"], now=now).total == 1
+    later = archival.search("login", since=T0 + timedelta(hours=1), now=now)
+    assert later.total == 2 and {h.passage.content for h in later.items} == {
+        "login bug two",
+        "login works fine",
+    }
+    assert archival.search("login", until="2024-03-02", now=now).total == 32
+    day2 = archival.search("login", since="2024-03-02", until="2024-03-02", tags=["bug"], now=now)
+    assert [h.passage.content for h in day2.items] == ["login bug two"]
     with pytest.raises(UsageError):
         archival.search("login", tags=[])
     with pytest.raises(UsageError):
@@ -239,3 +248,18 @@ def test_totals_follow_writes(archival):
     archival.insert("third", supersedes=b.id)
     assert archival.count() == 3 and archival.count(include_superseded=False) == 2
     assert archival.search("first", include_superseded=False).total == 2
+
+
+def test_corrupt_passage_metadata_is_store_error(archival):
+    p = archival.insert("soon broken")
+    archival._col.update(ids=[p.id], metadatas=[{"record": "{not json"}])
+    with pytest.raises(StoreError, match="corrupt metadata"):
+        archival.get(p.id)
+
+
+def test_corrupt_chroma_folder_is_store_error(tmp_path):
+    path = tmp_path / "archival"
+    path.mkdir()
+    (path / "chroma.sqlite3").write_bytes(b"garbage, not a database" * 200)
+    with pytest.raises(StoreError):
+        ArchivalStore(path, HashingEmbedder())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -34,25 +35,56 @@ def connect(path: str | Path | None, url: str | None) -> Any:
         raise StoreError(f"cannot open Chroma at {url or path}: {e}") from e
 
 
-def where_filter(
-    tags: Sequence[str] | None, since: TimeLike | None, until: TimeLike | None, include_superseded: bool
-) -> dict[str, Any] | None:
-    clauses: list[dict[str, Any]] = []
-    if tags is not None:
-        tag_list = [tags] if isinstance(tags, str) else list(tags)
-        if not tag_list:
-            raise UsageError("tags filter is empty; pass None for no tag filter")
-        keys = [{tag_key(t): True} for t in tag_list]
-        clauses.append(keys[0] if len(keys) == 1 else {"$or": keys})
-    lo = to_epoch(since, name="since") if since is not None else None
-    hi = to_epoch(until, end_of_day=True, name="until") if until is not None else None
-    check_range(lo, hi, ("since", "until"))
-    if lo is not None:
-        clauses.append({"created_at": {"$gte": lo}})
-    if hi is not None:
-        clauses.append({"created_at": {"$lte": hi}})
-    if not include_superseded:
-        clauses.append({"status": "current"})
-    if not clauses:
-        return None
-    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+@dataclass(frozen=True)
+class PassageFilter:
+    """Search filters, usable both as a Chroma `where` and as a predicate on returned metadata."""
+
+    tags: tuple[str, ...] | None = None
+    lo: float | None = None
+    hi: float | None = None
+    current_only: bool = False
+
+    @classmethod
+    def parse(
+        cls,
+        tags: Sequence[str] | str | None,
+        since: TimeLike | None,
+        until: TimeLike | None,
+        include_superseded: bool,
+    ) -> PassageFilter:
+        tag_list = None
+        if tags is not None:
+            tag_list = tuple([tags] if isinstance(tags, str) else list(tags))
+            if not tag_list or not all(isinstance(t, str) and t.strip() for t in tag_list):
+                raise UsageError("tags filter must be a non-empty list of tags; pass None for no tag filter")
+        lo = to_epoch(since, name="since") if since is not None else None
+        hi = to_epoch(until, end_of_day=True, name="until") if until is not None else None
+        check_range(lo, hi, ("since", "until"))
+        return cls(tag_list, lo, hi, not include_superseded)
+
+    @property
+    def empty(self) -> bool:
+        return self.tags is None and self.lo is None and self.hi is None and not self.current_only
+
+    def where(self) -> dict[str, Any] | None:
+        clauses: list[dict[str, Any]] = []
+        if self.tags is not None:
+            keys = [{tag_key(t): True} for t in self.tags]
+            clauses.append(keys[0] if len(keys) == 1 else {"$or": keys})
+        if self.lo is not None:
+            clauses.append({"created_at": {"$gte": self.lo}})
+        if self.hi is not None:
+            clauses.append({"created_at": {"$lte": self.hi}})
+        if self.current_only:
+            clauses.append({"status": "current"})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    def matches(self, meta: dict[str, Any]) -> bool:
+        if self.tags is not None and not any(meta.get(tag_key(t)) is True for t in self.tags):
+            return False
+        created = meta.get("created_at", 0.0)
+        if (self.lo is not None and created < self.lo) or (self.hi is not None and created > self.hi):
+            return False
+        return not (self.current_only and meta.get("status") != "current")

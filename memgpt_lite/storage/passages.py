@@ -117,17 +117,23 @@ def tag_key(tag: str) -> str:
 
 
 def encode(p: Passage) -> dict[str, Any]:
+    """Chroma metadata for a passage. Chroma stores one row per metadata key and reading them is the
+    main cost of a search, so only what filters or scoring need gets its own key; the rest travels
+    as one JSON `record`."""
+    record = {
+        "tags": p.tags,
+        "provenance": p.provenance,
+        "meta": p.meta,
+        "superseded_by": p.superseded_by,
+        "superseded_at": p.superseded_at.timestamp() if p.superseded_at else None,
+        "supersedes": p.supersedes,
+    }
     meta: dict[str, Any] = {
         "importance": p.importance,
         "created_at": p.created_at.timestamp(),
         "last_accessed_at": p.last_accessed_at.timestamp(),
         "status": p.status,
-        "superseded_by": p.superseded_by or "",
-        "superseded_at": p.superseded_at.timestamp() if p.superseded_at else 0.0,
-        "supersedes": p.supersedes or "",
-        "tags": json.dumps(p.tags, ensure_ascii=False),
-        "provenance": json.dumps(p.provenance, ensure_ascii=False),
-        "meta": json.dumps(p.meta, ensure_ascii=False),
+        "record": json.dumps(record, ensure_ascii=False),
     }
     for t in p.tags:
         meta[tag_key(t)] = True
@@ -138,19 +144,22 @@ def decode(pid: str, document: str | None, m: dict[str, Any] | None) -> Passage:
     if not m or document is None:
         raise StoreError(f"archival passage {pid} has no content or metadata; the collection is corrupt")
     try:
+        record = json.loads(m["record"])
         return Passage(
             id=pid,
             content=document,
             importance=int(m["importance"]),
-            tags=json.loads(m.get("tags") or "[]"),
-            provenance=json.loads(m.get("provenance") or "[]"),
+            tags=record["tags"],
+            provenance=record["provenance"],
             created_at=from_epoch(float(m["created_at"])),
             last_accessed_at=from_epoch(float(m["last_accessed_at"])),
-            status=m.get("status", "current"),
-            superseded_by=m.get("superseded_by") or None,
-            superseded_at=from_epoch(float(m["superseded_at"])) if m.get("superseded_at") else None,
-            supersedes=m.get("supersedes") or None,
-            meta=json.loads(m.get("meta") or "{}"),
+            status=m["status"],
+            superseded_by=record["superseded_by"],
+            superseded_at=from_epoch(record["superseded_at"])
+            if record["superseded_at"] is not None
+            else None,
+            supersedes=record["supersedes"],
+            meta=record["meta"],
         )
     except (KeyError, ValueError, TypeError) as e:
         raise StoreError(f"archival passage {pid} has corrupt metadata: {e}") from e
