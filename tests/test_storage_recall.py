@@ -43,6 +43,10 @@ def test_round_trip_keeps_every_part(recall):
     assert recall.count() == 3 and recall.count(roles=["tool"]) == 1
     assert msgs[1].id in recall and "nope" not in recall
     assert list(recall.iter_messages(batch=2)) == msgs
+    assert list(recall.iter_messages(start=1, batch=1)) == msgs[1:]
+    assert list(recall.iter_messages(start=3)) == []
+    with pytest.raises(UsageError):
+        list(recall.iter_messages(start=-1))
 
 
 def test_reappending_identical_is_noop_but_conflict_is_error(recall):

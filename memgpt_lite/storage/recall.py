@@ -215,19 +215,19 @@ class RecallStore:
         with self._lock:
             return int(self._run(lambda: self._db.execute(sql, params).fetchone()[0]))
 
-    def iter_messages(self, batch: int = 1000, start: int = 0) -> Iterator[Message]:
-        """Every message in the order stored; `start` skips the first that many (an index catching up)."""
-        last = 0
-        if start > 0:
-            with self._lock:
-                row = self._run(
-                    lambda: self._db.execute(
-                        "SELECT seq FROM messages ORDER BY seq LIMIT 1 OFFSET ?", (start - 1,)
-                    ).fetchone()
-                )
-            if row is None:
-                return
-            last = row[0]
+    def iter_messages(self, start: int = 0, batch: int = 1000) -> Iterator[Message]:
+        """Every message in the order stored, skipping the first `start` (to catch up incrementally)."""
+        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+            raise UsageError(f"start must be an integer >= 0, got {start!r}")
+        with self._lock:
+            first = self._run(
+                lambda: self._db.execute(
+                    "SELECT seq FROM messages ORDER BY seq LIMIT 1 OFFSET ?", (start,)
+                ).fetchone()
+            )
+        if first is None:
+            return
+        last = first[0] - 1
         sql = "SELECT seq, json FROM messages WHERE seq > ? ORDER BY seq LIMIT ?"
         while True:
             after = last
