@@ -94,3 +94,10 @@ def test_sample_size_by_hand():
     for bad in ({"effect": 0, "sd": 1}, {"effect": 1, "sd": 0}, {"effect": 1, "sd": 1, "alpha": 1.5}):
         with pytest.raises(UsageError):
             sample_size(**bad)
+
+
+def test_bootstrap_streams_large_task_sets():
+    data = [((i * 37) % 101) / 100 for i in range(30_000)]  # n × resamples above the in-memory plan limit
+    lo, hi = bootstrap_ci(data, resamples=100, seed=3)
+    normal = mean_ci(data)
+    assert lo < normal.mean < hi and abs(lo - normal.lo) < 0.01 and abs(hi - normal.hi) < 0.01

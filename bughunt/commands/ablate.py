@@ -90,6 +90,14 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
         yield lambda k: progress.update(task, advance=k, refresh=True)
 
 
+def _preload(module: str) -> None:
+    """Import `module` on a background thread (CPython's fork holds the import lock, so this is fork-safe)."""
+    import importlib
+    import threading
+
+    threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
+
+
 def _console(args: argparse.Namespace) -> Any:
     from rich.console import Console
 
@@ -123,6 +131,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     from ..sim.reproduce import CAPACITIES, build_report, coverage_curves, run_reproduction, total_runs
 
     backend = make_backend(args.backend, args.address, args.workers)
+    _preload("numpy")  # the bootstrap needs it; load it while the workers simulate
     with _progress(total_runs(), "seed experiment") as advance:
         grid = run_reproduction(backend, advance)
     report = build_report(grid)

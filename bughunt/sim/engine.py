@@ -120,12 +120,9 @@ class RunResult:
 
     def coverage_curve(self, n_nodes: int) -> list[float]:
         """Coverage after each step (index 0 = before the first step)."""
-        seen: set[Any] = set()
-        out = []
-        for node in self.path:
-            seen.add(node)
-            out.append(len(seen) / n_nodes)
-        return out
+        from .runner import coverage_curve
+
+        return coverage_curve(self.path, n_nodes)
 
 
 def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult:

@@ -8,6 +8,7 @@ Work is cut into units of a few tasks so a slow configuration spreads over all w
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 from memgpt_lite.errors import UsageError
 
 from .backends import Backend, OnDone, SerialBackend
-from .engine import BUILTIN_SITE, RunConfig, run
+from .engine import BUILTIN_SITE, RunConfig, RunResult, run
 from .rng import derive_seed
 
 Record = dict[str, Any]
@@ -56,8 +57,12 @@ def run_grid(
     backend: Backend | None = None,
     on_done: OnDone | None = None,
     unit_size: int = 25,
+    runners: Mapping[str, TaskRunner] | None = None,
 ) -> GridResult:
-    """Run every configuration on every task `runs_per_task` times; `on_done(k)` counts finished runs."""
+    """Run every configuration on every task `runs_per_task` times; `on_done(k)` counts finished runs.
+
+    `runners` may give some configurations their own task runner instead of `fn`.
+    """
     if not configs:
         raise UsageError("no configurations to run")
     if not tasks:
@@ -71,7 +76,7 @@ def run_grid(
     owners: list[str] = []
     for name, cfg in configs.items():
         for start in range(0, len(items), size):
-            units.append((fn, cfg, items[start : start + size]))
+            units.append(((runners or {}).get(name, fn), cfg, items[start : start + size]))
             owners.append(name)
     sizes = [len(u[2]) for u in units]
     done_cb = None
@@ -107,8 +112,27 @@ def sim_task(config: RunConfig, task: int, run_index: int = 0) -> Record:
     hundreds of steps long, do not.
     """
     res = run(config, derive_seed(task, run_index), BUILTIN_SITE)
+    rec = _metrics(res)
+    if not config.until_all_bugs:
+        rec["curve"] = coverage_curve(res.path, BUILTIN_SITE.n_nodes)
+    return rec
+
+
+def sim_task_metrics(config: RunConfig, task: int, run_index: int = 0) -> Record:
+    """`sim_task` without the coverage curve, for runs nobody will plot by step."""
+    return _metrics(run(config, derive_seed(task, run_index), BUILTIN_SITE))
+
+
+def _metrics(res: RunResult) -> Record:
     rec: Record = {m: getattr(res, m) for m in SIM_METRICS}
     rec["complete"] = float(res.coverage == 1.0)
-    if not config.until_all_bugs:
-        rec["curve"] = res.coverage_curve(BUILTIN_SITE.n_nodes)
     return rec
+
+
+def coverage_curve(path: list[Any], n_nodes: int) -> list[float]:
+    """Coverage after each step of `path` (index 0: the start page alone)."""
+    seen: set[Any] = set()
+    add = seen.add
+    # `add` returns None, so each item is True exactly when the node is new
+    firsts = [p not in seen and add(p) is None for p in path]
+    return [c / n_nodes for c in itertools.accumulate(firsts)]

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Hashable, Mapping, Sequence
@@ -97,16 +98,35 @@ def bootstrap_ci(
     if n < 1 or resamples < 1:
         raise UsageError("a bootstrap needs at least one value and one resample")
     data = np.asarray(diffs, dtype=np.float64)
-    rng = np.random.Generator(np.random.PCG64(seed))
-    means = np.empty(resamples)
-    chunk = max(1, 2_000_000 // n)  # bound memory for large task sets
-    for start in range(0, resamples, chunk):
-        stop = min(resamples, start + chunk)
-        idx = rng.integers(0, n, size=(stop - start, n))
-        means[start:stop] = data[idx].mean(axis=1)
+    if n * resamples <= _PLAN_LIMIT:
+        means = data[_resample_plan(n, resamples, seed)].mean(axis=1)
+    else:  # large task sets: stream the plan in chunks to bound memory
+        rng = np.random.Generator(np.random.PCG64(seed))
+        means = np.empty(resamples)
+        chunk = max(1, _PLAN_LIMIT // n)
+        for start in range(0, resamples, chunk):
+            stop = min(resamples, start + chunk)
+            means[start:stop] = data[rng.integers(0, n, size=(stop - start, n))].mean(axis=1)
     means.sort()
     k = int(resamples * (1 - level) / 2)
     return float(means[k]), float(means[resamples - 1 - k])
+
+
+_PLAN_LIMIT = 2_000_000
+
+
+@functools.lru_cache(maxsize=4)
+def _resample_plan(n: int, resamples: int, seed: int) -> Any:
+    """The resampling plan (resamples × n task indices) for one seed; cached read-only.
+
+    It depends only on these three numbers, so comparisons over the same task count and seed share it
+    (each is still exactly the seeded bootstrap it would be alone).
+    """
+    import numpy as np
+
+    idx = np.random.Generator(np.random.PCG64(seed)).integers(0, n, size=(resamples, n))
+    idx.flags.writeable = False
+    return idx
 
 
 @dataclass(frozen=True, slots=True)
