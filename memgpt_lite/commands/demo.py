@@ -1,6 +1,6 @@
 """`memgpt-lite demo`: a deterministic scripted conversation that fills the context window, shows the
 memory-pressure warnings and flushes, and proves every evicted message can be found again in recall
-storage. No API key: the "assistant" is a `FunctionModel` answering from the request it is sent, and
+storage with the `conversation_search` tool. No API key: the "assistant" is a `FunctionModel` answering from the request it is sent, and
 the summarizer is the deterministic one. Running it again on the same store continues the conversation.
 """
 
@@ -21,8 +21,9 @@ from memgpt_lite.context import Block, DeterministicSummarizer
 from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import Message, ModelRequest, ModelResponse, TextPart
-from memgpt_lite.storage.recall import RecallStore
 from memgpt_lite.testing import FunctionModel
+from memgpt_lite.tools.memory_functions import conversation_search
+from memgpt_lite.tools.registry import ToolContext
 
 TURN_KEY = "demo_turns"
 SYSTEM_PROMPT = (
@@ -68,14 +69,20 @@ def assistant_reply(request: ModelRequest) -> ModelResponse:
     return ModelResponse(message=reply, stop_reason="end_turn", model="demo-scripted")
 
 
-def find_in_recall(recall: RecallStore, msg: Message, max_pages: int = 20) -> bool:
-    """Is `msg` returned by a conversation search for its own key facts (its code word, else its text)?"""
-    query = msg.meta.get("demo_code") or msg.text
+def found_by_conversation_search(memory: AgentMemory, msg: Message, max_pages: int = 50) -> bool:
+    """Does the model-facing `conversation_search` tool return `msg`, paging as a model would?
+
+    User and assistant messages are searched by their code word; memory-pressure notices (no code word)
+    by their text among system-role messages.
+    """
+    ctx = ToolContext(memory=memory, page_size=10)
+    code = msg.meta.get("demo_code")
+    query, roles = (code, None) if code else (msg.text, [msg.role])
     for page in range(max_pages):
-        hits = recall.search(query, page=page, page_size=10, mode="all")
-        if any(h.message.id == msg.id for h in hits.items):
+        result = conversation_search(ctx, query=query, roles=roles, page=page)
+        if f"id={msg.id}]" in result:
             return True
-        if page + 1 >= hits.pages:
+        if f"More: page={page + 1}." not in result:
             return False
     return False
 
@@ -122,7 +129,7 @@ def run_demo(
                 progress.advance(task)
         # The reply just appended is sent with the next request: count that prompt too.
         max_prompt = max(max_prompt, memory.context.prompt_tokens())
-        found = sum(find_in_recall(memory.recall, m) for m in memory.recall.get(evicted_ids))
+        found = sum(found_by_conversation_search(memory, m) for m in memory.recall.get(evicted_ids))
         return {
             "context_window": memory.context.config.context_window,
             "events": events,
