@@ -13,7 +13,6 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +22,13 @@ from pydantic import BaseModel, ValidationError
 from memgpt_lite.errors import StoreError, UsageError
 from memgpt_lite.messages import Message
 from memgpt_lite.storage.fts import match_expression
+from memgpt_lite.storage.message_filter import ROLES, MessageFilter
 from memgpt_lite.storage.pages import Page, check_paging
-from memgpt_lite.storage.times import TimeLike, check_range, to_epoch
+from memgpt_lite.storage.times import TimeLike
+
+__all__ = ["ROLES", "RecallHit", "RecallStore"]
 
 SCHEMA_VERSION = 1
-ROLES = frozenset({"system", "user", "assistant", "tool"})
 
 _SCHEMA = """
 CREATE TABLE messages(
@@ -159,7 +160,7 @@ class RecallStore:
             self._db.execute("UPDATE recall_meta SET value='0' WHERE key='chronological'")
             self._chronological = False
 
-    def _seq_range(self, f: _Filter) -> tuple[int, int] | tuple[()] | None:
+    def _seq_range(self, f: MessageFilter) -> tuple[int, int] | tuple[()] | None:
         """The rowid range of a date range when rows are in time order; () when it is empty."""
         if not self._chronological:
             return None
@@ -210,7 +211,7 @@ class RecallStore:
             )
 
     def count(self, roles: Sequence[str] | str | None = None) -> int:
-        clauses, params = _Filter.parse(roles, None, None, None).sql()
+        clauses, params = MessageFilter.parse(roles, None, None, None).sql()
         sql = "SELECT count(*) FROM messages m" + (f" WHERE {' AND '.join(clauses)}" if clauses else "")
         with self._lock:
             return int(self._run(lambda: self._db.execute(sql, params).fetchone()[0]))
@@ -259,7 +260,7 @@ class RecallStore:
         time in proportion to the history, and a newer good match is worth more than an older one.
         Every match is still counted in `total` and reachable by paging."""
         check_paging(page, page_size)
-        f = _Filter.parse(roles, start_date, end_date, speakers)
+        f = MessageFilter.parse(roles, start_date, end_date, speakers)
         expr = "{text speaker} : (" + match_expression(query, mode) + ")"
         if f.roles:
             expr += " AND role : (" + " OR ".join(f'"{r}"' for r in f.roles) + ")"
@@ -323,7 +324,7 @@ class RecallStore:
         check_paging(page, page_size)
         if start_date is None and end_date is None:
             raise UsageError("search_date needs start_date, end_date or both")
-        clauses, params = _Filter.parse(roles, start_date, end_date, speakers).sql()
+        clauses, params = MessageFilter.parse(roles, start_date, end_date, speakers).sql()
         where = " AND ".join(clauses)
 
         def run() -> tuple[int, list[str]]:
@@ -376,56 +377,3 @@ def _load(data: str) -> Message:
         return Message.model_validate_json(data)
     except ValidationError as e:
         raise StoreError(f"a stored message is corrupt: {e.errors()[:1]}") from e
-
-
-def _as_list(value: Sequence[str] | str | None, name: str) -> list[str] | None:
-    if value is None:
-        return None
-    items = [value] if isinstance(value, str) else list(value)
-    if not items or not all(isinstance(v, str) for v in items):
-        raise UsageError(f"{name} must be a non-empty list of strings, got {value!r}")
-    return items
-
-
-@dataclass(frozen=True)
-class _Filter:
-    roles: list[str] | None
-    speakers: list[str] | None
-    lo: float | None
-    hi: float | None
-
-    @classmethod
-    def parse(
-        cls,
-        roles: Sequence[str] | str | None,
-        start: TimeLike | None,
-        end: TimeLike | None,
-        speakers: Sequence[str] | str | None,
-    ) -> _Filter:
-        role_list = _as_list(roles, "roles")
-        if role_list is not None:
-            bad = sorted(set(role_list) - ROLES)
-            if bad:
-                raise UsageError(f"unknown role(s) {bad}; roles are {sorted(ROLES)}")
-        lo = to_epoch(start, name="start_date") if start is not None else None
-        hi = to_epoch(end, end_of_day=True, name="end_date") if end is not None else None
-        check_range(lo, hi, ("start_date", "end_date"))
-        return cls(role_list, _as_list(speakers, "speakers"), lo, hi)
-
-    def sql(self, roles: bool = True, dates: bool = True) -> tuple[list[str], list[Any]]:
-        """WHERE clauses on the messages table (alias `m`)."""
-        clauses: list[str] = []
-        params: list[Any] = []
-        if roles and self.roles is not None:
-            clauses.append(f"m.role IN ({','.join('?' * len(self.roles))})")
-            params += self.roles
-        if self.speakers is not None:
-            clauses.append(f"m.speaker IN ({','.join('?' * len(self.speakers))})")
-            params += self.speakers
-        if dates and self.lo is not None:
-            clauses.append("m.created_at >= ?")
-            params.append(self.lo)
-        if dates and self.hi is not None:
-            clauses.append("m.created_at <= ?")
-            params.append(self.hi)
-        return clauses, params
