@@ -191,3 +191,23 @@ def test_messages_without_text_are_skipped_and_empty_store_ranks_nothing(tmp_pat
         assert s.index.synced == 2
         assert np.allclose(np.linalg.norm(s.index.window_vectors, axis=1), 1.0, atol=1e-5)
     r.close()
+
+
+def test_recall_search_is_shared_per_memory_and_matches_recall_search_signature(tmp_path, monkeypatch):
+    from memgpt_lite.memory import AgentMemory
+    from memgpt_lite.search import recall_search
+
+    monkeypatch.setenv("MEMGPT_LITE_EMBEDDER", "hashing")
+    memory = AgentMemory.open(tmp_path / "store")
+    try:
+        for m in DIALOGUE:
+            memory.append(m)
+        search = recall_search(memory)
+        assert recall_search(memory) is search
+        page = search.search(
+            "concert", roles=["user"], start_date="2024-05-01", end_date="2024-05-01", page_size=3
+        )
+        assert page.items and all(h.message.created_at.date() == DAY1.date() for h in page.items)
+        assert (tmp_path / "store" / "search.sqlite").exists()
+    finally:
+        memory.close()

@@ -17,6 +17,8 @@ before it ("What concert was it?") does.
 from __future__ import annotations
 
 import os
+import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,6 +184,25 @@ class HybridSearch:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_SHARED: weakref.WeakKeyDictionary[Any, HybridSearch] = weakref.WeakKeyDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def recall_search(memory: Any) -> HybridSearch:
+    """The one `HybridSearch` of an `AgentMemory` (created on first use, kept while the memory lives).
+
+    For the memory tools: `recall_search(memory).search(query, roles=..., start_date=..., end_date=...,
+    page=..., page_size=...)` replaces `memory.recall.search(...)` with the same arguments and result
+    type. Uses the process-wide embedder (`default_embedder()`: MiniLM, or hashing when
+    `MEMGPT_LITE_EMBEDDER=hashing`)."""
+    with _SHARED_LOCK:
+        search = _SHARED.get(memory)
+        if search is None:
+            search = HybridSearch.for_memory(memory)
+            _SHARED[memory] = search
+        return search
 
 
 def _minmax(values: np.ndarray, allowed: np.ndarray) -> np.ndarray:
