@@ -53,7 +53,7 @@ def test_sim_json_keys(capsys):
 
 def test_sim_bad_strategy_is_a_clear_error(capsys):
     assert main(["sim", "--strategy", "teleport"]) == 2
-    assert "strategy" in capsys.readouterr().out
+    assert "strategy" in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")
@@ -123,3 +123,11 @@ def test_ablate_plan(capsys):
 def test_ablate_without_mode_is_a_usage_error(capsys):
     assert main(["ablate"]) == 2
     assert "--reproduce" in capsys.readouterr().err
+
+
+def test_bad_output_paths_fail_before_the_work(tmp_path, capsys):
+    assert main(["ablate", "--reproduce", "--json", str(tmp_path / "missing" / "r.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert main(["ablate", "--reproduce", "--plots", str(tmp_path / "file")]) == 2
+    assert "--plots" in capsys.readouterr().err

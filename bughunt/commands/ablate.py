@@ -61,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     try:
+        _check_outputs(args)  # fail before the work, not after it
         if args.reproduce:
             return _reproduce(args)
         if args.config:
@@ -105,6 +106,17 @@ def _console(args: argparse.Namespace) -> Any:
     stream = sys.stderr if to_stderr else sys.stdout
     # piped output gets a width that fits the tables instead of rich's 80-column default
     return Console(stderr=to_stderr, highlight=False, width=None if stream.isatty() else 120)
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    if args.json and args.json != "-":
+        parent = Path(args.json).resolve().parent
+        if not parent.is_dir():
+            raise UsageError(f"--json: directory {parent} does not exist")
+        if Path(args.json).is_dir():
+            raise UsageError(f"--json: {args.json} is a directory")
+    if args.plots:
+        _plots_dir(args.plots)
 
 
 def _write_json(target: str, data: dict[str, Any]) -> None:

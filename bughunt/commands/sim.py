@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter
 
 from memgpt_lite.errors import ConfigError
@@ -50,7 +51,7 @@ def main(args: argparse.Namespace) -> int:
             until_all_bugs=args.until_all_bugs,
         )
     except ConfigError as e:
-        print(f"bughunt sim: error: {e}")
+        print(f"bughunt sim: error: {e}", file=sys.stderr)
         return 2
     result = run(config, args.seed)
     if args.json:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Protocol
 
 from memgpt_lite.errors import ConfigError, UsageError
@@ -58,18 +57,31 @@ class ProcessBackend:
     ) -> list[Any]:
         if self.workers <= 1 or len(units) <= 1:
             return SerialBackend().map(fn, units, on_done)
-        # fork starts workers in milliseconds and inherits the imported engine; the callers keep no
-        # threads alive while the pool forks (the progress bar refreshes only on demand).
+        # fork starts workers in milliseconds and inherits the imported engine (CPython holds the
+        # import lock across fork, so a background import in the parent is safe).
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
         out: list[Any] = [None] * len(units)
-        with ProcessPoolExecutor(max_workers=min(self.workers, len(units)), mp_context=ctx) as pool:
-            futures = {pool.submit(fn, *u): i for i, u in enumerate(units)}
-            for f in as_completed(futures):
-                out[futures[f]] = f.result()
+        pool = ctx.Pool(min(self.workers, len(units)))
+        try:
+            jobs = [(i, fn, u) for i, u in enumerate(units)]
+            for i, result in pool.imap_unordered(_call_indexed, jobs):
+                out[i] = result
                 if on_done:
                     on_done(1)
+        except BaseException:
+            pool.terminate()  # Ctrl-C or a failing unit: stop now rather than finish the queue
+            raise
+        else:
+            pool.close()
+        finally:
+            pool.join()
         return out
+
+
+def _call_indexed(job: tuple[int, Callable[..., Any], tuple[Any, ...]]) -> tuple[int, Any]:
+    i, fn, args = job
+    return i, fn(*args)
 
 
 class DaskBackend:
