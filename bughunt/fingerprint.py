@@ -19,7 +19,7 @@ _TIMESTAMP = re.compile(
 _HEX = re.compile(r"\b(?:0x)?[0-9a-fA-F]*\d[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*\b|\b0x[0-9a-fA-F]+\b")
 _NUMBER = re.compile(r"(?<![A-Za-z])[-+]?\d+(?:[.,]\d+)*")
 _SPACE = re.compile(r"\s+")
-_ROUTE_ID = re.compile(r"(?<=/)(?:\d{4,}|[0-9a-fA-F]{12,})(?=/|$|\?)")
+_ROUTE_ID = re.compile(r"(?<=[/=])(?:\d{4,}|[0-9a-fA-F]{12,})(?=[/?&#;]|$)")
 
 
 def normalise_message(message: str) -> str:
@@ -35,7 +35,7 @@ def normalise_message(message: str) -> str:
 
 
 def normalise_route(route: str) -> str:
-    """Route with uuids and long ids replaced; the query string is kept minus volatile values."""
+    """Route with uuids and long ids (path segments or query values) replaced by placeholders."""
     route = _UUID.sub("<uuid>", route)
     return _ROUTE_ID.sub("<id>", route) or "/"
 

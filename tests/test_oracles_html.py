@@ -21,6 +21,7 @@ def test_route_and_kind_and_words_keep_bugs_apart():
     assert base != fingerprint("/feed/3", "count_mismatch", "repeats items")
     assert base != fingerprint("/feed/3", "duplicate_pagination", "drops items")
     assert normalise_route("/orders/99812/items/5") == "/orders/<id>/items/5"
+    assert normalise_route("/cart?sid=9f86d081884c7d65&page=2") == "/cart?sid=<id>&page=2"
     parts = fingerprint_parts("/a", "server_error", "HTTP 500 boom 42")
     assert parts.key == "/a|server_error|http <n> boom <n>" and len(parts.digest) == 16
 
