@@ -213,6 +213,8 @@ def test_destructive_get_without_confirmation_fires():
     assert "cancel subscription" in finding.message
     removed = page("<h1>Removed</h1>", "/cart/items/991/remove")
     assert kinds(ORACLES["unconfirmed_destructive"](removed, None)) == ["unconfirmed_destructive"]
+    by_query = page("<h1>Done</h1>", "/index.php?title=Boot&action=delete")
+    assert kinds(ORACLES["unconfirmed_destructive"](by_query, None)) == ["unconfirmed_destructive"]
 
 
 def test_confirmation_pages_and_harmless_routes_are_silent():
@@ -222,6 +224,8 @@ def test_confirmation_pages_and_harmless_routes_are_silent():
     )
     assert ORACLES["unconfirmed_destructive"](confirm, None) == []
     assert ORACLES["unconfirmed_destructive"](page("<h1>Shoes</h1>", "/shoes"), None) == []
+    search = page('<form method="get"><input name="q" value="delete"></form>', "/search?q=delete+account")
+    assert ORACLES["unconfirmed_destructive"](search, None) == []
     failed = page("<h1>Error</h1>", "/projects/7/delete", status=500)
     assert ORACLES["unconfirmed_destructive"](failed, None) == []
 

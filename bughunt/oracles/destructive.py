@@ -9,7 +9,7 @@ opened it; it never follows such links itself, since on a real site that would d
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.html import FetchedPage
 from bughunt.oracles.base import Fetch, Finding, evidence
@@ -20,9 +20,17 @@ _ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", 
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
 
 
+_ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "_method"})
+
+
 def destructive_action(url: str) -> str | None:
-    """The action named by a URL path (`delete account`), or None if it names none."""
-    words = [w for w in re.split(r"[^a-z0-9]+", urlsplit(url).path.lower()) if w]
+    """The action named by a URL (`delete account`), or None if it names none.
+
+    The path counts, and of the query only an action-like key (`?action=delete`): a search for
+    "delete" (`?q=delete`) names no action."""
+    parts = urlsplit(url)
+    text = parts.path + " " + " ".join(v for k, v in parse_qsl(parts.query) if k.lower() in _ACTION_KEYS)
+    words = [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
     if _VERBS & set(words) or (_ACCOUNT_VERBS & set(words) and _ACCOUNT_NOUNS & set(words)):
         return " ".join(w for w in words if not w.isdigit())
     return None
