@@ -132,3 +132,19 @@ def test_unreachable_site_is_recorded_not_raised(tmp_path):
     data = _explore("http://127.0.0.1:9/", tmp_path / "store", budget=3)
     assert data["_steps"][0]["outcome"] == "network_error"
     assert data["pages_visited"] == ["/"] and data["bugs"] == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--url", "ftp://example.invalid/"],
+        ["--url", "http://127.0.0.1:9/", "--poison-file", "p.txt"],
+        ["--builtin-site", "--policy", "teleport"],
+        ["--builtin-site", "--policy", "llm"],
+    ],
+)
+def test_bad_input_is_refused_before_a_store_exists(tmp_path, capsys, argv):
+    from bughunt.cli import main
+
+    assert main(["explore", "--store", str(tmp_path / "s"), *argv]) == 2
+    assert "bughunt:" in capsys.readouterr().err and not (tmp_path / "s").exists()

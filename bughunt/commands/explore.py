@@ -38,9 +38,9 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     p.add_argument(
         "--builtin-site", action="store_true", help="start the built-in site in-process and explore it"
     )
-    p.add_argument("--site-version", choices=("1.2", "1.3"), default="1.2", help="built-in site: app version")
+    p.add_argument("--site-version", choices=("1.2", "1.3"), help="built-in site: app version (default 1.2)")
     p.add_argument(
-        "--account", choices=("logged-in", "logged-out"), default="logged-in", help="built-in site view"
+        "--account", choices=("logged-in", "logged-out"), help="built-in site view (default logged-in)"
     )
     p.add_argument(
         "--poison-file", type=Path, help="built-in site: plant this file's text under every article"
@@ -98,7 +98,8 @@ def site_url(args: argparse.Namespace, store: ExplorerStore | None) -> Iterator[
         from bughunt.webapp import running_site
 
         poison = args.poison_file.read_text(encoding="utf-8") if args.poison_file else None
-        with running_site(app_version=args.site_version, poison_text=poison, account=args.account) as url:
+        version, account = args.site_version or "1.2", args.account or "logged-in"
+        with running_site(app_version=version, poison_text=poison, account=account) as url:
             yield url, True
         return
     if store is not None and store.get_meta("base_url"):
@@ -116,6 +117,10 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
             raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
         if args.url:
             Fetcher(args.url)
+            if args.builtin_site or args.poison_file or args.site_version or args.account:
+                raise UsageError(
+                    "--builtin-site, --site-version, --account and --poison-file do not go with --url"
+                )
         if args.policy == "llm" and not os.environ.get("ANTHROPIC_API_KEY"):
             raise UsageError("--policy llm needs ANTHROPIC_API_KEY (tests drive it with a scripted model)")
         with ExitStack() as stack:
