@@ -131,3 +131,33 @@ def test_bad_output_paths_fail_before_the_work(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     assert main(["ablate", "--reproduce", "--plots", str(tmp_path / "file")]) == 2
     assert "--plots" in capsys.readouterr().err
+
+
+def test_ablate_plan_from_a_pilot(reproduction, capsys):
+    d, r = reproduction
+    pilot = str(d / "r.json")
+    assert (
+        main(
+            [
+                "ablate",
+                "plan",
+                "--pilot",
+                pilot,
+                "--comparison",
+                "visited_vs_random",
+                "--effect",
+                "0.05",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    v = r["paired"]["visited_vs_random"]
+    sd = (v["hi"] - v["lo"]) / 2 * 200**0.5 / 1.96  # SD of per-seed differences, about 0.094
+    assert out["sd"] == pytest.approx(sd) and out["tasks"] == 28  # ((1.96 + 0.8416) * 0.0939 / 0.05)^2 = 27.7
+    assert out["pilot"]["n_tasks"] == 200
+    assert main(["ablate", "plan", "--pilot", pilot]) == 2  # two comparisons: which one?
+    assert "visited_vs_random" in capsys.readouterr().err
+    assert main(["ablate", "plan", "--sd", "0.1"]) == 2
+    assert "--effect" in capsys.readouterr().err

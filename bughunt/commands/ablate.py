@@ -43,14 +43,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=main)
     sub = p.add_subparsers(dest="ablate_command", metavar="plan")
     plan = sub.add_parser("plan", help="sample size: tasks needed to detect an effect")
+    plan.add_argument("--effect", type=float, help="smallest difference worth detecting (e.g. 0.05 = 5 pp)")
     plan.add_argument(
-        "--effect", type=float, required=True, help="smallest difference worth detecting (e.g. 0.05 = 5 pp)"
+        "--sd", type=float, help="SD of per-task differences (paired) or of per-task values (unpaired)"
     )
     plan.add_argument(
-        "--sd",
-        type=float,
-        required=True,
-        help="SD of per-task differences (paired) or of per-task values (unpaired)",
+        "--pilot",
+        metavar="FILE",
+        help="a pilot's `bughunt ablate --json` file: SD (and by default the effect) from it",
+    )
+    plan.add_argument("--comparison", help="which paired comparison of the pilot (e.g. frontier_vs_random)")
+    plan.add_argument(
+        "--metric", default="coverage", help="metric of the pilot comparison (default coverage)"
     )
     plan.add_argument("--alpha", type=float, default=0.05, help="two-sided significance level (default 0.05)")
     plan.add_argument("--power", type=float, default=0.8, help="power (default 0.8)")
@@ -237,28 +241,50 @@ def plan_main(args: argparse.Namespace) -> int:
     from ..sim.stats import sample_size
 
     try:
-        n = sample_size(args.effect, args.sd, args.alpha, args.power, paired=not args.unpaired)
+        effect, sd, source = _plan_inputs(args)
+        n = sample_size(effect, sd, args.alpha, args.power, paired=not args.unpaired)
     except UsageError as e:
         print(f"bughunt ablate plan: error: {e}", file=sys.stderr)
         return 2
     design = "unpaired" if args.unpaired else "paired"
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "tasks": n,
-                    "design": design,
-                    "effect": args.effect,
-                    "sd": args.sd,
-                    "alpha": args.alpha,
-                    "power": args.power,
-                }
-            )
-        )
+        out = {
+            "tasks": n,
+            "design": design,
+            "effect": effect,
+            "sd": sd,
+            "alpha": args.alpha,
+            "power": args.power,
+        }
+        print(json.dumps({**out, **({"pilot": source} if source else {})}))
         return 0
     unit = "tasks per configuration" if args.unpaired else "tasks (each run under both configurations)"
     print(
-        f"{n} {unit} to detect a difference of {args.effect:g} with SD {args.sd:g} "
+        f"{n} {unit} to detect a difference of {effect:.4g} with SD {sd:.4g} "
         f"(two-sided α = {args.alpha:g}, power {args.power:g}, {design}; normal approximation)"
     )
+    if source:
+        print(
+            f"from pilot {source['file']}: {source['comparison']} / {source['metric']}, {source['n_tasks']} tasks"
+        )
     return 0
+
+
+def _plan_inputs(args: argparse.Namespace) -> tuple[float, float, dict[str, Any] | None]:
+    if not args.pilot:
+        if args.effect is None or args.sd is None:
+            raise UsageError("give --effect and --sd, or --pilot FILE")
+        return args.effect, args.sd, None
+    from ..sim.summary import pilot_estimate
+
+    try:
+        data = json.loads(Path(args.pilot).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise UsageError(f"--pilot: cannot read {args.pilot}: {e.strerror or e}") from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--pilot: {args.pilot} is not JSON: {e}") from None
+    est = pilot_estimate(data, args.comparison, args.metric)
+    sd = args.sd if args.sd is not None else (est.sd_unpaired if args.unpaired else est.sd_paired)
+    effect = args.effect if args.effect is not None else est.effect
+    source = {"file": args.pilot, "comparison": est.comparison, "metric": est.metric, "n_tasks": est.n_tasks}
+    return effect, sd, source

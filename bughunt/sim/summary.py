@@ -6,6 +6,7 @@ per-task means (several runs of a task are averaged first), never over pooled ru
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,7 +15,15 @@ from typing import Any
 from memgpt_lite.errors import UsageError
 
 from .runner import GridResult
-from .stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Interval, PairedComparison, compare_paired, mean_ci
+from .stats import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    Z95,
+    Interval,
+    PairedComparison,
+    compare_paired,
+    mean_ci,
+)
 
 
 @dataclass(slots=True)
@@ -94,3 +103,57 @@ def summarize(
         paired=paired,
         curves=curves,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PilotEstimate:
+    """Effect and SDs recovered from a pilot's paired comparison (its interval and task count)."""
+
+    comparison: str
+    metric: str
+    effect: float
+    sd_paired: float
+    sd_unpaired: float
+    n_tasks: int
+
+
+def pilot_estimate(
+    data: dict[str, Any], comparison: str | None = None, metric: str = "coverage"
+) -> PilotEstimate:
+    """Read a `--json` file of `bughunt ablate` (a config ablation or `--reproduce`).
+
+    The SD of per-task differences is the paired half-width · √n / 1.96; the per-configuration SD
+    (for an unpaired design) comes from the unpaired half-width assuming equal variances:
+    half = 1.96 · √(2s²/n), so s = half · √(n/2) / 1.96.
+    """
+    paired = data.get("paired") if isinstance(data, dict) else None
+    if not isinstance(paired, dict) or not paired:
+        raise UsageError(
+            "pilot: no paired comparisons in this file (run `bughunt ablate ... --json FILE` first)"
+        )
+    if comparison is None:
+        if len(paired) != 1:
+            raise UsageError(f"pilot: choose a comparison with --comparison: {', '.join(paired)}")
+        comparison = next(iter(paired))
+    if comparison not in paired:
+        raise UsageError(f"pilot: no comparison {comparison!r}; the file has {', '.join(paired)}")
+    entry = paired[comparison]
+    if "mean" not in entry:  # a config ablation: one entry per metric
+        if metric not in entry:
+            raise UsageError(f"pilot: no metric {metric!r} in {comparison}; it has {', '.join(entry)}")
+        entry = entry[metric]
+    try:
+        n = int(entry.get("n_tasks", entry.get("n")))
+        half = (float(entry["hi"]) - float(entry["lo"])) / 2
+        return PilotEstimate(
+            comparison=comparison,
+            metric=metric,
+            effect=float(entry["mean"]),
+            sd_paired=half * math.sqrt(n) / Z95,
+            sd_unpaired=float(entry["unpaired_half_width"]) * math.sqrt(n / 2) / Z95,
+            n_tasks=n,
+        )
+    except (KeyError, TypeError, ValueError) as e:
+        raise UsageError(
+            f"pilot: {comparison} lacks {e} (not a file written by `bughunt ablate --json`)"
+        ) from None
