@@ -101,6 +101,9 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path):
     store = ExplorerStore(tmp_path / "split")
     s2 = [s for s in store.steps() if s["session_id"] == 2]
     assert s2[0]["repeat"] == 0
+    # One hand-over note, rewritten by the harness at the end of each session.
+    handovers = [n["text"] for n in store.notes() if n["author"] == "harness"]
+    assert len(handovers) == 1 and handovers[0].startswith("hand-over after session-2 (completed, 18 clicks")
     store.close()
 
 

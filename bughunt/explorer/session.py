@@ -89,6 +89,7 @@ class Explorer:
         status = "interrupted"
         clicks = 0
         self._view = build_view(store, cfg.memory, self.memory_rnd)
+        position: str | None = None
         try:
             position = store.get_meta("position")
             if position is None or store.page(position) is None:
@@ -109,6 +110,7 @@ class Explorer:
             status = "completed"
         finally:
             store.end_session(session_id, status)
+            self._hand_over(session_id, name, position, clicks, status)
             self._archive()
         return SessionResult(name, session_id, clicks, sum(o.tokens for o in outcomes), status, outcomes)
 
@@ -183,6 +185,24 @@ class Explorer:
         if self.on_step is not None:
             self.on_step(out)
         return out
+
+    def _hand_over(self, session_id: int, name: str, position: str | None, clicks: int, status: str) -> None:
+        """The hand-over note for the next session, written from structured memory only (routes and
+        counts — never page text), so it can be trusted like the rest of the harness's state."""
+        store = self.store
+        visited = set(store.visited())
+        known = {d for ds in store.links().values() for d in ds}
+        todo = sorted(known - visited)
+        due = store.needs_retest()
+        open_bugs = [b["route"] for b in store.live_bugs() if b["status"] == "open"]
+        text = (
+            f"hand-over after {name} ({status}, {clicks} clicks, app {store.get_meta('app_version') or '?'}): "
+            f"stopped at {position or '?'}; {len(visited)} routes visited; "
+            f"{len(todo)} known but unvisited{': ' + ', '.join(todo[:12]) if todo else ''}; "
+            f"{len(due)} due for retest; open bugs on {', '.join(open_bugs) or 'none'}"
+        )
+        with store.transaction():
+            store.add_note(text, session_id, store.step_count(), self.clock(), author="harness")
 
     def _archive(self) -> None:
         """Hand the site map and the bug history to the policy's long-term store, if it keeps one."""

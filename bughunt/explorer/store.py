@@ -9,7 +9,8 @@ The harness (never the model) writes it, one transaction per step, in WAL mode, 
 - `bugs`: the bug table keyed by fingerprint — exactly one live entry per fingerprint (enforced by a
   partial unique index); a changed status inserts a new entry and stamps the old one `superseded_by`;
 - `reports`: every report the run emitted (a report of an already-open fingerprint is a duplicate);
-- `notes`: free-text notes that passed the page-text filter; `observations`: quarantined raw page
+- `notes`: the model's notes that passed the page-text filter, plus the harness's hand-over note
+  (one, rewritten at the end of each session from structured memory only); `observations`: quarantined raw page
   text with provenance — data for audit, never fact, note, instruction or working context.
 """
 
@@ -60,7 +61,7 @@ CREATE TABLE IF NOT EXISTS reports (
 );
 CREATE TABLE IF NOT EXISTS notes (
     id INTEGER PRIMARY KEY, text TEXT NOT NULL, session_id INTEGER, step INTEGER, at REAL NOT NULL,
-    last_used_at REAL NOT NULL
+    last_used_at REAL NOT NULL, author TEXT NOT NULL DEFAULT 'model'
 );
 CREATE TABLE IF NOT EXISTS observations (
     id INTEGER PRIMARY KEY, text TEXT NOT NULL, provenance TEXT NOT NULL, quarantined INTEGER NOT NULL,
@@ -292,10 +293,15 @@ class ExplorerStore:
             (step, session_id, fingerprint, route, kind, int(duplicate), source, now),
         )
 
-    def add_note(self, text: str, session_id: int | None, step: int | None, now: float) -> None:
+    def add_note(
+        self, text: str, session_id: int | None, step: int | None, now: float, author: str = "model"
+    ) -> None:
+        if author == "harness":
+            # One hand-over at a time: the newest replaces the last (it summarises everything before it).
+            self.db.execute("DELETE FROM notes WHERE author = 'harness'")
         self.db.execute(
-            "INSERT INTO notes(text, session_id, step, at, last_used_at) VALUES (?,?,?,?,?)",
-            (text, session_id, step, now, now),
+            "INSERT INTO notes(text, session_id, step, at, last_used_at, author) VALUES (?,?,?,?,?,?)",
+            (text, session_id, step, now, now, author),
         )
 
     def add_observation(self, text: str, provenance: dict[str, Any], step: int | None, now: float) -> int:
