@@ -95,12 +95,24 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
         yield lambda k: progress.update(task, advance=k, refresh=True)
 
 
-def _preload(module: str) -> None:
-    """Import `module` on a background thread (CPython's fork holds the import lock, so this is fork-safe)."""
+def _preloading(module: str, advance: Callable[[int], None]) -> Callable[[int], None]:
+    """`advance`, which also starts importing `module` on a thread when the first results arrive.
+
+    By then the local pool has forked its workers, so no worker inherits a half-held import lock.
+    """
     import importlib
     import threading
 
-    threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
+    started = False
+
+    def wrapped(k: int) -> None:
+        nonlocal started
+        if not started:
+            started = True
+            threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
+        advance(k)
+
+    return wrapped
 
 
 def _console(args: argparse.Namespace) -> Any:
@@ -147,9 +159,9 @@ def _reproduce(args: argparse.Namespace) -> int:
     from ..sim.reproduce import CAPACITIES, build_report, coverage_curves, run_reproduction, total_runs
 
     backend = make_backend(args.backend, args.address, args.workers)
-    _preload("numpy")  # the bootstrap needs it; load it while the workers simulate
     with _progress(total_runs(), "seed experiment") as advance:
-        grid = run_reproduction(backend, advance)
+        # the bootstrap needs numpy: load it while the workers simulate
+        grid = run_reproduction(backend, _preloading("numpy", advance))
     report = build_report(grid)
     if args.json:
         _write_json(args.json, report)

@@ -57,8 +57,8 @@ class ProcessBackend:
     ) -> list[Any]:
         if self.workers <= 1 or len(units) <= 1:
             return SerialBackend().map(fn, units, on_done)
-        # fork starts workers in milliseconds and inherits the imported engine (CPython holds the
-        # import lock across fork, so a background import in the parent is safe).
+        # fork starts workers in milliseconds and inherits the imported engine; the pool forks all
+        # of them here, before any caller-started thread could be half-way through an import.
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
         out: list[Any] = [None] * len(units)
