@@ -127,9 +127,16 @@ def test_accessed_passage_gains_recency(archival):
     assert [h.passage.id for h in hits] == [b.id, a.id]
 
 
-@pytest.mark.parametrize("overfetch", [3000, 1], ids=["post-filter", "chroma-filter"])
-def test_tag_and_time_filters(archival, overfetch):
+@pytest.mark.parametrize(
+    "overfetch, index",
+    [(3000, True), (1, True), (3000, False)],
+    ids=["post-filter", "chroma-filter", "no-index"],
+)
+def test_tag_and_time_filters(archival, overfetch, index):
     archival.max_overfetch = overfetch
+    if not index:  # totals counted by Chroma, as with a server
+        archival._index.close()
+        archival._index = None
     archival.insert_many([{"content": f"unrelated filler {i}", "created_at": T0} for i in range(30)])
     archival.insert("login bug one", tags=["bug", "login"], created_at=T0)
     archival.insert("login bug two", tags=["bug"], created_at=T0 + timedelta(days=1))
@@ -263,3 +270,31 @@ def test_corrupt_chroma_folder_is_store_error(tmp_path):
     (path / "chroma.sqlite3").write_bytes(b"garbage, not a database" * 200)
     with pytest.raises(StoreError):
         ArchivalStore(path, HashingEmbedder())
+
+
+@pytest.mark.parametrize("damage", ["deleted", "corrupt", "stale"])
+def test_passage_index_is_rebuilt_from_chroma(tmp_path, damage):
+    path = tmp_path / "archival"
+    with ArchivalStore(path, HashingEmbedder()) as a:
+        first = a.insert("tagged one", tags=["bug"], created_at=T0)
+        a.insert("tagged two", tags=["bug", "ui"], created_at=T0 + timedelta(days=1), supersedes=first.id)
+        a.insert("plain", created_at=T0 + timedelta(days=2))
+    index_file = path / "archival.index.sqlite"
+    assert index_file.exists()
+    if damage == "deleted":
+        index_file.unlink()
+    elif damage == "corrupt":
+        for extra in ("-wal", "-shm"):
+            (path / f"archival.index.sqlite{extra}").unlink(missing_ok=True)
+        index_file.write_bytes(b"not sqlite" * 500)
+    else:
+        from memgpt_lite.storage.passage_index import PassageIndex
+
+        stale = PassageIndex(index_file)
+        stale.clear()
+        stale.close()
+    with ArchivalStore(path, HashingEmbedder()) as a:
+        assert a.count() == 3 and a.count(include_superseded=False) == 2
+        assert a.search("tagged", tags=["bug"]).total == 2
+        assert a.search("tagged", tags=["bug"], include_superseded=False).total == 1
+        assert a.search("tagged", since=T0 + timedelta(hours=1)).total == 2

@@ -32,9 +32,10 @@ from memgpt_lite.retrieval import (
     score,
 )
 from memgpt_lite.storage.chroma_ef import ChromaEmbeddingFunction
-from memgpt_lite.storage.chroma_util import PassageFilter, connect
+from memgpt_lite.storage.chroma_util import PassageFilter, connect, nearest
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.pages import Page, check_paging
+from memgpt_lite.storage.passage_index import open_index
 from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage, decode, encode
 from memgpt_lite.storage.times import TimeLike, from_epoch, to_epoch
 
@@ -104,6 +105,16 @@ class ArchivalStore:
             raise StoreError(
                 f"archival collection at {self.location} has a newer format; upgrade memgpt_lite"
             )
+        # Embedded only: a server may have other writers, whose passages a local index would miss.
+        self._index = (
+            open_index(
+                Path(path) / f"{collection}.index.sqlite",
+                lambda: int(self._chroma("count")),
+                lambda offset, limit: self._chroma("get", include=["metadatas"], offset=offset, limit=limit),
+            )
+            if path is not None
+            else None
+        )
 
     # -- writing ------------------------------------------------------------------------------------
     def insert(
@@ -155,6 +166,8 @@ class ArchivalStore:
                     documents=[p.content for p in chunk],
                     metadatas=[encode(p) for p in chunk],
                 )
+                if self._index is not None:
+                    self._index.add((p.id, p.created_at.timestamp(), True, p.tags) for p in chunk)
             self._changed()
             for p in passages:
                 if p.supersedes:
@@ -203,6 +216,8 @@ class ArchivalStore:
                 update={"status": "superseded", "superseded_by": new_id, "superseded_at": when}
             )
             self._chroma("update", ids=[head.id], metadatas=[encode(head)])
+            if self._index is not None:
+                self._index.set_current(head.id, False)
             self._changed()
         return head
 
@@ -264,7 +279,9 @@ class ArchivalStore:
             if page * page_size >= total:
                 return Page.of([], total, page, page_size)
             want = min(total, max(self.candidates, (page + 1) * page_size))
-            ids, metas, distances = self._candidates(qvec, flt, want, total)
+            ids, metas, distances = nearest(
+                self._chroma, qvec, flt, want, total, self._count(PassageFilter()), self.max_overfetch
+            )
             # Score from the raw metadata; build full Passage objects only for the page.
             accessed = np.array(
                 [
@@ -307,33 +324,6 @@ class ArchivalStore:
         self._qcache[query] = vec
         return vec
 
-    def _candidates(
-        self, qvec: np.ndarray, flt: PassageFilter, want: int, total: int
-    ) -> tuple[list[str], list[dict[str, Any]], list[float]]:
-        """The `want` nearest passages that pass the filter: (ids, metadatas, cosine distances).
-
-        Chroma filters metadata slowly on large collections (~100 ms at 100k), so with a filter we
-        first over-fetch nearest neighbours without it and filter here, sized by the filter's share
-        of the collection; only if too few survive do we ask Chroma to filter exactly."""
-        include = ["metadatas", "distances"]
-        if not flt.empty:
-            everything = self._count(PassageFilter())
-            fetch = min(everything, int(want * everything / max(total, 1) * 1.5) + 10)
-            if fetch <= self.max_overfetch:
-                res = self._chroma("query", query_embeddings=[qvec], n_results=fetch, include=include)
-                rows = [
-                    (i, m, d)
-                    for i, m, d in zip(res["ids"][0], res["metadatas"][0], res["distances"][0], strict=True)
-                    if flt.matches(m)
-                ]
-                if len(rows) >= want or fetch >= everything:
-                    rows = rows[:want]
-                    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
-        res = self._chroma(
-            "query", query_embeddings=[qvec], n_results=want, where=flt.where(), include=include
-        )
-        return res["ids"][0], res["metadatas"][0], res["distances"][0]
-
     def _documents(self, ids: list[str]) -> dict[str, str]:
         if not ids:
             return {}
@@ -346,11 +336,12 @@ class ArchivalStore:
         hit = self._counts.get(key)
         if hit is not None and (self.count_ttl is None or time.monotonic() - hit[0] < self.count_ttl):
             return hit[1]
-        n = (
-            int(self._chroma("count"))
-            if where is None
-            else len(self._chroma("get", where=where, include=[])["ids"])
-        )
+        if self._index is not None:
+            n = self._index.count(flt)
+        elif where is None:
+            n = int(self._chroma("count"))
+        else:
+            n = len(self._chroma("get", where=where, include=[])["ids"])
         if len(self._counts) >= 64:
             self._counts.clear()
         self._counts[key] = (time.monotonic(), n)
@@ -390,6 +381,8 @@ class ArchivalStore:
         except StoreError as e:  # access times only steer recency; never fail a close over them
             logger.warning("archival store {}: last-access times not written: {}", self.location, e)
         try:
+            if self._index is not None:
+                self._index.close()
             self._client.close()
         except Exception as e:  # closing must not hide the caller's own error
             logger.warning("closing archival store {}: {}", self.location, e)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
+
+import numpy as np
 
 from memgpt_lite.errors import ConfigError, StoreError, UsageError
 from memgpt_lite.storage.passages import tag_key
@@ -88,3 +90,34 @@ class PassageFilter:
         if (self.lo is not None and created < self.lo) or (self.hi is not None and created > self.hi):
             return False
         return not (self.current_only and meta.get("status") != "current")
+
+
+def nearest(
+    chroma: Callable[..., Any],
+    qvec: np.ndarray,
+    flt: PassageFilter,
+    want: int,
+    total: int,
+    everything: int,
+    max_overfetch: int,
+) -> tuple[list[str], list[dict[str, Any]], list[float]]:
+    """The `want` nearest passages that pass the filter: (ids, metadatas, cosine distances).
+
+    `total` passages pass the filter out of `everything`. Chroma filters metadata slowly on large
+    collections (0.1-0.5 s at 100k), so with a filter we first over-fetch nearest neighbours without
+    it, sized by the filter's share of the collection, and filter them here; only if too few survive
+    does Chroma filter exactly."""
+    include = ["metadatas", "distances"]
+    if not flt.empty:
+        fetch = min(everything, int(want * everything / max(total, 1) * 1.5) + 10)
+        if fetch <= max_overfetch:
+            res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=include)
+            rows = [
+                (i, m, d)
+                for i, m, d in zip(res["ids"][0], res["metadatas"][0], res["distances"][0], strict=True)
+                if flt.matches(m)
+            ][:want]
+            if len(rows) >= want or fetch >= everything:
+                return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+    res = chroma("query", query_embeddings=[qvec], n_results=want, where=flt.where(), include=include)
+    return res["ids"][0], res["metadatas"][0], res["distances"][0]
