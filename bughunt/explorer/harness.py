@@ -129,6 +129,7 @@ def _record_bugs(
         ).fetchone()
         if live is not None and live["status"] == "open":
             out.seen_again.append(f)
+            store.confirm_bug(live["id"], version, now)
             if not dedupe:
                 # Without a bug list the agent cannot know it reported this already.
                 store.add_report(out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now)

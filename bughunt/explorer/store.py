@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS links (
 CREATE TABLE IF NOT EXISTS bugs (
     id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, route TEXT NOT NULL, kind TEXT NOT NULL,
     message TEXT NOT NULL, evidence TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('open', 'fixed')),
-    version TEXT, seen_at REAL NOT NULL, step INTEGER, superseded_by INTEGER
+    version TEXT, seen_at REAL NOT NULL, step INTEGER, superseded_by INTEGER,
+    last_seen_version TEXT, last_seen_at REAL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS bugs_one_live ON bugs(fingerprint) WHERE superseded_by IS NULL;
 CREATE TABLE IF NOT EXISTS reports (
@@ -284,6 +285,12 @@ class ExplorerStore:
         if old is not None:
             self.db.execute("UPDATE bugs SET superseded_by = ? WHERE id = ?", (new_id, old["id"]))
         return new_id
+
+    def confirm_bug(self, bug_id: int, version: str | None, now: float) -> None:
+        """The symptom showed again with the same status: no new entry, just when and under which version."""
+        self.db.execute(
+            "UPDATE bugs SET last_seen_version = ?, last_seen_at = ? WHERE id = ?", (version, now, bug_id)
+        )
 
     def add_report(self, step: int, session_id: int, fingerprint: str, route: str, kind: str, duplicate: bool,
                    source: str, now: float) -> None:  # fmt: skip

@@ -120,7 +120,9 @@ def render_working_context(
     if config.bug_list:
         for bug in store.live_bugs():
             lines.append(
-                f"bug [{bug['status']} @ {bug['version']}] {bug['route']} {bug['kind']} fp={bug['fingerprint']}"
+                f"bug [{bug['status']} @ {bug['version']}"
+                + (f", seen again @ {bug['last_seen_version']}" if bug["last_seen_version"] else "")
+                + f"] {bug['route']} {bug['kind']} fp={bug['fingerprint']}"
             )
     for note in store.notes():
         lines.append(f"note: {note['text']}")
