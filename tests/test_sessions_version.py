@@ -68,6 +68,8 @@ def test_version_change_retests_bug_pages_first_along_the_shortest_tour(site_12,
     assert [h["status"] for h in history] == ["open", "fixed"]
     assert history[0]["superseded_by"] == history[1]["id"] and history[1]["superseded_by"] is None
     assert history[0]["version"] == "1.2" and history[1]["version"] == "1.3"
+    still_open = [b for b in store.live_bugs() if b["status"] == "open"]
+    assert len(still_open) == 5 and all(b["last_seen_version"] == "1.3" for b in still_open)
     store.close()
     mem = _cli(capsys, "memory", "--store", str(store_dir), "--json")
     old = next(b for b in mem["bugs"] if b["route"] == "/search/2" and b["status"] == "open")
