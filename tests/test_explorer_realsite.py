@@ -116,7 +116,9 @@ def test_foreign_site_is_explored_without_crashing(foreign_site, tmp_path):
     assert not any(p.startswith("/secret") for p in requested), "robots.txt must be respected"
     assert "/logout" not in requested, "session-ending links are never followed"
     hits = [path for _, path in _Site.requests]
-    assert hits.count("/redir") == 1 and hits.count("/private") == 1, "a remembered redirect is not re-clicked"
+    assert hits.count("/redir") == 1 and hits.count("/private") == 1, (
+        "a remembered redirect is not re-clicked"
+    )
     assert data["duplicate_reports"] == 0
 
 
