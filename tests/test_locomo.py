@@ -232,3 +232,5 @@ def test_cli_json_keys(tmp_path, capsys):
     assert doc["config"]["k"] == [1, 5] and doc["config"]["questions"] == 4
     assert "| overall 1–4 |" in report.read_text()
     assert main(["--data", str(tmp_path / "nope.json"), "--embedder", "hashing"]) == 2
+    assert main(["--data", str(path), "--embedder", "hashing", "--weights", "1", "1", "-1", "1"]) == 2
+    assert main(["--data", str(path), "--embedder", "hashing", "--k", "0"]) == 2

@@ -43,6 +43,14 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--ablate", action="store_true", help="also score each step of the fusion (frac@10 table)")
     p.add_argument("--limit", type=int, help="only the first N conversations")
+    p.add_argument(
+        "--weights",
+        type=float,
+        nargs=4,
+        metavar=("LEX", "DENSE", "WIN_LEX", "WIN_DENSE"),
+        help="view weights of the hybrid search (default 1 1 1 1)",
+    )
+    p.add_argument("--radius", type=int, help="window radius in messages (default 2)")
     return p
 
 
@@ -57,7 +65,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.limit is not None:
             conversations = conversations[: max(args.limit, 0)]
         embedder = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
-        config = HybridConfig()
+        overrides: dict[str, float | int] = {}
+        if args.weights:
+            overrides |= dict(
+                zip(("lexical", "dense", "window_lexical", "window_dense"), args.weights, strict=True)
+            )
+        if args.radius is not None:
+            overrides["radius"] = args.radius
+        config = HybridConfig(**overrides)
         with Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -72,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 advance=lambda text: bar.update(task, advance=1, description=text),
             )
             run = evaluate(conversations, ks, embedder, config, ablate=args.ablate, progress=callbacks)
-    except (MemgptLiteError, OSError) as e:
+    except (MemgptLiteError, OSError, ValueError) as e:
         err.print(f"[red]error:[/red] {e}")
         return 2
     settings = {
