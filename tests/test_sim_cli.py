@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
@@ -161,3 +162,16 @@ def test_ablate_plan_from_a_pilot(reproduction, capsys):
     assert "visited_vs_random" in capsys.readouterr().err
     assert main(["ablate", "plan", "--sd", "0.1"]) == 2
     assert "--effect" in capsys.readouterr().err
+
+
+def test_dispatcher_loads_only_the_named_command():
+    from bughunt.cli import COMMANDS, build_parser
+
+    def commands(parser):
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return set(sub.choices)
+
+    assert commands(build_parser(["-v", "ablate", "--reproduce"])) == {"ablate"}
+    assert commands(build_parser(["sim", "--json"])) == {"sim"}
+    assert len(commands(build_parser(["--help"]))) == len(COMMANDS)  # help lists every command
+    assert len(commands(build_parser(["no-such-command"]))) == len(COMMANDS)
