@@ -280,8 +280,9 @@ class ArchivalStore:
                 return Page.of([], total, page, page_size)
             want = min(total, max(self.candidates, (page + 1) * page_size))
             ids, metas, distances = nearest(
-                self._chroma, qvec, flt, want, total, self._count(PassageFilter()), self.max_overfetch
-            )
+                self._chroma, qvec, flt, want, total, self._count(PassageFilter()), self.max_overfetch,
+                self._index.matching if self._index is not None else None,
+            )  # fmt: skip
             # Score from the raw metadata; build full Passage objects only for the page.
             accessed = np.array(
                 [

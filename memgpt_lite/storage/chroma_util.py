@@ -100,24 +100,37 @@ def nearest(
     total: int,
     everything: int,
     max_overfetch: int,
+    matching: Callable[[list[str], PassageFilter], set[str]] | None = None,
 ) -> tuple[list[str], list[dict[str, Any]], list[float]]:
     """The `want` nearest passages that pass the filter: (ids, metadatas, cosine distances).
 
     `total` passages pass the filter out of `everything`. Chroma filters metadata slowly on large
     collections (0.1-0.5 s at 100k), so with a filter we first over-fetch nearest neighbours without
-    it, sized by the filter's share of the collection, and filter them here; only if too few survive
-    does Chroma filter exactly."""
+    it, sized by the filter's share of the collection, and filter them here — by `matching` (the
+    local passage index) when there is one, so Chroma returns metadata only for the survivors, else
+    by the returned metadata. Only if too few survive does Chroma filter exactly."""
     include = ["metadatas", "distances"]
     if not flt.empty:
         fetch = min(everything, int(want * everything / max(total, 1) * 1.5) + 10)
         if fetch <= max_overfetch:
-            res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=include)
-            rows = [
-                (i, m, d)
-                for i, m, d in zip(res["ids"][0], res["metadatas"][0], res["distances"][0], strict=True)
-                if flt.matches(m)
-            ][:want]
-            if len(rows) >= want or fetch >= everything:
-                return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+            if matching is not None:
+                res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=["distances"])
+                ok = matching(res["ids"][0], flt)
+                rows = [(i, d) for i, d in zip(res["ids"][0], res["distances"][0], strict=True) if i in ok][
+                    :want
+                ]
+                if len(rows) >= want or fetch >= everything:
+                    got = chroma("get", ids=[r[0] for r in rows], include=["metadatas"])
+                    meta = dict(zip(got["ids"], got["metadatas"], strict=True))
+                    return [r[0] for r in rows], [meta[r[0]] for r in rows], [r[1] for r in rows]
+            else:
+                res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=include)
+                kept = [
+                    (i, m, d)
+                    for i, m, d in zip(res["ids"][0], res["metadatas"][0], res["distances"][0], strict=True)
+                    if flt.matches(m)
+                ][:want]
+                if len(kept) >= want or fetch >= everything:
+                    return [r[0] for r in kept], [r[1] for r in kept], [r[2] for r in kept]
     res = chroma("query", query_embeddings=[qvec], n_results=want, where=flt.where(), include=include)
     return res["ids"][0], res["metadatas"][0], res["distances"][0]

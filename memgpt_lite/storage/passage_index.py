@@ -70,7 +70,8 @@ class PassageIndex:
         self._q("DELETE FROM passages")
         self._q("DELETE FROM passage_tags")
 
-    def count(self, flt: PassageFilter) -> int:
+    @staticmethod
+    def _clauses(flt: PassageFilter) -> tuple[list[str], list[Any]]:
         clauses: list[str] = []
         args: list[Any] = []
         if flt.lo is not None:
@@ -81,6 +82,10 @@ class PassageIndex:
             args.append(flt.hi)
         if flt.current_only:
             clauses.append("p.current = 1")
+        return clauses, args
+
+    def count(self, flt: PassageFilter) -> int:
+        clauses, args = self._clauses(flt)
         if flt.tags is None:
             sql = "SELECT count(*) FROM passages p" + (" WHERE " + " AND ".join(clauses) if clauses else "")
         else:
@@ -92,6 +97,21 @@ class PassageIndex:
             )
             args = [t.strip() for t in flt.tags] + args
         return int(self._q(sql, args)[0][0])
+
+    def matching(self, ids: list[str], flt: PassageFilter) -> set[str]:
+        """Which of `ids` pass the filter."""
+        clauses, args = self._clauses(flt)
+        if flt.tags is not None:
+            clauses.append(
+                f"EXISTS (SELECT 1 FROM passage_tags t WHERE t.id = p.id AND t.tag IN ({','.join('?' * len(flt.tags))}))"
+            )
+            args += [t.strip() for t in flt.tags]
+        found: set[str] = set()
+        for start in range(0, len(ids), 5000):
+            chunk = ids[start : start + 5000]
+            sql = f"SELECT p.id FROM passages p WHERE p.id IN ({','.join('?' * len(chunk))})"
+            found.update(r[0] for r in self._q(sql + "".join(f" AND {c}" for c in clauses), [*chunk, *args]))
+        return found
 
     def _q(self, sql: str, args: Any = ()) -> list[Any]:
         with self._lock:
