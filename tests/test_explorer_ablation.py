@@ -61,3 +61,15 @@ def test_ablate_command_with_explorer_section(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert set(data["configs"]) == {"random/mem-both", "frontier/mem-both"}
     assert data["tasks"] == 2 and "coverage" in data["configs"]["frontier/mem-both"]
+
+
+def test_until_all_bugs_measures_steps_and_tokens_to_find_them():
+    cfg = ExplorerRunConfig(policy="frontier", until_all_bugs=True, max_steps=120)
+    rec = explorer_task(cfg, "1.3|/|logged-in", 0)
+    assert rec["bug_recall"] == 1.0 and rec["bugs_found"] == 5, "1.3 has five bugs (Search page 2 fixed)"
+    assert rec["steps"] == rec["steps_to_all_bugs"] < 120, "the run stops at the last bug"
+    assert rec["tokens_to_all_bugs"] == rec["tokens"] and rec["tokens_per_bug"] == rec["tokens"] / 5
+    walled = explorer_task(cfg, "1.2|/|logged-out", 0)
+    assert walled["bug_recall"] < 1.0 and walled["steps_to_all_bugs"] == 120, (
+        "never finding them all is censored"
+    )

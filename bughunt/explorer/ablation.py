@@ -24,6 +24,10 @@ Config file (YAML or TOML), an `explorer` section::
       baseline: random/mem-none
       metrics: [coverage, bug_recall, duplicate_reports, repeat_rate, tokens]
       bootstrap: {resamples: 10000, seed: 0}
+      # until_all_bugs: true   # run each task until its version's bugs are all found (max_steps: 200);
+      #                        # metrics steps_to_all_bugs, tokens_to_all_bugs, tokens_per_bug
+
+A run that never finds them all is censored at the step cap (the budget, or `max_steps`).
 """
 
 from __future__ import annotations
@@ -54,7 +58,10 @@ from .views import MemoryConfig
 Metric = Literal[
     "coverage", "bug_recall", "bugs_found", "duplicate_reports", "repeat_rate", "tokens", "steps"
 ]
-METRICS: tuple[str, ...] = ("coverage", "bug_recall", "bugs_found", "duplicate_reports", "repeat_rate", "tokens", "steps")  # fmt: skip
+METRICS: tuple[str, ...] = (
+    "coverage", "bug_recall", "bugs_found", "duplicate_reports", "repeat_rate", "tokens", "steps",
+    "steps_to_all_bugs", "tokens_to_all_bugs", "tokens_per_bug",
+)  # fmt: skip
 ROUTES = {p.route for p in site.PAGES}
 
 
@@ -101,6 +108,8 @@ class ExplorerRunConfig(_Strict):
     eviction: Eviction = "fifo"
     budget: int = 30
     seed: int = 1000
+    until_all_bugs: bool = False
+    max_steps: int = 200
 
     @field_validator("policy")
     @classmethod
@@ -143,6 +152,9 @@ class ExplorerAblation(_Strict):
     runs_per_task: int = Field(1, ge=1, le=100)
     budget: int = Field(30, ge=1, le=1000)
     seed: int = Field(1000, ge=0)
+    until_all_bugs: bool = False
+    """Run each task until every bug present in its version is found (or `max_steps`)."""
+    max_steps: int = Field(200, ge=1, le=5000)
     grid: GridSpec | None = None
     configs: list[ExplorerRunConfig] = Field(default_factory=list)
     baseline: str | None = None
@@ -176,7 +188,8 @@ class ExplorerAblation(_Strict):
         out: dict[str, ExplorerRunConfig] = {}
         for s in specs:
             # Budget and seed are the ablation's, so every configuration runs the same tasks the same way.
-            out.setdefault(s.label(), s.model_copy(update={"budget": self.budget, "seed": self.seed}))
+            shared = {"budget": self.budget, "seed": self.seed, "until_all_bugs": self.until_all_bugs}
+            out.setdefault(s.label(), s.model_copy(update={**shared, "max_steps": self.max_steps}))
         return out
 
     def baseline_name(self) -> str:
@@ -209,16 +222,20 @@ def explorer_task(config: ExplorerRunConfig, task: str, run_index: int = 0) -> R
         try:
             fetcher = Fetcher(url.rstrip("/") + start)
             session = SessionConfig(
-                budget=config.budget, seed=seed, memory=config.memory_config(), builtin=True
+                budget=config.max_steps if config.until_all_bugs else config.budget,
+                seed=seed,
+                memory=config.memory_config(),
+                builtin=True,
+                stop_at_bugs=len(present) if config.until_all_bugs else None,
             )
             with make_policy(config.policy, store=store) as policy:
                 Explorer(store, fetcher, policy, session).run()
-            return _record(store, present)
+            return _record(store, present, session.budget)
         finally:
             store.close()
 
 
-def _record(store: ExplorerStore, present: set[str]) -> Record:
+def _record(store: ExplorerStore, present: set[str], cap: int) -> Record:
     steps = store.steps()
     seen: set[str] = set()
     curve = []
@@ -228,7 +245,19 @@ def _record(store: ExplorerStore, present: set[str]) -> Record:
         curve.append(len(seen & BUILTIN_ROUTES) / len(BUILTIN_ROUTES))
     found = {b["route"] for b in store.live_bugs() if b["route"] in present}
     clicks = max(0, len(steps) - 1)
+    first_report: dict[str, int] = {}
+    for r in store.reports():
+        if r["route"] in present:
+            first_report.setdefault(r["route"], r["step"])
+    # Step n is click n-1 (step 1 is the free landing); a run that never finds them all is censored
+    # at the step cap, so "never" costs at least as much as the slowest possible success.
+    all_found_at = max(first_report.values()) if present and set(first_report) == present else None
+    to_all = all_found_at - 1 if all_found_at is not None else cap
+    tokens_to_all = sum(s["tokens"] for s in steps if all_found_at is None or s["n"] <= all_found_at)
     return {
+        "steps_to_all_bugs": to_all,
+        "tokens_to_all_bugs": tokens_to_all,
+        "tokens_per_bug": sum(s["tokens"] for s in steps) / max(1, len(found)),
         "coverage": curve[-1] if curve else 0.0,
         "bug_recall": len(found) / len(present) if present else 1.0,
         "bugs_found": len(found),
@@ -271,7 +300,7 @@ def run_ablation(cfg: ExplorerAblationFile, backend: Any = None, on_done: Any = 
         cfg.name,
         ex.bootstrap.get("resamples", 10_000),
         ex.bootstrap.get("seed", 0),
-        curve_length=ex.budget + 1,
+        curve_length=None if ex.until_all_bugs else ex.budget + 1,
     )
 
 

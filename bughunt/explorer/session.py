@@ -41,6 +41,8 @@ class SessionConfig:
     app_version_hint: str | None = None
     expire_after_s: float | None = None
     builtin: bool = False
+    stop_at_bugs: int | None = None
+    """Stop once this many bugs are open (ablations that measure steps to find all bugs)."""
 
 
 @dataclass(slots=True)
@@ -100,6 +102,11 @@ class Explorer:
             else:
                 self._probe_version(position)
             while clicks < cfg.budget:
+                if (
+                    cfg.stop_at_bugs is not None
+                    and sum(b["status"] == "open" for b in store.live_bugs()) >= cfg.stop_at_bugs
+                ):
+                    break
                 target, tokens, retesting = self._choose(position, clicks)
                 if target is None:
                     break
