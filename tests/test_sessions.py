@@ -168,3 +168,10 @@ def test_memories_unused_for_too_long_expire(site_12, tmp_path):
     store = ExplorerStore(tmp_path / "e")
     assert len(store.all_bugs()) >= bugs_before
     store.close()
+
+
+def test_explore_again_on_the_same_store_continues(site_12, tmp_path, capsys):
+    argv = ["explore", "--url", site_12, "--store", str(tmp_path / "s"), "--budget", "10", "--json"]
+    first = _cli(capsys, *argv)
+    second = _cli(capsys, *argv)
+    assert second["session"] == "session-2" and len(second["pages_visited"]) > len(first["pages_visited"])

@@ -127,8 +127,10 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
             store = ExplorerStore(args.store, create=not resume)
             stack.callback(store.close)
             if not resume and store.step_count():
-                raise UsageError(
-                    f"{args.store} already holds an exploration; use `bughunt resume --store {args.store}`"
+                # Re-running the same command must not throw memory away: it continues, as resume does.
+                print(
+                    f"{args.store} already holds an exploration: continuing it (as `bughunt resume`)",
+                    file=sys.stderr,
                 )
             url, builtin = stack.enter_context(site_url(args, store))
             policy_name = args.policy or _last_policy(store) or DEFAULT_POLICY
