@@ -95,26 +95,6 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
         yield lambda k: progress.update(task, advance=k, refresh=True)
 
 
-def _preloading(module: str, advance: Callable[[int], None]) -> Callable[[int], None]:
-    """`advance`, which also starts importing `module` on a thread when the first results arrive.
-
-    By then the local pool has forked its workers, so no worker inherits a half-held import lock.
-    """
-    import importlib
-    import threading
-
-    started = False
-
-    def wrapped(k: int) -> None:
-        nonlocal started
-        if not started:
-            started = True
-            threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
-        advance(k)
-
-    return wrapped
-
-
 def _console(args: argparse.Namespace) -> Any:
     from rich.console import Console
 
@@ -160,8 +140,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 
     backend = make_backend(args.backend, args.address, args.workers)
     with _progress(total_runs(), "seed experiment") as advance:
-        # the bootstrap needs numpy: load it while the workers simulate
-        grid = run_reproduction(backend, _preloading("numpy", advance))
+        grid = run_reproduction(backend, advance)
     report = build_report(grid)
     if args.json:
         _write_json(args.json, report)
