@@ -73,3 +73,13 @@ def test_until_all_bugs_measures_steps_and_tokens_to_find_them():
     assert walled["bug_recall"] < 1.0 and walled["steps_to_all_bugs"] == 120, (
         "never finding them all is censored"
     )
+
+
+def test_every_recorded_metric_can_be_asked_for():
+    from typing import get_args
+
+    from bughunt.explorer.ablation import METRICS, Metric
+
+    assert set(get_args(Metric)) == set(METRICS)
+    rec = explorer_task(ExplorerRunConfig(policy="random", memory="none", budget=3), "1.2|/|logged-in", 0)
+    assert set(METRICS) <= set(rec)

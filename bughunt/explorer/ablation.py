@@ -56,8 +56,9 @@ from .store import ExplorerStore
 from .views import MemoryConfig
 
 Metric = Literal[
-    "coverage", "bug_recall", "bugs_found", "duplicate_reports", "repeat_rate", "tokens", "steps"
-]
+    "coverage", "bug_recall", "bugs_found", "duplicate_reports", "repeat_rate", "tokens", "steps",
+    "steps_to_all_bugs", "tokens_to_all_bugs", "tokens_per_bug",
+]  # fmt: skip
 METRICS: tuple[str, ...] = (
     "coverage", "bug_recall", "bugs_found", "duplicate_reports", "repeat_rate", "tokens", "steps",
     "steps_to_all_bugs", "tokens_to_all_bugs", "tokens_per_bug",
