@@ -234,3 +234,13 @@ def test_cli_json_keys(tmp_path, capsys):
     assert main(["--data", str(tmp_path / "nope.json"), "--embedder", "hashing"]) == 2
     assert main(["--data", str(path), "--embedder", "hashing", "--weights", "1", "1", "-1", "1"]) == 2
     assert main(["--data", str(path), "--embedder", "hashing", "--k", "0"]) == 2
+
+
+def test_archival_variant_scores_the_same_questions(tmp_path):
+    conv = parse_sample(tiny_sample())
+    run = evaluate([conv], ks=(1, 5), embedder=HashingEmbedder(), archival=True, workdir=tmp_path)
+    assert set(run.archival) == {"generative_agents", "relevance_only"}
+    for result in run.archival.values():
+        assert result["overall_1_5"]["n"] == 4
+    # The adopted kitten's turn shares the most words with its question: in the top 5 of 8 passages.
+    assert run.archival["relevance_only"]["categories"]["4"]["frac@5"] == 1.0

@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from evals.locomo.data import load
 from evals.locomo.metrics import DEFAULT_KS
-from evals.locomo.report import ablation_table, document, markdown, table
+from evals.locomo.report import ablation_table, archival_table, document, markdown, table
 from evals.locomo.run import Progress as Callbacks
 from evals.locomo.run import evaluate
 from memgpt_lite.errors import MemgptLiteError
@@ -42,6 +42,12 @@ def parser() -> argparse.ArgumentParser:
         help="minilm (offline all-MiniLM-L6-v2 int8, the default) or hashing (fast, for smoke runs)",
     )
     p.add_argument("--ablate", action="store_true", help="also score each step of the fusion (frac@10 table)")
+    p.add_argument(
+        "--archival",
+        action="store_true",
+        help="also put every turn into archival storage and score ArchivalStore.search (Generative-Agents "
+        "weights and relevance only)",
+    )
     p.add_argument("--limit", type=int, help="only the first N conversations")
     p.add_argument(
         "--weights",
@@ -86,7 +92,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 start=lambda total: bar.update(task, total=total),
                 advance=lambda text: bar.update(task, advance=1, description=text),
             )
-            run = evaluate(conversations, ks, embedder, config, ablate=args.ablate, progress=callbacks)
+            run = evaluate(
+                conversations,
+                ks,
+                embedder,
+                config,
+                ablate=args.ablate,
+                archival=args.archival,
+                progress=callbacks,
+            )
     except (MemgptLiteError, OSError, ValueError) as e:
         err.print(f"[red]error:[/red] {e}")
         return 2
@@ -108,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.print(table(run, ks))
     if run.ablation:
         out.print(ablation_table(run))
+    if run.archival:
+        out.print(archival_table(run))
     out.print(
         f"{run.questions} questions ({run.skipped} skipped: no valid evidence), {run.turns} turns, "
         f"{run.seconds:.1f} s, embedder {embedder.name}"

@@ -46,6 +46,8 @@ def document(run: RunResult, config: dict[str, Any]) -> dict[str, Any]:
     }
     if run.ablation:
         out["ablation"] = run.ablation
+    if run.archival:
+        out["archival"] = run.archival
     return out
 
 
@@ -68,6 +70,17 @@ def ablation_table(run: RunResult) -> Table:
         t.add_column(label.split(" ")[0] if key.isdigit() else label, justify="right")
     for row in run.ablation:
         t.add_row(row["step"], *(f"{_get(row, key)['frac@10']:.3f}" for key, _ in ROWS))
+    return t
+
+
+def archival_table(run: RunResult) -> Table:
+    t = Table(title="frac@10: recall hybrid search vs ArchivalStore.search over the same turns")
+    t.add_column("search")
+    for key, label in ROWS:
+        t.add_column(label.split(" ")[0] if key.isdigit() else label, justify="right")
+    rows = [("recall hybrid (ours)", run.ours)] + [(f"archival {n}", r) for n, r in run.archival.items()]
+    for name, result in rows:
+        t.add_row(name, *(f"{_get(result, key)['frac@10']:.3f}" for key, _ in ROWS))
     return t
 
 
@@ -94,6 +107,21 @@ def markdown(run: RunResult, ks: list[int], config: dict[str, Any]) -> str:
         for row in run.ablation:
             lines.append(
                 f"| {row['step']} | " + " | ".join(f"{_get(row, k)['frac@10']:.3f}" for k, _ in ROWS) + " |"
+            )
+    if run.archival:
+        lines += [
+            "",
+            "## Archival storage (frac@10)",
+            "",
+            "| search | " + " | ".join(lbl for _, lbl in ROWS) + " |",
+        ]
+        lines.append("|---|" + "---:|" * len(ROWS))
+        for name, result in [
+            ("recall hybrid (ours)", run.ours),
+            *((f"archival {n}", r) for n, r in run.archival.items()),
+        ]:
+            lines.append(
+                f"| {name} | " + " | ".join(f"{_get(result, k)['frac@10']:.3f}" for k, _ in ROWS) + " |"
             )
     lines += ["", "Configuration: `" + ", ".join(f"{k}={v}" for k, v in config.items()) + "`", ""]
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evals.locomo.archival import VARIANTS, ingest_archival, score_archival
 from evals.locomo.bm25 import BM25
 from evals.locomo.data import Conversation
 from evals.locomo.ingest import ingest, turn_message
@@ -42,6 +43,7 @@ class RunResult:
     ours: dict[str, Any]
     baseline: dict[str, Any]
     ablation: list[dict[str, Any]] = field(default_factory=list)
+    archival: dict[str, dict[str, Any]] = field(default_factory=dict)
     seconds: float = 0.0
     questions: int = 0
     skipped: int = 0
@@ -54,6 +56,7 @@ def evaluate(
     embedder: Embedder,
     config: HybridConfig | None = None,
     ablate: bool = False,
+    archival: bool = False,
     progress: Progress | None = None,
     workdir: str | Path | None = None,
 ) -> RunResult:
@@ -62,11 +65,13 @@ def evaluate(
     depth = max(ks)
     steps = [(name, config.model_copy(update=w)) for name, w in ABLATION_STEPS] if ablate else []
     per_question = sum(len(c.questions) for c in conversations)
-    progress.start(len(conversations) + per_question * (1 + len(steps)))
+    extra = len(VARIANTS) if archival else 0
+    progress.start(len(conversations) + per_question * (1 + len(steps) + extra))
     started = time.perf_counter()
     ours: list[Scored] = []
     baseline: list[Scored] = []
     by_step: list[list[Scored]] = [[] for _ in steps]
+    by_variant: dict[str, list[Scored]] = {name: [] for name in VARIANTS} if archival else {}
     with tempfile.TemporaryDirectory(prefix="locomo-", dir=workdir) as tmp:
         for conv in conversations:
             memory = ingest(conv, Path(tmp) / conv.sample_id, embedder=embedder)
@@ -89,6 +94,10 @@ def evaluate(
                         bucket.append(Scored(q.category, score_question(ranked, q.evidence, ks)))
                         progress.advance(f"{conv.sample_id}: ablation")
                 search.close()
+                if archival:
+                    ingest_archival(memory, conv)
+                    for name, scored in score_archival(memory, conv, ks, progress.advance).items():
+                        by_variant[name] += scored
             finally:
                 memory.close()
     ablation = [
@@ -99,6 +108,7 @@ def evaluate(
         ours=aggregate(ours, ks),
         baseline=aggregate(baseline, ks),
         ablation=ablation,
+        archival={name: aggregate(scored, ks) for name, scored in by_variant.items()},
         seconds=time.perf_counter() - started,
         questions=len(ours),
         skipped=sum(c.skipped for c in conversations),
