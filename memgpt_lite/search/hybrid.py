@@ -190,17 +190,18 @@ _SHARED: weakref.WeakKeyDictionary[Any, HybridSearch] = weakref.WeakKeyDictionar
 _SHARED_LOCK = threading.Lock()
 
 
-def recall_search(memory: Any) -> HybridSearch:
+def recall_search(memory: Any, embedder: Embedder | None = None) -> HybridSearch:
     """The one `HybridSearch` of an `AgentMemory` (created on first use, kept while the memory lives).
 
     For the memory tools: `recall_search(memory).search(query, roles=..., start_date=..., end_date=...,
     page=..., page_size=...)` replaces `memory.recall.search(...)` with the same arguments and result
-    type. Uses the process-wide embedder (`default_embedder()`: MiniLM, or hashing when
-    `MEMGPT_LITE_EMBEDDER=hashing`)."""
+    type. The embedder is `embedder`, else the memory's own (`memory.embedder`, when it has one), else
+    the process-wide `default_embedder()` (MiniLM, or hashing when `MEMGPT_LITE_EMBEDDER=hashing`)."""
     with _SHARED_LOCK:
         search = _SHARED.get(memory)
         if search is None:
-            search = HybridSearch.for_memory(memory)
+            chosen = embedder or getattr(memory, "embedder", None) or default_embedder()
+            search = HybridSearch.for_memory(memory, embedder=chosen)
             _SHARED[memory] = search
         return search
 
