@@ -211,3 +211,26 @@ def test_recall_search_is_shared_per_memory_and_matches_recall_search_signature(
         assert (tmp_path / "store" / "search.sqlite").exists()
     finally:
         memory.close()
+
+
+def test_the_agents_own_searches_are_not_indexed(tmp_path):
+    from memgpt_lite.messages import TextPart, ToolCallPart, ToolResultPart
+
+    r = RecallStore(tmp_path / "recall.sqlite")
+    call = ToolCallPart(id="c1", name="conversation_search", arguments={"query": "violin"})
+    echo = [
+        Message(role="assistant", parts=[TextPart(text="let me look"), call], created_at=DAY1),
+        Message.tool_results(
+            ToolResultPart(tool_call_id="c1", name="conversation_search", content="violin violin"),
+            created_at=DAY1,
+        ),
+    ]
+    other = Message.tool_results(
+        ToolResultPart(tool_call_id="c2", name="fetch", content="violin page"), created_at=DAY1
+    )
+    r.extend([said("Ann", "I practise the violin daily.", DAY1), *echo, other])
+    with HybridSearch.open(r, tmp_path, embedder=HashingEmbedder()) as s:
+        ids = [x.id for x in s.rank("violin")]
+    assert echo[0].id not in ids and echo[1].id not in ids
+    assert other.id in ids
+    r.close()

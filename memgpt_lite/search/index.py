@@ -18,12 +18,12 @@ from loguru import logger
 
 from memgpt_lite.errors import StoreError
 from memgpt_lite.search.config import HybridConfig
-from memgpt_lite.search.views import message_view, segments, window_bounds
+from memgpt_lite.search.views import indexed, message_view, segments, window_bounds
 from memgpt_lite.storage.embeddings import Embedder
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.recall import RecallStore
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 EMBED_BATCH = 256
 """Messages embedded and written per transaction while catching up."""
 
@@ -42,7 +42,8 @@ CREATE TABLE index_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 
 class RecallIndex:
-    """Embeddings and window texts for every recall message with text, in stored order (`pos`)."""
+    """Embeddings and window texts for every recall message with text (except the agent's own searches,
+    see `views.indexed`), in stored order (`pos`)."""
 
     def __init__(self, path: str | Path, embedder: Embedder, config: HybridConfig | None = None) -> None:
         self.path = Path(path)
@@ -130,7 +131,7 @@ class RecallIndex:
             return added
 
     def _add(self, msgs: list) -> int:
-        keep = [m for m in msgs if m.text.strip()]
+        keep = [m for m in msgs if indexed(m)]
         first = len(self.ids)
         views = [message_view(m) for m in keep]
         vecs = self.embedder.embed(views) if keep else None

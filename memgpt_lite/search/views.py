@@ -11,6 +11,25 @@ from collections.abc import Sequence
 
 from memgpt_lite.messages import Message
 
+SEARCH_TOOLS = frozenset({"conversation_search", "conversation_search_date", "archival_memory_search"})
+"""The memory tools that search (names fixed in docs/contracts.md)."""
+
+
+def indexed(msg: Message) -> bool:
+    """Whether a message takes part in search: it has text and is not the agent's own searching.
+
+    A search call repeats its query and its result repeats earlier hits; indexed, every search would
+    find more of itself, and the windows around it would all match the query they echo."""
+    if not msg.text.strip():
+        return False
+    if msg.role == "tool":
+        results = msg.tool_results_parts
+        return not (results and all(r.name in SEARCH_TOOLS for r in results))
+    if msg.role == "assistant":
+        calls = msg.tool_calls
+        return not (calls and all(c.name in SEARCH_TOOLS for c in calls))
+    return True
+
 
 def message_view(msg: Message) -> str:
     """What is embedded for one message."""
