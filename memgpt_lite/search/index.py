@@ -119,6 +119,8 @@ class RecallIndex:
                 )
                 self._reset()
                 self._load()
+            if total == self.synced:
+                return 0
             added = 0
             batch: list = []
             for msg in recall.iter_messages(start=self.synced):
