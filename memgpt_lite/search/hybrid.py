@@ -49,7 +49,10 @@ class Ranked:
 
 
 class HybridSearch:
-    """Drop-in for `RecallStore.search` (same arguments, `Page[RecallHit]` with the fused score)."""
+    """Drop-in for `RecallStore.search` (same arguments, `Page[RecallHit]` with the fused score).
+
+    `config` sets the view weights and candidate counts; window radius and session gap are the
+    index's (they shape what is stored)."""
 
     def __init__(self, recall: RecallStore, index: RecallIndex, config: HybridConfig | None = None) -> None:
         self.recall = recall

@@ -17,6 +17,7 @@ import numpy as np
 from loguru import logger
 
 from memgpt_lite.errors import StoreError
+from memgpt_lite.messages import Message
 from memgpt_lite.search.config import HybridConfig
 from memgpt_lite.search.views import indexed, message_view, segments, window_bounds
 from memgpt_lite.storage.embeddings import Embedder
@@ -52,11 +53,16 @@ class RecallIndex:
         self._lock = threading.RLock()
         try:
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open search index {self.path}: {e}") from e
+        try:
             self._open_schema()
-        except sqlite3.DatabaseError as e:
+            self._load()
+        except (sqlite3.DatabaseError, StoreError) as e:
+            self._db.close()
+            if isinstance(e, StoreError):
+                raise
             raise StoreError(f"search index {self.path} is corrupt or not a search index: {e}") from e
-        self._load()
 
     # -- schema -------------------------------------------------------------------------------------
     def _settings(self) -> dict[str, str]:
@@ -69,6 +75,7 @@ class RecallIndex:
         }
 
     def _open_schema(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             self._create()
@@ -122,7 +129,7 @@ class RecallIndex:
             if total == self.synced:
                 return 0
             added = 0
-            batch: list = []
+            batch: list[Message] = []
             for msg in recall.iter_messages(start=self.synced):
                 batch.append(msg)
                 if len(batch) >= EMBED_BATCH:
@@ -132,7 +139,7 @@ class RecallIndex:
                 added += self._add(batch)
             return added
 
-    def _add(self, msgs: list) -> int:
+    def _add(self, msgs: list[Message]) -> int:
         keep = [m for m in msgs if indexed(m)]
         first = len(self.ids)
         views = [message_view(m) for m in keep]
