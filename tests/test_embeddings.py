@@ -37,13 +37,21 @@ def test_minilm_batching_and_dynamic_padding_do_not_change_vectors(minilm):
     alone = np.vstack([minilm.embed([t]) for t in texts])
     # int8 kernels are exact up to float summation order; padding is masked out of the mean
     assert np.allclose(together, alone, atol=2e-3)
-    small_batches = MiniLMEmbedder(batch_size=1).embed(texts)
+    small_batches = MiniLMEmbedder(batch_size=1, workers=2).embed(texts)
     assert np.allclose(together, small_batches, atol=2e-3)
+    sequential = MiniLMEmbedder(batch_size=1, workers=1, threads=2).embed(texts)
+    assert np.allclose(sequential, small_batches, atol=2e-3)
 
 
 def test_minilm_truncates_long_text(minilm):
     long = "word " * 2000
     assert minilm.embed([long]).shape == (1, 384)
+
+
+def test_minilm_config_errors():
+    for kw in ({"batch_size": 0}, {"threads": 0}, {"workers": 0}, {"max_length": 2}):
+        with pytest.raises(ConfigError):
+            MiniLMEmbedder(**kw)
 
 
 def test_embed_rejects_single_string():

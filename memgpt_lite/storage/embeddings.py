@@ -11,6 +11,7 @@ import threading
 import zlib
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -52,7 +53,10 @@ class MiniLMEmbedder:
 
     WordPiece tokens (truncated at 256), mean pooling over the attention mask, L2 normalisation. Texts
     are sorted by length and padded only to the longest in each batch (dynamic padding): short
-    sentences then cost a few tokens each instead of 256. Loads lazily on first `embed`.
+    sentences then cost a few tokens each instead of 256. Batches run `workers` at a time, each on
+    `threads` onnxruntime threads: for a model this small, whole batches in parallel use the cores
+    better than splitting each matrix product (measured ~10% more sentences per CPU-second, and
+    up to 1.5x the throughput on 2 cores). Loads lazily on first `embed`.
     """
 
     name = "all-MiniLM-L6-v2-int8"
@@ -60,17 +64,20 @@ class MiniLMEmbedder:
 
     def __init__(
         self,
-        batch_size: int = 32,
+        batch_size: int = 8,
         max_length: int = 256,
-        threads: int | None = None,
+        threads: int = 1,
+        workers: int | None = None,
         model_path: str | Path | None = None,
         tokenizer_path: str | Path | None = None,
     ) -> None:
-        if batch_size < 1 or max_length < 8:
-            raise ConfigError("batch_size must be >= 1 and max_length >= 8")
+        if batch_size < 1 or max_length < 8 or threads < 1 or (workers is not None and workers < 1):
+            raise ConfigError("batch_size, threads and workers must be >= 1, max_length >= 8")
         self.batch_size = batch_size
         self.max_length = max_length
         self.threads = threads
+        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self._pool: ThreadPoolExecutor | None = None
         self._model_path = Path(model_path) if model_path else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path else None
         self._session: Any = None
@@ -98,8 +105,7 @@ class MiniLMEmbedder:
             # Spin-waiting worker threads burn the cores they wait for when the machine is shared
             # (measured: 2-3x slower under load); sleeping costs microseconds per run.
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            if self.threads:
-                options.intra_op_num_threads = self.threads
+            options.intra_op_num_threads = self.threads
             session = ort.InferenceSession(
                 str(model), sess_options=options, providers=["CPUExecutionProvider"]
             )
@@ -117,13 +123,20 @@ class MiniLMEmbedder:
         # Longest first, so each batch holds texts of similar length and pads little.
         order = sorted(range(len(items)), key=lambda i: len(items[i]), reverse=True)
         out = np.empty((len(items), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            out[idx] = self._encode([items[i] for i in idx])
+        batches = [order[s : s + self.batch_size] for s in range(0, len(order), self.batch_size)]
+        # Tokenize here, in one thread; the sessions (thread-safe, GIL released) run in the pool.
+        encoded = [self._tokenizer.encode_batch([items[i] for i in idx]) for idx in batches]
+        if self.workers > 1 and len(batches) > 1:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="minilm")
+            vectors = list(self._pool.map(self._run, encoded))
+        else:
+            vectors = [self._run(e) for e in encoded]
+        for idx, vec in zip(batches, vectors, strict=True):
+            out[idx] = vec
         return out
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        encodings = self._tokenizer.encode_batch(texts)
+    def _run(self, encodings: list[Any]) -> np.ndarray:
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
