@@ -234,3 +234,19 @@ def test_the_agents_own_searches_are_not_indexed(tmp_path):
     assert echo[0].id not in ids and echo[1].id not in ids
     assert other.id in ids
     r.close()
+
+
+def test_speaker_boost_lifts_the_named_speakers_messages(search):
+    from memgpt_lite.search.views import named_speakers
+
+    assert named_speakers("What did bob and Ann do?", ["Ann", "Bob", "Ann", ""]) == ["Bob", "Ann"]
+    assert named_speakers("Annual report", ["Ann"]) == []
+    query = "Who went camping?"
+    plain = search.rank(query)
+    # A boost as large as the four views together puts every message of the named speaker first.
+    boosted = HybridSearch(search.recall, search.index, HybridConfig(speaker_boost=4.0))
+    assert [r.id for r in boosted.rank(query)] == [r.id for r in plain]  # no speaker named: no change
+    # Bob took the pottery class; a question about Ann's pottery finds his turn first without the boost.
+    assert search.rank("Did Ann take a pottery class?")[0].id == DIALOGUE[3].id
+    top = boosted.rank("Did Ann take a pottery class?")[:3]
+    assert {m.meta["speaker"] for m in search.recall.get([r.id for r in top])} == {"Ann"}

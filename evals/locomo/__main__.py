@@ -57,6 +57,9 @@ def parser() -> argparse.ArgumentParser:
         help="view weights of the hybrid search (default 1 1 1 1)",
     )
     p.add_argument("--radius", type=int, help="window radius in messages (default 2)")
+    p.add_argument(
+        "--speaker-boost", type=float, help="added to the turns of the person a question names (default 0)"
+    )
     return p
 
 
@@ -78,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if args.radius is not None:
             overrides["radius"] = args.radius
+        if args.speaker_boost is not None:
+            overrides["speaker_boost"] = args.speaker_boost
         config = HybridConfig(**overrides)
         with Progress(
             TextColumn("{task.description}"),

@@ -29,6 +29,7 @@ import numpy as np
 from memgpt_lite.errors import UsageError
 from memgpt_lite.search.config import HybridConfig
 from memgpt_lite.search.index import RecallIndex
+from memgpt_lite.search.views import named_speakers
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.fts import query_terms
 from memgpt_lite.storage.pages import Page, check_paging
@@ -128,6 +129,10 @@ class HybridSearch:
         raw = (lexical, dense, window_lexical, window_dense)
         normed = [_minmax(v, allowed) for v in raw]
         fused = sum(w * v for w, v in zip(self.config.weights(), normed, strict=True))
+        if self.config.speaker_boost:
+            named = named_speakers(query, index.speakers.tolist())
+            if len(named) == 1:
+                fused = fused + self.config.speaker_boost * (index.speakers == named[0])
 
         candidates = allowed & ((lexical > 0) | (window_lexical > 0))
         nearest = np.where(allowed, np.maximum(dense, window_dense), -np.inf)

@@ -19,12 +19,12 @@ from loguru import logger
 from memgpt_lite.errors import StoreError
 from memgpt_lite.messages import Message
 from memgpt_lite.search.config import HybridConfig
-from memgpt_lite.search.views import indexed, message_view, segments, window_bounds
+from memgpt_lite.search.views import indexed, message_view, segments, speaker_of, window_bounds
 from memgpt_lite.storage.embeddings import Embedder
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.recall import RecallStore
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 EMBED_BATCH = 256
 """Messages embedded and written per transaction while catching up."""
 
@@ -33,6 +33,7 @@ CREATE TABLE items(
     pos INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
     role TEXT NOT NULL,
+    speaker TEXT NOT NULL,
     created_at REAL NOT NULL,
     view TEXT NOT NULL,
     vec BLOB NOT NULL
@@ -101,10 +102,13 @@ class RecallIndex:
         self._create()
 
     def _load(self) -> None:
-        rows = self._db.execute("SELECT id, role, created_at, vec FROM items ORDER BY pos").fetchall()
+        rows = self._db.execute(
+            "SELECT id, role, created_at, vec, speaker FROM items ORDER BY pos"
+        ).fetchall()
         self.ids: list[str] = [r[0] for r in rows]
         self.roles = np.array([r[1] for r in rows], dtype=object)
         self.times = np.array([r[2] for r in rows], dtype=np.float64)
+        self.speakers = np.array([r[4] for r in rows], dtype=object)
         dim = self.embedder.dim
         self.vectors = (
             np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(-1, dim).copy()
@@ -161,9 +165,17 @@ class RecallIndex:
             try:
                 if keep:
                     self._db.executemany(
-                        "INSERT INTO items(pos, id, role, created_at, view, vec) VALUES (?,?,?,?,?,?)",
+                        "INSERT INTO items(pos, id, role, speaker, created_at, view, vec) VALUES (?,?,?,?,?,?,?)",
                         [
-                            (first + k, m.id, m.role, m.created_at.timestamp(), views[k], vecs[k].tobytes())
+                            (
+                                first + k,
+                                m.id,
+                                m.role,
+                                speaker_of(m),
+                                m.created_at.timestamp(),
+                                views[k],
+                                vecs[k].tobytes(),
+                            )
                             for k, m in enumerate(keep)
                         ],
                     )
@@ -185,6 +197,9 @@ class RecallIndex:
         if keep:
             self.ids = ids
             self.roles = np.concatenate([self.roles, np.array([m.role for m in keep], dtype=object)])
+            self.speakers = np.concatenate(
+                [self.speakers, np.array([speaker_of(m) for m in keep], dtype=object)]
+            )
             self.times = times
             self.vectors = np.concatenate([self.vectors, vecs.astype(np.float32)])
             self._segs = segs

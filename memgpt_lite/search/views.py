@@ -7,6 +7,7 @@ conversation resumed days later is not context for the last thing said before th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memgpt_lite.messages import Message
@@ -31,11 +32,28 @@ def indexed(msg: Message) -> bool:
     return True
 
 
+def speaker_of(msg: Message) -> str:
+    speaker = msg.meta.get("speaker")
+    return str(speaker) if speaker else ""
+
+
 def message_view(msg: Message) -> str:
     """What is embedded for one message."""
     text = msg.text.strip()
-    speaker = msg.meta.get("speaker")
+    speaker = speaker_of(msg)
     return f"{speaker}: {text}" if speaker else text
+
+
+def named_speakers(query: str, speakers: Sequence[str]) -> list[str]:
+    """The known speakers a query names (as whole words, any case), in order of first mention."""
+    found: list[tuple[int, str]] = []
+    for s in set(speakers):
+        if not s:
+            continue
+        m = re.search(rf"(?<!\w){re.escape(s)}(?!\w)", query, flags=re.IGNORECASE)
+        if m:
+            found.append((m.start(), s))
+    return [s for _, s in sorted(found)]
 
 
 def segments(times: Sequence[float], gap_seconds: float) -> list[int]:
