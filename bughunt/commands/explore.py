@@ -218,13 +218,10 @@ def _progress(budget: int, quiet: bool) -> Iterator[Any]:
 
 
 def _write_report(store_dir: Path, out: Path) -> None:
-    try:
-        from bughunt.report import write_report
-    except ImportError:
-        print("bughunt: the HTML report is not available in this build", file=sys.stderr)
-        return
+    from bughunt.report import write_report
+
     write_report(store_dir, out)
-    print(f"report written to {out}", file=sys.stderr)
+    print(f"report written to {out} (open file://{out.resolve()})", file=sys.stderr)
 
 
 def _print(data: dict[str, Any], as_json: bool) -> None:
