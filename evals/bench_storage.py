@@ -283,9 +283,10 @@ def bench_embed(sentences: int = 1000, seed: int = 0, progress: Progress = _noop
     for bs in (8, 16, 32, 64):
         e = MiniLMEmbedder(batch_size=bs)
         e.embed(texts[:16])
+        subset = texts[:300]
         t = time.perf_counter()
-        e.embed(texts[:300])
-        sweep[str(bs)] = round(300 / (time.perf_counter() - t), 1)
+        e.embed(subset)
+        sweep[str(bs)] = round(len(subset) / (time.perf_counter() - t), 1)
     lat = []
     for q in texts[:50]:
         t = time.perf_counter()
@@ -295,9 +296,10 @@ def bench_embed(sentences: int = 1000, seed: int = 0, progress: Progress = _noop
     padded = MiniLMEmbedder()
     padded._load()
     padded._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]", length=256)
+    subset = texts[:64]
     t = time.perf_counter()
-    padded.embed(texts[:200])
-    padded_per_s = 200 / (time.perf_counter() - t)
+    padded.embed(subset)
+    padded_per_s = len(subset) / (time.perf_counter() - t)
     return {
         "embed_per_s": round(per_s, 1),
         "embed_per_cpu_s": round(per_cpu_s, 1),
