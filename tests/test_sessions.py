@@ -67,9 +67,10 @@ def test_explore_json_contract(site_12, tmp_path, capsys):
 
 
 def test_builtin_site_flag_reports_coverage(tmp_path, capsys):
-    data = _cli(
-        capsys, "explore", "--builtin-site", "--store", str(tmp_path / "s"), "--budget", "30", "--json"
-    )
+    report = tmp_path / "report.html"
+    argv = ["explore", "--builtin-site", "--store", str(tmp_path / "s"), "--budget", "30", "--json"]
+    data = _cli(capsys, *argv, "--report", str(report))
+    assert report.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
     assert data["coverage"] == pytest.approx(
         len(set(data["pages_visited"]) & {p.route for p in site.PAGES}) / 24
     )
