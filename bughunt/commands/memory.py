@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bughunt.explorer.export import memory_snapshot
 from bughunt.explorer.llm_policy import agent_archival
+from bughunt.explorer.store import ExplorerStore
 from memgpt_lite.errors import MemgptLiteError
 
 
@@ -48,4 +49,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"  - {note}")
     quarantined = sum(1 for a in data["archival"] if a["quarantined"])
     print(f"archival: {len(data['archival'])} items ({quarantined} quarantined page observations)")
+    store = ExplorerStore(args.store, create=False)
+    try:
+        refused = store.rejections()
+    finally:
+        store.close()
+    if refused:
+        # What the model tried to write and the harness refused: audit only, shown shortened.
+        print(f"refused by the harness ({len(refused)}):")
+        for r in refused:
+            print(f"  - {r['what']} at step {r['step']}: {r['reason']} [{r['text'][:60]}…]")
     return 0
