@@ -113,3 +113,17 @@ def test_views_follow_the_memory_components(store):
     assert "/" not in small and "/b" in small, "fifo capacity evicts the oldest visit"
     assert "links /a -> /" in render_working_context(store, "/b")
     assert "links" not in render_working_context(store, "/b", MemoryConfig(link_table=False))
+
+
+def test_a_store_from_before_a_column_existed_still_opens(tmp_path):
+    old = sqlite3.connect(tmp_path / "bughunt.sqlite")
+    old.executescript(
+        "CREATE TABLE bugs (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, route TEXT NOT NULL,"
+        " kind TEXT NOT NULL, message TEXT NOT NULL, evidence TEXT NOT NULL, status TEXT NOT NULL,"
+        " version TEXT, seen_at REAL NOT NULL, step INTEGER, superseded_by INTEGER);"
+        "INSERT INTO bugs VALUES (1, 'fp', '/x', 'server_error', 'm', '{}', 'open', '1.2', 5.0, 1, NULL);"
+    )
+    old.close()
+    store = ExplorerStore(tmp_path)
+    assert "bug [open @ 1.2] /x server_error fp=fp" in render_working_context(store, "/")
+    store.close()

@@ -75,6 +75,13 @@ CREATE TABLE IF NOT EXISTS rejections (
 """
 
 
+_ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("bugs", "last_seen_version", "TEXT"),
+    ("bugs", "last_seen_at", "REAL"),
+    ("notes", "author", "TEXT NOT NULL DEFAULT 'model'"),
+)
+
+
 class ExplorerStore:
     """Open (or create) the explorer database in `store_dir`. One writer at a time."""
 
@@ -95,6 +102,7 @@ class ExplorerStore:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
+            self._add_missing_columns()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a readable BugHunt store ({exc})") from exc
         fmt = self.get_meta("format")
@@ -104,6 +112,13 @@ class ExplorerStore:
             raise StoreError(
                 f"{self.path}: format {fmt} is newer than this BugHunt ({FORMAT_VERSION}); upgrade"
             )
+
+    def _add_missing_columns(self) -> None:
+        """Stores written before a column existed get it (additive only; nothing is rewritten)."""
+        for table, column, decl in _ADDED_COLUMNS:
+            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
