@@ -298,3 +298,23 @@ def test_passage_index_is_rebuilt_from_chroma(tmp_path, damage):
         assert a.search("tagged", tags=["bug"]).total == 2
         assert a.search("tagged", tags=["bug"], include_superseded=False).total == 1
         assert a.search("tagged", since=T0 + timedelta(hours=1)).total == 2
+
+
+def test_insert_many_can_supersede_within_the_batch(archival):
+    out = archival.insert_many(
+        [
+            {"id": "psg-v1", "content": "release is on friday", "created_at": T0},
+            {"id": "psg-v2", "content": "release moved to monday", "supersedes": "psg-v1"},
+        ]
+    )
+    assert [p.status for p in out] == ["superseded", "current"]
+    assert out[0].superseded_by == "psg-v2" and archival.count(include_superseded=False) == 1
+
+
+def test_explicit_ids_must_be_new(archival):
+    archival.insert_many([{"id": "psg-x", "content": "one"}])
+    with pytest.raises(UsageError, match="already stored"):
+        archival.insert_many([{"id": "psg-x", "content": "two"}])
+    with pytest.raises(UsageError, match="twice"):
+        archival.insert_many([{"id": "psg-y", "content": "a"}, {"id": "psg-y", "content": "b"}])
+    assert archival.count() == 1 and archival.get("psg-x").content == "one"

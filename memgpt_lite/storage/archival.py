@@ -149,7 +149,14 @@ class ArchivalStore:
         passages = [self._materialise(n, now) for n in news]
         batch = max(1, min(5000, self._client.get_max_batch_size()))
         with self._lock:
-            for sup in {p.supersedes for p in passages if p.supersedes}:
+            new_ids = {p.id for p in passages}
+            chosen_ids = [n.id for n in news if n.id]
+            if len(new_ids) != len(passages):
+                raise UsageError("insert_many got the same passage id twice")
+            taken = self._chroma("get", ids=chosen_ids, include=[])["ids"] if chosen_ids else []
+            if taken:
+                raise UsageError(f"passage id(s) already stored: {taken[:5]}; use supersedes= to replace")
+            for sup in {p.supersedes for p in passages if p.supersedes} - new_ids:
                 if self._fetch([sup]) == []:
                     raise UsageError(f"no passage {sup!r} to supersede")
             for start in range(0, len(passages), batch):
