@@ -190,6 +190,11 @@ class AgentMemory:
         return self.context.counter
 
     @property
+    def embedder(self) -> Embedder | None:
+        """The embedder this memory was opened with (None: the archival store's default)."""
+        return self._embedder
+
+    @property
     def archival(self) -> ArchivalStore:
         """Archival storage, opened on first use (embedded Chroma in the store, or the server at chroma_url)."""
         if self._archival is None:

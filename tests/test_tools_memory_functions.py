@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memgpt_lite.memory import AgentMemory
-from memgpt_lite.messages import Message
+from memgpt_lite.messages import Message, TextPart
 from memgpt_lite.storage.embeddings import HashingEmbedder
 from memgpt_lite.testing import tool_call
 from memgpt_lite.tools.memory_functions import memory_functions
@@ -71,20 +71,31 @@ def test_conversation_search_pages_with_true_totals(registry, memory):
     for i in range(7):
         memory.append(Message.user(f"my cat number {i} is called Tom{i}"))
     memory.append(Message.user("the weather is fine"))
-    res, _ = run(registry, memory, "conversation_search", query="cat")
+    res, _ = run(registry, memory, "conversation_search", query="cat", mode="words")
     lines = res.content.splitlines()
     assert lines[0] == "Showing messages 1-3 of 7 (page 0 of 0..2). More: page=1."
     assert len(lines) == 4 and all("cat number" in line for line in lines[1:])
-    res, _ = run(registry, memory, "conversation_search", query="cat", page=2)
+    res, _ = run(registry, memory, "conversation_search", query="cat", page=2, mode="words")
     assert res.content.splitlines()[0] == "Showing messages 7-7 of 7 (page 2 of 0..2). This is the last page."
-    res, _ = run(registry, memory, "conversation_search", query="cat", page=5)
+    res, _ = run(registry, memory, "conversation_search", query="cat", page=5, mode="words")
     assert "past the end" in res.content
-    res, _ = run(registry, memory, "conversation_search", query="giraffe")
+    res, _ = run(registry, memory, "conversation_search", query="giraffe", mode="words")
     assert res.content == "No messages found."
-    res, _ = run(registry, memory, "conversation_search", query="cat", roles=["assistant"])
+    res, _ = run(registry, memory, "conversation_search", query="cat", roles=["assistant"], mode="words")
     assert res.content == "No messages found."
-    res, _ = run(registry, memory, "conversation_search", query="cat", page=-1)
+    res, _ = run(registry, memory, "conversation_search", query="cat", page=-1, mode="words")
     assert res.is_error and "page" in res.content
+
+
+def test_conversation_search_hybrid_finds_the_turn_after_a_match(registry, memory):
+    memory.append(Message.user("Which concert did you go to last night?"))
+    memory.append(Message.assistant(TextPart(text="It was Matt Patterson, amazing show.")))
+    for i in range(6):
+        memory.append(Message.user(f"unrelated chatter about gardening number {i}"))
+    words, _ = run(registry, memory, "conversation_search", query="concert", mode="words")
+    assert "Matt Patterson" not in words.content  # the answer shares no word with the question
+    hybrid, _ = run(registry, memory, "conversation_search", query="concert")
+    assert "Matt Patterson" in "\n".join(hybrid.content.splitlines()[:3])
 
 
 def test_conversation_search_date(registry, memory):

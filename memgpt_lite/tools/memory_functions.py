@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from memgpt_lite.errors import ToolError, UsageError
 from memgpt_lite.messages import Message
+from memgpt_lite.search import recall_search
 from memgpt_lite.tools.redaction import redact
 from memgpt_lite.tools.registry import ToolContext, ToolRegistry
 
@@ -137,20 +138,26 @@ def conversation_search(
     start_date: str | None = None,
     end_date: str | None = None,
     page: int = 0,
+    mode: Literal["hybrid", "words"] = "hybrid",
 ) -> str:
-    """Search the whole conversation history (including messages no longer in your context) by words.
+    """Search the whole conversation history (including messages no longer in your context).
 
     Args:
-        query: Words to look for; messages matching any word are returned, best first.
+        query: What to look for: words, names, or a short description of what was said.
         roles: Only messages from these roles (user, assistant, system, tool).
         start_date: Earliest date/time, ISO format (e.g. 2024-05-01 or 2024-05-01T13:30:00Z).
         end_date: Latest date/time, ISO format; a bare date includes that whole day.
         page: Page of results, starting at 0.
+        mode: "hybrid" ranks by words and meaning, including the turns around a match (best for
+            questions); "words" returns only messages containing a query word, with an exact count.
     """
-    recall = _memory(ctx).recall
+    # Hybrid search (lexical + dense, over turns and their neighbours): on LoCoMo it finds 79% of
+    # evidence turns in the top 10 where plain BM25 finds 55% (docs/locomo.md).
+    memory = _memory(ctx)
+    engine = recall_search(memory) if mode == "hybrid" else memory.recall
 
     def search(page: int, page_size: int) -> Any:
-        return recall.search(
+        return engine.search(
             query, roles=roles, start_date=start_date, end_date=end_date, page=page, page_size=page_size
         )
 
