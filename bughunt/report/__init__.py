@@ -81,7 +81,11 @@ def _summary(data: dict[str, Any]) -> str:
     open_bugs = sum(b.get("status") == "open" for b in bugs)
     coverage = s.get("coverage")
     tiles = [
-        _tile("steps", s.get("steps", len(data.get("steps", [])))),
+        _tile(
+            "pages fetched",
+            len(data.get("steps", [])),
+            "page requests over all sessions, each session's first page included (clicks = fetches - sessions)",
+        ),
         _tile("pages visited", len(s.get("pages_visited", []))),
         _tile(
             "coverage",
