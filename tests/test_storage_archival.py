@@ -238,7 +238,23 @@ def test_access_times_survive_close_and_reopen(tmp_path):
         assert a.get(pid).last_accessed_at == later
 
 
-def test_access_times_flush_in_batches(archival):
+def test_access_times_reach_chroma_on_flush(archival):
+    p = archival.insert("flushed later", created_at=T0)
+    at = T0 + timedelta(hours=3)
+    archival.search("flushed", now=at)
+    assert archival.get(p.id).last_accessed_at == at  # from the passage index at once
+
+    def in_chroma():
+        return archival._col.get(ids=[p.id], include=["metadatas"])["metadatas"][0]["last_accessed_at"]
+
+    assert in_chroma() == T0.timestamp()
+    archival.flush()
+    assert in_chroma() == at.timestamp() and archival._touched == {}
+
+
+def test_without_index_access_times_flush_by_time(archival):
+    archival._index.close()
+    archival._index = None  # as with a server
     archival.access_flush_seconds = 0.0
     p = archival.insert("flushed at once", created_at=T0)
     archival.search("flushed", now=T0 + timedelta(hours=3))
@@ -272,7 +288,7 @@ def test_corrupt_chroma_folder_is_store_error(tmp_path):
         ArchivalStore(path, HashingEmbedder())
 
 
-@pytest.mark.parametrize("damage", ["deleted", "corrupt", "stale"])
+@pytest.mark.parametrize("damage", ["deleted", "corrupt", "stale", "old-layout"])
 def test_passage_index_is_rebuilt_from_chroma(tmp_path, damage):
     path = tmp_path / "archival"
     with ArchivalStore(path, HashingEmbedder()) as a:
@@ -287,6 +303,13 @@ def test_passage_index_is_rebuilt_from_chroma(tmp_path, damage):
         for extra in ("-wal", "-shm"):
             (path / f"archival.index.sqlite{extra}").unlink(missing_ok=True)
         index_file.write_bytes(b"not sqlite" * 500)
+    elif damage == "old-layout":
+        import sqlite3
+
+        for extra in ("", "-wal", "-shm"):
+            (path / f"archival.index.sqlite{extra}").unlink(missing_ok=True)
+        with sqlite3.connect(index_file) as db:
+            db.execute("CREATE TABLE passages(id TEXT PRIMARY KEY, created_at REAL, current INTEGER)")
     else:
         from memgpt_lite.storage.passage_index import PassageIndex
 

@@ -1,11 +1,10 @@
 """Archival storage: long-term passages in Chroma, ranked by recency · importance · relevance.
 
 Embedded (`PersistentClient` under the store directory) by default; a Chroma server (`HttpClient`)
-when `url=` is given. Search asks Chroma's HNSW index for the top candidates by cosine, then scores
-those candidates with `memgpt_lite.retrieval` (Generative Agents) and pages the ranked list. The true
-total is the number of passages that pass the filters. Chroma metadata holds scalars only, so lists
-(tags, provenance) and free meta are stored as JSON strings, and each tag also as a boolean
-`tag:<name>` key so tag filters run inside Chroma.
+when `url=` is given. Search asks Chroma's HNSW index for the nearest candidates by cosine, scores
+them with `memgpt_lite.retrieval` (Generative Agents) and pages the ranked list; the true total is
+the number of passages passing the filters. The embedded store reads filter and scoring fields from
+a small SQLite passage index beside Chroma (`passage_index.py`); see docs/storage.md.
 """
 
 from __future__ import annotations
@@ -31,11 +30,10 @@ from memgpt_lite.retrieval import (
     rank,
     score,
 )
-from memgpt_lite.storage.chroma_ef import ChromaEmbeddingFunction
-from memgpt_lite.storage.chroma_util import PassageFilter, connect, nearest
+from memgpt_lite.storage.chroma_util import PassageFilter, connect, nearest, open_collection
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.pages import Page, check_paging
-from memgpt_lite.storage.passage_index import open_index
+from memgpt_lite.storage.passage_index import Row, nearest_indexed, open_index
 from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage, decode, encode
 from memgpt_lite.storage.times import TimeLike, from_epoch, to_epoch
 
@@ -80,31 +78,10 @@ class ArchivalStore:
         self._lock = threading.RLock()
         self._client = connect(path, url)
         try:
-            self._col = self._client.get_or_create_collection(
-                collection,
-                metadata={
-                    "hnsw:space": "cosine",
-                    "memgpt_lite_format": ARCHIVAL_FORMAT,
-                    "embedder": self.embedder.name,
-                    "dim": self.embedder.dim,
-                },
-                embedding_function=ChromaEmbeddingFunction(self.embedder),
-            )
-        except Exception as e:  # Chroma raises many types for a broken store; ours is one clear error
+            self._col = open_collection(self._client, collection, self.embedder, ARCHIVAL_FORMAT)
+        except StoreError as e:
             self._client.close()
-            raise StoreError(f"cannot open archival collection {collection!r} at {self.location}: {e}") from e
-        meta = self._col.metadata or {}
-        if meta.get("embedder") != self.embedder.name or meta.get("dim") != self.embedder.dim:
-            self._client.close()
-            raise StoreError(
-                f"archival collection {collection!r} at {self.location} holds vectors of embedder "
-                f"{meta.get('embedder')!r} (dim {meta.get('dim')}); open it with that embedder, not {self.embedder.name!r}"
-            )
-        if int(meta.get("memgpt_lite_format", 0)) > ARCHIVAL_FORMAT:
-            self._client.close()
-            raise StoreError(
-                f"archival collection at {self.location} has a newer format; upgrade memgpt_lite"
-            )
+            raise StoreError(f"archival storage at {self.location}: {e}") from e
         # Embedded only: a server may have other writers, whose passages a local index would miss.
         self._index = (
             open_index(
@@ -174,7 +151,17 @@ class ArchivalStore:
                     metadatas=[encode(p) for p in chunk],
                 )
                 if self._index is not None:
-                    self._index.add((p.id, p.created_at.timestamp(), True, p.tags) for p in chunk)
+                    self._index.add(
+                        Row(
+                            p.id,
+                            p.created_at.timestamp(),
+                            True,
+                            p.importance,
+                            p.last_accessed_at.timestamp(),
+                            p.tags,
+                        )
+                        for p in chunk
+                    )
             self._changed()
             for p in passages:
                 if p.supersedes:
@@ -243,11 +230,11 @@ class ArchivalStore:
             return []
         with self._lock:
             got = self._chroma("get", ids=ids, include=["documents", "metadatas"])
-            touched = dict(self._touched)
+            # The index (embedded) or the pending writes (server) hold newer access times than Chroma.
+            touched = self._index.accessed(got["ids"]) if self._index is not None else dict(self._touched)
         out = [
             decode(i, d, m) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True)
         ]
-        # Access times not yet flushed are newer than what Chroma holds.
         return [
             p.model_copy(update={"last_accessed_at": from_epoch(touched[p.id])}) if p.id in touched else p
             for p in out
@@ -286,28 +273,38 @@ class ArchivalStore:
             if page * page_size >= total:
                 return Page.of([], total, page, page_size)
             want = min(total, max(self.candidates, (page + 1) * page_size))
-            ids, metas, distances = nearest(
-                self._chroma, qvec, flt, want, total, self._count(PassageFilter()), self.max_overfetch,
-                self._index.matching if self._index is not None else None,
-            )  # fmt: skip
-            # Score from the raw metadata; build full Passage objects only for the page.
-            accessed = np.array(
-                [
+            everything = self._count(PassageFilter())
+            if self._index is not None:
+                ids, info, distances = nearest_indexed(
+                    self._chroma, self._index, qvec, flt, want, total, everything, self.max_overfetch
+                )
+                importance = [s.importance for s in info]
+                accessed = [s.accessed for s in info]
+                created = [s.created_at for s in info]
+            else:
+                ids, metas, distances = nearest(
+                    self._chroma, qvec, flt, want, total, everything, self.max_overfetch
+                )
+                importance = [m["importance"] for m in metas]
+                accessed = [
                     max(m["last_accessed_at"], self._touched.get(i, 0.0))
                     for i, m in zip(ids, metas, strict=True)
                 ]
-            )
+                created = [m["created_at"] for m in metas]
             relevance = 1.0 - np.asarray(distances, dtype=np.float64)
-            hours = (now.timestamp() - accessed) / 3600.0
-            scores = score(hours, [m["importance"] for m in metas], relevance, weights)
-            order = rank(scores, tie_break=[m["created_at"] for m in metas])
-            chosen = order[page * page_size : (page + 1) * page_size]
-            docs = self._documents([ids[i] for i in chosen])
+            hours = (now.timestamp() - np.asarray(accessed, dtype=np.float64)) / 3600.0
+            scores = score(hours, importance, relevance, weights)
+            order = rank(scores, tie_break=created)
+            chosen = [int(i) for i in order[page * page_size : (page + 1) * page_size]]
+            # Full passages (document, JSON record) are read for the page only.
+            got = self._chroma("get", ids=[ids[i] for i in chosen], include=["documents", "metadatas"])
+            stored = {
+                i: decode(i, d, m)
+                for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True)
+            }
             hits = [
                 ScoredPassage(
-                    passage=decode(ids[i], docs.get(ids[i]), metas[i]).model_copy(
-                        update={"last_accessed_at": now}
-                    ),
+                    passage=stored[ids[i]].model_copy(update={"last_accessed_at": now}),
                     score=float(scores.total[i]),
                     recency=float(scores.recency[i]),
                     importance=float(scores.importance[i]),
@@ -315,10 +312,9 @@ class ArchivalStore:
                     cosine=float(relevance[i]),
                 )
                 for i in chosen
+                if ids[i] in stored
             ]
-            for h in hits:
-                self._touched[h.passage.id] = now.timestamp()
-            self._maybe_flush_access()
+            self._touch([h.passage.id for h in hits], now.timestamp())
         return Page.of(hits, total, page, page_size)
 
     # -- caches: the query vector, totals, and access times written in batches -----------------------
@@ -331,12 +327,6 @@ class ArchivalStore:
                 self._qcache.pop(next(iter(self._qcache)))
         self._qcache[query] = vec
         return vec
-
-    def _documents(self, ids: list[str]) -> dict[str, str]:
-        if not ids:
-            return {}
-        got = self._chroma("get", ids=ids, include=["documents"])
-        return dict(zip(got["ids"], got["documents"], strict=True))
 
     def _count(self, flt: PassageFilter) -> int:
         where = flt.where()
@@ -358,8 +348,16 @@ class ArchivalStore:
     def _changed(self) -> None:
         self._counts.clear()
 
-    def _maybe_flush_access(self) -> None:
-        if len(self._touched) >= 256 or time.monotonic() - self._flushed_at >= self.access_flush_seconds:
+    def _touch(self, ids: list[str], at: float) -> None:
+        for pid in ids:
+            self._touched[pid] = at
+        if self._index is not None:
+            # The index has them now; Chroma's copy is only for rebuilding the index, so it is
+            # brought up to date rarely (and on close) instead of inside searches.
+            self._index.touch(ids, at)
+            if len(self._touched) >= 10_000:
+                self.flush()
+        elif len(self._touched) >= 256 or time.monotonic() - self._flushed_at >= self.access_flush_seconds:
             self.flush()
 
     def flush(self) -> None:

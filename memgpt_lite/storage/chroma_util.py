@@ -11,6 +11,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from memgpt_lite.errors import ConfigError, StoreError, UsageError
+from memgpt_lite.storage.chroma_ef import ChromaEmbeddingFunction
 from memgpt_lite.storage.passages import tag_key
 from memgpt_lite.storage.times import TimeLike, check_range, to_epoch
 
@@ -35,6 +36,31 @@ def connect(path: str | Path | None, url: str | None) -> Any:
         raise
     except Exception as e:
         raise StoreError(f"cannot open Chroma at {url or path}: {e}") from e
+
+
+def open_collection(client: Any, name: str, embedder: Any, fmt: int) -> Any:
+    """Get or create our collection and check it holds vectors of this embedder in a format we read."""
+    wanted = {
+        "hnsw:space": "cosine",
+        "memgpt_lite_format": fmt,
+        "embedder": embedder.name,
+        "dim": embedder.dim,
+    }
+    try:
+        col = client.get_or_create_collection(
+            name, metadata=wanted, embedding_function=ChromaEmbeddingFunction(embedder)
+        )
+    except Exception as e:  # Chroma raises many types for a broken store; ours is one clear error
+        raise StoreError(f"cannot open collection {name!r}: {e}") from e
+    meta = col.metadata or {}
+    if meta.get("embedder") != embedder.name or meta.get("dim") != embedder.dim:
+        raise StoreError(
+            f"collection {name!r} holds vectors of embedder {meta.get('embedder')!r} (dim {meta.get('dim')}); "
+            f"open it with that embedder, not {embedder.name!r}"
+        )
+    if int(meta.get("memgpt_lite_format", 0)) > fmt:
+        raise StoreError(f"collection {name!r} has a newer format; upgrade memgpt_lite")
+    return col
 
 
 @dataclass(frozen=True)
@@ -100,37 +126,25 @@ def nearest(
     total: int,
     everything: int,
     max_overfetch: int,
-    matching: Callable[[list[str], PassageFilter], set[str]] | None = None,
 ) -> tuple[list[str], list[dict[str, Any]], list[float]]:
-    """The `want` nearest passages that pass the filter: (ids, metadatas, cosine distances).
+    """The `want` nearest passages that pass the filter: (ids, metadatas, cosine distances), for a
+    Chroma without a local passage index (a server).
 
     `total` passages pass the filter out of `everything`. Chroma filters metadata slowly on large
     collections (0.1-0.5 s at 100k), so with a filter we first over-fetch nearest neighbours without
-    it, sized by the filter's share of the collection, and filter them here — by `matching` (the
-    local passage index) when there is one, so Chroma returns metadata only for the survivors, else
-    by the returned metadata. Only if too few survive does Chroma filter exactly."""
+    it, sized by the filter's share of the collection, and filter them by their metadata here; only
+    if too few survive does Chroma filter exactly."""
     include = ["metadatas", "distances"]
     if not flt.empty:
         fetch = min(everything, int(want * everything / max(total, 1) * 1.5) + 10)
         if fetch <= max_overfetch:
-            if matching is not None:
-                res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=["distances"])
-                ok = matching(res["ids"][0], flt)
-                rows = [(i, d) for i, d in zip(res["ids"][0], res["distances"][0], strict=True) if i in ok][
-                    :want
-                ]
-                if len(rows) >= want or fetch >= everything:
-                    got = chroma("get", ids=[r[0] for r in rows], include=["metadatas"])
-                    meta = dict(zip(got["ids"], got["metadatas"], strict=True))
-                    return [r[0] for r in rows], [meta[r[0]] for r in rows], [r[1] for r in rows]
-            else:
-                res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=include)
-                kept = [
-                    (i, m, d)
-                    for i, m, d in zip(res["ids"][0], res["metadatas"][0], res["distances"][0], strict=True)
-                    if flt.matches(m)
-                ][:want]
-                if len(kept) >= want or fetch >= everything:
-                    return [r[0] for r in kept], [r[1] for r in kept], [r[2] for r in kept]
+            res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=include)
+            kept = [
+                (i, m, d)
+                for i, m, d in zip(res["ids"][0], res["metadatas"][0], res["distances"][0], strict=True)
+                if flt.matches(m)
+            ][:want]
+            if len(kept) >= want or fetch >= everything:
+                return [r[0] for r in kept], [r[1] for r in kept], [r[2] for r in kept]
     res = chroma("query", query_embeddings=[qvec], n_results=want, where=flt.where(), include=include)
     return res["ids"][0], res["metadatas"][0], res["distances"][0]
