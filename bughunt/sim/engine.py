@@ -48,6 +48,8 @@ class SimSite:
     start: Hashable
     bugs: frozenset[Hashable]
     names: Mapping[Hashable, str] = field(default_factory=dict)
+    routes: Mapping[Hashable, str] = field(default_factory=dict)
+    """Each node's URL path, for strategies that read URL structure (see `bughunt.planning`)."""
 
     @property
     def n_nodes(self) -> int:
@@ -62,6 +64,7 @@ BUILTIN_SITE = SimSite(
     start=_site.START_PAGE,
     bugs=frozenset(_site.BUG_PAGES),
     names={p.index: p.name for p in _site.PAGES},
+    routes={p.index: p.route for p in _site.PAGES},
 )
 
 
@@ -134,6 +137,8 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
         return fastpath.run_memoryless_random(config, seed, site)
     if components in ("visited", "both") and (strategy is visited_strategy or strategy is frontier_strategy):
         return fastpath.run_remembering(config, seed, site, frontier=strategy is frontier_strategy)
+    if site.routes and hasattr(strategy, "with_routes"):
+        strategy = strategy.with_routes(site.routes)  # a real explorer's nodes are their routes
     rnd = mulberry32(seed)
     keep_visits = components in ("visited", "both")
     dedup = components in ("bugs", "both")
