@@ -341,3 +341,24 @@ def test_explicit_ids_must_be_new(archival):
     with pytest.raises(UsageError, match="twice"):
         archival.insert_many([{"id": "psg-y", "content": "a"}, {"id": "psg-y", "content": "b"}])
     assert archival.count() == 1 and archival.get("psg-x").content == "one"
+
+
+def test_hnsw_search_ef_is_raised(tmp_path):
+    import chromadb
+    from chromadb.config import Settings
+
+    from memgpt_lite.storage.chroma_util import SEARCH_EF
+
+    with ArchivalStore(tmp_path / "new", HashingEmbedder()) as a:
+        assert a._col.configuration_json["hnsw"]["ef_search"] == SEARCH_EF
+    old_path = tmp_path / "old"
+    client = chromadb.PersistentClient(path=str(old_path), settings=Settings(anonymized_telemetry=False))
+    client.get_or_create_collection(
+        "archival",
+        metadata={"hnsw:space": "cosine", "embedder": "hashing-384", "dim": 384},
+        embedding_function=None,
+    )
+    client.close()
+    ArchivalStore(old_path, HashingEmbedder()).close()
+    with ArchivalStore(old_path, HashingEmbedder()) as a:
+        assert a._col.configuration_json["hnsw"]["ef_search"] == SEARCH_EF
