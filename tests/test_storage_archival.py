@@ -362,3 +362,38 @@ def test_hnsw_search_ef_is_raised(tmp_path):
     ArchivalStore(old_path, HashingEmbedder()).close()
     with ArchivalStore(old_path, HashingEmbedder()) as a:
         assert a._col.configuration_json["hnsw"]["ef_search"] == SEARCH_EF
+
+
+def test_kill_9_during_inserts_reopens_consistently(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "archival"
+    writer = (
+        "import sys\n"
+        "from memgpt_lite.storage.archival import ArchivalStore\n"
+        "from memgpt_lite.storage.embeddings import HashingEmbedder\n"
+        "a = ArchivalStore(sys.argv[1], HashingEmbedder())\n"
+        "i = 0\n"
+        "while True:\n"
+        "    a.insert_many([{'content': f'fact {i} {j} keyword', 'tags': ['t']} for j in range(20)])\n"
+        "    a.search('keyword fact')\n"
+        "    i += 1\n"
+        "    if i == 3:\n"
+        "        print('ready', flush=True)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", writer, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    with ArchivalStore(path, HashingEmbedder()) as a:
+        n = a.count()
+        assert n >= 60 and a._index.size() == n
+        assert a.search("keyword", tags=["t"]).total == n
+        a.insert("after the crash keyword", tags=["t"])
+        assert a.search("keyword", tags=["t"]).total == n + 1
