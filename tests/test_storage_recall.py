@@ -279,3 +279,18 @@ def test_kill_9_during_writes_leaves_a_consistent_store(tmp_path):
         assert r._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         r.append(Message.user("after the crash keyword"))
         assert r.search("keyword").total == n + 1
+
+
+def test_threads_share_one_store(recall):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def work(k: int) -> int:
+        for i in range(25):
+            recall.append(Message.user(f"thread {k} message {i} shared"))
+            recall.search("shared")
+        return recall.search("shared").total
+
+    with ThreadPoolExecutor(4) as pool:
+        totals = list(pool.map(work, range(4)))
+    assert recall.count() == 100 and recall.search("shared").total == 100
+    assert all(25 <= t <= 100 for t in totals)
