@@ -6,10 +6,9 @@ Each module exposes `register(subparsers)`, which adds its parser and sets `func
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
-from loguru import logger
+from memgpt_lite.cli_dispatch import Dispatcher
 
 COMMANDS: tuple[str, ...] = (
     # add a module name here when its command exists
@@ -18,33 +17,15 @@ COMMANDS: tuple[str, ...] = (
     "chat",
 )
 
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="memgpt-lite", description=__doc__.splitlines()[0])
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-v info, -vv debug)")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
-        importlib.import_module(f"memgpt_lite.commands.{name}").register(sub)
-    return parser
+_DISPATCHER = Dispatcher("memgpt-lite", __doc__.splitlines()[0], "memgpt_lite.commands", COMMANDS)
 
 
-def configure_logging(verbosity: int) -> None:
-    # The library is quiet by default; the CLI turns logging on only when asked.
-    logger.remove()
-    if verbosity:
-        logger.add(sys.stderr, level="DEBUG" if verbosity > 1 else "INFO")
-        for lib in ("memgpt_lite", "bughunt", "evals"):
-            logger.enable(lib)
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    return _DISPATCHER.build_parser(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    configure_logging(args.verbose)
-    try:
-        return int(args.func(args) or 0)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    return _DISPATCHER.main(argv)
 
 
 if __name__ == "__main__":

@@ -17,3 +17,26 @@ def store_dir(tmp_path):
     """A fresh, empty store directory."""
     d = tmp_path / "store"
     return d
+
+
+# Debian's Chromium, driven by Playwright's Python client (no browser download). The flags keep it
+# from reaching out to the network, which is closed here.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium for the module; skips when Debian's chromium or Playwright is missing."""
+    import shutil
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)")
+    with sync_api.sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+        yield instance
+        instance.close()

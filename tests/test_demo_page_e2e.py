@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -10,20 +9,10 @@ import pytest
 
 from bughunt.commands.demo_page import serving
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-playwright = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not shutil.which("chromium"), reason="Debian's chromium is not installed")
-
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
 
 @pytest.fixture(scope="module")
-def page():
-    with serving() as url, playwright.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+def page(browser):
+    with serving() as url:
         pg = browser.new_page(viewport={"width": 1200, "height": 900})
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -31,7 +20,7 @@ def page():
         pg.wait_for_selector("body[data-ready='1']")
         yield pg
         assert not errors, errors
-        browser.close()
+        pg.close()
 
 
 def test_step_through_a_run(page):

@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.html import FetchedPage
+from bughunt.site import BugKind
 
 Fetch = Callable[[str], FetchedPage]
 """Fetch one same-origin URL (absolute). Oracles use it to look at a related page."""
 
-KINDS: tuple[str, ...] = (
-    "server_error",
-    "unescaped_script",
-    "duplicate_pagination",
-    "count_mismatch",
-    "form_drops_value",
-    "unconfirmed_destructive",
-)
+KINDS: tuple[str, ...] = get_args(BugKind)
+"""The oracle kinds are the site definition's bug kinds (one vocabulary for site, oracles and memory)."""
 
 
 @dataclass(frozen=True)
