@@ -3,25 +3,24 @@
 Both run in the production loop (`memgpt_lite.agent.Agent`) with the seven memory functions plus
 `submit_answer`, which takes the structured answer. `anthropic` is a Claude agent (`AnthropicModel`; any
 Messages-API server through `base_url`). `baseline` is a deterministic, non-LLM policy behind a
-`FunctionModel`: it runs one `archival_memory_search` with the question, reads the tool's text as an agent
-would, and cites the best-ranked hit the tool does not mark SUPERSEDED — a floor that knows nothing of
-tickets, claims or versions, so the evaluator's verdicts on it show what naive retrieval gets wrong.
+`FunctionModel` (`evals.baseline_agent`): it searches with the same tool calls, reads the tools' text as
+an agent would, and answers by general rules of care (current over superseded, the named ticket or path,
+a person's decision over an agent's guess, no answer about the live app or an unknown version).
 Neither agent, nor its prompt, contains any case's expected answer or evidence.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from evals.baseline_agent import baseline_reply
 from memgpt_lite.agent import Agent, AgentConfig
 from memgpt_lite.llm.base import Model
 from memgpt_lite.memory import AgentMemory
-from memgpt_lite.messages import ModelRequest, ModelResponse
-from memgpt_lite.testing import FunctionModel, response, tool_call
+from memgpt_lite.testing import FunctionModel
 from memgpt_lite.tools.registry import ToolContext
 
 AnswerLayer = Literal["user_authored_decision", "agent_inferred_summary", "fresh_inspection_required"]
@@ -33,7 +32,7 @@ file paths up by their ids) and, if useful, the raw session log (conversation_se
 
 Rules:
 - Rest the answer only on items you found, and cite them by the id shown in the results (id=...).
-- An item marked SUPERSEDED is no longer current: never cite it as support. If you mention it, list its \
+- An item with status=superseded is no longer current (superseded_by names its replacement): never cite it as support. If you mention it, list its \
 id in superseded_ids.
 - A symptom observation is not a root cause. A neighbouring ticket or a similar file path is not the one asked about.
 - Items tagged user_authored_decision were recorded by a person; items tagged agent_inferred_summary were \
@@ -89,35 +88,8 @@ def submit_answer(
     return "Answer recorded."
 
 
-_HIT = re.compile(r"^\[[^\]]*\bid=(?P<id>\S+)(?P<rest>[^\]]*)\]", re.MULTILINE)
-
-
-def _baseline_reply(request: ModelRequest) -> ModelResponse:
-    last = request.messages[-1]
-    results = last.tool_results_parts if last.role == "tool" else []
-    if not results:
-        question = last.text
-        return response(
-            tool_call("archival_memory_search", query=question, request_heartbeat=True), model="baseline"
-        )
-    if any(r.name == "submit_answer" for r in results):
-        return response(model="baseline")  # answered: end the turn
-    hits = [(m["id"], m["rest"]) for m in _HIT.finditer(results[-1].content)]
-    current = [(i, rest) for i, rest in hits if "SUPERSEDED" not in rest]
-    superseded = [i for i, rest in hits if "SUPERSEDED" in rest]
-    if not current:
-        args = dict(answer="Memory holds nothing current on this; inspect afresh.", evidence_ids=[],
-                    support_layer="fresh_inspection_required", no_match=True, fresh_inspection_requested=True)  # fmt: skip
-    else:
-        best, rest = current[0]
-        layer = "user_authored_decision" if "user_authored_decision" in rest else "agent_inferred_summary"
-        args = dict(answer=f"According to memory item {best}.", evidence_ids=[best], support_layer=layer,
-                    no_match=False, fresh_inspection_requested=False)  # fmt: skip
-    return response(tool_call("submit_answer", superseded_ids=superseded, **args), model="baseline")
-
-
 def baseline_model() -> Model:
-    return FunctionModel(_baseline_reply, name="baseline")
+    return FunctionModel(baseline_reply, name="baseline")
 
 
 def answering_agent(model: Model, memory: AgentMemory, box: AnswerBox, max_steps: int = 12) -> Agent:

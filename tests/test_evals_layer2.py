@@ -54,9 +54,13 @@ def test_baseline_runs_every_case_offline_with_complete_records(store, tmp_path,
         assert isinstance(rec["no_match"], bool) and isinstance(rec["verdict"]["passed"], bool)
         assert rec["tool_calls"][0]["name"] == "archival_memory_search"
         assert rec["tool_calls"][0]["arguments"]["query"] == cases[rec["case_id"]].question
-    # The naive baseline never says no_match while memory returns anything: the evaluator must catch it.
+    # The baseline reads what the tool shows and follows general rules: the page named only in a
+    # hand-over note does not make a cause, so it says no_match rather than cite the note.
     by_case = {r["case_id"]: r for r in lines}
-    assert not by_case["nm-01"]["verdict"]["passed"]
+    assert by_case["nm-01"]["verdict"]["passed"] and by_case["nm-01"]["no_match"]
+    assert (
+        by_case["etp-01"]["evidence_ids"] == ["DEC-142"] and "SUM-142" in by_case["etp-01"]["superseded_ids"]
+    )
     summary = summarise(list(cases.values()), records)
     assert sum(s["runs"] for s in summary["per_category"].values()) == len(cases)
 

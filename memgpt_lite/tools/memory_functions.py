@@ -230,13 +230,50 @@ def archival_memory_search(
         )
     lines = [_header("passages", result.total, page, result.pages, len(result.items), ctx.page_size)]
     for hit in result.items:
-        p = hit.passage
-        flags = f" SUPERSEDED by {p.superseded_by}" if p.status == "superseded" else ""
-        tags_text = f" tags={','.join(p.tags)}" if p.tags else ""
-        lines.append(
-            f"[{p.created_at:%Y-%m-%d %H:%M} id={p.id} importance={p.importance}{tags_text}{flags}] {_clip(p.content)}"
-        )
+        lines.extend(_passage_lines(hit.passage))
     return "\n".join(lines)
+
+
+META_VALUE_CHARS = 80
+META_LINE_CHARS = 400
+
+
+def _meta_value(value: Any) -> str:
+    if isinstance(value, list | tuple | set):
+        text = ",".join(str(v) for v in value)
+    elif isinstance(value, dict):
+        text = ",".join(f"{k}:{v}" for k, v in value.items())
+    else:
+        text = str(value)
+    # "; " separates fields on the line, so a value must not contain it.
+    return _clip(text.replace(";", ","), META_VALUE_CHARS)
+
+
+def _passage_lines(p: Any) -> list[str]:
+    """A hit as the model reads it: its status first (a superseded passage is history, not support),
+    then an indented line with where it came from and what it is about (the passage's structured
+    fields, provenance and the passage it replaces), so an agent can check it names what was asked."""
+    status = "superseded" if p.status == "superseded" else "current"
+    flags = f" status={status}" + (f" superseded_by={p.superseded_by}" if p.superseded_by else "")
+    tags_text = f" tags={','.join(p.tags)}" if p.tags else ""
+    head = f"[{p.created_at:%Y-%m-%d %H:%M} id={p.id} importance={p.importance}{tags_text}{flags}] {_clip(p.content)}"
+    fields: list[str] = []
+    seen: set[str] = {p.id, p.created_at.isoformat()}
+    for key, value in p.meta.items():
+        if value is None or value == "" or value == [] or value == {}:
+            continue
+        text = _meta_value(value)
+        if text in seen:  # the id, the date or another field's value again (e.g. speaker = author)
+            continue
+        seen.add(text)
+        fields.append(f"{key}={text}")
+    if p.provenance:
+        fields.append(f"provenance={_meta_value(p.provenance)}")
+    if p.supersedes:
+        fields.append(f"supersedes={p.supersedes}")
+    if not fields:
+        return [head]
+    return [head, "  " + _clip("; ".join(fields), META_LINE_CHARS)]
 
 
 MEMORY_FUNCTIONS: tuple[Callable[..., str], ...] = (
