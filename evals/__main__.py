@@ -92,7 +92,7 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
 
 
 def _cmd_layer2(args: argparse.Namespace) -> int:
-    from evals.layer2 import run_layer2, summarise
+    from evals.layer2 import report_data, run_layer2, summarise
 
     cases = load_cases(args.cases)
     with (
@@ -104,6 +104,15 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
             base_url=args.base_url, progress=tick,
         )  # fmt: skip
     summary = summarise(cases, records)
+    if args.report:
+        from evals.report import layer2_html, layer2_markdown, write_report
+
+        store_text = str(args.store) if args.store else f"a temporary fixture ({args.embedder} embedder)"
+        info = {"cases_dir": str(args.cases), "agent": args.agent, "runs": args.runs, "store": store_text,
+                "model": records[0]["model"] if records else None, "log": str(args.log) if args.log else None}  # fmt: skip
+        detail = report_data(cases, records, info)
+        for p in write_report(args.report, detail, layer2_markdown(detail), layer2_html(detail)):
+            err.print(f"report: {p}")
     if args.json:
         print(
             json.dumps(
@@ -165,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     l2.add_argument("--log", type=Path, help="append one JSONL record per run to this file")
     l2.add_argument("--model", default=None, help="model name for --agent anthropic")
     l2.add_argument("--base-url", default=None, help="Messages-API server for --agent anthropic")
+    l2.add_argument("--report", type=Path, help="write the answers report (.md or .html; a .json twin too)")
     l2.set_defaults(func=_cmd_layer2)
     return p
 

@@ -219,3 +219,53 @@ def summarise(cases: list[Case], records: list[dict[str, Any]]) -> dict[str, Any
         per_case.append({"id": case.id, "category": case.category, "runs": len(mine), "passed": passed,
                          "violations": failing["verdict"]["violations"] if failing else []})  # fmt: skip
     return {"per_category": dict(cat), "per_case": per_case}
+
+
+def _search_text(call: dict[str, Any]) -> str:
+    args = {k: v for k, v in call["arguments"].items() if k != "request_heartbeat"}
+    query = args.pop("query", "")
+    extra = ", ".join(f"{k}={v}" for k, v in args.items())
+    return f"{call['name']}({query!r}{', ' + extra if extra else ''}){' ERROR' if call['is_error'] else ''}"
+
+
+def report_data(cases: list[Case], records: list[dict[str, Any]], info: dict[str, Any]) -> dict[str, Any]:
+    """Everything the layer-2 report shows: per case, what the case allows and, per run, what the agent
+    searched, cited, flagged and declared, and the verdict's violations."""
+    out = []
+    for case in cases:
+        runs = [
+            {
+                "run": r["run"],
+                "model": r["model"],
+                "answer": r["answer"],
+                "evidence_ids": r["evidence_ids"],
+                "superseded_ids": r["superseded_ids"],
+                "support_layer": r["support_layer"],
+                "no_match": r["no_match"],
+                "fresh_inspection_requested": r["fresh_inspection_requested"],
+                "tool_calls": [_search_text(c) for c in r["tool_calls"] if c["name"] != "submit_answer"],
+                "passed": r["verdict"]["passed"],
+                "violations": r["verdict"]["violations"],
+                "error": r["error"],
+                "started_at": r["started_at"],
+                "finished_at": r["finished_at"],
+            }  # fmt: skip
+            for r in records
+            if r["case_id"] == case.id
+        ]
+        out.append(
+            {
+                "id": case.id,
+                "version": case.version,
+                "category": case.category,
+                "question": case.question,
+                "expected_mode": case.expected_mode,
+                "support_layer": case.support_layer,
+                "evidence": case.evidence,
+                "must_not_reuse": case.must_not_reuse,
+                "notes": case.notes,
+                "passed": sum(x["passed"] for x in runs),
+                "runs": runs,
+            }  # fmt: skip
+        )
+    return {**info, **summarise(cases, records), "cases": out}

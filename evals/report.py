@@ -184,3 +184,91 @@ def write_report(
     text = html_text if path.suffix in (".html", ".htm") and html_text is not None else markdown
     path.write_text(text, encoding="utf-8")
     return [path, json_path]
+
+
+# -- layer 2 --------------------------------------------------------------------------------------
+_RUN_HEAD = ("run", "result", "mode", "declared layer", "cited", "flagged superseded", "fresh inspection")
+
+
+def _layer2_sections(data: dict[str, Any]) -> tuple[list[str], Table, Table]:
+    intro = [
+        f"Agent: `{data['agent']}` (model {data.get('model') or data['agent']}), {data['runs']} run(s) per case",
+        f"Store: `{data['store']}`; cases: `{data['cases_dir']}`",
+        "The verdict checks support, not wording: ids cited against the case's allowed evidence and "
+        "must_not_reuse, stored status and claim labels, mode and declared layer. Per category, never pooled.",
+    ]
+    cats = (
+        ("category", "runs", "passed"),
+        [(c, s["runs"], s["passed"]) for c, s in data["per_category"].items()],
+    )
+    cases = (
+        ("case", "category", "expected", "passed runs", "violations (first failing run)"),
+        [
+            (c["id"], c["category"], f"{c['expected_mode']} / {c['support_layer']}", f"{c['passed']}/{len(c['runs'])}",
+             next((r["violations"] for r in c["runs"] if not r["passed"]), []))
+            for c in data["cases"]
+        ],
+    )  # fmt: skip
+    return intro, cats, cases
+
+
+def _run_row(r: dict[str, Any]) -> list[Any]:
+    mode = "no_match" if r["no_match"] else "memory_answer" if r["no_match"] is not None else "no answer"
+    return [r["run"], "pass" if r["passed"] else "FAIL", mode, r["support_layer"], r["evidence_ids"],
+            r["superseded_ids"], r["fresh_inspection_requested"]]  # fmt: skip
+
+
+def _run_notes(r: dict[str, Any]) -> list[str]:
+    out = [f"run {r['run']} searches: {'; '.join(r['tool_calls']) or '–'}"]
+    out.append(f"run {r['run']} answer: {r['answer'] or '–'}")
+    if r["error"]:
+        out.append(f"run {r['run']} error: {r['error']}")
+    out += [f"run {r['run']} violation: {v}" for v in r["violations"]]
+    return out
+
+
+def layer2_markdown(data: dict[str, Any]) -> str:
+    intro, (ch, cr), (sh, sr) = _layer2_sections(data)
+    out = ["# Layer 2 — agent answers report", "", *[f"- {x}" for x in intro], ""]
+    out += [*_md_table(ch, cr), "", *_md_table(sh, sr)]
+    for c in data["cases"]:
+        out += [
+            "",
+            f"## {c['id']} (v{c['version']}, {c['category']}) — {c['passed']}/{len(c['runs'])} passed",
+            "",
+        ]
+        out += [f"> {c['question']}", ""]
+        out += [
+            f"- expected: {c['expected_mode']} at {c['support_layer']}; allowed evidence: {_cell(c['evidence'])}; "
+            f"must not reuse: {_cell(c['must_not_reuse'])}",
+            *([f"- notes: {c['notes']}"] if c["notes"] else []),
+            "",
+            *_md_table(_RUN_HEAD, [_run_row(r) for r in c["runs"]]),
+            "",
+        ]
+        out += [f"- {x}" for r in c["runs"] for x in _run_notes(r)]
+    return "\n".join(out) + "\n"
+
+
+def layer2_html(data: dict[str, Any]) -> str:
+    intro, (ch, cr), (sh, sr) = _layer2_sections(data)
+    e = html.escape
+    body = ["<h1>Layer 2 — agent answers report</h1><ul>", *[f"<li>{e(x)}</li>" for x in intro], "</ul>"]
+    body += [_html_table(ch, cr), _html_table(sh, sr)]
+    for c in data["cases"]:
+        ok = "pass" if c["passed"] == len(c["runs"]) else "FAIL"
+        body.append(
+            f"<h2 id='{e(c['id'])}'>{e(c['id'])} (v{c['version']}, {e(c['category'])}) — "
+            f"<span class='{ok}'>{c['passed']}/{len(c['runs'])} passed</span></h2>"
+        )
+        body.append(f"<blockquote>{e(c['question'])}</blockquote>")
+        body.append(
+            f"<ul><li>expected {e(c['expected_mode'])} at {e(c['support_layer'])}; allowed evidence: "
+            f"{e(_cell(c['evidence']))}; must not reuse: {e(_cell(c['must_not_reuse']))}</li></ul>"
+        )
+        body.append(_html_table(_RUN_HEAD, [_run_row(r) for r in c["runs"]]))
+        body.append("<ul>" + "".join(f"<li>{e(x)}</li>" for r in c["runs"] for x in _run_notes(r)) + "</ul>")
+    return (
+        f"<!doctype html><meta charset='utf-8'><title>Layer 2 report</title><style>{_CSS}</style>"
+        + "".join(body)
+    )
