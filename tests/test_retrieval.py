@@ -91,3 +91,34 @@ def test_check_importance():
 
 def test_rank_returns_numpy_indices():
     assert isinstance(rank(score([1], [1], [1])), np.ndarray)
+
+
+def test_hybrid_relevance_fuses_min_max_normalised_views():
+    from memgpt_lite.retrieval import hybrid_relevance
+
+    cos, bm25 = [0.9, 0.5, 0.1], [0.0, 6.0, 3.0]
+    assert list(hybrid_relevance(cos, bm25)) == pytest.approx([1.0, 1.5, 0.5])
+    assert list(hybrid_relevance(cos, bm25, lexical_weight=2)) == pytest.approx([1.0, 2.5, 1.0])
+    # No word matched, or words switched off: relevance is the cosine itself (the formula's own).
+    assert list(hybrid_relevance(cos, [0, 0, 0])) == cos
+    assert list(hybrid_relevance(cos, bm25, lexical_weight=0)) == cos
+    # Found by words only (lowest cosine) ties with the nearest by meaning that no word matches.
+    s = score([1, 1], [5, 5], hybrid_relevance([0.8, 0.2], [0.0, 4.0]))
+    assert list(s.relevance) == [0.5, 0.5]
+    with pytest.raises(UsageError):
+        hybrid_relevance([0.1], [1.0, 2.0])
+    with pytest.raises(UsageError):
+        hybrid_relevance([0.1], [1.0], lexical_weight=-1)
+
+
+def test_evidence_preset_is_the_same_formula_with_small_tie_breakers():
+    from memgpt_lite.retrieval import EVIDENCE_WEIGHTS
+
+    assert EVIDENCE_WEIGHTS.relevance == 1 and 0 < EVIDENCE_WEIGHTS.recency < 1
+    assert ScoreWeights() == ScoreWeights(recency=1, importance=1, relevance=1)  # the spec's default
+    # Relevance decides; among equally relevant passages, newer and more important win.
+    s = score([100, 1, 1], [5, 5, 9], [0.7, 0.7, 0.7], EVIDENCE_WEIGHTS)
+    assert list(rank(s)) == [2, 1, 0]
+    s = score([1, 500], [9, 2], [0.3, 0.9], EVIDENCE_WEIGHTS)
+    assert rank(s)[0] == 1
+    assert rank(score([1, 500], [9, 2], [0.3, 0.9]))[0] == 0  # 1/1/1: recent + important beats relevant

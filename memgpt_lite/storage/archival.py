@@ -1,10 +1,11 @@
 """Archival storage: long-term passages in Chroma, ranked by recency · importance · relevance.
 
 Embedded (`PersistentClient` under the store directory) by default; a Chroma server (`HttpClient`)
-when `url=` is given. Search asks Chroma's HNSW index for the nearest candidates by cosine, scores
-them with `memgpt_lite.retrieval` (Generative Agents) and pages the ranked list; the true total is
-the number of passages passing the filters. The embedded store reads filter and scoring fields from
-a small SQLite passage index beside Chroma (`passage_index.py`); see docs/storage.md.
+when `url=` is given. Search takes as candidates the nearest passages by cosine (Chroma's HNSW index)
+and, embedded, the best bm25 matches of the query's words (FTS5 in the passage index beside Chroma,
+`passage_index.py`); relevance fuses the two, and `memgpt_lite.retrieval` ranks by recency ·
+importance · relevance (Generative Agents). The true total is the number of passages passing the
+filters. See docs/storage.md.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from memgpt_lite.retrieval import (
     ScoreWeights,
     check_importance,
     heuristic_importance,
+    hybrid_relevance,
     rank,
     score,
 )
 from memgpt_lite.storage.chroma_util import PassageFilter, connect, nearest, open_collection
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.pages import Page, check_paging
-from memgpt_lite.storage.passage_index import Row, nearest_indexed, open_index
+from memgpt_lite.storage.passage_index import Row, hybrid_candidates, open_index
 from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage, decode, encode
 from memgpt_lite.storage.times import TimeLike, from_epoch, to_epoch
 
@@ -55,6 +57,8 @@ class ArchivalStore:
         max_overfetch: int = 3000,
         count_ttl: float | None = None,
         access_flush_seconds: float = 2.0,
+        weights: ScoreWeights | None = None,
+        lexical_weight: float = 1.0,
     ) -> None:
         if (path is None) == (url is None):
             raise ConfigError(
@@ -62,6 +66,11 @@ class ArchivalStore:
             )
         if candidates < 1:
             raise ConfigError("candidates must be >= 1")
+        if lexical_weight < 0:
+            raise ConfigError("lexical_weight must be >= 0")
+        # Search defaults: the Generative-Agents weights, and words weighed like meaning in relevance.
+        self.weights = weights or ScoreWeights()
+        self.lexical_weight = lexical_weight
         self.embedder = embedder or default_embedder()
         self.importance_rater = importance_rater or heuristic_importance
         self.candidates = candidates
@@ -87,7 +96,9 @@ class ArchivalStore:
             open_index(
                 Path(path) / f"{collection}.index.sqlite",
                 lambda: int(self._chroma("count")),
-                lambda offset, limit: self._chroma("get", include=["metadatas"], offset=offset, limit=limit),
+                lambda offset, limit: self._chroma(
+                    "get", include=["metadatas", "documents"], offset=offset, limit=limit
+                ),
             )
             if path is not None
             else None
@@ -159,6 +170,7 @@ class ArchivalStore:
                             p.importance,
                             p.last_accessed_at.timestamp(),
                             p.tags,
+                            p.content,
                         )
                         for p in chunk
                     )
@@ -256,9 +268,10 @@ class ArchivalStore:
         weights: ScoreWeights | None = None,
         include_superseded: bool = True,
     ) -> Page[ScoredPassage]:
-        """Best passages first by the weighted score. Chroma proposes the `candidates` nearest passages
-        (more when paging deeper); they are scored, ranked and paged; the page's passages get their
-        `last_accessed_at` set to `now`. `tags` matches passages with any of the tags; `since`/`until`
+        """Best passages first by the weighted score (`weights`, else the store's). Candidates: the
+        `candidates` nearest passages by cosine and (embedded) the as many best bm25 matches (more of
+        each when paging deeper); they are scored, ranked and paged; the passages of the returned page
+        — what the caller is shown — get their `last_accessed_at` set to `now`. `tags` matches passages with any of the tags; `since`/`until`
         bound `created_at` (a bare `until` date includes that day)."""
         check_paging(page, page_size)
         if not isinstance(query, str) or not query.strip():
@@ -275,25 +288,29 @@ class ArchivalStore:
             want = min(total, max(self.candidates, (page + 1) * page_size))
             everything = self._count(PassageFilter())
             if self._index is not None:
-                ids, info, distances = nearest_indexed(
-                    self._chroma, self._index, qvec, flt, want, total, everything, self.max_overfetch
-                )
-                importance = [s.importance for s in info]
-                accessed = [s.accessed for s in info]
-                created = [s.created_at for s in info]
-            else:
+                pool = hybrid_candidates(
+                    self._chroma, self._index, query, qvec, flt, want, total, everything,
+                    self.max_overfetch, lexical=self.lexical_weight > 0,
+                )  # fmt: skip
+                ids, cosine, bm25 = pool.ids, pool.cosine, pool.bm25
+                importance = [s.importance for s in pool.info]
+                accessed = [s.accessed for s in pool.info]
+                created = [s.created_at for s in pool.info]
+            else:  # a server: no local index of words (see docs/storage.md), meaning only
                 ids, metas, distances = nearest(
                     self._chroma, qvec, flt, want, total, everything, self.max_overfetch
                 )
+                cosine = [1.0 - float(d) for d in distances]
+                bm25 = [0.0] * len(ids)
                 importance = [m["importance"] for m in metas]
                 accessed = [
                     max(m["last_accessed_at"], self._touched.get(i, 0.0))
                     for i, m in zip(ids, metas, strict=True)
                 ]
                 created = [m["created_at"] for m in metas]
-            relevance = 1.0 - np.asarray(distances, dtype=np.float64)
+            relevance = hybrid_relevance(cosine, bm25, self.lexical_weight)
             hours = (now.timestamp() - np.asarray(accessed, dtype=np.float64)) / 3600.0
-            scores = score(hours, importance, relevance, weights)
+            scores = score(hours, importance, relevance, weights or self.weights)
             order = rank(scores, tie_break=created)
             chosen = [int(i) for i in order[page * page_size : (page + 1) * page_size]]
             # Full passages (document, JSON record) are read for the page only.
@@ -309,7 +326,8 @@ class ArchivalStore:
                     recency=float(scores.recency[i]),
                     importance=float(scores.importance[i]),
                     relevance=float(scores.relevance[i]),
-                    cosine=float(relevance[i]),
+                    cosine=cosine[i],
+                    bm25=bm25[i],
                 )
                 for i in chosen
                 if ids[i] in stored

@@ -3,9 +3,9 @@
 Chroma stores one row per metadata key and filters and reads them slowly at scale: counting
 "passages with tag X" takes 0.1-0.5 s at 100k passages, and reading the metadata of 100 search
 candidates ~10 ms. The embedded store therefore keeps, per passage: id, created_at, live/superseded,
-importance, last access, and tags. Search then asks Chroma only for ids and distances, and reads
-what scoring and filters need from here; access times are written here at once (and to Chroma in
-batches). Chroma stays the source of truth for everything else: when the two disagree on the number
+importance, last access, tags, and the passage text in an FTS5 table (the lexical side of the
+hybrid search). Search then asks Chroma only for ids and distances, and reads what scoring and
+filters need from here; access times are written here at once (and to Chroma in batches). Chroma stays the source of truth for everything else: when the two disagree on the number
 of passages (a crash between the two writes), or the index is missing or corrupt, it is rebuilt
 from Chroma on open.
 """
@@ -18,22 +18,31 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import numpy as np
 from loguru import logger
 
 from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.chroma_util import PassageFilter
+from memgpt_lite.storage.fts import query_terms
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
+"""3: an FTS5 table over passage text (rows keyed by `passages.n`). Older indexes are rebuilt on open."""
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS passages(
-    id TEXT PRIMARY KEY, created_at REAL NOT NULL, current INTEGER NOT NULL,
+    n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, created_at REAL NOT NULL, current INTEGER NOT NULL,
     importance INTEGER NOT NULL, accessed REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS passages_created ON passages(created_at);
 CREATE TABLE IF NOT EXISTS passage_tags(tag TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY(tag, id)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
+    content, tokenize='porter unicode61 remove_diacritics 2'
+);
 PRAGMA user_version={INDEX_VERSION};
 """
+
+LEXICAL_BUDGET = 5000
+"""Most matching passages bm25 ranks per query (see `PassageIndex.lexical`)."""
 
 
 class Row(NamedTuple):
@@ -43,6 +52,7 @@ class Row(NamedTuple):
     importance: int
     accessed: float
     tags: list[str]
+    content: str
 
 
 class Scoring(NamedTuple):
@@ -80,9 +90,19 @@ class PassageIndex:
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
+                # A re-added id (a rebuild over leftovers) must not leave its old text findable.
                 self._db.executemany(
-                    "INSERT OR REPLACE INTO passages VALUES (?,?,?,?,?)",
+                    "DELETE FROM passages_fts WHERE rowid IN (SELECT n FROM passages WHERE id = ?)",
+                    [(r.id,) for r in rows],
+                )
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO passages(id, created_at, current, importance, accessed) "
+                    "VALUES (?,?,?,?,?)",
                     [(r.id, r.created_at, int(r.current), r.importance, r.accessed) for r in rows],
+                )
+                self._db.executemany(
+                    "INSERT INTO passages_fts(rowid, content) SELECT n, ? FROM passages WHERE id = ?",
+                    [(r.content, r.id) for r in rows],
                 )
                 self._db.executemany(
                     "INSERT OR IGNORE INTO passage_tags VALUES (?,?)",
@@ -112,6 +132,7 @@ class PassageIndex:
     def clear(self) -> None:
         self._q("DELETE FROM passages")
         self._q("DELETE FROM passage_tags")
+        self._q("DELETE FROM passages_fts")
 
     @staticmethod
     def _clauses(flt: PassageFilter) -> tuple[list[str], list[Any]]:
@@ -158,6 +179,69 @@ class PassageIndex:
             out.update((r[0], Scoring(r[1], r[2], r[3])) for r in self._q(sql, [*chunk, *args]))
         return out
 
+    def lexical(
+        self, query: str, flt: PassageFilter, limit: int, size: int
+    ) -> dict[str, tuple[float, Scoring]]:
+        """The `limit` best bm25 matches of `query` passing the filter, among `size` passages in all:
+        id -> (bm25, higher is better; scoring fields). Empty when the query has no words.
+
+        Ranking every match of a common word costs time in proportion to the collection, and such a
+        word barely ranks anyway (bm25's idf is ~0 for a word in half the passages). So the query's
+        terms are counted first; words in at least half the passages are dropped (unless nothing else
+        is left), then terms are kept rarest first while their matches stay within `LEXICAL_BUDGET`
+        (the rarest always stays). Exact when the query's words match fewer passages than that."""
+        terms = [t for t in query_terms(query) if t.strip()]
+        if not terms:
+            return {}
+        quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
+        with self._lock:
+            counted = sorted(
+                (int(self._q("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", (q,))[0][0]), q)
+                for q in quoted
+            )
+            counted = [c for c in counted if c[0] > 0]
+            if not counted:
+                return {}
+            usable = [c for c in counted if 2 * c[0] < size] or counted[:1]
+            kept, matches = [], 0
+            for df, q in usable:
+                if kept and matches + df > LEXICAL_BUDGET:
+                    break
+                kept.append(q)
+                matches += df
+            match = " OR ".join(kept)
+            if flt.empty:  # FTS5 alone ranks faster than joined to the fields; look those up after
+                top = self._q(
+                    "SELECT rowid, -bm25(passages_fts) AS s FROM passages_fts WHERE passages_fts MATCH ? "
+                    "ORDER BY s DESC LIMIT ?",
+                    (match, limit),
+                )
+                fields = {
+                    r[0]: r[1:]
+                    for r in self._q(
+                        f"SELECT n, id, importance, accessed, created_at FROM passages "
+                        f"WHERE n IN ({','.join('?' * len(top))})",
+                        [t[0] for t in top],
+                    )
+                }
+                rows = [(fields[n][0], s, *fields[n][1:]) for n, s in top if n in fields]
+            else:
+                clauses, args = self._clauses(flt)
+                if flt.tags is not None:
+                    marks = ",".join("?" * len(flt.tags))
+                    clauses.append(
+                        f"EXISTS (SELECT 1 FROM passage_tags t WHERE t.id = p.id AND t.tag IN ({marks}))"
+                    )
+                    args += [t.strip() for t in flt.tags]
+                rows = self._q(
+                    "SELECT p.id, -bm25(passages_fts) AS s, p.importance, p.accessed, p.created_at "
+                    "FROM passages_fts JOIN passages p ON p.n = passages_fts.rowid WHERE passages_fts MATCH ?"
+                    + "".join(f" AND {c}" for c in clauses)
+                    + " ORDER BY s DESC LIMIT ?",
+                    [match, *args, limit],
+                )
+        return {r[0]: (float(r[1]), Scoring(r[2], r[3], r[4])) for r in rows}
+
     def _q(self, sql: str, args: Any = ()) -> list[Any]:
         with self._lock:
             try:
@@ -170,7 +254,7 @@ class PassageIndex:
             self._db.close()
 
 
-def row_from_metadata(pid: str, meta: dict[str, Any]) -> Row:
+def row_from_metadata(pid: str, meta: dict[str, Any], content: str) -> Row:
     tags = [k[4:] for k, v in meta.items() if k.startswith("tag:") and v is True]
     return Row(
         pid,
@@ -179,15 +263,20 @@ def row_from_metadata(pid: str, meta: dict[str, Any]) -> Row:
         int(meta["importance"]),
         float(meta["last_accessed_at"]),
         tags,
+        content,
     )
 
 
 def rebuild(index: PassageIndex, page: Callable[[int, int], Any], total: int, batch: int = 2000) -> None:
-    """Refill the index from Chroma; `page(offset, limit)` returns Chroma's `get` result with metadatas."""
+    """Refill the index from Chroma; `page(offset, limit)` returns Chroma's `get` result with metadatas
+    and documents."""
     index.clear()
     for offset in range(0, total, batch):
         got = page(offset, batch)
-        index.add(row_from_metadata(i, m) for i, m in zip(got["ids"], got["metadatas"], strict=True))
+        index.add(
+            row_from_metadata(i, m, d or "")
+            for i, m, d in zip(got["ids"], got["metadatas"], got["documents"], strict=True)
+        )
 
 
 def open_index(
@@ -234,3 +323,51 @@ def nearest_indexed(
     info = index.scoring(res["ids"][0], PassageFilter())
     rows = [(i, d) for i, d in zip(res["ids"][0], res["distances"][0], strict=True) if i in info]
     return [r[0] for r in rows], [info[r[0]] for r in rows], [r[1] for r in rows]
+
+
+class Candidates(NamedTuple):
+    """The pool a search scores: per passage its cosine, bm25 (0 when no word matches) and fields."""
+
+    ids: list[str]
+    cosine: list[float]
+    bm25: list[float]
+    info: list[Scoring]
+
+
+def hybrid_candidates(
+    chroma: Callable[..., Any],
+    index: PassageIndex,
+    query: str,
+    qvec: Any,
+    flt: PassageFilter,
+    want: int,
+    total: int,
+    everything: int,
+    max_overfetch: int,
+    lexical: bool = True,
+) -> Candidates:
+    """The `want` nearest passages (Chroma HNSW) ∪ the `want` best bm25 matches (FTS5), filtered.
+
+    A passage found only by its words gets its true cosine from its stored vector, so both views are
+    known for every candidate."""
+    ids, info, distances = nearest_indexed(chroma, index, qvec, flt, want, total, everything, max_overfetch)
+    cosine = [1.0 - float(d) for d in distances]
+    bm25 = [0.0] * len(ids)
+    if not lexical:
+        return Candidates(ids, cosine, bm25, info)
+    words = index.lexical(query, flt, want, everything)
+    at = {pid: k for k, pid in enumerate(ids)}
+    for pid, (s, _) in words.items():
+        if pid in at:
+            bm25[at[pid]] = s
+    extra = [pid for pid in words if pid not in at]
+    if extra:
+        got = chroma("get", ids=extra, include=["embeddings"])
+        vectors = np.asarray(got["embeddings"], dtype=np.float64)
+        sims = vectors @ np.asarray(qvec, dtype=np.float64)
+        for pid, sim in zip(got["ids"], sims, strict=True):
+            ids.append(pid)
+            cosine.append(float(sim))
+            bm25.append(words[pid][0])
+            info.append(words[pid][1])
+    return Candidates(ids, cosine, bm25, info)

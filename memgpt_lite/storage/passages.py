@@ -42,6 +42,9 @@ class ScoredPassage(BaseModel):
     relevance: float
     cosine: float = 0.0
     """The raw cosine similarity to the query (before normalisation)."""
+    bm25: float = 0.0
+    """The raw bm25 of the query's words (higher is better; 0 when none matches or without the
+    passage index, i.e. with a Chroma server)."""
 
 
 class NewPassage(BaseModel):
