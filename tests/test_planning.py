@@ -8,6 +8,7 @@ import pytest
 
 from bughunt import site
 from bughunt.planning import bfs_paths, leads_on, planner_strategy, shortest_tour
+from bughunt.planning_bounds import best_blind_walk, expected_steps_to_all
 from bughunt.sim.engine import RunConfig, SimSite, run
 from bughunt.sim.memory import Memory
 from bughunt.sim.rng import mulberry32
@@ -159,3 +160,53 @@ def test_planner_works_with_a_view_that_cannot_list_itself():
     table = {"h": ("a", "b"), "a": ("h",), "b": ("h", "c")}
     assert planner_strategy("a", ("h",), View(table), mulberry32(1)) == "h"
     assert planner_strategy("b", ("h", "c"), View(table), mulberry32(1)) == "c"
+
+
+def test_expected_steps_to_all_by_hand():
+    # one bug on 1 or 2 with equal chance: the walk 0 1 2 finds it after 1 or 2 steps
+    assert expected_steps_to_all([0, 1, 2], 1, 2) == pytest.approx(1.5)
+    # a walk that stops early is completed as if every further step found a new page
+    assert expected_steps_to_all([0, 1], 1, 2) == pytest.approx(1.5)
+    assert expected_steps_to_all([0, 1, 0, 2], 1, 2) == pytest.approx(2.0)
+    with pytest.raises(UsageError):
+        expected_steps_to_all([0, 1], 3, 2)
+
+
+def _all_walks(links, start, length):
+    walks = [[start]]
+    for _ in range(length):
+        walks = [[*w, q] for w in walks for q in links[w[-1]]]
+    return walks
+
+
+@pytest.mark.parametrize("graph_seed", range(4))
+def test_best_blind_walk_matches_brute_force(graph_seed):
+    import random
+
+    r = random.Random(graph_seed)
+    n = 6
+    links = {v: tuple(r.sample([q for q in range(n) if q != v], 2)) for v in range(n)}
+    links[0] = tuple(range(1, n))  # everything reachable
+    for v in range(1, n):
+        links[v] = (*links[v], 0)
+    k = 2
+    brute = min(
+        expected_steps_to_all(w, k, n - 1) for w in _all_walks(links, 0, 9) if set(w) == set(range(n))
+    )
+    opt = best_blind_walk(links, 0, k, 100.0)
+    assert opt is not None and opt.expected_steps == pytest.approx(brute)
+    assert expected_steps_to_all(opt.walk, k, n - 1) == pytest.approx(opt.expected_steps)
+    assert all(b in links[a] for a, b in zip(opt.walk, opt.walk[1:], strict=False))
+    assert best_blind_walk(links, 0, k, brute - 1e-6) is None
+
+
+def test_planner_beats_frontier_over_random_bug_placements():
+    # the placement-free score: the planner's gain is not an accident of where this site's bugs are
+    k, n = len(site.BUG_PAGES), site.N_PAGES - 1
+
+    def score(name):
+        return statistics.fmean(
+            expected_steps_to_all(run(RunConfig(name, budget=200), s).path, k, n) for s in range(1000, 1100)
+        )
+
+    assert score("planner") < score("frontier") - 2
