@@ -117,7 +117,7 @@ _LIVE_WORD = re.compile(
     r"\b(?:still|currently|now|any ?more|today|at the moment|current app)\b", re.IGNORECASE
 )
 _CAUSE = re.compile(r"\b(?:why|caus(?:e|ed|es|ing)|root[- ]?cause)\b", re.IGNORECASE)
-_STATUS = re.compile(r"\bstatus\b", re.IGNORECASE)
+_STATUS = re.compile(r"\b(?:status|fixed|resolved)\b", re.IGNORECASE)
 _GUIDANCE = re.compile(
     r"\b(?:how (?:should|do|can|must) (?:i|we)|procedure|rule|guideline|should i|must i|best practice)\b",
     re.IGNORECASE,
@@ -262,7 +262,15 @@ def named_kinds(q: Question, pool: list[Hit]) -> set[str]:
     """Record kinds the question names ("hand-over note", "daily note"), from the kinds memory shows."""
     text = re.sub(r"(?<=\w)-(?=\w)", "", q.text.lower())
     kinds = {v for h in pool for v in (*h.values("kind"), *h.values("claim"))}
-    return {_norm(k) for k in kinds if re.search(rf"\b{re.escape(k.lower().replace('_', ' '))}s?\b", text)}
+    return {_norm(k) for k in kinds if re.search(_kind_pattern(k), text)}
+
+
+def _kind_pattern(kind: str) -> str:
+    # A one-word kind also matches its other forms ("observation" / "observed"); a longer one as a phrase.
+    words = kind.lower().replace("_", " ").split()
+    if len(words) == 1 and len(words[0]) > 6:
+        return rf"\b{re.escape(words[0][:6])}"
+    return rf"\b{re.escape(' '.join(words))}s?\b"
 
 
 def _admitted(q: Question, hit: Hit, kinds: set[str]) -> bool:
