@@ -32,11 +32,15 @@ file paths up by their ids) and, if useful, the raw session log (conversation_se
 
 Rules:
 - Rest the answer only on items you found, and cite them by the id shown in the results (id=...).
-- An item with status=superseded is no longer current (superseded_by names its replacement): never cite it as support. If you mention it, list its \
-id in superseded_ids.
+- Each hit shows status=current or status=superseded (superseded_by names its replacement), and an indented \
+line of its fields: claim (root_cause, symptom, status, ...), support_layer, tickets, paths, routes, app_version, \
+source, author, provenance. Check that the item you cite names the ticket, path or page the question asks about.
+- A superseded item is no longer current: never cite it as support. If you mention it, list its id in superseded_ids.
 - A symptom observation is not a root cause. A neighbouring ticket or a similar file path is not the one asked about.
-- Items tagged user_authored_decision were recorded by a person; items tagged agent_inferred_summary were \
+- Items with support_layer=user_authored_decision were recorded by a person; items with agent_inferred_summary were \
 inferred by an agent. Declare the support layer your cited evidence has (prefer a person's decision).
+- A question about the app as it is now ("does it still…", "is it currently…") needs a fresh inspection, \
+not memory.
 - If memory holds nothing sufficient (nothing found, only superseded or symptom-only items, a retest is \
 due, or the question concerns a version or area memory does not cover), do not infer: submit no_match=true, \
 fresh_inspection_requested=true, support_layer=fresh_inspection_required and cite nothing.
