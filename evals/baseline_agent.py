@@ -13,7 +13,7 @@ an answer through `submit_answer`. It never sees a case, an expected id or the e
 3. Only current items support an answer; superseded items on the same topic are flagged as history.
 4. The cited item must name what the question names: its ticket, else its file path, else its
    route or page name (page names are linked to routes and tickets by glosses memory itself holds,
-   such as "Feed page 3 (/feed/3)" or "BH-143 (Feed page 3 …)"), else its date.
+   such as "Invoice page 2 (/invoices/2)" or "OPS-7 (Invoice page 2 …)"), else its date.
 5. Why/cause questions need a root-cause item: a symptom note is not one, a person's recorded
    decision beats an agent's inference, and a hedged agent guess ("probably", "unconfirmed") is no
    support. Status questions need a status item, and one that says a retest is due is no answer.
@@ -224,8 +224,8 @@ def _names(hit: Hit, term: str, key: str) -> bool:
 
 
 def glosses(hits: list[Hit], phrase: str) -> set[str]:
-    """Tickets and routes memory itself links to a page name: "Feed page 3 (/feed/3)" or
-    "BH-143 (Feed page 3 duplicate)"."""
+    """Tickets and routes memory itself links to a page name: "Invoice page 2 (/invoices/2)" or
+    "OPS-7 (Invoice page 2 wrong total)"."""
     out: set[str] = set()
     for h in hits:
         for m in re.finditer(rf"{re.escape(phrase)}\s*\((/[^)\s,;]*)", h.content, re.IGNORECASE):
