@@ -57,8 +57,10 @@ def test_words_find_what_meaning_misses(store):
     assert top.relevance == pytest.approx(max(h.relevance for h in hits))
 
 
-def test_lexical_candidates_obey_filters_and_supersession(store):
+@pytest.mark.parametrize("overfetch", [3000, 1], ids=["rank-then-filter", "filtered-join"])
+def test_lexical_candidates_obey_filters_and_supersession(store, overfetch):
     a, needle = store
+    a.max_overfetch = overfetch
     now = T0 + timedelta(hours=1)
     assert needle.id not in {h.passage.id for h in a.search("Lisbon", tags=["other"], now=now).items}
     assert [h.passage.id for h in a.search("Lisbon", tags=["billing"], now=now).items] == [needle.id]
@@ -90,10 +92,10 @@ def test_common_words_are_pruned_rare_words_kept(tmp_path, monkeypatch):
         index, everything = a._index, a.count()
         flt = passage_index.PassageFilter()
         # "common" is in every passage (no idf): only "zeppelin" is ranked, within the budget.
-        assert set(index.lexical("common zeppelin", flt, 10, everything)) == {rare.id}
+        assert set(index.lexical("common zeppelin", flt, 10, everything, everything)) == {rare.id}
         # A query of common words only still ranks by its rarest word.
-        assert len(index.lexical("common", flt, 10, everything)) == 10
-        assert index.lexical("absent zebra", flt, 10, everything) == {}
+        assert len(index.lexical("common", flt, 10, everything, everything)) == 10
+        assert index.lexical("absent zebra", flt, 10, everything, everything) == {}
         hits = a.search("common zeppelin", weights=RELEVANCE).items
         assert [h.passage.id for h in hits if h.bm25 > 0] == [rare.id]
 
@@ -135,7 +137,7 @@ def test_only_the_returned_page_is_marked_accessed(store):
     everyone = a.get_many(
         list(
             a._index.accessed(
-                list(a._index.lexical("filler", passage_index.PassageFilter(), 100, 61)) + [needle.id]
+                list(a._index.lexical("filler", passage_index.PassageFilter(), 100, 61, 61)) + [needle.id]
             )
         )
     )

@@ -164,11 +164,7 @@ class PassageIndex:
 
     def scoring(self, ids: list[str], flt: PassageFilter) -> dict[str, Scoring]:
         """Scoring fields of those of `ids` that pass the filter."""
-        clauses, args = self._clauses(flt)
-        if flt.tags is not None:
-            marks = ",".join("?" * len(flt.tags))
-            clauses.append(f"EXISTS (SELECT 1 FROM passage_tags t WHERE t.id = p.id AND t.tag IN ({marks}))")
-            args += [t.strip() for t in flt.tags]
+        clauses, args = self._filter_sql(flt)
         out: dict[str, Scoring] = {}
         for start in range(0, len(ids), 5000):
             chunk = ids[start : start + 5000]
@@ -180,67 +176,79 @@ class PassageIndex:
         return out
 
     def lexical(
-        self, query: str, flt: PassageFilter, limit: int, size: int
+        self, query: str, flt: PassageFilter, limit: int, size: int, total: int, max_overfetch: int = 3000
     ) -> dict[str, tuple[float, Scoring]]:
-        """The `limit` best bm25 matches of `query` passing the filter, among `size` passages in all:
-        id -> (bm25, higher is better; scoring fields). Empty when the query has no words.
+        """The `limit` best bm25 matches of `query` passing the filter (`total` of `size` passages
+        pass it): id -> (bm25, higher is better; scoring fields). Empty when no word matches.
 
-        Ranking every match of a common word costs time in proportion to the collection, and such a
-        word barely ranks anyway (bm25's idf is ~0 for a word in half the passages). So the query's
-        terms are counted first; words in at least half the passages are dropped (unless nothing else
-        is left), then terms are kept rarest first while their matches stay within `LEXICAL_BUDGET`
-        (the rarest always stays). Exact when the query's words match fewer passages than that."""
-        terms = [t for t in query_terms(query) if t.strip()]
-        if not terms:
+        FTS5 ranks fastest on its own, so matches are ranked there and their fields looked up after;
+        with a filter, matches are over-fetched in proportion to its share of the collection and
+        filtered by the lookup, and only if too few survive does SQL rank the filtered join."""
+        match = self._match(query, size)
+        if match is None:
             return {}
-        quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
+        fetch = limit if flt.empty else min(size, int(limit * size / max(total, 1) * 1.5) + 10)
         with self._lock:
-            counted = sorted(
-                (int(self._q("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", (q,))[0][0]), q)
-                for q in quoted
-            )
-            counted = [c for c in counted if c[0] > 0]
-            if not counted:
-                return {}
-            usable = [c for c in counted if 2 * c[0] < size] or counted[:1]
-            kept, matches = [], 0
-            for df, q in usable:
-                if kept and matches + df > LEXICAL_BUDGET:
-                    break
-                kept.append(q)
-                matches += df
-            match = " OR ".join(kept)
-            if flt.empty:  # FTS5 alone ranks faster than joined to the fields; look those up after
+            if fetch <= max(limit, max_overfetch):
                 top = self._q(
                     "SELECT rowid, -bm25(passages_fts) AS s FROM passages_fts WHERE passages_fts MATCH ? "
                     "ORDER BY s DESC LIMIT ?",
-                    (match, limit),
+                    (match, fetch),
                 )
-                fields = {
-                    r[0]: r[1:]
-                    for r in self._q(
-                        f"SELECT n, id, importance, accessed, created_at FROM passages "
-                        f"WHERE n IN ({','.join('?' * len(top))})",
-                        [t[0] for t in top],
+                clauses, args = self._filter_sql(flt)
+                fields: dict[int, tuple[Any, ...]] = {}
+                for start in range(0, len(top), 5000):
+                    chunk = [t[0] for t in top[start : start + 5000]]
+                    sql = (
+                        f"SELECT p.n, p.id, p.importance, p.accessed, p.created_at FROM passages p "
+                        f"WHERE p.n IN ({','.join('?' * len(chunk))})" + "".join(f" AND {c}" for c in clauses)
                     )
-                }
-                rows = [(fields[n][0], s, *fields[n][1:]) for n, s in top if n in fields]
-            else:
-                clauses, args = self._clauses(flt)
-                if flt.tags is not None:
-                    marks = ",".join("?" * len(flt.tags))
-                    clauses.append(
-                        f"EXISTS (SELECT 1 FROM passage_tags t WHERE t.id = p.id AND t.tag IN ({marks}))"
-                    )
-                    args += [t.strip() for t in flt.tags]
-                rows = self._q(
-                    "SELECT p.id, -bm25(passages_fts) AS s, p.importance, p.accessed, p.created_at "
-                    "FROM passages_fts JOIN passages p ON p.n = passages_fts.rowid WHERE passages_fts MATCH ?"
-                    + "".join(f" AND {c}" for c in clauses)
-                    + " ORDER BY s DESC LIMIT ?",
-                    [match, *args, limit],
-                )
+                    fields.update((r[0], r[1:]) for r in self._q(sql, [*chunk, *args]))
+                rows = [(fields[n][0], s, *fields[n][1:]) for n, s in top if n in fields][:limit]
+                if len(rows) >= limit or len(top) < fetch:  # enough, or every match was seen
+                    return {r[0]: (float(r[1]), Scoring(r[2], r[3], r[4])) for r in rows}
+            clauses, args = self._filter_sql(flt)
+            rows = self._q(
+                "SELECT p.id, -bm25(passages_fts) AS s, p.importance, p.accessed, p.created_at "
+                "FROM passages_fts JOIN passages p ON p.n = passages_fts.rowid WHERE passages_fts MATCH ?"
+                + "".join(f" AND {c}" for c in clauses)
+                + " ORDER BY s DESC LIMIT ?",
+                [match, *args, limit],
+            )
         return {r[0]: (float(r[1]), Scoring(r[2], r[3], r[4])) for r in rows}
+
+    def _match(self, query: str, size: int) -> str | None:
+        """The FTS5 MATCH for `query`'s words, common words pruned; None when no word matches.
+
+        Ranking every match of a common word costs time in proportion to the collection, and such a
+        word barely ranks anyway (bm25's idf is ~0 for a word in half the passages). So the words are
+        counted first (cheap); those in at least half the passages are dropped (unless nothing else
+        is left), then words are kept rarest first while their matches stay within `LEXICAL_BUDGET`
+        (the rarest always stays). Exact when the query's words match fewer passages than that."""
+        quoted = ['"' + t.replace('"', '""') + '"' for t in query_terms(query)]
+        counted = sorted(
+            (int(self._q("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", (q,))[0][0]), q)
+            for q in quoted
+        )
+        counted = [c for c in counted if c[0] > 0]
+        if not counted:
+            return None
+        usable = [c for c in counted if 2 * c[0] < size] or counted[:1]
+        kept, matches = [], 0
+        for df, q in usable:
+            if kept and matches + df > LEXICAL_BUDGET:
+                break
+            kept.append(q)
+            matches += df
+        return " OR ".join(kept)
+
+    def _filter_sql(self, flt: PassageFilter) -> tuple[list[str], list[Any]]:
+        clauses, args = self._clauses(flt)
+        if flt.tags is not None:
+            marks = ",".join("?" * len(flt.tags))
+            clauses.append(f"EXISTS (SELECT 1 FROM passage_tags t WHERE t.id = p.id AND t.tag IN ({marks}))")
+            args += [t.strip() for t in flt.tags]
+        return clauses, args
 
     def _q(self, sql: str, args: Any = ()) -> list[Any]:
         with self._lock:
@@ -355,17 +363,19 @@ def hybrid_candidates(
     bm25 = [0.0] * len(ids)
     if not lexical:
         return Candidates(ids, cosine, bm25, info)
-    words = index.lexical(query, flt, want, everything)
+    words = index.lexical(query, flt, want, everything, total, max_overfetch)
     at = {pid: k for k, pid in enumerate(ids)}
     for pid, (s, _) in words.items():
         if pid in at:
             bm25[at[pid]] = s
     extra = [pid for pid in words if pid not in at]
     if extra:
+        # Their true cosine, not a stand-in: imputing the pool's lowest cosine saves ~2 ms at 100k
+        # passages but cost ~0.01 frac@10 on LoCoMo (docs/storage.md).
         got = chroma("get", ids=extra, include=["embeddings"])
         vectors = np.asarray(got["embeddings"], dtype=np.float64)
         sims = vectors @ np.asarray(qvec, dtype=np.float64)
-        for pid, sim in zip(got["ids"], sims, strict=True):
+        for pid, sim in zip(got["ids"], sims.tolist(), strict=True):
             ids.append(pid)
             cosine.append(float(sim))
             bm25.append(words[pid][0])
