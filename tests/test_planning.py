@@ -210,3 +210,56 @@ def test_planner_beats_frontier_over_random_bug_placements():
         )
 
     assert score("planner") < score("frontier") - 2
+
+
+def _synthetic_site(seed: int, opaque: bool) -> SimSite:
+    """A random web-app-like site: nav bar, sections with items, sub-pages, numbered pages, cross links."""
+    import random
+
+    r = random.Random(seed)
+    routes: dict[int, str] = {0: "/"}
+    children: dict[int, list[int]] = {0: []}
+
+    def add(parent: int, route: str) -> int:
+        i = len(routes)
+        routes[i], children[i] = route, []
+        children[parent].append(i)
+        return i
+
+    words = iter(f"w{k}" for k in r.sample(range(1000), 200))
+    sections = [add(0, f"/{next(words)}") for _ in range(r.randint(3, 5))]
+    nav = [0, *r.sample(sections, r.randint(1, 3))]
+    items = []
+    for s in sections:
+        for _ in range(r.randint(1, 3)):
+            items.append(it := add(s, f"{routes[s]}/{next(words)}"))
+            for _ in range(r.choice((0, 0, 1, 2))):
+                add(it, f"{routes[it]}/{next(words)}")
+        prev = s
+        for k in range(2, 2 + r.choice((0, 0, 1, 2, 3))):
+            prev = add(prev, f"{routes[s]}/{k}")
+    parent = {c: p for p, cs in children.items() for c in cs}
+    links = {}
+    for p in routes:
+        local = [*children[p], *r.sample(items, r.choice((0, 1, 1, 2)))]
+        if p and r.random() < 0.5:
+            local.append(parent[p])
+        links[p] = tuple(
+            dict.fromkeys([*(q for q in nav if q != p), *(q for q in local if q not in nav and q != p)])
+        )
+    links[0] = tuple(dict.fromkeys([*links[0], *sections, *r.sample(items, 3)]))
+    if opaque:  # URLs that say nothing about structure
+        routes = {p: f"/p{x}" for p, x in zip(routes, r.sample(range(10**6), len(routes)), strict=True)}
+    return SimSite(links=links, start=0, bugs=frozenset(r.sample(range(1, len(routes)), 6)), routes=routes)
+
+
+@pytest.mark.parametrize("opaque", [False, True])
+def test_planner_beats_frontier_on_sites_it_was_not_built_for(opaque):
+    cov = {"frontier": [], "planner": []}
+    for site_seed in range(15):
+        s = _synthetic_site(site_seed, opaque)
+        for name in cov:
+            cov[name] += [
+                run(RunConfig(name, budget=s.n_nodes * 5 // 4), seed, s).coverage for seed in range(8)
+            ]
+    assert statistics.fmean(cov["planner"]) > statistics.fmean(cov["frontier"]) + 0.03
