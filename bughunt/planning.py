@@ -1,16 +1,21 @@
 """Planning over what memory knows, shared by the simulator and the web explorer.
 
-Both functions are generic over hashable node ids (page indices in the simulator, routes on a real
-site) and use only a link table — the pages remembered as visited and the links seen on them. Nothing
-here names a page or route of the built-in site.
+Both are generic over hashable node ids (page indices in the simulator, routes on a real site) and
+use only a link table — the pages remembered as visited and the links seen on them — plus, for the
+planner, the shape of each page's URL when it has one. Nothing here names a page or route of the
+built-in site.
 
-- `planner_strategy` — an exploration strategy (registered as ``planner``) that beats ``frontier``:
-  it takes the *rarest* unvisited neighbour first (linked from the fewest remembered pages: a page
-  linked from everywhere, like a navigation target, can be reached from anywhere later at the cost of
-  one step, so it is kept as an escape from dead ends), and when every neighbour is visited it travels
-  to the nearest unvisited page, preferring *stragglers* — unvisited pages whose remembered referrers
-  have the fewest other unvisited links, since those trips cannot be shared with other discoveries
-  later. Remaining ties are broken with the run's random generator (one draw per decision).
+- `planner_strategy` (a `Planner`) — an exploration strategy (registered as ``planner``) that beats
+  ``frontier``: it takes the *rarest* unvisited neighbour first (linked from the fewest remembered
+  pages: a page linked from everywhere, like a navigation target, can be reached from anywhere later
+  at the cost of one step, so it is kept as an escape from dead ends); between equally rare links it
+  takes one that *leads on* from the current URL (`leads_on`: a sub-path, the next numbered page, a
+  path carrying this page's identifier — usually found only here, so leaving it costs a return trip).
+  When every neighbour is visited it travels to the nearest unvisited page, preferring *stragglers* —
+  unvisited pages whose remembered referrers have the fewest other unvisited links, since those trips
+  cannot be shared with other discoveries later. Remaining ties are broken with the run's random
+  generator (one draw per decision). URLs are read for their shape only (segments, numbers), never
+  for words.
 - `shortest_tour` — the exact shortest walk from a start visiting every target over a known directed
   graph (BFS distances + Held–Karp dynamic programming), used after a version change to re-test the
   remembered bug pages first.
