@@ -85,19 +85,36 @@ def test_fused_relevance_combines_both_views(tmp_path):
 
 
 def test_common_words_are_pruned_rare_words_kept(tmp_path, monkeypatch):
-    monkeypatch.setattr(passage_index, "LEXICAL_BUDGET", 10)
+    monkeypatch.setattr(passage_index, "LEXICAL_BUDGET", 5)
     with ArchivalStore(tmp_path / "a", MeaninglessEmbedder(), candidates=3) as a:
         a.insert_many([{"content": f"common shared words {i}", "created_at": T0} for i in range(40)])
-        rare = a.insert("common words and one zeppelin", created_at=T0)
+        a.insert_many([{"content": f"common midword {i}", "created_at": T0} for i in range(8)])
+        rare = a.insert("common midword and one zeppelin", created_at=T0)
         index, everything = a._index, a.count()
         flt = passage_index.PassageFilter()
-        # "common" is in every passage (no idf): only "zeppelin" is ranked, within the budget.
-        assert set(index.lexical("common zeppelin", flt, 10, everything, everything)) == {rare.id}
-        # A query of common words only still ranks by its rarest word.
-        assert len(index.lexical("common", flt, 10, everything, everything)) == 10
-        assert index.lexical("absent zebra", flt, 10, everything, everything) == {}
+        (rare_row,) = index._q("SELECT n FROM passages WHERE id = ?", (rare.id,))[0]
+        # "common" is in every passage (no idf); "midword" (9 matches) would pass the budget of 5:
+        # only "zeppelin" is ranked.
+        assert list(index.lexical("common midword zeppelin", flt, everything)) == [rare_row]
+        monkeypatch.setattr(passage_index, "LEXICAL_BUDGET", 10)
+        pool = index.lexical("common midword zeppelin", flt, everything)
+        assert len(pool) == 9 and next(iter(pool)) == rare_row  # both words: it matches both, first
+        # Only words in half the passages or more: no lexical side at all (bm25 gives them no weight).
+        assert index.lexical("common", flt, everything) == {}
+        assert index.lexical("absent zebra", flt, everything) == {}
         hits = a.search("common zeppelin", weights=RELEVANCE).items
         assert [h.passage.id for h in hits if h.bm25 > 0] == [rare.id]
+
+
+def test_candidates_found_by_meaning_get_their_bm25(tmp_path):
+    # The lexical pool scores every candidate, not only those the words proposed.
+    with ArchivalStore(tmp_path / "a", HashingEmbedder(), candidates=10, lexical_candidates=1) as a:
+        a.insert_many([{"content": f"weather note {i}: rain again", "created_at": T0} for i in range(20)])
+        a.insert_many([{"content": "the checkout page returns a 500 error", "created_at": T0}] * 3)
+        hits = a.search("checkout error", weights=RELEVANCE).items
+        top = [h for h in hits if h.passage.content.startswith("the checkout")]
+        assert len(top) == 3 and len({h.bm25 for h in top}) == 1 and top[0].bm25 > 0
+        assert len({h.relevance for h in top}) == 1
 
 
 def test_rebuilt_and_migrated_index_searches_words(tmp_path):
@@ -134,13 +151,7 @@ def test_only_the_returned_page_is_marked_accessed(store):
     later = T0 + timedelta(days=3)
     page = a.search("filler passage Lisbon", page_size=3, now=later)
     shown = {h.passage.id for h in page.items}
-    everyone = a.get_many(
-        list(
-            a._index.accessed(
-                list(a._index.lexical("filler", passage_index.PassageFilter(), 100, 61, 61)) + [needle.id]
-            )
-        )
-    )
+    everyone = a.get_many([r[0] for r in a._index._q("SELECT id FROM passages")])
     assert len(shown) == 3 and len(everyone) == 61
     assert {p.id for p in everyone if p.last_accessed_at == later} == shown
     assert all(p.last_accessed_at == T0 for p in everyone if p.id not in shown)

@@ -54,6 +54,7 @@ class ArchivalStore:
         collection: str = "archival",
         importance_rater: ImportanceRater | None = None,
         candidates: int = 100,
+        lexical_candidates: int = 50,
         max_overfetch: int = 3000,
         count_ttl: float | None = None,
         access_flush_seconds: float = 2.0,
@@ -68,6 +69,11 @@ class ArchivalStore:
             raise ConfigError("candidates must be >= 1")
         if lexical_weight < 0:
             raise ConfigError("lexical_weight must be >= 0")
+        if lexical_candidates < 1:
+            raise ConfigError("lexical_candidates must be >= 1")
+        # Words add few candidates: on LoCoMo 10-100 of them give the same frac@10 (docs/storage.md),
+        # and each one found by words only costs a vector read.
+        self.lexical_candidates = lexical_candidates
         # Search defaults: the Generative-Agents weights, and words weighed like meaning in relevance.
         self.weights = weights or ScoreWeights()
         self.lexical_weight = lexical_weight
@@ -290,7 +296,8 @@ class ArchivalStore:
             if self._index is not None:
                 pool = hybrid_candidates(
                     self._chroma, self._index, query, qvec, flt, want, total, everything,
-                    self.max_overfetch, lexical=self.lexical_weight > 0,
+                    self.max_overfetch,
+                    lexical=-(-want * self.lexical_candidates // self.candidates) if self.lexical_weight else 0,
                 )  # fmt: skip
                 ids, cosine, bm25 = pool.ids, pool.cosine, pool.bm25
                 importance = [s.importance for s in pool.info]

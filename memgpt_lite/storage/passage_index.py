@@ -42,7 +42,9 @@ PRAGMA user_version={INDEX_VERSION};
 """
 
 LEXICAL_BUDGET = 5000
-"""Most matching passages bm25 ranks per query (see `PassageIndex.lexical`)."""
+"""Most matching passages bm25 ranks per query (see `PassageIndex._match`)."""
+LEXICAL_POOL = 1000
+"""Most bm25 scores read per query: candidates, and the bm25 of the candidates found by meaning."""
 
 
 class Row(NamedTuple):
@@ -59,6 +61,8 @@ class Scoring(NamedTuple):
     importance: int
     accessed: float
     created_at: float
+    n: int = 0
+    """The passage's row in the index (its FTS5 rowid)."""
 
 
 class PassageIndex:
@@ -169,62 +173,63 @@ class PassageIndex:
         for start in range(0, len(ids), 5000):
             chunk = ids[start : start + 5000]
             sql = (
-                f"SELECT p.id, p.importance, p.accessed, p.created_at FROM passages p "
+                f"SELECT p.id, p.importance, p.accessed, p.created_at, p.n FROM passages p "
                 f"WHERE p.id IN ({','.join('?' * len(chunk))})" + "".join(f" AND {c}" for c in clauses)
             )
-            out.update((r[0], Scoring(r[1], r[2], r[3])) for r in self._q(sql, [*chunk, *args]))
+            out.update((r[0], Scoring(*r[1:])) for r in self._q(sql, [*chunk, *args]))
         return out
 
-    def lexical(
-        self, query: str, flt: PassageFilter, limit: int, size: int, total: int, max_overfetch: int = 3000
-    ) -> dict[str, tuple[float, Scoring]]:
-        """The `limit` best bm25 matches of `query` passing the filter (`total` of `size` passages
-        pass it): id -> (bm25, higher is better; scoring fields). Empty when no word matches.
+    def lexical(self, query: str, flt: PassageFilter, size: int) -> dict[int, float]:
+        """bm25 (higher is better) of the best matches of `query`'s words passing the filter, at most
+        `LEXICAL_POOL`, best first: passage row -> score. Empty when no word can rank (see `_match`).
 
-        FTS5 ranks fastest on its own, so matches are ranked there and their fields looked up after;
-        with a filter, matches are over-fetched in proportion to its share of the collection and
-        filtered by the lookup, and only if too few survive does SQL rank the filtered join."""
+        The pool serves twice: its head proposes candidates, and it gives the candidates proposed by
+        meaning their bm25 (0 if not in it), so a candidate's lexical score never depends on whether
+        the words or the meaning proposed it. Without a filter FTS5 ranks on its own (fastest);
+        with one, SQL ranks the join with the passage rows."""
         match = self._match(query, size)
         if match is None:
             return {}
-        fetch = limit if flt.empty else min(size, int(limit * size / max(total, 1) * 1.5) + 10)
-        with self._lock:
-            if fetch <= max(limit, max_overfetch):
-                top = self._q(
+        if flt.empty:
+            sql, args = (
+                (
                     "SELECT rowid, -bm25(passages_fts) AS s FROM passages_fts WHERE passages_fts MATCH ? "
-                    "ORDER BY s DESC LIMIT ?",
-                    (match, fetch),
-                )
-                clauses, args = self._filter_sql(flt)
-                fields: dict[int, tuple[Any, ...]] = {}
-                for start in range(0, len(top), 5000):
-                    chunk = [t[0] for t in top[start : start + 5000]]
-                    sql = (
-                        f"SELECT p.n, p.id, p.importance, p.accessed, p.created_at FROM passages p "
-                        f"WHERE p.n IN ({','.join('?' * len(chunk))})" + "".join(f" AND {c}" for c in clauses)
-                    )
-                    fields.update((r[0], r[1:]) for r in self._q(sql, [*chunk, *args]))
-                rows = [(fields[n][0], s, *fields[n][1:]) for n, s in top if n in fields][:limit]
-                if len(rows) >= limit or len(top) < fetch:  # enough, or every match was seen
-                    return {r[0]: (float(r[1]), Scoring(r[2], r[3], r[4])) for r in rows}
-            clauses, args = self._filter_sql(flt)
-            rows = self._q(
-                "SELECT p.id, -bm25(passages_fts) AS s, p.importance, p.accessed, p.created_at "
-                "FROM passages_fts JOIN passages p ON p.n = passages_fts.rowid WHERE passages_fts MATCH ?"
-                + "".join(f" AND {c}" for c in clauses)
-                + " ORDER BY s DESC LIMIT ?",
-                [match, *args, limit],
+                    "ORDER BY s DESC LIMIT ?"
+                ),
+                [match, LEXICAL_POOL],
             )
-        return {r[0]: (float(r[1]), Scoring(r[2], r[3], r[4])) for r in rows}
+        else:
+            clauses, args = self._filter_sql(flt)
+            sql = (
+                "SELECT p.n, -bm25(passages_fts) AS s FROM passages_fts JOIN passages p "
+                "ON p.n = passages_fts.rowid WHERE passages_fts MATCH ?"
+                + "".join(f" AND {c}" for c in clauses)
+                + " ORDER BY s DESC LIMIT ?"
+            )
+            args = [match, *args, LEXICAL_POOL]
+        return {int(r[0]): float(r[1]) for r in self._q(sql, args)}
+
+    def fields(self, rows: list[int]) -> dict[int, tuple[str, Scoring]]:
+        """Passage row -> (id, scoring fields)."""
+        out: dict[int, tuple[str, Scoring]] = {}
+        for start in range(0, len(rows), 5000):
+            chunk = rows[start : start + 5000]
+            sql = (
+                f"SELECT n, id, importance, accessed, created_at FROM passages "
+                f"WHERE n IN ({','.join('?' * len(chunk))})"
+            )
+            out.update((r[0], (r[1], Scoring(r[2], r[3], r[4], r[0]))) for r in self._q(sql, chunk))
+        return out
 
     def _match(self, query: str, size: int) -> str | None:
         """The FTS5 MATCH for `query`'s words, common words pruned; None when no word matches.
 
         Ranking every match of a common word costs time in proportion to the collection, and such a
         word barely ranks anyway (bm25's idf is ~0 for a word in half the passages). So the words are
-        counted first (cheap); those in at least half the passages are dropped (unless nothing else
-        is left), then words are kept rarest first while their matches stay within `LEXICAL_BUDGET`
-        (the rarest always stays). Exact when the query's words match fewer passages than that."""
+        counted first (cheap); those in at least half the passages are dropped (bm25 gives them no
+        weight; when nothing else is left the query has no lexical side), then words are kept rarest
+        first while their matches stay within `LEXICAL_BUDGET` (the rarest always stays). Exact when
+        the query's words match fewer passages than that."""
         quoted = ['"' + t.replace('"', '""') + '"' for t in query_terms(query)]
         counted = sorted(
             (int(self._q("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", (q,))[0][0]), q)
@@ -233,7 +238,9 @@ class PassageIndex:
         counted = [c for c in counted if c[0] > 0]
         if not counted:
             return None
-        usable = [c for c in counted if 2 * c[0] < size] or counted[:1]
+        usable = [c for c in counted if 2 * c[0] < size]
+        if not usable:  # FTS5's bm25 gives such words an idf of 1e-6: min-max would only stretch noise
+            return None
         kept, matches = [], 0
         for df, q in usable:
             if kept and matches + df > LEXICAL_BUDGET:
@@ -352,32 +359,35 @@ def hybrid_candidates(
     total: int,
     everything: int,
     max_overfetch: int,
-    lexical: bool = True,
+    lexical: int = 0,
 ) -> Candidates:
-    """The `want` nearest passages (Chroma HNSW) ∪ the `want` best bm25 matches (FTS5), filtered.
+    """The `want` nearest passages (Chroma HNSW) ∪ the `lexical` best bm25 matches (FTS5), filtered.
 
     A passage found only by its words gets its true cosine from its stored vector, so both views are
     known for every candidate."""
     ids, info, distances = nearest_indexed(chroma, index, qvec, flt, want, total, everything, max_overfetch)
     cosine = [1.0 - float(d) for d in distances]
     bm25 = [0.0] * len(ids)
-    if not lexical:
+    if lexical < 1:
         return Candidates(ids, cosine, bm25, info)
-    words = index.lexical(query, flt, want, everything, total, max_overfetch)
-    at = {pid: k for k, pid in enumerate(ids)}
-    for pid, (s, _) in words.items():
-        if pid in at:
-            bm25[at[pid]] = s
-    extra = [pid for pid in words if pid not in at]
+    pool = index.lexical(query, flt, everything)
+    if not pool:
+        return Candidates(ids, cosine, bm25, info)
+    bm25 = [pool.get(x.n, 0.0) for x in info]
+    known = {x.n for x in info}
+    rows = [n for n in list(pool)[:lexical] if n not in known]  # the best matches meaning missed
+    extra = index.fields(rows)
     if extra:
         # Their true cosine, not a stand-in: imputing the pool's lowest cosine saves ~2 ms at 100k
         # passages but cost ~0.01 frac@10 on LoCoMo (docs/storage.md).
-        got = chroma("get", ids=extra, include=["embeddings"])
+        by_id = {pid: (n, sc) for n, (pid, sc) in extra.items()}
+        got = chroma("get", ids=list(by_id), include=["embeddings"])
         vectors = np.asarray(got["embeddings"], dtype=np.float64)
         sims = vectors @ np.asarray(qvec, dtype=np.float64)
         for pid, sim in zip(got["ids"], sims.tolist(), strict=True):
+            n, sc = by_id[pid]
             ids.append(pid)
             cosine.append(float(sim))
-            bm25.append(words[pid][0])
-            info.append(words[pid][1])
+            bm25.append(pool[n])
+            info.append(sc)
     return Candidates(ids, cosine, bm25, info)
