@@ -84,16 +84,15 @@ class Planner:
         targets = [q for q in dist if q != cur and q not in memory]
         if not targets:
             return None
-        left = {p: sum(1 for x in memory.links(p) if x not in memory) for p in remembered}
-
-        def straggle(q: N) -> int:
-            return max((left[p] for p in remembered if q in memory.links(p)), default=0)
-
-        def key(q: N) -> tuple[int, int, int]:
-            return dist[q], straggle(q), referrers[q]
-
-        best = min(key(q) for q in targets)
-        return first[pick(rnd, [q for q in targets if key(q) == best])]
+        # straggle: the most other unvisited links any remembered referrer of the target has
+        straggle: dict[N, int] = {}
+        for p in remembered:
+            unknown = [x for x in memory.links(p) if x not in memory]
+            for q in unknown:
+                straggle[q] = max(straggle.get(q, 0), len(unknown))
+        keys = {q: (dist[q], straggle.get(q, 0), referrers[q]) for q in targets}
+        best = min(keys.values())
+        return first[pick(rnd, [q for q in targets if keys[q] == best])]
 
 
 planner_strategy = Planner()
