@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from loguru import logger
+from pydantic import ValidationError
 
 from memgpt_lite.context import (
     Block,
@@ -36,9 +37,11 @@ from memgpt_lite.state import AgentState, interrupted_results, load_state, orpha
 from memgpt_lite.storage.archival import ArchivalStore
 from memgpt_lite.storage.directory import StoreDirectory
 from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
+from memgpt_lite.storage.lock import StoreLock
 from memgpt_lite.storage.recall import RecallStore
 
 DEFAULT_CONTEXT_WINDOW = 32_000
+LOCK_NAME = "memgpt_lite.lock"
 DEFAULT_SYSTEM_PROMPT = (
     "You are an agent with a MemGPT-style memory. Your context window is limited: the working context below "
     "holds the facts you keep in view (edit it with core_memory_append / core_memory_replace); older messages "
@@ -71,6 +74,7 @@ class AgentMemory:
         self._archival: ArchivalStore | None = None
         self._closed = False
         self._read_only = False
+        self._lock: StoreLock | None = None
         self._embedder_name = state.embedder
         self.repaired_tool_calls = 0
         context.on_change = self.save
@@ -109,6 +113,41 @@ class AgentMemory:
         any change raises `UsageError`.
         """
         store = StoreDirectory.open(Path(store_dir), create=create and not read_only)
+        # A reader takes no lock (inspect works beside a running agent); a writer must be the only one.
+        lock = None if read_only else StoreLock(store.path / LOCK_NAME, "agent store").acquire()
+        try:
+            return cls._open_locked(
+                store, lock, context_window=context_window, embedder=embedder, chroma_url=chroma_url,
+                system_prompt=system_prompt, blocks=blocks, summarizer=summarizer, encoding=encoding,
+                safety_margin=safety_margin, warning=warning, flush=flush, evict_to=evict_to, model=model,
+                provider_counts=provider_counts, read_only=read_only,
+            )  # fmt: skip
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+
+    @classmethod
+    def _open_locked(
+        cls,
+        store: StoreDirectory,
+        lock: StoreLock | None,
+        *,
+        context_window: int | None,
+        embedder: Embedder | None,
+        chroma_url: str | None,
+        system_prompt: str | None,
+        blocks: list[Block] | None,
+        summarizer: Summarizer | None,
+        encoding: str | None,
+        safety_margin: float | None,
+        warning: float | None,
+        flush: float | None,
+        evict_to: float | None,
+        model: Model | None,
+        provider_counts: bool | None,
+        read_only: bool,
+    ) -> AgentMemory:
         state = load_state(store)
         if read_only and state is None:
             raise StoreError(f"{store.path} has no agent state yet (nothing to inspect)")
@@ -141,7 +180,11 @@ class AgentMemory:
                     state.token_encoding = encoding
                 if safety_margin is not None:
                     state.safety_margin = safety_margin
-        except ValueError as e:  # pydantic's ValidationError is a ValueError: name the bad field clearly
+        except ValidationError as e:  # one line naming the field, not pydantic's multi-line report
+            first = e.errors()[0]
+            where = ".".join(str(x) for x in first["loc"]) or "thresholds"
+            raise ConfigError(f"bad memory configuration: {where}: {first['msg']}") from e
+        except ValueError as e:
             raise ConfigError(f"bad memory configuration: {e}") from e
         recall = RecallStore(store.recall_path)
         try:
@@ -164,6 +207,7 @@ class AgentMemory:
             if embedder is None and state.embedder is not None:
                 embedder = _embedder_named(state.embedder)
             memory = cls(store, recall, context, state, embedder=embedder, chroma_url=chroma_url)
+            memory._lock = lock
             if read_only:
                 memory._read_only = True
             else:
@@ -256,9 +300,13 @@ class AgentMemory:
         if not self._read_only:
             self.save()
         self._closed = True
-        self.recall.close()
-        if self._archival is not None:
-            self._archival.close()
+        try:
+            self.recall.close()
+            if self._archival is not None:
+                self._archival.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
 
     def __enter__(self) -> AgentMemory:
         return self

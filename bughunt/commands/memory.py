@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  - {note}")
     quarantined = sum(1 for a in data["archival"] if a["quarantined"])
     print(f"archival: {len(data['archival'])} items ({quarantined} quarantined page observations)")
-    store = ExplorerStore(args.store, create=False)
+    store = ExplorerStore(args.store, create=False, lock=False)
     try:
         refused = store.rejections()
     finally:

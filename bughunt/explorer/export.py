@@ -33,7 +33,7 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
       `bughunt memory` keys;
     - `reports`: [{"step", "fingerprint", "route", "kind", "duplicate"}].
     """
-    store = ExplorerStore(store_dir, create=False)
+    store = ExplorerStore(store_dir, create=False, lock=False)
     try:
         sessions = {s["id"]: s for s in store.sessions()}
         steps = [
@@ -120,7 +120,7 @@ def memory_snapshot(
     store_dir: str | Path, agent_archival: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """The `bughunt memory --json` object."""
-    store = ExplorerStore(store_dir, create=False)
+    store = ExplorerStore(store_dir, create=False, lock=False)
     try:
         position = store.get_meta("position")
         archival = [

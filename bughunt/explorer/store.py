@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from memgpt_lite.errors import StoreError
+from memgpt_lite.storage.lock import StoreLock
 
 DB_NAME = "bughunt.sqlite"
+LOCK_NAME = "bughunt.lock"
 FORMAT_VERSION = 1
 
 _SCHEMA = """
@@ -83,9 +85,11 @@ _ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
 
 
 class ExplorerStore:
-    """Open (or create) the explorer database in `store_dir`. One writer at a time."""
+    """Open (or create) the explorer database in `store_dir`. One writer at a time: a second process
+    opening the same store with `lock=True` (the default; readers such as `bughunt memory` pass False)
+    gets a `StoreError` naming the first."""
 
-    def __init__(self, store_dir: str | Path, create: bool = True) -> None:
+    def __init__(self, store_dir: str | Path, create: bool = True, *, lock: bool = True) -> None:
         self.dir = Path(store_dir)
         self.path = self.dir / DB_NAME
         if not self.path.exists():
@@ -95,19 +99,41 @@ class ExplorerStore:
                 )
             if self.dir.exists() and not self.dir.is_dir():
                 raise StoreError(f"{self.dir}: exists and is not a directory")
+            if self.dir.exists() and (entries := sorted(p.name for p in self.dir.iterdir())):
+                # never adopt somebody's folder: files written next to theirs would be hard to tell apart
+                shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
+                raise StoreError(
+                    f"{self.dir}: not a BugHunt store (no {DB_NAME}) but not empty either ({shown}); "
+                    "choose an empty or new folder"
+                )
             self.dir.mkdir(parents=True, exist_ok=True)
+        self._lock = StoreLock(self.dir / LOCK_NAME, "BugHunt store").acquire() if lock else None
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+            self._open_db()
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_db(self) -> None:
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+        try:
             self.db.row_factory = sqlite3.Row
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+            # A damaged page would otherwise surface mid-session as a raw sqlite3 error; the store is
+            # small, so checking it whole on open is cheap.
+            problem = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if problem != "ok":
+                raise sqlite3.DatabaseError(" ".join(str(problem).split()))
             self.db.executescript(_SCHEMA)
             self._add_missing_columns()
+            fmt = self.get_meta("format")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a readable BugHunt store ({exc})") from exc
-        fmt = self.get_meta("format")
         if fmt is None:
             self.set_meta("format", str(FORMAT_VERSION))
+        elif not fmt.isdigit():
+            raise StoreError(f"{self.path}: corrupt store (format {fmt!r} is not a version number)")
         elif int(fmt) > FORMAT_VERSION:
             raise StoreError(
                 f"{self.path}: format {fmt} is newer than this BugHunt ({FORMAT_VERSION}); upgrade"
@@ -132,7 +158,12 @@ class ExplorerStore:
         self.db.execute("COMMIT")
 
     def close(self) -> None:
-        self.db.close()
+        try:
+            if hasattr(self, "db"):
+                self.db.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
 
     # -- meta ------------------------------------------------------------------------------------
     def get_meta(self, key: str, default: str | None = None) -> str | None:

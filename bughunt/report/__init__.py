@@ -30,7 +30,7 @@ def load_report_data(store_dir: str | Path) -> dict[str, Any]:
     from bughunt.explorer.store import ExplorerStore
 
     data = load_exploration(store_dir)
-    store = ExplorerStore(store_dir, create=False)
+    store = ExplorerStore(store_dir, create=False, lock=False)
     try:
         texts = {o["id"]: o["text"] for o in store.observations()}
     finally:

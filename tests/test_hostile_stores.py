@@ -1,0 +1,135 @@
+"""Stores under attack: two processes at once, a folder that is not ours, a damaged database. The second
+writer is refused with the first one's pid; a damaged store is a `StoreError`, never a raw sqlite3
+traceback; a foreign folder is never adopted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bughunt import cli as bughunt_cli
+from bughunt.explorer.store import ExplorerStore
+from memgpt_lite import AgentMemory
+from memgpt_lite.errors import StoreError
+from memgpt_lite.messages import Message
+from memgpt_lite.storage.lock import StoreLock
+
+HOLD = """
+import sys, time
+kind, path = sys.argv[1], sys.argv[2]
+if kind == "agent":
+    from memgpt_lite import AgentMemory
+    held = AgentMemory.open(path, context_window=4000)
+else:
+    from bughunt.explorer.store import ExplorerStore
+    held = ExplorerStore(path)
+print("ready", flush=True)
+time.sleep(120)
+"""
+
+
+def _holder(kind: str, path: Path) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, kind, str(path)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+
+
+def test_second_process_on_an_agent_store_is_refused_and_kill_9_frees_it(tmp_path):
+    store = tmp_path / "agent"
+    with AgentMemory.open(store, context_window=4000) as memory:
+        memory.append(Message.user("remember the blue door"))
+    proc = _holder("agent", store)
+    try:
+        with pytest.raises(StoreError, match=rf"in use by process {proc.pid}"):
+            AgentMemory.open(store)
+        # a reader is still welcome next to the writer
+        with AgentMemory.open(store, create=False, read_only=True) as reader:
+            assert reader.recall.count() == 1
+    finally:
+        _kill(proc)
+    with AgentMemory.open(store) as memory:  # the kernel dropped the lock with the process
+        assert [m.text for m in memory.context.in_context] == ["remember the blue door"]
+
+
+def test_second_explorer_on_one_store_is_refused_with_a_clear_error(tmp_path, capsys):
+    store = tmp_path / "hunt"
+    proc = _holder("explorer", store)
+    try:
+        rc = bughunt_cli.main(["resume", "--store", str(store), "--builtin-site", "--budget", "1"])
+        err = capsys.readouterr().err
+        assert rc == 2 and f"in use by process {proc.pid}" in err and "Traceback" not in err
+        # reading the memory while it explores is fine
+        assert bughunt_cli.main(["memory", "--store", str(store), "--json"]) == 0
+    finally:
+        _kill(proc)
+    ExplorerStore(store).close()
+
+
+def test_same_process_may_open_a_store_twice(tmp_path):
+    first = StoreLock(tmp_path / "x.lock", "store").acquire()
+    second = StoreLock(tmp_path / "x.lock", "store").acquire()
+    second.release()
+    first.release()
+    first.release()  # idempotent
+
+
+def test_explorer_never_adopts_a_foreign_folder(tmp_path, capsys):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "thesis.tex").write_text("years of work")
+    rc = bughunt_cli.main(["explore", "--builtin-site", "--store", str(folder), "--budget", "1"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "not a BugHunt store" in err and "thesis.tex" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["thesis.tex"]
+
+
+def _garble(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    for i in range(4096, len(data), 7):  # leave the header page: SQLite opens it, then trips over the rest
+        data[i] = (data[i] * 31 + 7) % 256
+    path.write_bytes(bytes(data))
+
+
+def test_garbled_explorer_database_is_a_store_error_for_every_command(tmp_path, capsys):
+    store = tmp_path / "hunt"
+    assert bughunt_cli.main(["explore", "--builtin-site", "--store", str(store), "--budget", "4"]) == 0
+    db = store / "bughunt.sqlite"
+    for extra in ("-wal", "-shm"):
+        Path(f"{db}{extra}").unlink(missing_ok=True)
+    _garble(db)
+    before = db.read_bytes()
+    capsys.readouterr()
+    for argv in (
+        ["memory", "--store", str(store)],
+        ["report", "--store", str(store), "--out", str(tmp_path / "r.html")],
+        ["resume", "--store", str(store), "--budget", "1"],
+    ):
+        rc = bughunt_cli.main(argv)
+        err = capsys.readouterr().err
+        assert rc == 2, argv
+        assert "not a readable BugHunt store" in err and "Traceback" not in err
+        assert err.strip().count("\n") == 0, err
+    assert db.read_bytes() == before  # nothing "repaired" over the evidence
+
+
+def test_store_lock_on_a_folder_that_cannot_be_written(tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("root writes anywhere")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(StoreError, match="cannot be written"):
+            StoreLock(folder / "x.lock", "store").acquire()
+    finally:
+        folder.chmod(0o700)
