@@ -318,6 +318,23 @@ def fetch_page(
         )
 
 
+def _read_body(response: object, deadline: float, timeout: float) -> bytes:
+    """Up to MAX_BODY_BYTES, within `timeout` in all: the socket timeout alone bounds each read, so a
+    server dripping a byte at a time could otherwise hold one fetch (and the session) for ever."""
+    read = getattr(response, "read1", None) or response.read  # type: ignore[attr-defined]
+    chunks: list[bytes] = []
+    size = 0
+    while size < MAX_BODY_BYTES:
+        chunk = read(min(65_536, MAX_BODY_BYTES - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the page took longer than {timeout:g}s to arrive ({size} bytes so far)")
+    return b"".join(chunks)
+
+
 def _get_once(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str, str], str, str]:
     try:
         return _request(url, timeout, user_agent)
@@ -327,6 +344,7 @@ def _get_once(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str,
 
 
 def _request(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str, str], str, str]:
+    deadline = time.monotonic() + timeout
     request = urllib.request.Request(url, headers={"User-Agent": user_agent, "Accept": "text/html,*/*;q=0.5"})
     try:
         response = _OPENER.open(request, timeout=timeout)
@@ -338,7 +356,7 @@ def _request(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str, 
         status = response.status if hasattr(response, "status") else response.code
         if not is_html(content_type):
             return int(status), headers, content_type, ""
-        raw = response.read(MAX_BODY_BYTES)
+        raw = _read_body(response, deadline, timeout)
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and len(raw) < min(int(declared), MAX_BODY_BYTES):
             # Half a page would mislead the oracles (a form cut before its fields, a list cut short).

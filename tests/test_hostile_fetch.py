@@ -1,0 +1,60 @@
+"""A server that drips its page a byte at a time must not hold a fetch past `--timeout`: the socket
+timeout bounds each read, not the whole response."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from bughunt.explorer.fetcher import Fetcher
+from bughunt.html import fetch_page
+
+
+@pytest.fixture
+def drip_server() -> Iterator[str]:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    stop = threading.Event()
+
+    def handle(conn: socket.socket) -> None:
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body>")
+            for _ in range(100):  # ~10 s, then the page ends: a regression fails instead of hanging
+                if stop.is_set():
+                    return
+                try:
+                    conn.sendall(b"x")
+                except OSError:
+                    return
+                time.sleep(0.1)
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            threading.Thread(target=handle, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}/"
+    stop.set()
+    server.close()
+
+
+def test_dripping_page_times_out_within_the_timeout(drip_server):
+    started = time.monotonic()
+    with pytest.raises(TimeoutError, match="longer than 1s"):
+        fetch_page(drip_server, timeout=1.0)
+    assert time.monotonic() - started < 3.0
+
+
+def test_explorer_records_a_dripping_page_as_a_timeout(drip_server):
+    result = Fetcher(drip_server, timeout=1.0, respect_robots=False).fetch("/")
+    assert result.outcome == "timeout"
