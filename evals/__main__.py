@@ -19,7 +19,7 @@ from rich.table import Table
 
 from evals.case_schema import DEFAULT_CASES_DIR, CaseError, load_cases
 from evals.fixture import EMBEDDERS, write_fixture
-from memgpt_lite.errors import MemgptLiteError
+from memgpt_lite.cli_dispatch import check_output_file, run_reporting_errors
 
 err = Console(stderr=True)
 
@@ -69,6 +69,7 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
     from evals.layer1 import run_layer1
     from evals.report import layer1_html, layer1_markdown, write_report
 
+    check_output_file(args.report, "--report")
     cases = load_cases(args.cases)
     with _store(args) as store, _progress(len(cases), "layer 1", args.json) as tick:
         run = run_layer1(cases, store, str(args.cases), progress=tick)
@@ -94,6 +95,7 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
 def _cmd_layer2(args: argparse.Namespace) -> int:
     from evals.layer2 import report_data, run_layer2, summarise
 
+    check_output_file(args.log, "--log")
     cases = load_cases(args.cases)
     with (
         _store(args) as store,
@@ -184,11 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "runs", 1) < 1:
         err.print("error: --runs must be at least 1")
         return 2
-    try:
-        return int(args.func(args))
-    except MemgptLiteError as e:
-        err.print(f"error: {e}")
-        return 2
+    return run_reporting_errors(lambda: args.func(args))
 
 
 if __name__ == "__main__":

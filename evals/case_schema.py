@@ -104,6 +104,8 @@ def load_case_file(path: Path) -> list[Case]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as e:
         raise CaseError(f"{path}: not valid YAML: {e}") from e
+    except UnicodeDecodeError as e:
+        raise CaseError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from e
     except OSError as e:
         raise CaseError(f"{path}: cannot be read: {e}") from e
     cases = []

@@ -81,6 +81,8 @@ def write_fixture(
 ) -> FixtureManifest:
     """Generate the records and store them in a new store directory `out`."""
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} is a file; the fixture is written into a new store directory")
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"{out} is not empty; the fixture is written into a new store directory")
     items = build_records(long_session_steps)

@@ -187,6 +187,9 @@ def run_layer2(
               "fixture_version": manifest.fixture_version, "store": str(store)}  # fmt: skip
     log_path = Path(log) if log else None
     if log_path:
+        if log_path.is_dir():
+            # checked before the first run: a record that cannot be appended is a run wasted
+            raise UsageError(f"--log {log_path} is a directory; give a JSONL file to append to")
         log_path.parent.mkdir(parents=True, exist_ok=True)
     records = []
     judge_mem = AgentMemory.open(store, embedder=embedder, create=False)

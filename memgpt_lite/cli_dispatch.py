@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from loguru import logger
+
+from memgpt_lite.errors import ConfigError, ModelError, StoreError, UsageError
 
 LIBRARIES = ("memgpt_lite", "bughunt", "evals")
 
@@ -41,11 +46,67 @@ class Dispatcher:
     def main(self, argv: list[str] | None = None) -> int:
         args = self.build_parser(argv).parse_args(argv)
         configure_logging(args.verbose)
-        try:
-            return int(args.func(args) or 0)
-        except KeyboardInterrupt:
-            print("interrupted", file=sys.stderr)
-            return 130
+        return run_reporting_errors(lambda: args.func(args))
+
+
+def run_reporting_errors(command: Callable[[], int | None]) -> int:
+    """Run a command; the framework's errors become one `error: ...` line and an exit code, never a traceback.
+
+    Bad input (usage, configuration, a store that is corrupt or not ours) exits 2; a failure at run time
+    (the model, the file system, a database) exits 1; Ctrl-C exits 130. Commands may catch these
+    themselves to add context; this is the net under all of them, so no command can leak a traceback
+    for a kind of error the framework already names.
+    """
+    try:
+        return int(command() or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (UsageError, ConfigError, StoreError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except ModelError as e:
+        print(f"model error: {e}", file=sys.stderr)
+        return 1
+    except sqlite3.DatabaseError as e:
+        print(f"error: database: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"error: {describe_os_error(e)}", file=sys.stderr)
+        return 1
+
+
+def describe_os_error(e: OSError) -> str:
+    """`cannot use PATH: reason` when the error names a file, else the reason alone."""
+    reason = e.strerror or str(e) or type(e).__name__
+    if e.filename is not None:
+        return f"cannot use {e.filename}: {reason}"
+    return reason
+
+
+def check_output_file(path: str | os.PathLike[str] | None, option: str) -> None:
+    """Fail before the work, not after it: an output file that can never be written is a usage error."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{option} {p} is a directory; give a file to write")
+    for parent in p.absolute().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UsageError(f"{option} {p}: {parent} is a file, not a directory")
+            break
+
+
+def port_number(text: str) -> int:
+    """argparse type for a TCP port: 0 (pick a free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0-65535 (0 picks a free one), got {port}")
+    return port
 
 
 def configure_logging(verbosity: int) -> None:

@@ -13,6 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from bughunt.demo.build import build_files, export
+from memgpt_lite.cli_dispatch import port_number
+from memgpt_lite.errors import UsageError
 
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
@@ -59,13 +61,21 @@ def serving(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.export:
-        written = export(Path(args.export))
+        try:
+            written = export(Path(args.export))
+        except OSError as e:
+            raise UsageError(
+                f"--export {args.export}: cannot write the page there ({e.strerror or e})"
+            ) from None
         if args.json:
             print(json.dumps({"exported": [str(p) for p in written]}))
         else:
             print(f"wrote {len(written)} files to {args.export} (open index.html from any static host)")
         return 0
-    server = make_server(args.host, args.port)
+    try:
+        server = make_server(args.host, args.port)
+    except OSError as e:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     url = f"http://{args.host}:{server.server_address[1]}/"
     if args.json:
         print(json.dumps({"url": url}), flush=True)
@@ -84,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo-page", help="serve or export the interactive demo page")
-    p.add_argument("--port", type=int, default=8765, help="port on loopback (0 picks a free one)")
+    p.add_argument("--port", type=port_number, default=8765, help="port on loopback (0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     p.add_argument("--export", metavar="DIR", help="write the page as static files to DIR instead of serving")

@@ -25,6 +25,7 @@ from bughunt.explorer.policies import policy_names
 from bughunt.explorer.session import Explorer, SessionConfig, summary
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig
+from memgpt_lite.cli_dispatch import check_output_file
 from memgpt_lite.errors import MemgptLiteError, UsageError
 
 DEFAULT_POLICY = "planner"
@@ -83,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not args.url and not args.builtin_site:
-        raise SystemExit("bughunt explore: give --url URL or --builtin-site")
+        raise UsageError("give --url URL or --builtin-site")
     return run_session(args, resume=False)
 
 
@@ -97,7 +98,7 @@ def site_url(args: argparse.Namespace, store: ExplorerStore | None) -> Iterator[
     if builtin:
         from bughunt.webapp import running_site
 
-        poison = args.poison_file.read_text(encoding="utf-8") if args.poison_file else None
+        poison = _poison_text(args.poison_file)
         version, account = args.site_version or "1.2", args.account or "logged-in"
         with running_site(app_version=version, poison_text=poison, account=account) as url:
             yield url, True
@@ -108,11 +109,33 @@ def site_url(args: argparse.Namespace, store: ExplorerStore | None) -> Iterator[
     raise UsageError("no site: give --url URL or --builtin-site")
 
 
-def run_session(args: argparse.Namespace, *, resume: bool) -> int:
+def _poison_text(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.reason if isinstance(e, UnicodeDecodeError) else (e.strerror or str(e))
+        raise UsageError(f"--poison-file {path}: cannot read it ({reason})") from None
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
     if args.budget < 0:
-        raise SystemExit("--budget must be >= 0")
+        raise UsageError(f"--budget must be >= 0, got {args.budget}")
+    if args.capacity is not None and args.capacity < 1:
+        raise UsageError(f"--capacity must be at least 1 (or left out for unlimited), got {args.capacity}")
+    if args.expire_after is not None and not args.expire_after > 0:
+        raise UsageError(f"--expire-after must be a positive number of hours, got {args.expire_after:g}")
+    if (args.delay is not None and args.delay < 0) or not args.timeout > 0:
+        raise UsageError("--delay must be >= 0 and --timeout > 0")
+    check_output_file(args.report, "--report")
+
+
+def run_session(args: argparse.Namespace, *, resume: bool) -> int:
     try:
         # Check what can be checked before a store is created, so bad input leaves nothing behind.
+        _check_numbers(args)
+        _poison_text(args.poison_file)
         if args.policy is not None and args.policy not in policy_names():
             raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
         if args.url:

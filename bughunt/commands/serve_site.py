@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bughunt import site
 from bughunt.webapp import ACCOUNT_STATES, make_server, serve
+from memgpt_lite.cli_dispatch import port_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Serve the built-in RealWorld-style test site until Ctrl-C.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(
         "--app-version", choices=site.APP_VERSIONS, default="1.2", help="1.3 fixes the Search page 2 bug"
     )

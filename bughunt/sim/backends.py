@@ -105,7 +105,12 @@ class DaskBackend:
             raise ConfigError(
                 "backend dask: install the cluster extra (pip install 'memgpt-lite[cluster]')"
             ) from e
-        client = self.client or Client(self.address, timeout="30s")
+        try:
+            client = self.client or Client(self.address, timeout="30s")
+        except ValueError as e:  # distributed's message names the address and what is wrong with it
+            raise UsageError(f"--address: {e}; expected tcp://HOST:PORT of a running scheduler") from None
+        except OSError as e:
+            raise OSError(f"cannot reach the Dask scheduler at {self.address}: {e}") from None
         try:
             columns = list(zip(*units, strict=True)) if units else []
             futures = client.map(fn, *columns, pure=False)
@@ -159,6 +164,8 @@ class RayBackend:
 
 def make_backend(name: str = "local", address: str | None = None, workers: int | None = None) -> Backend:
     """Backend by name: local (processes), serial, dask (needs address), ray."""
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers: must be at least 1, got {workers}")
     if name == "local":
         return ProcessBackend(workers)
     if name == "serial":

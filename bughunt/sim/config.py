@@ -206,6 +206,8 @@ def load_config(path: str | Path) -> AblationConfig:
     except OSError as e:
         hint = f"; built-in presets: {', '.join(preset_names())}" if p.suffix == "" else ""
         raise ConfigError(f"{p}: cannot read the config file ({e.strerror or e}){hint}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     suffix = p.suffix.lower()
     try:
         if suffix == ".toml":

@@ -20,6 +20,7 @@ from evals.locomo.metrics import DEFAULT_KS
 from evals.locomo.report import ablation_table, archival_table, document, markdown, table
 from evals.locomo.run import Progress as Callbacks
 from evals.locomo.run import evaluate
+from memgpt_lite.cli_dispatch import check_output_file
 from memgpt_lite.errors import MemgptLiteError
 from memgpt_lite.search import HybridConfig
 from memgpt_lite.storage.embeddings import HashingEmbedder, MiniLMEmbedder
@@ -67,12 +68,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     ks = sorted(set(args.k))
     if ks[0] < 1:
-        err.print("[red]--k values must be >= 1[/red]")
+        print(f"error: --k values must be >= 1, got {ks[0]}", file=sys.stderr)
+        return 2
+    if args.limit is not None and args.limit < 1:
+        print(f"error: --limit must be at least 1, got {args.limit}", file=sys.stderr)
         return 2
     try:
+        check_output_file(args.report, "--report")
         conversations = load(args.data)
         if args.limit is not None:
-            conversations = conversations[: max(args.limit, 0)]
+            conversations = conversations[: args.limit]
         embedder = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
         overrides: dict[str, float | int] = {}
         if args.weights:
