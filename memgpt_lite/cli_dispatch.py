@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from loguru import logger
+from pydantic import ValidationError
 
 from memgpt_lite.errors import ConfigError, ModelError, StoreError, UsageError
 
@@ -68,6 +69,11 @@ def run_reporting_errors(command: Callable[[], int | None]) -> int:
     except ModelError as e:
         print(f"model error: {e}", file=sys.stderr)
         return 1
+    except ValidationError as e:  # settings built from command-line values: name the field, in one line
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or e.title
+        print(f"error: invalid {e.title} setting {where}: {first['msg']}", file=sys.stderr)
+        return 2
     except sqlite3.DatabaseError as e:
         print(f"error: database: {e}", file=sys.stderr)
         return 1

@@ -187,3 +187,28 @@ def test_locomo_report_into_a_directory_fails_before_the_run(tmp_path, capsys):
     argv = ["--data", str(_locomo_file(tmp_path)), "--embedder", "hashing", "--report", str(tmp_path)]
     rc, err = _run(locomo_main, argv, capsys)
     assert rc == 2 and "--report" in err and "is a directory" in err
+
+
+def test_settings_validation_error_reaching_the_net_names_the_field(capsys):
+    from memgpt_lite.agent import AgentConfig
+
+    assert run_reporting_errors(lambda: AgentConfig(max_steps=0) and 0) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: invalid AgentConfig setting max_steps:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--max-steps", "0"], "--max-steps:"),
+        (["--max-tokens", "-1"], "--max-tokens:"),
+        (["--base-url", "not a url"], "base_url: expected an http(s) URL"),
+    ],
+)
+def test_run_bad_settings_exit_2_before_the_store_is_made(tmp_path, capsys, monkeypatch, extra, message):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test")
+    store = tmp_path / "agent"
+    argv = ["run", "--store", str(store), "--message", "hi", "--base-url", "http://127.0.0.1:9", *extra]
+    rc, err = _run(memgpt_cli.main, argv, capsys)
+    assert rc == 2 and message in " ".join(err.split())
+    assert not store.exists()

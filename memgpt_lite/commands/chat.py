@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from rich.console import Console
 
 from memgpt_lite.errors import ConfigError, MemgptLiteError, ModelError
@@ -69,6 +70,12 @@ def _open_agent(args: argparse.Namespace) -> Any:
 
     if not args.base_url and not os.environ.get("ANTHROPIC_API_KEY"):
         raise NoModel(NO_MODEL_MESSAGE)
+    try:  # checked before anything is created: a bad number must not leave a half-made store behind
+        config = AgentConfig(max_steps=args.max_steps, max_tokens=args.max_tokens)
+    except ValidationError as e:
+        first = e.errors()[0]
+        flag = "--" + str(first["loc"][0]).replace("_", "-")
+        raise ConfigError(f"{flag}: {first['msg']}") from None
     model = AnthropicModel(args.model, base_url=args.base_url, max_retries=args.max_retries)
     summarizer = None
     if args.summarizer == "llm":
@@ -81,7 +88,6 @@ def _open_agent(args: argparse.Namespace) -> Any:
         from memgpt_lite.tools.memory_tool import MemoryTool
 
         tools.append(MemoryTool(Path(args.store) / "memories"))
-    config = AgentConfig(max_steps=args.max_steps, max_tokens=args.max_tokens)
     return Agent(model, memory, tools=tools, config=config)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from typing import Any
+from urllib.parse import urlsplit
 
 import anthropic
 import httpx2
@@ -236,6 +237,10 @@ class AnthropicModel:
             )
         kwargs: dict[str, Any] = {"api_key": key or "not-needed", "max_retries": max_retries}
         if base_url:
+            if urlsplit(base_url).scheme not in ("http", "https") or not urlsplit(base_url).netloc:
+                raise ConfigError(
+                    f"base_url: expected an http(s) URL like http://localhost:11434, got {base_url!r}"
+                )
             kwargs["base_url"] = base_url
         if http_client is not None:
             kwargs["http_client"] = http_client
@@ -255,7 +260,9 @@ class AnthropicModel:
                 f"{self.name}: HTTP {err.status_code} from the model provider: {err.message}"
             ) from err
         except anthropic.APIError as err:
-            raise ModelError(f"{self.name}: model provider unreachable or failed: {err}") from err
+            where = getattr(self.client, "base_url", None)
+            at = f" at {where}" if where else ""
+            raise ModelError(f"{self.name}: model provider{at} unreachable or failed: {err}") from err
         return from_wire_message(msg)
 
     def count_tokens(self, request: ModelRequest) -> int | None:
