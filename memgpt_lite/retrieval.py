@@ -47,7 +47,7 @@ EVIDENCE_WEIGHTS = ScoreWeights(recency=0.1, importance=0.1, relevance=1.0)
 """A preset for finding evidence (facts a question asks about), where the default 1/1/1 hurts: the same
 formula, with recency and importance as tie-breakers at a tenth of relevance. On LoCoMo's dev
 conversations through archival storage (docs/locomo.md) frac@10 over categories 1-4 is 0.68 with this
-preset, 0.68 by relevance alone and 0.36 with 1/1/1; recency 0-0.1 and importance 0.1-0.25 all give
+preset, 0.68 by relevance alone and 0.37 with 1/1/1; recency 0-0.1 and importance 0.1-0.25 all give
 0.68-0.69. Why 1/1/1 loses there: min-max normalisation stretches any spread of access times to the full
 [0, 1], so passages a few days newer than the rest outrank the one that answers."""
 
