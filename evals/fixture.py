@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from evals.fixture_data import FIXTURE_VERSION, LEAD, FixtureItem, build_records
 from memgpt_lite.errors import StoreError, UsageError
@@ -127,5 +127,11 @@ def read_manifest(store: str | Path) -> FixtureManifest:
         )
     try:
         return FixtureManifest.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "(top level)"
+        raise StoreError(
+            f"{path} is not a valid fixture manifest: {where}: {first['msg']} ({e.error_count()} problem(s))"
+        ) from e
     except (ValueError, OSError) as e:
         raise StoreError(f"{path} is not a valid fixture manifest: {e}") from e

@@ -30,6 +30,7 @@ from evals.evidence import MemoryEvidence, ProvenanceTrace, Query, StoredRecord
 from evals.fixture import FixtureManifest, make_embedder, read_manifest
 from evals.fixture_data import FixtureItem
 from evals.sufficiency import Candidate, Decision, decide
+from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.embeddings import Embedder
 
 _FIELDS = (
@@ -264,8 +265,11 @@ def run_layer1(
         for n, case in enumerate(cases):
             copy = Path(tmp) / f"case-{n}"
             shutil.copytree(store, copy)
-            with MemoryEvidence(copy, emb, now=manifest.as_of) as ev:
-                results.append(judge(case, ev, manifest))
+            try:
+                with MemoryEvidence(copy, emb, now=manifest.as_of) as ev:
+                    results.append(judge(case, ev, manifest))
+            except StoreError as e:  # name the user's store, not the scratch copy it was found in
+                raise StoreError(str(e).replace(str(copy), str(store))) from e
             shutil.rmtree(copy, ignore_errors=True)
             if progress:
                 progress(case)
