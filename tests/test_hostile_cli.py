@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bughunt import cli as bughunt_cli
+from bughunt.explorer.store import ExplorerStore
 from evals.__main__ import main as evals_main
 from evals.locomo.__main__ import main as locomo_main
 from memgpt_lite import cli as memgpt_cli
@@ -212,3 +213,14 @@ def test_run_bad_settings_exit_2_before_the_store_is_made(tmp_path, capsys, monk
     rc, err = _run(memgpt_cli.main, argv, capsys)
     assert rc == 2 and message in " ".join(err.split())
     assert not store.exists()
+
+
+def test_unreachable_site_exits_1_naming_url_and_keeps_the_attempt(tmp_path, capsys):
+    store = tmp_path / "store"
+    argv = ["explore", "--url", "http://127.0.0.1:9/", "--store", str(store), "--budget", "2", "--json"]
+    rc, err = _run(bughunt_cli.main, argv, capsys)
+    assert rc == 1
+    assert "nothing could be explored at http://127.0.0.1:9/" in err and "network error" in err
+    kept = ExplorerStore(store, create=False, lock=False)
+    assert kept.steps()  # the attempt is on record
+    kept.close()

@@ -183,6 +183,7 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
                     return 130
             data = summary(store, result)
             skipped = _skipped(store)
+            failure = _nothing_explored(store, url)
     except MemgptLiteError as exc:
         print(f"bughunt: {exc}", file=sys.stderr)
         return 2
@@ -192,7 +193,24 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
     if not args.json:
         for outcome, routes in skipped.items():
             print(f"not explored ({outcome.replace('_', ' ')}): {' '.join(routes)}")
+    if failure:
+        print(f"error: {failure}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _nothing_explored(store: ExplorerStore, url: str) -> str | None:
+    """Why not a single page of the site could be read (so far, in any session), or None when one was.
+
+    The attempt stays recorded in the store; the exit code tells scripts that the run found nothing to test."""
+    explored = store.db.execute(
+        "SELECT 1 FROM pages WHERE outcome IN ('page', 'redirect') LIMIT 1"
+    ).fetchone()
+    last = store.db.execute("SELECT route, outcome, detail FROM steps ORDER BY n DESC LIMIT 1").fetchone()
+    if explored or last is None:
+        return None
+    reason = last["outcome"].replace("_", " ") + (f" ({last['detail']})" if last["detail"] else "")
+    return f"nothing could be explored at {url}: {last['route']} gave {reason}"
 
 
 def _skipped(store: ExplorerStore) -> dict[str, list[str]]:
