@@ -224,3 +224,16 @@ def test_unreachable_site_exits_1_naming_url_and_keeps_the_attempt(tmp_path, cap
     kept = ExplorerStore(store, create=False, lock=False)
     assert kept.steps()  # the attempt is on record
     kept.close()
+
+
+def test_demo_page_export_never_overwrites_somebody_elses_page(tmp_path, capsys):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<h1>my own site</h1>")
+    rc, err = _run(bughunt_cli.main, ["demo-page", "--export", str(site)], capsys)
+    assert rc == 2 and "would overwrite index.html" in err
+    assert (site / "index.html").read_text() == "<h1>my own site</h1>"
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    again = tmp_path / "export"
+    assert bughunt_cli.main(["demo-page", "--export", str(again)]) == 0
+    assert bughunt_cli.main(["demo-page", "--export", str(again)]) == 0  # an earlier export is replaced

@@ -11,6 +11,7 @@ from importlib import resources
 from pathlib import Path
 
 from bughunt import site
+from memgpt_lite.errors import UsageError
 
 ASSETS = ("index.html", "app.js", "style.css")
 
@@ -48,10 +49,34 @@ def build_files() -> dict[str, str]:
 
 
 def export(directory: Path) -> list[Path]:
+    """Write the page into `directory`. Files of an earlier export are replaced; somebody else's
+    `index.html` (or another name the page uses) is never overwritten: `UsageError` names it."""
+    files = build_files()
+    _refuse_foreign_files(directory, files)
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in build_files().items():
+    for name, text in files.items():
         path = directory / name
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
+
+
+def _refuse_foreign_files(directory: Path, files: dict[str, str]) -> None:
+    if not directory.is_dir():
+        return
+    ours = directory / "sim.js"
+    try:
+        earlier_export = ours.is_file() and ours.read_text(encoding="utf-8").startswith(
+            files["sim.js"].splitlines()[0]
+        )
+    except (OSError, UnicodeDecodeError):
+        earlier_export = False
+    if earlier_export:
+        return
+    clash = sorted(name for name, text in files.items() if (directory / name).exists())
+    if clash:
+        raise UsageError(
+            f"--export {directory}: would overwrite {', '.join(clash)}, which an earlier export did not "
+            "write; choose an empty or new folder"
+        )
