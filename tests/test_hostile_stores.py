@@ -133,3 +133,16 @@ def test_store_lock_on_a_folder_that_cannot_be_written(tmp_path):
             StoreLock(folder / "x.lock", "store").acquire()
     finally:
         folder.chmod(0o700)
+
+
+def test_reading_the_llm_agents_archival_works_beside_a_running_agent(tmp_path):
+    from bughunt.explorer.llm_policy import AGENT_DIR, agent_archival
+
+    agent = tmp_path / "hunt" / AGENT_DIR
+    proc = _holder("agent", agent)
+    try:
+        state = (agent / "state.json").read_bytes()
+        assert agent_archival(tmp_path / "hunt") == []
+        assert (agent / "state.json").read_bytes() == state  # a reader writes nothing
+    finally:
+        _kill(proc)

@@ -266,7 +266,7 @@ def agent_archival(store_dir: str | Path) -> list[dict[str, Any]]:
     agent_dir = Path(store_dir) / AGENT_DIR
     if not agent_dir.exists():
         return []
-    with AgentMemory.open(agent_dir, create=False) as memory:
+    with AgentMemory.open(agent_dir, create=False, read_only=True) as memory:
         ids = memory.extra.get("archival_ids", {}).get("all", [])
         passages = memory.archival.get_many(ids) if ids else []
         return [
