@@ -32,10 +32,11 @@ from memgpt_lite.retrieval import (
     rank,
     score,
 )
-from memgpt_lite.storage.chroma_util import PassageFilter, connect, nearest, open_collection
+from memgpt_lite.storage.candidates import hybrid_candidates, server_candidates
+from memgpt_lite.storage.chroma_util import PassageFilter, connect, open_collection
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.pages import Page, check_paging
-from memgpt_lite.storage.passage_index import Row, hybrid_candidates, open_index
+from memgpt_lite.storage.passage_index import open_index, row_of
 from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage, decode, encode
 from memgpt_lite.storage.times import TimeLike, from_epoch, to_epoch
 
@@ -168,18 +169,7 @@ class ArchivalStore:
                     metadatas=[encode(p) for p in chunk],
                 )
                 if self._index is not None:
-                    self._index.add(
-                        Row(
-                            p.id,
-                            p.created_at.timestamp(),
-                            True,
-                            p.importance,
-                            p.last_accessed_at.timestamp(),
-                            p.tags,
-                            p.content,
-                        )
-                        for p in chunk
-                    )
+                    self._index.add(row_of(p) for p in chunk)
             self._changed()
             for p in passages:
                 if p.supersedes:
@@ -275,10 +265,11 @@ class ArchivalStore:
         include_superseded: bool = True,
     ) -> Page[ScoredPassage]:
         """Best passages first by the weighted score (`weights`, else the store's). Candidates: the
-        `candidates` nearest passages by cosine and (embedded) the as many best bm25 matches (more of
-        each when paging deeper); they are scored, ranked and paged; the passages of the returned page
-        — what the caller is shown — get their `last_accessed_at` set to `now`. `tags` matches passages with any of the tags; `since`/`until`
-        bound `created_at` (a bare `until` date includes that day)."""
+        `candidates` nearest passages by cosine and (embedded) the `lexical_candidates` best bm25
+        matches of the words (more of each when paging deeper); relevance fuses cosine and bm25.
+        Only the returned page — what the caller is shown — gets `last_accessed_at = now`. `tags`
+        matches passages with any of the tags; `since`/`until` bound `created_at` (a bare `until`
+        date includes that day)."""
         check_paging(page, page_size)
         if not isinstance(query, str) or not query.strip():
             raise UsageError("archival search needs a non-empty query")
@@ -294,27 +285,20 @@ class ArchivalStore:
             want = min(total, max(self.candidates, (page + 1) * page_size))
             everything = self._count(PassageFilter())
             if self._index is not None:
+                lexical = -(-want * self.lexical_candidates // self.candidates) if self.lexical_weight else 0
                 pool = hybrid_candidates(
                     self._chroma, self._index, query, qvec, flt, want, total, everything,
-                    self.max_overfetch,
-                    lexical=-(-want * self.lexical_candidates // self.candidates) if self.lexical_weight else 0,
+                    self.max_overfetch, lexical,
                 )  # fmt: skip
-                ids, cosine, bm25 = pool.ids, pool.cosine, pool.bm25
-                importance = [s.importance for s in pool.info]
-                accessed = [s.accessed for s in pool.info]
-                created = [s.created_at for s in pool.info]
-            else:  # a server: no local index of words (see docs/storage.md), meaning only
-                ids, metas, distances = nearest(
-                    self._chroma, qvec, flt, want, total, everything, self.max_overfetch
+            else:
+                # No local word index with a server (other clients write too): meaning only.
+                pool = server_candidates(
+                    self._chroma, qvec, flt, want, total, everything, self.max_overfetch, self._touched
                 )
-                cosine = [1.0 - float(d) for d in distances]
-                bm25 = [0.0] * len(ids)
-                importance = [m["importance"] for m in metas]
-                accessed = [
-                    max(m["last_accessed_at"], self._touched.get(i, 0.0))
-                    for i, m in zip(ids, metas, strict=True)
-                ]
-                created = [m["created_at"] for m in metas]
+            ids, cosine, bm25 = pool.ids, pool.cosine, pool.bm25
+            importance = [s.importance for s in pool.info]
+            accessed = [s.accessed for s in pool.info]
+            created = [s.created_at for s in pool.info]
             relevance = hybrid_relevance(cosine, bm25, self.lexical_weight)
             hours = (now.timestamp() - np.asarray(accessed, dtype=np.float64)) / 3600.0
             scores = score(hours, importance, relevance, weights or self.weights)

@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import numpy as np
 from loguru import logger
 
 from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.chroma_util import PassageFilter
 from memgpt_lite.storage.fts import query_terms
+from memgpt_lite.storage.passages import Passage
 
 INDEX_VERSION = 3
 """3: an FTS5 table over passage text (rows keyed by `passages.n`). Older indexes are rebuilt on open."""
@@ -269,6 +269,14 @@ class PassageIndex:
             self._db.close()
 
 
+def row_of(p: Passage) -> Row:
+    """The index row of a newly stored passage."""
+    return Row(
+        p.id, p.created_at.timestamp(), p.status == "current", p.importance, p.last_accessed_at.timestamp(),
+        p.tags, p.content,
+    )  # fmt: skip
+
+
 def row_from_metadata(pid: str, meta: dict[str, Any], content: str) -> Row:
     tags = [k[4:] for k, v in meta.items() if k.startswith("tag:") and v is True]
     return Row(
@@ -310,84 +318,3 @@ def open_index(
         logger.info("archival: rebuilding the passage index at {} ({} passages)", path, total)
         rebuild(index, chroma_page, total)
     return index
-
-
-def nearest_indexed(
-    chroma: Callable[..., Any],
-    index: PassageIndex,
-    qvec: Any,
-    flt: PassageFilter,
-    want: int,
-    total: int,
-    everything: int,
-    max_overfetch: int,
-) -> tuple[list[str], list[Scoring], list[float]]:
-    """The `want` nearest passages passing the filter: (ids, scoring fields, cosine distances).
-
-    Chroma returns only ids and distances; the filter and the scoring fields come from the index.
-    With a filter, neighbours are over-fetched in proportion to its share of the collection; if
-    too few survive, Chroma filters exactly."""
-    fetch = want if flt.empty else min(everything, int(want * everything / max(total, 1) * 1.5) + 10)
-    if flt.empty or fetch <= max_overfetch:
-        res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=["distances"])
-        info = index.scoring(res["ids"][0], flt)
-        rows = [(i, d) for i, d in zip(res["ids"][0], res["distances"][0], strict=True) if i in info][:want]
-        if len(rows) >= want or fetch >= everything:
-            return [r[0] for r in rows], [info[r[0]] for r in rows], [r[1] for r in rows]
-    res = chroma("query", query_embeddings=[qvec], n_results=want, where=flt.where(), include=["distances"])
-    info = index.scoring(res["ids"][0], PassageFilter())
-    rows = [(i, d) for i, d in zip(res["ids"][0], res["distances"][0], strict=True) if i in info]
-    return [r[0] for r in rows], [info[r[0]] for r in rows], [r[1] for r in rows]
-
-
-class Candidates(NamedTuple):
-    """The pool a search scores: per passage its cosine, bm25 (0 when no word matches) and fields."""
-
-    ids: list[str]
-    cosine: list[float]
-    bm25: list[float]
-    info: list[Scoring]
-
-
-def hybrid_candidates(
-    chroma: Callable[..., Any],
-    index: PassageIndex,
-    query: str,
-    qvec: Any,
-    flt: PassageFilter,
-    want: int,
-    total: int,
-    everything: int,
-    max_overfetch: int,
-    lexical: int = 0,
-) -> Candidates:
-    """The `want` nearest passages (Chroma HNSW) ∪ the `lexical` best bm25 matches (FTS5), filtered.
-
-    A passage found only by its words gets its true cosine from its stored vector, so both views are
-    known for every candidate."""
-    ids, info, distances = nearest_indexed(chroma, index, qvec, flt, want, total, everything, max_overfetch)
-    cosine = [1.0 - float(d) for d in distances]
-    bm25 = [0.0] * len(ids)
-    if lexical < 1:
-        return Candidates(ids, cosine, bm25, info)
-    pool = index.lexical(query, flt, everything)
-    if not pool:
-        return Candidates(ids, cosine, bm25, info)
-    bm25 = [pool.get(x.n, 0.0) for x in info]
-    known = {x.n for x in info}
-    rows = [n for n in list(pool)[:lexical] if n not in known]  # the best matches meaning missed
-    extra = index.fields(rows)
-    if extra:
-        # Their true cosine, not a stand-in: imputing the pool's lowest cosine saves ~2 ms at 100k
-        # passages but cost ~0.01 frac@10 on LoCoMo (docs/storage.md).
-        by_id = {pid: (n, sc) for n, (pid, sc) in extra.items()}
-        got = chroma("get", ids=list(by_id), include=["embeddings"])
-        vectors = np.asarray(got["embeddings"], dtype=np.float64)
-        sims = vectors @ np.asarray(qvec, dtype=np.float64)
-        for pid, sim in zip(got["ids"], sims.tolist(), strict=True):
-            n, sc = by_id[pid]
-            ids.append(pid)
-            cosine.append(float(sim))
-            bm25.append(pool[n])
-            info.append(sc)
-    return Candidates(ids, cosine, bm25, info)
