@@ -105,6 +105,11 @@ def _turn_json(result: Any, store: Path) -> dict[str, Any]:
     }
 
 
+def _clean(text: str) -> str:
+    """Bytes of the terminal or argv that were not UTF-8 arrive as lone surrogates; keep the rest."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def run_command(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     try:
@@ -116,7 +121,7 @@ def run_command(args: argparse.Namespace) -> int:
             err.print(f"[red]error:[/] {e}")
         return 2
     try:
-        result = agent.step(args.message)
+        result = agent.step(_clean(args.message))
     except MemgptLiteError as e:
         # The user message is already in recall; the next run carries on from it.
         kind = "model error" if isinstance(e, ModelError) else "error"
@@ -168,7 +173,7 @@ def chat_command(args: argparse.Namespace) -> int:
                 continue
             try:
                 with out.status("thinking…"):
-                    result = agent.step(line)
+                    result = agent.step(_clean(line))
             except ModelError as e:
                 err.print(f"[red]model error:[/] {e} (your message is saved; try again)")
                 continue

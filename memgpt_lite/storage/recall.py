@@ -18,6 +18,7 @@ from typing import Any
 
 from loguru import logger
 from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticSerializationError
 
 from memgpt_lite.errors import StoreError, UsageError
 from memgpt_lite.messages import Message
@@ -118,7 +119,13 @@ class RecallStore:
         for m in msgs:
             if not isinstance(m, Message):
                 raise UsageError(f"recall stores Message objects, got {type(m).__name__}")
-            data = m.model_dump_json()
+            try:
+                data = m.model_dump_json()
+            except PydanticSerializationError as e:  # lone surrogates: bytes that were never UTF-8
+                raise UsageError(
+                    f"message {m.id} cannot be stored: its text is not valid Unicode ({e}); decode input "
+                    "with errors='replace'"
+                ) from None
             if m.id in rows and rows[m.id][-1] != data:
                 raise StoreError(f"two different messages with id {m.id} in one batch")
             speaker = m.meta.get("speaker")
