@@ -219,6 +219,9 @@ def sample_size(
     Paired: n = ⌈((z₁₋α/₂ + z_power) · sd / effect)²⌉ with sd the SD of per-task differences.
     Unpaired: twice that per group, with sd the SD of one configuration's per-task values.
     """
+    for name, value in (("effect", effect), ("sd", sd)):
+        if not math.isfinite(value):
+            raise UsageError(f"{name}: must be a finite number, got {value}")
     if effect == 0:
         raise UsageError("effect: must be non-zero")
     if sd <= 0:
