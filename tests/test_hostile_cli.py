@@ -241,5 +241,5 @@ def test_demo_page_export_never_overwrites_somebody_elses_page(tmp_path, capsys)
 
 @pytest.mark.parametrize(("effect", "sd"), [("nan", "0.1"), ("0.05", "inf"), ("-inf", "0.1")])
 def test_ablate_plan_non_finite_numbers_are_usage_errors(capsys, effect, sd):
-    rc, err = _run(bughunt_cli.main, ["ablate", "plan", "--effect", effect, "--sd", sd], capsys)
+    rc, err = _run(bughunt_cli.main, ["ablate", "plan", f"--effect={effect}", f"--sd={sd}"], capsys)
     assert rc == 2 and "must be a finite number" in err
