@@ -21,6 +21,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from memgpt_lite.cli_dispatch import run_reporting_errors
 from memgpt_lite.context import (
     Block,
     ContextConfig,
@@ -214,4 +215,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_reporting_errors(main))

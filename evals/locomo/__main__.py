@@ -20,7 +20,7 @@ from evals.locomo.metrics import DEFAULT_KS
 from evals.locomo.report import ablation_table, archival_table, document, markdown, table
 from evals.locomo.run import Progress as Callbacks
 from evals.locomo.run import evaluate
-from memgpt_lite.cli_dispatch import check_output_file
+from memgpt_lite.cli_dispatch import check_output_file, run_reporting_errors
 from memgpt_lite.errors import MemgptLiteError
 from memgpt_lite.search import HybridConfig
 from memgpt_lite.storage.embeddings import HashingEmbedder, MiniLMEmbedder
@@ -142,4 +142,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_reporting_errors(main))
