@@ -166,3 +166,15 @@ def test_evidence_preset_keeps_the_recency_direction(tmp_path):
         assert hits[0].score == pytest.approx(
             0.1 * hits[0].recency + 0.1 * hits[0].importance + hits[0].relevance
         )
+
+
+def test_words_ranked_beside_chroma_give_the_same_result(store):
+    a, needle = store
+    now = T0 + timedelta(hours=1)
+    beside = a.search("Lisbon vouchers filler", page_size=20, now=now, weights=RELEVANCE)
+    a._words_thread = lambda: None  # the same search, words ranked after Chroma instead of beside it
+    after = a.search("Lisbon vouchers filler", page_size=20, now=now, weights=RELEVANCE)
+    assert [(h.passage.id, h.score, h.bm25) for h in beside.items] == [
+        (h.passage.id, h.score, h.bm25) for h in after.items
+    ]
+    assert needle.id in {h.passage.id for h in beside.items}

@@ -14,6 +14,7 @@ import json
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,7 @@ class ArchivalStore:
         self._counts: dict[str, tuple[float, int]] = {}
         self._qcache: dict[str, np.ndarray] = {}
         self._touched: dict[str, float] = {}
+        self._words: ThreadPoolExecutor | None = None
         self._flushed_at = time.monotonic()
         self.location = str(path) if path is not None else str(url)
         self._lock = threading.RLock()
@@ -288,7 +290,7 @@ class ArchivalStore:
                 lexical = -(-want * self.lexical_candidates // self.candidates) if self.lexical_weight else 0
                 pool = hybrid_candidates(
                     self._chroma, self._index, query, qvec, flt, want, total, everything,
-                    self.max_overfetch, lexical,
+                    self.max_overfetch, lexical, self._words_thread(),
                 )  # fmt: skip
             else:
                 # No local word index with a server (other clients write too): meaning only.
@@ -325,6 +327,11 @@ class ArchivalStore:
             ]
             self._touch([h.passage.id for h in hits], now.timestamp())
         return Page.of(hits, total, page, page_size)
+
+    def _words_thread(self) -> ThreadPoolExecutor:
+        if self._words is None:
+            self._words = ThreadPoolExecutor(max_workers=1, thread_name_prefix="archival-words")
+        return self._words
 
     # -- caches: the query vector, totals, and access times written in batches -----------------------
     def _query_vector(self, query: str) -> np.ndarray:
@@ -395,6 +402,8 @@ class ArchivalStore:
             self.flush()
         except StoreError as e:  # access times only steer recency; never fail a close over them
             logger.warning("archival store {}: last-access times not written: {}", self.location, e)
+        if self._words is not None:
+            self._words.shutdown(wait=True)
         try:
             if self._index is not None:
                 self._index.close()
