@@ -318,14 +318,14 @@ def fetch_page(
         )
 
 
-def _read_body(response: object, deadline: float, timeout: float) -> bytes:
-    """Up to MAX_BODY_BYTES, within `timeout` in all: the socket timeout alone bounds each read, so a
-    server dripping a byte at a time could otherwise hold one fetch (and the session) for ever."""
+def read_within(response: object, deadline: float, timeout: float, limit: int = MAX_BODY_BYTES) -> bytes:
+    """Up to `limit` bytes, by `deadline` (time.monotonic): the socket timeout alone bounds each read, so
+    a server dripping a byte at a time could otherwise hold one fetch (and the session) for ever."""
     read = getattr(response, "read1", None) or response.read  # type: ignore[attr-defined]
     chunks: list[bytes] = []
     size = 0
-    while size < MAX_BODY_BYTES:
-        chunk = read(min(65_536, MAX_BODY_BYTES - size))
+    while size < limit:
+        chunk = read(min(65_536, limit - size))
         if not chunk:
             break
         chunks.append(chunk)
@@ -356,7 +356,7 @@ def _request(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str, 
         status = response.status if hasattr(response, "status") else response.code
         if not is_html(content_type):
             return int(status), headers, content_type, ""
-        raw = _read_body(response, deadline, timeout)
+        raw = read_within(response, deadline, timeout)
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and len(raw) < min(int(declared), MAX_BODY_BYTES):
             # Half a page would mislead the oracles (a form cut before its fields, a list cut short).

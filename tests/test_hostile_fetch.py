@@ -58,3 +58,10 @@ def test_dripping_page_times_out_within_the_timeout(drip_server):
 def test_explorer_records_a_dripping_page_as_a_timeout(drip_server):
     result = Fetcher(drip_server, timeout=1.0, respect_robots=False).fetch("/")
     assert result.outcome == "timeout"
+
+
+def test_a_dripping_robots_txt_does_not_hold_the_session(drip_server):
+    started = time.monotonic()
+    result = Fetcher(drip_server, timeout=1.0).fetch("/")  # robots.txt first, then the page
+    assert result.outcome == "timeout"
+    assert time.monotonic() - started < 4.0

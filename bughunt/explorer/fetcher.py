@@ -19,7 +19,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from loguru import logger
 
-from bughunt.html import FetchedPage, fetch_page
+from bughunt.html import FetchedPage, fetch_page, read_within
 from memgpt_lite.errors import UsageError
 
 Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
@@ -112,9 +112,10 @@ class Fetcher:
         self._robots_loaded = True
         self._wait()
         try:
+            deadline = time.monotonic() + self.timeout
             with urllib.request.urlopen(self.url_of("/robots.txt"), timeout=self.timeout) as resp:
                 ctype = resp.headers.get("Content-Type", "")
-                text = resp.read(500_000).decode("utf-8", errors="replace")
+                text = read_within(resp, deadline, self.timeout, 500_000).decode("utf-8", errors="replace")
         except (OSError, ValueError) as exc:
             # 404 or no answer: the site states no rules, so every path is allowed.
             logger.info("robots.txt unavailable ({}); every path allowed", exc)
