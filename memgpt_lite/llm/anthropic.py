@@ -263,7 +263,14 @@ class AnthropicModel:
             where = getattr(self.client, "base_url", None)
             at = f" at {where}" if where else ""
             raise ModelError(f"{self.name}: model provider{at} unreachable or failed: {err}") from err
-        return from_wire_message(msg)
+        try:
+            return from_wire_message(msg)
+        except (AttributeError, TypeError, ValueError, KeyError) as err:
+            # a 200 whose body is not a Messages API message (a proxy's page, another API's JSON)
+            where = getattr(self.client, "base_url", None) or "the model provider"
+            raise ModelError(
+                f"{self.name}: {where} answered with something that is not a Messages API message ({err})"
+            ) from err
 
     def count_tokens(self, request: ModelRequest) -> int | None:
         """The provider's exact input-token count; None when the server does not offer counting."""
