@@ -178,3 +178,39 @@ def test_words_ranked_beside_chroma_give_the_same_result(store):
         (h.passage.id, h.score, h.bm25) for h in after.items
     ]
     assert needle.id in {h.passage.id for h in beside.items}
+
+
+@pytest.mark.parametrize("case", ["no-filter", "wide-filter", "wide-filter-best-excluded", "narrow-filter"])
+def test_lexical_pool_is_the_best_matches_passing_the_filter(tmp_path, monkeypatch, case):
+    monkeypatch.setattr(passage_index, "LEXICAL_POOL", 3)
+    with ArchivalStore(tmp_path / "a", MeaninglessEmbedder()) as a:
+        # 14 strong matches written early, 36 weaker ones later: a date filter keeps most passages but
+        # none of the best 14.
+        a.insert_many([{"content": "alpha alpha alpha", "created_at": T0} for _ in range(14)])
+        later = T0 + timedelta(days=2)
+        a.insert_many(
+            [{"content": f"alpha {' '.join(['word'] * (i % 7))}", "created_at": later} for i in range(36)]
+        )
+        a.insert_many([{"content": "unrelated", "created_at": later} for _ in range(100)])
+        a.insert_many(
+            [{"content": f"alpha tagged {i}", "created_at": later, "tags": ["t"]} for i in range(5)]
+        )
+        flt = {
+            "no-filter": passage_index.PassageFilter(),
+            "wide-filter": passage_index.PassageFilter(lo=T0.timestamp()),
+            "wide-filter-best-excluded": passage_index.PassageFilter(lo=later.timestamp()),
+            "narrow-filter": passage_index.PassageFilter(tags=("t",)),
+        }[case]
+        index, size = a._index, a.count()
+        got = index.lexical("alpha", flt, size)
+        clauses, args = index._filter_sql(flt)
+        want = index._q(
+            "SELECT p.n, -bm25(passages_fts) AS s FROM passages_fts JOIN passages p ON p.n = passages_fts.rowid "
+            "WHERE passages_fts MATCH '\"alpha\"'"
+            + "".join(f" AND {c}" for c in clauses)
+            + " ORDER BY s DESC",
+            args,
+        )
+        # Equal scores may come in either order: compare the scores, and that each row is a tied one.
+        assert [round(sc, 9) for sc in got.values()] == [round(sc, 9) for _, sc in want[:3]]
+        assert all(round(sc, 9) == round(dict(want)[n], 9) for n, sc in got.items())
