@@ -146,3 +146,20 @@ def test_reading_the_llm_agents_archival_works_beside_a_running_agent(tmp_path):
         assert (agent / "state.json").read_bytes() == state  # a reader writes nothing
     finally:
         _kill(proc)
+
+
+def test_database_locked_by_another_program_is_a_store_error_naming_the_file(tmp_path):
+    import sqlite3
+
+    store = ExplorerStore(tmp_path / "hunt")
+    store.db.execute("PRAGMA busy_timeout = 50")  # fail fast; the real timeout is 10 s
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match=r"bughunt\.sqlite: cannot write \(database is locked\)"):
+            with store.transaction():
+                pass
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        store.close()

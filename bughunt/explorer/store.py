@@ -149,7 +149,12 @@ class ExplorerStore:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic unit (a step): everything in it is committed together or not at all."""
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:  # another program holds a write lock past the timeout
+            raise StoreError(
+                f"{self.path}: cannot write ({exc}); another program holds the database"
+            ) from exc
         try:
             yield self.db
         except BaseException:
