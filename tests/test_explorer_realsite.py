@@ -149,4 +149,4 @@ def test_bad_input_is_refused_before_a_store_exists(tmp_path, capsys, argv):
     from bughunt.cli import main
 
     assert main(["explore", "--store", str(tmp_path / "s"), *argv]) == 2
-    assert "bughunt:" in capsys.readouterr().err and not (tmp_path / "s").exists()
+    assert capsys.readouterr().err.startswith("error: ") and not (tmp_path / "s").exists()

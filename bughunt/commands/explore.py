@@ -26,7 +26,7 @@ from bughunt.explorer.session import Explorer, SessionConfig, summary
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig
 from memgpt_lite.cli_dispatch import check_output_file
-from memgpt_lite.errors import MemgptLiteError, UsageError
+from memgpt_lite.errors import ModelError, UsageError
 
 DEFAULT_POLICY = "planner"
 """The simulator's planner (`bughunt.planning`): rarest-neighbour-first exploration over remembered links."""
@@ -184,9 +184,9 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
             data = summary(store, result)
             skipped = _skipped(store)
             failure = _nothing_explored(store, url)
-    except MemgptLiteError as exc:
-        print(f"bughunt: {exc}", file=sys.stderr)
-        return 2
+    except ModelError as exc:  # the llm policy's model: a runtime failure, the store keeps every step
+        print(f"model error: {exc}; `bughunt resume --store {args.store}` continues", file=sys.stderr)
+        return 1
     if args.report:
         _write_report(args.store, args.report)
     _print(data, args.json)

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from bughunt.explorer.export import memory_snapshot
 from bughunt.explorer.llm_policy import agent_archival
 from bughunt.explorer.store import ExplorerStore
-from memgpt_lite.errors import MemgptLiteError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,11 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        data = memory_snapshot(args.store, agent_archival(args.store))
-    except MemgptLiteError as exc:
-        print(f"bughunt: {exc}", file=sys.stderr)
-        return 2
+    data = memory_snapshot(args.store, agent_archival(args.store))  # errors: the CLI's shared net
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
