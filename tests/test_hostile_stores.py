@@ -163,3 +163,12 @@ def test_database_locked_by_another_program_is_a_store_error_naming_the_file(tmp
         other.execute("ROLLBACK")
         other.close()
         store.close()
+
+
+def test_a_store_left_with_only_its_lock_file_is_still_ours(tmp_path):
+    # kill -9 between taking the lock and creating the database leaves just the lock file
+    folder = tmp_path / "hunt"
+    folder.mkdir()
+    (folder / "bughunt.lock").write_text("12345\n")
+    ExplorerStore(folder).close()
+    assert (folder / "bughunt.sqlite").exists()

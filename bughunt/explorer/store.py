@@ -99,7 +99,10 @@ class ExplorerStore:
                 )
             if self.dir.exists() and not self.dir.is_dir():
                 raise StoreError(f"{self.dir}: exists and is not a directory")
-            if self.dir.exists() and (entries := sorted(p.name for p in self.dir.iterdir())):
+            # our own lock file alone is what a process killed before creating the database leaves
+            if self.dir.exists() and (
+                entries := sorted(p.name for p in self.dir.iterdir() if p.name != LOCK_NAME)
+            ):
                 # never adopt somebody's folder: files written next to theirs would be hard to tell apart
                 shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
                 raise StoreError(
