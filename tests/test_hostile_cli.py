@@ -243,3 +243,18 @@ def test_demo_page_export_never_overwrites_somebody_elses_page(tmp_path, capsys)
 def test_ablate_plan_non_finite_numbers_are_usage_errors(capsys, effect, sd):
     rc, err = _run(bughunt_cli.main, ["ablate", "plan", f"--effect={effect}", f"--sd={sd}"], capsys)
     assert rc == 2 and "must be a finite number" in err
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://127.0.0.1:99999/", "http:///x"])
+def test_malformed_site_url_is_a_usage_error_before_a_store_exists(tmp_path, capsys, url):
+    store = tmp_path / "store"
+    rc, err = _run(bughunt_cli.main, ["explore", "--url", url, "--store", str(store)], capsys)
+    assert rc == 2 and "--url: expected an http(s) URL" in err and not store.exists()
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://127.0.0.1:99999"])
+def test_malformed_base_url_is_a_usage_error(tmp_path, capsys, monkeypatch, url):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test")
+    argv = ["run", "--store", str(tmp_path / "agent"), "--message", "hi", "--base-url", url]
+    rc, err = _run(memgpt_cli.main, argv, capsys)
+    assert rc == 2 and "base_url: expected an http(s) URL" in err

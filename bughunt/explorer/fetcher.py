@@ -66,8 +66,12 @@ class Fetcher:
     stats: FetchStats = field(default_factory=FetchStats)
 
     def __post_init__(self) -> None:
-        parts = urlsplit(self.base_url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        try:
+            parts = urlsplit(self.base_url)
+            valid = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != -1
+        except ValueError:  # an unclosed [IPv6 bracket, a port outside 0-65535
+            valid = False
+        if not valid:
             raise UsageError(
                 f"--url: expected an http(s) URL like http://127.0.0.1:8000/, got {self.base_url!r}"
             )

@@ -203,6 +203,14 @@ def _tool_call(call_id: str, name: str, raw_input: Any) -> ToolCallPart:
 # -- the client --------------------------------------------------------------------------------------
 
 
+def _http_url(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        return parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != -1
+    except ValueError:  # an unclosed [IPv6 bracket, a port outside 0-65535
+        return False
+
+
 class AnthropicModel:
     """A `Model` backed by the Anthropic Messages API (or any server speaking it, via `base_url`).
 
@@ -237,7 +245,7 @@ class AnthropicModel:
             )
         kwargs: dict[str, Any] = {"api_key": key or "not-needed", "max_retries": max_retries}
         if base_url:
-            if urlsplit(base_url).scheme not in ("http", "https") or not urlsplit(base_url).netloc:
+            if not _http_url(base_url):
                 raise ConfigError(
                     f"base_url: expected an http(s) URL like http://localhost:11434, got {base_url!r}"
                 )
