@@ -172,3 +172,26 @@ def test_a_store_left_with_only_its_lock_file_is_still_ours(tmp_path):
     (folder / "bughunt.lock").write_text("12345\n")
     ExplorerStore(folder).close()
     assert (folder / "bughunt.sqlite").exists()
+
+
+def _try_lock_in_child(path: str, out) -> None:
+    try:
+        StoreLock(path, "store").acquire()
+        out.put("acquired")
+    except StoreError as e:
+        out.put(str(e))
+
+
+def test_a_forked_worker_does_not_inherit_the_parents_store_lock(tmp_path):
+    import multiprocessing
+
+    lock = StoreLock(tmp_path / "x.lock", "store").acquire()
+    try:
+        ctx = multiprocessing.get_context("fork")
+        out = ctx.Queue()
+        child = ctx.Process(target=_try_lock_in_child, args=(str(tmp_path / "x.lock"), out))
+        child.start()
+        child.join(timeout=30)
+        assert f"in use by process {os.getpid()}" in out.get(timeout=5)
+    finally:
+        lock.release()

@@ -2,8 +2,9 @@
 
 Two processes writing one store would each keep their own idea of it (the agent state, the explorer's
 position) and the last to save would silently drop the other's work, so the second opener is refused
-with the pid of the first. The lock is `flock` on a small file in the store: the kernel releases it
-when the holder exits, `kill -9` included, so a crash never leaves a stale lock behind. Within one
+with the pid of the first. The lock is a POSIX record lock (`lockf`) on a small file in the store:
+the kernel releases it when the holder exits, `kill -9` included, so a crash never leaves a stale lock
+behind, and a forked child does not inherit it (a worker process is another writer). Within one
 process the lock is counted, so code that opens the same store twice keeps working.
 """
 
@@ -21,7 +22,7 @@ except ImportError:  # pragma: no cover - Windows: no flock; stores are then ung
     fcntl = None  # type: ignore[assignment]
 
 _GUARD = threading.Lock()
-_HELD: dict[str, list[int]] = {}  # resolved lock path -> [fd, open count]
+_HELD: dict[str, list[int]] = {}  # resolved lock path -> [fd, open count, pid that took it]
 
 
 class StoreLock:
@@ -39,6 +40,9 @@ class StoreLock:
             return self
         with _GUARD:
             entry = _HELD.get(self._key)
+            if entry is not None and entry[2] != os.getpid():
+                del _HELD[self._key]  # inherited through fork: the lock was the parent's, not ours
+                entry = None
             if entry is not None:
                 entry[1] += 1
                 self._held = True
@@ -51,7 +55,7 @@ class StoreLock:
                     "it may be read-only"
                 ) from None
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 holder = _read_pid(fd)
                 os.close(fd)
@@ -62,7 +66,7 @@ class StoreLock:
                 ) from None
             os.ftruncate(fd, 0)
             os.write(fd, f"{os.getpid()}\n".encode())
-            _HELD[self._key] = [fd, 1]
+            _HELD[self._key] = [fd, 1, os.getpid()]
             self._held = True
         return self
 
@@ -72,12 +76,12 @@ class StoreLock:
         self._held = False
         with _GUARD:
             entry = _HELD.get(self._key)
-            if entry is None:
+            if entry is None or entry[2] != os.getpid():
                 return
             entry[1] -= 1
             if entry[1] <= 0:
                 del _HELD[self._key]
-                os.close(entry[0])  # closing the descriptor releases the flock
+                os.close(entry[0])  # closing the descriptor releases the lock
 
 
 def _read_pid(fd: int) -> str:
