@@ -258,3 +258,13 @@ def test_malformed_base_url_is_a_usage_error(tmp_path, capsys, monkeypatch, url)
     argv = ["run", "--store", str(tmp_path / "agent"), "--message", "hi", "--base-url", url]
     rc, err = _run(memgpt_cli.main, argv, capsys)
     assert rc == 2 and "base_url: expected an http(s) URL" in err
+
+
+def test_run_error_shows_the_path_verbatim_on_one_line(tmp_path, capsys, monkeypatch):
+    # rich would read "[bold]" as markup and drop it from the path, and wrap a long line at 80 columns
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test")
+    folder = tmp_path / ("[bold]" + "long-name-" * 8)
+    folder.mkdir()
+    (folder / "theirs.txt").write_text("x")
+    rc, err = _run(memgpt_cli.main, ["run", "--store", str(folder), "--message", "hi"], capsys)
+    assert rc == 2 and f"{folder} is not a memgpt_lite store" in err and err.count("\n") == 1

@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 progress=callbacks,
             )
     except (MemgptLiteError, OSError, ValueError) as e:
-        err.print(f"[red]error:[/red] {e}")
+        print(f"error: {e}", file=sys.stderr)
         return 2
     settings = {
         "data": str(args.data),

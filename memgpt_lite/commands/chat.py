@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 
 from memgpt_lite.errors import ConfigError, MemgptLiteError, ModelError
 
@@ -111,14 +112,14 @@ def _clean(text: str) -> str:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)  # one line per error, whatever the width
     try:
         agent = _open_agent(args)
     except MemgptLiteError as e:
         if args.json:
             print(json.dumps({"store": str(args.store), "error": str(e), "kind": type(e).__name__}))
         else:
-            err.print(f"[red]error:[/] {e}")
+            err.print(f"[red]error:[/] {escape(str(e))}")
         return 2
     try:
         result = agent.step(_clean(args.message))
@@ -128,7 +129,7 @@ def run_command(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"store": str(args.store), "error": str(e), "kind": type(e).__name__}))
         else:
-            err.print(f"[red]{kind}:[/] {e}")
+            err.print(f"[red]{kind}:[/] {escape(str(e))}")
         return 1
     finally:
         agent.memory.close()
@@ -144,11 +145,11 @@ def run_command(args: argparse.Namespace) -> int:
 
 def chat_command(args: argparse.Namespace) -> int:
     out = Console()
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)  # one line per error, whatever the width
     try:
         agent = _open_agent(args)
     except MemgptLiteError as e:
-        err.print(f"[red]error:[/] {e}")
+        err.print(f"[red]error:[/] {escape(str(e))}")
         return 2
     memory = agent.memory
     try:
@@ -175,10 +176,10 @@ def chat_command(args: argparse.Namespace) -> int:
                 with out.status("thinking…"):
                     result = agent.step(_clean(line))
             except ModelError as e:
-                err.print(f"[red]model error:[/] {e} (your message is saved; try again)")
+                err.print(f"[red]model error:[/] {escape(str(e))} (your message is saved; try again)")
                 continue
             except MemgptLiteError as e:
-                err.print(f"[red]error:[/] {e}")
+                err.print(f"[red]error:[/] {escape(str(e))}")
                 return 1
             for text in result.messages:
                 out.print(f"[bold green]agent>[/] {text}")
