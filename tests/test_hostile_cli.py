@@ -268,3 +268,9 @@ def test_run_error_shows_the_path_verbatim_on_one_line(tmp_path, capsys, monkeyp
     (folder / "theirs.txt").write_text("x")
     rc, err = _run(memgpt_cli.main, ["run", "--store", str(folder), "--message", "hi"], capsys)
     assert rc == 2 and f"{folder} is not a memgpt_lite store" in err and err.count("\n") == 1
+
+
+def test_locomo_bad_search_setting_is_one_line_naming_the_option(tmp_path, capsys):
+    argv = ["--data", str(_locomo_file(tmp_path)), "--embedder", "hashing", "--radius", "-1"]
+    rc, err = _run(locomo_main, argv, capsys)
+    assert rc == 2 and err.startswith("error: --radius: ") and err.count("\n") == 1

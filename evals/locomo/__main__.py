@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -21,7 +22,7 @@ from evals.locomo.report import ablation_table, archival_table, document, markdo
 from evals.locomo.run import Progress as Callbacks
 from evals.locomo.run import evaluate
 from memgpt_lite.cli_dispatch import check_output_file, run_reporting_errors
-from memgpt_lite.errors import MemgptLiteError
+from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.search import HybridConfig
 from memgpt_lite.storage.embeddings import HashingEmbedder, MiniLMEmbedder
 
@@ -88,7 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             overrides["radius"] = args.radius
         if args.speaker_boost is not None:
             overrides["speaker_boost"] = args.speaker_boost
-        config = HybridConfig(**overrides)
+        try:
+            config = HybridConfig(**overrides)
+        except ValidationError as e:  # one line naming the option, not pydantic's report
+            first = e.errors()[0]
+            raise UsageError(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}") from None
         with Progress(
             TextColumn("{task.description}"),
             BarColumn(),
