@@ -5,7 +5,6 @@ Each module exposes `register(subparsers)`, which adds its parser and sets `func
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from memgpt_lite.cli_dispatch import Dispatcher
@@ -18,14 +17,8 @@ COMMANDS: tuple[str, ...] = (
 )
 
 _DISPATCHER = Dispatcher("memgpt-lite", __doc__.splitlines()[0], "memgpt_lite.commands", COMMANDS)
-
-
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    return _DISPATCHER.build_parser(argv)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return _DISPATCHER.main(argv)
+build_parser = _DISPATCHER.build_parser
+main = _DISPATCHER.main
 
 
 if __name__ == "__main__":
