@@ -204,3 +204,55 @@ def test_flush_uses_the_model_as_summarizer_by_default(server, tmp_path, capsys)
     assert server["summaries"] >= 1
     agent_requests = [b for b in server["bodies"] if "tools" in b]
     assert "SUMMARY: user sent long updates." in json.dumps(agent_requests[-1]["messages"])
+
+
+@pytest.fixture
+def silent_server():
+    """Accepts connections on 127.0.0.1 and reads requests but never answers."""
+    import socket
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept():
+        sock.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                continue
+            held.append(conn)  # kept open, never written to
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    stop.set()
+    thread.join(2)
+    for conn in held:
+        conn.close()
+    sock.close()
+
+
+def test_run_timeout_gives_up_on_a_server_that_never_answers(silent_server, tmp_path, capsys):
+    import time
+
+    store = tmp_path / "agent"
+    argv = ["run", "--store", str(store), "--base-url", silent_server, "--max-retries", "0"]
+    started = time.monotonic()
+    code = main([*argv, "--timeout", "1", "--message", "hello?", "--json"])
+    elapsed = time.monotonic() - started
+    assert code == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["kind"] == "ModelError" and "unreachable or failed" in out["error"]
+    assert elapsed < 30  # the SDK's default would hold the run for 600 s
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "nan", "inf"])
+def test_run_timeout_must_be_positive(value, tmp_path, capsys):
+    argv = ["run", "--store", str(tmp_path / "s"), "--base-url", "http://127.0.0.1:9", "--timeout", value]
+    assert main([*argv, "--message", "hi"]) == 2
+    assert "--timeout" in capsys.readouterr().err
+    assert not (tmp_path / "s").exists()

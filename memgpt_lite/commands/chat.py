@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=int, default=10, help="model calls per user turn (default 10)")
     p.add_argument("--max-tokens", type=int, default=1024, help="output tokens per model call (default 1024)")
     p.add_argument("--max-retries", type=int, default=4, help="retries on 429/5xx/overload (default 4)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="give up on a model call after this many seconds (per attempt; default 120)",
+    )
     p.add_argument(
         "--summarizer",
         choices=("llm", "deterministic"),
@@ -77,7 +85,11 @@ def _open_agent(args: argparse.Namespace) -> Any:
         first = e.errors()[0]
         flag = "--" + str(first["loc"][0]).replace("_", "-")
         raise ConfigError(f"{flag}: {first['msg']}") from None
-    model = AnthropicModel(args.model, base_url=args.base_url, max_retries=args.max_retries)
+    if not (math.isfinite(args.timeout) and args.timeout > 0):  # float() also accepts "inf" and "nan"
+        raise ConfigError(f"--timeout: must be a positive number of seconds, got {args.timeout}")
+    model = AnthropicModel(
+        args.model, base_url=args.base_url, max_retries=args.max_retries, timeout=args.timeout
+    )
     summarizer = None
     if args.summarizer == "llm":
         from memgpt_lite.context import LLMSummarizer
