@@ -108,7 +108,9 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path):
     store.close()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill-9", "ctrl-c"])
+@pytest.mark.parametrize(
+    "sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=["kill-9", "ctrl-c", "sigterm"]
+)
 def test_resume_after_kill_mid_step(site_12, tmp_path, capsys, sig):
     store_dir = tmp_path / "killed"
     cmd = [
@@ -139,13 +141,13 @@ def test_resume_after_kill_mid_step(site_12, tmp_path, capsys, sig):
     time.sleep(0.07)  # land inside a step: the fetcher is waiting out its delay
     proc.send_signal(sig)
     proc.wait(timeout=10)
-    assert proc.returncode == (-signal.SIGKILL if sig == signal.SIGKILL else 130)
+    assert proc.returncode == {signal.SIGKILL: -signal.SIGKILL, signal.SIGINT: 130, signal.SIGTERM: 143}[sig]
     store = ExplorerStore(store_dir)
     steps = store.steps()
     assert [s["n"] for s in steps] == list(range(1, len(steps) + 1)), "no half-written step"
     clicks = len(steps) - 1
     assert 8 <= clicks < 30
-    # Ctrl-C closes the session properly; kill -9 leaves it "running" — and resume copes with both.
+    # Ctrl-C and SIGTERM close the session properly; kill -9 leaves it "running" — resume copes with all.
     assert store.sessions()[0]["status"] == ("running" if sig == signal.SIGKILL else "interrupted")
     store.close()
     data = _cli(capsys, "resume", "--store", str(store_dir), "--budget", str(30 - clicks), "--json")

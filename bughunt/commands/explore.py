@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -131,7 +133,40 @@ def _check_numbers(args: argparse.Namespace) -> None:
     check_output_file(args.report, "--report")
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised like Ctrl-C's KeyboardInterrupt so every `finally` (closing the session) runs."""
+
+
+@contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    # Without this, SIGTERM (systemd, docker stop, a CI timeout) kills the process where it stands and
+    # the session stays "running"; as an exception it unwinds like Ctrl-C does.
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the cleanup short
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_session(args: argparse.Namespace, *, resume: bool) -> int:
+    """Run `explore` / `resume`; SIGTERM marks the session interrupted and exits 143 (128 + 15)."""
+    try:
+        with _sigterm_unwinds():
+            return _run_session(args, resume=resume)
+    except Terminated:
+        print(f"terminated; `bughunt resume --store {args.store}` continues", file=sys.stderr)
+        return 143
+
+
+def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
     try:
         # Check what can be checked before a store is created, so bad input leaves nothing behind.
         _check_numbers(args)
