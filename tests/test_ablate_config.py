@@ -83,7 +83,7 @@ def test_cli_bad_config_is_a_clear_error_without_traceback(tmp_path, capsys):
     f.write_text("grid:\n  strategy: [frontier]\n  policy: [fifo, mru]\n")
     assert main(["ablate", "--config", str(f)]) == 2
     err = capsys.readouterr().err
-    assert "grid.policy.1" in err and "Traceback" not in err
+    assert err.startswith("error: ") and "grid.policy.1" in err and "Traceback" not in err
 
 
 def test_grid_collapses_policy_without_capacity():

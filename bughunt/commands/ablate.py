@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memgpt_lite.errors import ConfigError, UsageError
+from memgpt_lite.errors import UsageError
 
 from ..sim.backends import BACKENDS, make_backend
 
@@ -64,16 +64,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        _check_outputs(args)  # fail before the work, not after it
-        if args.reproduce:
-            return _reproduce(args)
-        if args.config:
-            return _config(args)
-        raise UsageError("give --reproduce, --config FILE, or the `plan` sub-command (see --help)")
-    except (ConfigError, UsageError) as e:
-        print(f"bughunt ablate: error: {e}", file=sys.stderr)
-        return 2
+    # Config and usage errors go to `run_reporting_errors`: one `error: ...` line, exit 2.
+    _check_outputs(args)  # fail before the work, not after it
+    if args.reproduce:
+        return _reproduce(args)
+    if args.config:
+        return _config(args)
+    raise UsageError("give --reproduce, --config FILE, or the `plan` sub-command (see --help)")
 
 
 @contextmanager
@@ -231,12 +228,8 @@ def _config_plots(cfg: Any, summary: Any, d: Path) -> list[Path]:
 def plan_main(args: argparse.Namespace) -> int:
     from ..sim.stats import sample_size
 
-    try:
-        effect, sd, source = _plan_inputs(args)
-        n = sample_size(effect, sd, args.alpha, args.power, paired=not args.unpaired)
-    except UsageError as e:
-        print(f"bughunt ablate plan: error: {e}", file=sys.stderr)
-        return 2
+    effect, sd, source = _plan_inputs(args)
+    n = sample_size(effect, sd, args.alpha, args.power, paired=not args.unpaired)
     design = "unpaired" if args.unpaired else "paired"
     if args.json:
         out = {

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
-
-from memgpt_lite.errors import ConfigError
 
 from .. import site
 from ..sim.engine import BUDGET, MAX_STEPS, MEMORY_COMPONENTS, RunConfig, RunResult, run
@@ -41,18 +38,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        config = RunConfig(
-            strategy=args.strategy,
-            capacity=args.capacity,
-            policy=args.policy,
-            memory=args.memory,
-            budget=args.budget,
-            until_all_bugs=args.until_all_bugs,
-        )
-    except ConfigError as e:
-        print(f"bughunt sim: error: {e}", file=sys.stderr)
-        return 2
+    # A bad setting raises ConfigError: `run_reporting_errors` prints it as every command's errors are.
+    config = RunConfig(
+        strategy=args.strategy,
+        capacity=args.capacity,
+        policy=args.policy,
+        memory=args.memory,
+        budget=args.budget,
+        until_all_bugs=args.until_all_bugs,
+    )
     result = run(config, args.seed)
     if args.json:
         print(json.dumps(result.to_json()))
