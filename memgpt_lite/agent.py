@@ -6,8 +6,9 @@ the results } while the model asks for a heartbeat or something went wrong → y
 
 The user sees only what the model passes to `send_message`; any other text is inner monologue, kept in
 recall storage. Model mistakes (unknown tool, bad or truncated arguments, an empty reply, a cut-off at
-max_tokens) become error results or notices the model reads on its next step — never a crash, and every
-message is appended through the context manager (recall first), so nothing is lost.
+max_tokens, a reply or tool result too large for the context) become error results, notices or bounded
+stand-ins the model reads on its next step — never a crash, and every message is appended through the
+context manager (recall first, whole), so nothing is lost.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Literal
 from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field
 
+from memgpt_lite.context.oversized import omitted_calls
 from memgpt_lite.context.queue import ContextEvent
 from memgpt_lite.errors import ConfigError
 from memgpt_lite.llm.base import Model
@@ -147,7 +149,8 @@ class Agent:
             if not reply.parts:
                 self._notice("Your last reply was empty. Reply with send_message, or call a tool.", result)
                 continue
-            self.memory.append(reply)
+            # A reply too large for the context is kept whole in recall; its stand-in goes on from here.
+            reply = self.memory.append_bounded(reply)
             failed, heartbeat, sent = self._run_calls(reply, response.stop_reason, result)
 
             cut_in_text = response.stop_reason == "max_tokens" and not isinstance(
@@ -202,6 +205,7 @@ class Agent:
         # A reply cut off inside a tool call: that last call's arguments are incomplete; never run it.
         cut = stop_reason == "max_tokens" and isinstance(reply.parts[-1], ToolCallPart)
         truncated = calls[-1].id if cut else None
+        too_large = omitted_calls(reply)
         results: list[ToolResultPart] = []
         failed = heartbeat = sent = False
         for call in calls:
@@ -213,6 +217,19 @@ class Agent:
                     content=(
                         f"This {call.name} call was cut off at the output limit ({self.config.max_tokens} tokens), "
                         "so its arguments are incomplete and it was not run. Call it again with shorter arguments."
+                    ),
+                )
+            elif call.id in too_large:
+                res = ToolResultPart(
+                    tool_call_id=call.id,
+                    name=call.name,
+                    is_error=True,
+                    content=(
+                        f"This {call.name} call was not run: its arguments were too large "
+                        f"({too_large[call.id]} tokens; one message may take at most "
+                        f"{reply.meta.get('token_limit')} tokens of the context). The full call is kept in recall "
+                        f"storage (message id {reply.meta.get('original_id')}). Call it again with much smaller "
+                        "arguments, e.g. split the content over several calls."
                     ),
                 )
             else:
@@ -235,7 +252,8 @@ class Agent:
                     result=res.content,
                 )
             )
-        self.memory.append(Message.tool_results(*results))
+        # An oversized result is cut in context, with a note naming the full original in recall.
+        self.memory.append_bounded(Message.tool_results(*results))
         return failed, heartbeat, sent
 
     def _notice(self, text: str, result: TurnResult, counts_as_error: bool = True) -> None:

@@ -265,6 +265,11 @@ class AgentMemory:
     def append(self, msg: Message) -> None:
         self.context.append(msg)
 
+    def append_bounded(self, msg: Message) -> Message:
+        """Append a model message or tool results; one too large for the context is replaced there by a
+        bounded stand-in (the original stays in recall). Returns what joined the context."""
+        return self.context.append_bounded(msg)
+
     def prepare(self, tools: list[ToolSpec] | None = None, max_tokens: int = 1024) -> PreparedPrompt:
         return self.context.prepare(tools, max_tokens=max_tokens)
 

@@ -24,6 +24,7 @@ from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ModelRequest, ToolSpec, utcnow
 
 from .blocks import WorkingContext
+from .oversized import stand_in
 from .summarizer import PRESSURE_KIND, Summarizer
 from .tokens import REQUEST_OVERHEAD, TokenCounter
 
@@ -245,6 +246,39 @@ class ContextManager:
         self._queue_raw += self.counter.count_message(msg)
         self.counters["appended"] += 1
         self._changed()
+
+    def message_limit(self) -> int:
+        """Most tokens (margin applied) one model message or tool result may take in context.
+
+        A turn keeps the latest user message and the newest tool call + result in context whatever
+        the pressure, so each gets at most a third of what the window leaves for messages after the
+        system prompt, working context, tool schemas (as of the last `prepare`) and the summary.
+        """
+        reserve = max(self._summary_raw, getattr(self.summarizer, "max_summary_tokens", 0))
+        fixed = self.counter.apply_margin(self._fixed_raw(self.last_tools_tokens) + reserve)
+        return max((int(self.config.flush * self.config.context_window) - fixed) // 3, 1)
+
+    def append_bounded(self, msg: Message) -> Message:
+        """`append`, except that a message over `message_limit()` is kept whole in recall storage only and a
+        bounded stand-in (see `oversized.stand_in`) joins the context. Returns what joined the context."""
+        if msg.id in self._ids or msg.id in self.pending_ids:
+            raise UsageError(f"message {msg.id} is already in the context; append each message once")
+        limit = self.message_limit()
+        if self.counter.apply_margin(self.counter.count_message(msg)) <= limit:
+            self.append(msg)
+            return msg
+        self.counter.forget([msg.id])
+        short = stand_in(msg, self.counter, limit)
+        logger.warning(
+            "message {} is over the {}-token limit for one message: kept in recall, stand-in {} in context",
+            msg.id,
+            limit,
+            short.id,
+        )
+        # Recall only, not via `append`: a crash before the stand-in lands must not bring it into context.
+        self.store.append(msg)
+        self.append(short)
+        return short
 
     def insert_after(self, anchor_id: str, msg: Message) -> None:
         """Insert `msg` right after the in-context message `anchor_id` (used to repair orphaned tool calls)."""
