@@ -270,10 +270,7 @@ class ContextManager:
         self.counter.forget([msg.id])
         short = stand_in(msg, self.counter, limit)
         logger.warning(
-            "message {} is over the {}-token limit for one message: kept in recall, stand-in {} in context",
-            msg.id,
-            limit,
-            short.id,
+            "message {} over the {}-token limit: whole in recall, stand-in {}", msg.id, limit, short.id
         )
         # Recall only, not via `append`: a crash before the stand-in lands must not bring it into context.
         self.store.append(msg)
