@@ -23,6 +23,7 @@ from memgpt_lite.search.views import indexed, message_view, segments, speaker_of
 from memgpt_lite.storage.embeddings import Embedder
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.recall import RecallStore
+from memgpt_lite.storage.sqlite import open_sqlite
 
 INDEX_VERSION = 3
 EMBED_BATCH = 256
@@ -52,18 +53,9 @@ class RecallIndex:
         self.embedder = embedder
         self.config = config or HybridConfig()
         self._lock = threading.RLock()
-        try:
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as e:
-            raise StoreError(f"cannot open search index {self.path}: {e}") from e
-        try:
+        with open_sqlite(self.path, "search index", corrupt="corrupt or not a search index") as self._db:
             self._open_schema()
             self._load()
-        except (sqlite3.DatabaseError, StoreError) as e:
-            self._db.close()
-            if isinstance(e, StoreError):
-                raise
-            raise StoreError(f"search index {self.path} is corrupt or not a search index: {e}") from e
 
     # -- schema -------------------------------------------------------------------------------------
     def _settings(self) -> dict[str, str]:
@@ -76,7 +68,6 @@ class RecallIndex:
         }
 
     def _open_schema(self) -> None:
-        self._db.execute("PRAGMA journal_mode=WAL")
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             self._create()

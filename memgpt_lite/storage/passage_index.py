@@ -24,6 +24,7 @@ from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.chroma_util import PassageFilter
 from memgpt_lite.storage.fts import query_terms
 from memgpt_lite.storage.passages import Passage
+from memgpt_lite.storage.sqlite import open_sqlite
 
 INDEX_VERSION = 3
 """3: an FTS5 table over passage text (rows keyed by `passages.n`). Older indexes are rebuilt on open."""
@@ -69,22 +70,13 @@ class PassageIndex:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        with open_sqlite(self.path, "archival index", corrupt="corrupt") as self._db:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version == 0 and self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 version = -1  # tables without a version: an older layout
             if version not in (0, INDEX_VERSION):
                 raise StoreError(f"archival index {self.path} has version {version}, not {INDEX_VERSION}")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as e:
-            self._db.close()
-            raise StoreError(f"archival index {self.path} is corrupt: {e}") from e
-        except StoreError:
-            self._db.close()
-            raise
 
     def size(self) -> int:
         return int(self._q("SELECT count(*) FROM passages")[0][0])

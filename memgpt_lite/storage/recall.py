@@ -25,6 +25,7 @@ from memgpt_lite.messages import Message
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.message_filter import ROLES, MessageFilter
 from memgpt_lite.storage.pages import Page, check_paging
+from memgpt_lite.storage.sqlite import open_sqlite
 from memgpt_lite.storage.times import TimeLike
 
 __all__ = ["ROLES", "RecallHit", "RecallStore"]
@@ -69,24 +70,13 @@ class RecallStore:
         self.path = Path(path)
         self.rank_window = rank_window
         self._lock = threading.RLock()
-        try:
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as e:
-            raise StoreError(f"cannot open recall database {self.path}: {e}") from e
-        try:
+        with open_sqlite(
+            self.path, "recall database", corrupt="corrupt or not a recall database"
+        ) as self._db:
             self._init_schema()
-        except sqlite3.DatabaseError as e:
-            self._db.close()
-            raise StoreError(f"recall database {self.path} is corrupt or not a recall database: {e}") from e
-        except StoreError:
-            self._db.close()
-            raise
 
     def _init_schema(self) -> None:
         db = self._db
-        db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a crash never corrupts the file; only the last commits may be lost on power cut.
-        db.execute("PRAGMA synchronous=NORMAL")
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table','view')")}
         if version == 0:
