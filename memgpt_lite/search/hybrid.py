@@ -32,9 +32,10 @@ from memgpt_lite.search.index import RecallIndex
 from memgpt_lite.search.views import named_speakers
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.fts import query_terms
+from memgpt_lite.storage.message_filter import MessageFilter
 from memgpt_lite.storage.pages import Page, check_paging
-from memgpt_lite.storage.recall import ROLES, RecallHit, RecallStore
-from memgpt_lite.storage.times import TimeLike, check_range, to_epoch
+from memgpt_lite.storage.recall import RecallHit, RecallStore
+from memgpt_lite.storage.times import TimeLike
 
 INDEX_FILE = "search.sqlite"
 VIEWS = ("lexical", "dense", "window_lexical", "window_dense")
@@ -168,20 +169,15 @@ class HybridSearch:
         self, roles: Sequence[str] | str | None, start_date: TimeLike | None, end_date: TimeLike | None
     ) -> np.ndarray:
         index = self.index
+        # The same validation (and errors) as recall storage's own search.
+        f = MessageFilter.parse(roles, start_date, end_date, speakers=None)
         mask = np.ones(len(index.ids), dtype=bool)
-        if roles is not None:
-            wanted = [roles] if isinstance(roles, str) else list(roles)
-            bad = sorted(set(wanted) - ROLES)
-            if not wanted or bad:
-                raise UsageError(f"roles must be some of {sorted(ROLES)}, got {roles!r}")
-            mask &= np.isin(index.roles, wanted)
-        lo = to_epoch(start_date, name="start_date") if start_date is not None else None
-        hi = to_epoch(end_date, end_of_day=True, name="end_date") if end_date is not None else None
-        check_range(lo, hi, ("start_date", "end_date"))
-        if lo is not None:
-            mask &= index.times >= lo
-        if hi is not None:
-            mask &= index.times <= hi
+        if f.roles is not None:
+            mask &= np.isin(index.roles, f.roles)
+        if f.lo is not None:
+            mask &= index.times >= f.lo
+        if f.hi is not None:
+            mask &= index.times <= f.hi
         return mask
 
     def close(self) -> None:
