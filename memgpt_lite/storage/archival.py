@@ -33,7 +33,7 @@ from memgpt_lite.retrieval import (
     rank,
     score,
 )
-from memgpt_lite.storage.candidates import hybrid_candidates, server_candidates
+from memgpt_lite.storage.candidates import Reach, hybrid_candidates, server_candidates
 from memgpt_lite.storage.chroma_util import PassageFilter, connect, open_collection
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.pages import Page, check_paging
@@ -285,18 +285,15 @@ class ArchivalStore:
             if page * page_size >= total:
                 return Page.of([], total, page, page_size)
             want = min(total, max(self.candidates, (page + 1) * page_size))
-            everything = self._count(PassageFilter())
+            reach = Reach(want, total, self._count(PassageFilter()), self.max_overfetch)
             if self._index is not None:
                 lexical = -(-want * self.lexical_candidates // self.candidates) if self.lexical_weight else 0
                 pool = hybrid_candidates(
-                    self._chroma, self._index, query, qvec, flt, want, total, everything,
-                    self.max_overfetch, lexical, self._words_thread(),
-                )  # fmt: skip
+                    self._chroma, self._index, query, qvec, flt, reach, lexical, self._words_thread()
+                )
             else:
                 # No local word index with a server (other clients write too): meaning only.
-                pool = server_candidates(
-                    self._chroma, qvec, flt, want, total, everything, self.max_overfetch, self._touched
-                )
+                pool = server_candidates(self._chroma, qvec, flt, reach, self._touched)
             ids, cosine, bm25 = pool.ids, pool.cosine, pool.bm25
             importance = [s.importance for s in pool.info]
             accessed = [s.accessed for s in pool.info]

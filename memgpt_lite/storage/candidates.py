@@ -14,31 +14,41 @@ from memgpt_lite.storage.chroma_util import PassageFilter, nearest
 from memgpt_lite.storage.passage_index import PassageIndex, Scoring
 
 
+class Reach(NamedTuple):
+    """How far a search for candidates goes: the `want` nearest passages, where `total` pass the filter
+    out of `everything`; over-fetching neighbours without the filter stops at `max_overfetch`."""
+
+    want: int
+    total: int
+    everything: int
+    max_overfetch: int
+
+
 def nearest_indexed(
-    chroma: Callable[..., Any],
-    index: PassageIndex,
-    qvec: Any,
-    flt: PassageFilter,
-    want: int,
-    total: int,
-    everything: int,
-    max_overfetch: int,
+    chroma: Callable[..., Any], index: PassageIndex, qvec: Any, flt: PassageFilter, reach: Reach
 ) -> tuple[list[str], list[Scoring], list[float]]:
     """The `want` nearest passages passing the filter: (ids, scoring fields, cosine distances).
 
     Chroma returns only ids and distances; the filter and the scoring fields come from the index.
     With a filter, neighbours are over-fetched in proportion to its share of the collection; if
     too few survive, Chroma filters exactly."""
+    want, total, everything, max_overfetch = reach
     fetch = want if flt.empty else min(everything, int(want * everything / max(total, 1) * 1.5) + 10)
     if flt.empty or fetch <= max_overfetch:
         res = chroma("query", query_embeddings=[qvec], n_results=fetch, include=["distances"])
-        info = index.scoring(res["ids"][0], flt)
-        rows = [(i, d) for i, d in zip(res["ids"][0], res["distances"][0], strict=True) if i in info][:want]
-        if len(rows) >= want or fetch >= everything:
-            return [r[0] for r in rows], [info[r[0]] for r in rows], [r[1] for r in rows]
+        found = _indexed(res, index.scoring(res["ids"][0], flt), want)
+        if len(found[0]) >= want or fetch >= everything:
+            return found
     res = chroma("query", query_embeddings=[qvec], n_results=want, where=flt.where(), include=["distances"])
-    info = index.scoring(res["ids"][0], PassageFilter())
-    rows = [(i, d) for i, d in zip(res["ids"][0], res["distances"][0], strict=True) if i in info]
+    return _indexed(res, index.scoring(res["ids"][0], PassageFilter()))
+
+
+def _indexed(
+    res: dict[str, Any], info: dict[str, Scoring], limit: int | None = None
+) -> tuple[list[str], list[Scoring], list[float]]:
+    """The first `limit` of a Chroma query's neighbours that the index knows (and let through its
+    filter): (ids, scoring fields, cosine distances)."""
+    rows = [(i, d) for i, d in zip(res["ids"][0], res["distances"][0], strict=True) if i in info][:limit]
     return [r[0] for r in rows], [info[r[0]] for r in rows], [r[1] for r in rows]
 
 
@@ -57,10 +67,7 @@ def hybrid_candidates(
     query: str,
     qvec: Any,
     flt: PassageFilter,
-    want: int,
-    total: int,
-    everything: int,
-    max_overfetch: int,
+    reach: Reach,
     lexical: int = 0,
     executor: Executor | None = None,
 ) -> Candidates:
@@ -71,13 +78,13 @@ def hybrid_candidates(
     and Chroma both work outside the GIL: ~3 ms less at 100k passages)."""
     words: Future[dict[int, float]] | None = None
     if lexical >= 1 and executor is not None:
-        words = executor.submit(index.lexical, query, flt, everything)
-    ids, info, distances = nearest_indexed(chroma, index, qvec, flt, want, total, everything, max_overfetch)
+        words = executor.submit(index.lexical, query, flt, reach.everything)
+    ids, info, distances = nearest_indexed(chroma, index, qvec, flt, reach)
     cosine = [1.0 - float(d) for d in distances]
     bm25 = [0.0] * len(ids)
     if lexical < 1:
         return Candidates(ids, cosine, bm25, info)
-    pool = words.result() if words is not None else index.lexical(query, flt, everything)
+    pool = words.result() if words is not None else index.lexical(query, flt, reach.everything)
     if not pool:
         return Candidates(ids, cosine, bm25, info)
     bm25 = [pool.get(x.n, 0.0) for x in info]
@@ -104,15 +111,12 @@ def server_candidates(
     chroma: Callable[..., Any],
     qvec: Any,
     flt: PassageFilter,
-    want: int,
-    total: int,
-    everything: int,
-    max_overfetch: int,
+    reach: Reach,
     touched: dict[str, float],
 ) -> Candidates:
     """Candidates without a passage index (a Chroma server): the nearest by meaning only, their fields
     from Chroma's metadata, with access times not yet written back (`touched`) overlaid."""
-    ids, metas, distances = nearest(chroma, qvec, flt, want, total, everything, max_overfetch)
+    ids, metas, distances = nearest(chroma, qvec, flt, *reach)
     info = [
         Scoring(m["importance"], max(m["last_accessed_at"], touched.get(i, 0.0)), m["created_at"])
         for i, m in zip(ids, metas, strict=True)
