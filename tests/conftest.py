@@ -3,7 +3,9 @@ only loopback is allowed, for servers the tests start themselves."""
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable
 
 import pytest
 
@@ -17,6 +19,27 @@ def store_dir(tmp_path):
     """A fresh, empty store directory."""
     d = tmp_path / "store"
     return d
+
+
+@pytest.fixture(scope="module")
+def site_12():
+    """The built-in web app at version 1.2, served on loopback for the module; yields its URL."""
+    from bughunt.webapp import running_site
+
+    with running_site(app_version="1.2") as url:
+        yield url
+
+
+@pytest.fixture
+def cli_json(capsys) -> Callable[..., dict]:
+    """Runs `bughunt <argv>` in-process, checks it exits 0, and returns what it printed as JSON."""
+    from bughunt.cli import main
+
+    def run(*argv: str) -> dict:
+        assert main(list(argv)) == 0
+        return json.loads(capsys.readouterr().out)
+
+    return run
 
 
 # Debian's Chromium, driven by Playwright's Python client (no browser download). The flags keep it

@@ -3,7 +3,6 @@ expiry, and the `explore` / `resume` / `memory` JSON contracts."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -15,29 +14,16 @@ from pathlib import Path
 import pytest
 
 from bughunt import site
-from bughunt.cli import main
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
 from bughunt.explorer.session import Explorer, SessionConfig, summary
 from bughunt.explorer.store import ExplorerStore
-from bughunt.webapp import running_site
 
 SUMMARY_KEYS = {
     "session", "app_version", "steps", "tokens", "pages_visited", "coverage", "bugs", "duplicate_reports",
     "repeat_visits",
 }  # fmt: skip
 BUG_ROUTES = {site.PAGES[b.page].route for b in site.BUGS}
-
-
-@pytest.fixture(scope="module")
-def site_12():
-    with running_site(app_version="1.2") as url:
-        yield url
-
-
-def _cli(capsys, *argv: str) -> dict:
-    assert main(list(argv)) == 0
-    return json.loads(capsys.readouterr().out)
 
 
 def _run(url: str, store_dir: Path, budget: int, *, clock=time.time, expire_after_s=None, seed=1000) -> dict:
@@ -51,10 +37,8 @@ def _run(url: str, store_dir: Path, budget: int, *, clock=time.time, expire_afte
         store.close()
 
 
-def test_explore_json_contract(site_12, tmp_path, capsys):
-    data = _cli(
-        capsys, "explore", "--url", site_12, "--store", str(tmp_path / "s"), "--budget", "30", "--json"
-    )
+def test_explore_json_contract(site_12, tmp_path, cli_json):
+    data = cli_json("explore", "--url", site_12, "--store", str(tmp_path / "s"), "--budget", "30", "--json")
     assert set(data) == SUMMARY_KEYS
     assert data["steps"] == 30 and data["app_version"] == "1.2"
     assert data["tokens"] > 0
@@ -66,16 +50,16 @@ def test_explore_json_contract(site_12, tmp_path, capsys):
     assert {b["route"] for b in data["bugs"]} <= BUG_ROUTES
 
 
-def test_builtin_site_flag_reports_coverage(tmp_path, capsys):
+def test_builtin_site_flag_reports_coverage(tmp_path, cli_json):
     report = tmp_path / "report.html"
     argv = ["explore", "--builtin-site", "--store", str(tmp_path / "s"), "--budget", "30", "--json"]
-    data = _cli(capsys, *argv, "--report", str(report))
+    data = cli_json(*argv, "--report", str(report))
     assert report.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
     assert data["coverage"] == pytest.approx(
         len(set(data["pages_visited"]) & {p.route for p in site.PAGES}) / 24
     )
     assert data["coverage"] >= 0.75
-    mem = _cli(capsys, "memory", "--store", str(tmp_path / "s"), "--json")
+    mem = cli_json("memory", "--store", str(tmp_path / "s"), "--json")
     assert set(mem) == {"visited", "links", "bugs", "working_context", "notes", "archival"}
     assert set(mem["bugs"][0]) == {
         "fingerprint",
@@ -111,7 +95,7 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path):
 @pytest.mark.parametrize(
     "sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=["kill-9", "ctrl-c", "sigterm"]
 )
-def test_resume_after_kill_mid_step(site_12, tmp_path, capsys, sig):
+def test_resume_after_kill_mid_step(site_12, tmp_path, cli_json, sig):
     store_dir = tmp_path / "killed"
     cmd = [
         sys.executable,
@@ -150,7 +134,7 @@ def test_resume_after_kill_mid_step(site_12, tmp_path, capsys, sig):
     # Ctrl-C and SIGTERM close the session properly; kill -9 leaves it "running" — resume copes with all.
     assert store.sessions()[0]["status"] == ("running" if sig == signal.SIGKILL else "interrupted")
     store.close()
-    data = _cli(capsys, "resume", "--store", str(store_dir), "--budget", str(30 - clicks), "--json")
+    data = cli_json("resume", "--store", str(store_dir), "--budget", str(30 - clicks), "--json")
     whole = _run(site_12, tmp_path / "whole", 30)
     assert len(data["pages_visited"]) >= len(whole["pages_visited"])
     assert {b["fingerprint"] for b in data["bugs"]} >= {b["fingerprint"] for b in whole["bugs"]}
@@ -173,8 +157,8 @@ def test_memories_unused_for_too_long_expire(site_12, tmp_path):
     store.close()
 
 
-def test_explore_again_on_the_same_store_continues(site_12, tmp_path, capsys):
+def test_explore_again_on_the_same_store_continues(site_12, tmp_path, cli_json):
     argv = ["explore", "--url", site_12, "--store", str(tmp_path / "s"), "--budget", "10", "--json"]
-    first = _cli(capsys, *argv)
-    second = _cli(capsys, *argv)
+    first = cli_json(*argv)
+    second = cli_json(*argv)
     assert second["session"] == "session-2" and len(second["pages_visited"]) > len(first["pages_visited"])

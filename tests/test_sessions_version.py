@@ -3,12 +3,9 @@ tour the remembered site map allows, and the Search page 2 bug moves out of "ope
 
 from __future__ import annotations
 
-import json
-
-import pytest
+from pathlib import Path
 
 from bughunt import site
-from bughunt.cli import main
 from bughunt.explorer.retest import plan_tour
 from bughunt.explorer.store import ExplorerStore
 from bughunt.webapp import running_site
@@ -16,32 +13,16 @@ from bughunt.webapp import running_site
 BUG_ROUTES = {site.PAGES[b.page].route for b in site.BUGS}
 
 
-@pytest.fixture(scope="module")
-def site_12():
-    with running_site(app_version="1.2") as url:
-        yield url
-
-
-def _cli(capsys, *argv: str) -> dict:
-    assert main(list(argv)) == 0
-    return json.loads(capsys.readouterr().out)
-
-
-def test_version_change_retests_bug_pages_first_along_the_shortest_tour(site_12, tmp_path, capsys):
-    store_dir = tmp_path / "v"
-    _cli(
-        capsys,
-        "explore",
-        "--url",
-        site_12,
-        "--store",
-        str(store_dir),
-        "--budget",
-        "45",
-        "--policy",
-        "frontier",
-        "--json",
+def _explored_under_12(cli_json, url: str, store_dir: Path) -> Path:
+    """A store after a 45-click frontier session on version 1.2 (it finds all six bugs)."""
+    cli_json(
+        "explore", "--url", url, "--store", str(store_dir), "--budget", "45", "--policy", "frontier", "--json"
     )
+    return store_dir
+
+
+def test_version_change_retests_bug_pages_first_along_the_shortest_tour(site_12, tmp_path, cli_json):
+    store_dir = _explored_under_12(cli_json, site_12, tmp_path / "v")
     store = ExplorerStore(store_dir)
     bug_routes = [b["route"] for b in store.live_bugs()]
     assert set(bug_routes) == BUG_ROUTES, "a 45-click frontier run finds all six"
@@ -50,7 +31,7 @@ def test_version_change_retests_bug_pages_first_along_the_shortest_tour(site_12,
     expected_tour = plan_tour(links, position, bug_routes)
     assert len(plan_tour(links, "/", bug_routes)) == 15, "the tour from Home over the remembered map"
     with running_site(app_version="1.3") as moved:
-        data = _cli(capsys, "resume", "--store", str(store_dir), "--url", moved, "--budget", "60", "--json")
+        data = cli_json("resume", "--store", str(store_dir), "--url", moved, "--budget", "60", "--json")
     assert data["app_version"] == "1.3"
     by_route = {b["route"]: b for b in data["bugs"]}
     assert by_route["/search/2"]["status"] == "fixed"
@@ -71,32 +52,19 @@ def test_version_change_retests_bug_pages_first_along_the_shortest_tour(site_12,
     still_open = [b for b in store.live_bugs() if b["status"] == "open"]
     assert len(still_open) == 5 and all(b["last_seen_version"] == "1.3" for b in still_open)
     store.close()
-    mem = _cli(capsys, "memory", "--store", str(store_dir), "--json")
+    mem = cli_json("memory", "--store", str(store_dir), "--json")
     old = next(b for b in mem["bugs"] if b["route"] == "/search/2" and b["status"] == "open")
     assert old["superseded_by"]["status"] == "fixed" and old["superseded_by"]["version"] == "1.3"
 
 
-def test_from_home_the_bug_pages_are_retested_in_15_clicks(site_12, tmp_path, capsys):
-    store_dir = tmp_path / "h"
-    _cli(
-        capsys,
-        "explore",
-        "--url",
-        site_12,
-        "--store",
-        str(store_dir),
-        "--budget",
-        "45",
-        "--policy",
-        "frontier",
-        "--json",
-    )
+def test_from_home_the_bug_pages_are_retested_in_15_clicks(site_12, tmp_path, cli_json):
+    store_dir = _explored_under_12(cli_json, site_12, tmp_path / "h")
     store = ExplorerStore(store_dir)
     with store.transaction():
         store.set_meta("position", "/")  # the last session ended on Home
     store.close()
     with running_site(app_version="1.3") as moved:
-        _cli(capsys, "resume", "--store", str(store_dir), "--url", moved, "--budget", "15", "--json")
+        cli_json("resume", "--store", str(store_dir), "--url", moved, "--budget", "15", "--json")
     store = ExplorerStore(store_dir)
     walked = [s["route"] for s in store.steps() if s["session_id"] == 2]
     store.close()
