@@ -2,6 +2,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
+from conftest import kill_writer_when_ready
 
 from memgpt_lite.errors import ConfigError, StoreError, UsageError
 from memgpt_lite.retrieval import ScoreWeights
@@ -365,10 +366,6 @@ def test_hnsw_search_ef_is_raised(tmp_path):
 
 
 def test_kill_9_during_inserts_reopens_consistently(tmp_path):
-    import signal
-    import subprocess
-    import sys
-    import time
 
     path = tmp_path / "archival"
     writer = (
@@ -384,13 +381,7 @@ def test_kill_9_during_inserts_reopens_consistently(tmp_path):
         "    if i == 3:\n"
         "        print('ready', flush=True)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", writer, str(path)], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout.readline().strip() == "ready"
-        time.sleep(0.5)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    kill_writer_when_ready(writer, path, settle=0.5)
     with ArchivalStore(path, HashingEmbedder()) as a:
         n = a.count()
         assert n >= 60 and a._index.size() == n

@@ -1,6 +1,7 @@
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from conftest import kill_writer_when_ready
 
 from memgpt_lite.errors import StoreError, UsageError
 from memgpt_lite.messages import Message, TextPart, ToolCallPart, ToolResultPart
@@ -247,10 +248,6 @@ def test_date_filters_agree_whatever_the_insert_order(tmp_path, order):
 
 
 def test_kill_9_during_writes_leaves_a_consistent_store(tmp_path):
-    import signal
-    import subprocess
-    import sys
-    import time
 
     path = tmp_path / "recall.sqlite"
     writer = (
@@ -265,13 +262,7 @@ def test_kill_9_during_writes_leaves_a_consistent_store(tmp_path):
         "    if i == 3:\n"
         "        print('ready', flush=True)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", writer, str(path)], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout.readline().strip() == "ready"
-        time.sleep(0.3)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    kill_writer_when_ready(writer, path, settle=0.3)
     with RecallStore(path) as r:
         n = r.count()
         assert n >= 150 and n % 50 == 0  # whole batches only: each extend is one transaction
