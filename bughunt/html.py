@@ -6,7 +6,9 @@ tree is forgiving (unclosed tags, stray end tags) because real pages are not val
 
 from __future__ import annotations
 
+import hashlib
 import http.client
+import re
 import time
 import urllib.error
 import urllib.request
@@ -14,7 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from html.parser import HTMLParser
-from urllib.parse import urldefrag, urljoin, urlsplit
+from typing import Literal
+from urllib.parse import urldefrag, urlencode, urljoin, urlsplit, urlunsplit
 
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # Opening one of these closes an open <p> (the HTML "implied end tag" rule, simplified).
@@ -178,6 +181,11 @@ class FetchedPage:
     def document(self) -> Node:
         return parse_html(self.body if self.is_html else "")
 
+    @cached_property
+    def structure_hash(self) -> str:
+        """Hex digest of the DOM's shape (see `structure_hash`): with the route, it names a *state*."""
+        return structure_hash(self.document)
+
     @property
     def is_html(self) -> bool:
         return is_html(self.content_type)
@@ -264,6 +272,192 @@ def extract_links(page: FetchedPage, include_forms: bool = False) -> list[str]:
             seen.add(url)
             links.append(url)
     return links
+
+
+# Attribute values that say what an element *is* (kept in the structure hash); every other value
+# (hrefs, ids of items, text) changes with the data and is ignored.
+_STRUCTURAL_VALUES = ("id", "class", "role", "type", "name")
+_SKIP_STRUCTURE = frozenset(("script", "style", "template", "noscript"))
+
+
+def structure_hash(root: Node) -> str:
+    """A Crawljax-style digest of a tree: tags, attribute names and the values of id/class/role/type/name.
+
+    Text is ignored, and a node's children are deduplicated by their own digests (order kept), so a list
+    of 5 items and the same list of 7 hash alike while a new section, form or error box changes it.
+    Computed bottom-up without recursion (a 100,000-deep page is only a long loop).
+    """
+    digests: dict[int, bytes] = {}
+    order: list[Node] = []
+    stack: list[Node] = [root]
+    while stack:  # pre-order; reversed it is a valid post-order (children before parents)
+        node = stack.pop()
+        order.append(node)
+        stack.extend(c for c in node.children if isinstance(c, Node) and c.tag not in _SKIP_STRUCTURE)
+    for node in reversed(order):
+        attrs = sorted(
+            f"{k}={' '.join(sorted(v.split())) if k == 'class' else v}" if k in _STRUCTURAL_VALUES else k
+            for k, v in node.attrs.items()
+        )
+        seen: dict[bytes, None] = {}
+        for child in node.children:
+            if isinstance(child, Node) and child.tag not in _SKIP_STRUCTURE:
+                seen.setdefault(digests.pop(id(child)), None)
+        h = hashlib.blake2b(digest_size=16)
+        h.update(node.tag.encode() + b"\0" + "\0".join(attrs).encode("utf-8", "replace") + b"\1")
+        for d in seen:
+            h.update(d)
+        digests[id(node)] = h.digest()
+    return digests[id(root)].hex()
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Something a tester can do on a page: follow a link, trigger an HTMX/`data-href`/`onclick`
+    navigation, or submit a GET form with generated values.
+
+    `target` is absolute (for a form, its query already holds the generated values); `label` is the
+    page's own text, untrusted (display and the llm's untrusted block only); `selector` locates the
+    element for a browser click.
+    """
+
+    kind: Literal["link", "hx", "form", "click"]
+    target: str
+    label: str = ""
+    selector: str = ""
+
+
+# `location.href = '/x'`, `window.location='/x'`, `location.assign("/x")`, `document.location.replace('/x')`:
+# only a plain string literal is a known target; anything computed needs a browser.
+_ONCLICK_NAV = re.compile(
+    r"""^\s*(?:(?:window|document|top|self)\.)?location(?:\.href)?\s*=\s*(["'])([^"'\\]*)\1\s*;?\s*(?:return\s+false\s*;?\s*)?$"""
+    r"""|^\s*(?:(?:window|document|top|self)\.)?location\.(?:assign|replace)\(\s*(["'])([^"'\\]*)\3\s*\)\s*;?\s*(?:return\s+false\s*;?\s*)?$"""
+)
+SAMPLE_WORD = "test"
+"""What a generated text value is: one plain, deterministic word (the same query every time)."""
+_SAMPLE_BY_TYPE = {
+    "email": "test@example.com",
+    "number": "1",
+    "range": "1",
+    "url": "http://example.com/",
+    "tel": "5550100",
+    "date": "2024-01-01",
+    "month": "2024-01",
+    "week": "2024-W01",
+    "time": "12:00",
+    "datetime-local": "2024-01-01T12:00",
+    "color": "#000000",
+}
+_NO_VALUE_TYPES = frozenset(("submit", "button", "reset", "image", "file", "password"))
+MAX_LABEL = 120
+
+
+def _label(node: Node) -> str:
+    text = node.text() or node.get("aria-label") or node.get("title") or node.get("value")
+    return text[:MAX_LABEL]
+
+
+def css_selector(node: Node) -> str:
+    """A CSS selector for `node`: `#id` when it has a usable one, else an `:nth-of-type` path from the root."""
+    parts: list[str] = []
+    current: Node | None = node
+    while current is not None and current.tag != "#document":
+        ident = current.get("id")
+        if ident and re.fullmatch(r"[A-Za-z][\w-]*", ident):
+            parts.append(f"#{ident}")
+            break
+        parent = current.parent
+        if parent is None:
+            parts.append(current.tag)
+            break
+        same = [c for c in parent.elements if c.tag == current.tag]
+        parts.append(
+            current.tag if len(same) == 1 else f"{current.tag}:nth-of-type({same.index(current) + 1})"
+        )
+        current = parent
+    return " > ".join(reversed(parts))
+
+
+def form_submission(form: Node, action_url: str) -> str:
+    """The URL a GET `form` submits to with generated values: hidden and preset values as they are,
+    a sample word for empty text fields, the selected (else first) option of a select, checked boxes."""
+    pairs: list[tuple[str, str]] = []
+    radios: set[str] = set()
+    for field_node in form.iter():
+        name = field_node.get("name")
+        if not name or "disabled" in field_node.attrs or field_node is form:
+            continue
+        if field_node.tag == "input":
+            kind = field_node.get("type", "text").lower()
+            if kind in _NO_VALUE_TYPES:
+                continue
+            if kind in ("checkbox", "radio"):
+                if "checked" in field_node.attrs and name not in radios:
+                    pairs.append((name, field_node.get("value", "on")))
+                    if kind == "radio":
+                        radios.add(name)
+                continue
+            value = field_node.get("value") if "value" in field_node.attrs else ""
+            pairs.append((name, value or _SAMPLE_BY_TYPE.get(kind, "" if kind == "hidden" else SAMPLE_WORD)))
+        elif field_node.tag == "select":
+            options = field_node.find_all("option")
+            chosen = next((o for o in options if "selected" in o.attrs), options[0] if options else None)
+            if chosen is not None:
+                pairs.append((name, chosen.get("value") if "value" in chosen.attrs else chosen.text()))
+        elif field_node.tag == "textarea":
+            pairs.append((name, field_node.text() or SAMPLE_WORD))
+    parts = urlsplit(action_url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urlencode(pairs), ""))
+
+
+def extract_actions(page: FetchedPage) -> list[Action]:
+    """Every same-origin action of `page` a script-free client can see, in document order, one per target.
+
+    Links (`<a>`/`<area>` with `href`, minus `rel=nofollow` and downloads), `hx-get` (HTMX, also on
+    buttons), `data-href`, `onclick` navigations to a literal address, and GET forms submitted with
+    generated values (`form_submission`). POST forms are never actions: submitting one changes data.
+    `hx-boost` makes links and forms AJAX requests to the same targets, so they are found as such.
+    """
+    if not page.is_html:
+        return []
+    base = base_url(page)
+    seen: set[str] = set()
+    actions: list[Action] = []
+
+    def add(kind: Literal["link", "hx", "form", "click"], href: str | None, node: Node) -> None:
+        url = absolute(base, href) if href is not None else None
+        if url and same_origin(url, page.url) and url not in seen:
+            seen.add(url)
+            actions.append(Action(kind, url, _label(node), css_selector(node)))
+
+    for node in page.document.iter():
+        if node.tag in ("a", "area") and "href" in node.attrs:
+            if "nofollow" in node.get("rel").lower().split() or "download" in node.attrs:
+                continue
+            add("link", node.get("href"), node)
+        elif node.tag == "form":
+            method = node.get("method", "get").strip().lower() or "get"
+            if node.get("hx-get") or (
+                method == "get"
+                and not any(node.get(f"hx-{verb}") for verb in ("post", "put", "patch", "delete"))
+            ):
+                target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
+                if target:
+                    add("form", form_submission(node, target), node)
+            continue
+        if node.get("hx-get") and node.tag != "form":
+            add("hx", node.get("hx-get"), node)
+        if node.get("data-href"):
+            add("click", node.get("data-href"), node)
+        match = _ONCLICK_NAV.match(node.get("onclick")) if node.get("onclick") else None
+        if match:
+            add("click", match.group(2) if match.group(2) is not None else match.group(4), node)
+    return actions
+
+
+def action_targets(page: FetchedPage) -> list[str]:
+    """The targets of `extract_actions(page)`: what the explorer may open from this page."""
+    return [a.target for a in extract_actions(page)]
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

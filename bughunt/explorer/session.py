@@ -17,7 +17,7 @@ from typing import Any
 from loguru import logger
 
 from bughunt import site as builtin_site
-from bughunt.html import extract_links
+from bughunt.html import action_targets
 from bughunt.oracles import Finding, inspect_page
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
@@ -227,7 +227,7 @@ class Explorer:
 
     def _links(self, page: Any) -> list[str]:
         routes: list[str] = []
-        for url in extract_links(page):
+        for url in action_targets(page):
             route = self.fetcher.route_of(url)
             if route is not None and route not in routes and self.fetcher.followable(route):
                 routes.append(route)
