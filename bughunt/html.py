@@ -1,23 +1,27 @@
-"""HTML for testers: fetch one page over HTTP, parse it into a small tree, extract same-origin links.
+"""HTML for testers: fetch one page over HTTP, parse it into a small tree, extract same-origin actions.
 
-Standard library only, so the explorer works on any server-rendered site without a browser. The
-tree is forgiving (unclosed tags, stray end tags) because real pages are not valid HTML.
+The HTTP is httpx's (one deadline per whole response); the tree is forgiving (unclosed tags, stray end
+tags) because real pages are not valid HTML, so the explorer works on any server-rendered site
+without a browser.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import hashlib
-import http.client
+import os
 import re
+import threading
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from html.parser import HTMLParser
-from typing import Literal
-from urllib.parse import urldefrag, urlencode, urljoin, urlsplit, urlunsplit
+from typing import Any, Literal, TypeVar
+from urllib.parse import quote, urldefrag, urlencode, urljoin, urlsplit, urlunsplit
+
+import httpx
 
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # Opening one of these closes an open <p> (the HTML "implied end tag" rule, simplified).
@@ -32,6 +36,7 @@ _SELF_NESTING_CLOSERS = {
     "tr": {"tr"},
     "option": {"option"},
 }
+_T = TypeVar("_T")
 USER_AGENT = "bughunt/0.1 (+exploratory testing agent)"
 MAX_BODY_BYTES = 2_000_000
 
@@ -227,10 +232,31 @@ def same_origin(a: str, b: str) -> bool:
     return origin(a) == origin(b)
 
 
+MAX_ROUTE_CHARS = 512
+"""Routes are names in trusted memory: a longer one is not followed (`Fetcher.route_of` gives None)."""
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# Raw in a canonical route: unreserved characters and the delimiters that structure a path or query.
+# Everything else (spaces, commas, quotes, non-ASCII, controls) is percent-encoded.
+_PATH_KEEP = re.compile(r"%([0-9A-Fa-f]{2})|([^A-Za-z0-9\-._~/:@!$&()*+;=])")
+_QUERY_KEEP = re.compile(r"%([0-9A-Fa-f]{2})|([^A-Za-z0-9\-._~/:@!$&()*+;=?])")
+
+
+def _canonical(part: str, pattern: re.Pattern[str]) -> str:
+    def fix(match: re.Match[str]) -> str:
+        if match.group(1) is not None:
+            char = chr(int(match.group(1), 16))
+            return char if char in _UNRESERVED else "%" + match.group(1).upper()
+        return quote(match.group(2), safe="", errors="surrogatepass")
+
+    return pattern.sub(fix, part)
+
+
 def route_of(url: str) -> str:
-    """Path plus query of a URL: how pages are named in memory (`/search/2`, `/list?page=3`)."""
+    """Path plus query of a URL, canonically percent-encoded: how pages are named in memory
+    (`/search/2`, `/list?page=3`, `/px/a%20b%2Cc`). Equivalent spellings (`%7e`, `~`) give one route."""
     parts = urlsplit(url)
-    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    path = _canonical(parts.path or "/", _PATH_KEEP)
+    return path + (f"?{_canonical(parts.query, _QUERY_KEEP)}" if parts.query else "")
 
 
 def absolute(base: str, href: str) -> str | None:
@@ -460,12 +486,63 @@ def action_targets(page: FetchedPage) -> list[str]:
     return [a.target for a in extract_actions(page)]
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
-        return None  # we follow redirects ourselves, to keep them same-origin and recorded
+class FetchError(OSError):
+    """No usable response: refused, reset, a broken status line, a body cut short, a bad URL."""
 
 
-_OPENER = urllib.request.build_opener(_NoRedirect)
+FETCH_SLACK_S = 0.5
+"""How far past its deadline a fetch may return: the deadline cancels the request, and the cancelled
+request needs a moment to close its socket. A dripping server is cut off at `timeout + FETCH_SLACK_S`."""
+
+
+class _Loop:
+    """One event loop in a daemon thread, shared by every fetch of this process.
+
+    The deadline of a whole response (connect, status line, headers, body) is a cancellation, which the
+    async client honours at any byte; the sync client's timeouts bound each socket read only, so a server
+    dripping a byte a second would never time out. Running the loop in its own thread keeps `fetch_page`
+    usable from code that already runs a loop (Playwright's sync API does).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+        self._client: httpx.AsyncClient | None = None
+
+    def run(self, make: Callable[[httpx.AsyncClient], Coroutine[Any, Any, _T]], timeout: float) -> _T:
+        future = asyncio.run_coroutine_threadsafe(self._with_client(make), self._get())
+        try:
+            return future.result(timeout + 2 * FETCH_SLACK_S)
+        except concurrent.futures.TimeoutError:
+            raise TimeoutError(f"the page took longer than {timeout:g}s to arrive") from None
+        finally:
+            future.cancel()  # Ctrl-C while waiting: the request must not outlive the caller
+
+    async def _with_client(self, make: Callable[[httpx.AsyncClient], Coroutine[Any, Any, _T]]) -> _T:
+        if self._client is None:
+            # No environment proxies: the explorer talks to the site it was given and nothing else.
+            self._client = httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=None)
+        return await make(self._client)
+
+    def _get(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid():  # a forked worker has no loop thread
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="bughunt-http", daemon=True).start()
+                self._loop, self._pid, self._client = loop, os.getpid(), None
+            return self._loop
+
+
+_LOOP = _Loop()
+
+
+@dataclass(frozen=True, slots=True)
+class _Response:
+    status: int
+    headers: dict[str, str]
+    content_type: str
+    body: str
 
 
 def fetch_page(
@@ -475,89 +552,106 @@ def fetch_page(
     follow_redirects: bool = True,
     max_redirects: int = 5,
     user_agent: str = USER_AGENT,
+    headers: Mapping[str, str] | None = None,
+    cookies: httpx.Cookies | None = None,
+    method: str = "GET",
+    data: Mapping[str, str] | None = None,
+    read_any: bool = False,
+    max_bytes: int = MAX_BODY_BYTES,
 ) -> FetchedPage:
-    """GET `url` and return what came back, error statuses included (a 500 is a finding, not a crash).
+    """Request `url` and return what came back, error statuses included (a 500 is a finding, not a crash).
 
-    Redirects are followed only within the starting origin; a redirect elsewhere (or one too many)
-    is returned as the 3xx response itself, with `Location` in the headers. Non-HTML bodies are
-    not read. Network failures raise `OSError` (`urllib.error.URLError`).
+    One deadline, `timeout` seconds, bounds the whole exchange — every redirect hop, connect, status
+    line, headers and body — however slowly the server sends them (`TimeoutError` past it, within
+    `FETCH_SLACK_S`). Redirects are followed only within the starting origin (a POST becomes a GET after
+    301/302/303, as browsers do); a redirect elsewhere, or one too many, is returned as the 3xx response
+    itself, with `Location` in the headers. Bodies are read up to `max_bytes` (decoded), and only for
+    HTML unless `read_any`. `cookies`, when given, sends the jar's cookies and keeps what the site sets.
+    Network failures raise `FetchError` (an `OSError`).
     """
-    redirects: list[str] = []
-    start = time.perf_counter()
-    current = url
-    while True:
-        status, headers, content_type, body = _get_once(current, timeout, user_agent)
-        location = next((v for k, v in headers.items() if k.lower() == "location"), "")
-        target = absolute(current, location) if location else None
-        if (
-            follow_redirects
-            and status in (301, 302, 303, 307, 308)
-            and target
-            and same_origin(target, url)
-            and len(redirects) < max_redirects
-        ):
-            redirects.append(current)
-            current = target
-            continue
-        elapsed = (time.perf_counter() - start) * 1000
-        return FetchedPage(
-            url=current,
-            route=route_of(current),
-            status=status,
-            headers=headers,
-            content_type=content_type,
-            body=body,
-            elapsed_ms=round(elapsed, 2),
-            redirects=tuple(redirects),
-        )
+    send_headers = {"User-Agent": user_agent, "Accept": "text/html,*/*;q=0.5", **(headers or {})}
 
+    async def exchange(client: httpx.AsyncClient) -> FetchedPage:
+        redirects: list[str] = []
+        start = time.perf_counter()
+        current, verb, form = url, method.upper(), data
+        async with asyncio.timeout(timeout):
+            while True:
+                got = await _request_once(
+                    client, current, verb, form, send_headers, cookies, read_any=read_any, limit=max_bytes
+                )
+                location = got.headers.get("location", "")
+                target = absolute(current, location) if location else None
+                if (
+                    follow_redirects
+                    and got.status in (301, 302, 303, 307, 308)
+                    and target
+                    and same_origin(target, url)
+                    and len(redirects) < max_redirects
+                ):
+                    redirects.append(current)
+                    current = target
+                    if got.status in (301, 302, 303):
+                        verb, form = "GET", None
+                    continue
+                return FetchedPage(
+                    url=current,
+                    route=route_of(current),
+                    status=got.status,
+                    headers=got.headers,
+                    content_type=got.content_type,
+                    body=got.body,
+                    elapsed_ms=round((time.perf_counter() - start) * 1000, 2),
+                    method=verb,
+                    redirects=tuple(redirects),
+                )
 
-def read_within(response: object, deadline: float, timeout: float, limit: int = MAX_BODY_BYTES) -> bytes:
-    """Up to `limit` bytes, by `deadline` (time.monotonic): the socket timeout alone bounds each read, so
-    a server dripping a byte at a time could otherwise hold one fetch (and the session) for ever."""
-    read = getattr(response, "read1", None) or response.read  # type: ignore[attr-defined]
-    chunks: list[bytes] = []
-    size = 0
-    while size < limit:
-        chunk = read(min(65_536, limit - size))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"the page took longer than {timeout:g}s to arrive ({size} bytes so far)")
-    return b"".join(chunks)
-
-
-def _get_once(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str, str], str, str]:
     try:
-        return _request(url, timeout, user_agent)
-    except http.client.HTTPException as err:
-        # A broken response (truncated body, bad status line) is a network failure to the caller.
-        raise urllib.error.URLError(f"bad HTTP response from {url}: {err!r}") from err
+        return _LOOP.run(exchange, timeout)
+    except TimeoutError:
+        raise TimeoutError(f"the page took longer than {timeout:g}s to arrive") from None
+    except httpx.TimeoutException as err:  # not raised with timeout=None; kept for a client that sets one
+        raise TimeoutError(f"the page took longer than {timeout:g}s to arrive ({err!r})") from None
+    except (httpx.HTTPError, httpx.InvalidURL) as err:
+        raise FetchError(f"bad or no HTTP response from {url}: {type(err).__name__}: {err}") from err
 
 
-def _request(url: str, timeout: float, user_agent: str) -> tuple[int, dict[str, str], str, str]:
-    deadline = time.monotonic() + timeout
-    request = urllib.request.Request(url, headers={"User-Agent": user_agent, "Accept": "text/html,*/*;q=0.5"})
+async def _request_once(
+    client: httpx.AsyncClient,
+    url: str,
+    method: str,
+    data: Mapping[str, str] | None,
+    headers: Mapping[str, str],
+    cookies: httpx.Cookies | None,
+    *,
+    read_any: bool,
+    limit: int,
+) -> _Response:
+    request = client.build_request(method, url, headers=headers, data=data)
+    if cookies is not None:
+        cookies.set_cookie_header(request)
+    response = await client.send(request, stream=True)
     try:
-        response = _OPENER.open(request, timeout=timeout)
-    except urllib.error.HTTPError as err:
-        response = err  # an HTTPError is a response too: 4xx/5xx bodies are evidence
-    with response:
-        headers = {k: v for k, v in response.headers.items()}
-        content_type = response.headers.get("Content-Type", "")
-        status = response.status if hasattr(response, "status") else response.code
-        if not is_html(content_type):
-            return int(status), headers, content_type, ""
-        raw = read_within(response, deadline, timeout)
-        declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and len(raw) < min(int(declared), MAX_BODY_BYTES):
-            # Half a page would mislead the oracles (a form cut before its fields, a list cut short).
-            raise urllib.error.URLError(f"truncated response from {url}: {len(raw)} of {declared} bytes")
-        charset = response.headers.get_content_charset() or "utf-8"
+        if cookies is not None:
+            cookies.extract_cookies(response)
+        # Lower-case names, one value each (the last, as a dict of the raw headers would keep).
+        got_headers = {k.lower(): v for k, v in response.headers.items()}
+        content_type = response.headers.get("content-type", "")
+        if not (read_any or is_html(content_type)):
+            return _Response(response.status_code, got_headers, content_type, "")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():  # decoded: a gzip bomb stops at `limit` too
+            chunks.append(chunk[: limit - size])
+            size += len(chunks[-1])
+            if size >= limit:
+                break
+        raw = b"".join(chunks)
+        charset = response.charset_encoding or "utf-8"
         try:
             text = raw.decode(charset, errors="replace")
         except LookupError:  # a charset Python does not know
             text = raw.decode("utf-8", errors="replace")
-        return int(status), headers, content_type, text
+        return _Response(response.status_code, got_headers, content_type, text)
+    finally:
+        await response.aclose()
