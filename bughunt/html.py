@@ -17,33 +17,33 @@ import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from html.parser import HTMLParser
 from typing import Any, Literal, TypeVar
 from urllib.parse import quote, urldefrag, urlencode, urljoin, urlsplit, urlunsplit
 
 import httpx
+from loguru import logger
+from selectolax.lexbor import LexborHTMLParser
 
-VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
-# Opening one of these closes an open <p> (the HTML "implied end tag" rule, simplified).
-_CLOSES_P = frozenset(
-    "address article aside blockquote div dl fieldset footer form h1 h2 h3 h4 h5 h6 header hr "
-    "main nav ol p pre section table ul".split()
-)
-_SELF_NESTING_CLOSERS = {
-    "li": {"li"},
-    "dt": {"dt", "dd"},
-    "dd": {"dt", "dd"},
-    "tr": {"tr"},
-    "option": {"option"},
-}
 _T = TypeVar("_T")
 USER_AGENT = "bughunt/0.1 (+exploratory testing agent)"
 MAX_BODY_BYTES = 2_000_000
 
 
-@dataclass(eq=False)
+MAX_DEPTH = 256
+"""Elements nested deeper are kept, as children of their ancestor at this depth: every walk stays short."""
+MAX_NODES = 300_000
+"""Elements and text pieces kept per page; the rest of a larger document is dropped (and logged)."""
+MAX_PARSE_CHARS = 8_000_000
+_NO_TEXT = frozenset(("script", "style", "template"))
+
+
+@dataclass(eq=False, slots=True)
 class Node:
-    """One element of a parsed page. `children` holds nodes and text strings in document order."""
+    """One element of a parsed page. `children` holds nodes and text strings in document order.
+
+    Every walk here is iterative: a page nested 100,000 deep is a long loop, never a `RecursionError`.
+    `line` is the source line for `<script>` elements (evidence), 0 for others.
+    """
 
     tag: str
     attrs: dict[str, str] = field(default_factory=dict)
@@ -83,20 +83,20 @@ class Node:
 
     def text(self) -> str:
         """Visible text with whitespace collapsed (script and style contents excluded)."""
-        parts: list[str] = []
-        self._collect(parts)
-        return " ".join(" ".join(parts).split())
-
-    def _collect(self, parts: list[str]) -> None:
-        for child in self.children:
-            if isinstance(child, str):
-                parts.append(child)
-            elif child.tag not in ("script", "style", "template"):
-                child._collect(parts)
+        return " ".join(" ".join(self._strings(skip=_NO_TEXT)).split())
 
     def raw_text(self) -> str:
         """Text of this node including script contents (for <script> itself)."""
-        return "".join(c if isinstance(c, str) else c.raw_text() for c in self.children)
+        return "".join(self._strings(skip=frozenset()))
+
+    def _strings(self, skip: frozenset[str]) -> Iterator[str]:
+        stack: list[Node | str] = list(reversed(self.children))
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                yield item
+            elif item.tag not in skip:
+                stack.extend(reversed(item.children))
 
     def signature(self) -> str:
         """Tag and sorted classes: what repeated list items have in common."""
@@ -105,63 +105,109 @@ class Node:
     def path(self) -> str:
         """A readable location such as `main > div.comments > p.card-text`."""
         chain = [self, *self.ancestors()]
-        return " > ".join(n.signature() for n in reversed(chain) if n.tag != "#document")
+        return " > ".join(
+            n.signature() for n in reversed(chain) if n.tag not in ("#document", "html", "body")
+        )
 
 
-class _TreeBuilder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#document")
-        self.current = self.root
+MAX_SOURCE_NESTING = MAX_DEPTH
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^<>]*?(/?)>")
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# Past the cap these are kept all the same: they carry the actions and evidence, and the standard
+# closes an open one when the next begins (`<a>` in `<a>`, `<li>` after `<li>`), so they cannot nest deep.
+_KEPT_DEEP = frozenset(
+    "a form button select option optgroup textarea script style title li dt dd tr td th p h1 h2 h3 h4 h5 h6".split()
+)
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _CLOSES_P and self._open("p"):
-            self._close("p")
-        if tag in _SELF_NESTING_CLOSERS:
-            for other in _SELF_NESTING_CLOSERS[tag]:
-                if self.current.tag == other:
-                    self._close(other)
-        node = Node(tag, {k: v or "" for k, v in attrs}, parent=self.current, line=self.getpos()[0])
-        self.current.children.append(node)
-        if tag not in VOID:
-            self.current = node
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, parent=self.current, line=self.getpos()[0])
-        self.current.children.append(node)
+def _bounded_nesting(text: str) -> str:
+    """`text` with start tags dropped where they would open more than `MAX_SOURCE_NESTING` elements
+    (those of links, forms and other self-closing elements excepted).
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in VOID:
-            return
-        if self._open(tag):
-            self._close(tag)
-        # A stray end tag (no matching open element) is ignored, as browsers do.
-
-    def handle_data(self, data: str) -> None:
-        self.current.children.append(data)
-
-    def _open(self, tag: str) -> bool:
-        node: Node | None = self.current
-        while node is not None and node is not self.root:
-            if node.tag == tag:
-                return True
-            node = node.parent
-        return False
-
-    def _close(self, tag: str) -> None:
-        node: Node | None = self.current
-        while node is not None and node.tag != tag:
-            node = node.parent
-        if node is not None and node.parent is not None:
-            self.current = node.parent
+    The standard's tree construction walks the open elements for every end tag, so 30,000 unclosed
+    `<span>`s followed by 30,000 stray end tags cost 30,000² steps (12 s), in lexbor as in browsers.
+    A linear scan of the tags counts the nesting (roughly: it cannot tell a tag from text in a script),
+    and only a page past the cap is rewritten, so every ordinary page is parsed exactly as sent.
+    """
+    depth, deepest = 0, 0
+    for match in _TAG.finditer(text):
+        closing, name, selfclosing = match.group(1), match.group(2).lower(), match.group(3)
+        if closing:
+            depth = max(0, depth - 1)
+        elif not selfclosing and name not in _VOID:
+            depth += 1
+            deepest = max(deepest, depth)
+    if deepest <= MAX_SOURCE_NESTING:
+        return text
+    logger.info("page nests {} elements deep: start tags past {} dropped", deepest, MAX_SOURCE_NESTING)
+    pieces: list[str] = []
+    depth, kept = 0, 0
+    for match in _TAG.finditer(text):
+        closing, name, selfclosing = match.group(1), match.group(2).lower(), match.group(3)
+        if closing:
+            depth = max(0, depth - 1)
+        elif not selfclosing and name not in _VOID:
+            if depth >= MAX_SOURCE_NESTING:
+                if name in _KEPT_DEEP:
+                    continue
+                pieces.append(text[kept : match.start()])
+                kept = match.end()
+                continue
+            depth += 1
+    pieces.append(text[kept:])
+    return "".join(pieces)
 
 
 def parse_html(text: str) -> Node:
-    """Parse HTML text into a tree rooted at a `#document` node. Never raises on malformed HTML."""
-    builder = _TreeBuilder()
-    builder.feed(text)
-    builder.close()
-    return builder.root
+    """Parse HTML text into a tree rooted at a `#document` node. Never raises on malformed HTML.
+
+    The parsing is lexbor's (selectolax): the HTML standard's tree construction in C, linear in the
+    input, so the tree is the one a browser builds (implied `<html>`/`<body>`/`<tbody>`, `<p>` closed
+    by a block, stray end tags ignored). It is copied into `Node`s without recursion, at most
+    `MAX_DEPTH` deep and `MAX_NODES` large.
+    """
+    root = Node("#document")
+    if not text:
+        return root
+    if len(text) > MAX_PARSE_CHARS:
+        logger.info("page of {} characters: only the first {} are parsed", len(text), MAX_PARSE_CHARS)
+        text = text[:MAX_PARSE_CHARS]
+    lexbor = LexborHTMLParser(_bounded_nesting(text)).root
+    if lexbor is None:
+        return root
+    # Script lines for evidence: each script's text is found after the previous one's (linear).
+    cursor, line, count = 0, 1, 0
+    stack: list[tuple[Any, Node, int]] = [(lexbor, root, 1)]
+    while stack:
+        source, parent, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            logger.info("page with more than {} nodes: the rest is not parsed", MAX_NODES)
+            break
+        tag = source.tag
+        if tag == "-text":
+            parent.children.append(source.text_content or "")
+            continue
+        if not tag or tag[0] in "-_!":  # comments, doctype
+            continue
+        node = Node(tag, {k: v or "" for k, v in source.attributes.items()}, parent=parent)
+        parent.children.append(node)
+        if tag == "script":
+            code = source.text(deep=True)
+            at = text.find(code, cursor) if code else -1
+            if at >= 0:
+                line += text.count("\n", cursor, at)
+                cursor = at
+            node.line = line
+        # Deeper than the cap: the children hang on the deepest allowed ancestor instead.
+        holder, below = (node, depth + 1) if depth < MAX_DEPTH else (parent, depth)
+        children = []
+        child = source.child
+        while child is not None:
+            children.append(child)
+            child = child.next
+        stack.extend((c, holder, below) for c in reversed(children))
+    return root
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ USER_AGENT = "bughunt/0.1 (+exploratory testing agent)"
 _LOGIN_PATH = re.compile(r"(?i)/(log-?in|sign-?in|signin|auth|session/new|account/login)(/|$|\?)")
 _PASSWORD_INPUT = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
 _LOGIN_FORM = re.compile(r"(?i)<form[^>]+action\s*=\s*[\"']?[^\"'>]*(log-?in|sign-?in|signin|/auth|session)")
+MAX_ORACLE_FETCHES = 8
+"""Requests the oracles may make between two steps (a page with 300 forms makes at most this many)."""
 MAX_CRAWL_DELAY_S = 30.0
 """A robots.txt `Crawl-delay` above this is capped to it (with one warning): a site cannot stall a session."""
 ROBOTS_RETRY_S = 60.0
@@ -105,6 +107,7 @@ class Fetcher:
         self._robots_failure: tuple[Outcome, int | None] = ("network_error", None)
         self._robots_at = 0.0
         self._delay_warned = False
+        self._oracle_fetches = 0
 
     # -- addresses -------------------------------------------------------------------------------
     def route_of(self, url: str) -> str | None:
@@ -215,7 +218,13 @@ class Fetcher:
 
     # -- fetching --------------------------------------------------------------------------------
     def fetch(self, route: str) -> FetchResult:
-        """Fetch one route; never raises for anything the site or the network does."""
+        """Fetch one route (a step); never raises for anything the site or the network does.
+
+        A step starts the oracles' allowance afresh (`MAX_ORACLE_FETCHES`, spent by `fetch_page`)."""
+        self._oracle_fetches = 0
+        return self._fetch(route)
+
+    def _fetch(self, route: str) -> FetchResult:
         canonical = self.route_of(route)
         if canonical is None:
             self.stats.refused += 1
@@ -281,7 +290,12 @@ class Fetcher:
         route = self.route_of(url)
         if route is None:
             raise OSError(f"{url}: not on {self.origin}; not fetched")
-        result = self.fetch(route)
+        if self._oracle_fetches >= MAX_ORACLE_FETCHES:
+            raise OSError(
+                f"{url}: not fetched; the oracles used their {MAX_ORACLE_FETCHES} requests of this step"
+            )
+        self._oracle_fetches += 1
+        result = self._fetch(route)
         if result.page is None:
             raise OSError(f"{url}: {result.outcome} ({result.detail})")
         return result.page
