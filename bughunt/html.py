@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hashlib
+import http.cookiejar
 import os
 import re
 import threading
@@ -580,8 +581,15 @@ class _Loop:
 
     async def _with_client(self, make: Callable[[httpx.AsyncClient], Coroutine[Any, Any, _T]]) -> _T:
         if self._client is None:
-            # No environment proxies: the explorer talks to the site it was given and nothing else.
-            self._client = httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=None)
+            # No environment proxies: the explorer talks to the site it was given and nothing else. The
+            # shared client keeps no cookies (a jar whose policy refuses every domain): each caller brings
+            # its own jar, so one site's session never rides along to another fetcher's requests.
+            self._client = httpx.AsyncClient(
+                follow_redirects=False,
+                trust_env=False,
+                timeout=None,
+                cookies=http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[])),
+            )
         return await make(self._client)
 
     def _get(self) -> asyncio.AbstractEventLoop:

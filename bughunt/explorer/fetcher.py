@@ -281,19 +281,14 @@ class Fetcher:
         http_login(self, creds)
 
     def _after_wall(self, result: FetchResult) -> FetchResult:
-        """A wall while logged in: a route walled for this account too, or the login was lost. Lost, it
-        is restored once per session; lost again (or not restorable) raises `LoginLost`."""
+        """A wall while logged in: a route walled for this account too, or the login was lost. Logging
+        in again tells them apart (lost: the route opens). Lost once, the session goes on logged in
+        again; lost a second time, or not restorable, raises `LoginLost`."""
         creds = self.credentials
         if creds is None or not creds.login_url or result.route in self._walled_anyway:
             return result
         from .login import LoginFailed
 
-        if self._relogins >= 1:
-            again = self._fetch(self.start_route())
-            if again.outcome != "login_wall" and self._fetch(result.route).outcome == "login_wall":
-                self._walled_anyway.add(result.route)  # walled for this account, the session is fine
-                return result
-            raise LoginLost(f"the login wall came back at {result.route} after a re-login")
         try:
             self._form_login(creds)
         except LoginFailed:
@@ -302,10 +297,12 @@ class Fetcher:
             ) from None
         retried = self._fetch(result.route)
         if retried.outcome == "login_wall":
-            self._walled_anyway.add(result.route)
-        else:
-            self._relogins += 1
-            logger.info("logged in again after a login wall at {}", result.route)
+            self._walled_anyway.add(result.route)  # walled for this account; the session is fine
+            return retried
+        self._relogins += 1
+        if self._relogins > 1:
+            raise LoginLost(f"the login wall came back at {result.route} after a re-login")
+        logger.info("logged in again after a login wall at {}", result.route)
         return retried
 
     def _fetch(self, route: str) -> FetchResult:
