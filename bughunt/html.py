@@ -311,21 +311,34 @@ def _canonical(part: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(fix, part)
 
 
-def route_of(url: str) -> str:
+def route_of(url: str, *, hash_routes: bool = False) -> str:
     """Path plus query of a URL, canonically percent-encoded: how pages are named in memory
-    (`/search/2`, `/list?page=3`, `/px/a%20b%2Cc`). Equivalent spellings (`%7e`, `~`) give one route."""
+    (`/search/2`, `/list?page=3`, `/px/a%20b%2Cc`). Equivalent spellings (`%7e`, `~`) give one route.
+    With `hash_routes` (the browser engine), a hash route is kept: `/#/article/x`."""
     parts = urlsplit(url)
     path = _canonical(parts.path or "/", _PATH_KEEP)
-    return path + (f"?{_canonical(parts.query, _QUERY_KEEP)}" if parts.query else "")
+    route = path + (f"?{_canonical(parts.query, _QUERY_KEEP)}" if parts.query else "")
+    if hash_routes and hash_route(parts.fragment):
+        route += "#" + _canonical(parts.fragment, _QUERY_KEEP)
+    return route
+
+
+def hash_route(fragment: str) -> bool:
+    """True for the fragment of a hash-routed single-page app (`#/article/x`, `#!/tag/y`): a page, not
+    a place on one."""
+    return fragment.startswith(("/", "!/"))
 
 
 def absolute(base: str, href: str) -> str | None:
-    """Resolve `href` against `base`, dropping the fragment; None for non-HTTP schemes."""
+    """Resolve `href` against `base`, dropping the fragment unless it is a hash route (`#/…`); None for
+    non-HTTP schemes."""
     href = href.strip()
-    if not href or href.startswith(("javascript:", "mailto:", "tel:", "data:")):
+    if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
         return None
-    url = urldefrag(urljoin(base, href)).url
-    return url if urlsplit(url).scheme in ("http", "https") else None
+    url, fragment = urldefrag(urljoin(base, href))
+    if urlsplit(url).scheme not in ("http", "https"):
+        return None
+    return f"{url}#{fragment}" if hash_route(fragment) else url
 
 
 def base_url(page: FetchedPage) -> str:

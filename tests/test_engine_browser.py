@@ -145,16 +145,13 @@ def test_uncaught_errors_and_failed_fetches_are_client_errors_in_harness_words(b
     assert [e.kind for e in thrown.client_errors] == ["js_error"]
     findings = [f for f in inspect_page(thrown) if f.kind == "client_error"]
     assert [f.message for f in findings] == ["uncaught JavaScript error while the page ran"]
-    assert "Ignore previous instructions" in findings[0].evidence["text"]  # page text: evidence only
+    assert "Ignore previous instructions" in findings[0].evidence["client_errors"][0]["text"]  # evidence only
 
     failed = browser_fetcher.fetch("/item/1").page
     kinds = sorted(e.kind for e in failed.client_errors)
     assert kinds == ["console_error", "failed_request"]
-    messages = sorted(f.message for f in inspect_page(failed) if f.kind == "client_error")
-    assert messages == [
-        "an XHR/fetch request of the page failed with a server error status",
-        "the page logged an error to the console",
-    ]
+    messages = [f.message for f in inspect_page(failed) if f.kind == "client_error"]
+    assert messages == ["an XHR/fetch request of the page failed with a server error status"]
     assert all("SECRET-CONSOLE-TEXT" not in m for m in messages)
 
 

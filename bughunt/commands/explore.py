@@ -82,6 +82,13 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         help="http (fast, no scripts) | browser (Chromium renders each page) | auto (browser for a page "
         "that needs scripts); default http, or the store's last",
     )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="browser engine: let the page's own requests reach this origin too (its API on another "
+        "port); never explored (repeatable; every other origin is blocked)",
+    )
     login = p.add_argument_group("logging in (secrets stay in memory: give them again on resume)")
     login.add_argument("--login-url", help="page with the login form (a form with a password field)")
     login.add_argument("--username", help="username for the login form")
@@ -196,6 +203,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         _poison_text(args.poison_file)
         if args.policy is not None and args.policy not in policy_names():
             raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
+        _origins(args.allow_origin)
         if args.url:
             Fetcher(args.url, respect_robots=False)
             _credentials(args, args.url, None)
@@ -227,6 +235,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 respect_robots=not args.ignore_robots,
                 credentials=creds,
                 storage_state=creds.storage_state,
+                allow_origins=_origins(args.allow_origin),
             )
             stack.callback(fetcher.close)
             if why:
@@ -282,6 +291,18 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         print(f"error: {failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def _origins(values: list[str] | None) -> tuple[str, ...]:
+    from urllib.parse import urlsplit
+
+    out = []
+    for value in values or []:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password:
+            raise UsageError(f"--allow-origin: expected an origin like http://127.0.0.1:8202, got {value!r}")
+        out.append(f"{parts.scheme}://{parts.netloc}".lower())
+    return tuple(out)
 
 
 def _credentials(args: argparse.Namespace, url: str, store: ExplorerStore | None) -> Credentials:

@@ -61,7 +61,11 @@ class BrowserFetcher(Fetcher):
     cookies and local storage) starts the browser logged in."""
 
     storage_state: Path | None = None
+    allow_origins: tuple[str, ...] = ()
+    """Other origins the page's own requests may reach (a single-page app's API on another port);
+    never explored, never navigated to. Everything else off the origin is aborted."""
     engine: ClassVar[str] = "browser"
+    hash_routes: ClassVar[bool] = True
     _pw: Any = field(default=None, init=False, repr=False)
     _browser: Any = field(default=None, init=False, repr=False)
     _context: Any = field(default=None, init=False, repr=False)
@@ -72,6 +76,7 @@ class BrowserFetcher(Fetcher):
     def start(self) -> None:
         if self._page is not None:
             return
+        self._allowed = {o.rstrip("/").lower() for o in self.allow_origins}
         executable = chromium_path()
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
@@ -95,6 +100,7 @@ class BrowserFetcher(Fetcher):
         self._page.on("pageerror", lambda exc: self._record("js_error", str(exc)))
         self._page.on("console", self._on_console)
         self._page.on("response", self._on_response)
+        self._page.on("requestfailed", self._on_request_failed)
 
     def close(self) -> None:
         for thing, how in ((self._context, "close"), (self._browser, "close"), (self._pw, "stop")):
@@ -107,10 +113,12 @@ class BrowserFetcher(Fetcher):
 
     # -- what the page does ------------------------------------------------------------------------
     def _guard(self, route: Any) -> None:
-        url = route.request.url
-        if f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower() == self.origin:
+        request = route.request
+        url = request.url
+        where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
+        if where == self.origin or url.startswith(("data:", "blob:", "about:")):
             route.continue_()
-        elif url.startswith(("data:", "blob:", "about:")):
+        elif where in self._allowed and not request.is_navigation_request():
             route.continue_()
         else:
             route.abort("blockedbyclient")
@@ -135,6 +143,11 @@ class BrowserFetcher(Fetcher):
                 "failed_request", f"{request.method} {response.status}", response.url, response.status
             )
 
+    def _on_request_failed(self, request: Any) -> None:
+        failure = request.failure or ""
+        if request.resource_type in ("xhr", "fetch") and "ERR_BLOCKED_BY_CLIENT" not in failure:
+            self._record("failed_request", f"{request.method} failed: {failure}", request.url, None)
+
     # -- loading ---------------------------------------------------------------------------------
     def _load(self, url: str) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
@@ -144,6 +157,11 @@ class BrowserFetcher(Fetcher):
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         try:
+            if urlsplit(url).fragment:
+                # A hash route is a page of its own: a router that only watches the hash would keep
+                # showing the previous one, so every such load starts from a blank document.
+                self._page.goto("about:blank")
+                self._errors = []
             response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
         except PlaywrightError as exc:
             if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
@@ -166,6 +184,8 @@ class BrowserFetcher(Fetcher):
         headers = {k.lower(): v for k, v in (response.headers.items() if response is not None else ())}
         content_type = headers.get("content-type", "text/html" if response is None else "")
         try:
+            if is_html(content_type):
+                self._page.evaluate(_VALUES_TO_ATTRIBUTES)
             body = self._page.content() if is_html(content_type) else ""
         except Exception:  # noqa: BLE001 — a page navigating away while read: read it once more
             self._page.wait_for_load_state("load", timeout=self.timeout * 1000)
@@ -178,7 +198,7 @@ class BrowserFetcher(Fetcher):
         final = self._page.url
         return FetchedPage(
             url=final,
-            route=route_of(final),
+            route=self.route_of(final) or route_of(final),
             status=response.status if response is not None else 200,
             headers=headers,
             content_type=content_type,
@@ -303,10 +323,29 @@ class BrowserFetcher(Fetcher):
             self._sync_cookies_in()
 
 
+# Live form values are DOM properties (a framework's two-way binding sets no `value` attribute): copy
+# them into attributes so the HTML read back shows what a person sees. Passwords are never copied.
+_VALUES_TO_ATTRIBUTES = """() => {
+  for (const el of document.querySelectorAll('input, textarea, select')) {
+    const type = (el.getAttribute('type') || '').toLowerCase();
+    if (el.tagName === 'INPUT' && type !== 'password' && type !== 'file') {
+      if (type === 'checkbox' || type === 'radio') { el.toggleAttribute('checked', el.checked); }
+      else if (el.getAttribute('value') !== el.value) { el.setAttribute('value', el.value); }
+    } else if (el.tagName === 'TEXTAREA' && el.textContent !== el.value) {
+      el.textContent = el.value;
+    } else if (el.tagName === 'SELECT') {
+      for (const o of el.options) { o.toggleAttribute('selected', o.selected); }
+    }
+  }
+}"""
+
+
 def _clickable(node: Any) -> bool:
     attrs = node.attrs
     if node.tag == "a" and "href" in attrs:
-        return False
+        href = attrs["href"].strip().lower()
+        # `href="javascript:"` / `href="#"` with a click handler: a pager or tab, not a link.
+        return href.startswith("javascript:") or href == "#"
     if any(
         k in attrs
         for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")

@@ -63,10 +63,11 @@ def looks_like_app_shell(page: FetchedPage) -> bool:
 def make_fetcher(engine: str, url: str, **options: Any) -> tuple[Fetcher, str]:
     """The fetcher of `engine` (`http`, `browser`, or `auto`: the browser when the start page is an app
     shell) and a sentence saying which was chosen and why (for `auto`). `options` are `Fetcher`'s;
-    `storage_state` only the browser's."""
+    `storage_state` and `allow_origins` only the browser's."""
     if engine not in ENGINES:
         raise UsageError(f"--engine: unknown {engine!r}; choose one of {', '.join(ENGINES)}")
     storage_state = options.pop("storage_state", None)
+    allow_origins = tuple(options.pop("allow_origins", ()) or ())
     reason = ""
     if engine == "auto":
         probe = Fetcher(url, **options)
@@ -83,7 +84,11 @@ def make_fetcher(engine: str, url: str, **options: Any) -> tuple[Fetcher, str]:
         from .browser import BrowserFetcher, chromium_path
 
         chromium_path()  # missing Chromium is one clear line now, not a traceback at the first step
-        return BrowserFetcher(url, storage_state=storage_state, **options), reason
-    if storage_state is not None:
-        raise UsageError("--storage-state is a browser file: use it with --engine browser")
+        return BrowserFetcher(
+            url, storage_state=storage_state, allow_origins=allow_origins, **options
+        ), reason
+    if storage_state is not None or allow_origins:
+        raise UsageError(
+            "--storage-state and --allow-origin are for the browser: use them with --engine browser"
+        )
     return Fetcher(url, **options), reason

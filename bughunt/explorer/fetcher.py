@@ -15,7 +15,7 @@ import time
 import urllib.robotparser
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 from loguru import logger
@@ -125,13 +125,13 @@ class Fetcher:
         """Canonical route (percent-encoded path + query, `bughunt.html.route_of`) of `url` if it is on
         this origin and at most `MAX_ROUTE_CHARS` long, else None (not a page the explorer names)."""
         try:
-            absolute, _ = urldefrag(urljoin(self.origin + "/", url))
+            absolute = urljoin(self.origin + "/", url)
             parts = urlsplit(absolute)
         except ValueError:  # an unclosed [IPv6 bracket in a link
             return None
         if f"{parts.scheme}://{parts.netloc}".lower() != self.origin:
             return None
-        route = route_of(absolute)
+        route = route_of(absolute, hash_routes=self.hash_routes)
         return route if len(route) <= MAX_ROUTE_CHARS else None
 
     def url_of(self, route: str) -> str:
@@ -223,6 +223,8 @@ class Fetcher:
 
     # -- actions (the explorer's steps) ------------------------------------------------------------
     engine: ClassVar[str] = "http"
+    hash_routes: ClassVar[bool] = False
+    """Whether `#/…` fragments name pages (only a browser runs the app's router)."""
 
     def actions(self, page: FetchedPage) -> list[Action]:
         """What can be done on `page`: `extract_actions` (the browser engine adds clicks)."""

@@ -1,8 +1,7 @@
 """Client-side failures the browser engine saw while a page ran: uncaught JavaScript errors, errors
 logged to the console, and XHR/fetch requests answered with 4xx/5xx.
 
-One finding per kind of failure (and status class for requests) per route, so a page that throws the
-same error on every load is one bug. The message is a harness template: what the page said (the error
+One finding per page, so a page that throws the same errors on every load is one bug. The message is a harness template: what the page said (the error
 text, the console line, the failing URL) is evidence only, which the explorer quarantines.
 """
 
@@ -24,16 +23,16 @@ def _message(error: ClientError) -> str:
     return _MESSAGES[error.kind]
 
 
+_RANK = {"js_error": 0, "failed_request": 1, "console_error": 2}
+
+
 def check_client_errors(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
-    findings: dict[str, Finding] = {}
-    for error in page.client_errors:
-        message = _message(error)
-        if message in findings:
-            continue
-        findings[message] = Finding(
-            "client_error",
-            page.route,
-            message,
-            evidence(page, client_error=error.kind, text=error.text, source=error.url, status=error.status),
-        )
-    return list(findings.values())
+    """At most one finding per page: one failure usually shows several ways (a failed fetch, then the
+    console line about it, then the error the missing data causes), so the message names the most
+    telling kind — an uncaught error, else a failed request, else a console error — and the evidence
+    lists them all."""
+    if not page.client_errors:
+        return []
+    errors = sorted(page.client_errors, key=lambda e: _RANK[e.kind])
+    seen = [{"kind": e.kind, "text": e.text, "source": e.url, "status": e.status} for e in page.client_errors]
+    return [Finding("client_error", page.route, _message(errors[0]), evidence(page, client_errors=seen))]
