@@ -291,11 +291,14 @@ class BrowserFetcher(Fetcher):
                 user.fill(creds.username)
             password.fill(creds.password)
             password.press("Enter")
-            self._settle(time.monotonic() + self.timeout)
+            # The answer may take a while (a password hash, an API call): wait for the form to go.
             try:
-                self._page.wait_for_load_state("load", timeout=self.timeout * 1000)
+                self._page.locator("input[type=password]:visible").first.wait_for(
+                    state="hidden", timeout=self.timeout * 1000
+                )
             except PlaywrightError:
                 pass
+            self._settle(time.monotonic() + self.timeout)
             still = self._page.locator("input[type=password]:visible").count()
         except (PlaywrightError, TimeoutError, OSError) as exc:
             raise LoginFailed(
