@@ -114,6 +114,44 @@ def test_the_http_engine_sees_an_empty_shell_and_auto_picks_the_browser(spa):
         fetcher.close()
 
 
+# Before the module's shared browser exists: Playwright's sync API runs one instance per thread.
+def test_explore_auto_stores_the_engine_and_resume_reuses_it(spa, tmp_path, capsys):
+    import json
+
+    from bughunt.cli import main
+    from bughunt.explorer.store import ExplorerStore
+
+    store = tmp_path / "store"
+    assert (
+        main(
+            [
+                "explore",
+                "--url",
+                spa + "/",
+                "--store",
+                str(store),
+                "--engine",
+                "auto",
+                "--budget",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    first = capsys.readouterr()
+    assert "engine auto: browser" in first.err
+    assert main(["resume", "--store", str(store), "--budget", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    # Only a browser sees the rendered links, so pages past the start mean the browser was reused.
+    assert {"/item/1", "/item/2"} & set(data["pages_visited"])
+    opened = ExplorerStore(store)
+    try:
+        assert opened.get_meta("engine") == "browser"
+    finally:
+        opened.close()
+
+
 def test_rendered_links_are_actions_and_other_origins_are_never_contacted(browser_fetcher, spa):
     result = browser_fetcher.fetch("/")
     assert result.outcome == "page" and result.page is not None
