@@ -593,16 +593,7 @@ class _Loop:
             future.cancel()  # Ctrl-C while waiting: the request must not outlive the caller
 
     async def _with_client(self, make: Callable[[httpx.AsyncClient], Coroutine[Any, Any, _T]]) -> _T:
-        if self._client is None:
-            # No environment proxies: the explorer talks to the site it was given and nothing else. The
-            # shared client keeps no cookies (a jar whose policy refuses every domain): each caller brings
-            # its own jar, so one site's session never rides along to another fetcher's requests.
-            self._client = httpx.AsyncClient(
-                follow_redirects=False,
-                trust_env=False,
-                timeout=None,
-                cookies=http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[])),
-            )
+        assert self._client is not None
         return await make(self._client)
 
     def _get(self) -> asyncio.AbstractEventLoop:
@@ -610,7 +601,16 @@ class _Loop:
             if self._loop is None or self._pid != os.getpid():  # a forked worker has no loop thread
                 loop = asyncio.new_event_loop()
                 threading.Thread(target=loop.run_forever, name="bughunt-http", daemon=True).start()
-                self._loop, self._pid, self._client = loop, os.getpid(), None
+                # No environment proxies: the explorer talks to the site it was given and nothing else.
+                # The shared client keeps no cookies (a jar whose policy refuses every domain): each
+                # caller brings its own jar, so one site's session never rides along to another's.
+                self._client = httpx.AsyncClient(
+                    follow_redirects=False,
+                    trust_env=False,
+                    timeout=None,
+                    cookies=http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[])),
+                )
+                self._loop, self._pid = loop, os.getpid()
             return self._loop
 
 
@@ -650,12 +650,13 @@ def fetch_page(
     Network failures raise `FetchError` (an `OSError`).
     """
     send_headers = {"User-Agent": user_agent, "Accept": "text/html,*/*;q=0.5", **(headers or {})}
+    deadline = time.monotonic() + timeout  # the event loop's clock is time.monotonic too
 
     async def exchange(client: httpx.AsyncClient) -> FetchedPage:
         redirects: list[str] = []
         start = time.perf_counter()
         current, verb, form = url, method.upper(), data
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout_at(deadline):
             while True:
                 got = await _request_once(
                     client, current, verb, form, send_headers, cookies, read_any=read_any, limit=max_bytes
