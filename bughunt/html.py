@@ -131,13 +131,14 @@ def _bounded_nesting(text: str) -> str:
     and only a page past the cap is rewritten, so every ordinary page is parsed exactly as sent.
     """
     depth, deepest = 0, 0
-    for match in _TAG.finditer(text):
-        closing, name, selfclosing = match.group(1), match.group(2).lower(), match.group(3)
+    for closing, name, selfclosing in _TAG.findall(text):  # tuples built in C: the fast path
         if closing:
-            depth = max(0, depth - 1)
-        elif not selfclosing and name not in _VOID:
+            if depth:
+                depth -= 1
+        elif not selfclosing and name.lower() not in _VOID:
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > deepest:
+                deepest = depth
     if deepest <= MAX_SOURCE_NESTING:
         return text
     logger.info("page nests {} elements deep: start tags past {} dropped", deepest, MAX_SOURCE_NESTING)
