@@ -8,6 +8,7 @@ and the bad field, so nothing is silently skipped.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -107,6 +108,14 @@ class Case(BaseModel):
         grouped = {i for g in self.evidence_groups for i in g.ids}
         plain = tuple(i for i in self.evidence if i not in grouped)
         return [*self.evidence_groups, *([EvidenceGroup(any_of=plain)] if plain else [])]
+
+    @field_validator("about", mode="before")
+    @classmethod
+    def _about_as_text(cls, v: Any) -> Any:
+        # YAML reads 2026-03-12 as a date and 1.4 as a number; an identifier is the text as written.
+        if isinstance(v, list):
+            return [x.isoformat() if isinstance(x, date) else str(x) if isinstance(x, int | float) else x for x in v]
+        return v
 
     @field_validator("question")
     @classmethod
