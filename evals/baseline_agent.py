@@ -43,6 +43,7 @@ LOOKUP = "archival_memory_lookup"
 SIMILARITY_FLOOR = 0.45
 """Below this cosine similarity a hit is not about a question that names no identifier."""
 LOOKUP_PAGES = 2
+SEARCH_PAGES = 3
 MAX_ROUNDS = 4
 
 _HEAD = re.compile(
@@ -89,7 +90,10 @@ class Hit:
         return ident in self.values(key) or bool(exact_pattern(ident).search(self.content))
 
     def carries_version(self, version: str) -> bool:
-        return version in self.values("app_version") or bool(exact_pattern(version).search(self.content))
+        # the item's own version field when it has one ("fix planned for 1.3.2" is not about 1.3.2)
+        if self.values("app_version"):
+            return version in self.values("app_version")
+        return bool(exact_pattern(version).search(self.content))
 
 
 def parse_hits(text: str) -> list[Hit]:
@@ -192,8 +196,15 @@ def _named_labels(q: Question, pool: list[Hit]) -> set[str]:
     return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
 
 
-def _labels(h: Hit) -> set[str]:
-    return {_label_words(v) for v in (*h.values("claim"), *h.values("kind"))}
+def _labels(h: Hit, pool: list[Hit]) -> set[str]:
+    """A hit's kind and claim, and those of the item it replaces (a retraction of a lesson is the
+    current word on that lesson)."""
+    own = {_label_words(v) for v in (*h.values("claim"), *h.values("kind"))}
+    replaced = h.fields.get("supersedes", "").strip()
+    for old in pool:
+        if replaced and old.id == replaced:
+            own |= {_label_words(v) for v in (*old.values("claim"), *old.values("kind"))}
+    return own
 
 
 def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[list[Hit], dict[str, int]]:
@@ -208,10 +219,14 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
         topical = list(pool)
     if q.versions:
         topical = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
-    if q.ranges:
-        topical = [h for h in topical if any(r.contains(h.day) for r in q.ranges)]
-    elif not ids:  # nothing named: only what is close enough in meaning
-        topical = [h for h in topical if (h.similarity or 0.0) >= SIMILARITY_FLOOR]
+    # An open range ("before 1 March") is a constraint; a day named beside a ticket is context.
+    bounds = [r for r in q.ranges if not ids or r.since != r.until]
+    if bounds:
+        topical = [h for h in topical if any(r.contains(h.day) for r in bounds)]
+    elif not ids:
+        # Nothing named: the kind of record the question writes out, and what is close in meaning.
+        wanted = _named_labels(q, pool)
+        topical = [h for h in topical if wanted & _labels(h, []) or (h.similarity or 0.0) >= SIMILARITY_FLOOR]
     return topical, scored
 
 
@@ -232,7 +247,8 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # most identifiers asked, fewest not asked (a daily note about four tickets is less about one),
         # the kind of record the question names, a person's decision, then closeness in meaning
         extra = len([x for x in h.values(field_name) if x not in known]) if ids else 0
-        return (scored[h.id], -extra, bool(wanted & _labels(h)), h.layer == "user_authored_decision",
+        on_day = any(r.contains(h.day) for r in q.ranges)
+        return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, h.layer == "user_authored_decision",
                 h.similarity or 0.0, -h.rank)  # fmt: skip
 
     best = max(usable, key=rank)
@@ -275,7 +291,7 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     wanted: list[tuple[str, dict[str, Any]]] = []
     for i in (*q.tickets, *q.paths, *q.routes, *q.versions, *_aliases(q, pool)):
         wanted += [(LOOKUP, {"text": i, "query": q.text, **({"page": n} if n else {})}) for n in range(LOOKUP_PAGES)]
-    wanted.append((SEARCH, {"query": q.text}))
+    wanted += [(SEARCH, {"query": q.text, **({"page": n} if n else {})}) for n in range(SEARCH_PAGES)]
     wanted += [(SEARCH, {"query": q.text, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
     return wanted
 
