@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field
 
 from evals.baseline_agent import baseline_reply
 from memgpt_lite.agent import Agent, AgentConfig
+from memgpt_lite.errors import ToolError
 from memgpt_lite.llm.base import Model
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.testing import FunctionModel
-from memgpt_lite.errors import ToolError
 from memgpt_lite.tools.memory_functions import EXACT_LOOKUP_FUNCTIONS
 from memgpt_lite.tools.registry import ToolContext
 

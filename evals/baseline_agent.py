@@ -104,8 +104,11 @@ def parse_hits(text: str) -> list[Hit]:
         if m:
             hits.append(
                 Hit(
-                    id=m["id"], day=date.fromisoformat(m["date"]), content=m["content"],
-                    status=m["status"] or "current", superseded_by=m["by"],
+                    id=m["id"],
+                    day=date.fromisoformat(m["date"]),
+                    content=m["content"],
+                    status=m["status"] or "current",
+                    superseded_by=m["by"],
                     tags=(m["tags"] or "").split(",") if m["tags"] else [],
                     similarity=float(m["sim"]) if m["sim"] else None,
                 )  # fmt: skip
@@ -260,7 +263,9 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     if notes and about_old and (best in notes or best in about_old):
         # memory links the asked path to an older one: cite the rename note and the item about the old path
         cited = [notes[0], best if best in about_old else max(about_old, key=rank)]
-    layer = "user_authored_decision" if any(h.layer == "user_authored_decision" for h in cited) else best.layer
+    layer = (
+        "user_authored_decision" if any(h.layer == "user_authored_decision" for h in cited) else best.layer
+    )
     text = " ".join(f"{h.content} (memory item {h.id}, {h.layer}, {h.day})" for h in cited)
     return dict(answer=text, evidence_ids=[h.id for h in cited], support_layer=layer, no_match=False,
                 fresh_inspection_requested=False, superseded_ids=flagged, claims=_claims(q, cited))  # fmt: skip
@@ -290,7 +295,9 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     the ranked search, the question narrowed to each date range, and lookups of renamed paths."""
     wanted: list[tuple[str, dict[str, Any]]] = []
     for i in (*q.tickets, *q.paths, *q.routes, *q.versions, *_aliases(q, pool)):
-        wanted += [(LOOKUP, {"text": i, "query": q.text, **({"page": n} if n else {})}) for n in range(LOOKUP_PAGES)]
+        wanted += [
+            (LOOKUP, {"text": i, "query": q.text, **({"page": n} if n else {})}) for n in range(LOOKUP_PAGES)
+        ]
     wanted += [(SEARCH, {"query": q.text, **({"page": n} if n else {})}) for n in range(SEARCH_PAGES)]
     wanted += [(SEARCH, {"query": q.text, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
     return wanted
@@ -307,7 +314,7 @@ def baseline_reply(request: ModelRequest) -> ModelResponse:
         return response(model="baseline")  # answered: end the turn
     done = _calls(after)
     by_id: dict[str, Hit] = {}
-    for (name, args), r in zip(done, results, strict=False):
+    for (name, _args), r in zip(done, results, strict=False):
         if r.is_error or name not in (SEARCH, LOOKUP):
             continue
         for h in parse_hits(r.content):

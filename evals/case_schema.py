@@ -114,7 +114,10 @@ class Case(BaseModel):
     def _about_as_text(cls, v: Any) -> Any:
         # YAML reads 2026-03-12 as a date and 1.4 as a number; an identifier is the text as written.
         if isinstance(v, list):
-            return [x.isoformat() if isinstance(x, date) else str(x) if isinstance(x, int | float) else x for x in v]
+            return [
+                x.isoformat() if isinstance(x, date) else str(x) if isinstance(x, int | float) else x
+                for x in v
+            ]
         return v
 
     @field_validator("question")

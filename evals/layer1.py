@@ -137,8 +137,14 @@ class CaseResult:
                 for eid, r in self.held.items()
             ],
             "provenance": [
-                {"id": t.root, "resolves": t.resolves, "chain": t.nodes, "log": t.log_leaves,
-                 "missing": t.missing, "dead_ends": t.dead_ends}  # fmt: skip
+                {
+                    "id": t.root,
+                    "resolves": t.resolves,
+                    "chain": t.nodes,
+                    "log": t.log_leaves,
+                    "missing": t.missing,
+                    "dead_ends": t.dead_ends,
+                }  # fmt: skip
                 for t in self.traces
             ],
         }
@@ -201,7 +207,9 @@ def relative_markers(rec: StoredRecord, evidence: list[StoredRecord]) -> list[st
         mine = set(rec.values(key))
         if mine and not mine & {v for e in evidence for v in e.values(key)}:
             out.append(f"{label} ({', '.join(sorted(mine))})")
-    if rec.meta.get("support_layer") != _PERSON and any(e.meta.get("support_layer") == _PERSON for e in evidence):
+    if rec.meta.get("support_layer") != _PERSON and any(
+        e.meta.get("support_layer") == _PERSON for e in evidence
+    ):
         out.append("an agent's inference where the evidence is a person's")
     return out
 
@@ -232,12 +240,16 @@ def audit(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResu
     if case.expected_mode == "memory_answer":
         for rec in evidence:
             if rec.status == "superseded":
-                v.append(f"evidence {rec.evidence_id} is superseded by {rec.superseded_by}: not current support")
+                v.append(
+                    f"evidence {rec.evidence_id} is superseded by {rec.superseded_by}: not current support"
+                )
             if not rec.trusted:
                 v.append(f"evidence {rec.evidence_id} has an untrusted origin ({rec.meta.get('source')})")
         layers = {str(r.meta.get("support_layer")) for r in evidence}
         if evidence and case.support_layer not in layers:
-            v.append(f"support layer: the case declares {case.support_layer}; its evidence is {sorted(layers)}")
+            v.append(
+                f"support layer: the case declares {case.support_layer}; its evidence is {sorted(layers)}"
+            )
         carried = {x for r in evidence for x in r.identifiers()}
         if about_source == "case":
             for x in about:
@@ -256,14 +268,22 @@ def audit(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResu
         if case.expected_mode == "memory_answer":
             marks += relative_markers(rec, evidence)
             if not marks:
-                v.append(f"{eid} is in must_not_reuse, but memory keeps nothing that sets it apart from the evidence")
+                v.append(
+                    f"{eid} is in must_not_reuse, but memory keeps nothing that sets it apart from the evidence"
+                )
         res.markers[eid] = marks
 
     for rec in evidence:
         t = ev.trace(rec)
         res.traces.append(t)
         if not t.resolves:
-            why = f"missing {t.missing}" if t.missing else f"stops at {t.dead_ends}" if t.dead_ends else "no log entry"
+            why = (
+                f"missing {t.missing}"
+                if t.missing
+                else f"stops at {t.dead_ends}"
+                if t.dead_ends
+                else "no log entry"
+            )
             v.append(f"provenance of {t.root} does not resolve to the session log ({why})")
         for node in t.nodes:
             if node not in checked and node in known and (rec_n := ev.lookup(node)) is not None:
@@ -276,7 +296,9 @@ def audit(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResu
                 v.append(f"no_match, but current record {rec.evidence_id} carries {', '.join(case.about)}")
 
     for eid in res.retrieval["missed"]:
-        res.findings.append(f"retrieval: {eid} is not on the first page the agent's search shows for the question")
+        res.findings.append(
+            f"retrieval: {eid} is not on the first page the agent's search shows for the question"
+        )
     return res
 
 
@@ -299,8 +321,10 @@ class Layer1Run:
         return {
             "first_page_size": len(self.results[0].first_page) if self.results else 0,
             "recall": round(found / total, 3) if total else None,
-            "per_category": {k: {**c, "recall": round(c["found"] / c["evidence"], 3) if c["evidence"] else None}
-                             for k, c in sorted(per_cat.items())},  # fmt: skip
+            "per_category": {
+                k: {**c, "recall": round(c["found"] / c["evidence"], 3) if c["evidence"] else None}
+                for k, c in sorted(per_cat.items())
+            },  # fmt: skip
         }
 
     def as_json(self) -> dict[str, Any]:

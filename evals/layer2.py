@@ -34,8 +34,8 @@ from evals.agents import (
     baseline_model,
 )
 from evals.case_schema import Case
-from evals.trivial_agents import TRIVIAL_AGENTS
 from evals.fixture import make_embedder, read_manifest
+from evals.trivial_agents import TRIVIAL_AGENTS
 from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.storage.archival import ArchivalStore
@@ -63,13 +63,17 @@ def _record(archival: ArchivalStore, eid: str) -> dict[str, Any] | None:
         "status_value": {_norm(str(m["bug_status"]))} if m.get("bug_status") else set(),
         "version": many("app_version"),
         "date": {p.created_at.date().isoformat(), str(m.get("date", ""))[:10]} - {""},
-        "decision_by": {str(m.get("author"))} if m.get("support_layer") == "user_authored_decision" and m.get("author") else set(),
+        "decision_by": {str(m.get("author"))}
+        if m.get("support_layer") == "user_authored_decision" and m.get("author")
+        else set(),
     }
 
 
 def _norm(value: str) -> str:
     # Case, spaces, hyphens and apostrophes only: "Won't fix" is wont_fix; no similarity beyond that.
-    return "".join(ch for ch in value.lower().replace(" ", "_").replace("-", "_") if ch.isalnum() or ch == "_")
+    return "".join(
+        ch for ch in value.lower().replace(" ", "_").replace("-", "_") if ch.isalnum() or ch == "_"
+    )
 
 
 def entailed(key: str, value: str, rec: dict[str, Any]) -> bool:
@@ -264,7 +268,8 @@ def run_trivial(cases: list[Case], store: str | Path) -> dict[str, list[dict[str
         for name, make in TRIVIAL_AGENTS.items():
             out[name] = []
             for case in cases:
-                rec = run_once(case, store, name, lambda: make(case, judge_mem.archival), embedder, 0, config)
+                model = make(case, judge_mem.archival)
+                rec = run_once(case, store, name, lambda m=model: m, embedder, 0, config)
                 rec["verdict"] = verdict(case, rec.pop("_answer"), judge_mem.archival)
                 out[name].append(rec)
     finally:

@@ -62,9 +62,15 @@ def _layer1_sections(data: dict[str, Any]) -> tuple[list[str], Table, list[dict[
     summary = (
         ("case", "category", "result", "expected", "evidence held", "first page recall", "findings"),
         [
-            (c["id"], c["category"], "pass" if c["passed"] else "FAIL",
-             f"{c['expected_mode']} / {c['support_layer']}", c["evidence_found"],
-             c["retrieval"]["recall"], len(c["findings"]))  # fmt: skip
+            (
+                c["id"],
+                c["category"],
+                "pass" if c["passed"] else "FAIL",
+                f"{c['expected_mode']} / {c['support_layer']}",
+                c["evidence_found"],
+                c["retrieval"]["recall"],
+                len(c["findings"]),
+            )  # fmt: skip
             for c in cases
         ],
     )
@@ -73,8 +79,21 @@ def _layer1_sections(data: dict[str, Any]) -> tuple[list[str], Table, list[dict[
 
 def _rec_rows(c: dict[str, Any]) -> list[list[Any]]:
     return [
-        [x["id"], x["case_list"], x["store"], x["status"], x["superseded_by"], x["support_layer"], x["claim"],
-         x["trust"], x["date"][:16], x["source"], x["tickets"], x["paths"], x["markers"]]  # fmt: skip
+        [
+            x["id"],
+            x["case_list"],
+            x["store"],
+            x["status"],
+            x["superseded_by"],
+            x["support_layer"],
+            x["claim"],
+            x["trust"],
+            x["date"][:16],
+            x["source"],
+            x["tickets"],
+            x["paths"],
+            x["markers"],
+        ]  # fmt: skip
         for x in c["records"]
     ]
 
@@ -89,7 +108,9 @@ def _case_lines(c: dict[str, Any]) -> list[str]:
     ]
     for p in c["provenance"]:
         state = "resolves" if p["resolves"] else "DOES NOT RESOLVE"
-        lines.append(f"provenance of {p['id']} {state}: {' → '.join(p['chain']) or '–'} (log: {_cell(p['log'])})")
+        lines.append(
+            f"provenance of {p['id']} {state}: {' → '.join(p['chain']) or '–'} (log: {_cell(p['log'])})"
+        )
     lines += [f"finding: {f}" for f in c["findings"]]
     lines += [f"violation: {v}" for v in c["violations"]] or ["no violations"]
     return lines
@@ -99,7 +120,11 @@ def layer1_markdown(data: dict[str, Any]) -> str:
     intro, (head, rows), cases = _layer1_sections(data)
     out = ["# Layer 1 — evidence retention audit", "", *[f"- {x}" for x in intro], "", *_md_table(head, rows)]
     for c in cases:
-        out += ["", f"## {c['id']} (v{c['version']}, {c['category']}) — {'pass' if c['passed'] else 'FAIL'}", ""]
+        out += [
+            "",
+            f"## {c['id']} (v{c['version']}, {c['category']}) — {'pass' if c['passed'] else 'FAIL'}",
+            "",
+        ]
         out += [f"> {c['question']}", ""]
         out += [f"- {x}" for x in _case_lines(c)]
         out += ["", *_md_table(_REC_HEAD, _rec_rows(c))]

@@ -26,7 +26,9 @@ _NO_MATCH = dict(answer="Memory cannot answer this.", evidence_ids=[], support_l
 
 
 def _answered(request: ModelRequest) -> bool:
-    return any(r.name == "submit_answer" for m in request.messages if m.role == "tool" for r in m.tool_results_parts)
+    return any(
+        r.name == "submit_answer" for m in request.messages if m.role == "tool" for r in m.tool_results_parts
+    )
 
 
 def _no_match(request: ModelRequest) -> ModelResponse:
@@ -38,7 +40,9 @@ def _no_match(request: ModelRequest) -> ModelResponse:
 def _top_hit(request: ModelRequest) -> ModelResponse:
     if _answered(request):
         return response(model="top-hit")
-    results = [r for m in request.messages if m.role == "tool" for r in m.tool_results_parts if r.name == SEARCH]
+    results = [
+        r for m in request.messages if m.role == "tool" for r in m.tool_results_parts if r.name == SEARCH
+    ]
     if not results:
         question = [m for m in request.messages if m.role == "user"][-1].text
         return response(tool_call(SEARCH, query=question, request_heartbeat=True), model="top-hit")
@@ -47,8 +51,14 @@ def _top_hit(request: ModelRequest) -> ModelResponse:
         return response(tool_call("submit_answer", **_NO_MATCH), model="top-hit")
     top = hits[0]
     return response(
-        tool_call("submit_answer", answer=top.content, evidence_ids=[top.id], support_layer=top.layer,
-                  no_match=False, fresh_inspection_requested=False),  # fmt: skip
+        tool_call(
+            "submit_answer",
+            answer=top.content,
+            evidence_ids=[top.id],
+            support_layer=top.layer,
+            no_match=False,
+            fresh_inspection_requested=False,
+        ),  # fmt: skip
         model="top-hit",
     )
 
@@ -63,10 +73,17 @@ def _wrong_status(case: Case, archival: ArchivalStore) -> Callable[[ModelRequest
         args = (
             {**_NO_MATCH}
             if case.expected_mode == "no_match"
-            else dict(answer=f"Status: {wrong}.", evidence_ids=list(case.evidence), support_layer=case.support_layer,
-                      no_match=False, fresh_inspection_requested=False)  # fmt: skip
+            else dict(
+                answer=f"Status: {wrong}.",
+                evidence_ids=list(case.evidence),
+                support_layer=case.support_layer,
+                no_match=False,
+                fresh_inspection_requested=False,
+            )  # fmt: skip
         )
-        return response(tool_call("submit_answer", **args, claims={"status": wrong}), model="right-ids-wrong-status")
+        return response(
+            tool_call("submit_answer", **args, claims={"status": wrong}), model="right-ids-wrong-status"
+        )
 
     return reply
 

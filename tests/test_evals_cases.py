@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime
 import pytest
 
 from evals.case_schema import CATEGORIES, CaseError, load_cases
-from evals.fixture_data import build_records
 from evals.dates import read_dates
+from evals.fixture_data import build_records
 from evals.identifiers import named_identifiers
 
 GOOD = """\
@@ -114,7 +114,9 @@ def _write(path, text):
 
 
 def test_identifiers_are_read_exactly():
-    n = named_identifiers("Did BH-150 (not BH-15) break app/search/pager.py or /search/2 on 2026-03-12 in app 1.3.2, 1.3.")
+    n = named_identifiers(
+        "Did BH-150 (not BH-15) break app/search/pager.py or /search/2 on 2026-03-12 in app 1.3.2, 1.3."
+    )
     assert n.tickets == ("BH-150", "BH-15")
     assert n.paths == ("app/search/pager.py",) and n.routes == ("/search/2",)
     assert n.dates == ("2026-03-12",) and n.versions == ("1.3.2", "1.3")

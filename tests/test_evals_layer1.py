@@ -49,7 +49,9 @@ def test_swapping_evidence_and_must_not_reuse_fails_every_such_case(store, cases
     both = [c for c in cases if c.evidence and c.must_not_reuse]
     assert len(both) >= 20
     swapped = [
-        c.model_copy(update={"evidence": c.must_not_reuse, "must_not_reuse": c.evidence, "evidence_groups": ()})
+        c.model_copy(
+            update={"evidence": c.must_not_reuse, "must_not_reuse": c.evidence, "evidence_groups": ()}
+        )
         for c in both
     ]
     run = run_layer1(swapped, store, "swapped")
@@ -69,8 +71,14 @@ def test_every_must_not_reuse_record_shows_what_sets_it_apart(run):
 
 def test_a_record_nothing_sets_apart_is_a_violation_and_no_match_about_is_checked(store, cases):
     base = next(c for c in cases if c.id == "etp-02")
-    twin = base.model_copy(update={"must_not_reuse": ("FIX-142",), "evidence": ("FIX-150",), "question": "q",
-                                   "support_layer": "agent_inferred_summary"})
+    twin = base.model_copy(
+        update={
+            "must_not_reuse": ("FIX-142",),
+            "evidence": ("FIX-150",),
+            "question": "q",
+            "support_layer": "agent_inferred_summary",
+        }
+    )
     same = base.model_copy(update={"evidence": ("DEC-143",), "must_not_reuse": ("OBS-143",), "question": "q"})
     about = next(c for c in cases if c.id == "tr-13").model_copy(update={"about": ("BH-142",)})
     run = run_layer1([twin, same, about], store, "made")
@@ -79,10 +87,18 @@ def test_a_record_nothing_sets_apart_is_a_violation_and_no_match_about_is_checke
     assert v[1] == ""  # a symptom label
     assert "no_match, but current record" in v[2] and "carries BH-142" in v[2]
     # Two daily notes of the same version and workflow: nothing stored tells them apart.
-    notes = base.model_copy(update={"evidence": ("DN-0302",), "must_not_reuse": ("DN-0304",), "question": "q",
-                                    "support_layer": "agent_inferred_summary"})
+    notes = base.model_copy(
+        update={
+            "evidence": ("DN-0302",),
+            "must_not_reuse": ("DN-0304",),
+            "question": "q",
+            "support_layer": "agent_inferred_summary",
+        }
+    )
     (r,) = run_layer1([notes], store, "made").results
-    assert "DN-0304 is in must_not_reuse, but memory keeps nothing that sets it apart" in " ".join(r.violations)
+    assert "DN-0304 is in must_not_reuse, but memory keeps nothing that sets it apart" in " ".join(
+        r.violations
+    )
 
 
 def test_superseded_and_quarantined_records_come_back_marked(run):

@@ -63,8 +63,12 @@ def test_baseline_runs_every_case_offline_with_complete_records(store, tmp_path,
     assert (
         by_case["etp-01"]["evidence_ids"] == ["DEC-142"] and "SUM-142" in by_case["etp-01"]["superseded_ids"]
     )
-    assert by_case["cvs-01"]["claims"]["status"] == "fixed" and by_case["cvs-01"]["claims"]["ticket"] == "BH-142"
-    assert by_case["tr-07"]["evidence_ids"] == ["REN-132", "DEC-142"] and by_case["tr-07"]["verdict"]["passed"]
+    assert (
+        by_case["cvs-01"]["claims"]["status"] == "fixed" and by_case["cvs-01"]["claims"]["ticket"] == "BH-142"
+    )
+    assert (
+        by_case["tr-07"]["evidence_ids"] == ["REN-132", "DEC-142"] and by_case["tr-07"]["verdict"]["passed"]
+    )
     # only quarantined page text names the file: no answer, and the page text is never cited
     assert by_case["tr-09"]["no_match"] and by_case["tr-09"]["verdict"]["passed"]
     assert all("PAGE-Q1" not in r["evidence_ids"] for r in lines)
@@ -123,8 +127,13 @@ def test_verdict_checks_claims_groups_and_trust(cases, archival):
     assert "claim ticket='BH-124'" in why(cvs, **right, claims={"ticket": "BH-124"})
     assert "claim decision_by='maria'" in why(cvs, **right, claims={"decision_by": "maria"})
     etp = cases["etp-01"]
-    assert why(etp, evidence_ids=["DEC-142"], claims={"decision_by": "maria", "path": "app/search/paginate.py"}) == ""
-    assert "claim path='app/feed/paginate.py'" in why(etp, evidence_ids=["DEC-142"], claims={"path": "app/feed/paginate.py"})
+    assert (
+        why(etp, evidence_ids=["DEC-142"], claims={"decision_by": "maria", "path": "app/search/paginate.py"})
+        == ""
+    )
+    assert "claim path='app/feed/paginate.py'" in why(
+        etp, evidence_ids=["DEC-142"], claims={"path": "app/feed/paginate.py"}
+    )
     tr7 = cases["tr-07"]
     assert "evidence group all_of ['REN-132', 'DEC-142'] not cited" in why(tr7, evidence_ids=["DEC-142"])
     assert why(tr7, evidence_ids=["REN-132", "DEC-142"], claims={"path": "app/search/pager.py"}) == ""
@@ -260,7 +269,9 @@ def test_trivial_agents_are_caught_wherever_they_are_wrong(store, cases):
     for rec in trivial["top-hit"]:
         case = cases[rec["case_id"]]
         right = case.expected_mode == "memory_answer" and all(
-            set(g.ids) <= set(rec["evidence_ids"]) if g.mode == "all_of" else set(g.ids) & set(rec["evidence_ids"])
+            set(g.ids) <= set(rec["evidence_ids"])
+            if g.mode == "all_of"
+            else set(g.ids) & set(rec["evidence_ids"])
             for g in case.required_groups()
         )
         if not right:
