@@ -135,7 +135,7 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
         for cat, s in summary["per_category"].items():
             t.add_row(cat, str(s["runs"]), str(s["passed"]),
                       *(f"{trivial[n]['per_category'][cat]['passed']}/{trivial[n]['per_category'][cat]['runs']}" for n in names))  # fmt: skip
-        t.add_row("all", str(summary["runs"]), str(summary["passed"]),
+        t.add_row("all", str(summary["runs_total"]), str(summary["passed_total"]),
                   *(f"{trivial[n]['passed']}/{trivial[n]['runs']}" for n in names))  # fmt: skip
         Console().print(t)
         t = Table("case", "category", "runs", "passed", "violations (first run that failed)")

@@ -304,8 +304,8 @@ def summarise(cases: list[Case], records: list[dict[str, Any]]) -> dict[str, Any
         per_case.append({"id": case.id, "category": case.category, "runs": len(mine), "passed": passed,
                          "violations": failing["verdict"]["violations"] if failing else []})  # fmt: skip
     return {
-        "runs": len(records),
-        "passed": sum(r["verdict"]["passed"] for r in records),
+        "runs_total": len(records),
+        "passed_total": sum(r["verdict"]["passed"] for r in records),
         "per_category": dict(sorted(cat.items())),
         "per_case": per_case,
     }
@@ -330,6 +330,7 @@ def report_data(cases: list[Case], records: list[dict[str, Any]], info: dict[str
                 "answer": r["answer"],
                 "evidence_ids": r["evidence_ids"],
                 "superseded_ids": r["superseded_ids"],
+                "claims": r.get("claims", {}),
                 "support_layer": r["support_layer"],
                 "no_match": r["no_match"],
                 "fresh_inspection_requested": r["fresh_inspection_requested"],

@@ -180,13 +180,17 @@ def _layer2_sections(data: dict[str, Any]) -> tuple[list[str], Table, Table]:
     intro = [
         f"Agent: `{data['agent']}` (model {data.get('model') or data['agent']}), {data['runs']} run(s) per case",
         f"Store: `{data['store']}`; cases: `{data['cases_dir']}`",
-        "The verdict checks support, not wording: ids cited against the case's allowed evidence and "
-        "must_not_reuse, stored status and claim labels, mode and declared layer. Per category, never pooled.",
+        "The verdict checks support, not wording: ids cited against the case's evidence groups and "
+        "must_not_reuse, stored status, trust and claim labels, each claim against the cited items' fields, "
+        "mode and declared layer. Per category, never pooled; three trivial agents beside it.",
     ]
+    trivial = data.get("trivial_agents") or {}
     cats = (
-        ("category", "runs", "passed"),
-        [(c, s["runs"], s["passed"]) for c, s in data["per_category"].items()],
-    )
+        ("category", "runs", "passed", *trivial),
+        [(c, s["runs"], s["passed"], *(f"{t['per_category'].get(c, {}).get('passed', 0)}" for t in trivial.values()))
+         for c, s in data["per_category"].items()]
+        + [("all", data.get("runs_total"), data.get("passed_total"), *(f"{t['passed']}/{t['runs']}" for t in trivial.values()))],
+    )  # fmt: skip
     cases = (
         ("case", "category", "expected", "passed runs", "violations (first failing run)"),
         [
@@ -207,6 +211,8 @@ def _run_row(r: dict[str, Any]) -> list[Any]:
 def _run_notes(r: dict[str, Any]) -> list[str]:
     out = [f"run {r['run']} searches: {'; '.join(r['tool_calls']) or '–'}"]
     out.append(f"run {r['run']} answer: {r['answer'] or '–'}")
+    if r.get("claims"):
+        out.append(f"run {r['run']} claims: {', '.join(f'{k}={v}' for k, v in r['claims'].items())}")
     if r["error"]:
         out.append(f"run {r['run']} error: {r['error']}")
     out += [f"run {r['run']} violation: {v}" for v in r["violations"]]
