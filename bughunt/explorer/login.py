@@ -185,7 +185,8 @@ def http_login(fetcher: Fetcher, creds: Credentials) -> None:
         raise LoginFailed(f"--login-url {where}: could not load it ({type(exc).__name__})") from None
     form = login_form(page)
     if form is None:
-        raise LoginFailed(f"--login-url {where}: no form with a password field there")
+        hint = " (a form built by scripts needs --engine browser)" if page.document.find_all("script") else ""
+        raise LoginFailed(f"--login-url {where}: no form with a password field there{hint}")
     action = absolute(base_url(page), form.get("action") or page.url)
     if action is None or not same_origin(action, fetcher.origin + "/"):
         raise LoginFailed(f"--login-url {where}: the login form submits to another site; not sent")
