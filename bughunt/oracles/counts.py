@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from bughunt.html import FetchedPage, Node
-from bughunt.oracles.base import Fetch, Finding, evidence, short
+from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted
 from bughunt.oracles.lists import find_lists, has_pagination, list_items
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
@@ -75,22 +75,35 @@ def _with_nested(items: list[Node]) -> int:
 
 
 def check_count_mismatch(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+    """At most one finding per page: the message is a template; each mismatch (its label, the
+    count shown, the items listed) is evidence."""
     if not page.is_html or page.status >= 400:
         return []
     paginated = has_pagination(page)
     containers = {id(c) for c, _ in find_lists(page.document)}
-    findings = []
-    for label, noun, shown in _labels(page.document):
+    mismatches: list[tuple[Node, int, int]] = []
+    for label, _noun, shown in _labels(page.document):
         items = labelled_list(label, containers)
         if items is None or shown in (len(items), _with_nested(items)) or (paginated and shown > len(items)):
             continue
-        message = f"displayed count '{short(noun, 60)}' says {shown} but the list shows {len(items)} items"
-        findings.append(
-            Finding(
-                "count_mismatch",
-                page.route,
-                message,
-                evidence(page, label.text(), label=label.text(), shown=shown, listed=len(items)),
-            )
+        mismatches.append((label, shown, len(items)))
+    if not mismatches:
+        return []
+    label, shown, listed = mismatches[0]
+    message = "a displayed count disagrees with the number of items in the list it labels"
+    return [
+        Finding(
+            "count_mismatch",
+            page.route,
+            message,
+            evidence(
+                page,
+                label.text(),
+                label=quoted(m[0].text() for m in mismatches),
+                shown=shown,
+                listed=listed,
+                mismatches=len(mismatches),
+            ),
+            shape=page_shape(page),
         )
-    return findings
+    ]
