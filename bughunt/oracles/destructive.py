@@ -116,9 +116,13 @@ def destructive_actions(page: FetchedPage) -> list[Action]:
         ]
         label = " ".join(b.text() or b.get("value") for b in buttons)
         controls.append((absolute(base, form.get("action") or page.url), label, "form"))
+    if destructive_action(page.url) and has_confirmation_step(page):
+        return []  # a confirmation page: its controls are the confirmation, not an unconfirmed action
     for url, label, control in controls:
         if not url or url == page.url or not same_origin(url, page.url) or url in found:
             continue
+        if _CONFIRM.search(label):
+            continue  # "Yes, delete" is the confirmation step itself
         # A label alone counts only for a control that leads to another path ("Remove filter"
         # links back to the same list with another query: that is navigation, not an action).
         elsewhere = urlsplit(url).path != here.path
