@@ -102,7 +102,9 @@ def route_shape(route: str, siblings: Iterable[str] = ()) -> str:
     page links to) turn a plain word into `<slug>` when at least `MIN_SIBLINGS` other routes of the
     same shape differ from this one in that segment only (`/tag/python` beside `/tag/webdev` and
     `/tag/rust`). The first segment always stays (it names the collection: `/about` and `/pricing`
-    are not one template), and so do query keys. The result is bounded and percent-encoded."""
+    are not one template), and so do query keys; a query value is `<v>` when the page links to the
+    same path with at least `MIN_SIBLINGS` other values for that key (`/?tag=python&page=2` beside
+    `/?tag=webdev` and `/?tag=go`). The result is bounded and percent-encoded."""
     parts = urlsplit(route)
     segments = parts.path.split("/")
     shaped = [segment_shape(s) if s else s for s in segments]
@@ -122,8 +124,17 @@ def route_shape(route: str, siblings: Iterable[str] = ()) -> str:
         if len(others) >= MIN_SIBLINGS:
             shaped[i] = "<slug>"
     path = "/".join(quote(s, safe="<>%@:+!$'()*,;=~-._") for s in shaped) or "/"
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    sibling_values: dict[str, set[str]] = {}
+    for other in siblings:
+        o = urlsplit(other)
+        if o.path == parts.path:
+            for k, v in parse_qsl(o.query, keep_blank_values=True):
+                sibling_values.setdefault(k, set()).add(v)
     query = "&".join(
-        f"{quote(k, safe='')}={_value_shape(v)}" for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        f"{quote(k, safe='')}="
+        + ("<v>" if v and len(sibling_values.get(k, set()) - {v}) >= MIN_SIBLINGS else _value_shape(v))
+        for k, v in pairs
     )
     return (path + ("?" + query if query else ""))[:300]
 

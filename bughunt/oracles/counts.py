@@ -12,7 +12,7 @@ import re
 
 from bughunt.html import FetchedPage, Node
 from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted
-from bughunt.oracles.lists import find_lists, has_pagination, list_items
+from bughunt.oracles.lists import find_lists, has_pagination, item_signature, list_items
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
@@ -70,8 +70,12 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
 
 def _with_nested(items: list[Node]) -> int:
     """Items plus nested items of the same kind: a threaded "Comments (5)" counts the replies too."""
-    kinds = {i.signature() for i in items}
-    return len(items) + sum(1 for i in items for n in i.iter() if n is not i and n.signature() in kinds)
+    kinds = {_kind(i) for i in items}
+    return len(items) + sum(1 for i in items for n in i.iter() if n is not i and _kind(n) in kinds)
+
+
+def _kind(node: Node) -> str:
+    return node.signature() if node.classes or node.tag in ("li", "tr") else item_signature(node) or node.tag
 
 
 def check_count_mismatch(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:

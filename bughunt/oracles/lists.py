@@ -34,12 +34,32 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     children = node.elements
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
         return None
-    first = children[0]
-    if first.tag not in _ITEM_TAGS or not first.classes:
+    first = item_signature(children[0])
+    if not first:
         return None
-    if all(c.signature() == first.signature() for c in children):
+    if all(item_signature(c) == first for c in children):
         return children
     return None
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def item_signature(node: Node) -> str:
+    """What a template loop's items share, or "" for an element that cannot be one: tag and classes;
+    for an item without classes, its tag with its id's pattern (`div#comment-<n>`) or the signature of
+    its first child (`div > div.card`)."""
+    if node.tag not in _ITEM_TAGS:
+        return ""
+    if node.classes:
+        return node.signature()
+    ident = node.get("id")
+    if ident and _DIGITS.search(ident):
+        return f"{node.tag}#{_DIGITS.sub('<n>', ident)}"
+    inner = node.elements
+    if len(inner) == 1 and inner[0].classes:
+        return f"{node.tag} > {inner[0].signature()}"
+    return ""
 
 
 def find_lists(root: Node) -> list[tuple[Node, list[Node]]]:
@@ -62,8 +82,8 @@ def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
             continue
         groups: dict[str, list[Node]] = {}
         for child in node.elements:
-            if child.tag in _ITEM_TAGS and child.classes:
-                groups.setdefault(child.signature(), []).append(child)
+            if sig := item_signature(child):
+                groups.setdefault(sig, []).append(child)
         runs += [(node, sig, items) for sig, items in groups.items() if len(items) >= 2]
     return runs
 
