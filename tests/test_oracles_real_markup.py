@@ -258,3 +258,20 @@ def test_route_shapes():
     assert route_shape("/settings/delete-account") == "/settings/delete-account"
     assert route_shape("/s?q=a b&id=3f9a2b7c1d") == "/s?q=a%20b&id=<id>"
     assert len(route_shape("/x/" + "y" * 5000)) <= 300
+
+
+def test_items_without_classes_are_a_list_by_their_id_pattern():
+    comments = "".join(
+        f'<div id="reply-{i}"><div class="card"><p class="card-text">r{i}</p></div></div>' for i in (7, 8, 9)
+    )
+    bad = page(f'<h5 class="count">2 replies</h5><div class="replies">{comments}</div>', "/t/1/hello")
+    (finding,) = ORACLES["count_mismatch"](bad, None)
+    assert finding.evidence["shown"] == 2 and finding.evidence["listed"] == 3
+    good = page(f'<h5 class="count">3 replies</h5><div class="replies">{comments}</div>', "/t/1/hello")
+    assert ORACLES["count_mismatch"](good, None) == []
+
+
+def test_a_query_value_the_page_links_with_other_values_is_a_variable():
+    links = ["/?tag=python", "/?tag=webdev", "/?tag=go", "/?tag=python&page=1"]
+    assert route_shape("/?tag=python&page=2", links) == "/?tag=<v>&page=<n>"
+    assert route_shape("/?tag=python&page=2", ["/?tag=webdev"]) == "/?tag=python&page=<n>"
