@@ -85,7 +85,7 @@ def check_unescaped_script(page: FetchedPage, fetch: Fetch | None = None) -> lis
                 evidence(
                     page,
                     needle,
-                    location=node.path(),
+                    dom_path=node.path(),
                     container=context.signature(),
                     handler=handler,
                     line=node.line,

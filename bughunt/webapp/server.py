@@ -42,7 +42,10 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def _answer(self, method: str) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            length = max(0, int(self.headers.get("Content-Length") or 0))
+        except ValueError:
+            length = 0  # a garbled length is no body (reading "until EOF" would hang the thread)
         body = self.rfile.read(min(length, MAX_REQUEST_BODY)) if length else b""
         request = Request(method, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
         response = self.server.app(request)
