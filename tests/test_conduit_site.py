@@ -203,3 +203,46 @@ def test_http_explorer_finds_what_links_reach_with_no_false_positive(cli_json, t
     assert all(planted_for(kind, route) is not None for kind, route in found), found
     reached_by_links = {b.kind for b in SIX_KINDS if b.reach == "a" and not b.login}
     assert reached_by_links <= {kind for kind, _ in found}
+
+
+def test_serve_site_variant_command(capsys):
+    import json
+    import subprocess
+    import sys
+
+    from bughunt.cli import main
+
+    assert main(["serve-site", "--variant", "conduit-htmx", "--account", "logged-out"]) == 2
+    assert "only go with the 24-page site" in capsys.readouterr().err
+    assert main(["serve-site", "--production-errors"]) == 2
+    cmd = [
+        sys.executable,
+        "-m",
+        "bughunt",
+        "serve-site",
+        "--variant",
+        "conduit-htmx",
+        "--port",
+        "0",
+        "--json",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    try:
+        info = json.loads(proc.stdout.readline())
+        assert info["variant"] == "conduit-htmx" and info["username"] == DEMO_USER
+        client = Client(info["url"])
+        assert client.login(info["username"], info["password"]).route == "/"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_garbled_content_length_does_not_hang_the_server(site):
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(site)
+    for length in ("-5", "abc"):
+        with socket.create_connection((parts.hostname, parts.port), timeout=5) as conn:
+            conn.sendall(f"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
+            assert conn.recv(64).startswith(b"HTTP/1.1 403")  # answered (no CSRF token), not stuck
