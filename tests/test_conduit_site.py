@@ -15,7 +15,15 @@ from conduit_client import Client, crawl, sweep
 
 from bughunt.oracles import OracleConfig, inspect_page
 from bughunt.webapp import running_variant
-from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, PLANTED, SIX_KINDS, planted_for, running_conduit
+from bughunt.webapp.conduit import (
+    DEMO_PASSWORD,
+    DEMO_USER,
+    PLANTED,
+    SIX_KINDS,
+    planted_for,
+    running_conduit,
+    score,
+)
 
 ARTICLE = "/article/property-based-testing-v5w3"
 DELETE = ARTICLE + "/comments/4/delete"
@@ -199,10 +207,23 @@ def test_planted_data_is_consistent(site):
 def test_http_explorer_finds_what_links_reach_with_no_false_positive(cli_json, tmp_path, site):
     """Today's HTTP explorer (no login, `<a href>` plus whatever actions the engine extracts)."""
     data = cli_json("explore", "--url", site, "--store", str(tmp_path / "s"), "--budget", "40", "--json")
-    found = {(b["kind"], b["route"]) for b in data["bugs"]}
-    assert all(planted_for(kind, route) is not None for kind, route in found), found
+    result = score((b["kind"], b["route"]) for b in data["bugs"])
+    assert result.false_positives == [] and result.duplicates == 0, result.to_dict()
     reached_by_links = {b.kind for b in SIX_KINDS if b.reach == "a" and not b.login}
-    assert reached_by_links <= {kind for kind, _ in found}
+    assert reached_by_links <= {b.kind for b in result.found}
+
+
+def test_score_counts_found_missed_false_positives_and_duplicates():
+    result = score(
+        [
+            ("duplicate_pagination", "/tag/python?page=2"),
+            ("duplicate_pagination", "/tag/webdev?page=2"),
+            ("count_mismatch", "/profile/bob/followers"),
+        ]
+    )
+    assert [b.kind for b in result.found] == ["duplicate_pagination"] and result.duplicates == 1
+    assert result.false_positives == [("count_mismatch", "/profile/bob/followers")]
+    assert len(result.missed) == len(PLANTED) - 1
 
 
 def test_serve_site_variant_command(capsys):

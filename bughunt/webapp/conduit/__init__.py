@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from bughunt.webapp.conduit.app import ConduitApp, ConduitConfig
-from bughunt.webapp.conduit.bugs import PLANTED, SIX_KINDS, PlantedBug, planted_for
+from bughunt.webapp.conduit.bugs import PLANTED, SIX_KINDS, PlantedBug, Score, planted_for, score
 from bughunt.webapp.conduit.data import DEMO_PASSWORD, DEMO_USER
 from bughunt.webapp.server import SiteServer, serving
 
@@ -25,9 +25,11 @@ __all__ = [
     "ConduitApp",
     "ConduitConfig",
     "PlantedBug",
+    "Score",
     "make_conduit_server",
     "planted_for",
     "running_conduit",
+    "score",
 ]
 
 

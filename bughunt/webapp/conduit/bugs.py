@@ -9,7 +9,8 @@ browser that runs the page's scripts (`browser`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Literal
 
 Reach = Literal["a", "hx", "browser"]
@@ -102,3 +103,39 @@ SIX_KINDS: tuple[PlantedBug, ...] = tuple(b for b in PLANTED if b.kind != "clien
 def planted_for(kind: str, route: str) -> PlantedBug | None:
     """The planted bug a finding of `kind` on `route` is, or None (a false positive)."""
     return next((b for b in PLANTED if b.kind == kind and route in b.routes), None)
+
+
+@dataclass(slots=True)
+class Score:
+    """Reported bugs scored against `PLANTED`: which planted bugs were found, which reports match
+    none (false positives), and how many extra reports one planted bug got (duplicates)."""
+
+    found: list[PlantedBug] = field(default_factory=list)
+    false_positives: list[tuple[str, str]] = field(default_factory=list)
+    duplicates: int = 0
+
+    @property
+    def missed(self) -> list[PlantedBug]:
+        return [b for b in PLANTED if b not in self.found]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "found": [f"{b.kind} {b.shape}" for b in self.found],
+            "missed": [f"{b.kind} {b.shape}" for b in self.missed],
+            "false_positives": [f"{kind} {route}" for kind, route in self.false_positives],
+            "duplicates": self.duplicates,
+        }
+
+
+def score(reports: Iterable[tuple[str, str]]) -> Score:
+    """Score (kind, route) reports, e.g. the `bugs` of `bughunt explore --json`."""
+    result = Score()
+    for kind, route in reports:
+        bug = planted_for(kind, route)
+        if bug is None:
+            result.false_positives.append((kind, route))
+        elif bug in result.found:
+            result.duplicates += 1
+        else:
+            result.found.append(bug)
+    return result
