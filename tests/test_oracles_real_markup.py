@@ -134,6 +134,18 @@ def test_labels_count_only_for_controls_that_lead_elsewhere():
     assert [f.route for f in ORACLES["unconfirmed_destructive"](same_list, None)] == ["/help/remove-data"]
 
 
+def test_controls_that_ask_first_or_are_not_gets_are_not_suspected():
+    controls = page(
+        '<a href="/posts/5" data-method="delete" rel="nofollow">Delete</a>'
+        '<a href="/posts/6/delete" data-confirm="Are you sure?">Delete</a>'
+        '<button hx-get="/posts/7/remove" hx-confirm="Sure?">Remove</button>'
+        '<a href="/posts/8/delete" onclick="return confirm(\'Sure?\')">Delete</a>'
+        '<a href="/posts/9/delete">Delete</a>',
+        "/posts",
+    )
+    assert [f.route for f in ORACLES["unconfirmed_destructive"](controls, None)] == ["/posts/9/delete"]
+
+
 def test_a_yes_delete_link_is_a_confirmation_step():
     """Kills the "Yes, delete" mutant: no POST form here, only a confirming link."""
     confirm = page(
@@ -258,6 +270,12 @@ def test_route_shapes():
     assert route_shape("/settings/delete-account") == "/settings/delete-account"
     assert route_shape("/s?q=a b&id=3f9a2b7c1d") == "/s?q=a%20b&id=<id>"
     assert len(route_shape("/x/" + "y" * 5000)) <= 300
+
+
+def test_unclassed_article_elements_are_list_items():
+    posts = "".join(f"<article><h2>P{i}</h2><p>text</p></article>" for i in (1, 2))
+    bad = page(f"<h3>Posts (3)</h3><div>{posts}</div>", "/blog")
+    assert ORACLES["count_mismatch"](bad, None)[0].evidence["listed"] == 2
 
 
 def test_items_without_classes_are_a_list_by_their_id_pattern():

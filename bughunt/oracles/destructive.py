@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from loguru import logger
 
-from bughunt.html import FetchedPage, absolute, base_url, route_of, same_origin
+from bughunt.html import FetchedPage, Node, absolute, base_url, route_of, same_origin
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, fetch_again
 from bughunt.oracles.lists import targets
 
@@ -86,6 +86,18 @@ def _is_login(page: FetchedPage) -> bool:
     return bool(_PASSWORD.search(page.body))
 
 
+_CONFIRM_ATTRS = ("data-confirm", "hx-confirm", "data-turbo-confirm", "data-confirm-message")
+_METHOD_ATTRS = ("data-method", "data-turbo-method", "hx-method")
+
+
+def _confirmed_or_not_get(node: Node) -> bool:
+    """A control that asks first (`data-confirm`, `hx-confirm`, `onclick="return confirm(…)"`) or that
+    a script sends with another method (Rails' `data-method="delete"`) is no unconfirmed GET."""
+    if any(node.get(a) for a in _CONFIRM_ATTRS) or "confirm(" in node.get("onclick"):
+        return True
+    return any(node.get(a) and node.get(a).lower() != "get" for a in _METHOD_ATTRS)
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     url: str
@@ -106,10 +118,10 @@ def destructive_actions(page: FetchedPage) -> list[Action]:
             "link" if node.tag == "a" else "button",
         )
         for node, href in targets(page.document)
-        if node.tag != "link"
+        if node.tag != "link" and not _confirmed_or_not_get(node)
     ]
     for form in page.document.find_all("form"):
-        if form.get("method", "get").lower() != "get":
+        if form.get("method", "get").lower() != "get" or _confirmed_or_not_get(form):
             continue
         buttons = [
             b for b in form.iter() if b.tag == "button" or (b.tag == "input" and b.get("type") == "submit")

@@ -47,12 +47,12 @@ _DIGITS = re.compile(r"\d+")
 
 def item_signature(node: Node) -> str:
     """What a template loop's items share, or "" for an element that cannot be one: tag and classes;
-    for an item without classes, its tag with its id's pattern (`div#comment-<n>`) or the signature of
+    `article` elements as they are; for another item without classes, its tag with its id's pattern (`div#comment-<n>`) or the signature of
     its first child (`div > div.card`)."""
     if node.tag not in _ITEM_TAGS:
         return ""
-    if node.classes:
-        return node.signature()
+    if node.classes or node.tag == "article":
+        return node.signature()  # an <article> is a self-contained item by definition, classes or not
     ident = node.get("id")
     if ident and _DIGITS.search(ident):
         return f"{node.tag}#{_DIGITS.sub('<n>', ident)}"
