@@ -134,6 +134,22 @@ def test_labels_count_only_for_controls_that_lead_elsewhere():
     assert [f.route for f in ORACLES["unconfirmed_destructive"](same_list, None)] == ["/help/remove-data"]
 
 
+def test_a_title_that_mentions_a_verb_is_not_an_action():
+    links = page(
+        '<a href="/post/how-to-delete-a-git-branch-k2p9">How to delete a git branch</a>'
+        '<a href="/account/close">Close</a><a href="/lists/7/items_remove">x</a>',
+        "/",
+    )
+    assert [f.route for f in ORACLES["unconfirmed_destructive"](links, None)] == [
+        "/account/close",
+        "/lists/7/items_remove",
+    ]
+    opened = page(
+        "<h1>How to delete a git branch</h1><p>git branch -d</p>", "/post/how-to-delete-a-git-branch-k2p9"
+    )
+    assert ORACLES["unconfirmed_destructive"](opened, None) == []
+
+
 def test_controls_that_ask_first_or_are_not_gets_are_not_suspected():
     controls = page(
         '<a href="/posts/5" data-method="delete" rel="nofollow">Delete</a>'

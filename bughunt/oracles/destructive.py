@@ -46,15 +46,29 @@ def _reads_destructive(words: list[str]) -> bool:
     return bool(_VERBS & found or (_ACCOUNT_VERBS & found and _ACCOUNT_NOUNS & found))
 
 
+def _names_action(segment: str, verbs: frozenset[str]) -> bool:
+    """A path segment that is an action (`delete`, `delete-account`, `items_remove`), not a title
+    that mentions one (`how-to-delete-a-git-branch`): the verb leads a short segment, or stands in a
+    two-word one."""
+    words = _words(segment)
+    if not words or len(words) > 4:
+        return False
+    return words[0] in verbs or (len(words) <= 2 and bool(verbs & set(words)))
+
+
 def destructive_action(url: str) -> str | None:
     """The action named by a URL (`delete account`), or None if it names none.
 
-    The path counts, and of the query only an action-like key (`?action=delete`): a search for
-    "delete" (`?q=delete`) names no action."""
+    Path segments count (see `_names_action`), and of the query only an action-like key
+    (`?action=delete`): a search for "delete" (`?q=delete`) names no action. Close/cancel count with
+    an account-like noun anywhere in the path (`/account/close`, `/billing/cancel-subscription`)."""
     parts = urlsplit(url)
-    text = parts.path + " " + " ".join(v for k, v in parse_qsl(parts.query) if k.lower() in _ACTION_KEYS)
-    words = _words(text)
-    if _reads_destructive(words):
+    segments = [s for s in parts.path.split("/") if s]
+    segments += [v for k, v in parse_qsl(parts.query) if k.lower() in _ACTION_KEYS]
+    words = _words(" ".join(segments))
+    acts = any(_names_action(s, _VERBS) for s in segments)
+    closes = any(_names_action(s, _ACCOUNT_VERBS) for s in segments) and bool(_ACCOUNT_NOUNS & set(words))
+    if acts or closes:
         return " ".join(w for w in words if not w.isdigit())
     return None
 

@@ -7,6 +7,7 @@ cookies, forms and the `HX-Request` header.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -84,6 +85,13 @@ class SiteServer(ThreadingHTTPServer):
         self.app = app
         self.config = config
         super().__init__(address, _Handler)
+
+    def handle_error(self, request: object, client_address: tuple[str, int]) -> None:
+        # A client that hangs up (a crawler's timeout, a test's raw socket) is not a server error.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            logger.debug("site: client {} hung up", client_address)
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
     @property
     def base_url(self) -> str:
