@@ -227,6 +227,26 @@ def test_a_filled_csrf_token_alone_does_not_make_an_edit_form():
     assert ORACLES["form_drops_value"](comment, Fetcher(page(ITEM.body, "/items/boot-k2"))) == []
 
 
+def test_new_item_forms_with_defaults_and_search_forms_edit_nothing():
+    home = page('<ul class="tag-list"><li>winter</li></ul>', "/")
+    new_item = page(
+        '<form method="post"><select name="kind"><option value="shoe">Shoe</option></select>'
+        '<input name="title"><input type="hidden" name="tags" value=""></form><a href="/">Cancel</a>',
+        "/items/new",
+    )
+    assert ORACLES["form_drops_value"](new_item, Fetcher(home)) == []
+    search = page(
+        '<form><input name="q" value="boots"><input name="tags"></form><a href="/">Back</a>', "/find"
+    )
+    assert ORACLES["form_drops_value"](search, Fetcher(home)) == []
+    htmx_edit = page(
+        '<form hx-post="/items/boot-k2/edit"><input name="title" value="Boot"><input name="tags"></form>'
+        '<a href="/">Back</a>',
+        "/items/boot-k2/edit",
+    )
+    assert len(ORACLES["form_drops_value"](htmx_edit, Fetcher(home))) == 1
+
+
 def test_oracle_requests_per_page_are_capped():
     forms = "".join(
         f'<form method="post"><input name="a" value="1"><input name="b"><a href="/r/{i}">Cancel</a></form>'

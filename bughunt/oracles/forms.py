@@ -1,7 +1,8 @@
 """Edit forms that drop a stored value: a field left empty while the resource shows a value.
 
-An edit form is a form with at least one pre-filled *visible* field (a new-item form is all empty;
-a CSRF token alone makes no form an edit form). Every empty field is checked, hidden inputs too (a
+An edit form is a form that writes (method POST or an htmx post/put/patch; a GET search form edits
+nothing) with at least one pre-filled *visible* text field (a new-item form is all empty; a CSRF
+token or a select's default option alone makes no form an edit form). Every empty field is checked, hidden inputs too (a
 script-built tags widget keeps its value in one). The resource page is found from the form itself:
 a `data-resource`/`data-view`/`data-src` attribute, a link inside the form, or a nearby link
 labelled cancel/view/back/show. When the edit page has none, the identifier in the edit URL
@@ -159,6 +160,13 @@ def shown_value(doc: Node, keys: set[str]) -> str:
     return ""
 
 
+def _writes(form: Node) -> bool:
+    """A form that stores something: method POST, or an htmx post/put/patch."""
+    return form.get("method", "get").lower() == "post" or any(
+        form.get(a) for a in ("hx-post", "hx-put", "hx-patch")
+    )
+
+
 def check_form_drops_value(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -170,10 +178,14 @@ def check_form_drops_value(
     doc = page.document
     compared = 0
     for form in doc.find_all("form"):
+        if not _writes(form):
+            continue  # a search or filter form (GET) edits nothing
         fields = _fields(form, doc)
         empty = [f for f in fields if not f[2]]
-        if not empty or not any(f[2] and f[4] for f in fields):
-            continue  # nothing empty, or a blank new-item form (a filled hidden token is no edit)
+        if not empty or not any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields):
+            # Nothing empty, or a blank new-item form: a filled hidden token or a select's default
+            # option is no sign of a stored value.
+            continue
         if compared >= config.max_forms:
             break
         compared += 1
