@@ -104,8 +104,13 @@ def route_shape(route: str, siblings: Iterable[str] = ()) -> str:
     `/tag/rust`). The first segment always stays (it names the collection: `/about` and `/pricing`
     are not one template), and so do query keys; a query value is `<v>` when the page links to the
     same path with at least `MIN_SIBLINGS` other values for that key (`/?tag=python&page=2` beside
-    `/?tag=webdev` and `/?tag=go`). The result is bounded and percent-encoded."""
-    parts = urlsplit(route)
+    `/?tag=webdev` and `/?tag=go`). A hash route (`/#/article/how-to-k2p9`, a single-page app's
+    state) is shaped the same way after the `#`. The result is bounded and percent-encoded."""
+    base, hashed, fragment = route.partition("#")
+    if hashed and fragment.startswith("/"):
+        inner = [r.partition("#")[2] for r in siblings if r.partition("#")[2].startswith("/")]
+        return (route_shape(base or "/", ()) + "#" + route_shape(fragment, inner))[:300]
+    parts = urlsplit(base)
     segments = parts.path.split("/")
     shaped = [segment_shape(s) if s else s for s in segments]
     sibling_paths = [urlsplit(r).path.split("/") for r in siblings]

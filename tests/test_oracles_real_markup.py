@@ -150,6 +150,14 @@ def test_a_title_that_mentions_a_verb_is_not_an_action():
     assert ORACLES["unconfirmed_destructive"](opened, None) == []
 
 
+def test_a_single_page_apps_hash_route_link_is_read_after_the_hash():
+    spa = page('<a href="#/article/how-to-k2p9/comments/3/delete"><i class="ion-trash-a"></i></a>', "/")
+    (finding,) = ORACLES["unconfirmed_destructive"](spa, None)
+    assert finding.route == "/#/article/how-to-k2p9/comments/3/delete" and finding.suspected
+    assert finding.shape == "/#/article/<slug>/comments/<n>/delete"
+    assert ORACLES["unconfirmed_destructive"](page('<a href="#/article/how-to-k2p9">Read</a>'), None) == []
+
+
 def test_controls_that_ask_first_or_are_not_gets_are_not_suspected():
     controls = page(
         '<a href="/posts/5" data-method="delete" rel="nofollow">Delete</a>'

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from loguru import logger
 
@@ -56,12 +56,36 @@ def _names_action(segment: str, verbs: frozenset[str]) -> bool:
     return words[0] in verbs or (len(words) <= 2 and bool(verbs & set(words)))
 
 
+def _hash_route(url: str) -> str:
+    """The single-page-app route after `#/` (`/#/article/x/delete` → `/article/x/delete`), or ""."""
+    fragment = urlsplit(url).fragment
+    return fragment if fragment.startswith("/") else ""
+
+
+def _target(base: str, href: str) -> str | None:
+    """Absolute URL of a control; a hash route (`#/items/7/delete`) keeps its fragment: in a
+    single-page app that *is* where the control leads."""
+    if "#/" in href and not href.strip().lower().startswith("javascript:"):
+        url = urljoin(base, href.strip())
+        return url if urlsplit(url).scheme in ("http", "https") else None
+    return absolute(base, href)
+
+
+def action_route(url: str) -> str:
+    """The route a finding names: path and query, plus the hash route if there is one."""
+    hashed = _hash_route(url)
+    return route_of(url) + (f"#{hashed}" if hashed else "")
+
+
 def destructive_action(url: str) -> str | None:
     """The action named by a URL (`delete account`), or None if it names none.
 
     Path segments count (see `_names_action`), and of the query only an action-like key
     (`?action=delete`): a search for "delete" (`?q=delete`) names no action. Close/cancel count with
     an account-like noun anywhere in the path (`/account/close`, `/billing/cancel-subscription`)."""
+    hashed = _hash_route(url)
+    if hashed:
+        return destructive_action(urljoin(url, hashed))
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
     segments += [v for k, v in parse_qsl(parts.query) if k.lower() in _ACTION_KEYS]
@@ -127,7 +151,7 @@ def destructive_actions(page: FetchedPage) -> list[Action]:
     found: dict[str, Action] = {}
     controls: list[tuple[str | None, str, str]] = [
         (
-            absolute(base, href),
+            _target(base, href),
             node.text() or node.get("title") or node.get("aria-label"),
             "link" if node.tag == "a" else "button",
         )
@@ -151,7 +175,7 @@ def destructive_actions(page: FetchedPage) -> list[Action]:
             continue  # "Yes, delete" is the confirmation step itself
         # A label alone counts only for a control that leads to another path ("Remove filter"
         # links back to the same list with another query: that is navigation, not an action).
-        elsewhere = urlsplit(url).path != here.path
+        elsewhere = (urlsplit(url).path, _hash_route(url)) != (here.path, _hash_route(page.url))
         if destructive_action(url) or (elsewhere and destructive_label(label)):
             found[url] = Action(url, label, control)
     return list(found.values())
@@ -174,7 +198,7 @@ def _judge_opened(page: FetchedPage) -> list[Finding]:
     return [
         Finding(
             "unconfirmed_destructive",
-            route_of(asked),
+            action_route(asked),
             MESSAGE,
             evidence(
                 page,
@@ -190,6 +214,9 @@ def _judge_opened(page: FetchedPage) -> list[Finding]:
 
 def _resource_of(url: str) -> str | None:
     """`/items/7/delete` → `/items/7`: the thing the action acts on, when its URL names it."""
+    hashed = _hash_route(url)
+    if hashed:
+        return destructive_action(urljoin(url, hashed))
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
     while segments and _reads_destructive(_words(segments[-1])):
@@ -247,7 +274,7 @@ def check_unconfirmed_destructive(
         findings.append(
             Finding(
                 "unconfirmed_destructive",
-                route_of(action.url),
+                action_route(action.url),
                 MESSAGE,
                 evidence(
                     page,
