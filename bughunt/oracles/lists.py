@@ -10,6 +10,7 @@ its longest link), never by its first link: the first link of a feed preview is 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.html import FetchedPage, Node, absolute, base_url
@@ -62,11 +63,14 @@ def item_signature(node: Node) -> str:
     return ""
 
 
+@lru_cache(maxsize=8)
 def find_lists(root: Node) -> list[tuple[Node, list[Node]]]:
-    """Every list container with its items, in document order (nested lists included)."""
+    """Every list container with its items, in document order (nested lists included). Cached per
+    parsed document (nodes hash by identity): several oracles ask for the same page's lists."""
     return [(node, items) for node in root.iter() if (items := list_items(node)) is not None]
 
 
+@lru_cache(maxsize=8)
 def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
     """(container, item signature, items) for every group of two or more children of one element
     that share a tag and class set, whatever siblings they stand among (tabs, a pager, a heading);
