@@ -256,6 +256,7 @@ def test_serve_site_variant_command(capsys):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        proc.stdout.close()
 
 
 def test_a_garbled_content_length_does_not_hang_the_server(site):
