@@ -145,7 +145,10 @@ class BrowserFetcher(Fetcher):
 
     def _on_request_failed(self, request: Any) -> None:
         failure = request.failure or ""
-        if request.resource_type in ("xhr", "fetch") and "ERR_BLOCKED_BY_CLIENT" not in failure:
+        # Our own blocking, and a request cut off because we navigated away (it belonged to the
+        # previous page, whose events may still arrive), are not the page's failures.
+        ours = "ERR_BLOCKED_BY_CLIENT" in failure or "ERR_ABORTED" in failure
+        if request.resource_type in ("xhr", "fetch") and not ours:
             self._record("failed_request", f"{request.method} failed: {failure}", request.url, None)
 
     # -- loading ---------------------------------------------------------------------------------
