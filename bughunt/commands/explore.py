@@ -24,7 +24,7 @@ from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
 from bughunt.explorer.harness import StepOutcome
 from bughunt.explorer.policies import policy_names
-from bughunt.explorer.session import Explorer, SessionConfig, summary
+from bughunt.explorer.session import Explorer, SessionConfig, describe, summary
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig
 from memgpt_lite.cli_dispatch import check_output_file
@@ -207,6 +207,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 app_version_hint=args.app_version_hint,
                 expire_after_s=args.expire_after * 3600 if args.expire_after is not None else None,
                 builtin=builtin,
+                force_retest=getattr(args, "retest", False),
             )
             policy = stack.enter_context(make_policy(policy_name, store=store, model_name=args.model))
             with _progress(args.budget, quiet=args.json) as on_step:
@@ -230,6 +231,12 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             print(f"not explored ({outcome.replace('_', ' ')}): {' '.join(routes)}")
     if failure:
         print(f"error: {failure}", file=sys.stderr)
+        return 1
+    if data["stop_reason"] == "site_unreachable":
+        print(
+            f"error: the site stopped answering ({data['stop_detail']}); `bughunt resume` retries",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -304,13 +311,4 @@ def _print(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(data, indent=2))
         return
-    cov = "n/a (unknown site)" if data["coverage"] is None else f"{data['coverage']:.0%}"
-    print(
-        f"{data['session']}: {data['steps']} steps, {data['tokens']} tokens, app version {data['app_version']}"
-    )
-    print(
-        f"pages visited: {len(data['pages_visited'])}  coverage: {cov}  repeat visits: {data['repeat_visits']}"
-    )
-    print(f"bugs ({len(data['bugs'])}, duplicate reports: {data['duplicate_reports']}):")
-    for b in data["bugs"]:
-        print(f"  [{b['status']}] {b['route']:<28} {b['kind']:<24} {b['fingerprint']}")
+    print("\n".join(describe(data)))

@@ -32,6 +32,16 @@ OBSERVATION_CHARS = 20_000
 _FACT_FIELDS = frozenset({"request", "url", "status", "content_type", "elapsed_ms", "location", "line"})
 
 
+FAILURES = frozenset({"timeout", "network_error", "unreachable"})
+"""Fetch outcomes that say nothing about the page (contract 3): not visits, retried later."""
+
+
+def is_failure(outcome: str, status: int | None = None) -> bool:
+    """A failed fetch: no answer, or an answer from something in front of the site (a 5xx gateway
+    error that the fetcher classified as an HTTP error rather than a page)."""
+    return outcome in FAILURES or (outcome == "http_error" and status is not None and status >= 500)
+
+
 def read_app_version(page: FetchedPage) -> str | None:
     """The application's version as the site states it: `X-App-Version` header, a version meta tag,
     or "v1.2" / "version 1.2" in the footer. None when the site does not say."""
@@ -64,8 +74,11 @@ class StepOutcome:
     repeat: bool = False
     tokens: int = 0
     detail: str = ""
+    """A harness code for what happened (`detail_code`), never the site's own words."""
     click: bool = True
     """False for the landing on the start page, which the budget does not count."""
+    previous_hash: str | None = None
+    """Set when the page was remembered with another DOM structure: the app may have changed under it."""
 
 
 def record_step(
@@ -81,9 +94,14 @@ def record_step(
     dedupe: bool,
     now: float,
     position: str,
+    structure_hash: str | None = None,
+    failed: bool = False,
 ) -> StepOutcome:
-    """Write one step in one transaction (the caller holds none). Returns what changed."""
+    """Write one step in one transaction (the caller holds none). Returns what changed.
+
+    A `failed` fetch (no answer) is a step but not a visit: the route stays unvisited, to be retried."""
     route = result.final_route if result.outcome == "page" and result.final_route else result.route
+    detail = detail_code(result)
     with store.transaction():
         repeat = store.page(route) is not None
         n = store.add_step(
@@ -92,7 +110,7 @@ def record_step(
             final_route=route,
             outcome=result.outcome,
             status=result.status,
-            detail=result.detail,
+            detail=detail,
             app_version=version,
             tokens=tokens,
             repeat=int(repeat),
@@ -101,17 +119,62 @@ def record_step(
             at=now,
         )
         page_links = list(links) if result.outcome == "page" else []
+        out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
+        out.detail = detail
+        if failed:
+            store.set_meta("position", position)
+            return out
         store.record_visit(route, result.outcome, result.status, version, page_links, now)
         if result.route != route:
             # The requested address redirected: remember it as visited too, so it is not chosen again.
             store.record_visit(result.route, "redirect", result.status, version, [route], now)
-        out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
-        out.detail = result.detail
+        if result.outcome == "page" and structure_hash is not None:
+            before = store.set_structure_hash(route, structure_hash)
+            if before is not None and before != structure_hash:
+                out.previous_hash = before
         if result.outcome == "page" and result.page is not None:
             _record_bugs(store, out, session_id, route, findings, version, dedupe, now)
             _quarantine(store, result.page, n, now)
         store.set_meta("position", position)
     return out
+
+
+_NETWORK_CODES: tuple[tuple[str, str], ...] = (
+    ("refused", "connection_refused"),
+    ("reset", "connection_reset"),
+    ("name or service", "dns_failure"),
+    ("getaddrinfo", "dns_failure"),
+    ("ssl", "tls_error"),
+    ("certificate", "tls_error"),
+    ("remotedisconnected", "connection_closed"),
+    ("badstatusline", "bad_response"),
+    ("incompleteread", "bad_response"),
+    ("too large", "too_large"),
+    ("too many", "too_large"),
+)
+_MIME = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,40}/[a-z0-9][a-z0-9!#$&^_.+-]{0,60}$")
+
+
+def detail_code(result: FetchResult) -> str:
+    """What a step records about its fetch: a code the harness chose, never the site's own words
+    (`Location` targets, `Content-Type` texts and error messages are remote text)."""
+    outcome, status, text = result.outcome, result.status, result.detail.lower()
+    if outcome == "page":
+        return ""
+    if outcome == "login_wall":
+        if status in (401, 403, 407):
+            return f"login_wall:http_{status}"
+        return "login_wall:form" if "form" in text else "login_wall:redirect"
+    if outcome == "blocked":
+        return "robots_disallowed" if "robots" in text else "redirect_not_followed"
+    if outcome == "non_html":
+        ctype = (result.page.content_type if result.page is not None else "").split(";")[0].strip().lower()
+        return f"content_type:{ctype}" if _MIME.match(ctype) else "content_type:other"
+    if outcome == "http_error":
+        return f"http_{status}" if status is not None else "http_error"
+    if outcome == "timeout":
+        return "timeout"
+    return next((code for needle, code in _NETWORK_CODES if needle in text), outcome)
 
 
 def _record_bugs(

@@ -33,6 +33,8 @@ class Decision:
     budget_left: int
     last: StepOutcome | None = None
     page_text: str = ""
+    template_of: Callable[[str], str] | None = None
+    """Each route's template (URL shape and DOM structure), for policies that cover templates first."""
 
 
 @dataclass(slots=True)

@@ -19,18 +19,29 @@ from loguru import logger
 from bughunt import site as builtin_site
 from bughunt.html import extract_links
 from bughunt.oracles import Finding, inspect_page
+from bughunt.planning import bfs_paths
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
 from memgpt_lite.errors import UsageError
 
 from . import retest
 from .fetcher import Fetcher, FetchResult
-from .harness import StepOutcome, read_app_version, record_step
+from .harness import FAILURES, StepOutcome, is_failure, read_app_version, record_step
 from .policies import Decision, Policy
 from .store import ExplorerStore
+from .templates import route_shape, safe_route, structure_hash, templates
 from .views import MemoryConfig, View, build_view, remember, render_working_context
 
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
+
+STOP_REASONS: dict[str, str] = {
+    "budget": "the click budget is spent",
+    "done": "nothing left that memory knows",
+    "site_unreachable": "the site stopped answering",
+    "interrupted": "interrupted (Ctrl-C or SIGTERM)",
+    "login_lost": "the login was lost and could not be restored",
+}
+"""Why a session ended (contract 4); "completed" is what stores written before these reasons hold."""
 
 
 @dataclass(slots=True)
@@ -43,6 +54,15 @@ class SessionConfig:
     builtin: bool = False
     stop_at_bugs: int | None = None
     """Stop once this many bugs are open (ablations that measure steps to find all bugs)."""
+    retries: int = 2
+    """Extra attempts of a failed fetch within its step, after `retry_backoff_s`, doubled each time."""
+    retry_backoff_s: float = 0.5
+    max_consecutive_failures: int = 3
+    """This many failed clicks in a row (each after its retries) end the session: site_unreachable."""
+    force_retest: bool = False
+    """`resume --retest`: every remembered page is due for re-test, as after a version change."""
+    relogin: Callable[[], bool] | None = None
+    """Logs in again when a login wall appears where a page was (the engine's login); None: no login."""
 
 
 @dataclass(slots=True)
@@ -50,9 +70,27 @@ class SessionResult:
     session: str
     session_id: int
     steps: int
+    """Clicks of this session (the old name, kept)."""
     tokens: int
     status: str
+    """The stop reason (one of `STOP_REASONS`)."""
     outcomes: list[StepOutcome]
+    budget: int = 0
+    fetches: int = 0
+    detail: str = ""
+    """Harness-written detail of the stop reason (routes and counts only)."""
+
+    @property
+    def clicks(self) -> int:
+        return self.steps
+
+    @property
+    def stop_reason(self) -> str:
+        return self.status
+
+    @property
+    def clicks_left(self) -> int:
+        return max(0, self.budget - self.steps)
 
 
 class Explorer:
@@ -66,65 +104,139 @@ class Explorer:
         config: SessionConfig,
         on_step: Callable[[StepOutcome], None] | None = None,
         clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if config.budget < 0:
             raise UsageError("--budget must be >= 0")
         self.store, self.fetcher, self.policy, self.config = store, fetcher, policy, config
         self.on_step = on_step
         self.clock = clock
+        self.sleep = sleep
         self.memory_rnd = mulberry32(config.seed)
         self._last: StepOutcome | None = None
         self._view: View = NoMemory()  # built at the start of each run, after expiry
         self._last_text = ""
+        self._failed: set[str] = set()
+        """Routes whose fetch failed in this session (after retries): left for the next session."""
+        self._relogged = False
 
     def run(self) -> SessionResult:
         store, cfg = self.store, self.config
         session_id, name = store.start_session(self.policy.name, self.fetcher.base_url, cfg.budget)
+        fetches_before = self._fetches()
         with store.transaction():
             store.set_meta("base_url", self.fetcher.base_url)
             if cfg.builtin:
                 store.set_meta("builtin", "1")
+            # Failed fetches were once stored as visits; they are not, so old stores retry them too.
+            store.forget_pages(FAILURES)
             if cfg.expire_after_s is not None:
                 forgotten = store.expire(self.clock() - cfg.expire_after_s)
                 logger.info("expired memories unused for {}s: {}", cfg.expire_after_s, forgotten)
         outcomes: list[StepOutcome] = []
-        status = "interrupted"
-        clicks = 0
+        status, detail = "interrupted", ""
         self._view = build_view(store, cfg.memory, self.memory_rnd)
-        position: str | None = None
+        position: str | None = store.get_meta("position")
         try:
-            position = store.get_meta("position")
             if position is None or store.page(position) is None:
-                position = self.fetcher.start_route()
-                out = self._step(session_id, position, position, retesting=False, tokens=0, click=False)
-                outcomes.append(out)
-                position = self._position_after(out, position)
+                position = self._land(session_id, outcomes)
             else:
                 self._probe_version(position)
-            while clicks < cfg.budget:
-                if (
-                    cfg.stop_at_bugs is not None
-                    and sum(b["status"] == "open" for b in store.live_bugs()) >= cfg.stop_at_bugs
-                ):
-                    break
-                target, tokens, retesting = self._choose(position, clicks)
-                if target is None:
-                    break
-                out = self._step(session_id, target, position, retesting=retesting, tokens=tokens)
-                outcomes.append(out)
-                position = self._position_after(out, position)
-                clicks += 1
-            status = "completed"
+            if position is None:
+                status = "site_unreachable"
+                detail = f"the start page {self.fetcher.start_route()} gave {outcomes[-1].detail or outcomes[-1].outcome}"
+            else:
+                if cfg.force_retest:
+                    with store.transaction():
+                        retest.force(store, position)
+                status, detail = self._loop(session_id, position, outcomes)
+                position = store.get_meta("position") or position
         finally:
-            store.end_session(session_id, status)
+            clicks = sum(o.click for o in outcomes)
+            fetches = self._fetches() - fetches_before
+            store.end_session(session_id, status, clicks=clicks, fetches=fetches, detail=detail)
             self._hand_over(session_id, name, position, clicks, status)
             self._archive()
-        return SessionResult(name, session_id, clicks, sum(o.tokens for o in outcomes), status, outcomes)
+        return SessionResult(
+            name, session_id, clicks, sum(o.tokens for o in outcomes), status, outcomes,
+            budget=cfg.budget, fetches=fetches, detail=detail,
+        )  # fmt: skip
+
+    def _land(self, session_id: int, outcomes: list[StepOutcome]) -> str | None:
+        """Land on the start page (not a click). None when it could not be loaded, even after retries."""
+        start = self.fetcher.start_route()
+        out = self._step(session_id, start, start, retesting=False, tokens=0, click=False)
+        outcomes.append(out)
+        if is_failure(out.outcome, out.status):
+            return None
+        return self._position_after(out, start)
+
+    def _loop(self, session_id: int, position: str, outcomes: list[StepOutcome]) -> tuple[str, str]:
+        """Click until the budget is spent or a stop reason says why not; returns (reason, detail)."""
+        store, cfg = self.store, self.config
+        clicks = failures_in_a_row = 0
+        while clicks < cfg.budget:
+            if (
+                cfg.stop_at_bugs is not None
+                and sum(b["status"] == "open" for b in store.live_bugs()) >= cfg.stop_at_bugs
+            ):
+                return "done", f"{cfg.stop_at_bugs} bugs open, as asked"
+            target, tokens, retesting = self._choose(position, clicks)
+            if target is None:
+                left = len(self._failed)
+                why = "nothing left that memory knows"
+                if left:
+                    why += f"; {left} page(s) failed to load and are retried on resume"
+                return "done", why
+            out = self._step(session_id, target, position, retesting=retesting, tokens=tokens)
+            outcomes.append(out)
+            clicks += 1
+            if is_failure(out.outcome, out.status):
+                failures_in_a_row += 1
+                self._failed.add(target)
+                if failures_in_a_row >= cfg.max_consecutive_failures:
+                    return (
+                        "site_unreachable",
+                        f"{failures_in_a_row} clicks in a row failed (last: {target} {out.detail})",
+                    )
+                continue
+            failures_in_a_row = 0
+            if out.outcome == "login_wall" and self._login_lost(target):
+                return "login_lost", f"{target} showed a login wall again after logging in once more"
+            position = self._position_after(out, position)
+        return "budget", f"{clicks} of {cfg.budget} clicks spent"
+
+    def _login_lost(self, route: str) -> bool:
+        """A wall where a page used to be (or on the start page) means the login was lost: log in again
+        once per session; a second loss ends the session. Walls on pages never seen are just walls."""
+        relogin = self.config.relogin
+        if relogin is None:
+            return False
+        was_page = route == self.fetcher.start_route() or route in set(self.store.explored())
+        if not was_page:
+            return False
+        if self._relogged:
+            return True
+        self._relogged = True
+        if not relogin():
+            return True
+        with self.store.transaction():
+            self.store.forget_pages(("login_wall",), route)  # not a wall after all: retry it
+        return False
+
+    def _fetches(self) -> int:
+        stats = getattr(self.fetcher, "stats", None)
+        return int(getattr(stats, "requests", 0))
 
     # -- one step --------------------------------------------------------------------------------
     def _choose(self, position: str, clicks: int) -> tuple[str | None, int, bool]:
         store = self.store
-        links = [r for r in store.links_of(position) if self.fetcher.followable(r)]
+        # A link to the page itself (`#`, the same URL) is never progress; a route that failed this
+        # session is left for the next one.
+        links = [
+            r for r in store.links_of(position)
+            if r != position and r not in self._failed and self.fetcher.followable(r)
+        ]  # fmt: skip
         if store.needs_retest():
             target = retest.next_retest(store, position, set(links))
             if target is not None:
@@ -145,14 +257,55 @@ class Explorer:
             budget_left=self.config.budget - clicks,
             last=self._last,
             page_text=self._last_text,
+            template_of=self._template_of(),
         )
         choice = self.policy.choose(decision)
+        if choice.route is None:
+            # The policy sees nothing left (its view may be smaller than memory, or a page trapped
+            # it): with pages known but unvisited, travel to them over the remembered link table.
+            return self._travel(position), choice.tokens, False
         return choice.route, choice.tokens, False
+
+    def unvisited(self) -> list[str]:
+        """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked
+        and did not fail this session."""
+        visited = set(self.store.visited())
+        known = dict.fromkeys(d for ds in self.store.links().values() for d in ds)
+        return [r for r in known if r not in visited and r not in self._failed and self.fetcher.followable(r)]
+
+    def _travel(self, position: str) -> str | None:
+        """First click toward the nearest known-unvisited page: along a shortest path over the remembered
+        links from here, else by way of the start page, else (the map does not lead there) directly."""
+        goals = set(self.unvisited()) - {position}
+        if not goals:
+            return None
+        graph = {
+            src: [d for d in dsts if d != src and self.fetcher.followable(d)]
+            for src, dsts in self.store.links().items()
+        }
+        start = self.fetcher.start_route()
+        for source in dict.fromkeys((position, start)):
+            paths = bfs_paths(graph, source)
+            reachable = [g for g in goals if g in paths]
+            if reachable:
+                best = min(reachable, key=lambda g: (len(paths[g]), g))
+                return paths[best][1] if source == position else start
+        return min(goals)
+
+    def _template_of(self) -> Callable[[str], str]:
+        """Each route's template (`bughunt.explorer.templates`): URL shape, refined by the structure
+        hashes of the pages memory holds."""
+        table = templates(self.store.structure_hashes())
+
+        def template(route: str) -> str:
+            return table.get(route) or route_shape(route)
+
+        return template
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool, tokens: int, click: bool = True
     ) -> StepOutcome:
-        result = self.fetcher.fetch(target)
+        result = self._fetch(target)
         links: list[str] = []
         findings: list[Finding] = []
         version: str | None = self.store.get_meta("app_version")
@@ -171,6 +324,8 @@ class Explorer:
             findings = list(inspect_page(page, self._oracle_fetch()))
         self._last_text = page_text(result.page) if result.outcome == "page" else ""
         new_position = self._position_after_result(result, position)
+        failed = is_failure(result.outcome, result.status)
+        digest = structure_hash(result.page) if result.outcome == "page" and result.page is not None else None
         out = record_step(
             self.store,
             session_id=session_id,
@@ -183,9 +338,19 @@ class Explorer:
             dedupe=self.config.memory.bug_list,
             now=self.clock(),
             position=new_position,
+            structure_hash=digest,
+            failed=failed,
         )
         out.click = click
+        if out.previous_hash is not None:
+            with self.store.transaction():
+                due = retest.structure_changed(self.store, out.route, out.previous_hash)
+            logger.info(
+                "{}: DOM structure changed since its last visit; {} pages due for retest", out.route, due
+            )
         self._last = out
+        # A failed route is written into this session's view as a dead end, so no policy walks back to
+        # it now; the view is rebuilt from the store next session, where failures are not visits.
         remember(self._view, result.route, out.route, result.outcome, out.links)
         with self.store.transaction():
             retest.advance_walk(self.store, target)
@@ -193,20 +358,38 @@ class Explorer:
             self.on_step(out)
         return out
 
+    def _fetch(self, target: str) -> FetchResult:
+        """Fetch `target`, retrying a failed fetch with exponential backoff (bounded: `retries` extra
+        attempts). A failure that persists is returned as such: the caller does not count it a visit."""
+        result = self.fetcher.fetch(target)
+        for attempt in range(self.config.retries):
+            if not is_failure(result.outcome, result.status):
+                break
+            wait = self.config.retry_backoff_s * 2**attempt
+            logger.info("{} failed ({}); retrying in {:.2g}s", target, result.outcome, wait)
+            self.sleep(wait)
+            result = self.fetcher.fetch(target)
+        return result
+
     def _hand_over(self, session_id: int, name: str, position: str | None, clicks: int, status: str) -> None:
-        """The hand-over note for the next session, written from structured memory only (routes and
-        counts — never page text), so it can be trusted like the rest of the harness's state."""
+        """The hand-over note for the next session, built only from harness facts — its own stop reason
+        and counts, canonical routes, the checked version — never page text, so it can be trusted like
+        the rest of the harness's state."""
         store = self.store
-        visited = set(store.visited())
-        known = {d for ds in store.links().values() for d in ds}
-        todo = sorted(known - visited)
+        todo = self.unvisited()
         due = store.needs_retest()
-        open_bugs = [b["route"] for b in store.live_bugs() if b["status"] == "open"]
+        open_bugs = list(dict.fromkeys(b["route"] for b in store.live_bugs() if b["status"] == "open"))
+
+        def routes(rs: list[str], limit: int = 12) -> str:
+            shown = [r for r in (safe_route(x) for x in rs[:limit]) if r]
+            return ", ".join(shown) + (", ..." if len(rs) > limit else "")
+
         text = (
-            f"hand-over after {name} ({status}, {clicks} clicks, app {store.get_meta('app_version') or '?'}): "
-            f"stopped at {position or '?'}; {len(visited)} routes visited; "
-            f"{len(todo)} known but unvisited{': ' + ', '.join(todo[:12]) if todo else ''}; "
-            f"{len(due)} due for retest; open bugs on {', '.join(open_bugs) or 'none'}"
+            f"hand-over after {name} ({status}, {clicks} clicks, app {store.get_meta('app_version') or 'unknown'}): "
+            f"stopped at {safe_route(position or '') or '?'}; {len(store.explored())} pages visited; "
+            f"{len(todo)} known but unvisited{': ' + routes(todo) if todo else ''}; "
+            f"{len(self._failed)} failed to load; {len(due)} due for retest; "
+            f"open bugs on {routes(open_bugs) or 'none'}"
         )
         with store.transaction():
             store.add_note(text, session_id, store.step_count(), self.clock(), author="harness")
@@ -285,23 +468,93 @@ def page_text(page: Any) -> str:
 
 
 def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[str, Any]:
-    """The `explore`/`resume --json` object. Steps and tokens are this session's; pages, bugs,
+    """The `explore`/`resume --json` object, in one vocabulary of counts (contract 5):
+
+    - `clicks`: budget spent in this session (the landing on the start page is not a click); `steps`
+      is its old name, kept; `clicks_left` what the budget had left when the session stopped;
+    - `fetches`: HTTP requests/page loads of this session, oracle fetches and retries included;
+    - `pages_visited`: distinct routes fetched successfully as pages (login walls, HTTP errors,
+      redirects, skipped and failed fetches are not visits) — the list; its length is
+      `counts.pages_visited`;
+    - `pages_known`: distinct routes memory knows (visited, or linked from a remembered page);
+    - `stop_reason` (+ `stop_detail`): why the session ended (contract 4).
+
+    Clicks, fetches and tokens are this session's (the last one when `result` is None); pages, bugs,
     duplicates and repeats are the whole exploration's (the store), so sessions add up."""
-    visited = [r for r in store.visited() if (store.page(r) or {"outcome": ""})["outcome"] != "redirect"]
+    visited = store.explored()
+    links = store.links()
+    known = set(visited) | {d for ds in links.values() for d in ds}
     builtin = store.get_meta("builtin") == "1"
-    # A wall, an error or a skipped response is visited but not covered: only pages count.
-    coverage = len(set(store.explored()) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None
+    coverage = len(set(visited) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None
+    sessions = store.sessions()
+    last = sessions[-1] if sessions else None
+    if result is not None:
+        name, clicks, tokens, reason = result.session, result.clicks, result.tokens, result.stop_reason
+        budget, fetches, detail = result.budget, result.fetches, result.detail
+    else:
+        name = last["name"] if last else None
+        steps = store.steps(last["id"]) if last else []
+        if _col(last, "clicks") is not None:
+            clicks = int(_col(last, "clicks"))
+        else:  # a store written before clicks were kept: every step but the first session's landing
+            clicks = max(0, len(steps) - (1 if last is not None and last["id"] == sessions[0]["id"] else 0))
+        tokens = int(sum(s["tokens"] for s in steps))
+        reason = last["status"] if last else None
+        budget = last["budget"] if last else 0
+        fetches = int(_col(last, "fetches") if _col(last, "fetches") is not None else len(steps))
+        detail = str(_col(last, "stop_detail") or "")
     return {
-        "session": result.session if result else None,
+        "session": name,
         "app_version": store.get_meta("app_version"),
-        "steps": result.steps if result else store.step_count(),
-        "tokens": result.tokens if result else int(sum(s["tokens"] for s in store.steps())),
+        "steps": clicks,
+        "clicks": clicks,
+        "clicks_left": max(0, budget - clicks),
+        "fetches": fetches,
+        "tokens": tokens,
+        "stop_reason": reason,
+        "stop_detail": detail,
         "pages_visited": visited,
+        "pages_known": len(known),
+        "counts": {
+            "clicks": clicks,
+            "fetches": fetches,
+            "pages_visited": len(visited),
+            "pages_known": len(known),
+        },
         "coverage": coverage,
         "bugs": [
             {"fingerprint": b["fingerprint"], "route": b["route"], "kind": b["kind"], "status": b["status"]}
             for b in store.live_bugs()
         ],
+        "model_reported": store.model_reports(),
         "duplicate_reports": store.duplicate_reports(),
         "repeat_visits": store.repeat_visits(),
     }
+
+
+def _col(row: Any, name: str) -> Any:
+    """A column of a sessions row, None when the row or (in a store from before it existed) the column is missing."""
+    return row[name] if row is not None and name in row.keys() else None
+
+
+def describe(data: dict[str, Any]) -> list[str]:
+    """The text lines `explore`/`resume` print for a `summary()` (same counts, same words as --json)."""
+    cov = "n/a (unknown site)" if data["coverage"] is None else f"{data['coverage']:.0%}"
+    reason = data.get("stop_reason")
+    why = STOP_REASONS.get(reason or "", reason or "?")
+    detail = data.get("stop_detail") or ""
+    lines = [
+        f"{data['session']}: {data['clicks']} clicks, {data['fetches']} fetches, {data['tokens']} tokens, "
+        f"app version {data['app_version'] or 'unknown'}",
+        f"stopped: {reason} ({why}{'; ' + detail if detail and detail != why else ''}); "
+        f"{data['clicks_left']} clicks left",
+        f"pages visited: {len(data['pages_visited'])}  pages known: {data['pages_known']}  coverage: {cov}  "
+        f"repeat visits: {data['repeat_visits']}",
+        f"bugs ({len(data['bugs'])}, duplicate reports: {data['duplicate_reports']}):",
+    ]
+    lines += [f"  [{b['status']}] {b['route']:<28} {b['kind']:<24} {b['fingerprint']}" for b in data["bugs"]]
+    reported = data.get("model_reported") or []
+    if reported:
+        lines.append(f"reported by the model, not confirmed by any oracle ({len(reported)}, not counted):")
+        lines += [f"  [model_reported] {m['route']:<28} {m['kind']}" for m in reported]
+    return lines

@@ -15,6 +15,7 @@ from typing import Any
 from bughunt.sim.memory import Memory, NoMemory, Policy
 from bughunt.sim.rng import Rng
 
+from .harness import is_failure
 from .store import ExplorerStore
 
 
@@ -74,6 +75,8 @@ def build_view(store: ExplorerStore, config: MemoryConfig, rnd: Rng) -> View:
     view: View = mem if config.link_table else NoLinksView(mem)
     table = store.links()
     for step in store.steps():
+        if is_failure(step["outcome"], step["status"]):
+            continue  # a failed fetch is not a visit: the page is still to be explored
         final = step["final_route"] or step["route"]
         remember(view, step["route"], final, step["outcome"], table.get(final, ()))
     return view

@@ -1,0 +1,145 @@
+"""Page templates: which remembered pages are instances of one page type, judged generically.
+
+A *template* is a route shape plus, where the site shows it, the DOM structure. The shape comes from
+the URL alone: numeric segments and query values become ``<n>``, long hexadecimal/UUID identifiers
+``<id>``, hyphenated slugs and other query values ``<slug>`` (``/tag/web-dev?page=2`` →
+``/tag/<slug>?page=<n>``). Two routes whose shapes differ in one literal segment at the same position
+(``/tag/python``, ``/tag/webdev``) are one template when their pages have the same structure hash
+(contract 1: tag/attribute-name structure, text ignored, repeated siblings collapsed). Nothing here
+names a route of any one application.
+
+`safe_route` is the harness's guard on every route that enters trusted memory: a canonical,
+percent-encoded path+query of bounded length (the engine's `Fetcher.route_of` should already give
+one; this makes the promise hold whatever a fetcher returns).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import quote, unquote
+
+MAX_ROUTE_CHARS = 300
+_NUMBER = re.compile(r"^\d+$")
+_ID = re.compile(r"^(?=[0-9a-fA-F-]*\d)[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*$")
+_SLUG = re.compile(r"^[0-9A-Za-z]+(?:[-_.~][0-9A-Za-z]+)+$")
+# What may stay unencoded in a remembered route: RFC 3986 unreserved characters, the path and query
+# delimiters, and '%' of existing escapes. Commas, spaces, quotes and brackets are encoded, so a route
+# can never read as prose or split a comma-separated list in the working context.
+_ROUTE_SAFE = "/?&=%-._~:@+!$;"
+
+
+def safe_route(route: str) -> str | None:
+    """The canonical form of `route` (percent-encoded, at most `MAX_ROUTE_CHARS`), or None when it
+    cannot be one (not a path, or too long)."""
+    if not route.startswith("/"):
+        return None
+    route = route.split("#", 1)[0]
+    # Decode once and re-encode, so "/a%20b" and "/a b" are the same route and escapes stay valid.
+    encoded = quote(unquote(route), safe=_ROUTE_SAFE)
+    return encoded if len(encoded) <= MAX_ROUTE_CHARS else None
+
+
+def _shape_value(value: str) -> str:
+    if _NUMBER.match(value):
+        return "<n>"
+    if _ID.match(value):
+        return "<id>"
+    if _SLUG.match(value) and not value.replace(".", "").isalpha():
+        return "<slug>"
+    return value
+
+
+def route_shape(route: str) -> str:
+    """The route with its variable parts replaced, from the URL alone (no page needed)."""
+    path, _, query = route.partition("?")
+    segments = [_shape_value(s) if s else s for s in path.split("/")]
+    shaped = "/".join(segments) or "/"
+    if not query:
+        return shaped
+    params = []
+    for pair in query.split("&"):
+        key, eq, value = pair.partition("=")
+        if not eq:
+            params.append(key)
+        elif _NUMBER.match(value):
+            params.append(f"{key}=<n>")
+        else:
+            params.append(f"{key}=<slug>")
+    return f"{shaped}?{'&'.join(params)}"
+
+
+def templates(hashes: Mapping[str, str | None]) -> dict[str, str]:
+    """Template of every route in `hashes` (route → structure hash, None when unknown).
+
+    Shapes first; then routes of one shape save one literal segment, with the same known structure
+    hash, share a template with that segment as ``<slug>``. A route with no known hash keeps its shape.
+    """
+    shape = {r: route_shape(r) for r in hashes}
+    out = dict(shape)
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for r, s in shape.items():
+        h = hashes[r]
+        if not h:
+            continue
+        path, _, query = s.partition("?")
+        parts = path.split("/")
+        for i, seg in enumerate(parts):
+            if seg and not seg.startswith("<"):
+                key = (h, query, len(parts), i, tuple(parts[:i]), tuple(parts[i + 1 :]))
+                groups.setdefault(key, []).append(r)
+    for (_h, query, _n, i, before, after), routes in groups.items():
+        if len({shape[r].split("?")[0].split("/")[i] for r in routes}) < 2:
+            continue
+        merged = "/".join([*before, "<slug>", *after]) + (f"?{query}" if query else "")
+        for r in routes:
+            out[r] = merged
+    return out
+
+
+def structure_hash(page: Any) -> str | None:
+    """The page's DOM structure hash: the engine's (contract 1) when the fetched page has one.
+
+    Until the engine provides it, a fallback computed here over `bughunt.html`'s tree (tag names and
+    the id/class/role/type/name attributes, text ignored, runs of identical siblings collapsed).
+    """
+    given = getattr(page, "structure_hash", None)
+    if isinstance(given, str) and given:
+        return given
+    document = getattr(page, "document", None)
+    if document is None:
+        return None
+    return hashlib.sha256(_structure(document).encode("utf-8")).hexdigest()[:16]
+
+
+_KEPT_ATTRS = ("id", "class", "role", "type", "name")
+
+
+def _structure(root: Any) -> str:
+    """Iterative post-order serialisation of the element tree (no recursion: pages can be deep)."""
+    done: dict[int, str] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        children = [c for c in getattr(node, "children", ()) if getattr(c, "tag", None)]
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(children))
+            continue
+        attrs = getattr(node, "attrs", {}) or {}
+        head = node.tag + "".join(
+            f"[{k}={' '.join(sorted(str(attrs[k]).split()))}]" for k in _KEPT_ATTRS if attrs.get(k)
+        )
+        parts = _collapse(done.pop(id(c)) for c in children)
+        done[id(node)] = head + ("(" + ",".join(parts) + ")" if parts else "")
+    return done[id(root)]
+
+
+def _collapse(items: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        if not out or out[-1] != item:
+            out.append(item)
+    return out
