@@ -184,6 +184,9 @@ class Explorer:
             target, tokens, retesting = self._choose(position, clicks)
             if target is None:
                 left = len(self._failed)
+                if left and failures_in_a_row:
+                    # What is left failed to load, the last click too: the site, not memory, is the limit.
+                    return "site_unreachable", f"{left} page(s) failed to load and nothing else is left"
                 why = "nothing left that memory knows"
                 if left:
                     why += f"; {left} page(s) failed to load and are retried on resume"
@@ -202,18 +205,22 @@ class Explorer:
                 continue
             failures_in_a_row = 0
             if out.outcome == "login_wall" and self._login_lost(target):
-                return "login_lost", f"{target} showed a login wall again after logging in once more"
+                return (
+                    "login_lost",
+                    f"{target} and the start page show a login wall; logging in again did not last",
+                )
             position = self._position_after(out, position)
         return "budget", f"{clicks} of {cfg.budget} clicks spent"
 
     def _login_lost(self, route: str) -> bool:
-        """A wall where a page used to be (or on the start page) means the login was lost: log in again
-        once per session; a second loss ends the session. Walls on pages never seen are just walls."""
+        """Did a login wall on `route` mean the login was lost? Only when logged in (a `relogin` is
+        configured) and the start page is walled too (one probe, not a click) — otherwise it is a wall
+        for this account, recorded like any other. A lost login is restored once per session; the
+        second loss (or a failed login) ends the session."""
         relogin = self.config.relogin
         if relogin is None:
             return False
-        was_page = route == self.fetcher.start_route() or route in set(self.store.explored())
-        if not was_page:
+        if self.fetcher.fetch(self.fetcher.start_route()).outcome != "login_wall":
             return False
         if self._relogged:
             return True
@@ -221,7 +228,7 @@ class Explorer:
         if not relogin():
             return True
         with self.store.transaction():
-            self.store.forget_pages(("login_wall",), route)  # not a wall after all: retry it
+            self.store.forget_pages(("login_wall",), route)  # walled only because the login was lost
         return False
 
     def _fetches(self) -> int:
