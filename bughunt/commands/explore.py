@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
-from bughunt.explorer.harness import StepOutcome
+from bughunt.explorer.harness import StepOutcome, check_version
 from bughunt.explorer.policies import policy_names
 from bughunt.explorer.session import Explorer, SessionConfig, describe, summary
 from bughunt.explorer.store import ExplorerStore
@@ -131,6 +131,10 @@ def _check_numbers(args: argparse.Namespace) -> None:
     if (args.delay is not None and args.delay < 0) or not args.timeout > 0:
         raise UsageError("--delay must be >= 0 and --timeout > 0")
     check_output_file(args.report, "--report")
+    if args.app_version_hint is not None and check_version(args.app_version_hint) is None:
+        raise UsageError(
+            f"--app-version: {args.app_version_hint!r} is not a version number (like 1.2 or 2.0.1)"
+        )
 
 
 class Terminated(BaseException):

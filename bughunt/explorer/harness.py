@@ -42,15 +42,39 @@ def is_failure(outcome: str, status: int | None = None) -> bool:
     return outcome in FAILURES or (outcome == "http_error" and status is not None and status >= 500)
 
 
+VERSION_PATTERN = re.compile(r"^\d{1,9}(?:\.\d{1,9}){0,3}(?:[-+][0-9A-Za-z.]{1,20})?$")
+"""What an app version may look like to enter trusted memory (bounded: at most ~60 characters)."""
+
+
+def check_version(text: str | None) -> str | None:
+    """`text` when it is a version number (`VERSION_PATTERN`), else None (the version is unknown)."""
+    if text is None:
+        return None
+    text = text.strip()
+    return text if VERSION_PATTERN.match(text) else None
+
+
+def stated_version(page: FetchedPage) -> tuple[str | None, str | None]:
+    """(version, refused): the version the page states when it is a version number; otherwise
+    (None, the raw text) so the caller can quarantine what the site sent instead."""
+    raw = _raw_app_version(page)
+    checked = check_version(raw)
+    return (checked, None) if checked is not None or raw is None else (None, raw)
+
+
 def read_app_version(page: FetchedPage) -> str | None:
-    """The application's version as the site states it: `X-App-Version` header, a version meta tag,
-    or "v1.2" / "version 1.2" in the footer. None when the site does not say."""
+    """The application's version as the site states it (`X-App-Version` header, a version meta tag,
+    or "v1.2" / "version 1.2" in the footer), when it is a version number; None otherwise."""
+    return stated_version(page)[0]
+
+
+def _raw_app_version(page: FetchedPage) -> str | None:
     header = page.header("x-app-version").strip()
     if header:
-        return header
+        return header[:200]
     m = _META_VERSION.search(page.body)
     if m:
-        return m.group(1)
+        return m.group(1)[:200]
     footer = _FOOTER.search(page.body)
     if footer:
         m = _FOOTER_VERSION.search(_TAG.sub(" ", footer.group(0)))

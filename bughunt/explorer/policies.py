@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from bughunt.planning import Planner
 from bughunt.sim.memory import KnownLinks
 from bughunt.sim.rng import Rng
 from bughunt.sim.strategies import Strategy, get_strategy, strategy_names
@@ -69,7 +70,10 @@ class StrategyPolicy:
         tokens = self.count_tokens(decision.working_context)
         if not decision.links:
             return Choice(None, tokens)
-        return Choice(self.strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
+        strategy = self.strategy
+        if isinstance(strategy, Planner) and decision.template_of is not None:
+            strategy = strategy.with_templates(decision.template_of)
+        return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 
 
 def policy_names() -> tuple[str, ...]:

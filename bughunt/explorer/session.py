@@ -26,7 +26,7 @@ from memgpt_lite.errors import UsageError
 
 from . import retest
 from .fetcher import Fetcher, FetchResult
-from .harness import FAILURES, StepOutcome, is_failure, read_app_version, record_step
+from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Decision, Policy
 from .store import ExplorerStore
 from .templates import route_shape, safe_route, structure_hash, templates
@@ -108,6 +108,10 @@ class Explorer:
     ) -> None:
         if config.budget < 0:
             raise UsageError("--budget must be >= 0")
+        if config.app_version_hint is not None and check_version(config.app_version_hint) is None:
+            raise UsageError(
+                f"--app-version: {config.app_version_hint!r} is not a version number (like 1.2, 2.0.1 or 1.3-rc1)"
+            )
         self.store, self.fetcher, self.policy, self.config = store, fetcher, policy, config
         self.on_step = on_step
         self.clock = clock
@@ -119,6 +123,9 @@ class Explorer:
         self._failed: set[str] = set()
         """Routes whose fetch failed in this session (after retries): left for the next session."""
         self._relogged = False
+        self._pending: str | None = None
+        """A changed version one page stated, adopted when the next page states it too."""
+        self._version_changed = False
 
     def run(self) -> SessionResult:
         store, cfg = self.store, self.config
@@ -318,15 +325,7 @@ class Explorer:
         version: str | None = self.store.get_meta("app_version")
         if result.outcome == "page" and result.page is not None:
             page = result.page
-            stated = read_app_version(page) or self.config.app_version_hint
-            if stated and stated != version:
-                new_pos = result.final_route or target
-                with self.store.transaction():
-                    if version is None:
-                        self.store.set_meta("app_version", stated)
-                    else:
-                        retest.invalidate(self.store, stated, new_pos)
-                version = stated
+            version = self._observe_version(page, result.final_route or target, confirmed=False)
             links = self._links(page)
             findings = list(inspect_page(page, self._oracle_fetch()))
         self._last_text = page_text(result.page) if result.outcome == "page" else ""
@@ -416,11 +415,18 @@ class Explorer:
         archive(site_map, bugs)
 
     def _links(self, page: Any) -> list[str]:
+        """The page's links as canonical routes (`safe_route`): the link table is trusted memory, so a
+        target that reads as prose is percent-encoded and an over-long one is dropped. A link to the
+        page itself is no way onward and is not kept."""
+        here = self.fetcher.route_of(page.url)
+        own = safe_route(here) if here is not None else None
         routes: list[str] = []
         for url in extract_links(page):
             route = self.fetcher.route_of(url)
-            if route is not None and route not in routes and self.fetcher.followable(route):
-                routes.append(route)
+            route = safe_route(route) if route is not None else None
+            if route is None or route == own or route in routes or not self.fetcher.followable(route):
+                continue
+            routes.append(route)
         return routes
 
     def _oracle_fetch(self) -> Callable[[str], Any]:
@@ -441,18 +447,61 @@ class Explorer:
         return fetch
 
     def _probe_version(self, position: str) -> None:
-        """On resume, ask the site which version it runs before the first click (not a step)."""
+        """On resume, ask the site which version it runs before the first click (not a step); a change
+        is confirmed by a second look, since one answer may come from a flapping server."""
         if self.store.get_meta("app_version") is None and self.config.app_version_hint is None:
             return
-        page = self.fetcher.fetch(self.fetcher.start_route()).page
-        stated = (read_app_version(page) if page is not None else None) or self.config.app_version_hint
-        current = self.store.get_meta("app_version")
-        if stated and stated != current:
-            with self.store.transaction():
-                if current is None:
-                    self.store.set_meta("app_version", stated)
-                else:
-                    retest.invalidate(self.store, stated, position)
+        for _ in range(2):
+            page = self.fetcher.fetch(self.fetcher.start_route()).page
+            if page is None:
+                return
+            before = self.store.get_meta("app_version")
+            if self._observe_version(page, position, confirmed=False) == before and self._pending is None:
+                return
+
+    def _observe_version(self, page: Any, position: str, *, confirmed: bool) -> str | None:
+        """The version to record for a page just fetched, after judging what it states.
+
+        What the site sends is trusted only when it is a version number (else it is quarantined with
+        provenance and the version stays unknown). A version stated for the first time after pages
+        were tested under an unknown one, or a changed version, starts a re-test — once the next page
+        says the same (one flapping answer is not an upgrade), and at most once per session (a server
+        that keeps changing its mind must not starve the pages not yet visited). `--app-version` is
+        the user's word and needs no confirmation.
+        """
+        store = self.store
+        current = store.get_meta("app_version")
+        stated, refused = stated_version(page)
+        if refused is not None:
+            self._quarantine_version(page, refused)
+        hinted = stated is None and self.config.app_version_hint is not None
+        stated = stated or self.config.app_version_hint
+        if stated is None or stated == current:
+            self._pending = None
+            return current
+        if current is None and not store.explored():
+            with store.transaction():
+                store.set_meta("app_version", stated)  # the first version of a new exploration
+            return stated
+        if not (confirmed or hinted or self._pending == stated):
+            self._pending = stated
+            return current
+        self._pending = None
+        if self._version_changed:
+            logger.warning("app version changes again ({} -> {}) in one session: ignored", current, stated)
+            with store.transaction():
+                store.set_meta("version_flaps", str(int(store.get_meta("version_flaps") or 0) + 1))
+            return current
+        self._version_changed = True
+        with store.transaction():
+            retest.invalidate(store, stated, position)
+        return stated
+
+    def _quarantine_version(self, page: Any, refused: str) -> None:
+        """A version text that is not a version number is page data: kept for audit, never trusted."""
+        provenance = {"source": "app version (not a version number)", "url": page.url, "route": page.route}
+        with self.store.transaction():
+            self.store.add_observation(refused, provenance, self.store.step_count(), self.clock())
 
     @staticmethod
     def _position_after_result(result: FetchResult, position: str) -> str:

@@ -16,15 +16,15 @@ one; this makes the promise hold whatever a fetcher returns).
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote
 
+from bughunt.planning import route_shape
+
+__all__ = ["route_shape", "safe_route", "structure_hash", "templates"]
+
 MAX_ROUTE_CHARS = 300
-_NUMBER = re.compile(r"^\d+$")
-_ID = re.compile(r"^(?=[0-9a-fA-F-]*\d)[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*$")
-_SLUG = re.compile(r"^[0-9A-Za-z]+(?:[-_.~][0-9A-Za-z]+)+$")
 # What may stay unencoded in a remembered route: RFC 3986 unreserved characters, the path and query
 # delimiters, and '%' of existing escapes. Commas, spaces, quotes and brackets are encoded, so a route
 # can never read as prose or split a comma-separated list in the working context.
@@ -40,35 +40,6 @@ def safe_route(route: str) -> str | None:
     # Decode once and re-encode, so "/a%20b" and "/a b" are the same route and escapes stay valid.
     encoded = quote(unquote(route), safe=_ROUTE_SAFE)
     return encoded if len(encoded) <= MAX_ROUTE_CHARS else None
-
-
-def _shape_value(value: str) -> str:
-    if _NUMBER.match(value):
-        return "<n>"
-    if _ID.match(value):
-        return "<id>"
-    if _SLUG.match(value) and not value.replace(".", "").isalpha():
-        return "<slug>"
-    return value
-
-
-def route_shape(route: str) -> str:
-    """The route with its variable parts replaced, from the URL alone (no page needed)."""
-    path, _, query = route.partition("?")
-    segments = [_shape_value(s) if s else s for s in path.split("/")]
-    shaped = "/".join(segments) or "/"
-    if not query:
-        return shaped
-    params = []
-    for pair in query.split("&"):
-        key, eq, value = pair.partition("=")
-        if not eq:
-            params.append(key)
-        elif _NUMBER.match(value):
-            params.append(f"{key}=<n>")
-        else:
-            params.append(f"{key}=<slug>")
-    return f"{shaped}?{'&'.join(params)}"
 
 
 def templates(hashes: Mapping[str, str | None]) -> dict[str, str]:
