@@ -251,8 +251,12 @@ class Explorer:
             r for r in store.links_of(position)
             if r != position and r not in self._failed and self.fetcher.followable(r)
         ]  # fmt: skip
-        if store.needs_retest():
+        due = store.needs_retest()
+        if due:
             target = retest.next_retest(store, position, set(links))
+            if target is None:
+                # The remembered map from here does not lead to what is due: go round by the start page.
+                target = self._travel(position, set(due) - self._failed)
             if target is not None:
                 context = render_working_context(store, position, self.config.memory)
                 tokens = self._count(context)
@@ -277,7 +281,7 @@ class Explorer:
         if choice.route is None:
             # The policy sees nothing left (its view may be smaller than memory, or a page trapped
             # it): with pages known but unvisited, travel to them over the remembered link table.
-            return self._travel(position), choice.tokens, False
+            return self._travel(position, set(self.unvisited())), choice.tokens, False
         return choice.route, choice.tokens, False
 
     def unvisited(self) -> list[str]:
@@ -287,10 +291,10 @@ class Explorer:
         known = dict.fromkeys(d for ds in self.store.links().values() for d in ds)
         return [r for r in known if r not in visited and r not in self._failed and self.fetcher.followable(r)]
 
-    def _travel(self, position: str) -> str | None:
-        """First click toward the nearest known-unvisited page: along a shortest path over the remembered
-        links from here, else by way of the start page, else (the map does not lead there) directly."""
-        goals = set(self.unvisited()) - {position}
+    def _travel(self, position: str, goals: set[str]) -> str | None:
+        """First click toward the nearest of `goals`: along a shortest path over the remembered links
+        from here, else by way of the start page, else (the map does not lead there) directly."""
+        goals = goals - {position}
         if not goals:
             return None
         graph = {
@@ -447,16 +451,22 @@ class Explorer:
         return fetch
 
     def _probe_version(self, position: str) -> None:
-        """On resume, ask the site which version it runs before the first click (not a step); a change
-        is confirmed by a second look, since one answer may come from a flapping server."""
-        if self.store.get_meta("app_version") is None and self.config.app_version_hint is None:
-            return
+        """On resume, look at the start page before the first click (a fetch, not a step): which
+        version the site runs — a change is confirmed by a second look, since one answer may come from
+        a flapping server — and whether its DOM structure changed since memory saw it (an upgrade
+        without a version marker): then it is due for re-test, and re-testing it finds its mates."""
+        start = self.fetcher.start_route()
         for _ in range(2):
-            page = self.fetcher.fetch(self.fetcher.start_route()).page
+            page = self.fetcher.fetch(start).page
             if page is None:
                 return
             before = self.store.get_meta("app_version")
-            if self._observe_version(page, position, confirmed=False) == before and self._pending is None:
+            seen = self._observe_version(page, position, confirmed=False)
+            remembered = self.store.structure_hashes().get(start)
+            if remembered is not None and remembered != structure_hash(page):
+                with self.store.transaction():
+                    self.store.db.execute("UPDATE pages SET needs_retest = 1 WHERE route = ?", (start,))
+            if seen == before and self._pending is None:
                 return
 
     def _observe_version(self, page: Any, position: str, *, confirmed: bool) -> str | None:
