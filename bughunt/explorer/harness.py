@@ -27,6 +27,8 @@ _FOOTER = re.compile(r"(?is)<footer\b.*?</footer>")
 _FOOTER_VERSION = re.compile(r"(?i)\b(?:version|ver\.?|v)\s*(\d+\.\d+(?:\.\d+)?)\b")
 _TAG = re.compile(r"<[^>]*>")
 OBSERVATION_CHARS = 20_000
+# Response headers that may carry a session or a secret are never kept, not even quarantined.
+_SECRET_HEADER = re.compile(r"(?i)cookie|auth|token|secret|session|csrf|api-?key")
 # Evidence fields that are the harness's own facts about the request; every other string an oracle
 # attaches (excerpts, headings, labels, script code) is page text and goes to quarantine.
 _FACT_FIELDS = frozenset({"request", "url", "status", "content_type", "elapsed_ms", "location", "line"})
@@ -269,7 +271,18 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
 
 
 def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) -> None:
-    """Keep what the page said as a quarantined observation: auditable, never trusted."""
+    """Keep what the page said — its text and its response headers — as quarantined observations:
+    auditable (and what the note gate compares notes with after a resume), never trusted."""
+    headers = "\n".join(f"{k}: {v}" for k, v in page.headers.items() if not _SECRET_HEADER.search(k))[
+        :OBSERVATION_CHARS
+    ]
+    if headers:
+        store.add_observation(
+            headers,
+            {"source": "response headers", "url": page.url, "route": page.route, "step": step},
+            step,
+            now,
+        )
     text = page.document.text()[:OBSERVATION_CHARS]
     if not text:
         return

@@ -21,6 +21,16 @@ if TYPE_CHECKING:
     from .harness import StepOutcome
 
 
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing the policy may do on the current page: open `route` by a `kind` of action ("link",
+    "hx", "form", "click"); `label` is the page's own text for it — untrusted, for display only."""
+
+    route: str
+    kind: str = "link"
+    label: str = ""
+
+
 @dataclass(slots=True)
 class Decision:
     """Everything a policy may consult for one choice."""
@@ -36,6 +46,10 @@ class Decision:
     page_text: str = ""
     template_of: Callable[[str], str] | None = None
     """Each route's template (URL shape and DOM structure), for policies that cover templates first."""
+    actions: Sequence[Action] = ()
+    """The same choices as `links`, with each one's kind and (untrusted) label."""
+    site_text: Sequence[str] = ()
+    """What the last response said besides its page text (header values, labels): untrusted."""
 
 
 @dataclass(slots=True)

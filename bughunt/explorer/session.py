@@ -27,7 +27,7 @@ from memgpt_lite.errors import UsageError
 from . import retest
 from .fetcher import Fetcher, FetchResult
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
-from .policies import Decision, Policy
+from .policies import Action, Decision, Policy
 from .store import ExplorerStore
 from .templates import route_shape, safe_route, structure_hash, templates
 from .views import MemoryConfig, View, build_view, remember, render_working_context
@@ -123,6 +123,10 @@ class Explorer:
         self._failed: set[str] = set()
         """Routes whose fetch failed in this session (after retries): left for the next session."""
         self._relogged = False
+        self._actions: dict[str, tuple[str, str]] = {}
+        """Route → (kind, label) of the current page's actions (labels are untrusted page text)."""
+        self._site_text: list[str] = []
+        """What the last response said besides its page text (headers, labels): for the note gate."""
         self._pending: str | None = None
         """A changed version one page stated, adopted when the next page states it too."""
         self._version_changed = False
@@ -276,6 +280,8 @@ class Explorer:
             last=self._last,
             page_text=self._last_text,
             template_of=self._template_of(),
+            actions=[Action(r, *self._actions.get(r, ("link", ""))) for r in links],
+            site_text=self._site_text,
         )
         choice = self.policy.choose(decision)
         if choice.route is None:
@@ -333,6 +339,7 @@ class Explorer:
             links = self._links(page)
             findings = list(inspect_page(page, self._oracle_fetch()))
         self._last_text = page_text(result.page) if result.outcome == "page" else ""
+        self._site_text = site_texts(result.page, self._actions) if result.page is not None else []
         new_position = self._position_after_result(result, position)
         failed = is_failure(result.outcome, result.status)
         digest = structure_hash(result.page) if result.outcome == "page" and result.page is not None else None
@@ -419,18 +426,21 @@ class Explorer:
         archive(site_map, bugs)
 
     def _links(self, page: Any) -> list[str]:
-        """The page's links as canonical routes (`safe_route`): the link table is trusted memory, so a
-        target that reads as prose is percent-encoded and an over-long one is dropped. A link to the
-        page itself is no way onward and is not kept."""
+        """The page's actions as canonical routes (`safe_route`): the link table is trusted memory, so
+        a target that reads as prose is percent-encoded and an over-long one is dropped. A link to the
+        page itself is no way onward and is not kept. Kinds and labels (untrusted text) are kept for
+        this step only, for the llm policy's prompt."""
         here = self.fetcher.route_of(page.url)
         own = safe_route(here) if here is not None else None
         routes: list[str] = []
-        for url in extract_links(page):
+        self._actions = {}
+        for kind, url, label in page_actions(page):
             route = self.fetcher.route_of(url)
             route = safe_route(route) if route is not None else None
             if route is None or route == own or route in routes or not self.fetcher.followable(route):
                 continue
             routes.append(route)
+            self._actions[route] = (kind, label)
         return routes
 
     def _oracle_fetch(self) -> Callable[[str], Any]:
@@ -526,6 +536,23 @@ class Explorer:
         from .factory import shared_counter
 
         return shared_counter().count_text(text)
+
+
+def page_actions(page: Any) -> list[tuple[str, str, str]]:
+    """(kind, absolute URL, label) of every action on the page: the engine's `extract_actions`
+    (links, hx-get/hx-boost, GET forms, clicks; contract 2) where it exists, else its `<a href>` links."""
+    from bughunt import html
+
+    extract = getattr(html, "extract_actions", None)
+    if extract is not None:
+        return [(a.kind, a.target, a.label or "") for a in extract(page)]
+    return [("link", url, "") for url in extract_links(page)]
+
+
+def site_texts(page: Any, actions: dict[str, tuple[str, str]]) -> list[str]:
+    """What a response said outside its page text: header values and action labels (all untrusted)."""
+    headers = getattr(page, "headers", {}) or {}
+    return [*(str(v) for v in headers.values()), *(label for _, label in actions.values() if label)]
 
 
 def page_text(page: Any) -> str:

@@ -128,7 +128,10 @@ def render_working_context(
                 + f"] {bug['route']} {bug['kind']} fp={bug['fingerprint']}"
             )
     for note in store.notes():
-        lines.append(f"note: {note['text']}")
+        # The harness's hand-over is its own word; a model's note passed the gate but is unverified,
+        # and is never rendered like a harness note.
+        who = "harness note" if note["author"] == "harness" else "agent note (unverified)"
+        lines.append(f"{who}: {note['text']}")
     return "\n".join(lines)
 
 
