@@ -50,7 +50,7 @@ def _page(body: str) -> FetchedPage:
     return FetchedPage("http://x/", "/", 200, {}, "text/html", body, 1.0)
 
 
-def test_the_fallback_structure_hash_ignores_text_and_list_length_but_not_structure():
+def test_templates_read_the_engines_structure_hash():
     items = "".join(f'<li class="item"><a href="/i/{i}">item {i}</a></li>' for i in range(5))
     more = "".join(f'<li class="item"><a href="/i/{i}">other {i}</a></li>' for i in range(7))
     a = structure_hash(_page(f"<html><body><ul>{items}</ul><p>hello</p></body></html>"))
@@ -59,7 +59,7 @@ def test_the_fallback_structure_hash_ignores_text_and_list_length_but_not_struct
     assert a == b and a != c
 
 
-def test_the_fallback_structure_hash_survives_a_deep_page():
+def test_the_structure_hash_of_a_deep_page():
     deep = "<div>" * 5000 + "x" + "</div>" * 5000
     assert structure_hash(_page(f"<html><body>{deep}</body></html>"))
 
@@ -85,7 +85,9 @@ def test_the_planner_covers_every_template_before_more_instances_of_one():
     assert picks <= {"/about", "/help"}, "the other templates first"
     mem.write("/about", ("/list",))
     mem.write("/help", ("/list",))
-    assert planner_strategy("/list", (*items, "/about", "/help"), mem, mulberry32(1)) in items[TEMPLATE_SAMPLE:]
+    assert (
+        planner_strategy("/list", (*items, "/about", "/help"), mem, mulberry32(1)) in items[TEMPLATE_SAMPLE:]
+    )
 
 
 def test_the_planner_takes_a_templates_template_from_the_explorer():

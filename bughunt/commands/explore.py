@@ -222,6 +222,8 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                     print(f"interrupted; `bughunt resume --store {args.store}` continues", file=sys.stderr)
                     return 130
             data = summary(store, result)
+            for notice in fetcher.notices:
+                print(f"warning: {notice}", file=sys.stderr)
             skipped = _skipped(store)
             failure = _nothing_explored(store, url)
     except ModelError as exc:  # the llm policy's model: a runtime failure, the store keeps every step

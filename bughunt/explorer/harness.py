@@ -167,6 +167,10 @@ def record_step(
 
 _NETWORK_CODES: tuple[tuple[str, str], ...] = (
     ("refused", "connection_refused"),
+    ("connecterror", "connect_failed"),  # httpx: refused, unreachable or unresolvable
+    ("remoteprotocolerror", "bad_response"),
+    ("readerror", "connection_reset"),
+    ("writeerror", "connection_reset"),
     ("reset", "connection_reset"),
     ("name or service", "dns_failure"),
     ("getaddrinfo", "dns_failure"),

@@ -17,7 +17,7 @@ from typing import Any
 from loguru import logger
 
 from bughunt import site as builtin_site
-from bughunt.html import extract_links
+from bughunt.html import extract_actions
 from bughunt.oracles import Finding, inspect_page
 from bughunt.planning import bfs_paths
 from bughunt.sim.memory import NoMemory
@@ -434,13 +434,13 @@ class Explorer:
         own = safe_route(here) if here is not None else None
         routes: list[str] = []
         self._actions = {}
-        for kind, url, label in page_actions(page):
-            route = self.fetcher.route_of(url)
+        for action in extract_actions(page):
+            route = self.fetcher.route_of(action.target)
             route = safe_route(route) if route is not None else None
             if route is None or route == own or route in routes or not self.fetcher.followable(route):
                 continue
             routes.append(route)
-            self._actions[route] = (kind, label)
+            self._actions[route] = (action.kind, action.label)
         return routes
 
     def _oracle_fetch(self) -> Callable[[str], Any]:
@@ -536,17 +536,6 @@ class Explorer:
         from .factory import shared_counter
 
         return shared_counter().count_text(text)
-
-
-def page_actions(page: Any) -> list[tuple[str, str, str]]:
-    """(kind, absolute URL, label) of every action on the page: the engine's `extract_actions`
-    (links, hx-get/hx-boost, GET forms, clicks; contract 2) where it exists, else its `<a href>` links."""
-    from bughunt import html
-
-    extract = getattr(html, "extract_actions", None)
-    if extract is not None:
-        return [(a.kind, a.target, a.label or "") for a in extract(page)]
-    return [("link", url, "") for url in extract_links(page)]
 
 
 def site_texts(page: Any, actions: dict[str, tuple[str, str]]) -> list[str]:

@@ -15,8 +15,7 @@ one; this makes the promise hold whatever a fetcher returns).
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -71,46 +70,7 @@ def templates(hashes: Mapping[str, str | None]) -> dict[str, str]:
 
 
 def structure_hash(page: Any) -> str | None:
-    """The page's DOM structure hash: the engine's (contract 1) when the fetched page has one.
-
-    Until the engine provides it, a fallback computed here over `bughunt.html`'s tree (tag names and
-    the id/class/role/type/name attributes, text ignored, runs of identical siblings collapsed).
-    """
+    """The fetched page's DOM structure hash (contract 1, the engine's `FetchedPage.structure_hash`),
+    or None for a response that has none."""
     given = getattr(page, "structure_hash", None)
-    if isinstance(given, str) and given:
-        return given
-    document = getattr(page, "document", None)
-    if document is None:
-        return None
-    return hashlib.sha256(_structure(document).encode("utf-8")).hexdigest()[:16]
-
-
-_KEPT_ATTRS = ("id", "class", "role", "type", "name")
-
-
-def _structure(root: Any) -> str:
-    """Iterative post-order serialisation of the element tree (no recursion: pages can be deep)."""
-    done: dict[int, str] = {}
-    stack: list[tuple[Any, bool]] = [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        children = [c for c in getattr(node, "children", ()) if getattr(c, "tag", None)]
-        if not expanded:
-            stack.append((node, True))
-            stack.extend((c, False) for c in reversed(children))
-            continue
-        attrs = getattr(node, "attrs", {}) or {}
-        head = node.tag + "".join(
-            f"[{k}={' '.join(sorted(str(attrs[k]).split()))}]" for k in _KEPT_ATTRS if attrs.get(k)
-        )
-        parts = _collapse(done.pop(id(c)) for c in children)
-        done[id(node)] = head + ("(" + ",".join(parts) + ")" if parts else "")
-    return done[id(root)]
-
-
-def _collapse(items: Iterable[str]) -> list[str]:
-    out: list[str] = []
-    for item in items:
-        if not out or out[-1] != item:
-            out.append(item)
-    return out
+    return given if isinstance(given, str) and given else None
