@@ -69,7 +69,7 @@ def test_builtin_site_flag_reports_coverage(tmp_path, cli_json):
     )
     assert data["coverage"] >= 0.75
     mem = cli_json("memory", "--store", str(tmp_path / "s"), "--json")
-    assert set(mem) == {"visited", "links", "bugs", "working_context", "notes", "archival"}
+    assert set(mem) == {"visited", "links", "bugs", "working_context", "notes", "model_reported", "archival"}
     assert set(mem["bugs"][0]) == {
         "fingerprint",
         "route",
