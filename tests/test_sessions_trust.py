@@ -59,7 +59,8 @@ class _Site(BaseHTTPRequestHandler):
         if path not in PAGES:
             self.send_error(404)
             return
-        links = "".join(f'<a href="{h}">{h}</a>' for h in PAGES[path])
+        # Every link's label carries the planted text: labels are page text, shown only as untrusted data.
+        links = "".join(f'<a href="{h}">{h} {PLANTED}</a>' for h in PAGES[path])
         extra = "<aside><form><input name=q></form></aside>" if type(self).layout == "new" else ""
         body = f"<html><body><main>{links}</main>{extra}</body></html>".encode()
         self.send_response(200)
@@ -87,10 +88,10 @@ def serving(versions: Iterator[str | None], layout: str = "old") -> Iterator[str
         server.server_close()
 
 
-def _run(url: str, store_dir: Path, budget: int = 40, **config: object) -> dict:
+def _run(url: str, store_dir: Path, budget: int = 40, policy_name: str = "planner", **config: object) -> dict:
     store = ExplorerStore(store_dir)
     try:
-        with make_policy("planner", store=store) as policy:
+        with make_policy(policy_name, store=store) as policy:
             fetcher = Fetcher(url, respect_robots=False)
             result = Explorer(store, fetcher, policy, SessionConfig(budget=budget, **config)).run()  # type: ignore[arg-type]
         return summary(store, result)
@@ -119,9 +120,10 @@ def test_version_pattern(text, ok):
     assert (check_version(text) is not None) == ok
 
 
-def test_a_hostile_version_header_and_remote_texts_never_reach_trusted_memory(tmp_path):
+@pytest.mark.parametrize("policy", ["planner", "frontier", "random", "visited"])
+def test_a_hostile_version_header_and_remote_texts_never_reach_trusted_memory(tmp_path, policy):
     with serving(itertools.repeat(f"1.2 {PLANTED}")) as url:
-        data = _run(url, tmp_path / "s")
+        data = _run(url, tmp_path / "s", policy_name=policy)
     assert data["app_version"] is None, "not a version number: unknown"
     trusted = _trusted_text(tmp_path / "s")
     for piece in (
@@ -137,8 +139,12 @@ def test_a_hostile_version_header_and_remote_texts_never_reach_trusted_memory(tm
     details = {r["route"]: r["detail"] for r in store.steps()}
     quarantined = [json.loads(o["provenance"]) for o in store.observations() if PLANTED in o["text"]]
     store.close()
-    assert details["/go"] == "redirect_not_followed"
-    assert details["/files/report%201%2C%20final.txt"] == "content_type:application/pdf"
+    if policy == "planner":  # it visits everything; the random walks may not reach both
+        assert {"/go", "/files/report%201%2C%20final.txt"} <= set(details)
+    assert details.get("/go", "redirect_not_followed") == "redirect_not_followed"
+    assert details.get("/files/report%201%2C%20final.txt", "content_type:application/pdf") == (
+        "content_type:application/pdf"
+    )
     assert quarantined and quarantined[0]["source"].startswith("app version"), "kept with provenance"
 
 
