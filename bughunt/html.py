@@ -210,6 +210,17 @@ def parse_html(text: str) -> Node:
     return root
 
 
+@dataclass(frozen=True, slots=True)
+class ClientError:
+    """One client-side failure seen by the browser engine. `kind` is harness vocabulary; `text` and
+    `url` are the page's own words and address (untrusted: quarantined evidence only)."""
+
+    kind: Literal["js_error", "console_error", "failed_request"]
+    text: str = ""
+    url: str = ""
+    status: int | None = None
+
+
 @dataclass(frozen=True)
 class FetchedPage:
     """One HTTP response as the explorer and the oracles see it.
@@ -227,6 +238,8 @@ class FetchedPage:
     elapsed_ms: float
     method: str = "GET"
     redirects: tuple[str, ...] = ()
+    client_errors: tuple[ClientError, ...] = ()
+    """What the browser engine saw go wrong while the page ran (empty for the HTTP engine)."""
 
     @cached_property
     def document(self) -> Node:

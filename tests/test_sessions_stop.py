@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bughunt.cli import main
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.fetcher import Fetcher, LoginLost
 from bughunt.explorer.policies import Choice, Decision
 from bughunt.explorer.session import Explorer, SessionConfig, summary
 from bughunt.explorer.store import ExplorerStore
@@ -202,21 +202,31 @@ def test_rerunning_the_main_job_says_why_it_did_nothing_and_a_huge_budget_says_d
     assert rows == [("session-1", "done", first["clicks"]), ("session-2", "done", 0)]
 
 
+class _LosingFetcher(Fetcher):
+    """The engine's contract: a login wall after its one re-login raises `LoginLost`."""
+
+    def fetch(self, route: str):  # type: ignore[no-untyped-def]
+        result = super().fetch(route)
+        if result.outcome == "login_wall":
+            raise LoginLost(f"{result.route}: login wall after one re-login")
+        return result
+
+
 def test_a_login_lost_mid_session_is_a_stated_stop(tmp_path):
     _Handler.walled_after, _Handler.served = 4, 0
-    tries: list[int] = []
-
-    def relogin() -> bool:
-        tries.append(1)
-        return False  # the login cannot be restored
-
     try:
         with serving() as port:
-            data, _ = _session(f"http://127.0.0.1:{port}/", tmp_path / "s", budget=30, relogin=relogin)
+            store = ExplorerStore(tmp_path / "s")
+            fetcher = _LosingFetcher(f"http://127.0.0.1:{port}/", respect_robots=False)
+            with make_policy("planner", store=store) as policy:
+                result = Explorer(store, fetcher, policy, SessionConfig(budget=30)).run()
+            data = summary(store, result)
+            status = store.sessions()[-1]["status"]
+            store.close()
     finally:
         _Handler.walled_after = None
-    assert data["stop_reason"] == "login_lost" and tries == [1]
-    assert data["clicks"] < 30
+    assert data["stop_reason"] == "login_lost" == status and "login wall" in data["stop_detail"]
+    assert data["clicks"] < 30 and len(data["pages_visited"]) >= 2
 
 
 def _hanging_listener() -> socket.socket:

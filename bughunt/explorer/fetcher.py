@@ -14,13 +14,14 @@ import re
 import time
 import urllib.robotparser
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import httpx
 from loguru import logger
 
-from bughunt.html import MAX_ROUTE_CHARS, FetchedPage, fetch_page, route_of
+from bughunt.explorer.login import Credentials
+from bughunt.html import MAX_ROUTE_CHARS, Action, FetchedPage, extract_actions, fetch_page, route_of
 from memgpt_lite.errors import UsageError
 
 Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
@@ -41,6 +42,11 @@ _MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9.+-]{0,40}/[a-z0-9][a-z0-9.+-]{0,60}")
 LOGIN_OPTIONS = "--login-url/--username/--password-env, --cookie NAME=VALUE or --header 'Name: value'"
 # Links that end the session or destroy data are never followed by the explorer.
 DEFAULT_AVOID = r"(?i)(log-?out|sign-?out|/logoff|[?&](confirm|really)=|/(delete|destroy|remove)(/|$|\?))"
+
+
+class LoginLost(RuntimeError):
+    """The login wall came back after the one re-login a session allows (or the re-login failed).
+    The session ends with stop reason "login_lost"; the message holds routes and codes only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +86,8 @@ class Fetcher:
     """Warnings for the person running the session (harness wording only), each said once."""
     cookies: httpx.Cookies = field(default_factory=httpx.Cookies, repr=False)
     """The session's cookie jar (`--cookie`, a form login, what the site sets); process memory only."""
+    credentials: Credentials | None = field(default=None, repr=False)
+    """The login options (`log_in`); never stored."""
 
     def __post_init__(self) -> None:
         try:
@@ -108,6 +116,9 @@ class Fetcher:
         self._robots_at = 0.0
         self._delay_warned = False
         self._oracle_fetches = 0
+        self._logged_in = False
+        self._relogins = 0
+        self._walled_anyway: set[str] = set()
 
     # -- addresses -------------------------------------------------------------------------------
     def route_of(self, url: str) -> str | None:
@@ -206,6 +217,24 @@ class Fetcher:
             wanted = MAX_CRAWL_DELAY_S
         self.delay = max(self.delay, wanted)
 
+    def _load(self, url: str) -> FetchedPage:
+        """One page load (the browser engine renders it instead)."""
+        return self._http(url)
+
+    # -- actions (the explorer's steps) ------------------------------------------------------------
+    engine: ClassVar[str] = "http"
+
+    def actions(self, page: FetchedPage) -> list[Action]:
+        """What can be done on `page`: `extract_actions` (the browser engine adds clicks)."""
+        return extract_actions(page)
+
+    def perform(self, action: Action) -> FetchResult:
+        """Do `action`. Every action of this engine has a known target, so it is a fetch of that route."""
+        return self.fetch(self.route_of(action.target) or action.target)
+
+    def close(self) -> None:
+        """Release what the engine holds (the browser engine's Chromium)."""
+
     def _http(self, url: str, **kwargs: Any) -> FetchedPage:
         return fetch_page(
             url,
@@ -222,7 +251,62 @@ class Fetcher:
 
         A step starts the oracles' allowance afresh (`MAX_ORACLE_FETCHES`, spent by `fetch_page`)."""
         self._oracle_fetches = 0
+        result = self._fetch(route)
+        if result.outcome == "login_wall" and self._logged_in:
+            result = self._after_wall(result)
+        return result
+
+    def probe(self, route: str) -> FetchResult:
+        """Fetch `route` without it being a step (no login recovery, no oracle allowance)."""
         return self._fetch(route)
+
+    # -- logging in ------------------------------------------------------------------------------
+    def log_in(self) -> None:
+        """Apply the credentials: cookies and headers now, then the form login if one was given.
+        `LoginFailed` (a usage error) when the form login does not get past the wall."""
+        creds = self.credentials
+        if creds is None or not creds.used:
+            return
+        host = urlsplit(self.origin).hostname or ""
+        for name, value in creds.cookies:
+            self.cookies.set(name, value, domain=host)
+        self.headers.update(dict(creds.headers))
+        if creds.login_url:
+            self._form_login(creds)
+        self._logged_in = True
+
+    def _form_login(self, creds: Credentials) -> None:
+        from .login import http_login
+
+        http_login(self, creds)
+
+    def _after_wall(self, result: FetchResult) -> FetchResult:
+        """A wall while logged in: a route walled for this account too, or the login was lost. Lost, it
+        is restored once per session; lost again (or not restorable) raises `LoginLost`."""
+        creds = self.credentials
+        if creds is None or not creds.login_url or result.route in self._walled_anyway:
+            return result
+        from .login import LoginFailed
+
+        if self._relogins >= 1:
+            again = self._fetch(self.start_route())
+            if again.outcome != "login_wall" and self._fetch(result.route).outcome == "login_wall":
+                self._walled_anyway.add(result.route)  # walled for this account, the session is fine
+                return result
+            raise LoginLost(f"the login wall came back at {result.route} after a re-login")
+        try:
+            self._form_login(creds)
+        except LoginFailed:
+            raise LoginLost(
+                f"the login wall came back at {result.route} and logging in again failed"
+            ) from None
+        retried = self._fetch(result.route)
+        if retried.outcome == "login_wall":
+            self._walled_anyway.add(result.route)
+        else:
+            self._relogins += 1
+            logger.info("logged in again after a login wall at {}", result.route)
+        return retried
 
     def _fetch(self, route: str) -> FetchResult:
         canonical = self.route_of(route)
@@ -241,7 +325,7 @@ class Fetcher:
             return FetchResult("blocked", route, url, detail="disallowed by robots.txt")
         self._wait()
         try:
-            page = self._http(url)
+            page = self._load(url)
         except TimeoutError:
             return FetchResult("timeout", route, url, detail=f"no answer within {self.timeout:g}s")
         except (OSError, ValueError, UnicodeError) as exc:

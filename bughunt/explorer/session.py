@@ -25,7 +25,7 @@ from bughunt.sim.rng import derive_seed, mulberry32
 from memgpt_lite.errors import UsageError
 
 from . import retest
-from .fetcher import Fetcher, FetchResult
+from .fetcher import Fetcher, FetchResult, LoginLost
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Action, Decision, Policy
 from .store import ExplorerStore
@@ -61,8 +61,6 @@ class SessionConfig:
     """This many failed clicks in a row (each after its retries) end the session: site_unreachable."""
     force_retest: bool = False
     """`resume --retest`: every remembered page is due for re-test, as after a version change."""
-    relogin: Callable[[], bool] | None = None
-    """Logs in again when a login wall appears where a page was (the engine's login); None: no login."""
 
 
 @dataclass(slots=True)
@@ -122,7 +120,6 @@ class Explorer:
         self._last_text = ""
         self._failed: set[str] = set()
         """Routes whose fetch failed in this session (after retries): left for the next session."""
-        self._relogged = False
         self._actions: dict[str, tuple[str, str]] = {}
         """Route → (kind, label) of the current page's actions (labels are untrusted page text)."""
         self._site_text: list[str] = []
@@ -149,18 +146,11 @@ class Explorer:
         self._view = build_view(store, cfg.memory, self.memory_rnd)
         position: str | None = store.get_meta("position")
         try:
-            if position is None or store.page(position) is None:
-                position = self._land(session_id, outcomes)
-            else:
-                self._probe_version(position)
-            if position is None:
-                status = "site_unreachable"
-                detail = f"the start page {self.fetcher.start_route()} gave {outcomes[-1].detail or outcomes[-1].outcome}"
-            else:
-                if cfg.force_retest:
-                    with store.transaction():
-                        retest.force(store, position)
-                status, detail = self._loop(session_id, position, outcomes)
+            try:
+                status, detail, position = self._run(session_id, position, outcomes)
+            except LoginLost as exc:
+                # The engine logged in again once already (or could not): the step in flight is lost.
+                status, detail = "login_lost", str(exc)
                 position = store.get_meta("position") or position
         finally:
             clicks = sum(o.click for o in outcomes)
@@ -172,6 +162,28 @@ class Explorer:
             name, session_id, clicks, sum(o.tokens for o in outcomes), status, outcomes,
             budget=cfg.budget, fetches=fetches, detail=detail,
         )  # fmt: skip
+
+    def _run(
+        self, session_id: int, position: str | None, outcomes: list[StepOutcome]
+    ) -> tuple[str, str, str | None]:
+        """Land or probe, then click: returns (stop reason, detail, position)."""
+        store = self.store
+        if position is None or store.page(position) is None:
+            position = self._land(session_id, outcomes)
+        else:
+            self._probe_version(position)
+        if position is None:
+            last = outcomes[-1]
+            return (
+                "site_unreachable",
+                f"the start page {self.fetcher.start_route()} gave {last.detail or last.outcome}",
+                None,
+            )
+        if self.config.force_retest:
+            with store.transaction():
+                retest.force(store, position)
+        status, detail = self._loop(session_id, position, outcomes)
+        return status, detail, store.get_meta("position") or position
 
     def _land(self, session_id: int, outcomes: list[StepOutcome]) -> str | None:
         """Land on the start page (not a click). None when it could not be loaded, even after retries."""
@@ -222,25 +234,6 @@ class Explorer:
                 )
             position = self._position_after(out, position)
         return "budget", f"{clicks} of {cfg.budget} clicks spent"
-
-    def _login_lost(self, route: str) -> bool:
-        """Did a login wall on `route` mean the login was lost? Only when logged in (a `relogin` is
-        configured) and the start page is walled too (one probe, not a click) — otherwise it is a wall
-        for this account, recorded like any other. A lost login is restored once per session; the
-        second loss (or a failed login) ends the session."""
-        relogin = self.config.relogin
-        if relogin is None:
-            return False
-        if self.fetcher.fetch(self.fetcher.start_route()).outcome != "login_wall":
-            return False
-        if self._relogged:
-            return True
-        self._relogged = True
-        if not relogin():
-            return True
-        with self.store.transaction():
-            self.store.forget_pages(("login_wall",), route)  # walled only because the login was lost
-        return False
 
     def _fetches(self) -> int:
         stats = getattr(self.fetcher, "stats", None)
@@ -434,7 +427,7 @@ class Explorer:
         own = safe_route(here) if here is not None else None
         routes: list[str] = []
         self._actions = {}
-        for action in extract_actions(page):
+        for action in self._page_actions(page):
             route = self.fetcher.route_of(action.target)
             route = safe_route(route) if route is not None else None
             if route is None or route == own or route in routes or not self.fetcher.followable(route):
@@ -442,6 +435,12 @@ class Explorer:
             routes.append(route)
             self._actions[route] = (action.kind, action.label)
         return routes
+
+    def _page_actions(self, page: Any) -> list[Any]:
+        # The engine's view of the page's actions (the browser engine adds clicks; a click acts on the
+        # page it is on, so it has no route of its own and is not kept as a link).
+        actions = getattr(self.fetcher, "actions", None)
+        return list(actions(page)) if callable(actions) else extract_actions(page)
 
     def _oracle_fetch(self) -> Callable[[str], Any]:
         # The oracles may look at related pages (the previous page of a list, the article behind a

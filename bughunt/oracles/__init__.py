@@ -12,6 +12,7 @@ from loguru import logger
 
 from bughunt.html import FetchedPage, same_origin
 from bughunt.oracles.base import KINDS, Fetch, Finding, evidence
+from bughunt.oracles.client_errors import check_client_errors
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.destructive import check_unconfirmed_destructive
 from bughunt.oracles.forms import check_form_drops_value
@@ -28,6 +29,7 @@ ORACLES: dict[str, Oracle] = {
     "count_mismatch": check_count_mismatch,
     "form_drops_value": check_form_drops_value,
     "unconfirmed_destructive": check_unconfirmed_destructive,
+    "client_error": check_client_errors,
 }
 
 __all__ = [

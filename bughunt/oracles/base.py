@@ -13,8 +13,9 @@ from bughunt.site import BugKind
 Fetch = Callable[[str], FetchedPage]
 """Fetch one same-origin URL (absolute). Oracles use it to look at a related page."""
 
-KINDS: tuple[str, ...] = get_args(BugKind)
-"""The oracle kinds are the site definition's bug kinds (one vocabulary for site, oracles and memory)."""
+KINDS: tuple[str, ...] = tuple(dict.fromkeys((*get_args(BugKind), "client_error")))
+"""The oracle kinds are the site definition's bug kinds (one vocabulary for site, oracles and memory),
+plus "client_error": what only the browser engine sees (uncaught JS errors, console errors, failed XHR/fetch)."""
 
 
 @dataclass(frozen=True)
