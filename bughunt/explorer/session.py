@@ -9,13 +9,15 @@ states a new app version, the retest planner takes over until every page due has
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from loguru import logger
 
+from bughunt import html
 from bughunt import site as builtin_site
 from bughunt.html import extract_actions
 from bughunt.oracles import Finding, inspect_page
@@ -33,6 +35,9 @@ from .templates import route_shape, safe_route, structure_hash, templates
 from .views import MemoryConfig, View, build_view, remember, render_working_context
 
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
+CLICK_MARK = "#click-"
+"""Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such."""
+MAX_SELECTOR_CHARS = 300
 
 STOP_REASONS: dict[str, str] = {
     "budget": "the click budget is spent",
@@ -371,15 +376,31 @@ class Explorer:
     def _fetch(self, target: str) -> FetchResult:
         """Fetch `target`, retrying a failed fetch with exponential backoff (bounded: `retries` extra
         attempts). A failure that persists is returned as such: the caller does not count it a visit."""
-        result = self.fetcher.fetch(target)
+        result = self._load(target)
         for attempt in range(self.config.retries):
             if not is_failure(result.outcome, result.status):
                 break
             wait = self.config.retry_backoff_s * 2**attempt
             logger.info("{} failed ({}); retrying in {:.2g}s", target, result.outcome, wait)
             self.sleep(wait)
-            result = self.fetcher.fetch(target)
+            result = self._load(target)
         return result
+
+    def _load(self, target: str) -> FetchResult:
+        """A route is fetched; a click state's route is the click, done on its page by the engine. A
+        click that leaves the URL as it was is a state of its own (route + structure: it is stored
+        under the click's route); one that navigates leads to the new URL, like a redirect."""
+        click = self.store.click_of(target) if CLICK_MARK in target else None
+        if click is None:
+            return self.fetcher.fetch(target)
+        page_route, selector = click
+        perform = getattr(self.fetcher, "perform", None)
+        if not callable(perform):
+            return FetchResult("blocked", target, "", detail="this engine cannot click")
+        result = perform(html.Action("click", self.fetcher.url_of(page_route), "", selector))
+        if result.outcome == "page" and (result.final_route or result.route) == page_route:
+            return replace(result, route=target, final_route=target)
+        return replace(result, route=target)
 
     def _hand_over(self, session_id: int, name: str, position: str | None, clicks: int, status: str) -> None:
         """The hand-over note for the next session, built only from harness facts — its own stop reason
@@ -427,13 +448,26 @@ class Explorer:
         own = safe_route(here) if here is not None else None
         routes: list[str] = []
         self._actions = {}
+        clicks: list[tuple[str, str]] = []
         for action in self._page_actions(page):
-            route = self.fetcher.route_of(action.target)
-            route = safe_route(route) if route is not None else None
+            if action.kind == "click":
+                # No address of its own: a harness-made route names the state the click leaves.
+                if own is None or not action.selector or len(action.selector) > MAX_SELECTOR_CHARS:
+                    continue
+                digest = hashlib.sha256(f"{own} {action.selector}".encode()).hexdigest()[:12]
+                route: str | None = f"{own}{CLICK_MARK}{digest}"
+                clicks.append((str(route), action.selector))
+            else:
+                route = self.fetcher.route_of(action.target)
+                route = safe_route(route) if route is not None else None
             if route is None or route == own or route in routes or not self.fetcher.followable(route):
                 continue
             routes.append(route)
             self._actions[route] = (action.kind, action.label)
+        if clicks and own is not None:
+            with self.store.transaction():
+                for route, selector in clicks:
+                    self.store.add_click(route, own.split(CLICK_MARK)[0], selector)
         return routes
 
     def _page_actions(self, page: Any) -> list[Any]:

@@ -11,6 +11,9 @@ The harness (never the model) writes it, one transaction per step, in WAL mode, 
 - `reports`: every report the run emitted (a report of an already-open fingerprint is a duplicate);
 - `model_reports`: bugs the llm policy reported that no oracle backs (contract 6: status
   "model_reported", kind kept, the model's words a quarantined observation) — shown apart, never counted;
+- `click_actions`: the browser engine's clicks (an element that acts without an address), each named
+  by a harness-made route `<page route>#click-<digest>` in the link table: the state it leaves
+  (route + DOM structure) is a page of its own;
 - `notes`: the model's notes that passed the page-text filter, plus the harness's hand-over note
   (one, rewritten at the end of each session from structured memory only); `observations`: quarantined raw page
   text with provenance — data for audit, never fact, note, instruction or working context.
@@ -76,6 +79,9 @@ CREATE TABLE IF NOT EXISTS model_reports (
     id INTEGER PRIMARY KEY, route TEXT NOT NULL, kind TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'model_reported' CHECK (status = 'model_reported'),
     observation INTEGER, session_id INTEGER, step INTEGER, at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS click_actions (
+    route TEXT PRIMARY KEY, page TEXT NOT NULL, selector TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS rejections (
     id INTEGER PRIMARY KEY, what TEXT NOT NULL, text TEXT NOT NULL, reason TEXT NOT NULL,
@@ -282,6 +288,22 @@ class ExplorerStore:
             "INSERT INTO model_reports(route, kind, observation, session_id, step, at) VALUES (?,?,?,?,?,?)",
             (route, kind, observation, session_id, step, now),
         )
+
+    def add_click(self, route: str, page: str, selector: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO click_actions(route, page, selector) VALUES (?,?,?)",
+            (route, page, selector),
+        )
+
+    def click_of(self, route: str) -> tuple[str, str] | None:
+        """(page route, CSS selector) of a click state's route, None when it is not one."""
+        try:
+            row = self.db.execute(
+                "SELECT page, selector FROM click_actions WHERE route = ?", (route,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # an old store opened read-only
+            return None
+        return (row["page"], row["selector"]) if row else None
 
     def rejections(self) -> list[sqlite3.Row]:
         return list(self.db.execute("SELECT * FROM rejections ORDER BY id"))
