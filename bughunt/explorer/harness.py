@@ -166,6 +166,7 @@ def record_step(
 
 
 _NETWORK_CODES: tuple[tuple[str, str], ...] = (
+    ("robots.txt", "robots_unreachable"),  # the engine does not fetch a site whose robots.txt fails
     ("refused", "connection_refused"),
     ("connecterror", "connect_failed"),  # httpx: refused, unreachable or unresolvable
     ("remoteprotocolerror", "bad_response"),

@@ -232,11 +232,6 @@ class Explorer:
                     )
                 continue
             failures_in_a_row = 0
-            if out.outcome == "login_wall" and self._login_lost(target):
-                return (
-                    "login_lost",
-                    f"{target} and the start page show a login wall; logging in again did not last",
-                )
             position = self._position_after(out, position)
         return "budget", f"{clicks} of {cfg.budget} clicks spent"
 
