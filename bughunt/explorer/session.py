@@ -598,6 +598,8 @@ def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[s
     coverage = len(set(visited) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None
     sessions = store.sessions()
     last = sessions[-1] if sessions else None
+    name: str | None
+    reason: str | None
     if result is not None:
         name, clicks, tokens, reason = result.session, result.clicks, result.tokens, result.stop_reason
         budget, fetches, detail = result.budget, result.fetches, result.detail
