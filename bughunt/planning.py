@@ -53,21 +53,27 @@ class Planner:
     any other node has none and is judged by the link table alone.
     """
 
-    __slots__ = ("routes", "template_of")
+    __slots__ = ("routes", "template_of", "probes")
 
     def __init__(
-        self, routes: Mapping[Hashable, str] | None = None, template_of: Callable[[str], str] | None = None
+        self,
+        routes: Mapping[Hashable, str] | None = None,
+        template_of: Callable[[str], str] | None = None,
+        probes: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
+        self.probes = probes
 
     def with_routes(self, routes: Mapping[Hashable, str]) -> Planner:
-        return Planner(routes, self.template_of)
+        return Planner(routes, self.template_of, self.probes)
 
-    def with_templates(self, template_of: Callable[[str], str]) -> Planner:
+    def with_templates(self, template_of: Callable[[str], str], probes: Iterable[Hashable] = ()) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
-        reads the pages' DOM structure) instead of the URL shape alone."""
-        return Planner(self.routes, template_of)
+        reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
+        only with values the explorer made up (a GET form submitted with generated input): more data
+        for a page already seen, so they wait like further instances of a sampled template."""
+        return Planner(self.routes, template_of, frozenset(probes))
 
     def route(self, node: Hashable) -> str | None:
         if self.routes is not None:
@@ -95,6 +101,8 @@ class Planner:
 
         def sampled(q: N) -> bool:
             # Its template already has enough visited instances: the other templates come first.
+            if q in self.probes:
+                return True
             t = self.template(q)
             return t is not None and covered[t] >= TEMPLATE_SAMPLE
 

@@ -100,3 +100,15 @@ def test_the_planner_takes_a_templates_template_from_the_explorer():
     mem.write("/tag/rust", ("/",))
     merged = planner_strategy.with_templates(lambda r: "/tag/<slug>" if r.startswith("/tag/") else r)
     assert {merged("/", (*tags, "/faq"), mem, mulberry32(s)) for s in range(20)} == {"/faq"}
+
+
+def test_a_form_submitted_with_made_up_values_waits_like_another_instance():
+    # /search?q=memory exists only because the explorer typed "memory": the site's own pages first.
+    mem = Memory()
+    mem.write("/search", ("/search?q=memory", "/search/2", "/"))
+    mem.write("/", ("/search",))
+    probing = planner_strategy.with_templates(lambda r: r, probes={"/search?q=memory"})
+    links = ("/search?q=memory", "/search/2", "/")
+    assert {probing("/search", links, mem, mulberry32(s)) for s in range(20)} == {"/search/2"}
+    mem.write("/search/2", ("/search",))
+    assert probing("/search", links, mem, mulberry32(1)) == "/search?q=memory", "then sampled"

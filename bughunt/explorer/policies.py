@@ -48,6 +48,8 @@ class Decision:
     """Each route's template (URL shape and DOM structure), for policies that cover templates first."""
     actions: Sequence[Action] = ()
     """The same choices as `links`, with each one's kind and (untrusted) label."""
+    probes: frozenset[str] = frozenset()
+    """Known routes reached only by a GET form submitted with generated values."""
     site_text: Sequence[str] = ()
     """What the last response said besides its page text (header values, labels): untrusted."""
 
@@ -86,7 +88,7 @@ class StrategyPolicy:
             return Choice(None, tokens)
         strategy = self.strategy
         if isinstance(strategy, Planner) and decision.template_of is not None:
-            strategy = strategy.with_templates(decision.template_of)
+            strategy = strategy.with_templates(decision.template_of, decision.probes)
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 
 

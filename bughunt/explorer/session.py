@@ -129,6 +129,8 @@ class Explorer:
         """Route → (kind, label) of the current page's actions (labels are untrusted page text)."""
         self._site_text: list[str] = []
         """What the last response said besides its page text (headers, labels): for the note gate."""
+        self._probes: set[str] = set()
+        """Routes found only as GET forms submitted with generated values (this session)."""
         self._pending: str | None = None
         """A changed version one page stated, adopted when the next page states it too."""
         self._version_changed = False
@@ -275,6 +277,7 @@ class Explorer:
             template_of=self._template_of(),
             actions=[Action(r, *self._actions.get(r, ("link", ""))) for r in links],
             site_text=self._site_text,
+            probes=frozenset(self._probes),
         )
         choice = self.policy.choose(decision)
         if choice.route is None:
@@ -459,6 +462,8 @@ class Explorer:
                 continue
             routes.append(route)
             self._actions[route] = (action.kind, action.label)
+            if action.kind == "form":
+                self._probes.add(route)
         if clicks and own is not None:
             with self.store.transaction():
                 for route, selector in clicks:
