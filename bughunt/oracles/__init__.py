@@ -22,6 +22,7 @@ from bughunt.oracles.base import (
     OracleFetch,
     evidence,
 )
+from bughunt.oracles.client_errors import check_client_errors
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.destructive import check_unconfirmed_destructive
 from bughunt.oracles.forms import check_form_drops_value
@@ -39,6 +40,7 @@ ORACLES: dict[str, Oracle] = {
     "count_mismatch": check_count_mismatch,
     "form_drops_value": check_form_drops_value,
     "unconfirmed_destructive": check_unconfirmed_destructive,
+    "client_error": check_client_errors,
 }
 
 __all__ = [
