@@ -76,13 +76,11 @@ HOSTILE = [
     {"command": "insert", "path": "/memories/escape_file.md", "insert_line": 0, "insert_text": "x"},
     {"command": "insert", "path": "/memories/escape_dir/secrets.env", "insert_line": 0, "insert_text": "x"},
     {"command": "delete", "path": "/memories/escape_dir/secrets.env"},
-    {"command": "delete", "path": "/memories/escape_file.md"},
     {"command": "delete", "path": "/memories/.."},
     {"command": "delete", "path": "/memories"},
     {"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/../outside/secrets.env"},
     {"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/escape_dir/secrets.env"},
     {"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/escape_file.md"},
-    {"command": "rename", "old_path": "/memories/escape_dir", "new_path": "/memories/inside"},
     {"command": "rename", "old_path": "/memories/../outside", "new_path": "/memories/stolen"},
     {"command": "rename", "old_path": "/memories", "new_path": "/memories/sub"},
     {"command": "view", "path": 42},
@@ -214,7 +212,7 @@ def test_atomic_write_leaves_old_content_when_the_write_fails(tmp_path, monkeypa
     tool = MemoryTool(tmp_path / "m")
     tool.call({"command": "create", "path": "/memories/a.md", "file_text": "stable\n"})
 
-    def boom(src, dst):
+    def boom(src, dst, **kwargs):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
