@@ -199,3 +199,35 @@ def test_bughunt_readers_on_a_damaged_store_are_one_error_and_write_nothing(
         assert err.strip().count("\n") == 0, err
     assert tree_hashes(hunt_store) == before
     assert not (tmp_path / "r.html").exists()
+
+
+def test_report_out_replaces_only_its_own_reports(hunt_store, tmp_path, capsys):
+    out = tmp_path / "report.html"
+    out.write_text("<html>my own notes, years of work</html>")
+    capsys.readouterr()
+    assert bughunt_cli.main(["report", "--store", str(hunt_store), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"refusing to overwrite {out}" in err and err.strip().count("\n") == 0
+    assert out.read_text() == "<html>my own notes, years of work</html>"
+    fresh = tmp_path / "fresh.html"
+    assert bughunt_cli.main(["report", "--store", str(hunt_store), "--out", str(fresh)]) == 0
+    first = fresh.read_bytes()
+    assert b'<meta name="generator" content="bughunt report">' in first[:4096]
+    assert bughunt_cli.main(["report", "--store", str(hunt_store), "--out", str(fresh)]) == 0  # its own
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "hunt") == ["fresh.html", "report.html"]
+
+
+@pytest.mark.parametrize("kind", ["folder", "symlink"])
+def test_report_out_onto_a_folder_or_link_is_refused_and_leaves_no_tmp(hunt_store, tmp_path, capsys, kind):
+    target = tmp_path / "target"
+    if kind == "folder":
+        target.mkdir()
+        (target / "inside.txt").write_text("x")
+    else:
+        (tmp_path / "real.html").write_text("<html>not a report</html>")
+        target.symlink_to(tmp_path / "real.html")
+    before = sorted(str(p) for p in tmp_path.rglob("*") if hunt_store not in p.parents)
+    assert bughunt_cli.main(["report", "--store", str(hunt_store), "--out", str(target)]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
+    assert sorted(str(p) for p in tmp_path.rglob("*") if hunt_store not in p.parents) == before
+    assert not list(tmp_path.rglob("*.tmp"))
