@@ -412,7 +412,7 @@ class MemoryTool(BetaAbstractMemoryTool):
                 raise ToolError(f"The path {command.old_path} does not exist") from err
             if err.kind == "exists":
                 raise ToolError(f"The destination {command.new_path} already exists") from err
-            with self._errors(command.old_path):
+            with self._errors(f"{command.old_path} -> {command.new_path}"):
                 raise
         return f"Successfully renamed {command.old_path} to {command.new_path}"
 
