@@ -4,6 +4,7 @@ as links, only plain files read, a file-count limit, names that cannot spoof a l
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from pathlib import Path, PurePosixPath
@@ -255,6 +256,11 @@ def _race(tmp_path: Path, seconds: float) -> tuple[int, int]:
             except OSError:
                 pass
 
+    # Switch threads every microsecond, not every 5 ms: otherwise the GIL lets the tool finish most
+    # operations before the racer runs, and the race (which the old path-based tool lost within seconds,
+    # writing temporary files into the outside folder) would hardly ever be tried.
+    old_interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
     d.mkdir()
     t = threading.Thread(target=racer, daemon=True)
     t.start()
@@ -297,6 +303,7 @@ def _race(tmp_path: Path, seconds: float) -> tuple[int, int]:
     finally:
         stop.set()
         t.join()
+        sys.setswitchinterval(old_interval)
     assert outside_state(tmp_path, tool.root) == {
         k: v for k, v in outside_state(tmp_path, tool.root).items() if k in before
     }, "an entry was created outside the root"

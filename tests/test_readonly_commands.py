@@ -231,3 +231,22 @@ def test_report_out_onto_a_folder_or_link_is_refused_and_leaves_no_tmp(hunt_stor
     assert "is not a regular file" in capsys.readouterr().err
     assert sorted(str(p) for p in tmp_path.rglob("*") if hunt_store not in p.parents) == before
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_bughunt_memory_reads_the_llm_agents_archival_without_writing(hunt_store, capsys):
+    import json
+
+    from bughunt.explorer.llm_policy import AGENT_DIR
+
+    agent = hunt_store / AGENT_DIR
+    with AgentMemory.open(agent, context_window=4000, embedder=HashingEmbedder()) as memory:
+        ids = [memory.archival.insert(f"agent note {i}", provenance=["step 3"]).id for i in range(2)]
+        memory.extra["archival_ids"] = {"all": ids}
+    before = tree_hashes(hunt_store)
+    capsys.readouterr()
+    assert bughunt_cli.main(["memory", "--store", str(hunt_store), "--json"]) == 0
+    archival = json.loads(capsys.readouterr().out)["archival"]
+    agent_items = [a for a in archival if not a["quarantined"] and a["text"].startswith("agent note")]
+    assert [a["text"] for a in agent_items] == ["agent note 0", "agent note 1"]
+    assert agent_items[0]["provenance"] == {"source": ["step 3"], "status": "current"}
+    assert tree_hashes(hunt_store) == before
