@@ -320,3 +320,17 @@ def test_racing_symlink_swap_touches_nothing_outside_short(tmp_path):
 def test_racing_symlink_swap_touches_nothing_outside_for_30_seconds(tmp_path):
     ops, swaps = _race(tmp_path, 30.0)
     assert ops > 1000 and swaps > 1000
+
+
+def test_create_works_on_a_file_system_without_hard_links(tmp_path, monkeypatch):
+    import errno
+
+    def no_links(*args, **kwargs):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    tool = MemoryTool(tmp_path / "m")
+    monkeypatch.setattr(os, "link", no_links)
+    assert tool.call({"command": "create", "path": "/memories/a.md", "file_text": "x"}).startswith("File created")
+    with pytest.raises(ToolError, match="already exists"):
+        tool.call({"command": "create", "path": "/memories/a.md", "file_text": "y"})
+    assert (tool.root / "a.md").read_text() == "x" and [p.name for p in tool.root.iterdir()] == ["a.md"]

@@ -32,6 +32,7 @@ _TMP_FLAGS = os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 TMP_PREFIX = ".tmp-"
+_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
 
 
 class TreeError(Exception):
@@ -211,9 +212,17 @@ class ConfinedTree:
                 if exclusive:
                     try:
                         os.link(tmp, names[-1], src_dir_fd=parent, dst_dir_fd=parent, follow_symlinks=False)
+                        os.unlink(tmp, dir_fd=parent)
                     except FileExistsError as err:
                         raise TreeError("exists", f"{_shown(names)} already exists") from err
-                    os.unlink(tmp, dir_fd=parent)
+                    except OSError as err:
+                        if err.errno not in _NO_HARD_LINKS:
+                            raise
+                        # A file system without hard links: check, then rename (the name may appear in
+                        # between only by another process's hand, inside the root).
+                        if self._exists_in(parent, names[-1]):
+                            raise TreeError("exists", f"{_shown(names)} already exists") from err
+                        os.replace(tmp, names[-1], src_dir_fd=parent, dst_dir_fd=parent)
                 else:
                     os.replace(tmp, names[-1], src_dir_fd=parent, dst_dir_fd=parent)
             except BaseException:
@@ -226,6 +235,14 @@ class ConfinedTree:
                 os.fsync(parent)
             except OSError:
                 pass
+
+    @staticmethod
+    def _exists_in(parent: int, name: str) -> bool:
+        try:
+            os.stat(name, dir_fd=parent, follow_symlinks=False)
+            return True
+        except FileNotFoundError:
+            return False
 
     def delete(self, names: Sequence[str]) -> None:
         """Remove the entry `names`: a folder with everything in it, anything else (a symlink too) itself."""

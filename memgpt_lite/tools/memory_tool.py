@@ -296,10 +296,10 @@ class MemoryTool(BetaAbstractMemoryTool):
         try:
             exists = self._tree.lstat(names) is not None
         except TreeError as err:
-            exists = err.kind not in ("missing",)
-            if exists:
+            if err.kind != "missing":  # a symlink or a file on the way: say so
                 with self._errors(command.path):
                     raise
+            exists = False  # a folder on the way is missing: created below
         if exists:
             raise ToolError(f"File {command.path} already exists")
         cleaned = self._prepare_text(command.file_text, names, command.path, replacing=None)

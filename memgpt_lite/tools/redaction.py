@@ -14,7 +14,6 @@ memgpt_lite.tools.bench_redaction` times these rules beside the old backtracking
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,40 +99,59 @@ DEFAULT_RULES: tuple[RedactionRule, ...] = (
 _PLACEHOLDER = "[REDACTED:"
 
 
-def _aws_span(kind: str, text: str, start: int, end: int) -> tuple[int, int]:
-    # The AWS rule matches the character after the key (RE2 has no look-ahead); keep only the key.
-    if kind == "aws_access_key" and end - start > 20:
-        end = start + 20
-    return start, end
+_AWS_KEY_LENGTH = 20
+
+
+def _spans(rule: RedactionRule, text: str) -> list[tuple[int, int]]:
+    """The secret spans one rule finds (sorted, disjoint: RE2 matches do not overlap)."""
+    group = rule.group
+    out = []
+    for m in rule.pattern.finditer(text):
+        start, end = m.span(group)
+        if start < 0 or start == end or text.startswith(_PLACEHOLDER, start):
+            continue
+        out.append((start, end))
+    if rule.kind == "aws_access_key":
+        # The rule matches the character after the key (RE2 has no look-ahead); keep only the key.
+        out = [(s, min(e, s + _AWS_KEY_LENGTH)) for s, e in out]
+    return out
 
 
 def redact(text: str, rules: tuple[RedactionRule, ...] = DEFAULT_RULES) -> Redacted:
     """Replace every secret in `text` by `[REDACTED:<kind>]`. Idempotent: placeholders are never re-matched.
 
-    Linear in `len(text)` for the default rules (RE2), plus O(k log k) for k findings."""
-    starts: list[int] = []  # accepted spans, sorted and disjoint: `starts[i]` .. `spans[i].end`
-    spans: list[Finding] = []
+    Linear in `len(text)` for the default rules (RE2), plus linear merging of each rule's findings."""
+    accepted: list[tuple[int, int, str]] = []  # sorted, disjoint
     for rule in rules:
-        for m in rule.pattern.finditer(text):
-            start, end = _aws_span(rule.kind, text, *m.span(rule.group))
-            if start < 0 or start == end or text.startswith(_PLACEHOLDER, start):
+        found = _spans(rule, text)
+        if not found:
+            continue
+        if not accepted:
+            accepted = [(s, e, rule.kind) for s, e in found]
+            continue
+        # Merge two sorted lists; a span overlapping one already taken by an earlier (more specific)
+        # rule is left out, so nothing is reported twice.
+        merged: list[tuple[int, int, str]] = []
+        i, n = 0, len(accepted)
+        for s, e in found:
+            while i < n and accepted[i][1] <= s:
+                merged.append(accepted[i])
+                i += 1
+            if i < n and accepted[i][0] < e:
                 continue
-            # A span already covered by an earlier (more specific) rule is not reported twice.
-            i = bisect.bisect_left(starts, end)
-            if i and spans[i - 1].end > start:
-                continue
-            starts.insert(i, start)
-            spans.insert(i, Finding(rule.kind, start, end))
-    if not spans:
+            merged.append((s, e, rule.kind))
+        merged.extend(accepted[i:])
+        accepted = merged
+    if not accepted:
         return Redacted(text, [])
     out: list[str] = []
     pos = 0
-    for f in spans:
-        out.append(text[pos : f.start])
-        out.append(f"{_PLACEHOLDER}{f.kind}]")
-        pos = f.end
+    for s, e, kind in accepted:
+        out.append(text[pos:s])
+        out.append(f"{_PLACEHOLDER}{kind}]")
+        pos = e
     out.append(text[pos:])
-    return Redacted("".join(out), spans)
+    return Redacted("".join(out), [Finding(kind, s, e) for s, e, kind in accepted])
 
 
 def contains_secrets(text: str, rules: tuple[RedactionRule, ...] = DEFAULT_RULES) -> bool:
