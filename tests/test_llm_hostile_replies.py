@@ -175,3 +175,17 @@ def test_a_retry_after_of_a_day_is_capped(monkeypatch, timeout, cap):
     assert reply.message.text == "fine"
     assert waits == [cap]
     assert RETRY_AFTER_CAP_S == 60.0
+
+
+def test_tool_input_nested_500_deep_is_an_error_result_not_a_crash(tmp_path):
+    deep = (
+        b'{"id":"m","type":"message","role":"assistant","model":"m","stop_reason":"tool_use","stop_sequence":null,'
+        b'"usage":{"input_tokens":1,"output_tokens":1},"content":[{"type":"tool_use","id":"t1",'
+        b'"name":"send_message","input":{"message":"hi","x":' + b"[" * 500 + b"]" * 500 + b"}}]}"
+    )
+    server = Server(deep, wire([send("sorry", "t2")], "end_turn"))
+    with AgentMemory.open(tmp_path / "s", context_window=8000, embedder=HashingEmbedder()) as memory:
+        result = Agent(model_for(server, max_retries=0), memory).step("go")
+    assert result.messages == ["sorry"]
+    [record, _] = result.tool_calls
+    assert record.is_error and "nested more than 64 levels deep were dropped" in record.result

@@ -42,6 +42,8 @@ SYSTEM_NOTICE_PREFIX = "[System notice]"
 LONG_REQUEST_TOKENS = 16_000
 REDACTED_THINKING_META = "anthropic_redacted_thinking"
 RETRY_AFTER_CAP_S = 60.0
+MAX_ARGUMENT_DEPTH = 64
+"""Deepest nesting of tool-call arguments kept; deeper ones become an error result for the model."""
 """Longest wait between two attempts, whatever `Retry-After` says (the SDK obeys up to ~50 days)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UNSAFE_ID = re.compile(r"[^A-Za-z0-9_-]")
@@ -198,22 +200,28 @@ def clean_text(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
-def clean_value(value: Any) -> Any:
-    """A copy of JSON data with `clean_text` applied to every string, keys included (iterative: the
-    depth is whatever the parser accepted)."""
+class TooDeep(ValueError):
+    """JSON data nested deeper than allowed."""
+
+
+def clean_value(value: Any, max_depth: int = 10_000) -> Any:
+    """A copy of JSON data with `clean_text` applied to every string, keys included. Iterative;
+    `TooDeep` past `max_depth` levels of nesting."""
     if isinstance(value, str):
         return clean_text(value)
     if not isinstance(value, dict | list):
         return value
     root: Any = {} if isinstance(value, dict) else []
-    stack: list[tuple[Any, Any]] = [(value, root)]
+    stack: list[tuple[Any, Any, int]] = [(value, root, 1)]
     while stack:
-        src, dst = stack.pop()
+        src, dst, depth = stack.pop()
+        if depth > max_depth:
+            raise TooDeep(f"nested more than {max_depth} levels deep")
         items = src.items() if isinstance(src, dict) else enumerate(src)
         for key, item in items:
             if isinstance(item, dict | list):
                 child: Any = {} if isinstance(item, dict) else []
-                stack.append((item, child))
+                stack.append((item, child, depth + 1))
             else:
                 child = clean_text(item) if isinstance(item, str) else item
             if isinstance(dst, dict):
@@ -248,9 +256,16 @@ def from_wire_message(msg: Any) -> ModelResponse:
         elif kind == "thinking":
             parts.append(ThinkingPart(text=clean_text(block.thinking), signature=block.signature))
         elif kind == "tool_use":
-            parts.append(
-                _tool_call(_call_id(block.id, ids), clean_text(block.name), clean_value(block.input))
-            )
+            call_id, name = _call_id(block.id, ids), clean_text(block.name)
+            try:
+                arguments = clean_value(block.input, MAX_ARGUMENT_DEPTH)
+            except TooDeep:
+                # Deeper than any tool takes, and past what the store's JSON serializer writes: the
+                # model gets an error result instead of the loop crashing on the way to recall.
+                note = f"<arguments nested more than {MAX_ARGUMENT_DEPTH} levels deep were dropped>"
+                parts.append(ToolCallPart(id=call_id, name=name, arguments={}, raw_arguments=note))
+                continue
+            parts.append(_tool_call(call_id, name, arguments))
         else:
             logger.debug("ignoring content block of type {}", kind)
     usage = msg.usage
