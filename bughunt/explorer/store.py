@@ -22,6 +22,7 @@ The harness (never the model) writes it, one transaction per step, in WAL mode, 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -31,6 +32,7 @@ from typing import Any
 
 from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.lock import StoreLock
+from memgpt_lite.storage.sqlite import open_sqlite_readonly, table_names
 
 DB_NAME = "bughunt.sqlite"
 LOCK_NAME = "bughunt.lock"
@@ -106,9 +108,13 @@ class ExplorerStore:
     opening the same store with `lock=True` (the default; readers such as `bughunt memory` pass False)
     gets a `StoreError` naming the first."""
 
-    def __init__(self, store_dir: str | Path, create: bool = True, *, lock: bool = True) -> None:
+    def __init__(
+        self, store_dir: str | Path, create: bool = True, *, lock: bool = True, read_only: bool | None = None
+    ) -> None:
         self.dir = Path(store_dir)
         self.path = self.dir / DB_NAME
+        # A store opened neither to create nor to write (no lock) is a reader: it writes nothing.
+        self.read_only = (not create and not lock) if read_only is None else read_only
         if not self.path.exists():
             if not create:
                 raise StoreError(
@@ -135,6 +141,9 @@ class ExplorerStore:
             raise
 
     def _open_db(self) -> None:
+        if self.read_only:
+            self._open_db_read_only()
+            return
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
         try:
             self.db.row_factory = sqlite3.Row
@@ -158,6 +167,25 @@ class ExplorerStore:
             raise StoreError(
                 f"{self.path}: format {fmt} is newer than this BugHunt ({FORMAT_VERSION}); upgrade"
             )
+
+    def _open_db_read_only(self) -> None:
+        """Open for reading only (`open_sqlite_readonly`: no write, no side file); a file that is empty,
+        foreign, damaged or lacks BugHunt's tables is one `StoreError` naming it."""
+        try:
+            self.db = open_sqlite_readonly(self.path, "BugHunt store")
+        except StoreError as exc:
+            raise StoreError(f"{self.path}: not a readable BugHunt store ({exc})") from exc
+        self.db.row_factory = sqlite3.Row
+        missing = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", _SCHEMA)) - table_names(self.db)
+        if missing:
+            raise StoreError(
+                f"{self.path}: not a readable BugHunt store (missing tables: {', '.join(sorted(missing))})"
+            )
+        fmt = self.get_meta("format")
+        if fmt is None or not fmt.isdigit():
+            raise StoreError(f"{self.path}: corrupt store (format {fmt!r} is not a version number)")
+        if int(fmt) > FORMAT_VERSION:
+            raise StoreError(f"{self.path}: format {fmt} is newer than this BugHunt ({FORMAT_VERSION}); upgrade")
 
     def _add_missing_columns(self) -> None:
         """Stores written before a column existed get it (additive only; nothing is rewritten)."""
