@@ -31,9 +31,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--json",
+        nargs="?",
+        const="-",
         metavar="FILE",
-        help="write the results as JSON to FILE ('-' for stdout, tables then go to stderr)",
+        help="print the results as JSON on stdout (the tables then go to stderr); `--json FILE` still "
+        "writes FILE",
     )
+    p.add_argument("--json-file", metavar="FILE", help="write the results as JSON to FILE")
     p.add_argument("--plots", metavar="DIR", help="draw PNG plots into DIR")
     p.add_argument(
         "--backend", choices=BACKENDS, default="local", help="where runs execute (default: local processes)"
@@ -65,6 +69,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     # Config and usage errors go to `run_reporting_errors`: one `error: ...` line, exit 2.
+    if args.json_file:
+        if args.json and args.json != "-":
+            raise UsageError("give --json FILE or --json-file FILE, not both")
+        args.json = args.json_file
     _check_outputs(args)  # fail before the work, not after it
     if args.reproduce:
         return _reproduce(args)
@@ -117,8 +125,10 @@ def _write_json(target: str, data: dict[str, Any]) -> None:
     if target == "-":
         print(text)
         return
+    from ..report import write_atomic
+
     try:
-        Path(target).write_text(text + "\n", encoding="utf-8")
+        write_atomic(Path(target), text + "\n")
     except OSError as e:
         raise UsageError(f"--json: cannot write {target}: {e.strerror or e}") from None
 

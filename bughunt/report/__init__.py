@@ -8,7 +8,9 @@ shown escaped, as data, never as markup.
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
@@ -18,7 +20,7 @@ from bughunt.report.charts import coverage_svg, tokens_svg
 from bughunt.report.graph import site_map_svg
 from bughunt.report.style import CSS
 
-__all__ = ["load_report_data", "render_report", "save_html", "write_report"]
+__all__ = ["load_report_data", "render_report", "save_html", "write_atomic", "write_report"]
 
 _KEY_LINE = re.compile(r"^([a-z_]{2,30}): ?(.*)$")
 _SHOWN_FIRST = ("request", "status", "content_type", "elapsed_ms")
@@ -50,9 +52,22 @@ def save_html(html: str, out: str | Path) -> Path:
     """Write atomically, so an interrupted write never leaves half a report behind."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(out)
+    return write_atomic(out, html)
+
+
+def write_atomic(out: Path, text: str) -> Path:
+    """Write `text` through a temporary file beside `out`; on any failure the temporary file is removed
+    and `out` is left as it was (no `.tmp` leftovers, no half-written file)."""
+    fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        tmp.replace(out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return out
 
 
