@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -142,7 +143,7 @@ def run_demo(
         }
 
 
-def render(result: dict[str, Any], store: Path, console: Console) -> None:
+def render(result: dict[str, Any], store: Path, console: Console, keep: bool = True) -> None:
     window = result["context_window"]
     table = Table(title=f"context events (window {window} tokens)")
     for col in ("turn", "event", "before", "after", "evicted"):
@@ -170,12 +171,23 @@ def render(result: dict[str, Any], store: Path, console: Console) -> None:
     console.print(f"summary ({len(result['summary'])} chars), last lines:")
     for line in result["summary"].splitlines()[-3:]:
         console.print(f"  {line}", markup=False)
-    console.print(f"store: {store}  (run again with --store to continue)")
+    if keep:
+        console.print(f"store: {store}  (run again with --store to continue)")
+    else:
+        console.print("store: a temporary one, removed on exit (give --store DIR to keep it)")
 
 
 def main(args: argparse.Namespace) -> int:
     store = Path(args.store) if args.store else Path(tempfile.mkdtemp(prefix="memgpt-lite-demo-"))
     err = Console(stderr=True)
+    try:
+        return _run(args, store, err)
+    finally:
+        if not args.store:  # the temporary store never outlives the run, failed or not
+            shutil.rmtree(store, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, store: Path, err: Console) -> int:
     try:
         if args.json:
             result = run_demo(store, args.context_window, args.turns)
@@ -184,7 +196,7 @@ def main(args: argparse.Namespace) -> int:
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
             with Progress(*columns, console=err, transient=True) as progress:
                 result = run_demo(store, args.context_window, args.turns, progress)
-            render(result, store, Console())
+            render(result, store, Console(), keep=bool(args.store))
     except MemgptLiteError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
