@@ -19,7 +19,7 @@ from rich.table import Table
 
 from evals.case_schema import DEFAULT_CASES_DIR, CaseError, load_cases
 from evals.fixture import EMBEDDERS, write_fixture
-from memgpt_lite.cli_dispatch import check_output_file, run_reporting_errors
+from memgpt_lite.cli_dispatch import check_output_file, require_model_access, run_reporting_errors
 
 err = Console(stderr=True)
 
@@ -95,6 +95,8 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
 def _cmd_layer2(args: argparse.Namespace) -> int:
     from evals.layer2 import report_data, run_layer2, summarise
 
+    if args.agent == "anthropic":  # before the fixture is built (seconds) and before any file is written
+        require_model_access(args.base_url, "--agent anthropic")
     check_output_file(args.log, "--log")
     cases = load_cases(args.cases)
     with (

@@ -27,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--reproduce", action="store_true", help="recompute the seed experiment (200 seeded runs each)"
     )
     mode.add_argument(
-        "--config", metavar="FILE", help="ablation config (YAML or TOML), see docs/simulator.md"
+        "--config",
+        metavar="FILE",
+        help=f"ablation config (YAML or TOML, see docs/simulator.md) or a built-in preset: {_presets()}",
     )
     p.add_argument(
         "--json",
@@ -65,6 +67,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.add_argument("--unpaired", action="store_true", help="independent samples instead of paired tasks")
     plan.add_argument("--json", action="store_true", help="print the estimate as JSON")
     plan.set_defaults(func=plan_main)
+
+
+def _presets() -> str:
+    from ..sim.config import preset_names
+
+    return ", ".join(preset_names())
 
 
 def main(args: argparse.Namespace) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
