@@ -7,10 +7,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from .stats import pct, round_half_up
+from .stats import PROPORTION_METRICS, pct, round_half_up
 from .summary import AblationSummary
 
-PROPORTIONS = {"coverage", "repeat_rate", "complete"}
+PROPORTIONS = PROPORTION_METRICS
 
 
 def _int(x: float) -> str:
@@ -120,7 +120,8 @@ def _fmt(metric: str, x: float, sign: bool = False) -> str:
 def render_summary(summary: AblationSummary, console: Console) -> None:
     console.print(
         f"[bold]{summary.name}[/]: {len(summary.configs)} configurations × {summary.n_tasks} tasks"
-        f" × {summary.runs_per_task} run(s) per task (proportions in %, intervals 95%, mean ± 1.96·s/√n over tasks)"
+        f" × {summary.runs_per_task} run(s) per task. Proportions in %, 95% intervals over tasks: bootstrap "
+        "percentile (Wilson for 0/1 values) for proportions, mean ± 1.96·s/√n otherwise"
     )
     t = Table(title="Per configuration", title_justify="left")
     t.add_column("configuration")
