@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -80,13 +82,16 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(run.as_json(), ensure_ascii=False))
     else:
-        t = Table("case", "category", "result", "expected", "evidence found", "violations")
+        # fold long names instead of cutting them with an ellipsis; plain text (no Markdown backticks)
+        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=True)
+        for header in ("case", "category", "result", "expected", "evidence found", "violations"):
+            t.add_column(header, overflow="fold")
         for r in run.results:
             s = r.summary()
             t.add_row(
                 s["id"], s["category"], "pass" if s["passed"] else "[red]FAIL[/]",
                 f"{s['expected_mode']} / {s['support_layer']}", ", ".join(s["evidence_found"]) or "–",
-                "\n".join(s["violations"]) or "–",
+                escape("\n".join(s["violations"]).replace("`", "")) or "–",
             )  # fmt: skip
         Console().print(t)
     return 0 if all(r.passed for r in run.results) else 1

@@ -15,6 +15,8 @@ from memgpt_lite.errors import UsageError
 
 from ..sim.backends import BACKENDS, make_backend
 
+WIDE = 200
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -41,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--json-file", metavar="FILE", help="write the results as JSON to FILE")
     p.add_argument("--plots", metavar="DIR", help="draw PNG plots into DIR")
+    p.add_argument(
+        "--wide", action="store_true", help=f"print tables {WIDE} columns wide, long names unfolded"
+    )
     p.add_argument(
         "--backend", choices=BACKENDS, default="local", help="where runs execute (default: local processes)"
     )
@@ -112,9 +117,8 @@ def _console(args: argparse.Namespace) -> Any:
     from rich.console import Console
 
     to_stderr = args.json == "-"
-    stream = sys.stderr if to_stderr else sys.stdout
-    # piped output gets a width that fits the tables instead of rich's 80-column default
-    return Console(stderr=to_stderr, highlight=False, width=None if stream.isatty() else 120)
+    # the terminal's width (a pipe: $COLUMNS or 80) — the tables fold long names to fit; --wide opts out
+    return Console(stderr=to_stderr, highlight=False, width=WIDE if getattr(args, "wide", False) else None)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:

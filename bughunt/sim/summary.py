@@ -18,9 +18,9 @@ from .runner import GridResult
 from .stats import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
+    PROPORTION_METRICS,
     Z95,
     Interval,
-    PROPORTION_METRICS,
     PairedComparison,
     compare_paired,
     mean_ci,
