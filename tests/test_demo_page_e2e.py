@@ -105,7 +105,9 @@ def test_the_exported_page_runs_when_opened_from_disk(tmp_path, browser):
 
 def test_without_scripts_the_page_says_why_it_is_empty(tmp_path, browser):
     subprocess.run(
-        [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path)], capture_output=True, check=True
+        [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path)],
+        capture_output=True,
+        check=True,
     )
     ctx = browser.new_context(java_script_enabled=False)
     try:
