@@ -139,7 +139,7 @@ def test_large_sites_wrap_tall_columns_and_place_unlinked_pages_last():
 
 
 def _tile_value(html: str, label: str) -> str:
-    m = re.search(r'<div class="value">([^<]*)</div><div class="label">' + re.escape(label) + "</div>", html)
+    m = re.search(r'<div class="value(?: long)?">([^<]*)</div><div class="label">' + re.escape(label) + "</div>", html)
     assert m, label
     return m.group(1)
 

@@ -87,7 +87,8 @@ def parse_quoted(text: str) -> dict[str, str]:
 
 def _tile(label: str, value: Any, hint: str = "") -> str:
     title = f' title="{escape(hint)}"' if hint else ""
-    return f'<div class="tile"{title}><div class="value">{escape(str(value))}</div><div class="label">{escape(label)}</div></div>'
+    css = "value" if len(str(value)) <= 7 else "value long"  # words (a stop reason) get a smaller font
+    return f'<div class="tile"{title}><div class="{css}">{escape(str(value))}</div><div class="label">{escape(label)}</div></div>'
 
 
 STOP_REASONS = {

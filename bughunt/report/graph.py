@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 COL_W, ROW_H, NODE_W, NODE_H, PAD = 236, 40, 184, 26, 24
-LABEL_CHARS = 22  # per line, in the 12 px monospace font
+LABEL_CHARS = 19  # per line, in the 12 px monospace font, leaving room for the "#step" badge
 LABEL_LINES = 3
 LINE_H = 13
 MAX_NODES = 160

@@ -59,4 +59,5 @@ svg .line-known{fill:none;stroke:#9aa5b1;stroke-width:2.5;stroke-dasharray:6 3}
 .layer-label{font-size:.85rem;color:#52606d;cursor:pointer}.layer-label i{display:inline-block;vertical-align:middle;margin-right:6px;width:22px;height:3px;border-radius:2px}
 .versions ul{display:inline;margin:0;padding:0}.versions li{display:inline;margin-left:10px;list-style:none;font-size:.85rem}
 .reason{font-weight:600}
+.tile .value.long{font-size:1.05rem;line-height:2.3rem;overflow-wrap:anywhere}
 """
