@@ -12,7 +12,7 @@ Each command runs as written, with these exceptions, all stated here:
   therefore not exercised here (CI runs `scripts/test.sh` from a clean clone);
 - `scripts/test.sh` runs one small test module instead of the whole suite (it would run this test again);
 - commands whose comment says they need a key ("needs ANTHROPIC_API_KEY") run without one and must fail
-  with exactly one line on stderr and create nothing; SKIPPED lists the commands that need something the
+  with exactly one line (on stderr; with `--json`, one JSON error line on stdout) and create nothing; SKIPPED lists the commands that need something the
   clone cannot have (with the reason the README itself gives).
 
 Every other command must exit 0; with `--json` its stdout must be one JSON document, and a file given to
@@ -174,8 +174,12 @@ def test_every_readme_command_works_in_a_fresh_clone(tmp_path):
             p = subprocess.run(args, cwd=clone, env=env, capture_output=True, text=True, timeout=600)
             took = time.monotonic() - started
             if NEEDS_KEY in comment:
-                lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
-                assert p.returncode != 0 and len(lines) == 1, (command, p.returncode, p.stderr)
+                # one line on stderr; with --json the error is one JSON line on stdout instead
+                out = p.stderr if p.stderr.strip() or "--json" not in args else p.stdout
+                lines = [ln for ln in out.splitlines() if ln.strip()]
+                assert p.returncode != 0 and len(lines) == 1, (command, p.returncode, p.stderr, p.stdout)
+                if out is p.stdout:
+                    assert "error" in json.loads(lines[0])
                 assert "ANTHROPIC_API_KEY" in lines[0] and "--base-url" in lines[0], lines[0]
                 assert _files(clone) == before, (command, _files(clone) - before)  # created nothing
                 ran.append(command)
