@@ -139,7 +139,9 @@ def test_large_sites_wrap_tall_columns_and_place_unlinked_pages_last():
 
 
 def _tile_value(html: str, label: str) -> str:
-    m = re.search(r'<div class="value(?: long)?">([^<]*)</div><div class="label">' + re.escape(label) + "</div>", html)
+    m = re.search(
+        r'<div class="value(?: long)?">([^<]*)</div><div class="label">' + re.escape(label) + "</div>", html
+    )
     assert m, label
     return m.group(1)
 
@@ -196,3 +198,29 @@ def test_step_ticks_never_crowd_the_last_step():
         gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
         assert ticks[-1] <= n and len(ticks) <= 14 and ticks == sorted(set(ticks))
         assert not gaps or min(gaps) >= max(gaps) / 2, (n, ticks)  # e.g. no "60" beside "61"
+
+
+@pytest.mark.slow
+def test_cli_json_and_report_agree_on_every_count(tmp_path, capsys):
+    store, out = str(tmp_path / "store"), tmp_path / "r.html"
+    runs = []
+    for argv in (
+        ["explore", "--builtin-site", "--store", store, "--budget", "12", "--json"],
+        ["resume", "--store", store, "--budget", "18", "--json"],
+    ):
+        assert main(argv) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert main(["report", "--store", store, "--out", str(out)]) == 0
+    capsys.readouterr()
+    html = out.read_text(encoding="utf-8")
+    clicks = [r.get("clicks", r["steps"]) for r in runs]
+    assert clicks == [12, 18]
+    assert _tile_value(html, "clicks") == str(sum(clicks))
+    last = runs[-1]
+    assert _tile_value(html, "pages visited") == str(len(last["pages_visited"]))
+    if "pages_known" in last:  # the session's contract-5 summary
+        assert _tile_value(html, "pages known") == str(last["pages_known"])
+    assert _tile_value(html, "coverage") == f"{last['coverage']:.0%}"
+    assert "<td>12 / 12</td>" in html and "<td>18 / 18</td>" in html
+    live_open = sum(b["status"] == "open" for b in last["bugs"])
+    assert _tile_value(html, "open bugs") == str(live_open)
