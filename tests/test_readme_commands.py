@@ -5,7 +5,7 @@ Each command runs as written, with these exceptions, all stated here:
 
 - optional parts in brackets (`[--json]`, `[--store runs/demo]`) are included, so JSON output is checked;
 - fast arguments where the README's would take minutes (FAST below; the last value of an option wins);
-- ports: `8000` becomes a free loopback port, and `demo-page` gets `--port` with a free one;
+- ports: `8000` and `8001` become free loopback ports, and `demo-page` gets `--port` with a free one;
 - commands that serve until Ctrl-C are started, checked to answer on their port, and stopped at the end;
 - `scripts/*.sh` find `./.venv` already current (a venv that sees this one's packages, with the install
   stamp written), because tests never reach the network and an install would; the install itself is
@@ -103,9 +103,9 @@ def _prepare_venv(clone: Path) -> None:
         (clone / ".venv" / f".installed-{extras}").write_text(stamp + "\n", encoding="utf-8")
 
 
-def _run_args(command: str, port: int, demo_port: int) -> list[str]:
+def _run_args(command: str, port: int, demo_port: int, port2: int = 0) -> list[str]:
     command = re.sub(r"\[([^\]]*)\]", r"\1", command)  # include the optional parts
-    command = command.replace("8000", str(port))
+    command = command.replace("8000", str(port)).replace("8001", str(port2 or _free_port()))
     args = shlex.split(command)
     for prefix, extra in FAST.items():
         if command.startswith(prefix):
@@ -149,7 +149,7 @@ def test_every_readme_command_works_in_a_fresh_clone(tmp_path):
     env.pop("DISPLAY", None)
     commands = readme_commands((clone / "README.md").read_text(encoding="utf-8"))
     assert len(commands) >= 25, commands
-    port, demo_port = _free_port(), _free_port()
+    port, demo_port, port2 = _free_port(), _free_port(), _free_port()
     servers: list[subprocess.Popen] = []
     ran: list[str] = []
     try:
@@ -157,13 +157,13 @@ def test_every_readme_command_works_in_a_fresh_clone(tmp_path):
             if any(command.startswith(s) for s in SKIPPED):
                 assert "needs" in comment, f"README must say what {command!r} needs"
                 continue
-            args = _run_args(command, port, demo_port)
+            args = _run_args(command, port, demo_port, port2)
             if SERVES in comment:
                 proc = subprocess.Popen(
                     args, cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
                 )
                 servers.append(proc)
-                served = demo_port if args[:2] == ["bughunt", "demo-page"] else port
+                served = int(args[args.index("--port") + 1])
                 _wait_for_port(served, proc)
                 with urllib.request.urlopen(f"http://127.0.0.1:{served}/", timeout=10) as r:
                     assert r.status == 200
