@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import threading
@@ -28,7 +27,7 @@ from bughunt.explorer.policies import policy_names
 from bughunt.explorer.session import Explorer, SessionConfig, describe, summary
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig
-from memgpt_lite.cli_dispatch import check_output_file
+from memgpt_lite.cli_dispatch import check_output_file, require_model_access
 from memgpt_lite.errors import ModelError, UsageError
 
 DEFAULT_POLICY = "planner"
@@ -67,7 +66,12 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     p.add_argument(
         "--expire-after", type=float, default=None, metavar="HOURS", help="forget memories unused this long"
     )
-    p.add_argument("--model", default=None, help="llm policy: Anthropic model name (needs ANTHROPIC_API_KEY)")
+    p.add_argument(
+        "--model", default=None, help="llm policy: model name (needs ANTHROPIC_API_KEY or --base-url)"
+    )
+    p.add_argument(
+        "--base-url", default=None, help="llm policy: a server that speaks the Messages API (Ollama, vLLM)"
+    )
     p.add_argument("--no-visited", action="store_true", help="ablation: the policy gets no visit record")
     p.add_argument("--no-link-table", action="store_true", help="ablation: the visit record keeps no links")
     p.add_argument(
@@ -207,8 +211,8 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 raise UsageError(
                     "--builtin-site, --site-version, --account and --poison-file do not go with --url"
                 )
-        if args.policy == "llm" and not os.environ.get("ANTHROPIC_API_KEY"):
-            raise UsageError("--policy llm needs ANTHROPIC_API_KEY (tests drive it with a scripted model)")
+        if args.policy == "llm":
+            require_model_access(args.base_url, "--policy llm")
         with ExitStack() as stack:
             store = ExplorerStore(args.store, create=not resume)
             stack.callback(store.close)
@@ -255,7 +259,9 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 builtin=builtin,
                 force_retest=getattr(args, "retest", False),
             )
-            policy = stack.enter_context(make_policy(policy_name, store=store, model_name=args.model))
+            policy = stack.enter_context(
+                make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
+            )
             with _progress(args.budget, quiet=args.json) as on_step:
                 explorer = Explorer(store, fetcher, policy, config, on_step=on_step)
                 try:

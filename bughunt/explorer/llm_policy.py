@@ -169,15 +169,17 @@ class _CountingModel:
         return self.inner.count_tokens(request)
 
 
-def default_model(model_name: str | None) -> Model:
-    """The Anthropic client when a key is set; otherwise a clear error (tests pass a scripted model)."""
-    if not os.environ.get("ANTHROPIC_API_KEY"):
+def default_model(model_name: str | None, base_url: str | None = None) -> Model:
+    """The Anthropic client when a key (or a Messages-API server's --base-url) is given; otherwise a
+    clear error (tests pass a scripted model)."""
+    if not os.environ.get("ANTHROPIC_API_KEY") and not base_url:
         raise UsageError(
-            "--policy llm needs ANTHROPIC_API_KEY (or a model passed in code, e.g. ScriptedModel)"
+            "--policy llm needs a model: set ANTHROPIC_API_KEY, or give --base-url URL of a server that "
+            "speaks the Messages API (tests pass a model in code, e.g. ScriptedModel)"
         )
     from memgpt_lite.llm.anthropic import AnthropicModel
 
-    return AnthropicModel(model=model_name)
+    return AnthropicModel(model=model_name, base_url=base_url)
 
 
 class LLMPolicy:
