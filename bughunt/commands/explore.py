@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import threading
@@ -22,13 +21,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from bughunt.explorer.factory import ENGINES, make_fetcher, make_policy
 from bughunt.explorer.fetcher import Fetcher, LoginLost
-from bughunt.explorer.harness import StepOutcome
+from bughunt.explorer.harness import StepOutcome, check_version
 from bughunt.explorer.login import Credentials, credentials_from_args
 from bughunt.explorer.policies import policy_names
-from bughunt.explorer.session import Explorer, SessionConfig, summary
+from bughunt.explorer.session import Explorer, SessionConfig, describe, summary
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig
-from memgpt_lite.cli_dispatch import check_output_file
+from memgpt_lite.cli_dispatch import check_output_file, require_model_access
 from memgpt_lite.errors import ModelError, UsageError
 
 DEFAULT_POLICY = "planner"
@@ -67,7 +66,12 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     p.add_argument(
         "--expire-after", type=float, default=None, metavar="HOURS", help="forget memories unused this long"
     )
-    p.add_argument("--model", default=None, help="llm policy: Anthropic model name (needs ANTHROPIC_API_KEY)")
+    p.add_argument(
+        "--model", default=None, help="llm policy: model name (needs ANTHROPIC_API_KEY or --base-url)"
+    )
+    p.add_argument(
+        "--base-url", default=None, help="llm policy: a server that speaks the Messages API (Ollama, vLLM)"
+    )
     p.add_argument("--no-visited", action="store_true", help="ablation: the policy gets no visit record")
     p.add_argument("--no-link-table", action="store_true", help="ablation: the visit record keeps no links")
     p.add_argument(
@@ -161,6 +165,10 @@ def _check_numbers(args: argparse.Namespace) -> None:
     if (args.delay is not None and args.delay < 0) or not args.timeout > 0:
         raise UsageError("--delay must be >= 0 and --timeout > 0")
     check_output_file(args.report, "--report")
+    if args.app_version_hint is not None and check_version(args.app_version_hint) is None:
+        raise UsageError(
+            f"--app-version: {args.app_version_hint!r} is not a version number (like 1.2 or 2.0.1)"
+        )
 
 
 class Terminated(BaseException):
@@ -211,8 +219,8 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 raise UsageError(
                     "--builtin-site, --site-version, --account and --poison-file do not go with --url"
                 )
-        if args.policy == "llm" and not os.environ.get("ANTHROPIC_API_KEY"):
-            raise UsageError("--policy llm needs ANTHROPIC_API_KEY (tests drive it with a scripted model)")
+        if args.policy == "llm":
+            require_model_access(args.base_url, "--policy llm")
         with ExitStack() as stack:
             store = ExplorerStore(args.store, create=not resume)
             stack.callback(store.close)
@@ -258,8 +266,11 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 app_version_hint=args.app_version_hint,
                 expire_after_s=args.expire_after * 3600 if args.expire_after is not None else None,
                 builtin=builtin,
+                force_retest=getattr(args, "retest", False),
             )
-            policy = stack.enter_context(make_policy(policy_name, store=store, model_name=args.model))
+            policy = stack.enter_context(
+                make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
+            )
             with _progress(args.budget, quiet=args.json) as on_step:
                 explorer = Explorer(store, fetcher, policy, config, on_step=on_step)
                 try:
@@ -289,6 +300,18 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             print(f"not explored ({outcome.replace('_', ' ')}): {' '.join(routes)}")
     if failure:
         print(f"error: {failure}", file=sys.stderr)
+        return 1
+    if data["stop_reason"] == "login_lost":
+        print(
+            f"error: login lost ({data['stop_detail']}); `bughunt resume` with the login options continues",
+            file=sys.stderr,
+        )
+        return 1
+    if data["stop_reason"] == "site_unreachable":
+        print(
+            f"error: the site stopped answering ({data['stop_detail']}); `bughunt resume` retries",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -396,13 +419,4 @@ def _print(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(data, indent=2))
         return
-    cov = "n/a (unknown site)" if data["coverage"] is None else f"{data['coverage']:.0%}"
-    print(
-        f"{data['session']}: {data['steps']} steps, {data['tokens']} tokens, app version {data['app_version']}"
-    )
-    print(
-        f"pages visited: {len(data['pages_visited'])}  coverage: {cov}  repeat visits: {data['repeat_visits']}"
-    )
-    print(f"bugs ({len(data['bugs'])}, duplicate reports: {data['duplicate_reports']}):")
-    for b in data["bugs"]:
-        print(f"  [{b['status']}] {b['route']:<28} {b['kind']:<24} {b['fingerprint']}")
+    print("\n".join(describe(data)))

@@ -24,7 +24,13 @@ def shared_counter() -> TokenCounter:
 
 @contextmanager
 def make_policy(
-    name: str, *, store: ExplorerStore, model_name: str | None = None, model: Any = None, embedder: Any = None
+    name: str,
+    *,
+    store: ExplorerStore,
+    model_name: str | None = None,
+    model: Any = None,
+    embedder: Any = None,
+    base_url: str | None = None,
 ) -> Iterator[Policy]:
     """The policy called `name`. For `llm`, `model` (a memgpt_lite `Model`, e.g. the scripted one in
     tests) wins over `model_name` (an Anthropic model, which needs ANTHROPIC_API_KEY)."""
@@ -37,7 +43,9 @@ def make_policy(
     from .llm_policy import LLMPolicy, default_model
 
     policy = LLMPolicy(
-        store=store, model=model if model is not None else default_model(model_name), embedder=embedder
+        store=store,
+        model=model if model is not None else default_model(model_name, base_url),
+        embedder=embedder,
     )
     try:
         yield policy

@@ -75,7 +75,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer("DELETE")
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        logger.debug("site {} " + format, self.address_string(), *args)
+        # http.server hands a %-style format; loguru formats with {}: format here, pass the result as data
+        logger.debug("site {} {}", self.address_string(), format % args)
 
 
 class SiteServer(ThreadingHTTPServer):
