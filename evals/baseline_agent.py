@@ -293,6 +293,27 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     return topical, scored
 
 
+READABLE_SHARE = 0.5
+"""Below this share of its words (identifiers aside) found in what memory showed, a question is read by
+its identifiers only."""
+_WORD = re.compile(r"\w+")
+
+
+def readable_share(q: Question, pool: list[Hit]) -> float:
+    """How many of the question's words, identifiers and dates aside, memory's own records also use.
+    A question in another language than memory's (Chinese to English records) shares almost none, so
+    nothing but its identifiers says what kind of answer it wants. No word list: the vocabulary is the
+    records'."""
+    text = q.text
+    for ident in (*q.tickets, *q.paths, *q.routes, *q.versions, *(r.text for r in q.ranges)):
+        text = text.replace(ident, " ")
+    words = [w.lower() for w in _WORD.findall(text) if not w.isdigit()]
+    if not words:
+        return 1.0
+    vocab = {w.lower() for h in pool for w in _WORD.findall(h.content)}
+    return sum(w in vocab for w in words) / len(words)
+
+
 def _extra(h: Hit, key: str, known: set[str]) -> int:
     """How many identifiers of the asked kind the item carries that the question does not ask."""
     return len([x for x in h.values(key) if x not in known])
@@ -327,6 +348,17 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
             return _no_match(f"Memory only mentions {', '.join(ids)} among other things.", flagged)
         usable = specific
     best = max(usable, key=rank)
+    constraints = bool(ids) + bool(q.versions) + bool(q.ranges)
+    if (
+        readable_share(q, pool) < READABLE_SHARE
+        and constraints < 2
+        and best.layer != "user_authored_decision"
+    ):
+        # Only the identifier is understood: a cause, a status and a plan about it are all on topic, so only
+        # a person's word on it, or a record pinned by two things named (a ticket and a version), answers.
+        return _no_match(
+            f"Which of memory's records on {', '.join(ids) or 'this'} is asked is unclear.", flagged
+        )
     if best.fields.get("bug_status", "").strip() == "needs_retest":
         return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
     due = [h for h in usable if h.fields.get("bug_status", "").strip() == "needs_retest"]
