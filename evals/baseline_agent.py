@@ -308,8 +308,8 @@ def readable_share(q: Question, pool: list[Hit]) -> float:
     for ident in (*q.tickets, *q.paths, *q.routes, *q.versions, *(r.text for r in q.ranges)):
         text = text.replace(ident, " ")
     words = [w.lower() for w in _WORD.findall(text) if not w.isdigit()]
-    if not words:
-        return 1.0
+    if not words or len(pool) < MIN_POOL:
+        return 1.0  # nothing to read, or too little of memory's text to judge by
     vocab = {w.lower() for h in pool for w in _WORD.findall(h.content)}
     return sum(w in vocab for w in words) / len(words)
 
@@ -321,6 +321,7 @@ def _extra(h: Hit, key: str, known: set[str]) -> int:
 
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     """The structured answer (the arguments of `submit_answer`) from what the tools showed."""
+    q.routes += page_routes(q, pool)
     field_name, ids = q.topic()
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     topical, scored = _topical(q, pool, aliases)
