@@ -14,7 +14,10 @@ keeps no keyword list; what it knows of the question are the identifiers written
    on topic only above a similarity floor. Nothing on topic → `no_match` with fresh inspection.
 4. **Only current, trusted, established items support.** Superseded hits on the topic are flagged in
    `superseded_ids`; quarantined or untrusted hits are never cited; an unconfirmed hypothesis is no
-   support; a hit that says a retest is due (bug status `needs_retest`) means the status is not known.
+   support; a hit that says a retest is due (bug status `needs_retest`), chosen or as close to the
+   question as the chosen one, means the status is not known. A list that only mentions the asked
+   identifier, or a question in words memory does not use with one thing named and no person's word on
+   it, is no answer either.
 5. **Choice** among what is left: most identifiers carried, then similarity to the question.
 6. **Several records** when memory links them: a rename note that carries the asked path and names the
    path it replaced (`renamed_from`) is cited together with the best item about the old path.
