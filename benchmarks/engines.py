@@ -230,14 +230,15 @@ def explore_command(site: Site, engine: str, budget: int, store: Path) -> list[s
     return cmd
 
 
-def session_seconds(store: Path) -> float:
-    """The store's own span of the (only) session: from its start to its end, read-only."""
+def store_facts(store: Path) -> tuple[float, str | None]:
+    """From the store, read-only: its own span of the (only) session, and the kind of login it used."""
     uri = f"file:{store / 'bughunt.sqlite'}?mode=ro"
     with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
         row = db.execute("SELECT started_at, ended_at FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
+        login = db.execute("SELECT value FROM meta WHERE key = 'login'").fetchone()
     if row is None or row[1] is None:
         raise SystemExit(f"error: the store {store} records no finished session")
-    return float(row[1] - row[0])
+    return float(row[1] - row[0]), (login[0] if login else None)
 
 
 def one_run(site: Site, engine: str, budget: int, interval: float) -> dict:
@@ -249,7 +250,7 @@ def one_run(site: Site, engine: str, budget: int, interval: float) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-engines-") as tmp:
         store = Path(tmp) / "store"
         m = measure(explore_command(site, engine, budget, store), env=env, interval=interval)
-        session_s = session_seconds(store) if m.returncode == 0 else None
+        session_s, login = store_facts(store) if m.returncode == 0 else (0.0, None)
     load_after = os.getloadavg()
     if m.returncode != 0:
         raise SystemExit(
@@ -265,6 +266,7 @@ def one_run(site: Site, engine: str, budget: int, interval: float) -> dict:
         "pages_visited": int(counts.get("pages_visited", len(result.get("pages_visited", [])))),
         "bugs": len(result.get("bugs", [])),
         "stop_reason": result.get("stop_reason"),
+        "login": login,  # the kind of login the explorer used (never a secret), None when none
         "pages_per_s": fetches / m.wall,
         "clicks_per_s": clicks / m.wall,
         "session_s": session_s,
