@@ -43,6 +43,7 @@ FAST: dict[str, list[str]] = {
     "bash scripts/test.sh": ["tests/test_site.py", "-q", "-p", "no:cacheprovider"],
     "memgpt-lite demo": ["--turns", "20"],  # 200 turns take ~10 s; 20 still warn, flush and evict
     "python -m benchmarks.reproduce": ["--repeats", "1"],
+    "python -m benchmarks.engines": ["--repeats", "1", "--budget", "3"],  # 3 x 30 clicks per engine: ~2 min
     "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
 }
 SKIPPED: dict[str, str] = {
