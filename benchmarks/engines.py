@@ -265,6 +265,7 @@ def one_run(site: Site, engine: str, budget: int, interval: float) -> dict:
         "clicks": clicks,
         "pages_visited": int(counts.get("pages_visited", len(result.get("pages_visited", [])))),
         "bugs": len(result.get("bugs", [])),
+        "bug_kinds": sorted(b["kind"] for b in result.get("bugs", [])),
         "stop_reason": result.get("stop_reason"),
         "login": login,  # the kind of login the explorer used (never a secret), None when none
         "pages_per_s": fetches / m.wall,
