@@ -271,7 +271,7 @@ def one_run(site: Site, engine: str, budget: int, interval: float) -> dict:
         "pages_per_s": fetches / m.wall,
         "clicks_per_s": clicks / m.wall,
         "session_s": session_s,
-        "session_pages_per_s": fetches / session_s if session_s else float("nan"),
+        "session_pages_per_s": fetches / session_s if session_s > 0 else None,  # None: a zero-length span
         "peak_tree_rss_mb": m.peak_rss / 2**20,
         "peak_tree_pss_mb": m.peak_pss / 2**20,
         "max_single_rss_mb": m.max_single_rss / 2**20,
@@ -283,7 +283,7 @@ def one_run(site: Site, engine: str, budget: int, interval: float) -> dict:
     }
 
 
-SUMMED = (
+MEDIANS = (
     "wall_s",
     "pages_per_s",
     "clicks_per_s",
@@ -299,7 +299,10 @@ PEAKED = ("peak_tree_rss_mb", "peak_tree_pss_mb", "max_single_rss_mb", "peak_pro
 
 def summarise(runs: list[dict]) -> dict:
     """Medians of the rates and counts, the highest of the memory peaks."""
-    out: dict = {k: statistics.median(r[k] for r in runs) for k in SUMMED}
+    out: dict = {}
+    for k in MEDIANS:
+        values = [r[k] for r in runs if r[k] is not None]
+        out[k] = statistics.median(values) if values else None
     out |= {k: max(r[k] for r in runs) for k in PEAKED}
     out["wall_s_min"] = min(r["wall_s"] for r in runs)
     return out
@@ -320,7 +323,7 @@ def ratios(engines: dict[str, dict]) -> dict[str, float] | None:
     if "http" not in engines or "browser" not in engines:
         return None
     h, b = engines["http"]["summary"], engines["browser"]["summary"]
-    return {k: (b[k] / h[k] if h[k] else float("nan")) for k in RATIOS}
+    return {k: (b[k] / h[k] if h[k] and b[k] is not None else None) for k in RATIOS}
 
 
 def run_benchmark(sites: list[str], engines: list[str], repeats: int, budget: int, interval: float) -> dict:
@@ -366,6 +369,12 @@ def run_benchmark(sites: list[str], engines: list[str], repeats: int, budget: in
 # ---------------------------------------------------------------- output
 
 
+def _num(v: float | None, spec: str, suffix: str = "") -> str:
+    """`v` formatted to `spec` (width included), or n/a in the same width."""
+    width = int(spec.split(".")[0]) - len(suffix)
+    return f"{'n/a':>{width + len(suffix)}}" if v is None else f"{v:{width}.{spec.split('.')[1]}}{suffix}"
+
+
 def _load(v: list[float]) -> str:
     return " ".join(f"{x:.2f}" for x in v)
 
@@ -386,7 +395,7 @@ def render(result: dict) -> str:
             m = e["summary"]
             lines.append(
                 f"{variant:13} {engine:8} {m['wall_s']:7.2f} {m['fetches']:5.0f} {m['pages_per_s']:8.1f} "
-                f"{m['clicks_per_s']:8.1f} {m['session_s']:9.2f} {m['session_pages_per_s']:9.1f} "
+                f"{m['clicks_per_s']:8.1f} {m['session_s']:9.2f} {_num(m['session_pages_per_s'], '9.1f')} "
                 f"{m['peak_tree_rss_mb']:11.0f} {m['peak_tree_pss_mb']:11.0f} "
                 f"{m['peak_processes']:5d} {m['bugs']:4.0f}"
             )
@@ -394,7 +403,7 @@ def render(result: dict) -> str:
         if r is not None:
             lines.append(
                 f"{variant:13} {'ratio':8} {r['wall_s']:6.1f}x {'':5} {r['pages_per_s']:7.2f}x "
-                f"{r['clicks_per_s']:7.2f}x {'':9} {r['session_pages_per_s']:8.2f}x "
+                f"{r['clicks_per_s']:7.2f}x {'':9} {_num(r['session_pages_per_s'], '9.2f', 'x')} "
                 f"{r['peak_tree_rss_mb']:10.1f}x {r['peak_tree_pss_mb']:10.1f}x"
                 "   (browser / http)"
             )
