@@ -23,7 +23,8 @@ Per run:
   seconds; RSS counts shared pages in every process that maps them, so **peak tree PSS** (each shared
   page divided among its sharers, from /proc/PID/smaps_rollup) is given beside it;
 - **max single RSS** — the kernel's own peak for the largest one process of the tree (`wait4`'s
-  rusage), a sampling-free lower bound of the tree peak;
+  rusage), free of sampling; Linux carries the launcher's size at fork into it, which is small here
+  (this module imports only the standard library) but not from a large parent such as pytest;
 - **load** — `os.getloadavg()` before and after (the machine is shared: read the figures with it).
 
 The HTTP engine is the baseline: each browser figure is printed beside the HTTP engine's on the same

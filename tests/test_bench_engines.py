@@ -26,7 +26,8 @@ def _bench(*argv: str) -> tuple[int, dict, str]:
 
 def test_the_tree_peak_counts_children_that_the_single_process_peak_does_not():
     # A parent that holds ~20 MB starts two children that each touch ~60 MB at once: the tree's peak
-    # must see all three together; the kernel's per-process peak sees only the largest.
+    # must see all three together, more than any one of them holds. (The kernel's per-process peak
+    # also counts the launcher's size at fork — pytest's, here — so it is only checked from below.)
     script = textwrap.dedent(
         """
         import subprocess, sys, time
@@ -41,9 +42,8 @@ def test_the_tree_peak_counts_children_that_the_single_process_peak_does_not():
     assert m.returncode == 0
     mb = 2**20
     assert m.peak_processes == 3
-    assert m.peak_rss >= (20 + 60 + 60) * mb
-    assert 60 * mb <= m.max_single_rss < 100 * mb
-    assert m.peak_rss > m.max_single_rss + 60 * mb
+    assert m.peak_rss >= (20 + 60 + 60) * mb  # no one of the three ever holds more than ~75 MB
+    assert m.max_single_rss >= 60 * mb
     assert 0 < m.peak_pss <= m.peak_rss
 
 
