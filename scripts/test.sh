@@ -12,4 +12,5 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
 ruff check memgpt_lite bughunt evals tests
+lint-imports --no-cache  # the layers of docs/architecture.md (contracts in pyproject.toml)
 python -m pytest "$@"

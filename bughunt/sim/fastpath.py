@@ -9,21 +9,17 @@ and configurations and require identical results.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .memory import Memory
+from .results import RunConfig, RunResult, SimSite
 from .strategies import step_toward_nearest_unknown
-
-if TYPE_CHECKING:
-    from .engine import RunConfig, RunResult, SimSite
 
 _MASK = 0xFFFFFFFF
 
 
 def run_memoryless_random(config: RunConfig, seed: int, site: SimSite) -> RunResult:
     """The random strategy with nothing remembered (the seed's no-memory baseline)."""
-    from .engine import RunResult
-
     mask = _MASK
     a = seed & mask
     links, bugs, n_bugs = site.links, site.bugs, len(site.bugs)
@@ -31,7 +27,7 @@ def run_memoryless_random(config: RunConfig, seed: int, site: SimSite) -> RunRes
     seen = {cur}
     reported: set[Any] = set()
     path = [cur]
-    repeats = reports = 0
+    reports = 0
     until = config.until_all_bugs
     limit = config.max_steps if until else config.budget
     step = 0
@@ -43,33 +39,18 @@ def run_memoryless_random(config: RunConfig, seed: int, site: SimSite) -> RunRes
         cur = ls[int(((t ^ (t >> 14)) & mask) / 4294967296 * len(ls))]
         step += 1
         path.append(cur)
-        if cur in seen:
-            repeats += 1
-        else:
-            seen.add(cur)
+        seen.add(cur)
         if cur in bugs:
             reports += 1
             if cur not in reported:
                 reported.add(cur)
                 if until and len(reported) == n_bugs:
                     break
-    return RunResult(
-        path=path,
-        coverage=len(seen) / site.n_nodes,
-        repeat_rate=repeats / max(step, 1),
-        bugs_found=len(reported),
-        reports=reports,
-        duplicate_reports=reports - len(reported),
-        tokens=config.base_tokens * step,
-        steps=step,
-        stopped=False,
-    )
+    return RunResult.of_walk(path, len(seen), site.n_nodes, reports, len(reported), config.base_tokens * step, False)
 
 
 def run_remembering(config: RunConfig, seed: int, site: SimSite, frontier: bool) -> RunResult:
     """The visited (frontier=False) or frontier strategy with a visit record, any capacity and policy."""
-    from .engine import RunResult
-
     mask = _MASK
     a = seed & mask
     cap = config.capacity
@@ -82,7 +63,7 @@ def run_remembering(config: RunConfig, seed: int, site: SimSite, frontier: bool)
     seen = {cur}
     reported: set[Any] = set()
     path = [cur]
-    repeats = reports = tokens = 0
+    reports = tokens = 0
     mem[cur] = links[cur]
     base, per_entry, per_bug = config.base_tokens, config.entry_tokens, config.bug_entry_tokens
     until = config.until_all_bugs
@@ -107,10 +88,7 @@ def run_remembering(config: RunConfig, seed: int, site: SimSite, frontier: bool)
             cur = nxt
         step += 1
         path.append(cur)
-        if cur in seen:
-            repeats += 1
-        else:
-            seen.add(cur)
+        seen.add(cur)
         if cur in bugs and not (dedup and cur in reported):
             reports += 1
             reported.add(cur)
@@ -131,14 +109,4 @@ def run_remembering(config: RunConfig, seed: int, site: SimSite, frontier: bool)
             mem[cur] = links[cur]
         if until and len(reported) == n_bugs:
             break
-    return RunResult(
-        path=path,
-        coverage=len(seen) / site.n_nodes,
-        repeat_rate=repeats / max(step, 1),
-        bugs_found=len(reported),
-        reports=reports,
-        duplicate_reports=reports - len(reported),
-        tokens=tokens,
-        steps=step,
-        stopped=stopped,
-    )
+    return RunResult.of_walk(path, len(seen), site.n_nodes, reports, len(reported), tokens, stopped)

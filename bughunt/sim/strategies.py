@@ -9,6 +9,7 @@ generic over hashable node ids so the web explorer uses them with routes.
 - ``frontier``: like visited, but when every neighbour is remembered it walks breadth-first over the
   remembered link table to the nearest node not in memory and steps toward it (no draw); if there is no
   such node, it stops.
+- ``planner``: `bughunt.sim.planner` (rarest unvisited neighbour first, then the best straggler).
 
 With an empty memory, `visited` and `frontier` make exactly the draws `random` makes.
 """
@@ -21,6 +22,7 @@ from typing import TypeVar
 from memgpt_lite.errors import ConfigError
 
 from .memory import KnownLinks
+from .planner import planner_strategy
 from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
@@ -70,6 +72,7 @@ STRATEGIES: dict[str, Strategy] = {
     "random": random_strategy,
     "visited": visited_strategy,
     "frontier": frontier_strategy,
+    "planner": planner_strategy,
 }
 
 
@@ -79,7 +82,6 @@ def register_strategy(name: str, strategy: Strategy) -> None:
 
 
 def get_strategy(name: str) -> Strategy:
-    _load_planner()
     try:
         return STRATEGIES[name]
     except KeyError:
@@ -87,11 +89,4 @@ def get_strategy(name: str) -> Strategy:
 
 
 def strategy_names() -> tuple[str, ...]:
-    _load_planner()
     return tuple(STRATEGIES)
-
-
-def _load_planner() -> None:
-    # The planner lives in bughunt.planning (shared with the web explorer); importing it registers it.
-    if "planner" not in STRATEGIES:
-        import bughunt.planning  # noqa: F401
