@@ -30,7 +30,7 @@ from memgpt_lite.context import (
     WorkingContext,
 )
 from memgpt_lite.context.tokens import CLAUDE_SAFETY_MARGIN
-from memgpt_lite.errors import ConfigError, StoreError, UsageError
+from memgpt_lite.errors import ConfigError, StoreError, UsageError, format_validation_error
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ToolSpec
 from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
@@ -181,9 +181,8 @@ class AgentMemory:
                 if safety_margin is not None:
                     state.safety_margin = safety_margin
         except ValidationError as e:  # one line naming the field, not pydantic's multi-line report
-            first = e.errors()[0]
-            where = ".".join(str(x) for x in first["loc"]) or "thresholds"
-            raise ConfigError(f"bad memory configuration: {where}: {first['msg']}") from e
+            where = format_validation_error(e, "thresholds", every=False)
+            raise ConfigError(f"bad memory configuration: {where}") from e
         except ValueError as e:
             raise ConfigError(f"bad memory configuration: {e}") from e
         recall = RecallStore(store.recall_path)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import threading
@@ -29,6 +28,7 @@ from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig
 from memgpt_lite.cli_dispatch import check_output_file
 from memgpt_lite.errors import ModelError, UsageError
+from memgpt_lite.llm.factory import check_model_key
 
 DEFAULT_POLICY = "planner"
 """The simulator's planner (`bughunt.planning`): rarest-neighbour-first exploration over remembered links."""
@@ -179,8 +179,8 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 raise UsageError(
                     "--builtin-site, --site-version, --account and --poison-file do not go with --url"
                 )
-        if args.policy == "llm" and not os.environ.get("ANTHROPIC_API_KEY"):
-            raise UsageError("--policy llm needs ANTHROPIC_API_KEY (tests drive it with a scripted model)")
+        if args.policy == "llm":
+            check_model_key(needed_by="--policy llm")
         with ExitStack() as stack:
             store = ExplorerStore(args.store, create=not resume)
             stack.callback(store.close)

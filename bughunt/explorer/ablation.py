@@ -41,12 +41,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bughunt import site
-from bughunt.sim.config import format_validation_error
 from bughunt.sim.engine import MemoryComponents
 from bughunt.sim.memory import Policy as Eviction
 from bughunt.sim.rng import derive_seed
 from bughunt.sim.runner import Record
-from memgpt_lite.errors import ConfigError
+from memgpt_lite.errors import ConfigError, format_validation_error
 
 from .factory import make_policy
 from .fetcher import Fetcher

@@ -14,7 +14,6 @@ fingerprint); a note is stored only when it passes `quarantine.check_note`.
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from html import escape
@@ -23,8 +22,9 @@ from typing import Any
 
 from memgpt_lite.agent import Agent, AgentConfig
 from memgpt_lite.context.blocks import Block
-from memgpt_lite.errors import ToolError, UsageError
+from memgpt_lite.errors import ToolError
 from memgpt_lite.llm.base import Model
+from memgpt_lite.llm.factory import make_model
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import ModelRequest, ModelResponse
 from memgpt_lite.storage.embeddings import Embedder
@@ -156,13 +156,7 @@ class _CountingModel:
 
 def default_model(model_name: str | None) -> Model:
     """The Anthropic client when a key is set; otherwise a clear error (tests pass a scripted model)."""
-    if not os.environ.get("ANTHROPIC_API_KEY"):
-        raise UsageError(
-            "--policy llm needs ANTHROPIC_API_KEY (or a model passed in code, e.g. ScriptedModel)"
-        )
-    from memgpt_lite.llm.anthropic import AnthropicModel
-
-    return AnthropicModel(model=model_name)
+    return make_model(model_name, needed_by="--policy llm")
 
 
 class LLMPolicy:

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from memgpt_lite.errors import ConfigError
+from memgpt_lite.errors import ConfigError, format_validation_error
 
 from .engine import MAX_STEPS, MemoryComponents, RunConfig
 from .memory import Policy
@@ -167,15 +167,6 @@ class AblationConfig(_Strict):
 
     def baseline_name(self) -> str:
         return self.baseline or self.specs()[0].label()
-
-
-def format_validation_error(err: ValidationError) -> str:
-    lines = []
-    for e in err.errors():
-        loc = ".".join(str(x) for x in e["loc"])
-        msg = e["msg"].removeprefix("Value error, ")
-        lines.append(f"{loc}: {msg}" if loc else msg)
-    return "; ".join(lines)
 
 
 def parse_config(data: Any, source: str = "config") -> AblationConfig:

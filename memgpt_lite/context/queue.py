@@ -19,7 +19,7 @@ from typing import Literal, Protocol
 from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from memgpt_lite.errors import ConfigError, UsageError
+from memgpt_lite.errors import ConfigError, ContextWindowExceeded, UsageError
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ModelRequest, ToolSpec, utcnow
 
@@ -56,10 +56,6 @@ class ContextConfig(BaseModel):
                 f"(got evict_to={self.evict_to}, warning={self.warning}, flush={self.flush})"
             )
         return self
-
-
-class ContextWindowExceeded(ConfigError):
-    """Even after evicting everything allowed, the request does not fit the window."""
 
 
 class ContextEvent(BaseModel):
