@@ -85,7 +85,12 @@ def _add_usage(a: Usage, b: Usage) -> Usage:
 def _as_tool(item: Any) -> Tool | Callable[..., Any]:
     # The Claude memory tool (or any SDK builtin tool with `as_tool`) joins as a native tool.
     as_tool = getattr(item, "as_tool", None)
-    return as_tool() if callable(as_tool) else item
+    if not callable(as_tool):
+        return item  # type: ignore[no-any-return]  # a function or Tool, checked when registered
+    tool = as_tool()
+    if not isinstance(tool, Tool):
+        raise ConfigError(f"{type(item).__name__}.as_tool() must return a Tool, got {type(tool).__name__}")
+    return tool
 
 
 class Agent:

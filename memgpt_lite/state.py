@@ -29,7 +29,7 @@ class AgentState(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    format: Literal["memgpt_lite-agent-state"] = STATE_FORMAT
+    format: Literal["memgpt_lite-agent-state"] = "memgpt_lite-agent-state"
     format_version: int = STATE_VERSION
     config: ContextConfig
     system_prompt: str

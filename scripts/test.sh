@@ -13,4 +13,12 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
 fi
 ruff check memgpt_lite bughunt evals tests
 lint-imports --no-cache  # the layers of docs/architecture.md (contracts in pyproject.toml)
-python -m pytest "$@"
+# The type checker runs beside the tests (they wait on subprocesses and sockets much of the time).
+mypy_log=$(mktemp)
+mypy >"$mypy_log" 2>&1 & mypy_pid=$!
+# Tests run on every core (pytest-xdist), one more worker than cores: many tests wait on a subprocess.
+status=0
+python -m pytest -n "${PYTEST_WORKERS:-$(( $(nproc) + 1 ))}" "$@" || status=$?
+if ! wait "$mypy_pid"; then cat "$mypy_log"; echo "mypy failed" >&2; status=1; fi
+rm -f "$mypy_log"
+exit "$status"

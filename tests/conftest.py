@@ -21,6 +21,27 @@ def store_dir(tmp_path):
     return d
 
 
+@pytest.fixture(scope="session")
+def evals_store(tmp_path_factory):
+    """The evaluation fixture store (MiniLM embedder), built once per test process. Tests must not change
+    it: copy it first (shutil.copytree) to damage or extend it."""
+    from evals.fixture import write_fixture
+
+    path = tmp_path_factory.mktemp("evals") / "store"
+    write_fixture(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def evals_hashing_store(tmp_path_factory):
+    """The evaluation fixture store with the hashing embedder (fast), built once per test process."""
+    from evals.fixture import write_fixture
+
+    path = tmp_path_factory.mktemp("evals_hashing") / "store"
+    write_fixture(path, embedder="hashing")
+    return path
+
+
 @pytest.fixture(scope="module")
 def site_12():
     """The built-in web app at version 1.2, served on loopback for the module; yields its URL."""

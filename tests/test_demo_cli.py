@@ -52,6 +52,7 @@ def check_acceptance(result: dict) -> None:
     assert result["summary"]
 
 
+@pytest.mark.slow
 def test_demo_acceptance_and_continuation(tmp_path, capsys):
     store = str(tmp_path / "demo")
     first = run_json(capsys, "demo", "--store", store, "--context-window", "2500", "--turns", "90", "--json")

@@ -190,7 +190,7 @@ def main(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "demo",
         help="scripted conversation that fills the context: warnings, flushes, recall search (no API key)",

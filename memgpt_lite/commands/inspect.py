@@ -145,7 +145,7 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "inspect", help="memory map of a store: what is in the context window and where", description=__doc__
     )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, get_type_hints
 
@@ -152,7 +152,7 @@ class Tool:
         if heartbeat and HEARTBEAT_PARAM not in fields:
             fields[HEARTBEAT_PARAM] = (bool, Field(False, description=HEARTBEAT_DESCRIPTION))
         tool_name = name or fn.__name__
-        args_model = create_model(  # type: ignore[call-overload]
+        args_model = create_model(
             f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
         )
         desc = description or "\n\n".join(x for x in (doc.short_description, doc.long_description) if x)
@@ -174,7 +174,7 @@ class Tool:
     @classmethod
     def native(
         cls,
-        definition: dict[str, Any],
+        definition: Mapping[str, Any],
         handler: NativeHandler,
         description: str = "",
         input_schema: dict[str, Any] | None = None,
@@ -200,7 +200,8 @@ class Tool:
     def input_schema(self) -> dict[str, Any]:
         if self.args_model is None:
             return self.native_schema or {"type": "object"}
-        return _strip_titles(self.args_model.model_json_schema())
+        schema: dict[str, Any] = _strip_titles(self.args_model.model_json_schema())
+        return schema
 
     def spec(self) -> ToolSpec:
         return ToolSpec(name=self.name, description=self.description, input_schema=self.input_schema)
