@@ -18,7 +18,7 @@ mypy_log=$(mktemp)
 mypy >"$mypy_log" 2>&1 & mypy_pid=$!
 # Tests run on every core (pytest-xdist), one more worker than cores: many tests wait on a subprocess.
 status=0
-python -m pytest -n "${PYTEST_WORKERS:-$(( $(nproc) + 1 ))}" "$@" || status=$?
+python -m pytest -n "${PYTEST_WORKERS:-$(( $(nproc) + 1 ))}" --dist worksteal "$@" || status=$?
 if ! wait "$mypy_pid"; then cat "$mypy_log"; echo "mypy failed" >&2; status=1; fi
 rm -f "$mypy_log"
 exit "$status"

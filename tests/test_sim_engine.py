@@ -63,8 +63,16 @@ def test_random_eviction_draws_from_the_run_generator():
 def test_memory_rejects_bad_settings():
     with pytest.raises(ConfigError, match="capacity"):
         Memory(0, "fifo")
-    with pytest.raises(ConfigError, match="policy"):
+    with pytest.raises(ConfigError, match="eviction"):
         Memory(3, "mru")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="eviction"):
+        RunConfig("frontier", capacity=3, eviction="mru")  # type: ignore[arg-type]
+
+
+def test_policy_is_the_deprecated_name_of_eviction():
+    old, new = RunConfig("frontier", capacity=6, policy="lru"), RunConfig("frontier", capacity=6, eviction="lru")
+    assert old == new and old.eviction == "lru" and old.policy is None
+    assert run(old, 1003).path == run(new, 1003).path
 
 
 class _Known:

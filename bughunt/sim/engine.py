@@ -77,7 +77,7 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
     dedup = components in ("bugs", "both")
     links, bugs, n_bugs = site.links, site.bugs, len(site.bugs)
     mem: Memory[Any] | NoMemory[Any] = (
-        Memory(config.capacity, config.policy, rnd) if keep_visits else NoMemory()
+        Memory(config.capacity, config.eviction, rnd) if keep_visits else NoMemory()
     )
     cur = site.start
     seen = {cur}

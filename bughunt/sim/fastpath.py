@@ -50,12 +50,12 @@ def run_memoryless_random(config: RunConfig, seed: int, site: SimSite) -> RunRes
 
 
 def run_remembering(config: RunConfig, seed: int, site: SimSite, frontier: bool) -> RunResult:
-    """The visited (frontier=False) or frontier strategy with a visit record, any capacity and policy."""
+    """The visited (frontier=False) or frontier strategy with a visit record, any capacity and eviction."""
     mask = _MASK
     a = seed & mask
     cap = config.capacity
-    lru = config.policy == "lru"
-    random_eviction = config.policy == "random"
+    lru = config.eviction == "lru"
+    random_eviction = config.eviction == "random"
     dedup = config.components == "both"
     links, bugs, n_bugs = site.links, site.bugs, len(site.bugs)
     mem: Memory[Any] = Memory()  # capacity is enforced below; Memory gives the BFS its `links` view

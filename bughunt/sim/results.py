@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from memgpt_lite.errors import ConfigError
 
-from .memory import POLICIES, Policy
+from .memory import EVICTIONS, Eviction
 from .strategies import get_strategy
 
 MemoryComponents = Literal["none", "visited", "bugs", "both"]
@@ -47,11 +47,15 @@ class SimSite:
 
 @dataclass(frozen=True, slots=True)
 class RunConfig:
-    """One simulator configuration; `memory=None` means the strategy's seed default."""
+    """One simulator configuration; `memory=None` means the strategy's seed default.
+
+    `eviction` is what a full visit record forgets (`policy=` is its deprecated old name, accepted once
+    when building and folded into `eviction`).
+    """
 
     strategy: str = "frontier"
     capacity: int | None = None
-    policy: Policy = "fifo"
+    eviction: Eviction = "fifo"
     memory: MemoryComponents | None = None
     budget: int = BUDGET
     until_all_bugs: bool = False
@@ -59,11 +63,16 @@ class RunConfig:
     base_tokens: int = BASE_TOKENS
     entry_tokens: int = ENTRY_TOKENS
     bug_entry_tokens: int = 0
+    policy: Eviction | None = field(default=None, repr=False, compare=False)
+    """Deprecated alias of `eviction`; always None after construction."""
 
     def __post_init__(self) -> None:
+        if self.policy is not None:
+            object.__setattr__(self, "eviction", self.policy)
+            object.__setattr__(self, "policy", None)
         get_strategy(self.strategy)  # raises ConfigError naming the field
-        if self.policy not in POLICIES:
-            raise ConfigError(f"policy: must be one of {', '.join(POLICIES)}, got {self.policy!r}")
+        if self.eviction not in EVICTIONS:
+            raise ConfigError(f"eviction: must be one of {', '.join(EVICTIONS)}, got {self.eviction!r}")
         if self.memory is not None and self.memory not in MEMORY_COMPONENTS:
             raise ConfigError(f"memory: must be one of {', '.join(MEMORY_COMPONENTS)}, got {self.memory!r}")
         if self.capacity is not None and self.capacity < 1:
