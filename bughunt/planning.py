@@ -30,6 +30,7 @@ from typing import TypeVar
 
 from memgpt_lite.errors import UsageError
 
+from .sim.bfs import breadth_first
 from .sim.planner import Planner, leads_on, planner_strategy
 
 __all__ = ["Planner", "Tour", "bfs_paths", "leads_on", "planner_strategy", "shortest_tour"]
@@ -45,13 +46,9 @@ def bfs_paths(graph: Mapping[N, Sequence[N]], source: N) -> dict[N, list[N]]:
 
     Breadth-first in link order, so among equally short paths the one through earlier links wins.
     """
-    paths: dict[N, list[N]] = {source: [source]}
-    queue = [source]
-    for p in queue:
-        for q in graph.get(p, ()):
-            if q not in paths:
-                paths[q] = [*paths[p], q]
-                queue.append(q)
+    paths: dict[N, list[N]] = {}
+    for q, p in breadth_first(source, lambda n: graph.get(n, ())):
+        paths[q] = [source] if q == source else [*paths[p], q]
     return paths
 
 

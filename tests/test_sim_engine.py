@@ -182,37 +182,3 @@ def test_generic_nodes():
     )
     r = run(RunConfig("frontier", budget=20), 5, site)
     assert r.coverage == 1.0 and r.bugs_found == 1 and r.stopped
-
-
-@pytest.mark.parametrize(
-    "config",
-    [
-        RunConfig("random"),
-        RunConfig("random", until_all_bugs=True),
-        RunConfig("visited"),
-        RunConfig("visited", memory="visited", until_all_bugs=True),
-        RunConfig("frontier"),
-        RunConfig("frontier", until_all_bugs=True),
-        RunConfig("frontier", memory="visited", budget=60),
-        RunConfig("visited", capacity=6, policy="random", bug_entry_tokens=7),
-        *(
-            RunConfig("frontier", capacity=c, policy=p)
-            for c in (4, 12, 20)
-            for p in ("fifo", "lru", "random")
-        ),
-    ],
-)
-def test_inlined_fast_paths_equal_the_general_loop(config):
-    from dataclasses import replace
-
-    from bughunt.sim.strategies import STRATEGIES, register_strategy
-
-    # a wrapper under another name is not recognised as built-in, so it takes the general loop
-    builtin = STRATEGIES[config.strategy]
-    register_strategy("general_twin", lambda cur, links, memory, rnd: builtin(cur, links, memory, rnd))
-    try:
-        general = replace(config, strategy="general_twin", memory=config.components)
-        for seed in range(1000, 1200):
-            assert run(config, seed) == run(general, seed)
-    finally:
-        del STRATEGIES["general_twin"]

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from .bfs import breadth_first
 from .memory import KnownLinks
 from .rng import Rng, pick
 
@@ -134,13 +135,14 @@ def _reachable(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> tuple[dict[
     """BFS over the current page's links and remembered links: distance and first step to each node."""
     dist: dict[N, int] = {cur: 0}
     first: dict[N, N] = {}
-    queue = [cur]
-    for p in queue:
-        if p != cur and p not in memory:
-            continue  # an unvisited page's links are unknown
-        for q in links if p == cur else memory.links(p):
-            if q not in dist:
-                dist[q] = dist[p] + 1
-                first[q] = q if p == cur else first[p]
-                queue.append(q)
+
+    def known(p: N) -> Sequence[N]:
+        if p == cur:
+            return links
+        return memory.links(p) if p in memory else ()  # an unvisited page's links are unknown
+
+    for q, p in breadth_first(cur, known):
+        if q != cur:
+            dist[q] = dist[p] + 1
+            first[q] = q if p == cur else first[p]
     return dist, first

@@ -7,7 +7,7 @@ coverage curve) without importing each other.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Container, Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -134,10 +134,16 @@ class RunResult:
         )
 
 
-def coverage_curve(path: Sequence[Any], n_nodes: int) -> list[float]:
-    """Coverage after each step of `path` (index 0: the start node alone)."""
+def coverage_curve(path: Sequence[Any], n_nodes: int, within: Container[Any] | None = None) -> list[float]:
+    """Coverage after each step of `path` (index 0: the start node alone): distinct nodes so far / `n_nodes`.
+
+    The one coverage curve, of the simulator and of the web explorer: a None step reached no node (a
+    failed fetch), and with `within` only those nodes count (a real site's extra pages are not coverage).
+    """
     seen: set[Any] = set()
     add = seen.add
     # `add` returns None, so each item is True exactly when the node is new
-    firsts = [p not in seen and add(p) is None for p in path]
+    firsts = [
+        p is not None and (within is None or p in within) and p not in seen and add(p) is None for p in path
+    ]
     return [c / n_nodes for c in itertools.accumulate(firsts)]

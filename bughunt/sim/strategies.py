@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from memgpt_lite.errors import ConfigError
 
+from .bfs import breadth_first
 from .memory import KnownLinks
 from .planner import planner_strategy
 from .rng import Rng, pick
@@ -54,17 +55,18 @@ def step_toward_nearest_unknown(cur: N, links: Sequence[N], memory: KnownLinks[N
     node when it leaves the queue; the queue is first-in first-out, so the first node *enqueued* that is
     not in memory is the one it would return — testing on enqueue gives the same answer sooner.
     """
-    prev: dict[N, N] = {cur: cur}
-    queue = [cur]
-    for p in queue:  # the list grows while we walk it: a FIFO queue without deque overhead
-        for q in links if p == cur else memory.links(p):
-            if q not in prev:
-                if q not in memory:
-                    while p != cur:
-                        q, p = p, prev[p]
-                    return q
-                prev[q] = p
-                queue.append(q)
+    first: dict[N, N] = {}
+
+    def known(p: N) -> Sequence[N]:
+        return links if p == cur else memory.links(p)
+
+    for q, p in breadth_first(cur, known):
+        if q == cur:
+            continue
+        step = q if p == cur else first[p]
+        if q not in memory:
+            return step
+        first[q] = step
     return None
 
 
