@@ -148,8 +148,8 @@ class Agent:
             result.usage = _add_usage(result.usage, response.usage)
             spent += max(response.usage.input_tokens, prompt_tokens) + response.usage.output_tokens
             reply = response.message
-            reply.meta.setdefault("model", response.model or self.model.name)
-            reply.meta.setdefault("stop_reason", response.stop_reason)
+            reply.model = reply.model or response.model or self.model.name
+            reply.stop_reason = reply.stop_reason or response.stop_reason
 
             if not reply.parts:
                 self._notice("Your last reply was empty. Reply with send_message, or call a tool.", result)
@@ -232,8 +232,9 @@ class Agent:
                     content=(
                         f"This {call.name} call was not run: its arguments were too large "
                         f"({too_large[call.id]} tokens; one message may take at most "
-                        f"{reply.meta.get('token_limit')} tokens of the context). The full call is kept in recall "
-                        f"storage (message id {reply.meta.get('original_id')}). Call it again with much smaller "
+                        f"{reply.stand_in.token_limit if reply.stand_in else '?'} tokens of the context). The full "
+                        f"call is kept in recall storage (message id {reply.stand_in.original_id if reply.stand_in else '?'}). "
+                        "Call it again with much smaller "
                         "arguments, e.g. split the content over several calls."
                     ),
                 )

@@ -7,7 +7,7 @@ import pytest
 from memgpt_lite.agent import Agent, AgentConfig
 from memgpt_lite.errors import StoreError, ToolError
 from memgpt_lite.memory import AgentMemory
-from memgpt_lite.messages import Message
+from memgpt_lite.messages import Message, TextPart, ToolCallPart, ToolResultPart
 from memgpt_lite.storage.embeddings import HashingEmbedder
 from memgpt_lite.testing import ScriptedModel, UnexpectedModelCall, response, send_message, text, tool_call
 from memgpt_lite.tools.memory_tool import MemoryTool
@@ -255,3 +255,28 @@ def test_a_tool_error_still_reaches_the_model(memory):
     assert result.messages == ["Sorry."] and len(model.requests) == 2
     seen = model.requests[1].messages[-1].parts[0]
     assert seen.is_error and "no such name 'bob'" in seen.content
+
+
+@pytest.mark.parametrize(
+    ("role", "part"),
+    [
+        ("user", ToolCallPart(id="t1", name="send_message", arguments={"message": "hi"})),
+        ("user", ToolResultPart(tool_call_id="t1", content="ok")),
+        ("system", ToolCallPart(id="t1", name="x")),
+        ("tool", TextPart(text="not a result")),
+        ("assistant", ToolResultPart(tool_call_id="t1", content="ok")),
+    ],
+)
+def test_a_part_that_does_not_fit_the_role_is_rejected(role, part):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=f"a {role} message cannot carry a {part.kind} part"):
+        Message(role=role, parts=[part])
+
+
+def test_the_loop_records_model_and_stop_reason_as_typed_fields(memory):
+    model = ScriptedModel([response(send_message("Hello."))])
+    Agent(model, memory).step("hi")
+    [reply] = [m for m in recall_messages(memory) if m.role == "assistant"]
+    assert reply.model == model.name and reply.stop_reason == "tool_use"
+    assert "model" not in reply.meta and "stop_reason" not in reply.meta
