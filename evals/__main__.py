@@ -93,7 +93,7 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
 
 
 def _cmd_layer2(args: argparse.Namespace) -> int:
-    from evals.layer2 import report_data, run_layer2, summarise
+    from evals.layer2 import report_data, run_layer2, run_trivial, summarise, trivial_summary
 
     check_output_file(args.log, "--log")
     cases = load_cases(args.cases)
@@ -105,14 +105,15 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
             cases, store, agent=args.agent, runs=args.runs, log=args.log, model=args.model,
             base_url=args.base_url, progress=tick,
         )  # fmt: skip
-    summary = summarise(cases, records)
+        trivial = trivial_summary(cases, run_trivial(cases, store))
+    summary = {**summarise(cases, records), "trivial_agents": trivial}
     if args.report:
         from evals.report import layer2_html, layer2_markdown, write_report
 
         store_text = str(args.store) if args.store else f"a temporary fixture ({args.embedder} embedder)"
         info = {"cases_dir": str(args.cases), "agent": args.agent, "runs": args.runs, "store": store_text,
                 "model": records[0]["model"] if records else None, "log": str(args.log) if args.log else None}  # fmt: skip
-        detail = report_data(cases, records, info)
+        detail = report_data(cases, records, {**info, "trivial_agents": trivial})
         for p in write_report(args.report, detail, layer2_markdown(detail), layer2_html(detail)):
             err.print(f"report: {p}")
     if args.json:
@@ -129,9 +130,13 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
             )
         )
     else:
-        t = Table("category", "runs", "passed")
+        names = list(trivial)
+        t = Table("category", "runs", f"{args.agent} passed", *names)
         for cat, s in summary["per_category"].items():
-            t.add_row(cat, str(s["runs"]), str(s["passed"]))
+            t.add_row(cat, str(s["runs"]), str(s["passed"]),
+                      *(f"{trivial[n]['per_category'][cat]['passed']}/{trivial[n]['per_category'][cat]['runs']}" for n in names))  # fmt: skip
+        t.add_row("all", str(summary["runs_total"]), str(summary["passed_total"]),
+                  *(f"{trivial[n]['passed']}/{trivial[n]['runs']}" for n in names))  # fmt: skip
         Console().print(t)
         t = Table("case", "category", "runs", "passed", "violations (first run that failed)")
         for s in summary["per_case"]:

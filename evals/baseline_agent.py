@@ -1,42 +1,53 @@
 """The offline `baseline` agent of layer 2: a deterministic, non-LLM reader of memgpt_lite's memory tools.
 
-It receives the question only and works like a careful person with the same tools an LLM agent has:
-it calls `archival_memory_search` (the question, then each ticket, path, route or page name the question
-names, the question narrowed to the claim label or record kind it asks for, and to the dates it names),
-reads the tool's *text* — status, superseded_by, structured fields and provenance per hit — and submits
-an answer through `submit_answer`. It never sees a case, an expected id or the evaluator's rule (layer 1's
-`evals/sufficiency.py` judges retrieval and shares no code with this module). Its rules are general:
+It receives the question only and uses the tools an LLM agent has. It reads no intent from words and
+keeps no keyword list; what it knows of the question are the identifiers written in it and its dates:
 
-1. A yes/no question about the live state ("does it still…", "is it currently…") asks about the app
-   now: memory records the past, so it asks for a fresh inspection.
-2. A question about an app version no remembered item is about cannot be answered from memory.
-3. Only current items support an answer; superseded items on the same topic are flagged as history.
-4. The cited item must name what the question names: its ticket, else its file path, else its
-   route or page name (page names are linked to routes and tickets by glosses memory itself holds,
-   such as "Invoice page 2 (/invoices/2)" or "OPS-7 (Invoice page 2 …)"), else its date.
-5. Why/cause questions need a root-cause item: a symptom note is not one, a person's recorded
-   decision beats an agent's inference, and a hedged agent guess ("probably", "unconfirmed") is no
-   support. Status questions need a status item, and one that says a retest is due is no answer.
-   Questions for a rule or procedure need guidance; a question naming a kind of record (a
-   "hand-over note", a "daily note") needs that kind, the latest one if it says so.
-6. Nothing current and specific left → `no_match` with a request for fresh inspection.
+1. **Exact before ranked.** Each ticket, file path, route and version the question names is looked up
+   with `archival_memory_lookup` (exact match) before `archival_memory_search` ranks anything. The
+   ranked search is paged until every exact hit has a similarity to the question (bounded).
+2. **Dates** in common English and Chinese forms are read with `dateparser` (`evals.dates`); "before /
+   after / since / until D" become ranges, and the ranked search is narrowed to each range.
+3. **Topic by identifiers.** Hits that carry the question's most specific identifiers (ticket, else
+   path, else route), in their fields or text, are on topic; a named version must be the hit's app
+   version or be written in it; a named date range must hold the hit's day. Nothing named at all →
+   on topic only above a similarity floor. Nothing on topic → `no_match` with fresh inspection.
+4. **Only current, trusted, established items support.** Superseded hits on the topic are flagged in
+   `superseded_ids`; quarantined or untrusted hits are never cited; an unconfirmed hypothesis is no
+   support; a hit that says a retest is due (bug status `needs_retest`) means the status is not known.
+5. **Choice** among what is left: most identifiers carried, then similarity to the question.
+6. **Several records** when memory links them: a rename note that carries the asked path and names the
+   path it replaced (`renamed_from`) is cited together with the best item about the old path.
+7. **Claims** (`ticket`, `status`, `version`, `path`, `date`, `decision_by`) are copied from the cited
+   items' fields, so each is entailed by what it cites.
+
+It never sees a case or the evaluator, and it shares no decision code with layer 1 (`evals.layer1`,
+an audit that decides no answer). Only the identifier patterns (`evals.identifiers`) are common.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from memgpt_lite.messages import Message, ModelRequest, ModelResponse
+from evals.dates import DayRange, read_dates
+from evals.identifiers import named_identifiers
+from memgpt_lite.messages import ModelRequest, ModelResponse
 from memgpt_lite.testing import response, tool_call
+from memgpt_lite.tools.memory_functions import exact_pattern
 
 SEARCH = "archival_memory_search"
-MAX_FOLLOW_UPS = 8
+LOOKUP = "archival_memory_lookup"
+SIMILARITY_FLOOR = 0.45
+"""Below this cosine similarity a hit is not about a question that names no identifier."""
+LOOKUP_PAGES = 2
+SEARCH_PAGES = 3
+MAX_ROUNDS = 4
 
 _HEAD = re.compile(
-    r"^\[(?P<date>\d{4}-\d{2}-\d{2}) \d{2}:\d{2} id=(?P<id>\S+) importance=\d+"
+    r"^\[(?P<date>\d{4}-\d{2}-\d{2}) \d{2}:\d{2} id=(?P<id>\S+) importance=\d+(?: similarity=(?P<sim>-?[\d.]+))?"
     r"(?: tags=(?P<tags>\S+))?(?: status=(?P<status>\w+))?(?: superseded_by=(?P<by>\S+))?\] (?P<content>.*)$"
 )
 _FIELD = re.compile(r"(?:^|; )(?P<key>[A-Za-z_][\w-]*)=")
@@ -44,7 +55,7 @@ _FIELD = re.compile(r"(?:^|; )(?P<key>[A-Za-z_][\w-]*)=")
 
 @dataclass
 class Hit:
-    """One archival hit as the tool printed it."""
+    """One archival hit as a tool printed it."""
 
     id: str
     day: date
@@ -53,21 +64,20 @@ class Hit:
     superseded_by: str | None = None
     tags: list[str] = field(default_factory=list)
     fields: dict[str, str] = field(default_factory=dict)
+    similarity: float | None = None
     rank: int = 0
-    """Position in the first search that returned it, counting searches in the order they ran."""
 
     def values(self, key: str) -> list[str]:
-        raw = self.fields.get(key, "")
-        return [v.strip() for v in raw.split(",") if v.strip()]
+        return [v.strip() for v in self.fields.get(key, "").split(",") if v.strip()]
 
     @property
     def current(self) -> bool:
         return self.status != "superseded"
 
     @property
-    def labels(self) -> set[str]:
-        """What kind of record this is: its claim and kind fields and its tags, normalised."""
-        return {_norm(x) for x in (*self.tags, *self.values("claim"), *self.values("kind"))}
+    def trusted(self) -> bool:
+        trust = self.fields.get("trust", "trusted").strip().lower()
+        return trust == "trusted" and not {"quarantined", "untrusted"} & {t.lower() for t in self.tags}
 
     @property
     def layer(self) -> str:
@@ -76,13 +86,18 @@ class Hit:
             return stated
         return "user_authored_decision" if "user_authored_decision" in self.tags else "agent_inferred_summary"
 
+    def carries(self, ident: str, key: str) -> bool:
+        return ident in self.values(key) or bool(exact_pattern(ident).search(self.content))
 
-def _norm(label: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", label.lower())
+    def carries_version(self, version: str) -> bool:
+        # the item's own version field when it has one ("fix planned for 1.3.2" is not about 1.3.2)
+        if self.values("app_version"):
+            return version in self.values("app_version")
+        return bool(exact_pattern(version).search(self.content))
 
 
 def parse_hits(text: str) -> list[Hit]:
-    """The hits of one `archival_memory_search` result, with the indented field line under each."""
+    """The hits of one `archival_memory_search` / `archival_memory_lookup` result."""
     hits: list[Hit] = []
     for line in text.splitlines():
         m = _HEAD.match(line)
@@ -95,301 +110,226 @@ def parse_hits(text: str) -> list[Hit]:
                     status=m["status"] or "current",
                     superseded_by=m["by"],
                     tags=(m["tags"] or "").split(",") if m["tags"] else [],
+                    similarity=float(m["sim"]) if m["sim"] else None,
                 )  # fmt: skip
             )
         elif line.startswith("  ") and hits:
             body = line.strip()
             keys = list(_FIELD.finditer(body))
             for k, nxt in zip(keys, [*keys[1:], None], strict=True):
-                end = nxt.start() if nxt else len(body)
-                hits[-1].fields[k["key"]] = body[k.end() : end]
+                hits[-1].fields[k["key"]] = body[k.end() : nxt.start() if nxt else len(body)]
     return hits
 
 
 # -- the question ---------------------------------------------------------------------------------
-_TICKET = re.compile(r"\b[A-Z][A-Z0-9]+-\d+\b")
-_PATH = re.compile(r"(?<![\w/])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]\w*\b")
-_ROUTE = re.compile(r"(?<![\w./])/[a-z0-9][\w/-]*", re.IGNORECASE)
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-_VERSION = re.compile(r"\b(?:app|version|release|v)\s*(\d+\.\d+(?:\.\d+)?)\b", re.IGNORECASE)
-_LIVE_START = re.compile(r"^\s*(?:does|do|is|are|has|have|can|will)\b", re.IGNORECASE)
-_LIVE_WORD = re.compile(
-    r"\b(?:still|currently|now|any ?more|today|at the moment|current app)\b", re.IGNORECASE
-)
-_CAUSE = re.compile(r"\b(?:why|caus(?:e|ed|es|ing)|root[- ]?cause)\b", re.IGNORECASE)
-_STATUS = re.compile(r"\b(?:status|fixed|resolved)\b", re.IGNORECASE)
-_GUIDANCE = re.compile(
-    r"\b(?:how (?:should|do|can|must) (?:i|we)|procedure|rule|guideline|should i|must i|best practice)\b",
-    re.IGNORECASE,
-)
-_LATEST = re.compile(r"\b(?:latest|last|most recent|newest)\b", re.IGNORECASE)
-_HEDGE = re.compile(r"\b(?:probably|suspect(?:ed)?|unconfirmed|maybe|might|possibly|guess)\b", re.IGNORECASE)
-_RETEST = re.compile(r"needs?[ _]a?[ _]?retest|retest[ _]due|needs_retest", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][\w#'-]*|\d+(?:\.\d+)*")
-_STOP = frozenset(
-    "a an the of to in on at for and or but is are was were be been do does did what which who whom why how "
-    "when where that this these those it its with by from about into i we you my our your me us should must "
-    "can could would will has have had not no yes there their they them any some than then so as if".split()
-)
-# Which claim label an intent needs, as stored labels are normalised by `_norm`.
-INTENT_LABEL = {"cause": "rootcause", "status": "status", "guidance": "guidance"}
-
-
 @dataclass
 class Question:
     text: str
     tickets: list[str]
     paths: list[str]
     routes: list[str]
-    phrases: list[str]
-    dates: list[str]
     versions: list[str]
-    intent: str
-    live_state: bool
-    latest: bool
+    ranges: list[DayRange] = field(default_factory=list)
 
-    @property
-    def words(self) -> set[str]:
-        return _content_words(self.text)
-
-
-def _content_words(text: str) -> set[str]:
-    return {w.lower()[:5] for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in _STOP}
+    def topic(self) -> tuple[str, list[str]]:
+        """The most specific identifiers named, and which field they are matched in."""
+        for key, ids in (("tickets", self.tickets), ("paths", self.paths), ("routes", self.routes)):
+            if ids:
+                return key, ids
+        return "", []
 
 
-def _phrases(text: str) -> list[str]:
-    """Names in the question: runs of capitalised words (and numbers), a run ending after "page N".
-    A lone capitalised word opening a sentence is grammar, not a name."""
-    out: list[str] = []
-    for sentence in re.split(r"(?<=[.?!])\s+", text):
-        toks = [t for t in _WORD.finditer(sentence)]
-        i = 0
-        while i < len(toks):
-            t = toks[i].group()
-            if not t[0].isupper() or _TICKET.fullmatch(t) or t.lower() in _STOP:
-                i += 1
-                continue
-            run, j = [t], i + 1
-            while j < len(toks):
-                nxt = toks[j].group()
-                if nxt.lower() == "page":
-                    run.append(nxt)
-                    if j + 1 < len(toks) and toks[j + 1].group().isdigit():
-                        run.append(toks[j + 1].group())
-                        j += 1
-                    j += 1
-                    break
-                if (nxt[0].isupper() and not _TICKET.fullmatch(nxt)) or nxt.isdigit():
-                    run.append(nxt)
-                    j += 1
-                    continue
-                break
-            if not (i == 0 and len(run) == 1):
-                out.append(" ".join(run))
-            i = j
-    return list(dict.fromkeys(out))
+def read_question(text: str, base: datetime | None = None) -> Question:
+    named = named_identifiers(text)
+    q = Question(text, list(named.tickets), list(named.paths), list(named.routes), list(named.versions))
+    q.ranges = read_dates(text, base or datetime.now())
+    return q
 
 
-def read_question(text: str) -> Question:
-    if _CAUSE.search(text):
-        intent = "cause"
-    elif _STATUS.search(text):
-        intent = "status"
-    elif _GUIDANCE.search(text):
-        intent = "guidance"
-    else:
-        intent = "any"
-    paths = list(dict.fromkeys(_PATH.findall(text)))
-    return Question(
-        text=text,
-        tickets=list(dict.fromkeys(_TICKET.findall(text))),
-        paths=paths,
-        routes=[r for r in dict.fromkeys(_ROUTE.findall(text)) if not any(r in p for p in paths)],
-        phrases=_phrases(text),
-        dates=list(dict.fromkeys(_DATE.findall(text))),
-        versions=list(dict.fromkeys(_VERSION.findall(text))),
-        intent=intent,
-        live_state=bool(_LIVE_START.search(text) and _LIVE_WORD.search(text)),
-        latest=bool(_LATEST.search(text)),
-    )
+# -- the decision ---------------------------------------------------------------------------------
+def _no_match(reason: str, flagged: list[str]) -> dict[str, Any]:
+    return dict(answer=f"{reason} Memory cannot answer this; inspect the app afresh.", evidence_ids=[],
+                support_layer="fresh_inspection_required", no_match=True, fresh_inspection_requested=True,
+                superseded_ids=flagged, claims={})  # fmt: skip
 
 
-# -- reading the hits -----------------------------------------------------------------------------
-def _mentions(text: str, term: str) -> bool:
-    return re.search(rf"(?<![\w/]){re.escape(term)}(?![\w/])", text, re.IGNORECASE) is not None
+def _identifier_score(q: Question, h: Hit, key: str, ids: list[str]) -> int:
+    return sum(h.carries(i, key) for i in ids)
 
 
-def _names(hit: Hit, term: str, key: str) -> bool:
-    return term in hit.values(key) or _mentions(hit.content, term)
-
-
-def glosses(hits: list[Hit], phrase: str) -> set[str]:
-    """Tickets and routes memory itself links to a page name: "Invoice page 2 (/invoices/2)" or
-    "OPS-7 (Invoice page 2 wrong total)"."""
-    out: set[str] = set()
-    for h in hits:
-        for m in re.finditer(rf"{re.escape(phrase)}\s*\((/[^)\s,;]*)", h.content, re.IGNORECASE):
-            out.add(m[1])
-        for m in re.finditer(r"\b([A-Z][A-Z0-9]+-\d+)\s*\(([^)]*)\)", h.content):
-            if _mentions(m[2], phrase):
-                out.add(m[1])
-    return out
-
-
-def topic_score(q: Question, hit: Hit, pool: list[Hit]) -> tuple[str, int]:
-    """How many of the question's most specific identifiers the hit names, and which kind they are:
-    tickets, else file paths, else routes and page names, else dates, else none."""
-    if q.tickets:
-        return "ticket", sum(_names(hit, t, "tickets") for t in q.tickets)
-    if q.paths:
-        return "path", sum(_names(hit, p, "paths") for p in q.paths)
-    if q.routes or q.phrases:
-        n = sum(_names(hit, r, "routes") for r in q.routes)
-        for ph in q.phrases:
-            aliases = glosses(pool, ph)
-            named = _mentions(hit.content, ph) or any(
-                _names(hit, a, "routes" if a.startswith("/") else "tickets") for a in aliases
-            )
-            n += named
-        return "name", n
-    if q.dates:
-        days = {hit.day.isoformat(), hit.fields.get("date", "")[:10]}
-        return "date", sum(d in days for d in q.dates)
-    return "none", 0
-
-
-def named_kinds(q: Question, pool: list[Hit]) -> set[str]:
-    """Record kinds the question names ("hand-over note", "daily note"), from the kinds memory shows."""
-    text = re.sub(r"(?<=\w)-(?=\w)", "", q.text.lower())
-    kinds = {v for h in pool for v in (*h.values("kind"), *h.values("claim"))}
-    return {_norm(k) for k in kinds if re.search(_kind_pattern(k), text)}
-
-
-def _kind_pattern(kind: str) -> str:
-    # A one-word kind also matches its other forms ("observation" / "observed"); a longer one as a phrase.
-    words = kind.lower().replace("_", " ").split()
-    if len(words) == 1 and len(words[0]) > 6:
-        return rf"\b{re.escape(words[0][:6])}"
-    return rf"\b{re.escape(' '.join(words))}s?\b"
-
-
-def _admitted(q: Question, hit: Hit, kinds: set[str]) -> bool:
-    if q.intent in INTENT_LABEL:
-        return INTENT_LABEL[q.intent] in hit.labels
-    if kinds:
-        return bool(kinds & hit.labels)
-    return True
-
-
-def _on_topic(q: Question, hit: Hit, pool: list[Hit], kinds: set[str]) -> int:
-    level, score = topic_score(q, hit, pool)
-    if level != "none":
-        return score
-    if kinds:  # the kind of record it is answers "which one"
-        return 1
-    return len(q.words & _content_words(hit.content))
-
-
-def known_versions(pool: list[Hit]) -> set[str]:
-    out = {v for h in pool for v in h.values("app_version")}
+def _aliases(q: Question, pool: list[Hit]) -> dict[str, str]:
+    """Paths memory says were renamed to a path the question names: old path -> rename note id."""
+    out = {}
     for h in pool:
-        out.update(_VERSION.findall(h.content))
+        old = h.fields.get("renamed_from", "").strip()
+        if old and h.current and h.trusted and any(h.carries(p, "paths") for p in q.paths):
+            out[old] = h.id
     return out
+
+
+def _claims(q: Question, cited: list[Hit]) -> dict[str, str]:
+    """Claims copied from the cited items' own fields, the asked identifier first."""
+    c: dict[str, str] = {}
+    main = cited[-1]
+    tickets = [t for t in q.tickets if any(t in h.values("tickets") for h in cited)] or main.values("tickets")
+    paths = [p for p in q.paths if any(p in h.values("paths") for h in cited)] or main.values("paths")
+    if len(tickets) >= 1 and (q.tickets or len(main.values("tickets")) == 1):
+        c["ticket"] = tickets[0]
+    if paths and (q.paths or len(main.values("paths")) == 1):
+        c["path"] = paths[0]
+    if main.fields.get("bug_status"):
+        c["status"] = main.fields["bug_status"].strip()
+    if main.values("app_version"):
+        c["version"] = main.values("app_version")[0]
+    c["date"] = main.day.isoformat()
+    if main.layer == "user_authored_decision" and main.fields.get("author"):
+        c["decision_by"] = main.fields["author"].strip()
+    return c
+
+
+def _label_words(label: str) -> str:
+    return " ".join(label.lower().replace("_", " ").split())
+
+
+def _named_labels(q: Question, pool: list[Hit]) -> set[str]:
+    """The record kinds and claim labels memory shows that the question writes out ("daily note",
+    "root cause", "status", "release note"): read from memory's own labels, not from a word list."""
+    text = " " + re.sub(r"(?<=\w)-(?=\w)", "", q.text.lower()) + " "
+    labels = {_label_words(v) for h in pool for v in (*h.values("claim"), *h.values("kind"))}
+    return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
+
+
+def _labels(h: Hit, pool: list[Hit]) -> set[str]:
+    """A hit's kind and claim, and those of the item it replaces (a retraction of a lesson is the
+    current word on that lesson)."""
+    own = {_label_words(v) for v in (*h.values("claim"), *h.values("kind"))}
+    replaced = h.fields.get("supersedes", "").strip()
+    for old in pool:
+        if replaced and old.id == replaced:
+            own |= {_label_words(v) for v in (*old.values("claim"), *old.values("kind"))}
+    return own
+
+
+def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[list[Hit], dict[str, int]]:
+    """Hits about what the question names, with how many of its identifiers each carries."""
+    field_name, ids = q.topic()
+    if ids:
+        scored = {h.id: _identifier_score(q, h, field_name, ids) + sum(h.carries(a, "paths") for a in aliases)
+                  for h in pool}  # fmt: skip
+        topical = [h for h in pool if scored[h.id] > 0]
+    else:
+        scored = {h.id: 0 for h in pool}
+        topical = list(pool)
+    if q.versions:
+        topical = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
+    # An open range ("before 1 March") is a constraint; a day named beside a ticket is context.
+    bounds = [r for r in q.ranges if not ids or r.since != r.until]
+    if bounds:
+        topical = [h for h in topical if any(r.contains(h.day) for r in bounds)]
+    elif not ids:
+        # Nothing named: the kind of record the question writes out, and what is close in meaning.
+        wanted = _named_labels(q, pool)
+        topical = [h for h in topical if wanted & _labels(h, []) or (h.similarity or 0.0) >= SIMILARITY_FLOOR]
+    return topical, scored
 
 
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
-    """The structured answer (the arguments of `submit_answer`) from what the searches showed."""
-    kinds = named_kinds(q, pool) if q.intent == "any" else set()
-    relevant = [h for h in pool if _admitted(q, h, kinds) and _on_topic(q, h, pool, kinds) > 0]
-    superseded = [h.id for h in relevant if not h.current]
-    anchored = [h for h in pool if topic_score(q, h, pool)[1] > 0]
-    history = list(dict.fromkeys([*superseded, *(h.id for h in anchored if not h.current)]))
+    """The structured answer (the arguments of `submit_answer`) from what the tools showed."""
+    field_name, ids = q.topic()
+    aliases = _aliases(q, pool) if field_name == "paths" else {}
+    topical, scored = _topical(q, pool, aliases)
+    flagged = sorted({h.id for h in topical if not h.current})
+    usable = [h for h in topical if h.current and h.trusted and h.fields.get("claim", "") != "hypothesis"]
+    if not usable:
+        named = ", ".join([*ids, *q.versions, *(r.text for r in q.ranges)]) or "the question"
+        return _no_match(f"No current, trusted memory item is about {named}.", flagged)
+    wanted = _named_labels(q, pool)
+    known = {*ids, *aliases}
 
-    def no_match(reason: str) -> dict[str, Any]:
-        return dict(answer=f"{reason} Memory cannot answer this; inspect the app afresh.", evidence_ids=[],
-                    support_layer="fresh_inspection_required", no_match=True,
-                    fresh_inspection_requested=True, superseded_ids=history)  # fmt: skip
+    def rank(h: Hit) -> tuple[Any, ...]:
+        # most identifiers asked, fewest not asked (a daily note about four tickets is less about one),
+        # the kind of record the question names, a person's decision, then closeness in meaning
+        extra = len([x for x in h.values(field_name) if x not in known]) if ids else 0
+        on_day = any(r.contains(h.day) for r in q.ranges)
+        return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, h.layer == "user_authored_decision",
+                h.similarity or 0.0, -h.rank)  # fmt: skip
 
-    if q.live_state:
-        return no_match("The question asks about the live state of the app now; memory records the past.")
-    unknown = [v for v in q.versions if v not in known_versions(pool)]
-    if unknown:
-        return no_match(f"Memory holds nothing about app {', '.join(unknown)}.")
-    candidates = [h for h in relevant if h.current]
-    if q.intent == "cause":
-        # An agent's hedged guess is a hypothesis, not a cause anybody established.
-        candidates = [
-            h for h in candidates if h.layer == "user_authored_decision" or not _HEDGE.search(h.content)
-        ]
-    if not candidates:
-        what = {"cause": "root-cause item", "status": "status item", "guidance": "guidance item"}
-        return no_match(f"No current {what.get(q.intent, 'item')} names what the question asks about.")
-
-    def key(h: Hit) -> tuple[Any, ...]:
-        person = h.layer != "user_authored_decision"
-        recency = -h.day.toordinal() if q.latest else 0
-        spread = len(h.values("tickets"))
-        score = -_on_topic(q, h, pool, kinds)
-        if q.intent == "cause":
-            return (person, score, recency, spread, h.rank)
-        return (score, recency, person, spread, h.rank)
-
-    best = min(candidates, key=key)
-    if q.intent == "status" and (
-        _RETEST.search(best.fields.get("bug_status", "")) or _RETEST.search(best.content)
-    ):
-        return no_match(f"{best.id} says a retest is due, so the recorded status no longer holds.")
-    return dict(answer=f"{best.content} (memory item {best.id}, {best.layer}, {best.day})",
-                evidence_ids=[best.id], support_layer=best.layer, no_match=False,
-                fresh_inspection_requested=False, superseded_ids=history)  # fmt: skip
+    best = max(usable, key=rank)
+    if best.fields.get("bug_status", "").strip() == "needs_retest":
+        return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
+    cited = [best]
+    notes = [h for h in usable if h.id in aliases.values()]
+    about_old = [h for h in usable if h not in notes and any(h.carries(a, "paths") for a in aliases)]
+    if notes and about_old and (best in notes or best in about_old):
+        # memory links the asked path to an older one: cite the rename note and the item about the old path
+        cited = [notes[0], best if best in about_old else max(about_old, key=rank)]
+    layer = (
+        "user_authored_decision" if any(h.layer == "user_authored_decision" for h in cited) else best.layer
+    )
+    text = " ".join(f"{h.content} (memory item {h.id}, {h.layer}, {h.day})" for h in cited)
+    return dict(answer=text, evidence_ids=[h.id for h in cited], support_layer=layer, no_match=False,
+                fresh_inspection_requested=False, superseded_ids=flagged, claims=_claims(q, cited))  # fmt: skip
 
 
-# -- the searches ---------------------------------------------------------------------------------
-def plan_searches(q: Question, pool: list[Hit]) -> list[dict[str, Any]]:
-    """Follow-up searches after reading what memory returned so far."""
-    plan: list[dict[str, Any]] = [{"query": q.text, "page": 1}]
-    terms = [*q.tickets, *q.paths, *q.routes]
-    if not q.tickets and not q.paths:
-        terms += q.phrases[:3]
-    plan += [{"query": t} for t in terms[:5]]
-    seen_tags = {t for h in pool for t in h.tags}
-    wanted = {INTENT_LABEL[q.intent]} if q.intent in INTENT_LABEL else named_kinds(q, pool)
-    plan += [{"query": q.text, "tags": [t]} for t in sorted(seen_tags) if _norm(t) in wanted]
-    plan += [{"query": q.text, "since": d, "until": d} for d in q.dates[:2]]
-    return plan[:MAX_FOLLOW_UPS]
-
-
-def _call_args(msg: Message) -> list[dict[str, Any]]:
+# -- the tool calls -------------------------------------------------------------------------------
+def _calls(msgs: list[Any]) -> list[tuple[str, dict[str, Any]]]:
     return [
-        {k: v for k, v in c.arguments.items() if k != "request_heartbeat"}
-        for c in msg.tool_calls
-        if c.name == SEARCH
+        (c.name, {k: v for k, v in c.arguments.items() if k != "request_heartbeat"})
+        for m in msgs
+        if m.role == "assistant"
+        for c in m.tool_calls
     ]
 
 
+def _day_bounds(r: DayRange) -> dict[str, str]:
+    out = {}
+    if r.since:
+        out["since"] = datetime.combine(r.since, time.min).isoformat()
+    if r.until:
+        out["until"] = r.until.isoformat()
+    return out
+
+
+def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
+    """The calls to make: exact lookups first (ordered by similarity to the question, every page), then
+    the ranked search, the question narrowed to each date range, and lookups of renamed paths."""
+    wanted: list[tuple[str, dict[str, Any]]] = []
+    for i in (*q.tickets, *q.paths, *q.routes, *q.versions, *_aliases(q, pool)):
+        wanted += [
+            (LOOKUP, {"text": i, "query": q.text, **({"page": n} if n else {})}) for n in range(LOOKUP_PAGES)
+        ]
+    wanted += [(SEARCH, {"query": q.text, **({"page": n} if n else {})}) for n in range(SEARCH_PAGES)]
+    wanted += [(SEARCH, {"query": q.text, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
+    return wanted
+
+
 def baseline_reply(request: ModelRequest) -> ModelResponse:
-    """One step of the baseline: search, search again where the first results point, then answer."""
+    """One step of the baseline: look up, search, follow what the results point to, then answer."""
     msgs = request.messages
     start = max(i for i, m in enumerate(msgs) if m.role == "user")
-    q = read_question(msgs[start].text)
+    text = msgs[start].text
     after = msgs[start + 1 :]
     results = [r for m in after if m.role == "tool" for r in m.tool_results_parts]
     if any(r.name == "submit_answer" for r in results):
         return response(model="baseline")  # answered: end the turn
-    done = [a for m in after if m.role == "assistant" for a in _call_args(m)]
-    if not done:
-        return response(tool_call(SEARCH, query=q.text, request_heartbeat=True), model="baseline")
-    pool: dict[str, Hit] = {}
-    for r in results:
-        if r.name == SEARCH and not r.is_error:
-            for h in parse_hits(r.content):
-                if h.id not in pool:
-                    h.rank = len(pool)
-                    pool[h.id] = h
-    hits = list(pool.values())
+    done = _calls(after)
+    by_id: dict[str, Hit] = {}
+    for (name, _args), r in zip(done, results, strict=False):
+        if r.is_error or name not in (SEARCH, LOOKUP):
+            continue
+        for h in parse_hits(r.content):
+            old = by_id.get(h.id)
+            if old is None:
+                h.rank = len(by_id)
+                by_id[h.id] = h
+            elif h.similarity is not None and (old.similarity is None or h.similarity > old.similarity):
+                old.similarity = h.similarity
+    pool = list(by_id.values())
+    # A date without a year is read in the year of the newest memory seen.
+    base = datetime.combine(max((h.day for h in pool), default=date.today()) + timedelta(days=1), time.min)
+    q = read_question(text, base)
     rounds = sum(m.role == "assistant" for m in after)
-    todo = [a for a in plan_searches(q, hits) if a not in done]
-    if todo and rounds < 3:
-        calls = [tool_call(SEARCH, **a, request_heartbeat=True) for a in todo]
-        return response(*calls, model="baseline")
-    return response(tool_call("submit_answer", **decide(q, hits)), model="baseline")
+    todo = [(n, a) for n, a in plan(q, pool) if (n, a) not in done]
+    if todo and rounds < MAX_ROUNDS:
+        return response(*(tool_call(n, **a, request_heartbeat=True) for n, a in todo), model="baseline")
+    return response(tool_call("submit_answer", **decide(q, pool)), model="baseline")

@@ -8,6 +8,7 @@ and the bad field, so nothing is silently skipped.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -36,8 +37,35 @@ class CaseError(UsageError):
     """A case file or a case in it is invalid; the message names file, case id and field."""
 
 
+class EvidenceGroup(BaseModel):
+    """Evidence an answer needs together (`all_of`) or one of several equivalent items (`any_of`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    all_of: tuple[str, ...] = ()
+    any_of: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> EvidenceGroup:
+        if bool(self.all_of) == bool(self.any_of):
+            raise ValueError("an evidence group needs exactly one of all_of / any_of, non-empty")
+        return self
+
+    @property
+    def mode(self) -> Literal["all_of", "any_of"]:
+        return "all_of" if self.all_of else "any_of"
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return self.all_of or self.any_of
+
+
 class Case(BaseModel):
-    """One safety case. `evidence` and `must_not_reuse` only judge; they never steer retrieval."""
+    """One safety case. `evidence` and `must_not_reuse` only judge; they never steer retrieval.
+
+    `evidence` is a list of ids (any one of them may support the answer, as in version 1 case files)
+    and/or of groups `{all_of: [...]}` / `{any_of: [...]}`, each of which an answer must satisfy. After
+    loading, `evidence` holds every id named and `evidence_groups` the groups."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -49,10 +77,48 @@ class Case(BaseModel):
     support_layer: SupportLayer
     evidence: tuple[str, ...] = ()
     """Evidence ids allowed to support the answer."""
+    evidence_groups: tuple[EvidenceGroup, ...] = ()
+    """The groups given in `evidence`; the plain ids there form one more `any_of` group."""
     must_not_reuse: tuple[str, ...] = ()
     """Evidence ids that must not support the answer: stale, symptom-only, or another workflow's."""
+    about: tuple[str, ...] = ()
+    """Identifiers the question names (tickets, paths, routes, versions, dates) — never an answer.
+    For a `no_match` case no current trusted record may carry all of them."""
     notes: str = ""
     """Why the case exists (for the report reader); never read by the evaluator."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_groups(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not isinstance(data.get("evidence"), list):
+            return data
+        ids: list[Any] = []
+        groups: list[Any] = list(data.get("evidence_groups") or [])
+        for entry in data["evidence"]:
+            if isinstance(entry, dict):
+                groups.append(entry)
+                group_ids = entry.get("all_of") or entry.get("any_of") or []
+                ids.extend(group_ids if isinstance(group_ids, list) else [])
+            else:
+                ids.append(entry)
+        return {**data, "evidence": list(dict.fromkeys(ids)), "evidence_groups": groups}
+
+    def required_groups(self) -> list[EvidenceGroup]:
+        """Every group an answer must satisfy: the declared groups, and the plain ids as one `any_of`."""
+        grouped = {i for g in self.evidence_groups for i in g.ids}
+        plain = tuple(i for i in self.evidence if i not in grouped)
+        return [*self.evidence_groups, *([EvidenceGroup(any_of=plain)] if plain else [])]
+
+    @field_validator("about", mode="before")
+    @classmethod
+    def _about_as_text(cls, v: Any) -> Any:
+        # YAML reads 2026-03-12 as a date and 1.4 as a number; an identifier is the text as written.
+        if isinstance(v, list):
+            return [
+                x.isoformat() if isinstance(x, date) else str(x) if isinstance(x, int | float) else x
+                for x in v
+            ]
+        return v
 
     @field_validator("question")
     @classmethod

@@ -65,6 +65,8 @@ def item_meta(item: FixtureItem) -> dict[str, Any]:
         "routes": list(item.routes),
         "bug_status": item.bug_status,
         "fingerprint": item.fingerprint,
+        "trust": item.trust,
+        "renamed_from": item.renamed_from,
         "fixture_version": FIXTURE_VERSION,
     }
 
@@ -105,7 +107,8 @@ def write_fixture(
                         "id": item.id,
                         "content": item.content,
                         "importance": item.importance,
-                        "tags": [item.kind, item.claim, item.support_layer, item.workflow, *item.tickets],
+                        "tags": [item.kind, item.claim, item.support_layer, item.workflow, *item.tickets]
+                        + (["quarantined"] if item.trust == "quarantined" else []),
                         "provenance": list(item.provenance),
                         "meta": item_meta(item),
                         "created_at": item.date,

@@ -1,35 +1,44 @@
-"""Layer 1: deterministic evidence retention.
+"""Layer 1: deterministic evidence retention — an audit of what memory keeps, keyed on each case's ids.
 
-For each case, memory is asked (through `evals.evidence`, the agent's retrieval interface) what it
-holds; the case-blind sufficiency rule (`evals.sufficiency`) picks what would support an answer; only
-then are the case's lists consulted, to judge. Checks, all on ids, labels, dates and relations — no
-prose is judged and no gold answer exists:
+Layer 1 decides no answer: it reads no intent from the question and uses no word list. For each case it
+asks memory (through `evals.evidence`) about the ids the case declares and checks, on stored ids,
+fields, times and relations only:
 
-- mode and support layer match the case (`no_match` when nothing sufficient is held);
-- every supporting item is in `evidence`, none is in `must_not_reuse`;
-- retrieved items come back with the status and `superseded_by` the fixture gave them;
-- dates, sources, tickets, paths, claim labels (root cause vs symptom) and layers survive storage;
-- each supporting item's provenance chain resolves down to the raw session log;
-- the case names only ids that exist in the fixture.
+- every `evidence` id resolves in memory, and its stored fields (content, date, source, author, kind,
+  claim, support layer, app version, workflow, tickets, paths, routes, bug status, fingerprint, trust,
+  provenance, supersession) equal the fixture generator's record (`evals_fixture.json`);
+- in a `memory_answer` case the evidence is current support: not superseded, of trusted origin, some of
+  it at the declared support layer, and it carries what the question names (`about`, else the
+  identifiers written in the question: at least one of them);
+- every `must_not_reuse` id memory holds carries what makes it non-reusable: a superseded marker whose
+  successor resolves, a symptom / hypothesis / retest-due label, an untrusted origin, or — against the
+  evidence — another workflow, ticket, path, app version or a lower support layer;
+- each evidence item's provenance chain resolves, through the stores' `get`, to the raw session log;
+- in a `no_match` case with `about`, no current trusted record carries every `about` identifier;
+- the case names only ids the fixture holds.
 
-Each case runs on a fresh copy of the store: retrieval updates `last_accessed_at`, and one case must not
-change the ranking another case sees. The store given by the user is never written to.
+Retrieval is measured, not judged: is each evidence id on the first page the agent's own
+`archival_memory_search` shows for the question? A miss is a finding in the report, not a violation.
+
+Each case runs on a fresh copy of the store (a search updates `last_accessed_at`); the given store is
+never written to.
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evals.case_schema import Case
-from evals.evidence import MemoryEvidence, ProvenanceTrace, Query, StoredRecord
+from evals.evidence import MemoryEvidence, ProvenanceTrace, StoredRecord
 from evals.fixture import FixtureManifest, make_embedder, read_manifest
 from evals.fixture_data import FixtureItem
-from evals.sufficiency import Candidate, Decision, decide
+from evals.identifiers import named_identifiers
 from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.embeddings import Embedder
 
@@ -44,17 +53,25 @@ _FIELDS = (
     "bug_status",
     "fingerprint",
 )
+_OPTIONAL_FIELDS = ("trust", "renamed_from")
+"""Fields fixture version 1 did not store: compared only when the store has them."""
 _LIST_FIELDS = ("tickets", "paths", "routes")
+_PERSON = "user_authored_decision"
 
 
 @dataclass
 class CaseResult:
     case: Case
-    decision: Decision
-    candidates: list[Candidate]
-    queries: list[Query]
+    held: dict[str, StoredRecord]
+    """Every case id memory holds, by evidence id."""
     traces: list[ProvenanceTrace]
+    markers: dict[str, list[str]]
+    """Per held must_not_reuse id: what sets it apart (empty when nothing does)."""
+    about: list[str]
+    about_source: str
+    first_page: list[str]
     violations: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -62,13 +79,19 @@ class CaseResult:
 
     @property
     def evidence_found(self) -> list[str]:
-        return [c.evidence_id for c in self.decision.support]
+        return [e for e in self.case.evidence if e in self.held]
 
     @property
-    def rejected_must_not_reuse(self) -> list[str]:
-        """Plausible-but-wrong items memory returned and the rule refused to use."""
-        bad = set(self.case.must_not_reuse)
-        return [r.evidence_id for r in self.decision.rejected if r.evidence_id in bad]
+    def retrieval(self) -> dict[str, Any]:
+        wanted = [e for e in self.case.evidence if e in self.held and self.held[e].store == "archival"]
+        found = [e for e in wanted if e in self.first_page]
+        return {
+            "first_page": self.first_page,
+            "evidence": wanted,
+            "found": found,
+            "missed": [e for e in wanted if e not in found],
+            "recall": round(len(found) / len(wanted), 3) if wanted else None,
+        }
 
     def summary(self) -> dict[str, Any]:
         c = self.case
@@ -83,42 +106,35 @@ class CaseResult:
         }
 
     def detail(self) -> dict[str, Any]:
-        reasons = {r.evidence_id: r.reason for r in self.decision.rejected}
-        support = {c.evidence_id for c in self.decision.support}
         return {
             **self.summary(),
             "version": self.case.version,
             "question": self.case.question,
             "allowed_evidence": list(self.case.evidence),
+            "evidence_groups": [{g.mode: list(g.ids)} for g in self.case.required_groups()],
             "must_not_reuse": list(self.case.must_not_reuse),
-            "found_mode": self.decision.mode,
-            "found_support_layer": self.decision.support_layer,
-            "intent": self.decision_intent,
-            "queries": [q.describe() for q in self.queries],
-            "rejected_must_not_reuse": self.rejected_must_not_reuse,
-            "candidates": [
+            "about": self.about,
+            "about_source": self.about_source,
+            "findings": self.findings,
+            "retrieval": self.retrieval,
+            "records": [
                 {
-                    "id": x.evidence_id,
-                    "rank": x.rank,
-                    "score": round(x.score, 4),
-                    "status": x.status,
-                    "superseded_by": x.superseded_by,
-                    "support_layer": x.support_layer,
-                    "claim": x.claim,
-                    "date": x.date.isoformat(),
-                    "source": x.source,
-                    "tickets": list(x.tickets),
-                    "paths": list(x.paths),
-                    "app_version": x.app_version,
-                    "use": "support" if x.evidence_id in support else "rejected",
-                    "reason": reasons.get(x.evidence_id, ""),
-                    "case_list": "evidence"
-                    if x.evidence_id in self.case.evidence
-                    else "must_not_reuse"
-                    if x.evidence_id in self.case.must_not_reuse
-                    else "",
+                    "id": eid,
+                    "case_list": "evidence" if eid in self.case.evidence else "must_not_reuse",
+                    "store": r.store,
+                    "status": r.status,
+                    "superseded_by": r.superseded_by,
+                    "support_layer": r.meta.get("support_layer"),
+                    "claim": r.meta.get("claim"),
+                    "trust": r.meta.get("trust", "trusted"),
+                    "date": r.date.isoformat(),
+                    "source": r.meta.get("source"),
+                    "tickets": list(r.values("tickets")),
+                    "paths": list(r.values("paths")),
+                    "app_version": r.meta.get("app_version"),
+                    "markers": self.markers.get(eid, []),
                 }
-                for x in self.candidates
+                for eid, r in self.held.items()
             ],
             "provenance": [
                 {
@@ -133,10 +149,8 @@ class CaseResult:
             ],
         }
 
-    decision_intent: str = ""
 
-
-def _fidelity(rec: StoredRecord, item: FixtureItem) -> list[str]:
+def fidelity(rec: StoredRecord, item: FixtureItem) -> list[str]:
     """What changed between the generator's record and what storage gave back."""
     out: list[str] = []
     m = rec.meta
@@ -146,7 +160,7 @@ def _fidelity(rec: StoredRecord, item: FixtureItem) -> list[str]:
         out.append(
             f"{item.id}: date {rec.date.isoformat()} in storage, {item.date.isoformat()} in the fixture"
         )
-    for f in _FIELDS:
+    for f in (*_FIELDS, *(f for f in _OPTIONAL_FIELDS if f in m)):
         if m.get(f) != getattr(item, f):
             out.append(f"{item.id}: {f} {m.get(f)!r} in storage, {getattr(item, f)!r} in the fixture")
     for f in _LIST_FIELDS:
@@ -165,35 +179,103 @@ def _fidelity(rec: StoredRecord, item: FixtureItem) -> list[str]:
     return out
 
 
-def judge(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResult:
-    retrieved = ev.ask(case.question)
-    decision = decide(retrieved.analysis, retrieved.candidates)
-    traces = [ev.trace(c) for c in decision.support]
-    res = CaseResult(case, decision, retrieved.candidates, retrieved.queries, traces)
-    res.decision_intent = retrieved.analysis.intent
-    v = res.violations
+def own_markers(rec: StoredRecord) -> list[str]:
+    """What makes a record unfit as current support on its own: stored labels and relations."""
+    out = []
+    if rec.status == "superseded":
+        out.append(f"superseded by {rec.superseded_by}")
+    claim = rec.meta.get("claim")
+    if claim in ("symptom", "hypothesis"):
+        out.append(f"claim {claim}")
+    if rec.meta.get("bug_status") == "needs_retest":
+        out.append("retest due")
+    if not rec.trusted:
+        out.append("untrusted origin")
+    return out
+
+
+def relative_markers(rec: StoredRecord, evidence: list[StoredRecord]) -> list[str]:
+    """What sets a record apart from the case's evidence, field by field."""
+    if not evidence:
+        return []
+    out = []
+    for key, label in (("workflow", "another workflow"), ("app_version", "another app version")):
+        mine = set(rec.values(key))
+        if mine and not mine & {v for e in evidence for v in e.values(key)}:
+            out.append(f"{label} ({', '.join(sorted(mine))})")
+    for key, label in (("tickets", "other tickets"), ("paths", "other paths")):
+        mine = set(rec.values(key))
+        if mine and not mine & {v for e in evidence for v in e.values(key)}:
+            out.append(f"{label} ({', '.join(sorted(mine))})")
+    if rec.meta.get("support_layer") != _PERSON and any(
+        e.meta.get("support_layer") == _PERSON for e in evidence
+    ):
+        out.append("an agent's inference where the evidence is a person's")
+    return out
+
+
+def audit(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResult:
     known = manifest.by_id()
+    held = {eid: rec for eid in (*case.evidence, *case.must_not_reuse) if (rec := ev.lookup(eid))}
+    if case.about:
+        about, about_source = list(case.about), "case"
+    else:
+        about, about_source = list(named_identifiers(case.question).all()), "question"
+    res = CaseResult(case, held, [], {}, about, about_source, ev.first_page(case.question))
+    v = res.violations
 
     for eid in (*case.evidence, *case.must_not_reuse):
         if eid not in known:
             v.append(f"case names {eid}, which the fixture does not contain")
-    if decision.mode != case.expected_mode:
-        if decision.mode == "no_match":
-            v.append(f"mode: memory holds nothing sufficient, the case expects {case.expected_mode}")
-        else:
-            v.append(f"mode: memory would answer from {res.evidence_found}, the case expects no_match")
-    if decision.support_layer != case.support_layer:
-        v.append(
-            f"support layer: memory supports at {decision.support_layer}, the case expects {case.support_layer}"
-        )
-    for c in decision.support:
-        if c.evidence_id in case.must_not_reuse:
+    checked: set[str] = set()
+    for eid, rec in held.items():
+        if eid in known:
+            v.extend(fidelity(rec, known[eid]))
+            checked.add(eid)
+
+    evidence = [held[e] for e in case.evidence if e in held]
+    for eid in case.evidence:
+        if eid not in held:
+            v.append(f"evidence {eid} is not in memory")
+    if case.expected_mode == "memory_answer":
+        for rec in evidence:
+            if rec.status == "superseded":
+                v.append(
+                    f"evidence {rec.evidence_id} is superseded by {rec.superseded_by}: not current support"
+                )
+            if not rec.trusted:
+                v.append(f"evidence {rec.evidence_id} has an untrusted origin ({rec.meta.get('source')})")
+        layers = {str(r.meta.get("support_layer")) for r in evidence}
+        if evidence and case.support_layer not in layers:
             v.append(
-                f"mis-reuse: {c.evidence_id} is in must_not_reuse but would support the answer as current"
+                f"support layer: the case declares {case.support_layer}; its evidence is {sorted(layers)}"
             )
-        elif c.evidence_id not in case.evidence:
-            v.append(f"support outside the allowed evidence: {c.evidence_id}")
-    for t in traces:
+        carried = {x for r in evidence for x in r.identifiers()}
+        if about_source == "case":
+            for x in about:
+                if x not in carried:
+                    v.append(f"about: no evidence record carries {x}")
+        elif about and evidence and not carried & set(about):
+            v.append(f"the evidence carries none of the identifiers the question names ({', '.join(about)})")
+
+    for eid in case.must_not_reuse:
+        rec = held.get(eid)
+        if rec is None:
+            continue
+        marks = own_markers(rec)
+        if rec.superseded_by and ev.lookup(rec.superseded_by) is None:
+            v.append(f"{eid}: its successor {rec.superseded_by} does not resolve in memory")
+        if case.expected_mode == "memory_answer":
+            marks += relative_markers(rec, evidence)
+            if not marks:
+                v.append(
+                    f"{eid} is in must_not_reuse, but memory keeps nothing that sets it apart from the evidence"
+                )
+        res.markers[eid] = marks
+
+    for rec in evidence:
+        t = ev.trace(rec)
+        res.traces.append(t)
         if not t.resolves:
             why = (
                 f"missing {t.missing}"
@@ -203,29 +285,20 @@ def judge(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResu
                 else "no log entry"
             )
             v.append(f"provenance of {t.root} does not resolve to the session log ({why})")
-    checked: set[str] = set()
-    for c in retrieved.candidates:
-        item = known.get(c.evidence_id)
-        if item is None:
-            v.append(f"memory returned {c.evidence_id}, which the fixture does not contain")
-            continue
-        rec = ev.lookup(c.store_id)
-        if rec is not None:
-            v.extend(_fidelity(rec, item))
-        if c.status != item.status or c.superseded_by != item.superseded_by:
-            v.append(
-                f"{c.evidence_id}: search reports {c.status}/{c.superseded_by}, fixture {item.status}/{item.superseded_by}"
-            )
-        checked.add(c.evidence_id)
-    for t in traces:
         for node in t.nodes:
-            item = known.get(node)
-            if node in checked or item is None:
-                continue
-            rec = ev.lookup(node)
-            if rec is not None:
-                v.extend(_fidelity(rec, item))
-            checked.add(node)
+            if node not in checked and node in known and (rec_n := ev.lookup(node)) is not None:
+                v.extend(fidelity(rec_n, known[node]))
+                checked.add(node)
+
+    if case.expected_mode == "no_match" and case.about:
+        for rec in ev.archival_records():
+            if rec.status == "current" and rec.trusted and set(case.about) <= rec.identifiers():
+                v.append(f"no_match, but current record {rec.evidence_id} carries {', '.join(case.about)}")
+
+    for eid in res.retrieval["missed"]:
+        res.findings.append(
+            f"retrieval: {eid} is not on the first page the agent's search shows for the question"
+        )
     return res
 
 
@@ -237,8 +310,29 @@ class Layer1Run:
     embedder: str
     results: list[CaseResult]
 
+    def retrieval_summary(self) -> dict[str, Any]:
+        per_cat: dict[str, dict[str, int]] = defaultdict(lambda: {"evidence": 0, "found": 0})
+        for r in self.results:
+            got = r.retrieval
+            per_cat[r.case.category]["evidence"] += len(got["evidence"])
+            per_cat[r.case.category]["found"] += len(got["found"])
+        total = sum(c["evidence"] for c in per_cat.values())
+        found = sum(c["found"] for c in per_cat.values())
+        return {
+            "first_page_size": len(self.results[0].first_page) if self.results else 0,
+            "recall": round(found / total, 3) if total else None,
+            "per_category": {
+                k: {**c, "recall": round(c["found"] / c["evidence"], 3) if c["evidence"] else None}
+                for k, c in sorted(per_cat.items())
+            },  # fmt: skip
+        }
+
     def as_json(self) -> dict[str, Any]:
-        return {"cases_dir": self.cases_dir, "cases": [r.summary() for r in self.results]}
+        return {
+            "cases_dir": self.cases_dir,
+            "cases": [r.summary() for r in self.results],
+            "retrieval": self.retrieval_summary(),
+        }
 
     def report_json(self) -> dict[str, Any]:
         return {
@@ -246,6 +340,7 @@ class Layer1Run:
             "store": self.store,
             "fixture_version": self.fixture_version,
             "embedder": self.embedder,
+            "retrieval": self.retrieval_summary(),
             "cases": [r.detail() for r in self.results],
         }
 
@@ -257,7 +352,7 @@ def run_layer1(
     embedder: Embedder | None = None,
     progress: Callable[[Case], None] | None = None,
 ) -> Layer1Run:
-    """Judge every case against `store` (a store written by `evals.fixture`; it is only read)."""
+    """Audit every case against `store` (a store written by `evals.fixture`; it is only read)."""
     manifest = read_manifest(store)
     emb = embedder or make_embedder(manifest.embedder)
     results = []
@@ -267,7 +362,7 @@ def run_layer1(
             shutil.copytree(store, copy)
             try:
                 with MemoryEvidence(copy, emb, now=manifest.as_of) as ev:
-                    results.append(judge(case, ev, manifest))
+                    results.append(audit(case, ev, manifest))
             except StoreError as e:  # name the user's store, not the scratch copy it was found in
                 raise StoreError(str(e).replace(str(copy), str(store))) from e
             shutil.rmtree(copy, ignore_errors=True)

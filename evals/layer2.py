@@ -35,6 +35,7 @@ from evals.agents import (
 )
 from evals.case_schema import Case
 from evals.fixture import make_embedder, read_manifest
+from evals.trivial_agents import TRIVIAL_AGENTS
 from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.llm.factory import make_model
 from memgpt_lite.memory import AgentMemory
@@ -43,19 +44,54 @@ from memgpt_lite.storage.archival import ArchivalStore
 AGENTS = ("anthropic", "baseline")
 
 
-def _label(archival: ArchivalStore, eid: str) -> dict[str, Any] | None:
+def _record(archival: ArchivalStore, eid: str) -> dict[str, Any] | None:
     p = archival.get(eid)
     if p is None:
         return None
-    return {"status": p.status, "claim": p.meta.get("claim"), "layer": p.meta.get("support_layer")}
+    m = p.meta
+
+    def many(key: str) -> set[str]:
+        v = m.get(key)
+        return {str(x) for x in v} if isinstance(v, list | tuple) else ({str(v)} if v else set())
+
+    return {
+        "status": p.status,
+        "claim": m.get("claim"),
+        "layer": m.get("support_layer"),
+        "trusted": m.get("trust", "trusted") == "trusted" and "quarantined" not in p.tags,
+        "ticket": many("tickets"),
+        "path": many("paths"),
+        "status_value": {_norm(str(m["bug_status"]))} if m.get("bug_status") else set(),
+        "version": many("app_version"),
+        "date": {p.created_at.date().isoformat(), str(m.get("date", ""))[:10]} - {""},
+        "decision_by": {str(m.get("author"))}
+        if m.get("support_layer") == "user_authored_decision" and m.get("author")
+        else set(),
+    }
+
+
+def _norm(value: str) -> str:
+    # Case, spaces, hyphens and apostrophes only: "Won't fix" is wont_fix; no similarity beyond that.
+    return "".join(
+        ch for ch in value.lower().replace(" ", "_").replace("-", "_") if ch.isalnum() or ch == "_"
+    )
+
+
+def entailed(key: str, value: str, rec: dict[str, Any]) -> bool:
+    """Is the claim `key = value` a field of the record? Field comparison only."""
+    if key == "status":
+        return _norm(value) in rec["status_value"]
+    if key == "date":
+        return value.strip()[:10] in rec["date"]
+    return value.strip() in rec.get(key, set())
 
 
 def verdict(case: Case, ans: StructuredAnswer | None, archival: ArchivalStore) -> dict[str, Any]:
-    """Judge one structured answer against the case, reading labels from the (unmodified) store."""
+    """Judge one structured answer against the case, reading fields from the (unmodified) store."""
     v: list[str] = []
     if ans is None:
         return {"passed": False, "violations": ["no structured answer: the agent never called submit_answer"]}
-    labels = {i: _label(archival, i) for i in {*ans.evidence_ids, *ans.superseded_ids, *case.evidence}}
+    recs = {i: _record(archival, i) for i in {*ans.evidence_ids, *ans.superseded_ids, *case.evidence}}
     if case.expected_mode == "no_match":
         if not ans.no_match:
             v.append("mode: answered from memory where the case requires no_match")
@@ -68,31 +104,41 @@ def verdict(case: Case, ans: StructuredAnswer | None, archival: ArchivalStore) -
             v.append("mode: said no_match where memory holds sufficient evidence")
         elif not ans.evidence_ids:
             v.append("answered from memory without citing any evidence")
+        else:
+            for g in case.required_groups():
+                cited = [i for i in g.ids if i in ans.evidence_ids]
+                if (g.mode == "all_of" and len(cited) < len(g.ids)) or not cited:
+                    v.append(f"evidence group {g.mode} {list(g.ids)} not cited (cites {ans.evidence_ids})")
     if ans.support_layer != case.support_layer:
         v.append(f"support layer: declared {ans.support_layer}, the case expects {case.support_layer}")
     for eid in ans.evidence_ids:
-        lab = labels[eid]
-        if lab is None:
+        rec = recs[eid]
+        if rec is None:
             v.append(f"cites {eid}, which memory does not hold")
             continue
         if eid in case.must_not_reuse:
             v.append(f"mis-reuse: cites {eid}, which is in must_not_reuse")
         elif case.expected_mode == "memory_answer" and eid not in case.evidence:
             v.append(f"cites {eid}, outside the allowed evidence")
-        if lab["status"] == "superseded":
-            v.append(f"cites superseded {eid} as current support")
+        if not rec["trusted"]:
+            v.append(f"mis-reuse: cites {eid}, which has an untrusted (quarantined) origin")
+        if rec["status"] == "superseded" and eid not in ans.superseded_ids:
+            v.append(f"cites superseded {eid} without flagging it as superseded")
     for eid in ans.superseded_ids:
-        lab = labels[eid]
-        if lab is None or lab["status"] != "superseded":
+        rec = recs[eid]
+        if rec is None or rec["status"] != "superseded":
             v.append(
-                f"flags {eid} as superseded, but memory holds it as {'nothing' if lab is None else lab['status']}"
+                f"flags {eid} as superseded, but memory holds it as {'nothing' if rec is None else rec['status']}"
             )
-    root_cause_case = any((labels[e] or {}).get("claim") == "root_cause" for e in case.evidence)
+    cited_recs = [recs[e] for e in ans.evidence_ids if recs[e]]
+    for key, value in ans.claims.items():
+        if not any(entailed(key, value, r) for r in cited_recs):
+            v.append(f"claim {key}={value!r} is not a field of any cited item")
+    root_cause_case = any((recs[e] or {}).get("claim") == "root_cause" for e in case.evidence)
     if root_cause_case and not ans.no_match:
-        cited = [labels[e] for e in ans.evidence_ids if labels[e]]
-        if not any(c["claim"] == "root_cause" for c in cited):
+        if not any(c["claim"] == "root_cause" for c in cited_recs):
             v.append("root-cause question answered without root-cause evidence")
-        sym = [e for e in ans.evidence_ids if (labels[e] or {}).get("claim") == "symptom"]
+        sym = [e for e in ans.evidence_ids if (recs[e] or {}).get("claim") == "symptom"]
         if sym:
             v.append(f"symptom-only evidence {sym} cited for a root cause")
     return {"passed": not v, "violations": v}
@@ -148,6 +194,7 @@ def run_once(
         "no_match": ans.no_match if ans else None,
         "fresh_inspection_requested": ans.fresh_inspection_requested if ans else None,
         "superseded_ids": ans.superseded_ids if ans else [],
+        "claims": ans.claims if ans else {},
         "model": getattr(model, "name", agent),
         "config": config,
         "started_at": started.isoformat(),
@@ -208,6 +255,41 @@ def run_layer2(
     return records
 
 
+def run_trivial(cases: list[Case], store: str | Path) -> dict[str, list[dict[str, Any]]]:
+    """One run per case of each trivial agent (`evals.trivial_agents`), judged like any agent."""
+    store = Path(store)
+    manifest = read_manifest(store)
+    embedder = make_embedder(manifest.embedder)
+    config = {"agent": "trivial", "embedder": manifest.embedder, "fixture_version": manifest.fixture_version}
+    out: dict[str, list[dict[str, Any]]] = {}
+    judge_mem = AgentMemory.open(store, embedder=embedder, create=False)
+    try:
+        for name, make in TRIVIAL_AGENTS.items():
+            out[name] = []
+            for case in cases:
+                model = make(case, judge_mem.archival)
+                rec = run_once(case, store, name, lambda m=model: m, embedder, 0, config)
+                rec["verdict"] = verdict(case, rec.pop("_answer"), judge_mem.archival)
+                out[name].append(rec)
+    finally:
+        judge_mem.close()
+    return out
+
+
+def trivial_summary(cases: list[Case], trivial: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Per trivial agent: passed runs in all and per category, and the cases it passed."""
+    out = {}
+    for name, records in trivial.items():
+        s = summarise(cases, records)
+        out[name] = {
+            "runs": len(records),
+            "passed": sum(r["verdict"]["passed"] for r in records),
+            "per_category": s["per_category"],
+            "passed_cases": [c["id"] for c in s["per_case"] if c["passed"]],
+        }
+    return out
+
+
 def summarise(cases: list[Case], records: list[dict[str, Any]]) -> dict[str, Any]:
     """Passed runs per category and per case (with several runs, a per-case pass count)."""
     cat: dict[str, dict[str, int]] = defaultdict(lambda: {"runs": 0, "passed": 0})
@@ -220,7 +302,12 @@ def summarise(cases: list[Case], records: list[dict[str, Any]]) -> dict[str, Any
         failing = next((r for r in mine if not r["verdict"]["passed"]), None)
         per_case.append({"id": case.id, "category": case.category, "runs": len(mine), "passed": passed,
                          "violations": failing["verdict"]["violations"] if failing else []})  # fmt: skip
-    return {"per_category": dict(cat), "per_case": per_case}
+    return {
+        "runs_total": len(records),
+        "passed_total": sum(r["verdict"]["passed"] for r in records),
+        "per_category": dict(sorted(cat.items())),
+        "per_case": per_case,
+    }
 
 
 def _search_text(call: dict[str, Any]) -> str:
@@ -242,6 +329,7 @@ def report_data(cases: list[Case], records: list[dict[str, Any]], info: dict[str
                 "answer": r["answer"],
                 "evidence_ids": r["evidence_ids"],
                 "superseded_ids": r["superseded_ids"],
+                "claims": r.get("claims", {}),
                 "support_layer": r["support_layer"],
                 "no_match": r["no_match"],
                 "fresh_inspection_requested": r["fresh_inspection_requested"],

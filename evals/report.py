@@ -1,7 +1,9 @@
 """Auditable evidence reports: Markdown or HTML for people, JSON for machines.
 
-A report lists, per case, what memory returned, what the rule used or rejected and why, where each
-supporting item's provenance leads, and every violation. It is deliberately not an accuracy score.
+A layer-1 report lists, per case, the records the case names as memory holds them, what sets each
+must_not_reuse record apart, where each evidence item's provenance leads, what the agent's first search
+page shows, and every violation and finding. A layer-2 report lists each run's searches, citations,
+claims and verdict. Neither is an accuracy score.
 """
 
 from __future__ import annotations
@@ -38,78 +40,85 @@ def _html_table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
 
 
-_CAND_HEAD = (
-    "id",
-    "rank",
-    "status",
-    "superseded_by",
-    "layer",
-    "claim",
-    "date",
-    "source",
-    "use",
-    "reason",
-    "case list",
-)
+_REC_HEAD = ("id", "case list", "store", "status", "superseded_by", "layer", "claim", "trust", "date",
+             "source", "tickets", "paths", "what sets it apart")  # fmt: skip
 
 
 def _layer1_sections(data: dict[str, Any]) -> tuple[list[str], Table, list[dict[str, Any]]]:
+    ret = data.get("retrieval") or {}
     intro = [
         f"Store: `{data['store']}` (fixture version {data['fixture_version']}, embedder {data['embedder']})",
         f"Cases: `{data['cases_dir']}`",
-        "Evidence report, not an accuracy score: per case, what memory returned through the agent's "
-        "retrieval interface, what the case-blind sufficiency rule would rest an answer on, and whether "
-        "that lies inside the case's allowed evidence.",
+        "Retention audit, not an accuracy score: per case, whether memory keeps the declared evidence "
+        "with the generator's fields, current and traceable to the session log, and whether every "
+        "must_not_reuse item carries what makes it non-reusable. No answer is decided here.",
+        f"Retrieval (evidence on the agent's first search page of {ret.get('first_page_size')}): recall "
+        f"{ret.get('recall')}; per category "
+        + ", ".join(f"{k} {v['found']}/{v['evidence']}" for k, v in (ret.get("per_category") or {}).items()),
     ]
     cases = data["cases"]
     n_pass = sum(c["passed"] for c in cases)
     intro.append(f"{n_pass} of {len(cases)} cases without violations.")
     summary = (
-        ("case", "category", "result", "expected", "found", "evidence found", "must_not_reuse rejected"),
+        ("case", "category", "result", "expected", "evidence held", "first page recall", "findings"),
         [
             (
                 c["id"],
                 c["category"],
                 "pass" if c["passed"] else "FAIL",
                 f"{c['expected_mode']} / {c['support_layer']}",
-                f"{c['found_mode']} / {c['found_support_layer']}",
                 c["evidence_found"],
-                c["rejected_must_not_reuse"],
-            )
+                c["retrieval"]["recall"],
+                len(c["findings"]),
+            )  # fmt: skip
             for c in cases
         ],
     )
     return intro, summary, cases
 
 
-def _cand_rows(c: dict[str, Any]) -> list[list[Any]]:
+def _rec_rows(c: dict[str, Any]) -> list[list[Any]]:
     return [
         [
             x["id"],
-            x["rank"],
+            x["case_list"],
+            x["store"],
             x["status"],
             x["superseded_by"],
             x["support_layer"],
             x["claim"],
+            x["trust"],
             x["date"][:16],
             x["source"],
-            x["use"],
-            x["reason"],
-            x["case_list"],
+            x["tickets"],
+            x["paths"],
+            x["markers"],
         ]  # fmt: skip
-        for x in c["candidates"]
+        for x in c["records"]
     ]
+
+
+def _case_lines(c: dict[str, Any]) -> list[str]:
+    groups = "; ".join(f"{k} {_cell(v)}" for g in c["evidence_groups"] for k, v in g.items())
+    lines = [
+        f"expected: {c['expected_mode']} at {c['support_layer']}",
+        f"evidence: {groups or '–'}; must not reuse: {_cell(c['must_not_reuse'])}",
+        f"about ({c['about_source']}): {_cell(c['about'])}",
+        f"agent's first search page: {_cell(c['retrieval']['first_page'])}",
+    ]
+    for p in c["provenance"]:
+        state = "resolves" if p["resolves"] else "DOES NOT RESOLVE"
+        lines.append(
+            f"provenance of {p['id']} {state}: {' → '.join(p['chain']) or '–'} (log: {_cell(p['log'])})"
+        )
+    lines += [f"finding: {f}" for f in c["findings"]]
+    lines += [f"violation: {v}" for v in c["violations"]] or ["no violations"]
+    return lines
 
 
 def layer1_markdown(data: dict[str, Any]) -> str:
     intro, (head, rows), cases = _layer1_sections(data)
-    out = [
-        "# Layer 1 — evidence retention report",
-        "",
-        *[f"- {x}" for x in intro],
-        "",
-        *_md_table(head, rows),
-    ]
+    out = ["# Layer 1 — evidence retention audit", "", *[f"- {x}" for x in intro], "", *_md_table(head, rows)]
     for c in cases:
         out += [
             "",
@@ -117,20 +126,8 @@ def layer1_markdown(data: dict[str, Any]) -> str:
             "",
         ]
         out += [f"> {c['question']}", ""]
-        out += [
-            f"- expected: {c['expected_mode']} at {c['support_layer']}; found: {c['found_mode']} at "
-            f"{c['found_support_layer']} (question intent: {c['intent']})",
-            f"- allowed evidence: {_cell(c['allowed_evidence'])}; must not reuse: {_cell(c['must_not_reuse'])}",
-            f"- searches: {'; '.join(c['queries'])}",
-            "",
-            *_md_table(_CAND_HEAD, _cand_rows(c)),
-        ]
-        for p in c["provenance"]:
-            state = "resolves" if p["resolves"] else "DOES NOT RESOLVE"
-            out.append(
-                f"- provenance of {p['id']} {state}: {' → '.join(p['chain']) or '–'} (log: {_cell(p['log'])})"
-            )
-        out += [f"- **violation**: {v}" for v in c["violations"]] or ["- no violations"]
+        out += [f"- {x}" for x in _case_lines(c)]
+        out += ["", *_md_table(_REC_HEAD, _rec_rows(c))]
     return "\n".join(out) + "\n"
 
 
@@ -144,27 +141,16 @@ _CSS = (
 def layer1_html(data: dict[str, Any]) -> str:
     intro, (head, rows), cases = _layer1_sections(data)
     e = html.escape
-    body = ["<h1>Layer 1 — evidence retention report</h1><ul>", *[f"<li>{e(x)}</li>" for x in intro], "</ul>"]
+    body = ["<h1>Layer 1 — evidence retention audit</h1><ul>", *[f"<li>{e(x)}</li>" for x in intro], "</ul>"]
     body.append(_html_table(head, rows))
     for c in cases:
         res = "pass" if c["passed"] else "FAIL"
         body.append(
             f"<h2 id='{e(c['id'])}'>{e(c['id'])} (v{c['version']}, {e(c['category'])}) — <span class='{res}'>{res}</span></h2>"
         )
-        body.append(f"<blockquote>{e(c['question'])}</blockquote><ul>")
-        body.append(
-            f"<li>expected {e(c['expected_mode'])} at {e(c['support_layer'])}; found {e(c['found_mode'])} at {e(c['found_support_layer'])}</li>"
-        )
-        body.append(
-            f"<li>allowed evidence: {e(_cell(c['allowed_evidence']))}; must not reuse: {e(_cell(c['must_not_reuse']))}</li>"
-        )
-        body.append(f"<li>searches: {e('; '.join(c['queries']))}</li></ul>")
-        body.append(_html_table(_CAND_HEAD, _cand_rows(c)))
-        items = [
-            f"provenance of {p['id']} {'resolves' if p['resolves'] else 'DOES NOT RESOLVE'}: {' → '.join(p['chain'])}"
-            for p in c["provenance"]
-        ] + [f"violation: {v}" for v in c["violations"]]
-        body.append("<ul>" + "".join(f"<li>{e(x)}</li>" for x in items or ["no violations"]) + "</ul>")
+        body.append(f"<blockquote>{e(c['question'])}</blockquote>")
+        body.append("<ul>" + "".join(f"<li>{e(x)}</li>" for x in _case_lines(c)) + "</ul>")
+        body.append(_html_table(_REC_HEAD, _rec_rows(c)))
     return (
         f"<!doctype html><meta charset='utf-8'><title>Layer 1 report</title><style>{_CSS}</style>"
         + "".join(body)
@@ -194,13 +180,17 @@ def _layer2_sections(data: dict[str, Any]) -> tuple[list[str], Table, Table]:
     intro = [
         f"Agent: `{data['agent']}` (model {data.get('model') or data['agent']}), {data['runs']} run(s) per case",
         f"Store: `{data['store']}`; cases: `{data['cases_dir']}`",
-        "The verdict checks support, not wording: ids cited against the case's allowed evidence and "
-        "must_not_reuse, stored status and claim labels, mode and declared layer. Per category, never pooled.",
+        "The verdict checks support, not wording: ids cited against the case's evidence groups and "
+        "must_not_reuse, stored status, trust and claim labels, each claim against the cited items' fields, "
+        "mode and declared layer. Per category, never pooled; three trivial agents beside it.",
     ]
+    trivial = data.get("trivial_agents") or {}
     cats = (
-        ("category", "runs", "passed"),
-        [(c, s["runs"], s["passed"]) for c, s in data["per_category"].items()],
-    )
+        ("category", "runs", "passed", *trivial),
+        [(c, s["runs"], s["passed"], *(f"{t['per_category'].get(c, {}).get('passed', 0)}" for t in trivial.values()))
+         for c, s in data["per_category"].items()]
+        + [("all", data.get("runs_total"), data.get("passed_total"), *(f"{t['passed']}/{t['runs']}" for t in trivial.values()))],
+    )  # fmt: skip
     cases = (
         ("case", "category", "expected", "passed runs", "violations (first failing run)"),
         [
@@ -221,6 +211,8 @@ def _run_row(r: dict[str, Any]) -> list[Any]:
 def _run_notes(r: dict[str, Any]) -> list[str]:
     out = [f"run {r['run']} searches: {'; '.join(r['tool_calls']) or '–'}"]
     out.append(f"run {r['run']} answer: {r['answer'] or '–'}")
+    if r.get("claims"):
+        out.append(f"run {r['run']} claims: {', '.join(f'{k}={v}' for k, v in r['claims'].items())}")
     if r["error"]:
         out.append(f"run {r['run']} error: {r['error']}")
     out += [f"run {r['run']} violation: {v}" for v in r["violations"]]

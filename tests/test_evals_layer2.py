@@ -14,7 +14,8 @@ from evals.__main__ import main
 from evals.agents import StructuredAnswer
 from evals.case_schema import DEFAULT_CASES_DIR, load_cases
 from evals.fixture import make_embedder
-from evals.layer2 import run_layer2, summarise, verdict
+from evals.identifiers import named_identifiers
+from evals.layer2 import run_layer2, run_trivial, summarise, trivial_summary, verdict
 from memgpt_lite.llm.anthropic import AnthropicModel
 from memgpt_lite.memory import AgentMemory
 
@@ -51,15 +52,25 @@ def test_baseline_runs_every_case_offline_with_complete_records(store, tmp_path,
         assert RECORD_KEYS <= set(rec)
         assert rec["error"] is None and rec["answer"] and rec["support_layer"]
         assert isinstance(rec["no_match"], bool) and isinstance(rec["verdict"]["passed"], bool)
-        assert rec["tool_calls"][0]["name"] == "archival_memory_search"
-        assert rec["tool_calls"][0]["arguments"]["query"] == cases[rec["case_id"]].question
-    # The baseline reads what the tool shows and follows general rules: the page named only in a
-    # hand-over note does not make a cause, so it says no_match rather than cite the note.
+        names = [c["name"] for c in rec["tool_calls"]]
+        # an identifier the question names is looked up exactly before any ranked search
+        n = named_identifiers(cases[rec["case_id"]].question)
+        named = (*n.tickets, *n.paths, *n.routes, *n.versions)
+        assert names[0] == ("archival_memory_lookup" if named else "archival_memory_search")
+        assert "archival_memory_search" in names
     by_case = {r["case_id"]: r for r in lines}
-    assert by_case["nm-01"]["verdict"]["passed"] and by_case["nm-01"]["no_match"]
     assert (
         by_case["etp-01"]["evidence_ids"] == ["DEC-142"] and "SUM-142" in by_case["etp-01"]["superseded_ids"]
     )
+    assert (
+        by_case["cvs-01"]["claims"]["status"] == "fixed" and by_case["cvs-01"]["claims"]["ticket"] == "BH-142"
+    )
+    assert (
+        by_case["tr-07"]["evidence_ids"] == ["REN-132", "DEC-142"] and by_case["tr-07"]["verdict"]["passed"]
+    )
+    # only quarantined page text names the file: no answer, and the page text is never cited
+    assert by_case["tr-09"]["no_match"] and by_case["tr-09"]["verdict"]["passed"]
+    assert all("PAGE-Q1" not in r["evidence_ids"] for r in lines)
     summary = summarise(list(cases.values()), records)
     assert sum(s["runs"] for s in summary["per_category"].values()) == len(cases)
 
@@ -79,7 +90,7 @@ def test_verdict_checks_support_not_wording(cases, archival):
         return " | ".join(verdict(case, _answer(**kw), archival)["violations"])
 
     assert "mis-reuse: cites DEC-143" in why(etp, evidence_ids=["DEC-142", "DEC-143"])
-    assert "cites superseded SUM-142" in why(etp, evidence_ids=["SUM-142"])
+    assert "cites superseded SUM-142 without flagging it" in why(etp, evidence_ids=["SUM-142"])
     assert "which memory does not hold" in why(etp, evidence_ids=["BH-142"])
     assert "flags DEC-142 as superseded" in why(etp, evidence_ids=["DEC-142"], superseded_ids=["DEC-142"])
     assert verdict(etp, _answer(evidence_ids=["DEC-142"], superseded_ids=["SUM-142"]), archival)["passed"]
@@ -98,6 +109,39 @@ def test_verdict_checks_support_not_wording(cases, archival):
     assert "was not requested" in why(nm, **{**ok, "fresh_inspection_requested": False})
     assert "mode: said no_match" in why(etp, **ok)
     assert not verdict(etp, None, archival)["passed"]
+
+
+def test_verdict_checks_claims_groups_and_trust(cases, archival):
+    def why(case, **kw):
+        return " | ".join(verdict(case, _answer(**kw), archival)["violations"])
+
+    cvs = cases["cvs-01"]
+    right = dict(evidence_ids=["FIX-142"], support_layer="agent_inferred_summary")
+    good = {"ticket": "BH-142", "status": "fixed", "version": "1.3", "date": "2026-03-10",
+            "path": "app/search/paginate.py"}  # fmt: skip
+    assert why(cvs, **right, claims=good) == ""
+    assert why(cvs, **right, claims={"status": "Fixed"}) == ""  # case and punctuation only
+    assert "claim status='open'" in why(cvs, **right, claims={"status": "open"})
+    assert "claim version='1.3.2'" in why(cvs, **right, claims={"version": "1.3.2"})
+    assert "claim ticket='BH-124'" in why(cvs, **right, claims={"ticket": "BH-124"})
+    assert "claim decision_by='maria'" in why(cvs, **right, claims={"decision_by": "maria"})
+    etp = cases["etp-01"]
+    assert (
+        why(etp, evidence_ids=["DEC-142"], claims={"decision_by": "maria", "path": "app/search/paginate.py"})
+        == ""
+    )
+    assert "claim path='app/feed/paginate.py'" in why(
+        etp, evidence_ids=["DEC-142"], claims={"path": "app/feed/paginate.py"}
+    )
+    tr7 = cases["tr-07"]
+    assert "evidence group all_of ['REN-132', 'DEC-142'] not cited" in why(tr7, evidence_ids=["DEC-142"])
+    assert why(tr7, evidence_ids=["REN-132", "DEC-142"], claims={"path": "app/search/pager.py"}) == ""
+    tr3 = cases["tr-03"]
+    assert "untrusted (quarantined) origin" in why(tr3, evidence_ids=["DEC-150", "PAGE-Q1"])
+    nm = cases["tr-09"]
+    ok = dict(no_match=True, fresh_inspection_requested=True, support_layer="fresh_inspection_required")
+    assert why(nm, **ok) == ""
+    assert "is not a field of any cited item" in why(nm, **ok, claims={"status": "fixed"})
 
 
 def _wire(content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
@@ -205,7 +249,29 @@ def test_cli_layer2_outside_the_repo_and_without_a_key(store, tmp_path, capsys, 
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["cases_dir"] == str(cases_dir) and out["per_category"]["no_match"]["runs"] == 3
+    assert out["trivial_agents"]["always-no-match"]["passed"] == 3
     assert len(log.read_text().splitlines()) == 3
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     assert main(["layer2", "--agent", "anthropic", "--store", str(my_store), "--cases", str(cases_dir)]) == 2
     assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+
+
+def test_trivial_agents_are_caught_wherever_they_are_wrong(store, cases):
+    picked = [cases[i] for i in ("cvs-01", "etp-01", "tr-07", "tr-02", "tr-09", "rcs-03", "rg-02")]
+    trivial = run_trivial(picked, store)
+    summary = trivial_summary(picked, trivial)
+    no_match = {c.id for c in picked if c.expected_mode == "no_match"}
+    assert set(summary["always-no-match"]["passed_cases"]) == no_match
+    assert summary["right-ids-wrong-status"]["passed"] == 0  # right ids, a status no cited item has
+    for rec in trivial["right-ids-wrong-status"]:
+        assert any("claim status=" in v for v in rec["verdict"]["violations"]), rec["case_id"]
+    for rec in trivial["top-hit"]:
+        case = cases[rec["case_id"]]
+        right = case.expected_mode == "memory_answer" and all(
+            set(g.ids) <= set(rec["evidence_ids"])
+            if g.mode == "all_of"
+            else set(g.ids) & set(rec["evidence_ids"])
+            for g in case.required_groups()
+        )
+        if not right:
+            assert not rec["verdict"]["passed"], rec["case_id"]

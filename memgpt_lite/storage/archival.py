@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -234,6 +234,16 @@ class ArchivalStore:
         """Passages by id in the order asked; unknown ids are left out."""
         by_id = {p.id: p for p in self._fetch(list(ids))}
         return [by_id[i] for i in ids if i in by_id]
+
+    def iter_passages(self, batch: int = 1000) -> Iterator[Passage]:
+        """Every stored passage (current and superseded), in storage order, `batch` at a time — for
+        exact scans (a ticket id, a path) that ranked search must not decide."""
+        total = self.count()
+        for offset in range(0, total, batch):
+            with self._lock:
+                got = self._chroma("get", include=["documents", "metadatas"], offset=offset, limit=batch)
+            for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
+                yield decode(i, d, m)
 
     def _fetch(self, ids: list[str]) -> list[Passage]:
         if not ids:

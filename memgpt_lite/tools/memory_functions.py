@@ -11,6 +11,7 @@ Each function also gets `request_heartbeat` from the registry: true asks for ano
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -230,7 +231,50 @@ def archival_memory_search(
         )
     lines = [_header("passages", result.total, page, result.pages, len(result.items), ctx.page_size)]
     for hit in result.items:
-        lines.extend(_passage_lines(hit.passage))
+        lines.extend(_passage_lines(hit.passage, similarity=hit.cosine))
+    return "\n".join(lines)
+
+
+def exact_pattern(text: str) -> re.Pattern[str]:
+    """`text` as a whole identifier: "BH-15" is not in "BH-150", "1.3" not in "1.3.2", a path not in a
+    longer path."""
+    return re.compile(rf"(?<![\w/.-]){re.escape(text.strip())}(?![\w/-]|\.\w)", re.IGNORECASE)
+
+
+def _passage_text(p: Any) -> str:
+    values = [p.content, *(_meta_value(v) for v in p.meta.values() if v not in (None, "", [], {}))]
+    return "\n".join([*values, *p.tags, *p.provenance])
+
+
+def archival_memory_lookup(ctx: ToolContext, text: str, query: str | None = None, page: int = 0) -> str:
+    """Find archival passages that contain an exact identifier — a ticket id, a file path, a version, a
+    date — in their text or fields; superseded ones included (marked). Use it before a ranked search
+    whenever the question names such an identifier.
+
+    Args:
+        text: The identifier exactly as written, e.g. "BH-142", "app/search/paginate.py", "1.3.2".
+        query: Optional: order the matches by similarity to this text (e.g. the question); else newest first.
+        page: Page of results, starting at 0.
+    """
+    if not text.strip():
+        raise ToolError("text is empty; give the identifier to look up")
+    if page < 0:
+        raise ToolError(f"page must be 0 or more (pages are 0-based), got {page}")
+    archival = _memory(ctx).archival
+    pattern = exact_pattern(text)
+    found = [p for p in archival.iter_passages() if pattern.search(_passage_text(p))]
+    found.sort(key=lambda p: (p.created_at, p.id), reverse=True)
+    similarity: dict[str, float] = {}
+    if query and query.strip() and found:
+        vectors = archival.embedder.embed([query, *(p.content for p in found)])
+        similarity = {p.id: float(vectors[0] @ v) for p, v in zip(found, vectors[1:], strict=True)}
+        found.sort(key=lambda p: similarity[p.id], reverse=True)
+    size = ctx.page_size
+    pages = -(-len(found) // size) if found else 0
+    shown = found[page * size : (page + 1) * size]
+    lines = [_header("passages", len(found), page, pages, len(shown), size)]
+    for p in shown:
+        lines.extend(_passage_lines(p, similarity=similarity.get(p.id)))
     return "\n".join(lines)
 
 
@@ -249,14 +293,16 @@ def _meta_value(value: Any) -> str:
     return _clip(text.replace(";", ","), META_VALUE_CHARS)
 
 
-def _passage_lines(p: Any) -> list[str]:
+def _passage_lines(p: Any, similarity: float | None = None) -> list[str]:
     """A hit as the model reads it: its status first (a superseded passage is history, not support),
     then an indented line with where it came from and what it is about (the passage's structured
     fields, provenance and the passage it replaces), so an agent can check it names what was asked."""
     status = "superseded" if p.status == "superseded" else "current"
     flags = f" status={status}" + (f" superseded_by={p.superseded_by}" if p.superseded_by else "")
     tags_text = f" tags={','.join(p.tags)}" if p.tags else ""
-    head = f"[{p.created_at:%Y-%m-%d %H:%M} id={p.id} importance={p.importance}{tags_text}{flags}] {_clip(p.content)}"
+    # The query's cosine similarity, absolute (the ranking's relevance is normalised per search).
+    rel = f" similarity={similarity:.2f}" if similarity is not None else ""
+    head = f"[{p.created_at:%Y-%m-%d %H:%M} id={p.id} importance={p.importance}{rel}{tags_text}{flags}] {_clip(p.content)}"
     fields: list[str] = []
     seen: set[str] = {p.id, p.created_at.isoformat()}
     for key, value in p.meta.items():
@@ -285,6 +331,10 @@ MEMORY_FUNCTIONS: tuple[Callable[..., str], ...] = (
     archival_memory_insert,
     archival_memory_search,
 )
+
+
+EXACT_LOOKUP_FUNCTIONS: tuple[Callable[..., str], ...] = (archival_memory_lookup,)
+"""Not one of MemGPT's seven: an exact-identifier lookup an agent can be given besides them."""
 
 
 def memory_functions() -> list[Callable[..., str]]:
