@@ -213,51 +213,53 @@ class Agent:
         too_large = omitted_calls(reply)
         results: list[ToolResultPart] = []
         failed = heartbeat = sent = False
-        for call in calls:
-            if call.id == truncated:
-                res = ToolResultPart(
-                    tool_call_id=call.id,
-                    name=call.name,
-                    is_error=True,
-                    content=(
-                        f"This {call.name} call was cut off at the output limit ({self.config.max_tokens} tokens), "
-                        "so its arguments are incomplete and it was not run. Call it again with shorter arguments."
-                    ),
+        # block edits made by the tools are written once, with the results (see deferred_saves)
+        with self.memory.deferred_saves():
+            for call in calls:
+                if call.id == truncated:
+                    res = ToolResultPart(
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=True,
+                        content=(
+                            f"This {call.name} call was cut off at the output limit ({self.config.max_tokens} tokens), "
+                            "so its arguments are incomplete and it was not run. Call it again with shorter arguments."
+                        ),
+                    )
+                elif call.id in too_large:
+                    res = ToolResultPart(
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=True,
+                        content=(
+                            f"This {call.name} call was not run: its arguments were too large "
+                            f"({too_large[call.id]} tokens; one message may take at most "
+                            f"{reply.stand_in.token_limit if reply.stand_in else '?'} tokens of the context). The full "
+                            f"call is kept in recall storage (message id {reply.stand_in.original_id if reply.stand_in else '?'}). "
+                            "Call it again with much smaller "
+                            "arguments, e.g. split the content over several calls."
+                        ),
+                    )
+                else:
+                    ctx = ToolContext(
+                        memory=self.memory, agent=self, deps=self.deps, page_size=self.config.page_size
+                    )
+                    res = self.tools.call(call, ctx)
+                    if ctx.outbox and not res.is_error:
+                        result.messages.extend(ctx.outbox)
+                        sent = True
+                results.append(res)
+                failed |= res.is_error
+                heartbeat |= requests_heartbeat(call)
+                result.errors += int(res.is_error)
+                result.tool_calls.append(
+                    ToolCallRecord(
+                        name=call.name,
+                        arguments=_shown_arguments(call),
+                        is_error=res.is_error,
+                        result=res.content,
+                    )
                 )
-            elif call.id in too_large:
-                res = ToolResultPart(
-                    tool_call_id=call.id,
-                    name=call.name,
-                    is_error=True,
-                    content=(
-                        f"This {call.name} call was not run: its arguments were too large "
-                        f"({too_large[call.id]} tokens; one message may take at most "
-                        f"{reply.stand_in.token_limit if reply.stand_in else '?'} tokens of the context). The full "
-                        f"call is kept in recall storage (message id {reply.stand_in.original_id if reply.stand_in else '?'}). "
-                        "Call it again with much smaller "
-                        "arguments, e.g. split the content over several calls."
-                    ),
-                )
-            else:
-                ctx = ToolContext(
-                    memory=self.memory, agent=self, deps=self.deps, page_size=self.config.page_size
-                )
-                res = self.tools.call(call, ctx)
-                if ctx.outbox and not res.is_error:
-                    result.messages.extend(ctx.outbox)
-                    sent = True
-            results.append(res)
-            failed |= res.is_error
-            heartbeat |= requests_heartbeat(call)
-            result.errors += int(res.is_error)
-            result.tool_calls.append(
-                ToolCallRecord(
-                    name=call.name,
-                    arguments=_shown_arguments(call),
-                    is_error=res.is_error,
-                    result=res.content,
-                )
-            )
         # An oversized result is cut in context, with a note naming the full original in recall.
         self.memory.append_bounded(Message.tool_results(*results))
         return failed, heartbeat, sent

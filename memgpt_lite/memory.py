@@ -13,6 +13,8 @@ agent state on every change. This is what the agent loop, BugHunt and the evalua
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -103,8 +105,10 @@ class AgentMemory:
         self._lock: StoreLock | None = None
         self._embedder_name = state.embedder
         self.repaired_tool_calls = 0
+        self._deferring = 0
+        self._unsaved = False
         context.on_change = self.save
-        context.working_context.on_change = self.save
+        context.working_context.on_change = self._changed
 
     # -- opening ------------------------------------------------------------------------------------
     @classmethod
@@ -277,12 +281,36 @@ class AgentMemory:
             extra=self.extra,
         )
 
+    def _changed(self) -> None:
+        if self._deferring:
+            self._unsaved = True  # the next write (the tool results' append) carries it
+        else:
+            self.save()
+
+    @contextmanager
+    def deferred_saves(self) -> Iterator[None]:
+        """Within the block, a working-context edit waits for the next state write instead of writing its
+        own. The agent loop runs tool calls inside it: the tool results' append then writes the state
+        once, edits included. A process killed before that loses the edit, and resume answers the call
+        as interrupted ("may or may not have taken effect"), so nothing is claimed that was not kept.
+        An exception saves what is pending before it propagates."""
+        self._deferring += 1
+        try:
+            yield
+        except BaseException:
+            self._deferring -= 1
+            if self._unsaved and not self._closed:
+                self.save()
+            raise
+        self._deferring -= 1
+
     def save(self) -> None:
         if self._read_only:
             raise UsageError(f"memory of {self.store.path} was opened read-only")
         if self._closed:
             raise StoreError(f"memory of {self.store.path} is closed")
         save_state(self.store, self.state())
+        self._unsaved = False
 
     def close(self) -> None:
         if self._closed:
