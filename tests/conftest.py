@@ -101,3 +101,9 @@ def kill_writer_when_ready(script: str, path, settle: float) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Slow tests first: spread over the xdist workers from the start instead of leaving one worker a long
+    tail at the end (the order of the others is kept; every test stays independent of order)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
