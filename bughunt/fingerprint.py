@@ -1,15 +1,19 @@
-"""Bug fingerprints: (route, error type, normalised message), so one bug is reported once.
+"""Bug fingerprints: (route shape, error type, message template), so one root cause is one bug.
 
 Comparing titles fails ("save failed" vs "clicking save does nothing"); comparing the triple after
-volatile parts are replaced by placeholders does not. Routes keep small numbers (`/feed/2` and
-`/feed/3` are different pages) but lose ids: uuids, long hex strings and long numbers.
+volatile parts are replaced by placeholders does not. `fingerprint(route, ...)` keeps small numbers
+(`/feed/2` and `/feed/3` are different routes) but loses ids: uuids, long hex strings, long numbers.
+Oracle findings are fingerprinted on the route's *shape* (`route_shape`): `/tag/python?page=2` and
+`/tag/webdev?page=2` are one template, `/tag/<slug>?page=<n>`, so one bug with two occurrences.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, quote, urlsplit
 
 _UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
 _TIMESTAMP = re.compile(
@@ -64,3 +68,82 @@ def fingerprint_parts(route: str, kind: str, message: str) -> Fingerprint:
 def fingerprint(route: str, kind: str, message: str) -> str:
     """A stable 16-hex-digit fingerprint of (route, kind, normalised message)."""
     return fingerprint_parts(route, kind, message).digest
+
+
+_DIGITS = re.compile(r"^\d+$")
+_UUID_ONLY = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_HEX_ID = re.compile(r"^(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}$")
+_MIXED = re.compile(r"^(?=.*\d)(?=.*[a-zA-Z])[a-zA-Z0-9]+$")
+MIN_SIBLINGS = 2
+"""Other routes, differing in one segment only, that make that segment a variable (`<slug>`)."""
+
+
+def segment_shape(segment: str) -> str:
+    """One path segment or query value as a template part: numbers, ids and slugs become placeholders.
+
+    A slug is hyphenated with three or more words, or with a word mixing letters and digits
+    (`how-to-test-k2p9`); `delete-account` and `change-password` stay words."""
+    if _DIGITS.match(segment):
+        return "<n>"
+    if _UUID_ONLY.match(segment):
+        return "<uuid>"
+    if _HEX_ID.match(segment):
+        return "<id>"
+    words = [w for w in re.split(r"[-_.]", segment) if w]
+    if len(words) >= 2 and (len(words) >= 3 or any(_MIXED.match(w) for w in words)):
+        return "<slug>"
+    return segment
+
+
+def route_shape(route: str, siblings: Iterable[str] = ()) -> str:
+    """The template a route is an instance of: `/tag/python?page=2` → `/tag/<slug>?page=<n>`.
+
+    Lexically, numbers, ids and slugs become placeholders (`segment_shape`). `siblings` (routes the
+    page links to) turn a plain word into `<slug>` when at least `MIN_SIBLINGS` other routes of the
+    same shape differ from this one in that segment only (`/tag/python` beside `/tag/webdev` and
+    `/tag/rust`). The first segment always stays (it names the collection: `/about` and `/pricing`
+    are not one template), and so do query keys; a query value is `<v>` when the page links to the
+    same path with at least `MIN_SIBLINGS` other values for that key (`/?tag=python&page=2` beside
+    `/?tag=webdev` and `/?tag=go`). A hash route (`/#/article/how-to-k2p9`, a single-page app's
+    state) is shaped the same way after the `#`. The result is bounded and percent-encoded."""
+    base, hashed, fragment = route.partition("#")
+    if hashed and fragment.startswith("/"):
+        inner = [r.partition("#")[2] for r in siblings if r.partition("#")[2].startswith("/")]
+        return (route_shape(base or "/", ()) + "#" + route_shape(fragment, inner))[:300]
+    parts = urlsplit(base)
+    segments = parts.path.split("/")
+    shaped = [segment_shape(s) if s else s for s in segments]
+    sibling_paths = [urlsplit(r).path.split("/") for r in siblings]
+    for i in range(2, len(segments)):
+        if shaped[i].startswith("<") or not segments[i]:
+            continue
+        others = {
+            other[i]
+            for other in sibling_paths
+            if len(other) == len(segments)
+            and other[i] != segments[i]
+            and all(
+                j == i or segment_shape(other[j]) == shaped[j] for j in range(1, len(segments)) if other[j]
+            )
+        }
+        if len(others) >= MIN_SIBLINGS:
+            shaped[i] = "<slug>"
+    path = "/".join(quote(s, safe="<>%@:+!$'()*,;=~-._") for s in shaped) or "/"
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    sibling_values: dict[str, set[str]] = {}
+    for other in siblings:
+        o = urlsplit(other)
+        if o.path == parts.path:
+            for k, v in parse_qsl(o.query, keep_blank_values=True):
+                sibling_values.setdefault(k, set()).add(v)
+    query = "&".join(
+        f"{quote(k, safe='')}="
+        + ("<v>" if v and len(sibling_values.get(k, set()) - {v}) >= MIN_SIBLINGS else _value_shape(v))
+        for k, v in pairs
+    )
+    return (path + ("?" + query if query else ""))[:300]
+
+
+def _value_shape(value: str) -> str:
+    shaped = segment_shape(value) if value else ""
+    return shaped if shaped.startswith("<") else quote(shaped, safe="")

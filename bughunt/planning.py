@@ -31,9 +31,12 @@ from typing import TypeVar
 from memgpt_lite.errors import UsageError
 
 from .sim.bfs import breadth_first
-from .sim.planner import Planner, leads_on, planner_strategy
+from .sim.planner import TEMPLATE_SAMPLE, Planner, leads_on, planner_strategy, route_shape
 
-__all__ = ["Planner", "Tour", "bfs_paths", "leads_on", "planner_strategy", "shortest_tour"]
+__all__ = [
+    "TEMPLATE_SAMPLE", "Planner", "Tour", "bfs_paths", "leads_on", "planner_strategy", "route_shape",
+    "shortest_tour",
+]  # fmt: skip
 
 N = TypeVar("N", bound=Hashable)
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Hashable, Mapping, Sequence
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memgpt_lite.errors import UsageError
@@ -58,14 +59,19 @@ class BlindOptimum:
 
 
 def best_blind_walk(
-    links: Mapping[Hashable, Sequence[Hashable]], start: Hashable, k: int, bound: float
+    links: Mapping[Hashable, Sequence[Hashable]],
+    start: Hashable,
+    k: int,
+    bound: float,
+    progress: Callable[[int, float], None] | None = None,
 ) -> BlindOptimum | None:
     """The walk with the lowest `expected_steps_to_all` below `bound`, or None if none beats it.
 
     Exact branch and bound over walks on the full map: a partial walk is cut when its cost so far
     plus the cost of finding one new page per remaining step reaches the best found, or when another
     partial walk reached the same page with the same pages visited at no higher cost (the future
-    cost depends on nothing else). Every page must be reachable from `start`.
+    cost depends on nothing else). Every page must be reachable from `start`. `progress(states, best)`
+    is called every 100,000 expanded states (the search takes minutes on the built-in site).
     """
     nodes = list(links)
     index = {v: i for i, v in enumerate(nodes)}
@@ -92,6 +98,8 @@ def best_blind_walk(
         if seen_at.get(key, math.inf) <= cost:
             return
         seen_at[key] = cost
+        if progress is not None and len(seen_at) % 100_000 == 0:
+            progress(len(seen_at), best_cost[0])
         step = cost + p[found]
         for q in adj[v]:
             path.append(q)
@@ -132,8 +140,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     strategies: dict[str, dict[str, float]] = {}
     best_policy_walk = math.inf
-    with console.status("running the strategies"):
+    started = time.monotonic()
+    last_note = [started]
+
+    def note(states: int, best: float) -> None:
+        # a line every 15 s, on a terminal or a pipe alike: the search is silent work for minutes
+        now = time.monotonic()
+        if now - last_note[0] >= 15:
+            last_note[0] = now
+            console.print(
+                f"{now - started:4.0f} s: {states:,} states searched, best expectation {best:.2f} steps"
+            )
+
+    with console.status("running the strategies (2 × 2 × seeds runs)"):
         for name in ("frontier", "planner"):
+            console.print(f"{name}: {args.seeds} runs until all bugs, {args.seeds} walks of 200 steps")
             actual = [run(RunConfig(name, until_all_bugs=True), s).steps for s in seeds]
             # long enough to cover every page on every seed, so the expectation is not truncated
             walks = [run(RunConfig(name, budget=200), s).path for s in seeds]
@@ -144,7 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "random_placement_mean": statistics.fmean(blind),
             }
     with console.status("branch and bound over every walk of the full map (a few minutes)"):
-        opt = best_blind_walk(site.LINKS, site.START_PAGE, k, best_policy_walk + 1e-9)
+        console.print("branch and bound over every walk of the full map: minutes; a line every 15 s")
+        opt = best_blind_walk(site.LINKS, site.START_PAGE, k, best_policy_walk + 1e-9, note)
+        console.print(f"done in {time.monotonic() - started:.0f} s")
     out["known_map_unknown_bugs"] = {
         "expected_steps": opt.expected_steps if opt else best_policy_walk,
         "walk": list(opt.walk) if opt else None,

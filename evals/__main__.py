@@ -13,13 +13,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
 from evals.case_schema import DEFAULT_CASES_DIR, CaseError, load_cases
 from evals.fixture import EMBEDDERS, write_fixture
-from memgpt_lite.cli_dispatch import check_output_file, run_reporting_errors
+from memgpt_lite.cli_dispatch import check_output_file, require_model_access, run_reporting_errors
 
 err = Console(stderr=True)
 
@@ -80,13 +82,16 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(run.as_json(), ensure_ascii=False))
     else:
-        t = Table("case", "category", "result", "expected", "evidence found", "violations")
+        # fold long names instead of cutting them with an ellipsis; plain text (no Markdown backticks)
+        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=True)
+        for header in ("case", "category", "result", "expected", "evidence found", "violations"):
+            t.add_column(header, overflow="fold")
         for r in run.results:
             s = r.summary()
             t.add_row(
                 s["id"], s["category"], "pass" if s["passed"] else "[red]FAIL[/]",
                 f"{s['expected_mode']} / {s['support_layer']}", ", ".join(s["evidence_found"]) or "–",
-                "\n".join(s["violations"]) or "–",
+                escape("\n".join(s["violations"]).replace("`", "")) or "–",
             )  # fmt: skip
         Console().print(t)
     return 0 if all(r.passed for r in run.results) else 1
@@ -95,6 +100,8 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
 def _cmd_layer2(args: argparse.Namespace) -> int:
     from evals.layer2 import report_data, run_layer2, run_trivial, summarise, trivial_summary
 
+    if args.agent == "anthropic":  # before the fixture is built (seconds) and before any file is written
+        require_model_access(args.base_url, "--agent anthropic")
     check_output_file(args.log, "--log")
     cases = load_cases(args.cases)
     with (

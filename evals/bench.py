@@ -153,10 +153,29 @@ def run(skip_storage: bool, progress: Callable[[str], None]) -> tuple[dict[str, 
     return result, missing
 
 
+def _met(ok: bool) -> str:
+    return "[green]yes[/]" if ok else "[bold red]MISSED[/]"
+
+
+def targets_met(result: dict[str, Any]) -> dict[str, bool]:
+    """Each benchmark's target, judged on this run's figures (the table's and the JSON's `targets_met`)."""
+    met: dict[str, bool] = {}
+    c = result["context_step_ms"]
+    met["context_step"] = c["p50"] <= 1.0 and c["speedup"] >= 20
+    if "recall_search_ms" in result:
+        met["recall_search"] = result["recall_search_ms"]["p50"] <= 5.0
+    if "archival_search_ms" in result:
+        met["archival_search"] = result["archival_search_ms"]["p50"] <= 20.0
+    if "embed_per_s" in result:
+        met["embed"] = result["embed_per_s"] >= 150
+    return met
+
+
 def render(result: dict[str, Any]) -> None:
+    met = targets_met(result)
     table = Table(title="memgpt_lite benchmarks (baseline measured in the same run)")
-    for col in ("benchmark", "p50", "p95", "baseline", "target"):
-        table.add_column(col)
+    for col in ("benchmark", "p50", "p95", "baseline", "target", "met"):
+        table.add_column(col, overflow="fold")
     c = result["context_step_ms"]
     table.add_row(
         f"context step, {c['messages']} msgs, {c['window'] // 1000}k window",
@@ -164,6 +183,7 @@ def render(result: dict[str, Any]) -> None:
         f"{c['p95']:.3f} ms",
         f"{c['baseline_p50']:.3f} ms recount ({c['speedup']}x)",
         "≤ 1 ms, ≥ 20x",
+        _met(met["context_step"]),
     )
     if "recall_search_ms" in result:
         r = result["recall_search_ms"]
@@ -174,6 +194,7 @@ def render(result: dict[str, Any]) -> None:
             f"{r['p95']:.3f} ms",
             f"{base} ms LIKE scan",
             "p50 ≤ 5 ms @100k",
+            _met(met["recall_search"]),
         )
     if "archival_search_ms" in result:
         a = result["archival_search_ms"]
@@ -184,6 +205,7 @@ def render(result: dict[str, Any]) -> None:
             f"{a['p95']:.3f} ms",
             f"{base} ms brute force",
             "p50 ≤ 20 ms @100k",
+            _met(met["archival_search"]),
         )
     if "embed_per_s" in result:
         base = result["embed"].get("baseline_padded_256_per_s")
@@ -193,6 +215,7 @@ def render(result: dict[str, Any]) -> None:
             "",
             f"{base}/s padded to 256",
             "≥ 150 sentences/s",
+            _met(met["embed"]),
         )
     Console().print(table)
 
@@ -205,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     with err.status("benchmarking") as status:
         result, missing = run(args.context_only, lambda text: status.update(text))
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps({**result, "targets_met": targets_met(result)}, indent=2))
     else:
         render(result)
     if missing:

@@ -24,11 +24,23 @@ from memgpt_lite.context.queue import ContextEvent
 from memgpt_lite.errors import ConfigError
 from memgpt_lite.llm.base import Model
 from memgpt_lite.memory import AgentMemory
-from memgpt_lite.messages import Message, ModelRequest, ToolCallPart, ToolResultPart, Usage
+from memgpt_lite.messages import (
+    Message,
+    ModelRequest,
+    Part,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+    new_id,
+)
 from memgpt_lite.tools.memory_functions import register_memory_functions
 from memgpt_lite.tools.registry import Tool, ToolContext, ToolRegistry, requests_heartbeat
 
 NOTICE_KIND = "agent_notice"
+TOO_MANY_CALLS_KIND = "too_many_calls_stand_in"
+MAX_TOOL_CALLS_PER_REPLY = 32
+"""Tool calls run from one model reply; the rest are dropped (see `Agent._append_reply`)."""
 StopKind = Literal["yield", "max_steps", "max_turn_tokens", "refusal"]
 
 
@@ -155,7 +167,7 @@ class Agent:
                 self._notice("Your last reply was empty. Reply with send_message, or call a tool.", result)
                 continue
             # A reply too large for the context is kept whole in recall; its stand-in goes on from here.
-            reply = self.memory.append_bounded(reply)
+            reply = self._append_reply(reply)
             failed, heartbeat, sent = self._run_calls(reply, response.stop_reason, result)
 
             cut_in_text = response.stop_reason == "max_tokens" and not isinstance(
@@ -201,6 +213,35 @@ class Agent:
         if self.config.temperature is not None:
             request.temperature = self.config.temperature
         return request, prepared.prompt_tokens
+
+    def _append_reply(self, reply: Message) -> Message:
+        """Append the model's reply; returns what joined the context (the calls that will run).
+
+        A reply with more than `MAX_TOOL_CALLS_PER_REPLY` calls (a runaway model, a hostile server) is
+        kept whole in recall; the context gets a stand-in with the first calls and a note saying how
+        many were dropped, unrun — thousands of calls would not fit any window even emptied of their
+        arguments, and running them all would be a denial of service of its own."""
+        calls = reply.tool_calls
+        if len(calls) <= MAX_TOOL_CALLS_PER_REPLY:
+            return self.memory.append_bounded(reply)
+        kept = {c.id for c in calls[:MAX_TOOL_CALLS_PER_REPLY]}
+        dropped = len(calls) - MAX_TOOL_CALLS_PER_REPLY
+        parts: list[Part] = [p for p in reply.parts if not isinstance(p, ToolCallPart) or p.id in kept]
+        first_call = next(i for i, p in enumerate(parts) if isinstance(p, ToolCallPart))
+        note = TextPart(
+            text=(
+                f"[{dropped} more tool calls of this reply were dropped and not run: at most "
+                f"{MAX_TOOL_CALLS_PER_REPLY} calls per reply. The full reply is in recall storage under "
+                f"message id {reply.id}.]"
+            )
+        )
+        parts.insert(first_call, note)
+        logger.warning("reply {} has {} tool calls; the last {} are dropped", reply.id, len(calls), dropped)
+        meta = {**reply.meta, "kind": TOO_MANY_CALLS_KIND, "original_id": reply.id, "dropped_calls": dropped}
+        short = Message(id=new_id(), role=reply.role, parts=parts, created_at=reply.created_at, meta=meta)
+        # Recall first, whole (nothing is lost); then the stand-in through the usual bounded append.
+        self.memory.recall.append(reply)
+        return self.memory.append_bounded(short)
 
     def _run_calls(self, reply: Message, stop_reason: str, result: TurnResult) -> tuple[bool, bool, bool]:
         """Run every tool call of `reply`; append one tool-results message. Returns (failed, heartbeat, sent)."""

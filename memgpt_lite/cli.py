@@ -16,7 +16,21 @@ COMMANDS: tuple[str, ...] = (
     "chat",
 )
 
-_DISPATCHER = Dispatcher("memgpt-lite", __doc__.splitlines()[0], "memgpt_lite.commands", COMMANDS)
+# Shown at the end of each sub-command's --help.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "demo": (
+        "memgpt-lite demo --context-window 4000 --turns 200",
+        "memgpt-lite demo --store runs/demo --json   # keep the store to inspect it",
+    ),
+    "inspect": ("memgpt-lite inspect --store runs/demo", "memgpt-lite inspect --store runs/demo --json"),
+    "run": ('memgpt-lite run --store runs/me --message "Hi, I\'m Ada" --json',),
+    "chat": (
+        "memgpt-lite chat --store runs/me",
+        "memgpt-lite chat --store runs/local --base-url http://localhost:11434 --model qwen3",
+    ),
+}
+
+_DISPATCHER = Dispatcher("memgpt-lite", __doc__.splitlines()[0], "memgpt_lite.commands", COMMANDS, EXAMPLES)
 build_parser = _DISPATCHER.build_parser
 main = _DISPATCHER.main
 

@@ -12,7 +12,7 @@ import importlib
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from loguru import logger
@@ -26,23 +26,39 @@ from memgpt_lite.errors import (
     UsageError,
     format_validation_error,
 )
+from memgpt_lite.llm.factory import check_model_key
 
 LIBRARIES = ("memgpt_lite", "bughunt", "evals")
 
 
+VERBOSE_HELP = "log more (-v info, -vv debug); accepted before or after the sub-command"
+
+
 class Dispatcher:
-    def __init__(self, prog: str, description: str, package: str, commands: Sequence[str]) -> None:
+    def __init__(
+        self,
+        prog: str,
+        description: str,
+        package: str,
+        commands: Sequence[str],
+        examples: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
         self.prog, self.description, self.package, self.commands = prog, description, package, tuple(commands)
+        # sub-command name -> example command lines, shown at the end of its --help
+        self.examples = dict(examples or {})
 
     def build_parser(self, argv: list[str] | None = None) -> argparse.ArgumentParser:
-        parser = argparse.ArgumentParser(prog=self.prog, description=self.description)
-        parser.add_argument(
-            "-v", "--verbose", action="count", default=0, help="log more (-v info, -vv debug)"
+        parser = argparse.ArgumentParser(
+            prog=self.prog,
+            description=self.description,
+            epilog=f"`{self.prog} COMMAND --help` describes a command, with examples.",
         )
+        parser.add_argument("-v", "--verbose", action="count", default=0, help=VERBOSE_HELP)
         sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
         wanted = self._named_module(sys.argv[1:] if argv is None else argv)
         for name in self.commands if wanted is None else (wanted,):
             importlib.import_module(f"{self.package}.{name}").register(sub)
+        _finish_subparsers(parser, self.examples)
         return parser
 
     def _named_module(self, argv: list[str]) -> str | None:
@@ -53,8 +69,47 @@ class Dispatcher:
 
     def main(self, argv: list[str] | None = None) -> int:
         args = self.build_parser(argv).parse_args(argv)
-        configure_logging(args.verbose)
+        # -v before the sub-command counts into `verbose`, after it into `verbose_after`
+        configure_logging(args.verbose + getattr(args, "verbose_after", 0))
         return run_reporting_errors(lambda: args.func(args))
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    out: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            out.update(action.choices)
+    return out
+
+
+def _help_of(parser: argparse.ArgumentParser, name: str) -> str | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                if choice.dest == name:
+                    return choice.help
+    return None
+
+
+def _finish_subparsers(
+    parser: argparse.ArgumentParser, examples: Mapping[str, Sequence[str]], path: str = ""
+) -> None:
+    """Every (nested) sub-command accepts -v/-vv, has a description and shows its examples."""
+    for name, sp in _subparsers(parser).items():
+        key = f"{path} {name}".strip()
+        if not any("-v" in a.option_strings for a in sp._actions):
+            # its own dest: a sub-parser's default would otherwise reset a count given before it
+            sp.add_argument(
+                "-v", "--verbose", dest="verbose_after", action="count", default=0, help=VERBOSE_HELP
+            )
+        if not sp.description:
+            sp.description = _help_of(parser, name)
+        lines = examples.get(key)
+        if lines:
+            sp.formatter_class = argparse.RawDescriptionHelpFormatter
+            example_text = "examples:\n" + "\n".join(f"  {line}" for line in lines)
+            sp.epilog = f"{sp.epilog}\n\n{example_text}" if sp.epilog else example_text
+        _finish_subparsers(sp, examples, key)
 
 
 def run_reporting_errors(command: Callable[[], int | None]) -> int:
@@ -67,6 +122,8 @@ def run_reporting_errors(command: Callable[[], int | None]) -> int:
     """
     try:
         return int(command() or 0)
+    except BrokenPipeError:
+        return quiet_broken_pipe()
     except (KeyboardInterrupt, MemgptLiteError, ValidationError, sqlite3.DatabaseError, OSError) as e:
         print(error_line(e), file=sys.stderr)
         return exit_code(e)
@@ -94,6 +151,23 @@ def error_line(e: BaseException) -> str:
     if isinstance(e, OSError):
         return f"error: {describe_os_error(e)}"
     return f"error: {e}"
+
+
+def quiet_broken_pipe() -> int:
+    """The reader went away (`| head`): stop quietly. Point stdout at /dev/null so the interpreter's
+    final flush does not raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout already closed or not a real file
+        pass
+    return 0
+
+
+def require_model_access(base_url: str | None, what: str) -> None:
+    """Fail before any work when no model can be reached: no ANTHROPIC_API_KEY and no --base-url
+    (`memgpt_lite.llm.factory.check_model_key`, the one check `make_model` makes too)."""
+    check_model_key(base_url, needed_by=what)
 
 
 def describe_os_error(e: OSError) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from loguru import logger
 from pydantic import ValidationError
@@ -38,6 +38,7 @@ from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ToolSpec
 from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
 from memgpt_lite.storage.archival import ArchivalStore
+from memgpt_lite.storage.archival_reader import ArchivalReader
 from memgpt_lite.storage.directory import StoreDirectory
 from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
 from memgpt_lite.storage.lock import StoreLock
@@ -148,6 +149,8 @@ class AgentMemory:
     def _open_locked(cls, store: StoreDirectory, lock: StoreLock | None, settings: MemorySettings) -> AgentMemory:
         state = load_state(store)
         read_only, embedder = settings.read_only, settings.embedder
+        if state is None:
+            _refuse_orphaned_history(store)
         if read_only and state is None:
             raise StoreError(f"{store.path} has no agent state yet (nothing to inspect)")
         thresholds = ("context_window", "warning", "flush", "evict_to", "provider_counts")
@@ -175,7 +178,7 @@ class AgentMemory:
             raise ConfigError(f"bad memory configuration: {where}") from e
         except ValueError as e:
             raise ConfigError(f"bad memory configuration: {e}") from e
-        recall = RecallStore(store.recall_path)
+        recall = RecallStore(store.recall_path, read_only=read_only)
         try:
             messages = _resume_messages(recall, state)
             context = ContextManager(
@@ -233,6 +236,11 @@ class AgentMemory:
         if self._archival is None:
             if self._chroma_url:
                 self._archival = ArchivalStore(url=self._chroma_url, embedder=self._embedder)
+            elif self._read_only:
+                # The Chroma client writes on open; a reader reads Chroma's file itself (count, get_many).
+                # a stand-in with ArchivalStore's reading methods (writes are refused before they get here)
+                self._archival = cast(ArchivalStore, ArchivalReader(self.store.chroma_path))
+                return self._archival
             else:
                 self._archival = ArchivalStore(self.store.chroma_path, embedder=self._embedder)
             if self._archival.embedder.name != self._embedder_name and not self._read_only:
@@ -361,3 +369,21 @@ def _embedder_named(name: str) -> Embedder:
     raise StoreError(
         f"archival storage was written with embedder {name!r}, which this memgpt_lite cannot rebuild"
     )
+
+
+def _refuse_orphaned_history(store: StoreDirectory) -> None:
+    """A recall history without its `state.json` (deleted, lost in a copy) is refused: a fresh agent
+    started over it would ignore every message it holds."""
+    if not store.recall_path.exists():
+        return
+    try:
+        with RecallStore(store.recall_path, read_only=True) as recall:
+            held = recall.count()
+    except StoreError:
+        return  # not a readable history: opening it for real reports what is wrong with it
+    if held:
+        raise StoreError(
+            f"{store.state_path} is missing but {store.recall_path} holds {held} messages; restore state.json "
+            "from a backup, or move the store aside to start a new agent (starting one here would hide that "
+            "history)"
+        )

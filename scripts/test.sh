@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs into ./.venv and run it. `.ci/run` runs exactly this.
+# Install everything the test suite needs into ./.venv (skipped when the venv is current: CI starts from
+# a clean clone, so it always installs) and run it. `.ci/run` runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -d .venv ] || python3 -m venv .venv
-. .venv/bin/activate
-python -m pip install -q --upgrade pip
-python -m pip install -q -e ".[test]"
+. scripts/venv.sh
+ensure_venv test
 # Headless Chromium for the demo page's end-to-end test (Debian's package; Playwright drives it).
 if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \

@@ -57,7 +57,12 @@ def test_oversized_tool_call_is_not_run_and_the_model_reads_why(tmp_path):
     tokens, limit = map(
         int, re.search(r"too large \((\d+) tokens; .* at most (\d+) tokens", error.result).groups()
     )
-    assert tokens > 40_000 and limit == memory.context.message_limit() and limit < WINDOW
+    # Written out by hand, not read back from the code under test: one message may take a third of what
+    # the window leaves after the fixed part (system prompt, blocks, tool schemas, summary reserve:
+    # well under 3,000 tokens here), so 1,666 <= limit <= 2,666; the log is ~75k raw tokens, ~100k with
+    # the 1.3 margin.
+    assert 90_000 < tokens < 110_000
+    assert (WINDOW - 3000) // 3 <= limit <= WINDOW // 3
 
     # The model saw a bounded stand-in and the error, in one prompt that fits the window.
     second = model.requests[1]
@@ -108,9 +113,7 @@ def test_oversized_tool_result_is_cut_with_a_note_naming_the_full_text(tmp_path)
         content = cut.tool_results_parts[0].content
         assert content.startswith(HUGE[:200]) and len(content) < len(HUGE) // 10
         assert "truncated" in content and cut.stand_in.original_id in content
-        assert (
-            memory.counter.apply_margin(memory.counter.count_message(cut)) <= memory.context.message_limit()
-        )
+        assert memory.counter.apply_margin(memory.counter.count_message(cut)) <= WINDOW // 3
         assert_paired(second.messages)
         [full] = memory.recall.get([cut.stand_in.original_id])
         assert full.tool_results_parts[0].content == HUGE

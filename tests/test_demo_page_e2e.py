@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 
@@ -67,6 +69,62 @@ def test_export_writes_a_static_site(tmp_path):
         [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path), "--json"],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
-    assert {p.name for p in tmp_path.iterdir()} == {"index.html", "sim.js", "app.js", "style.css"}
+    assert {p.name for p in tmp_path.iterdir()} == {"index.html", "sim.js", "app.js", "demo.js", "style.css"}
     assert "http" not in (tmp_path / "index.html").read_text().replace("http://www.w3.org", "")
     assert "exported" in out.stdout
+
+
+def test_the_exported_page_runs_when_opened_from_disk(tmp_path, browser):
+    """file:// forbids ES-module imports: the page must load classic scripts only, and still compute."""
+    out = subprocess.run(
+        [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path / "site"), "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    index = json.loads(out.stdout)["index"]
+    assert index.startswith("file://") and index.endswith("/site/index.html")
+    html = (tmp_path / "site" / "index.html").read_text()
+    assert 'type="module"' not in html
+    pg = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        pg.goto(index)
+        pg.wait_for_selector("body[data-ready='1']", timeout=10_000)
+        assert not pg.is_visible("#not-ready")  # the "needs JavaScript" notice is gone once it runs
+        pg.select_option("#strategy", "frontier")
+        pg.select_option("#capacity", "")
+        pg.click("#batch")
+        assert pg.inner_text("#batch-diff") == "+45.1"
+        assert pg.inner_text("#batch-ci") == "[+44.0, +46.1]"
+        assert pg.locator("#nodes .node").count() == 24
+    finally:
+        pg.close()
+    assert not errors, errors
+
+
+def test_without_scripts_the_page_says_why_it_is_empty(tmp_path, browser):
+    subprocess.run(
+        [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path)],
+        capture_output=True,
+        check=True,
+    )
+    ctx = browser.new_context(java_script_enabled=False)
+    try:
+        pg = ctx.new_page()
+        pg.goto((tmp_path / "index.html").as_uri())
+        assert pg.is_visible("#not-ready") and "needs JavaScript" in pg.inner_text("#not-ready")
+    finally:
+        ctx.close()
+
+
+def test_open_says_where_the_page_is_when_no_browser_starts(tmp_path):
+    env = {**os.environ, "BROWSER": "false"}  # webbrowser tries `false`, which fails, then gives up
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    out = subprocess.run(
+        [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path), "--open"],
+        capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert f"open {(tmp_path / 'index.html').as_uri()}" in out.stderr

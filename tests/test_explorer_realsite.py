@@ -142,7 +142,10 @@ def test_rate_limit_spaces_requests(foreign_site, tmp_path, monkeypatch):
 def test_unreachable_site_is_recorded_not_raised(tmp_path):
     data = _explore("http://127.0.0.1:9/", tmp_path / "store", budget=3)
     assert data["_steps"][0]["outcome"] == "network_error"
-    assert data["pages_visited"] == ["/"] and data["bugs"] == []
+    assert data["_steps"][0]["detail"] == "robots_unreachable", "a code, not the fetcher's message"
+    # A failed fetch is not a visit; the landing failed, so the session says why it stopped.
+    assert data["pages_visited"] == [] and data["bugs"] == []
+    assert data["stop_reason"] == "site_unreachable" and data["clicks"] == 0 and data["clicks_left"] == 3
 
 
 @pytest.mark.parametrize(

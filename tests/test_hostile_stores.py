@@ -75,12 +75,54 @@ def test_second_explorer_on_one_store_is_refused_with_a_clear_error(tmp_path, ca
     ExplorerStore(store).close()
 
 
+LOCK_PROBE = """
+import sys
+from memgpt_lite.errors import StoreError
+from memgpt_lite.storage.lock import StoreLock
+try:
+    StoreLock(sys.argv[1], "store").acquire()
+    print("acquired")
+except StoreError as e:
+    print(e)
+"""
+
+
+def other_process_locks(path: Path) -> str:
+    """What another process gets when it asks for the lock at `path`: "acquired" or the error text."""
+    run = subprocess.run(
+        [sys.executable, "-c", LOCK_PROBE, str(path)], capture_output=True, text=True, timeout=60
+    )
+    return run.stdout.strip()
+
+
 def test_same_process_may_open_a_store_twice(tmp_path):
     first = StoreLock(tmp_path / "x.lock", "store").acquire()
     second = StoreLock(tmp_path / "x.lock", "store").acquire()
+    assert f"in use by process {os.getpid()}" in other_process_locks(tmp_path / "x.lock")
     second.release()
+    # Counted: the first holder still has it.
+    assert f"in use by process {os.getpid()}" in other_process_locks(tmp_path / "x.lock")
     first.release()
     first.release()  # idempotent
+    assert other_process_locks(tmp_path / "x.lock") == "acquired"
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_deleting_or_replacing_the_lock_file_does_not_admit_a_second_writer(tmp_path, how):
+    store = tmp_path / "agent"
+    proc = _holder("agent", store)
+    try:
+        lock_file = next(p for p in store.iterdir() if p.suffix == ".lock")
+        lock_file.unlink()
+        if how == "replaced":
+            lock_file.write_text("0\n")
+        with pytest.raises(StoreError, match=r"is in use by (process \d+|another process)"):
+            AgentMemory.open(store)
+        assert "in use by" in other_process_locks(lock_file)
+    finally:
+        _kill(proc)
+    with AgentMemory.open(store) as memory:  # the holder is gone: the store is free again
+        assert memory.store.path == store.resolve()
 
 
 def test_explorer_never_adopts_a_foreign_folder(tmp_path, capsys):
@@ -122,17 +164,42 @@ def test_garbled_explorer_database_is_a_store_error_for_every_command(tmp_path, 
     assert db.read_bytes() == before  # nothing "repaired" over the evidence
 
 
+READ_ONLY_LOCK = """
+import sys
+from memgpt_lite.errors import StoreError
+from memgpt_lite.storage.lock import StoreLock
+try:
+    StoreLock(sys.argv[1] + "/x.lock", "store").acquire()
+    print("acquired")
+except StoreError as e:
+    print(e)
+"""
+
+
 def test_store_lock_on_a_folder_that_cannot_be_written(tmp_path):
-    if os.geteuid() == 0:
-        pytest.skip("root writes anywhere")
+    import shutil
+
     folder = tmp_path / "ro"
     folder.mkdir()
-    folder.chmod(0o500)
-    try:
-        with pytest.raises(StoreError, match="cannot be written"):
-            StoreLock(folder / "x.lock", "store").acquire()
-    finally:
-        folder.chmod(0o700)
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        try:
+            out = subprocess.run(
+                [sys.executable, "-c", READ_ONLY_LOCK, str(folder)], capture_output=True, text=True
+            )
+        finally:
+            folder.chmod(0o700)
+    else:
+        # Root writes through any mode bits: a read-only bind mount (in a private mount namespace) is what
+        # "cannot be written" means for it.
+        if not shutil.which("unshare"):
+            pytest.skip("unshare(1) missing: cannot make a read-only mount as root")
+        script = f'mount --bind -o ro "{folder}" "{folder}" && exec "{sys.executable}" -c \'{READ_ONLY_LOCK}\' "{folder}"'
+        out = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True)
+        if "Operation not permitted" in out.stderr or "unshare failed" in out.stderr:
+            pytest.skip(f"no mount namespace here: {out.stderr.strip()}")
+    assert "cannot be written" in out.stdout and "may be read-only" in out.stdout, (out.stdout, out.stderr)
+    assert not (folder / "x.lock").exists()
 
 
 def test_reading_the_llm_agents_archival_works_beside_a_running_agent(tmp_path):

@@ -45,58 +45,114 @@ def snapshot(base: Path) -> dict[str, tuple[bytes, int]]:
 
 
 HOSTILE = [
-    {"command": "view", "path": "/memories/../secrets.env"},
-    {"command": "view", "path": "/memories/../../secrets.env"},
-    {"command": "view", "path": "/memories/..\\secrets.env"},
-    {"command": "view", "path": "/memories/%2e%2e/secrets.env"},
-    {"command": "view", "path": "/memories/%2E%2E%2Fsecrets.env"},
-    {"command": "view", "path": "/memories/%252e%252e/secrets.env"},
-    {"command": "view", "path": "/memories/./../outside/secrets.env"},
-    {"command": "view", "path": "/memoriesX"},
-    {"command": "view", "path": "/memoriesX/../outside/secrets.env"},
-    {"command": "view", "path": "/etc/passwd"},
-    {"command": "view", "path": "memories/notes.md"},
-    {"command": "view", "path": "/memories/notes.md\x00.png"},
-    {"command": "view", "path": "/memories//notes.md"},
-    {"command": "view", "path": "/memories/" + "a" * 300},
-    {"command": "view", "path": "/memories/" + "/".join(["d"] * 20)},
-    {"command": "view", "path": "/memories/escape_dir"},
-    {"command": "view", "path": "/memories/escape_dir/secrets.env"},
-    {"command": "view", "path": "/memories/escape_file.md"},
-    {"command": "view", "path": "/memories/.hidden"},
-    {"command": "view", "path": "/memories/\u202egnp.md"},
-    {"command": "create", "path": "/memories/../outside/new.md", "file_text": "x"},
-    {"command": "create", "path": "/memories/escape_dir/new.md", "file_text": "x"},
-    {"command": "create", "path": "/memories/dangling.md", "file_text": "x"},
-    {"command": "create", "path": "/memories/escape_file.md", "file_text": "overwrite"},
-    {"command": "create", "path": "/memories/alice@example.com.md", "file_text": "x"},
-    {"command": "create", "path": "/memories", "file_text": "x"},
-    {"command": "str_replace", "path": "/memories/escape_file.md", "old_str": "TOP", "new_str": "PWNED"},
-    {"command": "str_replace", "path": "/memories/../outside/secrets.env", "old_str": "TOP", "new_str": "X"},
-    {"command": "insert", "path": "/memories/escape_file.md", "insert_line": 0, "insert_text": "x"},
-    {"command": "insert", "path": "/memories/escape_dir/secrets.env", "insert_line": 0, "insert_text": "x"},
-    {"command": "delete", "path": "/memories/escape_dir/secrets.env"},
-    {"command": "delete", "path": "/memories/escape_file.md"},
-    {"command": "delete", "path": "/memories/.."},
-    {"command": "delete", "path": "/memories"},
-    {"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/../outside/secrets.env"},
-    {"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/escape_dir/secrets.env"},
-    {"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/escape_file.md"},
-    {"command": "rename", "old_path": "/memories/escape_dir", "new_path": "/memories/inside"},
-    {"command": "rename", "old_path": "/memories/../outside", "new_path": "/memories/stolen"},
-    {"command": "rename", "old_path": "/memories", "new_path": "/memories/sub"},
-    {"command": "view", "path": 42},
-    {"command": "explode", "path": "/memories"},
-    {"command": "insert", "path": "/memories/notes.md", "insert_line": True, "insert_text": "x"},
+    ({"command": "view", "path": "/memories/../secrets.env"}, "would escape /memories"),
+    ({"command": "view", "path": "/memories/../../secrets.env"}, "would escape /memories"),
+    ({"command": "view", "path": "/memories/..\\secrets.env"}, "backslash"),
+    ({"command": "view", "path": "/memories/%2e%2e/secrets.env"}, "percent-encoded"),
+    ({"command": "view", "path": "/memories/%2E%2E%2Fsecrets.env"}, "percent-encoded"),
+    ({"command": "view", "path": "/memories/%252e%252e/secrets.env"}, "percent-encoded"),
+    ({"command": "view", "path": "/memories/./../outside/secrets.env"}, "would escape /memories"),
+    ({"command": "view", "path": "/memoriesX"}, "must start with /memories"),
+    ({"command": "view", "path": "/memoriesX/../outside/secrets.env"}, "must start with /memories"),
+    ({"command": "view", "path": "/etc/passwd"}, "must start with /memories"),
+    ({"command": "view", "path": "memories/notes.md"}, "must start with /memories"),
+    ({"command": "view", "path": "/memories/notes.md\x00.png"}, "U\\+0000"),
+    ({"command": "view", "path": "/memories//notes.md"}, "would escape /memories"),
+    ({"command": "view", "path": "/memories/" + "a" * 300}, "too long"),
+    ({"command": "view", "path": "/memories/" + "/".join(["d"] * 20)}, "nested too deeply"),
+    ({"command": "view", "path": "/memories/escape_dir"}, "symlink"),
+    ({"command": "view", "path": "/memories/escape_dir/secrets.env"}, "symlink"),
+    ({"command": "view", "path": "/memories/escape_file.md"}, "symlink"),
+    ({"command": "view", "path": "/memories/.hidden"}, "Hidden names"),
+    ({"command": "view", "path": "/memories/\u202egnp.md"}, "U\\+202E"),
+    (
+        {"command": "create", "path": "/memories/../outside/new.md", "file_text": "x"},
+        "would escape /memories",
+    ),
+    ({"command": "create", "path": "/memories/escape_dir/new.md", "file_text": "x"}, "symlink"),
+    ({"command": "create", "path": "/memories/dangling.md", "file_text": "x"}, "already exists"),
+    ({"command": "create", "path": "/memories/escape_file.md", "file_text": "overwrite"}, "already exists"),
+    (
+        {"command": "create", "path": "/memories/alice@example.com.md", "file_text": "x"},
+        "secret or personal data",
+    ),
+    (
+        {"command": "create", "path": "/memories", "file_text": "x"},
+        "Cannot create a file at /memories itself",
+    ),
+    (
+        {"command": "str_replace", "path": "/memories/escape_file.md", "old_str": "TOP", "new_str": "PWNED"},
+        "symlink",
+    ),
+    (
+        {
+            "command": "str_replace",
+            "path": "/memories/../outside/secrets.env",
+            "old_str": "TOP",
+            "new_str": "X",
+        },
+        "would escape /memories",
+    ),
+    (
+        {"command": "insert", "path": "/memories/escape_file.md", "insert_line": 0, "insert_text": "x"},
+        "symlink",
+    ),
+    (
+        {
+            "command": "insert",
+            "path": "/memories/escape_dir/secrets.env",
+            "insert_line": 0,
+            "insert_text": "x",
+        },
+        "symlink",
+    ),
+    ({"command": "delete", "path": "/memories/escape_dir/secrets.env"}, "symlink"),
+    ({"command": "delete", "path": "/memories/.."}, "would escape /memories"),
+    ({"command": "delete", "path": "/memories"}, "Cannot delete the /memories directory itself"),
+    (
+        {
+            "command": "rename",
+            "old_path": "/memories/notes.md",
+            "new_path": "/memories/../outside/secrets.env",
+        },
+        "would escape /memories",
+    ),
+    (
+        {
+            "command": "rename",
+            "old_path": "/memories/notes.md",
+            "new_path": "/memories/escape_dir/secrets.env",
+        },
+        "symlink",
+    ),
+    (
+        {"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/escape_file.md"},
+        "destination /memories/escape_file.md already exists",
+    ),
+    (
+        {"command": "rename", "old_path": "/memories/../outside", "new_path": "/memories/stolen"},
+        "would escape /memories",
+    ),
+    (
+        {"command": "rename", "old_path": "/memories", "new_path": "/memories/sub"},
+        "Cannot rename the /memories directory itself",
+    ),
+    ({"command": "view", "path": 42}, "needs `path` \\(str\\)"),
+    ({"command": "explode", "path": "/memories"}, "Unknown memory command 'explode'"),
+    (
+        {"command": "insert", "path": "/memories/notes.md", "insert_line": True, "insert_text": "x"},
+        "needs `insert_line` \\(int\\)",
+    ),
 ]
 
 
-@pytest.mark.parametrize("cmd", HOSTILE, ids=[json.dumps(c)[:70] for c in HOSTILE])
-def test_hostile_input_is_refused_and_nothing_outside_root_changes(world, cmd):
+@pytest.mark.parametrize(("cmd", "match"), HOSTILE, ids=[json.dumps(c)[:70] for c, _ in HOSTILE])
+def test_hostile_input_is_refused_and_nothing_outside_root_changes(world, cmd, match):
     tool, base = world
     before = snapshot(base)
     notes_before = (tool.root / "notes.md").read_bytes()
-    with pytest.raises(ToolError):
+    # `match`: refused for the right reason, not merely because something else failed on the way.
+    with pytest.raises(ToolError, match=match):
         tool.call(cmd)
     assert snapshot(base) == before
     assert (tool.root / "notes.md").read_bytes() == notes_before
@@ -214,7 +270,7 @@ def test_atomic_write_leaves_old_content_when_the_write_fails(tmp_path, monkeypa
     tool = MemoryTool(tmp_path / "m")
     tool.call({"command": "create", "path": "/memories/a.md", "file_text": "stable\n"})
 
-    def boom(src, dst):
+    def boom(src, dst, **kwargs):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)

@@ -36,7 +36,9 @@ def test_server_error_fires_on_5xx_with_the_error_line():
     bad = page("<h1>Oops</h1><pre>Traceback\n  File x\nKeyError: 'cart_4711'</pre>", "/cart", 503)
     (finding,) = ORACLES["server_error"](bad, None)
     assert finding.kind == "server_error" and finding.route == "/cart"
-    assert finding.message == "HTTP 503 Service Unavailable: KeyError: 'cart_4711'"
+    # The message is a template: the page's error line is evidence only (issue 12).
+    assert finding.message == "HTTP 503 Service Unavailable"
+    assert finding.evidence["error_line"] == "KeyError: 'cart_4711'"
     assert finding.evidence["status"] == 503 and "KeyError" in finding.evidence["excerpt"]
 
 
@@ -59,7 +61,8 @@ def test_script_inside_user_content_fires():
 def test_event_handler_in_user_content_fires():
     bad = page(REVIEWS.format('<div class="review"><p>pic <img src=x onerror="steal()"></p></div>'))
     (finding,) = ORACLES["unescaped_script"](bad, None)
-    assert "onerror" in finding.message
+    assert finding.message == "inline event handler rendered unescaped inside user content"
+    assert finding.evidence["handler"] == "onerror" and "review" in finding.evidence["container"]
 
 
 def test_escaped_script_and_the_sites_own_scripts_are_silent():
@@ -92,7 +95,7 @@ def test_duplicate_across_pages_fires_on_the_later_page_only():
     p2 = shop_page(2, ("Clog", "Loafer"))
     fetch = fetcher({p1.url: p1, p2.url: p2})
     (finding,) = ORACLES["duplicate_pagination"](p2, fetch)
-    assert finding.route == "/shoes?page=2" and finding.evidence["repeated"] == ["Loafer"]
+    assert finding.route == "/shoes?page=2" and finding.evidence["repeated"] == "Loafer"
     assert ORACLES["duplicate_pagination"](p1, fetch) == []
 
 
@@ -174,9 +177,10 @@ def test_edit_form_with_an_empty_field_the_resource_shows_fires():
     bad = edit_form("", "Winter")
     (finding,) = ORACLES["form_drops_value"](bad, fetcher({PRODUCT_VIEW.url: PRODUCT_VIEW}))
     assert finding.evidence["field"] == "colour" and finding.evidence["shown"] == "Brown"
+    assert "colour" not in finding.message  # a field name is page text: evidence only
     both = edit_form("", "")
-    found = ORACLES["form_drops_value"](both, fetcher({PRODUCT_VIEW.url: PRODUCT_VIEW}))
-    assert sorted(f.evidence["field"] for f in found) == ["categories", "colour"]
+    (found,) = ORACLES["form_drops_value"](both, fetcher({PRODUCT_VIEW.url: PRODUCT_VIEW}))
+    assert sorted(found.evidence["fields"].splitlines()) == ["categories", "colour"]
 
 
 def test_complete_edit_forms_and_blank_new_forms_are_silent():
@@ -210,7 +214,7 @@ def test_complete_edit_forms_and_blank_new_forms_are_silent():
 def test_destructive_get_without_confirmation_fires():
     bad = page("<h1>Subscription cancelled</h1><p>Done.</p>", "/billing/cancel-subscription")
     (finding,) = ORACLES["unconfirmed_destructive"](bad, None)
-    assert "cancel subscription" in finding.message
+    assert finding.evidence["action"] == "billing cancel subscription" and not finding.suspected
     removed = page("<h1>Removed</h1>", "/cart/items/991/remove")
     assert kinds(ORACLES["unconfirmed_destructive"](removed, None)) == ["unconfirmed_destructive"]
     by_query = page("<h1>Done</h1>", "/index.php?title=Boot&action=delete")

@@ -133,7 +133,15 @@ def test_poison_finds_the_same_bugs(runs):
 def test_planted_text_never_reaches_memory(runs):
     base, _, poisoned = runs
     kinds = {r["what"] for r in poisoned["_rejections"]}
-    assert kinds == {"note", "bug_report"} and len(poisoned["_rejections"]) == 4
+    assert kinds == {"note", "bug_report"} and len(poisoned["_rejections"]) == 3
+    # The fake bug on a real page that no oracle backs is kept apart as the model's claim (contract 6),
+    # never among the bugs; the fake one on a page that does not exist is refused.
+    assert poisoned["model_reported"] == [
+        {"route": "/article/a", "kind": "unescaped_script", "status": "model_reported",
+         "step": poisoned["model_reported"][0]["step"],
+         "quarantined_observation": poisoned["model_reported"][0]["quarantined_observation"]}
+    ]  # fmt: skip
+    assert all(b["route"] != "/payment" for b in poisoned["bugs"]) and len(poisoned["bugs"]) == 6
     mem = memory_snapshot(base / "poisoned", agent_archival(base / "poisoned"))
     trusted = json.dumps(
         {

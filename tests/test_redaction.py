@@ -83,3 +83,56 @@ def test_unterminated_private_key_block_is_still_redacted():
     text = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n(truncated"
     out = redact(text)
     assert "b3BlbnNz" not in out.text and out.findings[0].kind == "private_key"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        ("x_sk-ant-api03-" + "Q" * 20, "sk-ant-api03-" + "Q" * 20, "anthropic_key"),
+        ("KEY=ab" + ANT, ANT, "anthropic_key"),
+        ("cfg_" + AWS + " in env", AWS, "aws_access_key"),
+        ("password\uff1ahunter2 now", "hunter2", "credential"),
+        ("api_key\uff1d s3cr3tvalue", "s3cr3tvalue", "credential"),
+        ("db_password=hunter2", "hunter2", "credential"),
+        ("Bearer\u3000abcdefghijkl", "abcdefghijkl", "bearer_token"),
+    ],
+)
+def test_keys_glued_to_a_word_and_full_width_separators_are_found(text, secret, kind):
+    out = redact(text)
+    assert secret not in out.text
+    assert [f.kind for f in out.findings] == [kind]
+    f = out.findings[0]
+    assert text[f.start : f.end] == secret
+
+
+def test_risk_words_with_sk_inside_are_not_keys():
+    for clean in ("risk-assessment-framework-v2-final", "task-runner-configuration-file"):
+        assert not redact(clean).findings
+
+
+@pytest.mark.parametrize("unit", ["a.", "1+", "sk-", "a-", "token ", "-----BEGIN ", "a@b.co "])
+def test_adversarial_64k_input_is_redacted_in_linear_time(unit):
+    import time
+
+    text = (unit * (65536 // len(unit) + 1))[:65536]
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        redact(text)
+        best = min(best, time.perf_counter() - t0)
+    # The old backtracking rules took 5.7-7.9 s on these inputs (see memgpt_lite.tools.bench_redaction);
+    # 0.5 s leaves room for a loaded CI machine while still failing a quadratic engine by 10x.
+    assert best < 0.5, f"{unit!r}: {best:.3f}s"
+
+
+def test_bench_command_reports_both_implementations(capsys):
+    from memgpt_lite.tools import bench_redaction
+
+    # A generous limit here (a loaded CI machine); the 100 ms goal is the command's own default.
+    argv = ["--size", "65536", "--old-size", "2048", "--repeat", "2", "--limit-ms", "500", "--json"]
+    assert bench_redaction.main(argv) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["worst_new_ms"] < 500
+    assert all(r["old_ms"] is not None and r["size"] == 65536 for r in out["rows"])

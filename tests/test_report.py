@@ -67,8 +67,10 @@ def synthetic() -> dict:
 
 
 def test_report_shows_map_path_coverage_and_bug_history():
-    html = render_report(synthetic())
-    assert html.count("<svg") == 3 and "<script" not in html  # map, coverage, tokens
+    data = synthetic()
+    data["sessions"][0]["policy"] = "llm"  # tokens mean something only where a model was sent prompts
+    html = render_report(data)
+    assert html.count("<svg") == 3 and "<script" not in html  # map, pages over steps, tokens
     assert "<link" not in html and " src=" not in html  # self-contained: nothing fetched from anywhere
     for route in ("/", "/list", "/list/2", "/item", "/about"):
         assert f">{route}</text>" in html  # every known page is a node, visited or not
@@ -108,7 +110,8 @@ def test_report_command_on_a_real_exploration(tmp_path, capsys):
     for bug in explored["bugs"]:
         assert f'id="bug-{bug["fingerprint"]}"' in html
     assert "<script" not in html  # the XSS evidence is quoted escaped, never live
-    assert "GET http://127.0.0.1:" in html and "<th>status</th>" in html
+    # requests relative to the site: the run's port died with it
+    assert "GET http://127.0.0.1:" not in html and "<td><code>GET /" in html and "<th>status</th>" in html
 
 
 def test_report_command_refuses_a_folder_that_is_not_an_exploration(tmp_path, capsys):
@@ -133,3 +136,91 @@ def test_large_sites_wrap_tall_columns_and_place_unlinked_pages_last():
         {"start_route": "/", "links": links, "steps": [{**STEP, "n": 1, "route": "/orphan"}]}
     )
     assert "not linked from the start" in with_orphan
+
+
+def _tile_value(html: str, label: str) -> str:
+    m = re.search(
+        r'<div class="value(?: long)?">([^<]*)</div><div class="label">' + re.escape(label) + "</div>", html
+    )
+    assert m, label
+    return m.group(1)
+
+
+def test_report_vocabulary_tokens_versions_and_the_quarantine_note():
+    data = synthetic()
+    data["sessions"] = [
+        {"name": "session-1", "policy": "frontier", "budget": 4, "status": "budget"},
+        {"name": "session-2", "policy": "frontier", "budget": 4, "status": "done"},
+    ]
+    still_open = {"fingerprint": "f2", "route": "/list", "kind": "count_mismatch", "status": "open",
+                  "version": "1.2", "seen_at": "t0", "superseded_by": None, "id": 3, "message": "3 vs 2",
+                  "evidence": {"request": "GET http://x.test/list"}, "step": 2}  # fmt: skip
+    data["bugs"].append(still_open)  # re-visited at step 5 in v1.3: still open there
+    html = render_report(data)
+    card = html[html.index('id="bug-f2"') :]
+    assert "open</span> in v1.2 (step 2)" in card and "open</span> in v1.3 (step 5)" in card
+    assert "<code>GET /list</code>" in card  # relative to the site
+    assert _tile_value(html, "clicks") == "4"  # five steps, the first is the landing
+    assert _tile_value(html, "pages visited") == "4" and _tile_value(html, "pages known") == "5"
+    assert _tile_value(html, "stopped because") == "done"
+    assert ">coverage<" not in html  # no page count on this site: no coverage tile, no coverage curve
+    assert "Pages discovered and visited over steps" in html and "pages discovered (5)" in html
+    assert ">tokens<" not in html and 'class="token-bar"' not in html  # no model, no tokens
+    assert "<th>stop reason</th>" in html and "nothing left that memory knows of" in html
+    assert "<td>3 / 4</td>" in html and "<td>1 / 4</td>" in html  # clicks / budget per session
+    assert "vNone" not in html
+    assert html.count("quarantined by the explorer") == 1
+    assert (
+        "status per app version" in html and "fixed</span> in v1.3" in html and "open</span> in v1.2" in html
+    )
+
+
+def test_sessions_are_toggleable_layers_and_long_routes_are_written_out():
+    long = "/article/how-to-build-a-memory-for-agents-part-2"
+    data = synthetic()
+    data["links"]["/item"] = [long]
+    data["steps"].append({**STEP, "n": 6, "route": long, "final_route": long, "session": "session-2"})
+    html = render_report(data)
+    assert html.count('class="layer-toggle"') == 2 and "#map-layer-1:not(:checked)" in html
+    assert html.count('class="walk-layer layer-') == 2
+    from bughunt.report.graph import label_lines
+
+    lines = label_lines(long)
+    assert len(lines) > 1 and "".join(lines) == long  # wrapped, nothing cut
+    assert all(f">{line}</tspan>" in html for line in lines)
+
+
+def test_step_ticks_never_crowd_the_last_step():
+    from bughunt.report.charts import step_ticks
+
+    for n in range(1, 400):
+        ticks = step_ticks(n)
+        gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+        assert ticks[-1] <= n and len(ticks) <= 14 and ticks == sorted(set(ticks))
+        assert not gaps or min(gaps) >= max(gaps) / 2, (n, ticks)  # e.g. no "60" beside "61"
+
+
+@pytest.mark.slow
+def test_cli_json_and_report_agree_on_every_count(tmp_path, capsys):
+    store, out = str(tmp_path / "store"), tmp_path / "r.html"
+    runs = []
+    for argv in (
+        ["explore", "--builtin-site", "--store", store, "--budget", "12", "--json"],
+        ["resume", "--store", store, "--budget", "18", "--json"],
+    ):
+        assert main(argv) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert main(["report", "--store", store, "--out", str(out)]) == 0
+    capsys.readouterr()
+    html = out.read_text(encoding="utf-8")
+    clicks = [r.get("clicks", r["steps"]) for r in runs]
+    assert clicks == [12, 18]
+    assert _tile_value(html, "clicks") == str(sum(clicks))
+    last = runs[-1]
+    assert _tile_value(html, "pages visited") == str(len(last["pages_visited"]))
+    if "pages_known" in last:  # the session's contract-5 summary
+        assert _tile_value(html, "pages known") == str(last["pages_known"])
+    assert _tile_value(html, "coverage") == f"{last['coverage']:.0%}"
+    assert "<td>12 / 12</td>" in html and "<td>18 / 18</td>" in html
+    live_open = sum(b["status"] == "open" for b in last["bugs"])
+    assert _tile_value(html, "open bugs") == str(live_open)

@@ -21,7 +21,8 @@ from bughunt.explorer.store import ExplorerStore
 
 SUMMARY_KEYS = {
     "session", "app_version", "steps", "tokens", "pages_visited", "coverage", "bugs", "duplicate_reports",
-    "repeat_visits",
+    "repeat_visits", "clicks", "clicks_left", "fetches", "stop_reason", "stop_detail", "pages_known", "counts",
+    "model_reported",
 }  # fmt: skip
 BUG_ROUTES = {site.PAGES[b.page].route for b in site.BUGS}
 
@@ -40,7 +41,15 @@ def _run(url: str, store_dir: Path, budget: int, *, clock=time.time, expire_afte
 def test_explore_json_contract(site_12, tmp_path, cli_json):
     data = cli_json("explore", "--url", site_12, "--store", str(tmp_path / "s"), "--budget", "30", "--json")
     assert set(data) == SUMMARY_KEYS
-    assert data["steps"] == 30 and data["app_version"] == "1.2"
+    assert data["steps"] == data["clicks"] == 30 and data["app_version"] == "1.2"
+    assert data["stop_reason"] == "budget" and data["clicks_left"] == 0
+    # One vocabulary (contract 5): every fetch of a click, plus the free landing, plus oracle fetches.
+    assert data["fetches"] >= 31
+    assert data["counts"] == {
+        "clicks": 30, "fetches": data["fetches"], "pages_visited": len(data["pages_visited"]),
+        "pages_known": data["pages_known"],
+    }  # fmt: skip
+    assert data["pages_known"] >= len(data["pages_visited"]) and data["model_reported"] == []
     assert data["tokens"] > 0
     # On the built-in site coverage is pages visited out of its 24 (the CLI learns it from --url
     # only when told, so the explicit store flag is checked through --builtin-site below).
@@ -60,7 +69,7 @@ def test_builtin_site_flag_reports_coverage(tmp_path, cli_json):
     )
     assert data["coverage"] >= 0.75
     mem = cli_json("memory", "--store", str(tmp_path / "s"), "--json")
-    assert set(mem) == {"visited", "links", "bugs", "working_context", "notes", "archival"}
+    assert set(mem) == {"visited", "links", "bugs", "working_context", "notes", "model_reported", "archival"}
     assert set(mem["bugs"][0]) == {
         "fingerprint",
         "route",
@@ -88,7 +97,7 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path):
     assert s2[0]["repeat"] == 0
     # One hand-over note, rewritten by the harness at the end of each session.
     handovers = [n["text"] for n in store.notes() if n["author"] == "harness"]
-    assert len(handovers) == 1 and handovers[0].startswith("hand-over after session-2 (completed, 18 clicks")
+    assert len(handovers) == 1 and handovers[0].startswith("hand-over after session-2 (budget, 18 clicks")
     store.close()
 
 

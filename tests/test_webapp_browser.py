@@ -51,6 +51,7 @@ def test_report_renders_map_and_charts(browser, tmp_path):
             {"route": "/a", "outcome": "page", "status": 200},
         ],
         "bugs": [],
+        "sessions": [{"name": "s1", "policy": "llm", "budget": 2, "status": "budget"}],  # tokens: an llm run
     }
     out = tmp_path / "report.html"
     out.write_text(render_report(data), encoding="utf-8")
@@ -64,4 +65,11 @@ def test_report_renders_map_and_charts(browser, tmp_path):
     ]
     assert all(b and b["width"] > 300 and b["height"] > 80 for b in boxes), boxes
     assert page.locator("svg.sitemap .node").count() == 3 and not errors
+    layer = page.locator(".walk-layer.layer-0")
+    shown = "e => getComputedStyle(e).display !== 'none'"
+    assert layer.evaluate(shown)
+    page.uncheck("#map-layer-0")  # each session's walk is a layer the reader can hide (CSS only)
+    assert not layer.evaluate(shown)
+    page.check("#map-layer-0")
+    assert layer.evaluate(shown)
     page.close()

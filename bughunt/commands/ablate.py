@@ -15,6 +15,8 @@ from memgpt_lite.errors import UsageError
 
 from ..sim.backends import BACKENDS, make_backend
 
+WIDE = 200
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -27,14 +29,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--reproduce", action="store_true", help="recompute the seed experiment (200 seeded runs each)"
     )
     mode.add_argument(
-        "--config", metavar="FILE", help="ablation config (YAML or TOML), see docs/simulator.md"
+        "--config",
+        metavar="FILE",
+        help=f"ablation config (YAML or TOML, see docs/simulator.md) or a built-in preset: {_presets()}",
     )
     p.add_argument(
         "--json",
+        nargs="?",
+        const="-",
         metavar="FILE",
-        help="write the results as JSON to FILE ('-' for stdout, tables then go to stderr)",
+        help="print the results as JSON on stdout (the tables then go to stderr); `--json FILE` still "
+        "writes FILE",
     )
+    p.add_argument("--json-file", metavar="FILE", help="write the results as JSON to FILE")
     p.add_argument("--plots", metavar="DIR", help="draw PNG plots into DIR")
+    p.add_argument(
+        "--wide", action="store_true", help=f"print tables {WIDE} columns wide, long names unfolded"
+    )
     p.add_argument(
         "--backend", choices=BACKENDS, default="local", help="where runs execute (default: local processes)"
     )
@@ -63,8 +74,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     plan.set_defaults(func=plan_main)
 
 
+def _presets() -> str:
+    from ..sim.config import preset_names
+
+    return ", ".join(preset_names())
+
+
 def main(args: argparse.Namespace) -> int:
     # Config and usage errors go to `run_reporting_errors`: one `error: ...` line, exit 2.
+    if args.json_file:
+        if args.json and args.json != "-":
+            raise UsageError("give --json FILE or --json-file FILE, not both")
+        args.json = args.json_file
     _check_outputs(args)  # fail before the work, not after it
     if args.reproduce:
         return _reproduce(args)
@@ -96,9 +117,8 @@ def _console(args: argparse.Namespace) -> Any:
     from rich.console import Console
 
     to_stderr = args.json == "-"
-    stream = sys.stderr if to_stderr else sys.stdout
-    # piped output gets a width that fits the tables instead of rich's 80-column default
-    return Console(stderr=to_stderr, highlight=False, width=None if stream.isatty() else 120)
+    # the terminal's width (a pipe: $COLUMNS or 80) — the tables fold long names to fit; --wide opts out
+    return Console(stderr=to_stderr, highlight=False, width=WIDE if getattr(args, "wide", False) else None)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -117,8 +137,10 @@ def _write_json(target: str, data: dict[str, Any]) -> None:
     if target == "-":
         print(text)
         return
+    from ..report import write_atomic
+
     try:
-        Path(target).write_text(text + "\n", encoding="utf-8")
+        write_atomic(Path(target), text + "\n")
     except OSError as e:
         raise UsageError(f"--json: cannot write {target}: {e.strerror or e}") from None
 

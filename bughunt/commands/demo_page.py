@@ -19,6 +19,16 @@ from memgpt_lite.errors import UsageError
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
 
+def open_in_browser(url: str) -> None:
+    """Open `url`; where no browser can be started (a server, a container) say where the page is."""
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        print(f"no browser could be started here; open {url} yourself", file=sys.stderr, flush=True)
+
+
 def _handler(files: dict[str, bytes]) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
@@ -67,10 +77,16 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--export {args.export}: cannot write the page there ({e.strerror or e})"
             ) from None
+        index = (Path(args.export) / "index.html").resolve()
         if args.json:
-            print(json.dumps({"exported": [str(p) for p in written]}))
+            print(json.dumps({"exported": [str(p) for p in written], "index": index.as_uri()}))
         else:
-            print(f"wrote {len(written)} files to {args.export} (open index.html from any static host)")
+            print(
+                f"wrote {len(written)} files to {args.export}: open {index.as_uri()} "
+                "(works from disk or any static host)"
+            )
+        if args.open:
+            open_in_browser(index.as_uri())
         return 0
     try:
         server = make_server(args.host, args.port)
@@ -82,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"demo page at {url}  (Ctrl-C to stop)", flush=True)
     if args.open:
-        webbrowser.open(url)
+        open_in_browser(url)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -93,10 +109,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("demo-page", help="serve or export the interactive demo page")
+    p = sub.add_parser(
+        "demo-page",
+        help="serve or export the interactive demo page",
+        description="Serve the interactive demo page (graph, stepping, 200-seed batch, exercises) on loopback, "
+        "or write it as static files with --export DIR (they also work opened straight from disk).",
+    )
     p.add_argument("--port", type=port_number, default=8765, help="port on loopback (0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
-    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument(
+        "--open", action="store_true", help="open the page in a browser (says where it is when none starts)"
+    )
     p.add_argument("--export", metavar="DIR", help="write the page as static files to DIR instead of serving")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)

@@ -19,16 +19,16 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
-from bughunt.explorer.harness import StepOutcome
+from bughunt.explorer.factory import ENGINES, make_fetcher, make_policy
+from bughunt.explorer.fetcher import Fetcher, LoginLost
+from bughunt.explorer.harness import StepOutcome, check_version
+from bughunt.explorer.login import Credentials, credentials_from_args
 from bughunt.explorer.policies import policy_names
-from bughunt.explorer.session import Explorer, SessionConfig, summary
+from bughunt.explorer.session import Explorer, SessionConfig, describe, summary
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig
-from memgpt_lite.cli_dispatch import check_output_file
+from memgpt_lite.cli_dispatch import check_output_file, require_model_access
 from memgpt_lite.errors import ModelError, UsageError
-from memgpt_lite.llm.factory import check_model_key
 
 DEFAULT_POLICY = "planner"
 """The simulator's planner (`bughunt.planning`): rarest-neighbour-first exploration over remembered links."""
@@ -66,7 +66,12 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     p.add_argument(
         "--expire-after", type=float, default=None, metavar="HOURS", help="forget memories unused this long"
     )
-    p.add_argument("--model", default=None, help="llm policy: Anthropic model name (needs ANTHROPIC_API_KEY)")
+    p.add_argument(
+        "--model", default=None, help="llm policy: model name (needs ANTHROPIC_API_KEY or --base-url)"
+    )
+    p.add_argument(
+        "--base-url", default=None, help="llm policy: a server that speaks the Messages API (Ollama, vLLM)"
+    )
     p.add_argument("--no-visited", action="store_true", help="ablation: the policy gets no visit record")
     p.add_argument("--no-link-table", action="store_true", help="ablation: the visit record keeps no links")
     p.add_argument(
@@ -74,6 +79,28 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     )
     p.add_argument("--capacity", type=int, default=None, help="visit-record capacity (default unlimited)")
     p.add_argument("--eviction", choices=("fifo", "lru", "random"), default="fifo", help="eviction when full")
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=None,
+        help="http (fast, no scripts) | browser (Chromium renders each page) | auto (browser for a page "
+        "that needs scripts); default http, or the store's last",
+    )
+    login = p.add_argument_group("logging in (secrets stay in memory: give them again on resume)")
+    login.add_argument("--login-url", help="page with the login form (a form with a password field)")
+    login.add_argument("--username", help="username for the login form")
+    login.add_argument(
+        "--password-env",
+        metavar="VAR",
+        help="environment variable holding the password (never on the command line)",
+    )
+    login.add_argument(
+        "--cookie", action="append", metavar="NAME=VALUE", help="send this cookie (repeatable)"
+    )
+    login.add_argument(
+        "--header", action="append", metavar="'Name: value'", help="send this header (repeatable)"
+    )
+    login.add_argument("--storage-state", type=Path, help="browser engine: a Playwright storage-state file")
     p.add_argument("--report", type=Path, help="also write the HTML report to this file")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -131,6 +158,10 @@ def _check_numbers(args: argparse.Namespace) -> None:
     if (args.delay is not None and args.delay < 0) or not args.timeout > 0:
         raise UsageError("--delay must be >= 0 and --timeout > 0")
     check_output_file(args.report, "--report")
+    if args.app_version_hint is not None and check_version(args.app_version_hint) is None:
+        raise UsageError(
+            f"--app-version: {args.app_version_hint!r} is not a version number (like 1.2 or 2.0.1)"
+        )
 
 
 class Terminated(BaseException):
@@ -174,13 +205,14 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         if args.policy is not None and args.policy not in policy_names():
             raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
         if args.url:
-            Fetcher(args.url)
+            Fetcher(args.url, respect_robots=False)
+            _credentials(args, args.url, None)
             if args.builtin_site or args.poison_file or args.site_version or args.account:
                 raise UsageError(
                     "--builtin-site, --site-version, --account and --poison-file do not go with --url"
                 )
         if args.policy == "llm":
-            check_model_key(needed_by="--policy llm")
+            require_model_access(args.base_url, "--policy llm")
         with ExitStack() as stack:
             store = ExplorerStore(args.store, create=not resume)
             stack.callback(store.close)
@@ -193,7 +225,25 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             url, builtin = stack.enter_context(site_url(args, store))
             policy_name = args.policy or _last_policy(store) or DEFAULT_POLICY
             delay = args.delay if args.delay is not None else (0.0 if _loopback(url) else 1.0)
-            fetcher = Fetcher(url, delay=delay, timeout=args.timeout, respect_robots=not args.ignore_robots)
+            creds = _credentials(args, url, store)
+            engine = args.engine or store.get_meta("engine") or "http"
+            fetcher, why = make_fetcher(
+                engine,
+                url,
+                delay=delay,
+                timeout=args.timeout,
+                respect_robots=not args.ignore_robots,
+                credentials=creds,
+                storage_state=creds.storage_state,
+            )
+            stack.callback(fetcher.close)
+            if why:
+                print(why, file=sys.stderr)
+            fetcher.log_in()
+            with store.transaction():
+                store.set_meta("engine", fetcher.engine)
+                if creds.used:
+                    store.set_meta("login", creds.label)  # the kinds of login only, never a value
             config = SessionConfig(
                 budget=args.budget,
                 seed=args.seed,
@@ -207,8 +257,11 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 app_version_hint=args.app_version_hint,
                 expire_after_s=args.expire_after * 3600 if args.expire_after is not None else None,
                 builtin=builtin,
+                force_retest=getattr(args, "retest", False),
             )
-            policy = stack.enter_context(make_policy(policy_name, store=store, model_name=args.model))
+            policy = stack.enter_context(
+                make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
+            )
             with _progress(args.budget, quiet=args.json) as on_step:
                 explorer = Explorer(store, fetcher, policy, config, on_step=on_step)
                 try:
@@ -216,7 +269,15 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 except KeyboardInterrupt:
                     print(f"interrupted; `bughunt resume --store {args.store}` continues", file=sys.stderr)
                     return 130
+                except LoginLost as exc:  # the session maps it to stop reason "login_lost"; a fallback
+                    print(
+                        f"error: login lost: {exc}; `bughunt resume` with the login options continues",
+                        file=sys.stderr,
+                    )
+                    return 1
             data = summary(store, result)
+            for notice in fetcher.notices:
+                print(f"warning: {notice}", file=sys.stderr)
             skipped = _skipped(store)
             failure = _nothing_explored(store, url)
     except ModelError as exc:  # the llm policy's model: a runtime failure, the store keeps every step
@@ -231,7 +292,40 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
     if failure:
         print(f"error: {failure}", file=sys.stderr)
         return 1
+    if data["stop_reason"] == "login_lost":
+        print(
+            f"error: login lost ({data['stop_detail']}); `bughunt resume` with the login options continues",
+            file=sys.stderr,
+        )
+        return 1
+    if data["stop_reason"] == "site_unreachable":
+        print(
+            f"error: the site stopped answering ({data['stop_detail']}); `bughunt resume` retries",
+            file=sys.stderr,
+        )
+        return 1
     return 0
+
+
+def _credentials(args: argparse.Namespace, url: str, store: ExplorerStore | None) -> Credentials:
+    """The login options, checked (with `store`: refused when a logged-in exploration gets none)."""
+    creds = credentials_from_args(
+        login_url=args.login_url,
+        username=args.username,
+        password_env=args.password_env,
+        cookies=args.cookie,
+        headers=args.header,
+        storage_state=args.storage_state,
+        base_url=url,
+    )
+    used = store.get_meta("login") if store is not None else None
+    if used and not creds.used:
+        # Secrets are never stored, so a logged-in exploration cannot log itself in again.
+        raise UsageError(
+            f"this exploration was logged in ({used}); give the login options again "
+            "(--login-url/--username/--password-env, --cookie, --header, --storage-state)"
+        )
+    return creds
 
 
 def _nothing_explored(store: ExplorerStore, url: str) -> str | None:
@@ -304,13 +398,4 @@ def _print(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(data, indent=2))
         return
-    cov = "n/a (unknown site)" if data["coverage"] is None else f"{data['coverage']:.0%}"
-    print(
-        f"{data['session']}: {data['steps']} steps, {data['tokens']} tokens, app version {data['app_version']}"
-    )
-    print(
-        f"pages visited: {len(data['pages_visited'])}  coverage: {cov}  repeat visits: {data['repeat_visits']}"
-    )
-    print(f"bugs ({len(data['bugs'])}, duplicate reports: {data['duplicate_reports']}):")
-    for b in data["bugs"]:
-        print(f"  [{b['status']}] {b['route']:<28} {b['kind']:<24} {b['fingerprint']}")
+    print("\n".join(describe(data)))

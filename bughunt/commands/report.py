@@ -4,7 +4,61 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import tempfile
 from pathlib import Path
+
+from memgpt_lite.errors import UsageError
+
+REPORT_MARK = '<meta name="generator" content="bughunt report">'
+"""Written into every report's <head>: `--out` replaces only a file that carries it."""
+_MARK_WINDOW = 4096
+
+
+class ReportRefused(UsageError):
+    """`--out` names something this command must not replace (bad input: exit 2)."""
+
+
+def mark_report(html: str) -> str:
+    if REPORT_MARK in html[:_MARK_WINDOW]:
+        return html
+    head = html.find("<head>")
+    if head == -1:
+        return REPORT_MARK + "\n" + html
+    return html[: head + len("<head>")] + REPORT_MARK + html[head + len("<head>") :]
+
+
+def write_report_file(html: str, out: Path) -> None:
+    """Atomically write `html` to `out` (temporary file in the same folder + rename; the temporary file
+    is removed on any failure). An existing `out` is replaced only when it is a report this command
+    wrote (it carries `REPORT_MARK`): anything else — a folder, somebody's page, a symlink — is refused."""
+    if os.path.lexists(out):
+        if out.is_symlink() or not out.is_file():
+            raise ReportRefused(f"--out {out} exists and is not a regular file; choose another path")
+        try:
+            with open(out, "rb") as f:
+                head = f.read(_MARK_WINDOW).decode("utf-8", errors="replace")
+        except OSError as err:
+            raise ReportRefused(f"--out {out} exists and cannot be read ({err.strerror or err})") from None
+        if REPORT_MARK not in head:
+            raise ReportRefused(
+                f"refusing to overwrite {out}: it is not a report written by bughunt report "
+                "(choose another --out, or move the file away first)"
+            )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(html)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -15,17 +69,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and every bug with its evidence.",
     )
     p.add_argument("--store", type=Path, required=True, help="the exploration's store directory")
-    p.add_argument("--out", type=Path, required=True, help="HTML file to write")
+    p.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="HTML file to write (an existing file is replaced only if it is an earlier bughunt report)",
+    )
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from bughunt.report import load_report_data, render_report, save_html
+    from bughunt.report import load_report_data, render_report
 
-    data = load_report_data(args.store)  # errors go to the shared net: one line, its exit code
-    html = render_report(data)
-    save_html(html, args.out)
+    # errors go to the shared net (memgpt_lite.cli_dispatch): one line and its exit code
+    data = load_report_data(args.store)
+    html = mark_report(render_report(data))
+    write_report_file(html, args.out)
     live = [b for b in data.get("bugs", []) if not b.get("superseded_by")]
     info = {
         "out": str(args.out),

@@ -15,6 +15,11 @@ from .explore import add_run_options, run_session
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("resume", help="continue an exploration from its store")
     add_run_options(p, resume=True)
+    p.add_argument(
+        "--retest",
+        action="store_true",
+        help="re-test every remembered page (the app changed without saying so)",
+    )
     p.set_defaults(func=run)
 
 

@@ -8,15 +8,22 @@ import sys
 from pathlib import Path
 
 from bughunt import site
-from bughunt.webapp import ACCOUNT_STATES, make_server, serve
+from bughunt.webapp import ACCOUNT_STATES, VARIANTS, make_server, serve
 from memgpt_lite.cli_dispatch import port_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "serve-site",
-        help="run the built-in test site (24 pages, six injected bugs) on loopback",
-        description="Serve the built-in RealWorld-style test site until Ctrl-C.",
+        help="run a built-in test site (24 pages and six bugs, or conduit-htmx) on loopback",
+        description="Serve a built-in RealWorld-style test site until Ctrl-C.",
+    )
+    p.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="24-page",
+        help="24-page (default: the site of the published figures) or conduit-htmx (HTMX pagers, a real "
+        "login, seven planted bugs)",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)")
@@ -31,12 +38,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="logged-out puts account pages behind a login wall",
     )
     p.add_argument(
+        "--production-errors",
+        action="store_true",
+        help="conduit-htmx: bare 'Server Error (500)' pages instead of debug tracebacks",
+    )
+    p.add_argument(
         "--json", action="store_true", help="print the site's address and settings as JSON, then serve"
     )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.variant == "conduit-htmx":
+        return _run_conduit(args)
+    if args.production_errors:
+        print("error: --production-errors goes with --variant conduit-htmx", file=sys.stderr)
+        return 2
     poison = None
     if args.poison_file is not None:
         try:
@@ -61,6 +78,49 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(
             f"Conduit test site {args.app_version} ({args.account}) at {server.base_url} — Ctrl-C to stop",
+            flush=True,
+        )
+    try:
+        serve(server)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _run_conduit(args: argparse.Namespace) -> int:
+    from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, PLANTED, make_conduit_server
+
+    given = [
+        flag
+        for flag, value, default in (
+            ("--app-version", args.app_version, "1.2"),
+            ("--poison-file", args.poison_file, None),
+            ("--account", args.account, "logged-in"),
+        )
+        if value != default
+    ]
+    if given:
+        print(f"error: {', '.join(given)} only go with the 24-page site", file=sys.stderr)
+        return 2
+    try:
+        server = make_conduit_server(args.host, args.port, debug=not args.production_errors)
+    except OSError as err:
+        print(f"error: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
+        return 2
+    info = {
+        "url": server.base_url,
+        "variant": "conduit-htmx",
+        "login_url": server.base_url + "/login",
+        "username": DEMO_USER,
+        "password": DEMO_PASSWORD,
+        "debug_errors": not args.production_errors,
+        "planted_bugs": len(PLANTED),
+    }
+    if args.json:
+        print(json.dumps(info), flush=True)
+    else:
+        print(
+            f"conduit-htmx test site at {server.base_url} (log in as {DEMO_USER} / {DEMO_PASSWORD}) — Ctrl-C to stop",
             flush=True,
         )
     try:

@@ -31,6 +31,15 @@ function el(name, attrs = {}, text) {
   return e;
 }
 
+// A page name in full: names longer than 13 characters wrap onto a second line at a space.
+function label(name, x, y) {
+  const t = el("text", { x, y });
+  const cut = name.length > 13 ? name.lastIndexOf(" ", 13) : -1;
+  const lines = cut > 0 ? [name.slice(0, cut), name.slice(cut + 1)] : [name];
+  lines.forEach((line, i) => t.append(el("tspan", { x, dy: i ? 13 : 0 }, line)));
+  return t;
+}
+
 function drawGraph() {
   const svg = $("graph");
   svg.replaceChildren();
@@ -72,7 +81,7 @@ function drawState() {
     g.append(el("title", {}, `${p.name} (${p.route})`));
     g.append(el("circle", { cx: x, cy: y, r: 17 }));
     g.append(el("text", { x, y: y + 4 }, String(p.index)));
-    g.append(el("text", { x, y: y + 33 }, p.name.length > 16 ? p.name.slice(0, 15) + "…" : p.name));
+    g.append(label(p.name, x, y + 33));
     if (BUG_PAGES.includes(p.index)) g.append(el("text", { x: x + 17, y: y - 12, class: "badge" }, "!"));
     if ((visits.get(p.index) ?? 0) > 1) g.append(el("text", { x: x - 20, y: y - 14, class: "visits" }, `×${visits.get(p.index)}`));
     nodes.append(g);

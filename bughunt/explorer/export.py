@@ -14,6 +14,7 @@ from bughunt.sim.results import coverage_curve
 
 from .session import BUILTIN_ROUTES, summary
 from .store import ExplorerStore
+from .templates import route_shape, templates
 from .views import bug_entries, iso, render_working_context, visited_route
 
 
@@ -22,12 +23,19 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
 
     - `summary`: the `explore --json` object (whole exploration);
     - `base_url`, `app_version`, `builtin` (bool), `start_route`;
-    - `sessions`: [{"name", "policy", "budget", "started_at", "ended_at", "status"}];
+    - `sessions`: [{"name", "policy", "budget", "started_at", "ended_at", "status", "stop_reason",
+      "stop_detail", "clicks", "clicks_left", "fetches"}] — `status` is the stop reason (contract 4:
+      budget, done, site_unreachable, interrupted, login_lost; "running" for a session killed with -9,
+      "completed" in stores older than the stop reasons), `stop_reason` the same under its own name;
     - `steps`: [{"n", "session", "route", "final_route", "outcome", "status", "detail", "app_version",
       "tokens", "repeat", "retest", "at"}] in order — the path walked;
     - `coverage_curve`: fraction of pages seen after each step (denominator: 24 on the built-in site,
       else the number of pages known — visited or linked — at the end);
-    - `pages`: [{"route", "outcome", "status", "visits", "tested_version", "needs_retest"}];
+    - `pages`: [{"route", "outcome", "status", "visits", "tested_version", "needs_retest", "template"}]
+      — `template` is the page type (`bughunt.explorer.templates`: URL shape refined by DOM structure),
+      for grouping pages;
+    - `model_reported`: bugs only the llm policy reported (no oracle backs them): shown apart, never
+      counted (contract 6);
     - `links`: {route: [routes]} — the remembered site map;
     - `bugs`: every entry, live and superseded, with `id`, `message`, `evidence` (request, url, status,
       ...; the page text the oracle quoted — excerpt, heading, code — is under `quarantined_text`, as
@@ -61,6 +69,7 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
         denominator = len(BUILTIN_ROUTES) if builtin else max(1, len(known))
         visited = [visited_route(s) for s in steps]
         curve = [round(c, 4) for c in coverage_curve(visited, denominator, BUILTIN_ROUTES if builtin else None)]
+        page_templates = templates(store.structure_hashes())
         entries = bug_entries(store)
         for entry, row in zip(entries, store.all_bugs(), strict=True):
             entry.update(
@@ -72,17 +81,7 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
             "app_version": store.get_meta("app_version"),
             "builtin": builtin,
             "start_route": steps[0]["route"] if steps else None,
-            "sessions": [
-                {
-                    "name": s["name"],
-                    "policy": s["policy"],
-                    "budget": s["budget"],
-                    "started_at": iso(s["started_at"]),
-                    "ended_at": iso(s["ended_at"]),
-                    "status": s["status"],
-                }
-                for s in sessions.values()
-            ],
+            "sessions": [_session_entry(s) for s in sessions.values()],
             "steps": steps,
             "coverage_curve": curve,
             "pages": [
@@ -93,11 +92,13 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
                     "visits": p["visits"],
                     "tested_version": p["tested_version"],
                     "needs_retest": bool(p["needs_retest"]),
+                    "template": page_templates.get(p["route"]) or route_shape(p["route"]),
                 }
                 for p in store.db.execute("SELECT * FROM pages ORDER BY first_visited_at, rowid")
             ],
             "links": links,
             "bugs": entries,
+            "model_reported": store.model_reports(),
             "reports": [
                 {
                     "step": r["step"],
@@ -111,6 +112,28 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
         }
     finally:
         store.close()
+
+
+def _session_entry(s: Any) -> dict[str, Any]:
+    keys = s.keys()
+
+    def col(name: str) -> Any:  # columns added later are missing from old stores opened read-only
+        return s[name] if name in keys else None
+
+    clicks = col("clicks")
+    return {
+        "name": s["name"],
+        "policy": s["policy"],
+        "budget": s["budget"],
+        "started_at": iso(s["started_at"]),
+        "ended_at": iso(s["ended_at"]),
+        "status": s["status"],
+        "stop_reason": s["status"],
+        "stop_detail": col("stop_detail") or "",
+        "clicks": clicks,
+        "clicks_left": None if clicks is None else max(0, s["budget"] - clicks),
+        "fetches": col("fetches"),
+    }
 
 
 def memory_snapshot(
@@ -135,6 +158,7 @@ def memory_snapshot(
             "bugs": bug_entries(store),
             "working_context": render_working_context(store, position),
             "notes": [n["text"] for n in store.notes()],
+            "model_reported": store.model_reports(),
             "archival": archival,
         }
     finally:

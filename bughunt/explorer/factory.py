@@ -1,4 +1,4 @@
-"""Build a policy by name: a simulator strategy, or the memgpt_lite agent (`llm`)."""
+"""Build a policy by name (a simulator strategy, or the memgpt_lite agent `llm`) and a fetcher by engine."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
+from bughunt.html import FetchedPage, extract_actions
 from memgpt_lite.context.tokens import TokenCounter
 from memgpt_lite.errors import UsageError
 
+from .fetcher import Fetcher
 from .policies import Policy, StrategyPolicy, policy_names
 from .store import ExplorerStore
 
@@ -22,7 +24,13 @@ def shared_counter() -> TokenCounter:
 
 @contextmanager
 def make_policy(
-    name: str, *, store: ExplorerStore, model_name: str | None = None, model: Any = None, embedder: Any = None
+    name: str,
+    *,
+    store: ExplorerStore,
+    model_name: str | None = None,
+    model: Any = None,
+    embedder: Any = None,
+    base_url: str | None = None,
 ) -> Iterator[Policy]:
     """The policy called `name`. For `llm`, `model` (a memgpt_lite `Model`, e.g. the scripted one in
     tests) wins over `model_name` (an Anthropic model, which needs ANTHROPIC_API_KEY)."""
@@ -35,9 +43,55 @@ def make_policy(
     from .llm_policy import LLMPolicy, default_model
 
     policy = LLMPolicy(
-        store=store, model=model if model is not None else default_model(model_name), embedder=embedder
+        store=store,
+        model=model if model is not None else default_model(model_name, base_url),
+        embedder=embedder,
     )
     try:
         yield policy
     finally:
         policy.close()
+
+
+ENGINES = ("http", "browser", "auto")
+SHELL_TEXT_CHARS = 200
+SHELL_ACTIONS = 2
+
+
+def looks_like_app_shell(page: FetchedPage) -> bool:
+    """True for a start page that needs scripts to show anything: it has scripts, and without running
+    them its body shows almost no text (< SHELL_TEXT_CHARS characters) and at most SHELL_ACTIONS actions."""
+    if not page.is_html or not page.document.find_all("script"):
+        return False
+    bodies = page.document.find_all("body")
+    text = (bodies[0] if bodies else page.document).text()
+    return len(text) < SHELL_TEXT_CHARS and len(extract_actions(page)) <= SHELL_ACTIONS
+
+
+def make_fetcher(engine: str, url: str, **options: Any) -> tuple[Fetcher, str]:
+    """The fetcher of `engine` (`http`, `browser`, or `auto`: the browser when the start page is an app
+    shell) and a sentence saying which was chosen and why (for `auto`). `options` are `Fetcher`'s;
+    `storage_state` only the browser's."""
+    if engine not in ENGINES:
+        raise UsageError(f"--engine: unknown {engine!r}; choose one of {', '.join(ENGINES)}")
+    storage_state = options.pop("storage_state", None)
+    reason = ""
+    if engine == "auto":
+        probe = Fetcher(url, **options)
+        result = probe.fetch(probe.start_route())
+        shell = result.page is not None and looks_like_app_shell(result.page)
+        engine = "browser" if shell else "http"
+        reason = (
+            "engine auto: browser (the start page shows almost nothing without scripts)"
+            if shell
+            else f"engine auto: http (the start page {'is readable without scripts' if result.page else 'gave ' + result.outcome})"
+        )
+        options["cookies"] = probe.cookies
+    if engine == "browser":
+        from .browser import BrowserFetcher, chromium_path
+
+        chromium_path()  # missing Chromium is one clear line now, not a traceback at the first step
+        return BrowserFetcher(url, storage_state=storage_state, **options), reason
+    if storage_state is not None:
+        raise UsageError("--storage-state is a browser file: use it with --engine browser")
+    return Fetcher(url, **options), reason

@@ -1,25 +1,27 @@
 """A polite same-origin HTTP client for exploring sites nobody here wrote.
 
 Every request goes through one place so the explorer's promises hold for every fetch, the oracles'
-extra fetches included: same origin only, robots.txt respected (including its crawl delay), a minimum
-delay between requests, non-HTML skipped, login walls recognised, and HTTP errors or timeouts returned
-as outcomes instead of raised. The HTTP itself (same-origin redirects, size cap) is `bughunt.html`'s.
+extra fetches included: same origin only, robots.txt respected (RFC 9309, through the same HTTP client,
+its crawl delay capped), a minimum delay between requests, non-HTML skipped, login walls recognised,
+and HTTP errors or timeouts returned as outcomes instead of raised. The HTTP itself (one deadline per
+response, same-origin redirects, size cap) is `bughunt.html`'s.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import time
-import urllib.error
-import urllib.request
 import urllib.robotparser
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+import httpx
 from loguru import logger
 
-from bughunt.html import FetchedPage, fetch_page, read_within
+from bughunt.explorer.login import Credentials
+from bughunt.html import MAX_ROUTE_CHARS, Action, FetchedPage, extract_actions, fetch_page, route_of
 from memgpt_lite.errors import UsageError
 
 Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
@@ -29,8 +31,22 @@ USER_AGENT = "bughunt/0.1 (+exploratory testing agent)"
 _LOGIN_PATH = re.compile(r"(?i)/(log-?in|sign-?in|signin|auth|session/new|account/login)(/|$|\?)")
 _PASSWORD_INPUT = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
 _LOGIN_FORM = re.compile(r"(?i)<form[^>]+action\s*=\s*[\"']?[^\"'>]*(log-?in|sign-?in|signin|/auth|session)")
+MAX_ORACLE_FETCHES = 8
+"""Requests the oracles may make between two steps (a page with 300 forms makes at most this many)."""
+MAX_CRAWL_DELAY_S = 30.0
+"""A robots.txt `Crawl-delay` above this is capped to it (with one warning): a site cannot stall a session."""
+ROBOTS_RETRY_S = 60.0
+"""An unreachable robots.txt disallows everything (RFC 9309 §2.3.1.4) and is asked again after this long."""
+ROBOTS_MAX_BYTES = 500_000  # RFC 9309 §2.5: at least 500 KiB must be parsed
+_MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9.+-]{0,40}/[a-z0-9][a-z0-9.+-]{0,60}")
+LOGIN_OPTIONS = "--login-url/--username/--password-env, --cookie NAME=VALUE or --header 'Name: value'"
 # Links that end the session or destroy data are never followed by the explorer.
 DEFAULT_AVOID = r"(?i)(log-?out|sign-?out|/logoff|[?&](confirm|really)=|/(delete|destroy|remove)(/|$|\?))"
+
+
+class LoginLost(RuntimeError):
+    """The login wall came back after the one re-login a session allows (or the re-login failed).
+    The session ends with stop reason "login_lost"; the message holds routes and codes only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +80,14 @@ class Fetcher:
     respect_robots: bool = True
     avoid: str = DEFAULT_AVOID
     stats: FetchStats = field(default_factory=FetchStats)
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
+    """Extra request headers (`--header`); values are secrets: never logged, stored or shown."""
+    notices: list[str] = field(default_factory=list)
+    """Warnings for the person running the session (harness wording only), each said once."""
+    cookies: httpx.Cookies = field(default_factory=httpx.Cookies, repr=False)
+    """The session's cookie jar (`--cookie`, a form login, what the site sets); process memory only."""
+    credentials: Credentials | None = field(default=None, repr=False)
+    """The login options (`log_in`); never stored."""
 
     def __post_init__(self) -> None:
         try:
@@ -75,22 +99,40 @@ class Fetcher:
             raise UsageError(
                 f"--url: expected an http(s) URL like http://127.0.0.1:8000/, got {self.base_url!r}"
             )
+        if parts.username is not None or parts.password is not None:
+            # The URL is stored and printed; a password in it would be too. Say where it belongs.
+            raise UsageError(f"--url: credentials in the URL are not accepted; log in with {LOGIN_OPTIONS}")
         if self.delay < 0 or self.timeout <= 0:
             raise UsageError("--delay must be >= 0 and --timeout > 0")
         self.origin = f"{parts.scheme}://{parts.netloc}".lower()
         self._avoid = re.compile(self.avoid) if self.avoid else None
         self._last_request = 0.0
         self._robots: urllib.robotparser.RobotFileParser | None = None
-        self._robots_loaded = False
+        self._robots_rule: Literal["unknown", "rules", "allow_all", "disallow_all"] = "unknown"
+        self._robots_why = ""
+        # How a disallow-all robots.txt failed, so a page it keeps us from is a failure of that kind
+        # (retried later), not a rule of the site.
+        self._robots_failure: tuple[Outcome, int | None] = ("network_error", None)
+        self._robots_at = 0.0
+        self._delay_warned = False
+        self._oracle_fetches = 0
+        self._logged_in = False
+        self._relogins = 0
+        self._walled_anyway: set[str] = set()
 
     # -- addresses -------------------------------------------------------------------------------
     def route_of(self, url: str) -> str | None:
-        """Route (path + query) of `url` if it is on this origin, else None."""
-        absolute, _ = urldefrag(urljoin(self.origin + "/", url))
-        parts = urlsplit(absolute)
+        """Canonical route (percent-encoded path + query, `bughunt.html.route_of`) of `url` if it is on
+        this origin and at most `MAX_ROUTE_CHARS` long, else None (not a page the explorer names)."""
+        try:
+            absolute, _ = urldefrag(urljoin(self.origin + "/", url))
+            parts = urlsplit(absolute)
+        except ValueError:  # an unclosed [IPv6 bracket in a link
+            return None
         if f"{parts.scheme}://{parts.netloc}".lower() != self.origin:
             return None
-        return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        route = route_of(absolute)
+        return route if len(route) <= MAX_ROUTE_CHARS else None
 
     def url_of(self, route: str) -> str:
         return self.origin + route
@@ -107,52 +149,189 @@ class Fetcher:
     def allowed(self, route: str) -> bool:
         if not self.respect_robots:
             return True
-        robots = self._load_robots()
+        self._load_robots()
+        if self._robots_rule == "disallow_all":
+            return False
+        robots = self._robots
         return robots is None or robots.can_fetch(USER_AGENT, self.url_of(route))
 
-    def _load_robots(self) -> urllib.robotparser.RobotFileParser | None:
-        if self._robots_loaded:
-            return self._robots
-        self._robots_loaded = True
+    def _load_robots(self) -> None:
+        """Read robots.txt once (again after `ROBOTS_RETRY_S` while it is unreachable), by RFC 9309:
+        2xx rules apply; 4xx (or a redirect off the origin) means no rules; 5xx, a timeout or no answer
+        means disallow everything."""
+        now = time.monotonic()
+        if self._robots_rule != "unknown" and not (
+            self._robots_rule == "disallow_all" and now - self._robots_at >= ROBOTS_RETRY_S
+        ):
+            return
+        self._robots_at = now
+        self._robots = None
         self._wait()
         try:
-            deadline = time.monotonic() + self.timeout
-            with urllib.request.urlopen(self.url_of("/robots.txt"), timeout=self.timeout) as resp:
-                ctype = resp.headers.get("Content-Type", "")
-                text = read_within(resp, deadline, self.timeout, 500_000).decode("utf-8", errors="replace")
-        except (OSError, ValueError) as exc:
-            # 404 or no answer: the site states no rules, so every path is allowed.
-            logger.info("robots.txt unavailable ({}); every path allowed", exc)
-            return None
-        if "html" in ctype:
-            return None
-        parser = urllib.robotparser.RobotFileParser()
-        parser.parse(text.splitlines())
-        self._robots = parser
-        crawl_delay = parser.crawl_delay(USER_AGENT)
-        if crawl_delay is not None and float(crawl_delay) > self.delay:
-            self.delay = float(crawl_delay)
-        return parser
+            page = self._http(self.url_of("/robots.txt"), read_any=True, max_bytes=ROBOTS_MAX_BYTES)
+        except (TimeoutError, OSError, ValueError) as exc:
+            self._robots_failure = ("timeout" if isinstance(exc, TimeoutError) else "network_error", None)
+            self._set_robots("disallow_all", f"robots.txt unreachable ({type(exc).__name__})")
+            return
+        if page.status >= 500:
+            self._robots_failure = ("http_error", page.status)
+            self._set_robots("disallow_all", f"robots.txt answered HTTP {page.status}")
+        elif page.status >= 300 or page.is_html:
+            # 4xx, a redirect we may not follow, or an HTML page where a text file should be: no rules.
+            self._set_robots("allow_all", f"robots.txt: HTTP {page.status}, no rules")
+        else:
+            parser = urllib.robotparser.RobotFileParser()
+            parser.parse(page.body.splitlines())
+            self._robots = parser
+            self._set_robots("rules", "robots.txt rules apply")
+            self._apply_crawl_delay(parser)
+
+    def _set_robots(self, rule: Literal["rules", "allow_all", "disallow_all"], why: str) -> None:
+        self._robots_rule, self._robots_why = rule, why
+        if rule == "disallow_all":
+            self._notice(f"{why}: every path disallowed until it answers (RFC 9309)")
+        else:
+            logger.info("{}", why)
+
+    def _notice(self, text: str) -> None:
+        if text not in self.notices:
+            logger.warning("{}", text)
+            self.notices.append(text)
+
+    def _apply_crawl_delay(self, parser: urllib.robotparser.RobotFileParser) -> None:
+        try:
+            stated = parser.crawl_delay(USER_AGENT)
+            wanted = float(stated) if stated is not None else None
+        except OverflowError:  # more digits than a float holds: absurd, so capped below
+            wanted = math.inf
+        except (TypeError, ValueError):
+            return
+        if wanted is None or not wanted >= 0:  # NaN, negative: no delay stated
+            return
+        if wanted > MAX_CRAWL_DELAY_S:
+            if not self._delay_warned:
+                self._notice(
+                    f"robots.txt asks for a crawl delay of {wanted:.3g}s; capped at {MAX_CRAWL_DELAY_S:g}s"
+                )
+                self._delay_warned = True
+            wanted = MAX_CRAWL_DELAY_S
+        self.delay = max(self.delay, wanted)
+
+    def _load(self, url: str) -> FetchedPage:
+        """One page load (the browser engine renders it instead)."""
+        return self._http(url)
+
+    # -- actions (the explorer's steps) ------------------------------------------------------------
+    engine: ClassVar[str] = "http"
+
+    def actions(self, page: FetchedPage) -> list[Action]:
+        """What can be done on `page`: `extract_actions` (the browser engine adds clicks)."""
+        return extract_actions(page)
+
+    def perform(self, action: Action) -> FetchResult:
+        """Do `action`. Every action of this engine has a known target, so it is a fetch of that route."""
+        return self.fetch(self.route_of(action.target) or action.target)
+
+    def close(self) -> None:
+        """Release what the engine holds (the browser engine's Chromium)."""
+
+    def _http(self, url: str, **kwargs: Any) -> FetchedPage:
+        return fetch_page(
+            url,
+            timeout=self.timeout,
+            user_agent=USER_AGENT,
+            headers=self.headers,
+            cookies=self.cookies,
+            **kwargs,
+        )
 
     # -- fetching --------------------------------------------------------------------------------
     def fetch(self, route: str) -> FetchResult:
-        """Fetch one route; never raises for anything the site or the network does."""
-        route = self.route_of(route) or route
-        url = self.url_of(route)
+        """Fetch one route (a step); never raises for anything the site or the network does.
+
+        A step starts the oracles' allowance afresh (`MAX_ORACLE_FETCHES`, spent by `fetch_page`)."""
+        self._oracle_fetches = 0
+        result = self._fetch(route)
+        if result.outcome == "login_wall" and self._logged_in:
+            result = self._after_wall(result)
+        return result
+
+    def probe(self, route: str) -> FetchResult:
+        """Fetch `route` without it being a step (no login recovery, no oracle allowance)."""
+        return self._fetch(route)
+
+    # -- logging in ------------------------------------------------------------------------------
+    def log_in(self) -> None:
+        """Apply the credentials: cookies and headers now, then the form login if one was given.
+        `LoginFailed` (a usage error) when the form login does not get past the wall."""
+        creds = self.credentials
+        if creds is None or not creds.used:
+            return
+        host = urlsplit(self.origin).hostname or ""
+        for name, value in creds.cookies:
+            self.cookies.set(name, value, domain=host)
+        self.headers.update(dict(creds.headers))
+        if creds.login_url:
+            self._form_login(creds)
+        self._logged_in = True
+
+    def _form_login(self, creds: Credentials) -> None:
+        from .login import http_login
+
+        http_login(self, creds)
+
+    def _after_wall(self, result: FetchResult) -> FetchResult:
+        """A wall while logged in: a route walled for this account too, or the login was lost. Lost, it
+        is restored once per session; lost again (or not restorable) raises `LoginLost`."""
+        creds = self.credentials
+        if creds is None or not creds.login_url or result.route in self._walled_anyway:
+            return result
+        from .login import LoginFailed
+
+        if self._relogins >= 1:
+            again = self._fetch(self.start_route())
+            if again.outcome != "login_wall" and self._fetch(result.route).outcome == "login_wall":
+                self._walled_anyway.add(result.route)  # walled for this account, the session is fine
+                return result
+            raise LoginLost(f"the login wall came back at {result.route} after a re-login")
+        try:
+            self._form_login(creds)
+        except LoginFailed:
+            raise LoginLost(
+                f"the login wall came back at {result.route} and logging in again failed"
+            ) from None
+        retried = self._fetch(result.route)
+        if retried.outcome == "login_wall":
+            self._walled_anyway.add(result.route)
+        else:
+            self._relogins += 1
+            logger.info("logged in again after a login wall at {}", result.route)
+        return retried
+
+    def _fetch(self, route: str) -> FetchResult:
+        canonical = self.route_of(route)
+        if canonical is None:
+            self.stats.refused += 1
+            return FetchResult("blocked", route[:MAX_ROUTE_CHARS], "", detail="not a route of this site")
+        route, url = canonical, self.url_of(canonical)
         if not self.allowed(route):
             self.stats.refused += 1
+            if self._robots_rule == "disallow_all":
+                # Not a rule of the site but a failure to read its rules: the page waits, like an outage.
+                outcome, status = self._robots_failure
+                return FetchResult(
+                    outcome, route, url, status=status, detail=f"not fetched: {self._robots_why}"
+                )
             return FetchResult("blocked", route, url, detail="disallowed by robots.txt")
         self._wait()
         try:
-            page = fetch_page(url, timeout=self.timeout, user_agent=USER_AGENT)
-        except TimeoutError as exc:
-            return FetchResult("timeout", route, url, detail=f"no answer within {self.timeout:g}s ({exc})")
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError):
-                return FetchResult("timeout", route, url, detail=f"no answer within {self.timeout:g}s")
-            return FetchResult("network_error", route, url, detail=f"{exc.reason}")
+            page = self._load(url)
+        except TimeoutError:
+            return FetchResult("timeout", route, url, detail=f"no answer within {self.timeout:g}s")
         except (OSError, ValueError, UnicodeError) as exc:
-            return FetchResult("network_error", route, url, detail=f"{type(exc).__name__}: {exc}")
+            # The class names the failure; the message may quote what the server sent.
+            cause = exc.__cause__ if exc.__cause__ is not None else exc
+            return FetchResult("network_error", route, url, detail=type(cause).__name__)
         return self.classify(route, page)
 
     def classify(self, route: str, page: FetchedPage) -> FetchResult:
@@ -166,13 +345,15 @@ class Fetcher:
                 return FetchResult(
                     "login_wall", route, page.url, detail=f"redirected to login {target}", **common
                 )
-            return FetchResult("blocked", route, page.url, detail=f"redirect not followed: {where}", **common)
+            shown = target if target is not None else "off-origin"  # a canonical route, or no remote text
+            return FetchResult("blocked", route, page.url, detail=f"redirect not followed: {shown}", **common)
         if page.redirects and _LOGIN_PATH.search(final) and not _LOGIN_PATH.search(route):
             return FetchResult("login_wall", route, page.url, detail=f"redirected to login {final}", **common)
         if status in (401, 403, 407):
             return FetchResult("login_wall", route, page.url, detail=f"HTTP {status}", **common)
         if not page.is_html:
-            ctype = page.content_type.split(";")[0].strip() or "unknown"
+            media = page.content_type.split(";")[0].strip().lower()
+            ctype = media if _MEDIA_TYPE.fullmatch(media) else "unknown"
             return FetchResult("non_html", route, page.url, detail=f"content-type {ctype}", **common)
         if 400 <= status < 500:
             # "Not here" from the site: recorded and skipped, not explored past.
@@ -193,7 +374,12 @@ class Fetcher:
         route = self.route_of(url)
         if route is None:
             raise OSError(f"{url}: not on {self.origin}; not fetched")
-        result = self.fetch(route)
+        if self._oracle_fetches >= MAX_ORACLE_FETCHES:
+            raise OSError(
+                f"{url}: not fetched; the oracles used their {MAX_ORACLE_FETCHES} requests of this step"
+            )
+        self._oracle_fetches += 1
+        result = self._fetch(route)
         if result.page is None:
             raise OSError(f"{url}: {result.outcome} ({result.detail})")
         return result.page

@@ -27,20 +27,56 @@ _FOOTER = re.compile(r"(?is)<footer\b.*?</footer>")
 _FOOTER_VERSION = re.compile(r"(?i)\b(?:version|ver\.?|v)\s*(\d+\.\d+(?:\.\d+)?)\b")
 _TAG = re.compile(r"<[^>]*>")
 OBSERVATION_CHARS = 20_000
+# Response headers that may carry a session or a secret are never kept, not even quarantined.
+_SECRET_HEADER = re.compile(r"(?i)cookie|auth|token|secret|session|csrf|api-?key")
 # Evidence fields that are the harness's own facts about the request; every other string an oracle
 # attaches (excerpts, headings, labels, script code) is page text and goes to quarantine.
 _FACT_FIELDS = frozenset({"request", "url", "status", "content_type", "elapsed_ms", "location", "line"})
 
 
+FAILURES = frozenset({"timeout", "network_error", "unreachable"})
+"""Fetch outcomes that say nothing about the page (contract 3): not visits, retried later."""
+
+
+def is_failure(outcome: str, status: int | None = None) -> bool:
+    """A failed fetch: no answer, or an answer from something in front of the site (a 5xx gateway
+    error that the fetcher classified as an HTTP error rather than a page)."""
+    return outcome in FAILURES or (outcome == "http_error" and status is not None and status >= 500)
+
+
+VERSION_PATTERN = re.compile(r"^\d{1,9}(?:\.\d{1,9}){0,3}(?:[-+][0-9A-Za-z.]{1,20})?$")
+"""What an app version may look like to enter trusted memory (bounded: at most ~60 characters)."""
+
+
+def check_version(text: str | None) -> str | None:
+    """`text` when it is a version number (`VERSION_PATTERN`), else None (the version is unknown)."""
+    if text is None:
+        return None
+    text = text.strip()
+    return text if VERSION_PATTERN.match(text) else None
+
+
+def stated_version(page: FetchedPage) -> tuple[str | None, str | None]:
+    """(version, refused): the version the page states when it is a version number; otherwise
+    (None, the raw text) so the caller can quarantine what the site sent instead."""
+    raw = _raw_app_version(page)
+    checked = check_version(raw)
+    return (checked, None) if checked is not None or raw is None else (None, raw)
+
+
 def read_app_version(page: FetchedPage) -> str | None:
-    """The application's version as the site states it: `X-App-Version` header, a version meta tag,
-    or "v1.2" / "version 1.2" in the footer. None when the site does not say."""
+    """The application's version as the site states it (`X-App-Version` header, a version meta tag,
+    or "v1.2" / "version 1.2" in the footer), when it is a version number; None otherwise."""
+    return stated_version(page)[0]
+
+
+def _raw_app_version(page: FetchedPage) -> str | None:
     header = page.header("x-app-version").strip()
     if header:
-        return header
+        return header[:200]
     m = _META_VERSION.search(page.body)
     if m:
-        return m.group(1)
+        return m.group(1)[:200]
     footer = _FOOTER.search(page.body)
     if footer:
         m = _FOOTER_VERSION.search(_TAG.sub(" ", footer.group(0)))
@@ -64,8 +100,11 @@ class StepOutcome:
     repeat: bool = False
     tokens: int = 0
     detail: str = ""
+    """A harness code for what happened (`detail_code`), never the site's own words."""
     click: bool = True
     """False for the landing on the start page, which the budget does not count."""
+    previous_hash: str | None = None
+    """Set when the page was remembered with another DOM structure: the app may have changed under it."""
 
 
 def record_step(
@@ -81,9 +120,14 @@ def record_step(
     dedupe: bool,
     now: float,
     position: str,
+    structure_hash: str | None = None,
+    failed: bool = False,
 ) -> StepOutcome:
-    """Write one step in one transaction (the caller holds none). Returns what changed."""
+    """Write one step in one transaction (the caller holds none). Returns what changed.
+
+    A `failed` fetch (no answer) is a step but not a visit: the route stays unvisited, to be retried."""
     route = result.final_route if result.outcome == "page" and result.final_route else result.route
+    detail = detail_code(result)
     with store.transaction():
         repeat = store.page(route) is not None
         n = store.add_step(
@@ -92,7 +136,7 @@ def record_step(
             final_route=route,
             outcome=result.outcome,
             status=result.status,
-            detail=result.detail,
+            detail=detail,
             app_version=version,
             tokens=tokens,
             repeat=int(repeat),
@@ -101,17 +145,67 @@ def record_step(
             at=now,
         )
         page_links = list(links) if result.outcome == "page" else []
+        out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
+        out.detail = detail
+        if failed:
+            store.set_meta("position", position)
+            return out
         store.record_visit(route, result.outcome, result.status, version, page_links, now)
         if result.route != route:
             # The requested address redirected: remember it as visited too, so it is not chosen again.
             store.record_visit(result.route, "redirect", result.status, version, [route], now)
-        out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
-        out.detail = result.detail
+        if result.outcome == "page" and structure_hash is not None:
+            before = store.set_structure_hash(route, structure_hash)
+            if before is not None and before != structure_hash:
+                out.previous_hash = before
         if result.outcome == "page" and result.page is not None:
             _record_bugs(store, out, session_id, route, findings, version, dedupe, now)
             _quarantine(store, result.page, n, now)
         store.set_meta("position", position)
     return out
+
+
+_NETWORK_CODES: tuple[tuple[str, str], ...] = (
+    ("robots.txt", "robots_unreachable"),  # the engine does not fetch a site whose robots.txt fails
+    ("refused", "connection_refused"),
+    ("connecterror", "connect_failed"),  # httpx: refused, unreachable or unresolvable
+    ("remoteprotocolerror", "bad_response"),
+    ("readerror", "connection_reset"),
+    ("writeerror", "connection_reset"),
+    ("reset", "connection_reset"),
+    ("name or service", "dns_failure"),
+    ("getaddrinfo", "dns_failure"),
+    ("ssl", "tls_error"),
+    ("certificate", "tls_error"),
+    ("remotedisconnected", "connection_closed"),
+    ("badstatusline", "bad_response"),
+    ("incompleteread", "bad_response"),
+    ("too large", "too_large"),
+    ("too many", "too_large"),
+)
+_MIME = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,40}/[a-z0-9][a-z0-9!#$&^_.+-]{0,60}$")
+
+
+def detail_code(result: FetchResult) -> str:
+    """What a step records about its fetch: a code the harness chose, never the site's own words
+    (`Location` targets, `Content-Type` texts and error messages are remote text)."""
+    outcome, status, text = result.outcome, result.status, result.detail.lower()
+    if outcome == "page":
+        return ""
+    if outcome == "login_wall":
+        if status in (401, 403, 407):
+            return f"login_wall:http_{status}"
+        return "login_wall:form" if "form" in text else "login_wall:redirect"
+    if outcome == "blocked":
+        return "robots_disallowed" if "robots" in text else "redirect_not_followed"
+    if outcome == "non_html":
+        ctype = (result.page.content_type if result.page is not None else "").split(";")[0].strip().lower()
+        return f"content_type:{ctype}" if _MIME.match(ctype) else "content_type:other"
+    if outcome == "http_error":
+        return f"http_{status}" if status is not None else "http_error"
+    if outcome == "timeout":
+        return "timeout"
+    return next((code for needle, code in _NETWORK_CODES if needle in text), outcome)
 
 
 def _record_bugs(
@@ -182,7 +276,18 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
 
 
 def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) -> None:
-    """Keep what the page said as a quarantined observation: auditable, never trusted."""
+    """Keep what the page said — its text and its response headers — as quarantined observations:
+    auditable (and what the note gate compares notes with after a resume), never trusted."""
+    headers = "\n".join(f"{k}: {v}" for k, v in page.headers.items() if not _SECRET_HEADER.search(k))[
+        :OBSERVATION_CHARS
+    ]
+    if headers:
+        store.add_observation(
+            headers,
+            {"source": "response headers", "url": page.url, "route": page.route, "step": step},
+            step,
+            now,
+        )
     text = page.document.text()[:OBSERVATION_CHARS]
     if not text:
         return

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
+from bughunt.oracles.base import KINDS
 from memgpt_lite.agent import Agent, AgentConfig
 from memgpt_lite.context.blocks import Block
 from memgpt_lite.errors import ToolError
@@ -30,7 +32,7 @@ from memgpt_lite.messages import ModelRequest, ModelResponse
 from memgpt_lite.storage.embeddings import Embedder
 from memgpt_lite.tools.registry import ToolContext, ToolRegistry
 
-from .policies import Choice, Decision
+from .policies import Action, Choice, Decision
 from .quarantine import PageTextIndex, check_note
 from .store import ExplorerStore
 
@@ -72,7 +74,7 @@ def open_link(ctx: ToolContext, url: str) -> str:
         url: A link listed for the current page, as shown (a route starting with '/').
     """
     turn: TurnState = ctx.deps
-    route = url.strip()
+    route = unescape(url.strip())
     if route not in turn.links:
         shown = ", ".join(turn.links) or "(none: call finish)"
         raise ToolError(f"{route!r} is not a link of {turn.position}; choose one of: {shown}")
@@ -81,29 +83,42 @@ def open_link(ctx: ToolContext, url: str) -> str:
 
 
 def report_bug(ctx: ToolContext, route: str, kind: str, summary: str) -> str:
-    """Report a bug you observed. The harness records it only when an oracle finding on that page backs it.
+    """Report a bug you observed. It counts only when an oracle finding on that page backs it; otherwise
+    it is kept apart as model_reported (unconfirmed, never counted).
 
     Args:
         route: The page where the bug shows.
         kind: One of server_error, unescaped_script, duplicate_pagination, count_mismatch,
-            form_drops_value, unconfirmed_destructive.
+            form_drops_value, unconfirmed_destructive, client_error.
         summary: One sentence in your own words.
     """
     turn: TurnState = ctx.deps
     store = turn.store
-    backing = [b for b in store.live_bugs() if b["route"] == route.strip() and b["kind"] == kind.strip()]
-    if not backing:
-        with store.transaction():
-            store.add_rejection(
-                "bug_report", f"{route} {kind}: {summary}", "no oracle finding", turn.step, time.time()
-            )
-        raise ToolError(
-            f"rejected: no oracle finding of kind {kind!r} on {route}; only bugs the harness observed are recorded"
+    route, kind = unescape(route.strip()), kind.strip()
+    backing = [b for b in store.live_bugs() if b["route"] == route and b["kind"] == kind]
+    if backing:
+        bug = backing[0]
+        return (
+            f"confirmed: the harness recorded this as {bug['fingerprint']} ({bug['status']} under "
+            f"{bug['version']}); it is reported once, by fingerprint"
         )
-    bug = backing[0]
-    return (
-        f"confirmed: the harness recorded this as {bug['fingerprint']} ({bug['status']} under "
-        f"{bug['version']}); it is reported once, by fingerprint"
+    known = set(store.visited()) | {d for ds in store.links().values() for d in ds}
+    now = time.time()
+    with store.transaction():
+        if kind not in KINDS or route not in known:
+            reason = "unknown kind" if kind not in KINDS else "not a page of this exploration"
+            store.add_rejection("bug_report", f"{route} {kind}: {summary}", reason, turn.step, now)
+        else:
+            # Contract 6: kept, with its kind, as the model's claim; its words are quarantined data.
+            provenance = {"source": "model bug report", "route": route, "step": turn.step}
+            observation = store.add_observation(summary[:2000], provenance, turn.step, now)
+            store.add_model_report(route, kind, observation, None, turn.step, now)
+            return (
+                f"kept as model_reported: no oracle finding of kind {kind!r} on {route}; it is shown apart "
+                "and never counted as a confirmed bug"
+            )
+    raise ToolError(
+        f"rejected: {kind!r} on {route!r} ({reason}); only bugs on pages of this exploration count"
     )
 
 
@@ -154,9 +169,10 @@ class _CountingModel:
         return self.inner.count_tokens(request)
 
 
-def default_model(model_name: str | None) -> Model:
-    """The Anthropic client when a key is set; otherwise a clear error (tests pass a scripted model)."""
-    return make_model(model_name, needed_by="--policy llm")
+def default_model(model_name: str | None, base_url: str | None = None) -> Model:
+    """The Anthropic client when a key (or a Messages-API server's --base-url) is given; otherwise a
+    clear error (tests pass a scripted model)."""
+    return make_model(model_name, base_url=base_url, needed_by="--policy llm")
 
 
 class LLMPolicy:
@@ -178,7 +194,10 @@ class LLMPolicy:
             embedder=embedder,
         )
         self.pages = PageTextIndex()
+        # Everything the site said in this exploration, earlier sessions included: page texts and
+        # response headers (quarantined observations) and the routes of the link table.
         self.pages.extend(o["text"] for o in store.observations())
+        self.pages.extend(unquote(r) for ds in store.links().values() for r in ds)
         self.turn = TurnState(store=store, pages=self.pages)
         self.model = _CountingModel(model, self.memory)
         tools = ToolRegistry([open_link, report_bug, write_note, finish], heartbeat=True)
@@ -187,8 +206,8 @@ class LLMPolicy:
 
     def choose(self, decision: Decision) -> Choice:
         self._inject(decision.working_context)
-        if decision.page_text:
-            self.pages.add(decision.page_text)
+        for text in (decision.page_text, *decision.site_text, *(unquote(r) for r in decision.links)):
+            self.pages.add(text)
         turn = self.turn
         turn.position, turn.links, turn.step = decision.position, list(decision.links), decision.step
         turn.chosen, turn.finished = None, False
@@ -213,25 +232,35 @@ class LLMPolicy:
             wc.append(BLOCK, new)
 
     def _prompt(self, decision: Decision) -> str:
-        lines = [
-            f"Step {decision.step}: you are on {decision.position}. Clicks left: {decision.budget_left}."
-        ]
-        lines.append("Links on this page: " + (", ".join(decision.links) or "(none)"))
+        """The turn's prompt. Outside the untrusted block only harness facts (step, budget, outcome
+        codes, oracle kinds and fingerprints); everything the site sent — the page's route, its
+        actions and their labels, its text — inside it, escaped."""
+        lines = [f"Step {decision.step}. Clicks left: {decision.budget_left}."]
         last = decision.last
         if last is not None:
             for f in last.new_bugs:
-                lines.append(f"Oracle finding (new, recorded): {f.route} {f.kind} fp={f.fingerprint}")
+                lines.append(
+                    f"Oracle finding (new, recorded): {f.kind} fp={f.fingerprint} on the current page"
+                )
             for f in last.seen_again:
-                lines.append(f"Oracle finding (already known, not re-reported): {f.route} {f.kind}")
+                lines.append(f"Oracle finding (already known, not re-reported): {f.kind} fp={f.fingerprint}")
             for fp in last.fixed:
                 lines.append(f"Previously open bug no longer reproduces: fp={fp} (recorded as fixed)")
             if last.outcome != "page":
-                lines.append(f"The last click gave no page: {last.outcome} {last.detail}")
+                lines.append(f"The last click gave no page: {last.outcome} ({last.detail or 'no detail'})")
+        actions = decision.actions or [Action(r) for r in decision.links]
+        block = [f"Current page: {escape(decision.position, quote=False)}"]
+        block.append("Actions on this page (open one with open_link, by its route):")
+        block += [
+            f"- {a.kind} {escape(a.route, quote=False)}" + (f" [{escape(a.label[:80])}]" if a.label else "")
+            for a in actions
+        ] or ["- (none: call finish)"]
+        block.append(
+            "Links on this page: " + (", ".join(escape(r, quote=False) for r in decision.links) or "(none)")
+        )
         if decision.page_text:
-            lines.append(
-                f'<page_content untrusted="true" route="{escape(decision.position)}">\n'
-                f"{escape(decision.page_text[:PAGE_CHARS])}\n</page_content>"
-            )
+            block.append("Page text:\n" + escape(decision.page_text[:PAGE_CHARS]))
+        lines.append('<page_content untrusted="true">\n' + "\n".join(block) + "\n</page_content>")
         return "\n".join(lines)
 
     def archive(self, site_map: str, bug_lines: list[str]) -> None:

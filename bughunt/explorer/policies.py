@@ -12,12 +12,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from bughunt.planning import Planner
 from bughunt.sim.memory import KnownLinks
 from bughunt.sim.rng import Rng
 from bughunt.sim.strategies import Strategy, get_strategy, strategy_names
 
 if TYPE_CHECKING:
     from .harness import StepOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing the policy may do on the current page: open `route` by a `kind` of action ("link",
+    "hx", "form", "click"); `label` is the page's own text for it — untrusted, for display only."""
+
+    route: str
+    kind: str = "link"
+    label: str = ""
 
 
 @dataclass(slots=True)
@@ -33,6 +44,14 @@ class Decision:
     budget_left: int
     last: StepOutcome | None = None
     page_text: str = ""
+    template_of: Callable[[str], str] | None = None
+    """Each route's template (URL shape and DOM structure), for policies that cover templates first."""
+    actions: Sequence[Action] = ()
+    """The same choices as `links`, with each one's kind and (untrusted) label."""
+    probes: frozenset[str] = frozenset()
+    """Known routes reached only by a GET form submitted with generated values."""
+    site_text: Sequence[str] = ()
+    """What the last response said besides its page text (header values, labels): untrusted."""
 
 
 @dataclass(slots=True)
@@ -67,7 +86,10 @@ class StrategyPolicy:
         tokens = self.count_tokens(decision.working_context)
         if not decision.links:
             return Choice(None, tokens)
-        return Choice(self.strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
+        strategy = self.strategy
+        if isinstance(strategy, Planner) and decision.template_of is not None:
+            strategy = strategy.with_templates(decision.template_of, decision.probes)
+        return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 
 
 def policy_names() -> tuple[str, ...]:

@@ -37,6 +37,35 @@ def invalidate(store: ExplorerStore, new_version: str, position: str) -> list[st
     return walk
 
 
+def force(store: ExplorerStore, position: str) -> list[str]:
+    """`resume --retest`: every remembered page is due, bug pages first, under the current version.
+
+    Call inside a transaction."""
+    store.db.execute("UPDATE pages SET needs_retest = 1 WHERE outcome = 'page'")
+    bug_pages = list(dict.fromkeys(b["route"] for b in store.live_bugs() if b["status"] == "open"))
+    walk = plan_tour(store.links(), position, bug_pages)
+    store.set_meta(WALK_KEY, json.dumps(walk))
+    logger.info("re-test forced: {} pages due; bug tour {}", len(store.needs_retest()), walk)
+    return walk
+
+
+def structure_changed(store: ExplorerStore, route: str, old_hash: str) -> int:
+    """`route` came back with another DOM structure than memory holds: the app changed without saying
+    so. Its template mates — remembered pages that had its old structure or share its URL shape — are
+    due for re-test (the page itself was just re-tested by this fetch). Call inside a transaction."""
+    from .templates import route_shape
+
+    hashes = store.structure_hashes()
+    shape = route_shape(route)
+    mates = [
+        r for r, h in hashes.items()
+        if r != route and (h == old_hash or route_shape(r) == shape)
+    ]  # fmt: skip
+    for r in mates:
+        store.db.execute("UPDATE pages SET needs_retest = 1 WHERE route = ?", (r,))
+    return len(mates)
+
+
 def plan_tour(links: dict[str, list[str]], start: str, targets: list[str]) -> list[str]:
     """The routes to fetch, in order, to visit every target reachable from `start` over `links`."""
     graph = {src: list(dsts) for src, dsts in links.items()}

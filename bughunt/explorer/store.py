@@ -9,6 +9,11 @@ The harness (never the model) writes it, one transaction per step, in WAL mode, 
 - `bugs`: the bug table keyed by fingerprint — exactly one live entry per fingerprint (enforced by a
   partial unique index); a changed status inserts a new entry and stamps the old one `superseded_by`;
 - `reports`: every report the run emitted (a report of an already-open fingerprint is a duplicate);
+- `model_reports`: bugs the llm policy reported that no oracle backs (contract 6: status
+  "model_reported", kind kept, the model's words a quarantined observation) — shown apart, never counted;
+- `click_actions`: the browser engine's clicks (an element that acts without an address), each named
+  by a harness-made route `<page route>#click-<digest>` in the link table: the state it leaves
+  (route + DOM structure) is a page of its own;
 - `notes`: the model's notes that passed the page-text filter, plus the harness's hand-over note
   (one, rewritten at the end of each session from structured memory only); `observations`: quarantined raw page
   text with provenance — data for audit, never fact, note, instruction or working context.
@@ -17,15 +22,17 @@ The harness (never the model) writes it, one transaction per step, in WAL mode, 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.lock import StoreLock
+from memgpt_lite.storage.sqlite import open_sqlite_readonly, table_names
 
 DB_NAME = "bughunt.sqlite"
 LOCK_NAME = "bughunt.lock"
@@ -70,6 +77,14 @@ CREATE TABLE IF NOT EXISTS observations (
     id INTEGER PRIMARY KEY, text TEXT NOT NULL, provenance TEXT NOT NULL, quarantined INTEGER NOT NULL,
     step INTEGER, at REAL NOT NULL, last_used_at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS model_reports (
+    id INTEGER PRIMARY KEY, route TEXT NOT NULL, kind TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'model_reported' CHECK (status = 'model_reported'),
+    observation INTEGER, session_id INTEGER, step INTEGER, at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS click_actions (
+    route TEXT PRIMARY KEY, page TEXT NOT NULL, selector TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rejections (
     id INTEGER PRIMARY KEY, what TEXT NOT NULL, text TEXT NOT NULL, reason TEXT NOT NULL,
     step INTEGER, at REAL NOT NULL
@@ -81,6 +96,10 @@ _ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("bugs", "last_seen_version", "TEXT"),
     ("bugs", "last_seen_at", "REAL"),
     ("notes", "author", "TEXT NOT NULL DEFAULT 'model'"),
+    ("sessions", "clicks", "INTEGER"),
+    ("sessions", "fetches", "INTEGER"),
+    ("sessions", "stop_detail", "TEXT NOT NULL DEFAULT ''"),
+    ("pages", "structure_hash", "TEXT"),
 )
 
 
@@ -89,9 +108,13 @@ class ExplorerStore:
     opening the same store with `lock=True` (the default; readers such as `bughunt memory` pass False)
     gets a `StoreError` naming the first."""
 
-    def __init__(self, store_dir: str | Path, create: bool = True, *, lock: bool = True) -> None:
+    def __init__(
+        self, store_dir: str | Path, create: bool = True, *, lock: bool = True, read_only: bool | None = None
+    ) -> None:
         self.dir = Path(store_dir)
         self.path = self.dir / DB_NAME
+        # A store opened neither to create nor to write (no lock) is a reader: it writes nothing.
+        self.read_only = (not create and not lock) if read_only is None else read_only
         if not self.path.exists():
             if not create:
                 raise StoreError(
@@ -118,6 +141,9 @@ class ExplorerStore:
             raise
 
     def _open_db(self) -> None:
+        if self.read_only:
+            self._open_db_read_only()
+            return
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
         try:
             self.db.row_factory = sqlite3.Row
@@ -141,6 +167,25 @@ class ExplorerStore:
             raise StoreError(
                 f"{self.path}: format {fmt} is newer than this BugHunt ({FORMAT_VERSION}); upgrade"
             )
+
+    def _open_db_read_only(self) -> None:
+        """Open for reading only (`open_sqlite_readonly`: no write, no side file); a file that is empty,
+        foreign, damaged or lacks BugHunt's tables is one `StoreError` naming it."""
+        try:
+            self.db = open_sqlite_readonly(self.path, "BugHunt store")
+        except StoreError as exc:
+            raise StoreError(f"{self.path}: not a readable BugHunt store ({exc})") from exc
+        self.db.row_factory = sqlite3.Row
+        missing = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", _SCHEMA)) - table_names(self.db)
+        if missing:
+            raise StoreError(
+                f"{self.path}: not a readable BugHunt store (missing tables: {', '.join(sorted(missing))})"
+            )
+        fmt = self.get_meta("format")
+        if fmt is None or not fmt.isdigit():
+            raise StoreError(f"{self.path}: corrupt store (format {fmt!r} is not a version number)")
+        if int(fmt) > FORMAT_VERSION:
+            raise StoreError(f"{self.path}: format {fmt} is newer than this BugHunt ({FORMAT_VERSION}); upgrade")
 
     def _add_missing_columns(self) -> None:
         """Stores written before a column existed get it (additive only; nothing is rewritten)."""
@@ -251,6 +296,43 @@ class ExplorerStore:
     def reports(self) -> list[sqlite3.Row]:
         return list(self.db.execute("SELECT * FROM reports ORDER BY id"))
 
+    def model_reports(self) -> list[dict[str, Any]]:
+        """Bugs only the model reported (no oracle finding backs them): kept apart, never counted."""
+        try:
+            rows = list(self.db.execute("SELECT * FROM model_reports ORDER BY id"))
+        except sqlite3.OperationalError:  # a store written before the table existed, opened read-only
+            return []
+        return [
+            {"route": r["route"], "kind": r["kind"], "status": r["status"], "step": r["step"],
+             "quarantined_observation": r["observation"]}
+            for r in rows
+        ]  # fmt: skip
+
+    def add_model_report(
+        self, route: str, kind: str, observation: int | None, session_id: int | None, step: int | None,
+        now: float,
+    ) -> None:  # fmt: skip
+        self.db.execute(
+            "INSERT INTO model_reports(route, kind, observation, session_id, step, at) VALUES (?,?,?,?,?,?)",
+            (route, kind, observation, session_id, step, now),
+        )
+
+    def add_click(self, route: str, page: str, selector: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO click_actions(route, page, selector) VALUES (?,?,?)",
+            (route, page, selector),
+        )
+
+    def click_of(self, route: str) -> tuple[str, str] | None:
+        """(page route, CSS selector) of a click state's route, None when it is not one."""
+        try:
+            row = self.db.execute(
+                "SELECT page, selector FROM click_actions WHERE route = ?", (route,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # an old store opened read-only
+            return None
+        return (row["page"], row["selector"]) if row else None
+
     def rejections(self) -> list[sqlite3.Row]:
         return list(self.db.execute("SELECT * FROM rejections ORDER BY id"))
 
@@ -265,11 +347,41 @@ class ExplorerStore:
             )
             return int(cur.lastrowid or 0), name
 
-    def end_session(self, session_id: int, status: str) -> None:
+    def end_session(
+        self, session_id: int, status: str, *, clicks: int | None = None, fetches: int | None = None,
+        detail: str = "",
+    ) -> None:  # fmt: skip
+        """Close a session with its stop reason (contract 4), its clicks and fetches, and the harness's
+        detail of the reason (routes and counts only)."""
         with self.transaction() as db:
             db.execute(
-                "UPDATE sessions SET ended_at = ?, status = ? WHERE id = ?", (time.time(), status, session_id)
+                "UPDATE sessions SET ended_at = ?, status = ?, clicks = ?, fetches = ?, stop_detail = ?"
+                " WHERE id = ?",
+                (time.time(), status, clicks, fetches, detail, session_id),
             )
+
+    def forget_pages(self, outcomes: Iterable[str], route: str | None = None) -> int:
+        """Drop visits with these outcomes (all routes, or just `route`): they are tried again.
+        Call inside a transaction."""
+        wanted = list(outcomes)
+        marks = ", ".join("?" * len(wanted))
+        sql = f"DELETE FROM pages WHERE outcome IN ({marks})"
+        args: list[Any] = list(wanted)
+        if route is not None:
+            sql += " AND route = ?"
+            args.append(route)
+        return self.db.execute(sql, args).rowcount
+
+    def structure_hashes(self) -> dict[str, str | None]:
+        """Route → structure hash of its last successful fetch (None when unknown)."""
+        rows = self.db.execute("SELECT route, structure_hash FROM pages WHERE outcome = 'page'")
+        return {r["route"]: r["structure_hash"] for r in rows}
+
+    def set_structure_hash(self, route: str, digest: str | None) -> str | None:
+        """Store the page's structure hash; returns the previous one. Call inside a transaction."""
+        row = self.db.execute("SELECT structure_hash FROM pages WHERE route = ?", (route,)).fetchone()
+        self.db.execute("UPDATE pages SET structure_hash = ? WHERE route = ?", (digest, route))
+        return row["structure_hash"] if row else None
 
     def record_visit(
         self,

@@ -15,6 +15,7 @@ from typing import Any
 from bughunt.sim.memory import Eviction, Memory, NoMemory
 from bughunt.sim.rng import Rng
 
+from .harness import is_failure
 from .store import ExplorerStore
 
 
@@ -74,6 +75,8 @@ def build_view(store: ExplorerStore, config: MemoryConfig, rnd: Rng) -> View:
     view: View = mem if config.link_table else NoLinksView(mem)
     table = store.links()
     for step in store.steps():
+        if is_failure(step["outcome"], step["status"]):
+            continue  # a failed fetch is not a visit: the page is still to be explored
         final = step["final_route"] or step["route"]
         remember(view, step["route"], final, step["outcome"], table.get(final, ()))
     return view
@@ -125,7 +128,10 @@ def render_working_context(
                 + f"] {bug['route']} {bug['kind']} fp={bug['fingerprint']}"
             )
     for note in store.notes():
-        lines.append(f"note: {note['text']}")
+        # The harness's hand-over is its own word; a model's note passed the gate but is unverified,
+        # and is never rendered like a harness note.
+        who = "harness note" if note["author"] == "harness" else "agent note (unverified)"
+        lines.append(f"{who}: {note['text']}")
     return "\n".join(lines)
 
 

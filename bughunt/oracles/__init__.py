@@ -1,17 +1,28 @@
 """Bug oracles for any server-rendered site: each looks at one fetched page and reports findings.
 
-`inspect_page(page, fetch)` runs them all. None is keyed to a site's page names or routes; the
+`inspect_page(page, fetch, config)` runs them all. None is keyed to a site's page names or routes; the
 heuristics each one uses are in its module's docstring and in `docs/site-and-oracles.md`.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 from loguru import logger
 
-from bughunt.html import FetchedPage, same_origin
-from bughunt.oracles.base import KINDS, Fetch, Finding, evidence
+from bughunt.html import FetchedPage
+from bughunt.oracles.base import (
+    DEFAULT_CONFIG,
+    KINDS,
+    Fetch,
+    Finding,
+    OracleBudgetExceeded,
+    OracleConfig,
+    OracleFetch,
+    evidence,
+)
+from bughunt.oracles.client_errors import check_client_errors
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.destructive import check_unconfirmed_destructive
 from bughunt.oracles.forms import check_form_drops_value
@@ -19,7 +30,8 @@ from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.oracles.server_error import check_server_error
 
-Oracle = Callable[[FetchedPage, Fetch | None], list[Finding]]
+Oracle = Callable[..., list[Finding]]
+"""`oracle(page, fetch)`, or `oracle(page, fetch, config)` for oracles with settings."""
 
 ORACLES: dict[str, Oracle] = {
     "server_error": check_server_error,
@@ -28,6 +40,7 @@ ORACLES: dict[str, Oracle] = {
     "count_mismatch": check_count_mismatch,
     "form_drops_value": check_form_drops_value,
     "unconfirmed_destructive": check_unconfirmed_destructive,
+    "client_error": check_client_errors,
 }
 
 __all__ = [
@@ -36,41 +49,46 @@ __all__ = [
     "Fetch",
     "FetchedPage",
     "Finding",
+    "OracleBudgetExceeded",
+    "OracleConfig",
+    "OracleFetch",
     "evidence",
     "inspect_page",
     "same_origin_fetch",
 ]
 
 
-def same_origin_fetch(page: FetchedPage, fetch: Fetch) -> Fetch:
-    """Wrap `fetch` so oracles can only reach the page's own origin, each URL at most once.
-
-    A cross-origin URL raises `PermissionError` (an `OSError`, which oracles treat as "could not
-    fetch" and skip)."""
-    cache: dict[str, FetchedPage] = {page.url: page}
-
-    def guarded(url: str) -> FetchedPage:
-        if not same_origin(url, page.url):
-            raise PermissionError(f"oracles may only fetch the page's own origin, not {url}")
-        if url not in cache:
-            cache[url] = fetch(url)
-        return cache[url]
-
-    return guarded
+def same_origin_fetch(
+    page: FetchedPage, fetch: Fetch, limit: int = DEFAULT_CONFIG.max_requests
+) -> OracleFetch:
+    """Wrap `fetch` so oracles can only reach the page's own origin, each URL at most once, at most
+    `limit` requests for this page (`OracleFetch`)."""
+    return OracleFetch(page, fetch, limit)
 
 
-def inspect_page(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+def _takes_config(oracle: Oracle) -> bool:
+    try:
+        return len(inspect.signature(oracle).parameters) >= 3
+    except (TypeError, ValueError):
+        return False
+
+
+def inspect_page(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig | None = None
+) -> list[Finding]:
     """Every finding on `page`, deduplicated by fingerprint, in oracle order.
 
     `fetch` (optional) lets an oracle open a related same-origin page: the previous page of a list,
-    the resource an edit form edits. Without it those two oracles stay silent. An oracle that fails
-    is logged and skipped, so one odd page never stops an exploration.
+    the resource an edit form edits; without it those oracles stay silent. All oracles of one page
+    share `config.max_requests` fetches. An oracle that fails is logged and skipped, so one odd page
+    never stops an exploration.
     """
-    guarded = same_origin_fetch(page, fetch) if fetch is not None else None
+    config = config or DEFAULT_CONFIG
+    guarded = same_origin_fetch(page, fetch, config.max_requests) if fetch is not None else None
     findings: dict[str, Finding] = {}
     for name, oracle in ORACLES.items():
         try:
-            results = oracle(page, guarded)
+            results = oracle(page, guarded, config) if _takes_config(oracle) else oracle(page, guarded)
         except Exception as err:  # noqa: BLE001 — an oracle bug must not end the session
             logger.warning("oracle {} failed on {}: {!r}", name, page.url, err)
             continue

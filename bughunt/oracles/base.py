@@ -1,38 +1,50 @@
-"""What an oracle returns: a `Finding` with its evidence and fingerprint."""
+"""What an oracle returns (a `Finding` with its evidence and fingerprint), how it is configured
+(`OracleConfig`), and the one door through which oracles fetch related pages (`OracleFetch`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, get_args
 
 from bughunt.fingerprint import fingerprint as make_fingerprint
-from bughunt.html import FetchedPage
+from bughunt.fingerprint import route_shape
+from bughunt.html import FetchedPage, same_origin
 from bughunt.site import BugKind
 
 Fetch = Callable[[str], FetchedPage]
 """Fetch one same-origin URL (absolute). Oracles use it to look at a related page."""
 
-KINDS: tuple[str, ...] = get_args(BugKind)
-"""The oracle kinds are the site definition's bug kinds (one vocabulary for site, oracles and memory)."""
+KINDS: tuple[str, ...] = (*get_args(BugKind), "client_error")
+"""The site definition's six bug kinds, plus "client_error" (uncaught JS errors, console errors,
+failed XHR/fetch calls) that only the browser engine's oracle reports."""
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One bug observation. `message` describes the bug without volatile values (those go in
-    `evidence`), so the fingerprint (route, kind, normalised message) is stable across visits."""
+    """One bug observation.
+
+    `message` is a harness template: no page text, no volatile values (those go in `evidence`, whose
+    strings the explorer quarantines). `shape` is the route's template (`bughunt.fingerprint.
+    route_shape`); the fingerprint is (shape, kind, message), so one root cause seen on two routes of
+    one template is one bug with two occurrences (`route`). `suspected` marks a finding inferred
+    without doing the risky thing (a destructive link not opened), never counted as confirmed."""
 
     kind: str
     route: str
     message: str
     evidence: dict[str, Any] = field(default_factory=dict)
     fingerprint: str = ""
+    shape: str = ""
+    suspected: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown finding kind {self.kind!r}; expected one of {', '.join(KINDS)}")
+        if not self.shape:
+            object.__setattr__(self, "shape", route_shape(self.route))
         if not self.fingerprint:
-            object.__setattr__(self, "fingerprint", make_fingerprint(self.route, self.kind, self.message))
+            object.__setattr__(self, "fingerprint", make_fingerprint(self.shape, self.kind, self.message))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -45,11 +57,88 @@ class Finding:
             message=data["message"],
             evidence=dict(data.get("evidence") or {}),
             fingerprint=data.get("fingerprint", ""),
+            shape=data.get("shape", ""),
+            suspected=bool(data.get("suspected", False)),
         )
 
 
+@dataclass(frozen=True)
+class OracleConfig:
+    """How far the oracles may go on one page (one explorer step).
+
+    `allow_destructive` (`--allow-destructive`, for disposable environments only) lets the
+    destructive-action oracle open a GET link or form that reads as destructive and confirm the
+    damage; without it such actions are reported as suspected and never requested.
+    `known_routes` (optional) returns routes the explorer knows: the form oracle looks there for the
+    resource an edit page edits when the page has no link back to it."""
+
+    allow_destructive: bool = False
+    max_requests: int = 8
+    """Related pages the oracles may fetch while inspecting one page (300 forms make 3, not 300)."""
+    max_forms: int = 3
+    """Edit forms compared with their resource per page."""
+    max_destructive: int = 2
+    """Destructive actions opened per page (only with `allow_destructive`)."""
+    known_routes: Callable[[], Iterable[str]] | None = None
+
+
+DEFAULT_CONFIG = OracleConfig()
+
+
+class OracleBudgetExceeded(OSError):
+    """The page's oracle request budget is spent (an OSError: oracles treat it as "could not fetch")."""
+
+
+class OracleFetch:
+    """The oracles' fetch for one page: same origin only, each URL once, at most `limit` requests.
+
+    A cross-origin URL raises `PermissionError` and an exhausted budget `OracleBudgetExceeded`
+    (both `OSError`s, which oracles treat as "could not fetch" and skip). `again(url)` fetches a
+    page anew (after an action changed it), within the same budget."""
+
+    def __init__(self, page: FetchedPage, fetch: Fetch, limit: int = DEFAULT_CONFIG.max_requests) -> None:
+        self._page = page
+        self._fetch = fetch
+        self.limit = limit
+        self.requests = 0
+        self._cache: dict[str, FetchedPage] = {page.url: page}
+
+    def __call__(self, url: str) -> FetchedPage:
+        if url in self._cache:
+            return self._cache[url]
+        return self.again(url)
+
+    def again(self, url: str) -> FetchedPage:
+        if not same_origin(url, self._page.url):
+            raise PermissionError(f"oracles may only fetch the page's own origin, not {url}")
+        if self.requests >= self.limit:
+            raise OracleBudgetExceeded(
+                f"oracle request budget ({self.limit} per page) spent; {url} not fetched"
+            )
+        self.requests += 1
+        self._cache[url] = self._fetch(url)
+        return self._cache[url]
+
+
+def page_shape(page: FetchedPage) -> str:
+    """The page's route shape, with the page's own links as siblings (a tag page's tag cloud makes
+    its tag a `<slug>`)."""
+    from bughunt.html import extract_links, route_of
+
+    return route_shape(page.route, [route_of(u) for u in extract_links(page)])
+
+
+def fetch_again(fetch: Fetch, url: str) -> FetchedPage:
+    """A fresh copy of `url` (an `OracleFetch` skips its cache; a plain function is just called)."""
+    again = getattr(fetch, "again", None)
+    return again(url) if callable(again) else fetch(url)
+
+
 def evidence(page: FetchedPage, needle: str = "", **extra: Any) -> dict[str, Any]:
-    """The standard evidence: the request, the status, and an excerpt of the body around `needle`."""
+    """The standard evidence: the request, the status, and an excerpt of the body around `needle`.
+
+    Page-derived values must be strings (the explorer quarantines every string that is not one of
+    its own facts); lists of page text are joined with newlines by `quoted`."""
     return {
         "request": f"{page.method} {page.url}",
         "url": page.url,
@@ -59,6 +148,11 @@ def evidence(page: FetchedPage, needle: str = "", **extra: Any) -> dict[str, Any
         "excerpt": page.excerpt(needle),
         **extra,
     }
+
+
+def quoted(texts: Iterable[str]) -> str:
+    """Several pieces of page text as one string of evidence (one per line)."""
+    return "\n".join(short(t) for t in texts)
 
 
 def short(text: str, limit: int = 120) -> str:

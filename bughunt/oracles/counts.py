@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from bughunt.html import FetchedPage, Node
-from bughunt.oracles.base import Fetch, Finding, evidence, short
-from bughunt.oracles.lists import find_lists, has_pagination, list_items
+from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted
+from bughunt.oracles.lists import find_lists, has_pagination, item_signature, list_items
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
@@ -70,27 +70,44 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
 
 def _with_nested(items: list[Node]) -> int:
     """Items plus nested items of the same kind: a threaded "Comments (5)" counts the replies too."""
-    kinds = {i.signature() for i in items}
-    return len(items) + sum(1 for i in items for n in i.iter() if n is not i and n.signature() in kinds)
+    kinds = {_kind(i) for i in items}
+    return len(items) + sum(1 for i in items for n in i.iter() if n is not i and _kind(n) in kinds)
+
+
+def _kind(node: Node) -> str:
+    return node.signature() if node.classes or node.tag in ("li", "tr") else item_signature(node) or node.tag
 
 
 def check_count_mismatch(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+    """At most one finding per page: the message is a template; each mismatch (its label, the
+    count shown, the items listed) is evidence."""
     if not page.is_html or page.status >= 400:
         return []
     paginated = has_pagination(page)
     containers = {id(c) for c, _ in find_lists(page.document)}
-    findings = []
-    for label, noun, shown in _labels(page.document):
+    mismatches: list[tuple[Node, int, int]] = []
+    for label, _noun, shown in _labels(page.document):
         items = labelled_list(label, containers)
         if items is None or shown in (len(items), _with_nested(items)) or (paginated and shown > len(items)):
             continue
-        message = f"displayed count '{short(noun, 60)}' says {shown} but the list shows {len(items)} items"
-        findings.append(
-            Finding(
-                "count_mismatch",
-                page.route,
-                message,
-                evidence(page, label.text(), label=label.text(), shown=shown, listed=len(items)),
-            )
+        mismatches.append((label, shown, len(items)))
+    if not mismatches:
+        return []
+    label, shown, listed = mismatches[0]
+    message = "a displayed count disagrees with the number of items in the list it labels"
+    return [
+        Finding(
+            "count_mismatch",
+            page.route,
+            message,
+            evidence(
+                page,
+                label.text(),
+                label=quoted(m[0].text() for m in mismatches),
+                shown=shown,
+                listed=listed,
+                mismatches=len(mismatches),
+            ),
+            shape=page_shape(page),
         )
-    return findings
+    ]

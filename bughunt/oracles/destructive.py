@@ -1,39 +1,109 @@
 """Destructive actions that run on a plain GET, with no confirmation step.
 
-A page whose URL names a destructive action (delete, remove, destroy, deactivate, close account…)
-that answers a GET with success and offers no confirmation (no POST form, no "yes / confirm"
-control) has done the action on a link click. The oracle judges the page after the explorer has
-opened it; it never follows such links itself, since on a real site that would do the damage.
+Two ways to see one, neither naming any site's routes:
+
+- *Opened*: the explorer opened a GET whose URL names a destructive action (delete, remove, destroy,
+  deactivate, close account…). It is judged on the request itself, not on where a redirect lands:
+  a redirect means the server acted (Post/Redirect/Get without the POST); a 2xx page with no
+  confirmation step (no POST form, no dialog, no "yes / confirm" control) has acted too.
+- *Linked*: a page offers a GET link, HTMX/data-href button or GET form whose target (or short
+  label, when it leads elsewhere) reads as destructive. By default it is reported as **suspected**
+  without being requested: on a real site opening it would do the damage. With
+  `OracleConfig.allow_destructive` (disposable environments) it is opened and confirmed by its
+  observable effect: the item is gone from the page that listed it, or its resource went from 2xx
+  to 404/410. A confirmation page (2xx with a confirmation step) clears it.
 """
 
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
-from bughunt.html import FetchedPage
-from bughunt.oracles.base import Fetch, Finding, evidence
+from loguru import logger
 
-_VERBS = frozenset("delete remove destroy deactivate unsubscribe erase purge wipe terminate drop".split())
+from bughunt.html import FetchedPage, Node, absolute, base_url, route_of, same_origin
+from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, fetch_again
+from bughunt.oracles.lists import targets
+
+_VERBS = frozenset(
+    "delete remove destroy deactivate unsubscribe erase purge wipe terminate drop trash".split()
+)
 _ACCOUNT_VERBS = frozenset({"close", "cancel"})
 _ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", "user"})
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
-
-
 _ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "_method"})
+_PASSWORD = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
+MESSAGE = "destructive action runs on a plain GET with no confirmation step"
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
+
+
+def _reads_destructive(words: list[str]) -> bool:
+    found = set(words)
+    return bool(_VERBS & found or (_ACCOUNT_VERBS & found and _ACCOUNT_NOUNS & found))
+
+
+def _names_action(segment: str, verbs: frozenset[str]) -> bool:
+    """A path segment that is an action (`delete`, `delete-account`, `items_remove`), not a title
+    that mentions one (`how-to-delete-a-git-branch`): the verb leads a short segment, or stands in a
+    two-word one."""
+    words = _words(segment)
+    if not words or len(words) > 4:
+        return False
+    return words[0] in verbs or (len(words) <= 2 and bool(verbs & set(words)))
+
+
+def _hash_route(url: str) -> str:
+    """The single-page-app route after `#/` (`/#/article/x/delete` → `/article/x/delete`), or ""."""
+    fragment = urlsplit(url).fragment
+    return fragment if fragment.startswith("/") else ""
+
+
+def _target(base: str, href: str) -> str | None:
+    """Absolute URL of a control; a hash route (`#/items/7/delete`) keeps its fragment: in a
+    single-page app that *is* where the control leads."""
+    if "#/" in href and not href.strip().lower().startswith("javascript:"):
+        url = urljoin(base, href.strip())
+        return url if urlsplit(url).scheme in ("http", "https") else None
+    return absolute(base, href)
+
+
+def action_route(url: str) -> str:
+    """The route a finding names: path and query, plus the hash route if there is one."""
+    hashed = _hash_route(url)
+    return route_of(url) + (f"#{hashed}" if hashed else "")
 
 
 def destructive_action(url: str) -> str | None:
     """The action named by a URL (`delete account`), or None if it names none.
 
-    The path counts, and of the query only an action-like key (`?action=delete`): a search for
-    "delete" (`?q=delete`) names no action."""
+    Path segments count (see `_names_action`), and of the query only an action-like key
+    (`?action=delete`): a search for "delete" (`?q=delete`) names no action. Close/cancel count with
+    an account-like noun anywhere in the path (`/account/close`, `/billing/cancel-subscription`)."""
+    hashed = _hash_route(url)
+    if hashed:
+        return destructive_action(urljoin(url, hashed))
     parts = urlsplit(url)
-    text = parts.path + " " + " ".join(v for k, v in parse_qsl(parts.query) if k.lower() in _ACTION_KEYS)
-    words = [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
-    if _VERBS & set(words) or (_ACCOUNT_VERBS & set(words) and _ACCOUNT_NOUNS & set(words)):
+    segments = [s for s in parts.path.split("/") if s]
+    segments += [v for k, v in parse_qsl(parts.query) if k.lower() in _ACTION_KEYS]
+    words = _words(" ".join(segments))
+    acts = any(_names_action(s, _VERBS) for s in segments)
+    closes = any(_names_action(s, _ACCOUNT_VERBS) for s in segments) and bool(_ACCOUNT_NOUNS & set(words))
+    if acts or closes:
         return " ".join(w for w in words if not w.isdigit())
     return None
+
+
+def destructive_label(label: str) -> bool:
+    """A short control label that starts with a destructive verb ("Delete", "🗑 Remove item",
+    "Close account"); a sentence that merely mentions one ("How to delete your data") is not."""
+    words = _words(label)
+    return 0 < len(words) <= 4 and (
+        words[0] in _VERBS or (words[0] in _ACCOUNT_VERBS and _reads_destructive(words))
+    )
 
 
 def has_confirmation_step(page: FetchedPage) -> bool:
@@ -45,14 +115,176 @@ def has_confirmation_step(page: FetchedPage) -> bool:
     return any(_CONFIRM.search(n.text()) for n in doc.find_all("a", "button"))
 
 
-def check_unconfirmed_destructive(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
-    if page.method != "GET" or not 200 <= page.status < 300 or not page.is_html:
+def requested_url(page: FetchedPage) -> str:
+    """The URL that was asked for (before any redirect)."""
+    return page.redirects[0] if page.redirects else page.url
+
+
+def _is_login(page: FetchedPage) -> bool:
+    return bool(_PASSWORD.search(page.body))
+
+
+# A cheap first look, so a page with 30,000 links costs one regex each, not a URL parse each.
+_MAY_DESTROY = re.compile("|".join(sorted(_VERBS | _ACCOUNT_VERBS)), re.I)
+_CONFIRM_ATTRS = ("data-confirm", "hx-confirm", "data-turbo-confirm", "data-confirm-message")
+_METHOD_ATTRS = ("data-method", "data-turbo-method", "hx-method")
+
+
+def _confirmed_or_not_get(node: Node) -> bool:
+    """A control that asks first (`data-confirm`, `hx-confirm`, `onclick="return confirm(…)"`) or that
+    a script sends with another method (Rails' `data-method="delete"`) is no unconfirmed GET."""
+    if any(node.get(a) for a in _CONFIRM_ATTRS) or "confirm(" in node.get("onclick"):
+        return True
+    return any(node.get(a) and node.get(a).lower() != "get" for a in _METHOD_ATTRS)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    url: str
+    label: str
+    control: str
+    """"link", "button" or "form"."""
+
+
+def destructive_actions(page: FetchedPage) -> list[Action]:
+    """The page's GET controls that read as destructive, in document order, one per URL."""
+    base = base_url(page)
+    here = urlsplit(page.url)
+    found: dict[str, Action] = {}
+    controls: list[tuple[str | None, str, str]] = []
+    for node, href in targets(page.document):
+        if node.tag == "link":
+            continue
+        label = node.text() or node.get("title") or node.get("aria-label")
+        if _MAY_DESTROY.search(href + " " + label) and not _confirmed_or_not_get(node):
+            controls.append((_target(base, href), label, "link" if node.tag == "a" else "button"))
+    for form in page.document.find_all("form"):
+        if form.get("method", "get").lower() != "get" or _confirmed_or_not_get(form):
+            continue
+        buttons = [
+            b for b in form.iter() if b.tag == "button" or (b.tag == "input" and b.get("type") == "submit")
+        ]
+        label = " ".join(b.text() or b.get("value") for b in buttons)
+        controls.append((absolute(base, form.get("action") or page.url), label, "form"))
+    if destructive_action(page.url) and has_confirmation_step(page):
+        return []  # a confirmation page: its controls are the confirmation, not an unconfirmed action
+    for url, label, control in controls:
+        if not url or url == page.url or not same_origin(url, page.url) or url in found:
+            continue
+        if _CONFIRM.search(label):
+            continue  # "Yes, delete" is the confirmation step itself
+        # A label alone counts only for a control that leads to another path ("Remove filter"
+        # links back to the same list with another query: that is navigation, not an action).
+        elsewhere = (urlsplit(url).path, _hash_route(url)) != (here.path, _hash_route(page.url))
+        if destructive_action(url) or (elsewhere and destructive_label(label)):
+            found[url] = Action(url, label, control)
+    return list(found.values())
+
+
+def _judge_opened(page: FetchedPage) -> list[Finding]:
+    """The page is the answer to a destructive GET the explorer made: did it act unconfirmed?"""
+    asked = requested_url(page)
+    action = destructive_action(asked)
+    if page.method != "GET" or action is None or _is_login(page):
         return []
-    action = destructive_action(page.url)
-    if action is None or has_confirmation_step(page):
+    if page.redirects:
+        # The server acted and sent the browser elsewhere; only a confirmation page at a destructive
+        # address (`/x/delete` → `/x/delete/confirm`) means it did not.
+        if destructive_action(page.url) and has_confirmation_step(page):
+            return []
+    elif not 200 <= page.status < 300 or not page.is_html or has_confirmation_step(page):
         return []
-    message = f"destructive action '{action}' runs on a plain GET with no confirmation step"
     heading = next((n.text() for n in page.document.find_all("h1", "h2") if n.text()), "")
     return [
-        Finding("unconfirmed_destructive", page.route, message, evidence(page, heading, page_heading=heading))
+        Finding(
+            "unconfirmed_destructive",
+            action_route(asked),
+            MESSAGE,
+            evidence(
+                page,
+                heading,
+                request=f"GET {asked}",
+                action=action,
+                page_heading=heading,
+                redirected=bool(page.redirects),
+            ),
+        )
     ]
+
+
+def _resource_of(url: str) -> str | None:
+    """`/items/7/delete` → `/items/7`: the thing the action acts on, when its URL names it."""
+    hashed = _hash_route(url)
+    if hashed:
+        return destructive_action(urljoin(url, hashed))
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    while segments and _reads_destructive(_words(segments[-1])):
+        segments.pop()
+    if not segments or "/" + "/".join(segments) == parts.path.rstrip("/"):
+        return None
+    return f"{parts.scheme}://{parts.netloc}/" + "/".join(segments)
+
+
+def _confirm(page: FetchedPage, action: Action, fetch: Fetch) -> tuple[bool, str] | None:
+    """Open `action` and look for its effect: (confirmed, effect), or None when it did not act
+    (an error answer, a confirmation page, a login wall)."""
+    resource = _resource_of(action.url)
+    before = None
+    if resource and resource != page.url:
+        try:
+            before = fetch(resource).status
+        except OSError:
+            before = None
+    result = fetch_again(fetch, action.url)
+    if _is_login(result):
+        return None
+    if not result.redirects and (result.status >= 400 or (result.is_html and has_confirmation_step(result))):
+        return None
+    after = result if result.url == page.url else fetch_again(fetch, page.url)
+    still_listed = any(absolute(base_url(after), href) == action.url for _, href in targets(after.document))
+    if not still_listed:
+        return True, "gone from the page that listed it"
+    if resource and before is not None and 200 <= before < 300:
+        if fetch_again(fetch, resource).status in (404, 410):
+            return True, "its resource now answers 404"
+    return False, "no visible effect"
+
+
+def check_unconfirmed_destructive(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
+) -> list[Finding]:
+    if not page.is_html or page.status >= 400:
+        return []
+    findings = _judge_opened(page)
+    opened = 0
+    for action in destructive_actions(page):
+        suspected = True
+        effect = "not opened (suspected; --allow-destructive opens and confirms it)"
+        if config.allow_destructive and fetch is not None and opened < config.max_destructive:
+            opened += 1
+            try:
+                judged = _confirm(page, action, fetch)
+            except OSError as err:
+                logger.debug("destructive oracle could not confirm {}: {}", action.url, err)
+                judged = (False, "could not be opened")
+            if judged is None:
+                continue  # it asked for confirmation, failed, or needs a login: no unconfirmed action
+            suspected, effect = not judged[0], judged[1]
+        findings.append(
+            Finding(
+                "unconfirmed_destructive",
+                action_route(action.url),
+                MESSAGE,
+                evidence(
+                    page,
+                    action.label,
+                    target=action.url,
+                    control=action.control,
+                    label=action.label,
+                    effect=effect,
+                ),
+                suspected=suspected,
+            )
+        )
+    return findings

@@ -1,27 +1,47 @@
 """Edit forms that drop a stored value: a field left empty while the resource shows a value.
 
-An edit form is a form with at least one pre-filled field (a new-item form is all empty). Its
-resource page is found from the form itself: a `data-resource`/`data-view`/`data-src` attribute,
-a link inside the form, or a nearby link labelled cancel/view/back/show. That page is fetched
-and, for each empty field, searched for the field's value by name: elements whose `data-field`,
-`itemprop`, `name`, `id` or a class word matches the field's name, id or label (singular and
-plural, `tagList`/`tags`/`tag-list` alike), or a `dt`/`th`/`label` term followed by its value.
+An edit form is a form that writes (method POST or an htmx post/put/patch; a GET search form edits
+nothing) with at least one pre-filled *visible* text field (a new-item form is all empty; a CSRF
+token or a select's default option alone makes no form an edit form). Every empty field is checked, hidden inputs too (a
+script-built tags widget keeps its value in one). The resource page is found from the form itself:
+a `data-resource`/`data-view`/`data-src` attribute, a link inside the form, or a nearby link
+labelled cancel/view/back/show. When the edit page has none, the identifier in the edit URL
+(`/editor/<slug>`, `/items/7/edit`) leads to it: a link, form action or known route (from
+`OracleConfig.known_routes`) that contains the identifier and is not itself an edit or destructive
+URL. On that page, the value is found by `data-field`/`itemprop`/`name`/`id`/class words or a
+`dt`/`th`/`label` term matching the field's name, id or label (singular and plural, `tagList`/
+`tags`/`tag-list` alike). At most `OracleConfig.max_forms` edit forms are compared per page.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from loguru import logger
 
+from bughunt.fingerprint import segment_shape
 from bughunt.html import FetchedPage, Node, absolute, base_url, same_origin
-from bughunt.oracles.base import Fetch, Finding, evidence, short
+from bughunt.oracles.base import (
+    DEFAULT_CONFIG,
+    Fetch,
+    Finding,
+    OracleConfig,
+    evidence,
+    page_shape,
+    quoted,
+    short,
+)
+from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.lists import targets
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
 _RESOURCE_ATTRS = ("data-resource", "data-view", "data-src", "data-source", "data-href")
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
+_EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
 MAX_RESOURCES = 2
+MESSAGE = "edit form leaves stored values empty that the resource page shows"
 
 
 def key(text: str) -> str:
@@ -31,12 +51,16 @@ def key(text: str) -> str:
     return k.removesuffix("s") if len(k) > 3 else k
 
 
-def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str]]]:
-    """(element, name, value, keys) of the form's text-like fields."""
+def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str], bool]]:
+    """(element, name, value, keys, visible) of the form's text-like and hidden fields."""
     labels = {lab.get("for"): lab.text() for lab in doc.find_all("label") if lab.get("for")}
     out = []
     for node in form.iter():
-        if node.tag == "input" and node.get("type").lower() in _TEXT_INPUTS and not node.get("readonly"):
+        kind = node.get("type").lower()
+        visible = True
+        if node.tag == "input" and kind == "hidden":
+            value, visible = node.get("value"), False
+        elif node.tag == "input" and kind in _TEXT_INPUTS and not node.get("readonly"):
             value = node.get("value")
         elif node.tag == "textarea":
             value = node.raw_text()
@@ -47,18 +71,57 @@ def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str]]]:
             value = chosen[0].get("value", chosen[0].text()) if chosen else ""
         else:
             continue
-        name = node.get("name") or node.get("id")
+        name = node.get("name") or (node.get("id") if visible else "")
         if not name:
             continue
         label = labels.get(node.get("id"), "")
         if not label and node.parent is not None and node.parent.tag == "label":
             label = node.parent.text()
         keys = {key(k) for k in (name, node.get("id"), label, node.get("placeholder")) if k and key(k)}
-        out.append((node, name, value.strip(), keys))
+        out.append((node, name, value.strip(), keys, visible))
     return out
 
 
-def resource_urls(form: Node, page: FetchedPage) -> list[str]:
+def _segments(url: str) -> list[str]:
+    return [s for s in urlsplit(url).path.split("/") if s]
+
+
+def _edit_like(url: str) -> bool:
+    return any(s.lower() in _EDIT_WORDS for s in _segments(url))
+
+
+def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
+    """Resource candidates for an edit page with no link back, through the identifier in its URL."""
+    segments = _segments(page.url)
+    rest = [s for s in segments if s.lower() not in _EDIT_WORDS]
+    if len(rest) == len(segments) or not rest:
+        return []  # not an edit URL
+    ident = rest[-1]
+    if segment_shape(ident) == ident and len(rest) < 2:
+        return []  # `/profile/edit`: no identifier, only a collection name
+    base = base_url(page)
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
+    urls = [absolute(base, href) for _, href in targets(page.document)]
+    urls += [absolute(base, f.get("action")) for f in page.document.find_all("form") if f.get("action")]
+    if config.known_routes is not None:
+        urls += [origin + r for r in config.known_routes() if r.startswith("/")]
+    if len(rest) >= 2:
+        urls.append(origin + "/" + "/".join(rest))  # `/items/7/edit` → `/items/7`
+    found: list[str] = []
+    for url in urls:
+        if not url or not same_origin(url, page.url) or _edit_like(url) or destructive_action(url):
+            continue
+        segs = _segments(url)
+        if ident not in segs:
+            continue
+        trimmed = "{0.scheme}://{0.netloc}/".format(urlsplit(url)) + "/".join(segs[: segs.index(ident) + 1])
+        for candidate in (trimmed, url):
+            if candidate != page.url and candidate not in found:
+                found.append(candidate)
+    return sorted(found, key=lambda u: len(_segments(u)))
+
+
+def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_CONFIG) -> list[str]:
     base = base_url(page)
     hrefs = [form.get(a) for a in _RESOURCE_ATTRS if form.get(a)]
     hrefs += [a.get("href") for a in form.find_all("a") if a.get("href")]
@@ -69,6 +132,8 @@ def resource_urls(form: Node, page: FetchedPage) -> list[str]:
         url = absolute(base, href)
         if url and url != page.url and same_origin(url, page.url) and url not in urls:
             urls.append(url)
+    if not urls:
+        urls = _by_identifier(page, config)
     return urls[:MAX_RESOURCES]
 
 
@@ -95,17 +160,36 @@ def shown_value(doc: Node, keys: set[str]) -> str:
     return ""
 
 
-def check_form_drops_value(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+def _writes(form: Node) -> bool:
+    """A form that stores something: method POST, or an htmx post/put/patch."""
+    return form.get("method", "get").lower() == "post" or any(
+        form.get(a) for a in ("hx-post", "hx-put", "hx-patch")
+    )
+
+
+def check_form_drops_value(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
+) -> list[Finding]:
+    """One finding per edit form that drops values: the message is a template; the field names and
+    the values the resource shows are evidence."""
     if fetch is None or not page.is_html or page.status >= 400:
         return []
     findings = []
     doc = page.document
+    compared = 0
     for form in doc.find_all("form"):
+        if not _writes(form):
+            continue  # a search or filter form (GET) edits nothing
         fields = _fields(form, doc)
         empty = [f for f in fields if not f[2]]
-        if not empty or len(empty) == len(fields):
-            continue  # nothing empty, or a blank new-item form
-        for url in resource_urls(form, page):
+        if not empty or not any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields):
+            # Nothing empty, or a blank new-item form: a filled hidden token or a select's default
+            # option is no sign of a stored value.
+            continue
+        if compared >= config.max_forms:
+            break
+        compared += 1
+        for url in resource_urls(form, page, config):
             try:
                 resource = fetch(url)
             except OSError as err:
@@ -113,19 +197,26 @@ def check_form_drops_value(page: FetchedPage, fetch: Fetch | None = None) -> lis
                 continue
             if resource.status >= 400 or not resource.is_html:
                 continue
-            for _node, name, _value, keys in empty:
-                value = shown_value(resource.document, keys)
-                if not value:
-                    continue
-                message = f"edit form leaves field '{name}' empty while the resource page shows a value"
+            dropped = [
+                (name, value)
+                for _n, name, _v, keys, _vis in empty
+                if (value := shown_value(resource.document, keys))
+            ]
+            if dropped:
                 findings.append(
                     Finding(
                         "form_drops_value",
                         page.route,
-                        message,
+                        MESSAGE,
                         evidence(
-                            page, f'name="{name}"', field=name, resource_url=resource.url, shown=short(value)
+                            page,
+                            f'name="{dropped[0][0]}"',
+                            field=dropped[0][0],
+                            fields=quoted(n for n, _ in dropped),
+                            resource_url=resource.url,
+                            shown=short(dropped[0][1]),
                         ),
+                        shape=page_shape(page),
                     )
                 )
             break  # the first resource page that answered is the one the form edits

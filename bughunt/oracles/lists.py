@@ -1,12 +1,16 @@
 """Finding the lists on a page: repeated items, their identities, and pagination links.
 
 A list container is a `ul`/`ol`/`table`, or any element with two or more element children that all
-share one tag and class set (the way server-side templates render a loop).
+share one tag and class set (the way server-side templates render a loop). Real templates mix their
+loop's items with tabs and a pager in one container, so `item_runs` also finds the repeated items
+*among* mixed siblings. An item is identified by its own title (a heading, the heading's link, else
+its longest link), never by its first link: the first link of a feed preview is its author.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.html import FetchedPage, Node, absolute, base_url
@@ -31,17 +35,61 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     children = node.elements
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
         return None
-    first = children[0]
-    if first.tag not in _ITEM_TAGS or not first.classes:
+    first = item_signature(children[0])
+    if not first:
         return None
-    if all(c.signature() == first.signature() for c in children):
+    if all(item_signature(c) == first for c in children):
         return children
     return None
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def item_signature(node: Node) -> str:
+    """What a template loop's items share, or "" for an element that cannot be one: tag and classes;
+    `article` elements as they are; for another item without classes, its tag with its id's pattern (`div#comment-<n>`) or the signature of
+    its first child (`div > div.card`)."""
+    if node.tag not in _ITEM_TAGS:
+        return ""
+    if node.classes or node.tag == "article":
+        return node.signature()  # an <article> is a self-contained item by definition, classes or not
+    ident = node.get("id")
+    if ident and _DIGITS.search(ident):
+        return f"{node.tag}#{_DIGITS.sub('<n>', ident)}"
+    inner = node.elements
+    if len(inner) == 1 and inner[0].classes:
+        return f"{node.tag} > {inner[0].signature()}"
+    return ""
+
+
+@lru_cache(maxsize=8)
 def find_lists(root: Node) -> list[tuple[Node, list[Node]]]:
-    """Every list container with its items, in document order (nested lists included)."""
+    """Every list container with its items, in document order (nested lists included). Cached per
+    parsed document (nodes hash by identity): several oracles ask for the same page's lists."""
     return [(node, items) for node in root.iter() if (items := list_items(node)) is not None]
+
+
+@lru_cache(maxsize=8)
+def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
+    """(container, item signature, items) for every group of two or more children of one element
+    that share a tag and class set, whatever siblings they stand among (tabs, a pager, a heading);
+    plus every `ul`/`ol`/`table` list (signature `li`/`tr`)."""
+    runs: list[tuple[Node, str, list[Node]]] = []
+    for node in root.iter():
+        if node.tag in ("ul", "ol", "table"):
+            items = list_items(node)
+            if items:
+                runs.append((node, "tr" if node.tag == "table" else "li", items))
+            continue
+        if node.tag in ("head", "html", "#document", "select", "tr", "p"):
+            continue
+        groups: dict[str, list[Node]] = {}
+        for child in node.elements:
+            if sig := item_signature(child):
+                groups.setdefault(sig, []).append(child)
+        runs += [(node, sig, items) for sig, items in groups.items() if len(items) >= 2]
+    return runs
 
 
 def is_pager(container: Node, items: list[Node]) -> bool:
@@ -53,30 +101,64 @@ def is_pager(container: Node, items: list[Node]) -> bool:
     return bool(texts) and sum(bool(_PAGER_TEXT.match(t)) for t in texts) * 2 >= len(texts)
 
 
-def item_title(item: Node) -> str:
+def _heading(item: Node) -> Node | None:
     for tag in _HEADINGS:
-        found = item.find_all(tag)
-        if found and found[0].text():
-            return found[0].text()
-    anchors = [a for a in item.find_all("a") if a.text()]
-    if anchors:
-        return anchors[0].text()
+        found = [h for h in item.find_all(tag) if h.text()]
+        if found:
+            return found[0]
+    return None
+
+
+def _title_link(item: Node) -> Node | None:
+    """The link that names the item: the one around or inside its heading, else its longest link."""
+    heading = _heading(item)
+    if heading is not None:
+        around = next((a for a in heading.ancestors() if a.tag == "a" and a.get("href")), None)
+        if around is not None and around is not item and any(x is item for x in around.ancestors()):
+            return around
+        inside = [a for a in heading.find_all("a") if a.get("href")]
+        return inside[0] if inside else None
+    anchors = [a for a in item.find_all("a") if a.get("href") and a.text()]
+    return max(anchors, key=lambda a: len(a.text()), default=None)
+
+
+def item_title(item: Node) -> str:
+    heading = _heading(item)
+    if heading is not None:
+        return heading.text()
+    link = _title_link(item)
+    if link is not None:
+        return link.text()
     text = item.text()
     return text if len(text) <= 120 else ""
 
 
 def item_identity(item: Node, base: str) -> set[str]:
-    """Keys that identify an item: its first link target and its title (either may be missing)."""
+    """Keys that identify an item: its title and its title link's target (either may be missing)."""
     keys: set[str] = set()
-    for a in item.find_all("a"):
-        url = absolute(base, a.get("href"))
-        if url:
-            keys.add("href:" + url)
-            break
+    link = _title_link(item)
+    url = absolute(base, link.get("href")) if link is not None else None
+    if url:
+        keys.add("href:" + url)
     title = " ".join(item_title(item).lower().split())
     if title:
         keys.add("title:" + title)
     return keys
+
+
+_URL_ATTRS = ("href", "hx-get", "data-hx-get", "data-href", "data-url")
+
+
+def targets(doc: Node) -> list[tuple[Node, str]]:
+    """Elements that lead to another URL without a form: links, and HTMX/data-href buttons."""
+    out = []
+    for node in doc.iter():
+        if node.tag not in ("a", "link", "button", "li", "span", "div", "option"):
+            continue
+        href = next((node.get(a) for a in _URL_ATTRS if node.get(a)), "")
+        if href and (node.tag in ("a", "link") or not node.get("href")):
+            out.append((node, href))
+    return out
 
 
 def _page_number(url: str) -> tuple[str, int] | None:
@@ -105,28 +187,33 @@ def _in_sequence(current: str, previous: str) -> bool:
 
 
 def previous_page_url(page: FetchedPage) -> str | None:
-    """The previous page of a paginated list: rel=prev, a "previous" link, or the URL with N-1."""
+    """The previous page of a paginated list: rel=prev, a "previous" control, or the URL with N-1
+    (links and `hx-get`/`data-href` buttons alike)."""
     base = base_url(page)
     doc = page.document
-    anchors = [a for a in doc.find_all("a") if a.get("href")]
+    controls = [(n, absolute(base, href)) for n, href in targets(doc)]
     candidates = [
-        absolute(base, n.get("href"))
-        for n in doc.iter()
+        url
+        for n, url in controls
         if n.tag in ("a", "link") and {"prev", "previous"} & set(n.get("rel").lower().split())
     ]
-    candidates += [absolute(base, a.get("href")) for a in anchors if _PREV_TEXT.match(a.text())]
+    candidates += [url for n, url in controls if n.tag != "link" and _PREV_TEXT.match(n.text())]
     for url in candidates:
         if url and _in_sequence(page.url, url):
             return url
     here = _page_number(page.url)
     if here is None or here[1] < 2:
         return None
-    for a in anchors:
-        url = absolute(base, a.get("href"))
+    for _, url in controls:
         there = _page_number(url) if url else None
         if there and there[0] == here[0] and there[1] == here[1] - 1:
             return url
     return None
+
+
+def pager_nodes(page: FetchedPage) -> list[Node]:
+    """The page's pagination controls (lists that are pagers)."""
+    return [c for c, items in find_lists(page.document) if is_pager(c, items)]
 
 
 def has_pagination(page: FetchedPage) -> bool:
@@ -135,4 +222,4 @@ def has_pagination(page: FetchedPage) -> bool:
         {"next", "prev", "previous"} & set(n.get("rel").lower().split()) for n in doc.find_all("a", "link")
     ):
         return True
-    return any(is_pager(c, items) for c, items in find_lists(doc))
+    return bool(pager_nodes(page))

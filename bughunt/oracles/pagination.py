@@ -1,10 +1,13 @@
 """Duplicate items across the pages of a paginated list.
 
-The page is compared with its previous page only (rel=prev, a "previous" link, or the same URL
-with page N-1), so a repeated item is reported once, on the page that repeats it. Lists are
-matched by their position in the page (the tag/class path). Page furniture is skipped: lists
-inside `nav`/`header`/`footer` (or ARIA navigation/banner/contentinfo), and lists that are the same
-or nearly the same on both pages (a menu whose current item is not a link, a tag cloud).
+The page is compared with its previous page only (rel=prev, a "previous" control, or the same URL
+with page N-1, from links and HTMX buttons alike), so a repeated item is reported once, on the page
+that repeats it. Lists are runs of same-structure items, found among mixed siblings (previews beside
+tabs and a pager) and matched by their position in the page (container path + item signature). When
+the page has a pager, only the runs in the pager's nearest enclosing container count: that is the
+list the pager pages. Page furniture is skipped: lists inside `nav`/`header`/`footer` (or ARIA
+navigation/banner/contentinfo/menu roles), and lists that are the same or nearly the same on both
+pages (a menu whose current item is not a link, a tag cloud).
 """
 
 from __future__ import annotations
@@ -12,41 +15,81 @@ from __future__ import annotations
 from loguru import logger
 
 from bughunt.html import FetchedPage, Node, base_url, same_origin
-from bughunt.oracles.base import Fetch, Finding, evidence, short
-from bughunt.oracles.lists import find_lists, is_pager, item_identity, item_title, previous_page_url
+from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted, short
+from bughunt.oracles.lists import (
+    find_lists,
+    is_pager,
+    item_identity,
+    item_runs,
+    item_title,
+    pager_nodes,
+    previous_page_url,
+)
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
-_FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar"})
+_FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist"})
 NEARLY_SAME = 0.75
 """Share of a list's items also on the previous page above which the list is furniture."""
 
 
-def _furniture(node: Node) -> bool:
+def furniture(node: Node) -> bool:
+    """Inside a menu, header or footer: the same on every page, never the paginated content."""
     return any(
         n.tag in _FURNITURE_TAGS or n.get("role") in _FURNITURE_ROLES for n in (node, *node.ancestors())
     )
 
 
+def _scope(page: FetchedPage, runs: list[tuple[Node, str, list[Node]]]) -> list[tuple[Node, str, list[Node]]]:
+    """The runs the page's pager pages: those inside the pager's nearest ancestor holding a run."""
+    pagers = pager_nodes(page)
+    if not pagers:
+        return runs
+    pager_ids = {id(p) for p in pagers}
+    for ancestor in pagers[0].ancestors():
+        inside = [
+            r
+            for r in runs
+            if id(r[0]) not in pager_ids
+            and not any(id(a) in pager_ids for a in r[0].ancestors())
+            and (r[0] is ancestor or any(a is ancestor for a in r[0].ancestors()))
+        ]
+        if inside:
+            return inside
+    return runs
+
+
 def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
-    """Lists by path, keeping only paths that occur once on the page, as item identities."""
+    """Lists by position (container path + item signature), keeping positions that occur once on
+    the page, as item identities."""
     base = base_url(page)
-    by_path: dict[str, list] = {}
-    for container, items in find_lists(page.document):
-        if is_pager(container, items) or _furniture(container):
-            continue
-        by_path.setdefault(container.path(), []).append(items)
+    runs = [
+        (c, sig, items)
+        for c, sig, items in item_runs(page.document)
+        if not is_pager(c, items) and not furniture(c)
+    ]
+    by_key: dict[str, list[list[Node]]] = {}
+    for container, sig, items in _scope(page, runs):
+        by_key.setdefault(f"{container.path()} > {sig}", []).append(items)
     return {
-        path: [item_identity(i, base) for i in lists[0]] for path, lists in by_path.items() if len(lists) == 1
+        key: [item_identity(i, base) for i in lists[0]] for key, lists in by_key.items() if len(lists) == 1
     }
 
 
 def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
     base = base_url(page)
-    return {
+    titles = {
         frozenset(item_identity(i, base)): item_title(i)
-        for _, items in find_lists(page.document)
+        for _, _, items in item_runs(page.document)
         for i in items
     }
+    titles.update(
+        {
+            frozenset(item_identity(i, base)): item_title(i)
+            for _, items in find_lists(page.document)
+            for i in items
+        }
+    )
+    return titles
 
 
 def check_duplicate_pagination(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
@@ -63,12 +106,11 @@ def check_duplicate_pagination(page: FetchedPage, fetch: Fetch | None = None) ->
     if previous.status >= 400 or not previous.is_html:
         return []
     here, there = _content_lists(page), _content_lists(previous)
-    findings = []
     titles = _titles(page)
-    for path, items in here.items():
-        if path not in there or not items:
+    for key, items in here.items():
+        if key not in there or not items:
             continue
-        before = there[path]
+        before = there[key]
         if items == before:
             continue  # the same list on both pages: furniture, not the paginated content
         seen = set().union(*before) if before else set()
@@ -76,13 +118,14 @@ def check_duplicate_pagination(page: FetchedPage, fetch: Fetch | None = None) ->
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
             continue
         names = [short(titles.get(frozenset(k), "") or sorted(k)[0], 80) for k in repeated]
-        message = f"paginated list repeats items from the previous page {previous.route}"
-        findings.append(
+        # One finding per page: the template names no page text (titles and list are evidence).
+        return [
             Finding(
                 "duplicate_pagination",
                 page.route,
-                message,
-                evidence(page, names[0], previous_url=previous.url, repeated=names, list=path),
+                "paginated list repeats items from its previous page",
+                evidence(page, names[0], previous_url=previous.url, repeated=quoted(names), list=key),
+                shape=page_shape(page),
             )
-        )
-    return findings
+        ]
+    return []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from bughunt.html import FetchedPage, Node
-from bughunt.oracles.base import Fetch, Finding, evidence, short
+from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, short
 
 _TEXT_LEVEL = frozenset(
     "p span li td dd dt blockquote em strong b i u small label h1 h2 h3 h4 h5 h6 pre code q cite".split()
@@ -57,6 +57,8 @@ def _suspicious(node: Node) -> Node | None:
 
 
 def check_unescaped_script(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+    """One finding per page and kind of element (a script, an event handler): the message is a
+    template; which handler, where and the code itself are quarantined evidence."""
     if not page.is_html:
         return []
     findings: dict[str, Finding] = {}
@@ -64,22 +66,31 @@ def check_unescaped_script(page: FetchedPage, fetch: Fetch | None = None) -> lis
         if node.tag == "script":
             if node.get("type").lower().strip() not in _JS_TYPES or node.get("src"):
                 continue
-            what, needle = "script element", node.raw_text().strip()[:40] or "<script"
+            what, needle, handler = "script element", node.raw_text().strip()[:40] or "<script", ""
         elif node.tag in _ACTIVE_TAGS and any(k.startswith("on") for k in node.attrs):
             handler = next(k for k in node.attrs if k.startswith("on"))
-            what, needle = f"{handler} handler on <{node.tag}>", handler
+            what, needle = "inline event handler", handler
         else:
             continue
         context = _suspicious(node)
         if context is None:
             continue
-        message = f"{what} rendered unescaped inside user content ({context.signature()})"
+        message = f"{what} rendered unescaped inside user content"
         if message not in findings:
-            code = node.raw_text() if node.tag == "script" else node.get(needle.split()[0])
+            code = node.raw_text() if node.tag == "script" else node.get(handler)
             findings[message] = Finding(
                 "unescaped_script",
                 page.route,
                 message,
-                evidence(page, needle, location=node.path(), line=node.line, code=short(code, 200)),
+                evidence(
+                    page,
+                    needle,
+                    dom_path=node.path(),
+                    container=context.signature(),
+                    handler=handler,
+                    line=node.line,
+                    code=short(code, 200),
+                ),
+                shape=page_shape(page),
             )
     return list(findings.values())

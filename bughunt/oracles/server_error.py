@@ -1,11 +1,16 @@
-"""Server errors: any 5xx answer is a bug, whatever the page says."""
+"""Server errors: any 5xx answer is a bug, whatever the page says.
+
+The message is a harness template, `HTTP <status> <reason phrase>`: the same 500 has one fingerprint
+whether the site shows a debug traceback or a bare production page. What the page said (the last line
+of its first `<pre>`, else its heading) is evidence (`error_line`), quarantined by the explorer.
+"""
 
 from __future__ import annotations
 
 from http import HTTPStatus
 
 from bughunt.html import FetchedPage
-from bughunt.oracles.base import Fetch, Finding, evidence, short
+from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, short
 
 
 def error_summary(page: FetchedPage) -> str:
@@ -33,5 +38,13 @@ def check_server_error(page: FetchedPage, fetch: Fetch | None = None) -> list[Fi
         reason = "Server Error"
     summary = error_summary(page)
     # The reason phrase keeps 500 and 503 apart after numbers are normalised away.
-    message = f"HTTP {page.status} {reason}" + (f": {summary}" if summary else "")
-    return [Finding("server_error", page.route, message, evidence(page, summary.rstrip("…")[:40]))]
+    message = f"HTTP {page.status} {reason}"
+    return [
+        Finding(
+            "server_error",
+            page.route,
+            message,
+            evidence(page, summary.rstrip("…")[:40], error_line=summary),
+            shape=page_shape(page),
+        )
+    ]

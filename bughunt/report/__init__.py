@@ -8,7 +8,9 @@ shown escaped, as data, never as markup.
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
@@ -18,7 +20,7 @@ from bughunt.report.charts import coverage_svg, tokens_svg
 from bughunt.report.graph import site_map_svg
 from bughunt.report.style import CSS
 
-__all__ = ["load_report_data", "render_report", "save_html", "write_report"]
+__all__ = ["load_report_data", "render_report", "save_html", "write_atomic", "write_report"]
 
 _KEY_LINE = re.compile(r"^([a-z_]{2,30}): ?(.*)$")
 _SHOWN_FIRST = ("request", "status", "content_type", "elapsed_ms")
@@ -50,9 +52,22 @@ def save_html(html: str, out: str | Path) -> Path:
     """Write atomically, so an interrupted write never leaves half a report behind."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(out)
+    return write_atomic(out, html)
+
+
+def write_atomic(out: Path, text: str) -> Path:
+    """Write `text` through a temporary file beside `out`; on any failure the temporary file is removed
+    and `out` is left as it was (no `.tmp` leftovers, no half-written file)."""
+    fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        tmp.replace(out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return out
 
 
@@ -72,49 +87,128 @@ def parse_quoted(text: str) -> dict[str, str]:
 
 def _tile(label: str, value: Any, hint: str = "") -> str:
     title = f' title="{escape(hint)}"' if hint else ""
-    return f'<div class="tile"{title}><div class="value">{escape(str(value))}</div><div class="label">{escape(label)}</div></div>'
+    css = "value" if len(str(value)) <= 7 else "value long"  # words (a stop reason) get a smaller font
+    return f'<div class="tile"{title}><div class="{css}">{escape(str(value))}</div><div class="label">{escape(label)}</div></div>'
+
+
+STOP_REASONS = {
+    "budget": "the click budget was spent",
+    "done": "nothing left that memory knows of",
+    "site_unreachable": "the site stopped answering",
+    "interrupted": "interrupted (Ctrl-C or a signal)",
+    "login_lost": "the login wall came back and logging in again failed",
+    "completed": "completed (a store from before stop reasons were kept)",
+    "running": "still running, or ended without a word (killed)",
+}
+
+
+def session_clicks(data: dict[str, Any]) -> dict[str, int]:
+    """Clicks per session (contract 5): the steps of each session, except that the first session's
+    landing on the start page is not a click."""
+    clicks: dict[str, int] = {}
+    for i, s in enumerate(data.get("steps", [])):
+        name = str(s.get("session"))
+        clicks[name] = clicks.get(name, 0) + (0 if i == 0 else 1)
+    return clicks
+
+
+def counts(data: dict[str, Any]) -> dict[str, Any]:
+    """The report's counts, in the CLI's vocabulary: clicks (all sessions), pages visited, pages known,
+    and the last session's fetches when the store records them."""
+    s = data.get("summary") or {}
+    c = s.get("counts") or {}
+    visited = c.get("pages_visited", len(s.get("pages_visited", [])))
+    links = data.get("links", {})
+    pages_known = s.get("pages_known")
+    if pages_known is None:
+        known = set(s.get("pages_visited", [])) | set(links) | {d for ds in links.values() for d in ds}
+        pages_known = len(known)
+    return {
+        "clicks": sum(session_clicks(data).values()),
+        "fetches": c.get("fetches", s.get("fetches")),
+        "pages_visited": visited,
+        "pages_known": pages_known,
+    }
+
+
+def _uses_model(data: dict[str, Any]) -> bool:
+    return any(x.get("policy") == "llm" for x in data.get("sessions", []))
 
 
 def _summary(data: dict[str, Any]) -> str:
     s = data.get("summary") or {}
+    n = counts(data)
     bugs = [b for b in data.get("bugs", []) if not b.get("superseded_by")]
     open_bugs = sum(b.get("status") == "open" for b in bugs)
     coverage = s.get("coverage")
+    sessions = data.get("sessions", [])
     tiles = [
         _tile(
-            "pages fetched",
-            len(data.get("steps", [])),
-            "page requests over all sessions, each session's first page included (clicks = fetches - sessions)",
+            "clicks",
+            n["clicks"],
+            "budget spent over all sessions (the landing on the start page is not a click)",
         ),
-        _tile("pages visited", len(s.get("pages_visited", []))),
         _tile(
-            "coverage",
-            "n/a" if coverage is None else f"{coverage:.0%}",
-            "unknown on sites without a page list",
+            "pages visited",
+            n["pages_visited"],
+            "distinct pages fetched successfully (walls, errors, failures are not visits)",
         ),
+        _tile(
+            "pages known",
+            n["pages_known"],
+            "distinct pages memory knows: visited, or linked from a visited page",
+        ),
+    ]
+    if coverage is not None:  # only where the site's page count is known
+        tiles.append(_tile("coverage", f"{coverage:.0%}", "share of the built-in site's 24 pages visited"))
+    tiles += [
         _tile("open bugs", open_bugs),
         _tile("fixed bugs", sum(b.get("status") == "fixed" for b in bugs)),
         _tile("duplicate reports", s.get("duplicate_reports", 0)),
         _tile("repeat visits", s.get("repeat_visits", 0)),
-        _tile("tokens", f"{s.get('tokens', 0):,}"),
     ]
+    if _uses_model(data):  # tokens are what a model was sent; strategy policies send nothing
+        tiles.append(
+            _tile("tokens", f"{s.get('tokens', 0):,}", "prompt tokens the llm policy sent (last session)")
+        )
+    if sessions:
+        last = sessions[-1]
+        reason = str(last.get("status"))
+        tiles.append(_tile("stopped because", reason, STOP_REASONS.get(reason, "")))
     return f'<div class="tiles">{"".join(tiles)}</div>'
 
 
 def _sessions(data: dict[str, Any]) -> str:
+    clicks = session_clicks(data)
     rows = "".join(
         f"<tr><td>{escape(str(x.get('name')))}</td><td>{escape(str(x.get('policy')))}</td>"
-        f"<td>{escape(str(x.get('budget')))}</td><td>{escape(str(x.get('started_at') or ''))}</td>"
-        f"<td>{escape(str(x.get('ended_at') or ''))}</td><td>{escape(str(x.get('status')))}</td></tr>"
+        f"<td>{clicks.get(str(x.get('name')), 0)} / {escape(str(x.get('budget')))}</td>"
+        f"<td>{escape(str(x.get('started_at') or ''))}</td><td>{escape(str(x.get('ended_at') or ''))}</td>"
+        f"<td><span class='reason'>{escape(str(x.get('status')))}</span> "
+        f"<span class='muted'>{escape(STOP_REASONS.get(str(x.get('status')), ''))}</span></td></tr>"
         for x in data.get("sessions", [])
     )
     return (
-        "<table><thead><tr><th>session</th><th>policy</th><th>budget</th><th>started</th><th>ended</th>"
-        f"<th>status</th></tr></thead><tbody>{rows}</tbody></table>"
+        "<table><thead><tr><th>session</th><th>policy</th><th>clicks / budget</th><th>started</th><th>ended</th>"
+        f"<th>stop reason</th></tr></thead><tbody>{rows}</tbody></table>"
     )
 
 
-def _evidence(evidence: dict[str, Any]) -> str:
+_LOOPBACK_ORIGIN = re.compile(r"https?://(?:127\.0\.0\.1|localhost|\[::1\]):\d+")
+
+
+def _relative(value: str, base: str | None, builtin: bool = False) -> str:
+    """`GET http://127.0.0.1:PORT/x` → `GET /x`: the run's port is gone, the route is what matters.
+    The built-in site gets a new loopback port every session, so there any loopback origin goes."""
+    if builtin:
+        return _LOOPBACK_ORIGIN.sub("", value)
+    if not base:
+        return value
+    root = base.rstrip("/")
+    return value.replace(root + "/", "/").replace(root, "/")
+
+
+def _evidence(evidence: dict[str, Any], base: str | None = None, builtin: bool = False) -> str:
     facts = [k for k in _SHOWN_FIRST if k in evidence]
     facts += [
         k
@@ -124,14 +218,15 @@ def _evidence(evidence: dict[str, Any]) -> str:
         and k not in ("quarantined_text", "quarantined_observation", "url", "previous_evidence")
     ]
     rows = "".join(
-        f"<tr><th>{escape(k)}</th><td><code>{escape(_plain(evidence[k]))}</code></td></tr>" for k in facts
+        f"<tr><th>{escape(k)}</th><td><code>{escape(_relative(_plain(evidence[k]), base, builtin))}</code></td></tr>"
+        for k in facts
     )
     quoted = ""
     if evidence.get("quarantined_text"):
         parts = parse_quoted(str(evidence["quarantined_text"]))
         short_parts = {k: v for k, v in parts.items() if "\n" not in v and len(v) <= 120}
         rows += "".join(
-            f'<tr class="from-page"><th>{escape(k)}</th><td><code>{escape(v)}</code></td></tr>'
+            f'<tr class="from-page"><th>{escape(k)}</th><td><code>{escape(_relative(v, base, builtin))}</code></td></tr>'
             for k, v in short_parts.items()
         )
         blocks = "".join(
@@ -140,13 +235,7 @@ def _evidence(evidence: dict[str, Any]) -> str:
             if k not in short_parts
         )
         quoted = f'<div class="quoted">{blocks}</div>' if blocks else ""
-    note = (
-        '<p class="muted">Rows in italics and the dark blocks are page text the oracle quoted: '
-        "quarantined by the explorer, shown here escaped, as data.</p>"
-        if evidence.get("quarantined_text")
-        else ""
-    )
-    return f'<table class="evidence">{rows}</table>{quoted}{note}'
+    return f'<table class="evidence">{rows}</table>{quoted}'
 
 
 def _plain(value: Any) -> str:
@@ -157,15 +246,56 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]]) -> str:
+def _version(v: Any) -> str:
+    return f"v{v}" if v not in (None, "") else "version unknown"
+
+
+def version_statuses(
+    bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str, Any]
+) -> list[tuple[str, str, Any]]:
+    """(version, status, step) for each app version the bug's page was checked in, oldest first.
+
+    From the bug's entries (live and superseded), its reports, and every later visit of its route in
+    another version (a re-test that found it again writes no new entry: the bug list suppresses the
+    duplicate, so the visit itself is the evidence that it is still open there)."""
+    seen: dict[str, tuple[str, Any]] = {}
+    for entry in sorted([*history, bug], key=lambda e: e.get("step") or 0):
+        seen[_version(entry.get("version"))] = (str(entry.get("status")), entry.get("step"))
+    step_version = {s["n"]: s.get("app_version") for s in data.get("steps", [])}
+    for r in data.get("reports", []):
+        if r.get("fingerprint") == bug.get("fingerprint"):
+            seen.setdefault(
+                _version(step_version.get(r.get("step"), bug.get("version"))), ("open", r.get("step"))
+            )
+    fixed_at = bug.get("step") if bug.get("status") == "fixed" else None
+    first = min((e.get("step") or 0 for e in [*history, bug]), default=0)
+    for s in data.get("steps", []):
+        if (
+            s["n"] <= first
+            or s.get("outcome") != "page"
+            or bug.get("route") not in (s["route"], s.get("final_route"))
+        ):
+            continue
+        status = "fixed" if fixed_at is not None and s["n"] >= fixed_at else "open"
+        seen.setdefault(_version(s.get("app_version")), (status, s["n"]))
+    return sorted(((v, st, step) for v, (st, step) in seen.items()), key=lambda t: t[2] or 0)
+
+
+def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str, Any]) -> str:
     status = str(bug.get("status"))
+    base, builtin = data.get("base_url"), bool(data.get("builtin"))
+    versions = "".join(
+        f"<li><span class='status {escape(st)}'>{escape(st)}</span> in {escape(v)}"
+        f"{f' (step {escape(str(step))})' if step else ''}</li>"
+        for v, st, step in version_statuses(bug, history, data)
+    )
     older = ""
     if history:
         items = "".join(
             f"<li><span class='status {escape(str(h.get('status')))}'>{escape(str(h.get('status')))}</span> "
-            f"in v{escape(str(h.get('version')))} at step {escape(str(h.get('step')))} ({escape(str(h.get('seen_at')))}) "
+            f"in {escape(_version(h.get('version')))} at step {escape(str(h.get('step')))} ({escape(str(h.get('seen_at')))}) "
             f"— superseded<details{' open' if status != 'open' else ''}><summary>evidence</summary>"
-            f"{_evidence(h.get('evidence') or {})}</details></li>"
+            f"{_evidence(h.get('evidence') or {}, base, builtin)}</details></li>"
             for h in history
         )
         older = f'<div class="history"><div class="muted">History (superseded entries)</div><ul>{items}</ul></div>'
@@ -175,11 +305,19 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]]) -> str:
         f'<span class="route">{escape(str(bug.get("route")))}</span>'
         f'<span class="status {escape(status)}">{escape(status)}</span></header>'
         f'<p class="message">{escape(str(bug.get("message", "")))}</p>'
-        f'<p class="meta">fingerprint <code>{escape(str(bug.get("fingerprint")))}</code> · app v'
-        f"{escape(str(bug.get('version')))} · {'found' if status == 'open' else 'marked ' + escape(status)} at step "
-        f"{escape(str(bug.get('step')))} · "
-        f"{escape(str(bug.get('seen_at')))}</p>{_evidence(bug.get('evidence') or {})}{older}</article>"
+        f'<p class="meta">fingerprint <code>{escape(str(bug.get("fingerprint")))}</code> · '
+        f"{'found' if status == 'open' else 'marked ' + escape(status)} at step "
+        f"{escape(str(bug.get('step')))} · {escape(str(bug.get('seen_at')))}</p>"
+        f'<div class="versions"><span class="muted">status per app version:</span><ul>{versions}</ul></div>'
+        f"{_evidence(bug.get('evidence') or {}, base, builtin)}{older}</article>"
     )
+
+
+QUARANTINE_NOTE = (
+    '<p class="muted">In the evidence, rows in italics and the dark blocks are page text an oracle quoted: '
+    "quarantined by the explorer (never trusted memory), shown here escaped, as data. Requests are shown "
+    "relative to the site.</p>"
+)
 
 
 def _bugs(data: dict[str, Any]) -> str:
@@ -192,7 +330,38 @@ def _bugs(data: dict[str, Any]) -> str:
         if b.get("superseded_by"):
             history.setdefault(str(b.get("fingerprint")), []).append(b)
     live.sort(key=lambda b: (b.get("status") != "open", b.get("step") or 0))
-    return "".join(_bug_card(b, history.get(str(b.get("fingerprint")), [])) for b in live)
+    quoted = any((b.get("evidence") or {}).get("quarantined_text") for b in bugs)
+    cards = "".join(_bug_card(b, history.get(str(b.get("fingerprint")), []), data) for b in live)
+    return (QUARANTINE_NOTE if quoted else "") + cards
+
+
+def _templates(data: dict[str, Any]) -> str:
+    """Pages grouped by template (route shape): which shapes the exploration met, how many instances
+    of each it knows and visited — with every route written out."""
+    from bughunt import planning
+
+    shape_of = getattr(planning, "route_shape", None)
+    if shape_of is None:  # an engine without route shapes: nothing to group by
+        return ""
+    links = data.get("links", {})
+    visited = set((data.get("summary") or {}).get("pages_visited", []))
+    known = list(dict.fromkeys([*visited, *links, *(d for ds in links.values() for d in ds)]))
+    groups: dict[str, list[str]] = {}
+    for route in known:
+        groups.setdefault(shape_of(route), []).append(route)
+    shared = {k: v for k, v in groups.items() if len(v) > 1}
+    if not shared:
+        return ""
+    rows = "".join(
+        f"<tr><td><code>{escape(shape)}</code></td><td>{sum(r in visited for r in routes)} / {len(routes)}</td>"
+        f"<td>{' '.join(f'<code>{escape(r)}</code>' for r in sorted(routes))}</td></tr>"
+        for shape, routes in sorted(shared.items(), key=lambda kv: -len(kv[1]))
+    )
+    return (
+        f"<details open><summary>Pages by template ({len(shared)} templates with several pages; "
+        f"{len(groups) - len(shared)} single pages)</summary><table><thead><tr><th>template</th>"
+        f"<th>visited / known</th><th>pages</th></tr></thead><tbody>{rows}</tbody></table></details>"
+    )
 
 
 def _pages(data: dict[str, Any]) -> str:
@@ -210,6 +379,7 @@ def _pages(data: dict[str, Any]) -> str:
 
 
 def _steps(data: dict[str, Any]) -> str:
+    model = _uses_model(data)
     rows = []
     for s in data.get("steps", []):
         flags = " ".join(f for f, on in (("repeat", s.get("repeat")), ("retest", s.get("retest"))) if on)
@@ -219,12 +389,14 @@ def _steps(data: dict[str, Any]) -> str:
         rows.append(
             f"<tr><td>{s['n']}</td><td>{escape(str(s.get('session')))}</td><td><code>{escape(route)}</code></td>"
             f"<td>{escape(str(s.get('outcome')))}</td><td>{escape(str(s.get('status')))}</td>"
-            f"<td>{escape(str(s.get('app_version') or ''))}</td><td>{s.get('tokens') or 0}</td>"
-            f"<td>{escape(flags)}</td><td>{escape(str(s.get('detail') or ''))}</td></tr>"
+            f"<td>{escape(str(s.get('app_version') or ''))}</td>"
+            + (f"<td>{s.get('tokens') or 0}</td>" if model else "")
+            + f"<td>{escape(flags)}</td><td>{escape(str(s.get('detail') or ''))}</td></tr>"
         )
     return (
         "<details><summary>All steps</summary><table><thead><tr><th>#</th><th>session</th><th>route</th>"
-        "<th>outcome</th><th>HTTP</th><th>version</th><th>tokens</th><th>flags</th><th>detail</th></tr></thead>"
+        f"<th>outcome</th><th>HTTP</th><th>version</th>{'<th>tokens</th>' if model else ''}<th>flags</th>"
+        "<th>detail</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></details>"
     )
 
@@ -232,16 +404,31 @@ def _steps(data: dict[str, Any]) -> str:
 def render_report(data: dict[str, Any]) -> str:
     """The whole report page for one exploration (the `load_exploration` data)."""
     target = data.get("base_url") or "an unknown site"
+    where = (
+        "the built-in site (served in-process during the run; its port is gone now)"
+        if data.get("builtin")
+        else f"<code>{escape(target)}</code>"
+    )
+    version = data.get("app_version")
+    version_text = (
+        f"app version {escape(str(version))}" if version else "app version unknown (the site shows none)"
+    )
     generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    progress = (
+        "Coverage over steps"
+        if (data.get("summary") or {}).get("coverage") is not None
+        else ("Pages discovered and visited over steps")
+    )
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>BugHunt report — {escape(target)}</title><style>{CSS}</style></head><body><main>"
-        f'<h1>BugHunt report</h1><p class="sub">Exploration of <code>{escape(target)}</code>'
-        f" · app version {escape(str(data.get('app_version') or 'unknown'))} · generated {generated}</p>"
+        f"<title>BugHunt report — {escape('built-in site' if data.get('builtin') else target)}</title><style>{CSS}</style></head><body><main>"
+        f'<h1>BugHunt report</h1><p class="sub">Exploration of {where}'
+        f" · {version_text} · generated {generated}</p>"
         f"{_summary(data)}"
-        f"<section><h2>Site map and the path walked</h2>{site_map_svg(data)}</section>"
-        f"<section><h2>Coverage over steps</h2>{coverage_svg(data)}{tokens_svg(data)}</section>"
+        f"<section><h2>Site map and the path walked</h2>{site_map_svg(data)}{_templates(data)}</section>"
+        f"<section><h2>{progress}</h2>{coverage_svg(data)}"
+        f"{tokens_svg(data) if _uses_model(data) else ''}</section>"
         f"<section><h2>Bugs</h2>{_bugs(data)}</section>"
         f"<section><h2>Sessions</h2>{_sessions(data)}{_pages(data)}{_steps(data)}</section>"
         "</main></body></html>\n"

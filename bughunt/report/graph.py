@@ -1,5 +1,10 @@
 """The site map as an inline SVG: pages in columns by link distance from the start, the remembered
-links faint, the walked path drawn over them step by step, one colour per session."""
+links faint, the walked path drawn over them step by step, one colour and one layer per session.
+
+Labels are the full route, wrapped at `/`, `?`, `&`, `-` boundaries over up to three lines (the node
+grows to fit; a longer route is shortened in the middle and is whole in the tooltip). Each session's
+walk is its own layer, shown or hidden with the checkboxes above the map — plain CSS, no script.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ from typing import Any
 from bughunt.sim.bfs import breadth_first
 
 COL_W, ROW_H, NODE_W, NODE_H, PAD = 236, 40, 184, 26, 24
-LABEL_CHARS = 20
+LABEL_CHARS = 19  # per line, in the 12 px monospace font, leaving room for the "#step" badge
+LABEL_LINES = 3
+LINE_H = 13
 MAX_NODES = 160
 MAX_ROWS = 24
 SESSION_COLOURS = ("#2e7d32", "#1565c0", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457")
@@ -24,6 +31,32 @@ class Placed:
     y: float
     depth: int
     reachable: bool = True
+    h: float = NODE_H
+
+
+def label_lines(route: str, width: int = LABEL_CHARS, max_lines: int = LABEL_LINES) -> list[str]:
+    """The route over up to `max_lines` lines of `width`, broken after `/ ? & - =` where possible;
+    a route longer than that keeps its start and end with `…` between (the tooltip has it whole)."""
+    if len(route) <= width:
+        return [route]
+    if len(route) > width * max_lines:
+        keep = width * max_lines - 1
+        route = route[: keep - keep // 3] + "…" + route[len(route) - keep // 3 :]
+    lines: list[str] = []
+    rest = route
+    while rest:
+        if len(rest) <= width:
+            lines.append(rest)
+            break
+        cut = max((rest.rfind(c, 1, width) for c in "/?&-="), default=-1)
+        cut = cut if cut > width // 3 else width
+        lines.append(rest[:cut])
+        rest = rest[cut:]
+    return lines[:max_lines]
+
+
+def node_height(route: str) -> float:
+    return NODE_H + (len(label_lines(route)) - 1) * LINE_H
 
 
 def layout(start: str | None, links: dict[str, list[str]], visited: list[str]) -> tuple[list[Placed], int]:
@@ -50,10 +83,11 @@ def layout(start: str | None, links: dict[str, list[str]], visited: list[str]) -
         routes = columns[key]
         # A very tall column (a page linking to hundreds) wraps into several, same distance.
         for start_row in range(0, len(routes), MAX_ROWS):
-            for row, route in enumerate(routes[start_row : start_row + MAX_ROWS]):
-                placed.append(
-                    Placed(route, PAD + 70 + col * COL_W, PAD + 22 + row * ROW_H, key, route in depth)
-                )
+            y = PAD + 22
+            for route in routes[start_row : start_row + MAX_ROWS]:
+                h = node_height(route)
+                placed.append(Placed(route, PAD + 70 + col * COL_W, y, key, route in depth, h))
+                y += h + ROW_H - NODE_H
             col += 1
     return placed, len(known) - len(kept)
 
@@ -61,7 +95,7 @@ def layout(start: str | None, links: dict[str, list[str]], visited: list[str]) -
 def _curve(a: Placed, b: Placed, bend: float = 0.0) -> str:
     """Forward moves leave right and enter left; backward ones leave left and enter right, bowing
     down; moves within a column bow out to the left, so no line runs through a node's label."""
-    mid_a, mid_b = a.y + NODE_H / 2, b.y + NODE_H / 2
+    mid_a, mid_b = a.y + a.h / 2, b.y + b.h / 2
     if b.depth > a.depth:
         x1, x2 = a.x + NODE_W, b.x
         mx, my = (x1 + x2) / 2, (mid_a + mid_b) / 2 + bend
@@ -89,7 +123,7 @@ def site_map_svg(data: dict[str, Any]) -> str:
         first_step.setdefault(route, s["n"])
     sessions = list(dict.fromkeys(s.get("session") for s in steps))
     width = max(p.x for p in placed) + NODE_W + PAD + 60
-    height = max(p.y for p in placed) + NODE_H + PAD + 20
+    height = max(p.y + p.h for p in placed) + PAD + 20
     out = [
         f'<svg class="sitemap" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
         'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Site map with the walked path">',
@@ -118,32 +152,49 @@ def site_map_svg(data: dict[str, Any]) -> str:
         a, b = walked[i - 1], steps[i]["route"]
         if a in at and b in at and a != b:
             moves[(a, b, steps[i].get("session"))] += 1
+    layers: dict[int, list[str]] = {}
     for (a, b, session), count in moves.items():
-        colour_i = sessions.index(session) % len(SESSION_COLOURS)
-        steps_here = [s["n"] for i, s in enumerate(steps) if i and walked[i - 1] == a and s["route"] == b]
-        out.append(
+        layer = sessions.index(session)
+        colour_i = layer % len(SESSION_COLOURS)
+        steps_here = [
+            s["n"]
+            for i, s in enumerate(steps)
+            if i and walked[i - 1] == a and s["route"] == b and s.get("session") == session
+        ]
+        layers.setdefault(layer, []).append(
             f'<path d="{_curve(at[a], at[b], bend=8 * colour_i)}" class="walk" stroke="{SESSION_COLOURS[colour_i]}" '
             f'stroke-width="{min(1.6 + count, 6):.1f}" marker-end="url(#arrow{colour_i})">'
-            f"<title>{escape(a)} → {escape(b)}: step{'s' if count > 1 else ''} "
+            f"<title>{escape(str(session))}: {escape(a)} → {escape(b)}, step{'s' if count > 1 else ''} "
             f"{', '.join(map(str, steps_here))}</title></path>"
         )
+    for layer, paths in sorted(layers.items()):
+        out.append(f'<g class="walk-layer layer-{layer}">{"".join(paths)}</g>')
     for p in placed:
         out.append(_node(p, pages.get(p.route), bug_state.get(p.route), first_step.get(p.route)))
     out.append("</svg>")
+    # One checkbox per session, right before the map: unticking hides that session's walk (CSS only).
+    toggles = "".join(
+        f'<input type="checkbox" class="layer-toggle" id="map-layer-{i}" checked>'
+        f'<label for="map-layer-{i}" class="layer-label"><i class="line" style="background:'
+        f'{SESSION_COLOURS[i % len(SESSION_COLOURS)]}"></i>{escape(str(name))}</label>'
+        for i, name in enumerate(sessions)
+    )
+    layer_css = "".join(
+        f"#map-layer-{i}:not(:checked)~.svg-scroll .layer-{i}{{display:none}}" for i in range(len(sessions))
+    )
+    hint = '<span class="muted">walk of session (untick to hide):</span>' if sessions else ""
     legend = (
         '<div class="legend"><span><i class="sw sw-visited"></i>visited</span>'
         '<span><i class="sw sw-known"></i>known, not visited</span><span><i class="sw sw-bug"></i>open bug</span>'
         '<span><i class="sw sw-fixed"></i>bug fixed</span>'
         '<span><i class="sw sw-wall"></i>redirect / login wall / error</span>'
-        + "".join(
-            f'<span><i class="line" style="background:{SESSION_COLOURS[i % len(SESSION_COLOURS)]}"></i>'
-            f"{escape(str(name))}</span>"
-            for i, name in enumerate(sessions)
-        )
-        + "<span>#n = step of the first visit</span></div>"
+        "<span>#n = step of the first visit · hover a page or an arrow for details</span></div>"
     )
     note = f'<p class="muted">{omitted} more known pages not drawn.</p>' if omitted else ""
-    return f'<div class="svg-scroll">{"".join(out)}</div>{legend}{note}'
+    return (
+        f'<div class="map-layers"><style>{layer_css}</style>{hint}{toggles}'
+        f'<div class="svg-scroll">{"".join(out)}</div></div>{legend}{note}'
+    )
 
 
 def _bug_state(bugs: list[dict[str, Any]]) -> dict[str, str]:
@@ -165,7 +216,7 @@ def _node(p: Placed, page: dict[str, Any] | None, bug: str | None, step: int | N
         css = "visited"
     if bug:
         css += f" {bug}"
-    label = p.route if len(p.route) <= LABEL_CHARS else p.route[: LABEL_CHARS - 1] + "…"
+    lines = label_lines(p.route)
     tip = p.route
     if page is not None:
         tip += f" — {page.get('outcome')}, HTTP {page.get('status')}, {page.get('visits', 0)} visit(s)"
@@ -176,8 +227,15 @@ def _node(p: Placed, page: dict[str, Any] | None, bug: str | None, step: int | N
         if step
         else ""
     )
+    if len(lines) == 1:
+        text = f'<text x="{p.x + 8}" y="{p.y + NODE_H / 2 + 4}">{escape(lines[0])}</text>'
+    else:
+        spans = "".join(
+            f'<tspan x="{p.x + 8}" y="{p.y + NODE_H / 2 + 4 + i * LINE_H}">{escape(line)}</tspan>'
+            for i, line in enumerate(lines)
+        )
+        text = f'<text class="wrapped" aria-label="{escape(p.route)}">{spans}</text>'
     return (
         f'<g class="node {css}"><title>{escape(tip)}</title>'
-        f'<rect x="{p.x}" y="{p.y}" width="{NODE_W}" height="{NODE_H}" rx="6"/>'
-        f'<text x="{p.x + 8}" y="{p.y + NODE_H / 2 + 4}">{escape(label)}</text>{badge}</g>'
+        f'<rect x="{p.x}" y="{p.y}" width="{NODE_W}" height="{p.h}" rx="6"/>{text}{badge}</g>'
     )

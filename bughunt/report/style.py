@@ -54,4 +54,10 @@ table.evidence th{width:130px;color:#52606d;font-weight:500}
 .quote pre{margin:2px 0 0;white-space:pre-wrap;word-break:break-word;background:#1f2933;color:#e4e7eb;border-radius:6px;padding:8px 10px;font-size:.8rem;max-height:180px;overflow:auto}
 .history ul{margin:4px 0 0;padding-left:18px}
 details summary{cursor:pointer;color:#52606d;margin:8px 0}
+svg .line-known{fill:none;stroke:#9aa5b1;stroke-width:2.5;stroke-dasharray:6 3}
+.map-layers{display:block}.layer-toggle{margin:0 4px 0 12px;vertical-align:middle}
+.layer-label{font-size:.85rem;color:#52606d;cursor:pointer}.layer-label i{display:inline-block;vertical-align:middle;margin-right:6px;width:22px;height:3px;border-radius:2px}
+.versions ul{display:inline;margin:0;padding:0}.versions li{display:inline;margin-left:10px;list-style:none;font-size:.85rem}
+.reason{font-weight:600}
+.tile .value.long{font-size:1.05rem;line-height:2.3rem;overflow-wrap:anywhere}
 """

@@ -7,8 +7,9 @@ it next to the planning used by the explorer's re-tests (shortest tours). It rea
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from .bfs import breadth_first
@@ -16,6 +17,10 @@ from .memory import KnownLinks
 from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
+
+TEMPLATE_SAMPLE = 2
+"""Visited instances of a template (route shape, DOM structure) before the planner prefers other
+templates: one covers it, a second samples its data (a list that breaks only past its first page)."""
 
 
 class Planner:
@@ -26,18 +31,39 @@ class Planner:
     any other node has none and is judged by the link table alone.
     """
 
-    __slots__ = ("routes",)
+    __slots__ = ("routes", "template_of", "probes")
 
-    def __init__(self, routes: Mapping[Hashable, str] | None = None) -> None:
+    def __init__(
+        self,
+        routes: Mapping[Hashable, str] | None = None,
+        template_of: Callable[[str], str] | None = None,
+        probes: frozenset[Hashable] = frozenset(),
+    ) -> None:
         self.routes = routes
+        self.template_of = template_of
+        self.probes = probes
 
     def with_routes(self, routes: Mapping[Hashable, str]) -> Planner:
-        return Planner(routes)
+        return Planner(routes, self.template_of, self.probes)
+
+    def with_templates(self, template_of: Callable[[str], str], probes: Iterable[Hashable] = ()) -> Planner:
+        """The same planner judging templates by `template_of(route)` (the explorer's, which also
+        reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
+        only with values the explorer made up (a GET form submitted with generated input): more data
+        for a page already seen, so they wait like further instances of a sampled template."""
+        return Planner(self.routes, template_of, frozenset(probes))
 
     def route(self, node: Hashable) -> str | None:
         if self.routes is not None:
             return self.routes.get(node)
         return node if isinstance(node, str) and node.startswith("/") else None
+
+    def template(self, node: Hashable) -> str | None:
+        """The node's template (route shape, or `template_of`'s); None for a node without a route."""
+        route = self.route(node)
+        if route is None:
+            return None
+        return self.template_of(route) if self.template_of is not None else route_shape(route)
 
     def __call__(self, cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng) -> N | None:
         """Next node: rarest unvisited neighbour, else the first step toward the best straggler; None when done."""
@@ -49,12 +75,21 @@ class Planner:
         if cur not in memory:
             for q in links:
                 referrers[q] += 1
+        covered = Counter(t for t in map(self.template, remembered) if t is not None)
+
+        def sampled(q: N) -> bool:
+            # Its template already has enough visited instances: the other templates come first.
+            if q in self.probes:
+                return True
+            t = self.template(q)
+            return t is not None and covered[t] >= TEMPLATE_SAMPLE
+
         fresh = [q for q in links if q not in memory]
         if fresh:
             here = self.route(cur)
 
-            def rank(q: N) -> tuple[int, bool]:
-                return referrers[q], not leads_on(here, self.route(q))
+            def rank(q: N) -> tuple[bool, int, bool]:
+                return sampled(q), referrers[q], not leads_on(here, self.route(q))
 
             best_rank = min(rank(q) for q in fresh)
             return pick(rnd, [q for q in fresh if rank(q) == best_rank])
@@ -68,7 +103,7 @@ class Planner:
             unknown = [x for x in memory.links(p) if x not in memory]
             for q in unknown:
                 straggle[q] = max(straggle.get(q, 0), len(unknown))
-        keys = {q: (dist[q], straggle.get(q, 0), referrers[q]) for q in targets}
+        keys = {q: (sampled(q), dist[q], straggle.get(q, 0), referrers[q]) for q in targets}
         best = min(keys.values())
         return first[pick(rnd, [q for q in targets if keys[q] == best])]
 
@@ -99,6 +134,40 @@ def leads_on(here: str | None, there: str | None) -> bool:
     if a == b:
         return _next_query_page(here_query, there_query)
     return a[-1] in b
+
+
+_NUMBER = re.compile(r"^\d+$")
+_ID = re.compile(r"^(?=[0-9a-fA-F-]*\d)[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*$")
+_SLUG = re.compile(r"^[0-9A-Za-z]+(?:[-_.~][0-9A-Za-z]+)+$")
+
+
+def _shape_value(value: str) -> str:
+    if _NUMBER.match(value):
+        return "<n>"
+    if _ID.match(value):
+        return "<id>"
+    if _SLUG.match(value) and not value.replace(".", "").isalpha():
+        return "<slug>"
+    return value
+
+
+def route_shape(route: str) -> str:
+    """The route with its variable parts replaced, from the URL alone (no page needed)."""
+    path, _, query = route.partition("?")
+    segments = [_shape_value(s) if s else s for s in path.split("/")]
+    shaped = "/".join(segments) or "/"
+    if not query:
+        return shaped
+    params = []
+    for pair in query.split("&"):
+        key, eq, value = pair.partition("=")
+        if not eq:
+            params.append(key)
+        elif _NUMBER.match(value):
+            params.append(f"{key}=<n>")
+        else:
+            params.append(f"{key}=<slug>")
+    return f"{shaped}?{'&'.join(params)}"
 
 
 def _segments(path: str) -> tuple[str, ...]:

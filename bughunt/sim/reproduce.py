@@ -17,6 +17,11 @@ from .runner import GridResult, run_grid, sim_task, sim_task_metrics
 from .stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, compare_paired
 
 STRATEGIES = ("random", "visited", "frontier")
+# How the intervals in the report were computed (also in docs/simulator.md).
+INTERVALS = {
+    "proportions": "95% bootstrap percentile over seeds (10,000 seeded resamples); Wilson score for 0/1 values",
+    "paired_differences": "95% normal approximation, mean ± 1.96·s/√n of per-seed differences (the seed's method)",
+}
 CAPACITIES = (4, 8, 12, 16, 20)
 SEED0 = 1000
 RUNS = 200
@@ -57,11 +62,11 @@ def build_report(
     grid: GridResult, resamples: int = BOOTSTRAP_RESAMPLES, bootstrap_seed: int = BOOTSTRAP_SEED
 ) -> dict[str, Any]:
     """The `--json` document of `bughunt ablate --reproduce` (proportions in [0, 1], tokens as counts)."""
-    from .stats import mean_ci
+    from .stats import proportion_ci
 
     strategies: dict[str, Any] = {}
     for s in STRATEGIES:
-        cov = mean_ci([r["coverage"] for r in grid.all_records(s)])
+        cov = proportion_ci([r["coverage"] for r in grid.all_records(s)], resamples, bootstrap_seed)
         bugs = _mean(grid, s, "bugs_found")
         tokens = _mean(grid, s, "tokens")
         strategies[s] = {
@@ -86,6 +91,7 @@ def build_report(
             "n": d["n_tasks"],
             "bootstrap": d["bootstrap"],
             "unpaired_half_width": d["unpaired_half_width"],
+            "method": d["method"],
         }
     n_bugs = len(BUILTIN_SITE.bugs)
     random_tokens = _mean(grid, "random/all_bugs", "tokens")
@@ -118,6 +124,7 @@ def build_report(
         "until_all_bugs": until,
         "capacity": capacity,
         "capacity_12_random_vs_fifo": {"mean": c12.mean, "lo": c12.lo, "hi": c12.hi, "wins": c12.wins.wins},
+        "intervals": INTERVALS,
     }
 
 

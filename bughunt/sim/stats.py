@@ -1,6 +1,13 @@
 """Statistics the way the specification asks for them.
 
-- Intervals: mean ± 1.96·s/√n (normal approximation, sample SD), as the seed script's `mean_ci`.
+- Intervals: mean ± 1.96·s/√n (normal approximation, sample SD), as the seed script's `mean_ci`, for
+  counts and tokens. Proportions (coverage, repeat rate, completion, bug recall) get intervals that stay
+  inside [0, 1] (`proportion_ci`): the Wilson score interval when every per-task value is 0 or 1 (a
+  binomial count), else the seeded bootstrap percentile interval of the mean (values such as coverage
+  are fractions, not 0/1 outcomes, so Wilson's binomial variance would not describe them).
+- Paired differences keep the normal approximation (the seed's published figures, e.g. +29.3 pp
+  [+27.9, +30.6], are computed that way); for a difference of proportions whose normal interval would
+  leave [−1, 1] the bootstrap percentile interval is reported instead (`method` says which).
 - Paired comparisons: the pairing unit is the task. When a task has several runs, each configuration's
   runs are averaged per task first and the differences are taken between task means — runs are never
   pooled. The interval is over those per-task differences; a seeded paired bootstrap resamples tasks.
@@ -63,6 +70,36 @@ def mean_ci(xs: Sequence[float], z: float = Z95) -> Interval:
     m = statistics.fmean(xs)
     half = z * statistics.stdev(xs) / math.sqrt(n)
     return Interval(m, m - half, m + half)
+
+
+PROPORTION_METRICS = frozenset({"coverage", "repeat_rate", "complete", "bug_recall"})
+
+
+def wilson_ci(successes: int, n: int, z: float = Z95) -> Interval:
+    """Wilson score interval for `successes` out of `n` (stays inside [0, 1], sensible at 0 and n)."""
+    if n < 1 or not 0 <= successes <= n:
+        raise UsageError(f"a Wilson interval needs 0 <= successes <= n and n >= 1, got {successes}/{n}")
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def proportion_ci(
+    xs: Sequence[float], resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
+) -> Interval:
+    """Mean of per-task proportions with an interval inside [0, 1]: Wilson when every value is 0 or 1,
+    else the seeded bootstrap percentile interval of the mean."""
+    n = len(xs)
+    if n < 2:
+        raise UsageError(f"an interval needs at least 2 values, got {n}")
+    if any(not (-1e-12 <= x <= 1 + 1e-12) for x in xs):
+        raise UsageError("proportion_ci: values must lie in [0, 1]")
+    if all(x in (0, 1) for x in xs):
+        return wilson_ci(int(sum(xs)), n)
+    lo, hi = bootstrap_ci(xs, resamples, seed)
+    return Interval(statistics.fmean(xs), lo, hi)
 
 
 def paired_differences(a: Sequence[float], b: Sequence[float]) -> list[float]:
@@ -163,6 +200,7 @@ class PairedComparison:
     bootstrap_lo: float
     bootstrap_hi: float
     unpaired_half_width: float
+    method: str = "normal"  # how lo/hi were computed: "normal" (mean ± 1.96·s/√n) or "bootstrap"
 
     @property
     def half_width(self) -> float:
@@ -179,6 +217,7 @@ class PairedComparison:
             "n_tasks": self.n_tasks,
             "bootstrap": {"lo": self.bootstrap_lo, "hi": self.bootstrap_hi},
             "unpaired_half_width": self.unpaired_half_width,
+            "method": self.method,
         }
 
 
@@ -187,8 +226,12 @@ def compare_paired(
     b: Mapping[K, Sequence[float]],
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
+    bounds: tuple[float, float] | None = None,
 ) -> PairedComparison:
-    """Compare configuration a with b; each maps task → that task's run values (one or several)."""
+    """Compare configuration a with b; each maps task → that task's run values (one or several).
+
+    `bounds` is the range the difference can take ((−1, 1) for proportions): a normal interval
+    leaving it is replaced by the bootstrap percentile interval."""
     if set(a) != set(b):
         missing = sorted(map(str, set(a) ^ set(b)))[:5]
         raise UsageError(f"paired comparison needs the same tasks on both sides; differing: {missing}")
@@ -199,15 +242,19 @@ def compare_paired(
     diffs = paired_differences(xa, xb)
     ci = mean_ci(diffs)
     blo, bhi = bootstrap_ci(diffs, resamples, seed)
+    lo, hi, method = ci.lo, ci.hi, "normal"
+    if bounds is not None and (lo < bounds[0] - 1e-12 or hi > bounds[1] + 1e-12):
+        lo, hi, method = blo, bhi, "bootstrap"
     return PairedComparison(
         mean=ci.mean,
-        lo=ci.lo,
-        hi=ci.hi,
+        lo=lo,
+        hi=hi,
         n_tasks=len(tasks),
         wins=win_counts(diffs),
         bootstrap_lo=blo,
         bootstrap_hi=bhi,
         unpaired_half_width=unpaired_ci(xa, xb).half_width,
+        method=method,
     )
 
 

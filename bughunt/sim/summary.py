@@ -18,11 +18,13 @@ from .runner import GridResult
 from .stats import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
+    PROPORTION_METRICS,
     Z95,
     Interval,
     PairedComparison,
     compare_paired,
     mean_ci,
+    proportion_ci,
 )
 
 
@@ -83,10 +85,19 @@ def summarize(
         intervals[c] = {}
         for m in metrics:
             by_task = result.values(c, m)
-            intervals[c][m] = mean_ci([statistics.fmean(v) for v in by_task.values()])
+            means = [statistics.fmean(v) for v in by_task.values()]
+            intervals[c][m] = (
+                proportion_ci(means, resamples, bootstrap_seed) if m in PROPORTION_METRICS else mean_ci(means)
+            )
         if baseline is not None and c != baseline:
             paired[c] = {
-                m: compare_paired(result.values(c, m), result.values(baseline, m), resamples, bootstrap_seed)
+                m: compare_paired(
+                    result.values(c, m),
+                    result.values(baseline, m),
+                    resamples,
+                    bootstrap_seed,
+                    bounds=(-1.0, 1.0) if m in PROPORTION_METRICS else None,
+                )
                 for m in metrics
             }
         recs = result.all_records(c)

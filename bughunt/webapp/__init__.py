@@ -6,72 +6,30 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-from loguru import logger
 
 from bughunt import site
 from bughunt.webapp.app import handle
 from bughunt.webapp.pages import SiteConfig
+from bughunt.webapp.server import Request, SiteServer, serve, serving
 
 ACCOUNT_STATES: tuple[str, ...] = ("logged-in", "logged-out")
+VARIANTS: tuple[str, ...] = ("24-page", "conduit-htmx")
+"""The built-in sites: the 24-page site of the published figures (default) and the realistic one."""
 
-__all__ = ["ACCOUNT_STATES", "SiteConfig", "SiteServer", "handle", "make_server", "running_site", "serve"]
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: SiteServer
-    server_version = "Conduit"
-    sys_version = ""
-    protocol_version = "HTTP/1.1"
-
-    def _answer(self, method: str) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(min(length, 1_000_000))  # read and drop: the site keeps no state
-        response = handle(self.server.config, method, self.path)
-        data = response.body.encode("utf-8")
-        self.send_response(response.status)
-        for name, value in response.headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        if method != "HEAD":
-            self.wfile.write(data)
-
-    def do_GET(self) -> None:  # noqa: N802 — http.server's naming
-        self._answer("GET")
-
-    def do_HEAD(self) -> None:  # noqa: N802
-        self._answer("HEAD")
-
-    def do_POST(self) -> None:  # noqa: N802
-        self._answer("POST")
-
-    def do_PUT(self) -> None:  # noqa: N802
-        self._answer("PUT")
-
-    def do_DELETE(self) -> None:  # noqa: N802
-        self._answer("DELETE")
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        logger.debug("site {} " + format, self.address_string(), *args)
-
-
-class SiteServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, address: tuple[str, int], config: SiteConfig) -> None:
-        self.config = config
-        super().__init__(address, _Handler)
-
-    @property
-    def base_url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
+__all__ = [
+    "ACCOUNT_STATES",
+    "VARIANTS",
+    "Request",
+    "SiteConfig",
+    "SiteServer",
+    "handle",
+    "make_server",
+    "running_site",
+    "running_variant",
+    "serve",
+]
 
 
 def make_config(
@@ -94,7 +52,8 @@ def make_server(
     port: int = 0,
 ) -> SiteServer:
     """A bound, not yet serving, site server (port 0 picks a free port)."""
-    return SiteServer((host, port), make_config(app_version, poison_text, account))
+    config = make_config(app_version, poison_text, account)
+    return SiteServer((host, port), lambda request: handle(config, request.method, request.target), config)
 
 
 @contextmanager
@@ -106,20 +65,31 @@ def running_site(
     port: int = 0,
 ) -> Iterator[str]:
     """Serve the site in a background thread for the duration of the block; yields its base URL."""
-    server = make_server(app_version, poison_text, account, host, port)
-    thread = threading.Thread(target=server.serve_forever, name="bughunt-site", daemon=True)
-    thread.start()
-    try:
-        yield server.base_url
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serving(make_server(app_version, poison_text, account, host, port)) as url:
+        yield url
 
 
-def serve(server: SiteServer) -> None:
-    """Serve in the foreground until interrupted."""
-    try:
-        server.serve_forever()
-    finally:
-        server.server_close()
+@contextmanager
+def running_variant(
+    variant: str = "24-page",
+    *,
+    app_version: str = "1.2",
+    poison_text: str | None = None,
+    account: str = "logged-in",
+    debug: bool = True,
+) -> Iterator[str]:
+    """Serve one of the built-in sites (`VARIANTS`) on a free loopback port; yields its base URL.
+
+    The 24-page site takes `app_version`, `poison_text` and `account`; conduit-htmx has real logins
+    (see `bughunt.webapp.conduit`) and takes `debug` (debug or production error pages)."""
+    if variant == "24-page":
+        with running_site(app_version=app_version, poison_text=poison_text, account=account) as url:
+            yield url
+        return
+    if variant == "conduit-htmx":
+        from bughunt.webapp.conduit import running_conduit
+
+        with running_conduit(debug=debug) as url:
+            yield url
+        return
+    raise ValueError(f"unknown built-in site {variant!r}; expected one of {', '.join(VARIANTS)}")

@@ -1,4 +1,4 @@
-"""`python -m evals.locomo --data FILE [--k 1 5 10 25 50] [--json] [--report FILE]`.
+"""`python -m evals.locomo [--data FILE] [--k 1 5 10 25 50] [--json] [--report FILE]`.
 
 Ingests each LoCoMo conversation into a fresh memgpt_lite store, ranks every question with the
 framework's hybrid search and with a plain BM25 baseline, and scores both against the evidence turns.
@@ -27,11 +27,19 @@ from memgpt_lite.search import HybridConfig
 from memgpt_lite.storage.embeddings import HashingEmbedder, MiniLMEmbedder
 
 err = Console(stderr=True)
+# Two LoCoMo conversations travel with the package (CC BY-NC 4.0; license and attribution beside them).
+DEV_DATA = Path(__file__).resolve().parent / "data" / "locomo_dev.json"
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m evals.locomo", description=__doc__.splitlines()[0])
-    p.add_argument("--data", required=True, help="LoCoMo JSON file (a list of samples)")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=DEV_DATA,
+        help="LoCoMo JSON file, a list of samples (default: the two shipped dev conversations, "
+        "CC BY-NC 4.0, evals/locomo/data/)",
+    )
     p.add_argument(
         "--k", type=int, nargs="+", default=list(DEFAULT_KS), help="cut-offs (default 1 5 10 25 50)"
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -47,6 +48,12 @@ def codeword(n: int) -> str:
     return "".join(out)
 
 
+def turn_message_id(turn: int, role: str) -> str:
+    """The id of turn `turn`'s user message or reply: fixed, so a turn replayed after a kill is found
+    in recall instead of being stored twice (turn numbers never repeat within a store)."""
+    return f"demo-turn-{turn}-{role}"
+
+
 def user_message(turn: int) -> Message:
     code = codeword(turn)
     item, place = ITEMS[turn % len(ITEMS)], PLACES[(turn // len(ITEMS)) % len(PLACES)]
@@ -54,7 +61,7 @@ def user_message(turn: int) -> Message:
         f"Turn {turn}. Please remember that the {item} for the {place} is {code}. "
         f"I will ask about it again much later, so keep it safe."
     )
-    return Message.user(text, meta={"demo_turn": turn, "demo_code": code})
+    return Message.user(text, id=turn_message_id(turn, "user"), meta={"demo_turn": turn, "demo_code": code})
 
 
 def assistant_reply(request: ModelRequest) -> ModelResponse:
@@ -108,7 +115,14 @@ def run_demo(
         max_prompt = 0
         task = progress.add_task("conversation", total=turns) if progress else None
         for turn in range(start + 1, start + turns + 1):
-            memory.append(user_message(turn))
+            # A turn interrupted by a kill left its messages in recall (resume re-linked them): append
+            # only what is not there yet, keyed by the turn's message ids.
+            if turn_message_id(turn, "user") not in memory.recall:
+                memory.append(user_message(turn))
+            if turn_message_id(turn, "assistant") in memory.recall:
+                memory.extra[TURN_KEY] = turn
+                memory.save()
+                continue
             prepared = memory.prepare()
             max_prompt = max(max_prompt, prepared.prompt_tokens)
             for ev in prepared.events:
@@ -122,7 +136,8 @@ def run_demo(
                     }
                 )
                 evicted_ids += ev.evicted_ids
-            memory.append(model.request(prepared.request).message)
+            reply = model.request(prepared.request).message
+            memory.append(reply.model_copy(update={"id": turn_message_id(turn, "assistant")}))
             memory.extra[TURN_KEY] = turn
             memory.save()
             if progress is not None and task is not None:
@@ -142,7 +157,7 @@ def run_demo(
         }
 
 
-def render(result: dict[str, Any], store: Path, console: Console) -> None:
+def render(result: dict[str, Any], store: Path, console: Console, removed: bool = False) -> None:
     window = result["context_window"]
     table = Table(title=f"context events (window {window} tokens)")
     for col in ("turn", "event", "before", "after", "evicted"):
@@ -170,11 +185,27 @@ def render(result: dict[str, Any], store: Path, console: Console) -> None:
     console.print(f"summary ({len(result['summary'])} chars), last lines:")
     for line in result["summary"].splitlines()[-3:]:
         console.print(f"  {line}", markup=False)
-    console.print(f"store: {store}  (run again with --store to continue)")
+    if removed:
+        console.print("store: temporary, removed (pass --store DIR to keep and continue it, or --keep)")
+    else:
+        console.print(f"store: {store}  (run again with --store to continue)")
 
 
 def main(args: argparse.Namespace) -> int:
+    temporary = not args.store
     store = Path(args.store) if args.store else Path(tempfile.mkdtemp(prefix="memgpt-lite-demo-"))
+    keep = bool(getattr(args, "keep", False))
+    try:
+        return _run(args, store, temporary and not keep)
+    finally:
+        # A temporary store is removed however the run ends (error, Ctrl-C) unless --keep asks for it.
+        if temporary and not keep:
+            shutil.rmtree(store, ignore_errors=True)
+        elif temporary:
+            print(f"kept the temporary store: {store}", file=sys.stderr)
+
+
+def _run(args: argparse.Namespace, store: Path, removed: bool) -> int:
     err = Console(stderr=True)
     # errors go to the shared net (memgpt_lite.cli_dispatch), which names them and picks the exit code
     if args.json:
@@ -184,7 +215,7 @@ def main(args: argparse.Namespace) -> int:
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
         with Progress(*columns, console=err, transient=True) as progress:
             result = run_demo(store, args.context_window, args.turns, progress)
-        render(result, store, Console())
+        render(result, store, Console(), removed)
     ok = result["evicted_found_in_recall"] == result["evicted_total"]
     ok = ok and result["max_prompt_tokens"] <= result["context_window"]
     return 0 if ok else 1
@@ -205,9 +236,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--turns", type=int, default=200, metavar="T", help="turns to run: user message + reply (default 200)"
     )
+    p.add_argument(
+        "--keep",
+        action="store_true",
+        help="without --store: keep the temporary store and print its path (default: it is removed)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=main)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main(argparse.Namespace(store=None, context_window=4000, turns=200, json=False)))
+    sys.exit(main(argparse.Namespace(store=None, context_window=4000, turns=200, json=False, keep=False)))

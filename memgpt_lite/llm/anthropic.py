@@ -2,13 +2,20 @@
 
 This is the only module that knows the wire format. It works against api.anthropic.com and against
 any server that speaks the Messages API (Ollama, llama.cpp server, vLLM) via `base_url`.
-Retries with exponential backoff for 429 / 5xx / 529 overload are the SDK's, with `max_retries`.
+Retries with exponential backoff for 429 / 5xx / 529 overload are the SDK's, with `max_retries`; a
+`Retry-After` longer than `RETRY_AFTER_CAP_S` (or the client's `timeout`, when smaller) is cut to that
+cap with a warning, so one call waits at most `max_retries` × the cap between attempts.
+
+Replies are untrusted input: a body that is not JSON, is truncated or nested past the parser's depth,
+or is not a Messages-API message is a `ModelError`; lone surrogates are replaced by U+FFFD; tool-use ids
+are made unique (and safe for the API) within a reply and again across the history when replayed.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,6 +41,12 @@ MODEL_ENV = "MEMGPT_LITE_MODEL"
 SYSTEM_NOTICE_PREFIX = "[System notice]"
 LONG_REQUEST_TOKENS = 16_000
 REDACTED_THINKING_META = "anthropic_redacted_thinking"
+RETRY_AFTER_CAP_S = 60.0
+MAX_ARGUMENT_DEPTH = 64
+"""Deepest nesting of tool-call arguments kept; deeper ones become an error result for the model."""
+"""Longest wait between two attempts, whatever `Retry-After` says (the SDK obeys up to ~50 days)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSAFE_ID = re.compile(r"[^A-Za-z0-9_-]")
 
 _STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",
@@ -104,6 +117,7 @@ def to_wire_messages(messages: list[Message]) -> list[dict[str, Any]]:
         if turn["role"] == "user":
             # The API wants tool_result blocks before any text in a user turn; keep their relative order.
             turn["content"].sort(key=lambda b: b["type"] != "tool_result")
+    _unique_tool_ids(turns)
     if turns and turns[0]["role"] != "user":
         # After an eviction the queue may start with an assistant turn; the API requires a user turn first.
         turns.insert(
@@ -114,6 +128,34 @@ def to_wire_messages(messages: list[Message]) -> list[dict[str, Any]]:
             },
         )
     return turns
+
+
+def _unique_tool_ids(turns: list[dict[str, Any]]) -> None:
+    """Rename repeated `tool_use` ids (a server that numbers calls per reply, a replayed reply) and the
+    `tool_result`s of the next user turn that answer them: the API refuses duplicates in one request."""
+    seen: set[str] = set()
+    renamed: dict[str, str] = {}
+    for turn in turns:
+        if turn["role"] == "assistant":
+            renamed = {}
+            for block in turn["content"]:
+                if block.get("type") != "tool_use":
+                    continue
+                old = block["id"]
+                new = old
+                n = 1
+                while new in seen:
+                    n += 1
+                    new = f"{old}_{n}"
+                seen.add(new)
+                if new != old:
+                    block["id"] = new
+                    renamed[old] = new
+        elif renamed:
+            for block in turn["content"]:
+                if block.get("type") == "tool_result" and block["tool_use_id"] in renamed:
+                    block["tool_use_id"] = renamed[block["tool_use_id"]]
+            renamed = {}
 
 
 def to_wire_tools(request: ModelRequest) -> list[dict[str, Any]]:
@@ -152,20 +194,78 @@ def build_params(request: ModelRequest, model: str) -> dict[str, Any]:
 # -- response translation ----------------------------------------------------------------------------
 
 
+def clean_text(text: str) -> str:
+    """`text` with every lone surrogate (a JSON `\\ud800` escape that is not half of a pair) replaced by
+    U+FFFD: such a string cannot be encoded as UTF-8, so it could be neither stored nor sent back."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+class TooDeep(ValueError):
+    """JSON data nested deeper than allowed."""
+
+
+def clean_value(value: Any, max_depth: int = 10_000) -> Any:
+    """A copy of JSON data with `clean_text` applied to every string, keys included. Iterative;
+    `TooDeep` past `max_depth` levels of nesting."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if not isinstance(value, dict | list):
+        return value
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any, int]] = [(value, root, 1)]
+    while stack:
+        src, dst, depth = stack.pop()
+        if depth > max_depth:
+            raise TooDeep(f"nested more than {max_depth} levels deep")
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for key, item in items:
+            if isinstance(item, dict | list):
+                child: Any = {} if isinstance(item, dict) else []
+                stack.append((item, child, depth + 1))
+            else:
+                child = clean_text(item) if isinstance(item, str) else item
+            if isinstance(dst, dict):
+                dst[clean_text(key) if isinstance(key, str) else key] = child
+            else:
+                dst.append(child)
+    return root
+
+
+def _call_id(raw: Any, seen: set[str]) -> str:
+    """A tool-use id the API accepts on replay (`[A-Za-z0-9_-]{1,64}`) and unique within the reply."""
+    base = _UNSAFE_ID.sub("_", str(raw or ""))[:56] or "toolu"
+    new, n = base, 1
+    while new in seen:
+        n += 1
+        new = f"{base}_{n}"
+    seen.add(new)
+    return new
+
+
 def from_wire_message(msg: Any) -> ModelResponse:
     """An SDK `Message` → our `ModelResponse`."""
     parts: list[TextPart | ThinkingPart | ToolCallPart] = []
     redacted: list[dict[str, Any]] = []
+    ids: set[str] = set()
     for block in msg.content:
         kind = getattr(block, "type", None)
         if kind == "redacted_thinking":
             redacted.append({"index": len(parts) + len(redacted), "data": block.data})
         elif kind == "text":
-            parts.append(TextPart(text=block.text))
+            parts.append(TextPart(text=clean_text(block.text)))
         elif kind == "thinking":
-            parts.append(ThinkingPart(text=block.thinking, signature=block.signature))
+            parts.append(ThinkingPart(text=clean_text(block.thinking), signature=block.signature))
         elif kind == "tool_use":
-            parts.append(_tool_call(block.id, block.name, block.input))
+            call_id, name = _call_id(block.id, ids), clean_text(block.name)
+            try:
+                arguments = clean_value(block.input, MAX_ARGUMENT_DEPTH)
+            except TooDeep:
+                # Deeper than any tool takes, and past what the store's JSON serializer writes: the
+                # model gets an error result instead of the loop crashing on the way to recall.
+                note = f"<arguments nested more than {MAX_ARGUMENT_DEPTH} levels deep were dropped>"
+                parts.append(ToolCallPart(id=call_id, name=name, arguments={}, raw_arguments=note))
+                continue
+            parts.append(_tool_call(call_id, name, arguments))
         else:
             logger.debug("ignoring content block of type {}", kind)
     usage = msg.usage
@@ -211,6 +311,28 @@ def _http_url(url: str) -> bool:
         return False
 
 
+class _BoundedRetryClient(anthropic.Anthropic):
+    """The SDK client with its wait between retries capped: it sleeps as long as `Retry-After` says
+    (up to ~50 days), which neither `timeout` nor `max_retries` bounds."""
+
+    def __init__(self, *, retry_after_cap: float = RETRY_AFTER_CAP_S, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.retry_after_cap = retry_after_cap
+
+    def _calculate_retry_timeout(
+        self, remaining_retries: int, options: Any, response_headers: Any = None
+    ) -> float:
+        wait = super()._calculate_retry_timeout(remaining_retries, options, response_headers)
+        if not wait <= self.retry_after_cap:  # also NaN
+            logger.warning(
+                "model provider asked to wait {} s before retrying; waiting {:g} s (the cap)",
+                wait,
+                self.retry_after_cap,
+            )
+            return self.retry_after_cap
+        return wait
+
+
 class AnthropicModel:
     """A `Model` backed by the Anthropic Messages API (or any server speaking it, via `base_url`).
 
@@ -254,7 +376,9 @@ class AnthropicModel:
             kwargs["http_client"] = http_client
         if timeout is not None:
             kwargs["timeout"] = timeout
-        self.client = anthropic.Anthropic(**kwargs)
+        cap = min(RETRY_AFTER_CAP_S, timeout) if timeout else RETRY_AFTER_CAP_S
+        self.retry_after_cap = cap
+        self.client = _BoundedRetryClient(retry_after_cap=cap, **kwargs)
 
     def request(self, request: ModelRequest) -> ModelResponse:
         params = build_params(request, self.name)
@@ -263,6 +387,12 @@ class AnthropicModel:
             params["timeout"] = self.timeout or 1800.0
         try:
             msg = self.client.messages.create(**params)
+        except (ValueError, RecursionError, UnicodeError) as err:
+            # A 200 whose body is not JSON, is cut off, or nests deeper than the parser goes.
+            where = getattr(self.client, "base_url", None) or "the model provider"
+            raise ModelError(
+                f"{self.name}: {where} sent a reply that cannot be parsed ({type(err).__name__}: {str(err)[:200]})"
+            ) from None
         except anthropic.APIStatusError as err:
             raise ModelError(
                 f"{self.name}: HTTP {err.status_code} from the model provider: {err.message}"
@@ -273,7 +403,7 @@ class AnthropicModel:
             raise ModelError(f"{self.name}: model provider{at} unreachable or failed: {err}") from err
         try:
             return from_wire_message(msg)
-        except (AttributeError, TypeError, ValueError, KeyError) as err:
+        except (AttributeError, TypeError, ValueError, KeyError, RecursionError) as err:
             # a 200 whose body is not a Messages API message (a proxy's page, another API's JSON)
             where = getattr(self.client, "base_url", None) or "the model provider"
             raise ModelError(

@@ -33,8 +33,9 @@ from memgpt_lite.retrieval import (
     rank,
     score,
 )
+from memgpt_lite.storage.archival_reader import check_chroma_file
 from memgpt_lite.storage.candidates import Reach, hybrid_candidates, server_candidates
-from memgpt_lite.storage.chroma_util import PassageFilter, connect, open_collection
+from memgpt_lite.storage.chroma_util import PassageFilter, connect, is_panic, open_collection
 from memgpt_lite.storage.embeddings import Embedder, default_embedder
 from memgpt_lite.storage.pages import Page, check_paging
 from memgpt_lite.storage.passage_index import open_index, row_of
@@ -94,6 +95,10 @@ class ArchivalStore:
         self._flushed_at = time.monotonic()
         self.location = str(path) if path is not None else str(url)
         self._lock = threading.RLock()
+        if path is not None:
+            # Chroma would write a new database over an empty or foreign chroma.sqlite3 (and then the
+            # passage index would be "rebuilt" empty); a garbled one makes its Rust core panic.
+            check_chroma_file(path)
         self._client = connect(path, url)
         try:
             self._col = open_collection(self._client, collection, self.embedder, ARCHIVAL_FORMAT)
@@ -101,7 +106,14 @@ class ArchivalStore:
             self._client.close()
             raise StoreError(f"archival storage at {self.location}: {e}") from e
         # Embedded only: a server may have other writers, whose passages a local index would miss.
-        self._index = (
+        try:
+            self._index = self._open_index(path, collection)
+        except BaseException:
+            self._client.close()
+            raise
+
+    def _open_index(self, path: str | Path | None, collection: str) -> Any:
+        return (
             open_index(
                 Path(path) / f"{collection}.index.sqlite",
                 lambda: int(self._chroma("count")),
@@ -366,7 +378,7 @@ class ArchivalStore:
         if len(self._counts) >= 64:
             self._counts.clear()
         self._counts[key] = (time.monotonic(), n)
-        return n
+        return int(n)
 
     def _changed(self) -> None:
         self._counts.clear()
@@ -403,6 +415,11 @@ class ArchivalStore:
             raise
         except Exception as e:  # a lost server or a broken file is a runtime store failure
             raise StoreError(f"archival storage at {self.location} failed during {op}: {e}") from e
+        except BaseException as e:
+            # Chroma's Rust core panics on some damaged files (pyo3's PanicException is a BaseException).
+            if not is_panic(e):
+                raise
+            raise StoreError(f"archival storage at {self.location} is damaged ({op} crashed: {e})") from e
 
     def close(self) -> None:
         try:

@@ -37,6 +37,15 @@ def connect(path: str | Path | None, url: str | None) -> Any:
         raise
     except Exception as e:
         raise StoreError(f"cannot open Chroma at {url or path}: {e}") from e
+    except BaseException as e:
+        if not is_panic(e):
+            raise
+        raise StoreError(f"cannot open Chroma at {url or path}: it is damaged (Chroma crashed: {e})") from e
+
+
+def is_panic(err: BaseException) -> bool:
+    """Whether `err` is a Rust panic surfacing through pyo3 (`PanicException`, a `BaseException`)."""
+    return type(err).__name__ == "PanicException"
 
 
 SEARCH_EF = 400
@@ -59,6 +68,10 @@ def open_collection(client: Any, name: str, embedder: Any, fmt: int) -> Any:
         )
     except Exception as e:  # Chroma raises many types for a broken store; ours is one clear error
         raise StoreError(f"cannot open collection {name!r}: {e}") from e
+    except BaseException as e:
+        if not is_panic(e):
+            raise
+        raise StoreError(f"cannot open collection {name!r}: the store is damaged (Chroma crashed: {e})") from e
     meta = col.metadata or {}
     if meta.get("embedder") != embedder.name or meta.get("dim") != embedder.dim:
         raise StoreError(

@@ -307,7 +307,16 @@ def open_index(
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         index = PassageIndex(path)
     total = chroma_count()
-    if index.size() != total:
+    held = index.size()
+    if total == 0 and held:
+        # Chroma lost what the index still holds: emptying the index would destroy the last copy of
+        # every passage's text.
+        index.close()
+        raise StoreError(
+            f"Chroma holds no passages but the passage index {path} holds {held}; refusing to empty it "
+            "(restore the archival folder from a backup)"
+        )
+    if held != total:
         logger.info("archival: rebuilding the passage index at {} ({} passages)", path, total)
         rebuild(index, chroma_page, total)
     return index

@@ -25,7 +25,7 @@ from memgpt_lite.messages import Message
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.message_filter import ROLES, MessageFilter
 from memgpt_lite.storage.pages import Page, check_paging
-from memgpt_lite.storage.sqlite import open_sqlite
+from memgpt_lite.storage.sqlite import open_sqlite, open_sqlite_readonly
 from memgpt_lite.storage.times import TimeLike
 
 __all__ = ["ROLES", "RecallHit", "RecallStore"]
@@ -64,12 +64,23 @@ class RecallHit(BaseModel):
 class RecallStore:
     """All messages of one agent. Thread-safe; one connection guarded by a lock."""
 
-    def __init__(self, path: str | Path, rank_window: int = 2000) -> None:
+    def __init__(self, path: str | Path, rank_window: int = 2000, *, read_only: bool = False) -> None:
+        """`read_only`: never write or create anything (`open_sqlite_readonly`); a missing, empty,
+        foreign or damaged file is a `StoreError` naming it."""
         if rank_window < 1:
             raise UsageError("rank_window must be >= 1")
         self.path = Path(path)
         self.rank_window = rank_window
+        self.read_only = read_only
         self._lock = threading.RLock()
+        if read_only:
+            self._db = open_sqlite_readonly(self.path, "recall database")
+            try:
+                self._init_schema()
+            except BaseException:
+                self._db.close()
+                raise
+            return
         with open_sqlite(
             self.path, "recall database", corrupt="corrupt or not a recall database"
         ) as self._db:
@@ -84,6 +95,8 @@ class RecallStore:
                 raise StoreError(
                     f"{self.path} is an SQLite database but not a recall database (tables: {sorted(tables)[:5]})"
                 )
+            if self.read_only:
+                raise StoreError(f"recall database {self.path} is an empty SQLite database (no recall tables)")
             # One script, one transaction: a crash leaves either no schema or all of it.
             db.executescript(f"BEGIN;{_SCHEMA}PRAGMA user_version={SCHEMA_VERSION};COMMIT;")
         elif version > SCHEMA_VERSION:

@@ -1,16 +1,16 @@
-"""Path safety for the Claude memory tool: a `/memories/...` path in, a real path inside the root out.
+"""Path safety for the Claude memory tool: a `/memories/...` path in, the names below the root out.
 
-Validation is segment by segment, before the file system is touched, and then again on the resolved
-path — so `..` in any spelling, look-alike prefixes and symlinks that lead out of the root all fail with
-a `ToolError` the model can read.
+Validation is segment by segment, before the file system is touched — so `..` in any spelling, look-alike
+prefixes, percent-encoding and invisible or line-breaking characters all fail with a `ToolError` the
+model can read. The names are then walked with directory file descriptors (`memory_fs`), which is what
+keeps symlinks — including ones swapped in by a racing local process — from leading out of the root.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
-from pathlib import Path
+from pathlib import PurePath
 
 from anthropic.lib.tools import ToolError
 
@@ -29,8 +29,33 @@ def format_size(n: int) -> str:
     return f"{int(size)}{units[i]}" if size == int(size) else f"{size:.1f}{units[i]}"
 
 
-def within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+def within(path: PurePath, root: PurePath) -> bool:
+    """`path` is `root` or lies below it, compared part by part (`/t/memX` is not within `/t/mem`)."""
+    parts, base = path.parts, root.parts
+    return len(parts) >= len(base) and parts[: len(base)] == base
+
+
+# Characters that render as nothing or as a line break: a name holding one can spoof a `view` listing
+# (U+2028 starts a new line in many renderers) or look identical to another name (Hangul fillers).
+_INVISIBLE = frozenset(
+    "\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5\u2800"
+    + "".join(chr(c) for c in range(0x180B, 0x1810))
+    + "".join(chr(c) for c in range(0xFE00, 0xFE10))
+)
+# Cc control, Cf format (zero-width, bidi), Zl/Zp line and paragraph separators, Co/Cs/Cn private,
+# surrogate and unassigned code points.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+
+
+def unsafe_character(text: str) -> str | None:
+    """The first character of `text` that must not appear in a memory name, or None."""
+    for c in text:
+        cat = unicodedata.category(c)
+        if cat in _REFUSED_CATEGORIES or c in _INVISIBLE or (cat == "Zs" and c != " "):
+            return c
+        if 0xE0100 <= ord(c) <= 0xE01EF:  # variation selectors supplement
+            return c
+    return None
 
 
 def path_segments(path: str, *, max_path_length: int, max_depth: int) -> list[str]:
@@ -39,8 +64,12 @@ def path_segments(path: str, *, max_path_length: int, max_depth: int) -> list[st
         raise ToolError("A path is required, e.g. /memories/notes.md")
     if len(path) > max_path_length:
         raise ToolError(f"Path is too long ({len(path)} characters; the limit is {max_path_length}).")
-    if any(unicodedata.category(c) in ("Cc", "Cf") for c in path):
-        raise ToolError("Path contains NUL, control or invisible formatting characters.")
+    bad = unsafe_character(path)
+    if bad is not None:
+        raise ToolError(
+            f"Path contains U+{ord(bad):04X} ({unicodedata.name(bad, 'unnamed')}): control characters, line or "
+            "paragraph separators and invisible characters are not allowed in names."
+        )
     if "\\" in path:
         raise ToolError(f"Path {path!r} contains a backslash; use / to separate directories.")
     if _PERCENT_ESCAPE.search(path):
@@ -67,34 +96,3 @@ def path_segments(path: str, *, max_path_length: int, max_depth: int) -> list[st
         if len(seg.encode("utf-8")) > 255:
             raise ToolError(f"Name {seg[:40]!r}… is longer than 255 bytes.")
     return segments
-
-
-def resolve_memory_path(
-    path: str,
-    root: Path,
-    *,
-    max_path_length: int = 256,
-    max_depth: int = 8,
-    has_secret: Callable[[str], bool] | None = None,
-) -> Path:
-    """The real path inside `root` (already resolved) for `path`, or a `ToolError` saying what is wrong."""
-    segments = path_segments(path, max_path_length=max_path_length, max_depth=max_depth)
-    if has_secret is not None and has_secret(path):
-        raise ToolError("Path contains what looks like a secret or personal data; choose a neutral name.")
-    current = root
-    for seg in segments:
-        current = current / seg
-        if current.is_symlink():
-            try:
-                target = current.resolve(strict=False)
-            except (OSError, RuntimeError) as err:
-                raise ToolError(f"Path {path} goes through a broken symlink.") from err
-            if not within(target, root):
-                raise ToolError(f"Path {path} would escape /memories directory via symlink")
-    try:
-        resolved = current.resolve(strict=False)
-    except (OSError, RuntimeError) as err:
-        raise ToolError(f"Path {path} cannot be resolved.") from err
-    if not within(resolved, root):
-        raise ToolError(f"Path {path} would escape /memories directory")
-    return resolved

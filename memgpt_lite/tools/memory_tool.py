@@ -4,12 +4,17 @@
 implementation's commands and result texts, and is stricter about safety:
 
 - paths are validated segment by segment under `/memories` (no `..`, backslashes, percent-encoding,
-  hidden names, NUL/control characters, look-alike prefixes such as `/memoriesX`, over-long paths), and
-  no symlink may lead outside `root`; nothing outside `root` is ever read, written, renamed over or listed;
-- per-file and total size limits;
-- every text is redacted (`memgpt_lite.tools.redaction`) before it reaches the disk;
+  hidden names, control characters, line/paragraph separators, invisible fillers, look-alike prefixes
+  such as `/memoriesX`, over-long paths);
+- the file system is reached only through directory descriptors (`memgpt_lite.tools.memory_fs`): no
+  symlink is ever followed, not even one a racing local process swaps in between a check and a use, so
+  nothing outside `root` is ever read, written, renamed over, deleted or listed; `delete` and `rename`
+  of a symlink act on the link; only regular files with one link are read (no FIFO, device or hard link
+  to an outside file), and symlinks, special files and oddly named entries are left out of listings;
+- per-file, total size and file-count limits; the size is checked before redaction runs;
+- every text is redacted (`memgpt_lite.tools.redaction`, linear time) before it reaches the disk;
 - files not accessed for a while can be listed and cleared (`expired`, `clear_expired`);
-- every write is atomic (temporary file + rename).
+- every write is atomic (temporary file + rename in the same folder).
 
 Use it with the SDK's `client.beta.messages.tool_runner(tools=[MemoryTool(root)], ...)`, or with our
 agent loop: `Agent(model, memory, tools=[MemoryTool(root)])` (it joins through `as_tool()`).
@@ -18,13 +23,12 @@ agent loop: `Agent(model, memory, tools=[MemoryTool(root)])` (it joins through `
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import timedelta
-from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 
 from anthropic.lib.tools import BetaAbstractMemoryTool, ToolError
@@ -38,13 +42,12 @@ from anthropic.types.beta import (
 )
 
 from memgpt_lite.errors import ConfigError
-from memgpt_lite.tools.memory_paths import VIRTUAL_ROOT, format_size, resolve_memory_path, within
+from memgpt_lite.tools.memory_fs import TMP_PREFIX, ConfinedTree, Entry, TreeError
+from memgpt_lite.tools.memory_paths import VIRTUAL_ROOT, format_size, path_segments, unsafe_character, within
 from memgpt_lite.tools.redaction import Redacted, redact
 from memgpt_lite.tools.registry import Tool, ToolContext
 
 LINE_NUMBER_WIDTH = 6
-_FILE_MODE = 0o600
-_DIR_MODE = 0o700
 _FIELDS: dict[str, dict[str, type]] = {
     "view": {"path": str},
     "create": {"path": str, "file_text": str},
@@ -95,6 +98,7 @@ class MemoryTool(BetaAbstractMemoryTool):
         *,
         max_file_bytes: int = 64 * 1024,
         max_total_bytes: int = 4 * 1024 * 1024,
+        max_files: int = 1000,
         max_path_length: int = 256,
         max_depth: int = 8,
         expire_after: timedelta | float | None = None,
@@ -105,11 +109,13 @@ class MemoryTool(BetaAbstractMemoryTool):
         super().__init__(cache_control=cache_control)
         if max_file_bytes <= 0 or max_total_bytes < max_file_bytes:
             raise ConfigError("max_file_bytes must be > 0 and max_total_bytes >= max_file_bytes")
-        root_path = Path(root)
-        root_path.mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
-        self.root = root_path.resolve()
+        if max_files <= 0:
+            raise ConfigError("max_files must be > 0")
+        self._tree = ConfinedTree(root)
+        self.root = self._tree.root
         self.max_file_bytes = max_file_bytes
         self.max_total_bytes = max_total_bytes
+        self.max_files = max_files
         self.max_path_length = max_path_length
         self.max_depth = max_depth
         self.expire_after = _seconds(expire_after)
@@ -145,110 +151,105 @@ class MemoryTool(BetaAbstractMemoryTool):
                 raise ToolError("`view_range` must be a list of two integers [start, end] (end may be -1).")
         return super().call(input)
 
-    # -- path safety ---------------------------------------------------------------------------------
-    def _resolve(self, path: str) -> Path:
-        """The real path inside `root` for a `/memories/...` path, or a `ToolError` saying what is wrong."""
-        return resolve_memory_path(
-            path,
-            self.root,
-            max_path_length=self.max_path_length,
-            max_depth=self.max_depth,
-            has_secret=lambda text: self._redactor(text).changed,
-        )
+    # -- paths ---------------------------------------------------------------------------------------
+    def _names(self, path: str) -> tuple[str, ...]:
+        """The names below the root for a `/memories/...` path, or a `ToolError` saying what is wrong."""
+        segments = path_segments(path, max_path_length=self.max_path_length, max_depth=self.max_depth)
+        if self._redactor(path).changed:
+            raise ToolError("Path contains what looks like a secret or personal data; choose a neutral name.")
+        return tuple(segments)
 
-    def _virtual(self, real: Path) -> str:
-        rel = real.relative_to(self.root).as_posix()
-        return VIRTUAL_ROOT if rel == "." else f"{VIRTUAL_ROOT}/{rel}"
+    @staticmethod
+    def _virtual(names: Sequence[str]) -> str:
+        return "/".join((VIRTUAL_ROOT, *names))
+
+    @staticmethod
+    def _listable(name: str) -> bool:
+        # Entries a local process made with names the tool would refuse (hidden, temporary, invisible or
+        # line-breaking characters) are never shown: they could spoof the listing.
+        return not name.startswith(".") and unsafe_character(name) is None and name == name.strip()
+
+    @contextmanager
+    def _errors(self, path: str) -> Iterator[None]:
+        """File-system trouble as a `ToolError` in the reference implementation's words where it has them."""
+        try:
+            yield
+        except TreeError as err:
+            if err.kind == "missing":
+                raise ToolError(f"The path {path} does not exist. Please provide a valid path.") from err
+            if err.kind == "symlink":
+                raise ToolError(
+                    f"Path {path} goes through a symlink; the memory tool never follows symlinks (it would "
+                    "escape /memories or be redirected)."
+                ) from err
+            raise ToolError(f"{path}: {err}.") from err
 
     # -- file primitives -----------------------------------------------------------------------------
-    def _read(self, real: Path, path: str) -> str:
-        try:
-            fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW)
-        except FileNotFoundError as err:
-            raise ToolError(f"The path {path} does not exist. Please provide a valid path.") from err
-        except OSError as err:
-            raise ToolError(f"The path {path} cannot be read as a regular file.") from err
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise ToolError(f"The path {path} is not a file.")
-            if info.st_size > self.max_file_bytes:
-                raise ToolError(f"File {path} is larger than the {self.max_file_bytes}-byte limit.")
-            with os.fdopen(fd, "rb", closefd=False) as fh:
-                data = fh.read()
-        finally:
-            os.close(fd)
-        self._touch(real)
+    def _read(self, names: tuple[str, ...], path: str) -> str:
+        with self._errors(path):
+            data = self._tree.read(names, max_bytes=self.max_file_bytes, now=self._clock())
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise ToolError(f"File {path} is not UTF-8 text.") from err
 
-    def _touch(self, real: Path, modified: bool = False) -> None:
-        # Explicit access time: mounts with noatime/relatime would not keep it for us, and expiry reads it.
-        try:
-            now = self._clock()
-            mtime = now if modified else os.stat(real, follow_symlinks=False).st_mtime
-            os.utime(real, (now, mtime), follow_symlinks=False)
-        except OSError:
-            pass
+    def _usage(self) -> Iterator[Entry]:
+        """Every entry under root, at most `max_files + 1` (enough to tell that the limit is reached)."""
+        return self._tree.walk(limit=self.max_files + 1, skip=lambda name: name.startswith(TMP_PREFIX))
 
-    def _mkdirs(self, directory: Path) -> None:
-        missing = []
-        cur = directory
-        while not cur.exists():
-            missing.append(cur)
-            cur = cur.parent
-        if not cur.is_dir():
-            raise ToolError(f"{self._virtual(cur)} is a file, not a directory.")
-        for d in reversed(missing):
-            d.mkdir(mode=_DIR_MODE)
-
-    def _files(self) -> Iterator[tuple[Path, os.stat_result]]:
-        """Every regular file under root (symlinks are not followed)."""
-        for dirpath, _dirs, files in os.walk(self.root, followlinks=False):
-            for name in files:
-                p = Path(dirpath) / name
-                try:
-                    info = os.stat(p, follow_symlinks=False)
-                except OSError:
-                    continue
-                if stat.S_ISREG(info.st_mode):
-                    yield p, info
-
-    def _prepare_text(self, content: str, real: Path, path: str) -> Redacted:
-        """Redact, then check the per-file and total limits for writing `content` to `real`."""
+    def _prepare_text(
+        self, content: str, names: tuple[str, ...], path: str, *, replacing: os.stat_result | None
+    ) -> Redacted:
+        """Check the per-file limit, redact, then check the per-file, total and count limits for writing
+        `content` as `names` (`replacing`: the file it replaces, not counted twice)."""
+        # Before redaction as well as after: redaction may lengthen a text, and an over-long text must
+        # not cost redaction time at all.
+        raw = len(content.encode("utf-8", errors="surrogatepass"))
+        if raw > self.max_file_bytes:
+            raise ToolError(
+                f"File {path} would be {raw} bytes; the limit per file is {self.max_file_bytes} bytes."
+            )
         cleaned = self._redactor(content)
-        size = len(cleaned.text.encode("utf-8"))
+        size = len(cleaned.text.encode("utf-8", errors="surrogatepass"))
         if size > self.max_file_bytes:
             raise ToolError(
                 f"File {path} would be {size} bytes; the limit per file is {self.max_file_bytes} bytes."
             )
-        total = sum(info.st_size for p, info in self._files() if p != real)
+        total = entries = 0
+        with self._errors(path):
+            for entry in self._usage():
+                entries += 1
+                same = replacing is not None and (entry.info.st_dev, entry.info.st_ino) == (
+                    replacing.st_dev,
+                    replacing.st_ino,
+                )
+                if stat.S_ISREG(entry.info.st_mode) and not same:
+                    total += entry.info.st_size
         if total + size > self.max_total_bytes:
             raise ToolError(
                 f"Memory is full: writing {path} would use {total + size} bytes of the {self.max_total_bytes}-byte "
                 "limit. Delete or shorten files first."
             )
+        if replacing is None:
+            new_entries = 1 + self._missing_folders(names)
+            if entries + new_entries > self.max_files:
+                raise ToolError(
+                    f"Memory holds {entries if entries <= self.max_files else 'more than ' + str(self.max_files)} "
+                    f"files and folders; the limit is {self.max_files}. Delete or merge files first."
+                )
         return cleaned
 
-    def _write(self, real: Path, text: str) -> None:
-        tmp = real.parent / f".tmp-{os.getpid()}-{uuid.uuid4().hex}"
-        data = text.encode("utf-8")
-        fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW, _FILE_MODE)
-        try:
+    def _missing_folders(self, names: tuple[str, ...]) -> int:
+        for depth in range(len(names) - 1, 0, -1):
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, real)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        self._touch(real, modified=True)
+                if self._tree.lstat(names[:depth]) is not None:
+                    return len(names) - 1 - depth
+            except TreeError:
+                return 0  # the walk fails on this path anyway, with its own message
+        return len(names) - 1
+
+    def _text_bytes(self, text: str) -> bytes:
+        return text.encode("utf-8", errors="replace")
 
     @staticmethod
     def _note(cleaned: Redacted) -> str:
@@ -256,19 +257,28 @@ class MemoryTool(BetaAbstractMemoryTool):
 
     # -- the six commands ----------------------------------------------------------------------------
     def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        real = self._resolve(command.path)
-        try:
-            leaf = os.stat(real, follow_symlinks=False)
-        except (FileNotFoundError, NotADirectoryError) as err:
-            raise ToolError(f"The path {command.path} does not exist. Please provide a valid path.") from err
+        names = self._names(command.path)
+        with self._errors(command.path):
+            leaf = self._tree.lstat(names)
+        if leaf is None:
+            raise ToolError(f"The path {command.path} does not exist. Please provide a valid path.")
+        if stat.S_ISLNK(leaf.st_mode):
+            raise ToolError(f"The path {command.path} is a symlink, which the memory tool never follows.")
         if stat.S_ISDIR(leaf.st_mode):
-            items: list[tuple[str, str]] = []
-            self._collect(real, "", 1, items)
             header = f"Here're the files and directories up to 2 levels deep in {command.path}, excluding hidden items:"
             lines = [f"{format_size(leaf.st_size)}\t{command.path}"]
-            lines += [f"{size}\t{command.path.rstrip('/')}/{rel}" for size, rel in items]
+            base = command.path.rstrip("/")
+            with self._errors(command.path):
+                for entry in self._tree.walk(
+                    names, max_depth=2, limit=self.max_files, skip=lambda n: not self._listable(n)
+                ):
+                    rel = "/".join(entry.names[len(names) :])
+                    if entry.is_dir:
+                        lines.append(f"{format_size(entry.info.st_size)}\t{base}/{rel}/")
+                    elif entry.is_plain_file:
+                        lines.append(f"{format_size(entry.info.st_size)}\t{base}/{rel}")
             return header + "\n" + "\n".join(lines)
-        content = self._read(real, command.path)
+        content = self._read(names, command.path)
         lines = content.split("\n")
         start = 1
         if command.view_range:
@@ -279,44 +289,60 @@ class MemoryTool(BetaAbstractMemoryTool):
         numbered = [f"{str(i + start).rjust(LINE_NUMBER_WIDTH)}\t{line}" for i, line in enumerate(lines)]
         return f"Here's the content of {command.path} with line numbers:\n" + "\n".join(numbered)
 
-    def _collect(self, directory: Path, rel: str, depth: int, items: list[tuple[str, str]]) -> None:
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
-            return
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            if entry.is_symlink():
-                # Listed only when it stays inside root, and never descended into.
-                try:
-                    if not within(Path(entry.path).resolve(), self.root):
-                        continue
-                except (OSError, RuntimeError):
-                    continue
-            info = entry.stat(follow_symlinks=False)
-            item = f"{rel}/{entry.name}" if rel else entry.name
-            if entry.is_dir(follow_symlinks=False):
-                items.append((format_size(info.st_size), item + "/"))
-                if depth < 2:
-                    self._collect(Path(entry.path), item, depth + 1, items)
-            else:
-                items.append((format_size(info.st_size), item))
-
     def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
-        real = self._resolve(command.path)
-        if real == self.root:
+        names = self._names(command.path)
+        if not names:
             raise ToolError("Cannot create a file at /memories itself.")
-        if os.path.lexists(real):
+        try:
+            exists = self._tree.lstat(names) is not None
+        except TreeError as err:
+            if err.kind != "missing":  # a symlink or a file on the way: say so
+                with self._errors(command.path):
+                    raise
+            exists = False  # a folder on the way is missing: created below
+        if exists:
             raise ToolError(f"File {command.path} already exists")
-        cleaned = self._prepare_text(command.file_text, real, command.path)
-        self._mkdirs(real.parent)
-        self._write(real, cleaned.text)
+        cleaned = self._prepare_text(command.file_text, names, command.path, replacing=None)
+        with self._errors(command.path):
+            try:
+                self._tree.write(
+                    names,
+                    self._text_bytes(cleaned.text),
+                    exclusive=True,
+                    create_parents=True,
+                    now=self._clock(),
+                )
+            except TreeError as err:
+                if err.kind == "exists":
+                    raise ToolError(f"File {command.path} already exists") from err
+                raise
         return f"File created successfully at: {command.path}" + self._note(cleaned)
 
+    def _edit(self, names: tuple[str, ...], path: str, new_text: str, before: os.stat_result) -> Redacted:
+        cleaned = self._prepare_text(new_text, names, path, replacing=before)
+        with self._errors(path):
+            self._tree.write(
+                names,
+                self._text_bytes(cleaned.text),
+                exclusive=False,
+                create_parents=False,
+                now=self._clock(),
+            )
+        return cleaned
+
+    def _read_for_edit(self, names: tuple[str, ...], path: str) -> tuple[str, os.stat_result]:
+        content = self._read(names, path)
+        with self._errors(path):
+            info = self._tree.lstat(names)
+        if info is None:
+            raise ToolError(f"The path {path} does not exist. Please provide a valid path.")
+        return content, info
+
     def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
-        real = self._resolve(command.path)
-        content = self._read(real, command.path)
+        names = self._names(command.path)
+        if not names:
+            raise ToolError("/memories is a directory, not a file.")
+        content, info = self._read_for_edit(names, command.path)
         count = content.count(command.old_str) if command.old_str else 0
         if count == 0:
             raise ToolError(
@@ -332,8 +358,7 @@ class MemoryTool(BetaAbstractMemoryTool):
                 f"{', '.join(map(str, lines))}. Please ensure it is unique"
             )
         changed_line = content[: content.find(command.old_str)].count("\n")
-        cleaned = self._prepare_text(content.replace(command.old_str, command.new_str), real, command.path)
-        self._write(real, cleaned.text)
+        cleaned = self._edit(names, command.path, content.replace(command.old_str, command.new_str), info)
         new_lines = cleaned.text.split("\n")
         lo, hi = max(0, changed_line - 2), min(len(new_lines), changed_line + 3)
         snippet = [f"{str(n).rjust(LINE_NUMBER_WIDTH)}\t{new_lines[n - 1]}" for n in range(lo + 1, hi + 1)]
@@ -344,8 +369,10 @@ class MemoryTool(BetaAbstractMemoryTool):
         )
 
     def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
-        real = self._resolve(command.path)
-        content = self._read(real, command.path)
+        names = self._names(command.path)
+        if not names:
+            raise ToolError("/memories is a directory, not a file.")
+        content, info = self._read_for_edit(names, command.path)
         lines = content.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
@@ -355,58 +382,82 @@ class MemoryTool(BetaAbstractMemoryTool):
                 f"It should be within the range [0, {len(lines)}]."
             )
         lines.insert(command.insert_line, command.insert_text.rstrip("\n"))
-        cleaned = self._prepare_text("\n".join(lines) + "\n", real, command.path)
-        self._write(real, cleaned.text)
+        cleaned = self._edit(names, command.path, "\n".join(lines) + "\n", info)
         return f"The file {command.path} has been edited." + self._note(cleaned)
 
     def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        real = self._resolve(command.path)
-        if real == self.root:
+        names = self._names(command.path)
+        if not names:
             raise ToolError("Cannot delete the /memories directory itself")
-        if real.is_dir() and not real.is_symlink():
-            shutil.rmtree(real)
-        elif os.path.lexists(real):
-            real.unlink()
-        else:
-            raise ToolError(f"The path {command.path} does not exist")
+        try:
+            self._tree.delete(names)
+        except TreeError as err:
+            if err.kind == "missing":
+                raise ToolError(f"The path {command.path} does not exist") from err
+            with self._errors(command.path):
+                raise
         return f"Successfully deleted {command.path}"
 
     def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
-        old = self._resolve(command.old_path)
-        new = self._resolve(command.new_path)
-        if old == self.root or new == self.root:
+        old = self._names(command.old_path)
+        new = self._names(command.new_path)
+        if not old or not new:
             raise ToolError("Cannot rename the /memories directory itself")
-        if not os.path.lexists(old):
-            raise ToolError(f"The path {command.old_path} does not exist")
-        if os.path.lexists(new):
-            raise ToolError(f"The destination {command.new_path} already exists")
-        if within(new, old):
+        if within(PurePosixPath(*new), PurePosixPath(*old)):
             raise ToolError(f"Cannot move {command.old_path} into itself")
-        self._mkdirs(new.parent)
-        os.rename(old, new)
+        try:
+            self._tree.rename(old, new, create_parents=True)
+        except TreeError as err:
+            if err.kind == "missing" and self._tree_missing(old):
+                raise ToolError(f"The path {command.old_path} does not exist") from err
+            if err.kind == "exists":
+                raise ToolError(f"The destination {command.new_path} already exists") from err
+            with self._errors(f"{command.old_path} -> {command.new_path}"):
+                raise
         return f"Successfully renamed {command.old_path} to {command.new_path}"
 
+    def _tree_missing(self, names: tuple[str, ...]) -> bool:
+        try:
+            return self._tree.lstat(names) is None
+        except TreeError as err:
+            return err.kind == "missing"
+
     def clear_all_memory(self) -> str:
-        for entry in os.scandir(self.root):
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path)
-            else:
-                os.unlink(entry.path)
+        with self._errors(VIRTUAL_ROOT):
+            self._tree.clear()
         return "All memory cleared"
 
     # -- expiry --------------------------------------------------------------------------------------
+    def _plain_files(self) -> Iterator[Entry]:
+        for entry in self._tree.walk(skip=lambda name: not self._listable(name)):
+            if entry.is_plain_file:
+                yield entry
+
     def expired(self, older_than: timedelta | float | None = None) -> list[str]:
         """`/memories/...` paths of files neither read nor written for `older_than` (default `expire_after`)."""
         limit = _seconds(older_than) if older_than is not None else self.expire_after
         if limit is None:
             raise ConfigError("no expiry configured: pass older_than= or set expire_after=")
         cutoff = self._clock() - limit
-        out = [self._virtual(p) for p, info in self._files() if max(info.st_atime, info.st_mtime) < cutoff]
+        with self._errors(VIRTUAL_ROOT):
+            out = [
+                self._virtual(e.names)
+                for e in self._plain_files()
+                if max(e.info.st_atime, e.info.st_mtime) < cutoff
+            ]
         return sorted(out)
 
     def clear_expired(self, older_than: timedelta | float | None = None) -> list[str]:
         """Delete the expired files (see `expired`); returns what was deleted."""
-        removed = self.expired(older_than)
-        for path in removed:
-            (self.root / path[len(VIRTUAL_ROOT) + 1 :]).unlink(missing_ok=True)
+        removed = []
+        for path in self.expired(older_than):
+            names = tuple(path[len(VIRTUAL_ROOT) + 1 :].split("/"))
+            try:
+                info = self._tree.lstat(names)
+                # Only what is still the plain file that expired: never a folder or link swapped in.
+                if info is not None and stat.S_ISREG(info.st_mode):
+                    self._tree.delete(names)
+                    removed.append(path)
+            except TreeError:
+                continue
         return removed

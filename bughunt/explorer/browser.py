@@ -1,0 +1,321 @@
+"""The browser engine: the same `Fetcher` promises, with each page rendered by Chromium.
+
+Playwright's Python client drives Debian's `chromium` (never a downloaded browser). A page load gives
+the same `FetchedPage` as the HTTP engine — final URL, status and headers of the navigation, the
+*rendered* HTML, its structure hash — so every oracle works unchanged, plus what went wrong in the
+page while it ran: uncaught JavaScript errors, console errors, XHR/fetch answers of 4xx/5xx
+(`FetchedPage.client_errors`, judged by `bughunt.oracles.client_errors`). Every request to another
+origin is aborted, service workers are blocked, and robots.txt, delays, routes and login walls are the
+`Fetcher`'s own. Click actions (elements that navigate or swap content without an `href`) are
+performed here; their result is a state, the URL plus the structure hash of what the click left.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+from loguru import logger
+
+from bughunt.html import Action, ClientError, FetchedPage, FetchError, css_selector, is_html, route_of
+from memgpt_lite.errors import UsageError
+
+from .fetcher import USER_AGENT, Fetcher, FetchResult
+from .login import Credentials, LoginFailed, confirm_logged_in
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+# Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
+_AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
+SETTLE_S = 1.5
+"""After `load`, how long a page may keep fetching before it is read (scripts render after load)."""
+MAX_CLIENT_ERRORS = 20
+MAX_CLICKS_PER_PAGE = 15
+
+
+def chromium_path() -> str:
+    """Debian's Chromium, or a clear one-line error when it is missing."""
+    found = next((p for p in ("/usr/bin/chromium", shutil.which("chromium")) if p and Path(p).exists()), None)
+    if found is None:
+        raise UsageError(
+            "--engine browser needs Chromium: /usr/bin/chromium not found (apt-get install chromium)"
+        )
+    return found
+
+
+@dataclass
+class BrowserFetcher(Fetcher):
+    """A `Fetcher` whose page loads are Chromium's. `storage_state` (a Playwright storage-state file:
+    cookies and local storage) starts the browser logged in."""
+
+    storage_state: Path | None = None
+    engine: ClassVar[str] = "browser"
+    _pw: Any = field(default=None, init=False, repr=False)
+    _browser: Any = field(default=None, init=False, repr=False)
+    _context: Any = field(default=None, init=False, repr=False)
+    _page: Any = field(default=None, init=False, repr=False)
+    _errors: list[ClientError] = field(default_factory=list, init=False, repr=False)
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._page is not None:
+            return
+        executable = chromium_path()
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+
+        self._pw = sync_playwright().start()
+        try:
+            self._browser = self._pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        except PlaywrightError as exc:
+            self.close()
+            first = (str(exc).strip().splitlines() or ["no reason given"])[0]
+            raise UsageError(f"--engine browser: Chromium at {executable} did not start ({first})") from None
+        options: dict[str, Any] = {"user_agent": USER_AGENT, "service_workers": "block"}
+        if self.headers:
+            options["extra_http_headers"] = dict(self.headers)
+        if self.storage_state is not None:
+            options["storage_state"] = str(self.storage_state)
+        self._context = self._browser.new_context(**options)
+        self._sync_cookies_in()
+        self._context.route("**/*", self._guard)
+        self._page = self._context.new_page()
+        self._page.on("pageerror", lambda exc: self._record("js_error", str(exc)))
+        self._page.on("console", self._on_console)
+        self._page.on("response", self._on_response)
+
+    def close(self) -> None:
+        for thing, how in ((self._context, "close"), (self._browser, "close"), (self._pw, "stop")):
+            if thing is not None:
+                try:
+                    getattr(thing, how)()
+                except Exception as exc:  # noqa: BLE001 — closing must not hide the real outcome
+                    logger.debug("closing the browser: {!r}", exc)
+        self._pw = self._browser = self._context = self._page = None
+
+    # -- what the page does ------------------------------------------------------------------------
+    def _guard(self, route: Any) -> None:
+        url = route.request.url
+        if f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower() == self.origin:
+            route.continue_()
+        elif url.startswith(("data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            route.abort("blockedbyclient")
+
+    def _record(self, kind: Any, text: str, url: str = "", status: int | None = None) -> None:
+        if len(self._errors) < MAX_CLIENT_ERRORS:
+            self._errors.append(ClientError(kind, text[:500], url[:500], status))
+
+    def _on_console(self, message: Any) -> None:
+        if message.type != "error":
+            return
+        text = message.text
+        # Resource failures are judged by the response handler (XHR/fetch) or are our own blocking.
+        if text.startswith("Failed to load resource"):
+            return
+        self._record("console_error", text, (message.location or {}).get("url", ""))
+
+    def _on_response(self, response: Any) -> None:
+        request = response.request
+        if request.resource_type in ("xhr", "fetch") and response.status >= 400:
+            self._record(
+                "failed_request", f"{request.method} {response.status}", response.url, response.status
+            )
+
+    # -- loading ---------------------------------------------------------------------------------
+    def _load(self, url: str) -> FetchedPage:
+        from playwright.sync_api import Error as PlaywrightError
+
+        self.start()
+        self._errors = []
+        started = time.perf_counter()
+        deadline = time.monotonic() + self.timeout
+        try:
+            response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
+        except PlaywrightError as exc:
+            if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
+                raise TimeoutError(f"the page took longer than {self.timeout:g}s to load") from None
+            raise FetchError(type(exc).__name__) from exc
+        self._settle(deadline)
+        return self._snapshot(response, started)
+
+    def _settle(self, deadline: float) -> None:
+        from playwright.sync_api import Error as PlaywrightError
+
+        wait = min(SETTLE_S, deadline - time.monotonic())
+        if wait > 0:
+            try:
+                self._page.wait_for_load_state("networkidle", timeout=wait * 1000)
+            except PlaywrightError:
+                pass  # still busy (polling, a socket): read what is rendered by now
+
+    def _snapshot(self, response: Any, started: float) -> FetchedPage:
+        headers = {k.lower(): v for k, v in (response.headers.items() if response is not None else ())}
+        content_type = headers.get("content-type", "text/html" if response is None else "")
+        try:
+            body = self._page.content() if is_html(content_type) else ""
+        except Exception:  # noqa: BLE001 — a page navigating away while read: read it once more
+            self._page.wait_for_load_state("load", timeout=self.timeout * 1000)
+            body = self._page.content()
+        redirects: list[str] = []
+        request = response.request.redirected_from if response is not None else None
+        while request is not None:
+            redirects.insert(0, request.url)
+            request = request.redirected_from
+        final = self._page.url
+        return FetchedPage(
+            url=final,
+            route=route_of(final),
+            status=response.status if response is not None else 200,
+            headers=headers,
+            content_type=content_type,
+            body=body,
+            elapsed_ms=round((time.perf_counter() - started) * 1000, 2),
+            redirects=tuple(redirects),
+            client_errors=tuple(self._errors),
+        )
+
+    # -- actions ---------------------------------------------------------------------------------
+    def actions(self, page: FetchedPage) -> list[Action]:
+        """Links, HTMX and GET forms as for the HTTP engine, plus clicks on elements that act without an
+        href (their target is the page they are on; `perform` clicks them there)."""
+        found = super().actions(page)
+        if not page.is_html:
+            return found
+        known = {a.selector for a in found}
+        clicks: list[Action] = []
+        for node in page.document.iter():
+            if len(clicks) >= MAX_CLICKS_PER_PAGE:
+                break
+            if node.tag in ("script", "style") or not _clickable(node):
+                continue
+            selector = css_selector(node)
+            label = (node.text() or node.get("aria-label"))[:120]
+            if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
+                continue  # a "Log out" or "Delete" button is never clicked
+            known.add(selector)
+            clicks.append(Action("click", page.url, label, selector))
+        return found + clicks
+
+    def perform(self, action: Action) -> FetchResult:
+        """A link, HTMX or form action is a page load of its target; a click is done on its page, and
+        what it leaves (a new URL, or new content at the same one) is the resulting state."""
+        if action.kind != "click" or not action.selector:
+            return super().perform(action)
+        from playwright.sync_api import Error as PlaywrightError
+
+        route = self.route_of(action.target)
+        if route is None:
+            return FetchResult("blocked", action.target[:200], "", detail="not a route of this site")
+        before = self.fetch(route)
+        if before.outcome != "page":
+            return before
+        started = time.perf_counter()
+        deadline = time.monotonic() + self.timeout
+        self._errors = []
+        response: list[Any] = []
+
+        def navigation(r: Any) -> None:
+            if r.request.is_navigation_request() and r.request.frame == self._page.main_frame:
+                response.append(r)
+
+        self._page.on("response", navigation)
+        try:
+            self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
+            self._settle(deadline)
+        except PlaywrightError as exc:
+            return FetchResult(
+                "http_error", route, self.url_of(route), detail=f"click failed ({type(exc).__name__})"
+            )
+        finally:
+            self._page.remove_listener("response", navigation)
+        page = self._snapshot(response[0] if response else None, started)
+        return self.classify(route, page)
+
+    # -- logging in ------------------------------------------------------------------------------
+    def _form_login(self, creds: Credentials) -> None:
+        """Log in the way a person does, in the page: scripts may build the form or keep the session in
+        local storage, which a form POST from the HTTP client would miss."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        assert creds.login_url is not None and creds.username is not None and creds.password is not None
+        where = self.route_of(creds.login_url) or "/"
+        try:
+            self._load(creds.login_url)
+            password = self._page.locator("input[type=password]:visible").first
+            password.wait_for(timeout=self.timeout * 1000)
+            form = password.locator("xpath=ancestor::form[1]")
+            scope = form if form.count() else self._page
+            texts = scope.locator(
+                "input:visible:not([type]), input[type=text]:visible, input[type=email]:visible"
+            )
+            hinted = scope.locator(
+                "input[name*=user i]:visible, input[name*=email i]:visible, input[name*=login i]:visible,"
+                " input[type=email]:visible, input[placeholder*=user i]:visible, input[placeholder*=email i]:visible"
+            )
+            user = hinted.first if hinted.count() else texts.first
+            if texts.count():
+                user.fill(creds.username)
+            password.fill(creds.password)
+            password.press("Enter")
+            self._settle(time.monotonic() + self.timeout)
+            try:
+                self._page.wait_for_load_state("load", timeout=self.timeout * 1000)
+            except PlaywrightError:
+                pass
+            still = self._page.locator("input[type=password]:visible").count()
+        except (PlaywrightError, TimeoutError, OSError) as exc:
+            raise LoginFailed(
+                f"--login-url {where}: the login form could not be used ({type(exc).__name__})"
+            ) from None
+        if still:
+            raise LoginFailed(
+                f"--login-url {where}: the login was refused (the login form came back); "
+                "check --username and the password variable"
+            )
+        confirm_logged_in(self)
+
+    # -- cookies ---------------------------------------------------------------------------------
+    def _sync_cookies_in(self) -> None:
+        """Cookies of the HTTP jar (`--cookie`, a form login) go into the browser's context."""
+        cookies = [
+            {"name": c.name, "value": c.value or "", "url": self.origin + "/"} for c in self.cookies.jar
+        ]
+        if cookies:
+            self._context.add_cookies(cookies)
+
+    def refresh_cookies(self) -> None:
+        """After a login through the HTTP client, give the browser the new session cookie."""
+        if self._context is not None:
+            self._sync_cookies_in()
+
+
+def _clickable(node: Any) -> bool:
+    attrs = node.attrs
+    if node.tag == "a" and "href" in attrs:
+        return False
+    if any(
+        k in attrs
+        for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")
+    ):
+        return True
+    if attrs.get("role") in ("button", "link", "tab"):
+        return True
+    kind = attrs.get("type", "").lower()
+    if node.tag == "button" and kind != "submit":
+        # Without a type, a button in a form submits it (POST forms are never actions).
+        return kind == "button" or not any(a.tag == "form" for a in node.ancestors())
+    return False

@@ -1,0 +1,214 @@
+"""Logging in: a form login (`--login-url --username --password-env`), cookies (`--cookie NAME=VALUE`),
+extra headers (`--header 'Name: value'`) and, for the browser engine, a storage-state file.
+
+Secrets live in process memory only: the password is read from the environment variable named on the
+command line, cookie and header values from the command line, and none of them is ever stored, logged
+or printed. The store keeps only *that* a login was used (`Credentials.label`, no username). A form
+login finds the form with a password field, fills it (hidden inputs such as CSRF tokens are sent as
+the page gave them), submits it and confirms the login wall is gone; when the wall comes back
+mid-session the fetcher logs in again once, and the next time raises `LoginLost`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from bughunt.html import FetchedPage, Node, absolute, base_url, same_origin
+from memgpt_lite.errors import UsageError
+
+if TYPE_CHECKING:
+    from .fetcher import Fetcher
+
+_USERNAME_HINT = re.compile(r"(?i)user|email|login|account|ident")
+_TEXT_TYPES = frozenset({"", "text", "email", "tel"})
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_COOKIE_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+class LoginFailed(UsageError):
+    """The login options did not log in (no password form, the form came back, the wall stayed)."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """Everything the login options gave. `repr` shows no secret."""
+
+    login_url: str | None = None
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    cookies: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    storage_state: Path | None = None
+
+    @property
+    def used(self) -> bool:
+        return bool(self.login_url or self.cookies or self.headers or self.storage_state)
+
+    @property
+    def label(self) -> str:
+        """What the store may keep: the kinds of login used, no names, no values."""
+        kinds = [
+            name
+            for name, on in (
+                ("form", self.login_url),
+                ("cookie", self.cookies),
+                ("header", self.headers),
+                ("storage-state", self.storage_state),
+            )
+            if on
+        ]
+        return "+".join(kinds) or "none"
+
+    def secrets(self) -> list[str]:
+        """Every secret value given (for tests and redaction checks)."""
+        return [v for v in (self.password, *(v for _, v in self.cookies), *(v for _, v in self.headers)) if v]
+
+
+def credentials_from_args(
+    *,
+    login_url: str | None,
+    username: str | None,
+    password_env: str | None,
+    cookies: list[str] | None,
+    headers: list[str] | None,
+    storage_state: Path | None,
+    base_url: str,
+) -> Credentials:
+    """Check the login options (every error names its option and never echoes a secret)."""
+    given = [login_url is not None, username is not None, password_env is not None]
+    if any(given) and not all(given):
+        raise UsageError("--login-url, --username and --password-env go together (all three or none)")
+    password = None
+    if password_env is not None:
+        password = os.environ.get(password_env)
+        if not password:
+            raise UsageError(f"--password-env {password_env}: that environment variable is not set or empty")
+    if login_url is not None:
+        login_url = absolute(base_url, login_url) or ""
+        if not login_url or not same_origin(login_url, base_url):
+            raise UsageError("--login-url must be a page of the site being explored (same origin as --url)")
+    parsed_cookies: list[tuple[str, str]] = []
+    for item in cookies or []:
+        name, sep, value = item.partition("=")
+        if not sep or not _COOKIE_NAME.fullmatch(name.strip()):
+            raise UsageError("--cookie: expected NAME=VALUE (a cookie name is letters, digits and -_.)")
+        parsed_cookies.append((name.strip(), value.strip()))
+    parsed_headers: list[tuple[str, str]] = []
+    for item in headers or []:
+        name, sep, value = item.partition(":")
+        if not sep or not _HEADER_NAME.fullmatch(name.strip()) or "\n" in value or "\r" in value:
+            raise UsageError("--header: expected 'Name: value' (one header per option)")
+        parsed_headers.append((name.strip(), value.strip()))
+    if storage_state is not None and not storage_state.is_file():
+        raise UsageError(f"--storage-state {storage_state}: no such file")
+    return Credentials(
+        login_url, username, password, tuple(parsed_cookies), tuple(parsed_headers), storage_state
+    )
+
+
+def login_form(page: FetchedPage) -> Node | None:
+    """The form with a password field on `page` (the first), or None."""
+    for form in page.document.find_all("form"):
+        if any(n.tag == "input" and n.get("type").lower() == "password" for n in form.iter()):
+            return form
+    return None
+
+
+def has_password_field(page: FetchedPage) -> bool:
+    return any(n.get("type").lower() == "password" for n in page.document.find_all("input"))
+
+
+def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str]]:
+    """The name/value pairs a person logging in would submit: the username in the field that asks for
+    it (named like user/email/login, else the first text field), the password in the password field,
+    every hidden input (CSRF tokens) and preset value as the page gave it, checked boxes, the first
+    named submit button."""
+    inputs = [n for n in form.iter() if n.tag in ("input", "select", "textarea") and n.get("name")]
+    texts = [n for n in inputs if n.tag == "input" and n.get("type").lower() in _TEXT_TYPES]
+    user_field = next((n for n in texts if _USERNAME_HINT.search(n.get("name") + " " + n.get("id"))), None)
+    user_field = user_field or (texts[0] if texts else None)
+    pairs: list[tuple[str, str]] = []
+    submitted = False
+    for node in inputs:
+        name, kind = node.get("name"), node.get("type").lower()
+        if "disabled" in node.attrs:
+            continue
+        if node is user_field:
+            pairs.append((name, username))
+        elif node.tag == "input" and kind == "password":
+            pairs.append((name, password))
+        elif node.tag == "input" and kind in ("checkbox", "radio"):
+            if "checked" in node.attrs:
+                pairs.append((name, node.get("value", "on")))
+        elif node.tag == "input" and kind in ("submit", "image", "button", "reset"):
+            if kind == "submit" and not submitted:
+                pairs.append((name, node.get("value")))
+                submitted = True
+        elif node.tag == "select":
+            options = node.find_all("option")
+            chosen = next((o for o in options if "selected" in o.attrs), options[0] if options else None)
+            if chosen is not None:
+                pairs.append((name, chosen.get("value") if "value" in chosen.attrs else chosen.text()))
+        elif node.tag == "textarea":
+            pairs.append((name, node.raw_text()))
+        else:
+            pairs.append((name, node.get("value")))
+    if not submitted:
+        button = next(
+            (
+                b
+                for b in form.find_all("button")
+                if b.get("name") and b.get("type", "submit").lower() == "submit"
+            ),
+            None,
+        )
+        if button is not None:
+            pairs.append((button.get("name"), button.get("value")))
+    return pairs
+
+
+def http_login(fetcher: Fetcher, creds: Credentials) -> None:
+    """Log in through the fetcher's HTTP client (its cookie jar keeps the session cookie).
+
+    Raises `LoginFailed` when there is no password form, the form comes back after submitting it, or
+    the start page is still behind a login wall."""
+    assert creds.login_url is not None and creds.username is not None and creds.password is not None
+    where = fetcher.route_of(creds.login_url) or "/"
+    try:
+        page = fetcher._http(creds.login_url)
+    except (TimeoutError, OSError) as exc:
+        raise LoginFailed(f"--login-url {where}: could not load it ({type(exc).__name__})") from None
+    form = login_form(page)
+    if form is None:
+        raise LoginFailed(f"--login-url {where}: no form with a password field there")
+    action = absolute(base_url(page), form.get("action") or page.url)
+    if action is None or not same_origin(action, fetcher.origin + "/"):
+        raise LoginFailed(f"--login-url {where}: the login form submits to another site; not sent")
+    pairs = form_fields(form, creds.username, creds.password)
+    try:
+        if form.get("method", "get").strip().lower() == "post":
+            answer = fetcher._http(action, method="POST", data=dict(pairs))
+        else:
+            parts = urlsplit(action)
+            answer = fetcher._http(urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(pairs), "")))
+    except (TimeoutError, OSError) as exc:
+        raise LoginFailed(f"--login-url {where}: submitting the form failed ({type(exc).__name__})") from None
+    if answer.status >= 400 or (answer.is_html and login_form(answer) is not None):
+        raise LoginFailed(
+            f"--login-url {where}: the login was refused (HTTP {answer.status}"
+            f"{', the login form came back' if answer.is_html and login_form(answer) is not None else ''}); "
+            "check --username and the password variable"
+        )
+    confirm_logged_in(fetcher)
+
+
+def confirm_logged_in(fetcher: Fetcher) -> None:
+    """The start page must not be a login wall any more."""
+    result = fetcher.probe(fetcher.start_route())
+    if result.outcome == "login_wall":
+        raise LoginFailed(f"logged in, but {result.route} is still behind a login wall ({result.detail})")

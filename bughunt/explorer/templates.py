@@ -1,0 +1,76 @@
+"""Page templates: which remembered pages are instances of one page type, judged generically.
+
+A *template* is a route shape plus, where the site shows it, the DOM structure. The shape comes from
+the URL alone: numeric segments and query values become ``<n>``, long hexadecimal/UUID identifiers
+``<id>``, hyphenated slugs and other query values ``<slug>`` (``/tag/web-dev?page=2`` →
+``/tag/<slug>?page=<n>``). Two routes whose shapes differ in one literal segment at the same position
+(``/tag/python``, ``/tag/webdev``) are one template when their pages have the same structure hash
+(contract 1: tag/attribute-name structure, text ignored, repeated siblings collapsed). Nothing here
+names a route of any one application.
+
+`safe_route` is the harness's guard on every route that enters trusted memory: a canonical,
+percent-encoded path+query of bounded length (the engine's `Fetcher.route_of` should already give
+one; this makes the promise hold whatever a fetcher returns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote, unquote
+
+from bughunt.planning import route_shape
+
+__all__ = ["route_shape", "safe_route", "structure_hash", "templates"]
+
+MAX_ROUTE_CHARS = 300
+# What may stay unencoded in a remembered route: RFC 3986 unreserved characters, the path and query
+# delimiters, and '%' of existing escapes. Commas, spaces, quotes and brackets are encoded, so a route
+# can never read as prose or split a comma-separated list in the working context.
+_ROUTE_SAFE = "/?&=%-._~:@+!$;"
+
+
+def safe_route(route: str) -> str | None:
+    """The canonical form of `route` (percent-encoded, at most `MAX_ROUTE_CHARS`), or None when it
+    cannot be one (not a path, or too long)."""
+    if not route.startswith("/"):
+        return None
+    route = route.split("#", 1)[0]
+    # Decode once and re-encode, so "/a%20b" and "/a b" are the same route and escapes stay valid.
+    encoded = quote(unquote(route), safe=_ROUTE_SAFE)
+    return encoded if len(encoded) <= MAX_ROUTE_CHARS else None
+
+
+def templates(hashes: Mapping[str, str | None]) -> dict[str, str]:
+    """Template of every route in `hashes` (route → structure hash, None when unknown).
+
+    Shapes first; then routes of one shape save one literal segment, with the same known structure
+    hash, share a template with that segment as ``<slug>``. A route with no known hash keeps its shape.
+    """
+    shape = {r: route_shape(r) for r in hashes}
+    out = dict(shape)
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for r, s in shape.items():
+        h = hashes[r]
+        if not h:
+            continue
+        path, _, query = s.partition("?")
+        parts = path.split("/")
+        for i, seg in enumerate(parts):
+            if seg and not seg.startswith("<"):
+                key = (h, query, len(parts), i, tuple(parts[:i]), tuple(parts[i + 1 :]))
+                groups.setdefault(key, []).append(r)
+    for (_h, query, _n, i, before, after), routes in groups.items():
+        if len({shape[r].split("?")[0].split("/")[i] for r in routes}) < 2:
+            continue
+        merged = "/".join([*before, "<slug>", *after]) + (f"?{query}" if query else "")
+        for r in routes:
+            out[r] = merged
+    return out
+
+
+def structure_hash(page: Any) -> str | None:
+    """The fetched page's DOM structure hash (contract 1, the engine's `FetchedPage.structure_hash`),
+    or None for a response that has none."""
+    given = getattr(page, "structure_hash", None)
+    return given if isinstance(given, str) and given else None

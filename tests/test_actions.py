@@ -1,0 +1,90 @@
+"""Actions a script-free client can see (contract 2) and the page structure hash (contract 1)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+from bughunt.html import Action, FetchedPage, action_targets, extract_actions, extract_links, route_of
+
+ORIGIN = "http://a.test"
+
+
+def page(body: str, path: str = "/dir/here") -> FetchedPage:
+    url = ORIGIN + path
+    return FetchedPage(url, route_of(url), 200, {}, "text/html; charset=utf-8", body, 0.0)
+
+
+def test_links_hx_data_href_and_literal_onclick_are_actions_in_document_order():
+    body = """
+    <a href="/one">One</a>
+    <button hx-get="/?page=2" hx-target="#list">More</button>
+    <div data-href="/row/7" class="row">Row seven</div>
+    <span onclick="window.location.href='/clicked'; return false;">go</span>
+    <span onclick="location.assign('/assigned')">go</span>
+    <span onclick="location.href = base + '/computed'">computed: needs a browser</span>
+    <a href="https://elsewhere.test/x">off-origin</a>
+    <a href="/one#frag">same target again</a>
+    <a href="/nofollow" rel="nofollow">n</a>
+    """
+    got = extract_actions(page(body))
+    assert [(a.kind, a.target) for a in got] == [
+        ("link", "http://a.test/one"),
+        ("hx", "http://a.test/?page=2"),
+        ("click", "http://a.test/row/7"),
+        ("click", "http://a.test/clicked"),
+        ("click", "http://a.test/assigned"),
+    ]
+    assert got[1].label == "More" and got[2].label == "Row seven"
+    assert all(isinstance(a, Action) and a.selector for a in got)
+    # extract_links keeps its meaning: <a href> only.
+    assert extract_links(page(body)) == ["http://a.test/one"]
+
+
+def test_get_form_is_submitted_with_generated_values_and_post_forms_never():
+    body = """
+    <form action="/search" method="get">
+      <input type="search" name="q">
+      <input type="hidden" name="csrf" value="abc">
+      <select name="sort"><option value="new">New</option><option value="old">Old</option></select>
+      <input type="checkbox" name="exact" checked value="1"><input type="checkbox" name="other">
+      <input type="radio" name="r" value="a"><input type="radio" name="r" value="b" checked>
+      <input type="password" name="pw"><input type="submit" name="go" value="Go">
+      <input name="off" disabled value="x">
+    </form>
+    <form action="/delete-all" method="post"><input name="id" value="1"></form>
+    <form hx-post="/comments"><input name="body"></form>
+    """
+    got = extract_actions(page(body))
+    assert [a.kind for a in got] == ["form"]
+    parts = urlsplit(got[0].target)
+    assert parts.path == "/search"
+    assert parse_qsl(parts.query, keep_blank_values=True) == [
+        ("q", "test"),
+        ("csrf", "abc"),
+        ("sort", "new"),
+        ("exact", "1"),
+        ("r", "b"),
+    ]
+    # Deterministic: the same page gives the same target.
+    assert action_targets(page(body)) == action_targets(page(body))
+
+
+def test_form_without_action_submits_to_the_page_itself_and_selected_option_wins():
+    body = '<form><select name="n"><option>1</option><option selected>2</option></select></form>'
+    assert action_targets(page(body, "/list?x=1")) == ["http://a.test/list?n=2"]
+
+
+def test_structure_hash_ignores_text_and_values_but_not_structure():
+    a = page('<ul class="l"><li><a href="/a/1">one</a></li><li><a href="/a/2">two</a></li></ul>')
+    b = page('<ul class="l">' + "".join(f'<li><a href="/b/{i}">x{i}</a></li>' for i in range(7)) + "</ul>")
+    c = page('<ul class="l"><li><a href="/a/1">one</a></li></ul><div class="error">boom</div>')
+    d = page('<ul class="other"><li><a href="/a/1">one</a></li></ul>')
+    assert a.structure_hash == b.structure_hash
+    assert a.structure_hash != c.structure_hash
+    assert a.structure_hash != d.structure_hash
+    assert len(a.structure_hash) == 32 and int(a.structure_hash, 16) >= 0
+
+
+def test_structure_hash_of_a_very_deep_page_does_not_recurse():
+    deep = page("<div>" * 50_000 + "x" + "</div>" * 50_000)
+    assert len(deep.structure_hash) == 32

@@ -1,0 +1,121 @@
+"""Parsing without recursion or quadratic time, and a bounded number of oracle requests per step."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from bughunt.explorer.fetcher import MAX_ORACLE_FETCHES, Fetcher
+from bughunt.html import MAX_DEPTH, FetchedPage, extract_actions, parse_html, route_of
+from bughunt.oracles import inspect_page
+
+
+def page(body: str, url: str = "http://a.test/p") -> FetchedPage:
+    return FetchedPage(url, route_of(url), 200, {}, "text/html", body, 0.0)
+
+
+def depth_of(root) -> int:
+    deepest, stack = 0, [(root, 0)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in node.elements)
+    return deepest
+
+
+@pytest.mark.parametrize("n", [1_000, 100_000])
+def test_a_deeply_nested_page_parses_and_every_oracle_runs(n):
+    body = "<div>" * n + '<a href="/deep">deep</a><pre class="traceback">Traceback x</pre>' + "</div>" * n
+    p = page(body)
+    started = time.perf_counter()
+    doc = p.document
+    assert depth_of(doc) <= MAX_DEPTH + 2
+    assert "deep" in doc.text() and p.structure_hash
+    assert [a.target for a in extract_actions(p)] == ["http://a.test/deep"]
+    inspect_page(p)  # every oracle walks the tree: none may recurse
+    assert time.perf_counter() - started < 10
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<span>" * 30_000 + "</i>" * 30_000,  # the standard's tree building: O(open elements) per end tag
+        "<p>" + "<b>" * 30_000 + "x",
+        "</div>" * 100_000,
+        "<a>" * 100_000,
+        "<" * 300_000 + "a" * 10,
+        "<a " * 200_000,
+    ],
+    ids=["deep-then-stray", "unclosed", "stray", "unclosed-links", "lone-brackets", "unclosed-tags"],
+)
+def test_hostile_markup_parses_in_linear_time(body):
+    started = time.perf_counter()
+    parse_html(body)
+    assert time.perf_counter() - started < 3.0
+
+
+def test_the_tree_is_the_standard_one():
+    doc = parse_html(
+        "<div><p>one<p>two</span><ul><li>a<li>b</ul><table><tr><td>x</table><script>if (a < b) {}</script>"
+    )
+    assert [p.text() for p in doc.find_all("p")] == ["one", "two"]
+    assert [n.tag for n in doc.find_all("tbody", "tr", "td")] == ["tbody", "tr", "td"]
+    assert doc.find_all("script")[0].raw_text() == "if (a < b) {}"
+    script_line = parse_html("<p>a</p>\n\n<script>\nx()</script>").find_all("script")[0].line
+    assert script_line == 3
+
+
+class _Counting(BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802
+        type(self).hits.append(self.path)
+        if self.path == "/robots.txt":
+            self.send_response(404)
+            self.end_headers()
+            return
+        if self.path == "/many-forms":
+            forms = "".join(
+                f'<form method="post" action="/item/{i}/save" data-resource="/item/{i}">'
+                f'<input name="title" value="t{i}"><input name="tags" value=""></form>'
+                for i in range(300)
+            )
+            body = f"<html><body>{forms}</body></html>"
+        else:
+            body = "<html><body><p class='tags'>python</p></body></html>"
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def counting_site() -> Iterator[str]:
+    _Counting.hits = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_page_with_300_forms_makes_at_most_the_capped_oracle_requests(counting_site):
+    fetcher = Fetcher(counting_site + "/", timeout=5)
+    result = fetcher.fetch("/many-forms")
+    assert result.outcome == "page" and result.page is not None
+    inspect_page(result.page, fetcher.fetch_page)
+    oracle_hits = [h for h in _Counting.hits if h.startswith("/item/")]
+    assert 1 <= len(oracle_hits) <= MAX_ORACLE_FETCHES == 8
+    # The next step has its own allowance.
+    fetcher.fetch("/many-forms")
+    inspect_page(fetcher.fetch("/many-forms").page, fetcher.fetch_page)
+    assert len([h for h in _Counting.hits if h.startswith("/item/")]) <= 2 * MAX_ORACLE_FETCHES

@@ -1,0 +1,224 @@
+"""Every command in README.md's bash blocks, run in a fresh `git clone` of this repository.
+
+The clone is a temporary directory with no `../shared` beside it (what a user of the project has).
+Each command runs as written, with these exceptions, all stated here:
+
+- optional parts in brackets (`[--json]`, `[--store runs/demo]`) are included, so JSON output is checked;
+- fast arguments where the README's would take minutes (FAST below; the last value of an option wins);
+- ports: `8000` and `8001` become free loopback ports, and `demo-page` gets `--port` with a free one;
+- commands that serve until Ctrl-C are started, checked to answer on their port, and stopped at the end;
+- `scripts/*.sh` find `./.venv` already current (a venv that sees this one's packages, with the install
+  stamp written), because tests never reach the network and an install would; the install itself is
+  therefore not exercised here (CI runs `scripts/test.sh` from a clean clone);
+- `scripts/test.sh` runs one small test module instead of the whole suite (it would run this test again);
+- commands whose comment says they need a key ("needs ANTHROPIC_API_KEY") run without one and must fail
+  with exactly one line (on stderr; with `--json`, one JSON error line on stdout) and create nothing; SKIPPED lists the commands that need something the
+  clone cannot have (with the reason the README itself gives).
+
+Every other command must exit 0; with `--json` its stdout must be one JSON document, and a file given to
+`--json-file`/`--json FILE` must hold one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import sysconfig
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FAST: dict[str, list[str]] = {
+    "bash scripts/test.sh": ["tests/test_site.py", "-q", "-p", "no:cacheprovider"],
+    "memgpt-lite demo": ["--turns", "20"],  # 200 turns take ~10 s; 20 still warn, flush and evict
+    "python -m benchmarks.reproduce": ["--repeats", "1"],
+    "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
+}
+SKIPPED: dict[str, str] = {
+    "bughunt ablate --config my.yaml --backend dask": "needs the user's my.yaml and a running Dask scheduler",
+}
+NEEDS_KEY = "needs ANTHROPIC_API_KEY"
+SERVES = "serves until Ctrl-C"
+
+
+def readme_commands(text: str) -> list[tuple[str, str]]:
+    """(command, comment) for every line of every ```bash block."""
+    out = []
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+        for line in block.splitlines():
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            command, _, comment = line.partition("  #")
+            out.append((command.strip(), comment.strip()))
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(
+                f"server exited with {proc.returncode}: {proc.stderr.read() if proc.stderr else ''}"
+            )
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"nothing answers on port {port} after {seconds} s")
+
+
+def _files(root: Path) -> set[str]:
+    return {
+        str(p.relative_to(root)) for p in root.rglob("*") if ".git" not in p.parts and ".venv" not in p.parts
+    }
+
+
+def _prepare_venv(clone: Path) -> None:
+    """A `.venv` in the clone that sees this interpreter's packages, stamped as current for both scripts."""
+    subprocess.run([sys.executable, "-m", "venv", str(clone / ".venv")], check=True)
+    site = next((clone / ".venv" / "lib").glob("python3*/site-packages"))
+    (site / "outer-venv.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    python = clone / ".venv" / "bin" / "python"
+    version = subprocess.run([str(python), "--version"], capture_output=True, text=True, check=True).stdout
+    stamp = hashlib.sha256((clone / "pyproject.toml").read_bytes() + version.encode()).hexdigest()
+    for extras in ("base", "test"):
+        (clone / ".venv" / f".installed-{extras}").write_text(stamp + "\n", encoding="utf-8")
+
+
+def _run_args(command: str, port: int, demo_port: int, port2: int = 0) -> list[str]:
+    command = re.sub(r"\[([^\]]*)\]", r"\1", command)  # include the optional parts
+    command = command.replace("8000", str(port)).replace("8001", str(port2 or _free_port()))
+    args = shlex.split(command)
+    for prefix, extra in FAST.items():
+        if command.startswith(prefix):
+            args += extra
+    if command.startswith("bughunt demo-page") and "--export" not in args:
+        args += ["--port", str(demo_port)]
+    return args
+
+
+def _json_targets(args: list[str]) -> tuple[bool, list[str]]:
+    """Whether stdout must be JSON, and the files that must hold JSON."""
+    on_stdout, files = False, []
+    for i, a in enumerate(args):
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if a == "--json-file" and nxt:
+            files.append(nxt)
+        elif a == "--json":
+            if nxt and not nxt.startswith("-") and nxt.endswith(".json"):
+                files.append(nxt)
+            else:
+                on_stdout = True
+    return on_stdout, files
+
+
+@pytest.mark.slow
+def test_every_readme_command_works_in_a_fresh_clone(tmp_path):
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs git and a git checkout")
+    clone = tmp_path / "repo"  # nothing else in tmp_path: no ../shared beside the clone
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    assert not (clone.parent / "shared").exists()
+    _prepare_venv(clone)
+    bin_dir = str(Path(sys.executable).parent)
+    env = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "VIRTUAL_ENV", "PYTHONPATH")}
+    env |= {
+        "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",  # this venv's `bughunt`, `ruff`, ...
+        "PYTHONPATH": str(clone),  # ... importing the clone's code, not this checkout's
+        "BROWSER": "false",  # `--open` finds no browser
+        "COLUMNS": "80",
+    }
+    env.pop("DISPLAY", None)
+    commands = readme_commands((clone / "README.md").read_text(encoding="utf-8"))
+    assert len(commands) >= 25, commands
+    port, demo_port, port2 = _free_port(), _free_port(), _free_port()
+    servers: list[subprocess.Popen] = []
+    ran: list[str] = []
+    try:
+        for command, comment in commands:
+            if any(command.startswith(s) for s in SKIPPED):
+                assert "needs" in comment, f"README must say what {command!r} needs"
+                continue
+            args = _run_args(command, port, demo_port, port2)
+            if SERVES in comment:
+                proc = subprocess.Popen(
+                    args, cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                )
+                servers.append(proc)
+                served = int(args[args.index("--port") + 1])
+                _wait_for_port(served, proc)
+                with urllib.request.urlopen(f"http://127.0.0.1:{served}/", timeout=10) as r:
+                    assert r.status == 200
+                ran.append(command)
+                continue
+            before = _files(clone)
+            started = time.monotonic()
+            p = subprocess.run(args, cwd=clone, env=env, capture_output=True, text=True, timeout=600)
+            took = time.monotonic() - started
+            if NEEDS_KEY in comment:
+                # one line on stderr; with --json the error is one JSON line on stdout instead
+                out = p.stderr if p.stderr.strip() or "--json" not in args else p.stdout
+                lines = [ln for ln in out.splitlines() if ln.strip()]
+                assert p.returncode != 0 and len(lines) == 1, (command, p.returncode, p.stderr, p.stdout)
+                if out is p.stdout:
+                    assert "error" in json.loads(lines[0])
+                assert "ANTHROPIC_API_KEY" in lines[0] and "--base-url" in lines[0], lines[0]
+                assert _files(clone) == before, (command, _files(clone) - before)  # created nothing
+                ran.append(command)
+                continue
+            assert p.returncode == 0, (
+                f"{command} (args {args}) exit {p.returncode} after {took:.1f} s:\n{p.stderr[-3000:]}"
+            )
+            on_stdout, files = _json_targets(args)
+            if on_stdout:
+                json.loads(p.stdout)
+            for f in files:
+                json.loads((clone / f).read_text(encoding="utf-8"))
+            ran.append(command)
+    finally:
+        for proc in servers:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    assert len(ran) + len(SKIPPED) == len(commands)
+    # what the commands wrote is ignored by git (runs/, plots/, out.json, site/ ...), nothing else is left
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=clone, capture_output=True, text=True
+    ).stdout
+    assert status == "", status
+
+
+def test_the_readme_parser_sees_every_block_and_strips_comments():
+    commands = readme_commands((ROOT / "README.md").read_text(encoding="utf-8"))
+    names = [c for c, _ in commands]
+    assert "bash scripts/explore.sh" in names and "python -m benchmarks.reproduce" in names
+    assert all("  #" not in c for c in names)
+    assert any(NEEDS_KEY in comment for _, comment in commands)
+    for skipped in SKIPPED:
+        assert any(c.startswith(skipped) for c in names), (
+            f"SKIPPED names a command the README no longer has: {skipped}"
+        )
+    args = _run_args("memgpt-lite demo --turns 200 [--store runs/demo] [--json]", 1, 2)
+    assert args[-2:] == ["--turns", "20"] and "--json" in args and "runs/demo" in args
+    assert _json_targets(["bughunt", "ablate", "--json-file", "out.json"]) == (False, ["out.json"])
+    assert _json_targets(["x", "--json"]) == (True, [])

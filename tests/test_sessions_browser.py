@@ -1,0 +1,35 @@
+"""Sessions with the browser engine: a click that changes the page at the same URL is a state of its
+own (route + DOM structure), remembered under a harness-made route, explored and re-tested like a page."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from test_engine_browser import spa  # noqa: F401 (the loopback single-page app fixture)
+
+from bughunt.explorer.factory import make_fetcher, make_policy
+from bughunt.explorer.session import CLICK_MARK, Explorer, SessionConfig, summary
+from bughunt.explorer.store import ExplorerStore
+
+pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+
+
+def test_a_click_state_at_the_same_url_is_explored_as_a_page(spa, tmp_path):  # noqa: F811
+    fetcher, _ = make_fetcher("browser", spa + "/", timeout=10, respect_robots=False)
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        with make_policy("planner", store=store) as policy:
+            result = Explorer(store, fetcher, policy, SessionConfig(budget=8)).run()
+        data = summary(store, result)
+        clicks = [r for r in data["pages_visited"] if CLICK_MARK in r]
+        hashes = store.structure_hashes()
+        steps = [dict(s) for s in store.steps()]
+    finally:
+        fetcher.close()
+        store.close()
+    assert {"/", "/item/1", "/item/2"} <= set(data["pages_visited"])
+    assert len(clicks) == 1 and clicks[0].startswith("/" + CLICK_MARK), "the details view is a state"
+    assert hashes[clicks[0]] != hashes["/"], "the same URL, another structure"
+    assert data["stop_reason"] == "done", "nothing left: the state's own page was explored, not re-clicked"
+    assert sum(CLICK_MARK in s["route"] for s in steps) == 1
