@@ -10,11 +10,15 @@ keeps no keyword list; what it knows of the question are the identifiers written
    after / since / until D" become ranges, and the ranked search is narrowed to each range.
 3. **Topic by identifiers.** Hits that carry the question's most specific identifiers (ticket, else
    path, else route), in their fields or text, are on topic; a named version must be the hit's app
-   version or be written in it; a named date range must hold the hit's day. Nothing named at all →
-   on topic only above a similarity floor. Nothing on topic → `no_match` with fresh inspection.
+   version or be written in it; a named date range must hold the hit's day. A page named by name is
+   the route memory's own records give that name. Nothing named at all → on topic only above a
+   cosine floor and standing out from the searches' own scores. Nothing on topic → `no_match`.
 4. **Only current, trusted, established items support.** Superseded hits on the topic are flagged in
    `superseded_ids`; quarantined or untrusted hits are never cited; an unconfirmed hypothesis is no
-   support; a hit that says a retest is due (bug status `needs_retest`) means the status is not known.
+   support; a hit that says a retest is due (bug status `needs_retest`), chosen or as close to the
+   question as the chosen one, means the status is not known. A list that only mentions the asked
+   identifier, or a question in words memory does not use with one thing named and no person's word on
+   it, is no answer either.
 5. **Choice** among what is left: most identifiers carried, then similarity to the question.
 6. **Several records** when memory links them: a rename note that carries the asked path and names the
    path it replaced (`renamed_from`) is cited together with the best item about the old path.
@@ -28,6 +32,7 @@ an audit that decides no answer). Only the identifier patterns (`evals.identifie
 from __future__ import annotations
 
 import re
+import statistics
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -41,7 +46,13 @@ from memgpt_lite.tools.memory_functions import exact_pattern
 SEARCH = "archival_memory_search"
 LOOKUP = "archival_memory_lookup"
 SIMILARITY_FLOOR = 0.45
-"""Below this cosine similarity a hit is not about a question that names no identifier."""
+"""A question that names no identifier is about a hit only above this cosine similarity (calibrated on
+MiniLM: unrelated questions' best hits stay below 0.3, related ones reach 0.47+; the hashing embedder's
+cosines rarely reach it, so with hashing such questions get `no_match` unless they name a record kind)."""
+RELATIVE_FLOOR = 1.5
+"""... and only when the hit stands this many standard deviations above the mean similarity of all the
+searches showed: a cosine floor alone lets a question that resembles everything a little "answer"."""
+MIN_POOL = 5
 LOOKUP_PAGES = 2
 SEARCH_PAGES = 3
 MAX_ROUNDS = 4
@@ -146,6 +157,46 @@ def read_question(text: str, base: datetime | None = None) -> Question:
     return q
 
 
+_NAME_CUT = re.compile(r"[:;,.!?()\[\]\"']")
+
+
+def _named_before(content: str, route: str) -> list[str]:
+    """The words memory writes right before "(route" ("Feed page 3 (/feed/3)") or inside the brackets
+    right after it ("GET /feed/3 (Feed page 3)"): the names that record gives the page."""
+    out = []
+    r = re.escape(route)
+    for m in re.finditer(rf"\({r}(?![\w/-])", content):
+        words = _NAME_CUT.split(content[: m.start()])[-1].split()[-5:]
+        out += [" ".join(words[i:]) for i in range(len(words))]
+    for m in re.finditer(rf"(?<![\w/-]){r}(?![\w/-]) \((?P<name>[^()]{{3,40}})\)", content):
+        out.append(m["name"].strip())
+    return out
+
+
+def page_routes(q: Question, pool: list[Hit]) -> list[str]:
+    """Routes of the pages the question names by name, learnt from how memory's own records name the
+    routes they carry; a name of two words or more, the longest where names overlap."""
+    found: list[tuple[int, int, str]] = []
+    for h in pool:
+        for route in h.values("routes"):
+            for name in _named_before(h.content, route):
+                if len(name.split()) < 2 or not re.search(r"[A-Za-z]", name):
+                    continue
+                for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", q.text, re.IGNORECASE):
+                    found.append((m.start(), m.end(), route))
+    routes: list[str] = []
+    # overlapping names are one mention: the one reaching furthest ("Search page 2" over "the Search
+    # page"), then the longest
+    spans: list[tuple[int, int]] = []
+    for start, stop, route in sorted(found, key=lambda f: (-f[1], f[0])):
+        if any(start < e0 and stop > s0 and (start, stop) != (s0, e0) for s0, e0 in spans):
+            continue
+        spans.append((start, stop))
+        if route not in routes and route not in q.routes:
+            routes.append(route)
+    return routes
+
+
 # -- the decision ---------------------------------------------------------------------------------
 def _no_match(reason: str, flagged: list[str]) -> dict[str, Any]:
     return dict(answer=f"{reason} Memory cannot answer this; inspect the app afresh.", evidence_ids=[],
@@ -210,6 +261,18 @@ def _labels(h: Hit, pool: list[Hit]) -> set[str]:
     return own
 
 
+def _standing_out(pool: list[Hit]) -> set[str]:
+    """Hits close to the question (SIMILARITY_FLOOR) that stand out from what every search showed
+    (RELATIVE_FLOOR). Too few scores to tell → none stands out."""
+    sims = [h.similarity for h in pool if h.similarity is not None]
+    if len(sims) < MIN_POOL:
+        return set()
+    mean = statistics.fmean(sims)
+    spread = statistics.pstdev(sims) or 1.0
+    return {h.id for h in pool if h.similarity is not None and h.similarity >= SIMILARITY_FLOOR
+            and (h.similarity - mean) / spread >= RELATIVE_FLOOR}  # fmt: skip
+
+
 def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[list[Hit], dict[str, int]]:
     """Hits about what the question names, with how many of its identifiers each carries."""
     field_name, ids = q.topic()
@@ -229,12 +292,40 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     elif not ids:
         # Nothing named: the kind of record the question writes out, and what is close in meaning.
         wanted = _named_labels(q, pool)
-        topical = [h for h in topical if wanted & _labels(h, []) or (h.similarity or 0.0) >= SIMILARITY_FLOOR]
+        close = _standing_out(pool)
+        topical = [h for h in topical if wanted & _labels(h, []) or h.id in close]
     return topical, scored
+
+
+READABLE_SHARE = 0.5
+"""Below this share of its words (identifiers aside) found in what memory showed, a question is read by
+its identifiers only."""
+_WORD = re.compile(r"\w+")
+
+
+def readable_share(q: Question, pool: list[Hit]) -> float:
+    """How many of the question's words, identifiers and dates aside, memory's own records also use.
+    A question in another language than memory's (Chinese to English records) shares almost none, so
+    nothing but its identifiers says what kind of answer it wants. No word list: the vocabulary is the
+    records'."""
+    text = q.text
+    for ident in (*q.tickets, *q.paths, *q.routes, *q.versions, *(r.text for r in q.ranges)):
+        text = text.replace(ident, " ")
+    words = [w.lower() for w in _WORD.findall(text) if not w.isdigit()]
+    if not words or len(pool) < MIN_POOL:
+        return 1.0  # nothing to read, or too little of memory's text to judge by
+    vocab = {w.lower() for h in pool for w in _WORD.findall(h.content)}
+    return sum(w in vocab for w in words) / len(words)
+
+
+def _extra(h: Hit, key: str, known: set[str]) -> int:
+    """How many identifiers of the asked kind the item carries that the question does not ask."""
+    return len([x for x in h.values(key) if x not in known])
 
 
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     """The structured answer (the arguments of `submit_answer`) from what the tools showed."""
+    q.routes += page_routes(q, pool)
     field_name, ids = q.topic()
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     topical, scored = _topical(q, pool, aliases)
@@ -249,14 +340,41 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     def rank(h: Hit) -> tuple[Any, ...]:
         # most identifiers asked, fewest not asked (a daily note about four tickets is less about one),
         # the kind of record the question names, a person's decision, then closeness in meaning
-        extra = len([x for x in h.values(field_name) if x not in known]) if ids else 0
+        extra = _extra(h, field_name, known) if ids else 0
         on_day = any(r.contains(h.day) for r in q.ranges)
         return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, h.layer == "user_authored_decision",
                 h.similarity or 0.0, -h.rank)  # fmt: skip
 
+    if ids:
+        # An item that names the asked identifier among others of its kind (a hand-over note listing four
+        # tickets) mentions it; it answers only a question that names what kind of record it is.
+        specific = [h for h in usable if not _extra(h, field_name, known) or wanted & _labels(h, pool)]
+        if not specific:
+            return _no_match(f"Memory only mentions {', '.join(ids)} among other things.", flagged)
+        usable = specific
     best = max(usable, key=rank)
+    constraints = bool(ids) + bool(q.versions) + bool(q.ranges)
+    if (
+        readable_share(q, pool) < READABLE_SHARE
+        and constraints < 2
+        and best.layer != "user_authored_decision"
+    ):
+        # Only the identifier is understood: a cause, a status and a plan about it are all on topic, so only
+        # a person's word on it, or a record pinned by two things named (a ticket and a version), answers.
+        return _no_match(
+            f"Which of memory's records on {', '.join(ids) or 'this'} is asked is unclear.", flagged
+        )
     if best.fields.get("bug_status", "").strip() == "needs_retest":
         return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
+    due = [h for h in usable if h.fields.get("bug_status", "").strip() == "needs_retest"]
+    if (
+        due
+        and not wanted & _labels(best, pool)
+        and max(d.similarity or 0.0 for d in due) >= (best.similarity or 0.0)
+    ):
+        # memory says the live state must be inspected again, and that is at least as close to the question
+        # as the best other item: unless the question names what it wants, it may be asking the live state
+        return _no_match(f"{due[0].id} says a retest is due, so the recorded state no longer holds.", flagged)
     cited = [best]
     notes = [h for h in usable if h.id in aliases.values()]
     about_old = [h for h in usable if h not in notes and any(h.carries(a, "paths") for a in aliases)]
@@ -328,6 +446,7 @@ def baseline_reply(request: ModelRequest) -> ModelResponse:
     # A date without a year is read in the year of the newest memory seen.
     base = datetime.combine(max((h.day for h in pool), default=date.today()) + timedelta(days=1), time.min)
     q = read_question(text, base)
+    q.routes += page_routes(q, pool)
     rounds = sum(m.role == "assistant" for m in after)
     todo = [(n, a) for n, a in plan(q, pool) if (n, a) not in done]
     if todo and rounds < MAX_ROUNDS:
