@@ -11,6 +11,7 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
 ruff check memgpt_lite bughunt evals tests
+ruff format --check memgpt_lite bughunt evals tests benchmarks
 lint-imports --no-cache  # the layers of docs/architecture.md (contracts in pyproject.toml)
 # The type checker runs beside the tests (they wait on subprocesses and sockets much of the time).
 mypy_log=$(mktemp)
