@@ -57,5 +57,6 @@ def format_validation_error(err: ValidationError, top: str = "(top level)", ever
     shown = problems if every else problems[:1]
     # a validator's ValueError arrives as "Value error, <its message>": the message is what matters
     return "; ".join(
-        f"{'.'.join(str(x) for x in e['loc']) or top}: {e['msg'].removeprefix('Value error, ')}" for e in shown
+        f"{'.'.join(str(x) for x in e['loc']) or top}: {e['msg'].removeprefix('Value error, ')}"
+        for e in shown
     )

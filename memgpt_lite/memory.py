@@ -146,7 +146,9 @@ class AgentMemory:
             raise
 
     @classmethod
-    def _open_locked(cls, store: StoreDirectory, lock: StoreLock | None, settings: MemorySettings) -> AgentMemory:
+    def _open_locked(
+        cls, store: StoreDirectory, lock: StoreLock | None, settings: MemorySettings
+    ) -> AgentMemory:
         state = load_state(store)
         read_only, embedder = settings.read_only, settings.embedder
         if state is None:
@@ -159,10 +161,14 @@ class AgentMemory:
             if state is None:
                 state = AgentState(
                     config=ContextConfig(**{"context_window": DEFAULT_CONTEXT_WINDOW, **overrides}),
-                    system_prompt=DEFAULT_SYSTEM_PROMPT if settings.system_prompt is None else settings.system_prompt,
+                    system_prompt=DEFAULT_SYSTEM_PROMPT
+                    if settings.system_prompt is None
+                    else settings.system_prompt,
                     blocks=list(DEFAULT_BLOCKS if settings.blocks is None else settings.blocks),
                     token_encoding=settings.encoding or "cl100k_base",
-                    safety_margin=CLAUDE_SAFETY_MARGIN if settings.safety_margin is None else settings.safety_margin,
+                    safety_margin=CLAUDE_SAFETY_MARGIN
+                    if settings.safety_margin is None
+                    else settings.safety_margin,
                 )
             else:
                 if overrides:

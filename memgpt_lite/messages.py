@@ -135,7 +135,11 @@ class Message(BaseModel):
             if isinstance(p, TextPart | ThinkingPart):
                 out.append(p.text)
             elif isinstance(p, ToolCallPart):
-                args = p.raw_arguments if p.raw_arguments is not None else json.dumps(p.arguments, ensure_ascii=False)
+                args = (
+                    p.raw_arguments
+                    if p.raw_arguments is not None
+                    else json.dumps(p.arguments, ensure_ascii=False)
+                )
                 out.append(f"{p.name}({args})")
             elif isinstance(p, ToolResultPart):
                 out.append(p.content)

@@ -70,7 +70,10 @@ def test_memory_rejects_bad_settings():
 
 
 def test_policy_is_the_deprecated_name_of_eviction():
-    old, new = RunConfig("frontier", capacity=6, policy="lru"), RunConfig("frontier", capacity=6, eviction="lru")
+    old, new = (
+        RunConfig("frontier", capacity=6, policy="lru"),
+        RunConfig("frontier", capacity=6, eviction="lru"),
+    )
     assert old == new and old.eviction == "lru" and old.policy is None
     assert run(old, 1003).path == run(new, 1003).path
 

@@ -198,7 +198,13 @@ def test_a_two_call_turn_writes_the_state_once_per_change(store_dir, monkeypatch
         assert [len(w["pending_ids"]) for w in written] == [1] * appended
         assert ("likes tea" in written[2]["blocks"][1]["value"]) is edit_block  # the tool results' write
     with AgentMemory.open(store_dir, embedder=HashingEmbedder()) as again:  # resumes every message
-        assert [m.role for m in again.context.in_context][-5:] == ["user", "assistant", "tool", "assistant", "tool"]
+        assert [m.role for m in again.context.in_context][-5:] == [
+            "user",
+            "assistant",
+            "tool",
+            "assistant",
+            "tool",
+        ]
         assert ("likes tea" in again.working_context.render()) is edit_block
 
 

@@ -68,7 +68,9 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
         known = set(links) | {d for ds in links.values() for d in ds}
         denominator = len(BUILTIN_ROUTES) if builtin else max(1, len(known))
         visited = [visited_route(s) for s in steps]
-        curve = [round(c, 4) for c in coverage_curve(visited, denominator, BUILTIN_ROUTES if builtin else None)]
+        curve = [
+            round(c, 4) for c in coverage_curve(visited, denominator, BUILTIN_ROUTES if builtin else None)
+        ]
         page_templates = templates(store.structure_hashes())
         entries = bug_entries(store)
         for entry, row in zip(entries, store.all_bugs(), strict=True):

@@ -43,7 +43,9 @@ class Memory(dict[N, Sequence[N]]):
 
     __slots__ = ("capacity", "eviction", "rnd", "evictions")
 
-    def __init__(self, capacity: int | None = None, eviction: Eviction = "fifo", rnd: Rng | None = None) -> None:
+    def __init__(
+        self, capacity: int | None = None, eviction: Eviction = "fifo", rnd: Rng | None = None
+    ) -> None:
         super().__init__()
         if capacity is not None and capacity < 1:
             raise ConfigError(f"capacity: must be at least 1 or None (unlimited), got {capacity}")

@@ -44,7 +44,6 @@ class SimSite:
         return self.names.get(node, str(node))
 
 
-
 @dataclass(frozen=True, slots=True)
 class RunConfig:
     """One simulator configuration; `memory=None` means the strategy's seed default.
@@ -113,7 +112,13 @@ class RunResult:
 
     @classmethod
     def of_walk(
-        cls, path: list[Any], distinct: int, n_nodes: int, reports: int, bugs_found: int, tokens: int,
+        cls,
+        path: list[Any],
+        distinct: int,
+        n_nodes: int,
+        reports: int,
+        bugs_found: int,
+        tokens: int,
         stopped: bool,
     ) -> RunResult:
         """The result of a finished walk (`distinct` nodes on `path`); every simulator loop ends here.

@@ -98,7 +98,9 @@ def stand_in(msg: Message, counter: TokenCounter, limit: int) -> Message:
                 # Cut thinking no longer matches its signature: it goes on as plain (inner) text.
                 parts[i] = TextPart(text=cut)
         sizes[i] = _part_tokens(counter, parts[i])
-    info = StandIn(original_id=msg.id, original_tokens=original_tokens, token_limit=limit, omitted_calls=omitted)
+    info = StandIn(
+        original_id=msg.id, original_tokens=original_tokens, token_limit=limit, omitted_calls=omitted
+    )
     return msg.model_copy(
         update={"id": new_id(), "parts": parts, "meta": {**msg.meta, "kind": STAND_IN_KIND}, "stand_in": info}
     )

@@ -152,9 +152,7 @@ class Tool:
         if heartbeat and HEARTBEAT_PARAM not in fields:
             fields[HEARTBEAT_PARAM] = (bool, Field(False, description=HEARTBEAT_DESCRIPTION))
         tool_name = name or fn.__name__
-        args_model = create_model(
-            f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
-        )
+        args_model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
         desc = description or "\n\n".join(x for x in (doc.short_description, doc.long_description) if x)
         if not desc:
             raise ConfigError(f"tool {tool_name}: needs a docstring or description= (the model reads it)")
