@@ -313,7 +313,7 @@ def _race(tmp_path: Path, seconds: float) -> tuple[int, int]:
 
 def test_racing_symlink_swap_touches_nothing_outside_short(tmp_path):
     ops, swaps = _race(tmp_path, 3.0)
-    assert ops > 100 and swaps > 100  # the race really ran
+    assert ops > 20 and swaps > 20  # the race really ran (few rounds on a loaded machine)
 
 
 @pytest.mark.slow
