@@ -50,13 +50,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 REPO = Path(__file__).resolve().parent.parent
 SITES: tuple[str, ...] = ("24-page", "conduit-htmx")
 ENGINES: tuple[str, ...] = ("http", "browser")
 PASSWORD_ENV = "BH_BENCH_PASSWORD"
 PAGE = os.sysconf("SC_PAGE_SIZE")
+Record = dict[str, Any]
+"""One run, summary or result, as printed by `--json`."""
 
 
 # ---------------------------------------------------------------- process-tree memory, from /proc
@@ -242,7 +244,7 @@ def store_facts(store: Path) -> tuple[float, str | None]:
     return float(row[1] - row[0]), (login[0] if login else None)
 
 
-def one_run(site: Site, engine: str, budget: int, interval: float) -> dict:
+def one_run(site: Site, engine: str, budget: int, interval: float) -> Record:
     """One exploration in a fresh process and a fresh store (removed afterwards)."""
     env = dict(os.environ)
     if site.password is not None:
@@ -298,9 +300,9 @@ MEDIANS = (
 PEAKED = ("peak_tree_rss_mb", "peak_tree_pss_mb", "max_single_rss_mb", "peak_processes")
 
 
-def summarise(runs: list[dict]) -> dict:
+def summarise(runs: list[Record]) -> Record:
     """Medians of the rates and counts, the highest of the memory peaks."""
-    out: dict = {}
+    out: Record = {}
     for k in MEDIANS:
         values = [r[k] for r in runs if r[k] is not None]
         out[k] = statistics.median(values) if values else None
@@ -319,7 +321,7 @@ RATIOS = (
 )
 
 
-def ratios(engines: dict[str, dict]) -> dict[str, float] | None:
+def ratios(engines: dict[str, Record]) -> dict[str, float | None] | None:
     """Browser over HTTP for each figure in RATIOS (None when either engine was not run)."""
     if "http" not in engines or "browser" not in engines:
         return None
@@ -327,13 +329,13 @@ def ratios(engines: dict[str, dict]) -> dict[str, float] | None:
     return {k: (b[k] / h[k] if h[k] and b[k] is not None else None) for k in RATIOS}
 
 
-def run_benchmark(sites: list[str], engines: list[str], repeats: int, budget: int, interval: float) -> dict:
+def run_benchmark(sites: list[str], engines: list[str], repeats: int, budget: int, interval: float) -> Record:
     load_start = os.getloadavg()
     t0 = time.perf_counter()
-    out: dict = {}
+    out: Record = {}
     for variant in sites:
         with serving(variant) as site:
-            runs: dict[str, list[dict]] = {e: [] for e in engines}
+            runs: dict[str, list[Record]] = {e: [] for e in engines}
             for i in range(repeats):
                 for engine in engines:  # alternate, so load changes hit every engine alike
                     print(
@@ -380,7 +382,7 @@ def _load(v: list[float]) -> str:
     return " ".join(f"{x:.2f}" for x in v)
 
 
-def render(result: dict) -> str:
+def render(result: Record) -> str:
     lines = [
         f"explorer engines on the built-in sites — budget {result['budget']} clicks, {result['repeats']} "
         f"alternating run(s) per engine, {result['cpus']} CPUs, fresh process and store each run",
