@@ -70,6 +70,10 @@ def test_safe_route_encodes_prose_and_bounds_length():
     )
     assert safe_route("/a%20b") == safe_route("/a b") == "/a%20b"
     assert safe_route("/x?page=2#top") == "/x?page=2"
+    # A hash route of a single-page app is a page of its own, not an anchor to drop.
+    assert safe_route("/#/article/a b") == "/#/article/a%20b"
+    assert safe_route("/#!/tag/x") == "/#!/tag/x"
+    assert safe_route("/#/") == "/#/" != safe_route("/#/profile/alice")
     assert safe_route("/" + "a" * 400) is None and safe_route("javascript:alert(1)") is None
 
 

@@ -9,7 +9,7 @@ the URL alone: numeric segments and query values become ``<n>``, long hexadecima
 names a route of any one application.
 
 `safe_route` is the harness's guard on every route that enters trusted memory: a canonical,
-percent-encoded path+query of bounded length (the engine's `Fetcher.route_of` should already give
+percent-encoded path+query (plus a single-page app's hash route, `/#/article/x`) of bounded length (the engine's `Fetcher.route_of` should already give
 one; this makes the promise hold whatever a fetcher returns).
 """
 
@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, unquote
 
+from bughunt.html import hash_route
 from bughunt.planning import route_shape
 
 __all__ = ["route_shape", "safe_route", "structure_hash", "templates"]
@@ -35,9 +36,13 @@ def safe_route(route: str) -> str | None:
     cannot be one (not a path, or too long)."""
     if not route.startswith("/"):
         return None
-    route = route.split("#", 1)[0]
+    path, _, fragment = route.partition("#")
     # Decode once and re-encode, so "/a%20b" and "/a b" are the same route and escapes stay valid.
-    encoded = quote(unquote(route), safe=_ROUTE_SAFE)
+    encoded = quote(unquote(path), safe=_ROUTE_SAFE)
+    if hash_route(fragment):
+        # A single-page app's hash route is a page of its own (`/#/article/x`); a plain anchor is
+        # a place on one and is dropped.
+        encoded += "#" + quote(unquote(fragment), safe=_ROUTE_SAFE + "#")
     return encoded if len(encoded) <= MAX_ROUTE_CHARS else None
 
 
