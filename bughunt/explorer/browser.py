@@ -44,6 +44,9 @@ SETTLE_S = 1.5
 MAX_CLIENT_ERRORS = 20
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_CLICKS_PER_PAGE = 15
+MAX_ALIKE_CLICKS = 2
+"""Clicks kept per repeated control (selectors equal but for `:nth-of-type`)."""
+_NTH = re.compile(r":nth-of-type\(\d+\)")
 
 
 def chromium_path() -> str:
@@ -234,6 +237,7 @@ class BrowserFetcher(Fetcher):
             return found
         known = {a.selector for a in found}
         clicks: list[Action] = []
+        alike: dict[str, int] = {}
         for node in page.document.iter():
             if len(clicks) >= MAX_CLICKS_PER_PAGE:
                 break
@@ -243,6 +247,13 @@ class BrowserFetcher(Fetcher):
             label = (node.text() or node.get("aria-label"))[:120]
             if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
                 continue  # a "Log out" or "Delete" button is never clicked
+            # The same control repeated in every item of a list (a favourite button per preview)
+            # differs only in its positions: two of them show what the control does, more are the
+            # same state again, each one a click of the budget.
+            shape = _NTH.sub("", selector)
+            if alike.get(shape, 0) >= MAX_ALIKE_CLICKS:
+                continue
+            alike[shape] = alike.get(shape, 0) + 1
             known.add(selector)
             clicks.append(Action("click", page.url, label, selector))
         return found + clicks
