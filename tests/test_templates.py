@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bughunt.explorer.templates import route_shape, safe_route, structure_hash, templates
+from bughunt.explorer.templates import route_shape, safe_route, structure_hash, template_function, templates
 from bughunt.html import FetchedPage
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
@@ -116,3 +116,10 @@ def test_a_form_submitted_with_made_up_values_waits_like_another_instance():
     assert {probing("/search", links, mem, mulberry32(s)) for s in range(20)} == {"/search/2"}
     mem.write("/search/2", ("/search",))
     assert probing("/search", links, mem, mulberry32(1)) == "/search?q=memory", "then sampled"
+
+
+def test_a_route_not_loaded_yet_joins_the_template_its_loaded_siblings_merged_into():
+    template = template_function({"/profile/carol": "h1", "/profile/dave": "h1", "/about": "h2"})
+    assert template("/profile/carol") == template("/profile/bob") == "/profile/<slug>"
+    assert template("/profile/bob/followers") == "/profile/bob/followers"  # no merged sibling
+    assert template("/pricing") == "/pricing"  # one loaded page merges nothing

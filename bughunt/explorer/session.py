@@ -31,7 +31,7 @@ from .fetcher import Fetcher, FetchResult, LoginLost
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Action, Decision, Policy
 from .store import ExplorerStore
-from .templates import route_shape, safe_route, structure_hash, templates
+from .templates import safe_route, structure_hash, template_function
 from .views import MemoryConfig, View, build_view, remember, render_working_context
 
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
@@ -315,12 +315,7 @@ class Explorer:
     def _template_of(self) -> Callable[[str], str]:
         """Each route's template (`bughunt.explorer.templates`): URL shape, refined by the structure
         hashes of the pages memory holds."""
-        table = templates(self.store.structure_hashes())
-
-        def template(route: str) -> str:
-            return table.get(route) or route_shape(route)
-
-        return template
+        return template_function(self.store.structure_hashes())
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool, tokens: int, click: bool = True
