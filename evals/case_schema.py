@@ -15,7 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from memgpt_lite.errors import UsageError
+from memgpt_lite.errors import UsageError, format_validation_error
 
 Category = Literal[
     "current_vs_superseded",
@@ -158,11 +158,7 @@ def _raw_cases(data: Any, path: Path) -> list[Any]:
 
 
 def _describe(err: ValidationError) -> str:
-    parts = []
-    for e in err.errors():
-        field = ".".join(str(x) for x in e["loc"]) or "(case)"
-        parts.append(f"field '{field}': {e['msg']}")
-    return "; ".join(parts)
+    return format_validation_error(err, "(case)")
 
 
 def load_case_file(path: Path) -> list[Case]:

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from evals.fixture_data import FIXTURE_VERSION, LEAD, FixtureItem, build_records
-from memgpt_lite.errors import StoreError, UsageError
+from memgpt_lite.errors import StoreError, UsageError, format_validation_error
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import Message, TextPart
 from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, default_embedder
@@ -131,10 +131,9 @@ def read_manifest(store: str | Path) -> FixtureManifest:
     try:
         return FixtureManifest.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "(top level)"
         raise StoreError(
-            f"{path} is not a valid fixture manifest: {where}: {first['msg']} ({e.error_count()} problem(s))"
+            f"{path} is not a valid fixture manifest: {format_validation_error(e, every=False)} "
+            f"({e.error_count()} problem(s))"
         ) from e
     except (ValueError, OSError) as e:
         raise StoreError(f"{path} is not a valid fixture manifest: {e}") from e

@@ -37,6 +37,7 @@ from evals.case_schema import Case
 from evals.fixture import make_embedder, read_manifest
 from evals.trivial_agents import TRIVIAL_AGENTS
 from memgpt_lite.errors import MemgptLiteError, UsageError
+from memgpt_lite.llm.factory import make_model
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.storage.archival import ArchivalStore
 
@@ -149,9 +150,7 @@ def _model_for(agent: str, model: str | None, base_url: str | None, factory: Mod
     if agent == "baseline":
         return baseline_model()
     if agent == "anthropic":
-        from memgpt_lite.llm.anthropic import AnthropicModel
-
-        return AnthropicModel(model, base_url=base_url)
+        return make_model(model, base_url=base_url, needed_by="--agent anthropic")
     raise UsageError(f"unknown agent {agent!r}; choose one of {', '.join(AGENTS)}")
 
 

@@ -97,7 +97,12 @@ def _add_usage(a: Usage, b: Usage) -> Usage:
 def _as_tool(item: Any) -> Tool | Callable[..., Any]:
     # The Claude memory tool (or any SDK builtin tool with `as_tool`) joins as a native tool.
     as_tool = getattr(item, "as_tool", None)
-    return as_tool() if callable(as_tool) else item
+    if not callable(as_tool):
+        return item  # type: ignore[no-any-return]  # a function or Tool, checked when registered
+    tool = as_tool()
+    if not isinstance(tool, Tool):
+        raise ConfigError(f"{type(item).__name__}.as_tool() must return a Tool, got {type(tool).__name__}")
+    return tool
 
 
 class Agent:
@@ -155,8 +160,8 @@ class Agent:
             result.usage = _add_usage(result.usage, response.usage)
             spent += max(response.usage.input_tokens, prompt_tokens) + response.usage.output_tokens
             reply = response.message
-            reply.meta.setdefault("model", response.model or self.model.name)
-            reply.meta.setdefault("stop_reason", response.stop_reason)
+            reply.model = reply.model or response.model or self.model.name
+            reply.stop_reason = reply.stop_reason or response.stop_reason
 
             if not reply.parts:
                 self._notice("Your last reply was empty. Reply with send_message, or call a tool.", result)
@@ -249,50 +254,53 @@ class Agent:
         too_large = omitted_calls(reply)
         results: list[ToolResultPart] = []
         failed = heartbeat = sent = False
-        for call in calls:
-            if call.id == truncated:
-                res = ToolResultPart(
-                    tool_call_id=call.id,
-                    name=call.name,
-                    is_error=True,
-                    content=(
-                        f"This {call.name} call was cut off at the output limit ({self.config.max_tokens} tokens), "
-                        "so its arguments are incomplete and it was not run. Call it again with shorter arguments."
-                    ),
+        # block edits made by the tools are written once, with the results (see deferred_saves)
+        with self.memory.deferred_saves():
+            for call in calls:
+                if call.id == truncated:
+                    res = ToolResultPart(
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=True,
+                        content=(
+                            f"This {call.name} call was cut off at the output limit ({self.config.max_tokens} tokens), "
+                            "so its arguments are incomplete and it was not run. Call it again with shorter arguments."
+                        ),
+                    )
+                elif call.id in too_large:
+                    res = ToolResultPart(
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=True,
+                        content=(
+                            f"This {call.name} call was not run: its arguments were too large "
+                            f"({too_large[call.id]} tokens; one message may take at most "
+                            f"{reply.stand_in.token_limit if reply.stand_in else '?'} tokens of the context). The full "
+                            f"call is kept in recall storage (message id {reply.stand_in.original_id if reply.stand_in else '?'}). "
+                            "Call it again with much smaller "
+                            "arguments, e.g. split the content over several calls."
+                        ),
+                    )
+                else:
+                    ctx = ToolContext(
+                        memory=self.memory, agent=self, deps=self.deps, page_size=self.config.page_size
+                    )
+                    res = self.tools.call(call, ctx)
+                    if ctx.outbox and not res.is_error:
+                        result.messages.extend(ctx.outbox)
+                        sent = True
+                results.append(res)
+                failed |= res.is_error
+                heartbeat |= requests_heartbeat(call)
+                result.errors += int(res.is_error)
+                result.tool_calls.append(
+                    ToolCallRecord(
+                        name=call.name,
+                        arguments=_shown_arguments(call),
+                        is_error=res.is_error,
+                        result=res.content,
+                    )
                 )
-            elif call.id in too_large:
-                res = ToolResultPart(
-                    tool_call_id=call.id,
-                    name=call.name,
-                    is_error=True,
-                    content=(
-                        f"This {call.name} call was not run: its arguments were too large "
-                        f"({too_large[call.id]} tokens; one message may take at most "
-                        f"{reply.meta.get('token_limit')} tokens of the context). The full call is kept in recall "
-                        f"storage (message id {reply.meta.get('original_id')}). Call it again with much smaller "
-                        "arguments, e.g. split the content over several calls."
-                    ),
-                )
-            else:
-                ctx = ToolContext(
-                    memory=self.memory, agent=self, deps=self.deps, page_size=self.config.page_size
-                )
-                res = self.tools.call(call, ctx)
-                if ctx.outbox and not res.is_error:
-                    result.messages.extend(ctx.outbox)
-                    sent = True
-            results.append(res)
-            failed |= res.is_error
-            heartbeat |= requests_heartbeat(call)
-            result.errors += int(res.is_error)
-            result.tool_calls.append(
-                ToolCallRecord(
-                    name=call.name,
-                    arguments=_shown_arguments(call),
-                    is_error=res.is_error,
-                    result=res.content,
-                )
-            )
         # An oversized result is cut in context, with a note naming the full original in recall.
         self.memory.append_bounded(Message.tool_results(*results))
         return failed, heartbeat, sent

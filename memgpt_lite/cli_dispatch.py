@@ -18,7 +18,15 @@ from pathlib import Path
 from loguru import logger
 from pydantic import ValidationError
 
-from memgpt_lite.errors import ConfigError, ModelError, StoreError, UsageError
+from memgpt_lite.errors import (
+    ConfigError,
+    MemgptLiteError,
+    ModelError,
+    StoreError,
+    UsageError,
+    format_validation_error,
+)
+from memgpt_lite.llm.factory import check_model_key
 
 LIBRARIES = ("memgpt_lite", "bughunt", "evals")
 
@@ -108,34 +116,41 @@ def run_reporting_errors(command: Callable[[], int | None]) -> int:
     """Run a command; the framework's errors become one `error: ...` line and an exit code, never a traceback.
 
     Bad input (usage, configuration, a store that is corrupt or not ours) exits 2; a failure at run time
-    (the model, the file system, a database) exits 1; Ctrl-C exits 130. Commands may catch these
-    themselves to add context; this is the net under all of them, so no command can leak a traceback
-    for a kind of error the framework already names.
+    (the model, the context window, the file system, a database) exits 1; Ctrl-C exits 130. This is the
+    one net under every command: a command that wants to say more (JSON on stdout) uses `exit_code`
+    for the same verdict. A bug (any other exception) keeps its traceback.
     """
     try:
         return int(command() or 0)
     except BrokenPipeError:
         return quiet_broken_pipe()
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except (KeyboardInterrupt, MemgptLiteError, ValidationError, sqlite3.DatabaseError, OSError) as e:
+        print(error_line(e), file=sys.stderr)
+        return exit_code(e)
+
+
+def exit_code(e: BaseException) -> int:
+    """The exit code of the shared net for an error: 2 bad input, 1 runtime failure, 130 Ctrl-C."""
+    if isinstance(e, KeyboardInterrupt):
         return 130
-    except (UsageError, ConfigError, StoreError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    if isinstance(e, UsageError | ConfigError | StoreError | ValidationError):
         return 2
-    except ModelError as e:
-        print(f"model error: {e}", file=sys.stderr)
-        return 1
-    except ValidationError as e:  # settings built from command-line values: name the field, in one line
-        first = e.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or e.title
-        print(f"error: invalid {e.title} setting {where}: {first['msg']}", file=sys.stderr)
-        return 2
-    except sqlite3.DatabaseError as e:
-        print(f"error: database: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"error: {describe_os_error(e)}", file=sys.stderr)
-        return 1
+    return 1
+
+
+def error_line(e: BaseException) -> str:
+    """The one line the shared net prints for an error."""
+    if isinstance(e, KeyboardInterrupt):
+        return "interrupted"
+    if isinstance(e, ModelError):
+        return f"model error: {e}"
+    if isinstance(e, ValidationError):  # settings built from command-line values: name the field
+        return f"error: invalid {e.title} setting {format_validation_error(e, e.title, every=False)}"
+    if isinstance(e, sqlite3.DatabaseError):
+        return f"error: database: {e}"
+    if isinstance(e, OSError):
+        return f"error: {describe_os_error(e)}"
+    return f"error: {e}"
 
 
 def quiet_broken_pipe() -> int:
@@ -150,12 +165,9 @@ def quiet_broken_pipe() -> int:
 
 
 def require_model_access(base_url: str | None, what: str) -> None:
-    """Fail before any work when no model can be reached: no ANTHROPIC_API_KEY and no --base-url."""
-    if not base_url and not os.environ.get("ANTHROPIC_API_KEY"):
-        raise UsageError(
-            f"{what} needs a model: set ANTHROPIC_API_KEY, or give --base-url URL of a server that speaks "
-            "the Messages API (Ollama, llama.cpp server, vLLM)"
-        )
+    """Fail before any work when no model can be reached: no ANTHROPIC_API_KEY and no --base-url
+    (`memgpt_lite.llm.factory.check_model_key`, the one check `make_model` makes too)."""
+    check_model_key(base_url, needed_by=what)
 
 
 def describe_os_error(e: OSError) -> str:

@@ -3,8 +3,21 @@
 - `ToolError`: shown to the model as an error tool result; the model can fix its call. Never a crash.
 - `ConfigError` / `UsageError`: for the programmer or the CLI user; raised on bad configuration or input.
 - `StoreError`: a store directory that is corrupt or not ours; `ModelError`: the model provider failed
-  after retries. These are runtime failures that stop the current operation without losing state.
+  after retries; `ContextWindowExceeded`: a prompt that cannot fit even after eviction. These are runtime
+  failures that stop the current operation without losing state.
+
+A tool that raises anything but `ToolError` (or has its arguments rejected) does not hand the model a
+result: the error ends the turn, unless the tool opted in with a failure handler (`tools/registry.py`).
+The command line turns each of these into one line and an exit code in one place
+(`memgpt_lite.cli_dispatch.run_reporting_errors`).
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 class MemgptLiteError(Exception):
@@ -29,3 +42,21 @@ class StoreError(MemgptLiteError):
 
 class ModelError(MemgptLiteError):
     """The model provider failed (after retries) or returned something unusable."""
+
+
+class ContextWindowExceeded(MemgptLiteError, RuntimeError):
+    """Even after evicting everything allowed, the request does not fit the window (a runtime failure)."""
+
+
+def format_validation_error(err: ValidationError, top: str = "(top level)", every: bool = True) -> str:
+    """A pydantic `ValidationError` as one line: `field.path: message` for each problem (or the first).
+
+    `top` names the location of a problem that belongs to no field (a whole-object validator).
+    """
+    problems = err.errors(include_url=False)
+    shown = problems if every else problems[:1]
+    # a validator's ValueError arrives as "Value error, <its message>": the message is what matters
+    return "; ".join(
+        f"{'.'.join(str(x) for x in e['loc']) or top}: {e['msg'].removeprefix('Value error, ')}"
+        for e in shown
+    )

@@ -13,8 +13,11 @@ agent state on every change. This is what the agent loop, BugHunt and the evalua
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from loguru import logger
 from pydantic import ValidationError
@@ -30,7 +33,7 @@ from memgpt_lite.context import (
     WorkingContext,
 )
 from memgpt_lite.context.tokens import CLAUDE_SAFETY_MARGIN
-from memgpt_lite.errors import ConfigError, StoreError, UsageError
+from memgpt_lite.errors import ConfigError, StoreError, UsageError, format_validation_error
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ToolSpec
 from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
@@ -50,6 +53,31 @@ DEFAULT_SYSTEM_PROMPT = (
     "archival storage (archival_memory_insert, archival_memory_search)."
 )
 DEFAULT_BLOCKS = (Block(name="persona", value="", limit=2000), Block(name="human", value="", limit=2000))
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySettings:
+    """How to open an agent memory (`AgentMemory.open(path, settings)`); None means "the default" for a new
+    store and "keep what is saved" for an existing one."""
+
+    context_window: int | None = None
+    embedder: Embedder | None = None
+    chroma_url: str | None = None
+    """Archival storage on a Chroma server instead of embedded in the store directory."""
+    system_prompt: str | None = None
+    blocks: list[Block] | None = None
+    """Working-context blocks of a new store (an existing store keeps its own)."""
+    summarizer: Summarizer | None = None
+    encoding: str | None = None
+    safety_margin: float | None = None
+    warning: float | None = None
+    flush: float | None = None
+    evict_to: float | None = None
+    model: Model | None = None
+    """Counts prompts with the provider when `provider_counts` is on."""
+    provider_counts: bool | None = None
+    create: bool = True
+    read_only: bool = False
 
 
 class AgentMemory:
@@ -78,51 +106,40 @@ class AgentMemory:
         self._lock: StoreLock | None = None
         self._embedder_name = state.embedder
         self.repaired_tool_calls = 0
+        self._deferring = 0
+        self._unsaved = False
         context.on_change = self.save
-        context.working_context.on_change = self.save
+        context.working_context.on_change = self._changed
 
     # -- opening ------------------------------------------------------------------------------------
     @classmethod
     def open(
         cls,
         store_dir: str | os.PathLike[str],
-        *,
-        context_window: int | None = None,
-        embedder: Embedder | None = None,
-        chroma_url: str | None = None,
-        system_prompt: str | None = None,
-        blocks: list[Block] | None = None,
-        summarizer: Summarizer | None = None,
-        encoding: str | None = None,
-        safety_margin: float | None = None,
-        warning: float | None = None,
-        flush: float | None = None,
-        evict_to: float | None = None,
-        model: Model | None = None,
-        provider_counts: bool | None = None,
-        create: bool = True,
-        read_only: bool = False,
+        settings: MemorySettings | None = None,
+        **options: Any,
     ) -> AgentMemory:
         """Open (or create) the agent memory in `store_dir`, resuming its saved state exactly.
 
-        For a new store, unset arguments take defaults. For an existing one the saved blocks, in-context
-        messages and summary always win; `system_prompt`, the window and thresholds are replaced only
-        when given. A store left by a killed process is repaired: messages being appended are re-linked
-        (or dropped when they never reached recall) and tool calls without results get an error result.
+        `settings` says how (see `MemorySettings`); keyword options (`context_window=...`) are the same
+        fields, applied on top of it. For a new store, unset fields take defaults. For an existing one the
+        saved blocks, in-context messages and summary always win; `system_prompt`, the window and
+        thresholds are replaced only when given. A store left by a killed process is repaired: messages
+        being appended are re-linked (or dropped when they never reached recall) and tool calls without
+        results get an error result.
 
         `read_only=True` (for inspection) opens an existing store without writing anything: no repair, and
         any change raises `UsageError`.
         """
-        store = StoreDirectory.open(Path(store_dir), create=create and not read_only)
-        # A reader takes no lock (inspect works beside a running agent); a writer must be the only one.
-        lock = None if read_only else StoreLock(store.path / LOCK_NAME, "agent store").acquire()
         try:
-            return cls._open_locked(
-                store, lock, context_window=context_window, embedder=embedder, chroma_url=chroma_url,
-                system_prompt=system_prompt, blocks=blocks, summarizer=summarizer, encoding=encoding,
-                safety_margin=safety_margin, warning=warning, flush=flush, evict_to=evict_to, model=model,
-                provider_counts=provider_counts, read_only=read_only,
-            )  # fmt: skip
+            settings = replace(settings or MemorySettings(), **options)
+        except TypeError as e:
+            raise UsageError(f"AgentMemory.open: {e}") from None
+        store = StoreDirectory.open(Path(store_dir), create=settings.create and not settings.read_only)
+        # A reader takes no lock (inspect works beside a running agent); a writer must be the only one.
+        lock = None if settings.read_only else StoreLock(store.path / LOCK_NAME, "agent store").acquire()
+        try:
+            return cls._open_locked(store, lock, settings)
         except BaseException:
             if lock is not None:
                 lock.release()
@@ -130,63 +147,41 @@ class AgentMemory:
 
     @classmethod
     def _open_locked(
-        cls,
-        store: StoreDirectory,
-        lock: StoreLock | None,
-        *,
-        context_window: int | None,
-        embedder: Embedder | None,
-        chroma_url: str | None,
-        system_prompt: str | None,
-        blocks: list[Block] | None,
-        summarizer: Summarizer | None,
-        encoding: str | None,
-        safety_margin: float | None,
-        warning: float | None,
-        flush: float | None,
-        evict_to: float | None,
-        model: Model | None,
-        provider_counts: bool | None,
-        read_only: bool,
+        cls, store: StoreDirectory, lock: StoreLock | None, settings: MemorySettings
     ) -> AgentMemory:
         state = load_state(store)
+        read_only, embedder = settings.read_only, settings.embedder
         if state is None:
             _refuse_orphaned_history(store)
         if read_only and state is None:
             raise StoreError(f"{store.path} has no agent state yet (nothing to inspect)")
-        overrides = {
-            k: v
-            for k, v in {
-                "context_window": context_window,
-                "warning": warning,
-                "flush": flush,
-                "evict_to": evict_to,
-                "provider_counts": provider_counts,
-            }.items()
-            if v is not None
-        }
+        thresholds = ("context_window", "warning", "flush", "evict_to", "provider_counts")
+        overrides = {k: getattr(settings, k) for k in thresholds if getattr(settings, k) is not None}
         try:
             if state is None:
                 state = AgentState(
                     config=ContextConfig(**{"context_window": DEFAULT_CONTEXT_WINDOW, **overrides}),
-                    system_prompt=DEFAULT_SYSTEM_PROMPT if system_prompt is None else system_prompt,
-                    blocks=list(DEFAULT_BLOCKS if blocks is None else blocks),
-                    token_encoding=encoding or "cl100k_base",
-                    safety_margin=CLAUDE_SAFETY_MARGIN if safety_margin is None else safety_margin,
+                    system_prompt=DEFAULT_SYSTEM_PROMPT
+                    if settings.system_prompt is None
+                    else settings.system_prompt,
+                    blocks=list(DEFAULT_BLOCKS if settings.blocks is None else settings.blocks),
+                    token_encoding=settings.encoding or "cl100k_base",
+                    safety_margin=CLAUDE_SAFETY_MARGIN
+                    if settings.safety_margin is None
+                    else settings.safety_margin,
                 )
             else:
                 if overrides:
                     state.config = ContextConfig(**{**state.config.model_dump(), **overrides})
-                if system_prompt is not None:
-                    state.system_prompt = system_prompt
-                if encoding is not None:
-                    state.token_encoding = encoding
-                if safety_margin is not None:
-                    state.safety_margin = safety_margin
+                if settings.system_prompt is not None:
+                    state.system_prompt = settings.system_prompt
+                if settings.encoding is not None:
+                    state.token_encoding = settings.encoding
+                if settings.safety_margin is not None:
+                    state.safety_margin = settings.safety_margin
         except ValidationError as e:  # one line naming the field, not pydantic's multi-line report
-            first = e.errors()[0]
-            where = ".".join(str(x) for x in first["loc"]) or "thresholds"
-            raise ConfigError(f"bad memory configuration: {where}: {first['msg']}") from e
+            where = format_validation_error(e, "thresholds", every=False)
+            raise ConfigError(f"bad memory configuration: {where}") from e
         except ValueError as e:
             raise ConfigError(f"bad memory configuration: {e}") from e
         recall = RecallStore(store.recall_path, read_only=read_only)
@@ -195,7 +190,7 @@ class AgentMemory:
             context = ContextManager(
                 recall,
                 TokenCounter(state.token_encoding, state.safety_margin),
-                summarizer or DeterministicSummarizer(),
+                settings.summarizer or DeterministicSummarizer(),
                 state.config,
                 state.system_prompt,
                 working_context=WorkingContext(state.blocks),
@@ -204,12 +199,12 @@ class AgentMemory:
                 summary_at=state.summary_at,
                 warned=state.warned,
                 counters=state.counters,
-                model=model,
+                model=settings.model,
             )
             context.last_tools_tokens = state.last_tools_tokens
             if embedder is None and state.embedder is not None:
                 embedder = _embedder_named(state.embedder)
-            memory = cls(store, recall, context, state, embedder=embedder, chroma_url=chroma_url)
+            memory = cls(store, recall, context, state, embedder=embedder, chroma_url=settings.chroma_url)
             memory._lock = lock
             if read_only:
                 memory._read_only = True
@@ -249,7 +244,8 @@ class AgentMemory:
                 self._archival = ArchivalStore(url=self._chroma_url, embedder=self._embedder)
             elif self._read_only:
                 # The Chroma client writes on open; a reader reads Chroma's file itself (count, get_many).
-                self._archival = ArchivalReader(self.store.chroma_path)  # type: ignore[assignment]
+                # a stand-in with ArchivalStore's reading methods (writes are refused before they get here)
+                self._archival = cast(ArchivalStore, ArchivalReader(self.store.chroma_path))
                 return self._archival
             else:
                 self._archival = ArchivalStore(self.store.chroma_path, embedder=self._embedder)
@@ -299,12 +295,36 @@ class AgentMemory:
             extra=self.extra,
         )
 
+    def _changed(self) -> None:
+        if self._deferring:
+            self._unsaved = True  # the next write (the tool results' append) carries it
+        else:
+            self.save()
+
+    @contextmanager
+    def deferred_saves(self) -> Iterator[None]:
+        """Within the block, a working-context edit waits for the next state write instead of writing its
+        own. The agent loop runs tool calls inside it: the tool results' append then writes the state
+        once, edits included. A process killed before that loses the edit, and resume answers the call
+        as interrupted ("may or may not have taken effect"), so nothing is claimed that was not kept.
+        An exception saves what is pending before it propagates."""
+        self._deferring += 1
+        try:
+            yield
+        except BaseException:
+            self._deferring -= 1
+            if self._unsaved and not self._closed:
+                self.save()
+            raise
+        self._deferring -= 1
+
     def save(self) -> None:
         if self._read_only:
             raise UsageError(f"memory of {self.store.path} was opened read-only")
         if self._closed:
             raise StoreError(f"memory of {self.store.path} is closed")
         save_state(self.store, self.state())
+        self._unsaved = False
 
     def close(self) -> None:
         if self._closed:

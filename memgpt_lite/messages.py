@@ -11,7 +11,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Role = Literal["system", "user", "assistant", "tool"]
 """`tool` messages carry tool results back to the model (Anthropic puts them in a user turn)."""
@@ -61,6 +61,29 @@ class ToolResultPart(_Part):
 
 Part = Annotated[TextPart | ThinkingPart | ToolCallPart | ToolResultPart, Field(discriminator="kind")]
 
+ROLE_PARTS: dict[str, tuple[type[_Part], ...]] = {
+    "system": (TextPart,),
+    "user": (TextPart,),
+    "assistant": (TextPart, ThinkingPart, ToolCallPart),
+    "tool": (ToolResultPart,),
+}
+"""Which parts each role may carry: only the model calls tools, only tool messages answer them."""
+
+StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn", "error"]
+
+
+class StandIn(BaseModel):
+    """Marks a bounded stand-in for a message too large for the context (the original is in recall)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    original_id: str
+    original_tokens: int
+    token_limit: int
+    """Most tokens one message may take in the context when the stand-in was made."""
+    omitted_calls: dict[str, int] = Field(default_factory=dict)
+    """Tool calls whose arguments were emptied (id → their size in tokens): they are not run."""
+
 
 class Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -71,6 +94,20 @@ class Message(BaseModel):
     created_at: datetime = Field(default_factory=utcnow)
     meta: dict[str, Any] = Field(default_factory=dict)
     """Free metadata (speaker, dialogue id, kind of system notice, ...). Searchable fields live in storage."""
+    model: str | None = None
+    """The model that wrote this (assistant) message, as the provider named it."""
+    stop_reason: StopReason | None = None
+    """Why the model stopped writing this message."""
+    stand_in: StandIn | None = None
+
+    @model_validator(mode="after")
+    def _parts_fit_the_role(self) -> Message:
+        allowed = ROLE_PARTS[self.role]
+        for p in self.parts:
+            if not isinstance(p, allowed):
+                kinds = ", ".join(t.model_fields["kind"].default for t in allowed)
+                raise ValueError(f"a {self.role} message cannot carry a {p.kind} part (only {kinds})")
+        return self
 
     # -- constructors -------------------------------------------------------------------------------
     @classmethod
@@ -98,7 +135,11 @@ class Message(BaseModel):
             if isinstance(p, TextPart | ThinkingPart):
                 out.append(p.text)
             elif isinstance(p, ToolCallPart):
-                args = p.raw_arguments if p.raw_arguments is not None else json.dumps(p.arguments, ensure_ascii=False)
+                args = (
+                    p.raw_arguments
+                    if p.raw_arguments is not None
+                    else json.dumps(p.arguments, ensure_ascii=False)
+                )
                 out.append(f"{p.name}({args})")
             elif isinstance(p, ToolResultPart):
                 out.append(p.content)
@@ -118,9 +159,6 @@ class Usage(BaseModel):
     output_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
-
-
-StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn", "error"]
 
 
 class ModelResponse(BaseModel):

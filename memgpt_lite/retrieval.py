@@ -65,7 +65,7 @@ class Scores:
 def recency(last_accessed: datetime, now: datetime) -> float:
     """0.995 ** hours since last access; an access in the future (clock skew) counts as now."""
     hours = max(0.0, (now - last_accessed).total_seconds() / 3600.0)
-    return RECENCY_DECAY**hours
+    return float(RECENCY_DECAY**hours)
 
 
 def min_max(values: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -123,7 +123,7 @@ def score(
 
 def rank(scores: Scores, tie_break: Sequence[float] | np.ndarray | None = None) -> np.ndarray:
     """Indices best first; ties broken by `tie_break` (higher first, e.g. created time), then input order."""
-    keys = [np.arange(len(scores.total))]
+    keys: list[np.ndarray] = [np.arange(len(scores.total))]
     if tie_break is not None:
         keys.append(-np.asarray(tie_break, dtype=np.float64))
     keys.append(-scores.total)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memgpt_lite.context.blocks import Block
 from memgpt_lite.context.queue import ContextConfig
-from memgpt_lite.errors import StoreError
+from memgpt_lite.errors import StoreError, format_validation_error
 from memgpt_lite.messages import Message, ToolCallPart, ToolResultPart, utcnow
 from memgpt_lite.storage.directory import StoreDirectory, atomic_write_json, read_json
 
@@ -29,7 +29,7 @@ class AgentState(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    format: Literal["memgpt_lite-agent-state"] = STATE_FORMAT
+    format: Literal["memgpt_lite-agent-state"] = "memgpt_lite-agent-state"
     format_version: int = STATE_VERSION
     config: ContextConfig
     system_prompt: str
@@ -68,10 +68,9 @@ def load_state(store: StoreDirectory) -> AgentState | None:
     try:
         return AgentState.model_validate(data)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(x) for x in first["loc"])
         raise StoreError(
-            f"{store.state_path} is corrupt: {where}: {first['msg']} ({e.error_count()} problem(s))"
+            f"{store.state_path} is corrupt: {format_validation_error(e, every=False)} "
+            f"({e.error_count()} problem(s))"
         ) from e
 
 

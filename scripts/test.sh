@@ -11,4 +11,14 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
 ruff check memgpt_lite bughunt evals tests
-python -m pytest "$@"
+ruff format --check memgpt_lite bughunt evals tests benchmarks
+lint-imports --no-cache  # the layers of docs/architecture.md (contracts in pyproject.toml)
+# The type checker runs beside the tests (they wait on subprocesses and sockets much of the time).
+mypy_log=$(mktemp)
+mypy >"$mypy_log" 2>&1 & mypy_pid=$!
+# Tests run on every core (pytest-xdist), one more worker than cores: many tests wait on a subprocess.
+status=0
+python -m pytest -n "${PYTEST_WORKERS:-$(( $(nproc) + 1 ))}" --dist worksteal "$@" || status=$?
+if ! wait "$mypy_pid"; then cat "$mypy_log"; echo "mypy failed" >&2; status=1; fi
+rm -f "$mypy_log"
+exit "$status"

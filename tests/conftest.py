@@ -21,6 +21,27 @@ def store_dir(tmp_path):
     return d
 
 
+@pytest.fixture(scope="session")
+def evals_store(tmp_path_factory):
+    """The evaluation fixture store (MiniLM embedder), built once per test process. Tests must not change
+    it: copy it first (shutil.copytree) to damage or extend it."""
+    from evals.fixture import write_fixture
+
+    path = tmp_path_factory.mktemp("evals") / "store"
+    write_fixture(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def evals_hashing_store(tmp_path_factory):
+    """The evaluation fixture store with the hashing embedder (fast), built once per test process."""
+    from evals.fixture import write_fixture
+
+    path = tmp_path_factory.mktemp("evals_hashing") / "store"
+    write_fixture(path, embedder="hashing")
+    return path
+
+
 @pytest.fixture(scope="module")
 def site_12():
     """The built-in web app at version 1.2, served on loopback for the module; yields its URL."""
@@ -80,3 +101,9 @@ def kill_writer_when_ready(script: str, path, settle: float) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Slow tests first: spread over the xdist workers from the start instead of leaving one worker a long
+    tail at the end (the order of the others is kept; every test stays independent of order)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

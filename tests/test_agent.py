@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from memgpt_lite.agent import Agent, AgentConfig
+from memgpt_lite.errors import StoreError, ToolError
 from memgpt_lite.memory import AgentMemory
-from memgpt_lite.messages import Message
+from memgpt_lite.messages import Message, TextPart, ToolCallPart, ToolResultPart
 from memgpt_lite.storage.embeddings import HashingEmbedder
 from memgpt_lite.testing import ScriptedModel, UnexpectedModelCall, response, send_message, text, tool_call
 from memgpt_lite.tools.memory_tool import MemoryTool
@@ -224,3 +225,58 @@ def test_step_without_user_message_continues_the_conversation(memory):
     assert result.messages == ["follow-up"]
     assert model.requests[1].messages[-1].role == "tool"
     assert sum(m.role == "user" for m in recall_messages(memory)) == 1
+
+
+@pytest.mark.parametrize("exc", [StoreError("archival index is corrupt"), AssertionError("a bug")])
+def test_a_store_error_or_failing_assert_in_a_tool_ends_the_turn(memory, exc):
+    def fragile(ctx: ToolContext) -> str:
+        """Reads the store."""
+        raise exc
+
+    model = ScriptedModel([response(tool_call("fragile")), response(send_message("should not be asked"))])
+    with pytest.raises(type(exc), match=str(exc)):
+        Agent(model, memory, tools=[fragile]).step("go")
+    assert len(model.requests) == 1  # the model never saw the failure as a tool result
+    # The call stays in recall without a result; the next turn repairs it (see test_state.py).
+    assert any(p.name == "fragile" for m in recall_messages(memory) for p in m.tool_calls)
+
+
+def test_a_tool_error_still_reaches_the_model(memory):
+    def picky(ctx: ToolContext, name: str) -> str:
+        """Looks a name up.
+
+        Args:
+            name: The name.
+        """
+        raise ToolError(f"no such name {name!r}; try 'ada'")
+
+    model = ScriptedModel([response(tool_call("picky", name="bob")), response(send_message("Sorry."))])
+    result = Agent(model, memory, tools=[picky]).step("find bob")
+    assert result.messages == ["Sorry."] and len(model.requests) == 2
+    seen = model.requests[1].messages[-1].parts[0]
+    assert seen.is_error and "no such name 'bob'" in seen.content
+
+
+@pytest.mark.parametrize(
+    ("role", "part"),
+    [
+        ("user", ToolCallPart(id="t1", name="send_message", arguments={"message": "hi"})),
+        ("user", ToolResultPart(tool_call_id="t1", content="ok")),
+        ("system", ToolCallPart(id="t1", name="x")),
+        ("tool", TextPart(text="not a result")),
+        ("assistant", ToolResultPart(tool_call_id="t1", content="ok")),
+    ],
+)
+def test_a_part_that_does_not_fit_the_role_is_rejected(role, part):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=f"a {role} message cannot carry a {part.kind} part"):
+        Message(role=role, parts=[part])
+
+
+def test_the_loop_records_model_and_stop_reason_as_typed_fields(memory):
+    model = ScriptedModel([response(send_message("Hello."))])
+    Agent(model, memory).step("hi")
+    [reply] = [m for m in recall_messages(memory) if m.role == "assistant"]
+    assert reply.model == model.name and reply.stop_reason == "tool_use"
+    assert "model" not in reply.meta and "stop_reason" not in reply.meta

@@ -74,7 +74,7 @@ def test_oversized_tool_call_is_not_run_and_the_model_reads_why(tmp_path):
     assert_paired(second.messages)
 
     # Nothing lost: the original call, arguments and all, is in recall under the id the error names.
-    original_id = stand_in.meta["original_id"]
+    original_id = stand_in.stand_in.original_id
     assert original_id in results.text
     [original] = memory.recall.get([original_id])
     assert original.tool_calls[0].arguments == {"content": HUGE, "request_heartbeat": True}
@@ -112,14 +112,14 @@ def test_oversized_tool_result_is_cut_with_a_note_naming_the_full_text(tmp_path)
         assert cut.role == "tool" and cut.meta["kind"] == STAND_IN_KIND
         content = cut.tool_results_parts[0].content
         assert content.startswith(HUGE[:200]) and len(content) < len(HUGE) // 10
-        assert "truncated" in content and cut.meta["original_id"] in content
+        assert "truncated" in content and cut.stand_in.original_id in content
         assert memory.counter.apply_margin(memory.counter.count_message(cut)) <= WINDOW // 3
         assert_paired(second.messages)
-        [full] = memory.recall.get([cut.meta["original_id"]])
+        [full] = memory.recall.get([cut.stand_in.original_id])
         assert full.tool_results_parts[0].content == HUGE
         # The model can find the full result again with its search tool.
         hits = memory.recall.search("line4999", page_size=10)
-        assert cut.meta["original_id"] in {h.message.id for h in hits.items}
+        assert cut.stand_in.original_id in {h.message.id for h in hits.items}
 
 
 def test_small_messages_join_the_context_unchanged(tmp_path):

@@ -12,15 +12,13 @@ import pytest
 from evals.__main__ import main
 from evals.case_schema import CATEGORIES, DEFAULT_CASES_DIR, load_cases
 from evals.evidence import MemoryEvidence
-from evals.fixture import MANIFEST_NAME, make_embedder, read_manifest, write_fixture
+from evals.fixture import MANIFEST_NAME, make_embedder, read_manifest
 from evals.layer1 import run_layer1
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    path = tmp_path_factory.mktemp("evals") / "store"
-    write_fixture(path)
-    return path
+def store(evals_store):
+    return evals_store
 
 
 @pytest.fixture(scope="module")

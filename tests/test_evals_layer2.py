@@ -13,7 +13,7 @@ import pytest
 from evals.__main__ import main
 from evals.agents import StructuredAnswer
 from evals.case_schema import DEFAULT_CASES_DIR, load_cases
-from evals.fixture import make_embedder, write_fixture
+from evals.fixture import make_embedder
 from evals.identifiers import named_identifiers
 from evals.layer2 import run_layer2, run_trivial, summarise, trivial_summary, verdict
 from memgpt_lite.llm.anthropic import AnthropicModel
@@ -26,10 +26,8 @@ RECORD_KEYS = {
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    path = tmp_path_factory.mktemp("evals2") / "store"
-    write_fixture(path)
-    return path
+def store(evals_store):
+    return evals_store
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +42,7 @@ def archival(store):
     mem.close()
 
 
+@pytest.mark.slow
 def test_baseline_runs_every_case_offline_with_complete_records(store, tmp_path, cases):
     log = tmp_path / "runs.jsonl"
     records = run_layer2(list(cases.values()), store, agent="baseline", log=log)

@@ -14,7 +14,6 @@ from evals.__main__ import main
 from evals.agents import AnswerBox, answering_agent, baseline_model
 from evals.baseline_agent import decide, page_routes, parse_hits, plan, read_question
 from evals.case_schema import load_cases
-from evals.fixture import write_fixture
 from evals.layer2 import report_data, run_layer2
 from evals.report import layer2_html, layer2_markdown
 from memgpt_lite.memory import AgentMemory
@@ -279,12 +278,11 @@ def test_the_baseline_in_the_agent_loop_on_a_small_memory(small_memory):
 
 # -- the report -------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def hashing_store(tmp_path_factory):
-    path = tmp_path_factory.mktemp("evals2b") / "store"
-    write_fixture(path, embedder="hashing")
-    return path
+def hashing_store(evals_hashing_store):
+    return evals_hashing_store
 
 
+@pytest.mark.slow
 def test_layer2_report_markdown_html_and_cli(hashing_store, tmp_path, capsys):
     cases = [c for c in load_cases() if c.id in ("etp-01", "nm-01")]
     records = run_layer2(cases, hashing_store, agent="baseline", runs=2)

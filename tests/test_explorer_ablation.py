@@ -20,6 +20,7 @@ def test_explorer_task_record():
     assert out["coverage"] < rec["coverage"], "the logged-out view walls off the account pages"
 
 
+@pytest.mark.slow
 def test_memory_components_change_the_outcome():
     cfg = parse_explorer_config(
         {

@@ -10,14 +10,12 @@ from pathlib import Path
 import pytest
 
 from evals.__main__ import main as evals_main
-from evals.fixture import MANIFEST_NAME, write_fixture
+from evals.fixture import MANIFEST_NAME
 
 
 @pytest.fixture(scope="module")
-def fixture_store(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("fixture") / "store"
-    write_fixture(path, embedder="hashing")
-    return path
+def fixture_store(evals_hashing_store) -> Path:
+    return evals_hashing_store
 
 
 def _damaged(fixture_store: Path, tmp_path: Path) -> Path:

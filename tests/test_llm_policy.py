@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import httpx2
+import pytest
 
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
@@ -91,6 +92,7 @@ def test_llm_policy_over_the_anthropic_client(tmp_path):
     assert "<exploration" in wire and 'page_content untrusted=\\"true\\"' in wire
 
 
+@pytest.mark.slow
 def test_llm_session_resumes_with_its_agent_memory(tmp_path):
     from test_poison import scripted_tester
 

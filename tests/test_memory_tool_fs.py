@@ -313,7 +313,7 @@ def _race(tmp_path: Path, seconds: float) -> tuple[int, int]:
 
 def test_racing_symlink_swap_touches_nothing_outside_short(tmp_path):
     ops, swaps = _race(tmp_path, 3.0)
-    assert ops > 100 and swaps > 100  # the race really ran
+    assert ops > 20 and swaps > 20  # the race really ran (few rounds on a loaded machine)
 
 
 @pytest.mark.slow
@@ -330,7 +330,9 @@ def test_create_works_on_a_file_system_without_hard_links(tmp_path, monkeypatch)
 
     tool = MemoryTool(tmp_path / "m")
     monkeypatch.setattr(os, "link", no_links)
-    assert tool.call({"command": "create", "path": "/memories/a.md", "file_text": "x"}).startswith("File created")
+    assert tool.call({"command": "create", "path": "/memories/a.md", "file_text": "x"}).startswith(
+        "File created"
+    )
     with pytest.raises(ToolError, match="already exists"):
         tool.call({"command": "create", "path": "/memories/a.md", "file_text": "y"})
     assert (tool.root / "a.md").read_text() == "x" and [p.name for p in tool.root.iterdir()] == ["a.md"]

@@ -37,7 +37,7 @@ def test_a_deeply_nested_page_parses_and_every_oracle_runs(n):
     assert "deep" in doc.text() and p.structure_hash
     assert [a.target for a in extract_actions(p)] == ["http://a.test/deep"]
     inspect_page(p)  # every oracle walks the tree: none may recurse
-    assert time.perf_counter() - started < 10
+    assert time.perf_counter() - started < 30
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ def test_a_deeply_nested_page_parses_and_every_oracle_runs(n):
 def test_hostile_markup_parses_in_linear_time(body):
     started = time.perf_counter()
     parse_html(body)
-    assert time.perf_counter() - started < 6.0  # quadratic takes minutes (measured: 90 s+ before)
+    assert time.perf_counter() - started < 20.0  # quadratic takes minutes (measured: 90 s+ before)
 
 
 def test_the_tree_is_the_standard_one():

@@ -101,6 +101,7 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path):
     store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=["kill-9", "ctrl-c", "sigterm"]
 )

@@ -52,6 +52,22 @@ def test_sim_json_keys(capsys):
     assert d["path"][0] == 0 and len(d["path"]) == d["steps"] + 1
 
 
+def test_sim_eviction_flag_and_its_deprecated_alias(capsys):
+    base = ["sim", "--strategy", "frontier", "--seed", "1003", "--capacity", "4", "--json"]
+    assert main([*base, "--eviction", "random"]) == 0
+    new = capsys.readouterr()
+    assert main([*base, "--policy", "random"]) == 0
+    old = capsys.readouterr()
+    assert json.loads(old.out) == json.loads(new.out) and "deprecated" in old.err and not new.err
+    assert json.loads(new.out) != json.loads(main([*base]) == 0 and capsys.readouterr().out)  # fifo differs
+    assert main([*base, "--policy", "lru", "--eviction", "random"]) == 2
+    assert "contradicts" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--eviction" in help_text and "deprecated alias of --eviction" in help_text
+
+
 def test_sim_bad_strategy_is_a_clear_error(capsys):
     assert main(["sim", "--strategy", "teleport"]) == 2
     err = capsys.readouterr().err

@@ -63,8 +63,19 @@ def test_random_eviction_draws_from_the_run_generator():
 def test_memory_rejects_bad_settings():
     with pytest.raises(ConfigError, match="capacity"):
         Memory(0, "fifo")
-    with pytest.raises(ConfigError, match="policy"):
+    with pytest.raises(ConfigError, match="eviction"):
         Memory(3, "mru")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="eviction"):
+        RunConfig("frontier", capacity=3, eviction="mru")  # type: ignore[arg-type]
+
+
+def test_policy_is_the_deprecated_name_of_eviction():
+    old, new = (
+        RunConfig("frontier", capacity=6, policy="lru"),
+        RunConfig("frontier", capacity=6, eviction="lru"),
+    )
+    assert old == new and old.eviction == "lru" and old.policy is None
+    assert run(old, 1003).path == run(new, 1003).path
 
 
 class _Known:
@@ -174,37 +185,3 @@ def test_generic_nodes():
     )
     r = run(RunConfig("frontier", budget=20), 5, site)
     assert r.coverage == 1.0 and r.bugs_found == 1 and r.stopped
-
-
-@pytest.mark.parametrize(
-    "config",
-    [
-        RunConfig("random"),
-        RunConfig("random", until_all_bugs=True),
-        RunConfig("visited"),
-        RunConfig("visited", memory="visited", until_all_bugs=True),
-        RunConfig("frontier"),
-        RunConfig("frontier", until_all_bugs=True),
-        RunConfig("frontier", memory="visited", budget=60),
-        RunConfig("visited", capacity=6, policy="random", bug_entry_tokens=7),
-        *(
-            RunConfig("frontier", capacity=c, policy=p)
-            for c in (4, 12, 20)
-            for p in ("fifo", "lru", "random")
-        ),
-    ],
-)
-def test_inlined_fast_paths_equal_the_general_loop(config):
-    from dataclasses import replace
-
-    from bughunt.sim.strategies import STRATEGIES, register_strategy
-
-    # a wrapper under another name is not recognised as built-in, so it takes the general loop
-    builtin = STRATEGIES[config.strategy]
-    register_strategy("general_twin", lambda cur, links, memory, rnd: builtin(cur, links, memory, rnd))
-    try:
-        general = replace(config, strategy="general_twin", memory=config.components)
-        for seed in range(1000, 1200):
-            assert run(config, seed) == run(general, seed)
-    finally:
-        del STRATEGIES["general_twin"]

@@ -158,3 +158,83 @@ def test_reopen_uses_the_archival_embedder_recorded_in_the_state(store_dir, caps
     capsys.readouterr()
     assert main(["inspect", "--store", str(store_dir), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["archival_passages"] == 1
+
+
+def _count_state_writes(monkeypatch) -> list[dict]:
+    import memgpt_lite.state as state_module
+
+    written: list[dict] = []
+    real = state_module.atomic_write_json
+
+    def spy(path, data):
+        written.append(data)
+        real(path, data)
+
+    monkeypatch.setattr(state_module, "atomic_write_json", spy)
+    return written
+
+
+@pytest.mark.parametrize("edit_block", [False, True])
+def test_a_two_call_turn_writes_the_state_once_per_change(store_dir, monkeypatch, edit_block):
+    from memgpt_lite.agent import Agent
+    from memgpt_lite.storage.embeddings import HashingEmbedder
+    from memgpt_lite.testing import ScriptedModel, response, send_message, tool_call
+
+    first = (
+        tool_call("core_memory_append", name="human", content="likes tea", request_heartbeat=True)
+        if edit_block
+        else tool_call("conversation_search", query="tea", request_heartbeat=True)
+    )
+    model = ScriptedModel([response(first), response(send_message("Noted."))])
+    with AgentMemory.open(store_dir, context_window=8000, embedder=HashingEmbedder()) as mem:
+        written = _count_state_writes(monkeypatch)
+        before = mem.recall.count()
+        Agent(model, mem).step("remember I like tea")
+        appended = mem.recall.count() - before
+        assert len(model.requests) == 2 and appended == 5  # user, 2 x (assistant call + tool result)
+        # one write per appended message; a tool's block edit rides on the tool results' write
+        assert len(written) == appended
+        # each write names the message being appended, so a crash right after it loses nothing
+        assert [len(w["pending_ids"]) for w in written] == [1] * appended
+        assert ("likes tea" in written[2]["blocks"][1]["value"]) is edit_block  # the tool results' write
+    with AgentMemory.open(store_dir, embedder=HashingEmbedder()) as again:  # resumes every message
+        assert [m.role for m in again.context.in_context][-5:] == [
+            "user",
+            "assistant",
+            "tool",
+            "assistant",
+            "tool",
+        ]
+        assert ("likes tea" in again.working_context.render()) is edit_block
+
+
+def test_memory_opens_from_one_settings_object(store_dir):
+    from memgpt_lite.errors import UsageError
+    from memgpt_lite.memory import MemorySettings
+
+    settings = MemorySettings(context_window=4000, system_prompt="You are terse.")
+    with AgentMemory.open(store_dir, settings) as mem:
+        assert mem.context.config.context_window == 4000 and mem.context.system_prompt == "You are terse."
+    with AgentMemory.open(store_dir, settings, context_window=5000) as mem:  # keywords apply on top
+        assert mem.context.config.context_window == 5000
+    with pytest.raises(UsageError, match="context_windw"):
+        AgentMemory.open(store_dir, context_windw=5000)
+
+
+def test_a_block_edit_before_a_failing_tool_call_is_still_saved(store_dir):
+    from memgpt_lite.agent import Agent
+    from memgpt_lite.storage.embeddings import HashingEmbedder
+    from memgpt_lite.testing import ScriptedModel, response, tool_call
+    from memgpt_lite.tools.registry import ToolContext
+
+    def note_then_fail(ctx: ToolContext) -> str:
+        """Notes something, then hits a broken store."""
+        ctx.memory.working_context.append("human", "prefers tea")
+        raise StoreError("archival index is corrupt")
+
+    model = ScriptedModel([response(tool_call("note_then_fail"))])
+    with AgentMemory.open(store_dir, context_window=8000, embedder=HashingEmbedder()) as mem:
+        with pytest.raises(StoreError):
+            Agent(model, mem, tools=[note_then_fail]).step("go")
+        saved = json.loads(mem.store.state_path.read_text())
+        assert "prefers tea" in saved["blocks"][1]["value"]  # written when the error left the tool loop

@@ -74,6 +74,7 @@ def run_and_kill(store_dir, phase: str) -> None:
     assert proc.returncode == -signal.SIGKILL
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("phase", "expect_call_in_context"),
     [("before_recall_write", False), ("after_recall_write", True), ("tool_running", True)],

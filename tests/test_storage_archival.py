@@ -365,6 +365,7 @@ def test_hnsw_search_ef_is_raised(tmp_path):
         assert a._col.configuration_json["hnsw"]["ef_search"] == SEARCH_EF
 
 
+@pytest.mark.slow
 def test_kill_9_during_inserts_reopens_consistently(tmp_path):
 
     path = tmp_path / "archival"

@@ -1,6 +1,8 @@
 """The storage benchmark functions run end to end at toy sizes (their numbers are not asserted:
 speed claims come from `python -m evals.bench`, not from timed tests)."""
 
+import pytest
+
 from evals import bench_storage
 
 
@@ -20,6 +22,7 @@ def test_archival_bench_builds_caches_and_reuses_its_corpus(tmp_path, monkeypatc
     assert again["n"] == 600
 
 
+@pytest.mark.slow
 def test_embed_bench_runs_with_baseline():
     e = bench_storage.bench_embed(sentences=40)
     assert e["embed_per_s"] > 0 and e["baseline_padded_256_per_s"] > 0

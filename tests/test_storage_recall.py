@@ -247,6 +247,7 @@ def test_date_filters_agree_whatever_the_insert_order(tmp_path, order):
         assert r.search("garden", end_date="2000-01-01").total == 0
 
 
+@pytest.mark.slow
 def test_kill_9_during_writes_leaves_a_consistent_store(tmp_path):
 
     path = tmp_path / "recall.sqlite"

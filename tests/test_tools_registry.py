@@ -6,11 +6,18 @@ from typing import Literal
 
 import pytest
 from anthropic.lib.tools import ToolError as SdkToolError
+from pydantic import ValidationError
 
-from memgpt_lite.errors import ConfigError, ToolError
+from memgpt_lite.errors import ConfigError, StoreError, ToolError
 from memgpt_lite.messages import ToolCallPart
 from memgpt_lite.testing import tool_call
-from memgpt_lite.tools.registry import Tool, ToolContext, ToolRegistry, requests_heartbeat
+from memgpt_lite.tools.registry import (
+    Tool,
+    ToolContext,
+    ToolRegistry,
+    internal_error_result,
+    requests_heartbeat,
+)
 
 
 def add_note(ctx: ToolContext, text: str, importance: int = 5, tags: list[str] | None = None) -> str:
@@ -124,14 +131,44 @@ def test_tool_errors_ours_and_sdk_are_model_visible():
     assert res.is_error and "escape /memories" in res.content
 
 
-def test_unexpected_exception_is_an_error_result_not_a_crash():
+@pytest.mark.parametrize(
+    "exc", [StoreError("recall.sqlite is locked"), AssertionError("invariant"), ZeroDivisionError("x")]
+)
+def test_programmer_and_runtime_errors_propagate(exc):
+    def broken(x: int) -> str:
+        """Always breaks."""
+        raise exc
+
+    reg = ToolRegistry([broken], heartbeat=False)
+    with pytest.raises(type(exc)):
+        reg.call(tool_call("broken", x=3), ToolContext())
+
+
+def test_a_tool_may_opt_in_to_report_its_failures_to_the_model():
     def broken(x: int) -> str:
         """Always breaks."""
         return str(1 // (x - x))
 
-    reg = ToolRegistry([broken], heartbeat=False)
+    reg = ToolRegistry(heartbeat=False)
+    reg.register(broken, on_failure=internal_error_result)
     res = reg.call(tool_call("broken", x=3), ToolContext())
     assert res.is_error and "ZeroDivisionError" in res.content
+    reg.register(Tool.from_function(broken, name="custom", on_failure=lambda err, call: f"{call.name}: busy"))
+    assert reg.call(tool_call("custom", x=3), ToolContext()).content == "custom: busy"
+
+
+def test_a_validation_error_raised_inside_a_tool_is_not_an_argument_error():
+    from pydantic import BaseModel
+
+    class Strict(BaseModel):
+        n: int
+
+    def parse() -> str:
+        """Parses something internal."""
+        return str(Strict.model_validate({"n": "many"}))
+
+    with pytest.raises(ValidationError):
+        ToolRegistry([parse], heartbeat=False).call(tool_call("parse"), ToolContext())
 
 
 def test_decorator_native_tools_and_configuration_errors():

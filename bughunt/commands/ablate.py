@@ -231,11 +231,11 @@ def _config_plots(cfg: Any, summary: Any, d: Path) -> list[Path]:
     if "coverage" in summary.metrics:
         ivs = {c: summary.intervals[c]["coverage"] for c in summary.configs}
         files.append(plot_intervals(ivs, d / "coverage_by_config.png", f"{cfg.name}: coverage (95% CI)"))
-        # a capacity sweep wherever one strategy/memory/policy was run at two or more capacities
+        # a capacity sweep wherever one strategy/memory/eviction was run at two or more capacities
         series: dict[str, dict[int, float]] = {}
         for spec in cfg.specs():
             if spec.capacity is not None:
-                key = "/".join(x for x in (spec.strategy, spec.memory, spec.policy) if x)
+                key = "/".join(x for x in (spec.strategy, spec.memory, spec.eviction) if x)
                 series.setdefault(key, {})[spec.capacity] = summary.intervals[spec.label()]["coverage"].mean
         series = {k: v for k, v in series.items() if len(v) > 1}
         if series:

@@ -5,19 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 
-from memgpt_lite.errors import StoreError
+from memgpt_lite.errors import UsageError
 
 REPORT_MARK = '<meta name="generator" content="bughunt report">'
 """Written into every report's <head>: `--out` replaces only a file that carries it."""
 _MARK_WINDOW = 4096
 
 
-class ReportRefused(Exception):
-    """`--out` names something this command must not replace."""
+class ReportRefused(UsageError):
+    """`--out` names something this command must not replace (bad input: exit 2)."""
 
 
 def mark_report(html: str) -> str:
@@ -83,20 +82,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from bughunt.report import load_report_data, render_report
 
-    try:
-        data = load_report_data(args.store)
-    except StoreError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    # errors go to the shared net (memgpt_lite.cli_dispatch): one line and its exit code
+    data = load_report_data(args.store)
     html = mark_report(render_report(data))
-    try:
-        write_report_file(html, args.out)
-    except ReportRefused as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(f"error: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
-        return 2
+    write_report_file(html, args.out)
     live = [b for b in data.get("bugs", []) if not b.get("superseded_by")]
     info = {
         "out": str(args.out),

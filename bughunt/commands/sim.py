@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter
+
+from memgpt_lite.errors import UsageError
 
 from .. import site
 from ..sim.engine import BUDGET, MAX_STEPS, MEMORY_COMPONENTS, RunConfig, RunResult, run
-from ..sim.memory import POLICIES
+from ..sim.memory import EVICTIONS
 from ..sim.stats import pct
 from ..sim.strategies import strategy_names
 
@@ -22,7 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--capacity", type=int, default=None, help="memory capacity in entries (default unlimited)"
     )
-    p.add_argument("--policy", choices=POLICIES, default="fifo", help="eviction policy when memory is full")
+    p.add_argument(
+        "--eviction", choices=EVICTIONS, default=None, help="what a full memory forgets (default fifo)"
+    )
+    p.add_argument(
+        "--policy", choices=EVICTIONS, default=None, dest="old_policy",
+        help="deprecated alias of --eviction (the explorer's --policy chooses links; this one never did)",
+    )  # fmt: skip
     p.add_argument(
         "--memory",
         choices=MEMORY_COMPONENTS,
@@ -39,10 +48,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     # A bad setting raises ConfigError: `run_reporting_errors` prints it as every command's errors are.
+    if args.old_policy is not None:
+        if args.eviction is not None and args.eviction != args.old_policy:
+            raise UsageError(f"--policy {args.old_policy} contradicts --eviction {args.eviction}")
+        print("warning: `bughunt sim --policy` is deprecated; use --eviction", file=sys.stderr)
     config = RunConfig(
         strategy=args.strategy,
         capacity=args.capacity,
-        policy=args.policy,
+        eviction=args.eviction or args.old_policy or "fifo",
         memory=args.memory,
         budget=args.budget,
         until_all_bugs=args.until_all_bugs,
@@ -60,7 +73,7 @@ def _name(i: int) -> str:
 
 
 def print_trace(config: RunConfig, seed: int, r: RunResult) -> None:
-    cap = "unlimited" if config.capacity is None else f"{config.capacity} entries, {config.policy} eviction"
+    cap = "unlimited" if config.capacity is None else f"{config.capacity} entries, {config.eviction} eviction"
     print(
         f"strategy {config.strategy}, seed {seed}, memory {config.components} ({cap}), budget {config.budget}"
     )

@@ -41,19 +41,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bughunt import site
-from bughunt.sim.config import format_validation_error
 from bughunt.sim.engine import MemoryComponents
-from bughunt.sim.memory import Policy as Eviction
+from bughunt.sim.memory import Eviction
+from bughunt.sim.results import coverage_curve
 from bughunt.sim.rng import derive_seed
 from bughunt.sim.runner import Record
-from memgpt_lite.errors import ConfigError
+from memgpt_lite.errors import ConfigError, format_validation_error
 
 from .factory import make_policy
 from .fetcher import Fetcher
 from .policies import policy_names
 from .session import BUILTIN_ROUTES, Explorer, SessionConfig
 from .store import ExplorerStore
-from .views import MemoryConfig
+from .views import MemoryConfig, visited_route
 
 Metric = Literal[
     "coverage", "bug_recall", "bugs_found", "duplicate_reports", "repeat_rate", "tokens", "steps",
@@ -238,12 +238,7 @@ def explorer_task(config: ExplorerRunConfig, task: str, run_index: int = 0) -> R
 
 def _record(store: ExplorerStore, present: set[str], cap: int) -> Record:
     steps = store.steps()
-    seen: set[str] = set()
-    curve = []
-    for s in steps:
-        if s["outcome"] == "page":
-            seen.add(s["final_route"] or s["route"])
-        curve.append(len(seen & BUILTIN_ROUTES) / len(BUILTIN_ROUTES))
+    curve = coverage_curve([visited_route(s) for s in steps], len(BUILTIN_ROUTES), BUILTIN_ROUTES)
     found = {b["route"] for b in store.live_bugs() if b["route"] in present}
     clicks = max(0, len(steps) - 1)
     first_report: dict[str, int] = {}

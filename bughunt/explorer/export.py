@@ -10,10 +10,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bughunt.sim.results import coverage_curve
+
 from .session import BUILTIN_ROUTES, summary
 from .store import ExplorerStore
 from .templates import route_shape, templates
-from .views import bug_entries, iso, render_working_context
+from .views import bug_entries, iso, render_working_context, visited_route
 
 
 def load_exploration(store_dir: str | Path) -> dict[str, Any]:
@@ -65,13 +67,10 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
         builtin = store.get_meta("builtin") == "1"
         known = set(links) | {d for ds in links.values() for d in ds}
         denominator = len(BUILTIN_ROUTES) if builtin else max(1, len(known))
-        seen: set[str] = set()
-        curve = []
-        for s in steps:
-            if s["outcome"] == "page":
-                seen.add(s["final_route"] or s["route"])
-            counted = seen & BUILTIN_ROUTES if builtin else seen
-            curve.append(round(len(counted) / denominator, 4))
+        visited = [visited_route(s) for s in steps]
+        curve = [
+            round(c, 4) for c in coverage_curve(visited, denominator, BUILTIN_ROUTES if builtin else None)
+        ]
         page_templates = templates(store.structure_hashes())
         entries = bug_entries(store)
         for entry, row in zip(entries, store.all_bugs(), strict=True):

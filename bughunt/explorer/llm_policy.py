@@ -14,7 +14,6 @@ fingerprint); a note is stored only when it passes `quarantine.check_note`.
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from html import escape, unescape
@@ -25,8 +24,9 @@ from urllib.parse import unquote
 from bughunt.oracles.base import KINDS
 from memgpt_lite.agent import Agent, AgentConfig
 from memgpt_lite.context.blocks import Block
-from memgpt_lite.errors import ToolError, UsageError
+from memgpt_lite.errors import ToolError
 from memgpt_lite.llm.base import Model
+from memgpt_lite.llm.factory import make_model
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import ModelRequest, ModelResponse
 from memgpt_lite.storage.embeddings import Embedder
@@ -172,14 +172,7 @@ class _CountingModel:
 def default_model(model_name: str | None, base_url: str | None = None) -> Model:
     """The Anthropic client when a key (or a Messages-API server's --base-url) is given; otherwise a
     clear error (tests pass a scripted model)."""
-    if not os.environ.get("ANTHROPIC_API_KEY") and not base_url:
-        raise UsageError(
-            "--policy llm needs a model: set ANTHROPIC_API_KEY, or give --base-url URL of a server that "
-            "speaks the Messages API (tests pass a model in code, e.g. ScriptedModel)"
-        )
-    from memgpt_lite.llm.anthropic import AnthropicModel
-
-    return AnthropicModel(model=model_name, base_url=base_url)
+    return make_model(model_name, base_url=base_url, needed_by="--policy llm")
 
 
 class LLMPolicy:

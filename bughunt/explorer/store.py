@@ -185,7 +185,9 @@ class ExplorerStore:
         if fmt is None or not fmt.isdigit():
             raise StoreError(f"{self.path}: corrupt store (format {fmt!r} is not a version number)")
         if int(fmt) > FORMAT_VERSION:
-            raise StoreError(f"{self.path}: format {fmt} is newer than this BugHunt ({FORMAT_VERSION}); upgrade")
+            raise StoreError(
+                f"{self.path}: format {fmt} is newer than this BugHunt ({FORMAT_VERSION}); upgrade"
+            )
 
     def _add_missing_columns(self) -> None:
         """Stores written before a column existed get it (additive only; nothing is rewritten)."""

@@ -7,12 +7,12 @@ simulator's `Memory` so the real explorer and the simulator forget in exactly th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bughunt.sim.memory import Memory, NoMemory, Policy
+from bughunt.sim.memory import Eviction, Memory, NoMemory
 from bughunt.sim.rng import Rng
 
 from .harness import is_failure
@@ -27,7 +27,7 @@ class MemoryConfig:
     link_table: bool = True
     bug_list: bool = True
     capacity: int | None = None
-    eviction: Policy = "fifo"
+    eviction: Eviction = "fifo"
 
 
 class NoLinksView:
@@ -161,3 +161,11 @@ def bug_entries(store: ExplorerStore) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def visited_route(step: Mapping[str, Any]) -> str | None:
+    """The route a step landed on (after redirects), or None when it reached no page: the coverage
+    curve's node for that step (`bughunt.sim.results.coverage_curve`)."""
+    if step["outcome"] != "page":
+        return None
+    return str(step["final_route"] or step["route"])

@@ -8,10 +8,12 @@ walk is its own layer, shown or hidden with the checkboxes above the map — pla
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass
 from html import escape
 from typing import Any
+
+from bughunt.sim.bfs import breadth_first
 
 COL_W, ROW_H, NODE_W, NODE_H, PAD = 236, 40, 184, 26, 24
 LABEL_CHARS = 19  # per line, in the 12 px monospace font, leaving room for the "#step" badge
@@ -65,14 +67,8 @@ def layout(start: str | None, links: dict[str, list[str]], visited: list[str]) -
     """
     depth: dict[str, int] = {}
     if start is not None:
-        depth[start] = 0
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
-            for there in links.get(here, []):
-                if there not in depth:
-                    depth[there] = depth[here] + 1
-                    queue.append(there)
+        for there, here in breadth_first(start, lambda page: links.get(page, [])):
+            depth[there] = 0 if there == start else depth[here] + 1
     order = list(dict.fromkeys([*([start] if start else []), *visited, *depth]))
     known = list(dict.fromkeys([*order, *links, *(d for ds in links.values() for d in ds)]))
     kept = [r for r in known if r in set(visited) or r == start][:MAX_NODES]

@@ -5,7 +5,7 @@ runs configurations × tasks on a backend (local processes, Dask, Ray) and summa
 """
 
 from .engine import BUILTIN_SITE, RunConfig, RunResult, SimSite, run
-from .memory import Memory, Policy
+from .memory import Eviction, Memory, Policy
 from .rng import mulberry32, pick
 from .strategies import STRATEGIES, get_strategy, register_strategy
 
@@ -13,6 +13,7 @@ __all__ = [
     "BUILTIN_SITE",
     "STRATEGIES",
     "Memory",
+    "Eviction",
     "Policy",
     "RunConfig",
     "RunResult",

@@ -8,10 +8,10 @@ Example (YAML)::
     budget: 30
     until_all_bugs: false                # true: run to the sixth bug (cap max_steps)
     tokens: {base: 3000, per_entry: 40, per_bug_entry: 0}
-    grid:                                # cartesian product (policy is ignored without a capacity)
+    grid:                                # cartesian product (eviction is ignored without a capacity)
       strategy: [frontier]
       capacity: [12]
-      policy: [fifo, lru, random]
+      eviction: [fifo, lru, random]       # what a full memory forgets (`policy:` is the old name)
       memory: [both]                     # none | visited | bugs | both; null = the strategy's default
     configs:                             # extra named configurations
       - {name: no-memory, strategy: random}
@@ -27,12 +27,20 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
-from memgpt_lite.errors import ConfigError
+from memgpt_lite.errors import ConfigError, format_validation_error
 
 from .engine import MAX_STEPS, MemoryComponents, RunConfig
-from .memory import Policy
+from .memory import Eviction
 from .runner import SIM_METRICS
 from .strategies import strategy_names
 
@@ -69,7 +77,7 @@ class ConfigSpec(_Strict):
     name: str | None = None
     strategy: str
     capacity: int | None = Field(None, ge=1)
-    policy: Policy = "fifo"
+    eviction: Eviction = Field("fifo", validation_alias=AliasChoices("eviction", "policy"))
     memory: MemoryComponents | None = None
 
     _strategy = field_validator("strategy")(_check_strategy)
@@ -79,7 +87,7 @@ class ConfigSpec(_Strict):
             return self.name
         parts = [self.strategy]
         if self.capacity is not None:
-            parts += [f"cap{self.capacity}", self.policy]
+            parts += [f"cap{self.capacity}", self.eviction]
         if self.memory is not None:
             parts.append(f"mem-{self.memory}")
         return "/".join(parts)
@@ -88,7 +96,9 @@ class ConfigSpec(_Strict):
 class GridSpec(_Strict):
     strategy: list[str] = Field(default_factory=lambda: ["random", "visited", "frontier"], min_length=1)
     capacity: list[int | None] = Field(default_factory=lambda: [None], min_length=1)
-    policy: list[Policy] = Field(default_factory=lambda: ["fifo"], min_length=1)
+    eviction: list[Eviction] = Field(
+        default_factory=lambda: ["fifo"], min_length=1, validation_alias=AliasChoices("eviction", "policy")
+    )
     memory: list[MemoryComponents | None] = Field(default_factory=lambda: [None], min_length=1)
 
     @field_validator("strategy")
@@ -107,9 +117,9 @@ class GridSpec(_Strict):
     def expand(self) -> list[ConfigSpec]:
         out: list[ConfigSpec] = []
         seen: set[str] = set()
-        for s, c, p, m in itertools.product(self.strategy, self.capacity, self.policy, self.memory):
-            spec = ConfigSpec(strategy=s, capacity=c, policy=p if c is not None else "fifo", memory=m)
-            if spec.label() not in seen:  # without a capacity the policy never acts: one config
+        for s, c, e, m in itertools.product(self.strategy, self.capacity, self.eviction, self.memory):
+            spec = ConfigSpec(strategy=s, capacity=c, eviction=e if c is not None else "fifo", memory=m)
+            if spec.label() not in seen:  # without a capacity nothing is evicted: one config
                 seen.add(spec.label())
                 out.append(spec)
         return out
@@ -150,7 +160,7 @@ class AblationConfig(_Strict):
             s.label(): RunConfig(
                 strategy=s.strategy,
                 capacity=s.capacity,
-                policy=s.policy,
+                eviction=s.eviction,
                 memory=s.memory,
                 budget=self.budget,
                 until_all_bugs=self.until_all_bugs,
@@ -167,15 +177,6 @@ class AblationConfig(_Strict):
 
     def baseline_name(self) -> str:
         return self.baseline or self.specs()[0].label()
-
-
-def format_validation_error(err: ValidationError) -> str:
-    lines = []
-    for e in err.errors():
-        loc = ".".join(str(x) for x in e["loc"])
-        msg = e["msg"].removeprefix("Value error, ")
-        lines.append(f"{loc}: {msg}" if loc else msg)
-    return "; ".join(lines)
 
 
 def parse_config(data: Any, source: str = "config") -> AblationConfig:

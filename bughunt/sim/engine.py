@@ -19,45 +19,37 @@ seed. Capacity and eviction apply to the visit record only; the bug list is neve
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
-
-from memgpt_lite.errors import ConfigError
+from typing import Any
 
 from .. import site as _site
-from . import fastpath
-from .memory import POLICIES, Memory, NoMemory, Policy
+from .memory import Memory, NoMemory
+from .results import (
+    BASE_TOKENS,
+    BUDGET,
+    ENTRY_TOKENS,
+    MAX_STEPS,
+    MEMORY_COMPONENTS,
+    MemoryComponents,
+    RunConfig,
+    RunResult,
+    SimSite,
+)
 from .rng import mulberry32
-from .strategies import frontier_strategy, get_strategy, random_strategy, visited_strategy
+from .strategies import get_strategy
 
-MemoryComponents = Literal["none", "visited", "bugs", "both"]
-MEMORY_COMPONENTS: tuple[MemoryComponents, ...] = ("none", "visited", "bugs", "both")
-
-BUDGET = 30
-MAX_STEPS = 5000
-BASE_TOKENS = 3000
-ENTRY_TOKENS = 40
-
-
-@dataclass(frozen=True, slots=True)
-class SimSite:
-    """A site as the simulator sees it: ordered links per node, a start node and the bug nodes."""
-
-    links: Mapping[Hashable, Sequence[Hashable]]
-    start: Hashable
-    bugs: frozenset[Hashable]
-    names: Mapping[Hashable, str] = field(default_factory=dict)
-    routes: Mapping[Hashable, str] = field(default_factory=dict)
-    """Each node's URL path, for strategies that read URL structure (see `bughunt.planning`)."""
-
-    @property
-    def n_nodes(self) -> int:
-        return len(self.links)
-
-    def name(self, node: Hashable) -> str:
-        return self.names.get(node, str(node))
-
+__all__ = [
+    "BASE_TOKENS",
+    "BUDGET",
+    "BUILTIN_SITE",
+    "ENTRY_TOKENS",
+    "MAX_STEPS",
+    "MEMORY_COMPONENTS",
+    "MemoryComponents",
+    "RunConfig",
+    "RunResult",
+    "SimSite",
+    "run",
+]
 
 BUILTIN_SITE = SimSite(
     links=_site.LINKS,
@@ -68,75 +60,12 @@ BUILTIN_SITE = SimSite(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class RunConfig:
-    """One simulator configuration; `memory=None` means the strategy's seed default."""
-
-    strategy: str = "frontier"
-    capacity: int | None = None
-    policy: Policy = "fifo"
-    memory: MemoryComponents | None = None
-    budget: int = BUDGET
-    until_all_bugs: bool = False
-    max_steps: int = MAX_STEPS
-    base_tokens: int = BASE_TOKENS
-    entry_tokens: int = ENTRY_TOKENS
-    bug_entry_tokens: int = 0
-
-    def __post_init__(self) -> None:
-        get_strategy(self.strategy)  # raises ConfigError naming the field
-        if self.policy not in POLICIES:
-            raise ConfigError(f"policy: must be one of {', '.join(POLICIES)}, got {self.policy!r}")
-        if self.memory is not None and self.memory not in MEMORY_COMPONENTS:
-            raise ConfigError(f"memory: must be one of {', '.join(MEMORY_COMPONENTS)}, got {self.memory!r}")
-        if self.capacity is not None and self.capacity < 1:
-            raise ConfigError(f"capacity: must be at least 1 (or unset for unlimited), got {self.capacity}")
-        if self.budget < 0 or self.max_steps < 0:
-            raise ConfigError("budget/max_steps: must not be negative")
-
-    @property
-    def components(self) -> MemoryComponents:
-        if self.memory is not None:
-            return self.memory
-        return "none" if self.strategy == "random" else "both"
-
-
-@dataclass(slots=True)
-class RunResult:
-    """Outcome of one run. `path` starts with the start node; `steps` = len(path) - 1."""
-
-    path: list[Any]
-    coverage: float
-    repeat_rate: float
-    bugs_found: int
-    reports: int
-    duplicate_reports: int
-    tokens: int
-    steps: int
-    stopped: bool
-    """True when the strategy declared exploration complete before the budget ran out."""
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("stopped")
-        return d
-
-    def coverage_curve(self, n_nodes: int) -> list[float]:
-        """Coverage after each step (index 0 = before the first step)."""
-        from .runner import coverage_curve
-
-        return coverage_curve(self.path, n_nodes)
-
-
 def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult:
     """One seeded run; the seed script's `run`, generalised to memory components and token weights."""
     strategy = get_strategy(config.strategy)
     components = config.components
-    # The built-in strategies have inlined twins (same draws, same choices; tests compare them).
-    if strategy is random_strategy and components == "none":
-        return fastpath.run_memoryless_random(config, seed, site)
-    if components in ("visited", "both") and (strategy is visited_strategy or strategy is frontier_strategy):
-        return fastpath.run_remembering(config, seed, site, frontier=strategy is frontier_strategy)
+    # One loop for every strategy: inlined twins of the built-in ones saved ~0.1 s of the 3.5 s that
+    # `bughunt ablate --reproduce` takes (python -m benchmarks.reproduce), not worth a second walk.
     if site.routes and hasattr(strategy, "with_routes"):
         strategy = strategy.with_routes(site.routes)  # a real explorer's nodes are their routes
     rnd = mulberry32(seed)
@@ -144,13 +73,13 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
     dedup = components in ("bugs", "both")
     links, bugs, n_bugs = site.links, site.bugs, len(site.bugs)
     mem: Memory[Any] | NoMemory[Any] = (
-        Memory(config.capacity, config.policy, rnd) if keep_visits else NoMemory()
+        Memory(config.capacity, config.eviction, rnd) if keep_visits else NoMemory()
     )
     cur = site.start
     seen = {cur}
     reported: set[Any] = set()
     path = [cur]
-    repeats = reports = tokens = 0
+    reports = tokens = 0
     if keep_visits:
         mem.write(cur, links[cur])
     base, per_entry, per_bug = config.base_tokens, config.entry_tokens, config.bug_entry_tokens
@@ -166,10 +95,7 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
         cur = nxt
         step += 1
         path.append(cur)
-        if cur in seen:
-            repeats += 1
-        else:
-            seen.add(cur)
+        seen.add(cur)
         if cur in bugs and not (dedup and cur in reported):
             reports += 1
             reported.add(cur)
@@ -177,14 +103,4 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
             mem.write(cur, links[cur])
         if config.until_all_bugs and len(reported) == n_bugs:
             break
-    return RunResult(
-        path=path,
-        coverage=len(seen) / site.n_nodes,
-        repeat_rate=repeats / max(step, 1),
-        bugs_found=len(reported),
-        reports=reports,
-        duplicate_reports=reports - len(reported),
-        tokens=tokens,
-        steps=step,
-        stopped=stopped,
-    )
+    return RunResult.of_walk(path, len(seen), site.n_nodes, reports, len(reported), tokens, stopped)

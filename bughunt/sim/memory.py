@@ -1,7 +1,7 @@
 """The explorer's structured memory in the simulator: a visit record holding each page's links.
 
 Generic over hashable node ids, so the real web explorer can hold routes in it. Capacity is counted
-in entries; when full, a new entry evicts one by policy:
+in entries; when full, a new entry evicts one (the *eviction*: what is forgotten):
 
 - ``fifo``: the oldest written entry;
 - ``lru``: the least recently used (a revisit moves the page to newest);
@@ -21,8 +21,10 @@ from .rng import Rng
 
 N = TypeVar("N", bound=Hashable)
 
-Policy = Literal["fifo", "lru", "random"]
-POLICIES: tuple[Policy, ...] = ("fifo", "lru", "random")
+Eviction = Literal["fifo", "lru", "random"]
+EVICTIONS: tuple[Eviction, ...] = ("fifo", "lru", "random")
+Policy = Eviction  # the old name (it clashed with the explorer's link-choosing policy); kept for callers
+POLICIES = EVICTIONS
 
 
 class KnownLinks(Protocol[N]):
@@ -34,23 +36,25 @@ class KnownLinks(Protocol[N]):
 
 
 class Memory(dict[N, Sequence[N]]):
-    """Visit record + link table (node → remembered links) with an optional capacity and eviction policy.
+    """Visit record + link table (node → remembered links) with an optional capacity and eviction.
 
     A dict subclass so the strategies' membership tests stay at C speed; write through `write` only.
     """
 
-    __slots__ = ("capacity", "policy", "rnd", "evictions")
+    __slots__ = ("capacity", "eviction", "rnd", "evictions")
 
-    def __init__(self, capacity: int | None = None, policy: Policy = "fifo", rnd: Rng | None = None) -> None:
+    def __init__(
+        self, capacity: int | None = None, eviction: Eviction = "fifo", rnd: Rng | None = None
+    ) -> None:
         super().__init__()
         if capacity is not None and capacity < 1:
             raise ConfigError(f"capacity: must be at least 1 or None (unlimited), got {capacity}")
-        if policy not in POLICIES:
-            raise ConfigError(f"policy: must be one of {', '.join(POLICIES)}, got {policy!r}")
-        if policy == "random" and capacity is not None and rnd is None:
-            raise ConfigError("policy 'random' needs a random generator")
+        if eviction not in EVICTIONS:
+            raise ConfigError(f"eviction: must be one of {', '.join(EVICTIONS)}, got {eviction!r}")
+        if eviction == "random" and capacity is not None and rnd is None:
+            raise ConfigError("eviction 'random' needs a random generator")
         self.capacity = capacity
-        self.policy = policy
+        self.eviction = eviction
         self.rnd = rnd
         self.evictions = 0
 
@@ -61,12 +65,12 @@ class Memory(dict[N, Sequence[N]]):
     def write(self, node: N, links: Sequence[N]) -> None:
         """Record a visit to `node` and the links seen there."""
         if node in self:
-            if self.policy == "lru":
+            if self.eviction == "lru":
                 del self[node]
                 self[node] = links
             return
         if self.capacity is not None and len(self) >= self.capacity:
-            if self.policy == "random":
+            if self.eviction == "random":
                 keys = list(self)
                 victim = keys[int(self.rnd() * len(keys))]  # type: ignore[misc]
             else:

@@ -12,7 +12,7 @@ from typing import Any
 
 from .backends import Backend, OnDone
 from .engine import BUDGET, BUILTIN_SITE, RunConfig
-from .memory import POLICIES
+from .memory import EVICTIONS
 from .runner import GridResult, run_grid, sim_task, sim_task_metrics
 from .stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, compare_paired
 
@@ -34,8 +34,8 @@ def reproduce_configs() -> dict[str, RunConfig]:
     for s in STRATEGIES:
         configs[f"{s}/all_bugs"] = RunConfig(s, until_all_bugs=True)
     for c in CAPACITIES:
-        for p in POLICIES:
-            configs[f"frontier/cap{c}/{p}"] = RunConfig("frontier", capacity=c, policy=p)
+        for p in EVICTIONS:
+            configs[f"frontier/cap{c}/{p}"] = RunConfig("frontier", capacity=c, eviction=p)
     return configs
 
 
@@ -106,7 +106,7 @@ def build_report(
             "all_found": sum(r["bugs_found"] == n_bugs for r in grid.all_records(f"{s}/all_bugs")),
         }
     capacity = {
-        str(cap): {p: _mean(grid, f"frontier/cap{cap}/{p}", "coverage") for p in POLICIES}
+        str(cap): {p: _mean(grid, f"frontier/cap{cap}/{p}", "coverage") for p in EVICTIONS}
         for cap in CAPACITIES
     }
     c12 = compare_paired(

@@ -8,7 +8,6 @@ Work is cut into units of a few tasks so a slow configuration spreads over all w
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,10 @@ from memgpt_lite.errors import UsageError
 
 from .backends import Backend, OnDone, SerialBackend
 from .engine import BUILTIN_SITE, RunConfig, RunResult, run
+from .results import coverage_curve
 from .rng import derive_seed
+
+__all__ = ["GridResult", "coverage_curve", "run_grid", "sim_task", "sim_task_metrics"]
 
 Record = dict[str, Any]
 TaskRunner = Callable[[Any, Any, int], Record]
@@ -127,12 +129,3 @@ def _metrics(res: RunResult) -> Record:
     rec: Record = {m: getattr(res, m) for m in SIM_METRICS}
     rec["complete"] = float(res.coverage == 1.0)
     return rec
-
-
-def coverage_curve(path: list[Any], n_nodes: int) -> list[float]:
-    """Coverage after each step of `path` (index 0: the start page alone)."""
-    seen: set[Any] = set()
-    add = seen.add
-    # `add` returns None, so each item is True exactly when the node is new
-    firsts = [p not in seen and add(p) is None for p in path]
-    return [c / n_nodes for c in itertools.accumulate(firsts)]

@@ -9,6 +9,7 @@ generic over hashable node ids so the web explorer uses them with routes.
 - ``frontier``: like visited, but when every neighbour is remembered it walks breadth-first over the
   remembered link table to the nearest node not in memory and steps toward it (no draw); if there is no
   such node, it stops.
+- ``planner``: `bughunt.sim.planner` (rarest unvisited neighbour first, then the best straggler).
 
 With an empty memory, `visited` and `frontier` make exactly the draws `random` makes.
 """
@@ -20,7 +21,9 @@ from typing import TypeVar
 
 from memgpt_lite.errors import ConfigError
 
+from .bfs import breadth_first
 from .memory import KnownLinks
+from .planner import planner_strategy
 from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
@@ -52,17 +55,18 @@ def step_toward_nearest_unknown(cur: N, links: Sequence[N], memory: KnownLinks[N
     node when it leaves the queue; the queue is first-in first-out, so the first node *enqueued* that is
     not in memory is the one it would return — testing on enqueue gives the same answer sooner.
     """
-    prev: dict[N, N] = {cur: cur}
-    queue = [cur]
-    for p in queue:  # the list grows while we walk it: a FIFO queue without deque overhead
-        for q in links if p == cur else memory.links(p):
-            if q not in prev:
-                if q not in memory:
-                    while p != cur:
-                        q, p = p, prev[p]
-                    return q
-                prev[q] = p
-                queue.append(q)
+    first: dict[N, N] = {}
+
+    def known(p: N) -> Sequence[N]:
+        return links if p == cur else memory.links(p)
+
+    for q, p in breadth_first(cur, known):
+        if q == cur:
+            continue
+        step = q if p == cur else first[p]
+        if q not in memory:
+            return step
+        first[q] = step
     return None
 
 
@@ -70,6 +74,7 @@ STRATEGIES: dict[str, Strategy] = {
     "random": random_strategy,
     "visited": visited_strategy,
     "frontier": frontier_strategy,
+    "planner": planner_strategy,
 }
 
 
@@ -79,7 +84,6 @@ def register_strategy(name: str, strategy: Strategy) -> None:
 
 
 def get_strategy(name: str) -> Strategy:
-    _load_planner()
     try:
         return STRATEGIES[name]
     except KeyError:
@@ -87,11 +91,4 @@ def get_strategy(name: str) -> Strategy:
 
 
 def strategy_names() -> tuple[str, ...]:
-    _load_planner()
     return tuple(STRATEGIES)
-
-
-def _load_planner() -> None:
-    # The planner lives in bughunt.planning (shared with the web explorer); importing it registers it.
-    if "planner" not in STRATEGIES:
-        import bughunt.planning  # noqa: F401

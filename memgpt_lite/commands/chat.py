@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +17,11 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
-from memgpt_lite.errors import ConfigError, MemgptLiteError, ModelError
+from memgpt_lite.cli_dispatch import exit_code
+from memgpt_lite.errors import ConfigError, MemgptLiteError, ModelError, format_validation_error
+from memgpt_lite.llm.factory import NoModel, check_model_key, make_model
 
-NO_MODEL_MESSAGE = (
-    "No model available. Set ANTHROPIC_API_KEY to talk to Claude, or pass --base-url URL for a server "
-    "that speaks the Messages API (e.g. --base-url http://localhost:11434 for Ollama)."
-)
-
-
-class NoModel(ConfigError):
-    """Neither an API key nor a server URL: nothing to talk to."""
+__all__ = ["NoModel", "chat_command", "register", "run_command"]
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -74,22 +68,16 @@ def register(subparsers: Any) -> None:
 def _open_agent(args: argparse.Namespace) -> Any:
     """Model first (fails fast and clearly without a key), then the memory and the agent."""
     from memgpt_lite.agent import Agent, AgentConfig
-    from memgpt_lite.llm.anthropic import AnthropicModel
     from memgpt_lite.memory import AgentMemory
 
-    if not args.base_url and not os.environ.get("ANTHROPIC_API_KEY"):
-        raise NoModel(NO_MODEL_MESSAGE)
+    check_model_key(args.base_url, needed_by=f"memgpt-lite {args.command}")
     try:  # checked before anything is created: a bad number must not leave a half-made store behind
         config = AgentConfig(max_steps=args.max_steps, max_tokens=args.max_tokens)
     except ValidationError as e:
-        first = e.errors()[0]
-        flag = "--" + str(first["loc"][0]).replace("_", "-")
-        raise ConfigError(f"{flag}: {first['msg']}") from None
+        raise ConfigError("--" + format_validation_error(e, every=False).replace("_", "-", 1)) from None
     if not (math.isfinite(args.timeout) and args.timeout > 0):  # float() also accepts "inf" and "nan"
         raise ConfigError(f"--timeout: must be a positive number of seconds, got {args.timeout}")
-    model = AnthropicModel(
-        args.model, base_url=args.base_url, max_retries=args.max_retries, timeout=args.timeout
-    )
+    model = make_model(args.model, base_url=args.base_url, max_retries=args.max_retries, timeout=args.timeout)
     summarizer = None
     if args.summarizer == "llm":
         from memgpt_lite.context import LLMSummarizer
@@ -127,24 +115,16 @@ def run_command(args: argparse.Namespace) -> int:
     err = Console(stderr=True, soft_wrap=True)  # one line per error, whatever the width
     try:
         agent = _open_agent(args)
+        try:
+            # A failed turn keeps the user message in recall; the next run carries on from it.
+            result = agent.step(_clean(args.message))
+        finally:
+            agent.memory.close()
     except MemgptLiteError as e:
-        if args.json:
-            print(json.dumps({"store": str(args.store), "error": str(e), "kind": type(e).__name__}))
-        else:
-            err.print(f"[red]error:[/] {escape(str(e))}")
-        return 2
-    try:
-        result = agent.step(_clean(args.message))
-    except MemgptLiteError as e:
-        # The user message is already in recall; the next run carries on from it.
-        kind = "model error" if isinstance(e, ModelError) else "error"
-        if args.json:
-            print(json.dumps({"store": str(args.store), "error": str(e), "kind": type(e).__name__}))
-        else:
-            err.print(f"[red]{kind}:[/] {escape(str(e))}")
-        return 1
-    finally:
-        agent.memory.close()
+        if not args.json:
+            raise  # the shared net prints it and picks the exit code
+        print(json.dumps({"store": str(args.store), "error": str(e), "kind": type(e).__name__}))
+        return exit_code(e)
     if args.json:
         print(json.dumps(_turn_json(result, args.store), indent=2, default=str))
     else:
@@ -158,11 +138,7 @@ def run_command(args: argparse.Namespace) -> int:
 def chat_command(args: argparse.Namespace) -> int:
     out = Console()
     err = Console(stderr=True, soft_wrap=True)  # one line per error, whatever the width
-    try:
-        agent = _open_agent(args)
-    except MemgptLiteError as e:
-        err.print(f"[red]error:[/] {escape(str(e))}")
-        return 2
+    agent = _open_agent(args)  # errors go to the shared net
     memory = agent.memory
     try:
         total = memory.recall.count()
@@ -190,9 +166,6 @@ def chat_command(args: argparse.Namespace) -> int:
             except ModelError as e:
                 err.print(f"[red]model error:[/] {escape(str(e))} (your message is saved; try again)")
                 continue
-            except MemgptLiteError as e:
-                err.print(f"[red]error:[/] {escape(str(e))}")
-                return 1
             for text in result.messages:
                 out.print(f"[bold green]agent>[/] {text}")
             for event in result.events:

@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from memgpt_lite.context import Block, DeterministicSummarizer
-from memgpt_lite.errors import MemgptLiteError, UsageError
+from memgpt_lite.errors import UsageError
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import Message, ModelRequest, ModelResponse, TextPart
 from memgpt_lite.testing import FunctionModel
@@ -207,24 +207,21 @@ def main(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, store: Path, removed: bool) -> int:
     err = Console(stderr=True)
-    try:
-        if args.json:
-            result = run_demo(store, args.context_window, args.turns)
-            print(json.dumps(result, indent=2, ensure_ascii=False))
-        else:
-            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-            with Progress(*columns, console=err, transient=True) as progress:
-                result = run_demo(store, args.context_window, args.turns, progress)
-            render(result, store, Console(), removed)
-    except MemgptLiteError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    # errors go to the shared net (memgpt_lite.cli_dispatch), which names them and picks the exit code
+    if args.json:
+        result = run_demo(store, args.context_window, args.turns)
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+        with Progress(*columns, console=err, transient=True) as progress:
+            result = run_demo(store, args.context_window, args.turns, progress)
+        render(result, store, Console(), removed)
     ok = result["evicted_found_in_recall"] == result["evicted_total"]
     ok = ok and result["max_prompt_tokens"] <= result["context_window"]
     return 0 if ok else 1
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "demo",
         help="scripted conversation that fills the context: warnings, flushes, recall search (no API key)",

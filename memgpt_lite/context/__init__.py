@@ -1,11 +1,12 @@
 """Main context: token counting, working-context blocks, the summarizer and the queue manager."""
 
+from memgpt_lite.errors import ContextWindowExceeded
+
 from .blocks import Block, WorkingContext
 from .queue import (
     ContextConfig,
     ContextEvent,
     ContextManager,
-    ContextWindowExceeded,
     PreparedPrompt,
     tool_units,
 )

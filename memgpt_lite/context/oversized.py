@@ -10,9 +10,17 @@ error result), and texts and tool results are cut with a note naming the origina
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from memgpt_lite.messages import Message, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, new_id
+from memgpt_lite.messages import (
+    Message,
+    Part,
+    StandIn,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    new_id,
+)
 
 from .tokens import MESSAGE_OVERHEAD, TOOL_CALL_OVERHEAD, TOOL_RESULT_OVERHEAD, TokenCounter
 
@@ -50,7 +58,7 @@ def stand_in(msg: Message, counter: TokenCounter, limit: int) -> Message:
     """A copy of `msg` (new id) within `limit` tokens (margin applied), pointing back at `msg.id`.
 
     Tool calls are emptied largest first, then texts and tool results are cut largest first, until
-    the message fits. `meta["omitted_calls"]` maps each emptied call's id to its size in tokens.
+    the message fits. Its `stand_in.omitted_calls` maps each emptied call's id to its size in tokens.
     """
     raw_limit = max(int(limit / counter.safety_margin), MESSAGE_OVERHEAD + 1)
     original_tokens = counter.apply_margin(
@@ -90,18 +98,14 @@ def stand_in(msg: Message, counter: TokenCounter, limit: int) -> Message:
                 # Cut thinking no longer matches its signature: it goes on as plain (inner) text.
                 parts[i] = TextPart(text=cut)
         sizes[i] = _part_tokens(counter, parts[i])
-    meta: dict[str, Any] = {
-        **msg.meta,
-        "kind": STAND_IN_KIND,
-        "original_id": msg.id,
-        "original_tokens": original_tokens,
-        "token_limit": limit,
-    }
-    if omitted:
-        meta["omitted_calls"] = omitted
-    return Message(id=new_id(), role=msg.role, parts=parts, created_at=msg.created_at, meta=meta)
+    info = StandIn(
+        original_id=msg.id, original_tokens=original_tokens, token_limit=limit, omitted_calls=omitted
+    )
+    return msg.model_copy(
+        update={"id": new_id(), "parts": parts, "meta": {**msg.meta, "kind": STAND_IN_KIND}, "stand_in": info}
+    )
 
 
 def omitted_calls(msg: Message) -> dict[str, int]:
     """Tool calls of a stand-in whose arguments were too large: call id → tokens."""
-    return dict(msg.meta.get("omitted_calls") or {}) if msg.meta.get("kind") == STAND_IN_KIND else {}
+    return dict(msg.stand_in.omitted_calls) if msg.stand_in is not None else {}

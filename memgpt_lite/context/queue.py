@@ -19,7 +19,7 @@ from typing import Literal, Protocol
 from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from memgpt_lite.errors import ConfigError, UsageError
+from memgpt_lite.errors import ConfigError, ContextWindowExceeded, UsageError
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ModelRequest, ToolSpec, utcnow
 
@@ -56,10 +56,6 @@ class ContextConfig(BaseModel):
                 f"(got evict_to={self.evict_to}, warning={self.warning}, flush={self.flush})"
             )
         return self
-
-
-class ContextWindowExceeded(ConfigError):
-    """Even after evicting everything allowed, the request does not fit the window."""
 
 
 class ContextEvent(BaseModel):
@@ -226,26 +222,23 @@ class ContextManager:
     def append(self, msg: Message) -> None:
         """Write `msg` to recall storage, then add it to the in-context queue.
 
-        `on_change` runs with the id listed in `pending_ids` before the recall write and again after, so
-        a process killed in between leaves a state that names the message (resume re-adds it if recall
-        has it, and drops it otherwise).
+        `on_change` runs once, with the id listed in `pending_ids`, before the recall write: the state on
+        disk then names the message as pending, which is all a resume needs (it re-adds a pending message
+        that recall has, and drops one it does not), so nothing is written after. The next change's
+        write records the message as in context.
         """
         if msg.id in self._ids or msg.id in self.pending_ids:
             raise UsageError(f"message {msg.id} is already in the context; append each message once")
         self.pending_ids.append(msg.id)
-        self._changed()
         try:
-            self.store.append(msg)
-        except BaseException:
-            self.pending_ids.remove(msg.id)
             self._changed()
-            raise
-        self.pending_ids.remove(msg.id)
+            self.store.append(msg)
+        finally:
+            self.pending_ids.remove(msg.id)
         self._queue.append(msg)
         self._ids.add(msg.id)
         self._queue_raw += self.counter.count_message(msg)
         self.counters["appended"] += 1
-        self._changed()
 
     def message_limit(self) -> int:
         """Most tokens (margin applied) one model message or tool result may take in context.

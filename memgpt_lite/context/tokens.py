@@ -19,6 +19,7 @@ from base64 import b64decode
 from collections import OrderedDict
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import tiktoken
 from loguru import logger
@@ -50,7 +51,7 @@ REQUEST_OVERHEAD = 3
 
 # pat_str and special tokens as defined by tiktoken_ext.openai_public (whose loaders would download).
 _ENDOFTEXT, _ENDOFPROMPT = "<|endoftext|>", "<|endofprompt|>"
-_ENCODINGS: dict[str, dict] = {
+_ENCODINGS: dict[str, dict[str, Any]] = {
     "cl100k_base": {
         "sha256": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
         "pat_str": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",

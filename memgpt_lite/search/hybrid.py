@@ -129,7 +129,10 @@ class HybridSearch:
         window_dense = index.window_vectors @ q
         raw = (lexical, dense, window_lexical, window_dense)
         normed = [_minmax(v, allowed) for v in raw]
-        fused = sum(w * v for w, v in zip(self.config.weights(), normed, strict=True))
+        # start from zeros (0.0 + x == x): the fused scores are an array even for an empty index
+        fused = sum(
+            (w * v for w, v in zip(self.config.weights(), normed, strict=True)), np.zeros_like(lexical)
+        )
         if self.config.speaker_boost:
             named = named_speakers(query, index.speakers.tolist())
             if len(named) == 1:

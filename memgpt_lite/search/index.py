@@ -138,7 +138,7 @@ class RecallIndex:
         keep = [m for m in msgs if indexed(m)]
         first = len(self.ids)
         views = [message_view(m) for m in keep]
-        vecs = self.embedder.embed(views) if keep else None
+        vecs = self.embedder.embed(views) if keep else np.zeros((0, self.embedder.dim), dtype=np.float32)
         ids = self.ids + [m.id for m in keep]
         times = np.concatenate([self.times, [m.created_at.timestamp() for m in keep]])
         segs = segments(times.tolist(), self.config.session_gap_minutes * 60)

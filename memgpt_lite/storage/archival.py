@@ -378,7 +378,7 @@ class ArchivalStore:
         if len(self._counts) >= 64:
             self._counts.clear()
         self._counts[key] = (time.monotonic(), n)
-        return n
+        return int(n)
 
     def _changed(self) -> None:
         self._counts.clear()

@@ -88,7 +88,9 @@ class ArchivalReader:
         if self._segment is None:
             return 0
         if include_superseded:
-            return int(self._q("SELECT count(*) FROM embeddings WHERE segment_id = ?", (self._segment,))[0][0])
+            return int(
+                self._q("SELECT count(*) FROM embeddings WHERE segment_id = ?", (self._segment,))[0][0]
+            )
         return int(
             self._q(
                 "SELECT count(*) FROM embeddings e JOIN embedding_metadata m ON m.id = e.id "
@@ -111,7 +113,9 @@ class ArchivalReader:
                 [self._segment, *batch],
             )
             for pid, key, s, i, f, b in rows:
-                metas[pid][key] = next((v for v in (s, i, f) if v is not None), None if b is None else bool(b))
+                metas[pid][key] = next(
+                    (v for v in (s, i, f) if v is not None), None if b is None else bool(b)
+                )
         out = {}
         for pid, meta in metas.items():
             document = meta.pop(_DOCUMENT_KEY, None)

@@ -71,7 +71,9 @@ def open_collection(client: Any, name: str, embedder: Any, fmt: int) -> Any:
     except BaseException as e:
         if not is_panic(e):
             raise
-        raise StoreError(f"cannot open collection {name!r}: the store is damaged (Chroma crashed: {e})") from e
+        raise StoreError(
+            f"cannot open collection {name!r}: the store is damaged (Chroma crashed: {e})"
+        ) from e
     meta = col.metadata or {}
     if meta.get("embedder") != embedder.name or meta.get("dim") != embedder.dim:
         raise StoreError(

@@ -9,7 +9,7 @@ import os
 import re
 import threading
 import zlib
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -45,7 +45,8 @@ def _check_texts(texts: Sequence[str]) -> list[str]:
 
 def _normalise(rows: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    return (rows / np.clip(norms, 1e-12, None)).astype(np.float32, copy=False)
+    out: np.ndarray = (rows / np.clip(norms, 1e-12, None)).astype(np.float32, copy=False)
+    return out
 
 
 class MiniLMEmbedder:
@@ -190,7 +191,7 @@ class HashingEmbedder:
 
     def _features(self, text: str) -> dict[str, float]:
         words = _WORD.findall(text.lower())
-        feats: Counter[str] = Counter()
+        feats: dict[str, float] = defaultdict(float)
         for w in words:
             feats["w:" + w] += 1.0
             padded = f"#{w}#"

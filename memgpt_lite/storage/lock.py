@@ -70,7 +70,9 @@ class StoreLock:
             try:
                 folder = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             except OSError as e:
-                raise StoreError(f"{self.what} {self.path.parent} cannot be opened ({e.strerror or e})") from None
+                raise StoreError(
+                    f"{self.what} {self.path.parent} cannot be opened ({e.strerror or e})"
+                ) from None
             try:
                 fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:

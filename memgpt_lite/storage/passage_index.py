@@ -233,7 +233,8 @@ class PassageIndex:
         usable = [c for c in counted if 2 * c[0] < size]
         if not usable:  # FTS5's bm25 gives such words an idf of 1e-6: min-max would only stretch noise
             return None
-        kept, matches = [], 0
+        kept: list[str] = []
+        matches = 0
         for df, q in usable:
             if kept and matches + df > LEXICAL_BUDGET:
                 break

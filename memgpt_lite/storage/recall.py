@@ -96,7 +96,9 @@ class RecallStore:
                     f"{self.path} is an SQLite database but not a recall database (tables: {sorted(tables)[:5]})"
                 )
             if self.read_only:
-                raise StoreError(f"recall database {self.path} is an empty SQLite database (no recall tables)")
+                raise StoreError(
+                    f"recall database {self.path} is an empty SQLite database (no recall tables)"
+                )
             # One script, one transaction: a crash leaves either no schema or all of it.
             db.executescript(f"BEGIN;{_SCHEMA}PRAGMA user_version={SCHEMA_VERSION};COMMIT;")
         elif version > SCHEMA_VERSION:

@@ -98,6 +98,7 @@ def open_sqlite_readonly(path: Path, what: str, *, check: bool = True) -> sqlite
         wal_size = wal.stat().st_size
     except FileNotFoundError:
         wal_size = 0
+    db: sqlite3.Connection
     try:
         if wal_size:
             tmp = tempfile.mkdtemp(prefix="memgpt-lite-readonly-")
@@ -112,7 +113,7 @@ def open_sqlite_readonly(path: Path, what: str, *, check: bool = True) -> sqlite
             except BaseException:
                 shutil.rmtree(tmp, ignore_errors=True)
                 raise
-            db.snapshot_dir = tmp  # type: ignore[attr-defined]
+            db.snapshot_dir = tmp
         else:
             uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
             db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)

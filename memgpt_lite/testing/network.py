@@ -54,8 +54,9 @@ def block_network(allow_hosts: Iterable[str] = LOOPBACK) -> Iterator[None]:
         check(host.decode() if isinstance(host, bytes) else host)
         return original_getaddrinfo(host, *args, **kwargs)
 
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    # typeshed types `self` as _socket.socket; the patch is the point, so these two are not checked
+    socket.socket.connect = connect  # type: ignore[method-assign,assignment]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
     socket.getaddrinfo = getaddrinfo
     try:
         yield

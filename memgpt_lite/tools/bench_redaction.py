@@ -15,6 +15,8 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 from memgpt_lite.tools.redaction import DEFAULT_RULES, RedactionRule, redact
 
@@ -81,14 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit-ms", type=float, default=100.0, help="fail when a new-rule time exceeds this")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = ap.parse_args(argv)
-    rows = []
+    rows: list[dict[str, Any]] = []
     old_inputs = families(args.old_size)
     for name, text in families(args.size).items():
-        new_ms = best_ms(lambda text=text: redact(text, DEFAULT_RULES), args.repeat)
+        new_ms = best_ms(partial(redact, text, DEFAULT_RULES), args.repeat)
         old_ms = None
         if not args.no_old:
             old_text = old_inputs[name]
-            old_ms = best_ms(lambda old_text=old_text: redact(old_text, OLD_RULES), 1)
+            old_ms = best_ms(partial(redact, old_text, OLD_RULES), 1)
         old_rounded = None if old_ms is None else round(old_ms, 1)
         rows.append({"family": name, "size": len(text), "new_ms": round(new_ms, 2), "old_ms": old_rounded})
     worst = max(r["new_ms"] for r in rows)

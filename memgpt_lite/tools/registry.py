@@ -13,14 +13,17 @@
 
 A first parameter annotated `ToolContext` receives the agent's memory and is left out of the schema.
 `registry.call(part, ctx)` never raises for model mistakes: an unknown tool, arguments that are not JSON,
-arguments that fail validation and `ToolError`s all become error results the model sees.
+arguments that fail validation and `ToolError`s all become error results the model sees. Anything else a
+tool raises (`StoreError`, a failing `assert`, a bug) is not the model's to fix: it propagates and ends
+the turn — unless the tool opted in with `on_failure=` (as openai-agents' `failure_error_function`), a
+function that turns the exception into the text of an error result.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, get_type_hints
 
@@ -28,7 +31,7 @@ import docstring_parser
 from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from memgpt_lite.errors import ConfigError, ToolError
+from memgpt_lite.errors import ConfigError, ToolError, format_validation_error
 from memgpt_lite.messages import ToolCallPart, ToolResultPart, ToolSpec
 
 if TYPE_CHECKING:
@@ -57,6 +60,13 @@ class ToolContext:
 
 
 NativeHandler = Callable[[dict[str, Any], ToolContext], Any]
+FailureHandler = Callable[[Exception, ToolCallPart], str]
+"""Opt-in for one tool: the text the model reads when the tool raised something other than `ToolError`."""
+
+
+def internal_error_result(err: Exception, call: ToolCallPart) -> str:
+    """A ready-made `on_failure=`: name the exception to the model (it may retry or work around it)."""
+    return f"Tool {call.name} failed with an internal error ({type(err).__name__}: {err})."
 
 
 def _strip_titles(schema: Any) -> Any:
@@ -102,6 +112,8 @@ class Tool:
     args_model: type[BaseModel] | None = None
     definition: dict[str, Any] | None = None
     """For provider-defined tools (e.g. `{"type": "memory_20250818", "name": "memory"}`)."""
+    on_failure: FailureHandler | None = None
+    """When set, an unexpected exception becomes the error result it returns instead of ending the turn."""
 
     @classmethod
     def from_function(
@@ -111,6 +123,7 @@ class Tool:
         name: str | None = None,
         description: str | None = None,
         heartbeat: bool = False,
+        on_failure: FailureHandler | None = None,
     ) -> Tool:
         if inspect.iscoroutinefunction(fn):
             raise ConfigError(
@@ -139,9 +152,7 @@ class Tool:
         if heartbeat and HEARTBEAT_PARAM not in fields:
             fields[HEARTBEAT_PARAM] = (bool, Field(False, description=HEARTBEAT_DESCRIPTION))
         tool_name = name or fn.__name__
-        args_model = create_model(  # type: ignore[call-overload]
-            f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
-        )
+        args_model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
         desc = description or "\n\n".join(x for x in (doc.short_description, doc.long_description) if x)
         if not desc:
             raise ConfigError(f"tool {tool_name}: needs a docstring or description= (the model reads it)")
@@ -152,6 +163,7 @@ class Tool:
             takes_context=takes_context,
             heartbeat=heartbeat,
             args_model=args_model,
+            on_failure=on_failure,
         )
 
     native_schema: dict[str, Any] | None = None
@@ -160,10 +172,11 @@ class Tool:
     @classmethod
     def native(
         cls,
-        definition: dict[str, Any],
+        definition: Mapping[str, Any],
         handler: NativeHandler,
         description: str = "",
         input_schema: dict[str, Any] | None = None,
+        on_failure: FailureHandler | None = None,
     ) -> Tool:
         """A provider-defined tool: `definition` goes to the provider unchanged; `handler(args, ctx)` runs calls.
 
@@ -178,22 +191,29 @@ class Tool:
             function=handler,
             definition=dict(definition),
             native_schema=input_schema,
+            on_failure=on_failure,
         )
 
     @property
     def input_schema(self) -> dict[str, Any]:
         if self.args_model is None:
             return self.native_schema or {"type": "object"}
-        return _strip_titles(self.args_model.model_json_schema())
+        schema: dict[str, Any] = _strip_titles(self.args_model.model_json_schema())
+        return schema
 
     def spec(self) -> ToolSpec:
         return ToolSpec(name=self.name, description=self.description, input_schema=self.input_schema)
 
     def run(self, arguments: dict[str, Any], ctx: ToolContext) -> Any:
         """Validate and call. Raises `ValidationError`, `ToolError` or whatever the function raises."""
+        return self.invoke(self.bind(arguments), ctx)
+
+    def bind(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The call's keyword arguments, validated; raises `ValidationError` (the model's mistake)."""
         if self.definition is not None:
-            return self.function(arguments, ctx)
-        assert self.args_model is not None
+            return arguments
+        if self.args_model is None:
+            raise ConfigError(f"tool {self.name}: neither a native definition nor an argument model")
         fields = self.args_model.model_fields
         # Models often send null for an optional argument they mean to leave out: use its default.
         arguments = {
@@ -205,6 +225,12 @@ class Tool:
         kwargs = {k: getattr(validated, k) for k in type(validated).model_fields}
         if self.heartbeat and HEARTBEAT_PARAM not in inspect.signature(self.function).parameters:
             kwargs.pop(HEARTBEAT_PARAM, None)
+        return kwargs
+
+    def invoke(self, kwargs: dict[str, Any], ctx: ToolContext) -> Any:
+        """Call the function with arguments from `bind`."""
+        if self.definition is not None:
+            return self.function(kwargs, ctx)
         return self.function(ctx, **kwargs) if self.takes_context else self.function(**kwargs)
 
 
@@ -212,14 +238,6 @@ def requests_heartbeat(call: ToolCallPart) -> bool:
     """Did the model ask for another step after this call?"""
     value = call.arguments.get(HEARTBEAT_PARAM)
     return value is True or (isinstance(value, str) and value.strip().lower() == "true")
-
-
-def _format_validation_error(err: ValidationError) -> str:
-    problems = []
-    for e in err.errors(include_url=False):
-        where = ".".join(str(x) for x in e["loc"]) or "(arguments)"
-        problems.append(f"{where}: {e['msg']}")
-    return "; ".join(problems)
 
 
 def _is_tool_error(err: Exception) -> bool:
@@ -246,6 +264,7 @@ class ToolRegistry:
         name: str | None = None,
         description: str | None = None,
         heartbeat: bool | None = None,
+        on_failure: FailureHandler | None = None,
     ) -> Tool:
         tool = (
             fn
@@ -255,6 +274,7 @@ class ToolRegistry:
                 name=name,
                 description=description,
                 heartbeat=self.heartbeat if heartbeat is None else heartbeat,
+                on_failure=on_failure,
             )
         )
         if tool.name in self._tools:
@@ -298,7 +318,8 @@ class ToolRegistry:
 
     # -- execution ---------------------------------------------------------------------------------
     def call(self, part: ToolCallPart, ctx: ToolContext) -> ToolResultPart:
-        """Run one call. Model mistakes and tool failures come back as `is_error` results, never raised."""
+        """Run one call. Model mistakes and `ToolError`s come back as `is_error` results; anything else a
+        tool raises propagates (ending the turn) unless the tool has an `on_failure` handler."""
 
         def error(msg: str) -> ToolResultPart:
             return ToolResultPart(tool_call_id=part.id, name=part.name, content=msg, is_error=True)
@@ -313,14 +334,18 @@ class ToolRegistry:
             return error(
                 f"The arguments for {part.name} were not valid JSON: {shown!r}. Send one JSON object."
             )
+        try:
+            kwargs = tool.bind(part.arguments)
+        except ValidationError as err:
+            return error(f"Invalid arguments for {part.name}: {format_validation_error(err, '(arguments)')}")
         ctx.call = part
         try:
-            result = tool.run(part.arguments, ctx)
-        except ValidationError as err:
-            return error(f"Invalid arguments for {part.name}: {_format_validation_error(err)}")
+            result = tool.invoke(kwargs, ctx)
         except Exception as err:
             if _is_tool_error(err):
                 return error(str(err))
-            logger.exception("tool {} failed unexpectedly", part.name)
-            return error(f"Tool {part.name} failed with an internal error ({type(err).__name__}: {err}).")
+            if tool.on_failure is None:
+                raise
+            logger.opt(exception=err).warning("tool {} failed; its failure handler answers", part.name)
+            return error(tool.on_failure(err, part))
         return ToolResultPart(tool_call_id=part.id, name=part.name, content=_render_result(result))
