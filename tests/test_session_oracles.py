@@ -58,7 +58,17 @@ def site() -> Iterator[str]:
 
 
 def test_an_edit_form_with_no_link_back_is_compared_with_the_resource_memory_knows(site, tmp_path, capsys):
-    argv = ["explore", "--url", site, "--store", str(tmp_path / "s"), "--budget", "6", "--ignore-robots", "--json"]
+    argv = [
+        "explore",
+        "--url",
+        site,
+        "--store",
+        str(tmp_path / "s"),
+        "--budget",
+        "6",
+        "--ignore-robots",
+        "--json",
+    ]
     assert main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     assert f"/editor/{SLUG}" in data["pages_visited"]
