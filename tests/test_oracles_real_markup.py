@@ -246,6 +246,14 @@ def test_a_script_sent_edit_form_of_a_hash_routed_app_is_compared_with_its_resou
     assert fetch.calls == [ORIGIN + "/#/items/boot-k2"]  # `/items/7/edit` → `/items/7` inside the hash
     assert finding.evidence["field"] == "Tags" and finding.evidence["shown"] == "winter leather"
     assert ORACLES["form_drops_value"](spa_editor("winter, leather"), Fetcher(item)) == []
+    # An empty tags input beside the stored tags shown as chips drops nothing.
+    chips = page(
+        spa_editor().body.replace(
+            "</form>", '<div class="tag-list"><span>winter</span><span>leather</span></div></form>'
+        ),
+        "/#/items/boot-k2/edit",
+    )
+    assert ORACLES["form_drops_value"](chips, Fetcher(item)) == []
     # A script-handled search box (one field) or a form naming a GET action edits nothing.
     search = page('<form><input aria-label="Tags" value=""><button type="submit">Go</button></form>',
                   "/#/items/boot-k2/edit")  # fmt: skip

@@ -185,6 +185,10 @@ def shown_value(doc: Node, keys: set[str]) -> str:
     return ""
 
 
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
 def _writes(form: Node) -> bool:
     """A form that stores something: method POST, or an htmx post/put/patch, or a form a script
     handles (no method, no action: a single-page app sends it through its API) with a submit button
@@ -237,10 +241,14 @@ def check_form_drops_value(
                 continue
             if resource.status >= 400 or not resource.is_html:
                 continue
+            shown_in_form = _words(form.text())
             dropped = [
                 (name, value)
                 for _n, name, _v, keys, _vis in empty
                 if (value := shown_value(resource.document, keys))
+                # A tags widget may keep its input empty and show the stored values as chips
+                # beside it: a value the form itself shows is not dropped.
+                and not _words(value) <= shown_in_form
             ]
             if dropped:
                 findings.append(
