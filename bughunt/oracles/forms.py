@@ -1,7 +1,7 @@
 """Edit forms that drop a stored value: a field left empty while the resource shows a value.
 
-An edit form is a form that writes (method POST or an htmx post/put/patch; a GET search form edits
-nothing) with at least one pre-filled *visible* text field (a new-item form is all empty; a CSRF
+An edit form is a form that writes (method POST or an htmx post/put/patch, or a script-sent form
+with no method and no action, a submit and several text fields; a GET search form edits nothing) with at least one pre-filled *visible* text field (a new-item form is all empty; a CSRF
 token or a select's default option alone makes no form an edit form). Every empty field is checked, hidden inputs too (a
 script-built tags widget keeps its value in one). The resource page is found from the form itself:
 a `data-resource`/`data-view`/`data-src` attribute, a link inside the form, or a nearby link
