@@ -1,9 +1,11 @@
 """Edit forms that drop a stored value: a field left empty while the resource shows a value.
 
 An edit form is a form that writes (method POST or an htmx post/put/patch, or a script-sent form
-with no method and no action, a submit and several text fields; a GET search form edits nothing) with at least one pre-filled *visible* text field (a new-item form is all empty; a CSRF
-token or a select's default option alone makes no form an edit form). Every empty field is checked, hidden inputs too (a
-script-built tags widget keeps its value in one). The resource page is found from the form itself:
+with no method and no action, a submit and several text fields; a GET search form edits nothing)
+with at least one pre-filled *visible* text field (a new-item form is all empty; a CSRF token or a
+select's default option alone makes no form an edit form). Every empty field is checked, hidden
+inputs too (a script-built tags widget keeps its value in one); a value the form itself shows (tags
+as chips beside an empty input) is not dropped. The resource page is found from the form itself:
 a `data-resource`/`data-view`/`data-src` attribute, a link inside the form, or a nearby link
 labelled cancel/view/back/show. When the edit page has none, the identifier in the edit URL
 (`/editor/<slug>`, `/items/7/edit`) leads to it: a link, form action or known route (from
