@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import json
 import os
+import socketserver
 from collections.abc import Callable
 
 import pytest
+from loguru import logger
 
 # No test may reach a real model, even when a key happens to be set in the environment.
 os.environ.pop("ANTHROPIC_API_KEY", None)
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+
+def _quiet_handle_error(self: socketserver.BaseServer, request: object, client_address: object) -> None:
+    # A loopback test server whose client went away (a timeout test, a killed browser) must not print a
+    # traceback into whatever test happens to be capturing stderr in the same worker at that moment.
+    logger.debug("test server {}: request from {} failed", self.server_address, client_address)
+
+
+socketserver.BaseServer.handle_error = _quiet_handle_error  # type: ignore[method-assign,assignment]
 
 
 @pytest.fixture

@@ -108,6 +108,11 @@ def test_verdict_checks_support_not_wording(cases, archival):
     assert "memory inference after fresh inspection" in why(nm, **{**ok, "evidence_ids": ["FIX-142"]})
     assert "was not requested" in why(nm, **{**ok, "fresh_inspection_requested": False})
     assert "mode: said no_match" in why(etp, **ok)
+    # The no_match flag itself is checked: an answer that cites nothing and asks for a fresh look, but does
+    # not say no_match, still fails a no_match case (with only this one violation).
+    assert (
+        why(nm, **{**ok, "no_match": False}) == "mode: answered from memory where the case requires no_match"
+    )
     assert not verdict(etp, None, archival)["passed"]
 
 

@@ -227,6 +227,39 @@ def test_a_hidden_input_with_no_link_back_is_checked_through_the_url_identifier(
     assert len(ORACLES["form_drops_value"](editor("/stock/boot-k2/edit"), Fetcher(trimmed))) == 1
 
 
+def spa_editor(tags: str = "") -> FetchedPage:
+    # A single-page app's editor: the script sends the form (no method, no action) and its inputs
+    # are bound by the framework (no name; an aria-label says what they hold).
+    return page(
+        '<form><input aria-label="Title" type="text" value="Boot">'
+        '<textarea aria-label="Body">Warm.</textarea>'
+        f'<input aria-label="Tags" type="text" placeholder="Enter tags" value="{tags}">'
+        '<button type="submit">Publish</button></form>',
+        "/#/items/boot-k2/edit",
+    )
+
+
+def test_a_script_sent_edit_form_of_a_hash_routed_app_is_compared_with_its_resource():
+    item = page(ITEM.body, "/#/items/boot-k2")
+    fetch = Fetcher(item)
+    (finding,) = ORACLES["form_drops_value"](spa_editor(), fetch)
+    assert fetch.calls == [ORIGIN + "/#/items/boot-k2"]  # `/items/7/edit` → `/items/7` inside the hash
+    assert finding.evidence["field"] == "Tags" and finding.evidence["shown"] == "winter leather"
+    assert ORACLES["form_drops_value"](spa_editor("winter, leather"), Fetcher(item)) == []
+    # An empty tags input beside the stored tags shown as chips drops nothing.
+    chips = page(
+        spa_editor().body.replace(
+            "</form>", '<div class="tag-list"><span>winter</span><span>leather</span></div></form>'
+        ),
+        "/#/items/boot-k2/edit",
+    )
+    assert ORACLES["form_drops_value"](chips, Fetcher(item)) == []
+    # A script-handled search box (one field) or a form naming a GET action edits nothing.
+    search = page('<form><input aria-label="Tags" value=""><button type="submit">Go</button></form>',
+                  "/#/items/boot-k2/edit")  # fmt: skip
+    assert ORACLES["form_drops_value"](search, Fetcher(item)) == []
+
+
 def test_a_filled_csrf_token_alone_does_not_make_an_edit_form():
     comment = page(
         '<form method="post"><input type="hidden" name="csrf" value="abc123"><textarea name="tags"></textarea></form>',

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bughunt.explorer.templates import route_shape, safe_route, structure_hash, templates
+from bughunt.explorer.templates import route_shape, safe_route, structure_hash, template_function, templates
 from bughunt.html import FetchedPage
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
@@ -70,6 +70,10 @@ def test_safe_route_encodes_prose_and_bounds_length():
     )
     assert safe_route("/a%20b") == safe_route("/a b") == "/a%20b"
     assert safe_route("/x?page=2#top") == "/x?page=2"
+    # A hash route of a single-page app is a page of its own, not an anchor to drop.
+    assert safe_route("/#/article/a b") == "/#/article/a%20b"
+    assert safe_route("/#!/tag/x") == "/#!/tag/x"
+    assert safe_route("/#/") == "/#/" != safe_route("/#/profile/alice")
     assert safe_route("/" + "a" * 400) is None and safe_route("javascript:alert(1)") is None
 
 
@@ -112,3 +116,10 @@ def test_a_form_submitted_with_made_up_values_waits_like_another_instance():
     assert {probing("/search", links, mem, mulberry32(s)) for s in range(20)} == {"/search/2"}
     mem.write("/search/2", ("/search",))
     assert probing("/search", links, mem, mulberry32(1)) == "/search?q=memory", "then sampled"
+
+
+def test_a_route_not_loaded_yet_joins_the_template_its_loaded_siblings_merged_into():
+    template = template_function({"/profile/carol": "h1", "/profile/dave": "h1", "/about": "h2"})
+    assert template("/profile/carol") == template("/profile/bob") == "/profile/<slug>"
+    assert template("/profile/bob/followers") == "/profile/bob/followers"  # no merged sibling
+    assert template("/pricing") == "/pricing"  # one loaded page merges nothing

@@ -42,7 +42,11 @@ _AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|d
 SETTLE_S = 1.5
 """After `load`, how long a page may keep fetching before it is read (scripts render after load)."""
 MAX_CLIENT_ERRORS = 20
+_READS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_CLICKS_PER_PAGE = 15
+MAX_ALIKE_CLICKS = 2
+"""Clicks kept per repeated control (selectors equal but for `:nth-of-type`)."""
+_NTH = re.compile(r":nth-of-type\(\d+\)")
 
 
 def chromium_path() -> str:
@@ -71,6 +75,9 @@ class BrowserFetcher(Fetcher):
     _context: Any = field(default=None, init=False, repr=False)
     _page: Any = field(default=None, init=False, repr=False)
     _errors: list[ClientError] = field(default_factory=list, init=False, repr=False)
+    _writing: bool = field(default=False, init=False, repr=False)
+    """True only while logging in: the one time the explorer lets the page send a write."""
+    _blocked_write: bool = field(default=False, init=False, repr=False)
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -116,7 +123,13 @@ class BrowserFetcher(Fetcher):
         request = route.request
         url = request.url
         where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
-        if where == self.origin or url.startswith(("data:", "blob:", "about:")):
+        if request.method not in _READS and not self._writing:
+            # Exploring never writes: a button that favourites, follows or deletes through the page's
+            # API (a POST/PUT/DELETE fetch) is not sent. What the page then logs about the refused
+            # request is our doing, not the page's fault (`_record` drops it).
+            self._blocked_write = True
+            route.abort("blockedbyclient")
+        elif where == self.origin or url.startswith(("data:", "blob:", "about:")):
             route.continue_()
         elif where in self._allowed and not request.is_navigation_request():
             route.continue_()
@@ -124,6 +137,8 @@ class BrowserFetcher(Fetcher):
             route.abort("blockedbyclient")
 
     def _record(self, kind: Any, text: str, url: str = "", status: int | None = None) -> None:
+        if self._blocked_write and kind != "failed_request":
+            return  # the page's reaction to a write we refused (a rejected fetch, an error toast)
         if len(self._errors) < MAX_CLIENT_ERRORS:
             self._errors.append(ClientError(kind, text[:500], url[:500], status))
 
@@ -157,6 +172,7 @@ class BrowserFetcher(Fetcher):
 
         self.start()
         self._errors = []
+        self._blocked_write = False
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         try:
@@ -165,6 +181,7 @@ class BrowserFetcher(Fetcher):
                 # showing the previous one, so every such load starts from a blank document.
                 self._page.goto("about:blank")
                 self._errors = []
+                self._blocked_write = False
             response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
         except PlaywrightError as exc:
             if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
@@ -220,6 +237,7 @@ class BrowserFetcher(Fetcher):
             return found
         known = {a.selector for a in found}
         clicks: list[Action] = []
+        alike: dict[str, int] = {}
         for node in page.document.iter():
             if len(clicks) >= MAX_CLICKS_PER_PAGE:
                 break
@@ -229,6 +247,13 @@ class BrowserFetcher(Fetcher):
             label = (node.text() or node.get("aria-label"))[:120]
             if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
                 continue  # a "Log out" or "Delete" button is never clicked
+            # The same control repeated in every item of a list (a favourite button per preview)
+            # differs only in its positions: two of them show what the control does, more are the
+            # same state again, each one a click of the budget.
+            shape = _NTH.sub("", selector)
+            if alike.get(shape, 0) >= MAX_ALIKE_CLICKS:
+                continue
+            alike[shape] = alike.get(shape, 0) + 1
             known.add(selector)
             clicks.append(Action("click", page.url, label, selector))
         return found + clicks
@@ -249,6 +274,7 @@ class BrowserFetcher(Fetcher):
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         self._errors = []
+        self._blocked_write = False
         response: list[Any] = []
 
         def navigation(r: Any) -> None:
@@ -276,6 +302,7 @@ class BrowserFetcher(Fetcher):
 
         assert creds.login_url is not None and creds.username is not None and creds.password is not None
         where = self.route_of(creds.login_url) or "/"
+        self._writing = True  # the login form's own request (an SPA posts it to its API)
         try:
             self._load(creds.login_url)
             password = self._page.locator("input[type=password]:visible").first
@@ -307,6 +334,8 @@ class BrowserFetcher(Fetcher):
             raise LoginFailed(
                 f"--login-url {where}: the login form could not be used ({type(exc).__name__})"
             ) from None
+        finally:
+            self._writing = False
         if still:
             raise LoginFailed(
                 f"--login-url {where}: the login was refused (the login form came back); "

@@ -20,7 +20,7 @@ from loguru import logger
 from bughunt import html
 from bughunt import site as builtin_site
 from bughunt.html import extract_actions
-from bughunt.oracles import Finding, inspect_page
+from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.planning import bfs_paths
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
@@ -31,7 +31,7 @@ from .fetcher import Fetcher, FetchResult, LoginLost
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Action, Decision, Policy
 from .store import ExplorerStore
-from .templates import route_shape, safe_route, structure_hash, templates
+from .templates import safe_route, structure_hash, template_function
 from .views import MemoryConfig, View, build_view, remember, render_working_context
 
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
@@ -315,12 +315,7 @@ class Explorer:
     def _template_of(self) -> Callable[[str], str]:
         """Each route's template (`bughunt.explorer.templates`): URL shape, refined by the structure
         hashes of the pages memory holds."""
-        table = templates(self.store.structure_hashes())
-
-        def template(route: str) -> str:
-            return table.get(route) or route_shape(route)
-
-        return template
+        return template_function(self.store.structure_hashes())
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool, tokens: int, click: bool = True
@@ -333,7 +328,7 @@ class Explorer:
             page = result.page
             version = self._observe_version(page, result.final_route or target, confirmed=False)
             links = self._links(page)
-            findings = list(inspect_page(page, self._oracle_fetch()))
+            findings = list(inspect_page(page, self._oracle_fetch(), self._oracle_config()))
         self._last_text = page_text(result.page) if result.outcome == "page" else ""
         self._site_text = site_texts(result.page, self._actions) if result.page is not None else []
         new_position = self._position_after_result(result, position)
@@ -475,6 +470,16 @@ class Explorer:
         # page it is on, so it has no route of its own and is not kept as a link).
         actions = getattr(self.fetcher, "actions", None)
         return list(actions(page)) if callable(actions) else extract_actions(page)
+
+    def _oracle_config(self) -> OracleConfig:
+        # The routes memory knows lead an oracle to a related page the current one does not link to
+        # (the resource behind an edit form with no link back).
+        return OracleConfig(known_routes=self._known_routes)
+
+    def _known_routes(self) -> list[str]:
+        known = dict.fromkeys(self.store.explored())
+        known.update(dict.fromkeys(d for ds in self.store.links().values() for d in ds))
+        return [r for r in known if CLICK_MARK not in r]
 
     def _oracle_fetch(self) -> Callable[[str], Any]:
         # The oracles may look at related pages (the previous page of a list, the article behind a

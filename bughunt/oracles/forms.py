@@ -1,9 +1,11 @@
 """Edit forms that drop a stored value: a field left empty while the resource shows a value.
 
-An edit form is a form that writes (method POST or an htmx post/put/patch; a GET search form edits
-nothing) with at least one pre-filled *visible* text field (a new-item form is all empty; a CSRF
-token or a select's default option alone makes no form an edit form). Every empty field is checked, hidden inputs too (a
-script-built tags widget keeps its value in one). The resource page is found from the form itself:
+An edit form is a form that writes (method POST or an htmx post/put/patch, or a script-sent form
+with no method and no action, a submit and several text fields; a GET search form edits nothing)
+with at least one pre-filled *visible* text field (a new-item form is all empty; a CSRF token or a
+select's default option alone makes no form an edit form). Every empty field is checked, hidden
+inputs too (a script-built tags widget keeps its value in one); a value the form itself shows (tags
+as chips beside an empty input) is not dropped. The resource page is found from the form itself:
 a `data-resource`/`data-view`/`data-src` attribute, a link inside the form, or a nearby link
 labelled cancel/view/back/show. When the edit page has none, the identifier in the edit URL
 (`/editor/<slug>`, `/items/7/edit`) leads to it: a link, form action or known route (from
@@ -21,7 +23,7 @@ from urllib.parse import urlsplit
 from loguru import logger
 
 from bughunt.fingerprint import segment_shape
-from bughunt.html import FetchedPage, Node, absolute, base_url, same_origin
+from bughunt.html import FetchedPage, Node, absolute, base_url, hash_route, same_origin
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
@@ -71,19 +73,44 @@ def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str], bool]
             value = chosen[0].get("value", chosen[0].text()) if chosen else ""
         else:
             continue
-        name = node.get("name") or (node.get("id") if visible else "")
+        label = labels.get(node.get("id"), "")
+        # A script-bound input (a single-page app's v-model) often has no name: its label names it.
+        name = node.get("name") or (
+            (node.get("id") or node.get("aria-label") or label or node.get("placeholder")) if visible else ""
+        )
         if not name:
             continue
-        label = labels.get(node.get("id"), "")
         if not label and node.parent is not None and node.parent.tag == "label":
             label = node.parent.text()
-        keys = {key(k) for k in (name, node.get("id"), label, node.get("placeholder")) if k and key(k)}
+        keys = {
+            key(k)
+            for k in (name, node.get("id"), label, node.get("aria-label"), node.get("placeholder"))
+            if k and key(k)
+        }
         out.append((node, name, value.strip(), keys, visible))
     return out
 
 
+def _route_path(url: str) -> str:
+    """The path that names the page: a single-page app's hash route (`/#/items/7/edit`) or the path."""
+    parts = urlsplit(url)
+    if hash_route(parts.fragment):
+        return parts.fragment.removeprefix("!").split("?")[0]
+    return parts.path
+
+
 def _segments(url: str) -> list[str]:
-    return [s for s in urlsplit(url).path.split("/") if s]
+    return [s for s in _route_path(url).split("/") if s]
+
+
+def _with_segments(url: str, segments: list[str]) -> str:
+    """`url` with its naming path replaced by `segments` (in the hash route when it has one)."""
+    parts = urlsplit(url)
+    path = "/" + "/".join(segments)
+    if hash_route(parts.fragment):
+        bang = "!" if parts.fragment.startswith("!") else ""
+        return f"{parts.scheme}://{parts.netloc}{parts.path or '/'}#{bang}{path}"
+    return f"{parts.scheme}://{parts.netloc}{path}"
 
 
 def _edit_like(url: str) -> bool:
@@ -106,7 +133,7 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
     if config.known_routes is not None:
         urls += [origin + r for r in config.known_routes() if r.startswith("/")]
     if len(rest) >= 2:
-        urls.append(origin + "/" + "/".join(rest))  # `/items/7/edit` → `/items/7`
+        urls.append(_with_segments(page.url, rest))  # `/items/7/edit` → `/items/7`
     found: list[str] = []
     for url in urls:
         if not url or not same_origin(url, page.url) or _edit_like(url) or destructive_action(url):
@@ -114,7 +141,7 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
         segs = _segments(url)
         if ident not in segs:
             continue
-        trimmed = "{0.scheme}://{0.netloc}/".format(urlsplit(url)) + "/".join(segs[: segs.index(ident) + 1])
+        trimmed = _with_segments(url, segs[: segs.index(ident) + 1])
         for candidate in (trimmed, url):
             if candidate != page.url and candidate not in found:
                 found.append(candidate)
@@ -160,11 +187,30 @@ def shown_value(doc: Node, keys: set[str]) -> str:
     return ""
 
 
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
 def _writes(form: Node) -> bool:
-    """A form that stores something: method POST, or an htmx post/put/patch."""
-    return form.get("method", "get").lower() == "post" or any(
+    """A form that stores something: method POST, or an htmx post/put/patch, or a form a script
+    handles (no method, no action: a single-page app sends it through its API) with a submit button
+    and more than one text field (a search box is one field, and a GET search names its action)."""
+    if form.get("method", "get").lower() == "post" or any(
         form.get(a) for a in ("hx-post", "hx-put", "hx-patch")
-    )
+    ):
+        return True
+    if "method" in form.attrs or "action" in form.attrs or form.get("role") == "search":
+        return False
+    texts = [
+        n for n in form.iter()
+        if n.tag == "textarea" or (n.tag == "input" and n.get("type").lower() in _TEXT_INPUTS - {"search"})
+    ]  # fmt: skip
+    submits = [
+        n for n in form.iter()
+        if (n.tag == "button" and n.get("type", "submit").lower() == "submit")
+        or (n.tag == "input" and n.get("type").lower() == "submit")
+    ]  # fmt: skip
+    return len(texts) > 1 and bool(submits)
 
 
 def check_form_drops_value(
@@ -197,10 +243,14 @@ def check_form_drops_value(
                 continue
             if resource.status >= 400 or not resource.is_html:
                 continue
+            shown_in_form = _words(form.text())
             dropped = [
                 (name, value)
                 for _n, name, _v, keys, _vis in empty
                 if (value := shown_value(resource.document, keys))
+                # A tags widget may keep its input empty and show the stored values as chips
+                # beside it: a value the form itself shows is not dropped.
+                and not _words(value) <= shown_in_form
             ]
             if dropped:
                 findings.append(
