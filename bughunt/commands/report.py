@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from memgpt_lite.errors import UsageError
@@ -45,20 +44,9 @@ def write_report_file(html: str, out: Path) -> None:
                 f"refusing to overwrite {out}: it is not a report written by bughunt report "
                 "(choose another --out, or move the file away first)"
             )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(html)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    from bughunt.report import save_html  # the report module's one atomic write
+
+    save_html(html, out)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

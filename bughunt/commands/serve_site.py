@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from bughunt import site
 from bughunt.webapp import ACCOUNT_STATES, VARIANTS, make_server, serve
@@ -73,18 +74,8 @@ def run(args: argparse.Namespace) -> int:
         "poisoned": poison is not None,
         "pages": site.N_PAGES,
     }
-    if args.json:
-        print(json.dumps(info), flush=True)
-    else:
-        print(
-            f"Conduit test site {args.app_version} ({args.account}) at {server.base_url} — Ctrl-C to stop",
-            flush=True,
-        )
-    try:
-        serve(server)
-    except KeyboardInterrupt:
-        pass
-    return 0
+    line = f"Conduit test site {args.app_version} ({args.account}) at {server.base_url} — Ctrl-C to stop"
+    return _announce_and_serve(server, info, line, args.json)
 
 
 def _run_conduit(args: argparse.Namespace) -> int:
@@ -116,13 +107,13 @@ def _run_conduit(args: argparse.Namespace) -> int:
         "debug_errors": not args.production_errors,
         "planted_bugs": len(PLANTED),
     }
-    if args.json:
-        print(json.dumps(info), flush=True)
-    else:
-        print(
-            f"conduit-htmx test site at {server.base_url} (log in as {DEMO_USER} / {DEMO_PASSWORD}) — Ctrl-C to stop",
-            flush=True,
-        )
+    line = f"conduit-htmx test site at {server.base_url} (log in as {DEMO_USER} / {DEMO_PASSWORD}) — Ctrl-C to stop"
+    return _announce_and_serve(server, info, line, args.json)
+
+
+def _announce_and_serve(server: Any, info: dict[str, Any], line: str, as_json: bool) -> int:
+    """Say where the site is (one JSON line for scripts, or one sentence), then serve until Ctrl-C."""
+    print(json.dumps(info) if as_json else line, flush=True)
     try:
         serve(server)
     except KeyboardInterrupt:

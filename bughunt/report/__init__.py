@@ -63,6 +63,8 @@ def write_atomic(out: Path, text: str) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())  # the rename must not publish a file whose bytes are still in flight
         os.chmod(tmp, 0o644)
         tmp.replace(out)
     except BaseException:
