@@ -71,7 +71,10 @@ def drip(conn: socket.socket, data: bytes, every: float = 0.05, limit_s: float =
 
 
 PAGE = b"<html><body>" + b"x" * 400 + b"</body></html>"
-HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(PAGE)
+# The raw server answers one request per connection and closes it, so its replies say so.
+HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(
+    PAGE
+)
 
 
 @pytest.mark.parametrize(
@@ -171,11 +174,16 @@ def test_robots_rules_and_a_same_origin_redirect_apply(raw_server):
     def handler(conn: socket.socket, path: str, head: str) -> None:
         seen.append(path)
         if path == "/robots.txt":
-            conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: /real-robots\r\nContent-Length: 0\r\n\r\n")
+            # The raw server closes every connection after one reply, so it says so (else the client may
+            # reuse the socket for the redirect and meet a reset, which is rightly a network error).
+            conn.sendall(
+                b"HTTP/1.1 302 Found\r\nLocation: /real-robots\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
         elif path == "/real-robots":
             body = b"User-agent: *\nDisallow: /private\n"
             conn.sendall(
-                b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(body)
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                % len(body)
                 + body
             )
         else:
