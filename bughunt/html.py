@@ -500,10 +500,9 @@ def form_submission(form: Node, action_url: str) -> str:
             value = field_node.get("value") if "value" in field_node.attrs else ""
             pairs.append((name, value or _SAMPLE_BY_TYPE.get(kind, "" if kind == "hidden" else SAMPLE_WORD)))
         elif field_node.tag == "select":
-            options = field_node.find_all("option")
-            chosen = next((o for o in options if "selected" in o.attrs), options[0] if options else None)
+            chosen = selected_option(field_node)
             if chosen is not None:
-                pairs.append((name, chosen.get("value") if "value" in chosen.attrs else chosen.text()))
+                pairs.append((name, chosen))
         elif field_node.tag == "textarea":
             pairs.append((name, field_node.text() or SAMPLE_WORD))
     parts = urlsplit(action_url)
@@ -737,3 +736,13 @@ async def _request_once(
         return _Response(response.status_code, got_headers, content_type, text)
     finally:
         await response.aclose()
+
+
+def selected_option(select: Node) -> str | None:
+    """The value a browser submits for a <select>: the selected option, else the first; its text when it
+    has no value attribute. None for a select without options."""
+    options = select.find_all("option")
+    chosen = next((o for o in options if "selected" in o.attrs), options[0] if options else None)
+    if chosen is None:
+        return None
+    return chosen.get("value") if "value" in chosen.attrs else chosen.text()

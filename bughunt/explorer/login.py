@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from bughunt.html import FetchedPage, Node, absolute, base_url, same_origin
+from bughunt.html import FetchedPage, Node, absolute, base_url, same_origin, selected_option
 from memgpt_lite.errors import UsageError
 
 if TYPE_CHECKING:
@@ -150,10 +150,9 @@ def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str
                 pairs.append((name, node.get("value")))
                 submitted = True
         elif node.tag == "select":
-            options = node.find_all("option")
-            chosen = next((o for o in options if "selected" in o.attrs), options[0] if options else None)
+            chosen = selected_option(node)
             if chosen is not None:
-                pairs.append((name, chosen.get("value") if "value" in chosen.attrs else chosen.text()))
+                pairs.append((name, chosen))
         elif node.tag == "textarea":
             pairs.append((name, node.raw_text()))
         else:
