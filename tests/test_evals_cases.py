@@ -133,6 +133,11 @@ def test_identifiers_are_read_exactly():
         ("Which bugs were filed since 2026-03-11?", date(2026, 3, 11), None),
         ("自2026年3月11日以来有哪些问题？", date(2026, 3, 11), None),
         ("What changed after the 10th of March?", date(2026, 3, 11), None),
+        # a month is a range of days; "分" after 日 is not minutes
+        ("Before March 2026, was anything retested?", None, date(2026, 2, 28)),
+        ("2026年3月之前做过什么决定？", None, date(2026, 2, 28)),
+        ("What did we do in February 2026?", date(2026, 2, 1), date(2026, 2, 28)),
+        ("3月5日分诊会上认定的根本原因是什么？", date(2026, 3, 5), date(2026, 3, 5)),
     ],
 )
 def test_dates_in_english_and_chinese_become_day_ranges(text, since, until):
