@@ -56,6 +56,8 @@ MIN_POOL = 5
 LOOKUP_PAGES = 2
 SEARCH_PAGES = 3
 MAX_ROUNDS = 4
+FOLLOW_UPS = 6
+"""Lookups of what replaced, or settled, the records about what the question names (bounded)."""
 
 _HEAD = re.compile(
     r"^\[(?P<date>\d{4}-\d{2}-\d{2}) \d{2}:\d{2} id=(?P<id>\S+) importance=\d+(?: similarity=(?P<sim>-?[\d.]+))?"
@@ -323,6 +325,63 @@ def _extra(h: Hit, key: str, known: set[str]) -> int:
     return len([x for x in h.values(key) if x not in known])
 
 
+def _usable(h: Hit) -> bool:
+    return h.current and h.trusted and h.fields.get("claim", "").strip() != "hypothesis"
+
+
+def _named_score(q: Question, h: Hit, aliases: dict[str, str]) -> int:
+    """How many of the tickets, paths and routes the question names the hit carries (a path memory says
+    was renamed counts through its old name)."""
+    paths = sum(h.carries(p, "paths") or any(h.carries(a, "paths") for a in aliases) for p in q.paths)
+    return (
+        sum(h.carries(t, "tickets") for t in q.tickets)
+        + paths
+        + sum(h.carries(r, "routes") for r in q.routes)
+    )
+
+
+def _current_word(h: Hit, pool: list[Hit]) -> list[Hit]:
+    """What memory holds as the current word on a record that cannot support an answer itself: the end
+    of its supersession chain, or — for an unconfirmed guess — a person's current decision on the same
+    tickets. Untrusted text leads nowhere (it never steers what is cited)."""
+    if not h.trusted:
+        return []
+    by_id = {p.id: p for p in pool}
+    out: list[Hit] = []
+    end, seen = h, {h.id}
+    while not end.current and end.superseded_by in by_id and end.superseded_by not in seen:
+        end = by_id[end.superseded_by]
+        seen.add(end.id)
+    if end is not h and _usable(end):
+        out.append(end)
+    if h.fields.get("claim", "").strip() == "hypothesis":
+        # settled by a person's record on the same tickets that states what the guess guessed (a guess
+        # about a file is settled by a decision naming a file, not by a note that only cites the ticket)
+        tickets = set(h.values("tickets"))
+        guessed = [k for k in ("paths", "routes") if h.values(k)]
+        out += [p for p in pool if _usable(p) and p.layer == "user_authored_decision"
+                and tickets & set(p.values("tickets")) and all(p.values(k) for k in guessed)]  # fmt: skip
+    return out
+
+
+def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases: dict[str, str]) -> list[Hit]:
+    """The records carrying the most of what the question names are its subject. When none of them can
+    support an answer (superseded, an unconfirmed guess) and no usable record carries as much, the
+    question is answered by what replaced them — a decision that overruled a summary, a fix that closed
+    a report — not by a record that matches less of it."""
+    score = {h.id: _named_score(q, h, aliases) for h in topical}
+    top = max(score.values(), default=0)
+    if top == 0:
+        return []
+    subject = [h for h in topical if score[h.id] == top]
+    if any(_usable(h) for h in subject):
+        return []
+    out: list[Hit] = []
+    for h in subject:
+        out += [r for r in _current_word(h, pool) if r not in out]
+    return out
+
+
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     """The structured answer (the arguments of `submit_answer`) from what the tools showed."""
     q.routes += page_routes(q, pool)
@@ -330,7 +389,8 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     topical, scored = _topical(q, pool, aliases)
     flagged = sorted({h.id for h in topical if not h.current})
-    usable = [h for h in topical if h.current and h.trusted and h.fields.get("claim", "") != "hypothesis"]
+    replaced = _replaced_subject(q, topical, pool, aliases)
+    usable = replaced or [h for h in topical if _usable(h)]
     if not usable:
         named = ", ".join([*ids, *q.versions, *(r.text for r in q.ranges)]) or "the question"
         return _no_match(f"No current, trusted memory item is about {named}.", flagged)
@@ -345,7 +405,7 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, h.layer == "user_authored_decision",
                 h.similarity or 0.0, -h.rank)  # fmt: skip
 
-    if ids:
+    if ids and not replaced:
         # An item that names the asked identifier among others of its kind (a hand-over note listing four
         # tickets) mentions it; it answers only a question that names what kind of record it is.
         specific = [h for h in usable if not _extra(h, field_name, known) or wanted & _labels(h, pool)]
@@ -418,6 +478,15 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
         ]
     wanted += [(SEARCH, {"query": q.text, **({"page": n} if n else {})}) for n in range(SEARCH_PAGES)]
     wanted += [(SEARCH, {"query": q.text, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
+    # what replaced a record about what is named, and a person's word on the tickets of a guess about it
+    follow: list[str] = []
+    for h in pool:
+        if h.trusted and not _usable(h) and _named_score(q, h, {}):
+            nxt = [h.superseded_by] if h.superseded_by else []
+            if h.fields.get("claim", "").strip() == "hypothesis":
+                nxt += h.values("tickets")
+            follow += [x for x in nxt if x not in follow and x not in q.tickets]
+    wanted += [(LOOKUP, {"text": x, "query": q.text}) for x in follow[:FOLLOW_UPS]]
     return wanted
 
 
