@@ -426,14 +426,18 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     if best.fields.get("bug_status", "").strip() == "needs_retest":
         return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
-    due = [h for h in usable if h.fields.get("bug_status", "").strip() == "needs_retest"]
+    # A retest is due on a page of an app version: a question that names that page or that version is
+    # about what one sees there now. A question naming only the ticket may ask its cause or its decision,
+    # which a retest-due note does not undo.
+    due = [h for h in usable if h.fields.get("bug_status", "").strip() == "needs_retest"
+           and ({*h.values("routes")} & {*q.routes} or {*h.values("app_version")} & {*q.versions})]  # fmt: skip
     if (
         due
         and not wanted & _labels(best, pool)
         and max(d.similarity or 0.0 for d in due) >= (best.similarity or 0.0)
     ):
-        # memory says the live state must be inspected again, and that is at least as close to the question
-        # as the best other item: unless the question names what it wants, it may be asking the live state
+        # memory says the live state there must be inspected again, and that is at least as close to the
+        # question as the best other item: unless the question names what it wants, it asks the live state
         return _no_match(f"{due[0].id} says a retest is due, so the recorded state no longer holds.", flagged)
     cited = [best]
     notes = [h for h in usable if h.id in aliases.values()]
