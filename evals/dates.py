@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from dateparser.date import DateDataParser
 from dateparser.search import search_dates
 
-from evals.identifiers import PATH, ROUTE, TICKET, VERSION
+from evals.identifiers import ISO_DATE, PATH, ROUTE, TICKET, VERSION
 
 _BEFORE = re.compile(r"\b(?:before|prior to|earlier than)\b|之前|以前|前", re.IGNORECASE)
 _AFTER = re.compile(r"\b(?:after|later than)\b|之后|以后|后", re.IGNORECASE)
@@ -52,10 +52,10 @@ def _relation(text: str, start: int, end: int) -> str:
 
 
 def _located(masked: str, base: datetime) -> list[tuple[int, int]]:
-    """Where dates are written: Chinese ones by their 年/月/日 characters (dateparser's search reads the
+    """Where dates are written: ISO ones and Chinese ones by their pattern (dateparser's search reads the
     "分" of "分诊会" as minutes), English ones by dateparser's search, days first, then months of a year.
     A span inside a longer one is one date."""
-    spans = [(m.start(), m.end()) for m in _CN_DATE.finditer(masked)]
+    spans = [(m.start(), m.end()) for pat in (_CN_DATE, ISO_DATE) for m in pat.finditer(masked)]
     for parts in (["day", "month"], ["month", "year"]):
         settings = {**_SETTINGS, "REQUIRE_PARTS": parts, "RELATIVE_BASE": base}
         at = 0
