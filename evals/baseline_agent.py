@@ -443,8 +443,17 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     notes = [h for h in usable if h.id in aliases.values()]
     about_old = [h for h in usable if h not in notes and any(h.carries(a, "paths") for a in aliases)]
     if notes and about_old and (best in notes or best in about_old):
-        # memory links the asked path to an older one: cite the rename note and the item about the old path
-        cited = [notes[0], best if best in about_old else max(about_old, key=rank)]
+        # memory links the asked path to an older one: cite the rename note and the item about the old path,
+        # from the rename's own line of work (its workflow) before one that only lists the file (a release)
+        def same_work(h: Hit) -> bool:
+            return bool(set(h.values("workflow")) & set(notes[0].values("workflow")))
+
+        old = (
+            best
+            if best in about_old and same_work(best)
+            else max(about_old, key=lambda h: (same_work(h), rank(h)))
+        )
+        cited = [notes[0], old]
     layer = (
         "user_authored_decision" if any(h.layer == "user_authored_decision" for h in cited) else best.layer
     )
