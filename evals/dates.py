@@ -23,6 +23,7 @@ _SINCE = re.compile(r"\b(?:since|from)\b|自|从|以来|起", re.IGNORECASE)
 _UNTIL = re.compile(r"\b(?:until|till|up to|through)\b|截至|截止|为止", re.IGNORECASE)
 _RELATIONS = (("before", _BEFORE), ("after", _AFTER), ("since", _SINCE), ("until", _UNTIL))
 _CN_MONTH_DAY = re.compile(r"(?<![年\d])(\d{1,2})月(\d{1,2})[日号]")
+_DAY_OF = re.compile(r"\w+\s+of\s*$", re.IGNORECASE)
 _CN_DATE = re.compile(r"\d{4}年\d{1,2}月(?:\d{1,2}[日号])?")
 _SETTINGS = {"REQUIRE_PARTS": ["day", "month"], "PREFER_DATES_FROM": "past"}
 
@@ -103,7 +104,9 @@ def read_dates(text: str, base: datetime) -> list[DayRange]:
     for start, end in _located(masked, base):
         span = masked[start:end].strip()
         days = _days(span, base)
-        if days is None:
+        lead = masked[:start] + re.match(r"(?i)(?:of\s+)?", span)[0]
+        if days is None or (days[0] != days[1] and _DAY_OF.search(lead)):
+            # "the thirteenth of March 2026": a day the parser cannot read is not the whole month
             continue
         first, last = days
         rel = _relation(text, start, end)

@@ -147,3 +147,10 @@ def test_dates_in_english_and_chinese_become_day_ranges(text, since, until):
 
 def test_versions_and_tickets_are_not_dates():
     assert read_dates("What is the status of BH-142 on app 1.3?", datetime(2026, 3, 14)) == []
+
+
+def test_a_day_the_parser_cannot_read_is_not_its_whole_month():
+    base = datetime(2026, 3, 14)
+    assert read_dates("Which release fixed the bug found on the thirteenth of March 2026?", base) == []
+    (r,) = read_dates("Which release fixed the bug found on the 13th of March 2026?", base)
+    assert (r.since, r.until) == (date(2026, 3, 13), date(2026, 3, 13))
