@@ -244,18 +244,22 @@ def _label_words(label: str) -> str:
     return " ".join(label.lower().replace("_", " ").split())
 
 
+LABEL_FIELDS = ("claim", "kind", "bug_status")
+"""The fields whose values name what a record is or says: its claim, its kind, the bug state it records."""
+
+
 def _named_labels(q: Question, pool: list[Hit]) -> set[str]:
-    """The record kinds and claim labels memory shows that the question writes out ("daily note",
-    "root cause", "status", "release note"): read from memory's own labels, not from a word list."""
+    """The record kinds, claim labels and bug states memory shows that the question writes out ("daily
+    note", "root cause", "release note", "fixed"): read from memory's own labels, not from a word list."""
     text = " " + re.sub(r"(?<=\w)-(?=\w)", "", q.text.lower()) + " "
-    labels = {_label_words(v) for h in pool for v in (*h.values("claim"), *h.values("kind"))}
+    labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
     return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
 
 
 def _labels(h: Hit, pool: list[Hit]) -> set[str]:
-    """A hit's kind and claim, and those of the item it replaces (a retraction of a lesson is the
-    current word on that lesson)."""
-    own = {_label_words(v) for v in (*h.values("claim"), *h.values("kind"))}
+    """A hit's kind, claim and bug state, and the kind and claim of the item it replaces (a retraction
+    of a lesson is the current word on that lesson; a fix replacing a report is not "open")."""
+    own = {_label_words(v) for k in LABEL_FIELDS for v in h.values(k)}
     replaced = h.fields.get("supersedes", "").strip()
     for old in pool:
         if replaced and old.id == replaced:
