@@ -386,6 +386,21 @@ def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases:
     return out
 
 
+def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
+    """A question naming no ticket or path that is far closer to one record than to the rest is about
+    that record; when a person has since replaced it (a withdrawn lesson, an overruled guess), the
+    person's record is the current word on it."""
+    if q.tickets or q.paths:
+        return []
+    scored = [h for h in pool if h.similarity is not None]
+    if not scored:
+        return []
+    top = max(scored, key=lambda h: h.similarity or 0.0)
+    if top.current or top.id not in _standing_out(pool):
+        return []
+    return [r for r in _current_word(top, pool) if r.layer == "user_authored_decision" and r.id != top.id]
+
+
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     """The structured answer (the arguments of `submit_answer`) from what the tools showed."""
     q.routes += page_routes(q, pool)
@@ -393,7 +408,11 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     topical, scored = _topical(q, pool, aliases)
     flagged = sorted({h.id for h in topical if not h.current})
-    replaced = _replaced_subject(q, topical, pool, aliases)
+    replaced = _replaced_subject(q, topical, pool, aliases) or _replaced_closest(q, pool)
+    if replaced:
+        flagged = sorted(
+            {*flagged, *(h.id for h in pool if not h.current and h.superseded_by in {r.id for r in replaced})}
+        )
     usable = replaced or [h for h in topical if _usable(h)]
     if not usable:
         named = ", ".join([*ids, *q.versions, *(r.text for r in q.ranges)]) or "the question"
