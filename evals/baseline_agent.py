@@ -15,13 +15,18 @@ keeps no keyword list; what it knows of the question are the identifiers written
    cosine floor and standing out from the searches' own scores. Nothing on topic → `no_match`.
 4. **Only current, trusted, established items support.** Superseded hits on the topic are flagged in
    `superseded_ids`; quarantined or untrusted hits are never cited; an unconfirmed hypothesis is no
-   support; a hit that says a retest is due (bug status `needs_retest`), chosen or as close to the
-   question as the chosen one, means the status is not known. A list that only mentions the asked
+   support; a hit that says a retest is due (bug status `needs_retest`), chosen, or as close to the
+   question as the chosen one and due on a page or version the question names, means the status is
+   not known. When every record carrying the most of what is named is superseded or a guess, what
+   replaced or settled it answers (a successor; a person's decision on the guess's tickets); so does a
+   person's replacement of the record a question naming no ticket or path stands out closest to. A list that only mentions the asked
    identifier, or a question in words memory does not use with one thing named and no person's word on
    it, is no answer either.
-5. **Choice** among what is left: most identifiers carried, then similarity to the question.
+5. **Choice** among what is left: most identifiers carried, fewest unasked, a label memory uses (kind,
+   claim, bug state) that the question writes out, a day it names, a person's decision, similarity.
 6. **Several records** when memory links them: a rename note that carries the asked path and names the
-   path it replaced (`renamed_from`) is cited together with the best item about the old path.
+   path it replaced (`renamed_from`) is cited together with the best item about the old path, one of
+   the rename's own workflow first.
 7. **Claims** (`ticket`, `status`, `version`, `path`, `date`, `decision_by`) are copied from the cited
    items' fields, so each is entailed by what it cites.
 
