@@ -35,6 +35,7 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.form_positions import blocks, page_texts, unlabelled_value
 from bughunt.oracles.lists import targets
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
@@ -145,7 +146,10 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
         for candidate in (trimmed, url):
             if candidate != page.url and candidate not in found:
                 found.append(candidate)
-    return sorted(found, key=lambda u: len(_segments(u)))
+    # The resource shares the edit URL's other segments (`/article/edit/7` → `/article/7/<slug>`,
+    # not `/profile/7`), then the shortest wins.
+    names = set(rest)
+    return sorted(found, key=lambda u: (-len(names & set(_segments(u))), len(_segments(u))))
 
 
 def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_CONFIG) -> list[str]:
@@ -213,6 +217,29 @@ def _writes(form: Node) -> bool:
     return len(texts) > 1 and bool(submits)
 
 
+def _dropped_by_position(
+    page: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    resource: FetchedPage,
+    found: set[str],
+) -> list[tuple[str, str]]:
+    """Empty visible text fields whose stored value the resource shows unlabelled, located by the
+    filled fields around them (`form_positions`)."""
+    pairs = [(name, value) for _n, name, value, _k, _vis in fields]
+    shown = blocks(resource.document, base_url(resource), resource.url)
+    furniture: set[str] | None = None
+    out = []
+    for i, (node, name, value, _keys, visible) in enumerate(fields):
+        if value or not visible or name in found or node.tag not in ("input", "textarea"):
+            continue
+        if furniture is None:
+            furniture = page_texts(page.document, base_url(page), page.url)
+        text = unlabelled_value(pairs, i, shown, furniture)
+        if text:
+            out.append((name, text))
+    return out
+
+
 def check_form_drops_value(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -251,6 +278,11 @@ def check_form_drops_value(
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form
+            ]
+            dropped += [
+                (name, text)
+                for name, text in _dropped_by_position(page, fields, resource, {n for n, _ in dropped})
+                if not _words(text) <= shown_in_form
             ]
             if dropped:
                 findings.append(
