@@ -99,3 +99,23 @@ def test_neighbours_shown_out_of_order_or_not_at_all_say_nothing():
     assert check(editor(), swapped) == []
     bare = page("<div><h1>Slow-roast lamb</h1><p>A Sunday lunch that cooks itself.</p></div>", VIEW)
     assert check(editor(), bare) == []  # only one neighbour shown
+
+
+def test_text_another_instance_of_the_template_shows_is_the_templates_not_a_value():
+    sibling_path = "/recipe/8/quick-pho/"
+
+    def other(between: str) -> FetchedPage:
+        return page(
+            f'<div class="recipe"><h1>Quick pho</h1>{between}<p>Simmer, strain, serve.</p></div>',
+            sibling_path,
+        )
+
+    template_line = "<p>Serves four, keeps two days.</p>"
+    shown = page(view().body.replace("<p>A Sunday lunch that cooks itself.</p>", template_line), VIEW)
+    assert len(check(editor(), shown)) == 1  # with no sibling to compare, the line would count ...
+    shown_with_sibling = Fetcher(shown, other(template_line))
+    assert ORACLES["form_drops_value"](editor(), shown_with_sibling, KNOWN) == []  # ... it is the template's
+    # A sibling showing its own lede there leaves this one's lede a value.
+    fetch = Fetcher(view(), other("<p>Twenty minutes, one pot.</p>"))
+    (finding,) = ORACLES["form_drops_value"](editor(), fetch, KNOWN)
+    assert finding.evidence["shown"] == "A Sunday lunch that cooks itself."

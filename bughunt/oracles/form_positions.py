@@ -10,7 +10,9 @@ The text blocks of a page are its elements' own text with inline children, outsi
 header, footer, forms, scripts), outside controls (buttons, labels, options) and outside links to
 other pages (an author's name links to the author: it names another resource). Between the
 neighbours, a block counts only when it reads as content: two or more words, not a date, a time or a
-count, and not text the edit page itself shows outside its form (the site's own furniture).
+count, and not text the edit page itself shows outside its form (the site's own furniture), nor
+text another instance of the resource's template shows as well (the template's own words: `forms`
+opens one such sibling when memory knows it).
 """
 
 from __future__ import annotations
@@ -117,11 +119,12 @@ def _content_like(block: Block) -> bool:
     return len(letters) >= MIN_WORDS and not set(letters) <= _VOLATILE
 
 
-def unlabelled_value(
+def unlabelled_values(
     fields: Sequence[tuple[str, str]], index: int, shown: Sequence[Block], furniture: set[str]
-) -> str:
-    """The text `shown` (a resource page's blocks) has where field `index` of `fields` ((name, value)
-    in form order; that field empty) would show, judged by its filled neighbours; "" when unknown."""
+) -> list[str]:
+    """The texts `shown` (a resource page's blocks) has where field `index` of `fields` ((name,
+    value) in form order; that field empty) would show, judged by its filled neighbours; [] when
+    there is no "between" (a neighbour not shown, or shown out of order)."""
     values = [v for _, v in fields]
 
     def positions(i: int) -> list[int]:
@@ -130,18 +133,22 @@ def unlabelled_value(
     before = next((p for i in range(index - 1, -1, -1) if values[i] and (p := positions(i))), None)
     after_field = next((i for i in range(index + 1, len(values)) if values[i] and positions(i)), None)
     if before is None or after_field is None:
-        return ""
+        return []
     start = min(before)
     after = [p for p in positions(after_field) if p > start and p not in before]
     if not after:
-        return ""
-    for block in shown[start + 1 : min(after)]:
-        if not _content_like(block) or _norm(block.text) in furniture:
-            continue
-        if any(holds(v, block) for v in values if v):
-            continue
-        return block.text
-    return ""
+        return []
+    return [
+        block.text
+        for block in shown[start + 1 : min(after)]
+        if _content_like(block)
+        and _norm(block.text) not in furniture
+        and not any(holds(v, block) for v in values if v)
+    ]
+
+
+def normalised(text: str) -> str:
+    return _norm(text)
 
 
 def page_texts(doc: Node, base: str, url: str) -> set[str]:

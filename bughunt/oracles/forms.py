@@ -35,7 +35,7 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.destructive import destructive_action
-from bughunt.oracles.form_positions import blocks, page_texts, unlabelled_value
+from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import targets
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
@@ -222,22 +222,62 @@ def _dropped_by_position(
     fields: list[tuple[Node, str, str, set[str], bool]],
     resource: FetchedPage,
     found: set[str],
+    fetch: Fetch,
+    config: OracleConfig,
 ) -> list[tuple[str, str]]:
     """Empty visible text fields whose stored value the resource shows unlabelled, located by the
-    filled fields around them (`form_positions`)."""
+    filled fields around them (`form_positions`); text another instance of the resource's template
+    shows too is the template's, not a value."""
     pairs = [(name, value) for _n, name, value, _k, _vis in fields]
     shown = blocks(resource.document, base_url(resource), resource.url)
     furniture: set[str] | None = None
+    template_texts: set[str] | None = None
     out = []
     for i, (node, name, value, _keys, visible) in enumerate(fields):
         if value or not visible or name in found or node.tag not in ("input", "textarea"):
             continue
         if furniture is None:
             furniture = page_texts(page.document, base_url(page), page.url)
-        text = unlabelled_value(pairs, i, shown, furniture)
+        texts = unlabelled_values(pairs, i, shown, furniture)
+        if texts and template_texts is None:
+            sibling = _sibling_instance(resource, fetch, config)
+            template_texts = (
+                page_texts(sibling.document, base_url(sibling), sibling.url) if sibling else set()
+            )
+        text = next((t for t in texts if normalised(t) not in (template_texts or set())), "")
         if text:
             out.append((name, text))
     return out
+
+
+def _sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig) -> FetchedPage | None:
+    """Another page of the resource's template that memory knows, fetched; None when there is none
+    or it does not answer."""
+    if config.known_routes is None:
+        return None
+    segments = _segments(resource.url)
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(resource.url))
+    for route in config.known_routes():
+        if route == resource.route or not route.startswith("/"):
+            continue
+        url = origin + route
+        other = _segments(url)
+        # One template: the same collection and depth (`/article/8/<slug>` beside `/article/7/<slug>`),
+        # not an edit or destructive page of it.
+        if (
+            len(other) != len(segments)
+            or other[:1] != segments[:1]
+            or _edit_like(url)
+            or destructive_action(url)
+        ):
+            continue
+        try:
+            sibling = fetch(url)
+        except OSError as err:
+            logger.debug("form oracle could not fetch {}: {}", route, err)
+            return None
+        return sibling if sibling.status < 400 and sibling.is_html and sibling.url != resource.url else None
+    return None
 
 
 def check_form_drops_value(
@@ -281,7 +321,9 @@ def check_form_drops_value(
             ]
             dropped += [
                 (name, text)
-                for name, text in _dropped_by_position(page, fields, resource, {n for n, _ in dropped})
+                for name, text in _dropped_by_position(
+                    page, fields, resource, {n for n, _ in dropped}, fetch, config
+                )
                 if not _words(text) <= shown_in_form
             ]
             if dropped:
