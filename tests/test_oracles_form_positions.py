@@ -119,3 +119,27 @@ def test_text_another_instance_of_the_template_shows_is_the_templates_not_a_valu
     fetch = Fetcher(view(), other("<p>Twenty minutes, one pot.</p>"))
     (finding,) = ORACLES["form_drops_value"](editor(), fetch, KNOWN)
     assert finding.evidence["shown"] == "A Sunday lunch that cooks itself."
+
+
+def test_a_hash_routed_apps_router_links_name_other_pages():
+    # A single-page app: the author is a `#/` router link (a reference); the lede a bare `<p>`.
+    spa_view = page(
+        '<div class="article-page"><h1>Slow-roast lamb</h1><div class="meta"><a href="#/cook/rosa-marsh">Rosa Marsh Kitchen</a>'
+        '<a href="#top">Jump to the method steps</a></div>'
+        "<p>A Sunday lunch that cooks itself.</p><p>Season well, roast four hours.</p></div>",
+        "/#/recipe/slow-roast-lamb",
+    )
+    spa_edit = page(
+        '<form><input aria-label="Name" type="text" value="Slow-roast lamb">'
+        '<input aria-label="Lede" type="text" placeholder="In one line">'
+        '<textarea aria-label="Method">Season well, roast four hours.</textarea>'
+        '<button type="submit">Publish</button></form>',
+        "/#/recipe/slow-roast-lamb/edit",
+    )
+    (finding,) = ORACLES["form_drops_value"](spa_edit, Fetcher(spa_view))
+    assert finding.evidence["shown"] == "A Sunday lunch that cooks itself."  # not the author, not the anchor
+    # The author's link alone between the neighbours: nothing to report.
+    no_lede = page(
+        spa_view.body.replace("<p>A Sunday lunch that cooks itself.</p>", ""), "/#/recipe/slow-roast-lamb"
+    )
+    assert ORACLES["form_drops_value"](spa_edit, Fetcher(no_lede)) == []

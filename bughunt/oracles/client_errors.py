@@ -17,6 +17,7 @@ URL) is evidence only, which the explorer quarantines.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
@@ -53,7 +54,7 @@ def _route_words(route: str) -> set[str]:
     return words
 
 
-def url_shape(url: str, data_words: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+def url_shape(url: str, data_words: AbstractSet[str] = frozenset()) -> str:
     """`https://api/x/articles/how-to-k2p9/comments?limit=10` → `/x/articles/<slug>/comments?limit=<v>`:
     the path with placeholders for numbers, ids, slugs and `data_words`; query keys (sorted) with
     `<v>` for every value. Scheme and host are dropped (one API seen from two origins is one API)."""

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bughunt.html import Node, absolute
+from bughunt.html import Node, absolute, hash_route
 
 _FURNITURE = frozenset({"nav", "footer", "form", "script", "style", "head", "template", "noscript"})
 _CONTROLS = frozenset({"button", "label", "select", "option", "textarea", "input", "svg", "title"})
@@ -52,11 +52,21 @@ def _norm(text: str) -> str:
 
 
 def _is_reference(node: Node, base: str, resource: str) -> bool:
-    """A link to another page: its text names that page, not a value of this one."""
-    if node.tag != "a" or not node.get("href") or node.get("href").startswith(("#", "javascript:")):
+    """A link to another page (its text names that page, not a value of this one), a script link or
+    an in-page jump; a link to the resource itself (a preview's title) is content."""
+    href = node.get("href")
+    if node.tag != "a" or not href:
         return False
-    target = absolute(base, node.get("href"))
-    return bool(target) and target.split("#")[0].rstrip("/") != resource.split("#")[0].rstrip("/")
+    if href.startswith("javascript:") or (href.startswith("#") and not hash_route(href[1:])):
+        return True  # a control, or a jump to a place on this page: the page's furniture
+    target = absolute(base, href)
+    return target is not None and _page_key(target) != _page_key(resource)
+
+
+def _page_key(url: str) -> str:
+    """A URL as the page it names: a single-page app's hash route counts, a plain anchor does not."""
+    path, _, fragment = url.partition("#")
+    return path.rstrip("/") + ("#" + fragment.rstrip("/") if hash_route(fragment) else "")
 
 
 def _skipped(node: Node, base: str, resource: str, furniture: frozenset[str] = _FURNITURE) -> bool:
