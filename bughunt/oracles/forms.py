@@ -10,9 +10,13 @@ a `data-resource`/`data-view`/`data-src` attribute, a link inside the form, or a
 labelled cancel/view/back/show. When the edit page has none, the identifier in the edit URL
 (`/editor/<slug>`, `/items/7/edit`) leads to it: a link, form action or known route (from
 `OracleConfig.known_routes`) that contains the identifier and is not itself an edit or destructive
-URL. On that page, the value is found by `data-field`/`itemprop`/`name`/`id`/class words or a
-`dt`/`th`/`label` term matching the field's name, id or label (singular and plural, `tagList`/
-`tags`/`tag-list` alike). At most `OracleConfig.max_forms` edit forms are compared per page.
+URL; candidates sharing the edit URL's other segments come first (`/article/edit/7` →
+`/article/7/<slug>`, not `/profile/7`). On that page, the value is found by `data-field`/`itemprop`/
+`name`/`id`/class words or a `dt`/`th`/`label` term matching the field's name, id or label (singular
+and plural, `tagList`/`tags`/`tag-list` alike); when nothing names an empty visible text field, by
+its position between its filled neighbours (`form_positions`: a summary in a bare `<p>` between the
+title and the body), checked against another instance of the resource's template when memory knows
+one. At most `OracleConfig.max_forms` edit forms are compared per page.
 """
 
 from __future__ import annotations
