@@ -75,9 +75,7 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
         page_templates = templates(store.visits.structure_hashes())
         entries = bug_entries(store)
         for entry, row in zip(entries, store.bug_table.all(), strict=True):
-            entry.update(
-                id=row.id, message=row.message, evidence=json.loads(row.evidence), step=row.step
-            )
+            entry.update(id=row.id, message=row.message, evidence=json.loads(row.evidence), step=row.step)
         return {
             "summary": summary(store),
             "base_url": store.meta.get("base_url"),

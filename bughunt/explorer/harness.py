@@ -224,11 +224,15 @@ def _record_bugs(
             store.bug_table.confirm(live.id, version, now)
             if not dedupe:
                 # Without a bug list the agent cannot know it reported this already.
-                store.bug_table.add_report(out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now)
+                store.bug_table.add_report(
+                    out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now
+                )
             continue
         # New bug, or a fixed one that came back: a new live entry (superseding the fixed one).
         evidence = _evidence(store, f, out.n, now)
-        store.bug_table.insert(f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n)
+        store.bug_table.insert(
+            f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n
+        )
         regression = live is not None
         store.bug_table.add_report(
             out.n,

@@ -416,7 +416,9 @@ class Explorer:
             f"open bugs on {routes(open_bugs) or 'none'}"
         )
         with store.transaction():
-            store.notebook.add_note(text, session_id, store.history.step_count(), self.clock(), author="harness")
+            store.notebook.add_note(
+                text, session_id, store.history.step_count(), self.clock(), author="harness"
+            )
 
     def _archive(self) -> None:
         """Hand the site map and the bug history to the policy's long-term store, if it keeps one."""
@@ -559,7 +561,9 @@ class Explorer:
         """A version text that is not a version number is page data: kept for audit, never trusted."""
         provenance = {"source": "app version (not a version number)", "url": page.url, "route": page.route}
         with self.store.transaction():
-            self.store.notebook.add_observation(refused, provenance, self.store.history.step_count(), self.clock())
+            self.store.notebook.add_observation(
+                refused, provenance, self.store.history.step_count(), self.clock()
+            )
 
     @staticmethod
     def _position_after_result(result: FetchResult, position: str) -> str:

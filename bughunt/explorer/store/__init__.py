@@ -126,7 +126,9 @@ class ExplorerStore:
                 ensure_schema(db, SCHEMA, self.path)
         except StoreError as exc:
             cause = exc.__cause__
-            raise StoreError(_named(self.path, cause if isinstance(cause, sqlite3.DatabaseError) else exc)) from exc
+            raise StoreError(
+                _named(self.path, cause if isinstance(cause, sqlite3.DatabaseError) else exc)
+            ) from exc
         return db
 
     def _open_read_only(self) -> sqlite3.Connection:

@@ -45,7 +45,17 @@ class BugTable:
         cur = self.db.execute(
             "INSERT INTO bugs(fingerprint, route, kind, message, evidence, status, version, seen_at, step)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
-            (fingerprint, route, kind, message, json.dumps(evidence, default=str), status, version, now, step),
+            (
+                fingerprint,
+                route,
+                kind,
+                message,
+                json.dumps(evidence, default=str),
+                status,
+                version,
+                now,
+                step,
+            ),
         )
         new_id = int(cur.lastrowid or 0)
         if old is not None:

@@ -25,7 +25,9 @@ class History:
     def steps(self, session_id: int | None = None) -> list[Step]:
         if session_id is None:
             return rows_as(Step, self.db.execute("SELECT * FROM steps ORDER BY n"))
-        return rows_as(Step, self.db.execute("SELECT * FROM steps WHERE session_id = ? ORDER BY n", (session_id,)))
+        return rows_as(
+            Step, self.db.execute("SELECT * FROM steps WHERE session_id = ? ORDER BY n", (session_id,))
+        )
 
     def last_step(self) -> Step | None:
         row = self.db.execute("SELECT * FROM steps ORDER BY n DESC LIMIT 1").fetchone()

@@ -25,7 +25,9 @@ class Visits:
 
     def explored(self) -> list[str]:
         """Routes fetched as real pages (not walls, skips or errors), in first-visit order."""
-        return [r["route"] for r in self.db.execute(f"SELECT route FROM pages WHERE outcome = 'page' {_IN_ORDER}")]
+        return [
+            r["route"] for r in self.db.execute(f"SELECT route FROM pages WHERE outcome = 'page' {_IN_ORDER}")
+        ]
 
     def any_explored(self) -> bool:
         """Whether any route was read at all (a page, or a redirect to one)."""
@@ -42,12 +44,16 @@ class Visits:
     def skipped(self) -> dict[str, list[str]]:
         """Visited routes that gave no page, by outcome (login walls, non-HTML, HTTP errors, timeouts)."""
         out: dict[str, list[str]] = {}
-        for r in self.db.execute("SELECT route, outcome FROM pages WHERE outcome NOT IN ('page', 'redirect')"):
+        for r in self.db.execute(
+            "SELECT route, outcome FROM pages WHERE outcome NOT IN ('page', 'redirect')"
+        ):
             out.setdefault(r["outcome"], []).append(r["route"])
         return out
 
     def needs_retest(self) -> list[str]:
-        return [r["route"] for r in self.db.execute(f"SELECT route FROM pages WHERE needs_retest = 1 {_IN_ORDER}")]
+        return [
+            r["route"] for r in self.db.execute(f"SELECT route FROM pages WHERE needs_retest = 1 {_IN_ORDER}")
+        ]
 
     def structure_hashes(self) -> dict[str, str | None]:
         """Route → structure hash of its last successful fetch (None when unknown)."""
@@ -109,6 +115,8 @@ class Visits:
 
     def expire(self, cutoff: float) -> int:
         """Forget pages (with their links) unused since `cutoff`; returns how many."""
-        stale = [r["route"] for r in self.db.execute("SELECT route FROM pages WHERE last_used_at < ?", (cutoff,))]
+        stale = [
+            r["route"] for r in self.db.execute("SELECT route FROM pages WHERE last_used_at < ?", (cutoff,))
+        ]
         self._links.drop(stale)
         return self.db.execute("DELETE FROM pages WHERE last_used_at < ?", (cutoff,)).rowcount
