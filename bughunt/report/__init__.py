@@ -301,6 +301,18 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
             for h in history
         )
         older = f'<div class="history"><div class="muted">History (superseded entries)</div><ul>{items}</ul></div>'
+    occ = bug.get("occurrences") or []
+    where = ""
+    if len(occ) > 1:
+        items = "".join(
+            f"<li><code>{escape(str(o.get('route')))}</code> · steps {escape(str(o.get('first_step')))}"
+            f"–{escape(str(o.get('last_step')))} · seen {escape(str(o.get('count')))}×</li>"
+            for o in occ
+        )
+        where = (
+            f'<div class="occurrences"><span class="muted">one root cause, {len(occ)} occurrences:</span>'
+            f"<ul>{items}</ul></div>"
+        )
     return (
         f'<article class="bug {escape(status)}" id="bug-{escape(str(bug.get("fingerprint")))}">'
         f'<header><span class="kind">{escape(str(bug.get("kind")))}</span>'
@@ -310,6 +322,7 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
         f'<p class="meta">fingerprint <code>{escape(str(bug.get("fingerprint")))}</code> · '
         f"{'found' if status == 'open' else 'marked ' + escape(status)} at step "
         f"{escape(str(bug.get('step')))} · {escape(str(bug.get('seen_at')))}</p>"
+        f"{where}"
         f'<div class="versions"><span class="muted">status per app version:</span><ul>{versions}</ul></div>'
         f"{_evidence(bug.get('evidence') or {}, base, builtin)}{older}</article>"
     )
