@@ -71,7 +71,10 @@ def test_two_users_log_in_and_see_their_own_edit_and_delete_links(site):
     assert "/editor/readable-type-on-the-web-h2j9" in b_only
     css = "/article/css-grid-in-ten-minutes-z7a5"
     assert 'comments/7/delete"' in b_pages[css][1].body and 'comments/7/delete"' not in a_pages[css][1].body
-    assert 'comments/4/delete"' in a_pages[ARTICLE][1].body and 'comments/4/delete"' not in b_pages[ARTICLE][1].body
+    assert (
+        'comments/4/delete"' in a_pages[ARTICLE][1].body
+        and 'comments/4/delete"' not in b_pages[ARTICLE][1].body
+    )
     # User B cannot delete user A's comment by opening A's delete link.
     b.fetch(site + DELETE)
     assert "Great intro" in a.fetch(site + ARTICLE).body
