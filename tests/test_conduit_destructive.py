@@ -1,0 +1,79 @@
+"""`--allow-destructive` on `explore`/`resume`, on the conduit-htmx site (its comment delete is a plain
+GET that deletes and redirects back): off by default (suspected, never opened, the comment stays);
+on, it is opened and confirmed by its effect (the comment is gone), and JSON, text and report say so;
+resume does not take it over."""
+
+from __future__ import annotations
+
+import pytest
+from conduit_client import Client
+
+from bughunt.cli import main
+from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
+
+ARTICLE = "/article/property-based-testing-v5w3"
+DELETE = ARTICLE + "/comments/4/delete"
+COMMENT = "Great intro, thanks."
+
+
+@pytest.fixture
+def site(monkeypatch):
+    monkeypatch.setenv("BH_CONDUIT_PASSWORD", DEMO_PASSWORD)
+    with running_conduit() as base:
+        yield base
+
+
+def _explore(site: str, store, *extra: str, command: str = "explore") -> list[str]:
+    # Start on the article that lists the comment: the landing (budget 0) inspects it.
+    login = ["--login-url", "/login", "--username", DEMO_USER, "--password-env", "BH_CONDUIT_PASSWORD"]
+    return [command, "--url", site + ARTICLE, "--store", str(store), "--budget", "0", *login, *extra]
+
+
+def _comment_exists(site: str) -> bool:
+    client = Client(site)
+    client.login(DEMO_USER, DEMO_PASSWORD)
+    return COMMENT in client.fetch(site + ARTICLE).body
+
+
+def _destructive(data: dict) -> list[dict]:
+    return [b for b in data["bugs"] if b["kind"] == "unconfirmed_destructive"]
+
+
+def test_without_the_flag_the_delete_is_suspected_and_never_opened(site, tmp_path, cli_json, capsys):
+    data = cli_json(*_explore(site, tmp_path / "s", "--json"))
+    assert [(b["route"], b["suspected"]) for b in _destructive(data)] == [(DELETE, True)]
+    assert data["allow_destructive"] is False and data["destructive_sessions"] == []
+    assert data["destructive_actions"].startswith("destructive actions were not opened")
+    assert _comment_exists(site)
+    assert main(["report", "--store", str(tmp_path / "s"), "--out", str(tmp_path / "r.html")]) == 0
+    assert "Destructive actions were not opened" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_with_the_flag_it_is_opened_and_confirmed_by_its_effect(site, tmp_path, cli_json, capsys):
+    store = tmp_path / "s"
+    data = cli_json(*_explore(site, store, "--allow-destructive", "--json"))
+    # Judged on the request (the delete route), not on the article the redirect lands on.
+    assert [(b["route"], b["suspected"]) for b in _destructive(data)] == [(DELETE, False)]
+    assert data["allow_destructive"] is True
+    assert data["destructive_actions"] == "destructive actions were opened: disposable environment"
+    assert data["destructive_sessions"] == [data["session"]]
+    assert not _comment_exists(site)
+
+    out = tmp_path / "r.html"
+    assert main(["report", "--store", str(store), "--out", str(out)]) == 0
+    capsys.readouterr()
+    html = out.read_text(encoding="utf-8")
+    assert "Destructive actions were opened: disposable environment" in html
+    assert "gone from the page that listed it" in html  # the effect that confirmed it
+
+    # Not a default for resume: without the flag again this session opens nothing.
+    again = cli_json(*_explore(site, store, "--json", command="resume"))
+    assert again["allow_destructive"] is False and again["destructive_sessions"] == [data["session"]]
+
+
+def test_the_text_output_says_it_opened_destructive_actions(site, tmp_path, capsys):
+    assert main(_explore(site, tmp_path / "s", "--allow-destructive")) == 0
+    out = capsys.readouterr().out
+    assert "destructive actions were opened: disposable environment (--allow-destructive)" in out
+    assert main(_explore(site, tmp_path / "t")) == 0  # the comment is gone: nothing left to suspect
+    assert "destructive actions were opened" not in capsys.readouterr().out
