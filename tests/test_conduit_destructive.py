@@ -77,3 +77,54 @@ def test_the_text_output_says_it_opened_destructive_actions(site, tmp_path, caps
     assert "destructive actions were opened: disposable environment (--allow-destructive)" in out
     assert main(_explore(site, tmp_path / "t")) == 0  # the comment is gone: nothing left to suspect
     assert "destructive actions were opened" not in capsys.readouterr().out
+
+
+def _stale_list_site():
+    """A list that keeps showing a deleted item's links (a stale cache); only the item's own page
+    tells: it answers 404 once the plain-GET delete ran."""
+    from bughunt.webapp.pages import Response
+    from bughunt.webapp.server import SiteServer
+
+    state = {"deleted": False}
+    html = [("Content-Type", "text/html; charset=utf-8")]
+
+    def app(request):
+        path = request.target.split("?")[0]
+        if path == "/":
+            body = '<h1>Items</h1><ul><li><a href="/items/7">Item 7</a> <a href="/items/7/delete">Delete</a></li></ul>'
+            return Response(200, f"<html><body>{body}</body></html>", tuple(html))
+        if path == "/items/7":
+            if state["deleted"]:
+                return Response(404, "<html><body><h1>Not found</h1></body></html>", tuple(html))
+            return Response(200, '<html><body><h1>Item 7</h1><a href="/">Back</a></body></html>', tuple(html))
+        if path == "/items/7/delete":
+            state["deleted"] = True
+            return Response(302, "", (("Location", "/"),))
+        return Response(404, "not found", (("Content-Type", "text/plain"),))
+
+    return SiteServer(("127.0.0.1", 0), app), state
+
+
+@pytest.mark.parametrize("allow", [False, True])
+def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_stale(tmp_path, allow):
+    """The item's page is fetched before and *again* after the delete within one step: the second
+    fetch must be a fresh request, or the effect (200 -> 404) is never seen."""
+    from bughunt.explorer.factory import make_policy
+    from bughunt.explorer.fetcher import Fetcher
+    from bughunt.explorer.session import Explorer, SessionConfig, summary
+    from bughunt.explorer.store import ExplorerStore
+    from bughunt.webapp.server import serving
+
+    server, state = _stale_list_site()
+    with serving(server) as url:
+        store = ExplorerStore(tmp_path / "s")
+        try:
+            with make_policy("frontier", store=store) as policy:
+                config = SessionConfig(budget=0, allow_destructive=allow)
+                result = Explorer(store, Fetcher(url), policy, config).run()
+            data = summary(store, result)
+        finally:
+            store.close()
+    (bug,) = _destructive(data)
+    assert bug["route"] == "/items/7/delete" and bug["suspected"] is not allow
+    assert state["deleted"] is allow
