@@ -50,6 +50,7 @@ import tempfile
 import zlib
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -286,7 +287,6 @@ def explorer_task(config: ExplorerRunConfig, task: str, run_index: int = 0) -> R
         try:
             fetcher = Fetcher(target.url.rstrip("/") + start, credentials=target.credentials)
             fetcher.log_in()  # the explorer's own login path; a refused login fails the run loudly
-            universe = target.universe()
             session = SessionConfig(
                 budget=config.max_steps if config.until_all_bugs else config.budget,
                 seed=seed,
@@ -296,31 +296,21 @@ def explorer_task(config: ExplorerRunConfig, task: str, run_index: int = 0) -> R
             )
             with make_policy(config.policy, store=store) as policy:
                 Explorer(store, fetcher, policy, session).run()
-            return _record(store, target.present, target.match, universe, session.budget)
+            return _record(store, target.present, target.match, target.universe, session.budget)
         finally:
             store.close()
 
 
+@dataclass(frozen=True, slots=True)
 class _Target:
-    """One task's running site: its URL, the login (if any), the bugs that count and how a reported
-    (kind, route) maps to one of them, and the pages coverage is out of."""
+    """One task's running site: its URL, the bugs that count, how a reported (kind, route) maps to one
+    of them, the pages coverage is out of, and the login (if any)."""
 
-    def __init__(
-        self,
-        url: str,
-        present: set[Hashable],
-        match: Callable[[str, str], Hashable | None],
-        credentials: Credentials | None = None,
-        universe: frozenset[str] | None = None,
-        account: str = "",
-    ) -> None:
-        self.url, self.present, self.match = url, present, match
-        self.credentials, self._universe, self._account = credentials, universe, account
-
-    def universe(self) -> frozenset[str]:
-        if self._universe is not None:
-            return self._universe
-        return _conduit_universe(self.url, self._account)
+    url: str
+    present: set[Hashable]
+    match: Callable[[str, str], Hashable | None]
+    universe: frozenset[str]
+    credentials: Credentials | None = None
 
 
 @contextmanager
@@ -330,9 +320,12 @@ def _task_site(site_name: str, version: str, account: str) -> Iterator[_Target]:
     if site_name == "24-page":
         present = {site.PAGES[b.page].route for b in site.bugs_in_version(version)}
         view = "logged-out" if account == "logged-out" else "logged-in"
+
+        def by_route(kind: str, route: str) -> Hashable | None:
+            return route if route in present else None  # one bug per page on this site
+
         with running_site(app_version=version, account=view) as url:
-            yield _Target(url, set(present), lambda kind, route: route if route in present else None,
-                          universe=BUILTIN_ROUTES)  # fmt: skip
+            yield _Target(url, set(present), by_route, BUILTIN_ROUTES)
         return
     from bughunt.webapp.conduit import PLANTED, planted_for, running_conduit
 
@@ -345,7 +338,8 @@ def _task_site(site_name: str, version: str, account: str) -> Iterator[_Target]:
         return bug if bug in bugs else None
 
     with running_conduit() as url:
-        yield _Target(url, set(bugs), match, _conduit_credentials(url, account), account=account)
+        login = _conduit_credentials(url, account)
+        yield _Target(url, set(bugs), match, _conduit_universe(url, account), login)
 
 
 def _conduit_credentials(url: str, account: str) -> Credentials | None:
