@@ -23,7 +23,7 @@ NOT_OPENED = "destructive actions were not opened: suspected ones are reported u
 
 def opened_in(store: ExplorerStore) -> list[str]:
     """Names of the sessions that ran with `--allow-destructive`, oldest first."""
-    raw = store.get_meta(META_KEY)
+    raw = store.meta.get(META_KEY)
     try:
         names = json.loads(raw) if raw else []
     except ValueError:
@@ -35,7 +35,7 @@ def remember_session(store: ExplorerStore, session: str) -> None:
     """Record that `session` runs with `--allow-destructive` (call inside a store transaction)."""
     names = opened_in(store)
     if session not in names:
-        store.set_meta(META_KEY, json.dumps([*names, session]))
+        store.meta.set(META_KEY, json.dumps([*names, session]))
 
 
 def summary_keys(store: ExplorerStore, session: str | None) -> dict[str, Any]:
