@@ -296,6 +296,8 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
             facts[key] = value
         else:
             raw[key] = value
+    if f.suspected:
+        facts["suspected"] = True  # the oracle's own judgement (not opened), not page text
     if raw:
         text = "\n".join(f"{k}: {v}" for k, v in raw.items())
         provenance = {

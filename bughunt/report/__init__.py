@@ -180,6 +180,23 @@ def _summary(data: dict[str, Any]) -> str:
     return f'<div class="tiles">{"".join(tiles)}</div>'
 
 
+def _destructive(data: dict[str, Any]) -> str:
+    """Whether any session opened destructive actions (`--allow-destructive`): then the site was
+    changed by the exploration, and the report says so first."""
+    s = data.get("summary") or {}
+    opened = s.get("destructive_sessions") or []
+    if opened:
+        names = ", ".join(escape(str(n)) for n in opened)
+        return (
+            '<p class="sub"><strong>Destructive actions were opened: disposable environment</strong> '
+            f"(--allow-destructive in session {names}); confirmed ones were judged by their effect.</p>"
+        )
+    return (
+        '<p class="sub">Destructive actions were not opened (off by default): suspected ones are '
+        "reported unconfirmed.</p>"
+    )
+
+
 def _sessions(data: dict[str, Any]) -> str:
     clicks = session_clicks(data)
     rows = "".join(
@@ -440,6 +457,7 @@ def render_report(data: dict[str, Any]) -> str:
         f"<title>BugHunt report — {escape('built-in site' if data.get('builtin') else target)}</title><style>{CSS}</style></head><body><main>"
         f'<h1>BugHunt report</h1><p class="sub">Exploration of {where}'
         f" · {version_text} · generated {generated}</p>"
+        f"{_destructive(data)}"
         f"{_summary(data)}"
         f"<section><h2>Site map and the path walked</h2>{site_map_svg(data)}{_templates(data)}</section>"
         f"<section><h2>{progress}</h2>{coverage_svg(data)}"
