@@ -403,7 +403,14 @@ def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
     top = max(scored, key=lambda h: h.similarity or 0.0)
     if top.current or top.id not in _standing_out(pool):
         return []
-    return [r for r in _current_word(top, pool) if r.layer == "user_authored_decision" and r.id != top.id]
+    # the question's own constraints (a version, a date) still hold for the record that answers
+    return [
+        r
+        for r in _current_word(top, pool)
+        if r.layer == "user_authored_decision"
+        and all(r.carries_version(v) for v in q.versions)
+        and all(rg.contains(r.day) for rg in q.ranges)
+    ]
 
 
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:

@@ -217,6 +217,10 @@ def test_the_closest_record_replaced_by_a_person_is_answered_by_the_person():
     assert answer("Can I skip the refund recheck after a reload?", lesson, withdrawn, *FILLER)[
         "evidence_ids"
     ] == ["W1"]
+    # the question's version still holds for the record that answers
+    assert answer("Can I skip the refund recheck after a reload in app 3.0?", lesson, withdrawn, *FILLER)[
+        "no_match"
+    ]
     # replaced by an agent's record only: not a person's word, so the floor rules as before
     by_agent = hit("W1", "Agent: the lesson no longer applies.", similarity=0.3, claim="summary", kind="summary",
                    **AGENT)  # fmt: skip
