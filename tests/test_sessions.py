@@ -78,8 +78,10 @@ def test_builtin_site_flag_reports_coverage(tmp_path, cli_json):
         "status",
         "version",
         "seen_at",
+        "occurrences",
         "superseded_by",
     }
+    assert all(b["occurrences"] and b["occurrences"][0]["route"] == b["route"] for b in mem["bugs"])
     assert all(a["quarantined"] for a in mem["archival"])
     assert mem["visited"][0] == "/" and mem["links"]["/"][:3] == ["/editor", "/settings", "/profile/me"]
 
