@@ -236,3 +236,12 @@ def test_fixture_records_flag_and_a_store_built_without_them(tmp_path, capsys):
     assert evals_main(["fixture", "--out", str(tmp_path / "bad"), "--records", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "record x" in err and "Traceback" not in err and not (tmp_path / "bad").exists()
+
+
+def test_the_outsider_set_loads_and_names_only_records_it_brings_or_the_fixture_has():
+    root = Path(__file__).parent.parent / "evals" / "heldout2"
+    cases = load_cases(root)
+    (records,) = [load_records_file(p) for p in sorted(root.glob("records.yaml"))]
+    known = {i.id for i in merge_records(build_records(), [records])}
+    named = {i for c in cases for i in (*c.evidence, *c.must_not_reuse)}
+    assert len(cases) == 24 and named <= known, sorted(named - known)
