@@ -61,10 +61,12 @@ def _located(masked: str, base: datetime) -> list[tuple[int, int]]:
         settings = {**_SETTINGS, "REQUIRE_PARTS": parts, "RELATIVE_BASE": base}
         at = 0
         for found, _ in search_dates(masked, languages=["en"], settings=settings) or []:
-            if not re.search(r"\d", found) or (i := masked.find(found, at)) < 0:
+            # the search reports the words with their spacing collapsed; find them as written
+            written = re.compile(r"\s+".join(map(re.escape, found.split())))
+            if not re.search(r"\d", found) or not (m := written.search(masked, at)):
                 continue
-            at = i + len(found)
-            spans.append((i, at))
+            at = m.end()
+            spans.append((m.start(), at))
     return [
         (a, b)
         for a, b in sorted(set(spans))
@@ -102,18 +104,38 @@ def read_dates(text: str, base: datetime) -> list[DayRange]:
     seen: set[tuple[date | None, date | None]] = set()
     one = timedelta(days=1)
     for start, end in _located(masked, base):
+        start += len(masked[start:end]) - len(masked[start:end].lstrip())
         span = masked[start:end].strip()
         days = _days(span, base)
+        found_at = start
+        while (word := re.match(r"\S+\s+", span)) and _days(span[word.end() :], base) == days:
+            # dateparser's search may take words before the date with it ("about … 16 April 2026"): the
+            # date is what still means the same days without them, and the range word is read before that
+            start += word.end()
+            span = span[word.end() :]
         lead = masked[:start] + re.match(r"(?i)(?:of\s+)?", span)[0]
         if days is None or (days[0] != days[1] and _DAY_OF.search(lead)):
             # "the thirteenth of March 2026": a day the parser cannot read is not the whole month
             continue
         first, last = days
         rel = _relation(text, start, end)
+        if rel == "on":
+            rel = _relation(text, found_at, end)  # "after the 10th of March": the word before "the"
         since, until = {"before": (None, first - one), "after": (last + one, None), "since": (first, None),
                         "until": (None, last)}.get(rel, (first, last))  # fmt: skip
         if (since, until) in seen:
             continue
         seen.add((since, until))
         out.append(DayRange(since, until, span))
-    return out
+    return _between(out)
+
+
+def _between(ranges: list[DayRange]) -> list[DayRange]:
+    """One lower bound and one upper bound that overlap ("after 20 March and before 1 April") are one
+    range: each alone would hold days the other excludes."""
+    lower = [r for r in ranges if r.since and not r.until]
+    upper = [r for r in ranges if r.until and not r.since]
+    if len(lower) != 1 or len(upper) != 1 or lower[0].since > upper[0].until:  # type: ignore[operator]
+        return ranges
+    both = DayRange(lower[0].since, upper[0].until, f"{lower[0].text} – {upper[0].text}")
+    return [both if r is lower[0] else r for r in ranges if r is not upper[0]]
