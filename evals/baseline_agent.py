@@ -284,6 +284,19 @@ def _standing_out(pool: list[Hit]) -> set[str]:
             and (h.similarity - mean) / spread >= RELATIVE_FLOOR}  # fmt: skip
 
 
+def _of_named_day(q: Question, pool: list[Hit]) -> set[str]:
+    """The records of a single day the question names with nothing else (a session, a meeting), and
+    the persons' current records memory says rest on one of them (provenance): a decision taken two days
+    later on a bug a session found is memory's word on what that session found."""
+    days = [r for r in q.ranges if r.since is not None and r.since == r.until]
+    if not days or q.tickets or q.paths or q.routes:
+        return set()
+    on_day = {h.id for h in pool if any(r.contains(h.day) for r in days)}
+    rest = {h.id for h in pool if h.layer == "user_authored_decision" and _usable(h)
+            and on_day & set(h.values("provenance"))}  # fmt: skip
+    return on_day | rest
+
+
 def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[list[Hit], dict[str, int]]:
     """Hits about what the question names, with how many of its identifiers each carries."""
     field_name, ids = q.topic()
@@ -299,7 +312,8 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     # An open range ("before 1 March") is a constraint; a day named beside a ticket is context.
     bounds = [r for r in q.ranges if not ids or r.since != r.until]
     if bounds:
-        topical = [h for h in topical if any(r.contains(h.day) for r in bounds)]
+        of_day = _of_named_day(q, topical)
+        topical = [h for h in topical if any(r.contains(h.day) for r in bounds) or h.id in of_day]
     elif not ids:
         # Nothing named: the kind of record the question writes out, and what is close in meaning.
         wanted = _named_labels(q, pool)
@@ -437,12 +451,13 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         return _no_match(f"No current, trusted memory item is about {named}.", flagged)
     wanted = _named_labels(q, pool)
     known = {*ids, *aliases}
+    of_day = _of_named_day(q, pool)
 
     def rank(h: Hit) -> tuple[Any, ...]:
         # most identifiers asked, fewest not asked (a daily note about four tickets is less about one),
         # the kind of record the question names, a person's decision, then closeness in meaning
         extra = _extra(h, field_name, known) if ids else 0
-        on_day = any(r.contains(h.day) for r in q.ranges)
+        on_day = any(r.contains(h.day) for r in q.ranges) or h.id in of_day
         return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, h.layer == "user_authored_decision",
                 h.similarity or 0.0, -h.rank)  # fmt: skip
 
