@@ -480,6 +480,12 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         return _no_match(
             f"Which of memory's records on {', '.join(ids) or 'this'} is asked is unclear.", flagged
         )
+    states = {_label_words(v) for h in pool for v in h.values("bug_status")} & wanted
+    own = {_label_words(v) for v in best.values("bug_status")}
+    if states and own and not states & own:
+        # the question takes a bug state as given ("which release fixed …") that the current record on it
+        # does not hold: memory cannot confirm what is asked, only that the state differs
+        return _no_match(f"{best.id} records {', '.join(sorted(own))}, not {', '.join(sorted(states))}.", flagged)
     if best.fields.get("bug_status", "").strip() == "needs_retest":
         return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
     # A retest is due on a page of an app version: a question that names that page or that version is
