@@ -314,7 +314,7 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     if bounds:
         of_day = _of_named_day(q, topical)
         topical = [h for h in topical if any(r.contains(h.day) for r in bounds) or h.id in of_day]
-    elif not ids:
+    elif not ids and not q.versions:
         # Nothing named: the kind of record the question writes out, and what is close in meaning.
         wanted = _named_labels(q, pool)
         close = _standing_out(pool)
@@ -452,14 +452,23 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     wanted = _named_labels(q, pool)
     known = {*ids, *aliases}
     of_day = _of_named_day(q, pool)
+    unreadable = readable_share(q, pool) < READABLE_SHARE
+    rested_on: dict[str, int] = {}
+    for h in pool:
+        if h.trusted:  # a later record replaced since still rested on it
+            for src in set(h.values("provenance")):
+                rested_on[src] = rested_on.get(src, 0) + 1
 
     def rank(h: Hit) -> tuple[Any, ...]:
         # most identifiers asked, fewest not asked (a daily note about four tickets is less about one),
         # the kind of record the question names, a person's decision, then closeness in meaning
         extra = _extra(h, field_name, known) if ids else 0
         on_day = any(r.contains(h.day) for r in q.ranges) or h.id in of_day
+        # a question in words memory does not use is as close to one record as to the next: there, what
+        # memory's own records rest on (provenance) is its established word, before closeness
+        linked = rested_on.get(h.id, 0) if unreadable else 0
         return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, h.layer == "user_authored_decision",
-                h.similarity or 0.0, -h.rank)  # fmt: skip
+                linked, h.similarity or 0.0, -h.rank)  # fmt: skip
 
     if ids and not replaced:
         # An item that names the asked identifier among others of its kind (a hand-over note listing four
