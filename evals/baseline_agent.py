@@ -417,6 +417,7 @@ def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
     top = max(scored, key=lambda h: h.similarity or 0.0)
     if top.current or top.id not in _standing_out(pool):
         return []
+
     # the question's own constraints (a version, a date) still hold for the record that answers
     def fits(r: Hit) -> bool:
         return (
@@ -494,7 +495,9 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     if states and own and not states & own:
         # the question takes a bug state as given ("which release fixed …") that the current record on it
         # does not hold: memory cannot confirm what is asked, only that the state differs
-        return _no_match(f"{best.id} records {', '.join(sorted(own))}, not {', '.join(sorted(states))}.", flagged)
+        return _no_match(
+            f"{best.id} records {', '.join(sorted(own))}, not {', '.join(sorted(states))}.", flagged
+        )
     if best.fields.get("bug_status", "").strip() == "needs_retest":
         return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
     # A retest is due on a page of an app version: a question that names that page or that version is

@@ -138,6 +138,14 @@ def test_identifiers_are_read_exactly():
         ("2026年3月之前做过什么决定？", None, date(2026, 2, 28)),
         ("What did we do in February 2026?", date(2026, 2, 1), date(2026, 2, 28)),
         ("3月5日分诊会上认定的根本原因是什么？", date(2026, 3, 5), date(2026, 3, 5)),
+        # the search takes "about" with the date and reports collapsed spacing; the range word still counts
+        ("What has been logged about BH-171 after 16 April 2026?", date(2026, 4, 17), None),
+        # a lower and an upper bound that overlap are one range
+        (
+            "Did anyone record anything after 20 March 2026 and before 1 April 2026?",
+            date(2026, 3, 21),
+            date(2026, 3, 31),
+        ),
     ],
 )
 def test_dates_in_english_and_chinese_become_day_ranges(text, since, until):
