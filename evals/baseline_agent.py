@@ -314,7 +314,9 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     if bounds:
         of_day = _of_named_day(q, topical)
         topical = [h for h in topical if any(r.contains(h.day) for r in bounds) or h.id in of_day]
-    elif not ids and not q.versions:
+    elif not ids and not (q.versions and readable_share(q, pool) < READABLE_SHARE):
+        # A version named in words memory does not use is all that is understood of the question: its
+        # records are the topic (and only a person's word among them answers, see `decide`).
         # Nothing named: the kind of record the question writes out, and what is close in meaning.
         wanted = _named_labels(q, pool)
         close = _standing_out(pool)
