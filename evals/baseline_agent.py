@@ -19,11 +19,16 @@ keeps no keyword list; what it knows of the question are the identifiers written
    question as the chosen one and due on a page or version the question names, means the status is
    not known. When every record carrying the most of what is named is superseded or a guess, what
    replaced or settled it answers (a successor; a person's decision on the guess's tickets); so does a
-   person's replacement of the record a question naming no ticket or path stands out closest to. A list that only mentions the asked
+   person's replacement of the record a question naming no ticket or path stands out closest to, or a
+   person's record memory says rests on it (provenance). A day named alone takes in the persons'
+   records resting on that day's records. A bug state the question takes as given that the chosen
+   record does not hold is not confirmed (`no_match`). A list that only mentions the asked
    identifier, or a question in words memory does not use with one thing named and no person's word on
    it, is no answer either.
 5. **Choice** among what is left: most identifiers carried, fewest unasked, a label memory uses (kind,
-   claim, bug state) that the question writes out, a day it names, a person's decision, similarity.
+   claim, bug state) that the question writes out, a day it names, a person's decision, similarity —
+   in a question whose words memory does not use, how many records rest on the item comes before
+   similarity (closeness is noise there), and a version named alone is its topic.
 6. **Several records** when memory links them: a rename note that carries the asked path and names the
    path it replaced (`renamed_from`) is cited together with the best item about the old path, one of
    the rename's own workflow first.
