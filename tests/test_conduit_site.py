@@ -268,3 +268,25 @@ def test_a_garbled_content_length_does_not_hang_the_server(site):
         with socket.create_connection((parts.hostname, parts.port), timeout=5) as conn:
             conn.sendall(f"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
             assert conn.recv(64).startswith(b"HTTP/1.1 403")  # answered (no CSRF token), not stuck
+
+
+def test_the_untagged_articles_editor_drops_only_its_unlabelled_description(site, monkeypatch):
+    from bughunt.oracles import forms
+
+    client = logged_in(site)
+    known = OracleConfig(
+        known_routes=lambda: ["/article/templates-typed-by-hand-n4h2", "/article/reading-stack-traces-d9e7"]
+    )
+    editor = client.fetch(site + "/editor/templates-typed-by-hand-n4h2")
+    assert '<input type="hidden" name="tags" value="">' in editor.body  # no tags stored: nothing dropped
+    (finding,) = [f for f in inspect_page(editor, client.fetch, known) if f.kind == "form_drops_value"]
+    assert finding.evidence["fields"] == "description"
+    assert finding.evidence["shown"] == "Every attribute written out, one forgotten."
+    assert planted_for(finding.kind, finding.route) is not None
+    tagged = client.fetch(site + "/editor/reading-stack-traces-d9e7")
+    (both,) = [f for f in inspect_page(tagged, client.fetch, known) if f.kind == "form_drops_value"]
+    assert set(both.evidence["fields"].split("\n")) == {"tags", "description"}
+    assert both.fingerprint == finding.fingerprint  # one editor template, one bug
+    # The article page names the description nowhere: without the position rule it is missed.
+    monkeypatch.setattr(forms, "_dropped_by_position", lambda *args: [])
+    assert [f for f in inspect_page(editor, client.fetch, known) if f.kind == "form_drops_value"] == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -95,7 +96,7 @@ def _explore(url: str, store_dir, budget: int = 20, delay: float = 0.0) -> dict:
     with make_policy("frontier", store=store) as policy:
         result = Explorer(store, fetcher, policy, SessionConfig(budget=budget)).run()
     data = summary(store, result)
-    data["_steps"] = [dict(s) for s in store.steps()]
+    data["_steps"] = [asdict(s) for s in store.history.steps()]
     store.close()
     return data
 

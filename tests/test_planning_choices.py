@@ -136,7 +136,7 @@ def _walk(url: str, store_dir: Path, budget: int, seed: int = 1000) -> list[str]
         fetcher = Fetcher(url, timeout=2.0, respect_robots=False)
         with make_policy("planner", store=store) as policy:
             Explorer(store, fetcher, policy, SessionConfig(budget=budget, seed=seed, retries=0)).run()
-        return [s["route"] for s in store.steps()]
+        return [s.route for s in store.history.steps()]
     finally:
         store.close()
 

@@ -93,10 +93,10 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path):
     assert second["duplicate_reports"] == 0
     # The second session started with pages not yet visited: its first click was a new page.
     store = ExplorerStore(tmp_path / "split")
-    s2 = [s for s in store.steps() if s["session_id"] == 2]
-    assert s2[0]["repeat"] == 0
+    s2 = [s for s in store.history.steps() if s.session_id == 2]
+    assert s2[0].repeat is False
     # One hand-over note, rewritten by the harness at the end of each session.
-    handovers = [n["text"] for n in store.notes() if n["author"] == "harness"]
+    handovers = [n.text for n in store.notebook.notes() if n.author == "harness"]
     assert len(handovers) == 1 and handovers[0].startswith("hand-over after session-2 (budget, 18 clicks")
     store.close()
 
@@ -137,12 +137,12 @@ def test_resume_after_kill_mid_step(site_12, tmp_path, cli_json, sig):
     proc.wait(timeout=10)
     assert proc.returncode == {signal.SIGKILL: -signal.SIGKILL, signal.SIGINT: 130, signal.SIGTERM: 143}[sig]
     store = ExplorerStore(store_dir)
-    steps = store.steps()
-    assert [s["n"] for s in steps] == list(range(1, len(steps) + 1)), "no half-written step"
+    steps = store.history.steps()
+    assert [s.n for s in steps] == list(range(1, len(steps) + 1)), "no half-written step"
     clicks = len(steps) - 1
     assert 8 <= clicks < 30
     # Ctrl-C and SIGTERM close the session properly; kill -9 leaves it "running" — resume copes with all.
-    assert store.sessions()[0]["status"] == ("running" if sig == signal.SIGKILL else "interrupted")
+    assert store.history.sessions()[0].status == ("running" if sig == signal.SIGKILL else "interrupted")
     store.close()
     data = cli_json("resume", "--store", str(store_dir), "--budget", str(30 - clicks), "--json")
     whole = _run(site_12, tmp_path / "whole", 30)
@@ -156,14 +156,14 @@ def test_memories_unused_for_too_long_expire(site_12, tmp_path):
     _run(site_12, tmp_path / "e", 10, clock=lambda: now[0])
     now[0] += 3 * 3600
     store = ExplorerStore(tmp_path / "e")
-    remembered, bugs_before = len(store.visited()), len(store.all_bugs())
+    remembered, bugs_before = len(store.visits.visited()), len(store.bug_table.all())
     store.close()
     assert remembered >= 10
     data = _run(site_12, tmp_path / "e", 3, clock=lambda: now[0], expire_after_s=3600)
     # Everything was older than an hour: the visit record restarted, the bug table (audit) did not.
     assert len(data["pages_visited"]) <= 4
     store = ExplorerStore(tmp_path / "e")
-    assert len(store.all_bugs()) >= bugs_before
+    assert len(store.bug_table.all()) >= bugs_before
     store.close()
 
 

@@ -237,29 +237,29 @@ def explorer_task(config: ExplorerRunConfig, task: str, run_index: int = 0) -> R
 
 
 def _record(store: ExplorerStore, present: set[str], cap: int) -> Record:
-    steps = store.steps()
+    steps = store.history.steps()
     curve = coverage_curve([visited_route(s) for s in steps], len(BUILTIN_ROUTES), BUILTIN_ROUTES)
-    found = {b["route"] for b in store.live_bugs() if b["route"] in present}
+    found = {b.route for b in store.bug_table.live() if b.route in present}
     clicks = max(0, len(steps) - 1)
     first_report: dict[str, int] = {}
-    for r in store.reports():
-        if r["route"] in present:
-            first_report.setdefault(r["route"], r["step"])
+    for r in store.bug_table.reports():
+        if r.route in present:
+            first_report.setdefault(r.route, r.step)
     # Step n is click n-1 (step 1 is the free landing); a run that never finds them all is censored
     # at the step cap, so "never" costs at least as much as the slowest possible success.
     all_found_at = max(first_report.values()) if present and set(first_report) == present else None
     to_all = all_found_at - 1 if all_found_at is not None else cap
-    tokens_to_all = sum(s["tokens"] for s in steps if all_found_at is None or s["n"] <= all_found_at)
+    tokens_to_all = sum(s.tokens for s in steps if all_found_at is None or s.n <= all_found_at)
     return {
         "steps_to_all_bugs": to_all,
         "tokens_to_all_bugs": tokens_to_all,
-        "tokens_per_bug": sum(s["tokens"] for s in steps) / max(1, len(found)),
+        "tokens_per_bug": sum(s.tokens for s in steps) / max(1, len(found)),
         "coverage": curve[-1] if curve else 0.0,
         "bug_recall": len(found) / len(present) if present else 1.0,
         "bugs_found": len(found),
-        "duplicate_reports": store.duplicate_reports(),
-        "repeat_rate": sum(s["repeat"] for s in steps[1:]) / clicks if clicks else 0.0,
-        "tokens": sum(s["tokens"] for s in steps),
+        "duplicate_reports": store.bug_table.duplicate_reports(),
+        "repeat_rate": sum(s.repeat for s in steps[1:]) / clicks if clicks else 0.0,
+        "tokens": sum(s.tokens for s in steps),
         "steps": clicks,
         "curve": curve,
     }

@@ -132,8 +132,8 @@ def record_step(
     route = result.final_route if result.outcome == "page" and result.final_route else result.route
     detail = detail_code(result)
     with store.transaction():
-        repeat = store.page(route) is not None
-        n = store.add_step(
+        repeat = store.visits.page(route) is not None
+        n = store.history.add_step(
             session_id,
             route=result.route,
             final_route=route,
@@ -151,20 +151,20 @@ def record_step(
         out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
         out.detail = detail
         if failed:
-            store.set_meta("position", position)
+            store.meta.set("position", position)
             return out
-        store.record_visit(route, result.outcome, result.status, version, page_links, now)
+        store.visits.record(route, result.outcome, result.status, version, page_links, now)
         if result.route != route:
             # The requested address redirected: remember it as visited too, so it is not chosen again.
-            store.record_visit(result.route, "redirect", result.status, version, [route], now)
+            store.visits.record(result.route, "redirect", result.status, version, [route], now)
         if result.outcome == "page" and structure_hash is not None:
-            before = store.set_structure_hash(route, structure_hash)
+            before = store.visits.set_structure_hash(route, structure_hash)
             if before is not None and before != structure_hash:
                 out.previous_hash = before
         if result.outcome == "page" and result.page is not None:
             _record_bugs(store, out, session_id, route, findings, version, dedupe, now)
             _quarantine(store, result.page, n, now)
-        store.set_meta("position", position)
+        store.meta.set("position", position)
     return out
 
 
@@ -220,40 +220,42 @@ def _record_bugs(
         if f.fingerprint in seen:
             continue
         seen.add(f.fingerprint)
-        live = store.live_bug(f.fingerprint)
-        ever_reported = store.db.execute(
-            "SELECT 1 FROM reports WHERE fingerprint = ? AND duplicate = 0 LIMIT 1", (f.fingerprint,)
-        ).fetchone()
-        if live is not None and live["status"] == "open":
+        live = store.bug_table.live_one(f.fingerprint)
+        ever_reported = store.bug_table.ever_reported(f.fingerprint)
+        if live is not None and live.status == "open":
             out.seen_again.append(f)
-            store.confirm_bug(live["id"], version, now)
+            store.bug_table.confirm(live.id, version, now)
             if not dedupe:
                 # Without a bug list the agent cannot know it reported this already.
-                store.add_report(out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now)
+                store.bug_table.add_report(
+                    out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now
+                )
             continue
         # New bug, or a fixed one that came back: a new live entry (superseding the fixed one).
         evidence = _evidence(store, f, out.n, now)
-        store.insert_bug(f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n)
+        store.bug_table.insert(
+            f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n
+        )
         regression = live is not None
-        store.add_report(
+        store.bug_table.add_report(
             out.n,
             session_id,
             f.fingerprint,
             f.route,
             f.kind,
-            bool(ever_reported) and not regression,
+            ever_reported and not regression,
             "harness",
             now,
         )
         out.new_bugs.append(f)
-    for bug in store.live_bugs():
-        if bug["route"] == route and bug["status"] == "open" and bug["fingerprint"] not in seen:
+    for bug in store.bug_table.live():
+        if bug.route == route and bug.status == "open" and bug.fingerprint not in seen:
             # Re-tested and the symptom is gone: "fixed" supersedes "open", stamped with this version.
-            store.insert_bug(
-                bug["fingerprint"], bug["route"], bug["kind"], bug["message"],
-                {"fixed_on_step": out.n, "previous_evidence": bug["evidence"]}, "fixed", version, now, out.n,
+            store.bug_table.insert(
+                bug.fingerprint, bug.route, bug.kind, bug.message,
+                {"fixed_on_step": out.n, "previous_evidence": bug.evidence}, "fixed", version, now, out.n,
             )  # fmt: skip
-            out.fixed.append(bug["fingerprint"])
+            out.fixed.append(bug.fingerprint)
 
 
 def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[str, Any]:
@@ -274,7 +276,7 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
             "step": step,
             "fingerprint": f.fingerprint,
         }
-        facts["quarantined_observation"] = store.add_observation(text, provenance, step, now)
+        facts["quarantined_observation"] = store.notebook.add_observation(text, provenance, step, now)
     return facts
 
 
@@ -285,7 +287,7 @@ def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) 
         :OBSERVATION_CHARS
     ]
     if headers:
-        store.add_observation(
+        store.notebook.add_observation(
             headers,
             {"source": "response headers", "url": page.url, "route": page.route, "step": step},
             step,
@@ -301,4 +303,4 @@ def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) 
         "step": step,
         "sha256": hashlib.sha256(page.body.encode("utf-8", "replace")).hexdigest()[:16],
     }
-    store.add_observation(text, provenance, step, now)
+    store.notebook.add_observation(text, provenance, step, now)

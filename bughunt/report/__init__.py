@@ -34,7 +34,7 @@ def load_report_data(store_dir: str | Path) -> dict[str, Any]:
     data = load_exploration(store_dir)
     store = ExplorerStore(store_dir, create=False, lock=False)
     try:
-        texts = {o["id"]: o["text"] for o in store.observations()}
+        texts = {o.id: o.text for o in store.notebook.observations()}
     finally:
         store.close()
     for bug in data.get("bugs", []):

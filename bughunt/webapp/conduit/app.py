@@ -220,6 +220,8 @@ class ConduitApp:
         article = self._find(slug)
         if article is None:
             return Response(404, '{"error": "not found"}', tuple(self._headers("application/json")))
+        if not article.tags:
+            return Response(200, "[]", tuple(self._headers("application/json")))  # nothing shares a tag
         if len(article.tags) < 2:
             # Planted bug (client_error): the score divides by (shared tags - 1); the widget's fetch gets a 500.
             return Response(500, '{"error": "ZeroDivisionError"}', tuple(self._headers("application/json")))

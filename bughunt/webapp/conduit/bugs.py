@@ -67,11 +67,17 @@ PLANTED: tuple[PlantedBug, ...] = (
     PlantedBug(
         "form_drops_value",
         "/editor/<slug>",
-        ("/editor/forms-that-keep-their-values-x6y4", "/editor/reading-stack-traces-d9e7"),
+        (
+            "/editor/forms-that-keep-their-values-x6y4",
+            "/editor/reading-stack-traces-d9e7",
+            "/editor/templates-typed-by-hand-n4h2",
+        ),
         3,
         True,
         "a",
-        "the editor's hidden tags input is rendered empty: saving drops the article's tags",
+        "the editor's hidden tags input is rendered empty: saving drops the article's tags; and its "
+        "description input is written without a value (the article page shows the description in an "
+        "unmarked lede <p>): the untagged article's editor drops only that",
     ),
     PlantedBug(
         "unconfirmed_destructive",

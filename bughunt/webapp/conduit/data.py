@@ -91,6 +91,8 @@ def seed() -> Seed:
           ("python", "testing"), "Bottom line first.", "The last line names the error..."),
         a("caching-headers-explained-f1g8", "Caching headers explained", "dave", "2024-05-02",
           ("webdev",), "ETag, max-age, no-store.", "A response without Cache-Control..."),
+        a("templates-typed-by-hand-n4h2", "Templates typed by hand", DEMO_USER, "2024-05-01",
+          (), "Every attribute written out, one forgotten.", "A hand-written input needs its value..."),
     ]  # fmt: skip
     comments = [
         Comment(1, "htmx-without-a-build-step-m3q1", "alice", "2024-05-10", "Nice, no node_modules!"),
