@@ -22,7 +22,7 @@ from bughunt.explorer.store import ExplorerStore
 SUMMARY_KEYS = {
     "session", "app_version", "steps", "tokens", "pages_visited", "coverage", "bugs", "duplicate_reports",
     "repeat_visits", "clicks", "clicks_left", "fetches", "stop_reason", "stop_detail", "pages_known", "counts",
-    "model_reported",
+    "model_reported", "allow_destructive", "destructive_actions", "destructive_sessions",
 }  # fmt: skip
 BUG_ROUTES = {site.PAGES[b.page].route for b in site.BUGS}
 
@@ -54,7 +54,8 @@ def test_explore_json_contract(site_12, tmp_path, cli_json):
     # On the built-in site coverage is pages visited out of its 24 (the CLI learns it from --url
     # only when told, so the explicit store flag is checked through --builtin-site below).
     assert data["coverage"] is None or 0 < data["coverage"] <= 1
-    assert all(set(b) == {"fingerprint", "route", "kind", "status"} for b in data["bugs"])
+    assert all(set(b) == {"fingerprint", "route", "kind", "status", "suspected"} for b in data["bugs"])
+    assert data["allow_destructive"] is False and data["destructive_sessions"] == []
     assert data["duplicate_reports"] == 0
     assert {b["route"] for b in data["bugs"]} <= BUG_ROUTES
 
@@ -77,8 +78,10 @@ def test_builtin_site_flag_reports_coverage(tmp_path, cli_json):
         "status",
         "version",
         "seen_at",
+        "occurrences",
         "superseded_by",
     }
+    assert all(b["occurrences"] and b["occurrences"][0]["route"] == b["route"] for b in mem["bugs"])
     assert all(a["quarantined"] for a in mem["archival"])
     assert mem["visited"][0] == "/" and mem["links"]["/"][:3] == ["/editor", "/settings", "/profile/me"]
 

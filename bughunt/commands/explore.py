@@ -108,6 +108,19 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         "--header", action="append", metavar="'Name: value'", help="send this header (repeatable)"
     )
     login.add_argument("--storage-state", type=Path, help="browser engine: a Playwright storage-state file")
+    p.add_argument(
+        "--allow-destructive",
+        action="store_true",
+        help="DISPOSABLE ENVIRONMENTS ONLY: open GET links and forms that read as destructive (delete, "
+        "remove, ...) and confirm them by their effect (off: reported as suspected, never opened). "
+        "Applies to this session only; "
+        + (
+            "it is not taken over from the sessions before"
+            if resume
+            else "`resume` opens nothing unless given it again"
+        )
+        + ", so deleting data is always asked for explicitly",
+    )
     p.add_argument("--report", type=Path, help="also write the HTML report to this file")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -267,6 +280,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 expire_after_s=args.expire_after * 3600 if args.expire_after is not None else None,
                 builtin=builtin,
                 force_retest=getattr(args, "retest", False),
+                allow_destructive=args.allow_destructive,
             )
             policy = stack.enter_context(
                 make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bughunt.fingerprint import fingerprint as make_fingerprint
+from bughunt.fingerprint import route_shape
 from bughunt.html import FetchedPage
 from bughunt.oracles import Finding
 
@@ -216,7 +218,8 @@ def _record_bugs(
     version: str | None, dedupe: bool, now: float,
 ) -> None:  # fmt: skip
     seen: set[str] = set()
-    for f in findings:
+    for f in _template_shaped(store, findings, out.links):
+        store.bug_table.add_occurrence(f.fingerprint, f.route, out.n)
         if f.fingerprint in seen:
             continue
         seen.add(f.fingerprint)
@@ -258,6 +261,34 @@ def _record_bugs(
             out.fixed.append(bug.fingerprint)
 
 
+def _template_shaped(
+    store: ExplorerStore, findings: Sequence[Finding], page_links: Sequence[str]
+) -> list[Finding]:
+    """The findings fingerprinted on their route's template as memory knows it.
+
+    An oracle sees one page: its shape comes from the page's own links, and an error page links to
+    nothing, so `/tag/python` and `/tag/webdev` failing alike would be two bugs. Memory also knows the
+    pages that link *to* the route (the tag cloud that listed both): their links are siblings too. A
+    finding fingerprinted on something else (a failed request's own path) keeps its fingerprint."""
+    if not findings:
+        return []
+    table: dict[str, list[str]] | None = None
+    out: list[Finding] = []
+    for f in findings:
+        if f.fingerprint != make_fingerprint(f.shape, f.kind, f.message):
+            out.append(f)
+            continue
+        if table is None:
+            table = store.link_table.all()
+        siblings = set(page_links)
+        for dsts in table.values():
+            if f.route in dsts:
+                siblings.update(dsts)
+        shape = route_shape(f.route, siblings)
+        out.append(f if shape == f.shape else replace(f, shape=shape, fingerprint=""))
+    return out
+
+
 def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[str, Any]:
     """Split an oracle's evidence: facts stay in the bug entry; page text becomes a quarantined
     observation the entry points to, so a planted sentence can never ride into the bug table."""
@@ -268,6 +299,8 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
             facts[key] = value
         else:
             raw[key] = value
+    if f.suspected:
+        facts["suspected"] = True  # the oracle's own judgement (not opened), not page text
     if raw:
         text = "\n".join(f"{k}: {v}" for k, v in raw.items())
         provenance = {

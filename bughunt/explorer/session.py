@@ -27,7 +27,7 @@ from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
 from memgpt_lite.errors import UsageError
 
-from . import retest
+from . import destructive_mode, retest
 from .fetcher import Fetcher, FetchResult, LoginLost
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Action, Decision, Policy
@@ -69,6 +69,9 @@ class SessionConfig:
     """This many failed clicks in a row (each after its retries) end the session: site_unreachable."""
     force_retest: bool = False
     """`resume --retest`: every remembered page is due for re-test, as after a version change."""
+    allow_destructive: bool = False
+    """`--allow-destructive` (disposable environments): the oracles may open GET actions that read as
+    destructive and confirm them by effect; this session only (`destructive_mode`)."""
 
 
 @dataclass(slots=True)
@@ -155,6 +158,8 @@ class Explorer:
             store.meta.set("base_url", self.fetcher.base_url)
             if cfg.builtin:
                 store.meta.set("builtin", "1")
+            if cfg.allow_destructive:
+                destructive_mode.remember_session(store, name)
             # Failed fetches were once stored as visits; they are not, so old stores retry them too.
             store.visits.forget(FAILURES)
             if cfg.expire_after_s is not None:
@@ -521,7 +526,7 @@ class Explorer:
     def _oracle_config(self) -> OracleConfig:
         # The routes memory knows lead an oracle to a related page the current one does not link to
         # (the resource behind an edit form with no link back).
-        return OracleConfig(known_routes=self._known_routes)
+        return OracleConfig(allow_destructive=self.config.allow_destructive, known_routes=self._known_routes)
 
     def _known_routes(self) -> list[str]:
         known = dict.fromkeys(self.store.visits.explored())
@@ -530,18 +535,18 @@ class Explorer:
 
     def _oracle_fetch(self) -> Callable[[str], Any]:
         # The oracles may look at related pages (the previous page of a list, the article behind a
-        # form); one step never fetches the same one twice.
-        cache: dict[str, Any] = {}
+        # form). Their `OracleFetch` keeps the pages of one step; only failures are kept here, so a
+        # fetch the oracles ask for *again* (a page after a destructive action) is a fresh request.
+        failed: dict[str, OSError] = {}
 
         def fetch(url: str) -> Any:
-            if url not in cache:
-                try:
-                    cache[url] = self.fetcher.fetch_page(url)
-                except OSError as exc:
-                    cache[url] = exc
-            if isinstance(cache[url], OSError):
-                raise cache[url]
-            return cache[url]
+            if url in failed:
+                raise failed[url]
+            try:
+                return self.fetcher.fetch_page(url)
+            except OSError as exc:
+                failed[url] = exc
+                raise
 
         return fetch
 
@@ -697,9 +702,16 @@ def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[s
         },
         "coverage": coverage,
         "bugs": [
-            {"fingerprint": b.fingerprint, "route": b.route, "kind": b.kind, "status": b.status}
+            {
+                "fingerprint": b.fingerprint,
+                "route": b.route,
+                "kind": b.kind,
+                "status": b.status,
+                "suspected": destructive_mode.is_suspected(b.evidence),
+            }
             for b in store.bug_table.live()
         ],
+        **destructive_mode.summary_keys(store, name),
         "model_reported": [m.entry() for m in store.bug_table.model_reports()],
         "duplicate_reports": store.bug_table.duplicate_reports(),
         "repeat_visits": store.history.repeat_visits(),
@@ -721,7 +733,15 @@ def describe(data: dict[str, Any]) -> list[str]:
         f"repeat visits: {data['repeat_visits']}",
         f"bugs ({len(data['bugs'])}, duplicate reports: {data['duplicate_reports']}):",
     ]
-    lines += [f"  [{b['status']}] {b['route']:<28} {b['kind']:<24} {b['fingerprint']}" for b in data["bugs"]]
+    lines += [
+        f"  [{b['status']}{', suspected' if b.get('suspected') else ''}] {b['route']:<28} {b['kind']:<24} "
+        f"{b['fingerprint']}"
+        for b in data["bugs"]
+    ]
+    if data.get("allow_destructive"):
+        lines.append(f"{data['destructive_actions']} (--allow-destructive)")
+    elif any(b.get("suspected") for b in data["bugs"]):
+        lines.append(f"{destructive_mode.NOT_OPENED} (--allow-destructive opens them)")
     reported = data.get("model_reported") or []
     if reported:
         lines.append(f"reported by the model, not confirmed by any oracle ({len(reported)}, not counted):")

@@ -141,9 +141,11 @@ def iso(ts: float | None) -> str | None:
 
 def bug_entries(store: ExplorerStore) -> list[dict[str, Any]]:
     """Every bug entry, live and superseded, as `bughunt memory` prints it. `superseded_by` names the
-    entry that replaced this one (its status, app version and time), or is null for the live entry."""
+    entry that replaced this one (its status, app version and time), or is null for the live entry.
+    `occurrences` lists every route the fingerprint was seen on (first and last step, how often)."""
     rows = store.bug_table.all()
     by_id = {b.id: b for b in rows}
+    occurrences = store.bug_table.occurrences()
     out = []
     for b in rows:
         succ = by_id.get(b.superseded_by) if b.superseded_by is not None else None
@@ -155,6 +157,7 @@ def bug_entries(store: ExplorerStore) -> list[dict[str, Any]]:
                 "status": b.status,
                 "version": b.version,
                 "seen_at": iso(b.seen_at),
+                "occurrences": [o.entry() for o in occurrences.get(b.fingerprint, [])],
                 "superseded_by": None
                 if succ is None
                 else {"status": succ.status, "version": succ.version, "seen_at": iso(succ.seen_at)},

@@ -41,7 +41,7 @@ from .links import LinkTable
 from .meta import Meta
 from .notebook import Notebook
 from .rows import Bug, ModelReport, Note, Observation, Page, Rejection, Report, Session, Step
-from .schema import FORMAT_VERSION, SCHEMA, SCHEMA_VERSION, TABLE_NAMES
+from .schema import FORMAT_VERSION, LATER_TABLES, SCHEMA, SCHEMA_VERSION, TABLE_NAMES
 from .visits import Visits
 
 __all__ = [
@@ -140,7 +140,7 @@ class ExplorerStore:
             raise StoreError(_named(self.path, exc)) from exc
         try:
             check_schema(db, SCHEMA, self.path)
-            missing = TABLE_NAMES - table_names(db)
+            missing = TABLE_NAMES - LATER_TABLES - table_names(db)
             if missing:
                 raise StoreError(f"missing tables: {', '.join(sorted(missing))}")
         except StoreError as exc:

@@ -12,7 +12,7 @@ import json
 import sqlite3
 from typing import Any
 
-from .rows import Bug, ModelReport, Report, row_as, rows_as
+from .rows import Bug, ModelReport, Occurrence, Report, row_as, rows_as
 
 
 class BugTable:
@@ -91,6 +91,29 @@ class BugTable:
 
     def duplicate_reports(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM reports WHERE duplicate = 1").fetchone()[0])
+
+    # -- occurrences ---------------------------------------------------------------------------
+    def add_occurrence(self, fingerprint: str, route: str, step: int) -> None:
+        """`fingerprint` was seen on `route` at `step` (again, or for the first time on that route)."""
+        self.db.execute(
+            "INSERT INTO occurrences(fingerprint, route, first_step, last_step, count) VALUES (?,?,?,?,1)"
+            " ON CONFLICT(fingerprint, route) DO UPDATE SET last_step = MAX(last_step, excluded.last_step),"
+            " count = count + 1",
+            (fingerprint, route, step, step),
+        )
+
+    def occurrences(self) -> dict[str, list[Occurrence]]:
+        """Every bug's occurrences by fingerprint, in the order the routes were first seen."""
+        try:
+            rows = rows_as(
+                Occurrence, self.db.execute("SELECT * FROM occurrences ORDER BY first_step, route")
+            )
+        except sqlite3.OperationalError:  # a store written before the table existed, opened read-only
+            return {}
+        out: dict[str, list[Occurrence]] = {}
+        for o in rows:
+            out.setdefault(o.fingerprint, []).append(o)
+        return out
 
     # -- the model's own reports -----------------------------------------------------------------
     def model_reports(self) -> list[ModelReport]:

@@ -103,6 +103,26 @@ class Report:
 
 
 @dataclass(frozen=True, slots=True)
+class Occurrence:
+    """One route a bug (fingerprint) was seen on: one root cause on two routes of a template is one bug
+    with two occurrences."""
+
+    fingerprint: str
+    route: str
+    first_step: int
+    last_step: int
+    count: int
+
+    def entry(self) -> dict[str, Any]:
+        return {
+            "route": self.route,
+            "first_step": self.first_step,
+            "last_step": self.last_step,
+            "count": self.count,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ModelReport:
     """A bug only the model reported (no oracle backs it): kept apart, never counted."""
 

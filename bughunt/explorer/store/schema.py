@@ -3,8 +3,9 @@
 Version 1 is every store written before the store kept a version (it has `user_version` 0 and the
 `meta` key `format` = 1, or no `meta` yet): its tables were made with CREATE TABLE IF NOT EXISTS, and
 columns added later were added when such a store was opened. Version 2 is the same layout, complete,
-with a version; the one migration (1 -> 2) adds what an older store lacks (tables and columns) and
-rewrites nothing. The `format` meta key is still written, for older BugHunts that read only it.
+with a version; the migration 1 -> 2 adds what an older store lacks (tables and columns) and
+rewrites nothing. Version 3 adds `occurrences` (every route a bug was seen on, with its first and last
+step), filled for older stores from what they hold: each bug entry's own route and step, and the reports. The `format` meta key is still written, for older BugHunts that read only it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from memgpt_lite.storage.sqlite import Schema, column_names, execute_script, tab
 
 FORMAT_VERSION = 1
 """The store format older BugHunts check (`meta.format`); the layout's own version is `SCHEMA_VERSION`."""
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -68,6 +69,10 @@ CREATE TABLE IF NOT EXISTS model_reports (
 CREATE TABLE IF NOT EXISTS click_actions (
     route TEXT PRIMARY KEY, page TEXT NOT NULL, selector TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS occurrences (
+    fingerprint TEXT NOT NULL, route TEXT NOT NULL, first_step INTEGER NOT NULL, last_step INTEGER NOT NULL,
+    count INTEGER NOT NULL, PRIMARY KEY (fingerprint, route)
+);
 CREATE TABLE IF NOT EXISTS rejections (
     id INTEGER PRIMARY KEY, what TEXT NOT NULL, text TEXT NOT NULL, reason TEXT NOT NULL,
     step INTEGER, at REAL NOT NULL
@@ -75,6 +80,8 @@ CREATE TABLE IF NOT EXISTS rejections (
 """
 
 TABLE_NAMES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", TABLES))
+LATER_TABLES = frozenset({"occurrences"})
+"""Tables of a later version than 2: a reader of an older store (never migrated) finds none, and reads none."""
 
 _ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("bugs", "last_seen_version", "TEXT"),
@@ -97,6 +104,18 @@ def _complete_version_1(db: sqlite3.Connection) -> None:
             db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
 
 
+def _add_occurrences(db: sqlite3.Connection) -> None:
+    """2 -> 3: the occurrences table, from the routes and steps the bug entries and reports already name."""
+    execute_script(db, TABLES)
+    db.execute(
+        "INSERT OR IGNORE INTO occurrences(fingerprint, route, first_step, last_step, count)"
+        " SELECT fingerprint, route, MIN(step), MAX(step), COUNT(*) FROM ("
+        "  SELECT fingerprint, route, step FROM bugs WHERE step IS NOT NULL"
+        "  UNION ALL SELECT fingerprint, route, step FROM reports"
+        " ) GROUP BY fingerprint, route"
+    )
+
+
 def _legacy_version(db: sqlite3.Connection) -> int | None:
     """A store from before `user_version`: version 1 when it holds BugHunt tables (None: foreign)."""
     if not TABLE_NAMES & table_names(db):
@@ -115,6 +134,6 @@ SCHEMA = Schema(
     "BugHunt store",
     SCHEMA_VERSION,
     TABLES + f"INSERT INTO meta(key, value) VALUES ('format', '{FORMAT_VERSION}');",
-    migrations=(_complete_version_1,),
+    migrations=(_complete_version_1, _add_occurrences),
     legacy=_legacy_version,
 )

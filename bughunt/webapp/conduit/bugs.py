@@ -67,10 +67,12 @@ PLANTED: tuple[PlantedBug, ...] = (
     PlantedBug(
         "form_drops_value",
         "/editor/<slug>",
+        # user A's three articles, then user B's one (each account reaches only its own editors)
         (
             "/editor/forms-that-keep-their-values-x6y4",
             "/editor/reading-stack-traces-d9e7",
             "/editor/templates-typed-by-hand-n4h2",
+            "/editor/readable-type-on-the-web-h2j9",
         ),
         3,
         True,
@@ -82,7 +84,11 @@ PLANTED: tuple[PlantedBug, ...] = (
     PlantedBug(
         "unconfirmed_destructive",
         "/article/<slug>/comments/<n>/delete",
-        ("/article/property-based-testing-v5w3/comments/4/delete",),
+        # user A's comment, then user B's (each account sees only its own delete link)
+        (
+            "/article/property-based-testing-v5w3/comments/4/delete",
+            "/article/css-grid-in-ten-minutes-z7a5/comments/7/delete",
+        ),
         3,
         True,
         "a",
