@@ -101,6 +101,16 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path):
     store.close()
 
 
+# `python -m bughunt` with Ctrl-C heard, as a terminal's foreground process hears it. A shell starts a
+# background job (`bash scripts/test.sh > log &`) with SIGINT ignored, an ignored signal stays ignored
+# across exec, and Python then installs no KeyboardInterrupt handler: the ctrl-c case used to run to the
+# end and exit 0 whenever the suite itself ran in the background.
+FOREGROUND_BUGHUNT = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('bughunt', run_name='__main__', alter_sys=True)"
+)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=["kill-9", "ctrl-c", "sigterm"]
@@ -109,8 +119,8 @@ def test_resume_after_kill_mid_step(site_12, tmp_path, cli_json, sig):
     store_dir = tmp_path / "killed"
     cmd = [
         sys.executable,
-        "-m",
-        "bughunt",
+        "-c",
+        FOREGROUND_BUGHUNT,
         "explore",
         "--url",
         site_12,
@@ -133,6 +143,7 @@ def test_resume_after_kill_mid_step(site_12, tmp_path, cli_json, sig):
             except sqlite3.OperationalError:
                 continue
     time.sleep(0.07)  # land inside a step: the fetcher is waiting out its delay
+    assert proc.poll() is None, "the session ended before the signal was sent"
     proc.send_signal(sig)
     proc.wait(timeout=10)
     assert proc.returncode == {signal.SIGKILL: -signal.SIGKILL, signal.SIGINT: 130, signal.SIGTERM: 143}[sig]
