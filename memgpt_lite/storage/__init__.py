@@ -35,7 +35,22 @@ _SUBMODULE: dict[str, str] = {
     "read_json": "directory",
 }
 
-__all__ = sorted(_SUBMODULE)
+__all__ = [
+    "ArchivalStore",
+    "Embedder",
+    "HashingEmbedder",
+    "MiniLMEmbedder",
+    "NewPassage",
+    "Page",
+    "Passage",
+    "RecallHit",
+    "RecallStore",
+    "ScoredPassage",
+    "StoreDirectory",
+    "atomic_write_json",
+    "default_embedder",
+    "read_json",
+]
 
 
 def __getattr__(name: str) -> Any:
