@@ -1,6 +1,8 @@
 """Every command in README.md's bash blocks, run in a fresh `git clone` of this repository.
 
-The clone is a temporary directory with no `../shared` beside it (what a user of the project has).
+The clone is a temporary directory with no `../shared` beside it (what a user of the project has). Commands
+that share a path under runs/ or a port (a chain: explore, resume, memory, report) run in order in one
+clone; every other command runs in a clone of its own, as its own test, so xdist spreads them.
 Each command runs as written, with these exceptions, all stated here:
 
 - optional parts in brackets (`[--json]`, `[--store runs/demo]`) are included, so JSON output is checked;
@@ -10,7 +12,8 @@ Each command runs as written, with these exceptions, all stated here:
 - `scripts/*.sh` find `./.venv` already current (a venv that sees this one's packages, with the install
   stamp written), because tests never reach the network and an install would; the install itself is
   therefore not exercised here (CI runs `scripts/test.sh` from a clean clone);
-- `scripts/test.sh` runs one small test module instead of the whole suite (it would run this test again);
+- `scripts/test.sh` runs one small test module instead of the whole suite (it would run this test again),
+  with this checkout's mypy cache copied in when there is one (mypy re-checks what differs);
 - commands whose comment says they need a key ("needs ANTHROPIC_API_KEY") run without one and must fail
   with exactly one line (on stderr; with `--json`, one JSON error line on stdout) and create nothing; SKIPPED lists the commands that need something the
   clone cannot have (with the reason the README itself gives).
@@ -45,6 +48,9 @@ FAST: dict[str, list[str]] = {
     "python -m benchmarks.reproduce": ["--repeats", "1"],
     "python -m benchmarks.engines": ["--repeats", "1", "--budget", "3"],  # 3 x 30 clicks per engine: ~2 min
     "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
+    # MiniLM over every case: ~20 s each; tests/test_evals_layer1.py and _layer2.py run them on MiniLM
+    "python -m evals layer1": ["--embedder", "hashing"],
+    "python -m evals layer2 --agent baseline": ["--embedder", "hashing"],
 }
 SKIPPED: dict[str, str] = {
     "bughunt ablate --config my.yaml --backend dask": "needs the user's my.yaml and a running Dask scheduler",
@@ -277,8 +283,8 @@ def test_every_readme_command_works_in_a_fresh_clone(group: list[tuple[str, str]
 def test_the_readme_commands_fall_into_groups_that_cover_each_once():
     commands = readme_commands((ROOT / "README.md").read_text(encoding="utf-8"))
     assert len(commands) >= 25, commands
-    assert [c for g in GROUPS for c in g] == sorted(commands, key=commands.index)  # each once
-    assert sorted(c for g in GROUPS for c in g) == sorted(commands)
+    assert sorted(c for g in GROUPS for c in g) == sorted(commands)  # each command in exactly one group
+    assert all(g == sorted(g, key=commands.index) for g in GROUPS)  # in README order within its group
     by_first = {g[0][0]: [c for c, _ in g] for g in GROUPS}
     s1 = by_first["bughunt explore --builtin-site --store runs/s1 --budget 12"]
     assert [c.split()[1] for c in s1] == ["explore", "resume", "resume", "memory", "report"]
