@@ -24,7 +24,6 @@ Every other command must exit 0; with `--json` its stdout must be one JSON docum
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -104,9 +103,11 @@ def _prepare_venv(clone: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(clone / ".venv")], check=True)
     site = next((clone / ".venv" / "lib").glob("python3*/site-packages"))
     (site / "outer-venv.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    python = clone / ".venv" / "bin" / "python"
-    version = subprocess.run([str(python), "--version"], capture_output=True, text=True, check=True).stdout
-    stamp = hashlib.sha256((clone / "pyproject.toml").read_bytes() + version.encode()).hexdigest()
+    env = {**os.environ, "PATH": f"{clone / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
+    stamp = subprocess.run(
+        ["bash", "-c", ". scripts/venv.sh && venv_stamp"], cwd=clone, env=env, capture_output=True, text=True
+    ).stdout.strip()
+    assert len(stamp) == 64, stamp
     for extras in ("base", "test"):
         (clone / ".venv" / f".installed-{extras}").write_text(stamp + "\n", encoding="utf-8")
 
