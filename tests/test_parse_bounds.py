@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
+from loopback import serving
 
 from bughunt.explorer.fetcher import MAX_ORACLE_FETCHES, Fetcher
 from bughunt.html import MAX_DEPTH, FetchedPage, extract_actions, parse_html, route_of
@@ -101,11 +101,8 @@ class _Counting(BaseHTTPRequestHandler):
 @pytest.fixture
 def counting_site() -> Iterator[str]:
     _Counting.hits = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(_Counting) as url:
+        yield url
 
 
 def test_a_page_with_300_forms_makes_at_most_the_capped_oracle_requests(counting_site):
@@ -145,18 +142,13 @@ def test_explore_and_resume_a_deeply_nested_site_over_http(tmp_path, capsys):
 
     from bughunt.cli import main
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Deep)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
     store = str(tmp_path / "store")
-    try:
+    with serving(_Deep) as base:
+        url = base + "/"
         started = time.perf_counter()
         assert main(["explore", "--url", url, "--store", store, "--budget", "2", "--json"]) == 0
         first = json.loads(capsys.readouterr().out)
         assert main(["resume", "--store", store, "--budget", "2", "--json"]) == 0
         capsys.readouterr()
         assert time.perf_counter() - started < 30
-    finally:
-        server.shutdown()
-        server.server_close()
     assert {"/", "/b"} <= set(first["pages_visited"]) or {"/", "/c"} <= set(first["pages_visited"])

@@ -11,12 +11,13 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+
+import loopback
 
 from bughunt.cli import main
 from bughunt.explorer.factory import make_policy
@@ -70,20 +71,11 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-class _Server(ThreadingHTTPServer):
-    allow_reuse_address = True
-    daemon_threads = True
+def start_server(port: int = 0) -> loopback.LoopbackServer:
+    return loopback.start(_Handler, port)
 
 
-def start_server(port: int = 0) -> _Server:
-    server = _Server(("127.0.0.1", port), _Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def stop_server(server: _Server) -> None:
-    server.shutdown()
-    server.server_close()  # connections are refused from now on
+stop_server = loopback.stop
 
 
 @contextmanager
