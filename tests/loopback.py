@@ -3,8 +3,9 @@ unless one is given) by a daemon thread, stopped and closed at the end."""
 
 from __future__ import annotations
 
+import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -38,3 +39,51 @@ def serving(handler: type[BaseHTTPRequestHandler], port: int = 0) -> Iterator[st
         yield base_url(server)
     finally:
         stop(server)
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """A handler that logs nothing (a test's output stays its own) and answers with `reply`."""
+
+    def reply(self, status: int, body: str | bytes, content_type: str = "text/html; charset=utf-8") -> None:
+        data = body.encode() if isinstance(body, str) else body
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
+        pass
+
+
+@contextmanager
+def raw_serving(handle: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
+    """A loopback socket server below HTTP, for servers that misbehave on purpose: `handle(conn, stopping)`
+    answers each connection by hand in its own thread (the connection is closed after it; `stopping` is
+    set when the block ends, so a handler that drips can give up). Yields the base URL."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    stopping = threading.Event()
+
+    def one(conn: socket.socket) -> None:
+        with conn:
+            try:
+                handle(conn, stopping)
+            except OSError:
+                return
+
+    def serve() -> None:
+        while not stopping.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            threading.Thread(target=one, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stopping.set()
+        server.close()

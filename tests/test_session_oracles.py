@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 
 import pytest
-from loopback import serving
+from loopback import QuietHandler, serving
 
 from bughunt.cli import main
 
@@ -28,21 +27,13 @@ PAGES = {
 }
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802 — the http.server API
         body = PAGES.get(self.path.split("?")[0])
         if body is None:
             self.send_error(404)
             return
-        data = f"<!doctype html><html><body>{body}</body></html>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.reply(200, f"<!doctype html><html><body>{body}</body></html>")
 
 
 @pytest.fixture
