@@ -34,12 +34,10 @@ site in the same run, with their ratio. Progress goes to stderr; `--json` prints
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import resource
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -51,6 +49,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+
+from bughunt.explorer.store import ExplorerStore
 
 REPO = Path(__file__).resolve().parent.parent
 SITES: tuple[str, ...] = ("24-page", "conduit-htmx")
@@ -235,13 +235,14 @@ def explore_command(site: Site, engine: str, budget: int, store: Path) -> list[s
 
 def store_facts(store: Path) -> tuple[float, str | None]:
     """From the store, read-only: its own span of the (only) session, and the kind of login it used."""
-    uri = f"file:{store / 'bughunt.sqlite'}?mode=ro"
-    with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
-        row = db.execute("SELECT started_at, ended_at FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
-        login = db.execute("SELECT value FROM meta WHERE key = 'login'").fetchone()
-    if row is None or row[1] is None:
+    explorer = ExplorerStore(store, create=False, lock=False)  # a reader: writes nothing
+    try:
+        last, login = explorer.history.last_session(), explorer.meta.get("login")
+    finally:
+        explorer.close()
+    if last is None or last.ended_at is None:
         raise SystemExit(f"error: the store {store} records no finished session")
-    return float(row[1] - row[0]), (login[0] if login else None)
+    return float(last.ended_at - last.started_at), login
 
 
 def one_run(site: Site, engine: str, budget: int, interval: float) -> Record:

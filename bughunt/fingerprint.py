@@ -99,10 +99,11 @@ def route_shape(route: str, siblings: Iterable[str] = ()) -> str:
     """The template a route is an instance of: `/tag/python?page=2` → `/tag/<slug>?page=<n>`.
 
     Lexically, numbers, ids and slugs become placeholders (`segment_shape`). `siblings` (routes the
-    page links to) turn a plain word into `<slug>` when at least `MIN_SIBLINGS` other routes of the
-    same shape differ from this one in that segment only (`/tag/python` beside `/tag/webdev` and
-    `/tag/rust`). The first segment always stays (it names the collection: `/about` and `/pricing`
-    are not one template), and so do query keys; a query value is `<v>` when the page links to the
+    page links to, or routes memory knows) turn a plain word into `<slug>` when at least
+    `MIN_SIBLINGS` other routes with the same shape before it hold other plain words there, whatever
+    follows (`variable_words`: `/tag/python` beside `/tag/webdev` and `/tag/rust`; `/profile/ines/
+    starred` beside `/profile/tomas` and `/profile/wren`). The first segment always stays (it names
+    the collection: `/about` and `/pricing` are not one template), and so do query keys; a query value is `<v>` when the page links to the
     same path with at least `MIN_SIBLINGS` other values for that key (`/?tag=python&page=2` beside
     `/?tag=webdev` and `/?tag=go`). A hash route (`/#/article/how-to-k2p9`, a single-page app's
     state) is shaped the same way after the `#`. The result is bounded and percent-encoded."""
@@ -113,21 +114,8 @@ def route_shape(route: str, siblings: Iterable[str] = ()) -> str:
     parts = urlsplit(base)
     segments = parts.path.split("/")
     shaped = [segment_shape(s) if s else s for s in segments]
-    sibling_paths = [urlsplit(r).path.split("/") for r in siblings]
-    for i in range(2, len(segments)):
-        if shaped[i].startswith("<") or not segments[i]:
-            continue
-        others = {
-            other[i]
-            for other in sibling_paths
-            if len(other) == len(segments)
-            and other[i] != segments[i]
-            and all(
-                j == i or segment_shape(other[j]) == shaped[j] for j in range(1, len(segments)) if other[j]
-            )
-        }
-        if len(others) >= MIN_SIBLINGS:
-            shaped[i] = "<slug>"
+    for i in variable_words(segments, [urlsplit(r).path.split("/") for r in siblings]):
+        shaped[i] = "<slug>"
     path = "/".join(quote(s, safe="<>%@:+!$'()*,;=~-._") for s in shaped) or "/"
     pairs = parse_qsl(parts.query, keep_blank_values=True)
     sibling_values: dict[str, set[str]] = {}
@@ -142,6 +130,35 @@ def route_shape(route: str, siblings: Iterable[str] = ()) -> str:
         for k, v in pairs
     )
     return (path + ("?" + query if query else ""))[:300]
+
+
+def variable_words(segments: list[str], siblings: Iterable[list[str]]) -> list[int]:
+    """Positions of `segments` (a path split on "/") whose plain word is a variable, judged by
+    `siblings` (other paths, split the same way): at least `MIN_SIBLINGS` of them share everything
+    before that position (by shape) and hold other plain words there — `/profile/ines/starred` beside
+    `/profile/tomas` and `/profile/wren` — whatever follows. Never the first segment (it names the
+    collection), and never a word directly followed by a number or an id: `/comments/edit/<n>` and
+    `/comments/delete/<n>` are two actions, not one action with two values."""
+    shaped = [segment_shape(s) if s else s for s in segments]
+    paths = [p for p in siblings if p != segments]
+    out: list[int] = []
+    for i in range(2, len(segments)):
+        if not segments[i] or shaped[i] != segments[i]:
+            continue
+        if i + 1 < len(segments) and shaped[i + 1].startswith("<"):
+            continue
+        others = {
+            other[i]
+            for other in paths
+            if len(other) > i
+            and other[i]
+            and other[i] != segments[i]
+            and segment_shape(other[i]) == other[i]
+            and all(j in out or segment_shape(other[j]) == shaped[j] for j in range(1, i))
+        }
+        if len(others) >= MIN_SIBLINGS:
+            out.append(i)
+    return out
 
 
 def _value_shape(value: str) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import tempfile
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from memgpt_lite.storage.embeddings import HashingEmbedder, MiniLMEmbedder
 from memgpt_lite.storage.fts import STOP_WORDS
 from memgpt_lite.storage.passages import NewPassage
 from memgpt_lite.storage.recall import RecallStore
+from memgpt_lite.storage.sqlite import open_sqlite_readonly
 
 Progress = Callable[[str], None]
 
@@ -137,8 +137,10 @@ def bench_recall_search(
 
 
 def _like_baseline(path: Path, qs: list[str]) -> list[float]:
-    """What a recall store without a text index does: substring-match every row, newest first."""
-    db = sqlite3.connect(path)
+    """What a recall store without a text index does: substring-match every row, newest first.
+
+    Raw, read-only SQL on purpose: this baseline measures the database itself, not a store."""
+    db = open_sqlite_readonly(path, "recall database", check=False)
     out = []
     for q in qs:
         terms = [w for w in q.split() if w]

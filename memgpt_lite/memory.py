@@ -88,7 +88,6 @@ class AgentMemory:
         store: StoreDirectory,
         recall: RecallStore,
         context: ContextManager,
-        state: AgentState,
         *,
         embedder: Embedder | None,
         chroma_url: str | None,
@@ -96,19 +95,16 @@ class AgentMemory:
         self.store = store
         self.recall = recall
         self.context = context
-        self.extra: dict[str, Any] = state.extra
-        """Application data saved with the agent state (call `save()` after changing it)."""
         self._embedder = embedder
         self._chroma_url = chroma_url
         self._archival: ArchivalStore | None = None
         self._closed = False
         self._read_only = False
         self._lock: StoreLock | None = None
-        self._embedder_name = state.embedder
         self.repaired_tool_calls = 0
         self._deferring = 0
         self._unsaved = False
-        context.on_change = self.save
+        context.on_change = self._write  # the context manager hands over its state on every change
         context.working_context.on_change = self._changed
 
     # -- opening ------------------------------------------------------------------------------------
@@ -200,11 +196,13 @@ class AgentMemory:
                 warned=state.warned,
                 counters=state.counters,
                 model=settings.model,
+                extra=state.extra,
+                embedder=state.embedder,
             )
             context.last_tools_tokens = state.last_tools_tokens
             if embedder is None and state.embedder is not None:
                 embedder = _embedder_named(state.embedder)
-            memory = cls(store, recall, context, state, embedder=embedder, chroma_url=settings.chroma_url)
+            memory = cls(store, recall, context, embedder=embedder, chroma_url=settings.chroma_url)
             memory._lock = lock
             if read_only:
                 memory._read_only = True
@@ -249,8 +247,8 @@ class AgentMemory:
                 return self._archival
             else:
                 self._archival = ArchivalStore(self.store.chroma_path, embedder=self._embedder)
-            if self._archival.embedder.name != self._embedder_name and not self._read_only:
-                self._embedder_name = self._archival.embedder.name
+            if self._archival.embedder.name != self.context.embedder and not self._read_only:
+                self.context.embedder = self._archival.embedder.name
                 self.save()
         return self._archival
 
@@ -276,24 +274,14 @@ class AgentMemory:
     def prepare(self, tools: list[ToolSpec] | None = None, max_tokens: int = 1024) -> PreparedPrompt:
         return self.context.prepare(tools, max_tokens=max_tokens)
 
+    @property
+    def extra(self) -> dict[str, Any]:
+        """Application data saved with the agent state (call `save()` after changing it)."""
+        return self.context.extra
+
     def state(self) -> AgentState:
-        cm = self.context
-        return AgentState(
-            config=cm.config,
-            system_prompt=cm.system_prompt,
-            blocks=cm.working_context.blocks,
-            in_context_ids=[m.id for m in cm.in_context],
-            pending_ids=list(cm.pending_ids),
-            summary=cm.summary,
-            summary_at=cm.summary_at,
-            warned=cm.warned,
-            counters=dict(cm.counters),
-            last_tools_tokens=cm.last_tools_tokens,
-            token_encoding=cm.counter.encoding_name,
-            embedder=self._embedder_name,
-            safety_margin=cm.counter.safety_margin,
-            extra=self.extra,
-        )
+        """The agent state as the context manager holds it (what `save()` writes)."""
+        return self.context.state()
 
     def _changed(self) -> None:
         if self._deferring:
@@ -319,11 +307,15 @@ class AgentMemory:
         self._deferring -= 1
 
     def save(self) -> None:
+        self._write(self.context.state())
+
+    def _write(self, state: AgentState) -> None:
+        """Write the context manager's state to `state.json` (atomically)."""
         if self._read_only:
             raise UsageError(f"memory of {self.store.path} was opened read-only")
         if self._closed:
             raise StoreError(f"memory of {self.store.path} is closed")
-        save_state(self.store, self.state())
+        save_state(self.store, state)
         self._unsaved = False
 
     def close(self) -> None:

@@ -1,54 +1,34 @@
-"""The persisted agent state and the repairs that make a store left by a killed process usable.
+"""Reading and writing the persisted agent state, and the repairs that make a store left by a killed
+process usable.
 
 `state.json` in the store directory holds everything that is not a message: working-context blocks,
 which messages are in context (ids into recall storage), the recursive summary, counters and the
-context configuration. It is rewritten atomically on every change, so after a crash it is either the
-previous or the next state, never half of one.
+context configuration — one `AgentState`, made and owned by the context manager
+(`memgpt_lite.context.agent_state`, `ContextManager.state()`). It is rewritten atomically on every
+change, so after a crash it is either the previous or the next state, never half of one.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from pydantic import ValidationError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from memgpt_lite.context.blocks import Block
-from memgpt_lite.context.queue import ContextConfig
+from memgpt_lite.context.agent_state import STATE_FORMAT, STATE_VERSION, AgentState
 from memgpt_lite.errors import StoreError, format_validation_error
 from memgpt_lite.messages import Message, ToolCallPart, ToolResultPart, utcnow
 from memgpt_lite.storage.directory import StoreDirectory, atomic_write_json, read_json
 
-STATE_FORMAT = "memgpt_lite-agent-state"
-STATE_VERSION = 1
+__all__ = [
+    "INTERRUPTED_KIND",
+    "STATE_FORMAT",
+    "STATE_VERSION",
+    "AgentState",
+    "interrupted_results",
+    "load_state",
+    "orphaned_tool_calls",
+    "save_state",
+]
+
 INTERRUPTED_KIND = "interrupted_tool_call"
-
-
-class AgentState(BaseModel):
-    """Everything needed to resume an agent exactly, apart from the messages themselves (in recall)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    format: Literal["memgpt_lite-agent-state"] = "memgpt_lite-agent-state"
-    format_version: int = STATE_VERSION
-    config: ContextConfig
-    system_prompt: str
-    blocks: list[Block] = Field(default_factory=list)
-    in_context_ids: list[str] = Field(default_factory=list)
-    pending_ids: list[str] = Field(default_factory=list)
-    """Messages being appended when the state was written: in context if recall has them, else never were."""
-    summary: str = ""
-    summary_at: datetime | None = None
-    warned: bool = False
-    counters: dict[str, int] = Field(default_factory=dict)
-    last_tools_tokens: int = 0
-    token_encoding: str = "cl100k_base"
-    embedder: str | None = None
-    """Name of the embedder archival storage was opened with, so a reopen picks the same one."""
-    safety_margin: float
-    extra: dict[str, Any] = Field(default_factory=dict)
-    """Application data that must survive with the agent (e.g. the demo's turn number)."""
-    updated_at: datetime = Field(default_factory=utcnow)
 
 
 def load_state(store: StoreDirectory) -> AgentState | None:

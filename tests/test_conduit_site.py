@@ -19,6 +19,8 @@ from bughunt.webapp.conduit import (
     DEMO_PASSWORD,
     DEMO_USER,
     PLANTED,
+    SECOND_PASSWORD,
+    SECOND_USER,
     SIX_KINDS,
     planted_for,
     running_conduit,
@@ -35,10 +37,10 @@ def site():
         yield base
 
 
-def logged_in(base: str) -> Client:
+def logged_in(base: str, user: str = DEMO_USER, password: str = DEMO_PASSWORD) -> Client:
     client = Client(base)
-    home = client.login(DEMO_USER, DEMO_PASSWORD)
-    assert home.route == "/" and f'href="/profile/{DEMO_USER}"' in home.body
+    home = client.login(user, password)
+    assert home.route == "/" and f'href="/profile/{user}"' in home.body
     return client
 
 
@@ -58,6 +60,24 @@ def test_login_needs_the_csrf_token_and_the_password(site):
     ok = post(csrf_token=token, username=DEMO_USER, password=DEMO_PASSWORD)
     assert ok.status == 200 and ok.redirects == (site + "/login",)  # Post/Redirect/Get
     assert any(c.name == "sessionid" for c in client.jar)
+
+
+def test_two_users_log_in_and_see_their_own_edit_and_delete_links(site):
+    a, b = logged_in(site), logged_in(site, SECOND_USER, SECOND_PASSWORD)
+    assert Client(site).login(SECOND_USER, DEMO_PASSWORD).status == 422  # each has its own password
+    a_pages, b_pages = crawl(a), crawl(b)
+    a_only, b_only = set(a_pages) - set(b_pages), set(b_pages) - set(a_pages)
+    assert "/editor/forms-that-keep-their-values-x6y4" in a_only
+    assert "/editor/readable-type-on-the-web-h2j9" in b_only
+    css = "/article/css-grid-in-ten-minutes-z7a5"
+    assert 'comments/7/delete"' in b_pages[css][1].body and 'comments/7/delete"' not in a_pages[css][1].body
+    assert (
+        'comments/4/delete"' in a_pages[ARTICLE][1].body
+        and 'comments/4/delete"' not in b_pages[ARTICLE][1].body
+    )
+    # User B cannot delete user A's comment by opening A's delete link.
+    b.fetch(site + DELETE)
+    assert "Great intro" in a.fetch(site + ARTICLE).body
 
 
 def test_account_pages_redirect_to_login_when_logged_out(site):
@@ -195,13 +215,23 @@ def test_the_same_500_has_one_fingerprint_with_debug_pages_on_or_off():
 
 
 def test_planted_data_is_consistent(site):
-    pages = crawl(logged_in(site))
+    # Each account reaches its own editors; every planted route is reached by one of the two users.
+    views = [crawl(logged_in(site)), crawl(logged_in(site, SECOND_USER, SECOND_PASSWORD))]
     for bug in PLANTED:
         for route in bug.routes:
             if bug.kind == "unconfirmed_destructive":
-                continue  # never crawled: it is the destructive action itself
-            assert route in pages, route
-            assert pages[route][0] <= bug.depth
+                # never crawled: it is the destructive action itself; one user's page links to it
+                assert any(f'href="{route}"' in p.body for v in views for _, p in v.values()), route
+                continue
+            depths = [v[route][0] for v in views if route in v]
+            assert depths, route
+            assert min(depths) <= bug.depth
+
+
+def test_user_b_finds_the_login_bugs_on_its_own_content_and_nothing_else(site):
+    planted, false_positives = _score(sweep(logged_in(site, SECOND_USER, SECOND_PASSWORD)))
+    assert false_positives == []
+    assert set(planted) == {b.kind for b in SIX_KINDS}
 
 
 def test_http_explorer_finds_what_links_reach_with_no_false_positive(cli_json, tmp_path, site):
@@ -268,3 +298,25 @@ def test_a_garbled_content_length_does_not_hang_the_server(site):
         with socket.create_connection((parts.hostname, parts.port), timeout=5) as conn:
             conn.sendall(f"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
             assert conn.recv(64).startswith(b"HTTP/1.1 403")  # answered (no CSRF token), not stuck
+
+
+def test_the_untagged_articles_editor_drops_only_its_unlabelled_description(site, monkeypatch):
+    from bughunt.oracles import forms
+
+    client = logged_in(site)
+    known = OracleConfig(
+        known_routes=lambda: ["/article/templates-typed-by-hand-n4h2", "/article/reading-stack-traces-d9e7"]
+    )
+    editor = client.fetch(site + "/editor/templates-typed-by-hand-n4h2")
+    assert '<input type="hidden" name="tags" value="">' in editor.body  # no tags stored: nothing dropped
+    (finding,) = [f for f in inspect_page(editor, client.fetch, known) if f.kind == "form_drops_value"]
+    assert finding.evidence["fields"] == "description"
+    assert finding.evidence["shown"] == "Every attribute written out, one forgotten."
+    assert planted_for(finding.kind, finding.route) is not None
+    tagged = client.fetch(site + "/editor/reading-stack-traces-d9e7")
+    (both,) = [f for f in inspect_page(tagged, client.fetch, known) if f.kind == "form_drops_value"]
+    assert set(both.evidence["fields"].split("\n")) == {"tags", "description"}
+    assert both.fingerprint == finding.fingerprint  # one editor template, one bug
+    # The article page names the description nowhere: without the position rule it is missed.
+    monkeypatch.setattr(forms, "_dropped_by_position", lambda *args: [])
+    assert [f for f in inspect_page(editor, client.fetch, known) if f.kind == "form_drops_value"] == []

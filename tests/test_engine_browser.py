@@ -158,7 +158,7 @@ def test_explore_auto_stores_the_engine_and_resume_reuses_it(spa, tmp_path, caps
     assert {"/item/1", "/item/2"} & set(data["pages_visited"])
     opened = ExplorerStore(store)
     try:
-        assert opened.get_meta("engine") == "browser"
+        assert opened.meta.get("engine") == "browser"
     finally:
         opened.close()
 

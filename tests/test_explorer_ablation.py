@@ -84,3 +84,67 @@ def test_every_recorded_metric_can_be_asked_for():
     assert set(get_args(Metric)) == set(METRICS)
     rec = explorer_task(ExplorerRunConfig(policy="random", memory="none", budget=3), "1.2|/|logged-in", 0)
     assert set(METRICS) <= set(rec)
+
+
+def test_account_dimension_on_the_two_user_site_reaches_the_results_json(tmp_path):
+    """conduit-htmx: user A and user B log in through the explorer's form login and see their own pages."""
+    conf = tmp_path / "accounts.yaml"
+    conf.write_text(
+        "name: accounts\nexplorer:\n  site: conduit-htmx\n  tasks: {accounts: [user-a, user-b]}\n"
+        "  budget: 10\n  runs_per_task: 1\n  grid: {policy: [frontier], memory: [both]}\n"
+        "  metrics: [coverage, bug_recall]\n  bootstrap: {resamples: 200, seed: 0}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out.json"
+    assert main(["ablate", "--config", str(conf), "--backend", "serial", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["tasks"] == 2 and data["config"]["explorer"]["site"] == "conduit-htmx"
+    tasks = data["task_results"]
+    assert set(tasks) == {"1.0|/|user-a", "1.0|/|user-b"}
+    assert {t["account"] for t in tasks.values()} == {"user-a", "user-b"}
+    a, b = (
+        set(tasks[k]["configs"]["frontier/mem-both"]["pages_visited"])
+        for k in ("1.0|/|user-a", "1.0|/|user-b")
+    )
+    assert a and b and (a - b or b - a), "two users see different pages"
+    assert "/profile/demo" in a and "/profile/demo2" in b  # each one's own profile (the navbar link)
+    assert not any(r.startswith("/login") for r in a | b), "logged in: no login wall"
+    assert 0 < tasks["1.0|/|user-a"]["configs"]["frontier/mem-both"]["means"]["coverage"] <= 1
+    assert "conduit-demo" not in out.read_text(), "the demo passwords are never written"
+
+
+def test_account_names_and_sites_are_checked():
+    ok = parse_explorer_config(
+        {"explorer": {"tasks": {"accounts": ["logged-in", "logged-out"]}, "grid": {"policy": ["random"]}}}
+    )
+    assert ok.explorer.task_keys() == [
+        "1.2|/|logged-in",
+        "1.2|/|logged-out",
+        "1.3|/|logged-in",
+        "1.3|/|logged-out",
+    ]
+    with pytest.raises(ConfigError, match="user-b needs site: conduit-htmx"):
+        parse_explorer_config({"explorer": {"tasks": {"accounts": ["user-a", "user-b"]}, "grid": {}}})
+    with pytest.raises(ConfigError, match="same account"):
+        parse_explorer_config({"explorer": {"tasks": {"accounts": ["logged-in", "user-a"]}, "grid": {}}})
+    with pytest.raises(ConfigError, match="conduit-htmx has no version"):
+        parse_explorer_config(
+            {"explorer": {"site": "conduit-htmx", "tasks": {"versions": ["1.2"]}, "grid": {}}}
+        )
+    with pytest.raises(ConfigError, match="not a page of conduit-htmx"):
+        parse_explorer_config(
+            {"explorer": {"site": "conduit-htmx", "tasks": {"starts": ["/nope"]}, "grid": {}}}
+        )
+    with pytest.raises(ConfigError, match="site"):
+        parse_explorer_config({"explorer": {"site": "shop", "grid": {}}})
+
+
+def test_user_a_is_the_24_page_sites_logged_in_view():
+    from bughunt import site
+    from bughunt.webapp.account import ACCOUNT_PAGES
+
+    behind_wall = {site.PAGES[i].route for i in ACCOUNT_PAGES}
+    cfg = ExplorerRunConfig(policy="frontier", budget=12)
+    for task in ("1.2|/|logged-in", "1.2|/|user-a"):
+        assert behind_wall & set(explorer_task(cfg, task, 0)["pages"]), task
+    assert not behind_wall & set(explorer_task(cfg, "1.2|/|logged-out", 0)["pages"])

@@ -40,7 +40,7 @@ ERR = Finding("server_error", "/search/2", "HTTP 500 Internal Server Error: KeyE
 @pytest.fixture
 def store(tmp_path):
     s = ExplorerStore(tmp_path / "s")
-    s.start_session("frontier", "http://h", 30)
+    s.history.start_session("frontier", "http://h", 30)
     yield s
     s.close()
 
@@ -50,14 +50,14 @@ def test_seen_again_is_not_reported_again(store):
     again = _step(store, "/search/2", [ERR], now=200)
     assert [f.fingerprint for f in first.new_bugs] == [ERR.fingerprint] and not again.new_bugs
     assert again.seen_again and again.repeat
-    assert len(store.all_bugs()) == 1 and store.duplicate_reports() == 0
+    assert len(store.bug_table.all()) == 1 and store.bug_table.duplicate_reports() == 0
 
 
 def test_without_a_bug_list_every_pass_reports_again(store):
     for t in (100, 200, 300):
         _step(store, "/search/2", [ERR], now=t, dedupe=False)
-    assert store.duplicate_reports() == 2
-    assert len(store.live_bugs()) == 1, "the harness's own table still holds one live entry"
+    assert store.bug_table.duplicate_reports() == 2
+    assert len(store.bug_table.live()) == 1, "the harness's own table still holds one live entry"
 
 
 def test_fixed_supersedes_open_and_a_regression_supersedes_fixed(store):
@@ -65,13 +65,13 @@ def test_fixed_supersedes_open_and_a_regression_supersedes_fixed(store):
     fixed = _step(store, "/search/2", [], version="1.3", now=200)
     assert fixed.fixed == [ERR.fingerprint]
     back = _step(store, "/search/2", [ERR], version="1.4", now=300)
-    assert back.new_bugs and store.duplicate_reports() == 0, "a regression is news, not a duplicate"
-    rows = store.all_bugs()
-    assert [(r["status"], r["version"]) for r in rows] == [("open", "1.2"), ("fixed", "1.3"), ("open", "1.4")]
-    assert rows[0]["superseded_by"] == rows[1]["id"] and rows[1]["superseded_by"] == rows[2]["id"]
+    assert back.new_bugs and store.bug_table.duplicate_reports() == 0, "a regression is news, not a duplicate"
+    rows = store.bug_table.all()
+    assert [(r.status, r.version) for r in rows] == [("open", "1.2"), ("fixed", "1.3"), ("open", "1.4")]
+    assert rows[0].superseded_by == rows[1].id and rows[1].superseded_by == rows[2].id
     entries = bug_entries(store)
     assert entries[0]["superseded_by"]["status"] == "fixed" and entries[2]["superseded_by"] is None
-    assert len(store.live_bugs()) == 1
+    assert len(store.bug_table.live()) == 1
 
 
 def test_two_live_entries_for_one_fingerprint_are_impossible(store):
@@ -86,9 +86,9 @@ def test_two_live_entries_for_one_fingerprint_are_impossible(store):
 
 def test_page_text_in_evidence_is_quarantined(store):
     _step(store, "/search/2", [ERR])
-    bug = store.live_bugs()[0]
-    assert "KeyError" not in bug["evidence"] and "quarantined_observation" in bug["evidence"]
-    assert any("excerpt: KeyError" in o["text"] for o in store.observations())
+    bug = store.bug_table.live()[0]
+    assert "KeyError" not in bug.evidence and "quarantined_observation" in bug.evidence
+    assert any("excerpt: KeyError" in o.text for o in store.notebook.observations())
 
 
 def test_version_read_from_header_meta_or_footer():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -90,7 +91,7 @@ def _explore(url: str, store_dir, budget: int = 20, delay: float = 0.0) -> dict:
     with make_policy("frontier", store=store) as policy:
         result = Explorer(store, fetcher, policy, SessionConfig(budget=budget)).run()
     data = summary(store, result)
-    data["_steps"] = [dict(s) for s in store.steps()]
+    data["_steps"] = [asdict(s) for s in store.history.steps()]
     store.close()
     return data
 

@@ -222,7 +222,7 @@ def test_unreachable_site_exits_1_naming_url_and_keeps_the_attempt(tmp_path, cap
     assert rc == 1
     assert "nothing could be explored at http://127.0.0.1:9/" in err and "network error" in err
     kept = ExplorerStore(store, create=False, lock=False)
-    assert kept.steps()  # the attempt is on record
+    assert kept.history.steps()  # the attempt is on record
     kept.close()
 
 

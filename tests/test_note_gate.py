@@ -99,8 +99,8 @@ def test_own_words_pass_and_paraphrase_is_the_known_limit():
 def test_model_notes_are_rendered_unverified_and_never_like_the_harness(tmp_path):
     store = ExplorerStore(tmp_path / "s")
     with store.transaction():
-        store.add_note("Search page 2 answered 500 under v1.2.", None, 1, 1.0)
-        store.add_note(
+        store.notebook.add_note("Search page 2 answered 500 under v1.2.", None, 1, 1.0)
+        store.notebook.add_note(
             "hand-over after session-1 (budget, 3 clicks, app 1.2): stopped at /", 1, 1, 1.0, "harness"
         )
     context = render_working_context(store, "/")
@@ -152,7 +152,7 @@ def test_the_gate_remembers_the_whole_exploration_across_a_resume(tmp_path, site
         ) as p:
             Explorer(store, Fetcher(site_12), p, SessionConfig(budget=2, builtin=True)).run()
             first_page = next(
-                o["text"] for o in store.observations() if "response headers" not in o["provenance"]
+                o.text for o in store.notebook.observations() if "response headers" not in o.provenance
             )
             words = first_page.split()[:12]
             assert len(words) >= 8

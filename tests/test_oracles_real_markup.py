@@ -349,6 +349,17 @@ def test_route_shapes():
     assert len(route_shape("/x/" + "y" * 5000)) <= 300
 
 
+def test_a_plain_word_is_a_variable_when_siblings_of_any_length_hold_other_words_there():
+    members = ["/member/tomas", "/member/wren/badges", "/member/zoe"]
+    assert route_shape("/member/ines/starred", members) == "/member/<slug>/starred"
+    assert route_shape("/#/member/ines/starred", ["/#" + m for m in members]) == "/#/member/<slug>/starred"
+    assert route_shape("/member/ines/starred", ["/member/tomas"]) == "/member/ines/starred"  # one sibling
+    # Words followed by an id are actions on it, not values: edit and delete stay two routes.
+    actions = ["/notes/edit/4", "/notes/add/1", "/notes/4/first-note-k2", "/notes/5/second-k3"]
+    assert route_shape("/notes/delete/4", actions) == "/notes/delete/<n>"
+    assert route_shape("/notes/edit/4", actions) == "/notes/edit/<n>"
+
+
 def test_unclassed_article_elements_are_list_items():
     posts = "".join(f"<article><h2>P{i}</h2><p>text</p></article>" for i in (1, 2))
     bad = page(f"<h3>Posts (3)</h3><div>{posts}</div>", "/blog")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
+from dataclasses import asdict
 
 import pytest
 
@@ -100,8 +101,8 @@ def _llm_run(url: str, store_dir, follow_poison: bool, budget: int = 34) -> dict
         with make_policy("llm", store=store, model=model, embedder=HashingEmbedder()) as policy:
             result = Explorer(store, Fetcher(url), policy, SessionConfig(budget=budget, builtin=True)).run()
         data = summary(store, result)
-        data["_rejections"] = [dict(r) for r in store.rejections()]
-        data["_bug_rows"] = [dict(b) for b in store.all_bugs()]
+        data["_rejections"] = [asdict(r) for r in store.notebook.rejections()]
+        data["_bug_rows"] = [asdict(b) for b in store.bug_table.all()]
         return data
     finally:
         store.close()

@@ -350,3 +350,25 @@ def test_repeated_summarizer_failures_keep_summary_bounded():
     lines = cm.summary.splitlines()
     assert lines[0] == "Earlier: the user likes tea." and len(lines) == 4  # the three newest notes
     assert cm.counters["summary_failures"] == 6
+
+
+def test_the_context_manager_owns_the_agent_state_and_hands_it_over_once_per_append():
+    from memgpt_lite.state import AgentState
+
+    cm, store = make()
+    cm.extra["turn"] = 3
+    written: list[AgentState] = []
+    cm.on_change = written.append
+    first, second = Message.user("one"), Message.user("two")
+    cm.append(first)
+    cm.append(second)
+    assert len(written) == 2, "one state per appended message"
+    # each is handed over before the recall write and names the message being appended
+    assert [(s.pending_ids, s.in_context_ids) for s in written] == [
+        ([first.id], []),
+        ([second.id], [first.id]),
+    ]
+    now = cm.state()
+    assert isinstance(now, AgentState) and now.in_context_ids == [first.id, second.id] and not now.pending_ids
+    assert now.extra == {"turn": 3} and now.blocks[0].value == "curious" and now.counters["appended"] == 2
+    assert AgentState.model_validate_json(now.model_dump_json()) == now

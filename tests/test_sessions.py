@@ -22,7 +22,7 @@ from bughunt.explorer.store import ExplorerStore
 SUMMARY_KEYS = {
     "session", "app_version", "steps", "tokens", "pages_visited", "coverage", "bugs", "duplicate_reports",
     "repeat_visits", "clicks", "clicks_left", "fetches", "stop_reason", "stop_detail", "pages_known", "counts",
-    "model_reported",
+    "model_reported", "allow_destructive", "destructive_actions", "destructive_sessions",
 }  # fmt: skip
 BUG_ROUTES = {site.PAGES[b.page].route for b in site.BUGS}
 
@@ -61,7 +61,8 @@ def test_explore_json_contract(site_12, tmp_path, cli_json):
     # On the built-in site coverage is pages visited out of its 24 (the CLI learns it from --url
     # only when told, so the explicit store flag is checked through --builtin-site below).
     assert data["coverage"] is None or 0 < data["coverage"] <= 1
-    assert all(set(b) == {"fingerprint", "route", "kind", "status"} for b in data["bugs"])
+    assert all(set(b) == {"fingerprint", "route", "kind", "status", "suspected"} for b in data["bugs"])
+    assert data["allow_destructive"] is False and data["destructive_sessions"] == []
     assert data["duplicate_reports"] == 0
     assert {b["route"] for b in data["bugs"]} <= BUG_ROUTES
 
@@ -84,8 +85,10 @@ def test_builtin_site_flag_reports_coverage(tmp_path, cli_json):
         "status",
         "version",
         "seen_at",
+        "occurrences",
         "superseded_by",
     }
+    assert all(b["occurrences"] and b["occurrences"][0]["route"] == b["route"] for b in mem["bugs"])
     assert all(a["quarantined"] for a in mem["archival"])
     assert mem["visited"][0] == "/" and mem["links"]["/"][:3] == ["/editor", "/settings", "/profile/me"]
 
@@ -100,10 +103,10 @@ def test_interrupted_and_resumed_equals_uninterrupted(site_12, tmp_path, uninter
     assert second["duplicate_reports"] == 0
     # The second session started with pages not yet visited: its first click was a new page.
     store = ExplorerStore(tmp_path / "split")
-    s2 = [s for s in store.steps() if s["session_id"] == 2]
-    assert s2[0]["repeat"] == 0
+    s2 = [s for s in store.history.steps() if s.session_id == 2]
+    assert s2[0].repeat is False
     # One hand-over note, rewritten by the harness at the end of each session.
-    handovers = [n["text"] for n in store.notes() if n["author"] == "harness"]
+    handovers = [n.text for n in store.notebook.notes() if n.author == "harness"]
     assert len(handovers) == 1 and handovers[0].startswith("hand-over after session-2 (budget, 18 clicks")
     store.close()
 
@@ -155,12 +158,12 @@ def test_resume_after_kill_mid_step(site_12, tmp_path, cli_json, sig, uninterrup
     proc.wait(timeout=10)
     assert proc.returncode == {signal.SIGKILL: -signal.SIGKILL, signal.SIGINT: 130, signal.SIGTERM: 143}[sig]
     store = ExplorerStore(store_dir)
-    steps = store.steps()
-    assert [s["n"] for s in steps] == list(range(1, len(steps) + 1)), "no half-written step"
+    steps = store.history.steps()
+    assert [s.n for s in steps] == list(range(1, len(steps) + 1)), "no half-written step"
     clicks = len(steps) - 1
     assert 8 <= clicks < 30
     # Ctrl-C and SIGTERM close the session properly; kill -9 leaves it "running" — resume copes with all.
-    assert store.sessions()[0]["status"] == ("running" if sig == signal.SIGKILL else "interrupted")
+    assert store.history.sessions()[0].status == ("running" if sig == signal.SIGKILL else "interrupted")
     store.close()
     data = cli_json("resume", "--store", str(store_dir), "--budget", str(30 - clicks), "--json")
     whole = uninterrupted
@@ -174,14 +177,14 @@ def test_memories_unused_for_too_long_expire(site_12, tmp_path):
     _run(site_12, tmp_path / "e", 10, clock=lambda: now[0])
     now[0] += 3 * 3600
     store = ExplorerStore(tmp_path / "e")
-    remembered, bugs_before = len(store.visited()), len(store.all_bugs())
+    remembered, bugs_before = len(store.visits.visited()), len(store.bug_table.all())
     store.close()
     assert remembered >= 10
     data = _run(site_12, tmp_path / "e", 3, clock=lambda: now[0], expire_after_s=3600)
     # Everything was older than an hour: the visit record restarted, the bug table (audit) did not.
     assert len(data["pages_visited"]) <= 4
     store = ExplorerStore(tmp_path / "e")
-    assert len(store.all_bugs()) >= bugs_before
+    assert len(store.bug_table.all()) >= bugs_before
     store.close()
 
 

@@ -4,6 +4,7 @@ own (route + DOM structure), remembered under a harness-made route, explored and
 from __future__ import annotations
 
 import shutil
+from dataclasses import asdict
 
 import pytest
 from test_engine_browser import spa  # noqa: F401 (the loopback single-page app fixture)
@@ -23,8 +24,8 @@ def test_a_click_state_at_the_same_url_is_explored_as_a_page(spa, tmp_path):  # 
             result = Explorer(store, fetcher, policy, SessionConfig(budget=8)).run()
         data = summary(store, result)
         clicks = [r for r in data["pages_visited"] if CLICK_MARK in r]
-        hashes = store.structure_hashes()
-        steps = [dict(s) for s in store.steps()]
+        hashes = store.visits.structure_hashes()
+        steps = [asdict(s) for s in store.history.steps()]
     finally:
         fetcher.close()
         store.close()

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 
 import loopback
@@ -85,7 +86,7 @@ def _session(
         cfg = SessionConfig(budget=budget, retries=1, retry_backoff_s=0.01, **config)  # type: ignore[arg-type]
         with make_policy(policy, store=store) as p:
             result = Explorer(store, fetcher, p, cfg, on_step=on_step, sleep=lambda s: None).run()
-        return summary(store, result), [dict(s) for s in store.steps()]
+        return summary(store, result), [asdict(s) for s in store.history.steps()]
     finally:
         store.close()
 
@@ -147,7 +148,7 @@ def test_an_outage_mid_session_is_not_remembered_as_visits_and_resume_explores_t
     assert data["fetches"] == len(loaded) + 2 * len(failed), "each failed click was tried twice (one retry)"
     store = ExplorerStore(store_dir)
     outcomes = {r["outcome"] for r in store.db.execute("SELECT outcome FROM pages")}
-    status = store.sessions()[-1]["status"]
+    status = store.history.sessions()[-1].status
     store.close()
     assert outcomes == {"page"} and status == "site_unreachable"
     with serving(port):  # the site is back, on the same address
@@ -201,7 +202,7 @@ def test_a_login_lost_mid_session_is_a_stated_stop(tmp_path):
             with make_policy("planner", store=store) as policy:
                 result = Explorer(store, fetcher, policy, SessionConfig(budget=30)).run()
             data = summary(store, result)
-            status = store.sessions()[-1]["status"]
+            status = store.history.sessions()[-1].status
             store.close()
     finally:
         _Handler.walled_after = None

@@ -130,8 +130,8 @@ def test_a_hostile_version_header_and_remote_texts_never_reach_trusted_memory(tm
         assert piece not in trusted
     assert "report 1, final" not in trusted and "/files/report%201%2C%20final.txt" in trusted
     store = ExplorerStore(tmp_path / "s")
-    details = {r["route"]: r["detail"] for r in store.steps()}
-    quarantined = [json.loads(o["provenance"]) for o in store.observations() if PLANTED in o["text"]]
+    details = {r.route: r.detail for r in store.history.steps()}
+    quarantined = [json.loads(o.provenance) for o in store.notebook.observations() if PLANTED in o.text]
     store.close()
     if policy == "planner":  # it visits everything; the random walks may not reach both
         assert {"/go", "/files/report%201%2C%20final.txt"} <= set(details)
@@ -150,7 +150,7 @@ def test_a_flapping_version_does_not_starve_unvisited_pages(tmp_path, pattern):
     html_pages = {r for r in PAGES}
     assert html_pages <= set(data["pages_visited"]), "every page explored despite the flapping"
     store = ExplorerStore(tmp_path / "s")
-    versions = [s["app_version"] for s in store.steps()]
+    versions = [s.app_version for s in store.history.steps()]
     store.close()
     changes = sum(a != b for a, b in zip(versions, versions[1:], strict=False))
     assert changes <= 1, "a version is adopted at most once per session, and only when two pages agree"
@@ -170,10 +170,10 @@ def test_a_first_app_version_on_resume_after_unknown_versions_starts_a_retest(tm
         second = json.loads(capsys.readouterr().out)
     assert second["app_version"] == "2.0"
     s = ExplorerStore(tmp_path / "s")
-    session2 = [r for r in s.steps() if r["session_id"] == 2]
-    due = s.needs_retest()
+    session2 = [r for r in s.history.steps() if r.session_id == 2]
+    due = s.visits.needs_retest()
     s.close()
-    retested = {r["final_route"] for r in session2 if r["retest"]}
+    retested = {r.final_route for r in session2 if r.retest}
     assert set(first["pages_visited"]) - {"/"} <= retested | {"/"} and not due
 
 
@@ -210,9 +210,9 @@ def test_resume_retest_forces_a_retest_without_a_version(tmp_path, capsys):
         assert main(argv) == 0
         data = json.loads(capsys.readouterr().out)
     s = ExplorerStore(tmp_path / "s")
-    session2 = [r for r in s.steps() if r["session_id"] == 2]
+    session2 = [r for r in s.history.steps() if r.session_id == 2]
     s.close()
-    assert session2 and all(r["retest"] for r in session2[: min(6, len(session2))])
+    assert session2 and all(r.retest for r in session2[: min(6, len(session2))])
     assert data["stop_reason"] in ("done", "budget")
 
 
@@ -220,17 +220,17 @@ def test_a_page_whose_structure_changed_makes_its_template_mates_due(tmp_path):
     with serving(itertools.repeat(None)) as url:
         _run(url, tmp_path / "s", budget=30)
     s = ExplorerStore(tmp_path / "s")
-    before = s.structure_hashes()
-    assert before["/item/1"] and not s.needs_retest()
+    before = s.visits.structure_hashes()
+    assert before["/item/1"] and not s.visits.needs_retest()
     s.close()
     with serving(itertools.repeat(None), layout="new") as url:
         # The app changed without a version marker: its pages now carry a search form.
         _run(url, tmp_path / "s", budget=3, force_retest=False)
     s = ExplorerStore(tmp_path / "s")
-    after = s.structure_hashes()
+    after = s.visits.structure_hashes()
     changed = [r for r in after if after[r] != before[r]]
-    steps = [r for r in s.steps() if r["session_id"] == 2]
-    retested = [r["final_route"] for r in steps if r["retest"]]
+    steps = [r for r in s.history.steps() if r.session_id == 2]
+    retested = [r.final_route for r in steps if r.retest]
     s.close()
     assert changed, "the re-fetched pages show the new structure"
     assert retested, "pages sharing a changed page's template were due and re-tested"

@@ -108,6 +108,19 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         "--header", action="append", metavar="'Name: value'", help="send this header (repeatable)"
     )
     login.add_argument("--storage-state", type=Path, help="browser engine: a Playwright storage-state file")
+    p.add_argument(
+        "--allow-destructive",
+        action="store_true",
+        help="DISPOSABLE ENVIRONMENTS ONLY: open GET links and forms that read as destructive (delete, "
+        "remove, ...) and confirm them by their effect (off: reported as suspected, never opened). "
+        "Applies to this session only; "
+        + (
+            "it is not taken over from the sessions before"
+            if resume
+            else "`resume` opens nothing unless given it again"
+        )
+        + ", so deleting data is always asked for explicitly",
+    )
     p.add_argument("--report", type=Path, help="also write the HTML report to this file")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -127,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
 @contextmanager
 def site_url(args: argparse.Namespace, store: ExplorerStore | None) -> Iterator[tuple[str, bool]]:
     """The base URL to explore and whether it is the built-in site (started here when asked)."""
-    builtin = args.builtin_site or (not args.url and store is not None and store.get_meta("builtin") == "1")
+    builtin = args.builtin_site or (not args.url and store is not None and store.meta.get("builtin") == "1")
     if args.url:
         yield args.url, builtin
         return
@@ -139,8 +152,8 @@ def site_url(args: argparse.Namespace, store: ExplorerStore | None) -> Iterator[
         with running_site(app_version=version, poison_text=poison, account=account) as url:
             yield url, True
         return
-    if store is not None and store.get_meta("base_url"):
-        yield str(store.get_meta("base_url")), False
+    if store is not None and store.meta.get("base_url"):
+        yield str(store.meta.get("base_url")), False
         return
     raise UsageError("no site: give --url URL or --builtin-site")
 
@@ -224,7 +237,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         with ExitStack() as stack:
             store = ExplorerStore(args.store, create=not resume)
             stack.callback(store.close)
-            if not resume and store.step_count():
+            if not resume and store.history.step_count():
                 # Re-running the same command must not throw memory away: it continues, as resume does.
                 print(
                     f"{args.store} already holds an exploration: continuing it (as `bughunt resume`)",
@@ -234,7 +247,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             policy_name = args.policy or _last_policy(store) or DEFAULT_POLICY
             delay = args.delay if args.delay is not None else (0.0 if _loopback(url) else 1.0)
             creds = _credentials(args, url, store)
-            engine = args.engine or store.get_meta("engine") or "http"
+            engine = args.engine or store.meta.get("engine") or "http"
             fetcher, why = make_fetcher(
                 engine,
                 url,
@@ -250,9 +263,9 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 print(why, file=sys.stderr)
             fetcher.log_in()
             with store.transaction():
-                store.set_meta("engine", fetcher.engine)
+                store.meta.set("engine", fetcher.engine)
                 if creds.used:
-                    store.set_meta("login", creds.label)  # the kinds of login only, never a value
+                    store.meta.set("login", creds.label)  # the kinds of login only, never a value
             config = SessionConfig(
                 budget=args.budget,
                 seed=args.seed,
@@ -267,6 +280,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 expire_after_s=args.expire_after * 3600 if args.expire_after is not None else None,
                 builtin=builtin,
                 force_retest=getattr(args, "retest", False),
+                allow_destructive=args.allow_destructive,
             )
             policy = stack.enter_context(
                 make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
@@ -339,7 +353,7 @@ def _credentials(args: argparse.Namespace, url: str, store: ExplorerStore | None
         storage_state=args.storage_state,
         base_url=url,
     )
-    used = store.get_meta("login") if store is not None else None
+    used = store.meta.get("login") if store is not None else None
     if used and not creds.used:
         # Secrets are never stored, so a logged-in exploration cannot log itself in again.
         raise UsageError(
@@ -353,27 +367,21 @@ def _nothing_explored(store: ExplorerStore, url: str) -> str | None:
     """Why not a single page of the site could be read (so far, in any session), or None when one was.
 
     The attempt stays recorded in the store; the exit code tells scripts that the run found nothing to test."""
-    explored = store.db.execute(
-        "SELECT 1 FROM pages WHERE outcome IN ('page', 'redirect') LIMIT 1"
-    ).fetchone()
-    last = store.db.execute("SELECT route, outcome, detail FROM steps ORDER BY n DESC LIMIT 1").fetchone()
-    if explored or last is None:
+    last = store.history.last_step()
+    if store.visits.any_explored() or last is None:
         return None
-    reason = last["outcome"].replace("_", " ") + (f" ({last['detail']})" if last["detail"] else "")
-    return f"nothing could be explored at {url}: {last['route']} gave {reason}"
+    reason = last.outcome.replace("_", " ") + (f" ({last.detail})" if last.detail else "")
+    return f"nothing could be explored at {url}: {last.route} gave {reason}"
 
 
 def _skipped(store: ExplorerStore) -> dict[str, list[str]]:
     """Visited routes that gave no page, by reason: login walls, non-HTML, HTTP errors, timeouts."""
-    out: dict[str, list[str]] = {}
-    for row in store.db.execute("SELECT route, outcome FROM pages WHERE outcome NOT IN ('page', 'redirect')"):
-        out.setdefault(row["outcome"], []).append(row["route"])
-    return out
+    return store.visits.skipped()
 
 
 def _last_policy(store: ExplorerStore) -> str | None:
-    sessions = store.sessions()
-    return sessions[-1]["policy"] if sessions else None
+    last = store.history.last_session()
+    return last.policy if last else None
 
 
 def _loopback(url: str) -> bool:

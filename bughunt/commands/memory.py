@@ -47,12 +47,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"archival: {len(data['archival'])} items ({quarantined} quarantined page observations)")
     store = ExplorerStore(args.store, create=False, lock=False)
     try:
-        refused = store.rejections()
+        refused = store.notebook.rejections()
     finally:
         store.close()
     if refused:
         # What the model tried to write and the harness refused: audit only, shown shortened.
         print(f"refused by the harness ({len(refused)}):")
         for r in refused:
-            print(f"  - {r['what']} at step {r['step']}: {r['reason']} [{r['text'][:60]}…]")
+            print(f"  - {r.what} at step {r.step}: {r.reason} [{r.text[:60]}…]")
     return 0

@@ -13,7 +13,7 @@ from typing import Any
 from bughunt.sim.results import coverage_curve
 
 from .session import BUILTIN_ROUTES, summary
-from .store import ExplorerStore
+from .store import ExplorerStore, Session
 from .templates import route_shape, templates
 from .views import bug_entries, iso, render_working_context, visited_route
 
@@ -45,42 +45,41 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
     """
     store = ExplorerStore(store_dir, create=False, lock=False)
     try:
-        sessions = {s["id"]: s for s in store.sessions()}
+        sessions = {s.id: s for s in store.history.sessions()}
+        step_rows = store.history.steps()
         steps = [
             {
-                "n": s["n"],
-                "session": sessions[s["session_id"]]["name"] if s["session_id"] in sessions else None,
-                "route": s["route"],
-                "final_route": s["final_route"],
-                "outcome": s["outcome"],
-                "status": s["status"],
-                "detail": s["detail"],
-                "app_version": s["app_version"],
-                "tokens": s["tokens"],
-                "repeat": bool(s["repeat"]),
-                "retest": bool(s["retest"]),
-                "at": iso(s["at"]),
+                "n": s.n,
+                "session": sessions[s.session_id].name if s.session_id in sessions else None,
+                "route": s.route,
+                "final_route": s.final_route,
+                "outcome": s.outcome,
+                "status": s.status,
+                "detail": s.detail,
+                "app_version": s.app_version,
+                "tokens": s.tokens,
+                "repeat": s.repeat,
+                "retest": s.retest,
+                "at": iso(s.at),
             }
-            for s in store.steps()
+            for s in step_rows
         ]
-        links = store.links()
-        builtin = store.get_meta("builtin") == "1"
+        links = store.link_table.all()
+        builtin = store.meta.get("builtin") == "1"
         known = set(links) | {d for ds in links.values() for d in ds}
         denominator = len(BUILTIN_ROUTES) if builtin else max(1, len(known))
-        visited = [visited_route(s) for s in steps]
+        visited = [visited_route(s) for s in step_rows]
         curve = [
             round(c, 4) for c in coverage_curve(visited, denominator, BUILTIN_ROUTES if builtin else None)
         ]
-        page_templates = templates(store.structure_hashes())
+        page_templates = templates(store.visits.structure_hashes())
         entries = bug_entries(store)
-        for entry, row in zip(entries, store.all_bugs(), strict=True):
-            entry.update(
-                id=row["id"], message=row["message"], evidence=json.loads(row["evidence"]), step=row["step"]
-            )
+        for entry, row in zip(entries, store.bug_table.all(), strict=True):
+            entry.update(id=row.id, message=row.message, evidence=json.loads(row.evidence), step=row.step)
         return {
             "summary": summary(store),
-            "base_url": store.get_meta("base_url"),
-            "app_version": store.get_meta("app_version"),
+            "base_url": store.meta.get("base_url"),
+            "app_version": store.meta.get("app_version"),
             "builtin": builtin,
             "start_route": steps[0]["route"] if steps else None,
             "sessions": [_session_entry(s) for s in sessions.values()],
@@ -88,53 +87,48 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
             "coverage_curve": curve,
             "pages": [
                 {
-                    "route": p["route"],
-                    "outcome": p["outcome"],
-                    "status": p["status"],
-                    "visits": p["visits"],
-                    "tested_version": p["tested_version"],
-                    "needs_retest": bool(p["needs_retest"]),
-                    "template": page_templates.get(p["route"]) or route_shape(p["route"]),
+                    "route": p.route,
+                    "outcome": p.outcome,
+                    "status": p.status,
+                    "visits": p.visits,
+                    "tested_version": p.tested_version,
+                    "needs_retest": p.needs_retest,
+                    "template": page_templates.get(p.route) or route_shape(p.route),
                 }
-                for p in store.db.execute("SELECT * FROM pages ORDER BY first_visited_at, rowid")
+                for p in store.visits.pages()
             ],
             "links": links,
             "bugs": entries,
-            "model_reported": store.model_reports(),
+            "model_reported": [m.entry() for m in store.bug_table.model_reports()],
             "reports": [
                 {
-                    "step": r["step"],
-                    "fingerprint": r["fingerprint"],
-                    "route": r["route"],
-                    "kind": r["kind"],
-                    "duplicate": bool(r["duplicate"]),
+                    "step": r.step,
+                    "fingerprint": r.fingerprint,
+                    "route": r.route,
+                    "kind": r.kind,
+                    "duplicate": r.duplicate,
                 }
-                for r in store.reports()
+                for r in store.bug_table.reports()
             ],
         }
     finally:
         store.close()
 
 
-def _session_entry(s: Any) -> dict[str, Any]:
-    keys = s.keys()
-
-    def col(name: str) -> Any:  # columns added later are missing from old stores opened read-only
-        return s[name] if name in keys else None
-
-    clicks = col("clicks")
+def _session_entry(s: Session) -> dict[str, Any]:
+    clicks = s.clicks
     return {
-        "name": s["name"],
-        "policy": s["policy"],
-        "budget": s["budget"],
-        "started_at": iso(s["started_at"]),
-        "ended_at": iso(s["ended_at"]),
-        "status": s["status"],
-        "stop_reason": s["status"],
-        "stop_detail": col("stop_detail") or "",
+        "name": s.name,
+        "policy": s.policy,
+        "budget": s.budget,
+        "started_at": iso(s.started_at),
+        "ended_at": iso(s.ended_at),
+        "status": s.status,
+        "stop_reason": s.status,
+        "stop_detail": s.stop_detail,
         "clicks": clicks,
-        "clicks_left": None if clicks is None else max(0, s["budget"] - clicks),
-        "fetches": col("fetches"),
+        "clicks_left": None if clicks is None else max(0, s.budget - clicks),
+        "fetches": s.fetches,
     }
 
 
@@ -144,23 +138,23 @@ def memory_snapshot(
     """The `bughunt memory --json` object."""
     store = ExplorerStore(store_dir, create=False, lock=False)
     try:
-        position = store.get_meta("position")
+        position = store.meta.get("position")
         archival = [
             {
-                "text": o["text"],
-                "quarantined": bool(o["quarantined"]),
-                "provenance": json.loads(o["provenance"]),
+                "text": o.text,
+                "quarantined": o.quarantined,
+                "provenance": json.loads(o.provenance),
             }
-            for o in store.observations()
+            for o in store.notebook.observations()
         ]
         archival.extend(agent_archival or [])
         return {
-            "visited": store.visited(),
-            "links": store.links(),
+            "visited": store.visits.visited(),
+            "links": store.link_table.all(),
             "bugs": bug_entries(store),
             "working_context": render_working_context(store, position),
-            "notes": [n["text"] for n in store.notes()],
-            "model_reported": store.model_reports(),
+            "notes": [n.text for n in store.notebook.notes()],
+            "model_reported": [m.entry() for m in store.bug_table.model_reports()],
             "archival": archival,
         }
     finally:

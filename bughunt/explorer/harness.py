@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bughunt.fingerprint import fingerprint as make_fingerprint
+from bughunt.fingerprint import route_shape
 from bughunt.html import FetchedPage
 from bughunt.oracles import Finding
 
@@ -129,8 +131,8 @@ def record_step(
     route = result.final_route if result.outcome == "page" and result.final_route else result.route
     detail = detail_code(result)
     with store.transaction():
-        repeat = store.page(route) is not None
-        n = store.add_step(
+        repeat = store.visits.page(route) is not None
+        n = store.history.add_step(
             session_id,
             route=result.route,
             final_route=route,
@@ -148,20 +150,20 @@ def record_step(
         out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
         out.detail = detail
         if failed:
-            store.set_meta("position", position)
+            store.meta.set("position", position)
             return out
-        store.record_visit(route, result.outcome, result.status, version, page_links, now)
+        store.visits.record(route, result.outcome, result.status, version, page_links, now)
         if result.route != route:
             # The requested address redirected: remember it as visited too, so it is not chosen again.
-            store.record_visit(result.route, "redirect", result.status, version, [route], now)
+            store.visits.record(result.route, "redirect", result.status, version, [route], now)
         if result.outcome == "page" and structure_hash is not None:
-            before = store.set_structure_hash(route, structure_hash)
+            before = store.visits.set_structure_hash(route, structure_hash)
             if before is not None and before != structure_hash:
                 out.previous_hash = before
         if result.outcome == "page" and result.page is not None:
             _record_bugs(store, out, session_id, route, findings, version, dedupe, now)
             _quarantine(store, result.page, n, now)
-        store.set_meta("position", position)
+        store.meta.set("position", position)
     return out
 
 
@@ -213,44 +215,75 @@ def _record_bugs(
     version: str | None, dedupe: bool, now: float,
 ) -> None:  # fmt: skip
     seen: set[str] = set()
-    for f in findings:
+    for f in _template_shaped(store, findings, out.links):
+        store.bug_table.add_occurrence(f.fingerprint, f.route, out.n)
         if f.fingerprint in seen:
             continue
         seen.add(f.fingerprint)
-        live = store.live_bug(f.fingerprint)
-        ever_reported = store.db.execute(
-            "SELECT 1 FROM reports WHERE fingerprint = ? AND duplicate = 0 LIMIT 1", (f.fingerprint,)
-        ).fetchone()
-        if live is not None and live["status"] == "open":
+        live = store.bug_table.live_one(f.fingerprint)
+        ever_reported = store.bug_table.ever_reported(f.fingerprint)
+        if live is not None and live.status == "open":
             out.seen_again.append(f)
-            store.confirm_bug(live["id"], version, now)
+            store.bug_table.confirm(live.id, version, now)
             if not dedupe:
                 # Without a bug list the agent cannot know it reported this already.
-                store.add_report(out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now)
+                store.bug_table.add_report(
+                    out.n, session_id, f.fingerprint, f.route, f.kind, True, "harness", now
+                )
             continue
         # New bug, or a fixed one that came back: a new live entry (superseding the fixed one).
         evidence = _evidence(store, f, out.n, now)
-        store.insert_bug(f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n)
+        store.bug_table.insert(
+            f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n
+        )
         regression = live is not None
-        store.add_report(
+        store.bug_table.add_report(
             out.n,
             session_id,
             f.fingerprint,
             f.route,
             f.kind,
-            bool(ever_reported) and not regression,
+            ever_reported and not regression,
             "harness",
             now,
         )
         out.new_bugs.append(f)
-    for bug in store.live_bugs():
-        if bug["route"] == route and bug["status"] == "open" and bug["fingerprint"] not in seen:
+    for bug in store.bug_table.live():
+        if bug.route == route and bug.status == "open" and bug.fingerprint not in seen:
             # Re-tested and the symptom is gone: "fixed" supersedes "open", stamped with this version.
-            store.insert_bug(
-                bug["fingerprint"], bug["route"], bug["kind"], bug["message"],
-                {"fixed_on_step": out.n, "previous_evidence": bug["evidence"]}, "fixed", version, now, out.n,
+            store.bug_table.insert(
+                bug.fingerprint, bug.route, bug.kind, bug.message,
+                {"fixed_on_step": out.n, "previous_evidence": bug.evidence}, "fixed", version, now, out.n,
             )  # fmt: skip
-            out.fixed.append(bug["fingerprint"])
+            out.fixed.append(bug.fingerprint)
+
+
+def _template_shaped(
+    store: ExplorerStore, findings: Sequence[Finding], page_links: Sequence[str]
+) -> list[Finding]:
+    """The findings fingerprinted on their route's template as memory knows it.
+
+    An oracle sees one page: its shape comes from the page's own links, and an error page links to
+    nothing, so `/tag/python` and `/tag/webdev` failing alike would be two bugs. Memory also knows the
+    pages that link *to* the route (the tag cloud that listed both): their links are siblings too. A
+    finding fingerprinted on something else (a failed request's own path) keeps its fingerprint."""
+    if not findings:
+        return []
+    table: dict[str, list[str]] | None = None
+    out: list[Finding] = []
+    for f in findings:
+        if f.fingerprint != make_fingerprint(f.shape, f.kind, f.message):
+            out.append(f)
+            continue
+        if table is None:
+            table = store.link_table.all()
+        siblings = set(page_links)
+        for dsts in table.values():
+            if f.route in dsts:
+                siblings.update(dsts)
+        shape = route_shape(f.route, siblings)
+        out.append(f if shape == f.shape else replace(f, shape=shape, fingerprint=""))
+    return out
 
 
 def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[str, Any]:
@@ -263,6 +296,8 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
             facts[key] = value
         else:
             raw[key] = value
+    if f.suspected:
+        facts["suspected"] = True  # the oracle's own judgement (not opened), not page text
     if raw:
         text = "\n".join(f"{k}: {v}" for k, v in raw.items())
         provenance = {
@@ -271,7 +306,7 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
             "step": step,
             "fingerprint": f.fingerprint,
         }
-        facts["quarantined_observation"] = store.add_observation(text, provenance, step, now)
+        facts["quarantined_observation"] = store.notebook.add_observation(text, provenance, step, now)
     return facts
 
 
@@ -282,7 +317,7 @@ def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) 
         :OBSERVATION_CHARS
     ]
     if headers:
-        store.add_observation(
+        store.notebook.add_observation(
             headers,
             {"source": "response headers", "url": page.url, "route": page.route, "step": step},
             step,
@@ -298,4 +333,4 @@ def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) 
         "step": step,
         "sha256": hashlib.sha256(page.body.encode("utf-8", "replace")).hexdigest()[:16],
     }
-    store.add_observation(text, provenance, step, now)
+    store.notebook.add_observation(text, provenance, step, now)

@@ -95,24 +95,24 @@ def report_bug(ctx: ToolContext, route: str, kind: str, summary: str) -> str:
     turn: TurnState = ctx.deps
     store = turn.store
     route, kind = unescape(route.strip()), kind.strip()
-    backing = [b for b in store.live_bugs() if b["route"] == route and b["kind"] == kind]
+    backing = [b for b in store.bug_table.live() if b.route == route and b.kind == kind]
     if backing:
         bug = backing[0]
         return (
-            f"confirmed: the harness recorded this as {bug['fingerprint']} ({bug['status']} under "
-            f"{bug['version']}); it is reported once, by fingerprint"
+            f"confirmed: the harness recorded this as {bug.fingerprint} ({bug.status} under "
+            f"{bug.version}); it is reported once, by fingerprint"
         )
-    known = set(store.visited()) | {d for ds in store.links().values() for d in ds}
+    known = set(store.visits.visited()) | {d for ds in store.link_table.all().values() for d in ds}
     now = time.time()
     with store.transaction():
         if kind not in KINDS or route not in known:
             reason = "unknown kind" if kind not in KINDS else "not a page of this exploration"
-            store.add_rejection("bug_report", f"{route} {kind}: {summary}", reason, turn.step, now)
+            store.notebook.add_rejection("bug_report", f"{route} {kind}: {summary}", reason, turn.step, now)
         else:
             # Contract 6: kept, with its kind, as the model's claim; its words are quarantined data.
             provenance = {"source": "model bug report", "route": route, "step": turn.step}
-            observation = store.add_observation(summary[:2000], provenance, turn.step, now)
-            store.add_model_report(route, kind, observation, None, turn.step, now)
+            observation = store.notebook.add_observation(summary[:2000], provenance, turn.step, now)
+            store.bug_table.add_model_report(route, kind, observation, None, turn.step, now)
             return (
                 f"kept as model_reported: no oracle finding of kind {kind!r} on {route}; it is shown apart "
                 "and never counted as a confirmed bug"
@@ -132,9 +132,9 @@ def write_note(ctx: ToolContext, text: str) -> str:
     verdict = check_note(text, turn.pages)
     with turn.store.transaction():
         if not verdict.accepted:
-            turn.store.add_rejection("note", verdict.text, verdict.reason, turn.step, time.time())
+            turn.store.notebook.add_rejection("note", verdict.text, verdict.reason, turn.step, time.time())
         else:
-            turn.store.add_note(verdict.text, None, turn.step, time.time())
+            turn.store.notebook.add_note(verdict.text, None, turn.step, time.time())
     if not verdict.accepted:
         raise ToolError(f"note rejected: {verdict.reason}")
     return "note saved" + (f" ({verdict.reason})" if verdict.reason else "")
@@ -196,8 +196,8 @@ class LLMPolicy:
         self.pages = PageTextIndex()
         # Everything the site said in this exploration, earlier sessions included: page texts and
         # response headers (quarantined observations) and the routes of the link table.
-        self.pages.extend(o["text"] for o in store.observations())
-        self.pages.extend(unquote(r) for ds in store.links().values() for r in ds)
+        self.pages.extend(o.text for o in store.notebook.observations())
+        self.pages.extend(unquote(r) for ds in store.link_table.all().values() for r in ds)
         self.turn = TurnState(store=store, pages=self.pages)
         self.model = _CountingModel(model, self.memory)
         tools = ToolRegistry([open_link, report_bug, write_note, finish], heartbeat=True)

@@ -26,13 +26,13 @@ def invalidate(store: ExplorerStore, new_version: str, position: str) -> list[st
     """Mark pages tested under another version as due, and plan the bug-page tour from `position`.
 
     Call inside a transaction. Returns the planned walk (routes to fetch, in order)."""
-    old = store.get_meta("app_version")
-    store.set_meta("app_version", new_version)
-    due = store.mark_for_retest(new_version)
-    bug_pages = list(dict.fromkeys(b["route"] for b in store.live_bugs() if b["status"] == "open"))
-    walk = plan_tour(store.links(), position, bug_pages)
-    store.set_meta(WALK_KEY, json.dumps(walk))
-    store.set_meta("version_changed_from", old or "")
+    old = store.meta.get("app_version")
+    store.meta.set("app_version", new_version)
+    due = store.visits.mark_for_retest(new_version)
+    bug_pages = list(dict.fromkeys(b.route for b in store.bug_table.live() if b.status == "open"))
+    walk = plan_tour(store.link_table.all(), position, bug_pages)
+    store.meta.set(WALK_KEY, json.dumps(walk))
+    store.meta.set("version_changed_from", old or "")
     logger.info("app version {} -> {}: {} pages due for retest; bug tour {}", old, new_version, due, walk)
     return walk
 
@@ -41,11 +41,11 @@ def force(store: ExplorerStore, position: str) -> list[str]:
     """`resume --retest`: every remembered page is due, bug pages first, under the current version.
 
     Call inside a transaction."""
-    store.db.execute("UPDATE pages SET needs_retest = 1 WHERE outcome = 'page'")
-    bug_pages = list(dict.fromkeys(b["route"] for b in store.live_bugs() if b["status"] == "open"))
-    walk = plan_tour(store.links(), position, bug_pages)
-    store.set_meta(WALK_KEY, json.dumps(walk))
-    logger.info("re-test forced: {} pages due; bug tour {}", len(store.needs_retest()), walk)
+    store.visits.mark_all_for_retest()
+    bug_pages = list(dict.fromkeys(b.route for b in store.bug_table.live() if b.status == "open"))
+    walk = plan_tour(store.link_table.all(), position, bug_pages)
+    store.meta.set(WALK_KEY, json.dumps(walk))
+    logger.info("re-test forced: {} pages due; bug tour {}", len(store.visits.needs_retest()), walk)
     return walk
 
 
@@ -55,14 +55,14 @@ def structure_changed(store: ExplorerStore, route: str, old_hash: str) -> int:
     due for re-test (the page itself was just re-tested by this fetch). Call inside a transaction."""
     from .templates import route_shape
 
-    hashes = store.structure_hashes()
+    hashes = store.visits.structure_hashes()
     shape = route_shape(route)
     mates = [
         r for r, h in hashes.items()
         if r != route and (h == old_hash or route_shape(r) == shape)
     ]  # fmt: skip
     for r in mates:
-        store.db.execute("UPDATE pages SET needs_retest = 1 WHERE route = ?", (r,))
+        store.visits.mark_route_for_retest(r)
     return len(mates)
 
 
@@ -78,8 +78,8 @@ def plan_tour(links: dict[str, list[str]], start: str, targets: list[str]) -> li
 
 def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> str | None:
     """The next route to re-test, or None when nothing is due (retest mode over)."""
-    due = set(store.needs_retest())
-    walk: list[str] = json.loads(store.get_meta(WALK_KEY) or "[]")
+    due = set(store.visits.needs_retest())
+    walk: list[str] = json.loads(store.meta.get(WALK_KEY) or "[]")
     while walk:
         nxt = walk[0]
         if nxt in followable:
@@ -87,10 +87,10 @@ def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> st
         # The remembered map was wrong here (the link vanished): drop the plan and go nearest-first.
         logger.info("retest tour: {} is not a link of {} any more; replanning", nxt, position)
         walk = []
-        store.set_meta(WALK_KEY, "[]")
+        store.meta.set(WALK_KEY, "[]")
     if not due:
         return None
-    table = store.links()
+    table = store.link_table.all()
     here = [r for r in table.get(position, []) if r in followable]
     others = due - {position}
     step = step_toward_nearest_unknown(position, here, DueView(table, others)) if others else None
@@ -101,6 +101,6 @@ def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> st
 
 def advance_walk(store: ExplorerStore, fetched: str) -> None:
     """Drop the head of the planned walk once it has been fetched (inside the step's transaction)."""
-    walk: list[str] = json.loads(store.get_meta(WALK_KEY) or "[]")
+    walk: list[str] = json.loads(store.meta.get(WALK_KEY) or "[]")
     if walk and walk[0] == fetched:
-        store.set_meta(WALK_KEY, json.dumps(walk[1:]))
+        store.meta.set(WALK_KEY, json.dumps(walk[1:]))

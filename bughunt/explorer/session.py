@@ -26,7 +26,7 @@ from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
 from memgpt_lite.errors import UsageError
 
-from . import retest
+from . import destructive_mode, retest
 from .fetcher import Fetcher, FetchResult, LoginLost
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Action, Decision, Policy
@@ -66,6 +66,9 @@ class SessionConfig:
     """This many failed clicks in a row (each after its retries) end the session: site_unreachable."""
     force_retest: bool = False
     """`resume --retest`: every remembered page is due for re-test, as after a version change."""
+    allow_destructive: bool = False
+    """`--allow-destructive` (disposable environments): the oracles may open GET actions that read as
+    destructive and confirm them by effect; this session only (`destructive_mode`)."""
 
 
 @dataclass(slots=True)
@@ -137,32 +140,34 @@ class Explorer:
 
     def run(self) -> SessionResult:
         store, cfg = self.store, self.config
-        session_id, name = store.start_session(self.policy.name, self.fetcher.base_url, cfg.budget)
+        session_id, name = store.history.start_session(self.policy.name, self.fetcher.base_url, cfg.budget)
         fetches_before = self._fetches()
         with store.transaction():
-            store.set_meta("base_url", self.fetcher.base_url)
+            store.meta.set("base_url", self.fetcher.base_url)
             if cfg.builtin:
-                store.set_meta("builtin", "1")
+                store.meta.set("builtin", "1")
+            if cfg.allow_destructive:
+                destructive_mode.remember_session(store, name)
             # Failed fetches were once stored as visits; they are not, so old stores retry them too.
-            store.forget_pages(FAILURES)
+            store.visits.forget(FAILURES)
             if cfg.expire_after_s is not None:
                 forgotten = store.expire(self.clock() - cfg.expire_after_s)
                 logger.info("expired memories unused for {}s: {}", cfg.expire_after_s, forgotten)
         outcomes: list[StepOutcome] = []
         status, detail = "interrupted", ""
         self._view = build_view(store, cfg.memory, self.memory_rnd)
-        position: str | None = store.get_meta("position")
+        position: str | None = store.meta.get("position")
         try:
             try:
                 status, detail, position = self._run(session_id, position, outcomes)
             except LoginLost as exc:
                 # The engine logged in again once already (or could not): the step in flight is lost.
                 status, detail = "login_lost", str(exc)
-                position = store.get_meta("position") or position
+                position = store.meta.get("position") or position
         finally:
             clicks = sum(o.click for o in outcomes)
             fetches = self._fetches() - fetches_before
-            store.end_session(session_id, status, clicks=clicks, fetches=fetches, detail=detail)
+            store.history.end_session(session_id, status, clicks=clicks, fetches=fetches, detail=detail)
             self._hand_over(session_id, name, position, clicks, status)
             self._archive()
         return SessionResult(
@@ -175,7 +180,7 @@ class Explorer:
     ) -> tuple[str, str, str | None]:
         """Land or probe, then click: returns (stop reason, detail, position)."""
         store = self.store
-        if position is None or store.page(position) is None:
+        if position is None or store.visits.page(position) is None:
             position = self._land(session_id, outcomes)
         else:
             self._probe_version(position)
@@ -190,7 +195,7 @@ class Explorer:
             with store.transaction():
                 retest.force(store, position)
         status, detail = self._loop(session_id, position, outcomes)
-        return status, detail, store.get_meta("position") or position
+        return status, detail, store.meta.get("position") or position
 
     def _land(self, session_id: int, outcomes: list[StepOutcome]) -> str | None:
         """Land on the start page (not a click). None when it could not be loaded, even after retries."""
@@ -208,7 +213,7 @@ class Explorer:
         while clicks < cfg.budget:
             if (
                 cfg.stop_at_bugs is not None
-                and sum(b["status"] == "open" for b in store.live_bugs()) >= cfg.stop_at_bugs
+                and sum(b.status == "open" for b in store.bug_table.live()) >= cfg.stop_at_bugs
             ):
                 return "done", f"{cfg.stop_at_bugs} bugs open, as asked"
             target, tokens, retesting = self._choose(position, clicks)
@@ -247,10 +252,10 @@ class Explorer:
         # A link to the page itself (`#`, the same URL) is never progress; a route that failed this
         # session is left for the next one.
         links = [
-            r for r in store.links_of(position)
+            r for r in store.link_table.of(position)
             if r != position and r not in self._failed and self.fetcher.followable(r)
         ]  # fmt: skip
-        due = store.needs_retest()
+        due = store.visits.needs_retest()
         if due:
             target = retest.next_retest(store, position, set(links))
             if target is None:
@@ -263,7 +268,7 @@ class Explorer:
         if not links and position != self.fetcher.start_route():
             # A dead end (no links we may follow): go back to the start, as a person would.
             links = [self.fetcher.start_route()]
-        n = store.step_count() + 1
+        n = store.history.step_count() + 1
         decision = Decision(
             position=position,
             links=links,
@@ -289,8 +294,8 @@ class Explorer:
     def unvisited(self) -> list[str]:
         """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked
         and did not fail this session."""
-        visited = set(self.store.visited())
-        known = dict.fromkeys(d for ds in self.store.links().values() for d in ds)
+        visited = set(self.store.visits.visited())
+        known = dict.fromkeys(d for ds in self.store.link_table.all().values() for d in ds)
         return [r for r in known if r not in visited and r not in self._failed and self.fetcher.followable(r)]
 
     def _travel(self, position: str, goals: set[str]) -> str | None:
@@ -301,7 +306,7 @@ class Explorer:
             return None
         graph = {
             src: [d for d in dsts if d != src and self.fetcher.followable(d)]
-            for src, dsts in self.store.links().items()
+            for src, dsts in self.store.link_table.all().items()
         }
         start = self.fetcher.start_route()
         for source in dict.fromkeys((position, start)):
@@ -315,7 +320,7 @@ class Explorer:
     def _template_of(self) -> Callable[[str], str]:
         """Each route's template (`bughunt.explorer.templates`): URL shape, refined by the structure
         hashes of the pages memory holds."""
-        return template_function(self.store.structure_hashes())
+        return template_function(self.store.visits.structure_hashes())
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool, tokens: int, click: bool = True
@@ -323,7 +328,7 @@ class Explorer:
         result = self._fetch(target)
         links: list[str] = []
         findings: list[Finding] = []
-        version: str | None = self.store.get_meta("app_version")
+        version: str | None = self.store.meta.get("app_version")
         if result.outcome == "page" and result.page is not None:
             page = result.page
             version = self._observe_version(page, result.final_route or target, confirmed=False)
@@ -383,7 +388,7 @@ class Explorer:
         """A route is fetched; a click state's route is the click, done on its page by the engine. A
         click that leaves the URL as it was is a state of its own (route + structure: it is stored
         under the click's route); one that navigates leads to the new URL, like a redirect."""
-        click = self.store.click_of(target) if CLICK_MARK in target else None
+        click = self.store.link_table.click_of(target) if CLICK_MARK in target else None
         if click is None:
             return self.fetcher.fetch(target)
         page_route, selector = click
@@ -401,34 +406,36 @@ class Explorer:
         the rest of the harness's state."""
         store = self.store
         todo = self.unvisited()
-        due = store.needs_retest()
-        open_bugs = list(dict.fromkeys(b["route"] for b in store.live_bugs() if b["status"] == "open"))
+        due = store.visits.needs_retest()
+        open_bugs = list(dict.fromkeys(b.route for b in store.bug_table.live() if b.status == "open"))
 
         def routes(rs: list[str], limit: int = 12) -> str:
             shown = [r for r in (safe_route(x) for x in rs[:limit]) if r]
             return ", ".join(shown) + (", ..." if len(rs) > limit else "")
 
         text = (
-            f"hand-over after {name} ({status}, {clicks} clicks, app {store.get_meta('app_version') or 'unknown'}): "
-            f"stopped at {safe_route(position or '') or '?'}; {len(store.explored())} pages visited; "
+            f"hand-over after {name} ({status}, {clicks} clicks, app {store.meta.get('app_version') or 'unknown'}): "
+            f"stopped at {safe_route(position or '') or '?'}; {len(store.visits.explored())} pages visited; "
             f"{len(todo)} known but unvisited{': ' + routes(todo) if todo else ''}; "
             f"{len(self._failed)} failed to load; {len(due)} due for retest; "
             f"open bugs on {routes(open_bugs) or 'none'}"
         )
         with store.transaction():
-            store.add_note(text, session_id, store.step_count(), self.clock(), author="harness")
+            store.notebook.add_note(
+                text, session_id, store.history.step_count(), self.clock(), author="harness"
+            )
 
     def _archive(self) -> None:
         """Hand the site map and the bug history to the policy's long-term store, if it keeps one."""
         archive = getattr(self.policy, "archive", None)
         if not callable(archive):
             return
-        table = self.store.links()
+        table = self.store.link_table.all()
         site_map = "\n".join(f"{src} -> {', '.join(dsts)}" for src, dsts in table.items())
         bugs = [
-            f"{b['fingerprint']} {b['route']} {b['kind']} {b['status']} v{b['version']}"
-            + (f" superseded_by={b['superseded_by']}" if b["superseded_by"] else "")
-            for b in self.store.all_bugs()
+            f"{b.fingerprint} {b.route} {b.kind} {b.status} v{b.version}"
+            + (f" superseded_by={b.superseded_by}" if b.superseded_by else "")
+            for b in self.store.bug_table.all()
         ]
         archive(site_map, bugs)
 
@@ -462,7 +469,7 @@ class Explorer:
         if clicks and own is not None:
             with self.store.transaction():
                 for route, selector in clicks:
-                    self.store.add_click(route, own.split(CLICK_MARK)[0], selector)
+                    self.store.link_table.add_click(route, own.split(CLICK_MARK)[0], selector)
         return routes
 
     def _page_actions(self, page: Any) -> list[Any]:
@@ -474,27 +481,27 @@ class Explorer:
     def _oracle_config(self) -> OracleConfig:
         # The routes memory knows lead an oracle to a related page the current one does not link to
         # (the resource behind an edit form with no link back).
-        return OracleConfig(known_routes=self._known_routes)
+        return OracleConfig(allow_destructive=self.config.allow_destructive, known_routes=self._known_routes)
 
     def _known_routes(self) -> list[str]:
-        known = dict.fromkeys(self.store.explored())
-        known.update(dict.fromkeys(d for ds in self.store.links().values() for d in ds))
+        known = dict.fromkeys(self.store.visits.explored())
+        known.update(dict.fromkeys(d for ds in self.store.link_table.all().values() for d in ds))
         return [r for r in known if CLICK_MARK not in r]
 
     def _oracle_fetch(self) -> Callable[[str], Any]:
         # The oracles may look at related pages (the previous page of a list, the article behind a
-        # form); one step never fetches the same one twice.
-        cache: dict[str, Any] = {}
+        # form). Their `OracleFetch` keeps the pages of one step; only failures are kept here, so a
+        # fetch the oracles ask for *again* (a page after a destructive action) is a fresh request.
+        failed: dict[str, OSError] = {}
 
         def fetch(url: str) -> Any:
-            if url not in cache:
-                try:
-                    cache[url] = self.fetcher.fetch_page(url)
-                except OSError as exc:
-                    cache[url] = exc
-            if isinstance(cache[url], OSError):
-                raise cache[url]
-            return cache[url]
+            if url in failed:
+                raise failed[url]
+            try:
+                return self.fetcher.fetch_page(url)
+            except OSError as exc:
+                failed[url] = exc
+                raise
 
         return fetch
 
@@ -508,12 +515,12 @@ class Explorer:
             page = self.fetcher.fetch(start).page
             if page is None:
                 return
-            before = self.store.get_meta("app_version")
+            before = self.store.meta.get("app_version")
             seen = self._observe_version(page, position, confirmed=False)
-            remembered = self.store.structure_hashes().get(start)
+            remembered = self.store.visits.structure_hashes().get(start)
             if remembered is not None and remembered != structure_hash(page):
                 with self.store.transaction():
-                    self.store.db.execute("UPDATE pages SET needs_retest = 1 WHERE route = ?", (start,))
+                    self.store.visits.mark_route_for_retest(start)
             if seen == before and self._pending is None:
                 return
 
@@ -528,7 +535,7 @@ class Explorer:
         the user's word and needs no confirmation.
         """
         store = self.store
-        current = store.get_meta("app_version")
+        current = store.meta.get("app_version")
         stated, refused = stated_version(page)
         if refused is not None:
             self._quarantine_version(page, refused)
@@ -537,9 +544,9 @@ class Explorer:
         if stated is None or stated == current:
             self._pending = None
             return current
-        if current is None and not store.explored():
+        if current is None and not store.visits.explored():
             with store.transaction():
-                store.set_meta("app_version", stated)  # the first version of a new exploration
+                store.meta.set("app_version", stated)  # the first version of a new exploration
             return stated
         if not (confirmed or hinted or self._pending == stated):
             self._pending = stated
@@ -548,7 +555,7 @@ class Explorer:
         if self._version_changed:
             logger.warning("app version changes again ({} -> {}) in one session: ignored", current, stated)
             with store.transaction():
-                store.set_meta("version_flaps", str(int(store.get_meta("version_flaps") or 0) + 1))
+                store.meta.set("version_flaps", str(int(store.meta.get("version_flaps") or 0) + 1))
             return current
         self._version_changed = True
         with store.transaction():
@@ -559,7 +566,9 @@ class Explorer:
         """A version text that is not a version number is page data: kept for audit, never trusted."""
         provenance = {"source": "app version (not a version number)", "url": page.url, "route": page.route}
         with self.store.transaction():
-            self.store.add_observation(refused, provenance, self.store.step_count(), self.clock())
+            self.store.notebook.add_observation(
+                refused, provenance, self.store.history.step_count(), self.clock()
+            )
 
     @staticmethod
     def _position_after_result(result: FetchResult, position: str) -> str:
@@ -601,12 +610,12 @@ def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[s
 
     Clicks, fetches and tokens are this session's (the last one when `result` is None); pages, bugs,
     duplicates and repeats are the whole exploration's (the store), so sessions add up."""
-    visited = store.explored()
-    links = store.links()
+    visited = store.visits.explored()
+    links = store.link_table.all()
     known = set(visited) | {d for ds in links.values() for d in ds}
-    builtin = store.get_meta("builtin") == "1"
+    builtin = store.meta.get("builtin") == "1"
     coverage = len(set(visited) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None
-    sessions = store.sessions()
+    sessions = store.history.sessions()
     last = sessions[-1] if sessions else None
     name: str | None
     reason: str | None
@@ -614,20 +623,20 @@ def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[s
         name, clicks, tokens, reason = result.session, result.clicks, result.tokens, result.stop_reason
         budget, fetches, detail = result.budget, result.fetches, result.detail
     else:
-        name = last["name"] if last else None
-        steps = store.steps(last["id"]) if last else []
-        if _col(last, "clicks") is not None:
-            clicks = int(_col(last, "clicks"))
+        name = last.name if last else None
+        steps = store.history.steps(last.id) if last else []
+        if last is not None and last.clicks is not None:
+            clicks = last.clicks
         else:  # a store written before clicks were kept: every step but the first session's landing
-            clicks = max(0, len(steps) - (1 if last is not None and last["id"] == sessions[0]["id"] else 0))
-        tokens = int(sum(s["tokens"] for s in steps))
-        reason = last["status"] if last else None
-        budget = last["budget"] if last else 0
-        fetches = int(_col(last, "fetches") if _col(last, "fetches") is not None else len(steps))
-        detail = str(_col(last, "stop_detail") or "")
+            clicks = max(0, len(steps) - (1 if last is not None and last.id == sessions[0].id else 0))
+        tokens = int(sum(s.tokens for s in steps))
+        reason = last.status if last else None
+        budget = last.budget if last else 0
+        fetches = last.fetches if last is not None and last.fetches is not None else len(steps)
+        detail = last.stop_detail if last is not None else ""
     return {
         "session": name,
-        "app_version": store.get_meta("app_version"),
+        "app_version": store.meta.get("app_version"),
         "steps": clicks,
         "clicks": clicks,
         "clicks_left": max(0, budget - clicks),
@@ -645,18 +654,20 @@ def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[s
         },
         "coverage": coverage,
         "bugs": [
-            {"fingerprint": b["fingerprint"], "route": b["route"], "kind": b["kind"], "status": b["status"]}
-            for b in store.live_bugs()
+            {
+                "fingerprint": b.fingerprint,
+                "route": b.route,
+                "kind": b.kind,
+                "status": b.status,
+                "suspected": destructive_mode.is_suspected(b.evidence),
+            }
+            for b in store.bug_table.live()
         ],
-        "model_reported": store.model_reports(),
-        "duplicate_reports": store.duplicate_reports(),
-        "repeat_visits": store.repeat_visits(),
+        **destructive_mode.summary_keys(store, name),
+        "model_reported": [m.entry() for m in store.bug_table.model_reports()],
+        "duplicate_reports": store.bug_table.duplicate_reports(),
+        "repeat_visits": store.history.repeat_visits(),
     }
-
-
-def _col(row: Any, name: str) -> Any:
-    """A column of a sessions row, None when the row or (in a store from before it existed) the column is missing."""
-    return row[name] if row is not None and name in row.keys() else None
 
 
 def describe(data: dict[str, Any]) -> list[str]:
@@ -674,7 +685,15 @@ def describe(data: dict[str, Any]) -> list[str]:
         f"repeat visits: {data['repeat_visits']}",
         f"bugs ({len(data['bugs'])}, duplicate reports: {data['duplicate_reports']}):",
     ]
-    lines += [f"  [{b['status']}] {b['route']:<28} {b['kind']:<24} {b['fingerprint']}" for b in data["bugs"]]
+    lines += [
+        f"  [{b['status']}{', suspected' if b.get('suspected') else ''}] {b['route']:<28} {b['kind']:<24} "
+        f"{b['fingerprint']}"
+        for b in data["bugs"]
+    ]
+    if data.get("allow_destructive"):
+        lines.append(f"{data['destructive_actions']} (--allow-destructive)")
+    elif any(b.get("suspected") for b in data["bugs"]):
+        lines.append(f"{destructive_mode.NOT_OPENED} (--allow-destructive opens them)")
     reported = data.get("model_reported") or []
     if reported:
         lines.append(f"reported by the model, not confirmed by any oracle ({len(reported)}, not counted):")

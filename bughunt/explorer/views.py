@@ -7,7 +7,7 @@ simulator's `Memory` so the real explorer and the simulator forget in exactly th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +16,7 @@ from bughunt.sim.memory import Eviction, Memory, NoMemory
 from bughunt.sim.rng import Rng
 
 from .harness import is_failure
-from .store import ExplorerStore
+from .store import ExplorerStore, Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +73,12 @@ def build_view(store: ExplorerStore, config: MemoryConfig, rnd: Rng) -> View:
         return NoMemory()
     mem: Memory[str] = Memory(config.capacity, config.eviction, rnd)
     view: View = mem if config.link_table else NoLinksView(mem)
-    table = store.links()
-    for step in store.steps():
-        if is_failure(step["outcome"], step["status"]):
+    table = store.link_table.all()
+    for step in store.history.steps():
+        if is_failure(step.outcome, step.status):
             continue  # a failed fetch is not a visit: the page is still to be explored
-        final = step["final_route"] or step["route"]
-        remember(view, step["route"], final, step["outcome"], table.get(final, ()))
+        final = step.final_route or step.route
+        remember(view, step.route, final, step.outcome, table.get(final, ()))
     return view
 
 
@@ -102,18 +102,18 @@ def render_working_context(
     """The structured-memory block injected into every prompt. Built from harness-written state only:
     routes, counts, fingerprints and notes that passed the filter — never raw page text."""
     config = config or MemoryConfig()
-    version = store.get_meta("app_version") or "unknown"
+    version = store.meta.get("app_version") or "unknown"
     lines = [f"app_version: {version}", f"current_page: {position or '(not started)'}"]
     if config.visited:
-        visited = store.visited()
-        table = store.links() if config.link_table else {}
+        visited = store.visits.visited()
+        table = store.link_table.all() if config.link_table else {}
         if config.capacity is not None:
             visited = visited[-config.capacity :]
         lines.append(f"visited ({len(visited)}): {', '.join(visited)}")
         known = {d for ds in table.values() for d in ds}
-        frontier = sorted(known - set(store.visited()))
+        frontier = sorted(known - set(store.visits.visited()))
         lines.append(f"known_unvisited ({len(frontier)}): {', '.join(frontier)}")
-        due = store.needs_retest()
+        due = store.visits.needs_retest()
         if due:
             lines.append(f"needs_retest ({len(due)}): {', '.join(due)}")
         if config.link_table:
@@ -121,17 +121,17 @@ def render_working_context(
                 if table.get(src):
                     lines.append(f"links {src} -> {', '.join(table[src])}")
     if config.bug_list:
-        for bug in store.live_bugs():
+        for bug in store.bug_table.live():
             lines.append(
-                f"bug [{bug['status']} @ {bug['version']}"
-                + (f", seen again @ {bug['last_seen_version']}" if bug["last_seen_version"] else "")
-                + f"] {bug['route']} {bug['kind']} fp={bug['fingerprint']}"
+                f"bug [{bug.status} @ {bug.version}"
+                + (f", seen again @ {bug.last_seen_version}" if bug.last_seen_version else "")
+                + f"] {bug.route} {bug.kind} fp={bug.fingerprint}"
             )
-    for note in store.notes():
+    for note in store.notebook.notes():
         # The harness's hand-over is its own word; a model's note passed the gate but is unverified,
         # and is never rendered like a harness note.
-        who = "harness note" if note["author"] == "harness" else "agent note (unverified)"
-        lines.append(f"{who}: {note['text']}")
+        who = "harness note" if note.author == "harness" else "agent note (unverified)"
+        lines.append(f"{who}: {note.text}")
     return "\n".join(lines)
 
 
@@ -141,31 +141,34 @@ def iso(ts: float | None) -> str | None:
 
 def bug_entries(store: ExplorerStore) -> list[dict[str, Any]]:
     """Every bug entry, live and superseded, as `bughunt memory` prints it. `superseded_by` names the
-    entry that replaced this one (its status, app version and time), or is null for the live entry."""
-    rows = store.all_bugs()
-    by_id = {b["id"]: b for b in rows}
+    entry that replaced this one (its status, app version and time), or is null for the live entry.
+    `occurrences` lists every route the fingerprint was seen on (first and last step, how often)."""
+    rows = store.bug_table.all()
+    by_id = {b.id: b for b in rows}
+    occurrences = store.bug_table.occurrences()
     out = []
     for b in rows:
-        succ = by_id.get(b["superseded_by"]) if b["superseded_by"] is not None else None
+        succ = by_id.get(b.superseded_by) if b.superseded_by is not None else None
         out.append(
             {
-                "fingerprint": b["fingerprint"],
-                "route": b["route"],
-                "kind": b["kind"],
-                "status": b["status"],
-                "version": b["version"],
-                "seen_at": iso(b["seen_at"]),
+                "fingerprint": b.fingerprint,
+                "route": b.route,
+                "kind": b.kind,
+                "status": b.status,
+                "version": b.version,
+                "seen_at": iso(b.seen_at),
+                "occurrences": [o.entry() for o in occurrences.get(b.fingerprint, [])],
                 "superseded_by": None
                 if succ is None
-                else {"status": succ["status"], "version": succ["version"], "seen_at": iso(succ["seen_at"])},
+                else {"status": succ.status, "version": succ.version, "seen_at": iso(succ.seen_at)},
             }
         )
     return out
 
 
-def visited_route(step: Mapping[str, Any]) -> str | None:
+def visited_route(step: Step) -> str | None:
     """The route a step landed on (after redirects), or None when it reached no page: the coverage
     curve's node for that step (`bughunt.sim.results.coverage_curve`)."""
-    if step["outcome"] != "page":
+    if step.outcome != "page":
         return None
-    return str(step["final_route"] or step["route"])
+    return str(step.final_route or step.route)

@@ -1,12 +1,26 @@
 """Client-side failures the browser engine saw while a page ran: uncaught JavaScript errors, errors
-logged to the console, and XHR/fetch requests answered with 4xx/5xx.
+logged to the console, and XHR/fetch requests answered with 4xx/5xx (or refused: a CORS failure).
 
-One finding per page, so a page that throws the same errors on every load is one bug. The message is a harness template: what the page said (the error
-text, the console line, the failing URL) is evidence only, which the explorer quarantines.
+One root cause is one bug, whichever page shows it: a failed request is fingerprinted by its method,
+its path *shape* and its status — not by the page route — so the one API call that fails on every
+profile's favourites tab is one bug with an occurrence per profile. In a request path, numbers, ids
+and slugs are placeholders (`bughunt.fingerprint.segment_shape`), every query value is one (`?favorited=
+<v>`: the keys name the endpoint, the values are data), and so is a segment the page's own route
+carries (`/api/profiles/alice` requested by `/#/profile/alice`: a plain-word user name is data
+the page passed on). The console lines and uncaught errors that follow a failed request are its
+consequences and go in its evidence. A page whose only failures are errors is fingerprinted by the
+first error's normalised message (first line, URLs shaped the same way, numbers and ids replaced).
+The message is a harness template: what the page said (the error text, the console line, the failing
+URL) is evidence only, which the explorer quarantines.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Set as AbstractSet
+from urllib.parse import parse_qsl, urlsplit
+
+from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
 from bughunt.html import ClientError, FetchedPage
 from bughunt.oracles.base import Fetch, Finding, evidence
 
@@ -14,25 +28,87 @@ _MESSAGES = {
     "js_error": "uncaught JavaScript error while the page ran",
     "console_error": "the page logged an error to the console",
 }
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"<>()\[\]]+", re.I)
+_RANK = {"js_error": 0, "console_error": 1}
 
 
 def _message(error: ClientError) -> str:
     if error.kind == "failed_request":
-        side = "server" if (error.status or 0) >= 500 else "client"
+        if error.status is None:
+            return "an XHR/fetch request of the page failed before any answer was usable"
+        side = "server" if error.status >= 500 else "client"
         return f"an XHR/fetch request of the page failed with a {side} error status"
     return _MESSAGES[error.kind]
 
 
-_RANK = {"js_error": 0, "failed_request": 1, "console_error": 2}
+def _route_words(route: str) -> set[str]:
+    """Plain words the page's route carries as data: its path (or hash-route) segments after the
+    first, which names the collection, and its query values."""
+    words: set[str] = set()
+    path, _, fragment = route.partition("#")
+    for part in (path, fragment.removeprefix("!")):
+        split = urlsplit(part)
+        segments = [s for s in split.path.split("/") if s]
+        words.update(s for s in segments[1:] if segment_shape(s) == s)
+        words.update(v for _, v in parse_qsl(split.query) if v)
+    return words
+
+
+def url_shape(url: str, data_words: AbstractSet[str] = frozenset()) -> str:
+    """`https://api/x/articles/how-to-k2p9/comments?limit=10` → `/x/articles/<slug>/comments?limit=<v>`:
+    the path with placeholders for numbers, ids, slugs and `data_words`; query keys (sorted) with
+    `<v>` for every value. Scheme and host are dropped (one API seen from two origins is one API)."""
+    parts = urlsplit(url)
+    segments = ["<v>" if s in data_words else (segment_shape(s) if s else s) for s in parts.path.split("/")]
+    keys = sorted({k for k, _ in parse_qsl(parts.query, keep_blank_values=True)})
+    query = "&".join(f"{k}=<v>" for k in keys)
+    return ("/".join(segments) or "/") + (f"?{query}" if query else "")
+
+
+def request_signature(error: ClientError, page_route: str = "") -> str:
+    """What identifies a failed request across pages: method, path shape and status."""
+    method = error.text.split(" ", 1)[0].upper() if error.text else "GET"
+    method = method if method.isalpha() and len(method) <= 8 else "GET"
+    status = str(error.status) if error.status is not None else "failed"
+    return f"{method} {url_shape(error.url, _route_words(page_route))} {status}"
+
+
+def error_signature(error: ClientError, page_route: str = "") -> str:
+    """An error's message as a root cause: first line, URLs as their shapes, volatile values gone."""
+    lines = error.text.strip().splitlines()
+    first = lines[0] if lines else ""
+    words = _route_words(page_route)
+    first = _URL.sub(lambda m: url_shape(m.group(0), words), first)
+    return normalise_message(first)
 
 
 def check_client_errors(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
-    """At most one finding per page: one failure usually shows several ways (a failed fetch, then the
-    console line about it, then the error the missing data causes), so the message names the most
-    telling kind — an uncaught error, else a failed request, else a console error — and the evidence
-    lists them all."""
+    """One finding per distinct failed request (method, path shape, status) of the page, each with
+    every error the page showed as evidence (a failed fetch, then the console line about it, then the
+    error the missing data causes); a page with no failed request gives one finding, named by its
+    most telling error — an uncaught one before a console line."""
     if not page.client_errors:
         return []
-    errors = sorted(page.client_errors, key=lambda e: _RANK[e.kind])
     seen = [{"kind": e.kind, "text": e.text, "source": e.url, "status": e.status} for e in page.client_errors]
-    return [Finding("client_error", page.route, _message(errors[0]), evidence(page, client_errors=seen))]
+    failed = [e for e in page.client_errors if e.kind == "failed_request"]
+    if failed:
+        causes: dict[str, ClientError] = {}
+        for error in failed:
+            causes.setdefault(request_signature(error, page.route), error)
+        keyed = [(sig, error) for sig, error in causes.items()]
+    else:
+        first = sorted(page.client_errors, key=lambda e: _RANK.get(e.kind, 9))[0]
+        keyed = [(error_signature(first, page.route), first)]
+    findings = []
+    for signature, error in keyed:
+        message = _message(error)
+        findings.append(
+            Finding(
+                "client_error",
+                page.route,
+                message,
+                evidence(page, client_errors=seen, signature=signature),
+                fingerprint=fingerprint(signature, "client_error", message),
+            )
+        )
+    return findings

@@ -10,9 +10,13 @@ a `data-resource`/`data-view`/`data-src` attribute, a link inside the form, or a
 labelled cancel/view/back/show. When the edit page has none, the identifier in the edit URL
 (`/editor/<slug>`, `/items/7/edit`) leads to it: a link, form action or known route (from
 `OracleConfig.known_routes`) that contains the identifier and is not itself an edit or destructive
-URL. On that page, the value is found by `data-field`/`itemprop`/`name`/`id`/class words or a
-`dt`/`th`/`label` term matching the field's name, id or label (singular and plural, `tagList`/
-`tags`/`tag-list` alike). At most `OracleConfig.max_forms` edit forms are compared per page.
+URL; candidates sharing the edit URL's other segments come first (`/article/edit/7` →
+`/article/7/<slug>`, not `/profile/7`). On that page, the value is found by `data-field`/`itemprop`/
+`name`/`id`/class words or a `dt`/`th`/`label` term matching the field's name, id or label (singular
+and plural, `tagList`/`tags`/`tag-list` alike); when nothing names an empty visible text field, by
+its position between its filled neighbours (`form_positions`: a summary in a bare `<p>` between the
+title and the body), checked against another instance of the resource's template when memory knows
+one. At most `OracleConfig.max_forms` edit forms are compared per page.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import targets
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
@@ -145,7 +150,10 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
         for candidate in (trimmed, url):
             if candidate != page.url and candidate not in found:
                 found.append(candidate)
-    return sorted(found, key=lambda u: len(_segments(u)))
+    # The resource shares the edit URL's other segments (`/article/edit/7` → `/article/7/<slug>`,
+    # not `/profile/7`), then the shortest wins.
+    names = set(rest)
+    return sorted(found, key=lambda u: (-len(names & set(_segments(u))), len(_segments(u))))
 
 
 def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_CONFIG) -> list[str]:
@@ -213,6 +221,69 @@ def _writes(form: Node) -> bool:
     return len(texts) > 1 and bool(submits)
 
 
+def _dropped_by_position(
+    page: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    resource: FetchedPage,
+    found: set[str],
+    fetch: Fetch,
+    config: OracleConfig,
+) -> list[tuple[str, str]]:
+    """Empty visible text fields whose stored value the resource shows unlabelled, located by the
+    filled fields around them (`form_positions`); text another instance of the resource's template
+    shows too is the template's, not a value."""
+    pairs = [(name, value) for _n, name, value, _k, _vis in fields]
+    shown = blocks(resource.document, base_url(resource), resource.url)
+    furniture: set[str] | None = None
+    template_texts: set[str] | None = None
+    out = []
+    for i, (node, name, value, _keys, visible) in enumerate(fields):
+        if value or not visible or name in found or node.tag not in ("input", "textarea"):
+            continue
+        if furniture is None:
+            furniture = page_texts(page.document, base_url(page), page.url)
+        texts = unlabelled_values(pairs, i, shown, furniture)
+        if texts and template_texts is None:
+            sibling = _sibling_instance(resource, fetch, config)
+            template_texts = (
+                page_texts(sibling.document, base_url(sibling), sibling.url) if sibling else set()
+            )
+        text = next((t for t in texts if normalised(t) not in (template_texts or set())), "")
+        if text:
+            out.append((name, text))
+    return out
+
+
+def _sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig) -> FetchedPage | None:
+    """Another page of the resource's template that memory knows, fetched; None when there is none
+    or it does not answer."""
+    if config.known_routes is None:
+        return None
+    segments = _segments(resource.url)
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(resource.url))
+    for route in config.known_routes():
+        if route == resource.route or not route.startswith("/"):
+            continue
+        url = origin + route
+        other = _segments(url)
+        # One template: the same collection and depth (`/article/8/<slug>` beside `/article/7/<slug>`),
+        # not an edit or destructive page of it.
+        if (
+            len(other) != len(segments)
+            or other[:1] != segments[:1]
+            or _edit_like(url)
+            or destructive_action(url)
+        ):
+            continue
+        try:
+            sibling = fetch(url)
+        except OSError as err:
+            logger.debug("form oracle could not fetch {}: {}", route, err)
+            return None
+        return sibling if sibling.status < 400 and sibling.is_html and sibling.url != resource.url else None
+    return None
+
+
 def check_form_drops_value(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -251,6 +322,13 @@ def check_form_drops_value(
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form
+            ]
+            dropped += [
+                (name, text)
+                for name, text in _dropped_by_position(
+                    page, fields, resource, {n for n, _ in dropped}, fetch, config
+                )
+                if not _words(text) <= shown_in_form
             ]
             if dropped:
                 findings.append(

@@ -34,7 +34,7 @@ def load_report_data(store_dir: str | Path) -> dict[str, Any]:
     data = load_exploration(store_dir)
     store = ExplorerStore(store_dir, create=False, lock=False)
     try:
-        texts = {o["id"]: o["text"] for o in store.observations()}
+        texts = {o.id: o.text for o in store.notebook.observations()}
     finally:
         store.close()
     for bug in data.get("bugs", []):
@@ -180,6 +180,23 @@ def _summary(data: dict[str, Any]) -> str:
     return f'<div class="tiles">{"".join(tiles)}</div>'
 
 
+def _destructive(data: dict[str, Any]) -> str:
+    """Whether any session opened destructive actions (`--allow-destructive`): then the site was
+    changed by the exploration, and the report says so first."""
+    s = data.get("summary") or {}
+    opened = s.get("destructive_sessions") or []
+    if opened:
+        names = ", ".join(escape(str(n)) for n in opened)
+        return (
+            '<p class="sub"><strong>Destructive actions were opened: disposable environment</strong> '
+            f"(--allow-destructive in session {names}); confirmed ones were judged by their effect.</p>"
+        )
+    return (
+        '<p class="sub">Destructive actions were not opened (off by default): suspected ones are '
+        "reported unconfirmed.</p>"
+    )
+
+
 def _sessions(data: dict[str, Any]) -> str:
     clicks = session_clicks(data)
     rows = "".join(
@@ -301,6 +318,18 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
             for h in history
         )
         older = f'<div class="history"><div class="muted">History (superseded entries)</div><ul>{items}</ul></div>'
+    occ = bug.get("occurrences") or []
+    where = ""
+    if len(occ) > 1:
+        items = "".join(
+            f"<li><code>{escape(str(o.get('route')))}</code> · steps {escape(str(o.get('first_step')))}"
+            f"–{escape(str(o.get('last_step')))} · seen {escape(str(o.get('count')))}×</li>"
+            for o in occ
+        )
+        where = (
+            f'<div class="occurrences"><span class="muted">one root cause, {len(occ)} occurrences:</span>'
+            f"<ul>{items}</ul></div>"
+        )
     return (
         f'<article class="bug {escape(status)}" id="bug-{escape(str(bug.get("fingerprint")))}">'
         f'<header><span class="kind">{escape(str(bug.get("kind")))}</span>'
@@ -310,6 +339,7 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
         f'<p class="meta">fingerprint <code>{escape(str(bug.get("fingerprint")))}</code> · '
         f"{'found' if status == 'open' else 'marked ' + escape(status)} at step "
         f"{escape(str(bug.get('step')))} · {escape(str(bug.get('seen_at')))}</p>"
+        f"{where}"
         f'<div class="versions"><span class="muted">status per app version:</span><ul>{versions}</ul></div>'
         f"{_evidence(bug.get('evidence') or {}, base, builtin)}{older}</article>"
     )
@@ -427,6 +457,7 @@ def render_report(data: dict[str, Any]) -> str:
         f"<title>BugHunt report — {escape('built-in site' if data.get('builtin') else target)}</title><style>{CSS}</style></head><body><main>"
         f'<h1>BugHunt report</h1><p class="sub">Exploration of {where}'
         f" · {version_text} · generated {generated}</p>"
+        f"{_destructive(data)}"
         f"{_summary(data)}"
         f"<section><h2>Site map and the path walked</h2>{site_map_svg(data)}{_templates(data)}</section>"
         f"<section><h2>{progress}</h2>{coverage_svg(data)}"

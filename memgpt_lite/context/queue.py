@@ -14,19 +14,30 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from loguru import logger
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from memgpt_lite.errors import ConfigError, ContextWindowExceeded, UsageError
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ModelRequest, ToolSpec, utcnow
 
+from .agent_state import AgentState
 from .blocks import WorkingContext
+from .config import ContextConfig
 from .oversized import stand_in
 from .summarizer import PRESSURE_KIND, Summarizer
 from .tokens import REQUEST_OVERHEAD, TokenCounter
+
+__all__ = [
+    "ContextConfig",
+    "ContextEvent",
+    "ContextManager",
+    "PreparedPrompt",
+    "pressure_notice",
+    "tool_units",
+]
 
 SUMMARY_KIND = "recursive_summary"
 FAILURE_NOTE_PREFIX = "[note "
@@ -34,28 +45,6 @@ SUMMARY_HEADER = (
     "Summary of the earlier conversation (recursive; the original messages are in recall storage — "
     "use conversation_search to read them):"
 )
-
-
-class ContextConfig(BaseModel):
-    """Window size and thresholds, as fractions of the window."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    context_window: int = Field(gt=0)
-    warning: float = 0.70
-    flush: float = 1.00
-    evict_to: float = 0.50
-    provider_counts: bool = False
-    """When a model is given, calibrate the token margin from its count-tokens endpoint on every prepare."""
-
-    @model_validator(mode="after")
-    def _ordered(self) -> ContextConfig:
-        if not (0.0 < self.evict_to < self.warning <= self.flush <= 1.0):
-            raise ValueError(
-                "thresholds must satisfy 0 < evict_to < warning <= flush <= 1 "
-                f"(got evict_to={self.evict_to}, warning={self.warning}, flush={self.flush})"
-            )
-        return self
 
 
 class ContextEvent(BaseModel):
@@ -108,7 +97,12 @@ def tool_units(messages: list[Message]) -> list[list[Message]]:
 
 
 class ContextManager:
-    """Owns the in-context queue and the recursive summary of one agent."""
+    """Owns the in-context queue, the recursive summary and the persisted agent state of one agent.
+
+    The state (`AgentState`, `state()`) is one typed object made from what this manager holds; every
+    change hands it to `on_change` (the owner's writer: `AgentMemory` writes `state.json`), once per
+    appended message. `extra` and `embedder` are carried for the owner (application data and the name
+    of the embedder archival storage was opened with) so that they are written with the rest."""
 
     def __init__(
         self,
@@ -125,7 +119,9 @@ class ContextManager:
         warned: bool = False,
         counters: dict[str, int] | None = None,
         model: Model | None = None,
-        on_change: Callable[[], None] | None = None,
+        on_change: Callable[[AgentState], None] | None = None,
+        extra: dict[str, Any] | None = None,
+        embedder: str | None = None,
     ) -> None:
         self.store = store
         self.counter = counter
@@ -135,6 +131,10 @@ class ContextManager:
         self.working_context = working_context or WorkingContext()
         self.model = model
         self.on_change = on_change
+        self.extra: dict[str, Any] = extra if extra is not None else {}
+        """Application data that must survive with the agent (e.g. the demo's turn number)."""
+        self.embedder = embedder
+        """Name of the embedder archival storage was opened with (None: not opened yet)."""
         self.warned = warned
         self.counters: dict[str, int] = {
             "appended": 0,
@@ -198,10 +198,29 @@ class ContextManager:
     def pressure(self, tools: list[ToolSpec] | None = None) -> float:
         return self.prompt_tokens(tools) / self.config.context_window
 
+    def state(self) -> AgentState:
+        """The persisted agent state: everything needed to resume exactly, apart from the messages."""
+        return AgentState(
+            config=self.config,
+            system_prompt=self.system_prompt,
+            blocks=self.working_context.blocks,
+            in_context_ids=[m.id for m in self._queue],
+            pending_ids=list(self.pending_ids),
+            summary=self._summary,
+            summary_at=self.summary_at,
+            warned=self.warned,
+            counters=dict(self.counters),
+            last_tools_tokens=self.last_tools_tokens,
+            token_encoding=self.counter.encoding_name,
+            embedder=self.embedder,
+            safety_margin=self.counter.safety_margin,
+            extra=self.extra,
+        )
+
     # -- mutation -----------------------------------------------------------------------------------
     def _changed(self) -> None:
         if self.on_change is not None:
-            self.on_change()
+            self.on_change(self.state())
 
     def _set_summary(self, summary: str, at: datetime | None = None) -> None:
         self._summary = summary

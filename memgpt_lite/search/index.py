@@ -23,7 +23,14 @@ from memgpt_lite.search.views import indexed, message_view, segments, speaker_of
 from memgpt_lite.storage.embeddings import Embedder
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.recall import RecallStore
-from memgpt_lite.storage.sqlite import open_sqlite
+from memgpt_lite.storage.sqlite import (
+    Schema,
+    ensure_schema,
+    execute_script,
+    open_sqlite,
+    table_names,
+    transaction,
+)
 
 INDEX_VERSION = 3
 EMBED_BATCH = 256
@@ -42,6 +49,19 @@ CREATE TABLE items(
 CREATE VIRTUAL TABLE windows USING fts5(text, tokenize='porter unicode61 remove_diacritics 2');
 CREATE TABLE index_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+_DROP = "DROP TABLE IF EXISTS items; DROP TABLE IF EXISTS windows; DROP TABLE IF EXISTS index_meta;"
+
+
+def _legacy_version(db: sqlite3.Connection) -> int | None:
+    """An index from before `user_version` kept its version in `index_meta` (None: not a search index)."""
+    if "index_meta" not in table_names(db):
+        return None
+    row = db.execute("SELECT value FROM index_meta WHERE key = 'version'").fetchone()
+    return int(row[0]) if row and str(row[0]).isdigit() else -1
+
+
+SCHEMA = Schema("search index", INDEX_VERSION, _SCHEMA, legacy=_legacy_version, drop=_DROP)
+"""Derived data: an older index is emptied and rebuilt, never migrated."""
 
 
 class RecallIndex:
@@ -59,8 +79,8 @@ class RecallIndex:
 
     # -- schema -------------------------------------------------------------------------------------
     def _settings(self) -> dict[str, str]:
+        """What the index was built with; another embedder or window setting means a rebuild."""
         return {
-            "version": str(INDEX_VERSION),
             "embedder": self.embedder.name,
             "dim": str(self.embedder.dim),
             "radius": str(self.config.radius),
@@ -68,29 +88,20 @@ class RecallIndex:
         }
 
     def _open_schema(self) -> None:
-        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if not tables:
-            self._create()
-            return
-        if "index_meta" not in tables:
-            raise StoreError(f"{self.path} is an SQLite database but not a search index")
+        ensure_schema(self._db, SCHEMA, self.path)
         stored = dict(self._db.execute("SELECT key, value FROM index_meta").fetchall())
         wanted = self._settings()
-        if any(stored.get(k) != v for k, v in wanted.items()):
+        if "synced" in stored and all(stored.get(k) == v for k, v in wanted.items()):
+            return
+        if stored:
             logger.info("search index {} was built with {}; rebuilding", self.path, stored)
-            self._reset()
-
-    def _create(self) -> None:
-        rows = [*self._settings().items(), ("synced", "0")]
-        values = ",".join("(" + ",".join(_sql_str(x) for x in r) + ")" for r in rows)
-        self._db.executescript(f"BEGIN;{_SCHEMA}INSERT INTO index_meta VALUES {values};COMMIT;")
+        self._reset()
 
     def _reset(self) -> None:
-        self._db.executescript(
-            "BEGIN;DROP TABLE IF EXISTS items;DROP TABLE IF EXISTS windows;"
-            "DROP TABLE IF EXISTS index_meta;COMMIT;"
-        )
-        self._create()
+        rows = [*self._settings().items(), ("synced", "0")]
+        with transaction(self._db):
+            execute_script(self._db, _DROP + _SCHEMA)
+            self._db.executemany("INSERT INTO index_meta VALUES (?, ?)", rows)
 
     def _load(self) -> None:
         rows = self._db.execute(
@@ -152,8 +163,7 @@ class RecallIndex:
             lo, hi = window_bounds(segs, i, radius)
             texts.append("\n".join(all_views[j - base] for j in range(lo, hi)))
         try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with transaction(self._db):
                 if keep:
                     self._db.executemany(
                         "INSERT INTO items(pos, id, role, speaker, created_at, view, vec) VALUES (?,?,?,?,?,?,?)",
@@ -178,10 +188,6 @@ class RecallIndex:
                 self._db.execute(
                     "UPDATE index_meta SET value=? WHERE key='synced'", (str(self.synced + len(msgs)),)
                 )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
         except sqlite3.Error as e:
             raise StoreError(f"cannot write search index {self.path}: {e}") from e
         self.synced += len(msgs)
@@ -235,7 +241,3 @@ class RecallIndex:
                 self._db.close()
             except sqlite3.Error as e:  # closing must not hide the caller's own error
                 logger.warning("closing search index {}: {}", self.path, e)
-
-
-def _sql_str(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"

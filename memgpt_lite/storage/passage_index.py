@@ -24,23 +24,26 @@ from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.chroma_util import PassageFilter
 from memgpt_lite.storage.fts import query_terms
 from memgpt_lite.storage.passages import Passage
-from memgpt_lite.storage.sqlite import open_sqlite
+from memgpt_lite.storage.sqlite import Schema, ensure_schema, open_sqlite, transaction
 
 INDEX_VERSION = 3
 """3: an FTS5 table over passage text (rows keyed by `passages.n`). Older indexes are rebuilt on open."""
 
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS passages(
+_SCHEMA = """
+CREATE TABLE passages(
     n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, created_at REAL NOT NULL, current INTEGER NOT NULL,
     importance INTEGER NOT NULL, accessed REAL NOT NULL
 );
-CREATE INDEX IF NOT EXISTS passages_created ON passages(created_at);
-CREATE TABLE IF NOT EXISTS passage_tags(tag TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY(tag, id)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
+CREATE INDEX passages_created ON passages(created_at);
+CREATE TABLE passage_tags(tag TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY(tag, id)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE passages_fts USING fts5(
     content, tokenize='porter unicode61 remove_diacritics 2'
 );
-PRAGMA user_version={INDEX_VERSION};
 """
+
+SCHEMA = Schema("archival index", INDEX_VERSION, _SCHEMA, legacy=lambda db: -1)
+"""No migrations: the index is derived data, so an older one (or one from before it kept a version,
+`legacy` -1) is a `StoreError` here and `open_index` rebuilds it from Chroma."""
 
 LEXICAL_BUDGET = 5000
 """Most matching passages bm25 ranks per query (see `PassageIndex._match`)."""
@@ -71,12 +74,7 @@ class PassageIndex:
         self.path = Path(path)
         self._lock = threading.RLock()
         with open_sqlite(self.path, "archival index", corrupt="corrupt") as self._db:
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0 and self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                version = -1  # tables without a version: an older layout
-            if version not in (0, INDEX_VERSION):
-                raise StoreError(f"archival index {self.path} has version {version}, not {INDEX_VERSION}")
-            self._db.executescript(_SCHEMA)
+            ensure_schema(self._db, SCHEMA, self.path)
 
     def size(self) -> int:
         return int(self._q("SELECT count(*) FROM passages")[0][0])
@@ -85,29 +83,30 @@ class PassageIndex:
         rows = list(rows)
         with self._lock:
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                # A re-added id (a rebuild over leftovers) must not leave its old text findable.
-                self._db.executemany(
-                    "DELETE FROM passages_fts WHERE rowid IN (SELECT n FROM passages WHERE id = ?)",
-                    [(r.id,) for r in rows],
-                )
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO passages(id, created_at, current, importance, accessed) "
-                    "VALUES (?,?,?,?,?)",
-                    [(r.id, r.created_at, int(r.current), r.importance, r.accessed) for r in rows],
-                )
-                self._db.executemany(
-                    "INSERT INTO passages_fts(rowid, content) SELECT n, ? FROM passages WHERE id = ?",
-                    [(r.content, r.id) for r in rows],
-                )
-                self._db.executemany(
-                    "INSERT OR IGNORE INTO passage_tags VALUES (?,?)",
-                    [(t, r.id) for r in rows for t in r.tags],
-                )
-                self._db.execute("COMMIT")
+                with transaction(self._db):
+                    self._add(rows)
             except sqlite3.Error as e:
-                self._db.execute("ROLLBACK")
                 raise StoreError(f"cannot write archival index {self.path}: {e}") from e
+
+    def _add(self, rows: list[Row]) -> None:
+        # A re-added id (a rebuild over leftovers) must not leave its old text findable.
+        self._db.executemany(
+            "DELETE FROM passages_fts WHERE rowid IN (SELECT n FROM passages WHERE id = ?)",
+            [(r.id,) for r in rows],
+        )
+        self._db.executemany(
+            "INSERT OR REPLACE INTO passages(id, created_at, current, importance, accessed) "
+            "VALUES (?,?,?,?,?)",
+            [(r.id, r.created_at, int(r.current), r.importance, r.accessed) for r in rows],
+        )
+        self._db.executemany(
+            "INSERT INTO passages_fts(rowid, content) SELECT n, ? FROM passages WHERE id = ?",
+            [(r.content, r.id) for r in rows],
+        )
+        self._db.executemany(
+            "INSERT OR IGNORE INTO passage_tags VALUES (?,?)",
+            [(t, r.id) for r in rows for t in r.tags],
+        )
 
     def set_current(self, passage_id: str, current: bool) -> None:
         self._q("UPDATE passages SET current=? WHERE id=?", (int(current), passage_id))
@@ -115,11 +114,9 @@ class PassageIndex:
     def touch(self, ids: list[str], at: float) -> None:
         with self._lock:
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._db.executemany("UPDATE passages SET accessed=? WHERE id=?", [(at, i) for i in ids])
-                self._db.execute("COMMIT")
+                with transaction(self._db):
+                    self._db.executemany("UPDATE passages SET accessed=? WHERE id=?", [(at, i) for i in ids])
             except sqlite3.Error as e:
-                self._db.execute("ROLLBACK")
                 raise StoreError(f"cannot write archival index {self.path}: {e}") from e
 
     def accessed(self, ids: list[str]) -> dict[str, float]:

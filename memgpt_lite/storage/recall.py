@@ -25,7 +25,15 @@ from memgpt_lite.messages import Message
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.message_filter import ROLES, MessageFilter
 from memgpt_lite.storage.pages import Page, check_paging
-from memgpt_lite.storage.sqlite import open_sqlite, open_sqlite_readonly
+from memgpt_lite.storage.sqlite import (
+    Schema,
+    check_schema,
+    ensure_schema,
+    open_sqlite,
+    open_sqlite_readonly,
+    table_names,
+    transaction,
+)
 from memgpt_lite.storage.times import TimeLike
 
 __all__ = ["ROLES", "RecallHit", "RecallStore"]
@@ -53,6 +61,8 @@ END;
 CREATE TABLE recall_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INSERT INTO recall_meta VALUES ('chronological', '1');
 """
+
+SCHEMA = Schema("recall database", SCHEMA_VERSION, _SCHEMA)
 
 
 class RecallHit(BaseModel):
@@ -88,30 +98,14 @@ class RecallStore:
 
     def _init_schema(self) -> None:
         db = self._db
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table','view')")}
-        if version == 0:
-            if tables:
-                raise StoreError(
-                    f"{self.path} is an SQLite database but not a recall database (tables: {sorted(tables)[:5]})"
-                )
-            if self.read_only:
-                raise StoreError(
-                    f"recall database {self.path} is an empty SQLite database (no recall tables)"
-                )
-            # One script, one transaction: a crash leaves either no schema or all of it.
-            db.executescript(f"BEGIN;{_SCHEMA}PRAGMA user_version={SCHEMA_VERSION};COMMIT;")
-        elif version > SCHEMA_VERSION:
-            raise StoreError(
-                f"recall database {self.path} has schema {version}; this memgpt_lite reads up to {SCHEMA_VERSION}"
-            )
-        elif not {"messages", "messages_fts", "recall_meta"} <= tables:
+        if self.read_only:
+            check_schema(db, SCHEMA, self.path)
+        else:
+            ensure_schema(db, SCHEMA, self.path)
+        if not {"messages", "messages_fts", "recall_meta"} <= table_names(db):
             raise StoreError(f"recall database {self.path} is missing its tables; it is corrupt")
         row = db.execute("SELECT value FROM recall_meta WHERE key='chronological'").fetchone()
         self._chronological = bool(row and row[0] == "1")
-
-    def _tx(self) -> _Transaction:
-        return _Transaction(self._db)
 
     # -- writing ------------------------------------------------------------------------------------
     def append(self, msg: Message) -> None:
@@ -146,7 +140,7 @@ class RecallStore:
             return 0
         with self._lock:
             try:
-                with self._tx():
+                with transaction(self._db):
                     existing = self._existing(list(rows))
                     for mid, stored in existing.items():
                         if stored != rows[mid][-1]:
@@ -369,19 +363,6 @@ class RecallStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT/ROLLBACK on an autocommit connection."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
 
 
 def _load(data: str) -> Message:

@@ -14,13 +14,16 @@ from contextlib import contextmanager
 
 from bughunt.webapp.conduit.app import ConduitApp, ConduitConfig
 from bughunt.webapp.conduit.bugs import PLANTED, SIX_KINDS, PlantedBug, Score, planted_for, score
-from bughunt.webapp.conduit.data import DEMO_PASSWORD, DEMO_USER
+from bughunt.webapp.conduit.data import DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USER, SECOND_PASSWORD, SECOND_USER
 from bughunt.webapp.server import SiteServer, serving
 
 __all__ = [
+    "DEMO_ACCOUNTS",
     "DEMO_PASSWORD",
     "DEMO_USER",
     "PLANTED",
+    "SECOND_PASSWORD",
+    "SECOND_USER",
     "SIX_KINDS",
     "ConduitApp",
     "ConduitConfig",

@@ -14,7 +14,7 @@ from http.cookies import SimpleCookie
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from bughunt.webapp.conduit import views
-from bughunt.webapp.conduit.data import DEMO_PASSWORD, PAGE_SIZE, Article, Comment, seed
+from bughunt.webapp.conduit.data import DEMO_ACCOUNTS, PAGE_SIZE, Article, Comment, seed
 from bughunt.webapp.conduit.layout import document
 from bughunt.webapp.pages import Response
 from bughunt.webapp.server import Request
@@ -220,6 +220,8 @@ class ConduitApp:
         article = self._find(slug)
         if article is None:
             return Response(404, '{"error": "not found"}', tuple(self._headers("application/json")))
+        if not article.tags:
+            return Response(200, "[]", tuple(self._headers("application/json")))  # nothing shares a tag
         if len(article.tags) < 2:
             # Planted bug (client_error): the score divides by (shared tags - 1); the widget's fetch gets a 500.
             return Response(500, '{"error": "ZeroDivisionError"}', tuple(self._headers("application/json")))
@@ -301,10 +303,11 @@ class ConduitApp:
             key = self._cookies(request).get(CSRF_COOKIE, "")
             if not key or form.get("csrf_token") != self.csrf.get("pre:" + key):
                 return self._login_form(request, "/", "CSRF verification failed. Request aborted.", 403)
-            if form.get("username") != "demo" or form.get("password") != DEMO_PASSWORD:
+            name = form.get("username", "")
+            if name not in DEMO_ACCOUNTS or form.get("password") != DEMO_ACCOUNTS[name]:
                 return self._login_form(request, form.get("next", "/"), "email or password is invalid", 422)
             new_sid = secrets.token_hex(16)
-            self.sessions[new_sid] = "demo"
+            self.sessions[new_sid] = name
             target = form.get("next", "/")
             target = target if target.startswith("/") and not target.startswith("//") else "/"
             cookie = f"{SESSION_COOKIE}={new_sid}; Path=/; HttpOnly; SameSite=Lax"

@@ -67,16 +67,28 @@ PLANTED: tuple[PlantedBug, ...] = (
     PlantedBug(
         "form_drops_value",
         "/editor/<slug>",
-        ("/editor/forms-that-keep-their-values-x6y4", "/editor/reading-stack-traces-d9e7"),
+        # user A's three articles, then user B's one (each account reaches only its own editors)
+        (
+            "/editor/forms-that-keep-their-values-x6y4",
+            "/editor/reading-stack-traces-d9e7",
+            "/editor/templates-typed-by-hand-n4h2",
+            "/editor/readable-type-on-the-web-h2j9",
+        ),
         3,
         True,
         "a",
-        "the editor's hidden tags input is rendered empty: saving drops the article's tags",
+        "the editor's hidden tags input is rendered empty: saving drops the article's tags; and its "
+        "description input is written without a value (the article page shows the description in an "
+        "unmarked lede <p>): the untagged article's editor drops only that",
     ),
     PlantedBug(
         "unconfirmed_destructive",
         "/article/<slug>/comments/<n>/delete",
-        ("/article/property-based-testing-v5w3/comments/4/delete",),
+        # user A's comment, then user B's (each account sees only its own delete link)
+        (
+            "/article/property-based-testing-v5w3/comments/4/delete",
+            "/article/css-grid-in-ten-minutes-z7a5/comments/7/delete",
+        ),
         3,
         True,
         "a",

@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 PAGE_SIZE = 3
 DEMO_USER = "demo"
 DEMO_PASSWORD = "conduit-demo"
-"""The one account that can log in (a public test fixture, not a secret)."""
+"""User A: an account that can log in (a public test fixture, not a secret)."""
+SECOND_USER = "demo2"
+SECOND_PASSWORD = "conduit-demo2"
+"""User B: a second account with its own article and comment, so two logged-in users see different
+pages (their own edit and delete links); a public test fixture like the first."""
+DEMO_ACCOUNTS: dict[str, str] = {DEMO_USER: DEMO_PASSWORD, SECOND_USER: SECOND_PASSWORD}
+"""Every account that can log in: user name -> password."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +73,7 @@ def seed() -> Seed:
             User("dave", "Web performance.", "dave@example.test", "/static/d.svg"),
             User("erin", "Gone fishing.", "erin@example.test", "/static/e.svg", active=False),
             User(DEMO_USER, "The demo account.", "demo@example.test", "/static/demo.svg"),
+            User(SECOND_USER, "The second demo account.", "demo2@example.test", "/static/demo2.svg"),
         )
     }
     a = Article
@@ -91,6 +98,13 @@ def seed() -> Seed:
           ("python", "testing"), "Bottom line first.", "The last line names the error..."),
         a("caching-headers-explained-f1g8", "Caching headers explained", "dave", "2024-05-02",
           ("webdev",), "ETag, max-age, no-store.", "A response without Cache-Control..."),
+        a("templates-typed-by-hand-n4h2", "Templates typed by hand", DEMO_USER, "2024-05-01",
+          (), "Every attribute written out, one forgotten.", "A hand-written input needs its value..."),
+        # User B's article: the oldest (last in every list it is in) and tagged with tags no other
+        # article has, so no list of user A's view gains a page and no planted bug a new occurrence
+        # beyond user B's own editor.
+        a("readable-type-on-the-web-h2j9", "Readable type on the web", SECOND_USER, "2024-04-30",
+          ("typography", "ux"), "Line length, leading, contrast.", "Sixty to seventy characters..."),
     ]  # fmt: skip
     comments = [
         Comment(1, "htmx-without-a-build-step-m3q1", "alice", "2024-05-10", "Nice, no node_modules!"),
@@ -103,6 +117,7 @@ def seed() -> Seed:
         Comment(4, "property-based-testing-v5w3", DEMO_USER, "2024-05-07", "Great intro, thanks."),
         Comment(5, "property-based-testing-v5w3", "carol", "2024-05-07", "Shrinking is the best part."),
         Comment(6, "pytest-fixtures-in-depth-k2p9", "bob", "2024-05-11", "Factories as fixtures <3"),
+        Comment(7, "css-grid-in-ten-minutes-z7a5", SECOND_USER, "2024-05-06", "Grid areas read like a map."),
     ]  # fmt: skip
     follows = {
         "bob": {"alice"}, "carol": {"alice"}, "erin": {"alice"}, DEMO_USER: {"bob", "carol"},

@@ -116,7 +116,8 @@ def article_page(
         f'<div class="article-page"><div class="banner"><div class="container"><h1>{e(article.title)}</h1>'
         f'<div class="article-meta"><a class="author" href="/profile/{e(article.author)}">{e(article.author)}</a>'
         f' <span class="date">{e(article.date)}</span> {owner}</div></div></div>'
-        f'<div class="container page"><div class="article-content"><p>{e(article.body)}</p>'
+        f'<div class="container page"><div class="article-content"><p>{e(article.description)}</p>'
+        f"<p>{e(article.body)}</p>"
         f'<ul class="tag-list">{tags}</ul></div>'
         # Rendered only by the script below: an HTTP crawler sees an empty section.
         f'<section id="related" data-slug="{slug}" aria-live="polite"></section>'
@@ -207,14 +208,15 @@ def register_page() -> str:
 def editor_page(article: Article | None, csrf: str, tags_value: str) -> str:
     action = f"/editor/{e(article.slug)}" if article else "/editor"
     title = e(article.title) if article else ""
-    description = e(article.description) if article else ""
     body = e(article.body) if article else ""
     return (
         '<div class="editor-page"><div class="container page">'
         f'<form method="post" action="{action}" id="editor">'
         f'<input type="hidden" name="csrf_token" value="{e(csrf)}">'
         f'<input class="form-control" type="text" name="title" placeholder="Article Title" value="{title}">'
-        f'<input class="form-control" type="text" name="description" placeholder="What\'s this article about?" value="{description}">'
+        # Planted bug (form_drops_value): the description input is written by hand without its
+        # `value`, so saving an edit drops the description the article page shows as its lede.
+        '<input class="form-control" type="text" name="description" placeholder="What\'s this article about?">'
         f'<textarea class="form-control" name="body" rows="8" placeholder="Write your article">{body}</textarea>'
         '<input class="form-control" type="text" id="tag-input" placeholder="Enter tags">'
         f'<div class="tag-list" id="tag-chips"></div><input type="hidden" name="tags" value="{e(tags_value)}">'

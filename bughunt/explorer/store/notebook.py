@@ -1,0 +1,59 @@
+"""What is kept besides the structured tables: the model's notes (those that passed the page-text
+filter) and the harness's one hand-over note; quarantined observations (raw page text with
+provenance — data for audit, never fact, note, instruction or working context); and rejections
+(what the gate refused to keep, and why)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from .rows import Note, Observation, Rejection, rows_as
+
+
+class Notebook:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def notes(self) -> list[Note]:
+        return rows_as(Note, self.db.execute("SELECT * FROM notes ORDER BY id"))
+
+    def add_note(
+        self, text: str, session_id: int | None, step: int | None, now: float, author: str = "model"
+    ) -> None:
+        if author == "harness":
+            # One hand-over at a time: the newest replaces the last (it summarises everything before it).
+            self.db.execute("DELETE FROM notes WHERE author = 'harness'")
+        self.db.execute(
+            "INSERT INTO notes(text, session_id, step, at, last_used_at, author) VALUES (?,?,?,?,?,?)",
+            (text, session_id, step, now, now, author),
+        )
+
+    def observations(self) -> list[Observation]:
+        return rows_as(Observation, self.db.execute("SELECT * FROM observations ORDER BY id"))
+
+    def add_observation(self, text: str, provenance: dict[str, Any], step: int | None, now: float) -> int:
+        cur = self.db.execute(
+            "INSERT INTO observations(text, provenance, quarantined, step, at, last_used_at) VALUES (?,?,1,?,?,?)",
+            (text, json.dumps(provenance, sort_keys=True), step, now, now),
+        )
+        return int(cur.lastrowid or 0)
+
+    def rejections(self) -> list[Rejection]:
+        return rows_as(Rejection, self.db.execute("SELECT * FROM rejections ORDER BY id"))
+
+    def add_rejection(self, what: str, text: str, reason: str, step: int | None, now: float) -> None:
+        self.db.execute(
+            "INSERT INTO rejections(what, text, reason, step, at) VALUES (?,?,?,?,?)",
+            (what, text, reason, step, now),
+        )
+
+    def expire(self, cutoff: float) -> dict[str, int]:
+        """Forget notes and observations unused since `cutoff`."""
+        return {
+            "notes": self.db.execute("DELETE FROM notes WHERE last_used_at < ?", (cutoff,)).rowcount,
+            "observations": self.db.execute(
+                "DELETE FROM observations WHERE last_used_at < ?", (cutoff,)
+            ).rowcount,
+        }

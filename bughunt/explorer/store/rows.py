@@ -1,0 +1,203 @@
+"""Typed rows of the explorer store: what its tables hold, as frozen dataclasses.
+
+Callers read fields by name (`bug.route`) and get Python types (flags are `bool`); a store written
+before a column existed, opened read-only, gives that field its default.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, TypeVar, get_type_hints
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One explore or resume run; `status` is its stop reason (contract 4)."""
+
+    id: int
+    name: str
+    policy: str
+    base_url: str
+    budget: int
+    started_at: float
+    ended_at: float | None
+    status: str
+    clicks: int | None = None
+    fetches: int | None = None
+    stop_detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One fetch a session made."""
+
+    n: int
+    session_id: int
+    route: str
+    final_route: str | None
+    outcome: str
+    status: int | None
+    detail: str
+    app_version: str | None
+    tokens: int
+    repeat: bool
+    retest: bool
+    elapsed_ms: float | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A route of the visited set."""
+
+    route: str
+    outcome: str
+    status: int | None
+    first_visited_at: float
+    last_visited_at: float
+    last_used_at: float
+    visits: int
+    tested_version: str | None
+    needs_retest: bool
+    title: str = ""
+    structure_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bug:
+    """An entry of the bug table; `superseded_by` is None for the one live entry of a fingerprint.
+    `evidence` is the stored JSON text."""
+
+    id: int
+    fingerprint: str
+    route: str
+    kind: str
+    message: str
+    evidence: str
+    status: str
+    version: str | None
+    seen_at: float
+    step: int | None
+    superseded_by: int | None
+    last_seen_version: str | None = None
+    last_seen_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A report the run emitted (`duplicate`: of an already-open fingerprint)."""
+
+    id: int
+    step: int
+    session_id: int
+    fingerprint: str
+    route: str
+    kind: str
+    duplicate: bool
+    source: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """One route a bug (fingerprint) was seen on: one root cause on two routes of a template is one bug
+    with two occurrences."""
+
+    fingerprint: str
+    route: str
+    first_step: int
+    last_step: int
+    count: int
+
+    def entry(self) -> dict[str, Any]:
+        return {
+            "route": self.route,
+            "first_step": self.first_step,
+            "last_step": self.last_step,
+            "count": self.count,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ModelReport:
+    """A bug only the model reported (no oracle backs it): kept apart, never counted."""
+
+    id: int
+    route: str
+    kind: str
+    status: str
+    observation: int | None
+    session_id: int | None
+    step: int | None
+    at: float
+
+    def entry(self) -> dict[str, Any]:
+        """The JSON shape (`model_reported` in `--json`, export and memory)."""
+        return {
+            "route": self.route, "kind": self.kind, "status": self.status, "step": self.step,
+            "quarantined_observation": self.observation,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A model note that passed the page-text filter, or the harness's hand-over (`author`)."""
+
+    id: int
+    text: str
+    session_id: int | None
+    step: int | None
+    at: float
+    last_used_at: float
+    author: str = "model"
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Quarantined page text with its provenance (JSON text): data for audit, never fact."""
+
+    id: int
+    text: str
+    provenance: str
+    quarantined: bool
+    step: int | None
+    at: float
+    last_used_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """Something the gate refused to keep (a note or report), and why."""
+
+    id: int
+    what: str
+    text: str
+    reason: str
+    step: int | None
+    at: float
+
+
+@cache
+def _bool_fields(cls: type) -> frozenset[str]:
+    hints = get_type_hints(cls)
+    return frozenset(name for name, hint in hints.items() if hint is bool)
+
+
+def row_as(cls: type[T], row: sqlite3.Row) -> T:
+    """`row` as a `cls`; columns the class does not know are ignored, missing ones take defaults."""
+    keys = set(row.keys())
+    flags = _bool_fields(cls)
+    values = {
+        f.name: (bool(row[f.name]) if f.name in flags else row[f.name])
+        for f in fields(cls)  # type: ignore[arg-type]
+        if f.name in keys
+    }
+    return cls(**values)
+
+
+def rows_as(cls: type[T], rows: Any) -> list[T]:
+    return [row_as(cls, r) for r in rows]

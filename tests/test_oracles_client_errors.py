@@ -1,0 +1,114 @@
+"""The client-error oracle: one root cause is one bug, whichever page shows it. Pages and routes here
+are made up (a hash-routed members app), none is a built-in site's."""
+
+from __future__ import annotations
+
+from bughunt.html import ClientError, FetchedPage, route_of
+from bughunt.oracles import inspect_page
+from bughunt.oracles.client_errors import check_client_errors, error_signature, request_signature
+
+APP = "http://app.test"
+API = "http://api.test"
+
+
+def spa(route: str, *errors: ClientError) -> FetchedPage:
+    url = f"{APP}/#{route}"
+    html = '<html><body><div id="app"><h1>Members</h1></div></body></html>'
+    return FetchedPage(
+        url, route_of(url, hash_routes=True), 200, {}, "text/html", html, 1.0, client_errors=errors
+    )
+
+
+def cors_failure(member: str) -> tuple[ClientError, ...]:
+    """What a browser shows when an API 500 carries no CORS header: a refused fetch, then console lines."""
+    api = f"{API}/v1/posts?starred_by={member}&limit=10&offset=0"
+    return (
+        ClientError(
+            "console_error",
+            f"Access to fetch at '{api}' from origin '{APP}' has been blocked by CORS policy.",
+            f"{APP}/#/member/{member}/starred",
+        ),
+        ClientError("failed_request", "GET failed: net::ERR_FAILED", api, None),
+        ClientError("console_error", "TypeError: Failed to fetch\n    at q.load (app-3f9a.js:1:2088)", ""),
+    )
+
+
+def test_one_failing_api_call_on_every_members_tab_is_one_bug():
+    pages = [spa(f"/member/{m}/starred", *cors_failure(m)) for m in ("ines", "tomas", "wren", "zoe")]
+    findings = [f for p in pages for f in inspect_page(p) if f.kind == "client_error"]
+    assert len(findings) == 4  # one per page, each an occurrence on its own route ...
+    assert len({f.route for f in findings}) == 4
+    assert len({f.fingerprint for f in findings}) == 1  # ... of one bug
+    assert findings[0].evidence["signature"] == "GET /v1/posts?limit=<v>&offset=<v>&starred_by=<v> failed"
+    # The console lines that followed the refused fetch are its evidence, not bugs of their own.
+    assert [e["kind"] for e in findings[0].evidence["client_errors"]] == [
+        "console_error", "failed_request", "console_error",
+    ]  # fmt: skip
+
+
+def test_different_endpoints_methods_and_statuses_are_different_bugs():
+    def failed(url: str, status: int | None, method: str = "GET") -> FetchedPage:
+        text = f"{method} {status}" if status else f"{method} failed: net::ERR_FAILED"
+        return spa("/member/ines", ClientError("failed_request", text, url, status))
+
+    prints = {
+        check_client_errors(page)[0].fingerprint
+        for page in (
+            failed(f"{API}/v1/posts?starred_by=ines", 500),
+            failed(f"{API}/v1/posts?tag=ines", 500),  # another query key: another endpoint
+            failed(f"{API}/v1/posts?starred_by=ines", 404),
+            failed(f"{API}/v1/posts?starred_by=ines", None),
+            failed(f"{API}/v1/comments?starred_by=ines", 500),
+            failed(f"{API}/v1/posts?starred_by=ines", 500, "DELETE"),
+        )
+    }
+    assert len(prints) == 6
+
+
+def test_a_plain_word_the_page_route_carries_is_data_in_the_request_path():
+    a = ClientError("failed_request", "GET 500", f"{API}/v1/members/ines/badges", 500)
+    b = ClientError("failed_request", "GET 500", f"{API}/v1/members/tomas/badges", 500)
+    assert request_signature(a, "/#/member/ines") == request_signature(b, "/#/member/tomas")
+    assert request_signature(a, "/#/member/ines") == "GET /v1/members/<v>/badges 500"
+    # Without the route's help a plain word stays: `/v1/settings` and `/v1/billing` differ.
+    assert request_signature(ClientError("failed_request", "GET 500", f"{API}/v1/settings", 500)) != (
+        request_signature(ClientError("failed_request", "GET 500", f"{API}/v1/billing", 500))
+    )
+
+
+def test_two_failing_endpoints_on_one_page_are_two_findings():
+    page = spa(
+        "/member/ines",
+        ClientError("failed_request", "GET 500", f"{API}/v1/posts?author=ines", 500),
+        ClientError("failed_request", "GET 500", f"{API}/v1/posts?author=ines&page=2", 500),  # other keys
+        ClientError("failed_request", "GET 503", f"{API}/v1/badges", 503),
+    )
+    assert len(check_client_errors(page)) == 3
+
+
+def test_errors_without_a_failed_request_are_fingerprinted_by_their_normalised_message():
+    def thrown(route: str, text: str) -> FetchedPage:
+        return spa(
+            route, ClientError("js_error", text, ""), ClientError("console_error", "render failed", "")
+        )
+
+    one = check_client_errors(
+        thrown("/post/how-to-cook-rice-k2", "TypeError: x is undefined\n at a (m.js:1:2)")
+    )
+    two = check_client_errors(
+        thrown("/post/ten-pasta-rules-p9", "TypeError: x is undefined\n at b (m.js:9:7)")
+    )
+    other = check_client_errors(thrown("/post/ten-pasta-rules-p9", "RangeError: bad length"))
+    assert one[0].fingerprint == two[0].fingerprint != other[0].fingerprint
+    assert one[0].message == "uncaught JavaScript error while the page ran"  # the most telling kind
+    # Console lines with URLs and ids: shaped, so the same line about another record is the same error.
+    x = ClientError("console_error", f"could not load {API}/v1/posts/4711?x=1 (id 4711)", "")
+    y = ClientError("console_error", f"could not load {API}/v1/posts/815?x=2 (id 815)", "")
+    assert error_signature(x) == error_signature(y)
+    assert "4711" not in error_signature(x) and "api.test" not in error_signature(x)
+
+
+def test_page_text_stays_out_of_messages():
+    findings = check_client_errors(spa("/member/ines", *cors_failure("ines")))
+    assert all("ines" not in f.message and "CORS" not in f.message for f in findings)
+    assert findings[0].message == "an XHR/fetch request of the page failed before any answer was usable"
