@@ -9,6 +9,7 @@ Each command runs as written, with these exceptions, all stated here:
 - fast arguments where the README's would take minutes (FAST below; the last value of an option wins);
 - ports: `8000` and `8001` become free loopback ports, and `demo-page` gets `--port` with a free one;
 - commands that serve until Ctrl-C are started, checked to answer on their port, and stopped at the end;
+- `runs/` exists in each clone (earlier README commands create it for a reader going top to bottom);
 - `scripts/*.sh` find `./.venv` already current (a venv that sees this one's packages, with the install
   stamp written), because tests never reach the network and an install would; the install itself is
   therefore not exercised here (CI runs `scripts/test.sh` from a clean clone);
@@ -185,6 +186,9 @@ def clone(tmp_path: Path) -> Path:
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     assert not (clone.parent / "shared").exists()
     _prepare_venv(clone)
+    # A reader going down the README has runs/ by the time a command writes a file into it (the first
+    # explore creates it); a group run on its own gets it the same way.
+    (clone / "runs").mkdir()
     return clone
 
 
