@@ -21,6 +21,8 @@ def outside_state(base: Path, root: Path) -> dict[str, tuple[bytes, int]]:
     """Bytes and mtime of every entry outside the memory root (links by their target text)."""
     out: dict[str, tuple[bytes, int]] = {}
     for dirpath, dirs, files in os.walk(base):
+        # the root's own contents (thousands of files after a race) are not outside: not walked at all
+        dirs[:] = [d for d in dirs if Path(dirpath) / d != root]
         for name in dirs + files:
             p = Path(dirpath) / name
             if p == root or root in p.parents:
