@@ -15,6 +15,7 @@ import os
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -517,17 +518,29 @@ def extract_actions(page: FetchedPage) -> list[Action]:
     generated values (`form_submission`). POST forms are never actions: submitting one changes data.
     `hx-boost` makes links and forms AJAX requests to the same targets, so they are found as such.
     """
+    return _page_actions(page)[0]
+
+
+def action_counts(page: FetchedPage) -> Counter[str]:
+    """How many elements of `page` lead to each target of `extract_actions(page)` (a busy author's
+    profile is linked from every one of their previews; a tag used by many articles from each)."""
+    return _page_actions(page)[1]
+
+
+def _page_actions(page: FetchedPage) -> tuple[list[Action], Counter[str]]:
+    """`extract_actions` and `action_counts` in one pass over the page."""
+    counts: Counter[str] = Counter()
     if not page.is_html:
-        return []
+        return [], counts
     base = base_url(page)
-    seen: set[str] = set()
     actions: list[Action] = []
 
     def add(kind: Literal["link", "hx", "form", "click"], href: str | None, node: Node) -> None:
         url = absolute(base, href) if href is not None else None
-        if url and same_origin(url, page.url) and url not in seen:
-            seen.add(url)
-            actions.append(Action(kind, url, _label(node), css_selector(node)))
+        if url and same_origin(url, page.url):
+            counts[url] += 1
+            if counts[url] == 1:
+                actions.append(Action(kind, url, _label(node), css_selector(node)))
 
     for node in page.document.iter():
         if node.tag in ("a", "area") and "href" in node.attrs:
@@ -551,7 +564,58 @@ def extract_actions(page: FetchedPage) -> list[Action]:
         match = _ONCLICK_NAV.match(node.get("onclick")) if node.get("onclick") else None
         if match:
             add("click", match.group(2) if match.group(2) is not None else match.group(4), node)
-    return actions
+    return actions, counts
+
+
+_CHROME_TAGS = frozenset(("nav", "header", "footer", "menu"))
+_CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
+
+
+def item_places(page: FetchedPage) -> dict[str, str]:
+    """Target URL → where on `page` a link to it sits, for links inside an *item* of a list: an element
+    repeated beside siblings of its own tag and classes that holds more than the link (a preview with
+    a title, an author and a date; not a bare `<li><a>` of a tab bar). Links of one place, one per
+    item, lead to instances of one page type (every preview's author link). Links in navigation
+    chrome (nav, header, footer, menus, tab lists) have no place."""
+    places: dict[str, str] = {}
+    if not page.is_html:
+        return places
+    base = base_url(page)
+    for node in page.document.iter():
+        if node.tag != "a" or "href" not in node.attrs:
+            continue
+        url = absolute(base, node.get("href"))
+        if not url or url in places or not same_origin(url, page.url):
+            continue
+        place = _item_place(node)
+        if place is not None:
+            places[url] = place
+    return places
+
+
+def _item_place(link: Node) -> str | None:
+    if any(up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES for up in link.ancestors()):
+        return None
+    chain = [link]
+    for up in link.ancestors():
+        parent = up.parent
+        if parent is not None and up.tag not in ("#document", "html", "body"):
+            signature = up.signature()
+            repeated = sum(1 for c in parent.elements if c.signature() == signature) >= 2
+            if repeated and (len(up.find_all("a")) >= 2 or len(up.text()) > len(link.text()) + 3):
+                inner = " > ".join(n.signature() for n in reversed(chain))
+                return f"{up.path()} >> {inner}"
+        chain.append(up)
+    return None
+
+
+_DOCUMENT_TAG = re.compile(r"(?i)<(?:!doctype|html|head|body)[\s>/]")
+
+
+def is_fragment(page: FetchedPage) -> bool:
+    """An HTML answer that is a piece of a page (an HTMX partial: no doctype, html, head or body tag),
+    swapped into the page that asked for it rather than a page of its own."""
+    return page.is_html and bool(page.body.strip()) and _DOCUMENT_TAG.search(page.body) is None
 
 
 def action_targets(page: FetchedPage) -> list[str]:

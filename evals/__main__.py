@@ -20,7 +20,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from evals.case_schema import DEFAULT_CASES_DIR, CaseError, load_cases
-from evals.fixture import EMBEDDERS, write_fixture
+from evals.fixture import EMBEDDERS, check_store_records, read_manifest, write_fixture
+from evals.fixture_records import records_files_for, unique_files
 from memgpt_lite.cli_dispatch import check_output_file, require_model_access, run_reporting_errors
 
 err = Console(stderr=True)
@@ -28,17 +29,25 @@ err = Console(stderr=True)
 
 @contextmanager
 def _store(args: argparse.Namespace) -> Iterator[Path]:
-    """The store given with --store, or a fixture built into a temporary directory."""
+    """The store given with --store, or a fixture built into a temporary directory with the records
+    files the cases bring (their directory's records.yaml) and those given with --records."""
+    records = unique_files([*records_files_for(args.cases), *(args.records or [])])
     if args.store:
         path = Path(args.store)
         if not path.is_dir():
             raise CaseError(f"--store {path}: no such directory")
+        check_store_records(path, records)
         yield path
         return
     with tempfile.TemporaryDirectory(prefix="evals-fixture-") as tmp:
         with err.status("building the fixture store"):
-            write_fixture(Path(tmp) / "store", embedder=args.embedder)
+            write_fixture(Path(tmp) / "store", embedder=args.embedder, records=records)
         yield Path(tmp) / "store"
+
+
+def _extra_records(store: Path) -> list[dict[str, object]]:
+    """What the run's store added to the generated fixture (file, sha256, ids), for the JSON summary."""
+    return [e.model_dump() for e in read_manifest(store).extra_records]
 
 
 @contextmanager
@@ -49,7 +58,7 @@ def _progress(total: int, label: str, quiet: bool) -> Iterator[Callable[..., Non
 
 
 def _cmd_fixture(args: argparse.Namespace) -> int:
-    manifest = write_fixture(args.out, embedder=args.embedder)
+    manifest = write_fixture(args.out, embedder=args.embedder, records=unique_files(args.records or []))
     info = {
         "out": str(args.out),
         "fixture_version": manifest.fixture_version,
@@ -57,6 +66,7 @@ def _cmd_fixture(args: argparse.Namespace) -> int:
         "archival": sum(i.store == "archival" for i in manifest.items),
         "recall": sum(i.store == "recall" for i in manifest.items),
         "embedder": manifest.embedder,
+        "extra_records": [e.model_dump() for e in manifest.extra_records],
     }
     if args.json:
         print(json.dumps(info))
@@ -75,12 +85,13 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
     cases = load_cases(args.cases)
     with _store(args) as store, _progress(len(cases), "layer 1", args.json) as tick:
         run = run_layer1(cases, store, str(args.cases), progress=tick)
+        extra = _extra_records(store)
     if args.report:
         detail = run.report_json()
         for p in write_report(args.report, detail, layer1_markdown(detail), layer1_html(detail)):
             err.print(f"report: {p}")
     if args.json:
-        print(json.dumps(run.as_json(), ensure_ascii=False))
+        print(json.dumps({**run.as_json(), "extra_records": extra}, ensure_ascii=False))
     else:
         # fold long names instead of cutting them with an ellipsis; plain text (no Markdown backticks)
         t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=True)
@@ -113,6 +124,7 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
             base_url=args.base_url, progress=tick,
         )  # fmt: skip
         trivial = trivial_summary(cases, run_trivial(cases, store))
+        extra = _extra_records(store)
     summary = {**summarise(cases, records), "trivial_agents": trivial}
     if args.report:
         from evals.report import layer2_html, layer2_markdown, write_report
@@ -131,6 +143,7 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
                     "agent": args.agent,
                     "runs": args.runs,
                     "log": str(args.log) if args.log else None,
+                    "extra_records": extra,
                     **summary,
                 },
                 ensure_ascii=False,
@@ -169,11 +182,20 @@ def build_parser() -> argparse.ArgumentParser:
             "--embedder", choices=EMBEDDERS, default="default", help="embedder for a temp fixture"
         )
         sp.add_argument("--json", action="store_true", help="print JSON")
+        records_flag(sp)
+
+    def records_flag(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument(
+            "--records", type=Path, action="append", metavar="FILE",
+            help="extra fixture records (YAML) appended to the generated fixture; repeatable "
+            "(a case directory's records.yaml is used without it)",
+        )  # fmt: skip
 
     f = sub.add_parser("fixture", help="write the BugHunt memory fixture into a new store directory")
     f.add_argument("--out", type=Path, required=True)
     f.add_argument("--embedder", choices=EMBEDDERS, default="default")
     f.add_argument("--json", action="store_true")
+    records_flag(f)
     f.set_defaults(func=_cmd_fixture)
 
     l1 = sub.add_parser("layer1", help="deterministic evidence retention")

@@ -15,13 +15,18 @@ keeps no keyword list; what it knows of the question are the identifiers written
    cosine floor and standing out from the searches' own scores. Nothing on topic → `no_match`.
 4. **Only current, trusted, established items support.** Superseded hits on the topic are flagged in
    `superseded_ids`; quarantined or untrusted hits are never cited; an unconfirmed hypothesis is no
-   support; a hit that says a retest is due (bug status `needs_retest`), chosen or as close to the
-   question as the chosen one, means the status is not known. A list that only mentions the asked
+   support; a hit that says a retest is due (bug status `needs_retest`), chosen, or as close to the
+   question as the chosen one and due on a page or version the question names, means the status is
+   not known. When every record carrying the most of what is named is superseded or a guess, what
+   replaced or settled it answers (a successor; a person's decision on the guess's tickets); so does a
+   person's replacement of the record a question naming no ticket or path stands out closest to. A list that only mentions the asked
    identifier, or a question in words memory does not use with one thing named and no person's word on
    it, is no answer either.
-5. **Choice** among what is left: most identifiers carried, then similarity to the question.
+5. **Choice** among what is left: most identifiers carried, fewest unasked, a label memory uses (kind,
+   claim, bug state) that the question writes out, a day it names, a person's decision, similarity.
 6. **Several records** when memory links them: a rename note that carries the asked path and names the
-   path it replaced (`renamed_from`) is cited together with the best item about the old path.
+   path it replaced (`renamed_from`) is cited together with the best item about the old path, one of
+   the rename's own workflow first.
 7. **Claims** (`ticket`, `status`, `version`, `path`, `date`, `decision_by`) are copied from the cited
    items' fields, so each is entailed by what it cites.
 
@@ -56,6 +61,8 @@ MIN_POOL = 5
 LOOKUP_PAGES = 2
 SEARCH_PAGES = 3
 MAX_ROUNDS = 4
+FOLLOW_UPS = 6
+"""Lookups of what replaced, or settled, the records about what the question names (bounded)."""
 
 _HEAD = re.compile(
     r"^\[(?P<date>\d{4}-\d{2}-\d{2}) \d{2}:\d{2} id=(?P<id>\S+) importance=\d+(?: similarity=(?P<sim>-?[\d.]+))?"
@@ -242,18 +249,22 @@ def _label_words(label: str) -> str:
     return " ".join(label.lower().replace("_", " ").split())
 
 
+LABEL_FIELDS = ("claim", "kind", "bug_status")
+"""The fields whose values name what a record is or says: its claim, its kind, the bug state it records."""
+
+
 def _named_labels(q: Question, pool: list[Hit]) -> set[str]:
-    """The record kinds and claim labels memory shows that the question writes out ("daily note",
-    "root cause", "status", "release note"): read from memory's own labels, not from a word list."""
+    """The record kinds, claim labels and bug states memory shows that the question writes out ("daily
+    note", "root cause", "release note", "fixed"): read from memory's own labels, not from a word list."""
     text = " " + re.sub(r"(?<=\w)-(?=\w)", "", q.text.lower()) + " "
-    labels = {_label_words(v) for h in pool for v in (*h.values("claim"), *h.values("kind"))}
+    labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
     return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
 
 
 def _labels(h: Hit, pool: list[Hit]) -> set[str]:
-    """A hit's kind and claim, and those of the item it replaces (a retraction of a lesson is the
-    current word on that lesson)."""
-    own = {_label_words(v) for v in (*h.values("claim"), *h.values("kind"))}
+    """A hit's kind, claim and bug state, and the kind and claim of the item it replaces (a retraction
+    of a lesson is the current word on that lesson; a fix replacing a report is not "open")."""
+    own = {_label_words(v) for k in LABEL_FIELDS for v in h.values(k)}
     replaced = h.fields.get("supersedes", "").strip()
     for old in pool:
         if replaced and old.id == replaced:
@@ -323,6 +334,85 @@ def _extra(h: Hit, key: str, known: set[str]) -> int:
     return len([x for x in h.values(key) if x not in known])
 
 
+def _usable(h: Hit) -> bool:
+    return h.current and h.trusted and h.fields.get("claim", "").strip() != "hypothesis"
+
+
+def _named_score(q: Question, h: Hit, aliases: dict[str, str]) -> int:
+    """How many of the tickets, paths and routes the question names the hit carries (a path memory says
+    was renamed counts through its old name)."""
+    paths = sum(h.carries(p, "paths") or any(h.carries(a, "paths") for a in aliases) for p in q.paths)
+    return (
+        sum(h.carries(t, "tickets") for t in q.tickets)
+        + paths
+        + sum(h.carries(r, "routes") for r in q.routes)
+    )
+
+
+def _current_word(h: Hit, pool: list[Hit]) -> list[Hit]:
+    """What memory holds as the current word on a record that cannot support an answer itself: the end
+    of its supersession chain, or — for an unconfirmed guess — a person's current decision on the same
+    tickets. Untrusted text leads nowhere (it never steers what is cited)."""
+    if not h.trusted:
+        return []
+    by_id = {p.id: p for p in pool}
+    out: list[Hit] = []
+    end, seen = h, {h.id}
+    while not end.current and end.superseded_by in by_id and end.superseded_by not in seen:
+        end = by_id[end.superseded_by]
+        seen.add(end.id)
+    if end is not h and _usable(end):
+        out.append(end)
+    if h.fields.get("claim", "").strip() == "hypothesis":
+        # settled by a person's record on the same tickets that states what the guess guessed (a guess
+        # about a file is settled by a decision naming a file, not by a note that only cites the ticket)
+        tickets = set(h.values("tickets"))
+        guessed = [k for k in ("paths", "routes") if h.values(k)]
+        out += [p for p in pool if _usable(p) and p.layer == "user_authored_decision"
+                and tickets & set(p.values("tickets")) and all(p.values(k) for k in guessed)]  # fmt: skip
+    return out
+
+
+def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases: dict[str, str]) -> list[Hit]:
+    """The records carrying the most of what the question names are its subject. When none of them can
+    support an answer (superseded, an unconfirmed guess) and no usable record carries as much, the
+    question is answered by what replaced them — a decision that overruled a summary, a fix that closed
+    a report — not by a record that matches less of it."""
+    score = {h.id: _named_score(q, h, aliases) for h in topical}
+    top = max(score.values(), default=0)
+    if top == 0:
+        return []
+    subject = [h for h in topical if score[h.id] == top]
+    if any(_usable(h) for h in subject):
+        return []
+    out: list[Hit] = []
+    for h in subject:
+        out += [r for r in _current_word(h, pool) if r not in out]
+    return out
+
+
+def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
+    """A question naming no ticket or path that is far closer to one record than to the rest is about
+    that record; when a person has since replaced it (a withdrawn lesson, an overruled guess), the
+    person's record is the current word on it."""
+    if q.tickets or q.paths:
+        return []
+    scored = [h for h in pool if h.similarity is not None]
+    if not scored:
+        return []
+    top = max(scored, key=lambda h: h.similarity or 0.0)
+    if top.current or top.id not in _standing_out(pool):
+        return []
+    # the question's own constraints (a version, a date) still hold for the record that answers
+    return [
+        r
+        for r in _current_word(top, pool)
+        if r.layer == "user_authored_decision"
+        and all(r.carries_version(v) for v in q.versions)
+        and all(rg.contains(r.day) for rg in q.ranges)
+    ]
+
+
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     """The structured answer (the arguments of `submit_answer`) from what the tools showed."""
     q.routes += page_routes(q, pool)
@@ -330,7 +420,12 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     topical, scored = _topical(q, pool, aliases)
     flagged = sorted({h.id for h in topical if not h.current})
-    usable = [h for h in topical if h.current and h.trusted and h.fields.get("claim", "") != "hypothesis"]
+    replaced = _replaced_subject(q, topical, pool, aliases) or _replaced_closest(q, pool)
+    if replaced:
+        flagged = sorted(
+            {*flagged, *(h.id for h in pool if not h.current and h.superseded_by in {r.id for r in replaced})}
+        )
+    usable = replaced or [h for h in topical if _usable(h)]
     if not usable:
         named = ", ".join([*ids, *q.versions, *(r.text for r in q.ranges)]) or "the question"
         return _no_match(f"No current, trusted memory item is about {named}.", flagged)
@@ -345,7 +440,7 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, h.layer == "user_authored_decision",
                 h.similarity or 0.0, -h.rank)  # fmt: skip
 
-    if ids:
+    if ids and not replaced:
         # An item that names the asked identifier among others of its kind (a hand-over note listing four
         # tickets) mentions it; it answers only a question that names what kind of record it is.
         specific = [h for h in usable if not _extra(h, field_name, known) or wanted & _labels(h, pool)]
@@ -366,21 +461,34 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     if best.fields.get("bug_status", "").strip() == "needs_retest":
         return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
-    due = [h for h in usable if h.fields.get("bug_status", "").strip() == "needs_retest"]
+    # A retest is due on a page of an app version: a question that names that page or that version is
+    # about what one sees there now. A question naming only the ticket may ask its cause or its decision,
+    # which a retest-due note does not undo.
+    due = [h for h in usable if h.fields.get("bug_status", "").strip() == "needs_retest"
+           and ({*h.values("routes")} & {*q.routes} or {*h.values("app_version")} & {*q.versions})]  # fmt: skip
     if (
         due
         and not wanted & _labels(best, pool)
         and max(d.similarity or 0.0 for d in due) >= (best.similarity or 0.0)
     ):
-        # memory says the live state must be inspected again, and that is at least as close to the question
-        # as the best other item: unless the question names what it wants, it may be asking the live state
+        # memory says the live state there must be inspected again, and that is at least as close to the
+        # question as the best other item: unless the question names what it wants, it asks the live state
         return _no_match(f"{due[0].id} says a retest is due, so the recorded state no longer holds.", flagged)
     cited = [best]
     notes = [h for h in usable if h.id in aliases.values()]
     about_old = [h for h in usable if h not in notes and any(h.carries(a, "paths") for a in aliases)]
     if notes and about_old and (best in notes or best in about_old):
-        # memory links the asked path to an older one: cite the rename note and the item about the old path
-        cited = [notes[0], best if best in about_old else max(about_old, key=rank)]
+        # memory links the asked path to an older one: cite the rename note and the item about the old path,
+        # from the rename's own line of work (its workflow) before one that only lists the file (a release)
+        def same_work(h: Hit) -> bool:
+            return bool(set(h.values("workflow")) & set(notes[0].values("workflow")))
+
+        old = (
+            best
+            if best in about_old and same_work(best)
+            else max(about_old, key=lambda h: (same_work(h), rank(h)))
+        )
+        cited = [notes[0], old]
     layer = (
         "user_authored_decision" if any(h.layer == "user_authored_decision" for h in cited) else best.layer
     )
@@ -418,6 +526,15 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
         ]
     wanted += [(SEARCH, {"query": q.text, **({"page": n} if n else {})}) for n in range(SEARCH_PAGES)]
     wanted += [(SEARCH, {"query": q.text, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
+    # what replaced a record about what is named, and a person's word on the tickets of a guess about it
+    follow: list[str] = []
+    for h in pool:
+        if h.trusted and not _usable(h) and _named_score(q, h, {}):
+            nxt = [h.superseded_by] if h.superseded_by else []
+            if h.fields.get("claim", "").strip() == "hypothesis":
+                nxt += h.values("tickets")
+            follow += [x for x in nxt if x not in follow and x not in q.tickets]
+    wanted += [(LOOKUP, {"text": x, "query": q.text}) for x in follow[:FOLLOW_UPS]]
     return wanted
 
 

@@ -31,6 +31,8 @@ Mode = Literal["memory_answer", "no_match"]
 SupportLayer = Literal["user_authored_decision", "agent_inferred_summary", "fresh_inspection_required"]
 
 DEFAULT_CASES_DIR = Path(__file__).parent / "cases"
+RECORDS_FILE_NAMES = ("records.yaml", "records.yml")
+"""Files in a case directory that hold extra fixture records (`evals.fixture_records`), not cases."""
 
 
 class CaseError(UsageError):
@@ -183,12 +185,17 @@ def load_case_file(path: Path) -> list[Case]:
 
 
 def load_cases(source: Path | str | None = None) -> list[Case]:
-    """Load every `*.yaml`/`*.yml` case under a directory (or one file), sorted by file then order."""
+    """Load every `*.yaml`/`*.yml` case under a directory (or one file), sorted by file then order.
+    A directory's `records.yaml` holds fixture records, not cases, and is skipped here."""
     root = Path(source) if source is not None else DEFAULT_CASES_DIR
     if not root.exists():
         raise CaseError(f"{root}: no such case file or directory")
     files: Iterable[Path] = (
-        [root] if root.is_file() else sorted([*root.rglob("*.yaml"), *root.rglob("*.yml")])
+        [root]
+        if root.is_file()
+        else sorted(
+            f for f in [*root.rglob("*.yaml"), *root.rglob("*.yml")] if f.name not in RECORDS_FILE_NAMES
+        )
     )
     cases: list[Case] = []
     seen: dict[str, Path] = {}

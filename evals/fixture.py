@@ -9,6 +9,7 @@ records so layer 1 can check that what comes back out of storage is what went in
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,13 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from evals.fixture_data import FIXTURE_VERSION, LEAD, FixtureItem, build_records
+from evals.fixture_records import (
+    ExtraRecordsEntry,
+    RecordsError,
+    file_sha256,
+    load_extra_records,
+    merge_records,
+)
 from memgpt_lite.errors import StoreError, UsageError, format_validation_error
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import Message, TextPart
@@ -33,6 +41,8 @@ class FixtureManifest(BaseModel):
     as_of: datetime
     """A fixed "now" for retrieval, one day after the last record, so recency never depends on the clock."""
     items: list[FixtureItem]
+    extra_records: list[ExtraRecordsEntry] = []
+    """Records files appended to the generated records (`--records`, a case directory's records.yaml)."""
 
     def by_id(self) -> dict[str, FixtureItem]:
         return {i.id: i for i in self.items}
@@ -79,20 +89,26 @@ def _message(item: FixtureItem) -> Message:
 
 
 def write_fixture(
-    out: str | Path, embedder: str = "default", long_session_steps: int = 36
+    out: str | Path,
+    embedder: str = "default",
+    long_session_steps: int = 36,
+    records: Sequence[str | Path] = (),
 ) -> FixtureManifest:
-    """Generate the records and store them in a new store directory `out`."""
+    """Generate the records, append those of the `records` files (validated before anything is
+    written), and store them all in a new store directory `out`."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} is a file; the fixture is written into a new store directory")
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"{out} is not empty; the fixture is written into a new store directory")
-    items = build_records(long_session_steps)
+    extras = load_extra_records([Path(r) for r in records])
+    items = merge_records(build_records(long_session_steps), extras)
     manifest = FixtureManifest(
         fixture_version=FIXTURE_VERSION,
         embedder=embedder,
         as_of=max(i.date for i in items) + timedelta(days=1),
         items=items,
+        extra_records=[e.entry() for e in extras],
     )
     memory = AgentMemory.open(out, embedder=make_embedder(embedder))
     try:
@@ -137,3 +153,21 @@ def read_manifest(store: str | Path) -> FixtureManifest:
         ) from e
     except (ValueError, OSError) as e:
         raise StoreError(f"{path} is not a valid fixture manifest: {e}") from e
+
+
+def check_store_records(store: str | Path, records: Sequence[Path]) -> None:
+    """A given store must already hold these records files (same content): records are added when a
+    store is built, never to an existing one."""
+    if not records:
+        return
+    held = {e.sha256 for e in read_manifest(store).extra_records}
+    for path in records:
+        try:
+            digest = file_sha256(path)
+        except OSError as e:
+            raise RecordsError(f"{path}: cannot be read: {e}") from e
+        if digest not in held:
+            raise RecordsError(
+                f"{path}: the store {store} was not built with this records file (or with another version "
+                f"of it); build one with `python -m evals fixture --out DIR --records {path}`, or omit --store"
+            )

@@ -9,7 +9,8 @@ fields, times and relations only:
   provenance, supersession) equal the fixture generator's record (`evals_fixture.json`);
 - in a `memory_answer` case the evidence is current support: not superseded, of trusted origin, some of
   it at the declared support layer, and it carries what the question names (`about`, else the
-  identifiers written in the question: at least one of them);
+  identifiers written in the question: at least one of them, or it shares a ticket with a record the
+  case rejects on its own stored grounds that carries one);
 - every `must_not_reuse` id memory holds carries what makes it non-reusable: a superseded marker whose
   successor resolves, a symptom / hypothesis / retest-due label, an untrusted origin, or — against the
   evidence — another workflow, ticket, path, app version or a lower support layer;
@@ -256,7 +257,22 @@ def audit(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResu
                 if x not in carried:
                     v.append(f"about: no evidence record carries {x}")
         elif about and evidence and not carried & set(about):
-            v.append(f"the evidence carries none of the identifiers the question names ({', '.join(about)})")
+            # The question may name what only a record the case rejects on its own stored grounds carries
+            # (a guess about app/x.py, for ticket T): memory links the evidence to it through the ticket
+            # both carry. That stored relation counts; anything looser would let a swapped case pass.
+            linked = {
+                eid
+                for eid in case.must_not_reuse
+                if (rec := held.get(eid)) is not None
+                and own_markers(rec)
+                and set(about) & rec.identifiers()
+                and set(rec.values("tickets")) & {t for e in evidence for t in e.values("tickets")}
+            }
+            if not linked:
+                v.append(
+                    f"the evidence carries none of the identifiers the question names ({', '.join(about)}), "
+                    "and no rejected record carrying them shares a ticket with it"
+                )
 
     for eid in case.must_not_reuse:
         rec = held.get(eid)

@@ -133,6 +133,11 @@ def test_identifiers_are_read_exactly():
         ("Which bugs were filed since 2026-03-11?", date(2026, 3, 11), None),
         ("自2026年3月11日以来有哪些问题？", date(2026, 3, 11), None),
         ("What changed after the 10th of March?", date(2026, 3, 11), None),
+        # a month is a range of days; "分" after 日 is not minutes
+        ("Before March 2026, was anything retested?", None, date(2026, 2, 28)),
+        ("2026年3月之前做过什么决定？", None, date(2026, 2, 28)),
+        ("What did we do in February 2026?", date(2026, 2, 1), date(2026, 2, 28)),
+        ("3月5日分诊会上认定的根本原因是什么？", date(2026, 3, 5), date(2026, 3, 5)),
     ],
 )
 def test_dates_in_english_and_chinese_become_day_ranges(text, since, until):
@@ -142,3 +147,10 @@ def test_dates_in_english_and_chinese_become_day_ranges(text, since, until):
 
 def test_versions_and_tickets_are_not_dates():
     assert read_dates("What is the status of BH-142 on app 1.3?", datetime(2026, 3, 14)) == []
+
+
+def test_a_day_the_parser_cannot_read_is_not_its_whole_month():
+    base = datetime(2026, 3, 14)
+    assert read_dates("Which release fixed the bug found on the thirteenth of March 2026?", base) == []
+    (r,) = read_dates("Which release fixed the bug found on the 13th of March 2026?", base)
+    assert (r.since, r.until) == (date(2026, 3, 13), date(2026, 3, 13))

@@ -179,3 +179,18 @@ def test_layer1_is_deterministic(store, cases, run):
     again = run_layer1(picked, store, "cases").report_json()["cases"]
     first = {c["id"]: c for c in run.report_json()["cases"]}
     assert again == [first[c["id"]] for c in again]
+
+
+def test_evidence_may_answer_for_what_only_a_rejected_record_names(store, cases):
+    """The question names a path only an unconfirmed guess carries: the decision on the guess's ticket is
+    linked to it in memory. The same evidence with a current, unmarked record as the link is not."""
+    base = next(c for c in cases if c.id == "etp-02")
+    q = "Was app/profile/favorites.py confirmed as the cause?"
+    guess = base.model_copy(update={"question": q, "evidence": ("DEC-150",), "must_not_reuse": ("HYP-150",)})
+    # FIX-150 shares the ticket but carries no identifier the question names, and is current support
+    loose = base.model_copy(update={"question": q, "evidence": ("DEC-150",), "must_not_reuse": ("FIX-150",)})
+    bare = base.model_copy(update={"question": q, "evidence": ("DEC-150",), "must_not_reuse": ()})
+    v = [" ".join(r.violations) for r in run_layer1([guess, loose, bare], store, "made").results]
+    assert v[0] == ""
+    assert "carries none of the identifiers the question names" in v[1]
+    assert "carries none of the identifiers the question names" in v[2]

@@ -121,5 +121,7 @@ def test_a_form_submitted_with_made_up_values_waits_like_another_instance():
 def test_a_route_not_loaded_yet_joins_the_template_its_loaded_siblings_merged_into():
     template = template_function({"/profile/carol": "h1", "/profile/dave": "h1", "/about": "h2"})
     assert template("/profile/carol") == template("/profile/bob") == "/profile/<slug>"
-    assert template("/profile/bob/followers") == "/profile/bob/followers"  # no merged sibling
+    # a sub-page of an instance of a merged template is the same sub-page of every instance
+    assert template("/profile/bob/followers") == "/profile/<slug>/followers"
+    assert template("/about/team") == "/about/team"  # /about merged with nothing
     assert template("/pricing") == "/pricing"  # one loaded page merges nothing

@@ -107,6 +107,9 @@ class StepOutcome:
     """False for the landing on the start page, which the budget does not count."""
     previous_hash: str | None = None
     """Set when the page was remembered with another DOM structure: the app may have changed under it."""
+    partial: bool = False
+    """The answer was a fragment (an HTMX partial): a state of the page it came from, which stays the
+    position — its other links are still there to click."""
 
 
 def record_step(

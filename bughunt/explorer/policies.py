@@ -8,7 +8,7 @@ memory the configured components allow, and every policy's step is scored in tok
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -52,6 +52,13 @@ class Decision:
     """Known routes reached only by a GET form submitted with generated values."""
     site_text: Sequence[str] = ()
     """What the last response said besides its page text (header values, labels): untrusted."""
+    samples: Mapping[str, int] = field(default_factory=dict)
+    """Visited instances that sample a template, where it is not the planner's default: 1 for a
+    fragment (an HTMX partial: a state of a page, not a page type), more for items a page lists."""
+    popularity: Mapping[str, int] = field(default_factory=dict)
+    """How many elements of the pages seen in this session lead to each route."""
+    saturated: frozenset[str] = frozenset()
+    """Templates whose visited instances (two or more) all have one DOM structure hash."""
 
 
 @dataclass(slots=True)
@@ -88,7 +95,13 @@ class StrategyPolicy:
             return Choice(None, tokens)
         strategy = self.strategy
         if isinstance(strategy, Planner) and decision.template_of is not None:
-            strategy = strategy.with_templates(decision.template_of, decision.probes)
+            strategy = strategy.with_templates(
+                decision.template_of,
+                decision.probes,
+                decision.samples,
+                decision.popularity,
+                decision.saturated,
+            )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -21,7 +22,7 @@ from bughunt import html
 from bughunt import site as builtin_site
 from bughunt.html import extract_actions
 from bughunt.oracles import Finding, OracleConfig, inspect_page
-from bughunt.planning import bfs_paths
+from bughunt.planning import TEMPLATE_SAMPLE, bfs_paths
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
 from memgpt_lite.errors import UsageError
@@ -31,13 +32,15 @@ from .fetcher import Fetcher, FetchResult, LoginLost
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Action, Decision, Policy
 from .store import ExplorerStore
-from .templates import safe_route, structure_hash, template_function
+from .templates import Templates, safe_route, saturated_templates, structure_hash, template_function
 from .views import MemoryConfig, View, build_view, remember, render_working_context
 
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
 CLICK_MARK = "#click-"
 """Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such."""
 MAX_SELECTOR_CHARS = 300
+MAX_SIBLINGS = 50
+"""Routes kept per place of repeated markup: enough to tell a template, bounded on a huge list."""
 
 STOP_REASONS: dict[str, str] = {
     "budget": "the click budget is spent",
@@ -136,6 +139,15 @@ class Explorer:
         """Routes found only as GET forms submitted with generated values (this session)."""
         self._pending: str | None = None
         """A changed version one page stated, adopted when the next page states it too."""
+        self._partials: set[str] = set()
+        """Routes that answered a fragment (an HTMX partial) in this session."""
+        self._popularity: Counter[str] = Counter()
+        """Route → how many elements of the pages first seen in this session lead to it."""
+        self._counted: set[str] = set()
+        self._previous: str | None = None
+        """The page before the current position: where a Back leads from a dead end."""
+        self._siblings: dict[tuple[str, str], list[str]] = {}
+        """(page route, place of a link in the items of a list) → the routes linked from there."""
         self._version_changed = False
 
     def run(self) -> SessionResult:
@@ -266,9 +278,13 @@ class Explorer:
                 tokens = self._count(context)
                 return target, tokens, True
         if not links and position != self.fetcher.start_route():
-            # A dead end (no links we may follow): go back to the start, as a person would.
-            links = [self.fetcher.start_route()]
+            # A dead end (no links we may follow): go back, to the page before or to the start, as a
+            # person would — the page before still offers the links beside the one that led here.
+            back = self._previous if self._previous not in (None, position) else None
+            links = list(dict.fromkeys(r for r in (back, self.fetcher.start_route()) if r is not None))
         n = store.history.step_count() + 1
+        hashes = store.visits.structure_hashes()
+        template_of = template_function(hashes, self._siblings.values())
         decision = Decision(
             position=position,
             links=links,
@@ -279,10 +295,13 @@ class Explorer:
             budget_left=self.config.budget - clicks,
             last=self._last,
             page_text=self._last_text,
-            template_of=self._template_of(),
+            template_of=template_of,
             actions=[Action(r, *self._actions.get(r, ("link", ""))) for r in links],
             site_text=self._site_text,
             probes=frozenset(self._probes),
+            samples=self._samples(template_of),
+            popularity=self._popularity,
+            saturated=saturated_templates(hashes, template_of) | self._broken_templates(template_of),
         )
         choice = self.policy.choose(decision)
         if choice.route is None:
@@ -317,10 +336,21 @@ class Explorer:
                 return paths[best][1] if source == position else start
         return min(goals)
 
-    def _template_of(self) -> Callable[[str], str]:
-        """Each route's template (`bughunt.explorer.templates`): URL shape, refined by the structure
-        hashes of the pages memory holds."""
-        return template_function(self.store.visits.structure_hashes())
+    def _samples(self, template_of: Templates) -> dict[str, int]:
+        # Items a page lists side by side are where the data varies most: one more instance of
+        # those; a fragment's template is a state of a page, seen once.
+        samples = {t: TEMPLATE_SAMPLE + 1 for t in template_of.listed}
+        samples.update((template_of(r), 1) for r in self._partials)
+        return samples
+
+    def _broken_templates(self, template_of: Templates) -> frozenset[str]:
+        # A page type that answers a server error is broken as a type: another instance is most likely
+        # the same root cause again (one bug, by its route shape), not a new finding.
+        return frozenset(
+            template_of(b.route)
+            for b in self.store.bug_table.live()
+            if b.kind == "server_error" and b.status == "open"
+        )
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool, tokens: int, click: bool = True
@@ -336,7 +366,8 @@ class Explorer:
             findings = list(inspect_page(page, self._oracle_fetch(), self._oracle_config()))
         self._last_text = page_text(result.page) if result.outcome == "page" else ""
         self._site_text = site_texts(result.page, self._actions) if result.page is not None else []
-        new_position = self._position_after_result(result, position)
+        partial = result.outcome == "page" and result.page is not None and html.is_fragment(result.page)
+        new_position = position if partial else self._position_after_result(result, position)
         failed = is_failure(result.outcome, result.status)
         digest = structure_hash(result.page) if result.outcome == "page" and result.page is not None else None
         out = record_step(
@@ -355,6 +386,9 @@ class Explorer:
             failed=failed,
         )
         out.click = click
+        out.partial = partial
+        if partial:
+            self._partials.add(out.route)
         if out.previous_hash is not None:
             with self.store.transaction():
                 due = retest.structure_changed(self.store, out.route, out.previous_hash)
@@ -449,6 +483,10 @@ class Explorer:
         routes: list[str] = []
         self._actions = {}
         clicks: list[tuple[str, str]] = []
+        counts = html.action_counts(page) if own is not None and own not in self._counted else None
+        places = html.item_places(page) if own is not None else {}
+        if own is not None:
+            self._counted.add(own)
         for action in self._page_actions(page):
             if action.kind == "click":
                 # No address of its own: a harness-made route names the state the click leaves.
@@ -463,6 +501,13 @@ class Explorer:
             if route is None or route == own or route in routes or not self.fetcher.followable(route):
                 continue
             routes.append(route)
+            place = places.get(action.target) if own is not None else None
+            if place is not None:
+                group = self._siblings.setdefault((str(own), place), [])
+                if len(group) < MAX_SIBLINGS:
+                    group.append(route)
+            if counts is not None:
+                self._popularity[route] += 1 if action.kind == "click" else counts.get(action.target, 1)
             self._actions[route] = (action.kind, action.label)
             if action.kind == "form":
                 self._probes.add(route)
@@ -576,7 +621,10 @@ class Explorer:
         return (result.final_route or result.route) if result.outcome == "page" else position
 
     def _position_after(self, out: StepOutcome, position: str) -> str:
-        return out.route if out.outcome == "page" else position
+        after = out.route if out.outcome == "page" and not out.partial else position
+        if after != position:
+            self._previous = position
+        return after
 
     @staticmethod
     def _count(text: str) -> int:

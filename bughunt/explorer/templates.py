@@ -15,16 +15,25 @@ one; this makes the promise hold whatever a fetcher returns).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, unquote
 
 from bughunt.html import hash_route
 from bughunt.planning import route_shape
 
-__all__ = ["route_shape", "safe_route", "structure_hash", "template_function", "templates"]
+__all__ = [
+    "route_shape",
+    "safe_route",
+    "saturated_templates",
+    "structure_hash",
+    "template_function",
+    "templates",
+]
 
 MAX_ROUTE_CHARS = 300
+SATURATED_AFTER = 3
+"""Loaded instances of one structure hash that make a template saturated (two can agree by chance)."""
 # What may stay unencoded in a remembered route: RFC 3986 unreserved characters, the path and query
 # delimiters, and '%' of existing escapes. Commas, spaces, quotes and brackets are encoded, so a route
 # can never read as prose or split a comma-separated list in the working context.
@@ -55,23 +64,82 @@ def templates(hashes: Mapping[str, str | None]) -> dict[str, str]:
     return _merge(hashes)[0]
 
 
-def template_function(hashes: Mapping[str, str | None]) -> Callable[[str], str]:
+class Templates:
+    """`template_function`'s answer: call it with a route; `listed` are the templates whose instances
+    a page lists side by side (siblings in repeated markup): items of a collection, where the data
+    varies most from one instance to the next."""
+
+    __slots__ = ("_table", "_merged", "listed")
+
+    def __init__(
+        self, table: dict[str, str], merged: dict[tuple[Any, ...], str], listed: frozenset[str]
+    ) -> None:
+        self._table, self._merged, self.listed = table, merged, listed
+
+    def __call__(self, route: str) -> str:
+        shaped = route_shape(route)
+        known = self._table.get(route, shaped)
+        if not self._merged:
+            return known
+        if known != shaped:  # merged by the DOM of the pages loaded
+            return _under_merged(known, self._merged)
+        for key in _keys(shaped):
+            if key in self._merged:
+                return self._merged[key]
+        return _under_merged(shaped, self._merged)
+
+
+def template_function(hashes: Mapping[str, str | None], siblings: Iterable[Sequence[str]] = ()) -> Templates:
     """`templates` as a function of any route, remembered or not: a route memory has not loaded yet
     belongs to a merged template when it differs from it in the merged segment only (`/profile/bob`
-    once `/profile/carol` and `/profile/dave` showed one structure), else it keeps its shape."""
-    table, merged = _merge(hashes)
+    once `/profile/carol` and `/profile/dave` showed one structure), else it keeps its shape.
 
-    def template(route: str) -> str:
-        known = table.get(route)
-        if known is not None:
-            return known
+    `siblings` are groups of routes that one page links from the same place in repeated markup (the
+    author link of every preview): routes of a group whose shapes differ in one literal segment
+    below a common literal prefix are one template before any of them is loaded (`/profile/alice`,
+    `/profile/bob` → `/profile/<slug>`). A route under an instance of a merged template is the
+    same sub-page of every instance (`/profile/alice/followers` → `/profile/<slug>/followers`)."""
+    table, merged = _merge(hashes)
+    listed: set[str] = set()
+    for group in siblings:
+        for key, template in _sibling_merges(group).items():
+            listed.add(merged.setdefault(key, template))
+    return Templates(table, merged, frozenset(listed))
+
+
+def _sibling_merges(group: Sequence[str]) -> dict[tuple[Any, ...], str]:
+    """Merged keys (as `_merge` makes them) from routes linked from one place of repeated markup."""
+    values: dict[tuple[Any, ...], set[str]] = {}
+    for route in dict.fromkeys(group):
         shaped = route_shape(route)
         for key in _keys(shaped):
-            if key in merged:
-                return merged[key]
-        return shaped
+            query, n, i, before, after = key
+            # Below a literal prefix only: the links of a navigation bar (`/settings`, `/editor`)
+            # sit in one repeated place too, and they are different page types.
+            if any(seg and not seg.startswith("<") for seg in before):
+                values.setdefault(key, set()).add(shaped.split("?")[0].split("/")[i])
+    return {
+        key: "/".join([*key[3], "<slug>", *key[4]]) + (f"?{key[0]}" if key[0] else "")
+        for key, seen in values.items()
+        if len(seen) >= 2
+    }
 
-    return template
+
+def _under_merged(shaped: str, merged: Mapping[tuple[Any, ...], str]) -> str:
+    """`shaped` with each literal segment that names an instance of a merged template (the prefix up
+    to it is one: `/profile/alice` of `/profile/<slug>`) replaced by ``<slug>``."""
+    path, sep, query = shaped.partition("?")
+    parts = path.split("/")
+    changed = False
+    for i in range(1, len(parts) - 1):
+        seg = parts[i]
+        if not seg or seg.startswith("<"):
+            continue
+        before = tuple(parts[:i])
+        if ("", i + 1, i, before, ()) in merged or ("", i + 2, i, before, ("",)) in merged:
+            parts[i] = "<slug>"
+            changed = True
+    return "/".join(parts) + sep + query if changed else shaped
 
 
 def _keys(shaped: str) -> list[tuple[Any, ...]]:
@@ -104,6 +172,22 @@ def _merge(hashes: Mapping[str, str | None]) -> tuple[dict[str, str], dict[tuple
         for r in routes:
             out[r] = template
     return out, merged
+
+
+def saturated_templates(
+    hashes: Mapping[str, str | None], template_of: Callable[[str], str]
+) -> frozenset[str]:
+    """Templates with at least `SATURATED_AFTER` loaded instances that all have one structure hash:
+    the data does not change the page's structure, so one more instance is most likely the same
+    state again."""
+    seen: dict[str, set[str]] = {}
+    counts: dict[str, int] = {}
+    for route, digest in hashes.items():
+        if digest:
+            t = template_of(route)
+            seen.setdefault(t, set()).add(digest)
+            counts[t] = counts.get(t, 0) + 1
+    return frozenset(t for t, digests in seen.items() if counts[t] >= SATURATED_AFTER and len(digests) == 1)
 
 
 def structure_hash(page: Any) -> str | None:

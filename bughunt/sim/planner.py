@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .bfs import breadth_first
 from .memory import KnownLinks
@@ -31,27 +31,47 @@ class Planner:
     any other node has none and is judged by the link table alone.
     """
 
-    __slots__ = ("routes", "template_of", "probes")
+    __slots__ = ("routes", "template_of", "probes", "samples", "popularity", "saturated")
 
     def __init__(
         self,
         routes: Mapping[Hashable, str] | None = None,
         template_of: Callable[[str], str] | None = None,
         probes: frozenset[Hashable] = frozenset(),
+        samples: Mapping[str, int] | None = None,
+        popularity: Mapping[Hashable, int] | None = None,
+        saturated: frozenset[str] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
         self.probes = probes
+        self.samples = samples or {}
+        self.popularity = popularity or {}
+        self.saturated = saturated
 
     def with_routes(self, routes: Mapping[Hashable, str]) -> Planner:
-        return Planner(routes, self.template_of, self.probes)
+        return Planner(routes, self.template_of, self.probes, self.samples, self.popularity, self.saturated)
 
-    def with_templates(self, template_of: Callable[[str], str], probes: Iterable[Hashable] = ()) -> Planner:
+    def with_templates(
+        self,
+        template_of: Callable[[str], str],
+        probes: Iterable[Hashable] = (),
+        samples: Mapping[str, int] | None = None,
+        popularity: Mapping[Hashable, int] | None = None,
+        saturated: Iterable[str] = (),
+    ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
         only with values the explorer made up (a GET form submitted with generated input): more data
-        for a page already seen, so they wait like further instances of a sampled template."""
-        return Planner(self.routes, template_of, frozenset(probes))
+        for a page already seen, so they wait like further instances of a sampled template.
+        `samples` overrides `TEMPLATE_SAMPLE` for some templates: one instance samples a fragment (an
+        HTMX partial, a state of the page it is swapped into rather than a page type), a template
+        guessed from link positions alone may want one more. `popularity` counts how often the pages seen so far link to each node: among
+        instances of one template the most linked (the busiest author, the most used tag) is the one
+        most likely to hold enough data to break, so it is taken first. `saturated` templates showed
+        one DOM structure on every visited instance (at least two): further instances wait until the
+        templates whose instances differ (the data changes the page) are sampled."""
+        return Planner(self.routes, template_of, frozenset(probes), samples, popularity, frozenset(saturated))
 
     def route(self, node: Hashable) -> str | None:
         if self.routes is not None:
@@ -77,22 +97,39 @@ class Planner:
                 referrers[q] += 1
         covered = Counter(t for t in map(self.template, remembered) if t is not None)
 
-        def sampled(q: N) -> bool:
-            # Its template already has enough visited instances: the other templates come first.
+        def sampled(q: N) -> int:
+            # 0: its template wants more visited instances; 1: it has enough, the other templates
+            # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
+            # one more is the same state again.
             if q in self.probes:
-                return True
+                return 1
             t = self.template(q)
-            return t is not None and covered[t] >= TEMPLATE_SAMPLE
+            if t is None:
+                return 0
+            if t in self.saturated:
+                return 2
+            return 0 if covered[t] < self.samples.get(t, TEMPLATE_SAMPLE) else 1
 
+        again = self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
         if fresh:
             here = self.route(cur)
 
-            def rank(q: N) -> tuple[bool, int, bool]:
-                return sampled(q), referrers[q], not leads_on(here, self.route(q))
+            def rank(q: N) -> tuple[bool, int, int, bool]:
+                return q in again, sampled(q), referrers[q], not leads_on(here, self.route(q))
 
-            best_rank = min(rank(q) for q in fresh)
-            return pick(rnd, [q for q in fresh if rank(q) == best_rank])
+            ranks = {q: rank(q) for q in fresh}
+            best_rank = min(ranks.values())
+            # A sampled link that leads on from here (the next page of this list) is best taken now:
+            # coming back for it later costs a trip.
+            stay = not (best_rank[0] or best_rank[1]) or any(not r[0] and not r[3] for r in ranks.values())
+            if stay or not self._better_elsewhere(cur, links, memory, again, sampled, best_rank[1]):
+                best = [q for q in fresh if ranks[q] == best_rank]
+                if self.popularity:
+                    best = self._most_linked(fresh, ranks, best_rank)
+                return pick(rnd, best)
+            # Every link here is one more instance of a page type already seen, while memory knows
+            # a page of a type seen less (or not at all): that one first.
         dist, first = _reachable(cur, links, memory)
         targets = [q for q in dist if q != cur and q not in memory]
         if not targets:
@@ -103,9 +140,53 @@ class Planner:
             unknown = [x for x in memory.links(p) if x not in memory]
             for q in unknown:
                 straggle[q] = max(straggle.get(q, 0), len(unknown))
-        keys = {q: (sampled(q), dist[q], straggle.get(q, 0), referrers[q]) for q in targets}
+        keys = {q: (q in again, sampled(q), dist[q], straggle.get(q, 0), referrers[q]) for q in targets}
         best = min(keys.values())
         return first[pick(rnd, [q for q in targets if keys[q] == best])]
+
+    def _better_elsewhere(
+        self,
+        cur: N,
+        links: Sequence[N],
+        memory: KnownLinks[N],
+        again: set[N],
+        sampled: Callable[[N], int],
+        level: int,
+    ) -> bool:
+        """Does memory know an unvisited node, reachable from here, of a template sampled less than `level`?"""
+        dist, _ = _reachable(cur, links, memory)
+        return any(q not in memory and q not in again and sampled(q) < level for q in dist if q != cur)
+
+    def _aliases(self, cur: N, remembered: Sequence[N], known: Iterable[N]) -> set[N]:
+        """Known, unvisited nodes that are a remembered page at a first-page address (`first_page_alias`):
+        visiting one is seeing that page again."""
+        routes = {q: r for q in known if (r := self.route(q)) is not None and "?" in r}
+        if not routes:
+            return set()
+        seen = [r for r in map(self.route, [*remembered, cur]) if r is not None]
+        siblings = [*routes.values(), *seen]
+        done = set(remembered)
+        return {q for q, r in routes.items() if q not in done and first_page_alias(r, siblings, seen)}
+
+    def _most_linked(
+        self, fresh: list[N], ranks: Mapping[N, tuple[Any, ...]], best: tuple[Any, ...]
+    ) -> list[N]:
+        """The candidates when the pages' link counts are known: each template whose best instance
+        ranks best offers its most linked instance (the rarest of those, then the first listed)."""
+        by_template: dict[object, list[N]] = {}
+        for q in fresh:
+            if ranks[q][:2] == best[:2]:
+                by_template.setdefault(self.template(q) or q, []).append(q)
+        chosen: set[N] = set()
+        for qs in by_template.values():
+            if min(ranks[q] for q in qs) != best:
+                continue
+            top = max(self.popularity.get(q, 0) for q in qs)
+            tops = [q for q in qs if self.popularity.get(q, 0) == top]
+            least = min(ranks[q] for q in tops)
+            # Still tied: the one listed first (a site lists its busiest or newest items first).
+            chosen.add(next(q for q in tops if ranks[q] == least))
+        return [q for q in fresh if q in chosen]
 
 
 planner_strategy = Planner()
@@ -168,6 +249,43 @@ def route_shape(route: str) -> str:
         else:
             params.append(f"{key}=<slug>")
     return f"{shaped}?{'&'.join(params)}"
+
+
+def first_page_alias(route: str, siblings: Iterable[str], seen: Iterable[str]) -> bool:
+    """Is `route` a page already `seen` with a first-page number added (``/list?page=1`` beside
+    ``/list``), judging by the URLs alone? The number must be 0 or 1 and the smallest one that
+    `siblings` (the links beside it) give that parameter; an empty value equals no value
+    (``?own=&page=1`` is ``?own`` page 1). Most pagers link their first page by number while the
+    list itself is linked without one: the same page at two addresses."""
+    path, _, query = route.partition("?")
+    if not query:
+        return False
+    pairs = _pairs(query)
+    known = {_query_key(r) for r in seen}
+    for i, (key, value) in enumerate(pairs):
+        if value not in ("0", "1"):
+            continue
+        rest = pairs[:i] + pairs[i + 1 :]
+        if (path, tuple(sorted(rest))) not in known:
+            continue
+        values = [
+            int(v)
+            for s in siblings
+            for k, v in _pairs(s.partition("?")[2])
+            if k == key and _NUMBER.match(v) and s.partition("?")[0] == path
+        ]
+        if not values or int(value) <= min(values):
+            return True
+    return False
+
+
+def _pairs(query: str) -> list[tuple[str, str]]:
+    return [(k, v) for k, _, v in (p.partition("=") for p in query.split("&") if p)]
+
+
+def _query_key(route: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    path, _, query = route.partition("?")
+    return path, tuple(sorted(_pairs(query)))
 
 
 def _segments(path: str) -> tuple[str, ...]:

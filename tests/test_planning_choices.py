@@ -1,0 +1,206 @@
+"""The planner's choices that save clicks on real applications, on small sites written here: a first
+page at a second address (`?page=1`), a page type seen less elsewhere, saturated and broken page
+types, the most linked instance of a template, fragments that leave the explorer where it was, a
+Back out of a dead end, and templates told by where their links sit."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from bughunt.explorer.factory import make_policy
+from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.session import Explorer, SessionConfig
+from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.templates import saturated_templates, template_function
+from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
+from bughunt.sim.memory import Memory
+from bughunt.sim.planner import first_page_alias
+from bughunt.sim.rng import mulberry32
+
+SEEDS = range(1000, 1012)
+
+
+def _choices(planner, cur, links, mem) -> set[str]:
+    return {planner(cur, links, mem, mulberry32(s)) for s in SEEDS}
+
+
+# -- the planner over a link table ------------------------------------------------------------------
+def test_a_first_page_number_is_the_page_already_seen():
+    assert first_page_alias("/list?page=1", ["/list?page=2"], ["/list"])
+    assert first_page_alias("/?own=&page=1", ["/?own=&page=2"], ["/?own"])  # empty value = no value
+    assert not first_page_alias("/list?page=2", ["/list?page=2"], ["/list"])
+    assert not first_page_alias("/list?page=1", ["/list?page=0"], ["/list"]), "0 is the first page there"
+    assert not first_page_alias("/list?page=1", [], ["/other"])
+    mem = Memory()
+    mem.write("/list", ("/list?page=1", "/list?page=2"))
+    assert _choices(planner_strategy, "/list", ("/list?page=1", "/list?page=2"), mem) == {"/list?page=2"}
+
+
+def test_when_every_link_here_is_one_more_instance_it_heads_for_a_page_type_not_seen():
+    mem = Memory()
+    items = [f"/item/{i}" for i in range(1, 6)]
+    mem.write("/", (*items, "/about"))
+    for visited in items[:TEMPLATE_SAMPLE]:
+        mem.write(visited, ("/", items[TEMPLATE_SAMPLE]))
+    # on an item page the only new link is a third item; /about (another page type) is one step away
+    assert _choices(planner_strategy, items[0], ("/", items[TEMPLATE_SAMPLE]), mem) == {"/"}
+    mem.write("/about", ("/",))
+    assert _choices(planner_strategy, items[0], ("/", items[TEMPLATE_SAMPLE]), mem) == {
+        items[TEMPLATE_SAMPLE]
+    }
+
+
+def test_a_saturated_page_type_waits_for_the_ones_whose_pages_differ():
+    mem = Memory()
+    edits, posts = [f"/edit/{i}" for i in range(1, 5)], [f"/post/{i}" for i in range(1, 5)]
+    mem.write("/", (*edits, *posts))
+    for visited in (*edits[:3], *posts[:3]):
+        mem.write(visited, ("/",))
+    planner = planner_strategy.with_templates(lambda r: r.rsplit("/", 1)[0] + "/<n>", saturated={"/edit/<n>"})
+    assert _choices(planner, "/", ("/edit/4", "/post/4"), mem) == {"/post/4"}
+
+
+def test_of_one_template_the_most_linked_instance_comes_first():
+    mem = Memory()
+    people = ("/people/ann", "/people/bob", "/people/cy")
+    mem.write("/", people)
+
+    def template(route: str) -> str:
+        return "/people/<slug>" if route.startswith("/people/") else route
+
+    plain = planner_strategy.with_templates(template)
+    assert len(_choices(plain, "/", people, mem)) > 1, "without link counts: any of them"
+    counted = planner_strategy.with_templates(template, popularity={"/people/bob": 3, "/people/ann": 1})
+    assert _choices(counted, "/", people, mem) == {"/people/bob"}
+
+
+# -- templates ----------------------------------------------------------------------------------------
+def test_links_side_by_side_are_one_template_and_their_sub_pages_too():
+    t = template_function({}, [["/profile/alice", "/profile/bob"], ["/editor", "/settings"]])
+    assert t("/profile/alice") == t("/profile/zed") == "/profile/<slug>"
+    assert t("/profile/alice/followers") == t("/profile/bob/followers") == "/profile/<slug>/followers"
+    assert t("/editor") == "/editor" and t("/settings") == "/settings", "a nav bar is different page types"
+    assert t.listed == {"/profile/<slug>"}
+    assert template_function({}, [["/profile/alice"]])("/profile/alice") == "/profile/alice"
+
+
+def test_a_template_is_saturated_after_three_pages_of_one_structure():
+    t = template_function({})
+    same = {"/edit/1": "h", "/edit/2": "h", "/edit/3": "h", "/post/1": "a", "/post/2": "b", "/post/3": "c"}
+    assert saturated_templates(same, t) == {"/edit/<n>"}
+    assert saturated_templates({"/edit/1": "h", "/edit/2": "h"}, t) == frozenset()
+
+
+# -- sessions on small loopback sites -----------------------------------------------------------------
+class _Site(BaseHTTPRequestHandler):
+    pages: dict[str, tuple[int, str]] = {}
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        status, body = type(self).pages.get(self.path, (404, "<html><body>no</body></html>"))
+        data = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _page(*hrefs: str, extra: str = "") -> tuple[int, str]:
+    links = "".join(f'<li><a href="{h}">{h}</a></li>' for h in hrefs)
+    return 200, f"<html><head><title>t</title></head><body><ul>{links}</ul>{extra}</body></html>"
+
+
+@contextmanager
+def _serving(pages: dict[str, tuple[int, str]]) -> Iterator[str]:
+    handler = type("Handler", (_Site,), {"pages": pages})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _walk(url: str, store_dir: Path, budget: int, seed: int = 1000) -> list[str]:
+    store = ExplorerStore(store_dir)
+    try:
+        fetcher = Fetcher(url, timeout=2.0, respect_robots=False)
+        with make_policy("planner", store=store) as policy:
+            Explorer(store, fetcher, policy, SessionConfig(budget=budget, seed=seed, retries=0)).run()
+        return [s.route for s in store.history.steps()]
+    finally:
+        store.close()
+
+
+def test_a_fragment_leaves_the_explorer_on_the_page_it_was_swapped_into(tmp_path):
+    pages = {
+        "/": _page("/list"),
+        "/list": _page("/x", "/y", "/z", extra='<button hx-get="/frag">more</button>'),
+        "/frag": (200, "<div class='more'><p>partial</p></div>"),
+        **{f"/{k}": _page("/list") for k in "xyz"},
+    }
+    with _serving(pages) as url:
+        for seed in range(1000, 1006):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=12, seed=seed)
+            at = walk.index("/frag")
+            if not {"/x", "/y", "/z"} <= set(walk[:at]):
+                assert walk[at + 1] in ("/x", "/y", "/z"), f"straight on to another link of /list: {walk}"
+
+
+def test_a_dead_end_goes_back_to_the_page_before_when_it_has_more(tmp_path):
+    pages = {
+        "/": _page("/p"),
+        "/p": _page("/p/boom", "/p/x", "/p/y"),
+        "/p/boom": (500, "<html><body><h1>Server Error</h1><a href='#'>top</a></body></html>"),
+        "/p/x": _page("/"),
+        "/p/y": _page("/"),
+    }
+    checked = 0
+    with _serving(pages) as url:
+        for seed in range(1000, 1010):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=10, seed=seed)
+            at = walk.index("/p/boom")
+            if not {"/p/x", "/p/y"} <= set(walk[:at]):
+                checked += 1
+                assert walk[at + 1] == "/p", f"back, not to the start: {walk}"
+    assert checked, "some walk met the dead end with links of /p left"
+
+
+def test_a_page_type_that_answers_500_is_not_sampled_again_before_the_others(tmp_path):
+    users = [f"/u/{i}" for i in range(1, 4)]
+    pages = {"/": _page(*users)}
+    for u in users:
+        pages[u] = _page("/", f"{u}/fav", f"{u}/info")
+        pages[f"{u}/fav"] = (500, "<html><body><h1>Server Error</h1></body></html>")
+        pages[f"{u}/info"] = _page("/", u)
+    with _serving(pages) as url:
+        for seed in range(1000, 1004):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=20, seed=seed)
+            favs = [i for i, r in enumerate(walk) if r.endswith("/fav")]
+            infos = [i for i, r in enumerate(walk) if r.endswith("/info")]
+            assert len(infos) == 3 and (len(favs) == 1 or favs[1] > max(infos)), walk
+
+
+def test_the_busiest_author_is_visited_first(tmp_path):
+    previews = "".join(
+        f'<div class="preview"><a class="author" href="/people/{who}">{who}</a><a href="/post/{n}">post</a></div>'
+        for n, who in enumerate(["cy", "ann", "bob", "ann", "ann"])
+    )
+    pages = {
+        "/": (200, f"<html><body><main>{previews}</main></body></html>"),
+        **{f"/people/{who}": _page("/") for who in ("ann", "bob", "cy")},
+        **{f"/post/{n}": _page("/") for n in range(5)},
+    }
+    with _serving(pages) as url:
+        for seed in range(1000, 1006):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=10, seed=seed)
+            assert [r for r in walk if r.startswith("/people/")][0] == "/people/ann", walk
