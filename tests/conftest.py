@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import socketserver
+import tempfile
 from collections.abc import Callable
 
 import pytest
@@ -14,6 +15,33 @@ from loguru import logger
 # No test may reach a real model, even when a key happens to be set in the environment.
 os.environ.pop("ANTHROPIC_API_KEY", None)
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+FAST_TEMP_MIN_FREE = 2 << 30
+
+
+def _use_memory_backed_temp() -> None:
+    """Put the tests' temporary files (tmp_path, the stores the commands under test create, the README
+    test's clones) on /dev/shm when it is a tmpfs with room, unless TMPDIR is set. The stores fsync every
+    commit, and on a busy disk those flushes were half the wall time of the store-heavy tests; on tmpfs
+    fsync returns at once. No test loses anything: the crash tests kill processes (kill -9), and what a
+    killed process wrote is in the page cache either way — fsync only matters for power loss, which no
+    test can simulate. xdist workers and subprocesses inherit TMPDIR from this (the controller's) process."""
+    if "TMPDIR" in os.environ:
+        return
+    shm = "/dev/shm"
+    try:
+        st = os.statvfs(shm)
+    except OSError:
+        return
+    if st.f_bavail * st.f_frsize < FAST_TEMP_MIN_FREE or not os.access(shm, os.W_OK):
+        return  # a container's default 64 MiB /dev/shm would fill up: stay on disk
+    root = os.path.join(shm, f"memgpt-lite-tests-{os.getuid()}")
+    os.makedirs(root, mode=0o700, exist_ok=True)
+    os.environ["TMPDIR"] = root
+    tempfile.tempdir = None  # recomputed from TMPDIR on next use
+
+
+_use_memory_backed_temp()
 
 
 def _quiet_handle_error(self: socketserver.BaseServer, request: object, client_address: object) -> None:

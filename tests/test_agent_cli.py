@@ -8,9 +8,10 @@ from __future__ import annotations
 import io
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
+from loopback import serving
 
 from memgpt_lite.cli import main
 
@@ -70,13 +71,9 @@ def server():
         def log_message(self, *a):
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    state["url"] = f"http://127.0.0.1:{httpd.server_address[1]}"
-    yield state
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(Handler) as url:
+        state["url"] = url
+        yield state
 
 
 def test_run_json_one_turn_then_resume(server, tmp_path, capsys):

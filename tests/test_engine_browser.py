@@ -5,12 +5,12 @@ findings with harness wording, other origins are never contacted, and `auto` pic
 from __future__ import annotations
 
 import shutil
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
+from loopback import serving
 
 from bughunt.explorer.factory import looks_like_app_shell, make_fetcher
 from bughunt.explorer.fetcher import Fetcher
@@ -99,21 +99,11 @@ def _spa_handler(offorigin: str) -> type[BaseHTTPRequestHandler]:
     return Spa
 
 
-def _serve(handler: type[BaseHTTPRequestHandler]) -> tuple[ThreadingHTTPServer, str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
 @pytest.fixture(scope="module")
 def spa() -> Iterator[str]:
     _Off.hits = []
-    off, off_url = _serve(_Off)
-    app, app_url = _serve(_spa_handler(off_url))
-    yield app_url
-    for server in (app, off):
-        server.shutdown()
-        server.server_close()
+    with serving(_Off) as off_url, serving(_spa_handler(off_url)) as app_url:
+        yield app_url
 
 
 @pytest.fixture(scope="module")

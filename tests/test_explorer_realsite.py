@@ -3,13 +3,13 @@ non-HTML, HTTP errors and timeouts are recorded, skipped or reported — never a
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import asdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
+from loopback import serving
 
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
@@ -81,13 +81,8 @@ class _Site(BaseHTTPRequestHandler):
 @pytest.fixture
 def foreign_site() -> Iterator[str]:
     _Site.requests = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving(_Site) as url:
+        yield url + "/"
 
 
 def _explore(url: str, store_dir, budget: int = 20, delay: float = 0.0) -> dict:

@@ -7,8 +7,10 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 
 import pytest
+from loopback import raw_serving
 
 from bughunt.explorer.fetcher import MAX_CRAWL_DELAY_S, USER_AGENT, Fetcher
 from bughunt.html import FETCH_SLACK_S, MAX_ROUTE_CHARS, fetch_page
@@ -25,39 +27,17 @@ SCHEDULING_MARGIN_S = 2.0
 @pytest.fixture
 def raw_server() -> Iterator[Callable[[Handler], str]]:
     """`raw_server(handler)` starts a loopback server whose every connection `handler` answers by hand."""
-    sockets: list[socket.socket] = []
-    stop = threading.Event()
+    with ExitStack() as servers:
 
-    def start(handler: Handler) -> str:
-        server = socket.socket()
-        server.bind(("127.0.0.1", 0))
-        server.listen(16)
-        sockets.append(server)
+        def start(handler: Handler) -> str:
+            def handle(conn: socket.socket, stopping: threading.Event) -> None:
+                head = conn.recv(65536).decode("latin-1")
+                path = head.split(" ", 2)[1] if head.count(" ") >= 2 else "/"
+                handler(conn, path, head)
 
-        def one(conn: socket.socket) -> None:
-            with conn:
-                try:
-                    head = conn.recv(65536).decode("latin-1")
-                    path = head.split(" ", 2)[1] if head.count(" ") >= 2 else "/"
-                    handler(conn, path, head)
-                except OSError:
-                    return
+            return servers.enter_context(raw_serving(handle))
 
-        def serve() -> None:
-            while not stop.is_set():
-                try:
-                    conn, _ = server.accept()
-                except OSError:
-                    return
-                threading.Thread(target=one, args=(conn,), daemon=True).start()
-
-        threading.Thread(target=serve, daemon=True).start()
-        return f"http://127.0.0.1:{server.getsockname()[1]}"
-
-    yield start
-    stop.set()
-    for s in sockets:
-        s.close()
+        yield start
 
 
 def drip(conn: socket.socket, data: bytes, every: float = 0.05, limit_s: float = 8.0) -> None:

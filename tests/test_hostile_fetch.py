@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from loopback import raw_serving
 
 from bughunt.explorer.fetcher import Fetcher
 from bughunt.html import FETCH_SLACK_S, fetch_page
@@ -16,36 +17,17 @@ from bughunt.html import FETCH_SLACK_S, fetch_page
 
 @pytest.fixture
 def drip_server() -> Iterator[str]:
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    stop = threading.Event()
-
-    def handle(conn: socket.socket) -> None:
-        with conn:
-            conn.recv(65536)
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body>")
-            for _ in range(100):  # ~10 s, then the page ends: a regression fails instead of hanging
-                if stop.is_set():
-                    return
-                try:
-                    conn.sendall(b"x")
-                except OSError:
-                    return
-                time.sleep(0.1)
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = server.accept()
-            except OSError:
+    def handle(conn: socket.socket, stopping: threading.Event) -> None:
+        conn.recv(65536)
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body>")
+        for _ in range(100):  # ~10 s, then the page ends: a regression fails instead of hanging
+            if stopping.is_set():
                 return
-            threading.Thread(target=handle, args=(conn,), daemon=True).start()
+            conn.sendall(b"x")
+            time.sleep(0.1)
 
-    threading.Thread(target=serve, daemon=True).start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}/"
-    stop.set()
-    server.close()
+    with raw_serving(handle) as url:
+        yield url + "/"
 
 
 def test_dripping_page_times_out_within_the_timeout(drip_server):

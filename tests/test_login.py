@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 import secrets
 import shutil
-import threading
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
+from loopback import serving
 
 from bughunt.cli import main
 from bughunt.explorer.fetcher import Fetcher, LoginLost
@@ -120,11 +120,8 @@ def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
 @pytest.fixture
 def site() -> Iterator[tuple[Site, str]]:
     state = Site()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(state))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield state, f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(make_handler(state)) as url:
+        yield state, url
 
 
 def creds(base: str, password: str = PASSWORD, **extra) -> Credentials:

@@ -4,11 +4,10 @@ with its first and last step — in `bughunt memory --json`, the export and the 
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from loopback import QuietHandler, serving
 
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
@@ -20,7 +19,7 @@ from bughunt.report import load_report_data, render_report
 TAGS = ("python", "webdev", "rust")
 
 
-class _Site(BaseHTTPRequestHandler):
+class _Site(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802
         if self.path == "/":
             links = "".join(f'<li><a href="/tag/{t}">{t}</a></li>' for t in TAGS)
@@ -34,25 +33,13 @@ class _Site(BaseHTTPRequestHandler):
         return self._send(404, "<h1>Not found</h1>")
 
     def _send(self, status: int, body: str) -> None:
-        data = f"<!doctype html><html><head><title>t</title></head><body>{body}</body></html>".encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+        self.reply(status, f"<!doctype html><html><head><title>t</title></head><body>{body}</body></html>")
 
 
 @pytest.fixture
 def tag_site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving(_Site) as url:
+        yield url + "/"
 
 
 def _explore(url: str, store_dir) -> None:

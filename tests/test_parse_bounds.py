@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from loopback import QuietHandler, serving
 
 from bughunt.explorer.fetcher import MAX_ORACLE_FETCHES, Fetcher
 from bughunt.html import MAX_DEPTH, FetchedPage, extract_actions, parse_html, route_of
@@ -69,7 +68,7 @@ def test_the_tree_is_the_standard_one():
     assert script_line == 3
 
 
-class _Counting(BaseHTTPRequestHandler):
+class _Counting(QuietHandler):
     hits: list[str] = []
 
     def do_GET(self) -> None:  # noqa: N802
@@ -87,25 +86,14 @@ class _Counting(BaseHTTPRequestHandler):
             body = f"<html><body>{forms}</body></html>"
         else:
             body = "<html><body><p class='tags'>python</p></body></html>"
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.reply(200, body, "text/html")
 
 
 @pytest.fixture
 def counting_site() -> Iterator[str]:
     _Counting.hits = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(_Counting) as url:
+        yield url
 
 
 def test_a_page_with_300_forms_makes_at_most_the_capped_oracle_requests(counting_site):
@@ -121,7 +109,7 @@ def test_a_page_with_300_forms_makes_at_most_the_capped_oracle_requests(counting
     assert len([h for h in _Counting.hits if h.startswith("/item/")]) <= 2 * MAX_ORACLE_FETCHES
 
 
-class _Deep(BaseHTTPRequestHandler):
+class _Deep(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802
         if self.path == "/robots.txt":
             self.send_response(404)
@@ -129,15 +117,7 @@ class _Deep(BaseHTTPRequestHandler):
             return
         n = 1_000 if self.path == "/" else 30_000
         inner = '<a href="/b">b</a><a href="/c">c</a>' if self.path == "/" else "<p>end</p>"
-        body = f"<html><body>{'<div><span>' * n}{inner}{'</i>' * n}</body></html>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.reply(200, f"<html><body>{'<div><span>' * n}{inner}{'</i>' * n}</body></html>", "text/html")
 
 
 def test_explore_and_resume_a_deeply_nested_site_over_http(tmp_path, capsys):
@@ -145,18 +125,13 @@ def test_explore_and_resume_a_deeply_nested_site_over_http(tmp_path, capsys):
 
     from bughunt.cli import main
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Deep)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
     store = str(tmp_path / "store")
-    try:
+    with serving(_Deep) as base:
+        url = base + "/"
         started = time.perf_counter()
         assert main(["explore", "--url", url, "--store", store, "--budget", "2", "--json"]) == 0
         first = json.loads(capsys.readouterr().out)
         assert main(["resume", "--store", store, "--budget", "2", "--json"]) == 0
         capsys.readouterr()
         assert time.perf_counter() - started < 30
-    finally:
-        server.shutdown()
-        server.server_close()
     assert {"/", "/b"} <= set(first["pages_visited"]) or {"/", "/c"} <= set(first["pages_visited"])

@@ -5,11 +5,11 @@ Back out of a dead end, and templates told by where their links sit."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from loopback import QuietHandler, serving
 
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
@@ -96,20 +96,12 @@ def test_a_template_is_saturated_after_three_pages_of_one_structure():
 
 
 # -- sessions on small loopback sites -----------------------------------------------------------------
-class _Site(BaseHTTPRequestHandler):
+class _Site(QuietHandler):
     pages: dict[str, tuple[int, str]] = {}
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         status, body = type(self).pages.get(self.path, (404, "<html><body>no</body></html>"))
-        data = body.encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.reply(status, body)
 
 
 def _page(*hrefs: str, extra: str = "") -> tuple[int, str]:
@@ -120,14 +112,8 @@ def _page(*hrefs: str, extra: str = "") -> tuple[int, str]:
 @contextmanager
 def _serving(pages: dict[str, tuple[int, str]]) -> Iterator[str]:
     handler = type("Handler", (_Site,), {"pages": pages})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(handler) as url:
+        yield url + "/"
 
 
 def _walk(url: str, store_dir: Path, budget: int, seed: int = 1000) -> list[str]:

@@ -1,16 +1,20 @@
 """Every command in README.md's bash blocks, run in a fresh `git clone` of this repository.
 
-The clone is a temporary directory with no `../shared` beside it (what a user of the project has).
+The clone is a temporary directory with no `../shared` beside it (what a user of the project has). Commands
+that share a path under runs/ or a port (a chain: explore, resume, memory, report) run in order in one
+clone; every other command runs in a clone of its own, as its own test, so xdist spreads them.
 Each command runs as written, with these exceptions, all stated here:
 
 - optional parts in brackets (`[--json]`, `[--store runs/demo]`) are included, so JSON output is checked;
 - fast arguments where the README's would take minutes (FAST below; the last value of an option wins);
 - ports: `8000` and `8001` become free loopback ports, and `demo-page` gets `--port` with a free one;
 - commands that serve until Ctrl-C are started, checked to answer on their port, and stopped at the end;
+- `runs/` exists in each clone (earlier README commands create it for a reader going top to bottom);
 - `scripts/*.sh` find `./.venv` already current (a venv that sees this one's packages, with the install
   stamp written), because tests never reach the network and an install would; the install itself is
   therefore not exercised here (CI runs `scripts/test.sh` from a clean clone);
-- `scripts/test.sh` runs one small test module instead of the whole suite (it would run this test again);
+- `scripts/test.sh` runs one small test module instead of the whole suite (it would run this test again),
+  with this checkout's mypy cache copied in when there is one (mypy re-checks what differs);
 - commands whose comment says they need a key ("needs ANTHROPIC_API_KEY") run without one and must fail
   with exactly one line (on stderr; with `--json`, one JSON error line on stdout) and create nothing; SKIPPED lists the commands that need something the
   clone cannot have (with the reason the README itself gives).
@@ -21,7 +25,6 @@ Every other command must exit 0; with `--json` its stdout must be one JSON docum
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -45,6 +48,9 @@ FAST: dict[str, list[str]] = {
     "python -m benchmarks.reproduce": ["--repeats", "1"],
     "python -m benchmarks.engines": ["--repeats", "1", "--budget", "3"],  # 3 x 30 clicks per engine: ~2 min
     "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
+    # MiniLM over every case: ~20 s each; tests/test_evals_layer1.py and _layer2.py run them on MiniLM
+    "python -m evals layer1": ["--embedder", "hashing"],
+    "python -m evals layer2 --agent baseline": ["--embedder", "hashing"],
 }
 SKIPPED: dict[str, str] = {
     "bughunt ablate --config my.yaml --backend dask": "needs the user's my.yaml and a running Dask scheduler",
@@ -93,13 +99,16 @@ def _files(root: Path) -> set[str]:
 
 
 def _prepare_venv(clone: Path) -> None:
-    """A `.venv` in the clone that sees this interpreter's packages, stamped as current for both scripts."""
-    subprocess.run([sys.executable, "-m", "venv", str(clone / ".venv")], check=True)
+    """A `.venv` in the clone that sees this interpreter's packages, stamped as current for both scripts
+    (no pip in it: with the stamp current the scripts never call pip, and installing pip takes seconds)."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(clone / ".venv")], check=True)
     site = next((clone / ".venv" / "lib").glob("python3*/site-packages"))
     (site / "outer-venv.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    python = clone / ".venv" / "bin" / "python"
-    version = subprocess.run([str(python), "--version"], capture_output=True, text=True, check=True).stdout
-    stamp = hashlib.sha256((clone / "pyproject.toml").read_bytes() + version.encode()).hexdigest()
+    env = {**os.environ, "PATH": f"{clone / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
+    stamp = subprocess.run(
+        ["bash", "-c", ". scripts/venv.sh && venv_stamp"], cwd=clone, env=env, capture_output=True, text=True
+    ).stdout.strip()
+    assert len(stamp) == 64, stamp
     for extras in ("base", "test"):
         (clone / ".venv" / f".installed-{extras}").write_text(stamp + "\n", encoding="utf-8")
 
@@ -131,14 +140,71 @@ def _json_targets(args: list[str]) -> tuple[bool, list[str]]:
     return on_stdout, files
 
 
-@pytest.mark.slow
-def test_every_readme_command_works_in_a_fresh_clone(tmp_path):
+def command_groups(commands: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """The README's commands in groups that must run in order in one clone, each group independent of
+    the others: commands sharing a path under runs/ (a store, a report) or a port (a server and the
+    command that explores it) are one group, in README order. Groups run as separate tests, so xdist
+    spreads them over its workers instead of one worker running all 31 commands in a row."""
+    parent = list(range(len(commands)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for i, (command, _) in enumerate(commands):
+        for resource in RESOURCE.findall(command):
+            if resource in owner:
+                parent[root(i)] = root(owner[resource])
+            else:
+                owner[resource] = i
+    groups: dict[int, list[tuple[str, str]]] = {}
+    for i, entry in enumerate(commands):
+        groups.setdefault(root(i), []).append(entry)
+    return list(groups.values())
+
+
+# what chains two commands: a path under runs/ (its first component) or a port number
+RESOURCE = re.compile(r"\bruns/[\w-]+|(?<![\d.])80\d\d\b")
+GROUPS = command_groups(readme_commands((ROOT / "README.md").read_text(encoding="utf-8")))
+# a group of SKIPPED commands alone runs nothing: the parser test checks that the README says what they need
+RUN_GROUPS = [g for g in GROUPS if not all(any(c.startswith(s) for s in SKIPPED) for c, _ in g)]
+
+
+def _test_id(command: str) -> str:
+    return re.sub(r"[^\w.-]+", "-", command).strip("-")[:60]
+
+
+@pytest.fixture
+def clone(tmp_path: Path) -> Path:
+    """A fresh clone of this repository, with no `../shared` beside it and its `.venv` ready."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("needs git and a git checkout")
     clone = tmp_path / "repo"  # nothing else in tmp_path: no ../shared beside the clone
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     assert not (clone.parent / "shared").exists()
     _prepare_venv(clone)
+    # A reader going down the README has runs/ by the time a command writes a file into it (the first
+    # explore creates it); a group run on its own gets it the same way.
+    (clone / "runs").mkdir()
+    return clone
+
+
+def _seed_mypy_cache(clone: Path) -> None:
+    """Copy this checkout's mypy cache, if any, into the clone: `scripts/test.sh` there then checks
+    types incrementally (mypy re-checks whatever differs, so the verdict is the same) instead of cold,
+    which costs ~15 s of CPU. A cache that changes while it is copied is simply left incomplete."""
+    cache = ROOT / ".mypy_cache"
+    if cache.is_dir():
+        try:
+            shutil.copytree(cache, clone / ".mypy_cache")
+        except (shutil.Error, OSError):
+            pass
+
+
+def _clone_env(clone: Path) -> dict[str, str]:
     bin_dir = str(Path(sys.executable).parent)
     env = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "VIRTUAL_ENV", "PYTHONPATH")}
     env |= {
@@ -148,17 +214,27 @@ def test_every_readme_command_works_in_a_fresh_clone(tmp_path):
         "COLUMNS": "80",
     }
     env.pop("DISPLAY", None)
+    return env
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("group", RUN_GROUPS, ids=[_test_id(g[0][0]) for g in RUN_GROUPS])
+def test_every_readme_command_works_in_a_fresh_clone(group: list[tuple[str, str]], clone: Path) -> None:
+    env = _clone_env(clone)
     commands = readme_commands((clone / "README.md").read_text(encoding="utf-8"))
-    assert len(commands) >= 25, commands
+    assert group in command_groups(commands), "README.md differs from the committed one: commit it first"
     port, demo_port, port2 = _free_port(), _free_port(), _free_port()
     servers: list[subprocess.Popen] = []
     ran: list[str] = []
     try:
-        for command, comment in commands:
+        for command, comment in group:
             if any(command.startswith(s) for s in SKIPPED):
                 assert "needs" in comment, f"README must say what {command!r} needs"
+                ran.append(command)
                 continue
             args = _run_args(command, port, demo_port, port2)
+            if command.startswith("bash scripts/test.sh"):
+                _seed_mypy_cache(clone)
             if SERVES in comment:
                 proc = subprocess.Popen(
                     args, cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -201,12 +277,25 @@ def test_every_readme_command_works_in_a_fresh_clone(tmp_path):
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    assert len(ran) + len(SKIPPED) == len(commands)
+    assert ran == [c for c, _ in group]
     # what the commands wrote is ignored by git (runs/, plots/, out.json, site/ ...), nothing else is left
     status = subprocess.run(
         ["git", "status", "--porcelain", "--untracked-files=all"], cwd=clone, capture_output=True, text=True
     ).stdout
     assert status == "", status
+
+
+def test_the_readme_commands_fall_into_groups_that_cover_each_once():
+    commands = readme_commands((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert len(commands) >= 25, commands
+    assert sorted(c for g in GROUPS for c in g) == sorted(commands)  # each command in exactly one group
+    assert all(g == sorted(g, key=commands.index) for g in GROUPS)  # in README order within its group
+    by_first = {g[0][0]: [c for c, _ in g] for g in GROUPS}
+    s1 = by_first["bughunt explore --builtin-site --store runs/s1 --budget 12"]
+    assert [c.split()[1] for c in s1] == ["explore", "resume", "resume", "memory", "report"]
+    served = next(g for first, g in by_first.items() if first.startswith("bughunt serve-site --port 8000"))
+    assert served[1].startswith("bughunt explore --url http://127.0.0.1:8000/")
+    assert len(GROUPS) > 10  # most commands stand alone, so the workers share them out
 
 
 def test_the_readme_parser_sees_every_block_and_strips_comments():
@@ -219,6 +308,8 @@ def test_the_readme_parser_sees_every_block_and_strips_comments():
         assert any(c.startswith(skipped) for c in names), (
             f"SKIPPED names a command the README no longer has: {skipped}"
         )
+        comment = next(comment for c, comment in commands if c.startswith(skipped))
+        assert "needs" in comment, f"README must say what {skipped!r} needs"
     args = _run_args("memgpt-lite demo --turns 200 [--store runs/demo] [--json]", 1, 2)
     assert args[-2:] == ["--turns", "20"] and "--json" in args and "runs/demo" in args
     assert _json_targets(["bughunt", "ablate", "--json-file", "out.json"]) == (False, ["out.json"])

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from loopback import QuietHandler, serving
 
 from bughunt.cli import main
 
@@ -28,33 +27,19 @@ PAGES = {
 }
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802 — the http.server API
         body = PAGES.get(self.path.split("?")[0])
         if body is None:
             self.send_error(404)
             return
-        data = f"<!doctype html><html><body>{body}</body></html>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.reply(200, f"<!doctype html><html><body>{body}</body></html>")
 
 
 @pytest.fixture
 def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler) as url:
+        yield url + "/"
 
 
 def test_an_edit_form_with_no_link_back_is_compared_with_the_resource_memory_knows(site, tmp_path, capsys):

@@ -11,13 +11,13 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+import loopback
 
 from bughunt.cli import main
 from bughunt.explorer.factory import make_policy
@@ -38,7 +38,7 @@ PAGES: dict[str, list[str]] = {
 }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(loopback.QuietHandler):
     walled_after: int | None = None
     served = 0
 
@@ -47,44 +47,24 @@ class _Handler(BaseHTTPRequestHandler):
         cls.served += 1
         path = self.path.split("#")[0]
         if cls.walled_after is not None and cls.served > cls.walled_after:
-            self._send(401, "<html><body>sign in first</body></html>")
+            self.reply(401, "<html><body>sign in first</body></html>")
             return
         if path not in PAGES:
-            self._send(404, "<html><body>no</body></html>")
+            self.reply(404, "<html><body>no</body></html>")
             return
         links = "".join(f'<a href="{h}">{h}</a> ' for h in PAGES[path])
         if path == "/boom":
             body = f"<html><body><h1>Traceback (most recent call last)</h1><pre>KeyError</pre>{links}</body></html>"
-            self._send(500, body)
+            self.reply(500, body)
             return
-        self._send(200, f"<html><head><title>{path}</title></head><body><main>{links}</main></body></html>")
-
-    def _send(self, status: int, body: str) -> None:
-        data = body.encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.reply(200, f"<html><head><title>{path}</title></head><body><main>{links}</main></body></html>")
 
 
-class _Server(ThreadingHTTPServer):
-    allow_reuse_address = True
-    daemon_threads = True
+def start_server(port: int = 0) -> loopback.LoopbackServer:
+    return loopback.start(_Handler, port)
 
 
-def start_server(port: int = 0) -> _Server:
-    server = _Server(("127.0.0.1", port), _Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def stop_server(server: _Server) -> None:
-    server.shutdown()
-    server.server_close()  # connections are refused from now on
+stop_server = loopback.stop
 
 
 @contextmanager

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import loopback
 import pytest
 
 from bughunt.cli import main
@@ -78,14 +78,8 @@ class _Site(BaseHTTPRequestHandler):
 @contextmanager
 def serving(versions: Iterator[str | None], layout: str = "old") -> Iterator[str]:
     _Site.versions, _Site.layout = versions, layout
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with loopback.serving(_Site) as url:
+        yield url + "/"
 
 
 def _run(url: str, store_dir: Path, budget: int = 40, policy_name: str = "planner", **config: object) -> dict:

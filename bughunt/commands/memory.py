@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 from bughunt.explorer.export import memory_snapshot
-from bughunt.explorer.llm_policy import agent_archival
 from bughunt.explorer.store import ExplorerStore
 
 
@@ -24,6 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: the agent's memory imports Chroma (~1 s), which `bughunt --help` need not pay
+    from bughunt.explorer.llm_policy import agent_archival
+
     data = memory_snapshot(args.store, agent_archival(args.store))  # errors: the CLI's shared net
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))

@@ -1,11 +1,39 @@
-"""Storage: the store directory, recall (SQLite + FTS5), archival (Chroma) and embeddings."""
+"""Storage: the store directory, recall (SQLite + FTS5), archival (Chroma) and embeddings.
 
-from memgpt_lite.storage.archival import ArchivalStore
-from memgpt_lite.storage.directory import StoreDirectory, atomic_write_json, read_json
-from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
-from memgpt_lite.storage.pages import Page
-from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage
-from memgpt_lite.storage.recall import RecallHit, RecallStore
+The names below are loaded on first use (PEP 562): importing one light submodule (`storage.lock`,
+`storage.directory`) must not import Chroma and onnxruntime, which take about a second — every
+`bughunt`/`memgpt-lite` command start-up paid for it, `--help` included.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memgpt_lite.storage.archival import ArchivalStore
+    from memgpt_lite.storage.directory import StoreDirectory, atomic_write_json, read_json
+    from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
+    from memgpt_lite.storage.pages import Page
+    from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage
+    from memgpt_lite.storage.recall import RecallHit, RecallStore
+
+_SUBMODULE: dict[str, str] = {
+    "ArchivalStore": "archival",
+    "Embedder": "embeddings",
+    "HashingEmbedder": "embeddings",
+    "MiniLMEmbedder": "embeddings",
+    "NewPassage": "passages",
+    "Page": "pages",
+    "Passage": "passages",
+    "RecallHit": "recall",
+    "RecallStore": "recall",
+    "ScoredPassage": "passages",
+    "StoreDirectory": "directory",
+    "atomic_write_json": "directory",
+    "default_embedder": "embeddings",
+    "read_json": "directory",
+}
 
 __all__ = [
     "ArchivalStore",
@@ -23,3 +51,16 @@ __all__ = [
     "default_embedder",
     "read_json",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _SUBMODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,89 @@
+"""The one loopback HTTP server of the tests: a request-handler class served on 127.0.0.1 (a free port
+unless one is given) by a daemon thread, stopped and closed at the end."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class LoopbackServer(ThreadingHTTPServer):
+    allow_reuse_address = True  # a test may start a server again on the port it has just closed
+    daemon_threads = True  # a client that hangs never holds the test process open
+
+
+def start(handler: type[BaseHTTPRequestHandler], port: int = 0) -> LoopbackServer:
+    server = LoopbackServer(("127.0.0.1", port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def stop(server: ThreadingHTTPServer) -> None:
+    server.shutdown()
+    server.server_close()  # connections are refused from now on
+
+
+def base_url(server: ThreadingHTTPServer) -> str:
+    """`http://127.0.0.1:PORT`, no trailing slash."""
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler], port: int = 0) -> Iterator[str]:
+    """Serve `handler` for the block; yields the base URL (`http://127.0.0.1:PORT`, no trailing slash)."""
+    server = start(handler, port)
+    try:
+        yield base_url(server)
+    finally:
+        stop(server)
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """A handler that logs nothing (a test's output stays its own) and answers with `reply`."""
+
+    def reply(self, status: int, body: str | bytes, content_type: str = "text/html; charset=utf-8") -> None:
+        data = body.encode() if isinstance(body, str) else body
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
+        pass
+
+
+@contextmanager
+def raw_serving(handle: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
+    """A loopback socket server below HTTP, for servers that misbehave on purpose: `handle(conn, stopping)`
+    answers each connection by hand in its own thread (the connection is closed after it; `stopping` is
+    set when the block ends, so a handler that drips can give up). Yields the base URL."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    stopping = threading.Event()
+
+    def one(conn: socket.socket) -> None:
+        with conn:
+            try:
+                handle(conn, stopping)
+            except OSError:
+                return
+
+    def serve() -> None:
+        while not stopping.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            threading.Thread(target=one, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stopping.set()
+        server.close()
