@@ -146,8 +146,9 @@ def test_ablate_without_mode_is_a_usage_error(capsys):
 
 
 def test_bad_output_paths_fail_before_the_work(tmp_path, capsys):
-    assert main(["ablate", "--reproduce", "--json", str(tmp_path / "missing" / "r.json")]) == 2
-    assert "does not exist" in capsys.readouterr().err
+    (tmp_path / "afile").write_text("x")
+    assert main(["ablate", "--reproduce", "--json", str(tmp_path / "afile" / "r.json")]) == 2
+    assert "is a file, not a directory" in capsys.readouterr().err
     (tmp_path / "file").write_text("")
     assert main(["ablate", "--reproduce", "--plots", str(tmp_path / "file")]) == 2
     assert "--plots" in capsys.readouterr().err

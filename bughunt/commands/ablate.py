@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from memgpt_lite.cli_dispatch import check_output_file
 from memgpt_lite.errors import UsageError
 
 from ..sim.backends import BACKENDS, make_backend
@@ -123,11 +124,7 @@ def _console(args: argparse.Namespace) -> Any:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     if args.json and args.json != "-":
-        parent = Path(args.json).resolve().parent
-        if not parent.is_dir():
-            raise UsageError(f"--json: directory {parent} does not exist")
-        if Path(args.json).is_dir():
-            raise UsageError(f"--json: {args.json} is a directory")
+        check_output_file(args.json, "--json")  # a missing folder is made when the results are written
     if args.plots:
         _plots_dir(args.plots)
 
@@ -140,6 +137,7 @@ def _write_json(target: str, data: dict[str, Any]) -> None:
     from ..report import write_atomic
 
     try:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
         write_atomic(Path(target), text + "\n")
     except OSError as e:
         raise UsageError(f"--json: cannot write {target}: {e.strerror or e}") from None

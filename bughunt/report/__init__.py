@@ -8,9 +8,7 @@ shown escaped, as data, never as markup.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
@@ -56,21 +54,11 @@ def save_html(html: str, out: str | Path) -> Path:
 
 
 def write_atomic(out: Path, text: str) -> Path:
-    """Write `text` through a temporary file beside `out`; on any failure the temporary file is removed
-    and `out` is left as it was (no `.tmp` leftovers, no half-written file)."""
-    fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())  # the rename must not publish a file whose bytes are still in flight
-        os.chmod(tmp, 0o644)
-        tmp.replace(out)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return out
+    """Write `text` atomically, readable by others (a report is shared): no `.tmp` leftovers, no
+    half-written file, `out` unchanged on failure."""
+    from memgpt_lite.storage.directory import atomic_write_text
+
+    return atomic_write_text(out, text, mode=0o644)
 
 
 def parse_quoted(text: str) -> dict[str, str]:

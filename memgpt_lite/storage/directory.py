@@ -25,21 +25,22 @@ FORMAT_VERSION = 1
 _MISSING: Any = object()
 
 
-def atomic_write_json(path: str | os.PathLike[str], data: Any) -> None:
-    """Write JSON so that readers see the old file or the new one, never half of either.
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | None = None) -> Path:
+    """Write `text` so that readers see the old file or the new one, never half of either.
 
     tmp file in the same folder + fsync + os.replace, then fsync of the folder so the rename itself
-    survives a crash.
+    survives a crash. On any failure the tmp file is removed and `path` is left as it was. `mode`
+    (e.g. 0o644 for a report others read) replaces the tmp file's private 0o600.
     """
     path = Path(path)
-    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False, default=_json_default)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-            f.write("\n")
             f.flush()
-            os.fsync(f.fileno())
+            os.fsync(f.fileno())  # the rename must not publish a file whose bytes are still in flight
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -48,6 +49,13 @@ def atomic_write_json(path: str | os.PathLike[str], data: Any) -> None:
             pass
         raise
     _fsync_dir(path.parent)
+    return path
+
+
+def atomic_write_json(path: str | os.PathLike[str], data: Any) -> None:
+    """`data` as indented JSON, written atomically (`atomic_write_text`)."""
+    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False, default=_json_default)
+    atomic_write_text(path, text + "\n")
 
 
 def read_json(path: str | os.PathLike[str], default: Any = _MISSING) -> Any:
