@@ -166,11 +166,25 @@ class BrowserFetcher(Fetcher):
         if request.resource_type in ("xhr", "fetch") and not ours:
             self._record("failed_request", f"{request.method} failed: {failure}", request.url, None)
 
+    def _drain_events(self) -> None:
+        """Deliver what the previous page already said before this page's record starts.
+
+        The sync client dispatches browser events only while a call is in flight; a console error the
+        last page logged just before it was left would otherwise arrive during the next `goto`, after
+        the reset, and count as the new page's. One round trip delivers every event sent before it."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            self._page.evaluate("0")
+        except PlaywrightError:  # no document yet, or it is going away: nothing of it is pending
+            pass
+
     # -- loading ---------------------------------------------------------------------------------
     def _load(self, url: str) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
 
         self.start()
+        self._drain_events()
         self._errors = []
         self._blocked_write = False
         started = time.perf_counter()
