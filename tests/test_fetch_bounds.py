@@ -100,13 +100,22 @@ def test_a_broken_status_line_is_a_network_error_naming_no_remote_text(raw_serve
     assert result.detail == "RemoteProtocolError"
 
 
+def _closing(reply: bytes) -> bytes:
+    """The raw server closes every connection after one reply, so each reply says so (else the client
+    may reuse the socket for its next request and meet a reset, which is rightly a network error)."""
+    head, sep, body = reply.partition(b"\r\n\r\n")
+    if not sep or b"\r\nconnection:" in head.lower():
+        return reply
+    return head + b"\r\nConnection: close" + sep + body
+
+
 def robots_site(raw_server, robots: bytes, seen: list[str]) -> str:
     def handler(conn: socket.socket, path: str, head: str) -> None:
         seen.append(head)
         if path == "/robots.txt":
-            conn.sendall(robots)
+            conn.sendall(_closing(robots))
         else:
-            conn.sendall(HEAD + PAGE)
+            conn.sendall(_closing(HEAD + PAGE))
 
     return raw_server(handler)
 
