@@ -389,3 +389,16 @@ def test_kill_9_during_inserts_reopens_consistently(tmp_path):
         assert a.search("keyword", tags=["t"]).total == n
         a.insert("after the crash keyword", tags=["t"])
         assert a.search("keyword", tags=["t"]).total == n + 1
+
+
+def test_similarity_reads_the_stored_vectors_and_orders_like_search(archival):
+    texts = ["The settings page crashes when saving", "Search pager skips page two", "Tags vanish on edit"]
+    ids = [archival.insert(t, created_at=T0).id for t in texts]
+    query = "settings crash on save"
+    got = archival.similarity(query, ids)
+    emb = archival.embedder
+    expected = {i: float(emb.embed([query])[0] @ emb.embed([t])[0]) for i, t in zip(ids, texts, strict=True)}
+    assert got.keys() == expected.keys()
+    assert all(abs(got[i] - expected[i]) < 1e-5 for i in ids)
+    assert max(got, key=got.__getitem__) == archival.search(query, page_size=1).items[0].passage.id
+    assert archival.similarity(query, []) == {}

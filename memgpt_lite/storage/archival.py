@@ -347,6 +347,17 @@ class ArchivalStore:
             self._touch([h.passage.id for h in hits], now.timestamp())
         return Page.of(hits, total, page, page_size)
 
+    def similarity(self, query: str, ids: Sequence[str]) -> dict[str, float]:
+        """Cosine of `query` to each stored passage in `ids`, from the vectors kept at insert time (the
+        ones `search` ranks by), so ordering a handful of exact matches embeds only the query."""
+        if not ids:
+            return {}
+        qvec = self._query_vector(query)
+        with self._lock:
+            got = self._chroma("get", ids=list(ids), include=["embeddings"])
+        vectors = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(got["ids"]), -1)
+        return {i: float(qvec @ v) for i, v in zip(got["ids"], vectors, strict=True)}
+
     def _words_thread(self) -> ThreadPoolExecutor:
         if self._words is None:
             self._words = ThreadPoolExecutor(max_workers=1, thread_name_prefix="archival-words")

@@ -266,9 +266,8 @@ def archival_memory_lookup(ctx: ToolContext, text: str, query: str | None = None
     found.sort(key=lambda p: (p.created_at, p.id), reverse=True)
     similarity: dict[str, float] = {}
     if query and query.strip() and found:
-        vectors = archival.embedder.embed([query, *(p.content for p in found)])
-        similarity = {p.id: float(vectors[0] @ v) for p, v in zip(found, vectors[1:], strict=True)}
-        found.sort(key=lambda p: similarity[p.id], reverse=True)
+        similarity = archival.similarity(query, [p.id for p in found])
+        found.sort(key=lambda p: similarity.get(p.id, -1.0), reverse=True)
     size = ctx.page_size
     pages = -(-len(found) // size) if found else 0
     shown = found[page * size : (page + 1) * size]
