@@ -270,21 +270,12 @@ def _template_shaped(
     nothing, so `/tag/python` and `/tag/webdev` failing alike would be two bugs. Memory also knows the
     pages that link *to* the route (the tag cloud that listed both): their links are siblings too. A
     finding fingerprinted on something else (a failed request's own path) keeps its fingerprint."""
-    if not findings:
-        return []
-    table: dict[str, list[str]] | None = None
     out: list[Finding] = []
     for f in findings:
         if f.fingerprint != make_fingerprint(f.shape, f.kind, f.message):
             out.append(f)
             continue
-        if table is None:
-            table = store.link_table.all()
-        siblings = set(page_links)
-        for dsts in table.values():
-            if f.route in dsts:
-                siblings.update(dsts)
-        shape = route_shape(f.route, siblings)
+        shape = route_shape(f.route, {*page_links, *store.link_table.beside(f.route)})
         out.append(f if shape == f.shape else replace(f, shape=shape, fingerprint=""))
     return out
 

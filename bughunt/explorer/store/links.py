@@ -25,6 +25,13 @@ class LinkTable:
             r["dst"] for r in self.db.execute("SELECT dst FROM links WHERE src = ? ORDER BY pos", (route,))
         ]
 
+    def beside(self, route: str) -> set[str]:
+        """Every route linked from a page that links to `route` (its siblings in a tag cloud or a list)."""
+        rows = self.db.execute(
+            "SELECT DISTINCT dst FROM links WHERE src IN (SELECT src FROM links WHERE dst = ?)", (route,)
+        )
+        return {r["dst"] for r in rows}
+
     def replace(self, route: str, links: list[str]) -> None:
         self.db.execute("DELETE FROM links WHERE src = ?", (route,))
         self.db.executemany(
