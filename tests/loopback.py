@@ -14,6 +14,13 @@ class LoopbackServer(ThreadingHTTPServer):
     allow_reuse_address = True  # a test may start a server again on the port it has just closed
     daemon_threads = True  # a client that hangs never holds the test process open
 
+    def get_request(self) -> tuple[socket.socket, tuple[str, int]]:
+        # A reply's headers and body are two writes: with Nagle on, a kept-alive connection waits ~40 ms
+        # for the client's delayed ACK between them (bughunt/webapp/server.py says the same).
+        conn, address = super().get_request()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return conn, address
+
 
 def start(handler: type[BaseHTTPRequestHandler], port: int = 0) -> LoopbackServer:
     server = LoopbackServer(("127.0.0.1", port), handler)

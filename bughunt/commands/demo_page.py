@@ -31,6 +31,8 @@ def open_in_browser(url: str) -> None:
 
 def _handler(files: dict[str, bytes]) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        disable_nagle_algorithm = True  # headers and body are two writes (see bughunt/webapp/server.py)
+
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
             name = self.path.split("?", 1)[0].lstrip("/") or "index.html"
             body = files.get(name)
