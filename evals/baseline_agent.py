@@ -475,8 +475,9 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # a question in words memory does not use is as close to one record as to the next: there, what
         # memory's own records rest on (provenance) is its established word, before closeness
         linked = rested_on.get(h.id, 0) if unreadable else 0
-        return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, h.layer == "user_authored_decision",
-                linked, h.similarity or 0.0, -h.rank)  # fmt: skip
+        person = h.layer == "user_authored_decision"
+        return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, person,
+                person and "decision" in h.values("kind"), linked, h.similarity or 0.0, -h.rank)  # fmt: skip
 
     if ids and not replaced:
         # An item that names the asked identifier among others of its kind (a hand-over note listing four

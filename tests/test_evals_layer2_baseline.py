@@ -367,8 +367,6 @@ def test_layer2_report_markdown_html_and_cli(hashing_store, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["agent"] == "baseline"
 
 
-_MISS = pytest.mark.xfail(strict=True, reason="a known miss of the baseline, kept so a fix shows")
-
 
 @pytest.mark.parametrize(
     ("question", "cited"),
@@ -383,9 +381,9 @@ _MISS = pytest.mark.xfail(strict=True, reason="a known miss of the baseline, kep
         # in words memory does not use, a day's records rank by what memory rests on them: the release
         # note the day's fix verifications cite, not the rename note written beside it
         ("2026年3月12日发布了哪个版本？", ["REL-132"]),
-        # Known miss (docs/evals.md): with no word for what is asked, the release note that the fix
-        # verification rests on outranks the decided cause of the same ticket.
-        pytest.param("BH-142 的根本原因在哪个文件？", ["DEC-142"], marks=_MISS),
+        # with no word for what is asked, a person's decision on the ticket outranks the release note a
+        # person wrote that the fix verification rests on (a release note is not a decision)
+        ("BH-142 的根本原因在哪个文件？", ["DEC-142"]),
     ],
 )
 def test_the_baseline_beyond_the_case_wording(hashing_store, tmp_path, question, cited):
@@ -454,3 +452,17 @@ def test_a_version_named_alone_is_the_topic_and_memorys_links_rank_an_unreadable
     assert answer(
         "2.2 版本修了哪些工单？", release, rename, verify.replace("provenance=REL", "provenance=REN"), *FILLER
     )["evidence_ids"] == ["REN"]
+
+
+def test_among_a_persons_records_on_a_ticket_the_decision_outranks_a_release_note():
+    # session 4 (helper baseline3): a release note a person wrote is a person's record, not a decision
+    release = hit("REL", "Release note 2.2 (lee): ships the OPS-7 fix in src/billing/tax.py.", similarity=0.3,
+                  claim="release", kind="release_note", tickets="OPS-7", paths="src/billing/tax.py",
+                  app_version="2.2", **PERSON)  # fmt: skip
+    verify = hit("V7", "Retest: OPS-7 fixed on 2.2.", similarity=0.2, claim="status", kind="fix_verification",
+                 tickets="OPS-7", bug_status="fixed", app_version="2.2", provenance="REL", **AGENT)  # fmt: skip
+    decided = DEC_7.replace("similarity=0.60", "similarity=0.20")
+    # in words memory does not use, the release note is what the retest rests on, yet the decision answers
+    assert answer("OPS-7 的根本原因在哪个文件？", release, verify, decided, *FILLER)["evidence_ids"] == ["D7"]
+    # without a person's decision on the ticket, the person's release note still answers
+    assert answer("OPS-7 的根本原因在哪个文件？", release, verify, *FILLER)["evidence_ids"] == ["REL"]
