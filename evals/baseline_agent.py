@@ -209,6 +209,40 @@ def page_routes(q: Question, pool: list[Hit]) -> list[str]:
     return routes
 
 
+_LOOSE_TICKET = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)(?:-| ?)(\d+)(?![\w-])", re.ASCII)
+_FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/.-])", re.ASCII)
+
+
+def file_names(q: Question) -> list[str]:
+    """File names written without their directory ("counts.py"), which memory stores as full paths."""
+    return [n for n in dict.fromkeys(_FILE_NAME.findall(q.text)) if not any(n in p for p in q.paths)]
+
+
+def memory_forms(q: Question, pool: list[Hit]) -> tuple[list[str], list[str]]:
+    """Tickets and paths the question names as people write them, in the form memory stores them: a
+    ticket in lower case or with a space ("bh-142", "BH 142") when memory holds tickets of that prefix,
+    and a file named without its directory ("counts.py") as memory's full paths of that name. Checked
+    against memory's own fields, never guessed: "utf-8" is no ticket where memory has no UTF tickets."""
+    prefixes = {t.rsplit("-", 1)[0] for h in pool for t in h.values("tickets") if "-" in t}
+    tickets = [
+        f"{m[1].upper()}-{m[2]}"
+        for m in _LOOSE_TICKET.finditer(q.text)
+        if m[1].upper() in prefixes and f"{m[1].upper()}-{m[2]}" not in q.tickets
+    ]
+    names = set(file_names(q))
+    paths = [p for h in pool for p in h.values("paths") if p.rsplit("/", 1)[-1] in names and p not in q.paths]
+    return list(dict.fromkeys(tickets)), list(dict.fromkeys(paths))
+
+
+def resolve_named(q: Question, pool: list[Hit]) -> None:
+    """Adds what the question names in memory's own forms: tickets and paths (`memory_forms`), and the
+    routes of pages named by name (`page_routes`). Idempotent."""
+    tickets, paths = memory_forms(q, pool)
+    q.tickets += tickets
+    q.paths += paths
+    q.routes += page_routes(q, pool)
+
+
 # -- the decision ---------------------------------------------------------------------------------
 def _no_match(reason: str, flagged: list[str]) -> dict[str, Any]:
     return dict(answer=f"{reason} Memory cannot answer this; inspect the app afresh.", evidence_ids=[],
@@ -443,7 +477,7 @@ def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
 
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     """The structured answer (the arguments of `submit_answer`) from what the tools showed."""
-    q.routes += page_routes(q, pool)
+    resolve_named(q, pool)
     field_name, ids = q.topic()
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     topical, scored = _topical(q, pool, aliases)
@@ -572,6 +606,8 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
             (LOOKUP, {"text": i, "query": q.text, **({"page": n} if n else {})}) for n in range(LOOKUP_PAGES)
         ]
     wanted += [(SEARCH, {"query": q.text, **({"page": n} if n else {})}) for n in range(SEARCH_PAGES)]
+    # a file named without its directory: memory's records of it show its full path
+    wanted += [(SEARCH, {"query": n}) for n in file_names(q)]
     wanted += [(SEARCH, {"query": q.text, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
     # what replaced a record about what is named, and a person's word on the tickets of a guess about it
     follow: list[str] = []
@@ -610,7 +646,7 @@ def baseline_reply(request: ModelRequest) -> ModelResponse:
     # A date without a year is read in the year of the newest memory seen.
     base = datetime.combine(max((h.day for h in pool), default=date.today()) + timedelta(days=1), time.min)
     q = read_question(text, base)
-    q.routes += page_routes(q, pool)
+    resolve_named(q, pool)
     rounds = sum(m.role == "assistant" for m in after)
     todo = [(n, a) for n, a in plan(q, pool) if (n, a) not in done]
     if todo and rounds < MAX_ROUNDS:

@@ -1,7 +1,9 @@
 """Identifiers written in a text: ticket ids, file paths, routes, ISO dates and app versions.
 
 Exact patterns only (no words, no language): what a question names verbatim, to be matched exactly
-against the structured fields memory stores.
+against the structured fields memory stores. Word boundaries are ASCII ones (`re.ASCII`): Chinese is
+written without spaces, so in "BH-142的根本原因" or "在1.3.2里" the Chinese characters around an
+identifier end it rather than make it part of a longer word. A version may carry a "v" ("v1.3.2").
 """
 
 from __future__ import annotations
@@ -9,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-TICKET = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]+-\d+(?![\w-])")
-PATH = re.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]\w*(?![\w/])")
-ROUTE = re.compile(r"(?<![\w./-])/[a-z0-9][\w/-]*", re.IGNORECASE)
+TICKET = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]+-\d+(?![\w-])", re.ASCII)
+PATH = re.compile(r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]\w*(?![\w/])", re.ASCII)
+ROUTE = re.compile(r"(?<![\w./-])/[a-z0-9][\w/-]*", re.IGNORECASE | re.ASCII)
 ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
-VERSION = re.compile(r"(?<![\w./-])\d+\.\d+(?:\.\d+)*(?![\w/-]|\.\d)")
+VERSION = re.compile(r"(?<![\w./-])(?:[vV](?=\d))?(\d+\.\d+(?:\.\d+)*)(?![\w/-]|\.\d)", re.ASCII)
+"""The number is group 1 ("v1.3.2" names 1.3.2); `findall` gives the numbers."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import pytest
 
 from evals.__main__ import main
 from evals.agents import AnswerBox, answering_agent, baseline_model
-from evals.baseline_agent import decide, page_routes, parse_hits, plan, read_question
+from evals.baseline_agent import SEARCH, decide, memory_forms, page_routes, parse_hits, plan, read_question
 from evals.case_schema import load_cases
 from evals.layer2 import report_data, run_layer2
 from evals.report import layer2_html, layer2_markdown
@@ -367,7 +367,6 @@ def test_layer2_report_markdown_html_and_cli(hashing_store, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["agent"] == "baseline"
 
 
-
 @pytest.mark.parametrize(
     ("question", "cited"),
     [
@@ -466,3 +465,31 @@ def test_among_a_persons_records_on_a_ticket_the_decision_outranks_a_release_not
     assert answer("OPS-7 的根本原因在哪个文件？", release, verify, decided, *FILLER)["evidence_ids"] == ["D7"]
     # without a person's decision on the ticket, the person's release note still answers
     assert answer("OPS-7 的根本原因在哪个文件？", release, verify, *FILLER)["evidence_ids"] == ["REL"]
+
+
+def test_identifiers_as_people_write_them():
+    # session 4 (helper baseline3): Chinese is written without spaces, so a Chinese character ends an
+    # identifier; a version may carry a "v"
+    q = read_question(
+        "OPS-7的根本原因在src/billing/tax.py里吗？在v2.2和2.1.3版本、路由/billing/refunds上呢？"
+    )
+    assert (q.tickets, q.paths, q.versions, q.routes) == (
+        ["OPS-7"],
+        ["src/billing/tax.py"],
+        ["2.2", "2.1.3"],
+        ["/billing/refunds"],
+    )
+    # a ticket in lower case or with a space is memory's ticket when memory holds that prefix ...
+    for written in ("ops-7", "OPS 7", "ops7"):
+        assert answer(f"What is the root cause of {written}?", DEC_7, DEC_8)["evidence_ids"] == ["D7"], (
+            written
+        )
+    # ... and no ticket where memory has none of that prefix ("utf-8" names nothing)
+    assert memory_forms(read_question("Does utf-8 break OPS-8?"), parse_hits(DEC_7 + "\n" + DEC_8)) == (
+        [],
+        [],
+    )
+    # a file named without its directory is memory's path of that name
+    assert answer("What was decided about tax.py?", DEC_7, DEC_8)["evidence_ids"] == ["D7"]
+    assert answer("What was decided about refund.py?", DEC_7, DEC_8)["no_match"]
+    assert (SEARCH, {"query": "tax.py"}) in plan(read_question("What was decided about tax.py?"), [])
