@@ -8,6 +8,7 @@ a year ("3月12日"), which gets the year of `base` first.
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -26,6 +27,33 @@ _CN_MONTH_DAY = re.compile(r"(?<![年\d])(\d{1,2})月(\d{1,2})[日号]")
 _DAY_OF = re.compile(r"\w+\s+of\s*$", re.IGNORECASE)
 _CN_DATE = re.compile(r"\d{4}年\d{1,2}月(?:\d{1,2}[日号])?")
 _SETTINGS = {"REQUIRE_PARTS": ["day", "month"], "PREFER_DATES_FROM": "past"}
+_MONTHS = "|".join(
+    sorted({*calendar.month_name[1:], *calendar.month_abbr[1:], "Sept"}, key=len, reverse=True)
+)
+_ORD = r"(?:st|nd|rd|th)?"
+_LINK = r"and|to|until|till|through|thru|[-–—~～]"
+# "the 1st and the 6th of March 2026", "1-6 March": the first day takes the month and year of the second
+_DAYS_MONTH = re.compile(
+    rf"(?<![\w.-])(?:the\s+)?(\d{{1,2}}){_ORD}\s*({_LINK})\s*(?:the\s+)?(\d{{1,2}}){_ORD}\s+(?:of\s+)?"
+    rf"({_MONTHS})\b(,?\s+\d{{4}})?",
+    re.IGNORECASE | re.ASCII,
+)
+# "March 1-6, 2026", "March 1 to 6": the second day takes the month (and year) of the first
+_MONTH_DAYS = re.compile(
+    rf"\b({_MONTHS})\s+(\d{{1,2}}){_ORD}\s*({_LINK})\s*(\d{{1,2}}){_ORD}\b(?!\s*(?:of\s+)?(?:{_MONTHS})\b)"
+    rf"(,?\s+\d{{4}})?",
+    re.IGNORECASE | re.ASCII,
+)
+# "3月1日到6日", "2026年3月1日至6日"
+_CN_DAYS = re.compile(
+    r"(\d{4}年)?(\d{1,2})月(\d{1,2})[日号]?\s*(到|至|[-–—~～])\s*(?:(\d{1,2})月)?(\d{1,2})[日号]"
+)
+# what joins two dates into one range: "between A and B", "from A to B", "A–B", "A到B", "在A和B之间"
+_CLAUSE = re.compile(r"(?:[^,;:?!。，、？！；：]|,(?=\s*\d{4}\b))+")
+"""A clause: up to a punctuation mark, except the comma before a year ("March 5, 2026")."""
+_JOIN = re.compile(r"^\s*(?:(and|to|until|till|through|thru)|[-–—~～]|到|至|(和|与|跟))\s*(?:the\s+)?$", re.I)
+_BETWEEN_BEFORE = re.compile(r"(?:between|介于|在)\s*(?:the\s+)?$", re.IGNORECASE)
+_BETWEEN_AFTER = re.compile(r"^\s*(?:之间|之內|之内|期间)")
 
 
 @dataclass(frozen=True)
@@ -59,19 +87,30 @@ def _located(masked: str, base: datetime) -> list[tuple[int, int]]:
     spans = [(m.start(), m.end()) for pat in (_CN_DATE, ISO_DATE) for m in pat.finditer(masked)]
     for parts in (["day", "month"], ["month", "year"]):
         settings = {**_SETTINGS, "REQUIRE_PARTS": parts, "RELATIVE_BASE": base}
-        at = 0
-        for found, _ in search_dates(masked, languages=["en"], settings=settings) or []:
-            # the search reports the words with their spacing collapsed; find them as written
-            written = re.compile(r"\s+".join(map(re.escape, found.split())))
-            if not re.search(r"\d", found) or not (m := written.search(masked, at)):
-                continue
-            at = m.end()
-            spans.append((m.start(), at))
-    return [
+        # clause by clause: the search finds nothing at all in "1 March 2026 and 6 March 2026, what was
+        # found?" but both dates in its first clause
+        for clause in _CLAUSE.finditer(masked):
+            at = clause.start()
+            for found, _ in search_dates(clause[0], languages=["en"], settings=settings) or []:
+                # the search reports the words with their spacing collapsed; find them as written
+                written = re.compile(r"\s+".join(map(re.escape, found.split())))
+                if not re.search(r"\d", found) or not (m := written.search(masked, at, clause.end())):
+                    continue
+                at = m.end()
+                spans.append((m.start(), at))
+    outer = [
         (a, b)
         for a, b in sorted(set(spans))
         if not any(c <= a and b <= d and (c, d) != (a, b) for c, d in spans)
     ]
+    # spans that overlap are one date the two searches each read part of ("6 March" and "March 2026")
+    merged: list[tuple[int, int]] = []
+    for a, b in outer:
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def _days(span: str, base: datetime) -> tuple[date, date] | None:
@@ -92,10 +131,36 @@ def _days(span: str, base: datetime) -> tuple[date, date] | None:
     return None
 
 
+def _spelled_out(text: str) -> str:
+    """Two dates written as one ("the 1st and the 6th of March 2026", "March 1-6", "3月1日到6日") as two
+    whole dates with the words between them kept, so each is parsed and the pair can be joined."""
+
+    def year(m: re.Match[str], group: int) -> str:
+        return f" {m[group].strip(', ')}" if m[group] else ""  # "March 1, 2026": the comma would cut a clause
+
+    text = _DAYS_MONTH.sub(lambda m: f"{m[1]} {m[4]}{year(m, 5)} {m[2]} {m[3]} {m[4]}{year(m, 5)}", text)
+    text = _MONTH_DAYS.sub(lambda m: f"{m[1]} {m[2]}{year(m, 5)} {m[3]} {m[1]} {m[4]}{year(m, 5)}", text)
+    return _CN_DAYS.sub(
+        lambda m: f"{m[1] or ''}{m[2]}月{m[3]}日{m[4]}{m[1] or ''}{m[5] or m[2]}月{m[6]}日", text
+    )
+
+
+def _joined(text: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Are two dates, in this order, the two ends of one range? "from A to B", "A–B", "A到B" are;
+    "A and B" only after "between" (or before "之间"): "on 1 March and on 6 March" are two days."""
+    link = _JOIN.match(text[a[1] : b[0]])
+    if link is None:
+        return False
+    if link[1] and link[1].lower() != "and" or not (link[1] or link[2]):
+        return True
+    return bool(_BETWEEN_BEFORE.search(text[max(0, a[0] - 12) : a[0]]) or _BETWEEN_AFTER.match(text[b[1] :]))
+
+
 def read_dates(text: str, base: datetime) -> list[DayRange]:
     """Every date in `text` with a day and a month, or a month and a year, as the range of days the text
-    means ("before March 2026" ends on 28 February, "in March 2026" is the whole month)."""
-    text = _CN_MONTH_DAY.sub(lambda m: f"{base.year}年{m[1]}月{m[2]}日", text)
+    means ("before March 2026" ends on 28 February, "in March 2026" is the whole month, "between the 1st
+    and the 6th of March 2026" is six days)."""
+    text = _CN_MONTH_DAY.sub(lambda m: f"{base.year}年{m[1]}月{m[2]}日", _spelled_out(text))
     masked = text
     # Versions ("1.3"), tickets and paths are identifiers, not dates.
     for pat in (VERSION, TICKET, PATH, ROUTE, *(p for _, p in _RELATIONS)):
@@ -103,6 +168,7 @@ def read_dates(text: str, base: datetime) -> list[DayRange]:
     out: list[DayRange] = []
     seen: set[tuple[date | None, date | None]] = set()
     one = timedelta(days=1)
+    dated: list[tuple[int, int, int, date, date, str]] = []
     for start, end in _located(masked, base):
         start += len(masked[start:end]) - len(masked[start:end].lstrip())
         span = masked[start:end].strip()
@@ -117,12 +183,21 @@ def read_dates(text: str, base: datetime) -> list[DayRange]:
         if days is None or (days[0] != days[1] and _DAY_OF.search(lead)):
             # "the thirteenth of March 2026": a day the parser cannot read is not the whole month
             continue
-        first, last = days
-        rel = _relation(text, start, end)
-        if rel == "on":
-            rel = _relation(text, found_at, end)  # "after the 10th of March": the word before "the"
-        since, until = {"before": (None, first - one), "after": (last + one, None), "since": (first, None),
-                        "until": (None, last)}.get(rel, (first, last))  # fmt: skip
+        dated.append((found_at, start, end, *days, span))
+    i = 0
+    while i < len(dated):
+        found_at, start, end, first, last, span = dated[i]
+        nxt = dated[i + 1] if i + 1 < len(dated) else None
+        if nxt and nxt[3] >= first and _joined(text, (found_at, end), (nxt[0], nxt[2])):
+            since, until, span = first, nxt[4], f"{span} – {nxt[5]}"
+            i += 2
+        else:
+            rel = _relation(text, start, end)
+            if rel == "on":
+                rel = _relation(text, found_at, end)  # "after the 10th of March": the word before "the"
+            since, until = {"before": (None, first - one), "after": (last + one, None), "since": (first, None),
+                            "until": (None, last)}.get(rel, (first, last))  # fmt: skip
+            i += 1
         if (since, until) in seen:
             continue
         seen.add((since, until))

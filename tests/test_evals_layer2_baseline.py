@@ -493,3 +493,40 @@ def test_identifiers_as_people_write_them():
     assert answer("What was decided about tax.py?", DEC_7, DEC_8)["evidence_ids"] == ["D7"]
     assert answer("What was decided about refund.py?", DEC_7, DEC_8)["no_match"]
     assert (SEARCH, {"query": "tax.py"}) in plan(read_question("What was decided about tax.py?"), [])
+
+
+@pytest.mark.parametrize(
+    ("text", "since", "until"),
+    [
+        # session 4 (helper baseline3): two ends written as one range, the first taking the second's month
+        (
+            "Between the 1st and the 6th of March 2026, what root causes were confirmed?",
+            "2026-03-01",
+            "2026-03-06",
+        ),
+        ("What was filed between 1 and 6 March 2026?", "2026-03-01", "2026-03-06"),
+        ("What was filed from 1 March to 6 March 2026?", "2026-03-01", "2026-03-06"),
+        ("What happened March 1-6, 2026, on the feed?", "2026-03-01", "2026-03-06"),
+        ("What happened from March 1 to April 6, 2026?", "2026-03-01", "2026-04-06"),
+        ("2026年3月1日至6日，发生了什么？", "2026-03-01", "2026-03-06"),
+        ("3月1日到3月6日之间记录了什么？", "2026-03-01", "2026-03-06"),
+        ("在3月1日和3月6日之间记录了什么？", "2026-03-01", "2026-03-06"),
+        # the search found no date at all in a sentence with a comma after the dates
+        ("Between 1 March 2026 and 6 March 2026, what was found?", "2026-03-01", "2026-03-06"),
+        ("On March 5, 2025, what happened?", "2025-03-05", "2025-03-05"),
+    ],
+)
+def test_two_dates_joined_are_one_range(text, since, until):
+    (r,) = read_question(text, datetime(2026, 3, 20)).ranges
+    assert (str(r.since), str(r.until)) == (since, until)
+
+
+def test_two_dates_not_joined_stay_two_days():
+    ranges = read_question("What changed on 1 March and on 6 March 2026?", datetime(2026, 3, 20)).ranges
+    assert [(str(r.since), str(r.until)) for r in ranges] == [
+        ("2026-03-01", "2026-03-01"),
+        ("2026-03-06", "2026-03-06"),
+    ]
+    # within the range a decision answers; outside it nothing does
+    assert answer("What was decided about OPS-7 between 1 and 3 June 2025?", DEC_7)["evidence_ids"] == ["D7"]
+    assert answer("What was decided about OPS-7 between 3 and 9 June 2025?", DEC_7)["no_match"]
