@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from evals.dates import DayRange, read_dates
-from evals.identifiers import named_identifiers
+from evals.dates import DayRange, anchor_relation, anchored, read_dates
+from evals.identifiers import PATH, ROUTE, TICKET, VERSION, named_identifiers
 from memgpt_lite.messages import ModelRequest, ModelResponse
 from memgpt_lite.testing import response, tool_call
 from memgpt_lite.tools.memory_functions import exact_pattern
@@ -153,6 +153,9 @@ class Question:
     routes: list[str]
     versions: list[str]
     ranges: list[DayRange] = field(default_factory=list)
+    anchors: list[tuple[str, str, str]] = field(default_factory=list)
+    """(relation, field, identifier): a path or version named as a point in time ("since its code moved
+    to app/x.py"), dated by memory's earliest record carrying it (`resolve_named`)."""
 
     def topic(self) -> tuple[str, list[str]]:
         """The most specific identifiers named, and which field they are matched in."""
@@ -166,6 +169,20 @@ def read_question(text: str, base: datetime | None = None) -> Question:
     named = named_identifiers(text)
     q = Question(text, list(named.tickets), list(named.paths), list(named.routes), list(named.versions))
     q.ranges = read_dates(text, base or datetime.now())
+    spans = sorted(
+        (m.start(), m.end(), key, m[1] if key == "app_version" else m[0])
+        for key, pat in (("tickets", TICKET), ("paths", PATH), ("routes", ROUTE), ("app_version", VERSION))
+        for m in pat.finditer(text)
+    )
+    prev = 0
+    for start, end, key, ident in spans:
+        rel = anchor_relation(text, start, end, after=prev) if key in ("paths", "app_version") else None
+        prev = end
+        if rel:
+            q.anchors.append((rel, key, ident))
+    # a time point is not the topic: "retested since its code moved to app/x.py" is about the ticket
+    q.paths = [p for p in q.paths if ("paths", p) not in {(k, i) for _, k, i in q.anchors}]
+    q.versions = [v for v in q.versions if ("app_version", v) not in {(k, i) for _, k, i in q.anchors}]
     return q
 
 
@@ -241,6 +258,10 @@ def resolve_named(q: Question, pool: list[Hit]) -> None:
     q.tickets += tickets
     q.paths += paths
     q.routes += page_routes(q, pool)
+    for rel, key, ident in q.anchors:
+        days = [h.day for h in pool if h.trusted and ident in h.values(key)]
+        if days and ident not in {r.text for r in q.ranges}:
+            q.ranges.append(anchored(rel, min(days), ident))
 
 
 # -- the decision ---------------------------------------------------------------------------------
@@ -601,7 +622,7 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     """The calls to make: exact lookups first (ordered by similarity to the question, every page), then
     the ranked search, the question narrowed to each date range, and lookups of renamed paths."""
     wanted: list[tuple[str, dict[str, Any]]] = []
-    for i in (*q.tickets, *q.paths, *q.routes, *q.versions, *_aliases(q, pool)):
+    for i in (*q.tickets, *q.paths, *q.routes, *q.versions, *_aliases(q, pool), *(a[2] for a in q.anchors)):
         wanted += [
             (LOOKUP, {"text": i, "query": q.text, **({"page": n} if n else {})}) for n in range(LOOKUP_PAGES)
         ]

@@ -56,6 +56,35 @@ _BETWEEN_BEFORE = re.compile(r"(?:between|介于|在)\s*(?:the\s+)?$", re.IGNORE
 _BETWEEN_AFTER = re.compile(r"^\s*(?:之间|之內|之内|期间)")
 
 
+# A thing named (a path, a version) can be the point in time of a range: "retested since its code moved
+# to app/search/pager.py", "anything after 1.3.2?", "自 1.3.2 以来". The relation words, both languages:
+_ANCHOR_BEFORE = re.compile(r"\b(since|after|before|until|prior to)\b|(自从|自)", re.IGNORECASE)
+_ANCHOR_AFTER = re.compile(r"^\s*(以来|之后|以后|之前|以前)")
+_ANCHOR_NAMES = {"since": "since", "自从": "since", "自": "since", "以来": "since", "after": "after",
+                 "之后": "after", "以后": "after", "before": "before", "prior to": "before", "之前": "before",
+                 "以前": "before", "until": "until"}  # fmt: skip
+
+
+def anchor_relation(text: str, start: int, end: int, after: int = 0) -> str | None:
+    """The relation ("since", "after", "before", "until") that makes the thing written at
+    `text[start:end]` the point in time of a range: a relation word before it in its clause with nothing
+    else named between (from `after` on), or a Chinese one right after it. None: it is no time point."""
+    if m := _ANCHOR_AFTER.match(text[end:]):
+        return _ANCHOR_NAMES[m[1]]
+    lead = text[after:start]
+    cut = max((m.end() for m in re.finditer(r"[,;:?!。，、？！；：]", lead)), default=0)
+    found = list(_ANCHOR_BEFORE.finditer(lead[cut:]))
+    return _ANCHOR_NAMES[found[-1][0].lower()] if found else None
+
+
+def anchored(rel: str, day: date, text: str) -> DayRange:
+    """The range a relation to the day something happened means ("since" it: that day on)."""
+    one = timedelta(days=1)
+    since, until = {"since": (day, None), "after": (day + one, None), "before": (None, day - one),
+                    "until": (None, day)}[rel]  # fmt: skip
+    return DayRange(since, until, text)
+
+
 @dataclass(frozen=True)
 class DayRange:
     """Whole days, both ends included; None is open."""

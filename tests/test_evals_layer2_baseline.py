@@ -530,3 +530,21 @@ def test_two_dates_not_joined_stay_two_days():
     # within the range a decision answers; outside it nothing does
     assert answer("What was decided about OPS-7 between 1 and 3 June 2025?", DEC_7)["evidence_ids"] == ["D7"]
     assert answer("What was decided about OPS-7 between 3 and 9 June 2025?", DEC_7)["no_match"]
+
+
+def test_a_path_or_version_named_as_a_point_in_time_is_dated_by_memory():
+    # session 4 (helper baseline3): "since its code moved to X" is the day memory first carries X
+    rename = hit("REN", "Rename in 2.2 (lee): src/billing/tax.py is now src/billing/taxes.py.", day="2025-06-10",
+                 similarity=0.3, claim="rename", kind="rename", paths="src/billing/taxes.py,src/billing/tax.py",
+                 renamed_from="src/billing/tax.py", app_version="2.2", **PERSON)  # fmt: skip
+    retest = hit("V7", "Retest: OPS-7 fixed on 2.1.", day="2025-06-05", similarity=0.4, claim="status",
+                 kind="fix_verification", tickets="OPS-7", bug_status="fixed", app_version="2.1", **AGENT)  # fmt: skip
+    q = read_question("Has OPS-7 been retested since its code moved to src/billing/taxes.py?")
+    assert q.anchors == [("since", "paths", "src/billing/taxes.py")] and q.paths == []
+    assert answer(q.text, retest, rename, DEC_7)["no_match"]  # the only retest is older than the move
+    later = retest.replace("2025-06-05", "2025-06-12")
+    assert answer(q.text, later, rename, DEC_7)["evidence_ids"] == ["V7"]
+    # a version as the point in time, in both languages; a version that is no time point stays the topic
+    assert read_question("自 2.2 以来 OPS-7 怎么样了？").anchors == [("since", "app_version", "2.2")]
+    assert read_question("Was OPS-7 seen before v2.2 shipped?").anchors == [("before", "app_version", "2.2")]
+    assert read_question("Is OPS-7 fixed in 2.2 after the rename?").versions == ["2.2"]
