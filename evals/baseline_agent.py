@@ -449,6 +449,27 @@ def _current_word(h: Hit, pool: list[Hit]) -> list[Hit]:
     return out
 
 
+def contested(pool: list[Hit]) -> set[str]:
+    """An agent's current record whose bug state differs from a person's current record on the same
+    ticket, and that replaced nothing: memory records a change of state by replacing the record of the
+    state before (a fix verification supersedes the report, a regression the fix), so a summary saying
+    "looks resolved" beside a person's standing "open" is a claim against the person's word, not a state."""
+    persons = [
+        p for p in pool if _usable(p) and p.layer == "user_authored_decision" and p.fields.get("bug_status")
+    ]
+    out = set()
+    for h in pool:
+        state = h.fields.get("bug_status", "").strip()
+        if not state or h.layer == "user_authored_decision" or h.fields.get("supersedes", "").strip():
+            continue
+        if any(
+            set(h.values("tickets")) & set(p.values("tickets")) and p.fields["bug_status"].strip() != state
+            for p in persons
+        ):
+            out.add(h.id)
+    return out
+
+
 def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases: dict[str, str]) -> list[Hit]:
     """The records carrying the most of what the question names are its subject. When none of them can
     support an answer (superseded, an unconfirmed guess) and no usable record carries as much, the
@@ -508,7 +529,11 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         flagged = sorted(
             {*flagged, *(h.id for h in pool if not h.current and h.superseded_by in {r.id for r in replaced})}
         )
-    usable = replaced or [h for h in topical if _usable(h)]
+    disputed = contested(pool)
+    usable = [h for h in replaced or topical if (replaced or _usable(h)) and h.id not in disputed]
+    if not usable and disputed & {h.id for h in topical}:
+        d = next(h for h in topical if h.id in disputed)
+        return _no_match(f"{d.id} states a bug state a person's current record on it does not.", flagged)
     if not usable:
         named = ", ".join([*ids, *q.versions, *(r.text for r in q.ranges)]) or "the question"
         return _no_match(f"No current, trusted memory item is about {named}.", flagged)

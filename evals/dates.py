@@ -58,7 +58,9 @@ _BETWEEN_AFTER = re.compile(r"^\s*(?:之间|之內|之内|期间)")
 
 # A thing named (a path, a version) can be the point in time of a range: "retested since its code moved
 # to app/search/pager.py", "anything after 1.3.2?", "自 1.3.2 以来". The relation words, both languages:
-_ANCHOR_BEFORE = re.compile(r"\b(since|after|before|until|prior to)\b|(自从|自)", re.IGNORECASE)
+_ANCHOR_SINCE = re.compile(r"\b(since)\b|(自从|自)", re.IGNORECASE)
+# "after"/"before"/"until" often bound something else ("after a reload in app 3.0"): only right before it
+_ANCHOR_NEXT = re.compile(r"\b(after|before|until|prior to)\s+(?:\S+\s+)?$", re.IGNORECASE)
 _ANCHOR_AFTER = re.compile(r"^\s*(以来|之后|以后|之前|以前)")
 _ANCHOR_NAMES = {"since": "since", "自从": "since", "自": "since", "以来": "since", "after": "after",
                  "之后": "after", "以后": "after", "before": "before", "prior to": "before", "之前": "before",
@@ -67,13 +69,16 @@ _ANCHOR_NAMES = {"since": "since", "自从": "since", "自": "since", "以来": 
 
 def anchor_relation(text: str, start: int, end: int, after: int = 0) -> str | None:
     """The relation ("since", "after", "before", "until") that makes the thing written at
-    `text[start:end]` the point in time of a range: a relation word before it in its clause with nothing
-    else named between (from `after` on), or a Chinese one right after it. None: it is no time point."""
+    `text[start:end]` the point in time of a range: "since" (自, 自从) before it in its clause with nothing
+    else named between (from `after` on), "after"/"before"/"until" at most one word before it ("after
+    app 1.3"), or a Chinese relation right after it. None: it is no time point."""
     if m := _ANCHOR_AFTER.match(text[end:]):
         return _ANCHOR_NAMES[m[1]]
     lead = text[after:start]
     cut = max((m.end() for m in re.finditer(r"[,;:?!。，、？！；：]", lead)), default=0)
-    found = list(_ANCHOR_BEFORE.finditer(lead[cut:]))
+    if m := _ANCHOR_NEXT.search(lead[cut:]):
+        return _ANCHOR_NAMES[m[1].lower()]
+    found = list(_ANCHOR_SINCE.finditer(lead[cut:]))
     return _ANCHOR_NAMES[found[-1][0].lower()] if found else None
 
 

@@ -12,7 +12,16 @@ import pytest
 
 from evals.__main__ import main
 from evals.agents import AnswerBox, answering_agent, baseline_model
-from evals.baseline_agent import SEARCH, decide, memory_forms, page_routes, parse_hits, plan, read_question
+from evals.baseline_agent import (
+    SEARCH,
+    contested,
+    decide,
+    memory_forms,
+    page_routes,
+    parse_hits,
+    plan,
+    read_question,
+)
 from evals.case_schema import load_cases
 from evals.layer2 import report_data, run_layer2
 from evals.report import layer2_html, layer2_markdown
@@ -548,3 +557,21 @@ def test_a_path_or_version_named_as_a_point_in_time_is_dated_by_memory():
     assert read_question("自 2.2 以来 OPS-7 怎么样了？").anchors == [("since", "app_version", "2.2")]
     assert read_question("Was OPS-7 seen before v2.2 shipped?").anchors == [("before", "app_version", "2.2")]
     assert read_question("Is OPS-7 fixed in 2.2 after the rename?").versions == ["2.2"]
+
+
+def test_an_agents_state_against_a_persons_standing_state_is_contested():
+    # session 4 (helper baseline3): a change of state replaces the record of the state before
+    decided = hit("D5", "Decision OPS-5 (lee): src/billing/vat.py rounds twice. Open, deferred to 3.0.",
+                  day="2025-06-02", similarity=0.3, claim="root_cause", kind="decision", tickets="OPS-5",
+                  bug_status="open", **PERSON)  # fmt: skip
+    summary = hit("S5", "Agent summary: OPS-5 looks resolved. Status: fixed.", day="2025-06-20", similarity=0.5,
+                  claim="status", kind="summary", tickets="OPS-5", bug_status="fixed", **AGENT)  # fmt: skip
+    retest = hit("V5", "Retest OPS-5 on 3.0: fixed.", day="2025-06-21", similarity=0.5, claim="status",
+                 kind="fix_verification", tickets="OPS-5", bug_status="fixed", supersedes="D5", **AGENT)  # fmt: skip
+    a = answer("Since 10 June 2025, has anyone retested OPS-5?", decided, summary)
+    assert a["no_match"] and "S5" in a["answer"]
+    assert answer("What is the state of OPS-5?", decided, summary)["evidence_ids"] == ["D5"]
+    # once a record replaced the person's, the person's word no longer stands against the summary
+    replaced = decided.replace("status=current", "status=superseded superseded_by=V5")
+    assert contested(parse_hits("\n".join([decided, summary, retest]))) == {"S5"}
+    assert contested(parse_hits("\n".join([replaced, summary, retest]))) == set()
