@@ -5,9 +5,13 @@ keeps no keyword list; what it knows of the question are the identifiers written
 
 1. **Exact before ranked.** Each ticket, file path, route and version the question names is looked up
    with `archival_memory_lookup` (exact match) before `archival_memory_search` ranks anything. The
-   ranked search is paged until every exact hit has a similarity to the question (bounded).
+   ranked search is paged until every exact hit has a similarity to the question (bounded). Tickets in
+   lower case or with a space, and file names without their directory, are read in memory's own form
+   when memory's fields hold it (`memory_forms`).
 2. **Dates** in common English and Chinese forms are read with `dateparser` (`evals.dates`); "before /
-   after / since / until D" become ranges, and the ranked search is narrowed to each range.
+   after / since / until D" and "between A and B" become ranges, and the ranked search is narrowed to
+   each range. A path or version named as a point in time ("since its code moved to app/x.py") is a
+   range from the day memory's earliest record carrying it, not the topic (`Question.anchors`).
 3. **Topic by identifiers.** Hits that carry the question's most specific identifiers (ticket, else
    path, else route), in their fields or text, are on topic; a named version must be the hit's app
    version or be written in it; a named date range must hold the hit's day. A page named by name is
@@ -15,7 +19,8 @@ keeps no keyword list; what it knows of the question are the identifiers written
    cosine floor and standing out from the searches' own scores. Nothing on topic → `no_match`.
 4. **Only current, trusted, established items support.** Superseded hits on the topic are flagged in
    `superseded_ids`; quarantined or untrusted hits are never cited; an unconfirmed hypothesis is no
-   support; a hit that says a retest is due (bug status `needs_retest`), chosen, or as close to the
+   support, nor is an agent's bug state that a person's current record on the ticket contradicts and
+   that replaced nothing (`contested`); a hit that says a retest is due (bug status `needs_retest`), chosen, or as close to the
    question as the chosen one and due on a page or version the question names, means the status is
    not known. When every record carrying the most of what is named is superseded or a guess, what
    replaced or settled it answers (a successor; a person's decision on the guess's tickets); so does a
@@ -26,7 +31,8 @@ keeps no keyword list; what it knows of the question are the identifiers written
    identifier, or a question in words memory does not use with one thing named and no person's word on
    it, is no answer either.
 5. **Choice** among what is left: most identifiers carried, fewest unasked, a label memory uses (kind,
-   claim, bug state) that the question writes out, a day it names, a person's decision, similarity —
+   claim, bug state) that the question writes out, a day it names, a person's record (one labelled a
+   decision before a person's release note), similarity —
    in a question whose words memory does not use, how many records rest on the item comes before
    similarity (closeness is noise there), and a version named alone is its topic.
 6. **Several records** when memory links them: a rename note that carries the asked path and names the
