@@ -233,7 +233,7 @@ def page_routes(q: Question, pool: list[Hit]) -> list[str]:
 
 
 _LOOSE_TICKET = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)(?:-| ?)(\d+)(?![\w-])", re.ASCII)
-_FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/.-])", re.ASCII)
+_FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/.-])", re.ASCII)
 
 
 def file_names(q: Question) -> list[str]:
@@ -684,10 +684,12 @@ def baseline_reply(request: ModelRequest) -> ModelResponse:
         return response(model="baseline")  # answered: end the turn
     done = _calls(after)
     by_id: dict[str, Hit] = {}
-    for (name, _args), r in zip(done, results, strict=False):
+    for (name, args), r in zip(done, results, strict=False):
         if r.is_error or name not in (SEARCH, LOOKUP):
             continue
         for h in parse_hits(r.content):
+            if args.get("query") != text:
+                h.similarity = None  # a search for a file name alone: its scores are not the question's
             old = by_id.get(h.id)
             if old is None:
                 h.rank = len(by_id)
