@@ -159,6 +159,9 @@ class Question:
     routes: list[str]
     versions: list[str]
     ranges: list[DayRange] = field(default_factory=list)
+    context: set[str] = field(default_factory=set)
+    """Tickets, paths and routes named only in the sentences before the one that asks, when that one
+    names others of the same kind (`resolve_named`): the scene, not the topic."""
     anchors: list[tuple[str, str, str]] = field(default_factory=list)
     """(relation, field, identifier): a path or version named as a point in time ("since its code moved
     to app/x.py"), dated by memory's earliest record carrying it (`resolve_named`)."""
@@ -257,6 +260,15 @@ def memory_forms(q: Question, pool: list[Hit]) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(tickets)), list(dict.fromkeys(paths))
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+
+
+def asked_sentence(text: str) -> str:
+    """The last sentence: the one that asks, after any that set the scene."""
+    parts = [p for p in _SENTENCE_END.split(text.strip()) if p.strip()]
+    return parts[-1] if len(parts) > 1 else text
+
+
 def resolve_named(q: Question, pool: list[Hit]) -> None:
     """Adds what the question names in memory's own forms: tickets and paths (`memory_forms`), and the
     routes of pages named by name (`page_routes`). Idempotent."""
@@ -264,6 +276,23 @@ def resolve_named(q: Question, pool: list[Hit]) -> None:
     q.tickets += tickets
     q.paths += paths
     q.routes += page_routes(q, pool)
+    last = asked_sentence(q.text)
+    if last != q.text:
+        # sentences before the one that asks set the scene ("the agent kept switching between the
+        # favourites count, the tag page and the blank search"); when the asking sentence names some of
+        # the same kind of thing, those are the topic
+        key, ids = q.topic()
+        asked = read_question(last, datetime(2000, 1, 1))
+        tickets, paths = memory_forms(asked, pool)
+        asked.tickets += tickets
+        asked.paths += paths
+        asked.routes += page_routes(asked, pool)
+        asked_key, asked_ids = asked.topic()
+        if asked_key == key and asked_ids:
+            q.context |= set(ids) - set(asked_ids)
+    q.tickets = [t for t in q.tickets if t not in q.context]
+    q.paths = [p for p in q.paths if p not in q.context]
+    q.routes = [r for r in q.routes if r not in q.context]
     for rel, key, ident in q.anchors:
         days = [h.day for h in pool if h.trusted and ident in h.values(key)]
         if days and ident not in {r.text for r in q.ranges}:

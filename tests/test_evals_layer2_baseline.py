@@ -14,6 +14,7 @@ from evals.__main__ import main
 from evals.agents import AnswerBox, answering_agent, baseline_model
 from evals.baseline_agent import (
     SEARCH,
+    asked_sentence,
     contested,
     decide,
     memory_forms,
@@ -575,3 +576,17 @@ def test_an_agents_state_against_a_persons_standing_state_is_contested():
     replaced = decided.replace("status=current", "status=superseded superseded_by=V5")
     assert contested(parse_hits("\n".join([decided, summary, retest]))) == {"S5"}
     assert contested(parse_hits("\n".join([replaced, summary, retest]))) == set()
+
+
+def test_the_sentence_that_asks_names_the_topic_the_ones_before_set_the_scene():
+    # session 4 (helper baseline3)
+    scene = "While on OPS-7, OPS-8 and OPS-9 the agent wrote notes along the way. "
+    assert answer(scene + "What was decided for OPS-8 in the end?", DEC_7, DEC_8, NOTE)["evidence_ids"] == [
+        "D8"
+    ]
+    # the asking sentence names no ticket: what the scene names stays the topic ("is it still so?")
+    q = read_question("OPS-8 was decided by lee. Is that still so?")
+    decide(q, parse_hits(DEC_8))
+    assert q.tickets == ["OPS-8"] and not q.context
+    # a path or version in a sentence is not a sentence end
+    assert asked_sentence("Was src/billing/tax.py changed in 2.2.1? Then what?") == "Then what?"
