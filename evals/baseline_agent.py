@@ -15,7 +15,8 @@ keeps no keyword list; what it knows of the question are the identifiers written
 3. **Topic by identifiers.** Hits that carry the question's most specific identifiers (ticket, else
    path, else route), in their fields or text, are on topic; a named version must be the hit's app
    version or be written in it; a named date range must hold the hit's day. A page named by name is
-   the route memory's own records give that name. Nothing named at all → on topic only above a
+   the route memory's own records give that name. In several sentences, the asking (last) one's
+   identifiers are the topic when it names some of that kind; the earlier ones set the scene. Nothing named at all → on topic only above a
    cosine floor and standing out from the searches' own scores. Nothing on topic → `no_match`.
 4. **Only current, trusted, established items support.** Superseded hits on the topic are flagged in
    `superseded_ids`; quarantined or untrusted hits are never cited; an unconfirmed hypothesis is no
