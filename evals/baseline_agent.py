@@ -237,6 +237,7 @@ def page_routes(q: Question, pool: list[Hit]) -> list[str]:
 
 
 _LOOSE_TICKET = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)(?:-| ?)(\d+)(?![\w-])", re.ASCII)
+_HASH_NUMBER = re.compile(r"(?<![\w#&])#(\d+)(?![\w-])", re.ASCII)
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/.-])", re.ASCII)
 
 
@@ -248,6 +249,7 @@ def file_names(q: Question) -> list[str]:
 def memory_forms(q: Question, pool: list[Hit]) -> tuple[list[str], list[str]]:
     """Tickets and paths the question names as people write them, in the form memory stores them: a
     ticket in lower case or with a space ("bh-142", "BH 142") when memory holds tickets of that prefix,
+    a ticket number alone ("#142") when all memory's tickets share one prefix,
     and a file named without its directory ("counts.py") as memory's full paths of that name. Checked
     against memory's own fields, never guessed: "utf-8" is no ticket where memory has no UTF tickets."""
     prefixes = {t.rsplit("-", 1)[0] for h in pool for t in h.values("tickets") if "-" in t}
@@ -256,6 +258,12 @@ def memory_forms(q: Question, pool: list[Hit]) -> tuple[list[str], list[str]]:
         for m in _LOOSE_TICKET.finditer(q.text)
         if m[1].upper() in prefixes and f"{m[1].upper()}-{m[2]}" not in q.tickets
     ]
+    if len(prefixes) == 1:
+        # "#142": a ticket number without its prefix, where memory's tickets all share one
+        (prefix,) = prefixes
+        tickets += [
+            f"{prefix}-{m[1]}" for m in _HASH_NUMBER.finditer(q.text) if f"{prefix}-{m[1]}" not in q.tickets
+        ]
     names = set(file_names(q))
     paths = [p for h in pool for p in h.values("paths") if p.rsplit("/", 1)[-1] in names and p not in q.paths]
     return list(dict.fromkeys(tickets)), list(dict.fromkeys(paths))

@@ -499,6 +499,13 @@ def test_identifiers_as_people_write_them():
         [],
         [],
     )
+    # a number alone is memory's ticket when all memory's tickets share one prefix
+    assert answer("What is the root cause of #7?", DEC_7, DEC_8)["evidence_ids"] == ["D7"]
+    other = DEC_8.replace("tickets=OPS-8", "tickets=FIN-8")
+    assert memory_forms(read_question("What is the root cause of #7?"), parse_hits(DEC_7 + "\n" + other)) == (
+        [],
+        [],
+    )
     # a file named without its directory is memory's path of that name
     assert answer("What was decided about tax.py?", DEC_7, DEC_8)["evidence_ids"] == ["D7"]
     assert answer("What was decided about refund.py?", DEC_7, DEC_8)["no_match"]
