@@ -1,6 +1,6 @@
 """Dates a question names, in common English and Chinese forms, as day ranges ("before D" is a range).
 
-Parsing is `dateparser`'s (offline, no network). Two things it does not do are done here: it reads
+Parsing is `dateparser`'s (offline, no network); Chinese numerals in dates are read with `cn2an`. Two things it does not do are done here: it reads
 "before 1 March" as a relative phrase and then finds nothing, so the few words that turn a date into a
 range are taken out first and remembered by position; and it does not read a Chinese month-day without
 a year ("3月12日"), which gets the year of `base` first.
@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+import cn2an
 from dateparser.date import DateDataParser
 from dateparser.search import search_dates
 
@@ -190,11 +191,24 @@ def _joined(text: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
     return bool(_BETWEEN_BEFORE.search(text[max(0, a[0] - 12) : a[0]]) or _BETWEEN_AFTER.match(text[b[1] :]))
 
 
+_CN_NUMERAL_DATE = re.compile(
+    r"(?:[〇零一二三四五六七八九\d]{4}年)?[一二三四五六七八九十\d]{1,3}月(?:[一二三四五六七八九十\d]{1,3}[日号])?"
+)
+_SLASH_DATE = re.compile(r"(?<![\w/.-])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/.-])", re.ASCII)
+
+
+def _numerals(text: str) -> str:
+    """Dates written with Chinese numerals ("三月五日", "二〇二六年三月十二日") in digits (cn2an), and
+    "2026/3/5" as ISO: only date-shaped spans change, never other numbers in the text."""
+    text = _CN_NUMERAL_DATE.sub(lambda m: cn2an.transform(m[0], "cn2an"), text)
+    return _SLASH_DATE.sub(lambda m: f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}", text)
+
+
 def read_dates(text: str, base: datetime) -> list[DayRange]:
     """Every date in `text` with a day and a month, or a month and a year, as the range of days the text
     means ("before March 2026" ends on 28 February, "in March 2026" is the whole month, "between the 1st
     and the 6th of March 2026" is six days)."""
-    text = _CN_MONTH_DAY.sub(lambda m: f"{base.year}年{m[1]}月{m[2]}日", _spelled_out(text))
+    text = _CN_MONTH_DAY.sub(lambda m: f"{base.year}年{m[1]}月{m[2]}日", _spelled_out(_numerals(text)))
     masked = text
     # Versions ("1.3"), tickets and paths are identifiers, not dates.
     for pat in (VERSION, TICKET, PATH, ROUTE, *(p for _, p in _RELATIONS)):

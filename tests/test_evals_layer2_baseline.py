@@ -597,3 +597,18 @@ def test_the_sentence_that_asks_names_the_topic_the_ones_before_set_the_scene():
     assert q.tickets == ["OPS-8"] and not q.context
     # a path or version in a sentence is not a sentence end
     assert asked_sentence("Was src/billing/tax.py changed in 2.2.1? Then what?") == "Then what?"
+
+
+@pytest.mark.parametrize(
+    ("text", "since", "until"),
+    [
+        # session 4 (helper baseline3): Chinese numerals and slashes in dates; other numbers stay as written
+        ("三月五日的分诊会决定了什么？", "2026-03-05", "2026-03-05"),
+        ("二〇二六年三月十二日之前记录了什么？", "None", "2026-03-11"),
+        ("2026/3/5 的分诊会决定了什么？", "2026-03-05", "2026-03-05"),
+    ],
+)
+def test_dates_in_other_written_forms(text, since, until):
+    (r,) = read_question(text, datetime(2026, 3, 20)).ranges
+    assert (str(r.since), str(r.until)) == (since, until)
+    assert read_question("三个问题交替出现，第二页报错", datetime(2026, 3, 20)).ranges == []
