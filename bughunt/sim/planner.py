@@ -196,8 +196,10 @@ def leads_on(here: str | None, there: str | None) -> bool:
     """Does the link to `there` belong to the page at `here`, judging by the two URLs alone?
 
     True for a sub-path (``/x/y`` → ``/x/y/comments``), the next page of a numbered list (``/x/2`` →
-    ``/x/3``, or the same path with one number in the query one higher) and a path that carries the
-    current page's last segment, its identifier (``/x/b`` → ``/edit/b``). Such a link is usually
+    ``/x/3``, or the same path with one number in the query one higher), another view of the same
+    page (one more query parameter, ``/x/y`` → ``/x/y?tab=likes`` or ``?page=2``; a sibling tab of a
+    resource, ``/x/7/likes`` → ``/x/7/followers``) and a path that carries the current page's last
+    segment, its identifier (``/x/b`` → ``/edit/b``). Such a link is usually
     found only on this page, so leaving it for later costs a return trip. The root leads on to
     nothing in particular: every path extends it.
     """
@@ -212,8 +214,15 @@ def leads_on(here: str | None, there: str | None) -> bool:
         return True
     if len(a) == len(b) and a[:-1] == b[:-1] and _next_number(a[-1], b[-1]):
         return True
+    if len(a) == len(b) >= 3 and a[:-1] == b[:-1] and not a[-1].isdigit() and not b[-1].isdigit():
+        # Another view of one resource (`/x/7/history` beside `/x/7/comments`: its tabs); under a
+        # section alone (`/settings/a`, `/settings/b`) siblings are pages of their own.
+        return True
     if a == b:
-        return _next_query_page(here_query, there_query)
+        # The same page with one more parameter is a view of it (a tab, a filter, the next page of
+        # a list whose first page carries no number: `/x` → `/x?page=2`).
+        x, y = _pairs(here_query), _pairs(there_query)
+        return _next_query_page(here_query, there_query) or (len(y) == len(x) + 1 and all(p in y for p in x))
     return a[-1] in b
 
 
