@@ -78,6 +78,16 @@ def test_of_one_template_the_most_linked_instance_comes_first():
     assert _choices(counted, "/", people, mem) == {"/people/bob"}
 
 
+def test_a_view_of_this_page_comes_before_a_rarer_link_elsewhere():
+    mem = Memory()
+    mem.write("/", ("/people/ann", "/post/1"))
+    mem.write("/people/ann", ("/", "/people/ann/likes", "/people/ann/followers"))
+    here = ("/", "/people/ann", "/people/ann/followers", "/post/9")
+    mem.write("/people/ann/likes", here)
+    # the followers tab is linked from two pages, /post/9 from this one only: the tab is still first
+    assert _choices(planner_strategy, "/people/ann/likes", here, mem) == {"/people/ann/followers"}
+
+
 # -- templates ----------------------------------------------------------------------------------------
 def test_links_side_by_side_are_one_template_and_their_sub_pages_too():
     t = template_function({}, [["/profile/alice", "/profile/bob"], ["/editor", "/settings"]])

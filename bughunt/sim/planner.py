@@ -115,14 +115,16 @@ class Planner:
         if fresh:
             here = self.route(cur)
 
-            def rank(q: N) -> tuple[bool, int, int, bool]:
-                return q in again, sampled(q), referrers[q], not leads_on(here, self.route(q))
+            # A link that leads on from here (this page's tab, its next page) before a rarer one: the
+            # rarer one is an item other lists show too, this one hangs off this page alone.
+            def rank(q: N) -> tuple[bool, int, bool, int]:
+                return q in again, sampled(q), not leads_on(here, self.route(q)), referrers[q]
 
             ranks = {q: rank(q) for q in fresh}
             best_rank = min(ranks.values())
             # A sampled link that leads on from here (the next page of this list) is best taken now:
             # coming back for it later costs a trip.
-            stay = not (best_rank[0] or best_rank[1]) or any(not r[0] and not r[3] for r in ranks.values())
+            stay = not (best_rank[0] or best_rank[1]) or any(not r[0] and not r[2] for r in ranks.values())
             if stay or not self._better_elsewhere(cur, links, memory, again, sampled, best_rank[1]):
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
