@@ -200,3 +200,22 @@ def test_the_busiest_author_is_visited_first(tmp_path):
         for seed in range(1000, 1006):
             walk = _walk(url, tmp_path / f"s{seed}", budget=10, seed=seed)
             assert [r for r in walk if r.startswith("/people/")][0] == "/people/ann", walk
+
+
+def test_a_pages_list_items_come_before_its_navigation(tmp_path):
+    # The navigation is on every page and can wait; the items are this page's own data.
+    nav = '<nav><a href="/about">About</a><a href="/help">Help</a><a href="/login">Log in</a></nav>'
+    previews = "".join(
+        f'<div class="preview"><a href="/people/{who}">{who}</a><a href="/post/{n}">post {n}</a></div>'
+        for n, who in enumerate(["ann", "bob", "cy"])
+    )
+    pages = {
+        "/": (200, f"<html><body>{nav}<main>{previews}</main></body></html>"),
+        **{r: (200, f"<html><body>{nav}<p>{r}</p></body></html>") for r in ("/about", "/help", "/login")},
+        **{f"/people/{who}": _page("/") for who in ("ann", "bob", "cy")},
+        **{f"/post/{n}": _page("/") for n in range(3)},
+    }
+    with _serving(pages) as url:
+        for seed in range(1000, 1008):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=1, seed=seed)
+            assert walk[1].startswith(("/people/", "/post/")), walk

@@ -144,6 +144,8 @@ class Explorer:
         self._popularity: Counter[str] = Counter()
         """Route → how many elements of the pages first seen in this session lead to it."""
         self._counted: set[str] = set()
+        self._listed: set[str] = set()
+        """Routes the current page links from the items of its lists (not from its navigation)."""
         self._previous: str | None = None
         """The page before the current position: where a Back leads from a dead end."""
         self._siblings: dict[tuple[str, str], list[str]] = {}
@@ -302,6 +304,7 @@ class Explorer:
             samples=self._samples(template_of),
             popularity=self._popularity,
             saturated=saturated_templates(hashes, template_of) | self._broken_templates(template_of),
+            listed=frozenset(self._listed),
         )
         choice = self.policy.choose(decision)
         if choice.route is None:
@@ -482,6 +485,7 @@ class Explorer:
         own = safe_route(here) if here is not None else None
         routes: list[str] = []
         self._actions = {}
+        self._listed = set()
         clicks: list[tuple[str, str]] = []
         counts = html.action_counts(page) if own is not None and own not in self._counted else None
         places = html.item_places(page) if own is not None else {}
@@ -503,6 +507,7 @@ class Explorer:
             routes.append(route)
             place = places.get(action.target) if own is not None else None
             if place is not None:
+                self._listed.add(route)
                 group = self._siblings.setdefault((str(own), place), [])
                 if len(group) < MAX_SIBLINGS:
                     group.append(route)

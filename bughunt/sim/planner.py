@@ -31,7 +31,7 @@ class Planner:
     any other node has none and is judged by the link table alone.
     """
 
-    __slots__ = ("routes", "template_of", "probes", "samples", "popularity", "saturated")
+    __slots__ = ("routes", "template_of", "probes", "samples", "popularity", "saturated", "listed")
 
     def __init__(
         self,
@@ -41,6 +41,7 @@ class Planner:
         samples: Mapping[str, int] | None = None,
         popularity: Mapping[Hashable, int] | None = None,
         saturated: frozenset[str] = frozenset(),
+        listed: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -48,9 +49,12 @@ class Planner:
         self.samples = samples or {}
         self.popularity = popularity or {}
         self.saturated = saturated
+        self.listed = listed
 
     def with_routes(self, routes: Mapping[Hashable, str]) -> Planner:
-        return Planner(routes, self.template_of, self.probes, self.samples, self.popularity, self.saturated)
+        return Planner(
+            routes, self.template_of, self.probes, self.samples, self.popularity, self.saturated, self.listed
+        )
 
     def with_templates(
         self,
@@ -59,6 +63,7 @@ class Planner:
         samples: Mapping[str, int] | None = None,
         popularity: Mapping[Hashable, int] | None = None,
         saturated: Iterable[str] = (),
+        listed: Iterable[Hashable] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -70,8 +75,19 @@ class Planner:
         instances of one template the most linked (the busiest author, the most used tag) is the one
         most likely to hold enough data to break, so it is taken first. `saturated` templates showed
         one DOM structure on every visited instance (at least two): further instances wait until the
-        templates whose instances differ (the data changes the page) are sampled."""
-        return Planner(self.routes, template_of, frozenset(probes), samples, popularity, frozenset(saturated))
+        templates whose instances differ (the data changes the page) are sampled. `listed` are the
+        current page's links from the items of its lists (previews, rows), not from its navigation:
+        among links that rank alike they come first, since the navigation is on every page and can
+        wait while a page's own items are reachable from it (and are where its data is)."""
+        return Planner(
+            self.routes,
+            template_of,
+            frozenset(probes),
+            samples,
+            popularity,
+            frozenset(saturated),
+            frozenset(listed),
+        )
 
     def route(self, node: Hashable) -> str | None:
         if self.routes is not None:
@@ -117,8 +133,14 @@ class Planner:
 
             # A link that leads on from here (this page's tab, its next page) before a rarer one: the
             # rarer one is an item other lists show too, this one hangs off this page alone.
-            def rank(q: N) -> tuple[bool, int, bool, int]:
-                return q in again, sampled(q), not leads_on(here, self.route(q)), referrers[q]
+            def rank(q: N) -> tuple[bool, int, bool, int, bool]:
+                return (
+                    q in again,
+                    sampled(q),
+                    not leads_on(here, self.route(q)),
+                    referrers[q],
+                    q not in self.listed,
+                )
 
             ranks = {q: rank(q) for q in fresh}
             best_rank = min(ranks.values())
