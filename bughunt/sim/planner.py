@@ -144,9 +144,11 @@ class Planner:
 
             ranks = {q: rank(q) for q in fresh}
             best_rank = min(ranks.values())
-            # A sampled link that leads on from here (the next page of this list) is best taken now:
-            # coming back for it later costs a trip.
-            stay = not (best_rank[0] or best_rank[1]) or any(not r[0] and not r[2] for r in ranks.values())
+            # The next page of this list, even of a sampled type, is best taken now: coming back for it
+            # later costs a trip. (Another sub-page of a sampled type waits like any instance.)
+            stay = not (best_rank[0] or best_rank[1]) or any(
+                not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
+            )
             if stay or not self._better_elsewhere(cur, links, memory, again, sampled, best_rank[1]):
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
@@ -248,6 +250,24 @@ def leads_on(here: str | None, there: str | None) -> bool:
         x, y = _pairs(here_query), _pairs(there_query)
         return _next_query_page(here_query, there_query) or (len(y) == len(x) + 1 and all(p in y for p in x))
     return a[-1] in b
+
+
+def next_page(here: str | None, there: str | None) -> bool:
+    """Is `there` the next page of the numbered list at `here` (``/x/2`` → ``/x/3``, ``?page=2`` →
+    ``?page=3``, ``/x`` → ``/x?page=2``), judging by the URLs alone?"""
+    if here is None or there is None:
+        return False
+    here_path, _, here_query = here.partition("?")
+    there_path, _, there_query = there.partition("?")
+    a, b = _segments(here_path), _segments(there_path)
+    if a and len(a) == len(b) and a[:-1] == b[:-1] and _next_number(a[-1], b[-1]):
+        return True
+    if a != b:
+        return False
+    x, y = _pairs(here_query), _pairs(there_query)
+    if len(y) == len(x) + 1 and all(p in y for p in x):
+        return [v for p in y if p not in x for v in (p[1],)] == ["2"]
+    return _next_query_page(here_query, there_query)
 
 
 _NUMBER = re.compile(r"^\d+$")
