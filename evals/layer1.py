@@ -221,7 +221,8 @@ def audit(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResu
     if case.about:
         about, about_source = list(case.about), "case"
     else:
-        about, about_source = list(named_identifiers(case.question).all()), "question"
+        named = named_identifiers(case.question)
+        about, about_source = [*named.tickets, *named.paths, *named.routes, *named.dates], "question"
     res = CaseResult(case, held, [], {}, about, about_source, ev.first_page(case.question))
     v = res.violations
 

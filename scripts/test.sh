@@ -10,6 +10,13 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
+# One bytecode cache for the run's ~300 Python processes (xdist workers, CLI commands under test), outside
+# the tree so fresh clones made by tests stay untouched; without it (PYTHONDONTWRITEBYTECODE, or no cache
+# for a new clone) every process compiles the project and pytest rewrites every test module again.
+pycache=$(mktemp -d)
+trap 'rm -rf "$pycache"' EXIT
+export PYTHONPYCACHEPREFIX="$pycache"
+unset PYTHONDONTWRITEBYTECODE
 ruff check memgpt_lite bughunt evals tests
 ruff format --check memgpt_lite bughunt evals tests benchmarks
 lint-imports --no-cache  # the layers of docs/architecture.md (contracts in pyproject.toml)

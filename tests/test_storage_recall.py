@@ -3,6 +3,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from conftest import kill_writer_when_ready
 
+import memgpt_lite.storage.recall as recall_module
 from memgpt_lite.errors import StoreError, UsageError
 from memgpt_lite.messages import Message, TextPart, ToolCallPart, ToolResultPart
 from memgpt_lite.storage.recall import RecallStore
@@ -286,3 +287,20 @@ def test_threads_share_one_store(recall):
         totals = list(pool.map(work, range(4)))
     assert recall.count() == 100 and recall.search("shared").total == 100
     assert all(25 <= t <= 100 for t in totals)
+
+
+def test_match_scores_are_searchs_ids_and_scores_without_loading_messages(recall, monkeypatch):
+    recall.extend(_conversation(60))
+    for kwargs in ({}, {"roles": "user"}, {"start_date": "2024-05-02"}):
+        page = recall.search("garden tomatoes", page_size=15, **kwargs)
+        expected = [(h.message.id, h.score) for h in page.items]
+
+        def no_load(data: str) -> Message:
+            raise AssertionError("match_scores parsed a stored message")
+
+        monkeypatch.setattr(recall_module, "_load", no_load)
+        assert recall.match_scores("garden tomatoes", limit=15, **kwargs) == expected
+        monkeypatch.undo()
+    assert recall.match_scores("nothing-here") == []
+    with pytest.raises(UsageError, match="page_size"):
+        recall.match_scores("garden", limit=0)

@@ -211,3 +211,30 @@ def test_null_for_an_optional_argument_means_its_default():
     assert not res.is_error and notes == [("x", 5, None)]
     res = reg.call(tool_call("add_note", text=None), ToolContext(deps=notes))
     assert res.is_error and "text" in res.content
+
+
+def _closure_tool(limit_default: int, answer: str) -> Tool:
+    def lookup(query: str, limit: int = limit_default) -> str:
+        """Look something up.
+
+        Args:
+            query: what to find
+            limit: how many results
+        """
+        return f"{answer}:{query}:{limit}"
+
+    return Tool.from_function(lookup)
+
+
+def test_closures_of_one_definition_share_a_description_but_never_a_function():
+    a, b = _closure_tool(5, "a"), _closure_tool(5, "b")
+    assert a.args_model is b.args_model  # described once
+    assert a.run({"query": "q"}, None) == "a:q:5" and b.run({"query": "q"}, None) == "b:q:5"
+    c = _closure_tool(7, "c")  # another default is another schema
+    assert c.args_model is not a.args_model
+    assert c.input_schema["properties"]["limit"]["default"] == 7
+    assert a.input_schema["properties"]["limit"]["default"] == 5
+    renamed = Tool.from_function(a.function, name="find")
+    assert renamed.name == "find" and a.name == "lookup"
+    a.input_schema["properties"].clear()  # a caller changing its copy changes nobody else's
+    assert "query" in b.input_schema["properties"]

@@ -145,9 +145,11 @@ class HybridSearch:
         pos = np.flatnonzero(candidates)
         # Ties keep stored order, newest first: a later statement supersedes an earlier one.
         order = pos[np.lexsort((-pos, -fused[pos]))]
+        # One array operation per view instead of one Python float per candidate and view.
+        views = np.stack(normed)[:, order].T.tolist()
         return [
-            Ranked(index.ids[i], float(fused[i]), tuple(float(v[i]) for v in normed))  # type: ignore[arg-type]
-            for i in order
+            Ranked(index.ids[i], f, tuple(v))
+            for i, f, v in zip(order.tolist(), fused[order].tolist(), views, strict=True)
         ]
 
     def _lexical(
@@ -157,15 +159,15 @@ class HybridSearch:
         start_date: TimeLike | None,
         end_date: TimeLike | None,
     ) -> np.ndarray:
-        page = self.recall.search(
-            query, roles=roles, start_date=start_date, end_date=end_date, page_size=self.config.lexical_pool
+        scores = self.recall.match_scores(
+            query, roles=roles, start_date=start_date, end_date=end_date, limit=self.config.lexical_pool
         )
-        where = {mid: i for i, mid in enumerate(self.index.ids)} if page.items else {}
+        where = self.index.positions
         out = np.zeros(len(self.index.ids))
-        for hit in page.items:
-            i = where.get(hit.message.id)
-            if i is not None and hit.score is not None:
-                out[i] = hit.score
+        for mid, score in scores:
+            i = where.get(mid)
+            if i is not None:
+                out[i] = score
         return out
 
     def _mask(

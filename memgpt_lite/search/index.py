@@ -108,6 +108,8 @@ class RecallIndex:
             "SELECT id, role, created_at, vec, speaker FROM items ORDER BY pos"
         ).fetchall()
         self.ids: list[str] = [r[0] for r in rows]
+        self.positions: dict[str, int] = {mid: i for i, mid in enumerate(self.ids)}
+        """Message id → its position in `ids` (and in the score arrays)."""
         self.roles = np.array([r[1] for r in rows], dtype=object)
         self.times = np.array([r[2] for r in rows], dtype=np.float64)
         self.speakers = np.array([r[4] for r in rows], dtype=object)
@@ -192,6 +194,7 @@ class RecallIndex:
             raise StoreError(f"cannot write search index {self.path}: {e}") from e
         self.synced += len(msgs)
         if keep:
+            self.positions.update((m.id, first + k) for k, m in enumerate(keep))
             self.ids = ids
             self.roles = np.concatenate([self.roles, np.array([m.role for m in keep], dtype=object)])
             self.speakers = np.concatenate(

@@ -266,6 +266,36 @@ class RecallStore:
         time in proportion to the history, and a newer good match is worth more than an older one.
         Every match is still counted in `total` and reachable by paging."""
         check_paging(page, page_size)
+        total, rows = self._ranked(
+            query, roles, start_date, end_date, page, page_size, speakers, mode, "json"
+        )
+        return Page.of([RecallHit(message=_load(j), score=s) for j, s in rows], total, page, page_size)
+
+    def match_scores(
+        self,
+        query: str,
+        roles: Sequence[str] | str | None = None,
+        start_date: TimeLike | None = None,
+        end_date: TimeLike | None = None,
+        limit: int = 10,
+    ) -> list[tuple[str, float]]:
+        """(message id, bm25 score) of the first `limit` matches `search` would return, without loading
+        the messages: a ranker that needs only the scores skips parsing hundreds of stored messages."""
+        check_paging(0, limit)
+        return self._ranked(query, roles, start_date, end_date, 0, limit, None, "any", "id")[1]
+
+    def _ranked(
+        self,
+        query: str,
+        roles: Sequence[str] | str | None,
+        start_date: TimeLike | None,
+        end_date: TimeLike | None,
+        page: int,
+        page_size: int,
+        speakers: Sequence[str] | str | None,
+        mode: str,
+        column: str,
+    ) -> tuple[int, list[tuple[str, float]]]:
         f = MessageFilter.parse(roles, start_date, end_date, speakers)
         expr = "{text speaker} : (" + match_expression(query, mode) + ")"
         if f.roles:
@@ -275,7 +305,7 @@ class RecallStore:
                 self._run(lambda: self._seq_range(f)) if f.lo is not None or f.hi is not None else None
             )
         if seq_range == ():
-            return Page.of([], 0, page, page_size)
+            return 0, []
         clauses, args = ["messages_fts MATCH ?"], [expr]
         if seq_range is not None:
             clauses.append("messages_fts.rowid BETWEEN ? AND ?")
@@ -306,15 +336,14 @@ class RecallStore:
             ).fetchall()
             by_seq = dict(
                 self._db.execute(
-                    f"SELECT seq, json FROM messages WHERE seq IN ({','.join('?' * len(ranked))})",
+                    f"SELECT seq, {column} FROM messages WHERE seq IN ({','.join('?' * len(ranked))})",
                     [r[0] for r in ranked],
                 ).fetchall()
             )
             return total, [(by_seq[seq], -score) for seq, score in ranked]
 
         with self._lock:
-            total, rows = self._run(run)
-        return Page.of([RecallHit(message=_load(j), score=s) for j, s in rows], total, page, page_size)
+            return self._run(run)  # type: ignore[no-any-return]
 
     def search_date(
         self,

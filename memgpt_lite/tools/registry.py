@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, get_type_hints
@@ -131,6 +132,14 @@ class Tool:
             raise ConfigError(
                 f"tool {fn.__name__}: async functions are not supported; wrap it in a sync function"
             )
+        described = _describe_cached(fn, name, description, heartbeat)
+        return cls(function=fn, on_failure=on_failure, **described)
+
+    @staticmethod
+    def _describe(
+        fn: Callable[..., Any], name: str | None, description: str | None, heartbeat: bool
+    ) -> dict[str, Any]:
+        """What the model is told about `fn`: name, description, argument model (what from_function builds)."""
         sig = inspect.signature(fn)
         try:
             hints = get_type_hints(fn, localns={"ToolContext": ToolContext})
@@ -158,15 +167,13 @@ class Tool:
         desc = description or "\n\n".join(x for x in (doc.short_description, doc.long_description) if x)
         if not desc:
             raise ConfigError(f"tool {tool_name}: needs a docstring or description= (the model reads it)")
-        return cls(
-            name=tool_name,
-            description=desc.strip(),
-            function=fn,
-            takes_context=takes_context,
-            heartbeat=heartbeat,
-            args_model=args_model,
-            on_failure=on_failure,
-        )
+        return {
+            "name": tool_name,
+            "description": desc.strip(),
+            "takes_context": takes_context,
+            "heartbeat": heartbeat,
+            "args_model": args_model,
+        }
 
     native_schema: dict[str, Any] | None = None
     """For native tools: a stand-in schema, so the context manager can count what the provider expands."""
@@ -203,7 +210,7 @@ class Tool:
         # Every model request lists every tool: pydantic's schema generation (~15 ms a tool) once per
         # tool, a copy per use so no caller can change the kept one.
         if self._schema is None:
-            self._schema = _strip_titles(self.args_model.model_json_schema())
+            self._schema = _schema_of(self.args_model)
         return copy.deepcopy(self._schema)
 
     def spec(self) -> ToolSpec:
@@ -354,3 +361,56 @@ class ToolRegistry:
             logger.opt(exception=err).warning("tool {} failed; its failure handler answers", part.name)
             return error(tool.on_failure(err, part))
         return ToolResultPart(tool_call_id=part.id, name=part.name, content=_render_result(result))
+
+
+_DESCRIBED: dict[tuple[Any, ...], dict[str, Any]] = {}
+_DESCRIBED_LOCK = threading.Lock()
+
+
+def _describe_cached(
+    fn: Callable[..., Any], name: str | None, description: str | None, heartbeat: bool
+) -> dict[str, Any]:
+    """`Tool._describe`, once per function *definition*: every agent registers the same memory functions
+    as fresh closures over its own memory, and building their pydantic argument models (~3 ms a tool)
+    was most of an agent's construction. Closures of one definition share code, defaults, annotations
+    and docstring, so they share the description; anything else unhashable is described afresh."""
+    code = getattr(fn, "__code__", None)
+    try:
+        key = (
+            code,
+            getattr(fn, "__qualname__", None),
+            getattr(fn, "__defaults__", None),
+            tuple(sorted((getattr(fn, "__kwdefaults__", None) or {}).items())),
+            tuple(getattr(fn, "__annotations__", {}).items()),
+            getattr(fn, "__doc__", None),
+            name,
+            description,
+            heartbeat,
+        )
+        hash(key)
+    except TypeError:
+        return Tool._describe(fn, name, description, heartbeat)
+    if code is None:
+        return Tool._describe(fn, name, description, heartbeat)
+    with _DESCRIBED_LOCK:
+        found = _DESCRIBED.get(key)
+    if found is None:
+        found = Tool._describe(fn, name, description, heartbeat)
+        with _DESCRIBED_LOCK:
+            _DESCRIBED[key] = found
+    return found
+
+
+_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
+
+
+def _schema_of(args_model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of an argument model, generated once per model (shared by the tools of every agent
+    that `_describe_cached` gave the same model). Callers copy it before handing it out."""
+    with _DESCRIBED_LOCK:
+        found = _SCHEMAS.get(args_model)
+    if found is None:
+        found = _strip_titles(args_model.model_json_schema())
+        with _DESCRIBED_LOCK:
+            _SCHEMAS[args_model] = found
+    return found
