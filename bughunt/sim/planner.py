@@ -287,6 +287,13 @@ def _shape_value(value: str) -> str:
 
 def route_shape(route: str) -> str:
     """The route with its variable parts replaced, from the URL alone (no page needed)."""
+    base, mark, state = route.rpartition("#")
+    if mark and base and state and not state.startswith("/"):
+        # `page#state`, a state of the page reached by a click with no URL of its own
+        # (`/a/b#click-3f2e`), is shaped as a sub-page, so the states of one page type are one type,
+        # not one each. A hash router's fragment is its path (`/#/tag/x`) and is shaped as one.
+        path, sep, query = route_shape(base).partition("?")
+        return f"{path.rstrip('/')}/#{_shape_value(state)}" + (f"?{query}" if sep else "")
     path, _, query = route.partition("?")
     segments = [_shape_value(s) if s else s for s in path.split("/")]
     shaped = "/".join(segments) or "/"
