@@ -131,6 +131,11 @@ def test_planner_without_routes_uses_the_link_table_alone():
         ("/", "/login", False),  # every path extends the root
         ("/article/a", "/profile/author", False),
         ("/settings/password", "/settings/delete", False),  # a sibling is not a child
+        ("/people/ann/likes", "/people/ann/followers", True),  # another tab of one resource
+        ("/people/ann/likes", "/people/bob/followers", False),  # a tab of another resource
+        ("/people/ann", "/people/ann?tab=likes", True),  # one more parameter: a view of this page
+        ("/list?q=x", "/list?q=x&page=2", True),  # the next page of an unnumbered first page
+        ("/list?q=x", "/list?q=y", False),
         (None, "/x", False),
     ],
 )

@@ -15,7 +15,7 @@ from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
 from bughunt.explorer.session import Explorer, SessionConfig
 from bughunt.explorer.store import ExplorerStore
-from bughunt.explorer.templates import saturated_templates, template_function
+from bughunt.explorer.templates import below_item, saturated_templates, template_function
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
 from bughunt.sim.planner import first_page_alias
@@ -76,6 +76,33 @@ def test_of_one_template_the_most_linked_instance_comes_first():
     assert len(_choices(plain, "/", people, mem)) > 1, "without link counts: any of them"
     counted = planner_strategy.with_templates(template, popularity={"/people/bob": 3, "/people/ann": 1})
     assert _choices(counted, "/", people, mem) == {"/people/bob"}
+
+
+def test_a_view_of_this_page_comes_before_a_rarer_link_elsewhere():
+    mem = Memory()
+    mem.write("/", ("/people/ann", "/post/1"))
+    mem.write("/people/ann", ("/", "/people/ann/likes", "/people/ann/followers"))
+    here = ("/", "/people/ann", "/people/ann/followers", "/post/9")
+    mem.write("/people/ann/likes", here)
+    # the followers tab is linked from two pages, /post/9 from this one only: the tab is still first
+    assert _choices(planner_strategy, "/people/ann/likes", here, mem) == {"/people/ann/followers"}
+
+
+def test_a_sub_page_of_a_sampled_type_waits_but_the_next_page_of_a_list_does_not():
+    mem = Memory()
+    mem.write("/", ("/people/ann", "/people/bob", "/about", "/list"))
+    mem.write("/people/ann", ("/", "/people/ann/likes"))
+    mem.write("/people/ann/likes", ("/",))
+    mem.write("/list", ("/", "/list?page=2"))
+
+    def template(route: str) -> str:
+        return route.replace("/ann", "/<slug>").replace("/bob", "/<slug>").split("?")[0]
+
+    planner = planner_strategy.with_templates(template, samples={"/people/<slug>/likes": 1, "/list": 1})
+    # bob's likes is one more page of a type seen: /about (not seen) first, by way of the start page
+    assert _choices(planner, "/people/bob", ("/", "/people/bob/likes"), mem) == {"/"}
+    # the next page of this list, of a type seen too, is taken while here
+    assert _choices(planner, "/list", ("/", "/list?page=2"), mem) == {"/list?page=2"}
 
 
 # -- templates ----------------------------------------------------------------------------------------
@@ -190,3 +217,47 @@ def test_the_busiest_author_is_visited_first(tmp_path):
         for seed in range(1000, 1006):
             walk = _walk(url, tmp_path / f"s{seed}", budget=10, seed=seed)
             assert [r for r in walk if r.startswith("/people/")][0] == "/people/ann", walk
+
+
+def test_a_pages_list_items_come_before_its_navigation(tmp_path):
+    # The navigation is on every page and can wait; the items are this page's own data.
+    nav = '<nav><a href="/about">About</a><a href="/help">Help</a><a href="/login">Log in</a></nav>'
+    previews = "".join(
+        f'<div class="preview"><a href="/people/{who}">{who}</a><a href="/post/{n}">post {n}</a></div>'
+        for n, who in enumerate(["ann", "bob", "cy"])
+    )
+    pages = {
+        "/": (200, f"<html><body>{nav}<main>{previews}</main></body></html>"),
+        **{r: (200, f"<html><body>{nav}<p>{r}</p></body></html>") for r in ("/about", "/help", "/login")},
+        **{f"/people/{who}": _page("/") for who in ("ann", "bob", "cy")},
+        **{f"/post/{n}": _page("/") for n in range(3)},
+    }
+    with _serving(pages) as url:
+        for seed in range(1000, 1008):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=1, seed=seed)
+            assert walk[1].startswith(("/people/", "/post/")), walk
+
+
+def test_one_items_sub_page_covers_that_view_of_every_item(tmp_path):
+    # /people/<slug>/likes is one page type per person: after one person's likes the others' wait
+    # until the other page types (the posts, two of them) are sampled.
+    people = ("ann", "bob", "cy")
+    previews = "".join(
+        f'<div class="preview"><a href="/people/{who}">{who}</a><a href="/post/{n}">post {n}</a></div>'
+        for n, who in enumerate(people)
+    )
+    pages = {
+        "/": (200, f"<html><body><main>{previews}</main></body></html>"),
+        **{f"/people/{who}": _page("/", f"/people/{who}/likes") for who in people},
+        **{f"/people/{who}/likes": _page("/") for who in people},
+        **{f"/post/{n}": _page("/") for n in range(3)},
+    }
+    assert below_item("/people/<slug>/likes", "/people/<slug>")
+    assert below_item("/people/<n>/?tab=likes", "/people/<n>/")
+    assert not below_item("/people/<slug>", "/people/<slug>") and not below_item("/peoples", "/people/<slug>")
+    with _serving(pages) as url:
+        for seed in range(1000, 1006):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=14, seed=seed)
+            likes = [i for i, r in enumerate(walk) if r.endswith("/likes")]
+            posts = [i for i, r in enumerate(walk) if r.startswith("/post/")]
+            assert len(posts) >= 2 and (len(likes) < 2 or likes[1] > posts[1]), walk

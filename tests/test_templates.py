@@ -24,6 +24,12 @@ from bughunt.sim.rng import mulberry32
         ("/settings", "/settings"),
         ("/w12345", "/w12345"),  # an opaque word is a name, not a value
         ("/static/app.css", "/static/app.css"),
+        # a hash router's fragment is its path; a state a click reached is a sub-page of its page, so
+        # the click states of one page type are one type (each was a type of its own)
+        ("/#/tag/python", "/#/tag/python"),
+        ("/#/profile/alice#click-11236643bf62", "/#/profile/alice/#<slug>"),
+        ("/article/7#click-3f4fd2b0cd98", "/article/<n>/#<slug>"),
+        ("/tag/x?page=2#click-a92db724bcca", "/tag/x/#<slug>?page=<n>"),
     ],
 )
 def test_route_shape(route, shape):

@@ -59,6 +59,8 @@ class Decision:
     """How many elements of the pages seen in this session lead to each route."""
     saturated: frozenset[str] = frozenset()
     """Templates whose visited instances (two or more) all have one DOM structure hash."""
+    listed: frozenset[str] = frozenset()
+    """The current page's links from the items of its lists (previews, rows), not its navigation."""
 
 
 @dataclass(slots=True)
@@ -101,6 +103,7 @@ class StrategyPolicy:
                 decision.samples,
                 decision.popularity,
                 decision.saturated,
+                decision.listed,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 

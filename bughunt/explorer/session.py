@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -32,7 +32,14 @@ from .fetcher import Fetcher, FetchResult, LoginLost
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Action, Decision, Policy
 from .store import ExplorerStore
-from .templates import Templates, safe_route, saturated_templates, structure_hash, template_function
+from .templates import (
+    Templates,
+    below_item,
+    safe_route,
+    saturated_templates,
+    structure_hash,
+    template_function,
+)
 from .views import MemoryConfig, View, build_view, remember, render_working_context
 
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
@@ -144,6 +151,8 @@ class Explorer:
         self._popularity: Counter[str] = Counter()
         """Route → how many elements of the pages first seen in this session lead to it."""
         self._counted: set[str] = set()
+        self._listed: set[str] = set()
+        """Routes the current page links from the items of its lists (not from its navigation)."""
         self._previous: str | None = None
         """The page before the current position: where a Back leads from a dead end."""
         self._siblings: dict[tuple[str, str], list[str]] = {}
@@ -299,9 +308,10 @@ class Explorer:
             actions=[Action(r, *self._actions.get(r, ("link", ""))) for r in links],
             site_text=self._site_text,
             probes=frozenset(self._probes),
-            samples=self._samples(template_of),
+            samples=self._samples(template_of, self._known_routes()),
             popularity=self._popularity,
             saturated=saturated_templates(hashes, template_of) | self._broken_templates(template_of),
+            listed=frozenset(self._listed),
         )
         choice = self.policy.choose(decision)
         if choice.route is None:
@@ -336,10 +346,16 @@ class Explorer:
                 return paths[best][1] if source == position else start
         return min(goals)
 
-    def _samples(self, template_of: Templates) -> dict[str, int]:
+    def _samples(self, template_of: Templates, routes: Iterable[str]) -> dict[str, int]:
         # Items a page lists side by side are where the data varies most: one more instance of
-        # those; a fragment's template is a state of a page, seen once.
-        samples = {t: TEMPLATE_SAMPLE + 1 for t in template_of.listed}
+        # those. A page under such an item (its tabs, its sub-pages) is one page of its own template
+        # per item: the items' samples already vary the data, one item's view covers the view. A
+        # fragment's template is a state of a page, seen once.
+        listed = template_of.listed
+        samples = {t: TEMPLATE_SAMPLE + 1 for t in listed}
+        for t in {template_of(r) for r in routes} - listed:
+            if any(below_item(t, item) for item in listed):
+                samples[t] = 1
         samples.update((template_of(r), 1) for r in self._partials)
         return samples
 
@@ -482,6 +498,7 @@ class Explorer:
         own = safe_route(here) if here is not None else None
         routes: list[str] = []
         self._actions = {}
+        self._listed = set()
         clicks: list[tuple[str, str]] = []
         counts = html.action_counts(page) if own is not None and own not in self._counted else None
         places = html.item_places(page) if own is not None else {}
@@ -503,6 +520,7 @@ class Explorer:
             routes.append(route)
             place = places.get(action.target) if own is not None else None
             if place is not None:
+                self._listed.add(route)
                 group = self._siblings.setdefault((str(own), place), [])
                 if len(group) < MAX_SIBLINGS:
                     group.append(route)

@@ -23,6 +23,7 @@ from bughunt.html import hash_route
 from bughunt.planning import route_shape
 
 __all__ = [
+    "below_item",
     "route_shape",
     "safe_route",
     "saturated_templates",
@@ -172,6 +173,18 @@ def _merge(hashes: Mapping[str, str | None]) -> tuple[dict[str, str], dict[tuple
         for r in routes:
             out[r] = template
     return out, merged
+
+
+def below_item(template: str, item: str) -> bool:
+    """Is `template` a page under the item template `item` — its sub-page or a view of it
+    (``/people/<slug>/likes``, ``/people/<slug>?tab=likes`` under ``/people/<slug>``)?"""
+    stem = item.rstrip("/")
+    return (
+        "<" in stem
+        and len(template) > len(item)
+        and template.startswith(stem)
+        and template[len(stem)] in "/?"
+    )
 
 
 def saturated_templates(

@@ -31,7 +31,7 @@ class Planner:
     any other node has none and is judged by the link table alone.
     """
 
-    __slots__ = ("routes", "template_of", "probes", "samples", "popularity", "saturated")
+    __slots__ = ("routes", "template_of", "probes", "samples", "popularity", "saturated", "listed")
 
     def __init__(
         self,
@@ -41,6 +41,7 @@ class Planner:
         samples: Mapping[str, int] | None = None,
         popularity: Mapping[Hashable, int] | None = None,
         saturated: frozenset[str] = frozenset(),
+        listed: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -48,9 +49,12 @@ class Planner:
         self.samples = samples or {}
         self.popularity = popularity or {}
         self.saturated = saturated
+        self.listed = listed
 
     def with_routes(self, routes: Mapping[Hashable, str]) -> Planner:
-        return Planner(routes, self.template_of, self.probes, self.samples, self.popularity, self.saturated)
+        return Planner(
+            routes, self.template_of, self.probes, self.samples, self.popularity, self.saturated, self.listed
+        )
 
     def with_templates(
         self,
@@ -59,6 +63,7 @@ class Planner:
         samples: Mapping[str, int] | None = None,
         popularity: Mapping[Hashable, int] | None = None,
         saturated: Iterable[str] = (),
+        listed: Iterable[Hashable] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -70,8 +75,19 @@ class Planner:
         instances of one template the most linked (the busiest author, the most used tag) is the one
         most likely to hold enough data to break, so it is taken first. `saturated` templates showed
         one DOM structure on every visited instance (at least two): further instances wait until the
-        templates whose instances differ (the data changes the page) are sampled."""
-        return Planner(self.routes, template_of, frozenset(probes), samples, popularity, frozenset(saturated))
+        templates whose instances differ (the data changes the page) are sampled. `listed` are the
+        current page's links from the items of its lists (previews, rows), not from its navigation:
+        among links that rank alike they come first, since the navigation is on every page and can
+        wait while a page's own items are reachable from it (and are where its data is)."""
+        return Planner(
+            self.routes,
+            template_of,
+            frozenset(probes),
+            samples,
+            popularity,
+            frozenset(saturated),
+            frozenset(listed),
+        )
 
     def route(self, node: Hashable) -> str | None:
         if self.routes is not None:
@@ -115,14 +131,24 @@ class Planner:
         if fresh:
             here = self.route(cur)
 
-            def rank(q: N) -> tuple[bool, int, int, bool]:
-                return q in again, sampled(q), referrers[q], not leads_on(here, self.route(q))
+            # A link that leads on from here (this page's tab, its next page) before a rarer one: the
+            # rarer one is an item other lists show too, this one hangs off this page alone.
+            def rank(q: N) -> tuple[bool, int, bool, int, bool]:
+                return (
+                    q in again,
+                    sampled(q),
+                    not leads_on(here, self.route(q)),
+                    referrers[q],
+                    q not in self.listed,
+                )
 
             ranks = {q: rank(q) for q in fresh}
             best_rank = min(ranks.values())
-            # A sampled link that leads on from here (the next page of this list) is best taken now:
-            # coming back for it later costs a trip.
-            stay = not (best_rank[0] or best_rank[1]) or any(not r[0] and not r[3] for r in ranks.values())
+            # The next page of this list, even of a sampled type, is best taken now: coming back for it
+            # later costs a trip. (Another sub-page of a sampled type waits like any instance.)
+            stay = not (best_rank[0] or best_rank[1]) or any(
+                not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
+            )
             if stay or not self._better_elsewhere(cur, links, memory, again, sampled, best_rank[1]):
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
@@ -196,8 +222,10 @@ def leads_on(here: str | None, there: str | None) -> bool:
     """Does the link to `there` belong to the page at `here`, judging by the two URLs alone?
 
     True for a sub-path (``/x/y`` → ``/x/y/comments``), the next page of a numbered list (``/x/2`` →
-    ``/x/3``, or the same path with one number in the query one higher) and a path that carries the
-    current page's last segment, its identifier (``/x/b`` → ``/edit/b``). Such a link is usually
+    ``/x/3``, or the same path with one number in the query one higher), another view of the same
+    page (one more query parameter, ``/x/y`` → ``/x/y?tab=likes`` or ``?page=2``; a sibling tab of a
+    resource, ``/x/7/likes`` → ``/x/7/followers``) and a path that carries the current page's last
+    segment, its identifier (``/x/b`` → ``/edit/b``). Such a link is usually
     found only on this page, so leaving it for later costs a return trip. The root leads on to
     nothing in particular: every path extends it.
     """
@@ -212,9 +240,34 @@ def leads_on(here: str | None, there: str | None) -> bool:
         return True
     if len(a) == len(b) and a[:-1] == b[:-1] and _next_number(a[-1], b[-1]):
         return True
+    if len(a) == len(b) >= 3 and a[:-1] == b[:-1] and not a[-1].isdigit() and not b[-1].isdigit():
+        # Another view of one resource (`/x/7/history` beside `/x/7/comments`: its tabs); under a
+        # section alone (`/settings/a`, `/settings/b`) siblings are pages of their own.
+        return True
     if a == b:
-        return _next_query_page(here_query, there_query)
+        # The same page with one more parameter is a view of it (a tab, a filter, the next page of
+        # a list whose first page carries no number: `/x` → `/x?page=2`).
+        x, y = _pairs(here_query), _pairs(there_query)
+        return _next_query_page(here_query, there_query) or (len(y) == len(x) + 1 and all(p in y for p in x))
     return a[-1] in b
+
+
+def next_page(here: str | None, there: str | None) -> bool:
+    """Is `there` the next page of the numbered list at `here` (``/x/2`` → ``/x/3``, ``?page=2`` →
+    ``?page=3``, ``/x`` → ``/x?page=2``), judging by the URLs alone?"""
+    if here is None or there is None:
+        return False
+    here_path, _, here_query = here.partition("?")
+    there_path, _, there_query = there.partition("?")
+    a, b = _segments(here_path), _segments(there_path)
+    if a and len(a) == len(b) and a[:-1] == b[:-1] and _next_number(a[-1], b[-1]):
+        return True
+    if a != b:
+        return False
+    x, y = _pairs(here_query), _pairs(there_query)
+    if len(y) == len(x) + 1 and all(p in y for p in x):
+        return [v for p in y if p not in x for v in (p[1],)] == ["2"]
+    return _next_query_page(here_query, there_query)
 
 
 _NUMBER = re.compile(r"^\d+$")
@@ -234,6 +287,13 @@ def _shape_value(value: str) -> str:
 
 def route_shape(route: str) -> str:
     """The route with its variable parts replaced, from the URL alone (no page needed)."""
+    base, mark, state = route.rpartition("#")
+    if mark and base and state and not state.startswith("/"):
+        # `page#state`, a state of the page reached by a click with no URL of its own
+        # (`/a/b#click-3f2e`), is shaped as a sub-page, so the states of one page type are one type,
+        # not one each. A hash router's fragment is its path (`/#/tag/x`) and is shaped as one.
+        path, sep, query = route_shape(base).partition("?")
+        return f"{path.rstrip('/')}/#{_shape_value(state)}" + (f"?{query}" if sep else "")
     path, _, query = route.partition("?")
     segments = [_shape_value(s) if s else s for s in path.split("/")]
     shaped = "/".join(segments) or "/"
