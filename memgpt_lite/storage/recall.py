@@ -14,7 +14,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from loguru import logger
 from pydantic import BaseModel, ValidationError
@@ -294,7 +294,7 @@ class RecallStore:
         page_size: int,
         speakers: Sequence[str] | str | None,
         mode: str,
-        column: str,
+        column: Literal["json", "id"],
     ) -> tuple[int, list[tuple[str, float]]]:
         f = MessageFilter.parse(roles, start_date, end_date, speakers)
         expr = "{text speaker} : (" + match_expression(query, mode) + ")"

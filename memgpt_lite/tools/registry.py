@@ -22,6 +22,7 @@ function that turns the exception into the text of an error result.
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import json
 import threading
@@ -116,7 +117,6 @@ class Tool:
     """For provider-defined tools (e.g. `{"type": "memory_20250818", "name": "memory"}`)."""
     on_failure: FailureHandler | None = None
     """When set, an unexpected exception becomes the error result it returns instead of ending the turn."""
-    _schema: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_function(
@@ -208,10 +208,8 @@ class Tool:
         if self.args_model is None:
             return self.native_schema or {"type": "object"}
         # Every model request lists every tool: pydantic's schema generation (~15 ms a tool) once per
-        # tool, a copy per use so no caller can change the kept one.
-        if self._schema is None:
-            self._schema = _schema_of(self.args_model)
-        return copy.deepcopy(self._schema)
+        # argument model, a copy per use so no caller can change the kept one.
+        return copy.deepcopy(_schema_of(self.args_model))
 
     def spec(self) -> ToolSpec:
         return ToolSpec(name=self.name, description=self.description, input_schema=self.input_schema)
@@ -375,42 +373,32 @@ def _describe_cached(
     was most of an agent's construction. Closures of one definition share code, defaults, annotations
     and docstring, so they share the description; anything else unhashable is described afresh."""
     code = getattr(fn, "__code__", None)
+    key = (
+        code,
+        getattr(fn, "__qualname__", None),
+        getattr(fn, "__defaults__", None),
+        tuple(sorted((getattr(fn, "__kwdefaults__", None) or {}).items())),
+        tuple(getattr(fn, "__annotations__", {}).items()),
+        getattr(fn, "__doc__", None),
+        name,
+        description,
+        heartbeat,
+    )
     try:
-        key = (
-            code,
-            getattr(fn, "__qualname__", None),
-            getattr(fn, "__defaults__", None),
-            tuple(sorted((getattr(fn, "__kwdefaults__", None) or {}).items())),
-            tuple(getattr(fn, "__annotations__", {}).items()),
-            getattr(fn, "__doc__", None),
-            name,
-            description,
-            heartbeat,
-        )
         hash(key)
     except TypeError:
-        return Tool._describe(fn, name, description, heartbeat)
+        code = None
     if code is None:
         return Tool._describe(fn, name, description, heartbeat)
     with _DESCRIBED_LOCK:
-        found = _DESCRIBED.get(key)
-    if found is None:
-        found = Tool._describe(fn, name, description, heartbeat)
-        with _DESCRIBED_LOCK:
-            _DESCRIBED[key] = found
-    return found
+        if key not in _DESCRIBED:
+            _DESCRIBED[key] = Tool._describe(fn, name, description, heartbeat)
+        return _DESCRIBED[key]
 
 
-_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
-
-
+@functools.cache
 def _schema_of(args_model: type[BaseModel]) -> dict[str, Any]:
     """The JSON schema of an argument model, generated once per model (shared by the tools of every agent
     that `_describe_cached` gave the same model). Callers copy it before handing it out."""
-    with _DESCRIBED_LOCK:
-        found = _SCHEMAS.get(args_model)
-    if found is None:
-        found = _strip_titles(args_model.model_json_schema())
-        with _DESCRIBED_LOCK:
-            _SCHEMAS[args_model] = found
-    return found
+    schema: dict[str, Any] = _strip_titles(args_model.model_json_schema())
+    return schema
