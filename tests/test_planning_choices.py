@@ -261,3 +261,74 @@ def test_one_items_sub_page_covers_that_view_of_every_item(tmp_path):
             likes = [i for i, r in enumerate(walk) if r.endswith("/likes")]
             posts = [i for i, r in enumerate(walk) if r.startswith("/post/")]
             assert len(posts) >= 2 and (len(likes) < 2 or likes[1] > posts[1]), walk
+
+
+def _people_site() -> dict[str, tuple[int, str]]:
+    """Previews of posts by ann, bob, cy and me; a person's page lists their posts. Only `me` (the
+    account logged in) has a settings button on their page."""
+    people = ("ann", "bob", "cy", "me")
+    posts = [f"/post/{who}-{i}" for who in people for i in range(2)]
+    previews = "".join(
+        f'<div class="preview"><a href="/people/{p[6:].split("-")[0]}">by</a><a href="{p}">post</a></div>'
+        for p in posts
+    )
+    pages = {"/": (200, f"<html><body><main>{previews}</main></body></html>")}
+    for who in people:
+        mine = "".join(
+            f'<div class="preview"><a href="{p}">post</a><p>a summary</p></div>'
+            for p in posts
+            if f"/{who}-" in p
+        )
+        extra = '<form><button type="button">Edit your settings</button></form>' if who == "me" else ""
+        pages[f"/people/{who}"] = (
+            200, f"<html><body><header><a href='/'>home</a>{extra}</header><main>{mine}</main></body></html>"
+        )  # fmt: skip
+    pages.update((p, _page("/")) for p in posts)
+    return pages
+
+
+class _Recording:
+    """The planner, keeping every decision it was asked to make."""
+
+    name, uses_model = "planner", False
+
+    def __init__(self, inner) -> None:
+        self.inner, self.decisions = inner, []
+
+    def choose(self, decision):
+        self.decisions.append(decision)
+        return self.inner.choose(decision)
+
+
+def test_the_items_of_a_page_that_breaks_its_templates_structure_are_its_variants(tmp_path):
+    # /people/me differs from the other people's pages (a settings button): its posts are the page's
+    # variants until one of them is opened; the pages that share the structure have none.
+    store = ExplorerStore(tmp_path / "s")
+    with _serving(_people_site()) as url, make_policy("planner", store=store) as inner:
+        policy = _Recording(inner)
+        fetcher = Fetcher(url, timeout=2.0, respect_robots=False)
+        Explorer(store, fetcher, policy, SessionConfig(budget=24, retries=0)).run()
+    store.close()
+    at = {d.position: d for d in policy.decisions if d.position.startswith("/people/")}
+    assert set(at) == {"/people/ann", "/people/bob", "/people/cy", "/people/me"}, list(at)
+    people = [d.position for d in policy.decisions if d.position.startswith("/people/")]
+    assert people.index("/people/me") >= 2, people  # two pages of the shared structure seen first
+    assert at["/people/me"].variants == {"/post/me-0", "/post/me-1"}
+    assert all(not at[p].variants for p in ("/people/ann", "/people/bob", "/people/cy"))
+
+
+def test_a_variant_item_is_wanted_like_an_instance_of_an_unsampled_template():
+    mem = Memory()
+    posts = [f"/post/{i}" for i in range(1, 6)]
+    mem.write("/", (*posts[:3], "/people/me", "/about"))
+    for visited in posts[:3]:
+        mem.write(visited, ("/",))
+    mem.write("/people/me", ("/", *posts[3:]))
+    planner = planner_strategy.with_templates(lambda r: r.rsplit("/", 1)[0] + "/<n>")
+    # the posts are sampled, /about (a type not seen) is one step away: go there ...
+    assert _choices(planner, "/people/me", ("/", *posts[3:]), mem) == {"/"}
+    # ... unless this page's posts are its variants
+    with_variants = planner_strategy.with_templates(
+        lambda r: r.rsplit("/", 1)[0] + "/<n>", variants=posts[3:]
+    )
+    assert _choices(with_variants, "/people/me", ("/", *posts[3:]), mem) <= set(posts[3:])

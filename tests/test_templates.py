@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from bughunt.explorer.templates import route_shape, safe_route, structure_hash, template_function, templates
+from bughunt.explorer.templates import (
+    route_shape,
+    safe_route,
+    structure_hash,
+    template_function,
+    templates,
+    variant,
+)
 from bughunt.html import FetchedPage
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
@@ -129,5 +136,17 @@ def test_a_route_not_loaded_yet_joins_the_template_its_loaded_siblings_merged_in
     assert template("/profile/carol") == template("/profile/bob") == "/profile/<slug>"
     # a sub-page of an instance of a merged template is the same sub-page of every instance
     assert template("/profile/bob/followers") == "/profile/<slug>/followers"
+    # and so is a view of one (another page of its list, a tab)
+    assert template("/profile/bob?page=2") == template("/profile/carol?page=3") == "/profile/<slug>?page=<n>"
     assert template("/about/team") == "/about/team"  # /about merged with nothing
+    assert template("/about?page=2") == "/about?page=<n>"
     assert template("/pricing") == "/pricing"  # one loaded page merges nothing
+
+
+def test_a_page_that_breaks_the_structure_its_templates_instances_share_is_a_variant():
+    of = template_function({"/u/ann": "h1", "/u/bob": "h1", "/u/me": "h2", "/x": "h3"})
+    assert variant("/u/me", {"/u/ann": "h1", "/u/bob": "h1", "/u/me": "h2"}, of)
+    assert not variant("/u/ann", {"/u/ann": "h1", "/u/bob": "h1", "/u/me": "h2"}, of), "it shares h1"
+    assert not variant("/u/me", {"/u/ann": "h1", "/u/me": "h2"}, of), "one other instance is no rule"
+    assert not variant("/u/me", {"/u/ann": "h1", "/u/bob": "h3", "/u/me": "h2"}, of), "no shared structure"
+    assert not variant("/u/me", {"/u/ann": "h1", "/u/bob": "h1", "/u/me": None}, of), "not loaded"

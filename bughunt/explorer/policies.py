@@ -61,6 +61,9 @@ class Decision:
     """Templates whose visited instances (two or more) all have one DOM structure hash."""
     listed: frozenset[str] = frozenset()
     """The current page's links from the items of its lists (previews, rows), not its navigation."""
+    variants: frozenset[str] = frozenset()
+    """The current page's listed links when the page is a structural variant of its template
+    (`bughunt.explorer.templates.variant`) and none of its items has been visited yet."""
 
 
 @dataclass(slots=True)
@@ -104,6 +107,7 @@ class StrategyPolicy:
                 decision.popularity,
                 decision.saturated,
                 decision.listed,
+                decision.variants,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 

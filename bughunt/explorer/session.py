@@ -39,6 +39,7 @@ from .templates import (
     saturated_templates,
     structure_hash,
     template_function,
+    variant,
 )
 from .views import MemoryConfig, View, build_view, remember, render_working_context
 
@@ -294,6 +295,12 @@ class Explorer:
         n = store.history.step_count() + 1
         hashes = store.visits.structure_hashes()
         template_of = template_function(hashes, self._siblings.values())
+        # The items of a page that breaks its template's structure, until one of them is loaded.
+        variants = (
+            frozenset(q for q in self._listed if q in links)
+            if variant(position, hashes, template_of) and not any(q in hashes for q in self._listed)
+            else frozenset()
+        )
         decision = Decision(
             position=position,
             links=links,
@@ -312,6 +319,7 @@ class Explorer:
             popularity=self._popularity,
             saturated=saturated_templates(hashes, template_of) | self._broken_templates(template_of),
             listed=frozenset(self._listed),
+            variants=variants,
         )
         choice = self.policy.choose(decision)
         if choice.route is None:

@@ -30,6 +30,7 @@ __all__ = [
     "structure_hash",
     "template_function",
     "templates",
+    "variant",
 ]
 
 MAX_ROUTE_CHARS = 300
@@ -132,7 +133,9 @@ def _under_merged(shaped: str, merged: Mapping[tuple[Any, ...], str]) -> str:
     path, sep, query = shaped.partition("?")
     parts = path.split("/")
     changed = False
-    for i in range(1, len(parts) - 1):
+    # The last segment too when a query follows it: `/tag/webdev?page=<n>` is a view of the instance
+    # `/tag/webdev` of `/tag/<slug>`, as `/tag/webdev/feed` is its sub-page.
+    for i in range(1, len(parts) - (0 if sep else 1)):
         seg = parts[i]
         if not seg or seg.startswith("<"):
             continue
@@ -201,6 +204,18 @@ def saturated_templates(
             seen.setdefault(t, set()).add(digest)
             counts[t] = counts.get(t, 0) + 1
     return frozenset(t for t, digests in seen.items() if counts[t] >= SATURATED_AFTER and len(digests) == 1)
+
+
+def variant(route: str, hashes: Mapping[str, str | None], template_of: Callable[[str], str]) -> bool:
+    """Does the loaded page at `route` break the structure its template's other loaded instances
+    share — at least two of them, all with one structure hash, and `route`'s another? (Your own
+    profile, with a settings link where the others have a follow button; an article you wrote.)"""
+    own = hashes.get(route)
+    if not own:
+        return False
+    template = template_of(route)
+    others = [d for r, d in hashes.items() if r != route and d and template_of(r) == template]
+    return len(others) >= 2 and len(set(others)) == 1 and own != others[0]
 
 
 def structure_hash(page: Any) -> str | None:

@@ -31,7 +31,9 @@ class Planner:
     any other node has none and is judged by the link table alone.
     """
 
-    __slots__ = ("routes", "template_of", "probes", "samples", "popularity", "saturated", "listed")
+    __slots__ = (
+        "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -42,6 +44,7 @@ class Planner:
         popularity: Mapping[Hashable, int] | None = None,
         saturated: frozenset[str] = frozenset(),
         listed: frozenset[Hashable] = frozenset(),
+        variants: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -50,10 +53,18 @@ class Planner:
         self.popularity = popularity or {}
         self.saturated = saturated
         self.listed = listed
+        self.variants = variants
 
     def with_routes(self, routes: Mapping[Hashable, str]) -> Planner:
         return Planner(
-            routes, self.template_of, self.probes, self.samples, self.popularity, self.saturated, self.listed
+            routes,
+            self.template_of,
+            self.probes,
+            self.samples,
+            self.popularity,
+            self.saturated,
+            self.listed,
+            self.variants,
         )
 
     def with_templates(
@@ -64,6 +75,7 @@ class Planner:
         popularity: Mapping[Hashable, int] | None = None,
         saturated: Iterable[str] = (),
         listed: Iterable[Hashable] = (),
+        variants: Iterable[Hashable] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -78,7 +90,11 @@ class Planner:
         templates whose instances differ (the data changes the page) are sampled. `listed` are the
         current page's links from the items of its lists (previews, rows), not from its navigation:
         among links that rank alike they come first, since the navigation is on every page and can
-        wait while a page's own items are reachable from it (and are where its data is)."""
+        wait while a page's own items are reachable from it (and are where its data is). `variants`
+        are the items listed on a page whose DOM breaks the structure its template's other instances
+        share (your own profile among others' profiles): such a page relates to the session
+        differently, and so, most likely, do its items (your own articles, with their edit and delete
+        actions). One of them is wanted like an instance of an unsampled template."""
         return Planner(
             self.routes,
             template_of,
@@ -87,6 +103,7 @@ class Planner:
             popularity,
             frozenset(saturated),
             frozenset(listed),
+            frozenset(variants),
         )
 
     def route(self, node: Hashable) -> str | None:
@@ -119,6 +136,8 @@ class Planner:
             # one more is the same state again.
             if q in self.probes:
                 return 1
+            if q in self.variants:
+                return 0
             t = self.template(q)
             if t is None:
                 return 0
