@@ -38,7 +38,8 @@ keeps no keyword list; what it knows of the question are the identifiers written
    similarity (closeness is noise there), and a version named alone is its topic.
 6. **Several records** when memory links them: a rename note that carries the asked path and names the
    path it replaced (`renamed_from`) is cited together with the best item about the old path, one of
-   the rename's own workflow first.
+   the rename's own workflow first. A question for a file as it is *now* ("which file should I open
+   now") cites the best record with the later rename note of its file (`renamed_since`).
 7. **Claims** (`ticket`, `status`, `version`, `path`, `date`, `decision_by`) are copied from the cited
    items' fields, so each is entailed by what it cites.
 
