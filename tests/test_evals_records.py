@@ -238,7 +238,7 @@ def test_fixture_records_flag_and_a_store_built_without_them(tmp_path, capsys):
     assert "record x" in err and "Traceback" not in err and not (tmp_path / "bad").exists()
 
 
-@pytest.mark.parametrize("name", ["heldout2", "heldout3"])
+@pytest.mark.parametrize("name", ["heldout2", "heldout3", "heldout4"])
 def test_the_outsider_set_loads_and_names_only_records_it_brings_or_the_fixture_has(name):
     root = Path(__file__).parent.parent / "evals" / name
     cases = load_cases(root)
