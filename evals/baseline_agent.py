@@ -242,14 +242,15 @@ _HASH_NUMBER = re.compile(r"(?<![\w#&])#(\d+)(?![\w-])", re.ASCII)
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/.-])", re.ASCII)
 
 
-# A question that asks which file (to open, to change) as things are now: the answer is the file under
-# its current name. Without "now" the file the record names is the answer ("which file holds the cause").
-_ASKS_FILE = re.compile(r"(?i)\b(?:files?|file\s*names?|filenames?|modules?)\b|文件")
+# A question that asks which file (to open, to change) or where something lives, as things are now: the
+# answer is the file under its current name. Without "now" the file the record names is the answer
+# ("which file holds the cause").
+_ASKS_FILE = re.compile(r"(?i)\b(?:files?|file\s*names?|filenames?|modules?|where)\b|文件|哪里|在哪")
 _NOW = re.compile(r"(?i)\b(?:now|currently|current|in use today|these days)\b|现在|目前|当前|如今")
 
 
 def asks_file_now(q: Question) -> bool:
-    """Does the asking sentence ask for a file (not name one) as it is now?"""
+    """Does the asking sentence ask for a file or a place (not name a file) as things are now?"""
     asked = asked_sentence(q.text)
     return bool(_ASKS_FILE.search(asked) and _NOW.search(q.text)) and not q.paths
 

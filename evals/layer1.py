@@ -254,22 +254,25 @@ def audit(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResu
                 f"support layer: the case declares {case.support_layer}; its evidence is {sorted(layers)}"
             )
         carried = {x for r in evidence for x in r.identifiers()}
+        # The question may name what only a record the case rejects on its own stored grounds carries (a
+        # guess about app/x.py, page text blaming it, for ticket T): memory links the evidence to it
+        # through the ticket both carry. That stored relation counts; anything looser would let a
+        # swapped case pass.
+        evidence_tickets = {t for e in evidence for t in e.values("tickets")}
+        rejected = [
+            rec
+            for eid in case.must_not_reuse
+            if (rec := held.get(eid)) is not None
+            and own_markers(rec)
+            and set(rec.values("tickets")) & evidence_tickets
+        ]
+        linked_ids = {x for rec in rejected for x in rec.identifiers()}
         if about_source == "case":
             for x in about:
-                if x not in carried:
+                if x not in carried and x not in linked_ids:
                     v.append(f"about: no evidence record carries {x}")
         elif about and evidence and not carried & set(about):
-            # The question may name what only a record the case rejects on its own stored grounds carries
-            # (a guess about app/x.py, for ticket T): memory links the evidence to it through the ticket
-            # both carry. That stored relation counts; anything looser would let a swapped case pass.
-            linked = {
-                eid
-                for eid in case.must_not_reuse
-                if (rec := held.get(eid)) is not None
-                and own_markers(rec)
-                and set(about) & rec.identifiers()
-                and set(rec.values("tickets")) & {t for e in evidence for t in e.values("tickets")}
-            }
+            linked = [rec for rec in rejected if set(about) & rec.identifiers()]
             if not linked:
                 v.append(
                     f"the evidence carries none of the identifiers the question names ({', '.join(about)}), "

@@ -194,16 +194,25 @@ def test_evidence_may_answer_for_what_only_a_rejected_record_names(store, cases)
     assert v[0] == ""
     assert "carries none of the identifiers the question names" in v[1]
     assert "carries none of the identifiers the question names" in v[2]
+    # the same when the case lists what it is about (`about`) instead of leaving it to the question
+    about = ("app/profile/favorites.py",)
+    named = [c.model_copy(update={"about": about}) for c in (guess, loose, bare)]
+    v = [" ".join(r.violations) for r in run_layer1(named, store, "made").results]
+    assert v[0] == ""
+    assert "about: no evidence record carries app/profile/favorites.py" in v[1]
+    assert "about: no evidence record carries app/profile/favorites.py" in v[2]
 
 
-HELD_OUT = ("heldout/outsider.yaml", "heldout/traps_heldout.yaml", "heldout2", "heldout3")
+HELD_OUT = ("heldout/outsider.yaml", "heldout/traps_heldout.yaml", "heldout2", "heldout3", "heldout4")
 
 
 @pytest.mark.parametrize("cases_path", HELD_OUT)
 def test_layer1_finds_no_fault_in_what_the_fixture_keeps_for_cases_written_by_others(cases_path, tmp_path):
     """Every held-out set (written blind by outsiders, with their own records) is kept by the fixture:
     a violation here is the audit misreading a case, not a retention fault. heldout3's o3-10 names
-    1.4.1 only as a time bound ("before 1.4.1 went out"), which once counted as its subject."""
+    1.4.1 only as a time bound ("before 1.4.1 went out"), which once counted as its subject; heldout4's
+    o4-09 lists as `about` a path only the quarantined page text it rejects carries, which once counted
+    only when the question named the path itself."""
     root = DEFAULT_CASES_DIR.parent / cases_path
     records = [root / "records.yaml"] if (root / "records.yaml").is_file() else []
     write_fixture(tmp_path / "store", embedder="hashing", records=records)
