@@ -261,6 +261,12 @@ def test_which_file_now_cites_the_later_rename_of_the_decisions_file():
     a = answer("OPS-7: which file should I open to fix it now?", DEC_7, ren)
     assert a["evidence_ids"] == ["RN", "D7"] and a["claims"]["path"] == "src/billing/taxes/core.py", a
     assert answer("OPS-7 现在要改哪个文件？", DEC_7, ren)["evidence_ids"] == ["RN", "D7"]
+    assert answer("For OPS-7, where does the cause live in the current code?", DEC_7, ren)[
+        "evidence_ids"
+    ] == [
+        "RN",
+        "D7",
+    ]
     # without "now" the file the decision names is the answer; before the rename, it is too
     assert answer("Which file holds the root cause of OPS-7?", DEC_7, ren)["evidence_ids"] == ["D7"]
     assert answer("Before 10 June 2025, which file did we have to change for OPS-7, as things stood then and not now?",
