@@ -62,8 +62,9 @@ class Decision:
     listed: frozenset[str] = frozenset()
     """The current page's links from the items of its lists (previews, rows), not its navigation."""
     variants: frozenset[str] = frozenset()
-    """The current page's listed links when the page is a structural variant of its template
-    (`bughunt.explorer.templates.variant`) and none of its items has been visited yet."""
+    """When the current page is a structural variant of its template (`templates.variant`): its own
+    links to page types already loaded (none of the template's other instances has them), until one
+    of them is visited."""
 
 
 @dataclass(slots=True)

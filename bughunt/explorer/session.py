@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,7 +22,7 @@ from bughunt import html
 from bughunt import site as builtin_site
 from bughunt.html import extract_actions
 from bughunt.oracles import Finding, OracleConfig, inspect_page
-from bughunt.planning import TEMPLATE_SAMPLE, bfs_paths
+from bughunt.planning import TEMPLATE_SAMPLE, bfs_paths, leads_on
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
 from memgpt_lite.errors import UsageError
@@ -295,12 +295,7 @@ class Explorer:
         n = store.history.step_count() + 1
         hashes = store.visits.structure_hashes()
         template_of = template_function(hashes, self._siblings.values())
-        # The items of a page that breaks its template's structure, until one of them is loaded.
-        variants = (
-            frozenset(q for q in self._listed if q in links)
-            if variant(position, hashes, template_of) and not any(q in hashes for q in self._listed)
-            else frozenset()
-        )
+        variants = self._variant_items(position, links, hashes, template_of)
         decision = Decision(
             position=position,
             links=links,
@@ -327,6 +322,23 @@ class Explorer:
             # it): with pages known but unvisited, travel to them over the remembered link table.
             return self._travel(position, set(self.unvisited())), choice.tokens, False
         return choice.route, choice.tokens, False
+
+    def _variant_items(
+        self, position: str, links: list[str], hashes: Mapping[str, str | None], template_of: Templates
+    ) -> frozenset[str]:
+        """The links a page that breaks its template's structure (`templates.variant`) has of its own:
+        to instances of page types already loaded, that none of its template's other loaded instances
+        links to (your own articles on your profile, not the navigation) and that are not its own
+        views or sub-pages. Until one of them is loaded."""
+        if not variant(position, hashes, template_of):
+            return frozenset()
+        template = template_of(position)
+        link_table = self.store.link_table
+        shared = {q for r in hashes if r != position and template_of(r) == template for q in link_table.of(r)}
+        loaded = {template_of(r) for r, digest in hashes.items() if digest}
+        # (its views and sub-pages lead on from it and are ranked so anyway)
+        own = [q for q in links if q not in shared and template_of(q) in loaded and not leads_on(position, q)]
+        return frozenset() if any(q in hashes for q in own) else frozenset(own)
 
     def unvisited(self) -> list[str]:
         """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked
