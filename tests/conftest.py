@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import socketserver
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -163,3 +164,15 @@ def pytest_collection_modifyitems(config, items):
     """Slow tests first: spread over the xdist workers from the start instead of leaving one worker a long
     tail at the end (the order of the others is kept; every test stays independent of order)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Drop the bytecode the run compiled for sources under its own temporary directory (the README
+    test's clones, ~20 MB a run): scripts/test.sh keeps one bytecode cache between runs, and these
+    sources are gone once pytest prunes old runs. Only the controller does it, after every worker."""
+    prefix = sys.pycache_prefix
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if not prefix or factory is None or "PYTEST_XDIST_WORKER" in os.environ:
+        return
+    basetemp = factory.getbasetemp().resolve()
+    shutil.rmtree(Path(prefix) / basetemp.relative_to(basetemp.anchor), ignore_errors=True)
