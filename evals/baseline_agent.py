@@ -38,7 +38,8 @@ keeps no keyword list; what it knows of the question are the identifiers written
    similarity (closeness is noise there), and a version named alone is its topic.
 6. **Several records** when memory links them: a rename note that carries the asked path and names the
    path it replaced (`renamed_from`) is cited together with the best item about the old path, one of
-   the rename's own workflow first.
+   the rename's own workflow first. A question for a file as it is *now* ("which file should I open
+   now") cites the best record with the later rename note of its file (`renamed_since`).
 7. **Claims** (`ticket`, `status`, `version`, `path`, `date`, `decision_by`) are copied from the cited
    items' fields, so each is entailed by what it cites.
 
@@ -239,6 +240,31 @@ def page_routes(q: Question, pool: list[Hit]) -> list[str]:
 _LOOSE_TICKET = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)(?:-| ?)(\d+)(?![\w-])", re.ASCII)
 _HASH_NUMBER = re.compile(r"(?<![\w#&])#(\d+)(?![\w-])", re.ASCII)
 _FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/.-])", re.ASCII)
+
+
+# A question that asks which file (to open, to change) as things are now: the answer is the file under
+# its current name. Without "now" the file the record names is the answer ("which file holds the cause").
+_ASKS_FILE = re.compile(r"(?i)\b(?:files?|file\s*names?|filenames?|modules?)\b|文件")
+_NOW = re.compile(r"(?i)\b(?:now|currently|current|in use today|these days)\b|现在|目前|当前|如今")
+
+
+def asks_file_now(q: Question) -> bool:
+    """Does the asking sentence ask for a file (not name one) as it is now?"""
+    asked = asked_sentence(q.text)
+    return bool(_ASKS_FILE.search(asked) and _NOW.search(q.text)) and not q.paths
+
+
+def renamed_since(q: Question, best: Hit, pool: list[Hit]) -> Hit | None:
+    """A current, trusted rename note dated on or after `best` that renamed one of its paths, within any
+    time the question names (a question about the state before the rename does not want it)."""
+    old = set(best.values("paths"))
+    notes = [
+        h for h in pool
+        if h.current and h.trusted and h.id != best.id and h.day >= best.day
+        and h.fields.get("renamed_from", "").strip() in old
+        and all(r.contains(h.day) for r in q.ranges)
+    ]  # fmt: skip
+    return max(notes, key=lambda h: h.day) if notes else None
 
 
 def file_names(q: Question) -> list[str]:
@@ -660,12 +686,22 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
             else max(about_old, key=lambda h: (same_work(h), rank(h)))
         )
         cited = [notes[0], old]
+    renamed = renamed_since(q, best, pool) if cited == [best] and asks_file_now(q) else None
+    if renamed is not None:
+        # "which file should I open": the record names the file as it was; a later rename note says
+        # what it is called now, and both are the answer
+        cited = [renamed, best]
     layer = (
         "user_authored_decision" if any(h.layer == "user_authored_decision" for h in cited) else best.layer
     )
     text = " ".join(f"{h.content} (memory item {h.id}, {h.layer}, {h.day})" for h in cited)
+    claims = _claims(q, cited)
+    if renamed is not None:
+        now = [p for p in renamed.values("paths") if p != renamed.fields.get("renamed_from", "").strip()]
+        if now:
+            claims["path"] = now[0]
     return dict(answer=text, evidence_ids=[h.id for h in cited], support_layer=layer, no_match=False,
-                fresh_inspection_requested=False, superseded_ids=flagged, claims=_claims(q, cited))  # fmt: skip
+                fresh_inspection_requested=False, superseded_ids=flagged, claims=claims)  # fmt: skip
 
 
 # -- the tool calls -------------------------------------------------------------------------------
@@ -708,6 +744,13 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
                 nxt += h.values("tickets")
             follow += [x for x in nxt if x not in follow and x not in q.tickets]
     wanted += [(LOOKUP, {"text": x, "query": q.text}) for x in follow[:FOLLOW_UPS]]
+    if asks_file_now(q):
+        # the files the records about what is named carry: memory's rename notes name them too
+        carried: list[str] = []
+        for h in pool:
+            if h.current and h.trusted and _named_score(q, h, {}):
+                carried += [p for p in h.values("paths") if p not in carried]
+        wanted += [(LOOKUP, {"text": p, "query": q.text}) for p in carried[:FOLLOW_UPS]]
     return wanted
 
 

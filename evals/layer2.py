@@ -40,6 +40,7 @@ from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.llm.factory import make_model
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.storage.archival import ArchivalStore
+from memgpt_lite.storage.durability import scratch_writes
 
 AGENTS = ("anthropic", "baseline")
 
@@ -168,7 +169,8 @@ def run_once(
     model = model_factory()
     error: str | None = None
     tool_calls: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="evals-layer2-") as tmp:
+    # The case runs on a copy that is deleted after it: its writes need not wait for the disk.
+    with tempfile.TemporaryDirectory(prefix="evals-layer2-") as tmp, scratch_writes():
         copy = Path(tmp) / "store"
         shutil.copytree(store, copy)
         memory = AgentMemory.open(copy, embedder=embedder, system_prompt=SYSTEM_PROMPT, create=False)
@@ -238,7 +240,7 @@ def run_layer2(
             raise UsageError(f"--log {log_path} is a directory; give a JSONL file to append to")
         log_path.parent.mkdir(parents=True, exist_ok=True)
     records = []
-    judge_mem = AgentMemory.open(store, embedder=embedder, create=False)
+    judge_mem = AgentMemory.open(store, embedder=embedder, create=False, read_only=True)
     try:
         for case in cases:
             for n in range(runs):
@@ -262,7 +264,7 @@ def run_trivial(cases: list[Case], store: str | Path) -> dict[str, list[dict[str
     embedder = make_embedder(manifest.embedder)
     config = {"agent": "trivial", "embedder": manifest.embedder, "fixture_version": manifest.fixture_version}
     out: dict[str, list[dict[str, Any]]] = {}
-    judge_mem = AgentMemory.open(store, embedder=embedder, create=False)
+    judge_mem = AgentMemory.open(store, embedder=embedder, create=False, read_only=True)
     try:
         for name, make in TRIVIAL_AGENTS.items():
             out[name] = []

@@ -254,6 +254,31 @@ def test_a_rename_note_is_cited_with_the_decision_about_the_old_path():
     ]
 
 
+def test_which_file_now_cites_the_later_rename_of_the_decisions_file():
+    ren = hit("RN", "Rename (lee): src/billing/tax.py is now src/billing/taxes/core.py.", day="2025-06-20",
+              similarity=0.2, claim="rename", kind="rename", paths="src/billing/taxes/core.py,src/billing/tax.py",
+              renamed_from="src/billing/tax.py", **PERSON)  # fmt: skip
+    a = answer("OPS-7: which file should I open to fix it now?", DEC_7, ren)
+    assert a["evidence_ids"] == ["RN", "D7"] and a["claims"]["path"] == "src/billing/taxes/core.py", a
+    assert answer("OPS-7 现在要改哪个文件？", DEC_7, ren)["evidence_ids"] == ["RN", "D7"]
+    # without "now" the file the decision names is the answer; before the rename, it is too
+    assert answer("Which file holds the root cause of OPS-7?", DEC_7, ren)["evidence_ids"] == ["D7"]
+    assert answer("Before 10 June 2025, which file did we have to change for OPS-7, as things stood then and not now?",
+                  DEC_7, ren)["evidence_ids"] == ["D7"]  # fmt: skip
+    # a rename older than the decision says nothing about what the decision's file is called now
+    old = ren.replace("2025-06-20", "2025-05-01")
+    assert answer("OPS-7: which file should I open to fix it now?", DEC_7, old)["evidence_ids"] == ["D7"]
+
+
+def test_a_question_for_a_file_now_looks_up_the_files_of_what_it_found():
+    q = read_question("OPS-7: which file should I open now?", datetime(2025, 7, 1))
+    text = "Showing passages 1-1 of 1 (page 0 of 0..0). This is the last page.\n" + DEC_7
+    calls = plan(q, parse_hits(text))
+    assert ("archival_memory_lookup", {"text": "src/billing/tax.py", "query": q.text}) in calls
+    q_then = read_question("Which file holds the root cause of OPS-7?", datetime(2025, 7, 1))
+    assert all(a.get("text") != "src/billing/tax.py" for _, a in plan(q_then, parse_hits(text)))
+
+
 def test_a_named_kind_of_record_is_preferred():
     note = hit(
         "N2",

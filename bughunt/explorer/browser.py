@@ -345,8 +345,13 @@ class BrowserFetcher(Fetcher):
             self._settle(time.monotonic() + self.timeout)
             still = self._page.locator("input[type=password]:visible").count()
         except (PlaywrightError, TimeoutError, OSError) as exc:
+            # Playwright's first line says what it waited for ("Timeout 10000ms exceeded"); the rest is
+            # its call log, which may quote the page.
+            said = next(iter(str(exc).strip().splitlines()), "").replace(creds.password, "***")[:160]
             raise LoginFailed(
-                f"--login-url {where}: the login form could not be used ({type(exc).__name__})"
+                f"--login-url {where}: the login form could not be used ({type(exc).__name__}"
+                + (f": {said}" if said else "")
+                + "); a slow site may need a longer --timeout"
             ) from None
         finally:
             self._writing = False

@@ -99,6 +99,10 @@ class ArchivalReader:
             )[0][0]
         )
 
+    def get(self, passage_id: str) -> Passage | None:
+        found = self.get_many([passage_id])
+        return found[0] if found else None
+
     def get_many(self, ids: Sequence[str]) -> list[Passage]:
         """Passages by id in the order asked; unknown ids are left out."""
         if self._segment is None or not ids:

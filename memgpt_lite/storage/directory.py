@@ -18,6 +18,8 @@ from loguru import logger
 from memgpt_lite import __version__
 from memgpt_lite.errors import StoreError
 
+from .durability import durable
+
 MARKER_NAME = "memgpt_lite.json"
 FORMAT_NAME = "memgpt_lite-store"
 FORMAT_VERSION = 1
@@ -29,7 +31,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | No
     """Write `text` so that readers see the old file or the new one, never half of either.
 
     tmp file in the same folder + fsync + os.replace, then fsync of the folder so the rename itself
-    survives a crash. On any failure the tmp file is removed and `path` is left as it was. `mode`
+    survives a crash (both fsyncs are skipped inside `durability.scratch_writes()`: a copy that will
+    be deleted). On any failure the tmp file is removed and `path` is left as it was. `mode`
     (e.g. 0o644 for a report others read) replaces the tmp file's private 0o600.
     """
     path = Path(path)
@@ -38,7 +41,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | No
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
-            os.fsync(f.fileno())  # the rename must not publish a file whose bytes are still in flight
+            if durable():
+                os.fsync(f.fileno())  # the rename must not publish a file whose bytes are still in flight
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -48,7 +52,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | No
         except FileNotFoundError:
             pass
         raise
-    _fsync_dir(path.parent)
+    if durable():
+        _fsync_dir(path.parent)
     return path
 
 

@@ -3,7 +3,7 @@ BugHunt explorer store): opening, transactions, the schema version and migration
 
 - Open: `open_sqlite` — autocommit (stores run their own transactions), one connection shared by
   threads under the store's lock, one busy timeout (`BUSY_TIMEOUT_S`) for another process's write,
-  WAL with synchronous=NORMAL. Readers use `open_sqlite_readonly` (writes nothing, creates nothing).
+  WAL with synchronous=NORMAL (OFF inside `durability.scratch_writes()`). Readers use `open_sqlite_readonly` (writes nothing, creates nothing).
   An SQLite error while a store checks its schema inside `open_sqlite` becomes one `StoreError` that
   says which store and file it was, and the connection is closed instead of leaked.
 - Transactions: `transaction(db)` — BEGIN IMMEDIATE / COMMIT, ROLLBACK when the block raises.
@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memgpt_lite.errors import StoreError
+
+from .durability import durable
 
 __all__ = [
     "BUSY_TIMEOUT_S",
@@ -62,8 +64,9 @@ def open_sqlite(
         raise StoreError(f"cannot open {what} {path}: {e}") from e
     try:
         db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a crash never corrupts the file; only the last commits may be lost on power cut.
-        db.execute("PRAGMA synchronous=NORMAL")
+        # NORMAL in WAL mode: a crash never corrupts the file; only the last commits may be lost on power
+        # cut. OFF for a scratch copy (`durability.scratch_writes`): it is deleted, never recovered.
+        db.execute("PRAGMA synchronous=NORMAL" if durable() else "PRAGMA synchronous=OFF")
         if quick_check:
             _quick_check(db)
         yield db
