@@ -30,7 +30,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-_DISPATCHER = Dispatcher("memgpt-lite", __doc__.splitlines()[0], "memgpt_lite.commands", COMMANDS, EXAMPLES)
+# `run` lives beside `chat` (one module, the same options): naming it loads that module alone
+MODULE_OF: dict[str, str] = {"run": "chat"}
+
+_DISPATCHER = Dispatcher(
+    "memgpt-lite", __doc__.splitlines()[0], "memgpt_lite.commands", COMMANDS, EXAMPLES, MODULE_OF
+)
 build_parser = _DISPATCHER.build_parser
 main = _DISPATCHER.main
 

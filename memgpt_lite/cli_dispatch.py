@@ -42,10 +42,13 @@ class Dispatcher:
         package: str,
         commands: Sequence[str],
         examples: Mapping[str, Sequence[str]] | None = None,
+        module_of: Mapping[str, str] | None = None,
     ) -> None:
         self.prog, self.description, self.package, self.commands = prog, description, package, tuple(commands)
         # sub-command name -> example command lines, shown at the end of its --help
         self.examples = dict(examples or {})
+        # sub-commands registered by a module of another name (sub-command -> module in `commands`)
+        self.module_of = dict(module_of or {})
 
     def build_parser(self, argv: list[str] | None = None) -> argparse.ArgumentParser:
         parser = argparse.ArgumentParser(
@@ -65,6 +68,7 @@ class Dispatcher:
         # top-level options take no values, so the first other token is the command
         token = next((a for a in argv if not a.startswith("-")), None)
         name = token.replace("-", "_") if token else None
+        name = self.module_of.get(name, name) if name else None
         return name if name in self.commands else None
 
     def main(self, argv: list[str] | None = None) -> int:

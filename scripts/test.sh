@@ -10,12 +10,13 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
-# One bytecode cache for the run's ~300 Python processes (xdist workers, CLI commands under test), outside
-# the tree so fresh clones made by tests stay untouched; without it (PYTHONDONTWRITEBYTECODE, or no cache
-# for a new clone) every process compiles the project and pytest rewrites every test module again.
-pycache=$(mktemp -d)
-trap 'rm -rf "$pycache"' EXIT
-export PYTHONPYCACHEPREFIX="$pycache"
+# One bytecode cache for the run's ~300 Python processes (xdist workers, CLI commands under test), kept in
+# .venv between runs (outside the tree, so fresh clones made by tests stay untouched; the README test's
+# clones inherit this one). Without it (PYTHONDONTWRITEBYTECODE, or no cache for a new clone) every process
+# compiles the project and pytest rewrites every test module again; a cache made afresh for each run costs
+# every run the compilation of every imported package too (~8 s of CPU per process that imports Chroma,
+# several at once at the start). A .pyc records its source's mtime and size, so a stale one is recompiled.
+export PYTHONPYCACHEPREFIX="${PYTHONPYCACHEPREFIX:-$PWD/.venv/pycache}"
 unset PYTHONDONTWRITEBYTECODE
 ruff check memgpt_lite bughunt evals tests
 ruff format --check memgpt_lite bughunt evals tests benchmarks

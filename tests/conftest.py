@@ -3,11 +3,15 @@ only loopback is allowed, for servers the tests start themselves."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import shutil
 import socketserver
+import sys
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from loguru import logger
@@ -60,25 +64,41 @@ def store_dir(tmp_path):
     return d
 
 
-@pytest.fixture(scope="session")
-def evals_store(tmp_path_factory):
-    """The evaluation fixture store (MiniLM embedder), built once per test process. Tests must not change
-    it: copy it first (shutil.copytree) to damage or extend it."""
+def _fixture_store(tmp_path_factory: pytest.TempPathFactory, name: str, embedder: str) -> Path:
+    """The evaluation fixture store, built once per test run (~1.6 s of CPU with MiniLM, 0.5 s hashing)
+    and copied into this process's temporary directory. Under xdist the first worker to ask builds it in
+    the run's own temporary directory (the parent of every worker's, new for each run) while the others
+    wait on the lock (flock: Linux, like the rest of the suite); each then copies it, because a test
+    opens its store for writing and a store admits one writing process. Without xdist it is built in place."""
     from evals.fixture import write_fixture
 
-    path = tmp_path_factory.mktemp("evals") / "store"
-    write_fixture(path)
-    return path
+    own = tmp_path_factory.mktemp(name) / "store"
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        write_fixture(own, embedder=embedder)
+        return own
+    run_tmp = tmp_path_factory.getbasetemp().parent
+    built = run_tmp / f"{name}-store"
+    with open(run_tmp / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when a worker dies
+        if not built.exists():
+            building = Path(tempfile.mkdtemp(dir=run_tmp, prefix=f"{name}-building-")) / "store"
+            write_fixture(building, embedder=embedder)
+            building.rename(built)  # whole or not at all: a build that failed is never copied
+    shutil.copytree(built, own)
+    return own
+
+
+@pytest.fixture(scope="session")
+def evals_store(tmp_path_factory):
+    """The evaluation fixture store (MiniLM embedder), one copy per test process. Tests must not change
+    it: copy it first (shutil.copytree) to damage or extend it."""
+    return _fixture_store(tmp_path_factory, "evals", "default")
 
 
 @pytest.fixture(scope="session")
 def evals_hashing_store(tmp_path_factory):
-    """The evaluation fixture store with the hashing embedder (fast), built once per test process."""
-    from evals.fixture import write_fixture
-
-    path = tmp_path_factory.mktemp("evals_hashing") / "store"
-    write_fixture(path, embedder="hashing")
-    return path
+    """The evaluation fixture store with the hashing embedder (fast), one copy per test process."""
+    return _fixture_store(tmp_path_factory, "evals_hashing", "hashing")
 
 
 @pytest.fixture(scope="module")
@@ -113,8 +133,6 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="module")
 def browser():
     """A headless Chromium for the module; skips when Debian's chromium or Playwright is missing."""
-    import shutil
-
     sync_api = pytest.importorskip("playwright.sync_api")
     chromium = shutil.which("chromium")
     if chromium is None:
@@ -146,3 +164,15 @@ def pytest_collection_modifyitems(config, items):
     """Slow tests first: spread over the xdist workers from the start instead of leaving one worker a long
     tail at the end (the order of the others is kept; every test stays independent of order)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Drop the bytecode the run compiled for sources under its own temporary directory (the README
+    test's clones, ~20 MB a run): scripts/test.sh keeps one bytecode cache between runs, and these
+    sources are gone once pytest prunes old runs. Only the controller does it, after every worker."""
+    prefix = sys.pycache_prefix
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if not prefix or factory is None or "PYTEST_XDIST_WORKER" in os.environ:
+        return
+    basetemp = factory.getbasetemp().resolve()
+    shutil.rmtree(Path(prefix) / basetemp.relative_to(basetemp.anchor), ignore_errors=True)

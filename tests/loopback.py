@@ -24,7 +24,8 @@ class LoopbackServer(ThreadingHTTPServer):
 
 def start(handler: type[BaseHTTPRequestHandler], port: int = 0) -> LoopbackServer:
     server = LoopbackServer(("127.0.0.1", port), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # stop() waits for the loop's next look at shutdown(): 0.05 s, not socketserver's default 0.5
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     return server
 
 

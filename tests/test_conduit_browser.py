@@ -59,6 +59,7 @@ def test_stored_comment_script_runs(browser, site):
     page.close()
 
 
+@pytest.mark.slow  # ~30 s of wall time (Chromium waits for each page to go quiet): started first
 def test_the_browser_explorer_logged_in_finds_every_planted_bug_within_30_clicks(
     cli_json, tmp_path, monkeypatch, site
 ):

@@ -45,15 +45,39 @@ def test_a_turn_interrupted_after_its_user_message_is_not_stored_twice(tmp_path,
     assert counts == {(role, t): 1 for role in ("user", "assistant") for t in (1, 2, 3, 4)}
 
 
+def _wait_for_turns(state: Path, since_ns: int, proc: subprocess.Popen) -> None:
+    """Until the running demo has rewritten its state (turns are being stored)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the demo ended before it was killed"
+        try:
+            if state.stat().st_mtime_ns > since_ns:
+                return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.01)
+    raise AssertionError("the demo stored no turn in 60 s")
+
+
 @pytest.mark.slow
 def test_kill_9_during_turns_never_duplicates_a_turn(tmp_path):
     store = tmp_path / "s"
     cmd = [sys.executable, "-m", "memgpt_lite", "demo", "--store", str(store), "--turns", "400", "--json"]
-    for delay in (2.5, 3.0, 3.5):
+    # Each kill lands a while after that process began storing turns, not at a fixed time from its start
+    # (2.5-3.5 s before, ~1 s of it start-up: on a loaded machine a kill could fall before the first turn
+    # and try nothing). At ~300 turns a second each process stores ~100-200 turns before it dies, past
+    # the demo's first flush (turn 51) and several after it, and none gets to its 400th.
+    for delay in (0.3, 0.5, 0.7):
+        state = store / "state.json"
+        since = state.stat().st_mtime_ns if state.exists() else 0
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
+        try:
+            _wait_for_turns(state, since, proc)
+            time.sleep(delay)
+            assert proc.poll() is None, "the demo finished before it was killed"
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=10)
     assert main(["demo", "--store", str(store), "--turns", "3", "--json"]) in (0, 1)
     counts = demo_turns(store)
     assert counts and max(counts.values()) == 1, [k for k, v in counts.items() if v > 1]

@@ -232,7 +232,11 @@ def _all_text(paths: list[Path]) -> bytes:
     [
         "http",
         pytest.param(
-            "browser", marks=pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium")
+            "browser",  # ~10 s of wall time: slow, started first
+            marks=[
+                pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium"),
+                pytest.mark.slow,
+            ],
         ),
     ],
 )

@@ -6,7 +6,8 @@ clone; every other command runs in a clone of its own, as its own test, so xdist
 Each command runs as written, with these exceptions, all stated here:
 
 - optional parts in brackets (`[--json]`, `[--store runs/demo]`) are included, so JSON output is checked;
-- fast arguments where the README's would take minutes (FAST below; the last value of an option wins);
+- fast arguments where the README's would take minutes, or a smaller input where a named in-process test
+  already makes the full run (FAST below, each with its reason; the last value of an option wins);
 - ports: `8000` and `8001` become free loopback ports, and `demo-page` gets `--port` with a free one;
 - commands that serve until Ctrl-C are started, checked to answer on their port, and stopped at the end;
 - `runs/` exists in each clone (earlier README commands create it for a reader going top to bottom);
@@ -52,7 +53,18 @@ FAST: dict[str, list[str]] = {
     "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
     # MiniLM over every case: ~20 s each; tests/test_evals_layer1.py and _layer2.py run them on MiniLM
     "python -m evals layer1": ["--embedder", "hashing"],
-    "python -m evals layer2 --agent baseline": ["--embedder", "hashing"],
+    # every case through the baseline and three trivial agents: ~10 s of CPU on hashing. One case file
+    # still takes the whole path (temporary fixture, the agents, --log, --report and its JSON twin); every
+    # case goes through the baseline in tests/test_evals_layer2.py (MiniLM), the trivial agents through
+    # seven picked cases there, the CLI with --report in test_evals_layer2_baseline.py
+    "python -m evals layer2 --agent baseline": [
+        "--embedder",
+        "hashing",
+        "--cases",
+        "evals/cases/current_vs_superseded.yaml",
+    ],
+    # the MiniLM fixture is tests/conftest.py's evals_store (the same write_fixture); ~1.5 s of CPU less
+    "python -m evals fixture": ["--embedder", "hashing"],
 }
 SKIPPED: dict[str, str] = {
     "bughunt ablate --config my.yaml --backend dask": "needs the user's my.yaml and a running Dask scheduler",

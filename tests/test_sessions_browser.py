@@ -16,6 +16,7 @@ from bughunt.explorer.store import ExplorerStore
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
 
+@pytest.mark.slow  # ~6 s of wall time in Chromium: started first
 def test_a_click_state_at_the_same_url_is_explored_as_a_page(spa, tmp_path):  # noqa: F811
     fetcher, _ = make_fetcher("browser", spa + "/", timeout=10, respect_robots=False)
     store = ExplorerStore(tmp_path / "s")

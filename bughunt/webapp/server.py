@@ -103,10 +103,21 @@ class SiteServer(ThreadingHTTPServer):
         return f"http://{host}:{port}"
 
 
+# How often a background server's loop looks for shutdown(): the block's end waits for the next look
+# (socketserver's default 0.5 s cost a block shorter than that nearly all of it: every in-process
+# exploration of a built-in site, every ablation task). A 20 Hz wake-up of an idle loop costs nothing.
+STOP_POLL_SECONDS = 0.05
+
+
 @contextmanager
 def serving(server: SiteServer) -> Iterator[str]:
     """Serve in a background thread for the duration of the block; yields the base URL."""
-    thread = threading.Thread(target=server.serve_forever, name="bughunt-site", daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever,
+        kwargs={"poll_interval": STOP_POLL_SECONDS},
+        name="bughunt-site",
+        daemon=True,
+    )
     thread.start()
     try:
         yield server.base_url

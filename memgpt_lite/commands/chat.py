@@ -67,10 +67,10 @@ def register(subparsers: Any) -> None:
 
 def _open_agent(args: argparse.Namespace) -> Any:
     """Model first (fails fast and clearly without a key), then the memory and the agent."""
+    check_model_key(args.base_url, needed_by=f"memgpt-lite {args.command}")  # before Chroma's ~1 s import
     from memgpt_lite.agent import Agent, AgentConfig
     from memgpt_lite.memory import AgentMemory
 
-    check_model_key(args.base_url, needed_by=f"memgpt-lite {args.command}")
     try:  # checked before anything is created: a bad number must not leave a half-made store behind
         config = AgentConfig(max_steps=args.max_steps, max_tokens=args.max_tokens)
     except ValidationError as e:
