@@ -243,6 +243,10 @@ class FetchedPage:
     redirects: tuple[str, ...] = ()
     client_errors: tuple[ClientError, ...] = ()
     """What the browser engine saw go wrong while the page ran (empty for the HTTP engine)."""
+    clicked_from: tuple[FetchedPage, str] | None = None
+    """For a state the browser engine reached by a click that left the URL as it was: the page the
+    click was made on, and the clicked control's label (untrusted page text). A pager of a single-page
+    app that has no addresses (`href="javascript:"`) pages its list this way."""
 
     @cached_property
     def document(self) -> Node:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
@@ -306,6 +306,9 @@ class BrowserFetcher(Fetcher):
         finally:
             self._page.remove_listener("response", navigation)
         page = self._snapshot(response[0] if response else None, started)
+        if before.page is not None and not response and page.url == before.page.url:
+            # a new state of the same page: the oracles may compare it with the page it was made from
+            page = replace(page, clicked_from=(before.page, action.label))
         return self.classify(route, page)
 
     # -- logging in ------------------------------------------------------------------------------

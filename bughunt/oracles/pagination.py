@@ -1,7 +1,8 @@
 """Duplicate items across the pages of a paginated list.
 
 The page is compared with its previous page only (rel=prev, a "previous" control, or the same URL
-with page N-1, from links and HTMX buttons alike), so a repeated item is reported once, on the page
+with page N-1, from links and HTMX buttons alike; for a state the browser reached by clicking a
+pager's "2"/"Next" at the same URL, the page it was clicked on), so a repeated item is reported once, on the page
 that repeats it. Lists are runs of same-structure items, found among mixed siblings (previews beside
 tabs and a pager) and matched by their position in the page (container path + item signature). When
 the page has a pager, only the runs in the pager's nearest enclosing container count: that is the
@@ -11,6 +12,8 @@ pages (a menu whose current item is not a link, a tag cloud).
 """
 
 from __future__ import annotations
+
+import re
 
 from loguru import logger
 
@@ -92,17 +95,36 @@ def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
     return titles
 
 
+# A pager's control for the page after the first: "2", "Next", "›", "下一页".
+_SECOND_PAGE = re.compile(r"^\s*(?:2|next(?:\s*page)?|[›»>]|下一页)\s*[›»>]?\s*$", re.I)
+
+
+def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
+    """The previous page of a list paged without addresses: the state a click on the second page's
+    control of a pager left at the same URL was made on (a single-page app's `javascript:` pager)."""
+    if page.clicked_from is None:
+        return None
+    origin, label = page.clicked_from
+    if not _SECOND_PAGE.match(label) or not pager_nodes(origin):
+        return None
+    return origin
+
+
 def check_duplicate_pagination(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
-    if fetch is None or not page.is_html or page.status >= 400:
+    if not page.is_html or page.status >= 400:
         return []
-    prev_url = previous_page_url(page)
-    if not prev_url or prev_url == page.url or not same_origin(prev_url, page.url):
-        return []
-    try:
-        previous = fetch(prev_url)
-    except OSError as err:
-        logger.debug("pagination oracle could not fetch {}: {}", prev_url, err)
-        return []
+    previous = clicked_previous_page(page)
+    if previous is None:
+        if fetch is None:
+            return []
+        prev_url = previous_page_url(page)
+        if not prev_url or prev_url == page.url or not same_origin(prev_url, page.url):
+            return []
+        try:
+            previous = fetch(prev_url)
+        except OSError as err:
+            logger.debug("pagination oracle could not fetch {}: {}", prev_url, err)
+            return []
     if previous.status >= 400 or not previous.is_html:
         return []
     here, there = _content_lists(page), _content_lists(previous)
