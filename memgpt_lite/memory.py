@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from loguru import logger
 from pydantic import ValidationError
@@ -37,12 +37,16 @@ from memgpt_lite.errors import ConfigError, StoreError, UsageError, format_valid
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import Message, ToolSpec
 from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
-from memgpt_lite.storage.archival import ArchivalStore
 from memgpt_lite.storage.archival_reader import ArchivalReader
 from memgpt_lite.storage.directory import StoreDirectory
 from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
 from memgpt_lite.storage.lock import StoreLock
 from memgpt_lite.storage.recall import RecallStore
+
+if TYPE_CHECKING:
+    # Chroma (~0.5 s to import) loads when archival storage is first used, not with the module: a
+    # session that never reaches archival memory (the demo, `inspect`, a key check) never pays for it.
+    from memgpt_lite.storage.archival import ArchivalStore
 
 DEFAULT_CONTEXT_WINDOW = 32_000
 LOCK_NAME = "memgpt_lite.lock"
@@ -238,6 +242,8 @@ class AgentMemory:
     def archival(self) -> ArchivalStore:
         """Archival storage, opened on first use (embedded Chroma in the store, or the server at chroma_url)."""
         if self._archival is None:
+            from memgpt_lite.storage.archival import ArchivalStore
+
             if self._chroma_url:
                 self._archival = ArchivalStore(url=self._chroma_url, embedder=self._embedder)
             elif self._read_only:

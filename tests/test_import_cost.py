@@ -16,6 +16,12 @@ STEPS = {
     "explore, resume, serve-site": "import bughunt.commands.explore, bughunt.commands.resume, "
     "bughunt.commands.serve_site",
     "every bughunt command's parser (--help)": "from bughunt.cli import build_parser; build_parser(['--help'])",
+    # archival storage (Chroma) loads when it is first used: opening, writing and closing a memory that
+    # never reaches it (the demo's recall-only turns, a state check) does not import it
+    "agent memory opened and closed without archival": "import tempfile\n"
+    "from memgpt_lite.memory import AgentMemory\n"
+    "from memgpt_lite.storage.embeddings import HashingEmbedder\n"
+    "AgentMemory.open(tempfile.mkdtemp() + '/s', embedder=HashingEmbedder()).close()",
 }
 PROBE = f"""
 import json, sys
