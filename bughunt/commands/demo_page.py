@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from bughunt.demo.build import build_files, export
+from bughunt.webapp.server import STOP_POLL_SECONDS
 from memgpt_lite.cli_dispatch import port_number
 from memgpt_lite.errors import UsageError
 
@@ -62,7 +63,10 @@ def make_server(host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
 def serving(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """Serve the page in a background thread; yields its URL."""
     server = make_server(host, port)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # the built-in sites' shutdown poll: socketserver's 0.5 s default made every block end wait for it
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": STOP_POLL_SECONDS}, daemon=True
+    )
     thread.start()
     try:
         yield f"http://{host}:{server.server_address[1]}/"
