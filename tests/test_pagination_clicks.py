@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 
 import pytest
-from loopback import serving
+from loopback import QuietHandler, serving
 
 from bughunt.explorer.factory import make_fetcher
 from bughunt.html import FetchedPage
@@ -37,26 +36,15 @@ show(1);
 """
 
 
-class _Spa(BaseHTTPRequestHandler):
+class _Spa(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802
         if self.path == "/app.js":
-            self._send(200, "application/javascript", APP_JS)
+            self.reply(200, APP_JS, "application/javascript")
         elif self.path == "/robots.txt":
-            self._send(404, "text/plain", "")
+            self.reply(404, "", "text/plain")
         else:
             shell = '<html><head><title>T</title></head><body><div id="app"></div><script src="/app.js"></script></body></html>'
-            self._send(200, "text/html; charset=utf-8", shell)
-
-    def _send(self, status: int, ctype: str, body: str) -> None:
-        data = body.encode()
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+            self.reply(200, shell)
 
 
 @pytest.fixture(scope="module")
