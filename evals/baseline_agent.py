@@ -40,6 +40,8 @@ keeps no keyword list; what it knows of the question are the identifiers written
    path it replaced (`renamed_from`) is cited together with the best item about the old path, one of
    the rename's own workflow first. A question for a file as it is *now* ("which file should I open
    now") cites the best record with the later rename note of its file (`renamed_since`).
+   A question about a time (a range in a sentence ending in "?") with no usable record from then is
+   `no_match`, unless the date only dates a version or path named as a point in time.
 7. **Claims** (`ticket`, `status`, `version`, `path`, `date`, `decision_by`) are copied from the cited
    items' fields, so each is entailed by what it cites.
 
@@ -164,6 +166,9 @@ class Question:
     context: set[str] = field(default_factory=set)
     """Tickets, paths and routes named only in the sentences before the one that asks, when that one
     names others of the same kind (`resolve_named`): the scene, not the topic."""
+    asked_ranges: list[DayRange] = field(default_factory=list)
+    """The date ranges named in the sentences that ask (ending in "?" or "？"): a time the question is
+    about. A date in a statement before them ("the hand-over of 4 March blamed …") sets the scene."""
     anchors: list[tuple[str, str, str]] = field(default_factory=list)
     """(relation, field, identifier): a path or version named as a point in time ("since its code moved
     to app/x.py"), dated by memory's earliest record carrying it (`resolve_named`)."""
@@ -180,6 +185,9 @@ def read_question(text: str, base: datetime | None = None) -> Question:
     named = named_identifiers(text)
     q = Question(text, list(named.tickets), list(named.paths), list(named.routes), list(named.versions))
     q.ranges = read_dates(text, base or datetime.now())
+    asking = " ".join(p for p in _SENTENCE_END.split(text.strip()) if p.strip().endswith(("?", "？")))
+    asked = read_dates(asking, base or datetime.now()) if asking else []
+    q.asked_ranges = [r for r in q.ranges if any((r.since, r.until) == (a.since, a.until) for a in asked)]
     spans = sorted(
         (m.start(), m.end(), key, m[1] if key == "app_version" else m[0])
         for key, pat in (("tickets", TICKET), ("paths", PATH), ("routes", ROUTE), ("app_version", VERSION))
@@ -638,6 +646,16 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
             return _no_match(f"Memory only mentions {', '.join(ids)} among other things.", flagged)
         usable = specific
     best = max(usable, key=rank)
+    # (with a point in time named by a version or a path, a date dates that point: "before 1.4.1 went
+    # out on 24 March" asks about what came before the release, not about the 24th)
+    asked_ranges = [] if q.anchors else q.asked_ranges
+    if asked_ranges and not any(r.contains(h.day) for h in usable for r in asked_ranges) and not of_day:
+        # a question about a time ("since April 10th?", "3月25日之前，…复测过吗？") with no record on what
+        # it names from then: memory holds nothing about that time
+        when = ", ".join(r.text for r in asked_ranges)
+        return _no_match(
+            f"No record on this is from {when}; the latest, {best.id}, is of {best.day}.", flagged
+        )
     constraints = bool(ids) + bool(q.versions) + bool(q.ranges)
     if (
         readable_share(q, pool) < READABLE_SHARE

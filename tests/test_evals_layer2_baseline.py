@@ -276,6 +276,46 @@ def test_which_file_now_cites_the_later_rename_of_the_decisions_file():
     assert answer("OPS-7: which file should I open to fix it now?", DEC_7, old)["evidence_ids"] == ["D7"]
 
 
+def test_a_question_about_a_time_no_record_on_it_is_from_is_no_match():
+    # a bug report of 25 May, replaced by a fix of 10 June, replaced by a regression of 20 June: the current
+    # record answers "what is its state", but nothing says what a retest before 1 June found
+    br = hit(
+        "B7",
+        "Bug report OPS-7: the invoice total is off by a cent.",
+        day="2025-05-25",
+        status="superseded",
+        by="F7",
+        similarity=0.4,
+        claim="status",
+        kind="bug_report",
+        tickets="OPS-7",
+        bug_status="open",
+        **AGENT,
+    )
+    fix = hit(
+        "F7",
+        "Retest OPS-7 (lee): fixed in 2.2, the cents add up.",
+        day="2025-06-10",
+        status="superseded",
+        by="R7",
+        similarity=0.5,
+        claim="status",
+        kind="retest",
+        tickets="OPS-7",
+        bug_status="fixed",
+        **PERSON,
+    )
+    reg = hit("R7", "Retest OPS-7 (agent): the cent is off again in 2.3.", day="2025-06-20", similarity=0.3,
+              claim="status", kind="regression", tickets="OPS-7", bug_status="open", **AGENT)  # fmt: skip
+    assert answer("2025年6月1日之前，OPS-7 有人复测过吗？结果怎么样？", br, fix, reg)["no_match"]
+    assert answer("Before 1 June 2025, had anyone retested OPS-7?", br, fix, reg)["no_match"]
+    assert answer("Has anyone retested OPS-7? What was the result?", br, fix, reg)["evidence_ids"] == ["R7"]
+    assert answer("Since 15 June 2025, has anyone retested OPS-7?", br, fix, reg)["evidence_ids"] == ["R7"]
+    # a date in a statement before the question sets the scene; it is not the time asked about
+    scene = "The bug report of 25 May 2025 said OPS-7 was open. Has anyone retested it?"
+    assert answer(scene, br, fix, reg)["evidence_ids"] == ["R7"]
+
+
 def test_a_question_for_a_file_now_looks_up_the_files_of_what_it_found():
     q = read_question("OPS-7: which file should I open now?", datetime(2025, 7, 1))
     text = "Showing passages 1-1 of 1 (page 0 of 0..0). This is the last page.\n" + DEC_7
