@@ -90,3 +90,16 @@ def test_default_embedder_env(monkeypatch):
     monkeypatch.delenv("MEMGPT_LITE_EMBEDDER")
     assert default_embedder() is default_embedder()
     assert isinstance(default_embedder(), MiniLMEmbedder)
+
+
+def test_minilm_embedders_of_one_process_share_one_loaded_model():
+    # Loading the ONNX model costs ~0.7 s of CPU; a process that opens several memories pays once.
+    from memgpt_lite.storage.embeddings import MiniLMEmbedder
+
+    a, b = MiniLMEmbedder(), MiniLMEmbedder(batch_size=16)
+    va, vb = a.embed(["the cents add up"]), b.embed(["the cents add up"])
+    assert a._session is b._session and (va == vb).all()
+    c = MiniLMEmbedder(threads=2)
+    c.embed(["x"])
+    assert c._session is not a._session, "another thread count is another session"
+    assert a._tokenizer is not b._tokenizer, "tokenizers stay per instance (padding is set on them)"

