@@ -3,7 +3,9 @@
 Parsing is `dateparser`'s (offline, no network); Chinese numerals in dates are read with `cn2an`. Two things it does not do are done here: it reads
 "before 1 March" as a relative phrase and then finds nothing, so the few words that turn a date into a
 range are taken out first and remembered by position; and it does not read a Chinese month-day without
-a year ("3月12日"), which gets the year of `base` first.
+a year ("3月12日"), which gets the year of `base` first. An English day written without its year is
+put in the year that brings it nearest `base` (dateparser would take the past one: "April 10th" two
+days after `base` was read as last year's).
 """
 
 from __future__ import annotations
@@ -162,8 +164,26 @@ def _days(span: str, base: datetime) -> tuple[date, date] | None:
         nxt = (first.replace(day=28) + timedelta(days=4)).replace(day=1)
         return first, nxt - timedelta(days=1)
     if data.period == "day":
+        if not _YEAR.search(span):
+            first = _nearest_year(first, base.date())
         return first, first
     return None
+
+
+_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
+
+
+def _nearest_year(day: date, base: date) -> date:
+    """A day written without its year, in the year that puts it nearest `base` (the newest memory): "April
+    10th" two days after memory's last record is this year's, not last year's; "December 3rd" in March is
+    last December."""
+    candidates = []
+    for year in (base.year - 1, base.year, base.year + 1):
+        try:
+            candidates.append(day.replace(year=year))
+        except ValueError:  # 29 February
+            continue
+    return min(candidates, key=lambda d: (abs((d - base).days), d > base))
 
 
 def _spelled_out(text: str) -> str:

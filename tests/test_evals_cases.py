@@ -153,6 +153,17 @@ def test_dates_in_english_and_chinese_become_day_ranges(text, since, until):
     assert (r.since, r.until) == (since, until)
 
 
+def test_a_day_without_its_year_is_the_one_nearest_the_newest_memory():
+    # memory's newest record is of 8 April 2026: "April 10th" is two days later, not a year and a day
+    # earlier; "December 3rd" seen from March is last December
+    (r,) = read_dates("Anything new since April 10th?", datetime(2026, 4, 9))
+    assert (r.since, r.until) == (date(2026, 4, 10), None)
+    (r,) = read_dates("What happened on December 3rd?", datetime(2026, 3, 1))
+    assert (r.since, r.until) == (date(2025, 12, 3), date(2025, 12, 3))
+    (r,) = read_dates("What happened on 5 May 2025?", datetime(2026, 4, 9))
+    assert r.since == date(2025, 5, 5), "a written year stays"
+
+
 def test_versions_and_tickets_are_not_dates():
     assert read_dates("What is the status of BH-142 on app 1.3?", datetime(2026, 3, 14)) == []
 
