@@ -19,6 +19,8 @@ _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure",
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 _PREV_TEXT = re.compile(r"^(?:[«‹←]\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←])?$|^[«‹←]$", re.I)
+# a pager's control for the page after the first: "2", "Next", "›", "下一页"
+_SECOND_PAGE_TEXT = re.compile(r"^\s*(?:2|next(?:\s*page)?|[›»>]|下一页)\s*[›»>]?\s*$", re.I)
 
 
 def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
@@ -209,6 +211,16 @@ def previous_page_url(page: FetchedPage) -> str | None:
         if there and there[0] == here[0] and there[1] == here[1] - 1:
             return url
     return None
+
+
+def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
+    """The previous page of a list paged without addresses: the page a click on its pager's
+    second-page control ("2", "Next") was made on, when the click left the URL as it was (a single-page
+    app's `javascript:` pager; `FetchedPage.clicked_from`)."""
+    if page.clicked_from is None:
+        return None
+    origin, label = page.clicked_from
+    return origin if _SECOND_PAGE_TEXT.match(label) and pager_nodes(origin) else None
 
 
 def pager_nodes(page: FetchedPage) -> list[Node]:

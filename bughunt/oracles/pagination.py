@@ -13,13 +13,12 @@ pages (a menu whose current item is not a link, a tag cloud).
 
 from __future__ import annotations
 
-import re
-
 from loguru import logger
 
 from bughunt.html import FetchedPage, Node, base_url, same_origin
 from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted, short
 from bughunt.oracles.lists import (
+    clicked_previous_page,
     find_lists,
     is_pager,
     item_identity,
@@ -95,37 +94,27 @@ def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
     return titles
 
 
-# A pager's control for the page after the first: "2", "Next", "›", "下一页".
-_SECOND_PAGE = re.compile(r"^\s*(?:2|next(?:\s*page)?|[›»>]|下一页)\s*[›»>]?\s*$", re.I)
-
-
-def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
-    """The previous page of a list paged without addresses: the state a click on the second page's
-    control of a pager left at the same URL was made on (a single-page app's `javascript:` pager)."""
-    if page.clicked_from is None:
+def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None:
+    """The page before this one in its list: the one a pager click was made on, else the previous
+    page's URL fetched (same origin only)."""
+    clicked = clicked_previous_page(page)
+    if clicked is not None or fetch is None:
+        return clicked
+    prev_url = previous_page_url(page)
+    if not prev_url or prev_url == page.url or not same_origin(prev_url, page.url):
         return None
-    origin, label = page.clicked_from
-    if not _SECOND_PAGE.match(label) or not pager_nodes(origin):
+    try:
+        return fetch(prev_url)
+    except OSError as err:
+        logger.debug("pagination oracle could not fetch {}: {}", prev_url, err)
         return None
-    return origin
 
 
 def check_duplicate_pagination(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
     if not page.is_html or page.status >= 400:
         return []
-    previous = clicked_previous_page(page)
-    if previous is None:
-        if fetch is None:
-            return []
-        prev_url = previous_page_url(page)
-        if not prev_url or prev_url == page.url or not same_origin(prev_url, page.url):
-            return []
-        try:
-            previous = fetch(prev_url)
-        except OSError as err:
-            logger.debug("pagination oracle could not fetch {}: {}", prev_url, err)
-            return []
-    if previous.status >= 400 or not previous.is_html:
+    previous = _previous_page(page, fetch)
+    if previous is None or previous.status >= 400 or not previous.is_html:
         return []
     here, there = _content_lists(page), _content_lists(previous)
     titles = _titles(page)
