@@ -91,10 +91,11 @@ class Planner:
         current page's links from the items of its lists (previews, rows), not from its navigation:
         among links that rank alike they come first, since the navigation is on every page and can
         wait while a page's own items are reachable from it (and are where its data is). `variants`
-        are the items listed on a page whose DOM breaks the structure its template's other instances
-        share (your own profile among others' profiles): such a page relates to the session
-        differently, and so, most likely, do its items (your own articles, with their edit and delete
-        actions). One of them is wanted like an instance of an unsampled template."""
+        are the own links of a page whose DOM breaks the structure its template's other instances
+        share (your own profile among others' profiles; the explorer's `_variant_items`): such a page
+        relates to the session differently, and so, most likely, do the pages only it links to (your
+        own articles, with their edit and delete actions). Each is wanted like an instance of an
+        unsampled template."""
         return Planner(
             self.routes,
             template_of,
