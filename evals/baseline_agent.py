@@ -184,10 +184,14 @@ class Question:
 def read_question(text: str, base: datetime | None = None) -> Question:
     named = named_identifiers(text)
     q = Question(text, list(named.tickets), list(named.paths), list(named.routes), list(named.versions))
-    q.ranges = read_dates(text, base or datetime.now())
-    asking = " ".join(p for p in _SENTENCE_END.split(text.strip()) if p.strip().endswith(("?", "？")))
-    asked = read_dates(asking, base or datetime.now()) if asking else []
-    q.asked_ranges = [r for r in q.ranges if any((r.since, r.until) == (a.since, a.until) for a in asked)]
+    base = base or datetime.now()
+    q.ranges = read_dates(text, base)
+    asking = " ".join(p for p in sentences(text) if p.strip().endswith(("?", "？")))
+    if asking.strip() == text.strip():  # one question: every range it names is asked
+        q.asked_ranges = list(q.ranges)
+    elif q.ranges and asking:
+        asked = {(a.since, a.until) for a in read_dates(asking, base)}
+        q.asked_ranges = [r for r in q.ranges if (r.since, r.until) in asked]
     spans = sorted(
         (m.start(), m.end(), key, m[1] if key == "app_version" else m[0])
         for key, pat in (("tickets", TICKET), ("paths", PATH), ("routes", ROUTE), ("app_version", VERSION))
@@ -307,9 +311,14 @@ def memory_forms(q: Question, pool: list[Hit]) -> tuple[list[str], list[str]]:
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 
 
+def sentences(text: str) -> list[str]:
+    """The text's sentences (a path or version's dots end none: "in 2.2.1?" ends at the "?")."""
+    return [p for p in _SENTENCE_END.split(text.strip()) if p.strip()]
+
+
 def asked_sentence(text: str) -> str:
     """The last sentence: the one that asks, after any that set the scene."""
-    parts = [p for p in _SENTENCE_END.split(text.strip()) if p.strip()]
+    parts = sentences(text)
     return parts[-1] if len(parts) > 1 else text
 
 
