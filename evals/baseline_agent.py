@@ -401,10 +401,11 @@ LABEL_FIELDS = ("claim", "kind", "bug_status")
 """The fields whose values name what a record is or says: its claim, its kind, the bug state it records."""
 
 
-def _named_labels(q: Question, pool: list[Hit]) -> set[str]:
-    """The record kinds, claim labels and bug states memory shows that the question writes out ("daily
-    note", "root cause", "release note", "fixed"): read from memory's own labels, not from a word list."""
-    text = " " + re.sub(r"(?<=\w)-(?=\w)", "", q.text.lower()) + " "
+def _named_labels(q: Question, pool: list[Hit], text: str | None = None) -> set[str]:
+    """The record kinds, claim labels and bug states memory shows that the question (or one sentence of
+    it) writes out ("daily note", "root cause", "release note", "fixed"): read from memory's own labels,
+    not from a word list."""
+    text = " " + re.sub(r"(?<=\w)-(?=\w)", "", (q.text if text is None else text).lower()) + " "
     labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
     return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
 
@@ -537,25 +538,32 @@ def _current_word(h: Hit, pool: list[Hit]) -> list[Hit]:
     return out
 
 
+def overruling(h: Hit, pool: list[Hit]) -> list[Hit]:
+    """A person's current records on the agent record's tickets that state another bug state."""
+    state = h.fields.get("bug_status", "").strip()
+    return [
+        p
+        for p in pool
+        if _usable(p)
+        and p.layer == "user_authored_decision"
+        and p.fields.get("bug_status", "").strip() not in ("", state)
+        and set(h.values("tickets")) & set(p.values("tickets"))
+    ]
+
+
 def contested(pool: list[Hit]) -> set[str]:
     """An agent's current record whose bug state differs from a person's current record on the same
     ticket, and that replaced nothing: memory records a change of state by replacing the record of the
     state before (a fix verification supersedes the report, a regression the fix), so a summary saying
     "looks resolved" beside a person's standing "open" is a claim against the person's word, not a state."""
-    persons = [
-        p for p in pool if _usable(p) and p.layer == "user_authored_decision" and p.fields.get("bug_status")
-    ]
-    out = set()
-    for h in pool:
-        state = h.fields.get("bug_status", "").strip()
-        if not state or h.layer == "user_authored_decision" or h.fields.get("supersedes", "").strip():
-            continue
-        if any(
-            set(h.values("tickets")) & set(p.values("tickets")) and p.fields["bug_status"].strip() != state
-            for p in persons
-        ):
-            out.add(h.id)
-    return out
+    return {
+        h.id
+        for h in pool
+        if h.fields.get("bug_status", "").strip()
+        and h.layer != "user_authored_decision"
+        and not h.fields.get("supersedes", "").strip()
+        and overruling(h, pool)
+    }
 
 
 def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases: dict[str, str]) -> list[Hit]:
@@ -619,9 +627,17 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     disputed = contested(pool)
     usable = [h for h in replaced or topical if (replaced or _usable(h)) and h.id not in disputed]
-    if not usable and disputed & {h.id for h in topical}:
-        d = next(h for h in topical if h.id in disputed)
-        return _no_match(f"{d.id} states a bug state a person's current record on it does not.", flagged)
+    # an agent's claim against a person's standing record is on topic: the question checks that claim
+    overruled = bool(disputed & {h.id for h in topical})
+    if overruled and not usable:
+        # what is asked about is an agent's claim against a person's standing record on its ticket ("the
+        # summary says it was fixed in 1.5 — is that right?"): the person's record is the current word,
+        # whatever version or day the claim named
+        usable = [p for h in topical if h.id in disputed for p in overruling(h, pool)]
+        usable = list({h.id: h for h in usable}.values())
+        if not usable:
+            d = next(h for h in topical if h.id in disputed)
+            return _no_match(f"{d.id} states a bug state a person's current record on it does not.", flagged)
     if not usable:
         named = ", ".join([*ids, *q.versions, *(r.text for r in q.ranges)]) or "the question"
         return _no_match(f"No current, trusted memory item is about {named}.", flagged)
@@ -658,6 +674,9 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     # (with a point in time named by a version or a path, a date dates that point: "before 1.4.1 went
     # out on 24 March" asks about what came before the release, not about the 24th)
     asked_ranges = [] if q.anchors else q.asked_ranges
+    if overruled:
+        # a day alone names the claim's record ("the April 2 summary"); a period ("since 16 April") is asked
+        asked_ranges = [r for r in asked_ranges if r.since != r.until]
     if asked_ranges and not any(r.contains(h.day) for h in usable for r in asked_ranges) and not of_day:
         # a question about a time ("since April 10th?", "3月25日之前，…复测过吗？") with no record on what
         # it names from then: memory holds nothing about that time
@@ -678,12 +697,20 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     states = {_label_words(v) for h in pool for v in h.values("bug_status")} & wanted
     own = {_label_words(v) for v in best.values("bug_status")}
-    if states and own and not states & own:
+    if states and own and not states & own and not overruled:
         # the question takes a bug state as given ("which release fixed …") that the current record on it
         # does not hold: memory cannot confirm what is asked, only that the state differs
         return _no_match(
             f"{best.id} records {', '.join(sorted(own))}, not {', '.join(sorted(states))}.", flagged
         )
+    kinds = {_label_words(v) for h in pool for v in h.values("claim")} & _named_labels(
+        q, pool, asked_sentence(q.text)
+    )
+    if kinds and not any(kinds & {_label_words(v) for v in h.values("claim")} for h in usable):
+        # the asking sentence wants a kind of statement memory makes elsewhere ("what's the root cause?")
+        # and no current record on what it names makes one: the records there say something else (a
+        # sentence before it may name the kind of record a claim came from: "the summary says …")
+        return _no_match(f"No current record on this states a {', '.join(sorted(kinds))}.", flagged)
     if best.fields.get("bug_status", "").strip() == "needs_retest":
         return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
     # A retest is due on a page of an app version: a question that names that page or that version is
