@@ -128,6 +128,10 @@ class Hit:
             return version in self.values("app_version")
         return bool(exact_pattern(version).search(self.content))
 
+    def patch_of(self, version: str) -> bool:
+        """The item's own version is a later patch release of `version` (1.6.1 of 1.6), never 1.6 itself."""
+        return any(v.startswith(version + ".") for v in self.values("app_version"))
+
 
 def parse_hits(text: str) -> list[Hit]:
     """The hits of one `archival_memory_search` / `archival_memory_lookup` result."""
@@ -410,6 +414,15 @@ def _named_labels(q: Question, pool: list[Hit], text: str | None = None) -> set[
     return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
 
 
+def _claims_of(h: Hit) -> set[str]:
+    return {_label_words(v) for v in h.values("claim")}
+
+
+def _asked_kinds(q: Question, pool: list[Hit]) -> set[str]:
+    """The claim labels memory uses that the asking sentence writes out ("what's the root cause?")."""
+    return {c for h in pool for c in _claims_of(h)} & _named_labels(q, pool, asked_sentence(q.text))
+
+
 def _labels(h: Hit, pool: list[Hit]) -> set[str]:
     """A hit's kind, claim and bug state, and the kind and claim of the item it replaces (a retraction
     of a lesson is the current word on that lesson; a fix replacing a report is not "open")."""
@@ -457,7 +470,18 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
         scored = {h.id: 0 for h in pool}
         topical = list(pool)
     if q.versions:
-        topical = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
+        of_version = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
+        patches = [h for h in topical if _usable(h) and all(h.patch_of(v) for v in q.versions)]
+        kinds = _asked_kinds(q, pool)
+        if (
+            ids
+            and patches
+            and not any(_usable(h) and (not kinds or kinds & _claims_of(h)) for h in of_version)
+        ):
+            # nothing current on what is named says what is asked of that version: the version is what the
+            # question tests ("fixed in 1.6, or later?"), and the records of its later patch releases answer
+            of_version = patches
+        topical = of_version
     # An open range ("before 1 March") is a constraint; a day named beside a ticket is context.
     bounds = [r for r in q.ranges if not ids or r.since != r.until]
     if bounds:
@@ -499,8 +523,13 @@ def _extra(h: Hit, key: str, known: set[str]) -> int:
     return len([x for x in h.values(key) if x not in known])
 
 
+UNSETTLED = ("hypothesis", "symptom")
+"""Claims that answer nothing alone: a guess at a cause, and what was seen before any cause was found
+("what's making the button do nothing?" is not answered by "the button does nothing")."""
+
+
 def _usable(h: Hit) -> bool:
-    return h.current and h.trusted and h.fields.get("claim", "").strip() != "hypothesis"
+    return h.current and h.trusted and h.fields.get("claim", "").strip() not in UNSETTLED
 
 
 def _named_score(q: Question, h: Hit, aliases: dict[str, str]) -> int:
@@ -528,13 +557,16 @@ def _current_word(h: Hit, pool: list[Hit]) -> list[Hit]:
         seen.add(end.id)
     if end is not h and _usable(end):
         out.append(end)
-    if h.fields.get("claim", "").strip() == "hypothesis":
+    if h.fields.get("claim", "").strip() in UNSETTLED:
         # settled by a person's record on the same tickets that states what the guess guessed (a guess
-        # about a file is settled by a decision naming a file, not by a note that only cites the ticket)
+        # about a file is settled by a decision naming a file, not by a note that only cites the ticket;
+        # a symptom by a person's record of its ticket's cause)
         tickets = set(h.values("tickets"))
-        guessed = [k for k in ("paths", "routes") if h.values(k)]
+        symptom = h.fields.get("claim", "").strip() == "symptom"
+        guessed = [] if symptom else [k for k in ("paths", "routes") if h.values(k)]
         out += [p for p in pool if _usable(p) and p.layer == "user_authored_decision"
-                and tickets & set(p.values("tickets")) and all(p.values(k) for k in guessed)]  # fmt: skip
+                and tickets & set(p.values("tickets")) and all(p.values(k) for k in guessed)
+                and (not symptom or "root cause" in _claims_of(p))]  # fmt: skip
     return out
 
 
@@ -584,17 +616,21 @@ def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases:
     return out
 
 
+def _closest(q: Question, pool: list[Hit]) -> Hit | None:
+    """The record a question naming no ticket or path is about: the closest, if it stands out."""
+    scored = [h for h in pool if h.similarity is not None]
+    if q.tickets or q.paths or not scored:
+        return None
+    top = max(scored, key=lambda h: h.similarity or 0.0)
+    return top if top.id in _standing_out(pool) else None
+
+
 def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
     """A question naming no ticket or path that is far closer to one record than to the rest is about
     that record; when a person has since replaced it (a withdrawn lesson, an overruled guess), the
     person's record is the current word on it."""
-    if q.tickets or q.paths:
-        return []
-    scored = [h for h in pool if h.similarity is not None]
-    if not scored:
-        return []
-    top = max(scored, key=lambda h: h.similarity or 0.0)
-    if top.current or top.id not in _standing_out(pool):
+    top = _closest(q, pool)
+    if top is None or _usable(top) or not top.trusted:
         return []
 
     # the question's own constraints (a version, a date) still hold for the record that answers
@@ -624,6 +660,14 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     if replaced:
         flagged = sorted(
             {*flagged, *(h.id for h in pool if not h.current and h.superseded_by in {r.id for r in replaced})}
+        )
+    closest = _closest(q, pool)
+    if not replaced and closest is not None and closest.current and closest.trusted and not _usable(closest):
+        # the question is about an unconfirmed guess or a symptom no one has settled ("do we know yet
+        # what's making the button do nothing?"): memory holds no answer, whatever else is near it
+        kind = closest.fields.get("claim", "").strip()
+        return _no_match(
+            f"The record closest to the question, {closest.id}, is a {kind} nothing settles.", flagged
         )
     disputed = contested(pool)
     usable = [h for h in replaced or topical if (replaced or _usable(h)) and h.id not in disputed]
@@ -660,7 +704,10 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # memory's own records rest on (provenance) is its established word, before closeness
         linked = rested_on.get(h.id, 0) if unreadable else 0
         person = h.layer == "user_authored_decision"
-        return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, person,
+        # Among what replaced the records on what is named, a person's word comes first: a decision
+        # naming another file than the guess did is the answer to "was it confirmed, or something else?"
+        first = person if replaced else False
+        return (scored[h.id], first, -extra, bool(wanted & _labels(h, pool)), on_day, person,
                 person and "decision" in h.values("kind"), linked, h.similarity or 0.0, -h.rank)  # fmt: skip
 
     if ids and not replaced:
@@ -703,10 +750,8 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         return _no_match(
             f"{best.id} records {', '.join(sorted(own))}, not {', '.join(sorted(states))}.", flagged
         )
-    kinds = {_label_words(v) for h in pool for v in h.values("claim")} & _named_labels(
-        q, pool, asked_sentence(q.text)
-    )
-    if kinds and not any(kinds & {_label_words(v) for v in h.values("claim")} for h in usable):
+    kinds = _asked_kinds(q, pool)
+    if kinds and not any(kinds & _claims_of(h) for h in usable):
         # the asking sentence wants a kind of statement memory makes elsewhere ("what's the root cause?")
         # and no current record on what it names makes one: the records there say something else (a
         # sentence before it may name the kind of record a claim came from: "the summary says …")
@@ -795,10 +840,14 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     for h in pool:
         if h.trusted and not _usable(h) and _named_score(q, h, {}):
             nxt = [h.superseded_by] if h.superseded_by else []
-            if h.fields.get("claim", "").strip() == "hypothesis":
+            if h.fields.get("claim", "").strip() in UNSETTLED:
                 nxt += h.values("tickets")
             follow += [x for x in nxt if x not in follow and x not in q.tickets]
-    wanted += [(LOOKUP, {"text": x, "query": q.text}) for x in follow[:FOLLOW_UPS]]
+    wanted += [
+        (LOOKUP, {"text": x, "query": q.text, **({"page": n} if n else {})})
+        for x in follow[:FOLLOW_UPS]
+        for n in range(LOOKUP_PAGES)
+    ]
     if asks_file_now(q):
         # the files the records about what is named carry: memory's rename notes name them too
         carried: list[str] = []
