@@ -487,7 +487,15 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     if bounds:
         of_day = _of_named_day(q, topical)
         topical = [h for h in topical if any(r.contains(h.day) for r in bounds) or h.id in of_day]
-    elif not ids and not (q.versions and readable_share(q, pool) < READABLE_SHARE):
+    readable = readable_share(q, pool) >= READABLE_SHARE
+    if bounds and not ids and not q.versions and readable:
+        # a period alone says when, not what: within it, what the question is about is still what it
+        # names in words (a kind of record) or what stands out close to it (in words memory does not
+        # use, the period is all that is understood, and its records are the topic)
+        wanted = _named_labels(q, pool)
+        close = _standing_out(pool)
+        topical = [h for h in topical if wanted & _labels(h, []) or h.id in close or h.id in of_day]
+    elif not bounds and not ids and not (q.versions and not readable):
         # A version named in words memory does not use is all that is understood of the question: its
         # records are the topic (and only a person's word among them answers, see `decide`).
         # Nothing named: the kind of record the question writes out, and what is close in meaning.

@@ -715,7 +715,7 @@ def test_the_asking_sentence_wants_a_kind_of_statement_no_current_record_on_it_m
 
 def _filler(n: int) -> list[str]:
     """Far records, so that a close one stands out from what the searches showed."""
-    return [hit(f"F{i}", f"Decision OPS-{80 + i} (lee): unrelated detail {i}.", similarity=0.1 + i / 100,
+    return [hit(f"F{i}", f"Decision OPS-{80 + i} (lee): had a look at the {i} other detail at all.", similarity=0.1 + i / 100,
                 claim="root_cause", kind="decision", tickets=f"OPS-{80 + i}", **PERSON) for i in range(n)]  # fmt: skip
 
 
@@ -762,3 +762,15 @@ def test_a_version_nothing_current_says_it_of_is_tested_by_its_patch_releases():
     same = release.replace("app_version=2.0.1", "app_version=2.0")
     assert answer(q, decided, same)["evidence_ids"] == ["R6"]
     assert answer("What was decided about OPS-6 in 2.0?", decided, release)["evidence_ids"] == ["D6"]
+
+
+def test_a_period_alone_says_when_not_what():
+    # session 6, from heldout5's o5-18: "before D, had anybody looked at the refund page?" with nothing on
+    # it from then is no_match, not the first record of the period
+    early = _filler(5)
+    later = hit("O7", "Observation (2025-07-02): the Refund page shows the old balance.", day="2025-07-02",
+                similarity=0.8, claim="status", kind="observation", tickets="OPS-77", **AGENT)  # fmt: skip
+    q = "Before 20 June 2025, had anybody looked at the refund page at all?"
+    assert answer(q, *early, later)["no_match"]
+    on_it = later.replace("2025-07-02", "2025-06-02")
+    assert answer(q, *early, on_it)["evidence_ids"] == ["O7"]
