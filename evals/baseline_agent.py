@@ -641,13 +641,19 @@ def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
     if top is None or _usable(top) or not top.trusted:
         return []
 
-    # the question's own constraints (a version, a date) still hold for the record that answers
+    # the question's own constraints (a version, a date) still hold for the record that answers; what
+    # settles a guess or a symptom is a person's word, what replaced a state is the state since
+    # ("is the double posting fixed now? a retest said so" → the regression that superseded that retest)
+    asks_state = bool(
+        {_label_words(v) for h in pool for v in h.values("bug_status")} & _named_labels(q, pool)
+    )
+
     def fits(r: Hit) -> bool:
         return (
-            r.layer == "user_authored_decision"
+            (r.layer == "user_authored_decision" or (asks_state and not top.current))
             and all(r.carries_version(v) for v in q.versions)
             and all(rg.contains(r.day) for rg in q.ranges)
-        )
+        )  # fmt: skip
 
     word = [r for r in _current_word(top, pool) if fits(r)]
     if word or not top.trusted:

