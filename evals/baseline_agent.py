@@ -472,11 +472,11 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     if q.versions:
         of_version = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
         patches = [h for h in topical if _usable(h) and all(h.patch_of(v) for v in q.versions)]
-        kinds = _asked_kinds(q, pool)
+        asked = _named_labels(q, pool, asked_sentence(q.text))
         if (
             ids
             and patches
-            and not any(_usable(h) and (not kinds or kinds & _claims_of(h)) for h in of_version)
+            and not any(_usable(h) and (not asked or asked & _labels(h, [])) for h in of_version)
         ):
             # nothing current on what is named says what is asked of that version: the version is what the
             # question tests ("fixed in 1.6, or later?"), and the records of its later patch releases answer
@@ -737,7 +737,9 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         person = h.layer == "user_authored_decision"
         # Among what replaced the records on what is named, a person's word comes first: a decision
         # naming another file than the guess did is the answer to "was it confirmed, or something else?"
-        first = person if replaced else False
+        # So does a person's record among the later patch releases a question on a version is answered by.
+        patch = bool(q.versions) and not all(h.carries_version(v) for v in q.versions)
+        first = person if replaced or patch else False
         return (scored[h.id], first, -extra, bool(wanted & _labels(h, pool)), on_day, person,
                 person and "decision" in h.values("kind"), linked, h.similarity or 0.0, -h.rank)  # fmt: skip
 

@@ -763,6 +763,13 @@ def test_a_version_nothing_current_says_it_of_is_tested_by_its_patch_releases():
     same = release.replace("app_version=2.0.1", "app_version=2.0")
     assert answer(q, decided, same)["evidence_ids"] == ["R6"]
     assert answer("What was decided about OPS-6 in 2.0?", decided, release)["evidence_ids"] == ["D6"]
+    # a bug state asked of the version works as a kind does; among the patch release's records a
+    # person's release note comes before the agent's retest that lists fewer tickets
+    retest = hit("V6", "OPS-6 fixed in 2.0.1: retested. Status: fixed.", day="2025-06-21", app_version="2.0.1",
+                 similarity=0.45, claim="status", kind="fix_verification", tickets="OPS-6", bug_status="fixed", **AGENT)  # fmt: skip
+    two = release.replace("tickets=OPS-6", "tickets=OPS-6,OPS-9")
+    a = answer("Did OPS-6 get fixed in 2.0, or was it a later release?", decided, two, retest)
+    assert a["evidence_ids"] == ["R6"] and a["support_layer"] == "user_authored_decision"
 
 
 def test_a_period_alone_says_when_not_what():
