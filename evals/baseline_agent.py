@@ -624,8 +624,15 @@ def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases:
         return []
     out: list[Hit] = []
     for h in subject:
-        out += [r for r in _current_word(h, pool) if r not in out]
+        # the next hand-over note replaces the last one, not what it said about what is named: a
+        # successor answers when it is still about it (it carries what is named, or shares a ticket)
+        out += [r for r in _current_word(h, pool) if r not in out and _still_about(q, h, r, aliases)]
     return out
+
+
+def _still_about(q: Question, old: Hit, new: Hit, aliases: dict[str, str]) -> bool:
+    tickets = set(old.values("tickets"))
+    return bool(_named_score(q, new, aliases) or not tickets or tickets & set(new.values("tickets")))
 
 
 def _closest(q: Question, pool: list[Hit]) -> Hit | None:

@@ -836,3 +836,17 @@ def test_a_question_on_a_state_is_answered_by_the_state_that_replaced_the_closes
     assert a["evidence_ids"] == ["R4"] and {"B4", "V4"} <= set(a["superseded_ids"])
     # a question on no state is not answered by an agent's later state (only a person's word replaces)
     assert "R4" not in answer("Why is a comment sent with Enter posted twice?", *hits)["evidence_ids"]
+
+
+def test_the_next_hand_over_replaces_the_last_not_what_it_said():
+    # session 6, from heldout4's o4-10: the old note named the page; the note after it is about other work
+    old = hit("HO1", "Hand-over: the Delete account page (/settings/delete-account) needs a look; OPS-1, OPS-2 open.",
+              status="superseded", by="HO2", similarity=0.6, claim="handover", kind="handover", tickets="OPS-1,OPS-2",
+              routes="/settings/delete-account", **AGENT)  # fmt: skip
+    new = hit("HO2", "Hand-over: start with the OPS-7 regression.", day="2025-06-20", similarity=0.4, claim="handover",
+              kind="handover", tickets="OPS-7", supersedes="HO1", **AGENT)  # fmt: skip
+    q = "Has /settings/delete-account actually been checked?"
+    assert answer(q, old, new)["no_match"]
+    # a successor still on what is named answers for it
+    on_it = new.replace("tickets=OPS-7", "tickets=OPS-2")
+    assert answer(q, old, on_it)["evidence_ids"] == ["HO2"]
