@@ -98,7 +98,9 @@ def test_layer2_checks_for_a_model_before_building_anything(tmp_path, monkeypatc
     log = tmp_path / "l2.jsonl"
     assert evals_main(["layer2", "--agent", "anthropic", "--log", str(log)]) == 2 and not log.exists()
     err = capsys.readouterr().err
-    assert "ANTHROPIC_API_KEY" in err and "--base-url" in err and "base_url" not in err.replace("--base-url", "")
+    assert (
+        "ANTHROPIC_API_KEY" in err and "--base-url" in err and "base_url" not in err.replace("--base-url", "")
+    )
 
 
 def test_ablate_json_is_a_flag_and_a_file_option(tmp_path, capsys):
