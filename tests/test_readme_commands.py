@@ -47,9 +47,18 @@ FAST: dict[str, list[str]] = {
     "bash scripts/test.sh": ["tests/test_site.py", "-q", "-p", "no:cacheprovider"],
     "memgpt-lite demo": ["--turns", "20"],  # 200 turns take ~10 s; 20 still warn, flush and evict
     "python -m benchmarks.reproduce": ["--repeats", "1"],
-    # 3 x 30 clicks per engine and site: ~2 min. One site, both engines (Chromium logged in included);
-    # tests/test_bench_engines.py runs the 24-page site with both and conduit-htmx with the HTTP engine
-    "python -m benchmarks.engines": ["--repeats", "1", "--budget", "3", "--site", "conduit-htmx"],
+    # 3 x 30 clicks per engine and site: ~2 min. One site, the HTTP engine; tests/test_bench_engines.py
+    # runs both sites with it and conduit-htmx with Chromium beside it (logged in, as here)
+    "python -m benchmarks.engines": [
+        "--repeats",
+        "1",
+        "--budget",
+        "3",
+        "--site",
+        "conduit-htmx",
+        "--engine",
+        "http",
+    ],
     "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
     # MiniLM over every case: ~20 s each; tests/test_evals_layer1.py and _layer2.py run them on MiniLM
     "python -m evals layer1": ["--embedder", "hashing"],
