@@ -210,14 +210,19 @@ HELD_OUT = ("heldout/outsider.yaml", "heldout/traps_heldout.yaml", "heldout2", "
 
 
 @pytest.mark.parametrize("cases_path", HELD_OUT)
-def test_layer1_finds_no_fault_in_what_the_fixture_keeps_for_cases_written_by_others(cases_path, tmp_path):
+def test_layer1_finds_no_fault_in_what_the_fixture_keeps_for_cases_written_by_others(
+    cases_path, tmp_path, request
+):
     """Every held-out set (written blind by outsiders, with their own records) is kept by the fixture:
     a violation here is the audit misreading a case, not a retention fault. heldout3's o3-10 names
     1.4.1 only as a time bound ("before 1.4.1 went out"), which once counted as its subject; heldout4's
     o4-09 lists as `about` a path only the quarantined page text it rejects carries, which once counted
     only when the question named the path itself."""
     root = DEFAULT_CASES_DIR.parent / cases_path
-    records = [root / "records.yaml"] if (root / "records.yaml").is_file() else []
-    write_fixture(tmp_path / "store", embedder="hashing", records=records)
-    run = run_layer1(load_cases(root), tmp_path / "store", str(root))
+    if (root / "records.yaml").is_file():
+        store = tmp_path / "store"
+        write_fixture(store, embedder="hashing", records=[root / "records.yaml"])
+    else:  # the generated fixture alone: the session's hashing store (run_layer1 only reads it)
+        store = request.getfixturevalue("evals_hashing_store")
+    run = run_layer1(load_cases(root), store, str(root))
     assert {r.case.id: r.violations for r in run.results if not r.passed} == {}
