@@ -16,6 +16,8 @@ STEPS = {
     "explore, resume, serve-site": "import bughunt.commands.explore, bughunt.commands.resume, "
     "bughunt.commands.serve_site",
     "every bughunt command's parser (--help)": "from bughunt.cli import build_parser; build_parser(['--help'])",
+    # recall search, its ablation and the report: archival storage only with --archival
+    "python -m evals.locomo without --archival": "import evals.locomo.__main__",
     # archival storage (Chroma) loads when it is first used: opening, writing and closing a memory that
     # never reaches it (the demo's recall-only turns, a state check) does not import it
     "agent memory opened and closed without archival": "import tempfile\n"

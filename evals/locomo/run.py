@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evals.locomo.archival import VARIANTS, ingest_archival, score_archival
 from evals.locomo.bm25 import BM25
 from evals.locomo.data import Conversation
 from evals.locomo.ingest import ingest, turn_message
@@ -65,6 +64,8 @@ def evaluate(
     depth = max(ks)
     steps = [(name, config.model_copy(update=w)) for name, w in ABLATION_STEPS] if ablate else []
     per_question = sum(len(c.questions) for c in conversations)
+    if archival:  # Chroma (~1 s of imports) only for the archival scoring that needs it
+        from evals.locomo.archival import VARIANTS, ingest_archival, score_archival
     extra = len(VARIANTS) if archival else 0
     progress.start(len(conversations) + per_question * (1 + len(steps) + extra))
     started = time.perf_counter()
