@@ -128,6 +128,10 @@ class Hit:
             return version in self.values("app_version")
         return bool(exact_pattern(version).search(self.content))
 
+    def patch_of(self, version: str) -> bool:
+        """The item's own version is a later patch release of `version` (1.6.1 of 1.6), never 1.6 itself."""
+        return any(v.startswith(version + ".") for v in self.values("app_version"))
+
 
 def parse_hits(text: str) -> list[Hit]:
     """The hits of one `archival_memory_search` / `archival_memory_lookup` result."""
@@ -401,12 +405,22 @@ LABEL_FIELDS = ("claim", "kind", "bug_status")
 """The fields whose values name what a record is or says: its claim, its kind, the bug state it records."""
 
 
-def _named_labels(q: Question, pool: list[Hit]) -> set[str]:
-    """The record kinds, claim labels and bug states memory shows that the question writes out ("daily
-    note", "root cause", "release note", "fixed"): read from memory's own labels, not from a word list."""
-    text = " " + re.sub(r"(?<=\w)-(?=\w)", "", q.text.lower()) + " "
+def _named_labels(q: Question, pool: list[Hit], text: str | None = None) -> set[str]:
+    """The record kinds, claim labels and bug states memory shows that the question (or one sentence of
+    it) writes out ("daily note", "root cause", "release note", "fixed"): read from memory's own labels,
+    not from a word list."""
+    text = " " + re.sub(r"(?<=\w)-(?=\w)", "", (q.text if text is None else text).lower()) + " "
     labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
     return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
+
+
+def _claims_of(h: Hit) -> set[str]:
+    return {_label_words(v) for v in h.values("claim")}
+
+
+def _asked_kinds(q: Question, pool: list[Hit]) -> set[str]:
+    """The claim labels memory uses that the asking sentence writes out ("what's the root cause?")."""
+    return {c for h in pool for c in _claims_of(h)} & _named_labels(q, pool, asked_sentence(q.text))
 
 
 def _labels(h: Hit, pool: list[Hit]) -> set[str]:
@@ -456,13 +470,32 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
         scored = {h.id: 0 for h in pool}
         topical = list(pool)
     if q.versions:
-        topical = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
+        of_version = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
+        patches = [h for h in topical if _usable(h) and all(h.patch_of(v) for v in q.versions)]
+        kinds = _asked_kinds(q, pool)
+        if (
+            ids
+            and patches
+            and not any(_usable(h) and (not kinds or kinds & _claims_of(h)) for h in of_version)
+        ):
+            # nothing current on what is named says what is asked of that version: the version is what the
+            # question tests ("fixed in 1.6, or later?"), and the records of its later patch releases answer
+            of_version = patches
+        topical = of_version
     # An open range ("before 1 March") is a constraint; a day named beside a ticket is context.
     bounds = [r for r in q.ranges if not ids or r.since != r.until]
     if bounds:
         of_day = _of_named_day(q, topical)
         topical = [h for h in topical if any(r.contains(h.day) for r in bounds) or h.id in of_day]
-    elif not ids and not (q.versions and readable_share(q, pool) < READABLE_SHARE):
+    readable = readable_share(q, pool) >= READABLE_SHARE
+    if bounds and not ids and not q.versions and readable:
+        # a period alone says when, not what: within it, what the question is about is still what it
+        # names in words (a kind of record) or what stands out close to it (in words memory does not
+        # use, the period is all that is understood, and its records are the topic)
+        wanted = _named_labels(q, pool)
+        close = _standing_out(pool)
+        topical = [h for h in topical if wanted & _labels(h, []) or h.id in close or h.id in of_day]
+    elif not bounds and not ids and not (q.versions and not readable):
         # A version named in words memory does not use is all that is understood of the question: its
         # records are the topic (and only a person's word among them answers, see `decide`).
         # Nothing named: the kind of record the question writes out, and what is close in meaning.
@@ -498,8 +531,13 @@ def _extra(h: Hit, key: str, known: set[str]) -> int:
     return len([x for x in h.values(key) if x not in known])
 
 
+UNSETTLED = ("hypothesis", "symptom")
+"""Claims that answer nothing alone: a guess at a cause, and what was seen before any cause was found
+("what's making the button do nothing?" is not answered by "the button does nothing")."""
+
+
 def _usable(h: Hit) -> bool:
-    return h.current and h.trusted and h.fields.get("claim", "").strip() != "hypothesis"
+    return h.current and h.trusted and h.fields.get("claim", "").strip() not in UNSETTLED
 
 
 def _named_score(q: Question, h: Hit, aliases: dict[str, str]) -> int:
@@ -527,14 +565,30 @@ def _current_word(h: Hit, pool: list[Hit]) -> list[Hit]:
         seen.add(end.id)
     if end is not h and _usable(end):
         out.append(end)
-    if h.fields.get("claim", "").strip() == "hypothesis":
+    if h.fields.get("claim", "").strip() in UNSETTLED:
         # settled by a person's record on the same tickets that states what the guess guessed (a guess
-        # about a file is settled by a decision naming a file, not by a note that only cites the ticket)
+        # about a file is settled by a decision naming a file, not by a note that only cites the ticket;
+        # a symptom by a person's record of its ticket's cause)
         tickets = set(h.values("tickets"))
-        guessed = [k for k in ("paths", "routes") if h.values(k)]
+        symptom = h.fields.get("claim", "").strip() == "symptom"
+        guessed = [] if symptom else [k for k in ("paths", "routes") if h.values(k)]
         out += [p for p in pool if _usable(p) and p.layer == "user_authored_decision"
-                and tickets & set(p.values("tickets")) and all(p.values(k) for k in guessed)]  # fmt: skip
+                and tickets & set(p.values("tickets")) and all(p.values(k) for k in guessed)
+                and (not symptom or "root cause" in _claims_of(p))]  # fmt: skip
     return out
+
+
+def overruling(h: Hit, pool: list[Hit]) -> list[Hit]:
+    """A person's current records on the agent record's tickets that state another bug state."""
+    state = h.fields.get("bug_status", "").strip()
+    return [
+        p
+        for p in pool
+        if _usable(p)
+        and p.layer == "user_authored_decision"
+        and p.fields.get("bug_status", "").strip() not in ("", state)
+        and set(h.values("tickets")) & set(p.values("tickets"))
+    ]
 
 
 def contested(pool: list[Hit]) -> set[str]:
@@ -542,20 +596,14 @@ def contested(pool: list[Hit]) -> set[str]:
     ticket, and that replaced nothing: memory records a change of state by replacing the record of the
     state before (a fix verification supersedes the report, a regression the fix), so a summary saying
     "looks resolved" beside a person's standing "open" is a claim against the person's word, not a state."""
-    persons = [
-        p for p in pool if _usable(p) and p.layer == "user_authored_decision" and p.fields.get("bug_status")
-    ]
-    out = set()
-    for h in pool:
-        state = h.fields.get("bug_status", "").strip()
-        if not state or h.layer == "user_authored_decision" or h.fields.get("supersedes", "").strip():
-            continue
-        if any(
-            set(h.values("tickets")) & set(p.values("tickets")) and p.fields["bug_status"].strip() != state
-            for p in persons
-        ):
-            out.add(h.id)
-    return out
+    return {
+        h.id
+        for h in pool
+        if h.fields.get("bug_status", "").strip()
+        and h.layer != "user_authored_decision"
+        and not h.fields.get("supersedes", "").strip()
+        and overruling(h, pool)
+    }
 
 
 def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases: dict[str, str]) -> list[Hit]:
@@ -576,17 +624,21 @@ def _replaced_subject(q: Question, topical: list[Hit], pool: list[Hit], aliases:
     return out
 
 
+def _closest(q: Question, pool: list[Hit]) -> Hit | None:
+    """The record a question naming no ticket or path is about: the closest, if it stands out."""
+    scored = [h for h in pool if h.similarity is not None]
+    if q.tickets or q.paths or not scored:
+        return None
+    top = max(scored, key=lambda h: h.similarity or 0.0)
+    return top if top.id in _standing_out(pool) else None
+
+
 def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
     """A question naming no ticket or path that is far closer to one record than to the rest is about
     that record; when a person has since replaced it (a withdrawn lesson, an overruled guess), the
     person's record is the current word on it."""
-    if q.tickets or q.paths:
-        return []
-    scored = [h for h in pool if h.similarity is not None]
-    if not scored:
-        return []
-    top = max(scored, key=lambda h: h.similarity or 0.0)
-    if top.current or top.id not in _standing_out(pool):
+    top = _closest(q, pool)
+    if top is None or _usable(top) or not top.trusted:
         return []
 
     # the question's own constraints (a version, a date) still hold for the record that answers
@@ -617,11 +669,27 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         flagged = sorted(
             {*flagged, *(h.id for h in pool if not h.current and h.superseded_by in {r.id for r in replaced})}
         )
+    closest = _closest(q, pool)
+    if not replaced and closest is not None and closest.current and closest.trusted and not _usable(closest):
+        # the question is about an unconfirmed guess or a symptom no one has settled ("do we know yet
+        # what's making the button do nothing?"): memory holds no answer, whatever else is near it
+        kind = closest.fields.get("claim", "").strip()
+        return _no_match(
+            f"The record closest to the question, {closest.id}, is a {kind} nothing settles.", flagged
+        )
     disputed = contested(pool)
     usable = [h for h in replaced or topical if (replaced or _usable(h)) and h.id not in disputed]
-    if not usable and disputed & {h.id for h in topical}:
-        d = next(h for h in topical if h.id in disputed)
-        return _no_match(f"{d.id} states a bug state a person's current record on it does not.", flagged)
+    # an agent's claim against a person's standing record is on topic: the question checks that claim
+    overruled = bool(disputed & {h.id for h in topical})
+    if overruled and not usable:
+        # what is asked about is an agent's claim against a person's standing record on its ticket ("the
+        # summary says it was fixed in 1.5 — is that right?"): the person's record is the current word,
+        # whatever version or day the claim named
+        usable = [p for h in topical if h.id in disputed for p in overruling(h, pool)]
+        usable = list({h.id: h for h in usable}.values())
+        if not usable:
+            d = next(h for h in topical if h.id in disputed)
+            return _no_match(f"{d.id} states a bug state a person's current record on it does not.", flagged)
     if not usable:
         named = ", ".join([*ids, *q.versions, *(r.text for r in q.ranges)]) or "the question"
         return _no_match(f"No current, trusted memory item is about {named}.", flagged)
@@ -644,7 +712,10 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # memory's own records rest on (provenance) is its established word, before closeness
         linked = rested_on.get(h.id, 0) if unreadable else 0
         person = h.layer == "user_authored_decision"
-        return (scored[h.id], -extra, bool(wanted & _labels(h, pool)), on_day, person,
+        # Among what replaced the records on what is named, a person's word comes first: a decision
+        # naming another file than the guess did is the answer to "was it confirmed, or something else?"
+        first = person if replaced else False
+        return (scored[h.id], first, -extra, bool(wanted & _labels(h, pool)), on_day, person,
                 person and "decision" in h.values("kind"), linked, h.similarity or 0.0, -h.rank)  # fmt: skip
 
     if ids and not replaced:
@@ -658,6 +729,9 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     # (with a point in time named by a version or a path, a date dates that point: "before 1.4.1 went
     # out on 24 March" asks about what came before the release, not about the 24th)
     asked_ranges = [] if q.anchors else q.asked_ranges
+    if overruled:
+        # a day alone names the claim's record ("the April 2 summary"); a period ("since 16 April") is asked
+        asked_ranges = [r for r in asked_ranges if r.since != r.until]
     if asked_ranges and not any(r.contains(h.day) for h in usable for r in asked_ranges) and not of_day:
         # a question about a time ("since April 10th?", "3月25日之前，…复测过吗？") with no record on what
         # it names from then: memory holds nothing about that time
@@ -678,12 +752,18 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     states = {_label_words(v) for h in pool for v in h.values("bug_status")} & wanted
     own = {_label_words(v) for v in best.values("bug_status")}
-    if states and own and not states & own:
+    if states and own and not states & own and not overruled:
         # the question takes a bug state as given ("which release fixed …") that the current record on it
         # does not hold: memory cannot confirm what is asked, only that the state differs
         return _no_match(
             f"{best.id} records {', '.join(sorted(own))}, not {', '.join(sorted(states))}.", flagged
         )
+    kinds = _asked_kinds(q, pool)
+    if kinds and not any(kinds & _claims_of(h) for h in usable):
+        # the asking sentence wants a kind of statement memory makes elsewhere ("what's the root cause?")
+        # and no current record on what it names makes one: the records there say something else (a
+        # sentence before it may name the kind of record a claim came from: "the summary says …")
+        return _no_match(f"No current record on this states a {', '.join(sorted(kinds))}.", flagged)
     if best.fields.get("bug_status", "").strip() == "needs_retest":
         return _no_match(f"{best.id} says a retest is due, so the recorded state no longer holds.", flagged)
     # A retest is due on a page of an app version: a question that names that page or that version is
@@ -768,10 +848,14 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     for h in pool:
         if h.trusted and not _usable(h) and _named_score(q, h, {}):
             nxt = [h.superseded_by] if h.superseded_by else []
-            if h.fields.get("claim", "").strip() == "hypothesis":
+            if h.fields.get("claim", "").strip() in UNSETTLED:
                 nxt += h.values("tickets")
             follow += [x for x in nxt if x not in follow and x not in q.tickets]
-    wanted += [(LOOKUP, {"text": x, "query": q.text}) for x in follow[:FOLLOW_UPS]]
+    wanted += [
+        (LOOKUP, {"text": x, "query": q.text, **({"page": n} if n else {})})
+        for x in follow[:FOLLOW_UPS]
+        for n in range(LOOKUP_PAGES)
+    ]
     if asks_file_now(q):
         # the files the records about what is named carry: memory's rename notes name them too
         carried: list[str] = []

@@ -39,7 +39,7 @@ from evals.case_schema import Case
 from evals.evidence import MemoryEvidence, ProvenanceTrace, StoredRecord
 from evals.fixture import FixtureManifest, make_embedder, read_manifest
 from evals.fixture_data import FixtureItem
-from evals.identifiers import named_identifiers
+from evals.identifiers import ISO_DATE, VERSION, named_identifiers
 from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.durability import scratch_writes
 from memgpt_lite.storage.embeddings import Embedder
@@ -59,6 +59,11 @@ _OPTIONAL_FIELDS = ("trust", "renamed_from")
 """Fields fixture version 1 did not store: compared only when the store has them."""
 _LIST_FIELDS = ("tickets", "paths", "routes")
 _PERSON = "user_authored_decision"
+
+
+def _point_in_time(identifier: str) -> bool:
+    """An app version or an ISO day (what dates or versions the subject, not the subject itself)."""
+    return bool(VERSION.fullmatch(identifier) or ISO_DATE.fullmatch(identifier))
 
 
 @dataclass
@@ -268,9 +273,15 @@ def audit(case: Case, ev: MemoryEvidence, manifest: FixtureManifest) -> CaseResu
         ]
         linked_ids = {x for rec in rejected for x in rec.identifiers()}
         if about_source == "case":
-            for x in about:
+            # A version or a day the question names may be what the answer refutes ("fixed in 1.6, or
+            # later?" — 1.6.1's release note): what it asks about (ticket, path, route) must be carried,
+            # a point in time only when nothing else is named.
+            subjects = [x for x in about if not _point_in_time(x)]
+            for x in subjects:
                 if x not in carried and x not in linked_ids:
                     v.append(f"about: no evidence record carries {x}")
+            if not subjects and about and not set(about) & (carried | linked_ids):
+                v.append(f"about: no evidence record carries any of {', '.join(about)}")
         elif about and evidence and not carried & set(about):
             linked = [rec for rec in rejected if set(about) & rec.identifiers()]
             if not linked:

@@ -206,7 +206,35 @@ def test_evidence_may_answer_for_what_only_a_rejected_record_names(store, cases)
     assert "about: no evidence record carries app/profile/favorites.py" in v[2]
 
 
-HELD_OUT = ("heldout/outsider.yaml", "heldout/traps_heldout.yaml", "heldout2", "heldout3", "heldout4")
+def test_a_version_or_day_the_question_names_may_be_what_the_evidence_refutes(store, cases):
+    """ "Was BH-150 fixed in 9.9, or later?" is answered by records of another version: of what a case is
+    `about`, the ticket, path or route must be carried; a version or day only when nothing else is named
+    (heldout5's o5-21, session 6)."""
+    base = next(c for c in cases if c.id == "etp-02")
+    made = {
+        "refuted": ("BH-150", "9.9"),
+        "only_time": ("9.9", "2001-01-01"),
+        "wrong_ticket": ("BH-999", "9.9"),
+    }
+    picked = [
+        base.model_copy(update={"id": k, "evidence": ("DEC-150",), "must_not_reuse": (), "about": about})
+        for k, about in made.items()
+    ]
+    v = {r.case.id: " ".join(r.violations) for r in run_layer1(picked, store, "made").results}
+    assert v["refuted"] == ""
+    assert "about: no evidence record carries any of 9.9, 2001-01-01" in v["only_time"]
+    assert "about: no evidence record carries BH-999" in v["wrong_ticket"]
+    assert "9.9" not in v["wrong_ticket"]
+
+
+HELD_OUT = (
+    "heldout/outsider.yaml",
+    "heldout/traps_heldout.yaml",
+    "heldout2",
+    "heldout3",
+    "heldout4",
+    "heldout5",
+)
 
 
 @pytest.mark.parametrize("cases_path", HELD_OUT)
@@ -217,7 +245,7 @@ def test_layer1_finds_no_fault_in_what_the_fixture_keeps_for_cases_written_by_ot
     a violation here is the audit misreading a case, not a retention fault. heldout3's o3-10 names
     1.4.1 only as a time bound ("before 1.4.1 went out"), which once counted as its subject; heldout4's
     o4-09 lists as `about` a path only the quarantined page text it rejects carries, which once counted
-    only when the question named the path itself."""
+    only when the question named the path itself; heldout5's o5-21 names a version its evidence refutes."""
     root = DEFAULT_CASES_DIR.parent / cases_path
     if (root / "records.yaml").is_file():
         store = tmp_path / "store"
