@@ -155,7 +155,7 @@ class HybridSearch:
         if query_terms(query):
             lexical = self._lexical(query, roles, start_date, end_date, config.lexical_pool)
             window_lexical = index.window_scores(query, limit=config.lexical_pool)
-        q = index.embedder.embed([query])[0]
+        q = index.query_vector(query)
         dense = index.vectors @ q
         window_dense = index.window_vectors @ q
         normed = tuple(_minmax(v, allowed) for v in (lexical, dense, window_lexical, window_dense))
