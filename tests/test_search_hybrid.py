@@ -267,3 +267,13 @@ def test_rank_each_equals_one_rank_per_config(search):
         assert each[0] != each[1]  # the configs rank differently, so the comparison means something
     with pytest.raises(UsageError):
         search.rank_each(" ", configs)
+
+
+def test_paging_through_one_query_embeds_it_once(search):
+    search.search("camping", page=0, page_size=2)  # indexes the store, then embeds the query
+    before = search.index.embedder.texts
+    for page in (0, 1, 2):
+        search.search("camping", page=page, page_size=2)
+    assert search.index.embedder.texts == before
+    search.search("pottery", page_size=2)
+    assert search.index.embedder.texts == before + 1
