@@ -88,6 +88,19 @@ class Node:
         """Visible text with whitespace collapsed (script and style contents excluded)."""
         return " ".join(" ".join(self._strings(skip=_NO_TEXT)).split())
 
+    def short_text(self, limit: int) -> str | None:
+        """`text()` when it is at most `limit` characters, else None — without reading the rest of a
+        big subtree (asking every element of a page for a short label is then linear, not quadratic)."""
+        words: list[str] = []
+        size = -1
+        for string in self._strings(skip=_NO_TEXT):
+            for word in string.split():
+                size += len(word) + 1
+                if size > limit:
+                    return None
+                words.append(word)
+        return " ".join(words)
+
     def raw_text(self) -> str:
         """Text of this node including script contents (for <script> itself)."""
         return "".join(self._strings(skip=frozenset()))
