@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -641,13 +641,19 @@ def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
     if top is None or _usable(top) or not top.trusted:
         return []
 
-    # the question's own constraints (a version, a date) still hold for the record that answers
+    # the question's own constraints (a version, a date) still hold for the record that answers; what
+    # settles a guess or a symptom is a person's word, what replaced a state is the state since
+    # ("is the double posting fixed now? a retest said so" → the regression that superseded that retest)
+    asks_state = bool(
+        {_label_words(v) for h in pool for v in h.values("bug_status")} & _named_labels(q, pool)
+    )
+
     def fits(r: Hit) -> bool:
         return (
-            r.layer == "user_authored_decision"
+            (r.layer == "user_authored_decision" or (asks_state and not top.current))
             and all(r.carries_version(v) for v in q.versions)
             and all(rg.contains(r.day) for rg in q.ranges)
-        )
+        )  # fmt: skip
 
     word = [r for r in _current_word(top, pool) if fits(r)]
     if word or not top.trusted:
@@ -658,8 +664,25 @@ def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
 
 
 def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
-    """The structured answer (the arguments of `submit_answer`) from what the tools showed."""
+    """The structured answer (the arguments of `submit_answer`) from what the tools showed. A question
+    asking about several tickets ("which of BH-246 and BH-264 was won't-fix, and which file was the
+    other one's fault?") is answered ticket by ticket, each part citing its own record, when memory
+    answers every part; a record that lists them all (a daily note, a hand-over) only mentions each."""
     resolve_named(q, pool)
+    if len(q.tickets) > 1:
+        parts = [_answer(replace(q, tickets=[t]), pool) for t in q.tickets]
+        cited = list(dict.fromkeys(i for a in parts for i in a["evidence_ids"]))
+        if all(not a["no_match"] for a in parts) and len(cited) > 1:
+            layers = [a["support_layer"] for a in parts]
+            return dict(answer=" ".join(a["answer"] for a in parts), evidence_ids=cited,
+                        support_layer="user_authored_decision" if "user_authored_decision" in layers else layers[0],
+                        no_match=False, fresh_inspection_requested=False,
+                        superseded_ids=sorted({i for a in parts for i in a["superseded_ids"]}),
+                        claims=parts[0]["claims"])  # fmt: skip
+    return _answer(q, pool)
+
+
+def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
     field_name, ids = q.topic()
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     topical, scored = _topical(q, pool, aliases)
@@ -750,7 +773,11 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
         return _no_match(
             f"Which of memory's records on {', '.join(ids) or 'this'} is asked is unclear.", flagged
         )
-    states = {_label_words(v) for h in pool for v in h.values("bug_status")} & wanted
+    # (a state named in a sentence before the asking one is a claim being checked: "a comment says BH-253
+    # was fixed in 1.6.1. Can we close it?" is answered by the record that says it is still open)
+    states = {_label_words(v) for h in pool for v in h.values("bug_status")} & _named_labels(
+        q, pool, asked_sentence(q.text)
+    )
     own = {_label_words(v) for v in best.values("bug_status")}
     if states and own and not states & own and not overruled:
         # the question takes a bug state as given ("which release fixed …") that the current record on it
@@ -866,6 +893,30 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     return wanted
 
 
+def gather(shown: list[tuple[dict[str, Any], str]], question: str) -> list[Hit]:
+    """Every hit the searches and lookups showed (their arguments and text), once each, in the order
+    first shown, with the best similarity to the question any of them gave."""
+    by_id: dict[str, Hit] = {}
+    for args, content in shown:
+        for h in parse_hits(content):
+            if args.get("query") != question:
+                h.similarity = None  # a search for a file name alone: its scores are not the question's
+            old = by_id.get(h.id)
+            if old is None:
+                h.rank = len(by_id)
+                by_id[h.id] = h
+                continue
+            # a result cut to fit the context ("[… truncated …]") shows its last hit without its fields
+            # line or with its text cut: another result showing it whole completes it
+            if len(h.fields) > len(old.fields):
+                old.fields = dict(h.fields)
+            if len(h.content) > len(old.content):
+                old.content = h.content
+            if h.similarity is not None and (old.similarity is None or h.similarity > old.similarity):
+                old.similarity = h.similarity
+    return list(by_id.values())
+
+
 def baseline_reply(request: ModelRequest) -> ModelResponse:
     """One step of the baseline: look up, search, follow what the results point to, then answer."""
     msgs = request.messages
@@ -876,20 +927,9 @@ def baseline_reply(request: ModelRequest) -> ModelResponse:
     if any(r.name == "submit_answer" for r in results):
         return response(model="baseline")  # answered: end the turn
     done = _calls(after)
-    by_id: dict[str, Hit] = {}
-    for (name, args), r in zip(done, results, strict=False):
-        if r.is_error or name not in (SEARCH, LOOKUP):
-            continue
-        for h in parse_hits(r.content):
-            if args.get("query") != text:
-                h.similarity = None  # a search for a file name alone: its scores are not the question's
-            old = by_id.get(h.id)
-            if old is None:
-                h.rank = len(by_id)
-                by_id[h.id] = h
-            elif h.similarity is not None and (old.similarity is None or h.similarity > old.similarity):
-                old.similarity = h.similarity
-    pool = list(by_id.values())
+    shown = [(args, r.content) for (name, args), r in zip(done, results, strict=False)
+             if not r.is_error and name in (SEARCH, LOOKUP)]  # fmt: skip
+    pool = gather(shown, text)
     # A date without a year is read in the year of the newest memory seen.
     base = datetime.combine(max((h.day for h in pool), default=date.today()) + timedelta(days=1), time.min)
     q = read_question(text, base)

@@ -17,6 +17,7 @@ from evals.baseline_agent import (
     asked_sentence,
     contested,
     decide,
+    gather,
     memory_forms,
     page_routes,
     parse_hits,
@@ -774,3 +775,51 @@ def test_a_period_alone_says_when_not_what():
     assert answer(q, *early, later)["no_match"]
     on_it = later.replace("2025-07-02", "2025-06-02")
     assert answer(q, *early, on_it)["evidence_ids"] == ["O7"]
+
+
+def test_a_question_on_several_tickets_is_answered_ticket_by_ticket():
+    # session 6, from heldout5's o5-24 and o5-08 and heldout3's o3-14: a daily note listing both only
+    # mentions each; a state named before the asking sentence is the claim being checked
+    note = hit("N2", "Daily note: OPS-1 still reproduces; filed OPS-2.", similarity=0.6, claim="summary",
+               kind="daily_note", tickets="OPS-1,OPS-2", app_version="3.1", **AGENT)  # fmt: skip
+    still = hit("C1", "OPS-1 still reproduces on 3.1. Status: open.", similarity=0.4, claim="status", kind="retest",
+                tickets="OPS-1", bug_status="open", app_version="3.1", **AGENT)  # fmt: skip
+    filed = hit("B2", "Bug report OPS-2 (3.1): the follower badge shows 0. Status: open.", similarity=0.3,
+                claim="status", kind="bug_report", tickets="OPS-2", bug_status="open", app_version="3.1", **AGENT)  # fmt: skip
+    fixed = hit("V1", "OPS-1 fixed on 3.1.", status="superseded", by="C1", similarity=0.3, claim="status",
+                kind="fix_verification", tickets="OPS-1", bug_status="fixed", app_version="3.1", **AGENT)  # fmt: skip
+    q = "A comment says OPS-1 and OPS-2 were both fixed in 3.1 and can be closed without a retest. Can we?"
+    assert answer(q, note, still, filed, fixed)["evidence_ids"] == ["C1", "B2"]
+    # a ticket memory knows nothing of: no part answers it, so the question is answered whole, as before
+    # (the record on the ticket it knows), and nothing is cited for the other
+    assert answer("Were OPS-1 and OPS-3 both fixed in 3.1?", note, still, filed)["evidence_ids"] == ["C1"]
+
+
+def test_a_hit_a_cut_result_showed_without_its_fields_is_completed_by_another_result():
+    # session 6: a lookup result over the one-message limit is cut ("[… truncated …]") inside its last hit
+    whole = hit("N2", "Daily note: OPS-1 still reproduces; filed OPS-2.", similarity=0.6, claim="summary",
+                kind="daily_note", tickets="OPS-1,OPS-2", **AGENT)  # fmt: skip
+    head = whole.splitlines()[0][:-12]  # the header whole, the text cut, no fields line
+    cut = head + "\n[… truncated: this message was 9588 tokens, over the limit for one message …]"
+    q = "What about OPS-1?"
+    pool = gather([({"text": "OPS-1", "query": q}, cut), ({"text": "OPS-2", "query": q}, whole)], q)
+    assert [h.id for h in pool] == ["N2"]
+    assert pool[0].values("tickets") == ["OPS-1", "OPS-2"] and pool[0].content.endswith("filed OPS-2.")
+
+
+def test_a_question_on_a_state_is_answered_by_the_state_that_replaced_the_closest_record():
+    # session 6, from heldout4's o4-06: the report was closed by a retest, which a regression replaced
+    report = hit("B4", "Bug report OPS-4: a comment sent with Enter is posted twice; it was seen now. Status: open.", status="superseded",
+                 by="V4", similarity=0.8, claim="status", kind="bug_report", tickets="OPS-4", bug_status="open", **AGENT)  # fmt: skip
+    retest = hit("V4", "OPS-4 fixed in 2.0: the retest said one comment per post. Status: fixed.", status="superseded",
+                 by="R4", similarity=0.5, claim="status", kind="fix_verification", tickets="OPS-4", bug_status="fixed",
+                 supersedes="B4", **AGENT)  # fmt: skip
+    back = hit("R4", "OPS-4 regressed on 2.1: posted twice again. Status: open.", day="2025-06-20", similarity=0.45,
+               claim="status", kind="regression", tickets="OPS-4", bug_status="open", supersedes="V4", **AGENT)  # fmt: skip
+    cause = hit("D4", "Decision OPS-4 (lee): the Post button stays enabled after the first click.", similarity=0.4,
+                claim="root_cause", kind="decision", tickets="OPS-4", **PERSON)  # fmt: skip
+    hits = (report, retest, back, cause, *_filler(5))
+    a = answer("Is the comment posted twice fixed now? A retest said it was.", *hits)
+    assert a["evidence_ids"] == ["R4"] and {"B4", "V4"} <= set(a["superseded_ids"])
+    # a question on no state is not answered by an agent's later state (only a person's word replaces)
+    assert "R4" not in answer("Why is a comment sent with Enter posted twice?", *hits)["evidence_ids"]
