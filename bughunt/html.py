@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal, TypeVar
 from urllib.parse import quote, urldefrag, urlencode, urljoin, urlsplit, urlunsplit
 
@@ -71,7 +71,8 @@ class Node:
         while stack:
             node = stack.pop()
             yield node
-            stack.extend(reversed(node.elements))
+            # inline `elements`, reversed: this loop is most of the time an exploration spends in Python
+            stack.extend([c for c in reversed(node.children) if isinstance(c, Node)])
 
     def find_all(self, *tags: str) -> list[Node]:
         wanted = set(tags)
@@ -86,6 +87,19 @@ class Node:
     def text(self) -> str:
         """Visible text with whitespace collapsed (script and style contents excluded)."""
         return " ".join(" ".join(self._strings(skip=_NO_TEXT)).split())
+
+    def short_text(self, limit: int) -> str | None:
+        """`text()` when it is at most `limit` characters, else None — without reading the rest of a
+        big subtree (asking every element of a page for a short label is then linear, not quadratic)."""
+        words: list[str] = []
+        size = -1
+        for string in self._strings(skip=_NO_TEXT):
+            for word in string.split():
+                size += len(word) + 1
+                if size > limit:
+                    return None
+                words.append(word)
+        return " ".join(words)
 
     def raw_text(self) -> str:
         """Text of this node including script contents (for <script> itself)."""
@@ -253,6 +267,19 @@ class FetchedPage:
         return parse_html(self.body if self.is_html else "")
 
     @cached_property
+    def base(self) -> str:
+        """The URL the page's relative links resolve against (its `<base href>`, else its own URL)."""
+        bases = self.document.find_all("base")
+        href = bases[0].get("href") if bases else ""
+        return urljoin(self.url, href) if href else self.url
+
+    @cached_property
+    def _actions(self) -> tuple[tuple[Action, ...], Counter[str]]:
+        # the explorer, its fetcher and the oracles each ask a page for its actions: one walk of it
+        actions, counts = _page_actions(self)
+        return tuple(actions), counts
+
+    @cached_property
     def structure_hash(self) -> str:
         """Hex digest of the DOM's shape (see `structure_hash`): with the route, it names a *state*."""
         return structure_hash(self.document)
@@ -289,6 +316,7 @@ def is_html(content_type: str) -> bool:
     return media in ("text/html", "application/xhtml+xml")
 
 
+@lru_cache(maxsize=8192)
 def origin(url: str) -> tuple[str, str]:
     parts = urlsplit(url)
     return parts.scheme.lower(), parts.netloc.lower()
@@ -335,6 +363,7 @@ def hash_route(fragment: str) -> bool:
     return fragment.startswith(("/", "!/"))
 
 
+@lru_cache(maxsize=8192)  # pure; a site repeats the same links on every page (urljoin is most of it)
 def absolute(base: str, href: str) -> str | None:
     """Resolve `href` against `base`, dropping the fragment unless it is a hash route (`#/…`); None for
     non-HTTP schemes."""
@@ -348,9 +377,7 @@ def absolute(base: str, href: str) -> str | None:
 
 
 def base_url(page: FetchedPage) -> str:
-    bases = page.document.find_all("base")
-    href = bases[0].get("href") if bases else ""
-    return urljoin(page.url, href) if href else page.url
+    return page.base
 
 
 def extract_links(page: FetchedPage, include_forms: bool = False) -> list[str]:
@@ -522,13 +549,13 @@ def extract_actions(page: FetchedPage) -> list[Action]:
     generated values (`form_submission`). POST forms are never actions: submitting one changes data.
     `hx-boost` makes links and forms AJAX requests to the same targets, so they are found as such.
     """
-    return _page_actions(page)[0]
+    return list(page._actions[0])  # a copy: the caller may change it, the page keeps its own
 
 
 def action_counts(page: FetchedPage) -> Counter[str]:
     """How many elements of `page` lead to each target of `extract_actions(page)` (a busy author's
     profile is linked from every one of their previews; a tag used by many articles from each)."""
-    return _page_actions(page)[1]
+    return Counter(page._actions[1])
 
 
 def _page_actions(page: FetchedPage) -> tuple[list[Action], Counter[str]]:

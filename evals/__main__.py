@@ -109,10 +109,12 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
 
 
 def _cmd_layer2(args: argparse.Namespace) -> int:
+    # before the fixture is built (seconds), before any file is written, and before the run's modules
+    # (Chroma, dateparser: ~1 s of imports) load
+    if args.agent == "anthropic":
+        require_model_access(args.base_url, "--agent anthropic")
     from evals.layer2 import report_data, run_layer2, run_trivial, summarise, trivial_summary
 
-    if args.agent == "anthropic":  # before the fixture is built (seconds) and before any file is written
-        require_model_access(args.base_url, "--agent anthropic")
     check_output_file(args.log, "--log")
     cases = load_cases(args.cases)
     with (

@@ -89,18 +89,17 @@ def test_llm_policy_checks_for_a_model_first_and_names_both_ways(tmp_path):
     assert "--base-url" in _cli("explore", "--help").stdout
 
 
-def test_layer2_checks_for_a_model_before_building_anything(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+def test_layer2_checks_for_a_model_before_building_anything(tmp_path, monkeypatch, capsys):
+    # in-process (the real entry point runs in test_readme_commands; what it imports before failing, in
+    # test_import_cost.py)
+    from evals.__main__ import main as evals_main
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     log = tmp_path / "l2.jsonl"
-    p = subprocess.run(
-        [sys.executable, "-m", "evals", "layer2", "--agent", "anthropic", "--log", str(log)],
-        capture_output=True, text=True, env=env, timeout=60,
-    )  # fmt: skip
-    assert p.returncode == 2 and not log.exists()
+    assert evals_main(["layer2", "--agent", "anthropic", "--log", str(log)]) == 2 and not log.exists()
+    err = capsys.readouterr().err
     assert (
-        "ANTHROPIC_API_KEY" in p.stderr
-        and "--base-url" in p.stderr
-        and "base_url" not in p.stderr.replace("--base-url", "")
+        "ANTHROPIC_API_KEY" in err and "--base-url" in err and "base_url" not in err.replace("--base-url", "")
     )
 
 

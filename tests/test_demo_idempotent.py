@@ -60,9 +60,13 @@ def _wait_for_turns(state: Path, since_ns: int, proc: subprocess.Popen) -> None:
 
 
 @pytest.mark.slow
-def test_kill_9_during_turns_never_duplicates_a_turn(tmp_path):
+def test_kill_9_during_turns_never_duplicates_a_turn(tmp_path, monkeypatch):
     store = tmp_path / "s"
     cmd = [sys.executable, "-m", "memgpt_lite", "demo", "--store", str(store), "--turns", "400", "--json"]
+    # The hashing embedder: turns embed nothing, and the last demo's search for every evicted message
+    # (hundreds, however many the killed runs stored) is what MiniLM would make cost seconds; what
+    # this test checks, stored turns after kill -9, does not depend on it (test_demo_cli runs MiniLM).
+    monkeypatch.setenv("MEMGPT_LITE_EMBEDDER", "hashing")
     # Each kill lands a while after that process began storing turns, not at a fixed time from its start
     # (2.5-3.5 s before, ~1 s of it start-up: on a loaded machine a kill could fall before the first turn
     # and try nothing). At ~300 turns a second each process stores ~100-200 turns before it dies, past

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from bughunt.cli import main
 from bughunt.commands.demo_page import serving
 
 
@@ -64,23 +65,18 @@ def test_phone_sized_screen_has_no_horizontal_scroll(page):
     page.set_viewport_size({"width": 1200, "height": 900})
 
 
-def test_export_writes_a_static_site(tmp_path):
-    out = subprocess.run(
-        [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path), "--json"],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+# --export runs in-process (the command's own entry point runs in test_readme_commands and below, for --open)
+def test_export_writes_a_static_site(tmp_path, capsys):
+    assert main(["demo-page", "--export", str(tmp_path), "--json"]) == 0
     assert {p.name for p in tmp_path.iterdir()} == {"index.html", "sim.js", "app.js", "demo.js", "style.css"}
     assert "http" not in (tmp_path / "index.html").read_text().replace("http://www.w3.org", "")
-    assert "exported" in out.stdout
+    assert "exported" in capsys.readouterr().out
 
 
-def test_the_exported_page_runs_when_opened_from_disk(tmp_path, browser):
+def test_the_exported_page_runs_when_opened_from_disk(tmp_path, browser, capsys):
     """file:// forbids ES-module imports: the page must load classic scripts only, and still compute."""
-    out = subprocess.run(
-        [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path / "site"), "--json"],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    index = json.loads(out.stdout)["index"]
+    assert main(["demo-page", "--export", str(tmp_path / "site"), "--json"]) == 0
+    index = json.loads(capsys.readouterr().out)["index"]
     assert index.startswith("file://") and index.endswith("/site/index.html")
     html = (tmp_path / "site" / "index.html").read_text()
     assert 'type="module"' not in html
@@ -104,11 +100,7 @@ def test_the_exported_page_runs_when_opened_from_disk(tmp_path, browser):
 
 
 def test_without_scripts_the_page_says_why_it_is_empty(tmp_path, browser):
-    subprocess.run(
-        [sys.executable, "-m", "bughunt", "demo-page", "--export", str(tmp_path)],
-        capture_output=True,
-        check=True,
-    )
+    assert main(["demo-page", "--export", str(tmp_path)]) == 0
     ctx = browser.new_context(java_script_enabled=False)
     try:
         pg = ctx.new_page()

@@ -140,8 +140,11 @@ def test_provenance_that_does_not_resolve_is_reported(store, tmp_path):
 
 
 def test_cli_accepts_cases_and_store_outside_the_repo(store, tmp_path, capsys):
+    # one case file of the shipped ones is enough to show the CLI reads a directory outside the repo
+    # (test_layer1_passes_its_own_cases audits every case; the README test runs the CLI on all of them)
     cases_dir = tmp_path / "my-cases"
-    shutil.copytree(DEFAULT_CASES_DIR, cases_dir)
+    cases_dir.mkdir()
+    shutil.copy(DEFAULT_CASES_DIR / "current_vs_superseded.yaml", cases_dir)
     outside_store = tmp_path / "my-store"
     shutil.copytree(store, outside_store)
     report = tmp_path / "out" / "report.html"
@@ -235,14 +238,19 @@ HELD_OUT = (
 
 
 @pytest.mark.parametrize("cases_path", HELD_OUT)
-def test_layer1_finds_no_fault_in_what_the_fixture_keeps_for_cases_written_by_others(cases_path, tmp_path):
+def test_layer1_finds_no_fault_in_what_the_fixture_keeps_for_cases_written_by_others(
+    cases_path, tmp_path, request
+):
     """Every held-out set (written blind by outsiders, with their own records) is kept by the fixture:
     a violation here is the audit misreading a case, not a retention fault. heldout3's o3-10 names
     1.4.1 only as a time bound ("before 1.4.1 went out"), which once counted as its subject; heldout4's
     o4-09 lists as `about` a path only the quarantined page text it rejects carries, which once counted
     only when the question named the path itself; heldout5's o5-21 names a version its evidence refutes."""
     root = DEFAULT_CASES_DIR.parent / cases_path
-    records = [root / "records.yaml"] if (root / "records.yaml").is_file() else []
-    write_fixture(tmp_path / "store", embedder="hashing", records=records)
-    run = run_layer1(load_cases(root), tmp_path / "store", str(root))
+    if (root / "records.yaml").is_file():
+        store = tmp_path / "store"
+        write_fixture(store, embedder="hashing", records=[root / "records.yaml"])
+    else:  # the generated fixture alone: the session's hashing store (run_layer1 only reads it)
+        store = request.getfixturevalue("evals_hashing_store")
+    run = run_layer1(load_cases(root), store, str(root))
     assert {r.case.id: r.violations for r in run.results if not r.passed} == {}

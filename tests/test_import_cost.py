@@ -16,6 +16,8 @@ STEPS = {
     "explore, resume, serve-site": "import bughunt.commands.explore, bughunt.commands.resume, "
     "bughunt.commands.serve_site",
     "every bughunt command's parser (--help)": "from bughunt.cli import build_parser; build_parser(['--help'])",
+    # recall search, its ablation and the report: archival storage only with --archival
+    "python -m evals.locomo without --archival": "import evals.locomo.__main__",
     # archival storage (Chroma) loads when it is first used: opening, writing and closing a memory that
     # never reaches it (the demo's recall-only turns, a state check) does not import it
     "agent memory opened and closed without archival": "import tempfile\n"
@@ -48,17 +50,24 @@ def test_the_storage_package_still_offers_its_names():
         storage.Nope  # noqa: B018
 
 
-@pytest.mark.parametrize("command", ["run", "chat"])
+@pytest.mark.parametrize("command", ["run", "chat", "layer2"])
 def test_a_missing_key_is_reported_before_chroma_is_imported(command, tmp_path, monkeypatch):
     # `run` is registered by the chat module: naming it loads that module alone (not `demo`'s memory
-    # imports), and the key is checked before the agent and its memory are imported (~1 s of CPU)
-    argv = [command, "--store", str(tmp_path / "s"), *(["--message", "hi"] if command == "run" else [])]
+    # imports), and the key is checked before the agent and its memory are imported (~1 s of CPU);
+    # `python -m evals layer2 --agent anthropic` checks it before the run's modules load (~0.8 s)
+    if command == "layer2":
+        entry = "from evals.__main__ import main"
+        argv = ["layer2", "--agent", "anthropic", "--log", str(tmp_path / "s")]
+    else:
+        entry = "from memgpt_lite.cli import main"
+        argv = [command, "--store", str(tmp_path / "s"), *(["--message", "hi"] if command == "run" else [])]
     probe = (
-        "import sys\nfrom memgpt_lite.cli import main\n"
+        f"import sys\n{entry}\n"
         f"code = main({argv!r})\n"
         f"print('heavy:', [m for m in {HEAVY!r} if m in sys.modules], code, file=sys.stderr)\n"
     )
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     err = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stderr
-    assert "needs a model" in err and err.splitlines()[-1] == "heavy: [] 2", err
+    assert ("needs a model" in err or "--agent anthropic" in err) and "ANTHROPIC_API_KEY" in err, err
+    assert err.splitlines()[-1] == "heavy: [] 2", err
     assert not (tmp_path / "s").exists()

@@ -90,3 +90,18 @@ def test_fetch_survives_odd_servers():
     finally:
         thread.join(timeout=5)
         server.close()
+
+
+def test_short_text_is_text_when_short_enough_and_none_otherwise():
+    from bughunt.html import parse_html
+
+    for doc in (
+        "<div> a  b\n c <span>dd</span>e<script>x y</script> f</div>",
+        "<p></p><p>   </p>",
+        "<p>" + "word " * 30 + "</p>",
+        "<div><p>ab</p><p>cd</p></div>",
+    ):
+        for node in parse_html(doc).iter():
+            text = node.text()
+            for limit in (0, 1, 2, 3, 5, 10, 60, 200):
+                assert node.short_text(limit) == (text if len(text) <= limit else None), (doc, limit)

@@ -15,6 +15,7 @@ Each command runs as written, with these exceptions, all stated here:
   stamp written), because tests never reach the network and an install would; the install itself is
   therefore not exercised here (CI runs `scripts/test.sh` from a clean clone);
 - `scripts/test.sh` runs one small test module instead of the whole suite (it would run this test again),
+  on one xdist worker (`PYTEST_WORKERS=1`: three workers for one module cost ~1 s of CPU for nothing),
   with this checkout's mypy cache copied in when there is one (mypy re-checks what differs);
 - commands whose comment says they need a key ("needs ANTHROPIC_API_KEY") run without one and must fail
   with exactly one line (on stderr; with `--json`, one JSON error line on stdout) and create nothing; SKIPPED lists the commands that need something the
@@ -47,9 +48,18 @@ FAST: dict[str, list[str]] = {
     "bash scripts/test.sh": ["tests/test_site.py", "-q", "-p", "no:cacheprovider"],
     "memgpt-lite demo": ["--turns", "20"],  # 200 turns take ~10 s; 20 still warn, flush and evict
     "python -m benchmarks.reproduce": ["--repeats", "1"],
-    # 3 x 30 clicks per engine and site: ~2 min. One site, both engines (Chromium logged in included);
-    # tests/test_bench_engines.py runs the 24-page site with both and conduit-htmx with the HTTP engine
-    "python -m benchmarks.engines": ["--repeats", "1", "--budget", "3", "--site", "conduit-htmx"],
+    # 3 x 30 clicks per engine and site: ~2 min. One site, the HTTP engine; tests/test_bench_engines.py
+    # runs both sites with it and conduit-htmx with Chromium beside it (logged in, as here)
+    "python -m benchmarks.engines": [
+        "--repeats",
+        "1",
+        "--budget",
+        "3",
+        "--site",
+        "conduit-htmx",
+        "--engine",
+        "http",
+    ],
     "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
     # MiniLM over every case: ~20 s each; tests/test_evals_layer1.py and _layer2.py run them on MiniLM
     "python -m evals layer1": ["--embedder", "hashing"],
@@ -66,6 +76,8 @@ FAST: dict[str, list[str]] = {
     # the MiniLM fixture is tests/conftest.py's evals_store (the same write_fixture); ~1.5 s of CPU less
     "python -m evals fixture": ["--embedder", "hashing"],
 }
+# environment for a command (FAST's counterpart for what a script reads from the environment)
+FAST_ENV: dict[str, dict[str, str]] = {"bash scripts/test.sh": {"PYTEST_WORKERS": "1"}}
 SKIPPED: dict[str, str] = {
     "bughunt ablate --config my.yaml --backend dask": "needs the user's my.yaml and a running Dask scheduler",
 }
@@ -262,7 +274,10 @@ def test_every_readme_command_works_in_a_fresh_clone(group: list[tuple[str, str]
                 continue
             before = _files(clone)
             started = time.monotonic()
-            p = subprocess.run(args, cwd=clone, env=env, capture_output=True, text=True, timeout=600)
+            extra_env = next((e for prefix, e in FAST_ENV.items() if command.startswith(prefix)), {})
+            p = subprocess.run(
+                args, cwd=clone, env=env | extra_env, capture_output=True, text=True, timeout=600
+            )
             took = time.monotonic() - started
             if NEEDS_KEY in comment:
                 # one line on stderr; with --json the error is one JSON line on stdout instead

@@ -250,3 +250,30 @@ def test_speaker_boost_lifts_the_named_speakers_messages(search):
     assert search.rank("Did Ann take a pottery class?")[0].id == DIALOGUE[3].id
     top = boosted.rank("Did Ann take a pottery class?")[:3]
     assert {m.meta["speaker"] for m in search.recall.get([r.id for r in top])} == {"Ann"}
+
+
+def test_rank_each_equals_one_rank_per_config(search):
+    # what `evals.locomo --ablate` relies on: its steps read the views once and rank as if alone
+    configs = [
+        HybridConfig(),
+        HybridConfig(lexical=1, dense=0, window_lexical=0, window_dense=0),
+        HybridConfig(dense_candidates=1, speaker_boost=0.5),
+        HybridConfig(lexical_pool=2, window_dense=0),
+    ]
+    for query in ("Which concert did Ann go to?", "pottery bowl", "Ann camping"):
+        each = search.rank_each(query, configs, roles="user")
+        alone = [HybridSearch(search.recall, search.index, c).rank(query, roles="user") for c in configs]
+        assert each == alone
+        assert each[0] != each[1]  # the configs rank differently, so the comparison means something
+    with pytest.raises(UsageError):
+        search.rank_each(" ", configs)
+
+
+def test_paging_through_one_query_embeds_it_once(search):
+    search.search("camping", page=0, page_size=2)  # indexes the store, then embeds the query
+    before = search.index.embedder.texts
+    for page in (0, 1, 2):
+        search.search("camping", page=page, page_size=2)
+    assert search.index.embedder.texts == before
+    search.search("pottery", page_size=2)
+    assert search.index.embedder.texts == before + 1

@@ -72,6 +72,9 @@ def test_function_model_answers_from_the_request():
         call = model.request(_req(word)).message.tool_calls[0]
         assert call.name == "send_message" and call.arguments == {"message": f"you said {word}"}
     assert len(model.requests) == 2
+    quiet = FunctionModel(lambda r: send_message("ok"), record=False)  # the demo's: answers, keeps nothing
+    assert quiet.request(_req("a")).message.tool_calls[0].arguments == {"message": "ok"}
+    assert quiet.requests == []
 
 
 def test_bad_script_item_is_a_type_error():

@@ -37,7 +37,8 @@ def _labels(root: Node) -> list[tuple[Node, str, int]]:
     for node in root.iter():
         if node.tag in ("script", "style", "title", "option", "#document", "html", "body"):
             continue
-        parsed = parse_count(node.text()) if len(node.text()) <= 60 else None
+        text = node.short_text(60)
+        parsed = parse_count(text) if text is not None else None
         if parsed and not any(parse_count(c.text()) for c in node.elements):
             found.append((node, *parsed))
     return found

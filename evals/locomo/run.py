@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evals.locomo.archival import VARIANTS, ingest_archival, score_archival
 from evals.locomo.bm25 import BM25
 from evals.locomo.data import Conversation
 from evals.locomo.ingest import ingest, turn_message
@@ -65,6 +64,8 @@ def evaluate(
     depth = max(ks)
     steps = [(name, config.model_copy(update=w)) for name, w in ABLATION_STEPS] if ablate else []
     per_question = sum(len(c.questions) for c in conversations)
+    if archival:  # Chroma (~1 s of imports) only for the archival scoring that needs it
+        from evals.locomo.archival import VARIANTS, ingest_archival, score_archival
     extra = len(VARIANTS) if archival else 0
     progress.start(len(conversations) + per_question * (1 + len(steps) + extra))
     started = time.perf_counter()
@@ -81,16 +82,17 @@ def evaluate(
                 progress.advance(f"{conv.sample_id}: indexed {len(conv.turns)} turns")
                 dia = {m.id: m.meta["dia_id"] for m in memory.recall.iter_messages()}
                 bm25 = BM25([turn_message(t, conv.sample_id).text for t in conv.turns])
+                # the default and every ablation step rank from the same view scores (read once)
+                configs = [config, *(step_config for _, step_config in steps)]
                 for q in conv.questions:
-                    ranked = [dia[r.id] for r in search.rank(q.question)[:depth]]
+                    rankings = search.rank_each(q.question, configs)
+                    ranked = [dia[r.id] for r in rankings[0][:depth]]
                     ours.append(Scored(q.category, score_question(ranked, q.evidence, ks)))
                     base = [conv.turns[i].dia_id for i in bm25.rank(q.question, depth)]
                     baseline.append(Scored(q.category, score_question(base, q.evidence, ks)))
                     progress.advance(f"{conv.sample_id}: questions")
-                for (_, step_config), bucket in zip(steps, by_step, strict=True):
-                    step = HybridSearch(memory.recall, search.index, step_config)
-                    for q in conv.questions:
-                        ranked = [dia[r.id] for r in step.rank(q.question)[:depth]]
+                    for ranking, bucket in zip(rankings[1:], by_step, strict=True):
+                        ranked = [dia[r.id] for r in ranking[:depth]]
                         bucket.append(Scored(q.category, score_question(ranked, q.evidence, ks)))
                         progress.advance(f"{conv.sample_id}: ablation")
                 search.close()

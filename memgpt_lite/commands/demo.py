@@ -101,7 +101,7 @@ def run_demo(
         raise UsageError(f"--turns must be at least 1, got {turns}")
     # The summary gets ~10-15% of the window (timestamped lines count ~2-3 chars per token with the margin).
     summarizer = DeterministicSummarizer(max_chars=max(200, int(context_window * 0.25)), line_chars=90)
-    model = FunctionModel(assistant_reply, name="demo-scripted")
+    model = FunctionModel(assistant_reply, name="demo-scripted", record=False)
     with AgentMemory.open(
         store,
         context_window=context_window,

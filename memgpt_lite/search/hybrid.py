@@ -108,48 +108,83 @@ class HybridSearch:
         end_date: TimeLike | None = None,
     ) -> list[Ranked]:
         """Every candidate message, best first, with the view scores behind its rank."""
+        return self.rank_each(query, [self.config], roles=roles, start_date=start_date, end_date=end_date)[0]
+
+    def rank_each(
+        self,
+        query: str,
+        configs: Sequence[HybridConfig],
+        roles: Sequence[str] | str | None = None,
+        start_date: TimeLike | None = None,
+        end_date: TimeLike | None = None,
+    ) -> list[list[Ranked]]:
+        """`rank` under each of `configs` (weights, candidates, boost), the query's views scored once per
+        `lexical_pool`: an ablation over weights reads the full-text indexes once, not once per config.
+        The window shape is the index's, whatever a config says (as in `rank`)."""
         if not isinstance(query, str) or not query.strip():
             raise UsageError("query must be non-empty text")
         self.index.sync(self.recall)
-        index = self.index
-        n = len(index.ids)
-        if n == 0:
-            return []
+        if len(self.index.ids) == 0:
+            return [[] for _ in configs]
         allowed = self._mask(roles, start_date, end_date)
         if not allowed.any():
-            return []
-        has_words = bool(query_terms(query))
+            return [[] for _ in configs]
+        views: dict[int, tuple[np.ndarray, ...]] = {}
+        out = []
+        for config in configs:
+            if config.lexical_pool not in views:
+                views[config.lexical_pool] = self._views(query, allowed, roles, start_date, end_date, config)
+            out.append(self._fuse(query, allowed, views[config.lexical_pool], config))
+        return out
+
+    def _views(
+        self,
+        query: str,
+        allowed: np.ndarray,
+        roles: Sequence[str] | str | None,
+        start_date: TimeLike | None,
+        end_date: TimeLike | None,
+        config: HybridConfig,
+    ) -> tuple[np.ndarray, ...]:
+        """The four raw view scores (`VIEWS` order), normalised, then the raw lexical, window-lexical
+        and dense views the candidate choice reads."""
+        index = self.index
+        n = len(index.ids)
         lexical = np.zeros(n)
         window_lexical = np.zeros(n)
-        if has_words:
-            lexical = self._lexical(query, roles, start_date, end_date)
-            window_lexical = index.window_scores(query, limit=self.config.lexical_pool)
-        q = index.embedder.embed([query])[0]
+        if query_terms(query):
+            lexical = self._lexical(query, roles, start_date, end_date, config.lexical_pool)
+            window_lexical = index.window_scores(query, limit=config.lexical_pool)
+        q = index.query_vector(query)
         dense = index.vectors @ q
         window_dense = index.window_vectors @ q
-        raw = (lexical, dense, window_lexical, window_dense)
-        normed = [_minmax(v, allowed) for v in raw]
+        normed = tuple(_minmax(v, allowed) for v in (lexical, dense, window_lexical, window_dense))
+        return (*normed, lexical, window_lexical, dense, window_dense)
+
+    def _fuse(
+        self, query: str, allowed: np.ndarray, views: tuple[np.ndarray, ...], config: HybridConfig
+    ) -> list[Ranked]:
+        index = self.index
+        normed, (lexical, window_lexical, dense, window_dense) = views[:4], views[4:]
         # start from zeros (0.0 + x == x): the fused scores are an array even for an empty index
-        fused = sum(
-            (w * v for w, v in zip(self.config.weights(), normed, strict=True)), np.zeros_like(lexical)
-        )
-        if self.config.speaker_boost:
+        fused = sum((w * v for w, v in zip(config.weights(), normed, strict=True)), np.zeros_like(lexical))
+        if config.speaker_boost:
             named = named_speakers(query, index.speakers.tolist())
             if len(named) == 1:
-                fused = fused + self.config.speaker_boost * (index.speakers == named[0])
+                fused = fused + config.speaker_boost * (index.speakers == named[0])
 
         candidates = allowed & ((lexical > 0) | (window_lexical > 0))
         nearest = np.where(allowed, np.maximum(dense, window_dense), -np.inf)
-        k = min(self.config.dense_candidates, int(allowed.sum()))
+        k = min(config.dense_candidates, int(allowed.sum()))
         candidates[np.argpartition(-nearest, k - 1)[:k]] = True
         pos = np.flatnonzero(candidates)
         # Ties keep stored order, newest first: a later statement supersedes an earlier one.
         order = pos[np.lexsort((-pos, -fused[pos]))]
         # One array operation per view instead of one Python float per candidate and view.
-        views = np.stack(normed)[:, order].T.tolist()
+        rows = np.stack(normed)[:, order].T.tolist()
         return [
             Ranked(index.ids[i], f, tuple(v))
-            for i, f, v in zip(order.tolist(), fused[order].tolist(), views, strict=True)
+            for i, f, v in zip(order.tolist(), fused[order].tolist(), rows, strict=True)
         ]
 
     def _lexical(
@@ -158,9 +193,10 @@ class HybridSearch:
         roles: Sequence[str] | str | None,
         start_date: TimeLike | None,
         end_date: TimeLike | None,
+        pool: int,
     ) -> np.ndarray:
         scores = self.recall.match_scores(
-            query, roles=roles, start_date=start_date, end_date=end_date, limit=self.config.lexical_pool
+            query, roles=roles, start_date=start_date, end_date=end_date, limit=pool
         )
         where = self.index.positions
         out = np.zeros(len(self.index.ids))

@@ -20,7 +20,7 @@ from memgpt_lite.errors import StoreError
 from memgpt_lite.messages import Message
 from memgpt_lite.search.config import HybridConfig
 from memgpt_lite.search.views import indexed, message_view, segments, speaker_of, window_bounds
-from memgpt_lite.storage.embeddings import Embedder
+from memgpt_lite.storage.embeddings import Embedder, QueryVectors
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.recall import RecallStore
 from memgpt_lite.storage.sqlite import (
@@ -71,6 +71,8 @@ class RecallIndex:
     def __init__(self, path: str | Path, embedder: Embedder, config: HybridConfig | None = None) -> None:
         self.path = Path(path)
         self.embedder = embedder
+        self.query_vector = QueryVectors(embedder)
+        """The embedding of a query text (each text embedded once while it is recent)."""
         self.config = config or HybridConfig()
         self._lock = threading.RLock()
         with open_sqlite(self.path, "search index", corrupt="corrupt or not a search index") as self._db:

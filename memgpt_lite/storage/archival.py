@@ -36,7 +36,7 @@ from memgpt_lite.retrieval import (
 from memgpt_lite.storage.archival_reader import check_chroma_file
 from memgpt_lite.storage.candidates import Reach, hybrid_candidates, server_candidates
 from memgpt_lite.storage.chroma_util import PassageFilter, connect, is_panic, open_collection
-from memgpt_lite.storage.embeddings import Embedder, default_embedder
+from memgpt_lite.storage.embeddings import Embedder, QueryVectors, default_embedder
 from memgpt_lite.storage.pages import Page, check_paging
 from memgpt_lite.storage.passage_index import open_index, row_of
 from memgpt_lite.storage.passages import NewPassage, Passage, ScoredPassage, decode, encode
@@ -89,7 +89,7 @@ class ArchivalStore:
         self.count_ttl = count_ttl if count_ttl is not None or url is None else 1.0
         self.access_flush_seconds = access_flush_seconds
         self._counts: dict[str, tuple[float, int]] = {}
-        self._qcache: dict[str, np.ndarray] = {}
+        self._query_vectors = QueryVectors(self.embedder)
         self._touched: dict[str, float] = {}
         self._words: ThreadPoolExecutor | None = None
         self._flushed_at = time.monotonic()
@@ -366,13 +366,7 @@ class ArchivalStore:
     # -- caches: the query vector, totals, and access times written in batches -----------------------
     def _query_vector(self, query: str) -> np.ndarray:
         # Paging through one query embeds it once, not once per page.
-        vec = self._qcache.pop(query, None)
-        if vec is None:
-            vec = self.embedder.embed([query])[0]
-            while len(self._qcache) >= 256:
-                self._qcache.pop(next(iter(self._qcache)))
-        self._qcache[query] = vec
-        return vec
+        return self._query_vectors(query)
 
     def _count(self, flt: PassageFilter) -> int:
         where = flt.where()

@@ -16,12 +16,24 @@ from memgpt_lite.storage.chroma_ef import ChromaEmbeddingFunction
 from memgpt_lite.storage.passages import tag_key
 from memgpt_lite.storage.times import TimeLike, check_range, to_epoch
 
+_SETTINGS: Any = None
+
+
+def _settings() -> Any:
+    """A fresh copy of one `Settings`: building one reads the environment through pydantic-settings
+    (~4 ms, once per open store), a copy costs microseconds; the client writes its path into its copy."""
+    global _SETTINGS
+    from chromadb.config import Settings
+
+    if _SETTINGS is None:
+        _SETTINGS = Settings(anonymized_telemetry=False)
+    return _SETTINGS.model_copy()
+
 
 def connect(path: str | Path | None, url: str | None) -> Any:
     import chromadb
-    from chromadb.config import Settings
 
-    settings = Settings(anonymized_telemetry=False)
+    settings = _settings()
     try:
         if url is not None:
             parsed = urlparse(url)

@@ -156,6 +156,30 @@ class MiniLMEmbedder:
         return _normalise(pooled)
 
 
+class QueryVectors:
+    """The vectors of recent query texts under one embedder (least recently used dropped first).
+
+    A model paging through one search sends the same query once per page, and a search made for
+    several messages often repeats its text: each is embedded once. Thread-safe."""
+
+    def __init__(self, embedder: Embedder, size: int = 256) -> None:
+        self.embedder = embedder
+        self.size = size
+        self._vectors: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, query: str) -> np.ndarray:
+        with self._lock:
+            vec = self._vectors.pop(query, None)
+        if vec is None:
+            vec = self.embedder.embed([query])[0]
+        with self._lock:
+            self._vectors[query] = vec  # (re)inserted last: the most recently used
+            while len(self._vectors) > self.size:
+                self._vectors.pop(next(iter(self._vectors)))
+        return vec
+
+
 def _package_file(package: str, relative: str) -> Path:
     try:
         path = Path(str(resources.files(package).joinpath(relative)))

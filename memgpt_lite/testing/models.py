@@ -83,13 +83,19 @@ class ScriptedModel:
 class FunctionModel:
     """A model whose every answer is computed by `fn(request)` — for behaviour that depends on the prompt."""
 
-    def __init__(self, fn: Callable[[ModelRequest], Any], name: str = "function") -> None:
+    def __init__(
+        self, fn: Callable[[ModelRequest], Any], name: str = "function", *, record: bool = True
+    ) -> None:
         self.name = name
         self._fn = fn
+        # `record=False` for a long-running driver (the demo): a deep copy of every request grows with
+        # the square of the conversation and is only there for a test to read
+        self._record = record
         self.requests: list[ModelRequest] = []
 
     def request(self, request: ModelRequest) -> ModelResponse:
-        self.requests.append(request.model_copy(deep=True))
+        if self._record:
+            self.requests.append(request.model_copy(deep=True))
         return _as_response(self._fn(request), request)
 
     def count_tokens(self, request: ModelRequest) -> int | None:
