@@ -1,6 +1,7 @@
 """Dates a question names, in common English and Chinese forms, as day ranges ("before D" is a range).
 
-Parsing is `dateparser`'s (offline, no network); Chinese numerals in dates are read with `cn2an`. Two things it does not do are done here: it reads
+Parsing is `dateparser`'s (offline, no network); Chinese numerals in dates are read with `cn2an`, English
+ordinal words next to a month ("the twelfth of March", "March the first") with `text2num`. Two things it does not do are done here: it reads
 "before 1 March" as a relative phrase and then finds nothing, so the few words that turn a date into a
 range are taken out first and remembered by position; and it does not read a Chinese month-day without
 a year ("3月12日"), which gets the year of `base` first. An English day written without its year is
@@ -18,6 +19,7 @@ from datetime import date, datetime, timedelta
 import cn2an
 from dateparser.date import DateDataParser
 from dateparser.search import search_dates
+from text_to_num import alpha2digit
 
 from evals.identifiers import ISO_DATE, PATH, ROUTE, TICKET, VERSION
 
@@ -64,7 +66,8 @@ _BETWEEN_AFTER = re.compile(r"^\s*(?:之间|之內|之内|期间)")
 _ANCHOR_SINCE = re.compile(r"\b(since)\b|(自从|自)", re.IGNORECASE)
 # "after"/"before"/"until" often bound something else ("after a reload in app 3.0"): only right before it
 _ANCHOR_NEXT = re.compile(r"\b(after|before|until|prior to)\s+(?:\S+\s+)?$", re.IGNORECASE)
-_ANCHOR_AFTER = re.compile(r"^\s*(以来|之后|以后|之前|以前)")
+# right after it, or after a short verb ("1.6.1 出来以后", "1.5.1 发布之前": came out, was released)
+_ANCHOR_AFTER = re.compile(r"^\s*[\u4e00-\u9fff]{0,3}?(以来|之后|以后|之前|以前)")
 _ANCHOR_NAMES = {"since": "since", "自从": "since", "自": "since", "以来": "since", "after": "after",
                  "之后": "after", "以后": "after", "before": "before", "prior to": "before", "之前": "before",
                  "以前": "before", "until": "until"}  # fmt: skip
@@ -217,10 +220,35 @@ _CN_NUMERAL_DATE = re.compile(
 _SLASH_DATE = re.compile(r"(?<![\w/.-])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/.-])", re.ASCII)
 
 
+# "the twelfth of March", "the first and the sixth of March", "March the twenty-third"
+_ORDINAL_WORDS = r"[a-z]+(?:[- ][a-z]+)?"
+_WORD_DAY_OF = re.compile(
+    rf"\b(?:the\s+)?({_ORDINAL_WORDS})(?=\s+(?:(?:and|to|until|through)\s+(?:the\s+)?{_ORDINAL_WORDS}\s+)?of\s+(?:{_MONTHS})\b)",
+    re.IGNORECASE,
+)
+_MONTH_WORD_DAY = re.compile(rf"\b(?:{_MONTHS})\s+(?:the\s+)?({_ORDINAL_WORDS})\b", re.IGNORECASE)
+_DAY_WORDS_JOINED = re.compile(
+    rf"\b(?:the\s+)?({_ORDINAL_WORDS})(?=\s+(?:and|to|until|through)\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\s+of\b)",
+    re.IGNORECASE,
+)
+
+
+def _ordinal(m: re.Match[str]) -> str:
+    """The match with its day written in words as digits; a word that is no ordinal stays as it is."""
+    words = m[1]
+    digits = alpha2digit(words, "en", threshold=0)
+    if not re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", digits):
+        return m[0]
+    return m[0][: m.start(1) - m.start(0)] + digits + m[0][m.end(1) - m.start(0) :]
+
+
 def _numerals(text: str) -> str:
-    """Dates written with Chinese numerals ("三月五日", "二〇二六年三月十二日") in digits (cn2an), and
-    "2026/3/5" as ISO: only date-shaped spans change, never other numbers in the text."""
+    """Dates written with Chinese numerals ("三月五日", "二〇二六年三月十二日") in digits (cn2an), English
+    ordinal words next to a month in digits (text2num), and "2026/3/5" as ISO: only date-shaped spans
+    change, never other numbers in the text."""
     text = _CN_NUMERAL_DATE.sub(lambda m: cn2an.transform(m[0], "cn2an"), text)
+    text = _MONTH_WORD_DAY.sub(_ordinal, _WORD_DAY_OF.sub(_ordinal, text))
+    text = _DAY_WORDS_JOINED.sub(_ordinal, text)
     return _SLASH_DATE.sub(lambda m: f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}", text)
 
 

@@ -688,12 +688,25 @@ def test_the_sentence_that_asks_names_the_topic_the_ones_before_set_the_scene():
         ("三月五日的分诊会决定了什么？", "2026-03-05", "2026-03-05"),
         ("二〇二六年三月十二日之前记录了什么？", "None", "2026-03-11"),
         ("2026/3/5 的分诊会决定了什么？", "2026-03-05", "2026-03-05"),
+        # session 6 (heldout3's o3-24): English ordinal words next to a month (text2num)
+        ("What did the retest on the twelfth of March turn up?", "2026-03-12", "2026-03-12"),
+        ("Anything new since March the first?", "2026-03-01", "None"),
+        ("Between the first and the sixth of March 2026, what was confirmed?", "2026-03-01", "2026-03-06"),
     ],
 )
 def test_dates_in_other_written_forms(text, since, until):
     (r,) = read_question(text, datetime(2026, 3, 20)).ranges
     assert (str(r.since), str(r.until)) == (since, until)
     assert read_question("三个问题交替出现，第二页报错", datetime(2026, 3, 20)).ranges == []
+    # an ordinal word that dates nothing stays a word
+    assert read_question("First of all, the second retest: what changed?", datetime(2026, 3, 20)).ranges == []
+
+
+def test_a_version_named_with_a_short_verb_before_a_chinese_relation_is_a_point_in_time():
+    # session 6 (heldout4's o4-22, heldout5's o5-23): "after 1.6.1 came out"
+    q = read_question("1.6.1 出来以后，删除账号那个页面有人重新测过没有？")
+    assert q.anchors == [("after", "app_version", "1.6.1")] and q.versions == []
+    assert read_question("BH-215 在 1.5 里已经修好了吗？").versions == ["1.5"]
 
 
 def test_the_asking_sentence_wants_a_kind_of_statement_no_current_record_on_it_makes():
