@@ -234,6 +234,7 @@ HELD_OUT = (
     "heldout3",
     "heldout4",
     "heldout5",
+    "heldout6",
 )
 
 
