@@ -418,9 +418,19 @@ def _claims_of(h: Hit) -> set[str]:
     return {_label_words(v) for v in h.values("claim")}
 
 
+def _asked_labels(q: Question, pool: list[Hit]) -> set[str]:
+    """The labels memory uses that the asking sentence writes out (a sentence before it sets the scene)."""
+    return _named_labels(q, pool, asked_sentence(q.text))
+
+
 def _asked_kinds(q: Question, pool: list[Hit]) -> set[str]:
     """The claim labels memory uses that the asking sentence writes out ("what's the root cause?")."""
-    return {c for h in pool for c in _claims_of(h)} & _named_labels(q, pool, asked_sentence(q.text))
+    return {c for h in pool for c in _claims_of(h)} & _asked_labels(q, pool)
+
+
+def _state_labels(pool: list[Hit]) -> set[str]:
+    """The bug states memory's records hold ("open", "fixed"), as words."""
+    return {_label_words(v) for h in pool for v in h.values("bug_status")}
 
 
 def _labels(h: Hit, pool: list[Hit]) -> set[str]:
@@ -472,7 +482,7 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     if q.versions:
         of_version = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
         patches = [h for h in topical if _usable(h) and all(h.patch_of(v) for v in q.versions)]
-        asked = _named_labels(q, pool, asked_sentence(q.text))
+        asked = _asked_labels(q, pool)
         if (
             ids
             and patches
@@ -569,12 +579,13 @@ def _current_word(h: Hit, pool: list[Hit]) -> list[Hit]:
         seen.add(end.id)
     if end is not h and _usable(end):
         out.append(end)
-    if h.fields.get("claim", "").strip() in UNSETTLED:
+    claim = h.fields.get("claim", "").strip()
+    if claim in UNSETTLED:
         # settled by a person's record on the same tickets that states what the guess guessed (a guess
         # about a file is settled by a decision naming a file, not by a note that only cites the ticket;
         # a symptom by a person's record of its ticket's cause)
         tickets = set(h.values("tickets"))
-        symptom = h.fields.get("claim", "").strip() == "symptom"
+        symptom = claim == "symptom"
         guessed = [] if symptom else [k for k in ("paths", "routes") if h.values(k)]
         out += [p for p in pool if _usable(p) and p.layer == "user_authored_decision"
                 and tickets & set(p.values("tickets")) and all(p.values(k) for k in guessed)
@@ -644,20 +655,17 @@ def _closest(q: Question, pool: list[Hit]) -> Hit | None:
     return top if top.id in _standing_out(pool) else None
 
 
-def _replaced_closest(q: Question, pool: list[Hit]) -> list[Hit]:
+def _replaced_closest(q: Question, pool: list[Hit], top: Hit | None) -> list[Hit]:
     """A question naming no ticket or path that is far closer to one record than to the rest is about
     that record; when a person has since replaced it (a withdrawn lesson, an overruled guess), the
-    person's record is the current word on it."""
-    top = _closest(q, pool)
+    person's record is the current word on it. `top` is that record (`_closest`)."""
     if top is None or _usable(top) or not top.trusted:
         return []
 
     # the question's own constraints (a version, a date) still hold for the record that answers; what
     # settles a guess or a symptom is a person's word, what replaced a state is the state since
     # ("is the double posting fixed now? a retest said so" → the regression that superseded that retest)
-    asks_state = bool(
-        {_label_words(v) for h in pool for v in h.values("bug_status")} & _named_labels(q, pool)
-    )
+    asks_state = bool(_state_labels(pool) & _named_labels(q, pool))
 
     def fits(r: Hit) -> bool:
         return (
@@ -698,12 +706,12 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     topical, scored = _topical(q, pool, aliases)
     flagged = sorted({h.id for h in topical if not h.current})
-    replaced = _replaced_subject(q, topical, pool, aliases) or _replaced_closest(q, pool)
+    closest = _closest(q, pool)
+    replaced = _replaced_subject(q, topical, pool, aliases) or _replaced_closest(q, pool, closest)
     if replaced:
         flagged = sorted(
             {*flagged, *(h.id for h in pool if not h.current and h.superseded_by in {r.id for r in replaced})}
         )
-    closest = _closest(q, pool)
     if not replaced and closest is not None and closest.current and closest.trusted and not _usable(closest):
         # the question is about an unconfirmed guess or a symptom no one has settled ("do we know yet
         # what's making the button do nothing?"): memory holds no answer, whatever else is near it
@@ -776,11 +784,7 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
             f"No record on this is from {when}; the latest, {best.id}, is of {best.day}.", flagged
         )
     constraints = bool(ids) + bool(q.versions) + bool(q.ranges)
-    if (
-        readable_share(q, pool) < READABLE_SHARE
-        and constraints < 2
-        and best.layer != "user_authored_decision"
-    ):
+    if unreadable and constraints < 2 and best.layer != "user_authored_decision":
         # Only the identifier is understood: a cause, a status and a plan about it are all on topic, so only
         # a person's word on it, or a record pinned by two things named (a ticket and a version), answers.
         return _no_match(
@@ -788,9 +792,7 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     # (a state named in a sentence before the asking one is a claim being checked: "a comment says BH-253
     # was fixed in 1.6.1. Can we close it?" is answered by the record that says it is still open)
-    states = {_label_words(v) for h in pool for v in h.values("bug_status")} & _named_labels(
-        q, pool, asked_sentence(q.text)
-    )
+    states = _state_labels(pool) & _asked_labels(q, pool)
     own = {_label_words(v) for v in best.values("bug_status")}
     if states and own and not states & own and not overruled:
         # the question takes a bug state as given ("which release fixed …") that the current record on it
