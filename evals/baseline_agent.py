@@ -58,6 +58,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from evals.dates import DayRange, anchor_relation, anchored, read_dates
+from evals.gloss import CJK, gloss
 from evals.identifiers import PATH, ROUTE, TICKET, VERSION, named_identifiers
 from memgpt_lite.messages import ModelRequest, ModelResponse
 from memgpt_lite.testing import response, tool_call
@@ -73,9 +74,11 @@ RELATIVE_FLOOR = 1.5
 """... and only when the hit stands this many standard deviations above the mean similarity of all the
 searches showed: a cosine floor alone lets a question that resembles everything a little "answer"."""
 MIN_POOL = 5
+VOCABULARY_PAGES = 10
+"""Pages of a Chinese question's own search read for memory's vocabulary (`read_in_memory_words`)."""
 LOOKUP_PAGES = 2
 SEARCH_PAGES = 3
-MAX_ROUNDS = 4
+MAX_ROUNDS = 5
 FOLLOW_UPS = 6
 """Lookups of what replaced, or settled, the records about what the question names (bounded)."""
 
@@ -176,6 +179,13 @@ class Question:
     anchors: list[tuple[str, str, str]] = field(default_factory=list)
     """(relation, field, identifier): a path or version named as a point in time ("since its code moved
     to app/x.py"), dated by memory's earliest record carrying it (`resolve_named`)."""
+    reading: str = ""
+    """The question in memory's words (`evals.gloss`: Chinese words as the senses memory's records use),
+    what searches rank by and labels are read from; empty = the text itself."""
+
+    @property
+    def words(self) -> str:
+        return self.reading or self.text
 
     def topic(self) -> tuple[str, list[str]]:
         """The most specific identifiers named, and which field they are matched in."""
@@ -409,7 +419,7 @@ def _named_labels(q: Question, pool: list[Hit], text: str | None = None) -> set[
     """The record kinds, claim labels and bug states memory shows that the question (or one sentence of
     it) writes out ("daily note", "root cause", "release note", "fixed"): read from memory's own labels,
     not from a word list."""
-    text = " " + re.sub(r"(?<=\w)-(?=\w)", "", (q.text if text is None else text).lower()) + " "
+    text = " " + re.sub(r"(?<=\w)-(?=\w)", "", (q.words if text is None else text).lower()) + " "
     labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
     return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
 
@@ -420,7 +430,7 @@ def _claims_of(h: Hit) -> set[str]:
 
 def _asked_labels(q: Question, pool: list[Hit]) -> set[str]:
     """The labels memory uses that the asking sentence writes out (a sentence before it sets the scene)."""
-    return _named_labels(q, pool, asked_sentence(q.text))
+    return _named_labels(q, pool, asked_sentence(q.words))
 
 
 def _asked_kinds(q: Question, pool: list[Hit]) -> set[str]:
@@ -515,8 +525,25 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
         # Nothing named: the kind of record the question writes out, and what is close in meaning.
         wanted = _named_labels(q, pool)
         close = _standing_out(pool)
-        topical = [h for h in topical if wanted & _labels(h, []) or h.id in close]
+        topical = [h for h in topical
+                   if wanted & _labels(h, []) and _same_subject(h, wanted, close, pool) or h.id in close]  # fmt: skip
     return topical, scored
+
+
+def _same_subject(h: Hit, wanted: set[str], close: set[str], pool: list[Hit]) -> bool:
+    """A record of the kind a question naming nothing asks for is about it when the records closest to
+    the question (those standing out, else the closest one) are of that same kind too, or share a ticket
+    with it: "has the root cause of the delete-account regression been found?" is closest to the regression,
+    and another bug's root cause does not answer it; "what did the latest hand-over say?" is closest to
+    hand-over notes."""
+    scored = [c for c in pool if c.similarity is not None]
+    anchors = [c for c in pool if c.id in close] or (
+        [max(scored, key=lambda c: c.similarity or 0.0)] if scored else []
+    )
+    if not anchors:
+        return True
+    kinds = wanted & _labels(h, [])
+    return any(kinds & _labels(a, []) or set(a.values("tickets")) & set(h.values("tickets")) for a in anchors)
 
 
 READABLE_SHARE = 0.5
@@ -533,11 +560,15 @@ def readable_share(q: Question, pool: list[Hit]) -> float:
     text = q.text
     for ident in (*q.tickets, *q.paths, *q.routes, *q.versions, *(r.text for r in q.ranges)):
         text = text.replace(ident, " ")
-    words = [w.lower() for w in _WORD.findall(text) if not w.isdigit()]
-    if not words or len(pool) < MIN_POOL:
+    # Chinese words count as read when the dictionary gives one a sense memory's words write (`gloss`)
+    vocab = [w.lower() for h in pool for w in _WORD.findall(h.content)]
+    chinese = gloss(text, vocab) if len(pool) >= MIN_POOL else None
+    words = [w.lower() for w in _WORD.findall(CJK.sub(" ", text)) if not w.isdigit()]
+    total = len(words) + (chinese.words if chinese else 0)
+    if not total or len(pool) < MIN_POOL:
         return 1.0  # nothing to read, or too little of memory's text to judge by
-    vocab = {w.lower() for h in pool for w in _WORD.findall(h.content)}
-    return sum(w in vocab for w in words) / len(words)
+    known = set(vocab)
+    return (sum(w in known for w in words) + (chinese.understood if chinese else 0)) / total
 
 
 def _extra(h: Hit, key: str, known: set[str]) -> int:
@@ -879,12 +910,15 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     wanted: list[tuple[str, dict[str, Any]]] = []
     for i in (*q.tickets, *q.paths, *q.routes, *q.versions, *_aliases(q, pool), *(a[2] for a in q.anchors)):
         wanted += [
-            (LOOKUP, {"text": i, "query": q.text, **({"page": n} if n else {})}) for n in range(LOOKUP_PAGES)
+            (LOOKUP, {"text": i, "query": q.words, **({"page": n} if n else {})}) for n in range(LOOKUP_PAGES)
         ]
-    wanted += [(SEARCH, {"query": q.text, **({"page": n} if n else {})}) for n in range(SEARCH_PAGES)]
+    wanted += [(SEARCH, {"query": q.words, **({"page": n} if n else {})}) for n in range(SEARCH_PAGES)]
+    if CJK.search(q.text):
+        # memory's vocabulary, for reading the question in its words: the text's own search, further
+        wanted += [(SEARCH, {"query": q.text, **({"page": n} if n else {})}) for n in range(VOCABULARY_PAGES)]
     # a file named without its directory: memory's records of it show its full path
     wanted += [(SEARCH, {"query": n}) for n in file_names(q)]
-    wanted += [(SEARCH, {"query": q.text, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
+    wanted += [(SEARCH, {"query": q.words, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
     # what replaced a record about what is named, and a person's word on the tickets of a guess about it
     follow: list[str] = []
     for h in pool:
@@ -894,7 +928,7 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
                 nxt += h.values("tickets")
             follow += [x for x in nxt if x not in follow and x not in q.tickets]
     wanted += [
-        (LOOKUP, {"text": x, "query": q.text, **({"page": n} if n else {})})
+        (LOOKUP, {"text": x, "query": q.words, **({"page": n} if n else {})})
         for x in follow[:FOLLOW_UPS]
         for n in range(LOOKUP_PAGES)
     ]
@@ -904,7 +938,7 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
         for h in pool:
             if h.current and h.trusted and _named_score(q, h, {}):
                 carried += [p for p in h.values("paths") if p not in carried]
-        wanted += [(LOOKUP, {"text": p, "query": q.text}) for p in carried[:FOLLOW_UPS]]
+        wanted += [(LOOKUP, {"text": p, "query": q.words}) for p in carried[:FOLLOW_UPS]]
     return wanted
 
 
@@ -932,6 +966,19 @@ def gather(shown: list[tuple[dict[str, Any], str]], question: str) -> list[Hit]:
     return list(by_id.values())
 
 
+def read_in_memory_words(text: str, shown: list[tuple[dict[str, Any], str]]) -> str:
+    """A Chinese question in the words of the records its first searches showed (`evals.gloss`), or ""
+    for a question memory's language reads as it is. Only the first round's results (those searched by
+    the text itself) give the vocabulary, so the reading stays one through the later rounds."""
+    if not CJK.search(text):
+        return ""
+    first = [h for args, content in shown if args.get("query") == text for h in parse_hits(content)]
+    if not first:
+        return ""
+    vocab = [w for h in first for part in (h.content, *h.fields.values()) for w in _WORD.findall(part)]
+    return gloss(text, vocab).text
+
+
 def baseline_reply(request: ModelRequest) -> ModelResponse:
     """One step of the baseline: look up, search, follow what the results point to, then answer."""
     msgs = request.messages
@@ -944,13 +991,18 @@ def baseline_reply(request: ModelRequest) -> ModelResponse:
     done = _calls(after)
     shown = [(args, r.content) for (name, args), r in zip(done, results, strict=False)
              if not r.is_error and name in (SEARCH, LOOKUP)]  # fmt: skip
-    pool = gather(shown, text)
+    reading = read_in_memory_words(text, shown)
+    pool = gather(shown, reading or text)
     # A date without a year is read in the year of the newest memory seen.
     base = datetime.combine(max((h.day for h in pool), default=date.today()) + timedelta(days=1), time.min)
     q = read_question(text, base)
+    q.reading = reading
     resolve_named(q, pool)
     rounds = sum(m.role == "assistant" for m in after)
-    todo = [(n, a) for n, a in plan(q, pool) if (n, a) not in done]
+    todo: list[tuple[str, dict[str, Any]]] = []
+    for n, a in plan(q, pool):
+        if (n, a) not in done and (n, a) not in todo:
+            todo.append((n, a))
     if todo and rounds < MAX_ROUNDS:
         return response(*(tool_call(n, **a, request_heartbeat=True) for n, a in todo), model="baseline")
     return response(tool_call("submit_answer", **decide(q, pool)), model="baseline")
