@@ -530,6 +530,24 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     return topical, scored
 
 
+def _left_state(best: Hit, states: set[str], pool: list[Hit]) -> bool:
+    """`best` replaced a record holding one of `states` (directly or down its supersession chain): the
+    ticket was in that state and memory records that it left it ("is the share-link bug still open?" is
+    answered by the fix verification that superseded the open report)."""
+    by_id = {h.id: h for h in pool}
+    seen: set[str] = set()
+    old = by_id.get(best.fields.get("supersedes", "").strip())
+    while old is not None and old.id not in seen:
+        if states & {_label_words(v) for v in old.values("bug_status")}:
+            return True
+        seen.add(old.id)
+        old = by_id.get(old.fields.get("supersedes", "").strip())
+    return any(
+        h.superseded_by == best.id and states & {_label_words(v) for v in h.values("bug_status")}
+        for h in pool
+    )
+
+
 def _same_subject(h: Hit, wanted: set[str], close: set[str], pool: list[Hit]) -> bool:
     """A record of the kind a question naming nothing asks for is about it when the records closest to
     the question (those standing out, else the closest one) are of that same kind too, or share a ticket
@@ -776,6 +794,8 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
             for src in set(h.values("provenance")):
                 rested_on[src] = rested_on.get(src, 0) + 1
 
+    asks_state = bool(_state_labels(pool) & _asked_labels(q, pool))
+
     def rank(h: Hit) -> tuple[Any, ...]:
         # most identifiers asked, fewest not asked (a daily note about four tickets is less about one),
         # the kind of record the question names, a person's decision, then closeness in meaning
@@ -790,7 +810,10 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # So does a person's record among the later patch releases a question on a version is answered by.
         patch = bool(q.versions) and not all(h.carries_version(v) for v in q.versions)
         first = person if replaced or patch else False
-        return (scored[h.id], first, -extra, bool(wanted & _labels(h, pool)), on_day, person,
+        # a question naming a bug state ("is it still open?") asks the ticket's state now: a record of a
+        # state answers it before a cause or a plan does
+        state = bool(asks_state and h.values("bug_status"))
+        return (scored[h.id], first, -extra, bool(wanted & _labels(h, pool)), state, on_day, person,
                 person and "decision" in h.values("kind"), linked, h.similarity or 0.0, -h.rank)  # fmt: skip
 
     if ids and not replaced:
@@ -825,7 +848,11 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
     # was fixed in 1.6.1. Can we close it?" is answered by the record that says it is still open)
     states = _state_labels(pool) & _asked_labels(q, pool)
     own = {_label_words(v) for v in best.values("bug_status")}
-    if states and own and not states & own and not overruled:
+    # ... unless the record it holds replaced one in the asked state, and the question does not name that
+    # record's kind: "is it still open?" is answered by the fix that closed the report; "which release
+    # fixed the regression?" knows of the regression and asks for a fix after it
+    left = _left_state(best, states, pool) and not wanted & {_label_words(v) for v in best.values("kind")}
+    if states and own and not states & own and not overruled and not left:
         # the question takes a bug state as given ("which release fixed …") that the current record on it
         # does not hold: memory cannot confirm what is asked, only that the state differs
         return _no_match(

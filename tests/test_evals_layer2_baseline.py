@@ -877,3 +877,17 @@ def test_the_next_hand_over_replaces_the_last_not_what_it_said():
     # a successor still on what is named answers for it
     on_it = new.replace("tickets=OPS-7", "tickets=OPS-2")
     assert answer(q, old, on_it)["evidence_ids"] == ["HO2"]
+
+
+def test_a_question_naming_a_state_is_answered_by_the_ticket_s_state_now():
+    report = hit("B7", "Bug report OPS-7: the tax total is off by a cent.", status="superseded", by="F7",
+                 similarity=0.5, claim="status", kind="bug_report", bug_status="open", tickets="OPS-7", **AGENT)  # fmt: skip
+    fixed = hit("F7", "OPS-7 fixed on 2.2: the tax total is right.", similarity=0.3, claim="status",
+                kind="fix_verification", bug_status="fixed", tickets="OPS-7", supersedes="B7", **AGENT)  # fmt: skip
+    # the fix that superseded the open report answers "still open?", before the person's root cause
+    assert answer("Is OPS-7 still open?", report, fixed, DEC_7)["evidence_ids"] == ["F7"]
+    # a question that knows of the regression and asks for a fix after it takes that fix as given
+    fixed_then = fixed.replace("status=current", "status=superseded superseded_by=R7")
+    regress = hit("R7", "OPS-7 regressed on 2.3: the tax total is off again.", similarity=0.4, claim="status",
+                  kind="regression", bug_status="open", tickets="OPS-7", supersedes="F7", **AGENT)  # fmt: skip
+    assert answer("Which release fixed the OPS-7 regression?", report, fixed_then, regress)["no_match"]
