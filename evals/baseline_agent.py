@@ -58,7 +58,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from evals.dates import DayRange, anchor_relation, anchored, read_dates
-from evals.gloss import CJK, gloss
+from evals.gloss import CJK, gloss, stem
 from evals.identifiers import PATH, ROUTE, TICKET, VERSION, named_identifiers
 from memgpt_lite.messages import ModelRequest, ModelResponse
 from memgpt_lite.testing import response, tool_call
@@ -419,9 +419,11 @@ def _named_labels(q: Question, pool: list[Hit], text: str | None = None) -> set[
     """The record kinds, claim labels and bug states memory shows that the question (or one sentence of
     it) writes out ("daily note", "root cause", "release note", "fixed"): read from memory's own labels,
     not from a word list."""
-    text = " " + re.sub(r"(?<=\w)-(?=\w)", "", (q.words if text is None else text).lower()) + " "
+    text = re.sub(r"(?<=\w)-(?=\w)", "", (q.words if text is None else text).lower())
+    # word by word, as stems: "the BH-272 fix" writes out the state "fixed", "regressed" the regression
+    said = " " + " ".join(stem(w) for w in _WORD.findall(text)) + " "
     labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
-    return {lab for lab in labels if lab and re.search(rf"(?<!\w){re.escape(lab)}s?(?!\w)", text)}
+    return {lab for lab in labels if lab and " " + " ".join(stem(w) for w in lab.split()) + " " in said}
 
 
 def _claims_of(h: Hit) -> set[str]:
@@ -794,7 +796,10 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
             for src in set(h.values("provenance")):
                 rested_on[src] = rested_on.get(src, 0) + 1
 
-    asks_state = bool(_state_labels(pool) & _asked_labels(q, pool))
+    # (a question naming a kind of record besides a state asks for that record: "which tickets did the
+    # release note fix?")
+    asked_labels = _asked_labels(q, pool)
+    asks_state = bool(asked_labels) and asked_labels <= _state_labels(pool)
 
     def rank(h: Hit) -> tuple[Any, ...]:
         # most identifiers asked, fewest not asked (a daily note about four tickets is less about one),
@@ -816,12 +821,14 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         return (scored[h.id], first, -extra, bool(wanted & _labels(h, pool)), state, on_day, person,
                 person and "decision" in h.values("kind"), linked, h.similarity or 0.0, -h.rank)  # fmt: skip
 
+    mentioning: list[Hit] = []
     if ids and not replaced:
         # An item that names the asked identifier among others of its kind (a hand-over note listing four
         # tickets) mentions it; it answers only a question that names what kind of record it is.
         specific = [h for h in usable if not _extra(h, field_name, known) or wanted & _labels(h, pool)]
         if not specific:
             return _no_match(f"Memory only mentions {', '.join(ids)} among other things.", flagged)
+        mentioning = [h for h in usable if h not in specific]
         usable = specific
     best = max(usable, key=rank)
     # (with a point in time named by a version or a path, a date dates that point: "before 1.4.1 went
@@ -880,6 +887,13 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # question as the best other item: unless the question names what it wants, it asks the live state
         return _no_match(f"{due[0].id} says a retest is due, so the recorded state no longer holds.", flagged)
     cited = [best]
+    if q.versions and best.layer != "user_authored_decision" and all(best.patch_of(v) for v in q.versions):
+        # the asked version is what the question tests, and a later patch release answers: the person's
+        # record of that release on the ticket (a release note listing it) is cited beside the verification
+        release = [h for h in mentioning if h.layer == "user_authored_decision"
+                   and set(h.values("app_version")) & set(best.values("app_version"))
+                   and set(h.values("tickets")) & set(best.values("tickets"))]  # fmt: skip
+        cited = [max(release, key=rank), best] if release else cited
     notes = [h for h in usable if h.id in aliases.values()]
     about_old = [h for h in usable if h not in notes and any(h.carries(a, "paths") for a in aliases)]
     if notes and about_old and (best in notes or best in about_old):

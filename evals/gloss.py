@@ -75,8 +75,9 @@ def _stemmer() -> Any:
 
 
 @cache
-def _stem(word: str) -> str:
-    return str(_stemmer().stemWord(word))
+def stem(word: str) -> str:
+    """The word's English stem ("fixed" -> "fix")."""
+    return str(_stemmer().stemWord(word.lower()))
 
 
 class Vocabulary:
@@ -86,14 +87,14 @@ class Vocabulary:
         forms: dict[str, Counter[str]] = {}
         for w in words:
             w = w.lower()
-            forms.setdefault(_stem(w), Counter())[w] += 1
+            forms.setdefault(stem(w), Counter())[w] += 1
         self.words = {w for c in forms.values() for w in c}
         self.form = {stem: c.most_common(1)[0][0] for stem, c in forms.items()}
 
     def written(self, sense: tuple[str, ...]) -> str | None:
         """The sense in memory's words, when memory has every word of it: as the dictionary writes it,
         else memory's commonest word of the same stem ("fix" for "fixed")."""
-        out = [w if w in self.words else self.form.get(_stem(w)) for w in sense]
+        out = [w if w in self.words else self.form.get(stem(w)) for w in sense]
         return " ".join(w for w in out if w) if all(out) else None
 
 

@@ -891,3 +891,29 @@ def test_a_question_naming_a_state_is_answered_by_the_ticket_s_state_now():
     regress = hit("R7", "OPS-7 regressed on 2.3: the tax total is off again.", similarity=0.4, claim="status",
                   kind="regression", bug_status="open", tickets="OPS-7", supersedes="F7", **AGENT)  # fmt: skip
     assert answer("Which release fixed the OPS-7 regression?", report, fixed_then, regress)["no_match"]
+
+
+def test_labels_are_read_by_stem():
+    from evals.baseline_agent import _named_labels
+
+    pool = parse_hits(
+        "x\n" + "\n".join([DEC_7, hit("R", "OPS-7 regressed.", kind="regression", bug_status="fixed")])
+    )
+    assert _named_labels(read_question("Has OPS-7 regressed?"), pool) == {"regression"}
+    assert _named_labels(read_question("Did the OPS-7 fix ship?"), pool) == {"fixed"}
+    assert (
+        _named_labels(read_question("Is the OPS-7 prefix right?"), pool) == set()
+    )  # a word, not a part of one
+
+
+def test_a_fix_in_a_later_patch_release_cites_that_release_s_note_beside_the_verification():
+    verify = hit("V7", "OPS-7 fixed in 2.2.1: retested, the total is right.", similarity=0.6, claim="status",
+                 kind="fix_verification", bug_status="fixed", tickets="OPS-7", app_version="2.2.1", **AGENT)  # fmt: skip
+    note = hit("REL221", "Release note 2.2.1 (lee): ships the OPS-7 and OPS-8 fixes.", similarity=0.5,
+               claim="release", kind="release_note", tickets="OPS-7,OPS-8", app_version="2.2.1", **PERSON)  # fmt: skip
+    other = hit("REL22", "Release note 2.2 (lee): ships the OPS-8 fix.", similarity=0.5, claim="release",
+                kind="release_note", tickets="OPS-8", app_version="2.2", **PERSON)  # fmt: skip
+    plan_ = hit("D7", "Decision OPS-7 (lee): fix planned for 2.2.", similarity=0.4, claim="root_cause",
+                kind="decision", tickets="OPS-7", app_version="2.2", **PERSON)  # fmt: skip
+    a = answer("Did the OPS-7 fix go out with 2.2, or only in a later build?", verify, note, other, plan_)
+    assert a["evidence_ids"] == ["REL221", "V7"] and a["support_layer"] == "user_authored_decision"
