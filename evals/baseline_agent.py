@@ -156,7 +156,8 @@ def parse_hits(text: str) -> list[Hit]:
         elif line.startswith("  ") and hits:
             body = line.strip()
             keys = list(_FIELD.finditer(body))
-            for k, nxt in zip(keys, [*keys[1:], None], strict=True):
+            # (an indented line without fields is a wrapped part of the hit's text, or a cut one: no fields)
+            for k, nxt in zip(keys, [*keys[1:], None], strict=False):
                 hits[-1].fields[k["key"]] = body[k.end() : nxt.start() if nxt else len(body)]
     return hits
 

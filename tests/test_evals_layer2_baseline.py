@@ -917,3 +917,9 @@ def test_a_fix_in_a_later_patch_release_cites_that_release_s_note_beside_the_ver
                 kind="decision", tickets="OPS-7", app_version="2.2", **PERSON)  # fmt: skip
     a = answer("Did the OPS-7 fix go out with 2.2, or only in a later build?", verify, note, other, plan_)
     assert a["evidence_ids"] == ["REL221", "V7"] and a["support_layer"] == "user_authored_decision"
+
+
+def test_an_indented_line_without_fields_is_no_fields_line():
+    text = "[2026-03-01 10:00 id=A importance=5] text\n  wrapped text, no fields\n  kind=x; tickets=BH-1"
+    (h,) = parse_hits(text)
+    assert h.fields == {"kind": "x", "tickets": "BH-1"}
