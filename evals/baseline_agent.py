@@ -495,9 +495,13 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     if q.versions:
         of_version = [h for h in topical if all(h.carries_version(v) for v in q.versions)]
         patches = [h for h in topical if _usable(h) and all(h.patch_of(v) for v in q.versions)]
+        if not ids:
+            # a question naming no ticket or path is about the tickets of what stands out close to it
+            subject = {t for h in pool if h.id in _standing_out(pool) for t in h.values("tickets")}
+            patches = [h for h in patches if subject & set(h.values("tickets"))]
         asked = _asked_labels(q, pool)
         if (
-            ids
+            (ids or asked)
             and patches
             and not any(
                 _usable(h) and (not asked or asked & _labels(h, [])) and not _extra(h, field_name, set(ids))
@@ -759,7 +763,12 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
     topical, scored = _topical(q, pool, aliases)
     flagged = sorted({h.id for h in topical if not h.current})
     closest = _closest(q, pool)
-    replaced = _replaced_subject(q, topical, pool, aliases) or _replaced_closest(q, pool, closest)
+    # (when the records of a later patch release are the topic, the question tests the version it names:
+    # what replaced the closest record on that version does not answer it)
+    patched = bool(q.versions and topical) and all(h.patch_of(v) for h in topical for v in q.versions)
+    replaced = _replaced_subject(q, topical, pool, aliases) or (
+        [] if patched else _replaced_closest(q, pool, closest)
+    )
     if replaced:
         flagged = sorted(
             {*flagged, *(h.id for h in pool if not h.current and h.superseded_by in {r.id for r in replaced})}

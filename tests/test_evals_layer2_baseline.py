@@ -923,3 +923,16 @@ def test_an_indented_line_without_fields_is_no_fields_line():
     text = "[2026-03-01 10:00 id=A importance=5] text\n  wrapped text, no fields\n  kind=x; tickets=BH-1"
     (h,) = parse_hits(text)
     assert h.fields == {"kind": "x", "tickets": "BH-1"}
+
+
+def test_a_version_tested_by_a_question_naming_no_ticket_is_answered_by_its_later_patch_release():
+    report = hit("B7", "Bug report OPS-7 (2.2): the tax page crashes.", status="superseded", by="V7", similarity=0.62,
+                 claim="status", kind="bug_report", bug_status="open", tickets="OPS-7", app_version="2.2", **AGENT)  # fmt: skip
+    cause = hit("D7", "Decision OPS-7 (lee): src/billing/tax.py divides by zero.", similarity=0.6, claim="root_cause",
+                kind="decision", tickets="OPS-7", app_version="2.2", provenance="B7", **PERSON)  # fmt: skip
+    verify = hit("V7", "OPS-7 fixed in 2.2.1: the tax page loads.", similarity=0.5, claim="status",
+                 kind="fix_verification", bug_status="fixed", tickets="OPS-7", app_version="2.2.1", **AGENT)  # fmt: skip
+    note = hit("REL221", "Release note 2.2.1 (lee): ships the OPS-7 fix.", similarity=0.45, claim="release",
+               kind="release_note", tickets="OPS-7", app_version="2.2.1", **PERSON)  # fmt: skip
+    q = "Was the tax page crash already fixed in the 2.2 release?"
+    assert answer(q, report, cause, verify, note, *FILLER)["evidence_ids"] == ["REL221"]
