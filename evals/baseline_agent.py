@@ -3,6 +3,10 @@
 It receives the question only and uses the tools an LLM agent has. It reads no intent from words and
 keeps no keyword list; what it knows of the question are the identifiers written in it and its dates:
 
+0. **Memory's words.** A Chinese question is read in the words memory's records write: each word as the
+   first of its CC-CEDICT senses that memory's vocabulary writes (`evals.gloss`); the searches rank by
+   that reading and labels are read from it. Labels are matched by stem ("fix" writes out `fixed`).
+
 1. **Exact before ranked.** Each ticket, file path, route and version the question names is looked up
    with `archival_memory_lookup` (exact match) before `archival_memory_search` ranks anything. The
    ranked search is paged until every exact hit has a similarity to the question (bounded). Tickets in
