@@ -901,6 +901,22 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # question as the best other item: unless the question names what it wants, it asks the live state
         return _no_match(f"{due[0].id} says a retest is due, so the recorded state no longer holds.", flagged)
     cited = [best]
+    days = [r for r in q.ranges if r.since is not None and r.since == r.until]
+    if (
+        days
+        and not ids
+        and not q.versions
+        and wanted & _labels(best, pool)
+        and best.id not in _standing_out(pool)
+    ):
+        # a day named with a kind of record and nothing else ("the root causes decided at the 18 March
+        # triage"): every record of that kind from that day answers, not only the closest one (one that
+        # stands out close to the question is what it asks about: "the root cause found that day for the
+        # feed's duplicate article")
+        kinds = wanted & _labels(best, pool)
+        same = [h for h in usable if h is not best and kinds <= _labels(h, pool)
+                and any(r.contains(h.day) for r in days) and best.day == h.day]  # fmt: skip
+        cited = [best, *sorted(same, key=rank, reverse=True)]
     if q.versions and best.layer != "user_authored_decision" and all(best.patch_of(v) for v in q.versions):
         # the asked version is what the question tests, and a later patch release answers: the person's
         # record of that release on the ticket (a release note listing it) is cited beside the verification

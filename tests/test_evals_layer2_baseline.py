@@ -936,3 +936,14 @@ def test_a_version_tested_by_a_question_naming_no_ticket_is_answered_by_its_late
                kind="release_note", tickets="OPS-7", app_version="2.2.1", **PERSON)  # fmt: skip
     q = "Was the tax page crash already fixed in the 2.2 release?"
     assert answer(q, report, cause, verify, note, *FILLER)["evidence_ids"] == ["REL221"]
+
+
+def test_a_day_named_with_a_kind_of_record_cites_every_such_record_of_that_day():
+    q = "What root causes were decided on 2 June 2025?"
+    d7 = DEC_7.replace("similarity=0.60", "similarity=0.30")
+    d8 = DEC_8.replace("similarity=0.50", "similarity=0.28")
+    later = DEC_8.replace("id=D8", "id=D9").replace("2025-06-02", "2025-06-20")
+    assert answer(q, d7, d8, later, *FILLER)["evidence_ids"] == ["D7", "D8"]
+    # one that stands out close to the question is what it asks about
+    close = DEC_7.replace("similarity=0.60", "similarity=0.90")
+    assert answer(q, close, d8, later, *FILLER)["evidence_ids"] == ["D7"]
