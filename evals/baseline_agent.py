@@ -801,6 +801,9 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         named = ", ".join([*ids, *q.versions, *(r.text for r in q.ranges)]) or "the question"
         return _no_match(f"No current, trusted memory item is about {named}.", flagged)
     wanted = _named_labels(q, pool)
+    if asks_file_now(q):
+        # "which file should I open now?": the file is asked, not a bug state
+        wanted -= _state_labels(pool)
     known = {*ids, *aliases}
     of_day = _of_named_day(q, pool)
     unreadable = readable_share(q, pool) < READABLE_SHARE
@@ -812,7 +815,7 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
 
     # (a question naming a kind of record besides a state asks for that record: "which tickets did the
     # release note fix?")
-    asked_labels = _asked_labels(q, pool)
+    asked_labels = _asked_labels(q, pool) & wanted
     asks_state = bool(asked_labels) and asked_labels <= _state_labels(pool)
 
     def rank(h: Hit) -> tuple[Any, ...]:
@@ -867,7 +870,7 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     # (a state named in a sentence before the asking one is a claim being checked: "a comment says BH-253
     # was fixed in 1.6.1. Can we close it?" is answered by the record that says it is still open)
-    states = _state_labels(pool) & _asked_labels(q, pool)
+    states = _state_labels(pool) & _asked_labels(q, pool) & wanted
     own = {_label_words(v) for v in best.values("bug_status")}
     # ... unless the record it holds replaced one in the asked state, and the question does not name that
     # record's kind: "is it still open?" is answered by the fix that closed the report; "which release

@@ -947,3 +947,14 @@ def test_a_day_named_with_a_kind_of_record_cites_every_such_record_of_that_day()
     # one that stands out close to the question is what it asks about
     close = DEC_7.replace("similarity=0.60", "similarity=0.90")
     assert answer(q, close, d8, later, *FILLER)["evidence_ids"] == ["D7"]
+
+
+def test_a_question_for_a_file_now_asks_no_bug_state():
+    report = hit("B7", "Bug report OPS-7: saving drops the tags.", similarity=0.6, claim="status", kind="bug_report",
+                 bug_status="open", tickets="OPS-7", **AGENT)  # fmt: skip
+    renamed = hit("REN", "Rename (lee): src/billing/tax.py is now src/billing/taxes.py.", day="2025-06-10",
+                  similarity=0.3, claim="rename", kind="rename", paths="src/billing/taxes.py,src/billing/tax.py",
+                  renamed_from="src/billing/tax.py", **PERSON)  # fmt: skip
+    # "open" here is what one does with the file, not the report's state
+    a = answer("OPS-7: which file should I open now?", report, DEC_7, renamed)
+    assert a["evidence_ids"] == ["REN", "D7"]
