@@ -425,6 +425,10 @@ def _named_labels(q: Question, pool: list[Hit], text: str | None = None) -> set[
     it) writes out ("daily note", "root cause", "release note", "fixed"): read from memory's own labels,
     not from a word list."""
     text = re.sub(r"(?<=\w)-(?=\w)", "", (q.words if text is None else text).lower())
+    # a word written against a version named as a point in time names that point ("since the 1.8.1
+    # release"): it says since when, not what kind of record is asked
+    for v in {i for _, k, i in q.anchors if k == "app_version"}:
+        text = re.sub(rf"(?:\w+\s+)?(?<![\w.]){re.escape(v)}(?![\w.]|\.\d)(?:\s+\w+)?", " ", text)
     # word by word, as stems: "the BH-272 fix" writes out the state "fixed", "regressed" the regression
     said = " " + " ".join(stem(w) for w in _WORD.findall(text)) + " "
     labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
@@ -838,14 +842,15 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         return (scored[h.id], first, -extra, bool(wanted & _labels(h, pool)), state, on_day, person,
                 person and "decision" in h.values("kind"), linked, h.similarity or 0.0, -h.rank)  # fmt: skip
 
-    mentioning: list[Hit] = []
     if ids and not replaced:
         # An item that names the asked identifier among others of its kind (a hand-over note listing four
         # tickets) mentions it; it answers only a question that names what kind of record it is.
-        specific = [h for h in usable if not _extra(h, field_name, known) or wanted & _labels(h, pool)]
+        # A record that replaced one about it (the decision that superseded the guess it names) is about it.
+        replaced_ids = {h.id for h in topical if h.superseded_by}
+        specific = [h for h in usable if not _extra(h, field_name, known) or wanted & _labels(h, pool)
+                    or h.fields.get("supersedes", "").strip() in replaced_ids]  # fmt: skip
         if not specific:
             return _no_match(f"Memory only mentions {', '.join(ids)} among other things.", flagged)
-        mentioning = [h for h in usable if h not in specific]
         usable = specific
     best = max(usable, key=rank)
     # (with a point in time named by a version or a path, a date dates that point: "before 1.4.1 went
@@ -923,7 +928,7 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
     if q.versions and best.layer != "user_authored_decision" and all(best.patch_of(v) for v in q.versions):
         # the asked version is what the question tests, and a later patch release answers: the person's
         # record of that release on the ticket (a release note listing it) is cited beside the verification
-        release = [h for h in mentioning if h.layer == "user_authored_decision"
+        release = [h for h in pool if _usable(h) and h.layer == "user_authored_decision"
                    and set(h.values("app_version")) & set(best.values("app_version"))
                    and set(h.values("tickets")) & set(best.values("tickets"))]  # fmt: skip
         cited = [max(release, key=rank), best] if release else cited

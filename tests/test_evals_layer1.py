@@ -235,6 +235,7 @@ HELD_OUT = (
     "heldout4",
     "heldout5",
     "heldout6",
+    "heldout7",
 )
 
 

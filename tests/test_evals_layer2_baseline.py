@@ -958,3 +958,27 @@ def test_a_question_for_a_file_now_asks_no_bug_state():
     # "open" here is what one does with the file, not the report's state
     a = answer("OPS-7: which file should I open now?", report, DEC_7, renamed)
     assert a["evidence_ids"] == ["REN", "D7"]
+
+
+def test_the_decision_that_replaced_a_guess_answers_for_the_file_the_guess_named():
+    guess = hit("H7", "Agent guess: src/billing/fx.py probably drops the cents.", status="superseded", by="D7",
+                similarity=0.8, claim="hypothesis", kind="summary", tickets="OPS-7", paths="src/billing/fx.py", **AGENT)  # fmt: skip
+    decided = hit("D7", "Decision OPS-7 (lee): the cause is src/billing/tax.py, not src/billing/fx.py.", similarity=0.7,
+                  claim="root_cause", kind="decision", tickets="OPS-7", paths="src/billing/tax.py", supersedes="H7",
+                  **PERSON)  # fmt: skip
+    # the decision names another file beside the guessed one; it still answers for the guess it replaced
+    assert answer("The agent guessed src/billing/fx.py drops the cents. Did that hold up?", guess, decided)[
+        "evidence_ids"
+    ] == ["D7"]
+
+
+def test_a_word_against_a_version_named_as_a_point_in_time_names_that_point():
+    from evals.baseline_agent import _named_labels
+
+    note = hit(
+        "R", "Release note 2.2 (lee).", claim="release", kind="release_note", app_version="2.2", **PERSON
+    )
+    pool = parse_hits("x\n" + "\n".join([note, DEC_7]))
+    assert _named_labels(read_question("Since the 2.2 release, is OPS-7 still fine?"), pool) == set()
+    assert _named_labels(read_question("Did OPS-7 ship in the 2.2 release?"), pool) == {"release"}
+    assert _named_labels(read_question("Which release shipped OPS-7?"), pool) == {"release"}
