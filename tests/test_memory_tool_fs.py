@@ -297,7 +297,10 @@ def _race(tmp_path: Path, seconds: float) -> tuple[int, int]:
                 ops += 1
             # Start each round with a real folder sometimes, so the tool's writes do land.
             if i % 50 == 0:
-                tool.clear_all_memory()
+                try:
+                    tool.clear_all_memory()
+                except ToolError:
+                    pass  # the racer refilled a folder while it was being emptied: a tool error, not a leak
                 try:
                     d.mkdir()
                 except OSError:

@@ -265,8 +265,12 @@ class ConfinedTree:
             except FileNotFoundError as err:
                 raise TreeError("missing", f"{_shown(names)} does not exist") from err
             except OSError as err:
-                # The entry changed kind between the stat and the removal (another process): look again.
-                retry = isinstance(err, IsADirectoryError | NotADirectoryError) or err.errno == errno.ELOOP
+                # The entry changed kind between the stat and the removal, or a folder being emptied was
+                # given a new entry (another process): look again.
+                retry = isinstance(err, IsADirectoryError | NotADirectoryError) or err.errno in (
+                    errno.ELOOP,
+                    errno.ENOTEMPTY,
+                )
                 if not retry or attempt == 2:
                     raise TreeError("io", f"{_shown(names)} could not be deleted ({err})") from err
 
