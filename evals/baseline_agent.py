@@ -336,9 +336,12 @@ def sentences(text: str) -> list[str]:
 
 
 def asked_sentence(text: str) -> str:
-    """The last sentence: the one that asks, after any that set the scene."""
+    """The last sentence that asks (ends in "?" or "？"), else the last one: a sentence before it sets the
+    scene, one after it ("Why won't it stay off? I turn it off, save, and it's on again.") tells what was
+    seen."""
     parts = sentences(text)
-    return parts[-1] if len(parts) > 1 else text
+    asking = [p for p in parts if p.strip().endswith(("?", "？"))]
+    return (asking or parts)[-1] if len(parts) > 1 else text
 
 
 def resolve_named(q: Question, pool: list[Hit]) -> None:
@@ -419,20 +422,46 @@ def _label_words(label: str) -> str:
 LABEL_FIELDS = ("claim", "kind", "bug_status")
 """The fields whose values name what a record is or says: its claim, its kind, the bug state it records."""
 
+CAUSE = "cause"
+_ASKS_WHY = re.compile(r"(?i)\bwhy\b|为什么|为何|怎么会")
+"""A question asking why asks for a cause: read as if it wrote the word (a closed set of question words,
+so a question asking why about something no record explains gets `no_match`, never a looser answer)."""
+
 
 def _named_labels(q: Question, pool: list[Hit], text: str | None = None) -> set[str]:
     """The record kinds, claim labels and bug states memory shows that the question (or one sentence of
     it) writes out ("daily note", "root cause", "release note", "fixed"): read from memory's own labels,
     not from a word list."""
-    text = re.sub(r"(?<=\w)-(?=\w)", "", (q.words if text is None else text).lower())
+    said = _said(q, q.words if text is None else text)
+    labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
+    return {lab for lab in labels if lab and " " + " ".join(stem(w) for w in lab.split()) + " " in said}
+
+
+def _said(q: Question, text: str) -> str:
+    """The text's words as stems, space-delimited, for matching labels: "the BH-272 fix" writes out the
+    state "fixed", "regressed" the regression."""
+    text = re.sub(r"(?<=\w)-(?=\w)", "", text.lower())
     # a word written against a version named as a point in time names that point ("since the 1.8.1
     # release"): it says since when, not what kind of record is asked
     for v in {i for _, k, i in q.anchors if k == "app_version"}:
         text = re.sub(rf"(?:\w+\s+)?(?<![\w.]){re.escape(v)}(?![\w.]|\.\d)(?:\s+\w+)?", " ", text)
-    # word by word, as stems: "the BH-272 fix" writes out the state "fixed", "regressed" the regression
-    said = " " + " ".join(stem(w) for w in _WORD.findall(text)) + " "
-    labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
-    return {lab for lab in labels if lab and " " + " ".join(stem(w) for w in lab.split()) + " " in said}
+    return " " + " ".join(stem(w) for w in _WORD.findall(text)) + " "
+
+
+def _implied_claims(q: Question, pool: list[Hit]) -> set[str]:
+    """Claims the asking sentence asks for without writing them out whole: a claim of several words by
+    its last word when no other label ends so ("what caused it?" asks for a root cause), and a question
+    asking why. Read only to find that no record makes the claim asked (`no_match`), never to widen what
+    is on topic: a looser reading may only make the answer more careful."""
+    text = asked_sentence(q.words)
+    said = _said(q, text) + (f"{stem(CAUSE)} " if _ASKS_WHY.search(text) else "")
+    labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)} - {""}
+    heads: dict[str, set[str]] = {}
+    for lab in labels:
+        heads.setdefault(stem(lab.split()[-1]), set()).add(lab)
+    claims = {c for h in pool for c in _claims_of(h) if len(c.split()) > 1}
+    return {lab for head, labs in heads.items() if len(labs) == 1 and f" {head} " in said
+            for lab in labs & claims}  # fmt: skip
 
 
 def _claims_of(h: Hit) -> set[str]:
@@ -445,8 +474,9 @@ def _asked_labels(q: Question, pool: list[Hit]) -> set[str]:
 
 
 def _asked_kinds(q: Question, pool: list[Hit]) -> set[str]:
-    """The claim labels memory uses that the asking sentence writes out ("what's the root cause?")."""
-    return {c for h in pool for c in _claims_of(h)} & _asked_labels(q, pool)
+    """The claim labels memory uses that the asking sentence writes out ("what's the root cause?") or
+    implies (`_implied_claims`)."""
+    return {c for h in pool for c in _claims_of(h)} & _asked_labels(q, pool) | _implied_claims(q, pool)
 
 
 def _state_of(h: Hit) -> set[str]:
@@ -760,16 +790,24 @@ def decide(q: Question, pool: list[Hit]) -> dict[str, Any]:
     answers every part; a record that lists them all (a daily note, a hand-over) only mentions each."""
     resolve_named(q, pool)
     if len(q.tickets) > 1:
-        parts = [_answer(replace(q, tickets=[t]), pool) for t in q.tickets]
-        cited = list(dict.fromkeys(i for a in parts for i in a["evidence_ids"]))
-        if all(not a["no_match"] for a in parts) and len(cited) > 1:
-            layers = [a["support_layer"] for a in parts]
-            return dict(answer=" ".join(a["answer"] for a in parts), evidence_ids=cited,
-                        support_layer="user_authored_decision" if "user_authored_decision" in layers else layers[0],
-                        no_match=False, fresh_inspection_requested=False,
-                        superseded_ids=sorted({i for a in parts for i in a["superseded_ids"]}),
-                        claims=parts[0]["claims"])  # fmt: skip
+        joined = _joined([_answer(replace(q, tickets=[t]), pool) for t in q.tickets])
+        if joined:
+            return joined
     return _answer(q, pool)
+
+
+def _joined(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """One answer from the answers to the parts of a question, when memory answers every part and they
+    cite more than one record between them; else None."""
+    cited = list(dict.fromkeys(i for a in parts for i in a["evidence_ids"]))
+    if any(a["no_match"] for a in parts) or len(cited) < 2:
+        return None
+    layers = [a["support_layer"] for a in parts]
+    return dict(answer=" ".join(dict.fromkeys(a["answer"] for a in parts)), evidence_ids=cited,
+                support_layer="user_authored_decision" if "user_authored_decision" in layers else layers[0],
+                no_match=False, fresh_inspection_requested=False,
+                superseded_ids=sorted({i for a in parts for i in a["superseded_ids"]}),
+                claims=parts[0]["claims"])  # fmt: skip
 
 
 def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:

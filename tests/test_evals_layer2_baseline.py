@@ -982,3 +982,31 @@ def test_a_word_against_a_version_named_as_a_point_in_time_names_that_point():
     assert _named_labels(read_question("Since the 2.2 release, is OPS-7 still fine?"), pool) == set()
     assert _named_labels(read_question("Did OPS-7 ship in the 2.2 release?"), pool) == {"release"}
     assert _named_labels(read_question("Which release shipped OPS-7?"), pool) == {"release"}
+
+
+FIX_5 = hit("F5", "OPS-5 fixed in 2.1: the CSV export of invoices completes again.", similarity=0.6,
+            claim="status", kind="fix_verification", bug_status="fixed", tickets="OPS-5", app_version="2.1",
+            **AGENT)  # fmt: skip
+
+
+@pytest.mark.parametrize("question", [
+    "Why did the OPS-5 invoice export fail?",
+    "What caused the OPS-5 invoice export to fail?",
+    "OPS-5 的导出为什么失败？",
+])  # fmt: skip
+def test_a_question_asking_why_wants_a_cause_and_a_state_is_none(question):
+    # memory knows OPS-5 was fixed, not what caused it; a root cause elsewhere (OPS-7) is not its cause
+    a = answer(question, FIX_5, DEC_7)
+    assert a["no_match"] and a["evidence_ids"] == [] and "root cause" in a["answer"]
+
+
+def test_a_question_asking_why_is_answered_by_the_cause_on_its_ticket():
+    a = answer("Why does OPS-7 lose cents on every invoice?", DEC_7, FIX_5)
+    assert a["evidence_ids"] == ["D7"] and not a["no_match"]
+
+
+def test_the_sentence_that_asks_is_the_last_question_not_a_remark_after_it():
+    text = "Why won't the reminder switch stay off? I turn it off, save, and after a reload it's on again."
+    assert asked_sentence(text) == "Why won't the reminder switch stay off?"
+    assert asked_sentence("The summary says OPS-7 is fixed. Is it?") == "Is it?"
+    assert asked_sentence("No question here. Just two statements.") == "Just two statements."
