@@ -637,8 +637,9 @@ def readable_share(q: Question, pool: list[Hit]) -> float:
     total = len(words) + (chinese.words if chinese else 0)
     if not total or len(pool) < MIN_POOL:
         return 1.0  # nothing to read, or too little of memory's text to judge by
-    known = set(vocab)
-    return (sum(w in known for w in words) + (chinese.understood if chinese else 0)) / total
+    # as stems, as labels and glosses are matched: "retested" is read where memory writes "retest"
+    known = {stem(w) for w in vocab}
+    return (sum(stem(w) in known for w in words) + (chinese.understood if chinese else 0)) / total
 
 
 def _extra(h: Hit, key: str, known: set[str]) -> int:

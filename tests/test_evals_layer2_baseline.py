@@ -1010,3 +1010,10 @@ def test_the_sentence_that_asks_is_the_last_question_not_a_remark_after_it():
     assert asked_sentence(text) == "Why won't the reminder switch stay off?"
     assert asked_sentence("The summary says OPS-7 is fixed. Is it?") == "Is it?"
     assert asked_sentence("No question here. Just two statements.") == "Just two statements."
+
+
+def test_words_memory_writes_in_another_form_are_read():
+    # "exporting", "completed": memory writes "export", "completes"; read as stems, the question is in
+    # memory's words, so its words (not its ticket alone) say what it asks
+    a = answer("Was the OPS-5 invoices exporting completed?", FIX_5, DEC_7, DEC_8, SYM_9, NOTE)
+    assert a["evidence_ids"] == ["F5"] and not a["no_match"]
