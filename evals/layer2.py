@@ -39,32 +39,37 @@ from evals.trivial_agents import TRIVIAL_AGENTS
 from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.llm.factory import make_model
 from memgpt_lite.memory import AgentMemory
-from memgpt_lite.storage.archival import ArchivalStore
 from memgpt_lite.storage.durability import scratch_writes
 
 AGENTS = ("anthropic", "baseline")
 
 
-def _record(archival: ArchivalStore, eid: str) -> dict[str, Any] | None:
-    p = archival.get(eid)
-    if p is None:
+def _record(memory: AgentMemory, eid: str) -> dict[str, Any] | None:
+    """The stored fields of an id, read from archival storage or, for a raw session-log line (the
+    primary source a record rests on), from recall storage."""
+    p = memory.archival.get(eid)
+    if p is not None:
+        m, status, day, tags = p.meta, p.status, p.created_at, p.tags
+    elif eid in memory.recall:
+        msg = memory.recall.get([eid])[0]
+        m, status, day, tags = msg.meta, "current", msg.created_at, []
+    else:
         return None
-    m = p.meta
 
     def many(key: str) -> set[str]:
         v = m.get(key)
         return {str(x) for x in v} if isinstance(v, list | tuple) else ({str(v)} if v else set())
 
     return {
-        "status": p.status,
+        "status": status,
         "claim": m.get("claim"),
         "layer": m.get("support_layer"),
-        "trusted": m.get("trust", "trusted") == "trusted" and "quarantined" not in p.tags,
+        "trusted": m.get("trust", "trusted") == "trusted" and "quarantined" not in tags,
         "ticket": many("tickets"),
         "path": many("paths"),
         "status_value": {_norm(str(m["bug_status"]))} if m.get("bug_status") else set(),
         "version": many("app_version"),
-        "date": {p.created_at.date().isoformat(), str(m.get("date", ""))[:10]} - {""},
+        "date": {day.date().isoformat(), str(m.get("date", ""))[:10]} - {""},
         "decision_by": {str(m.get("author"))}
         if m.get("support_layer") == "user_authored_decision" and m.get("author")
         else set(),
@@ -87,12 +92,12 @@ def entailed(key: str, value: str, rec: dict[str, Any]) -> bool:
     return value.strip() in rec.get(key, set())
 
 
-def verdict(case: Case, ans: StructuredAnswer | None, archival: ArchivalStore) -> dict[str, Any]:
+def verdict(case: Case, ans: StructuredAnswer | None, memory: AgentMemory) -> dict[str, Any]:
     """Judge one structured answer against the case, reading fields from the (unmodified) store."""
     v: list[str] = []
     if ans is None:
         return {"passed": False, "violations": ["no structured answer: the agent never called submit_answer"]}
-    recs = {i: _record(archival, i) for i in {*ans.evidence_ids, *ans.superseded_ids, *case.evidence}}
+    recs = {i: _record(memory, i) for i in {*ans.evidence_ids, *ans.superseded_ids, *case.evidence}}
     if case.expected_mode == "no_match":
         if not ans.no_match:
             v.append("mode: answered from memory where the case requires no_match")
@@ -245,7 +250,7 @@ def run_layer2(
         for case in cases:
             for n in range(runs):
                 rec = run_once(case, store, agent, factory, embedder, n, config)
-                rec["verdict"] = verdict(case, rec.pop("_answer"), judge_mem.archival)
+                rec["verdict"] = verdict(case, rec.pop("_answer"), judge_mem)
                 records.append(rec)
                 if log_path:
                     with log_path.open("a", encoding="utf-8") as f:
@@ -271,7 +276,7 @@ def run_trivial(cases: list[Case], store: str | Path) -> dict[str, list[dict[str
             for case in cases:
                 model = make(case, judge_mem.archival)
                 rec = run_once(case, store, name, lambda m=model: m, embedder, 0, config)
-                rec["verdict"] = verdict(case, rec.pop("_answer"), judge_mem.archival)
+                rec["verdict"] = verdict(case, rec.pop("_answer"), judge_mem)
                 out[name].append(rec)
     finally:
         judge_mem.close()

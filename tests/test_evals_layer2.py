@@ -36,9 +36,9 @@ def cases():
 
 
 @pytest.fixture(scope="module")
-def archival(store):
-    mem = AgentMemory.open(store, embedder=make_embedder("default"), create=False)
-    yield mem.archival
+def judge(store):
+    mem = AgentMemory.open(store, embedder=make_embedder("default"), create=False, read_only=True)
+    yield mem
     mem.close()
 
 
@@ -81,19 +81,19 @@ def _answer(**kw: Any) -> StructuredAnswer:
     return StructuredAnswer(**{**base, **kw})
 
 
-def test_verdict_checks_support_not_wording(cases, archival):
+def test_verdict_checks_support_not_wording(cases, judge):
     etp = cases["etp-01"]
-    assert verdict(etp, _answer(evidence_ids=["DEC-142"]), archival)["passed"]
-    assert verdict(etp, _answer(answer="", evidence_ids=["DEC-142"]), archival)["passed"]
+    assert verdict(etp, _answer(evidence_ids=["DEC-142"]), judge)["passed"]
+    assert verdict(etp, _answer(answer="", evidence_ids=["DEC-142"]), judge)["passed"]
 
     def why(case, **kw):
-        return " | ".join(verdict(case, _answer(**kw), archival)["violations"])
+        return " | ".join(verdict(case, _answer(**kw), judge)["violations"])
 
     assert "mis-reuse: cites DEC-143" in why(etp, evidence_ids=["DEC-142", "DEC-143"])
     assert "cites superseded SUM-142 without flagging it" in why(etp, evidence_ids=["SUM-142"])
     assert "which memory does not hold" in why(etp, evidence_ids=["BH-142"])
     assert "flags DEC-142 as superseded" in why(etp, evidence_ids=["DEC-142"], superseded_ids=["DEC-142"])
-    assert verdict(etp, _answer(evidence_ids=["DEC-142"], superseded_ids=["SUM-142"]), archival)["passed"]
+    assert verdict(etp, _answer(evidence_ids=["DEC-142"], superseded_ids=["SUM-142"]), judge)["passed"]
     assert "support layer" in why(etp, evidence_ids=["DEC-142"], support_layer="agent_inferred_summary")
     rcs = cases["rcs-01"]
     assert "symptom-only evidence ['OBS-142']" in why(
@@ -104,7 +104,7 @@ def test_verdict_checks_support_not_wording(cases, archival):
     )
     nm = cases["nm-02"]
     ok = dict(no_match=True, fresh_inspection_requested=True, support_layer="fresh_inspection_required")
-    assert verdict(nm, _answer(**ok), archival)["passed"]
+    assert verdict(nm, _answer(**ok), judge)["passed"]
     assert "memory inference after fresh inspection" in why(nm, **{**ok, "evidence_ids": ["FIX-142"]})
     assert "was not requested" in why(nm, **{**ok, "fresh_inspection_requested": False})
     assert "mode: said no_match" in why(etp, **ok)
@@ -113,12 +113,12 @@ def test_verdict_checks_support_not_wording(cases, archival):
     assert (
         why(nm, **{**ok, "no_match": False}) == "mode: answered from memory where the case requires no_match"
     )
-    assert not verdict(etp, None, archival)["passed"]
+    assert not verdict(etp, None, judge)["passed"]
 
 
-def test_verdict_checks_claims_groups_and_trust(cases, archival):
+def test_verdict_checks_claims_groups_and_trust(cases, judge):
     def why(case, **kw):
-        return " | ".join(verdict(case, _answer(**kw), archival)["violations"])
+        return " | ".join(verdict(case, _answer(**kw), judge)["violations"])
 
     cvs = cases["cvs-01"]
     right = dict(evidence_ids=["FIX-142"], support_layer="agent_inferred_summary")
@@ -147,6 +147,25 @@ def test_verdict_checks_claims_groups_and_trust(cases, archival):
     ok = dict(no_match=True, fresh_inspection_requested=True, support_layer="fresh_inspection_required")
     assert why(nm, **ok) == ""
     assert "is not a field of any cited item" in why(nm, **ok, claims={"status": "fixed"})
+
+
+def test_verdict_reads_a_cited_session_log_line_from_recall(cases, judge):
+    # a raw log line (recall storage) is memory too: citing one is judged on its stored fields, not
+    # rejected as unknown; a case may name one as its evidence
+    log_case = cases["etp-01"].model_copy(update={"evidence": ("log-s1-02",), "evidence_groups": (),
+                                                  "support_layer": "agent_inferred_summary"})  # fmt: skip
+    answer = dict(evidence_ids=["log-s1-02"], support_layer="agent_inferred_summary")
+    assert verdict(log_case, _answer(**answer), judge)["violations"] == []
+    wrong = verdict(log_case, _answer(**answer, claims={"ticket": "BH-143"}), judge)["violations"]
+    assert wrong == ["claim ticket='BH-143' is not a field of any cited item"]
+    assert verdict(log_case, _answer(**answer, claims={"date": "2026-03-02"}), judge)["passed"]
+    assert "mis-reuse: cites log-s1-02" in " ".join(
+        verdict(
+            cases["etp-01"].model_copy(update={"must_not_reuse": ("log-s1-02",)}),
+            _answer(evidence_ids=["log-s1-02"]),
+            judge,
+        )["violations"]  # fmt: skip
+    )
 
 
 def _wire(content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
