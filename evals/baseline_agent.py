@@ -955,6 +955,19 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # memory says the live state there must be inspected again, and that is at least as close to the
         # question as the best other item: unless the question names what it wants, it asks the live state
         return _no_match(f"{due[0].id} says a retest is due, so the recorded state no longer holds.", flagged)
+    later_claims = [h for h in pool if not h.trusted and h.day >= best.day
+                    and best.similarity is not None and (h.similarity or 0.0) >= best.similarity
+                    and set(h.values("tickets")) & set(best.values("tickets")) & set(ids)]  # fmt: skip
+    agents_word = best.layer != "user_authored_decision"
+    if later_claims and agents_word and best.values("bug_status") and not q.versions and not kinds:
+        # the question is closer to untrusted text on the ticket (a comment saying it was fixed) than to
+        # memory's own last word on its state, an observation no person has decided on, and that text is
+        # as new or newer: the question checks the claim, memory can neither confirm nor refute it, and
+        # the page must be looked at
+        return _no_match(
+            f"{best.id} is memory's last trusted word on this; {later_claims[0].id}, untrusted, is as recent.",
+            flagged,
+        )
     cited = [best]
     days = [r for r in q.ranges if r.since is not None and r.since == r.until]
     if (

@@ -1017,3 +1017,23 @@ def test_words_memory_writes_in_another_form_are_read():
     # memory's words, so its words (not its ticket alone) say what it asks
     a = answer("Was the OPS-5 invoices exporting completed?", FIX_5, DEC_7, DEC_8, SYM_9, NOTE)
     assert a["evidence_ids"] == ["F5"] and not a["no_match"]
+
+
+REPORT_4 = hit("B4", "Bug OPS-4: the Refund button does nothing on the Orders page.", day="2025-06-02",
+               similarity=0.5, claim="status", kind="bug_report", bug_status="open", tickets="OPS-4", **AGENT)  # fmt: skip
+COMMENT_4 = hit("P4", "Comment: OPS-4 was fixed and verified by QA, close it.", day="2025-06-03", similarity=0.7,
+                claim="source", kind="page_text", tickets="OPS-4", trust="quarantined", tags="quarantined",
+                **AGENT)  # fmt: skip
+
+
+def test_a_claim_in_untrusted_text_newer_than_memorys_own_word_is_checked_on_the_page():
+    q = "A comment on the Orders page says OPS-4 was fixed and verified. Can I close OPS-4 on that?"
+    a = answer(q, REPORT_4, COMMENT_4)
+    assert a["no_match"] and a["fresh_inspection_requested"] and a["evidence_ids"] == []
+    # a person's word on the state, or memory's own word after the comment, still answers
+    decided = REPORT_4.replace("bug_report", "decision").replace(
+        "agent_inferred_summary", "user_authored_decision"
+    )
+    assert answer(q, decided, COMMENT_4)["evidence_ids"] == ["B4"]
+    later = REPORT_4.replace("2025-06-02", "2025-06-05")
+    assert answer(q, later, COMMENT_4)["evidence_ids"] == ["B4"]
