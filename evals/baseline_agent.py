@@ -1011,6 +1011,17 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         # "which file should I open": the record names the file as it was; a later rename note says
         # what it is called now, and both are the answer
         cited = [renamed, best]
+    if len(cited) == 1:
+        # one question asking two things of one ticket ("what was its cause, and has the fix been confirmed
+        # since?"): a claim the asking sentence asks that the answer does not make is taken from the best
+        # current record on the same ticket that makes it (a bug state it names is not: "was the fix in
+        # 1.5?" is answered by the release note alone)
+        tickets = set(best.values("tickets"))
+        for lab in sorted(kinds - _claims_of(best)):
+            more = [h for h in usable if h not in cited and lab in _claims_of(h)
+                    and tickets and set(h.values("tickets")) == tickets]  # fmt: skip
+            if more:
+                cited.append(max(more, key=rank))
     layer = (
         "user_authored_decision" if any(h.layer == "user_authored_decision" for h in cited) else best.layer
     )

@@ -1037,3 +1037,17 @@ def test_a_claim_in_untrusted_text_newer_than_memorys_own_word_is_checked_on_the
     assert answer(q, decided, COMMENT_4)["evidence_ids"] == ["B4"]
     later = REPORT_4.replace("2025-06-02", "2025-06-05")
     assert answer(q, later, COMMENT_4)["evidence_ids"] == ["B4"]
+
+
+FIX_7 = hit("F7", "OPS-7 fixed in 2.2: invoice totals keep their cents on a retest.", day="2025-06-20",
+            similarity=0.7, claim="status", kind="fix_verification", bug_status="fixed", tickets="OPS-7",
+            app_version="2.2", **AGENT)  # fmt: skip
+
+
+def test_a_question_asking_a_cause_and_a_state_cites_a_record_for_each():
+    a = answer("What was the actual cause of OPS-7, and has the fix been confirmed on a build since?",
+               FIX_7, DEC_7, DEC_8)  # fmt: skip
+    assert set(a["evidence_ids"]) == {"F7", "D7"} and a["support_layer"] == "user_authored_decision"
+    # a bug state named beside a record that answers it asks nothing more
+    b = answer("Has the OPS-7 fix been confirmed on a build?", FIX_7, DEC_7, DEC_8)
+    assert b["evidence_ids"] == ["F7"]
