@@ -1071,8 +1071,15 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     wanted += [(SEARCH, {"query": q.words, **_day_bounds(r)}) for r in q.ranges if _day_bounds(r)]
     # what replaced a record about what is named, and a person's word on the tickets of a guess about it
     follow: list[str] = []
+    # (a replaced record of a kind the question names leads on too: "the latest hand-over note" is at the
+    # end of the chain of hand-overs; a claim or a state named is not a kind of record)
+    kinds = _named_labels(q, pool)
     for h in pool:
-        if h.trusted and not _usable(h) and _named_score(q, h, {}):
+        if (
+            h.trusted
+            and not _usable(h)
+            and (_named_score(q, h, {}) or kinds & {_label_words(k) for k in h.values("kind")})
+        ):
             nxt = [h.superseded_by] if h.superseded_by else []
             if h.fields.get("claim", "").strip() in UNSETTLED:
                 nxt += h.values("tickets")
@@ -1130,7 +1137,8 @@ def read_in_memory_words(text: str, shown: list[tuple[dict[str, Any], str]]) -> 
     if not first:
         return ""
     vocab = [w for h in first for part in (h.content, *h.fields.values()) for w in _WORD.findall(part)]
-    return gloss(text, vocab).text
+    kinds = {v for h in first for v in h.values("kind")}
+    return gloss(text, vocab, kinds).text
 
 
 def baseline_reply(request: ModelRequest) -> ModelResponse:

@@ -83,19 +83,36 @@ def stem(word: str) -> str:
 class Vocabulary:
     """Memory's words by stem, each stem written in memory's commonest form of it."""
 
-    def __init__(self, words: Iterable[str]) -> None:
+    def __init__(self, words: Iterable[str], labels: Iterable[str] = ()) -> None:
         forms: dict[str, Counter[str]] = {}
         for w in words:
             w = w.lower()
             forms.setdefault(stem(w), Counter())[w] += 1
         self.words = {w for c in forms.values() for w in c}
         self.form = {stem: c.most_common(1)[0][0] for stem, c in forms.items()}
+        self.labels = {
+            _joined(lab): " ".join(lab.lower().replace("_", " ").split()) for lab in labels if _joined(lab)
+        }
+        """Memory's kinds of record by their letters alone ("hand over" in a sense spells "handover"),
+        each written as words ("bug_report" → "bug report")."""
+
+    def label_in(self, sense: tuple[str, ...]) -> str | None:
+        """The label a run of the sense's words spells ("to hand over to" → "handover"), if any."""
+        for i in range(len(sense)):
+            for j in range(len(sense), i, -1):
+                if (lab := self.labels.get("".join(sense[i:j]))) is not None:
+                    return lab
+        return None
 
     def written(self, sense: tuple[str, ...]) -> str | None:
         """The sense in memory's words, when memory has every word of it: as the dictionary writes it,
         else memory's commonest word of the same stem ("fix" for "fixed")."""
         out = [w if w in self.words else self.form.get(stem(w)) for w in sense]
         return " ".join(w for w in out if w) if all(out) else None
+
+
+def _joined(label: str) -> str:
+    return "".join(ch for ch in label.lower() if ch.isalpha())
 
 
 def cut(run: str, vocab: Vocabulary) -> list[Word]:
@@ -113,8 +130,11 @@ def cut(run: str, vocab: Vocabulary) -> list[Word]:
             if piece not in d and j > i + 1:
                 continue
             senses = d.get(piece, ())
-            # a sense memory could have written: every word of it is memory's
-            known = list(dict.fromkeys(w for s in senses if (w := vocab.written(s))))[:SENSES]
+            # a sense memory could have written: every word of it is memory's; a sense spelling one of
+            # memory's labels first, written as that label (交接 "to meet; to hand over to" is the
+            # hand-over of memory's hand-over notes, not a meeting)
+            labelled = [lab for s in senses if (lab := vocab.label_in(s))]
+            known = list(dict.fromkeys([*labelled, *(w for s in senses if (w := vocab.written(s)))]))[:SENSES]
             w = Word(piece, tuple(known), particle=piece in d and not senses)
             score = (best[i][0][0] - 1, best[i][0][1] + (len(piece) if w.known else 0))
             if score > best[j][0]:
@@ -132,11 +152,12 @@ class Reading:
     """... of which memory's vocabulary covers at least one sense word."""
 
 
-def gloss(text: str, vocabulary: Iterable[str]) -> Reading:
-    """`text` in memory's words: see the module's docstring. Text without Chinese is returned as it is."""
+def gloss(text: str, vocabulary: Iterable[str], labels: Iterable[str] = ()) -> Reading:
+    """`text` in memory's words: see the module's docstring; `labels` are the kinds of record memory
+    keeps ("handover", "bug_report"). Text without Chinese is returned as it is."""
     if not CJK.search(text):
         return Reading(text, 0, 0)
-    vocab = Vocabulary(vocabulary)
+    vocab = Vocabulary(vocabulary, labels)
     parts: list[str] = []
     words = understood = 0
     pos = 0

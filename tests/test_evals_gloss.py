@@ -52,3 +52,16 @@ def test_the_baseline_searches_a_chinese_question_in_memory_s_words() -> None:
     # an English question is read as it is, and only the first round's results give the vocabulary
     assert read_in_memory_words("Why does delete account fail?", shown) == ""
     assert read_in_memory_words(text, [({"query": reading}, shown[0][1])]) == ""
+
+
+def test_a_sense_that_spells_one_of_memorys_kinds_of_record_comes_first() -> None:
+    # 交接: "to come into contact; to meet; to hand over to; ...": memory writes "meet" and "hand over",
+    # and keeps hand-over notes (kind "handover"), so the hand-over is what the word is read as
+    words = ["meet", "hand", "over", "to", "note"]
+    assert gloss("交接", words).text == "meet"
+    assert gloss("交接", words, ["handover", "bug_report"]).text == "handover"
+    # a kind of two words is written as words, as memory's labels are read
+    vocab = Vocabulary([], ["bug_report", "handover"])
+    assert vocab.label_in(("file", "a", "bug", "report")) == "bug report"
+    assert vocab.label_in(("hand", "over", "to")) == "handover"
+    assert vocab.label_in(("report", "a", "bug")) is None

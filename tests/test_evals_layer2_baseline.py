@@ -366,6 +366,17 @@ def test_the_plan_looks_identifiers_up_before_the_ranked_search():
     assert ("archival_memory_search", {"query": q.text, "since": "2025-06-02T00:00:00"}) in calls
 
 
+def test_the_plan_follows_a_replaced_record_of_the_kind_the_question_names():
+    # "the latest hand-over": a replaced hand-over shown leads to the one that replaced it
+    old = hit("H1", "Hand-over note H1: start with the Orders page.", status="superseded", by="H2",
+              similarity=0.4, kind="handover", **AGENT)  # fmt: skip
+    text = "Showing passages 1-1 of 1 (page 0 of 0..0). This is the last page.\n" + old
+    q = read_question("What does the latest handover note say to do first?", datetime(2025, 7, 1))
+    assert any(n == "archival_memory_lookup" and a["text"] == "H2" for n, a in plan(q, parse_hits(text)))
+    other = read_question("What does the latest release note say?", datetime(2025, 7, 1))
+    assert not any(a.get("text") == "H2" for _, a in plan(other, parse_hits(text)))
+
+
 # -- the tool's text and the whole loop -------------------------------------------------------------
 @pytest.fixture
 def small_memory(tmp_path):
