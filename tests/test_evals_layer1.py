@@ -236,6 +236,11 @@ HELD_OUT = (
     "heldout5",
     "heldout6",
     "heldout7",
+    "heldout8",
+    "heldout9",
+    "heldout10",
+    "heldout11",
+    "heldout12",
 )
 
 
