@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,11 @@ def _md_table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
         "|" + "---|" * len(head),
         *("| " + " | ".join(r) + " |" for r in esc),
     ]
+
+
+def _html_line(text: str) -> str:
+    """A Markdown line of the intro in HTML: escaped, its `code` spans as <code>."""
+    return re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(text))
 
 
 def _html_table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -141,7 +147,11 @@ _CSS = (
 def layer1_html(data: dict[str, Any]) -> str:
     intro, (head, rows), cases = _layer1_sections(data)
     e = html.escape
-    body = ["<h1>Layer 1 — evidence retention audit</h1><ul>", *[f"<li>{e(x)}</li>" for x in intro], "</ul>"]
+    body = [
+        "<h1>Layer 1 — evidence retention audit</h1><ul>",
+        *[f"<li>{_html_line(x)}</li>" for x in intro],
+        "</ul>",
+    ]
     body.append(_html_table(head, rows))
     for c in cases:
         res = "pass" if c["passed"] else "FAIL"
@@ -245,7 +255,11 @@ def layer2_markdown(data: dict[str, Any]) -> str:
 def layer2_html(data: dict[str, Any]) -> str:
     intro, (ch, cr), (sh, sr) = _layer2_sections(data)
     e = html.escape
-    body = ["<h1>Layer 2 — agent answers report</h1><ul>", *[f"<li>{e(x)}</li>" for x in intro], "</ul>"]
+    body = [
+        "<h1>Layer 2 — agent answers report</h1><ul>",
+        *[f"<li>{_html_line(x)}</li>" for x in intro],
+        "</ul>",
+    ]
     body += [_html_table(ch, cr), _html_table(sh, sr)]
     for c in data["cases"]:
         ok = "pass" if c["passed"] == len(c["runs"]) else "FAIL"

@@ -466,7 +466,10 @@ def test_layer2_report_markdown_html_and_cli(hashing_store, tmp_path, capsys):
     md = layer2_markdown(data)
     assert "# Layer 2" in md and "## etp-01" in md and "## nm-01" in md and "archival_memory_search(" in md
     assert "| exact_ticket_path | 2 |" in md
-    assert "<h2 id='nm-01'>" in layer2_html(data)
+    page = layer2_html(data)
+    assert "<h2 id='nm-01'>" in page
+    # the intro's code spans are HTML code, not Markdown backticks
+    assert "<code>baseline</code>" in page and "`" not in page.split("<table>")[0]
     out = tmp_path / "r" / "l2.md"
     # one case file: every case of every file (and the trivial agents on them) is run by
     # tests/test_evals_layer2.py::test_baseline_runs_every_case_offline_with_complete_records
