@@ -433,8 +433,12 @@ def _named_labels(q: Question, pool: list[Hit], text: str | None = None) -> set[
     it) writes out ("daily note", "root cause", "release note", "fixed"): read from memory's own labels,
     not from a word list."""
     said = _said(q, q.words if text is None else text)
-    labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)}
-    return {lab for lab in labels if lab and " " + " ".join(stem(w) for w in lab.split()) + " " in said}
+    return {lab for lab in _pool_labels(pool) if " " + " ".join(stem(w) for w in lab.split()) + " " in said}
+
+
+def _pool_labels(pool: list[Hit]) -> set[str]:
+    """Every kind, claim and bug state the records shown hold, as words."""
+    return {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)} - {""}
 
 
 def _said(q: Question, text: str) -> str:
@@ -455,9 +459,8 @@ def _implied_claims(q: Question, pool: list[Hit]) -> set[str]:
     is on topic: a looser reading may only make the answer more careful."""
     text = asked_sentence(q.words)
     said = _said(q, text) + (f"{stem(CAUSE)} " if _ASKS_WHY.search(text) else "")
-    labels = {_label_words(v) for h in pool for k in LABEL_FIELDS for v in h.values(k)} - {""}
     heads: dict[str, set[str]] = {}
-    for lab in labels:
+    for lab in _pool_labels(pool):
         heads.setdefault(stem(lab.split()[-1]), set()).add(lab)
     claims = {c for h in pool for c in _claims_of(h) if len(c.split()) > 1}
     return {lab for head, labs in heads.items() if len(labs) == 1 and f" {head} " in said
@@ -468,15 +471,19 @@ def _claims_of(h: Hit) -> set[str]:
     return {_label_words(v) for v in h.values("claim")}
 
 
+def _kinds_of(h: Hit) -> set[str]:
+    return {_label_words(v) for v in h.values("kind")}
+
+
 def _asked_labels(q: Question, pool: list[Hit]) -> set[str]:
     """The labels memory uses that the asking sentence writes out (a sentence before it sets the scene)."""
     return _named_labels(q, pool, asked_sentence(q.words))
 
 
-def _asked_kinds(q: Question, pool: list[Hit]) -> set[str]:
-    """The claim labels memory uses that the asking sentence writes out ("what's the root cause?") or
-    implies (`_implied_claims`)."""
-    return {c for h in pool for c in _claims_of(h)} & _asked_labels(q, pool) | _implied_claims(q, pool)
+def _asked_kinds(q: Question, pool: list[Hit], asked: set[str]) -> set[str]:
+    """The claim labels memory uses that the asking sentence writes out (`asked`: "what's the root
+    cause?") or implies (`_implied_claims`)."""
+    return {c for h in pool for c in _claims_of(h)} & asked | _implied_claims(q, pool)
 
 
 def _state_of(h: Hit) -> set[str]:
@@ -526,12 +533,11 @@ def _of_named_day(q: Question, pool: list[Hit]) -> set[str]:
 
 
 def _topical(
-    q: Question, pool: list[Hit], aliases: dict[str, str], readable: bool
+    q: Question, pool: list[Hit], aliases: dict[str, str], readable: bool, close: set[str]
 ) -> tuple[list[Hit], dict[str, int]]:
     """Hits about what the question names, with how many of its identifiers each carries. `readable`:
-    the question's words are memory's (`readable_share`)."""
+    the question's words are memory's (`readable_share`); `close`: the hits standing out (`_standing_out`)."""
     field_name, ids = q.topic()
-    close = _standing_out(pool)
     if ids:
         scored = {h.id: _identifier_score(q, h, field_name, ids) + sum(h.carries(a, "paths") for a in aliases)
                   for h in pool}  # fmt: skip
@@ -748,13 +754,13 @@ def _still_about(q: Question, old: Hit, new: Hit, aliases: dict[str, str]) -> bo
     return bool(_named_score(q, new, aliases) or not tickets or tickets & set(new.values("tickets")))
 
 
-def _closest(q: Question, pool: list[Hit]) -> Hit | None:
-    """The record a question naming no ticket or path is about: the closest, if it stands out."""
+def _closest(q: Question, pool: list[Hit], close: set[str]) -> Hit | None:
+    """The record a question naming no ticket or path is about: the closest, if it stands out (`close`)."""
     scored = [h for h in pool if h.similarity is not None]
     if q.tickets or q.paths or not scored:
         return None
     top = max(scored, key=lambda h: h.similarity or 0.0)
-    return top if top.id in _standing_out(pool) else None
+    return top if top.id in close else None
 
 
 def _replaced_closest(q: Question, pool: list[Hit], top: Hit | None) -> list[Hit]:
@@ -815,9 +821,10 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
     field_name, ids = q.topic()
     aliases = _aliases(q, pool) if field_name == "paths" else {}
     readable = readable_share(q, pool) >= READABLE_SHARE
-    topical, scored = _topical(q, pool, aliases, readable)
+    close = _standing_out(pool)
+    topical, scored = _topical(q, pool, aliases, readable, close)
     flagged = sorted({h.id for h in topical if not h.current})
-    closest = _closest(q, pool)
+    closest = _closest(q, pool, close)
     # (when the records of a later patch release are the topic, the question tests the version it names:
     # what replaced the closest record on that version does not answer it)
     patched = bool(q.versions and topical) and all(h.patch_of(v) for h in topical for v in q.versions)
@@ -866,7 +873,8 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
 
     # (a question naming a kind of record besides a state asks for that record: "which tickets did the
     # release note fix?")
-    asked_labels = _asked_labels(q, pool) & wanted
+    asked_all = _asked_labels(q, pool)
+    asked_labels = asked_all & wanted
     asks_state = bool(asked_labels) and asked_labels <= _state_labels(pool)
 
     def rank(h: Hit) -> tuple[Any, ...]:
@@ -922,19 +930,19 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     # (a state named in a sentence before the asking one is a claim being checked: "a comment says BH-253
     # was fixed in 1.6.1. Can we close it?" is answered by the record that says it is still open)
-    states = _state_labels(pool) & _asked_labels(q, pool) & wanted
+    states = _state_labels(pool) & asked_labels
     own = _state_of(best)
     # ... unless the record it holds replaced one in the asked state, and the question does not name that
     # record's kind: "is it still open?" is answered by the fix that closed the report; "which release
     # fixed the regression?" knows of the regression and asks for a fix after it
-    left = _left_state(best, states, pool) and not wanted & {_label_words(v) for v in best.values("kind")}
+    left = _left_state(best, states, pool) and not wanted & _kinds_of(best)
     if states and own and not states & own and not overruled and not left:
         # the question takes a bug state as given ("which release fixed …") that the current record on it
         # does not hold: memory cannot confirm what is asked, only that the state differs
         return _no_match(
             f"{best.id} records {', '.join(sorted(own))}, not {', '.join(sorted(states))}.", flagged
         )
-    kinds = _asked_kinds(q, pool)
+    kinds = _asked_kinds(q, pool, asked_all)
     if kinds and not any(kinds & _claims_of(h) for h in usable):
         # the asking sentence wants a kind of statement memory makes elsewhere ("what's the root cause?")
         # and no current record on what it names makes one: the records there say something else (a
@@ -970,19 +978,13 @@ def _answer(q: Question, pool: list[Hit]) -> dict[str, Any]:
         )
     cited = [best]
     days = [r for r in q.ranges if r.since is not None and r.since == r.until]
-    if (
-        days
-        and not ids
-        and not q.versions
-        and wanted & _labels(best, pool)
-        and best.id not in _standing_out(pool)
-    ):
+    if days and not ids and not q.versions and wanted & _labels(best, pool) and best.id not in close:
         # a day named with a kind of record and nothing else ("the root causes decided at the 18 March
         # triage"): every record of that kind from that day answers, not only the closest one (one that
         # stands out close to the question is what it asks about: "the root cause found that day for the
         # feed's duplicate article")
-        kinds = wanted & _labels(best, pool)
-        same = [h for h in usable if h is not best and kinds <= _labels(h, pool)
+        day_kinds = wanted & _labels(best, pool)
+        same = [h for h in usable if h is not best and day_kinds <= _labels(h, pool)
                 and any(r.contains(h.day) for r in days) and best.day == h.day]  # fmt: skip
         cited = [best, *sorted(same, key=rank, reverse=True)]
     if q.versions and best.layer != "user_authored_decision" and all(best.patch_of(v) for v in q.versions):
@@ -1075,11 +1077,7 @@ def plan(q: Question, pool: list[Hit]) -> list[tuple[str, dict[str, Any]]]:
     # end of the chain of hand-overs; a claim or a state named is not a kind of record)
     kinds = _named_labels(q, pool)
     for h in pool:
-        if (
-            h.trusted
-            and not _usable(h)
-            and (_named_score(q, h, {}) or kinds & {_label_words(k) for k in h.values("kind")})
-        ):
+        if h.trusted and not _usable(h) and (_named_score(q, h, {}) or kinds & _kinds_of(h)):
             nxt = [h.superseded_by] if h.superseded_by else []
             if h.fields.get("claim", "").strip() in UNSETTLED:
                 nxt += h.values("tickets")
