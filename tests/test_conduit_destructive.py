@@ -109,10 +109,12 @@ def _stale_list_site():
 def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_stale(tmp_path, allow):
     """The item's page is fetched before and *again* after the delete within one step: the second
     fetch must be a fresh request, or the effect (200 -> 404) is never seen."""
+    from bughunt.explorer.config import SessionConfig
     from bughunt.explorer.factory import make_policy
     from bughunt.explorer.fetcher import Fetcher
-    from bughunt.explorer.session import Explorer, SessionConfig, summary
+    from bughunt.explorer.loop import Explorer
     from bughunt.explorer.store import ExplorerStore
+    from bughunt.explorer.summary import summary
     from bughunt.webapp.server import serving
 
     server, state = _stale_list_site()

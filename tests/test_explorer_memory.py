@@ -8,7 +8,8 @@ import sqlite3
 import pytest
 
 from bughunt.explorer.fetcher import FetchResult
-from bughunt.explorer.harness import read_app_version, record_step
+from bughunt.explorer.graph import ExplorationGraph, StepWrite
+from bughunt.explorer.versions import read_app_version
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig, bug_entries, build_view, render_working_context
 from bughunt.html import FetchedPage
@@ -28,10 +29,12 @@ def _step(store, route, findings, version="1.2", now=100.0, dedupe=True, status=
     result = FetchResult(
         "page", route, f"http://h{route}", page=_page(route, status), final_route=route, status=status
     )
-    return record_step(
-        store, session_id=1, result=result, links=["/"], findings=findings, version=version, tokens=10,
-        retest=False, dedupe=dedupe, now=now, position=route,
-    )  # fmt: skip
+    return ExplorationGraph(store).write_step(
+        StepWrite(
+            1, route, result, route, now, links=["/"], findings=findings, version=version, tokens=10,
+            dedupe=dedupe,
+        )
+    )
 
 
 ERR = Finding("server_error", "/search/2", "HTTP 500 Internal Server Error: KeyError 'q'", {"url": "http://h/search/2", "status": 500, "excerpt": "KeyError"})  # fmt: skip

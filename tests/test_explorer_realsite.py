@@ -11,10 +11,12 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 from loopback import serving
 
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
-from bughunt.explorer.session import Explorer, SessionConfig, summary
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import summary
 
 NAV = '<nav><a href="/">Home</a> <a href="/a">A</a></nav>'
 HOME_LINKS = [

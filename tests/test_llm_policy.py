@@ -10,10 +10,12 @@ from typing import Any
 import httpx2
 import pytest
 
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
-from bughunt.explorer.session import Explorer, SessionConfig, summary
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import summary
 from bughunt.webapp import running_site
 from memgpt_lite.llm.anthropic import AnthropicModel
 from memgpt_lite.storage.embeddings import HashingEmbedder

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.quarantine import PageTextIndex, check_note, reader_form
-from bughunt.explorer.session import Explorer, SessionConfig, summary
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import summary
 from bughunt.explorer.views import render_working_context
 from memgpt_lite.messages import ModelRequest
 from memgpt_lite.storage.embeddings import HashingEmbedder

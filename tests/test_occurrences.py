@@ -9,9 +9,10 @@ from collections.abc import Iterator
 import pytest
 from loopback import QuietHandler, serving
 
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
-from bughunt.explorer.session import Explorer, SessionConfig
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import SCHEMA_VERSION, ExplorerStore
 from bughunt.explorer.views import bug_entries
 from bughunt.report import load_report_data, render_report

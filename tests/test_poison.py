@@ -15,13 +15,15 @@ from dataclasses import asdict
 
 import pytest
 
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.export import memory_snapshot
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
 from bughunt.explorer.llm_policy import AGENT_DIR, agent_archival
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.quarantine import PageTextIndex, check_note
-from bughunt.explorer.session import Explorer, SessionConfig, summary
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import summary
 from bughunt.webapp import running_site
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import ModelRequest

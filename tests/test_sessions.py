@@ -14,15 +14,17 @@ from pathlib import Path
 import pytest
 
 from bughunt import site
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher
-from bughunt.explorer.session import Explorer, SessionConfig, summary
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import summary
 
 SUMMARY_KEYS = {
     "session", "app_version", "steps", "tokens", "pages_visited", "coverage", "bugs", "duplicate_reports",
     "repeat_visits", "clicks", "clicks_left", "fetches", "stop_reason", "stop_detail", "pages_known", "counts",
-    "model_reported", "allow_destructive", "destructive_actions", "destructive_sessions",
+    "model_reported", "allow_destructive", "destructive_actions", "destructive_sessions", "format",
 }  # fmt: skip
 BUG_ROUTES = {site.PAGES[b.page].route for b in site.BUGS}
 
@@ -47,7 +49,7 @@ def uninterrupted(site_12, tmp_path_factory) -> dict:
 
 def test_explore_json_contract(site_12, tmp_path, cli_json):
     data = cli_json("explore", "--url", site_12, "--store", str(tmp_path / "s"), "--budget", "30", "--json")
-    assert set(data) == SUMMARY_KEYS
+    assert set(data) == SUMMARY_KEYS and data["format"] == 2
     assert data["steps"] == data["clicks"] == 30 and data["app_version"] == "1.2"
     assert data["stop_reason"] == "budget" and data["clicks_left"] == 0
     # One vocabulary (contract 5): every fetch of a click, plus the free landing, plus oracle fetches.

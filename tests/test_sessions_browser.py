@@ -9,9 +9,12 @@ from dataclasses import asdict
 import pytest
 from test_engine_browser import spa  # noqa: F401 (the loopback single-page app fixture)
 
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_fetcher, make_policy
-from bughunt.explorer.session import CLICK_MARK, Explorer, SessionConfig, summary
+from bughunt.explorer.graph import CLICK_MARK
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import summary
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 

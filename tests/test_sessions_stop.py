@@ -20,11 +20,13 @@ from pathlib import Path
 import loopback
 
 from bughunt.cli import main
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.fetcher import Fetcher, LoginLost
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import Choice, Decision
-from bughunt.explorer.session import Explorer, SessionConfig, summary
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import summary
 
 # A small site: a chain of pages behind a start page, and a DEBUG-style 500 page whose only link is `#`.
 PAGES: dict[str, list[str]] = {
@@ -108,9 +110,13 @@ class _Quitter:
 
     name = "quitter"
     uses_model = False
+    reads_templates = False
 
     def choose(self, decision: Decision) -> Choice:
         return Choice(None)
+
+    def archive(self, site_map: str, bug_lines: list[str]) -> None:
+        pass
 
 
 def test_a_policy_that_stops_early_is_walked_to_the_known_unvisited_pages(tmp_path):

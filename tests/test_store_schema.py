@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bughunt.explorer.export import load_exploration, memory_snapshot
-from bughunt.explorer.session import summary
 from bughunt.explorer.store import SCHEMA_VERSION, Bug, ExplorerStore, Session
+from bughunt.explorer.summary import summary
 from memgpt_lite.errors import StoreError
 from memgpt_lite.search.index import INDEX_VERSION, RecallIndex
 from memgpt_lite.storage.embeddings import HashingEmbedder

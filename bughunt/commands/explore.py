@@ -19,13 +19,15 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import ENGINES, make_fetcher, make_policy
 from bughunt.explorer.fetcher import Fetcher, LoginLost
-from bughunt.explorer.harness import StepOutcome, check_version
+from bughunt.explorer.harness import StepOutcome
 from bughunt.explorer.login import Credentials, credentials_from_args
+from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import policy_names
-from bughunt.explorer.session import Explorer, SessionConfig, describe, summary
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import ExplorationSummary
 from bughunt.explorer.views import MemoryConfig
 from memgpt_lite.cli_dispatch import check_output_file, require_model_access
 from memgpt_lite.errors import ModelError, UsageError
@@ -169,8 +171,6 @@ def _poison_text(path: Path | None) -> str | None:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    if args.budget < 0:
-        raise UsageError(f"--budget must be >= 0, got {args.budget}")
     if args.capacity is not None and args.capacity < 1:
         raise UsageError(f"--capacity must be at least 1 (or left out for unlimited), got {args.capacity}")
     if args.expire_after is not None and not args.expire_after > 0:
@@ -178,10 +178,6 @@ def _check_numbers(args: argparse.Namespace) -> None:
     if (args.delay is not None and args.delay < 0) or not args.timeout > 0:
         raise UsageError("--delay must be >= 0 and --timeout > 0")
     check_output_file(args.report, "--report")
-    if args.app_version_hint is not None and check_version(args.app_version_hint) is None:
-        raise UsageError(
-            f"--app-version: {args.app_version_hint!r} is not a version number (like 1.2 or 2.0.1)"
-        )
 
 
 class Terminated(BaseException):
@@ -217,10 +213,30 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
         return 143
 
 
+def _session_config(args: argparse.Namespace) -> SessionConfig:
+    """The session's settings, checked (`SessionConfig` is the one check of the budget and version)."""
+    return SessionConfig(
+        budget=args.budget,
+        seed=args.seed,
+        memory=MemoryConfig(
+            visited=not args.no_visited,
+            link_table=not args.no_link_table,
+            bug_list=not args.no_bug_list,
+            capacity=args.capacity,
+            eviction=args.eviction,
+        ),
+        app_version_hint=args.app_version_hint,
+        expire_after_s=args.expire_after * 3600 if args.expire_after is not None else None,
+        force_retest=getattr(args, "retest", False),
+        allow_destructive=args.allow_destructive,
+    )
+
+
 def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
     try:
         # Check what can be checked before a store is created, so bad input leaves nothing behind.
         _check_numbers(args)
+        config = _session_config(args)
         _poison_text(args.poison_file)
         if args.policy is not None and args.policy not in policy_names():
             raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
@@ -266,22 +282,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 store.meta.set("engine", fetcher.engine)
                 if creds.used:
                     store.meta.set("login", creds.label)  # the kinds of login only, never a value
-            config = SessionConfig(
-                budget=args.budget,
-                seed=args.seed,
-                memory=MemoryConfig(
-                    visited=not args.no_visited,
-                    link_table=not args.no_link_table,
-                    bug_list=not args.no_bug_list,
-                    capacity=args.capacity,
-                    eviction=args.eviction,
-                ),
-                app_version_hint=args.app_version_hint,
-                expire_after_s=args.expire_after * 3600 if args.expire_after is not None else None,
-                builtin=builtin,
-                force_retest=getattr(args, "retest", False),
-                allow_destructive=args.allow_destructive,
-            )
+            config.builtin = builtin
             policy = stack.enter_context(
                 make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
             )
@@ -298,7 +299,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                         file=sys.stderr,
                     )
                     return 1
-            data = summary(store, result)
+            data = ExplorationSummary.of(store, result)
             for notice in fetcher.notices:
                 print(f"warning: {notice}", file=sys.stderr)
             skipped = _skipped(store)
@@ -309,21 +310,22 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
     if args.report:
         _write_report(args.store, args.report)
     _print(data, args.json)
+    stop_reason, stop_detail = data.stop_reason, data.stop_detail
     if not args.json:
         for outcome, routes in skipped.items():
             print(f"not explored ({outcome.replace('_', ' ')}): {' '.join(routes)}")
     if failure:
         print(f"error: {failure}", file=sys.stderr)
         return 1
-    if data["stop_reason"] == "login_lost":
+    if stop_reason == "login_lost":
         print(
-            f"error: login lost ({data['stop_detail']}); `bughunt resume` with the login options continues",
+            f"error: login lost ({stop_detail}); `bughunt resume` with the login options continues",
             file=sys.stderr,
         )
         return 1
-    if data["stop_reason"] == "site_unreachable":
+    if stop_reason == "site_unreachable":
         print(
-            f"error: the site stopped answering ({data['stop_detail']}); `bughunt resume` retries",
+            f"error: the site stopped answering ({stop_detail}); `bughunt resume` retries",
             file=sys.stderr,
         )
         return 1
@@ -423,8 +425,8 @@ def _write_report(store_dir: Path, out: Path) -> None:
     print(f"report written to {out} (open file://{out.resolve()})", file=sys.stderr)
 
 
-def _print(data: dict[str, Any], as_json: bool) -> None:
+def _print(data: ExplorationSummary, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(data, indent=2))
+        print(json.dumps(data.as_json(), indent=2))
         return
-    print("\n".join(describe(data)))
+    print("\n".join(data.lines()))

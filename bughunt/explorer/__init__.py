@@ -1,9 +1,12 @@
-"""The BugHunt explorer: fetch, inspect, remember (harness-written structured memory), choose, repeat.
+"""The BugHunt explorer: load, read the page's facts, inspect, remember, choose, repeat.
 
-Modules: `fetcher` (polite same-origin HTTP), `store` (SQLite structured memory, one transaction per
-step), `harness` (what each step writes), `views` (what a policy may see; the working-context block),
+Modules: `loop` (the one loop), `choose` (where to click next), `facts` (a page's facts, once),
+`hints` (what only the planner reads), `versions` (what a page says its version is), `graph` (the
+exploration over the store; one transaction per step), `harness` (what a step writes), `store`
+(SQLite structured memory), `views` (what a policy may see; the working-context block),
 `policies`/`factory` (simulator strategies, the planner, the llm agent), `retest` (version
-invalidation and the shortest retest tour), `session` (the loop), `export` (read a store back).
+invalidation and the shortest re-test tour), `summary` (one account of an exploration), `export` (read
+a store back), `fetcher`/`browser`/`login` (the engines).
 """
 
 from .export import load_exploration, memory_snapshot

@@ -64,12 +64,14 @@ from bughunt.sim.rng import derive_seed
 from bughunt.sim.runner import Record
 from memgpt_lite.errors import ConfigError, format_validation_error
 
+from .config import SessionConfig
 from .factory import make_policy
 from .fetcher import Fetcher
 from .login import Credentials
+from .loop import Explorer
 from .policies import policy_names
-from .session import BUILTIN_ROUTES, Explorer, SessionConfig
 from .store import ExplorerStore
+from .summary import BUILTIN_ROUTES
 from .views import MemoryConfig, visited_route
 
 Metric = Literal[

@@ -12,8 +12,8 @@ from typing import Any
 
 from bughunt.sim.results import coverage_curve
 
-from .session import BUILTIN_ROUTES, summary
 from .store import ExplorerStore, Session
+from .summary import BUILTIN_ROUTES, summary
 from .templates import route_shape, templates
 from .views import bug_entries, iso, render_working_context, visited_route
 

@@ -22,12 +22,6 @@ from bughunt.oracles import Finding
 from .fetcher import FetchResult
 from .store import ExplorerStore
 
-_META_VERSION = re.compile(
-    r"(?is)<meta[^>]+name\s*=\s*[\"']?(?:app-version|version|generator-version)[\"']?[^>]+content\s*=\s*[\"']?([\w.\-]+)"
-)
-_FOOTER = re.compile(r"(?is)<footer\b.*?</footer>")
-_FOOTER_VERSION = re.compile(r"(?i)\b(?:version|ver\.?|v)\s*(\d+\.\d+(?:\.\d+)?)\b")
-_TAG = re.compile(r"<[^>]*>")
 OBSERVATION_CHARS = 20_000
 # Response headers that may carry a session or a secret are never kept, not even quarantined.
 _SECRET_HEADER = re.compile(r"(?i)cookie|auth|token|secret|session|csrf|api-?key")
@@ -44,47 +38,6 @@ def is_failure(outcome: str, status: int | None = None) -> bool:
     """A failed fetch: no answer, or an answer from something in front of the site (a 5xx gateway
     error that the fetcher classified as an HTTP error rather than a page)."""
     return outcome in FAILURES or (outcome == "http_error" and status is not None and status >= 500)
-
-
-VERSION_PATTERN = re.compile(r"^\d{1,9}(?:\.\d{1,9}){0,3}(?:[-+][0-9A-Za-z.]{1,20})?$")
-"""What an app version may look like to enter trusted memory (bounded: at most ~60 characters)."""
-
-
-def check_version(text: str | None) -> str | None:
-    """`text` when it is a version number (`VERSION_PATTERN`), else None (the version is unknown)."""
-    if text is None:
-        return None
-    text = text.strip()
-    return text if VERSION_PATTERN.match(text) else None
-
-
-def stated_version(page: FetchedPage) -> tuple[str | None, str | None]:
-    """(version, refused): the version the page states when it is a version number; otherwise
-    (None, the raw text) so the caller can quarantine what the site sent instead."""
-    raw = _raw_app_version(page)
-    checked = check_version(raw)
-    return (checked, None) if checked is not None or raw is None else (None, raw)
-
-
-def read_app_version(page: FetchedPage) -> str | None:
-    """The application's version as the site states it (`X-App-Version` header, a version meta tag,
-    or "v1.2" / "version 1.2" in the footer), when it is a version number; None otherwise."""
-    return stated_version(page)[0]
-
-
-def _raw_app_version(page: FetchedPage) -> str | None:
-    header = page.header("x-app-version").strip()
-    if header:
-        return header[:200]
-    m = _META_VERSION.search(page.body)
-    if m:
-        return m.group(1)[:200]
-    footer = _FOOTER.search(page.body)
-    if footer:
-        m = _FOOTER_VERSION.search(_TAG.sub(" ", footer.group(0)))
-        if m:
-            return m.group(1)
-    return None
 
 
 @dataclass(slots=True)
@@ -128,45 +81,44 @@ def record_step(
     structure_hash: str | None = None,
     failed: bool = False,
 ) -> StepOutcome:
-    """Write one step in one transaction (the caller holds none). Returns what changed.
+    """Write one step inside the caller's transaction (`ExplorationGraph.write_step`). Returns what changed.
 
     A `failed` fetch (no answer) is a step but not a visit: the route stays unvisited, to be retried."""
     route = result.final_route if result.outcome == "page" and result.final_route else result.route
     detail = detail_code(result)
-    with store.transaction():
-        repeat = store.visits.page(route) is not None
-        n = store.history.add_step(
-            session_id,
-            route=result.route,
-            final_route=route,
-            outcome=result.outcome,
-            status=result.status,
-            detail=detail,
-            app_version=version,
-            tokens=tokens,
-            repeat=int(repeat),
-            retest=int(retest),
-            elapsed_ms=result.page.elapsed_ms if result.page else None,
-            at=now,
-        )
-        page_links = list(links) if result.outcome == "page" else []
-        out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
-        out.detail = detail
-        if failed:
-            store.meta.set("position", position)
-            return out
-        store.visits.record(route, result.outcome, result.status, version, page_links, now)
-        if result.route != route:
-            # The requested address redirected: remember it as visited too, so it is not chosen again.
-            store.visits.record(result.route, "redirect", result.status, version, [route], now)
-        if result.outcome == "page" and structure_hash is not None:
-            before = store.visits.set_structure_hash(route, structure_hash)
-            if before is not None and before != structure_hash:
-                out.previous_hash = before
-        if result.outcome == "page" and result.page is not None:
-            _record_bugs(store, out, session_id, route, findings, version, dedupe, now)
-            _quarantine(store, result.page, n, now)
+    repeat = store.visits.page(route) is not None
+    n = store.history.add_step(
+        session_id,
+        route=result.route,
+        final_route=route,
+        outcome=result.outcome,
+        status=result.status,
+        detail=detail,
+        app_version=version,
+        tokens=tokens,
+        repeat=int(repeat),
+        retest=int(retest),
+        elapsed_ms=result.page.elapsed_ms if result.page else None,
+        at=now,
+    )
+    page_links = list(links) if result.outcome == "page" else []
+    out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
+    out.detail = detail
+    if failed:
         store.meta.set("position", position)
+        return out
+    store.visits.record(route, result.outcome, result.status, version, page_links, now)
+    if result.route != route:
+        # The requested address redirected: remember it as visited too, so it is not chosen again.
+        store.visits.record(result.route, "redirect", result.status, version, [route], now)
+    if result.outcome == "page" and structure_hash is not None:
+        before = store.visits.set_structure_hash(route, structure_hash)
+        if before is not None and before != structure_hash:
+            out.previous_hash = before
+    if result.outcome == "page" and result.page is not None:
+        _record_bugs(store, out, session_id, route, findings, version, dedupe, now)
+        _quarantine(store, result.page, n, now)
+    store.meta.set("position", position)
     return out
 
 

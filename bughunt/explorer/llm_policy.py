@@ -178,6 +178,7 @@ def default_model(model_name: str | None, base_url: str | None = None) -> Model:
 class LLMPolicy:
     name = "llm"
     uses_model = True
+    reads_templates = False
 
     def __init__(
         self,

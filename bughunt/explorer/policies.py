@@ -31,27 +31,14 @@ class Action:
     label: str = ""
 
 
-@dataclass(slots=True)
-class Decision:
-    """Everything a policy may consult for one choice."""
+@dataclass(frozen=True, slots=True)
+class PlannerHints:
+    """What only the planner reads besides memory (`bughunt.explorer.hints`)."""
 
-    position: str
-    links: Sequence[str]
-    view: KnownLinks[str]
-    rnd: Rng
-    working_context: str
-    step: int
-    budget_left: int
-    last: StepOutcome | None = None
-    page_text: str = ""
-    template_of: Callable[[str], str] | None = None
-    """Each route's template (URL shape and DOM structure), for policies that cover templates first."""
-    actions: Sequence[Action] = ()
-    """The same choices as `links`, with each one's kind and (untrusted) label."""
+    template_of: Callable[[str], str]
+    """Each route's template (URL shape and DOM structure), for covering templates first."""
     probes: frozenset[str] = frozenset()
     """Known routes reached only by a GET form submitted with generated values."""
-    site_text: Sequence[str] = ()
-    """What the last response said besides its page text (header values, labels): untrusted."""
     samples: Mapping[str, int] = field(default_factory=dict)
     """Visited instances that sample a template, where it is not the planner's default: 1 for a
     fragment (an HTMX partial: a state of a page, not a page type), more for items a page lists."""
@@ -68,6 +55,27 @@ class Decision:
 
 
 @dataclass(slots=True)
+class Decision:
+    """Everything a policy may consult for one choice."""
+
+    position: str
+    links: Sequence[str]
+    view: KnownLinks[str]
+    rnd: Rng
+    working_context: str
+    step: int
+    budget_left: int
+    last: StepOutcome | None = None
+    page_text: str = ""
+    actions: Sequence[Action] = ()
+    """The same choices as `links`, with each one's kind and (untrusted) label."""
+    site_text: Sequence[str] = ()
+    """What the last response said besides its page text (header values, labels): untrusted."""
+    planner: PlannerHints | None = None
+    """Given to policies that read templates (`Policy.reads_templates`)."""
+
+
+@dataclass(slots=True)
 class Choice:
     """The policy's answer: a route to fetch (None = finished) and what the choice cost in tokens."""
 
@@ -79,8 +87,13 @@ class Choice:
 class Policy(Protocol):
     name: str
     uses_model: bool
+    reads_templates: bool
+    """Whether the policy reads `Decision.planner` (computing it costs a pass over memory)."""
 
     def choose(self, decision: Decision) -> Choice: ...
+
+    def archive(self, site_map: str, bug_lines: list[str]) -> None:
+        """At a session's end: the site map and bug history for the policy's long-term store, if any."""
 
 
 @dataclass(slots=True)
@@ -91,26 +104,32 @@ class StrategyPolicy:
     count_tokens: Callable[[str], int]
     uses_model: bool = False
     strategy: Strategy = field(init=False, repr=False)
+    reads_templates: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.strategy = get_strategy(self.name)
+        self.reads_templates = isinstance(self.strategy, Planner)
 
     def choose(self, decision: Decision) -> Choice:
         tokens = self.count_tokens(decision.working_context)
         if not decision.links:
             return Choice(None, tokens)
         strategy = self.strategy
-        if isinstance(strategy, Planner) and decision.template_of is not None:
+        hints = decision.planner
+        if isinstance(strategy, Planner) and hints is not None:
             strategy = strategy.with_templates(
-                decision.template_of,
-                decision.probes,
-                decision.samples,
-                decision.popularity,
-                decision.saturated,
-                decision.listed,
-                decision.variants,
+                hints.template_of,
+                hints.probes,
+                hints.samples,
+                hints.popularity,
+                hints.saturated,
+                hints.listed,
+                hints.variants,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
+
+    def archive(self, site_map: str, bug_lines: list[str]) -> None:
+        """A strategy keeps nothing between sessions but the store itself."""
 
 
 def policy_names() -> tuple[str, ...]:

@@ -76,27 +76,31 @@ def plan_tour(links: dict[str, list[str]], start: str, targets: list[str]) -> li
     return list(shortest_tour(graph, start, goals).walk[1:])
 
 
-def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> str | None:
-    """The next route to re-test, or None when nothing is due (retest mode over)."""
+def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> tuple[str | None, bool]:
+    """(the next route to re-test, or None when nothing is due (retest mode over); whether the planned
+    walk is to be dropped — the step writes that, with everything else it changes)."""
     due = set(store.visits.needs_retest())
     walk: list[str] = json.loads(store.meta.get(WALK_KEY) or "[]")
-    while walk:
-        nxt = walk[0]
-        if nxt in followable:
-            return nxt
+    if walk:
+        if walk[0] in followable:
+            return walk[0], False
         # The remembered map was wrong here (the link vanished): drop the plan and go nearest-first.
-        logger.info("retest tour: {} is not a link of {} any more; replanning", nxt, position)
-        walk = []
-        store.meta.set(WALK_KEY, "[]")
+        logger.info("retest tour: {} is not a link of {} any more; replanning", walk[0], position)
+    dropped = bool(walk)
     if not due:
-        return None
+        return None, dropped
     table = store.link_table.all()
     here = [r for r in table.get(position, []) if r in followable]
     others = due - {position}
     step = step_toward_nearest_unknown(position, here, DueView(table, others)) if others else None
     if step is None and position in due:
-        return position  # reload the page we stand on
-    return step
+        return position, dropped  # reload the page we stand on
+    return step, dropped
+
+
+def drop_walk(store: ExplorerStore) -> None:
+    """Forget the planned walk (inside the step's transaction)."""
+    store.meta.set(WALK_KEY, "[]")
 
 
 def advance_walk(store: ExplorerStore, fetched: str) -> None:

@@ -1,0 +1,106 @@
+"""What one loaded page says, computed once: `PageFacts`.
+
+The engine gives a page and its actions; the facts turn them into what memory and the policies use —
+the page's own route, its actions as canonical routes (`safe_route`: the link table is trusted memory,
+so a target that reads as prose is percent-encoded and an over-long one is dropped; a link to the page
+itself is no way onward), each action's kind and label (untrusted page text, for the llm prompt only),
+the places of repeated markup the links sit in (items of a list), how many elements lead to each route,
+the click states the page offers, its text, whether it is a fragment, and its structure hash. One
+immutable value per page, read by the loop, the planner's hints and the graph write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from bughunt import html
+from bughunt.html import FetchedPage
+
+from .fetcher import Fetcher as Engine
+from .graph import CLICK_MARK
+from .templates import safe_route, structure_hash
+
+MAX_SELECTOR_CHARS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class PageFacts:
+    own: str | None
+    """The page's own canonical route (None when it has no address of this site)."""
+    links: tuple[str, ...] = ()
+    """Its actions as routes, in page order, each once (click states included)."""
+    actions: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Route → (kind, label) of each link; labels are untrusted page text."""
+    places: dict[str, str] = field(default_factory=dict)
+    """Route → the place of repeated markup (an item of a list) its link sits in."""
+    weight: dict[str, int] = field(default_factory=dict)
+    """Route → how many elements of the page lead to it."""
+    probes: frozenset[str] = frozenset()
+    """Routes reached by a GET form submitted with generated values."""
+    clicks: tuple[tuple[str, str, str], ...] = ()
+    """(click state's route, page route, selector) of every control that acts without an address."""
+    text: str = ""
+    fragment: bool = False
+    structure_hash: str | None = None
+
+
+def page_text(page: FetchedPage | None) -> str:
+    """Visible text of a fetched page (what the quarantine keeps and the llm policy sees as data)."""
+    return page.document.text() if page is not None else ""
+
+
+def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
+    """The facts of a page loaded as a page (outcome "page")."""
+    here = engine.route_of(page.url)
+    own = safe_route(here) if here is not None else None
+    counts = html.action_counts(page) if own is not None else None
+    item_places = html.item_places(page) if own is not None else {}
+    routes: list[str] = []
+    actions: dict[str, tuple[str, str]] = {}
+    places: dict[str, str] = {}
+    weight: dict[str, int] = {}
+    probes: set[str] = set()
+    clicks: list[tuple[str, str, str]] = []
+    for action in engine.actions(page):
+        if action.kind == "click":
+            # No address of its own: a harness-made route names the state the click leaves.
+            if own is None or not action.selector or len(action.selector) > MAX_SELECTOR_CHARS:
+                continue
+            digest = hashlib.sha256(f"{own} {action.selector}".encode()).hexdigest()[:12]
+            route: str | None = f"{own}{CLICK_MARK}{digest}"
+            clicks.append((str(route), own.split(CLICK_MARK)[0], action.selector))
+        else:
+            route = engine.route_of(action.target)
+            route = safe_route(route) if route is not None else None
+        if route is None or route == own or route in actions or not engine.followable(route):
+            continue
+        routes.append(route)
+        place = item_places.get(action.target) if own is not None else None
+        if place is not None:
+            places[route] = place
+        if counts is not None:
+            weight[route] = weight.get(route, 0) + (
+                1 if action.kind == "click" else counts.get(action.target, 1)
+            )
+        actions[route] = (action.kind, action.label)
+        if action.kind == "form":
+            probes.add(route)
+    return PageFacts(
+        own=own,
+        links=tuple(routes),
+        actions=actions,
+        places=places,
+        weight=weight,
+        probes=frozenset(probes),
+        clicks=tuple(clicks),
+        text=page_text(page),
+        fragment=html.is_fragment(page),
+        structure_hash=structure_hash(page),
+    )
+
+
+def site_texts(page: FetchedPage, actions: dict[str, tuple[str, str]]) -> list[str]:
+    """What a response said outside its page text: header values and action labels (all untrusted)."""
+    headers = getattr(page, "headers", {}) or {}
+    return [*(str(v) for v in headers.values()), *(label for _, label in actions.values() if label)]

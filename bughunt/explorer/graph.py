@@ -1,0 +1,227 @@
+"""The exploration graph over the store (Crawljax's `StateFlowGraph` idea): states (pages and click
+states), transitions (the link table), bugs with their occurrences, and sessions — read as typed rows,
+written once per step.
+
+`write_step` is the one place a step reaches the store: the version a page stated, the click states it
+offered, the step itself, the visit and its links, the bug table, quarantined page text, re-test marks
+and the re-test walk — **one transaction**, so a process killed at any point of a step leaves either the
+whole step or none of it (`tests/bughunt/explorer/test_step_atomicity.py` kills it at every write).
+Nothing else in the loop writes during a step; sessions start and end in transactions of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from loguru import logger
+
+from bughunt.oracles import Finding
+
+from . import destructive_mode, retest
+from .fetcher import FetchResult
+from .harness import FAILURES, StepOutcome, record_step
+from .store import Bug, ExplorerStore, Note, Session, Step
+from .versions import VersionWrites
+
+CLICK_MARK = "#click-"
+"""Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such."""
+
+
+@dataclass(slots=True)
+class StepWrite:
+    """Everything one step changes in memory, gathered before anything is written."""
+
+    session_id: int
+    target: str
+    """The route the step set out to load (the head of a re-test walk, when one is planned)."""
+    result: FetchResult
+    position: str
+    """Where the explorer stands after the step."""
+    now: float
+    links: Sequence[str] = ()
+    findings: Sequence[Finding] = ()
+    version: str | None = None
+    tokens: int = 0
+    retest: bool = False
+    dedupe: bool = True
+    structure_hash: str | None = None
+    failed: bool = False
+    clicks: Sequence[tuple[str, str, str]] = ()
+    """(click state's route, its page, the element's selector) for the page's new click states."""
+    version_writes: VersionWrites = field(default_factory=VersionWrites)
+    drop_walk: bool = False
+    """The choice found the planned re-test walk no longer matches the site."""
+
+
+class ExplorationGraph:
+    """Typed reads of the exploration, and its writes (one transaction per step)."""
+
+    def __init__(self, store: ExplorerStore) -> None:
+        self.store = store
+
+    # -- states and transitions --------------------------------------------------------------------
+    @property
+    def app_version(self) -> str | None:
+        return self.store.meta.get("app_version")
+
+    @property
+    def position(self) -> str | None:
+        return self.store.meta.get("position")
+
+    def links_of(self, route: str) -> list[str]:
+        return self.store.link_table.of(route)
+
+    def link_table(self) -> dict[str, list[str]]:
+        """Every remembered page's links, in page order (pages in route order)."""
+        return self.store.link_table.all()
+
+    def click_of(self, route: str) -> tuple[str, str] | None:
+        """(page route, selector) of a click state, None for an address."""
+        return self.store.link_table.click_of(route) if CLICK_MARK in route else None
+
+    def is_state(self, route: str) -> bool:
+        """Whether `route` was loaded (a page, a wall, an error: anything but a failed fetch)."""
+        return self.store.visits.page(route) is not None
+
+    def visited(self) -> list[str]:
+        return self.store.visits.visited()
+
+    def explored(self) -> list[str]:
+        """Routes loaded as pages, in first-visit order."""
+        return self.store.visits.explored()
+
+    def structure_hashes(self) -> dict[str, str | None]:
+        return self.store.visits.structure_hashes()
+
+    def due(self) -> list[str]:
+        """Pages due for re-test."""
+        return self.store.visits.needs_retest()
+
+    def known(self) -> list[str]:
+        """Every route memory knows: explored, or linked from a remembered page (click states too)."""
+        known = dict.fromkeys(self.explored())
+        known.update(dict.fromkeys(d for ds in self.link_table().values() for d in ds))
+        return list(known)
+
+    def linked(self) -> list[str]:
+        """Routes linked from a remembered page, in link-table order."""
+        return list(dict.fromkeys(d for ds in self.link_table().values() for d in ds))
+
+    # -- bugs and sessions -------------------------------------------------------------------------
+    def live_bugs(self) -> list[Bug]:
+        return self.store.bug_table.live()
+
+    def bugs(self) -> list[Bug]:
+        return self.store.bug_table.all()
+
+    def open_bug_routes(self) -> list[str]:
+        return list(dict.fromkeys(b.route for b in self.live_bugs() if b.status == "open"))
+
+    def open_bugs(self) -> int:
+        return sum(b.status == "open" for b in self.live_bugs())
+
+    def step_count(self) -> int:
+        return self.store.history.step_count()
+
+    def steps(self, session_id: int | None = None) -> list[Step]:
+        return self.store.history.steps(session_id)
+
+    def sessions(self) -> list[Session]:
+        return self.store.history.sessions()
+
+    def notes(self) -> list[Note]:
+        return self.store.notebook.notes()
+
+    # -- writes ------------------------------------------------------------------------------------
+    def start_session(
+        self, policy: str, base_url: str, budget: int, *, builtin: bool, destructive: bool,
+        expire_before: float | None,
+    ) -> tuple[int, str]:  # fmt: skip
+        """A new running session (its own transaction), and what a session start settles: the base URL,
+        failed fetches of old stores forgotten (they are tried again), expired memories dropped."""
+        store = self.store
+        session_id, name = store.history.start_session(policy, base_url, budget)
+        with store.transaction():
+            store.meta.set("base_url", base_url)
+            if builtin:
+                store.meta.set("builtin", "1")
+            if destructive:
+                destructive_mode.remember_session(store, name)
+            # Failed fetches were once stored as visits; they are not, so old stores retry them too.
+            store.visits.forget(FAILURES)
+            if expire_before is not None:
+                forgotten = store.expire(expire_before)
+                logger.info("expired memories unused before {}: {}", expire_before, forgotten)
+        return session_id, name
+
+    def end_session(
+        self, session_id: int, status: str, *, clicks: int, fetches: int, detail: str, hand_over: str,
+        now: float, drop_walk: bool = False,
+    ) -> None:  # fmt: skip
+        """Close the session with its stop reason and counts, and leave the harness's hand-over note
+        (and drop a re-test walk the last choice found stale, when no step followed to write it)."""
+        store = self.store
+        store.history.end_session(session_id, status, clicks=clicks, fetches=fetches, detail=detail)
+        with store.transaction():
+            if drop_walk:
+                retest.drop_walk(store)
+            store.notebook.add_note(hand_over, session_id, store.history.step_count(), now, author="harness")
+
+    def write_step(self, w: StepWrite) -> StepOutcome:
+        """Write one step — everything it changed — in one transaction. Returns what changed."""
+        store = self.store
+        with store.transaction():
+            if w.drop_walk:
+                retest.drop_walk(store)
+            self._write_version(w.version_writes, w.now)
+            for route, page, selector in w.clicks:
+                store.link_table.add_click(route, page, selector)
+            out = record_step(
+                store,
+                session_id=w.session_id,
+                result=w.result,
+                links=w.links,
+                findings=w.findings,
+                version=w.version,
+                tokens=w.tokens,
+                retest=w.retest,
+                dedupe=w.dedupe,
+                now=w.now,
+                position=w.position,
+                structure_hash=w.structure_hash,
+                failed=w.failed,
+            )
+            due = retest.structure_changed(store, out.route, out.previous_hash) if out.previous_hash else 0
+            retest.advance_walk(store, w.target)
+        if out.previous_hash is not None:
+            logger.info(
+                "{}: DOM structure changed since its last visit; {} pages due for retest", out.route, due
+            )
+        return out
+
+    def write_version(self, writes: VersionWrites, now: float) -> None:
+        """What a page stated about the version outside a step (the resume probe)."""
+        if writes:
+            with self.store.transaction():
+                self._write_version(writes, now)
+
+    def mark_due(self, route: str) -> None:
+        with self.store.transaction():
+            self.store.visits.mark_route_for_retest(route)
+
+    def force_retest(self, position: str) -> None:
+        with self.store.transaction():
+            retest.force(self.store, position)
+
+    def _write_version(self, writes: VersionWrites, now: float) -> None:
+        store = self.store
+        if writes.refused is not None:
+            text, provenance = writes.refused
+            store.notebook.add_observation(text, provenance, store.history.step_count(), now)
+        if writes.first is not None:
+            store.meta.set("app_version", writes.first)
+        if writes.flap:
+            store.meta.set("version_flaps", str(int(store.meta.get("version_flaps") or 0) + 1))
+        if writes.changed is not None:
+            retest.invalidate(store, *writes.changed)

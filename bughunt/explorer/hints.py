@@ -1,0 +1,113 @@
+"""What the planner reads besides memory: hints gathered from the pages of this session.
+
+Kept by the loop for the session and handed to the planner (`PlannerHints`) with each decision — the
+templates memory knows (URL shape and DOM structure, `templates`), GET forms submitted with generated
+values, fragments, how often the session's pages link to each route, the places of repeated markup
+links sit in (items of a list, whose siblings tell a template), templates that are saturated or broken,
+and a structural variant's own links. No other policy reads them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from bughunt.planning import TEMPLATE_SAMPLE, leads_on
+
+from .facts import PageFacts
+from .graph import CLICK_MARK, ExplorationGraph
+from .policies import PlannerHints
+from .templates import Templates, below_item, saturated_templates, template_function, variant
+
+MAX_SIBLINGS = 50
+"""Routes kept per place of repeated markup: enough to tell a template, bounded on a huge list."""
+
+
+@dataclass(slots=True)
+class SessionHints:
+    """The hints of one session, updated from each page's facts (`absorb`)."""
+
+    actions: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Route → (kind, label) of the last page's actions (labels are untrusted page text)."""
+    listed: frozenset[str] = frozenset()
+    """Routes the last page links from the items of its lists (not from its navigation)."""
+    probes: set[str] = field(default_factory=set)
+    partials: set[str] = field(default_factory=set)
+    """Routes that answered a fragment (an HTMX partial) in this session."""
+    popularity: Counter[str] = field(default_factory=Counter)
+    """Route → how many elements of the pages first seen in this session lead to it."""
+    counted: set[str] = field(default_factory=set)
+    siblings: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """(page route, place of a link in the items of a list) → the routes linked from there."""
+
+    def absorb(self, facts: PageFacts) -> None:
+        self.actions = dict(facts.actions)
+        self.listed = frozenset(facts.places)
+        own = facts.own
+        if own is not None:
+            for route, place in facts.places.items():
+                group = self.siblings.setdefault((own, place), [])
+                if len(group) < MAX_SIBLINGS:
+                    group.append(route)
+            if own not in self.counted:
+                self.counted.add(own)
+                self.popularity.update(facts.weight)
+        self.probes |= facts.probes
+
+    def planner(self, graph: ExplorationGraph, position: str, links: list[str]) -> PlannerHints:
+        """The planner's hints for a choice at `position` among `links`."""
+        hashes = graph.structure_hashes()
+        template_of = template_function(hashes, self.siblings.values())
+        return PlannerHints(
+            template_of=template_of,
+            probes=frozenset(self.probes),
+            samples=self._samples(template_of, _known(graph)),
+            popularity=self.popularity,
+            saturated=saturated_templates(hashes, template_of) | _broken(graph, template_of),
+            listed=self.listed,
+            variants=_variant_items(graph, position, links, hashes, template_of),
+        )
+
+    def _samples(self, template_of: Templates, routes: Iterable[str]) -> dict[str, int]:
+        # Items a page lists side by side are where the data varies most: one more instance of
+        # those. A page under such an item (its tabs, its sub-pages) is one page of its own template
+        # per item: the items' samples already vary the data, one item's view covers the view. A
+        # fragment's template is a state of a page, seen once.
+        listed = template_of.listed
+        samples = {t: TEMPLATE_SAMPLE + 1 for t in listed}
+        for t in {template_of(r) for r in routes} - listed:
+            if any(below_item(t, item) for item in listed):
+                samples[t] = 1
+        samples.update((template_of(r), 1) for r in self.partials)
+        return samples
+
+
+def _known(graph: ExplorationGraph) -> list[str]:
+    return [r for r in graph.known() if CLICK_MARK not in r]
+
+
+def _broken(graph: ExplorationGraph, template_of: Templates) -> frozenset[str]:
+    # A page type that answers a server error is broken as a type: another instance is most likely
+    # the same root cause again (one bug, by its route shape), not a new finding.
+    return frozenset(
+        template_of(b.route) for b in graph.live_bugs() if b.kind == "server_error" and b.status == "open"
+    )
+
+
+def _variant_items(
+    graph: ExplorationGraph, position: str, links: list[str], hashes: Mapping[str, str | None],
+    template_of: Templates,
+) -> frozenset[str]:  # fmt: skip
+    """The links a page that breaks its template's structure (`templates.variant`) has of its own:
+    to instances of page types already loaded, that none of its template's other loaded instances
+    links to (your own articles on your profile, not the navigation) and that are not its own
+    views or sub-pages. Until one of them is loaded."""
+    if not variant(position, hashes, template_of):
+        return frozenset()
+    template = template_of(position)
+    shared = {q for r in hashes if r != position and template_of(r) == template for q in graph.links_of(r)}
+    loaded = {template_of(r) for r, digest in hashes.items() if digest}
+    # (its views and sub-pages lead on from it and are ranked so anyway)
+    own = [q for q in links if q not in shared and template_of(q) in loaded and not leads_on(position, q)]
+    return frozenset() if any(q in hashes for q in own) else frozenset(own)

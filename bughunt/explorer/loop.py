@@ -1,0 +1,294 @@
+"""The explorer's one loop: land (or probe the version on resume), then choose → load → inspect →
+write, until the budget is spent or a stop reason says why not.
+
+A session is one `explore` or `resume` run over a store. A fresh store starts by landing on the start
+page (free, as in the simulator: the budget counts clicks); a resumed one starts where the last session
+stood, and the first click already goes to pages not yet visited. Each step is written by
+`ExplorationGraph.write_step` in one transaction, so an interruption loses at most the step in flight.
+When the site states a new app version, the re-test walk takes over until every page due is re-tested.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from loguru import logger
+
+from bughunt import html
+from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.sim.memory import NoMemory
+from bughunt.sim.rng import mulberry32
+
+from .choose import Chooser, Whereabouts
+from .config import SessionConfig
+from .facts import PageFacts, read_page, site_texts
+from .fetcher import Fetcher as Engine
+from .fetcher import FetchResult, LoginLost
+from .graph import ExplorationGraph, StepWrite
+from .harness import StepOutcome, is_failure
+from .hints import SessionHints
+from .policies import Policy
+from .store import ExplorerStore
+from .summary import SessionResult, hand_over
+from .templates import structure_hash
+from .versions import VersionWatch, VersionWrites
+from .views import View, build_view, remember
+
+
+class Explorer:
+    """Runs sessions of one policy over one store and one site (through one engine)."""
+
+    def __init__(
+        self,
+        store: ExplorerStore,
+        engine: Engine,
+        policy: Policy,
+        config: SessionConfig,
+        on_step: Callable[[StepOutcome], None] | None = None,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.store, self.engine, self.policy, self.config = store, engine, policy, config
+        self.graph = ExplorationGraph(store)
+        self.on_step, self.clock, self.sleep = on_step, clock, sleep
+        self.hints = SessionHints()
+        self.versions = VersionWatch(hint=config.app_version_hint)
+        self.walk = Whereabouts()
+        self.view: View = NoMemory()  # built at the start of each run, after expiry
+        self.memory_rnd = mulberry32(config.seed)
+        self._drop_walk = False
+
+    def run(self) -> SessionResult:
+        graph, cfg, engine = self.graph, self.config, self.engine
+        expire = self.clock() - cfg.expire_after_s if cfg.expire_after_s is not None else None
+        session_id, name = graph.start_session(
+            self.policy.name, engine.base_url, cfg.budget, builtin=cfg.builtin,
+            destructive=cfg.allow_destructive, expire_before=expire,
+        )  # fmt: skip
+        fetches_before = engine.stats.requests
+        outcomes: list[StepOutcome] = []
+        status, detail = "interrupted", ""
+        self.view = build_view(self.store, cfg.memory, self.memory_rnd)
+        chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, _count)
+        position = graph.position
+        try:
+            try:
+                status, detail, position = self._run(chooser, session_id, position, outcomes)
+            except LoginLost as exc:
+                # The engine logged in again once already (or could not): the step in flight is lost.
+                status, detail = "login_lost", str(exc)
+                position = graph.position or position
+        finally:
+            clicks = sum(o.click for o in outcomes)
+            fetches = engine.stats.requests - fetches_before
+            note = hand_over(
+                graph, name, position, clicks, status, chooser.unvisited(self.walk.failed), self.walk.failed
+            )
+            graph.end_session(
+                session_id, status, clicks=clicks, fetches=fetches, detail=detail, hand_over=note,
+                now=self.clock(), drop_walk=self._drop_walk,
+            )  # fmt: skip
+            self._archive()
+        return SessionResult(
+            name, session_id, clicks, sum(o.tokens for o in outcomes), status, outcomes,
+            budget=cfg.budget, fetches=fetches, detail=detail,
+        )  # fmt: skip
+
+    def _run(
+        self, chooser: Chooser, session_id: int, position: str | None, outcomes: list[StepOutcome]
+    ) -> tuple[str, str, str | None]:
+        """Land or probe, then click: returns (stop reason, detail, position)."""
+        if position is None or not self.graph.is_state(position):
+            start = self.engine.start_route()
+            out = self._step(session_id, start, start, click=False)
+            outcomes.append(out)
+            if is_failure(out.outcome, out.status):
+                return "site_unreachable", f"the start page {start} gave {out.detail or out.outcome}", None
+            position = self._moved(out, start)
+        else:
+            self._probe_version(position)
+        if self.config.force_retest:
+            self.graph.force_retest(position)
+        status, detail = self._loop(chooser, session_id, position, outcomes)
+        return status, detail, self.graph.position or position
+
+    def _loop(
+        self, chooser: Chooser, session_id: int, position: str, outcomes: list[StepOutcome]
+    ) -> tuple[str, str]:
+        """Click until the budget is spent or a stop reason says why not; returns (reason, detail)."""
+        cfg, walk = self.config, self.walk
+        clicks = failures_in_a_row = 0
+        while clicks < cfg.budget:
+            if cfg.stop_at_bugs is not None and self.graph.open_bugs() >= cfg.stop_at_bugs:
+                return "done", f"{cfg.stop_at_bugs} bugs open, as asked"
+            choice = chooser.choose(position, clicks, walk)
+            self._drop_walk = choice.drop_walk
+            if choice.target is None:
+                left = len(walk.failed)
+                if left and failures_in_a_row:
+                    # What is left failed to load, the last click too: the site, not memory, is the limit.
+                    return "site_unreachable", f"{left} page(s) failed to load and nothing else is left"
+                why = "nothing left that memory knows"
+                if left:
+                    why += f"; {left} page(s) failed to load and are retried on resume"
+                return "done", why
+            out = self._step(
+                session_id, choice.target, position, retesting=choice.retesting, tokens=choice.tokens,
+                drop_walk=choice.drop_walk,
+            )  # fmt: skip
+            self._drop_walk = False
+            outcomes.append(out)
+            clicks += 1
+            if is_failure(out.outcome, out.status):
+                failures_in_a_row += 1
+                walk.failed.add(choice.target)
+                if failures_in_a_row >= cfg.max_consecutive_failures:
+                    detail = (
+                        f"{failures_in_a_row} clicks in a row failed (last: {choice.target} {out.detail})"
+                    )
+                    return "site_unreachable", detail
+                continue
+            failures_in_a_row = 0
+            position = self._moved(out, position)
+        return "budget", f"{clicks} of {cfg.budget} clicks spent"
+
+    def _step(
+        self, session_id: int, target: str, position: str, *, retesting: bool = False, tokens: int = 0,
+        drop_walk: bool = False, click: bool = True,
+    ) -> StepOutcome:  # fmt: skip
+        """Load `target`, read the page's facts, run the oracles, and write the step (one transaction)."""
+        graph = self.graph
+        result = self._fetch(target)
+        facts: PageFacts | None = None
+        findings: list[Finding] = []
+        version, writes = graph.app_version, VersionWrites()
+        if result.outcome == "page" and result.page is not None:
+            page = result.page
+            explored_any = lambda: bool(graph.explored())  # noqa: E731 — asked only for a first version
+            version, writes = self.versions.observe(
+                page, result.final_route or target, version, explored_any, confirmed=False
+            )
+            facts = read_page(page, self.engine)
+            self.hints.absorb(facts)
+            findings = list(inspect_page(page, self._oracle_fetch(), self._oracle_config()))
+        self.walk.last_text = facts.text if facts is not None else ""
+        self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
+        partial = facts is not None and facts.fragment
+        landed = (result.final_route or result.route) if result.outcome == "page" else position
+        out = graph.write_step(
+            StepWrite(
+                session_id, target, result, position if partial else landed, self.clock(),
+                links=facts.links if facts is not None else (), findings=findings, version=version,
+                tokens=tokens, retest=retesting, dedupe=self.config.memory.bug_list,
+                structure_hash=facts.structure_hash if facts is not None else None,
+                failed=is_failure(result.outcome, result.status),
+                clicks=facts.clicks if facts is not None else (), version_writes=writes, drop_walk=drop_walk,
+            )
+        )  # fmt: skip
+        out.click, out.partial = click, partial
+        if partial:
+            self.hints.partials.add(out.route)
+        self.walk.last = out
+        # A failed route is written into this session's view as a dead end, so no policy walks back to
+        # it now; the view is rebuilt from the store next session, where failures are not visits.
+        remember(self.view, result.route, out.route, result.outcome, out.links)
+        if self.on_step is not None:
+            self.on_step(out)
+        return out
+
+    def _fetch(self, target: str) -> FetchResult:
+        """Load `target`, retrying a failed load with exponential backoff (bounded: `retries` extra
+        attempts). A failure that persists is returned as such: the caller does not count it a visit."""
+        result = self._load(target)
+        for attempt in range(self.config.retries):
+            if not is_failure(result.outcome, result.status):
+                break
+            wait = self.config.retry_backoff_s * 2**attempt
+            logger.info("{} failed ({}); retrying in {:.2g}s", target, result.outcome, wait)
+            self.sleep(wait)
+            result = self._load(target)
+        return result
+
+    def _load(self, target: str) -> FetchResult:
+        """A route is fetched; a click state's route is the click, done on its page by the engine. A
+        click that leaves the URL as it was is a state of its own (route + structure: it is stored
+        under the click's route); one that navigates leads to the new URL, like a redirect."""
+        click = self.graph.click_of(target)
+        if click is None:
+            return self.engine.fetch(target)
+        page_route, selector = click
+        result = self.engine.perform(html.Action("click", self.engine.url_of(page_route), "", selector))
+        if result.outcome == "page" and (result.final_route or result.route) == page_route:
+            return replace(result, route=target, final_route=target)
+        return replace(result, route=target)
+
+    def _archive(self) -> None:
+        """Hand the site map and the bug history to the policy's long-term store, if it keeps one."""
+        site_map = "\n".join(f"{src} -> {', '.join(dsts)}" for src, dsts in self.graph.link_table().items())
+        bugs = [
+            f"{b.fingerprint} {b.route} {b.kind} {b.status} v{b.version}"
+            + (f" superseded_by={b.superseded_by}" if b.superseded_by else "")
+            for b in self.graph.bugs()
+        ]
+        self.policy.archive(site_map, bugs)
+
+    def _oracle_config(self) -> OracleConfig:
+        # The routes memory knows lead an oracle to a related page the current one does not link to
+        # (the resource behind an edit form with no link back).
+        return OracleConfig(allow_destructive=self.config.allow_destructive, known_routes=self._known_routes)
+
+    def _known_routes(self) -> list[str]:
+        return [r for r in self.graph.known() if "#click-" not in r]
+
+    def _oracle_fetch(self) -> Callable[[str], html.FetchedPage]:
+        # The oracles may look at related pages (the previous page of a list, the article behind a
+        # form). Their `OracleFetch` keeps the pages of one step; only failures are kept here, so a
+        # fetch the oracles ask for *again* (a page after a destructive action) is a fresh request.
+        failed: dict[str, OSError] = {}
+
+        def fetch(url: str) -> html.FetchedPage:
+            if url in failed:
+                raise failed[url]
+            try:
+                return self.engine.fetch_page(url)
+            except OSError as exc:
+                failed[url] = exc
+                raise
+
+        return fetch
+
+    def _probe_version(self, position: str) -> None:
+        """On resume, look at the start page before the first click (a fetch, not a step): which
+        version the site runs — a change is confirmed by a second look, since one answer may come from
+        a flapping server — and whether its DOM structure changed since memory saw it (an upgrade
+        without a version marker): then it is due for re-test, and re-testing it finds its mates."""
+        graph, start = self.graph, self.engine.start_route()
+        for _ in range(2):
+            page = self.engine.fetch(start).page
+            if page is None:
+                return
+            before = graph.app_version
+            seen, writes = self.versions.observe(
+                page, position, before, lambda: bool(graph.explored()), confirmed=False
+            )
+            graph.write_version(writes, self.clock())
+            remembered = graph.structure_hashes().get(start)
+            if remembered is not None and remembered != structure_hash(page):
+                graph.mark_due(start)
+            if seen == before and self.versions.pending is None:
+                return
+
+    def _moved(self, out: StepOutcome, position: str) -> str:
+        """Where the explorer stands after `out`: one cannot stand on a fragment, a wall or an error."""
+        after = out.route if out.outcome == "page" and not out.partial else position
+        if after != position:
+            self.walk.previous = position
+        return after
+
+
+def _count(text: str) -> int:
+    from .factory import shared_counter
+
+    return shared_counter().count_text(text)

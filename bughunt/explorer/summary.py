@@ -1,0 +1,227 @@
+"""One account of an exploration, computed once (`ExplorationSummary`) and rendered by the CLI text,
+`--json`, `bughunt memory` and the report alike — one vocabulary of counts:
+
+- `clicks`: budget spent in the session (the landing on the start page is not a click); `clicks_left`
+  what the budget had left when it stopped;
+- `fetches`: requests/page loads of the session, oracle fetches and retries included;
+- `pages_visited`: distinct routes loaded as pages (walls, HTTP errors, redirects, skipped and failed
+  loads are not visits);
+- `pages_known`: distinct routes memory knows (visited, or linked from a remembered page);
+- `stop_reason` (+ `stop_detail`): why the session ended (`STOP_REASONS`).
+
+Clicks, fetches and tokens are the session's (the last one when no result is given); pages, bugs,
+duplicates and repeats are the whole exploration's, so sessions add up.
+
+JSON format 2 (`"format": 2`) adds `format`; every key of format 1 is kept, `steps` as the old name of
+`clicks` (the same number).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bughunt import site as builtin_site
+
+from . import destructive_mode
+from .config import STOP_REASONS
+from .graph import ExplorationGraph
+from .harness import StepOutcome
+from .store import ExplorerStore
+from .templates import safe_route
+
+SUMMARY_FORMAT = 2
+BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
+
+
+@dataclass(slots=True)
+class SessionResult:
+    """What `Explorer.run` returns: the session's own counts and every step's outcome."""
+
+    session: str
+    session_id: int
+    clicks: int
+    tokens: int
+    stop_reason: str
+    """One of `STOP_REASONS`."""
+    outcomes: list[StepOutcome]
+    budget: int = 0
+    fetches: int = 0
+    detail: str = ""
+    """Harness-written detail of the stop reason (routes and counts only)."""
+
+    @property
+    def clicks_left(self) -> int:
+        return max(0, self.budget - self.clicks)
+
+
+@dataclass(frozen=True, slots=True)
+class BugLine:
+    fingerprint: str
+    route: str
+    kind: str
+    status: str
+    suspected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ExplorationSummary:
+    session: str | None
+    app_version: str | None
+    clicks: int
+    clicks_left: int
+    fetches: int
+    tokens: int
+    stop_reason: str | None
+    stop_detail: str
+    pages_visited: list[str]
+    pages_known: int
+    coverage: float | None
+    """Share of the built-in site's pages visited (None for any other site)."""
+    bugs: list[BugLine]
+    destructive: dict[str, Any]
+    model_reported: list[dict[str, Any]]
+    duplicate_reports: int
+    repeat_visits: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, store: ExplorerStore, result: SessionResult | None = None) -> ExplorationSummary:
+        visited = store.visits.explored()
+        links = store.link_table.all()
+        known = set(visited) | {d for ds in links.values() for d in ds}
+        builtin = store.meta.get("builtin") == "1"
+        sessions = store.history.sessions()
+        last = sessions[-1] if sessions else None
+        if result is not None:
+            name, clicks, tokens, reason = result.session, result.clicks, result.tokens, result.stop_reason
+            budget, fetches, detail = result.budget, result.fetches, result.detail
+        else:
+            name = last.name if last else None
+            steps = store.history.steps(last.id) if last else []
+            if last is not None and last.clicks is not None:
+                clicks = last.clicks
+            else:  # a store written before clicks were kept: every step but the first session's landing
+                clicks = max(0, len(steps) - (1 if last is not None and last.id == sessions[0].id else 0))
+            tokens = int(sum(s.tokens for s in steps))
+            reason = last.status if last else None
+            budget = last.budget if last else 0
+            fetches = last.fetches if last is not None and last.fetches is not None else len(steps)
+            detail = last.stop_detail if last is not None else ""
+        return cls(
+            session=name,
+            app_version=store.meta.get("app_version"),
+            clicks=clicks,
+            clicks_left=max(0, budget - clicks),
+            fetches=fetches,
+            tokens=tokens,
+            stop_reason=reason,
+            stop_detail=detail,
+            pages_visited=visited,
+            pages_known=len(known),
+            coverage=len(set(visited) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None,
+            bugs=[
+                BugLine(b.fingerprint, b.route, b.kind, b.status, destructive_mode.is_suspected(b.evidence))
+                for b in store.bug_table.live()
+            ],
+            destructive=destructive_mode.summary_keys(store, name),
+            model_reported=[m.entry() for m in store.bug_table.model_reports()],
+            duplicate_reports=store.bug_table.duplicate_reports(),
+            repeat_visits=store.history.repeat_visits(),
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        """The `explore`/`resume --json` object (format `SUMMARY_FORMAT`)."""
+        return {
+            "format": SUMMARY_FORMAT,
+            "session": self.session,
+            "app_version": self.app_version,
+            "steps": self.clicks,
+            "clicks": self.clicks,
+            "clicks_left": self.clicks_left,
+            "fetches": self.fetches,
+            "tokens": self.tokens,
+            "stop_reason": self.stop_reason,
+            "stop_detail": self.stop_detail,
+            "pages_visited": self.pages_visited,
+            "pages_known": self.pages_known,
+            "counts": {
+                "clicks": self.clicks,
+                "fetches": self.fetches,
+                "pages_visited": len(self.pages_visited),
+                "pages_known": self.pages_known,
+            },
+            "coverage": self.coverage,
+            "bugs": [
+                {
+                    "fingerprint": b.fingerprint,
+                    "route": b.route,
+                    "kind": b.kind,
+                    "status": b.status,
+                    "suspected": b.suspected,
+                }
+                for b in self.bugs
+            ],  # fmt: skip
+            **self.destructive,
+            "model_reported": self.model_reported,
+            "duplicate_reports": self.duplicate_reports,
+            "repeat_visits": self.repeat_visits,
+        }
+
+    def lines(self) -> list[str]:
+        """The text `explore`/`resume` print (same counts, same words as `--json`)."""
+        cov = "n/a (unknown site)" if self.coverage is None else f"{self.coverage:.0%}"
+        reason = self.stop_reason
+        why = STOP_REASONS.get(reason or "", reason or "?")
+        detail = self.stop_detail or ""
+        lines = [
+            f"{self.session}: {self.clicks} clicks, {self.fetches} fetches, {self.tokens} tokens, "
+            f"app version {self.app_version or 'unknown'}",
+            f"stopped: {reason} ({why}{'; ' + detail if detail and detail != why else ''}); "
+            f"{self.clicks_left} clicks left",
+            f"pages visited: {len(self.pages_visited)}  pages known: {self.pages_known}  coverage: {cov}  "
+            f"repeat visits: {self.repeat_visits}",
+            f"bugs ({len(self.bugs)}, duplicate reports: {self.duplicate_reports}):",
+        ]
+        lines += [
+            f"  [{b.status}{', suspected' if b.suspected else ''}] {b.route:<28} {b.kind:<24} {b.fingerprint}"
+            for b in self.bugs
+        ]
+        if self.destructive.get("allow_destructive"):
+            lines.append(f"{self.destructive['destructive_actions']} (--allow-destructive)")
+        elif any(b.suspected for b in self.bugs):
+            lines.append(f"{destructive_mode.NOT_OPENED} (--allow-destructive opens them)")
+        if self.model_reported:
+            lines.append(
+                f"reported by the model, not confirmed by any oracle ({len(self.model_reported)}, not counted):"
+            )
+            lines += [f"  [model_reported] {m['route']:<28} {m['kind']}" for m in self.model_reported]
+        return lines
+
+
+def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[str, Any]:
+    """`ExplorationSummary.of(store, result).as_json()`: the `explore`/`resume --json` object."""
+    return ExplorationSummary.of(store, result).as_json()
+
+
+def hand_over(
+    graph: ExplorationGraph, name: str, position: str | None, clicks: int, status: str, todo: list[str],
+    failed: set[str],
+) -> str:  # fmt: skip
+    """The hand-over note for the next session, built only from harness facts — its own stop reason
+    and counts, canonical routes, the checked version — never page text, so it can be trusted like
+    the rest of the harness's state."""
+    due = graph.due()
+    open_bugs = graph.open_bug_routes()
+
+    def routes(rs: list[str], limit: int = 12) -> str:
+        shown = [r for r in (safe_route(x) for x in rs[:limit]) if r]
+        return ", ".join(shown) + (", ..." if len(rs) > limit else "")
+
+    return (
+        f"hand-over after {name} ({status}, {clicks} clicks, app {graph.app_version or 'unknown'}): "
+        f"stopped at {safe_route(position or '') or '?'}; {len(graph.explored())} pages visited; "
+        f"{len(todo)} known but unvisited{': ' + routes(todo) if todo else ''}; "
+        f"{len(failed)} failed to load; {len(due)} due for retest; "
+        f"open bugs on {routes(open_bugs) or 'none'}"
+    )
