@@ -12,12 +12,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
-from loguru import logger
-
-from bughunt import html
-from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.oracles import Finding
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import mulberry32
 
@@ -25,10 +21,12 @@ from .choose import Chooser, Whereabouts
 from .config import SessionConfig
 from .facts import PageFacts, read_page, site_texts
 from .fetcher import Fetcher as Engine
-from .fetcher import FetchResult, LoginLost
+from .fetcher import LoginLost
 from .graph import ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
+from .inspection import inspect
+from .loading import load
 from .policies import Policy
 from .store import ExplorerStore
 from .summary import SessionResult, hand_over
@@ -160,7 +158,8 @@ class Explorer:
     ) -> StepOutcome:  # fmt: skip
         """Load `target`, read the page's facts, run the oracles, and write the step (one transaction)."""
         graph = self.graph
-        result = self._fetch(target)
+        cfg = self.config
+        result = load(self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep)
         facts: PageFacts | None = None
         findings: list[Finding] = []
         version, writes = graph.app_version, VersionWrites()
@@ -172,7 +171,7 @@ class Explorer:
             )
             facts = read_page(page, self.engine)
             self.hints.absorb(facts)
-            findings = list(inspect_page(page, self._oracle_fetch(), self._oracle_config()))
+            findings = inspect(page, self.engine, graph, allow_destructive=self.config.allow_destructive)
         self.walk.last_text = facts.text if facts is not None else ""
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment
@@ -198,32 +197,6 @@ class Explorer:
             self.on_step(out)
         return out
 
-    def _fetch(self, target: str) -> FetchResult:
-        """Load `target`, retrying a failed load with exponential backoff (bounded: `retries` extra
-        attempts). A failure that persists is returned as such: the caller does not count it a visit."""
-        result = self._load(target)
-        for attempt in range(self.config.retries):
-            if not is_failure(result.outcome, result.status):
-                break
-            wait = self.config.retry_backoff_s * 2**attempt
-            logger.info("{} failed ({}); retrying in {:.2g}s", target, result.outcome, wait)
-            self.sleep(wait)
-            result = self._load(target)
-        return result
-
-    def _load(self, target: str) -> FetchResult:
-        """A route is fetched; a click state's route is the click, done on its page by the engine. A
-        click that leaves the URL as it was is a state of its own (route + structure: it is stored
-        under the click's route); one that navigates leads to the new URL, like a redirect."""
-        click = self.graph.click_of(target)
-        if click is None:
-            return self.engine.fetch(target)
-        page_route, selector = click
-        result = self.engine.perform(html.Action("click", self.engine.url_of(page_route), "", selector))
-        if result.outcome == "page" and (result.final_route or result.route) == page_route:
-            return replace(result, route=target, final_route=target)
-        return replace(result, route=target)
-
     def _archive(self) -> None:
         """Hand the site map and the bug history to the policy's long-term store, if it keeps one."""
         site_map = "\n".join(f"{src} -> {', '.join(dsts)}" for src, dsts in self.graph.link_table().items())
@@ -233,31 +206,6 @@ class Explorer:
             for b in self.graph.bugs()
         ]
         self.policy.archive(site_map, bugs)
-
-    def _oracle_config(self) -> OracleConfig:
-        # The routes memory knows lead an oracle to a related page the current one does not link to
-        # (the resource behind an edit form with no link back).
-        return OracleConfig(allow_destructive=self.config.allow_destructive, known_routes=self._known_routes)
-
-    def _known_routes(self) -> list[str]:
-        return [r for r in self.graph.known() if "#click-" not in r]
-
-    def _oracle_fetch(self) -> Callable[[str], html.FetchedPage]:
-        # The oracles may look at related pages (the previous page of a list, the article behind a
-        # form). Their `OracleFetch` keeps the pages of one step; only failures are kept here, so a
-        # fetch the oracles ask for *again* (a page after a destructive action) is a fresh request.
-        failed: dict[str, OSError] = {}
-
-        def fetch(url: str) -> html.FetchedPage:
-            if url in failed:
-                raise failed[url]
-            try:
-                return self.engine.fetch_page(url)
-            except OSError as exc:
-                failed[url] = exc
-                raise
-
-        return fetch
 
     def _probe_version(self, position: str) -> None:
         """On resume, look at the start page before the first click (a fetch, not a step): which

@@ -93,6 +93,8 @@ class ExplorationSummary:
         builtin = store.meta.get("builtin") == "1"
         sessions = store.history.sessions()
         last = sessions[-1] if sessions else None
+        name: str | None
+        reason: str | None
         if result is not None:
             name, clicks, tokens, reason = result.session, result.clicks, result.tokens, result.stop_reason
             budget, fetches, detail = result.budget, result.fetches, result.detail

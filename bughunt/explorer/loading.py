@@ -1,0 +1,45 @@
+"""Loading a target: a route is fetched, a click state's route is the click done on its page, and a
+failed load is retried with exponential backoff (bounded: `retries` extra attempts). A failure that
+persists is returned as such: the loop does not count it a visit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from loguru import logger
+
+from bughunt import html
+
+from .fetcher import Fetcher as Engine
+from .fetcher import FetchResult
+from .graph import ExplorationGraph
+from .harness import is_failure
+
+
+def load(
+    engine: Engine, graph: ExplorationGraph, target: str, retries: int, backoff_s: float,
+    sleep: Callable[[float], None],
+) -> FetchResult:  # fmt: skip
+    result = _load(engine, graph, target)
+    for attempt in range(retries):
+        if not is_failure(result.outcome, result.status):
+            break
+        wait = backoff_s * 2**attempt
+        logger.info("{} failed ({}); retrying in {:.2g}s", target, result.outcome, wait)
+        sleep(wait)
+        result = _load(engine, graph, target)
+    return result
+
+
+def _load(engine: Engine, graph: ExplorationGraph, target: str) -> FetchResult:
+    # A click that leaves the URL as it was is a state of its own (route + structure: it is stored
+    # under the click's route); one that navigates leads to the new URL, like a redirect.
+    click = graph.click_of(target)
+    if click is None:
+        return engine.fetch(target)
+    page_route, selector = click
+    result = engine.perform(html.Action("click", engine.url_of(page_route), "", selector))
+    if result.outcome == "page" and (result.final_route or result.route) == page_route:
+        return replace(result, route=target, final_route=target)
+    return replace(result, route=target)
