@@ -31,7 +31,15 @@ def _step(store, route, findings, version="1.2", now=100.0, dedupe=True, status=
     )
     return ExplorationGraph(store).write_step(
         StepWrite(
-            1, route, result, route, now, links=["/"], findings=findings, version=version, tokens=10,
+            1,
+            route,
+            result,
+            route,
+            now,
+            links=["/"],
+            findings=findings,
+            version=version,
+            tokens=10,
             dedupe=dedupe,
         )
     )

@@ -44,7 +44,9 @@ def synthetic() -> dict:
         "base_url": "http://x.test",
         "app_version": "1.3",
         "start_route": "/",
-        "sessions": [{"name": "session-1", "policy": "frontier", "budget": 4, "status": "completed"}],
+        "sessions": [
+            {"name": "session-1", "policy": "frontier", "budget": 4, "status": "completed", "clicks": 4}
+        ],
         "steps": steps,
         "coverage_curve": [0.2, 0.4, 0.6, 0.8, 0.8],
         "pages": [
@@ -149,8 +151,8 @@ def _tile_value(html: str, label: str) -> str:
 def test_report_vocabulary_tokens_versions_and_the_quarantine_note():
     data = synthetic()
     data["sessions"] = [
-        {"name": "session-1", "policy": "frontier", "budget": 4, "status": "budget"},
-        {"name": "session-2", "policy": "frontier", "budget": 4, "status": "done"},
+        {"name": "session-1", "policy": "frontier", "budget": 4, "status": "budget", "clicks": 3},
+        {"name": "session-2", "policy": "frontier", "budget": 4, "status": "done", "clicks": 1},
     ]
     still_open = {"fingerprint": "f2", "route": "/list", "kind": "count_mismatch", "status": "open",
                   "version": "1.2", "seen_at": "t0", "superseded_by": None, "id": 3, "message": "3 vs 2",

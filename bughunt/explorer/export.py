@@ -13,7 +13,7 @@ from typing import Any
 from bughunt.sim.results import coverage_curve
 
 from .store import ExplorerStore, Session
-from .summary import BUILTIN_ROUTES, summary
+from .summary import BUILTIN_ROUTES, clicks_left, session_clicks, summary
 from .templates import route_shape, templates
 from .views import bug_entries, iso, render_working_context, visited_route
 
@@ -46,6 +46,7 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
     store = ExplorerStore(store_dir, create=False, lock=False)
     try:
         sessions = {s.id: s for s in store.history.sessions()}
+        clicks = session_clicks(store)
         step_rows = store.history.steps()
         steps = [
             {
@@ -82,7 +83,7 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
             "app_version": store.meta.get("app_version"),
             "builtin": builtin,
             "start_route": steps[0]["route"] if steps else None,
-            "sessions": [_session_entry(s) for s in sessions.values()],
+            "sessions": [_session_entry(s, clicks[s.id]) for s in sessions.values()],
             "steps": steps,
             "coverage_curve": curve,
             "pages": [
@@ -115,8 +116,7 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
         store.close()
 
 
-def _session_entry(s: Session) -> dict[str, Any]:
-    clicks = s.clicks
+def _session_entry(s: Session, clicks: int) -> dict[str, Any]:
     return {
         "name": s.name,
         "policy": s.policy,
@@ -127,7 +127,7 @@ def _session_entry(s: Session) -> dict[str, Any]:
         "stop_reason": s.status,
         "stop_detail": s.stop_detail,
         "clicks": clicks,
-        "clicks_left": None if clicks is None else max(0, s.budget - clicks),
+        "clicks_left": clicks_left(s.budget, clicks),
         "fetches": s.fetches,
     }
 

@@ -52,7 +52,22 @@ class SessionResult:
 
     @property
     def clicks_left(self) -> int:
-        return max(0, self.budget - self.clicks)
+        return clicks_left(self.budget, self.clicks)
+
+
+def clicks_left(budget: int, clicks: int) -> int:
+    return max(0, budget - clicks)
+
+
+def session_clicks(store: ExplorerStore) -> dict[int, int]:
+    """Clicks of every session, by id: as the session recorded them when it ended, else (killed, or a
+    store from before clicks were kept) its steps, less the landing on the start page (step 1)."""
+    counted: dict[int, int] = {}
+    for step in store.history.steps():
+        counted[step.session_id] = counted.get(step.session_id, 0) + (step.n != 1)
+    return {
+        s.id: s.clicks if s.clicks is not None else counted.get(s.id, 0) for s in store.history.sessions()
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +116,7 @@ class ExplorationSummary:
         else:
             name = last.name if last else None
             steps = store.history.steps(last.id) if last else []
-            if last is not None and last.clicks is not None:
-                clicks = last.clicks
-            else:  # a store written before clicks were kept: every step but the first session's landing
-                clicks = max(0, len(steps) - (1 if last is not None and last.id == sessions[0].id else 0))
+            clicks = session_clicks(store).get(last.id, 0) if last else 0
             tokens = int(sum(s.tokens for s in steps))
             reason = last.status if last else None
             budget = last.budget if last else 0
@@ -114,7 +126,7 @@ class ExplorationSummary:
             session=name,
             app_version=store.meta.get("app_version"),
             clicks=clicks,
-            clicks_left=max(0, budget - clicks),
+            clicks_left=clicks_left(budget, clicks),
             fetches=fetches,
             tokens=tokens,
             stop_reason=reason,

@@ -93,13 +93,8 @@ STOP_REASONS = {
 
 
 def session_clicks(data: dict[str, Any]) -> dict[str, int]:
-    """Clicks per session (contract 5): the steps of each session, except that the first session's
-    landing on the start page is not a click."""
-    clicks: dict[str, int] = {}
-    for i, s in enumerate(data.get("steps", [])):
-        name = str(s.get("session"))
-        clicks[name] = clicks.get(name, 0) + (0 if i == 0 else 1)
-    return clicks
+    """Clicks per session, as the exploration counted them (`bughunt.explorer.summary.session_clicks`)."""
+    return {str(s.get("name")): int(s.get("clicks") or 0) for s in data.get("sessions", [])}
 
 
 def counts(data: dict[str, Any]) -> dict[str, Any]:
@@ -107,17 +102,11 @@ def counts(data: dict[str, Any]) -> dict[str, Any]:
     and the last session's fetches when the store records them."""
     s = data.get("summary") or {}
     c = s.get("counts") or {}
-    visited = c.get("pages_visited", len(s.get("pages_visited", [])))
-    links = data.get("links", {})
-    pages_known = s.get("pages_known")
-    if pages_known is None:
-        known = set(s.get("pages_visited", [])) | set(links) | {d for ds in links.values() for d in ds}
-        pages_known = len(known)
     return {
         "clicks": sum(session_clicks(data).values()),
-        "fetches": c.get("fetches", s.get("fetches")),
-        "pages_visited": visited,
-        "pages_known": pages_known,
+        "fetches": c.get("fetches"),
+        "pages_visited": c.get("pages_visited"),
+        "pages_known": c.get("pages_known"),
     }
 
 
