@@ -36,6 +36,8 @@ def synthetic() -> dict:
         "summary": {
             "steps": 5,
             "pages_visited": ["/", "/list", "/list/2", "/item"],
+            "pages_known": 5,
+            "counts": {"clicks": 4, "fetches": 5, "pages_visited": 4, "pages_known": 5},
             "coverage": None,
             "tokens": 400,
             "duplicate_reports": 0,
