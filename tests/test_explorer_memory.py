@@ -9,8 +9,8 @@ import pytest
 
 from bughunt.explorer.fetcher import FetchResult
 from bughunt.explorer.graph import ExplorationGraph, StepWrite
-from bughunt.explorer.versions import read_app_version
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.versions import read_app_version
 from bughunt.explorer.views import MemoryConfig, bug_entries, build_view, render_working_context
 from bughunt.html import FetchedPage
 from bughunt.oracles import Finding

@@ -19,7 +19,7 @@ from .fetcher import Fetcher as Engine
 from .graph import ExplorationGraph
 from .harness import StepOutcome
 from .hints import SessionHints
-from .policies import Action, Decision, Policy
+from .policies import Decision, Option, Policy
 from .views import View, render_working_context
 
 
@@ -92,7 +92,7 @@ class Chooser:
             budget_left=self.config.budget - clicks,
             last=walk.last,
             page_text=walk.last_text,
-            actions=[Action(r, *self.hints.actions.get(r, ("link", ""))) for r in links],
+            actions=[Option(r, *self.hints.actions.get(r, ("link", ""))) for r in links],
             site_text=walk.site_text,
             planner=self.hints.planner(graph, position, links) if self.policy.reads_templates else None,
         )

@@ -32,7 +32,7 @@ from memgpt_lite.messages import ModelRequest, ModelResponse
 from memgpt_lite.storage.embeddings import Embedder
 from memgpt_lite.tools.registry import ToolContext, ToolRegistry
 
-from .policies import Action, Choice, Decision
+from .policies import Choice, Decision, Option
 from .quarantine import PageTextIndex, check_note
 from .store import ExplorerStore
 
@@ -249,7 +249,7 @@ class LLMPolicy:
                 lines.append(f"Previously open bug no longer reproduces: fp={fp} (recorded as fixed)")
             if last.outcome != "page":
                 lines.append(f"The last click gave no page: {last.outcome} ({last.detail or 'no detail'})")
-        actions = decision.actions or [Action(r) for r in decision.links]
+        actions = decision.actions or [Option(r) for r in decision.links]
         block = [f"Current page: {escape(decision.position, quote=False)}"]
         block.append("Actions on this page (open one with open_link, by its route):")
         block += [

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class Option:
     """One thing the policy may do on the current page: open `route` by a `kind` of action ("link",
     "hx", "form", "click"); `label` is the page's own text for it — untrusted, for display only."""
 
@@ -67,7 +67,7 @@ class Decision:
     budget_left: int
     last: StepOutcome | None = None
     page_text: str = ""
-    actions: Sequence[Action] = ()
+    actions: Sequence[Option] = ()
     """The same choices as `links`, with each one's kind and (untrusted) label."""
     site_text: Sequence[str] = ()
     """What the last response said besides its page text (header values, labels): untrusted."""

@@ -139,18 +139,18 @@ def _confirmed_or_not_get(node: Node) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class DestructiveControl:
     url: str
     label: str
     control: str
     """"link", "button" or "form"."""
 
 
-def destructive_actions(page: FetchedPage) -> list[Action]:
+def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
     """The page's GET controls that read as destructive, in document order, one per URL."""
     base = base_url(page)
     here = urlsplit(page.url)
-    found: dict[str, Action] = {}
+    found: dict[str, DestructiveControl] = {}
     controls: list[tuple[str | None, str, str]] = []
     for node, href in targets(page.document):
         if node.tag == "link":
@@ -177,7 +177,7 @@ def destructive_actions(page: FetchedPage) -> list[Action]:
         # links back to the same list with another query: that is navigation, not an action).
         elsewhere = (urlsplit(url).path, _hash_route(url)) != (here.path, _hash_route(page.url))
         if destructive_action(url) or (elsewhere and destructive_label(label)):
-            found[url] = Action(url, label, control)
+            found[url] = DestructiveControl(url, label, control)
     return list(found.values())
 
 
@@ -226,7 +226,7 @@ def _resource_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}/" + "/".join(segments)
 
 
-def _confirm(page: FetchedPage, action: Action, fetch: Fetch) -> tuple[bool, str] | None:
+def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tuple[bool, str] | None:
     """Open `action` and look for its effect: (confirmed, effect), or None when it did not act
     (an error answer, a confirmation page, a login wall)."""
     resource = _resource_of(action.url)

@@ -40,7 +40,7 @@ from .history import History
 from .links import LinkTable
 from .meta import Meta
 from .notebook import Notebook
-from .rows import Bug, ModelReport, Note, Observation, Page, Rejection, Report, Session, Step
+from .rows import Bug, ModelReport, Note, Observation, Rejection, Report, Session, Step, Visit
 from .schema import FORMAT_VERSION, LATER_TABLES, SCHEMA, SCHEMA_VERSION, TABLE_NAMES
 from .visits import Visits
 
@@ -54,11 +54,11 @@ __all__ = [
     "ModelReport",
     "Note",
     "Observation",
-    "Page",
     "Rejection",
     "Report",
     "Session",
     "Step",
+    "Visit",
 ]
 
 DB_NAME = "bughunt.sqlite"

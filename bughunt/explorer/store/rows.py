@@ -51,7 +51,7 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Page:
+class Visit:
     """A route of the visited set."""
 
     route: str

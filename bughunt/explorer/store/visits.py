@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .links import LinkTable
-from .rows import Page, row_as, rows_as
+from .rows import Visit, row_as, rows_as
 
 _IN_ORDER = "ORDER BY first_visited_at, rowid"
 
@@ -34,12 +34,12 @@ class Visits:
         row = self.db.execute("SELECT 1 FROM pages WHERE outcome IN ('page', 'redirect') LIMIT 1").fetchone()
         return row is not None
 
-    def page(self, route: str) -> Page | None:
+    def page(self, route: str) -> Visit | None:
         row = self.db.execute("SELECT * FROM pages WHERE route = ?", (route,)).fetchone()
-        return row_as(Page, row) if row else None
+        return row_as(Visit, row) if row else None
 
-    def pages(self) -> list[Page]:
-        return rows_as(Page, self.db.execute(f"SELECT * FROM pages {_IN_ORDER}"))
+    def pages(self) -> list[Visit]:
+        return rows_as(Visit, self.db.execute(f"SELECT * FROM pages {_IN_ORDER}"))
 
     def skipped(self) -> dict[str, list[str]]:
         """Visited routes that gave no page, by outcome (login walls, non-HTML, HTTP errors, timeouts)."""
