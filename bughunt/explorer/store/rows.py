@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, fields
 from functools import cache
-from typing import Any, TypeVar, get_type_hints
+from typing import Any, TypeVar, cast, get_type_hints
 
 T = TypeVar("T")
 
@@ -190,7 +190,7 @@ def _bool_fields(cls: type) -> frozenset[str]:
 def row_as(cls: type[T], row: sqlite3.Row) -> T:
     """`row` as a `cls`; columns the class does not know are ignored, missing ones take defaults."""
     keys = set(row.keys())
-    flags = _bool_fields(cls)
+    flags = _bool_fields(cast(type, cls))
     values = {
         f.name: (bool(row[f.name]) if f.name in flags else row[f.name])
         for f in fields(cls)  # type: ignore[arg-type]
