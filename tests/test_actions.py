@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlsplit
 
-from bughunt.html import Action, FetchedPage, action_targets, extract_actions, extract_links, route_of
+from bughunt.actions import Action, action_targets, extract_actions, extract_links
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 ORIGIN = "http://a.test"
 

@@ -12,9 +12,9 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 from loopback import serving
 
+from bughunt.actions import extract_actions
 from bughunt.explorer.factory import looks_like_app_shell, make_fetcher
 from bughunt.explorer.fetcher import Fetcher
-from bughunt.html import extract_actions
 from bughunt.oracles import inspect_page
 from memgpt_lite.errors import UsageError
 

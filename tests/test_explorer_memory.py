@@ -11,8 +11,8 @@ from bughunt.explorer.fetcher import FetchResult
 from bughunt.explorer.harness import read_app_version, record_step
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig, bug_entries, build_view, render_working_context
-from bughunt.html import FetchedPage
 from bughunt.oracles import Finding
+from bughunt.page import FetchedPage
 from bughunt.sim.rng import mulberry32
 
 PAGE_HTML = (

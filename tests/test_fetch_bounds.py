@@ -13,7 +13,8 @@ import pytest
 from loopback import raw_serving
 
 from bughunt.explorer.fetcher import MAX_CRAWL_DELAY_S, USER_AGENT, Fetcher
-from bughunt.html import FETCH_SLACK_S, MAX_ROUTE_CHARS, fetch_page
+from bughunt.explorer.transport import FETCH_SLACK_S, fetch_page
+from bughunt.urls import MAX_ROUTE_CHARS
 from memgpt_lite.errors import UsageError
 
 Handler = Callable[[socket.socket, str, str], None]

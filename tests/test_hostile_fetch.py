@@ -12,7 +12,7 @@ import pytest
 from loopback import raw_serving
 
 from bughunt.explorer.fetcher import Fetcher
-from bughunt.html import FETCH_SLACK_S, fetch_page
+from bughunt.explorer.transport import FETCH_SLACK_S, fetch_page
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ import pytest
 from loopback import QuietHandler, serving
 
 from bughunt.explorer.factory import make_fetcher
-from bughunt.html import FetchedPage
 from bughunt.oracles import inspect_page
 from bughunt.oracles.lists import clicked_previous_page
+from bughunt.page import FetchedPage
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 

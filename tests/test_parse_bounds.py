@@ -8,9 +8,12 @@ from collections.abc import Iterator
 import pytest
 from loopback import QuietHandler, serving
 
+from bughunt.actions import extract_actions
+from bughunt.dom import MAX_DEPTH, parse_html
 from bughunt.explorer.fetcher import MAX_ORACLE_FETCHES, Fetcher
-from bughunt.html import MAX_DEPTH, FetchedPage, extract_actions, parse_html, route_of
 from bughunt.oracles import inspect_page
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 
 def page(body: str, url: str = "http://a.test/p") -> FetchedPage:

@@ -22,11 +22,15 @@ from urllib.parse import urlsplit
 
 from loguru import logger
 
-from bughunt.html import Action, ClientError, FetchedPage, FetchError, css_selector, is_html, route_of
+from bughunt.actions import Action, page_actions
+from bughunt.dom import css_selector
+from bughunt.page import ClientError, FetchedPage, is_html
+from bughunt.urls import route_of
 from memgpt_lite.errors import UsageError
 
 from .fetcher import USER_AGENT, Fetcher, FetchResult
 from .login import Credentials, LoginFailed, confirm_logged_in
+from .transport import FetchError
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -246,17 +250,14 @@ class BrowserFetcher(Fetcher):
     def actions(self, page: FetchedPage) -> list[Action]:
         """Links, HTMX and GET forms as for the HTTP engine, plus clicks on elements that act without an
         href (their target is the page they are on; `perform` clicks them there)."""
-        found = super().actions(page)
-        if not page.is_html:
-            return found
+        walked = page_actions(page)  # the walk that found the links found the clickable elements too
+        found = list(walked.actions)
         known = {a.selector for a in found}
         clicks: list[Action] = []
         alike: dict[str, int] = {}
-        for node in page.document.iter():
+        for node in walked.clickables:
             if len(clicks) >= MAX_CLICKS_PER_PAGE:
                 break
-            if node.tag in ("script", "style") or not _clickable(node):
-                continue
             selector = css_selector(node)
             label = (node.text() or node.get("aria-label"))[:120]
             if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
@@ -395,23 +396,3 @@ _VALUES_TO_ATTRIBUTES = """() => {
     }
   }
 }"""
-
-
-def _clickable(node: Any) -> bool:
-    attrs = node.attrs
-    if node.tag == "a" and "href" in attrs:
-        href = attrs["href"].strip().lower()
-        # `href="javascript:"` / `href="#"` with a click handler: a pager or tab, not a link.
-        return href.startswith("javascript:") or href == "#"
-    if any(
-        k in attrs
-        for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")
-    ):
-        return True
-    if attrs.get("role") in ("button", "link", "tab"):
-        return True
-    kind = attrs.get("type", "").lower()
-    if node.tag == "button" and kind != "submit":
-        # Without a type, a button in a form submits it (POST forms are never actions).
-        return kind == "button" or not any(a.tag == "form" for a in node.ancestors())
-    return False

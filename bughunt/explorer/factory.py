@@ -7,7 +7,8 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from bughunt.html import FetchedPage, extract_actions
+from bughunt.actions import extract_actions
+from bughunt.page import FetchedPage
 from memgpt_lite.context.tokens import TokenCounter
 from memgpt_lite.errors import UsageError
 

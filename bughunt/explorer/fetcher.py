@@ -4,7 +4,7 @@ Every request goes through one place so the explorer's promises hold for every f
 extra fetches included: same origin only, robots.txt respected (RFC 9309, through the same HTTP client,
 its crawl delay capped), a minimum delay between requests, non-HTML skipped, login walls recognised,
 and HTTP errors or timeouts returned as outcomes instead of raised. The HTTP itself (one deadline per
-response, same-origin redirects, size cap) is `bughunt.html`'s.
+response, same-origin redirects, size cap) is `transport`'s.
 """
 
 from __future__ import annotations
@@ -20,9 +20,13 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 from loguru import logger
 
+from bughunt.actions import Action, extract_actions
 from bughunt.explorer.login import Credentials
-from bughunt.html import MAX_ROUTE_CHARS, Action, FetchedPage, extract_actions, fetch_page, route_of
+from bughunt.page import FetchedPage
+from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
+
+from .transport import fetch_page
 
 Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
 
@@ -122,7 +126,7 @@ class Fetcher:
 
     # -- addresses -------------------------------------------------------------------------------
     def route_of(self, url: str) -> str | None:
-        """Canonical route (percent-encoded path + query, `bughunt.html.route_of`) of `url` if it is on
+        """Canonical route (percent-encoded path + query, `bughunt.urls.route_of`) of `url` if it is on
         this origin and at most `MAX_ROUTE_CHARS` long, else None (not a page the explorer names)."""
         try:
             absolute = urljoin(self.origin + "/", url)

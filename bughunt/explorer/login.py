@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from bughunt.html import FetchedPage, Node, absolute, base_url, same_origin, selected_option
+from bughunt.dom import Node, selected_option
+from bughunt.page import FetchedPage, base_url
+from bughunt.urls import absolute, same_origin
 from memgpt_lite.errors import UsageError
 
 if TYPE_CHECKING:

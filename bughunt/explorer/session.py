@@ -18,10 +18,11 @@ from typing import Any
 
 from loguru import logger
 
-from bughunt import html
 from bughunt import site as builtin_site
-from bughunt.html import extract_actions
+from bughunt.actions import Action as PageAction
+from bughunt.actions import action_counts, extract_actions, item_places
 from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.page import is_fragment
 from bughunt.planning import TEMPLATE_SAMPLE, bfs_paths, leads_on
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import derive_seed, mulberry32
@@ -402,7 +403,7 @@ class Explorer:
             findings = list(inspect_page(page, self._oracle_fetch(), self._oracle_config()))
         self._last_text = page_text(result.page) if result.outcome == "page" else ""
         self._site_text = site_texts(result.page, self._actions) if result.page is not None else []
-        partial = result.outcome == "page" and result.page is not None and html.is_fragment(result.page)
+        partial = result.outcome == "page" and result.page is not None and is_fragment(result.page)
         new_position = position if partial else self._position_after_result(result, position)
         failed = is_failure(result.outcome, result.status)
         digest = structure_hash(result.page) if result.outcome == "page" and result.page is not None else None
@@ -465,7 +466,7 @@ class Explorer:
         perform = getattr(self.fetcher, "perform", None)
         if not callable(perform):
             return FetchResult("blocked", target, "", detail="this engine cannot click")
-        result = perform(html.Action("click", self.fetcher.url_of(page_route), "", selector))
+        result = perform(PageAction("click", self.fetcher.url_of(page_route), "", selector))
         if result.outcome == "page" and (result.final_route or result.route) == page_route:
             return replace(result, route=target, final_route=target)
         return replace(result, route=target)
@@ -520,8 +521,8 @@ class Explorer:
         self._actions = {}
         self._listed = set()
         clicks: list[tuple[str, str]] = []
-        counts = html.action_counts(page) if own is not None and own not in self._counted else None
-        places = html.item_places(page) if own is not None else {}
+        counts = action_counts(page) if own is not None and own not in self._counted else None
+        places = item_places(page) if own is not None else {}
         if own is not None:
             self._counted.add(own)
         for action in self._page_actions(page):

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, unquote
 
-from bughunt.html import hash_route
 from bughunt.planning import route_shape
+from bughunt.urls import hash_route
 
 __all__ = [
     "below_item",
