@@ -21,7 +21,7 @@ def same_origin(a: str, b: str) -> bool:
 
 
 MAX_ROUTE_CHARS = 512
-"""Routes are names in trusted memory: a longer one is not followed (`Fetcher.route_of` gives None)."""
+"""Routes are names in trusted memory: a longer one is not followed (`HttpEngine.route_of` gives None)."""
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 # Raw in a canonical route: unreserved characters and the delimiters that structure a path or query.
 # Everything else (spaces, commas, quotes, non-ASCII, controls) is percent-encoded.

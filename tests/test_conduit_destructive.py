@@ -110,7 +110,7 @@ def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_sta
     """The item's page is fetched before and *again* after the delete within one step: the second
     fetch must be a fresh request, or the effect (200 -> 404) is never seen."""
     from bughunt.explorer.factory import make_policy
-    from bughunt.explorer.fetcher import Fetcher
+    from bughunt.explorer.http_engine import HttpEngine
     from bughunt.explorer.session import Explorer, SessionConfig, summary
     from bughunt.explorer.store import ExplorerStore
     from bughunt.webapp.server import serving
@@ -121,7 +121,7 @@ def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_sta
         try:
             with make_policy("frontier", store=store) as policy:
                 config = SessionConfig(budget=0, allow_destructive=allow)
-                result = Explorer(store, Fetcher(url), policy, config).run()
+                result = Explorer(store, HttpEngine(url), policy, config).run()
             data = summary(store, result)
         finally:
             store.close()

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from bughunt.explorer.fetcher import FetchResult
+from bughunt.explorer.engine import FetchResult
 from bughunt.explorer.harness import read_app_version, record_step
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import MemoryConfig, bug_entries, build_view, render_working_context

@@ -10,7 +10,7 @@ import pytest
 from loopback import QuietHandler, serving
 
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.session import Explorer, SessionConfig
 from bughunt.explorer.store import SCHEMA_VERSION, ExplorerStore
 from bughunt.explorer.views import bug_entries
@@ -46,7 +46,7 @@ def _explore(url: str, store_dir) -> None:
     store = ExplorerStore(store_dir)
     try:
         with make_policy("frontier", store=store) as policy:
-            Explorer(store, Fetcher(url, delay=0.0, timeout=2.0), policy, SessionConfig(budget=10)).run()
+            Explorer(store, HttpEngine(url, delay=0.0, timeout=2.0), policy, SessionConfig(budget=10)).run()
     finally:
         store.close()
 

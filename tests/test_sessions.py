@@ -15,7 +15,7 @@ import pytest
 
 from bughunt import site
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.session import Explorer, SessionConfig, summary
 from bughunt.explorer.store import ExplorerStore
 
@@ -32,7 +32,7 @@ def _run(url: str, store_dir: Path, budget: int, *, clock=time.time, expire_afte
     try:
         with make_policy("frontier", store=store) as policy:
             config = SessionConfig(budget=budget, seed=seed, builtin=True, expire_after_s=expire_after_s)
-            result = Explorer(store, Fetcher(url), policy, config, clock=clock).run()
+            result = Explorer(store, HttpEngine(url), policy, config, clock=clock).run()
         return summary(store, result)
     finally:
         store.close()

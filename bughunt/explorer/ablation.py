@@ -65,7 +65,7 @@ from bughunt.sim.runner import Record
 from memgpt_lite.errors import ConfigError, format_validation_error
 
 from .factory import make_policy
-from .fetcher import Fetcher
+from .http_engine import HttpEngine
 from .login import Credentials
 from .policies import policy_names
 from .session import BUILTIN_ROUTES, Explorer, SessionConfig
@@ -285,7 +285,7 @@ def explorer_task(config: ExplorerRunConfig, task: str, run_index: int = 0) -> R
     ):
         store = ExplorerStore(Path(tmp) / "store")
         try:
-            fetcher = Fetcher(target.url.rstrip("/") + start, credentials=target.credentials)
+            fetcher = HttpEngine(target.url.rstrip("/") + start, credentials=target.credentials)
             fetcher.log_in()  # the explorer's own login path; a refused login fails the run loudly
             session = SessionConfig(
                 budget=config.max_steps if config.until_all_bugs else config.budget,
@@ -361,7 +361,7 @@ def _conduit_universe(url: str, account: str) -> frozenset[str]:
     if account not in _UNIVERSES:
         from .site_map import reachable_routes
 
-        crawler = Fetcher(url.rstrip("/") + "/", credentials=_conduit_credentials(url, account))
+        crawler = HttpEngine(url.rstrip("/") + "/", credentials=_conduit_credentials(url, account))
         try:
             crawler.log_in()
             _UNIVERSES[account] = reachable_routes(crawler)
@@ -375,7 +375,7 @@ def _check_conduit_starts(starts: list[str]) -> None:
     from bughunt.webapp.conduit import running_conduit
 
     with running_conduit() as url:
-        probe = Fetcher(url.rstrip("/") + "/")
+        probe = HttpEngine(url.rstrip("/") + "/")
         try:
             for start in starts:
                 result = probe.fetch(start)

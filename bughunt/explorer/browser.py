@@ -1,4 +1,4 @@
-"""The browser engine: the same `Fetcher` promises, with each page rendered by Chromium.
+"""The browser engine: the `HttpEngine`'s promises, with each page rendered by Chromium.
 
 Playwright's Python client drives Debian's `chromium` (never a downloaded browser). A page load gives
 the same `FetchedPage` as the HTTP engine — final URL, status and headers of the navigation, the
@@ -6,7 +6,7 @@ the same `FetchedPage` as the HTTP engine — final URL, status and headers of t
 page while it ran: uncaught JavaScript errors, console errors, XHR/fetch answers of 4xx/5xx
 (`FetchedPage.client_errors`, judged by `bughunt.oracles.client_errors`). Every request to another
 origin is aborted, service workers are blocked, and robots.txt, delays, routes and login walls are the
-`Fetcher`'s own. Click actions (elements that navigate or swap content without an `href`) are
+`HttpEngine`'s own. Click actions (elements that navigate or swap content without an `href`) are
 performed here; their result is a state, the URL plus the structure hash of what the click left.
 """
 
@@ -28,9 +28,10 @@ from bughunt.page import ClientError, FetchedPage, is_html
 from bughunt.urls import route_of
 from memgpt_lite.errors import UsageError
 
-from .fetcher import USER_AGENT, Fetcher, FetchResult
+from .engine import FetchResult
+from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, confirm_logged_in
-from .transport import FetchError
+from .transport import USER_AGENT, FetchError
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -64,15 +65,16 @@ def chromium_path() -> str:
 
 
 @dataclass
-class BrowserFetcher(Fetcher):
-    """A `Fetcher` whose page loads are Chromium's. `storage_state` (a Playwright storage-state file:
+class BrowserEngine(HttpEngine):
+    """An `HttpEngine` whose page loads, clicks and form login are Chromium's. `storage_state` (a Playwright storage-state file:
     cookies and local storage) starts the browser logged in."""
 
     storage_state: Path | None = None
     allow_origins: tuple[str, ...] = ()
     """Other origins the page's own requests may reach (a single-page app's API on another port);
     never explored, never navigated to. Everything else off the origin is aborted."""
-    engine: ClassVar[str] = "browser"
+    name: ClassVar[str] = "browser"
+    can_click: ClassVar[bool] = True
     hash_routes: ClassVar[bool] = True
     _pw: Any = field(default=None, init=False, repr=False)
     _browser: Any = field(default=None, init=False, repr=False)

@@ -19,7 +19,7 @@ from bughunt.fingerprint import route_shape
 from bughunt.oracles import Finding
 from bughunt.page import FetchedPage
 
-from .fetcher import FetchResult
+from .engine import FetchResult
 from .store import ExplorerStore
 
 _META_VERSION = re.compile(

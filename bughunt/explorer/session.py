@@ -20,7 +20,7 @@ from loguru import logger
 
 from bughunt import site as builtin_site
 from bughunt.actions import Action as PageAction
-from bughunt.actions import action_counts, extract_actions, item_places
+from bughunt.actions import action_counts, item_places
 from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.page import is_fragment
 from bughunt.planning import TEMPLATE_SAMPLE, bfs_paths, leads_on
@@ -29,7 +29,7 @@ from bughunt.sim.rng import derive_seed, mulberry32
 from memgpt_lite.errors import UsageError
 
 from . import destructive_mode, retest
-from .fetcher import Fetcher, FetchResult, LoginLost
+from .engine import Engine, FetchResult, LoginLost
 from .harness import FAILURES, StepOutcome, check_version, is_failure, record_step, stated_version
 from .policies import Action, Decision, Policy
 from .store import ExplorerStore
@@ -117,7 +117,7 @@ class Explorer:
     def __init__(
         self,
         store: ExplorerStore,
-        fetcher: Fetcher,
+        fetcher: Engine,
         policy: Policy,
         config: SessionConfig,
         on_step: Callable[[StepOutcome], None] | None = None,
@@ -266,8 +266,7 @@ class Explorer:
         return "budget", f"{clicks} of {cfg.budget} clicks spent"
 
     def _fetches(self) -> int:
-        stats = getattr(self.fetcher, "stats", None)
-        return int(getattr(stats, "requests", 0))
+        return self.fetcher.stats.requests
 
     # -- one step --------------------------------------------------------------------------------
     def _choose(self, position: str, clicks: int) -> tuple[str | None, int, bool]:
@@ -463,10 +462,7 @@ class Explorer:
         if click is None:
             return self.fetcher.fetch(target)
         page_route, selector = click
-        perform = getattr(self.fetcher, "perform", None)
-        if not callable(perform):
-            return FetchResult("blocked", target, "", detail="this engine cannot click")
-        result = perform(PageAction("click", self.fetcher.url_of(page_route), "", selector))
+        result = self.fetcher.perform(PageAction("click", self.fetcher.url_of(page_route), "", selector))
         if result.outcome == "page" and (result.final_route or result.route) == page_route:
             return replace(result, route=target, final_route=target)
         return replace(result, route=target)
@@ -559,8 +555,7 @@ class Explorer:
     def _page_actions(self, page: Any) -> list[Any]:
         # The engine's view of the page's actions (the browser engine adds clicks; a click acts on the
         # page it is on, so it has no route of its own and is not kept as a link).
-        actions = getattr(self.fetcher, "actions", None)
-        return list(actions(page)) if callable(actions) else extract_actions(page)
+        return self.fetcher.actions(page)
 
     def _oracle_config(self) -> OracleConfig:
         # The routes memory knows lead an oracle to a related page the current one does not link to
