@@ -66,8 +66,9 @@ def chromium_path() -> str:
 
 @dataclass
 class BrowserEngine(HttpEngine):
-    """An `HttpEngine` whose page loads, clicks and form login are Chromium's. `storage_state` (a Playwright storage-state file:
-    cookies and local storage) starts the browser logged in."""
+    """An `HttpEngine` whose page loads, clicks and form login are Chromium's (it overrides `_load` and
+    `_form_login`). `storage_state` (a Playwright storage-state file: cookies and local storage) starts
+    the browser logged in."""
 
     storage_state: Path | None = None
     allow_origins: tuple[str, ...] = ()
