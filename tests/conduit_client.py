@@ -13,10 +13,11 @@ import urllib.parse
 import urllib.request
 from collections import deque
 
-from bughunt.html import FetchedPage, absolute, route_of, same_origin
 from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.lists import targets
+from bughunt.page import FetchedPage
+from bughunt.urls import absolute, route_of, same_origin
 
 _AVOID = re.compile(r"(?i)log-?out")
 

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlsplit
 
-from bughunt.html import Action, FetchedPage, action_targets, extract_actions, extract_links, route_of
+from bughunt.actions import (
+    Action,
+    action_counts,
+    action_targets,
+    extract_actions,
+    extract_links,
+    item_places,
+    page_actions,
+)
+from bughunt.dom import Node
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 ORIGIN = "http://a.test"
 
@@ -67,6 +78,39 @@ def test_get_form_is_submitted_with_generated_values_and_post_forms_never():
     ]
     # Deterministic: the same page gives the same target.
     assert action_targets(page(body)) == action_targets(page(body))
+
+
+def test_actions_counts_places_and_clickables_come_from_one_walk_of_the_page(monkeypatch):
+    body = """
+    <nav><a href="/home">Home</a></nav>
+    <div class="card"><a href="/p/1">One</a><span>by ann, today</span><a href="/u/ann">ann</a></div>
+    <div class="card"><a href="/p/2">Two</a><span>by bob, today</span><a href="/u/ann">ann</a></div>
+    <a href="/about" rel="nofollow">not followed</a>
+    <button type="button" onclick="more()">More</button>
+    """
+    shown = page(body)
+    assert shown.base == shown.url  # the page's own lookup of <base href>, kept with it, not extraction
+    walks = 0
+    iterate = Node.iter
+
+    def counting(node: Node):
+        nonlocal walks
+        walks += node.tag == "#document"
+        return iterate(node)
+
+    monkeypatch.setattr(Node, "iter", counting)
+    targets = [a.target for a in extract_actions(shown)]
+    counts, places = action_counts(shown), item_places(shown)
+    clickables = page_actions(shown).clickables
+    assert walks == 1 and page_actions(shown) is page_actions(shown)
+    assert targets == ["http://a.test/home", "http://a.test/p/1", "http://a.test/u/ann", "http://a.test/p/2"]
+    assert counts["http://a.test/u/ann"] == 2 and counts["http://a.test/home"] == 1
+    assert set(places) == {"http://a.test/p/1", "http://a.test/u/ann", "http://a.test/p/2"}
+    assert places["http://a.test/p/1"] == places["http://a.test/p/2"]
+    assert [n.tag for n in clickables] == ["button"]
+    # the callers get copies: changing one leaves the page's own walk as it was
+    counts.clear(), places.clear()
+    assert action_counts(shown) and item_places(shown) and walks == 1
 
 
 def test_form_without_action_submits_to_the_page_itself_and_selected_option_wins():

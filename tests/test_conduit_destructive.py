@@ -111,7 +111,7 @@ def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_sta
     fetch must be a fresh request, or the effect (200 -> 404) is never seen."""
     from bughunt.explorer.config import SessionConfig
     from bughunt.explorer.factory import make_policy
-    from bughunt.explorer.fetcher import Fetcher
+    from bughunt.explorer.http_engine import HttpEngine
     from bughunt.explorer.loop import Explorer
     from bughunt.explorer.store import ExplorerStore
     from bughunt.explorer.summary import summary
@@ -123,7 +123,7 @@ def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_sta
         try:
             with make_policy("frontier", store=store) as policy:
                 config = SessionConfig(budget=0, allow_destructive=allow)
-                result = Explorer(store, Fetcher(url), policy, config).run()
+                result = Explorer(store, HttpEngine(url), policy, config).run()
             data = summary(store, result)
         finally:
             store.close()

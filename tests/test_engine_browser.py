@@ -12,9 +12,9 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 from loopback import serving
 
-from bughunt.explorer.factory import looks_like_app_shell, make_fetcher
-from bughunt.explorer.fetcher import Fetcher
-from bughunt.html import extract_actions
+from bughunt.actions import extract_actions
+from bughunt.explorer.factory import looks_like_app_shell, make_engine
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.oracles import inspect_page
 from memgpt_lite.errors import UsageError
 
@@ -108,18 +108,18 @@ def spa() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser_fetcher(spa):
-    fetcher, why = make_fetcher("browser", spa + "/", timeout=10)
+    fetcher, why = make_engine("browser", spa + "/", timeout=10)
     yield fetcher
     fetcher.close()
 
 
 def test_the_http_engine_sees_an_empty_shell_and_auto_picks_the_browser(spa):
-    shell = Fetcher(spa + "/").fetch("/")
+    shell = HttpEngine(spa + "/").fetch("/")
     assert shell.page is not None and extract_actions(shell.page) == []
     assert looks_like_app_shell(shell.page)
-    fetcher, why = make_fetcher("auto", spa + "/", timeout=10)
+    fetcher, why = make_engine("auto", spa + "/", timeout=10)
     try:
-        assert fetcher.engine == "browser"
+        assert fetcher.name == "browser"
         assert why == "engine auto: browser (the start page shows almost nothing without scripts)"
     finally:
         fetcher.close()
@@ -179,6 +179,7 @@ def test_rendered_links_are_actions_and_other_origins_are_never_contacted(browse
 
 
 def test_a_click_gives_a_new_state_at_the_same_url(browser_fetcher, spa):
+    assert browser_fetcher.name == "browser" and browser_fetcher.can_click
     home = browser_fetcher.fetch("/").page
     click = next(a for a in browser_fetcher.actions(home) if a.kind == "click")
     after = browser_fetcher.perform(click)
@@ -231,4 +232,4 @@ def test_missing_chromium_is_one_clear_error(monkeypatch, spa):
     monkeypatch.setattr(browser.shutil, "which", lambda name: None)
     monkeypatch.setattr(browser.Path, "exists", lambda self: False)
     with pytest.raises(UsageError, match=r"^--engine browser needs Chromium: /usr/bin/chromium not found"):
-        make_fetcher("browser", spa + "/")
+        make_engine("browser", spa + "/")

@@ -7,13 +7,13 @@ import sqlite3
 
 import pytest
 
-from bughunt.explorer.fetcher import FetchResult
+from bughunt.explorer.engine import FetchResult
 from bughunt.explorer.graph import ExplorationGraph, StepWrite
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.versions import read_app_version
 from bughunt.explorer.views import MemoryConfig, bug_entries, build_view, render_working_context
-from bughunt.html import FetchedPage
 from bughunt.oracles import Finding
+from bughunt.page import FetchedPage
 from bughunt.sim.rng import mulberry32
 
 PAGE_HTML = (

@@ -13,7 +13,7 @@ from loopback import serving
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import summary
@@ -89,7 +89,7 @@ def foreign_site() -> Iterator[str]:
 
 def _explore(url: str, store_dir, budget: int = 20, delay: float = 0.0) -> dict:
     store = ExplorerStore(store_dir)
-    fetcher = Fetcher(url, delay=delay, timeout=0.5)
+    fetcher = HttpEngine(url, delay=delay, timeout=0.5)
     with make_policy("frontier", store=store) as policy:
         result = Explorer(store, fetcher, policy, SessionConfig(budget=budget)).run()
     data = summary(store, result)
@@ -124,13 +124,13 @@ def test_rate_limit_spaces_requests(foreign_site, tmp_path, monkeypatch):
     # Measured where the requests leave the client: arrival times at the server would also measure the
     # machine's thread scheduling, which made this test flaky under load.
     sent: list[float] = []
-    original = Fetcher._wait
+    original = HttpEngine._wait
 
-    def spy(self: Fetcher) -> None:
+    def spy(self: HttpEngine) -> None:
         original(self)
         sent.append(time.monotonic())
 
-    monkeypatch.setattr(Fetcher, "_wait", spy)
+    monkeypatch.setattr(HttpEngine, "_wait", spy)
     _explore(foreign_site, tmp_path / "store", budget=4, delay=0.15)
     gaps = [b - a for a, b in zip(sent, sent[1:], strict=False)]
     assert len(sent) >= 4 and len(_Site.requests) >= 4

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 from loopback import raw_serving
 
-from bughunt.explorer.fetcher import Fetcher
-from bughunt.html import FETCH_SLACK_S, fetch_page
+from bughunt.explorer.http_engine import HttpEngine
+from bughunt.explorer.transport import FETCH_SLACK_S, fetch_page
 
 
 @pytest.fixture
@@ -38,13 +38,13 @@ def test_dripping_page_times_out_within_the_timeout(drip_server):
 
 
 def test_explorer_records_a_dripping_page_as_a_timeout(drip_server):
-    result = Fetcher(drip_server, timeout=1.0, respect_robots=False).fetch("/")
+    result = HttpEngine(drip_server, timeout=1.0, respect_robots=False).fetch("/")
     assert result.outcome == "timeout"
 
 
 def test_a_dripping_robots_txt_does_not_hold_the_session(drip_server):
     started = time.monotonic()
-    result = Fetcher(drip_server, timeout=1.0).fetch("/")  # robots.txt first, then the page
+    result = HttpEngine(drip_server, timeout=1.0).fetch("/")  # robots.txt first, then the page
     # RFC 9309: an unreachable robots.txt disallows everything; the page is not requested at all.
     assert (
         result.outcome == "timeout" and result.detail == "not fetched: robots.txt unreachable (TimeoutError)"

@@ -12,7 +12,7 @@ import pytest
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import summary
@@ -83,7 +83,7 @@ def test_llm_policy_over_the_anthropic_client(tmp_path):
     with running_site() as url:
         store = ExplorerStore(tmp_path / "s")
         with make_policy("llm", store=store, model=model, embedder=HashingEmbedder()) as policy:
-            result = Explorer(store, Fetcher(url), policy, SessionConfig(budget=8, builtin=True)).run()
+            result = Explorer(store, HttpEngine(url), policy, SessionConfig(budget=8, builtin=True)).run()
         data = summary(store, result)
         store.close()
     assert data["steps"] == 8 and len(data["pages_visited"]) >= 7
@@ -104,7 +104,9 @@ def test_llm_session_resumes_with_its_agent_memory(tmp_path):
         store = ExplorerStore(store_dir)
         model = scripted_tester(follow_poison=False)
         with make_policy("llm", store=store, model=model, embedder=HashingEmbedder()) as policy:
-            result = Explorer(store, Fetcher(url), policy, SessionConfig(budget=budget, builtin=True)).run()
+            result = Explorer(
+                store, HttpEngine(url), policy, SessionConfig(budget=budget, builtin=True)
+            ).run()
         data = summary(store, result)
         store.close()
         with AgentMemory.open(store_dir / "agent", create=False) as memory:

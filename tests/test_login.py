@@ -16,8 +16,9 @@ import pytest
 from loopback import serving
 
 from bughunt.cli import main
-from bughunt.explorer.fetcher import Fetcher, LoginLost
-from bughunt.explorer.login import Credentials, LoginFailed, credentials_from_args
+from bughunt.explorer.engine import Engine, LoginLost
+from bughunt.explorer.http_engine import HttpEngine
+from bughunt.explorer.login import Credentials, LoginFailed, credentials_from_args, http_login
 from memgpt_lite.errors import UsageError
 
 PASSWORD = "pw-Zq8!kV2#mW"
@@ -128,11 +129,37 @@ def creds(base: str, password: str = PASSWORD, **extra) -> Credentials:
     return Credentials(base + "/login", "alice@example.test", password, **extra)
 
 
+ENGINE_MEMBERS = frozenset(name for name in vars(Engine) if not name.startswith("_"))
+
+
+class ThroughTheProtocol:
+    """An engine seen through the members of `Engine` alone: what the login may use (no `_http`)."""
+
+    def __init__(self, engine: HttpEngine) -> None:
+        self._engine = engine
+
+    def __getattr__(self, name: str) -> object:
+        if name not in ENGINE_MEMBERS:
+            raise AttributeError(f"{name}: not a member of the Engine protocol")
+        return getattr(self._engine, name)
+
+
+def test_the_form_login_goes_through_the_engine_protocol_alone(site):
+    state, base = site
+    engine = HttpEngine(base + "/")
+    assert engine.name == "http" and not engine.can_click
+    http_login(ThroughTheProtocol(engine), creds(base))
+    # The login's own GET and POST are outside the step accounting (`Engine.request`): only robots.txt
+    # and the check that the start page is no wall were counted.
+    assert state.logins == 1 and engine.stats.requests == 2
+    assert engine.fetch("/private/1").outcome == "page"
+
+
 def test_form_login_carries_the_csrf_token_and_gets_past_the_wall(site):
     state, base = site
-    walled = Fetcher(base + "/").fetch("/private/1")
+    walled = HttpEngine(base + "/").fetch("/private/1")
     assert walled.outcome == "login_wall"
-    fetcher = Fetcher(base + "/", credentials=creds(base))
+    fetcher = HttpEngine(base + "/", credentials=creds(base))
     fetcher.log_in()
     assert state.logins == 1
     result = fetcher.fetch("/private/1")
@@ -141,7 +168,7 @@ def test_form_login_carries_the_csrf_token_and_gets_past_the_wall(site):
 
 def test_a_wrong_password_is_a_clear_error_without_the_password(site):
     _, base = site
-    fetcher = Fetcher(base + "/", credentials=creds(base, password="wrong-pw-123"))
+    fetcher = HttpEngine(base + "/", credentials=creds(base, password="wrong-pw-123"))
     with pytest.raises(LoginFailed, match=r"^--login-url /login: the login was refused") as err:
         fetcher.log_in()
     assert "wrong-pw-123" not in str(err.value)
@@ -149,7 +176,7 @@ def test_a_wrong_password_is_a_clear_error_without_the_password(site):
 
 def test_the_wall_coming_back_is_relogged_once_then_login_lost(site):
     state, base = site
-    fetcher = Fetcher(base + "/", credentials=creds(base))
+    fetcher = HttpEngine(base + "/", credentials=creds(base))
     fetcher.log_in()
     state.expire_after = 2  # every second private page ends the session
     assert fetcher.fetch("/private/1").outcome == "page"
@@ -164,7 +191,7 @@ def test_the_wall_coming_back_is_relogged_once_then_login_lost(site):
 
 def test_a_page_walled_for_this_account_too_is_a_wall_not_a_lost_login(site):
     state, base = site
-    fetcher = Fetcher(base + "/", credentials=creds(base))
+    fetcher = HttpEngine(base + "/", credentials=creds(base))
     fetcher.log_in()
     for _ in range(3):
         assert fetcher.fetch("/admin").outcome == "login_wall"
@@ -174,7 +201,7 @@ def test_a_page_walled_for_this_account_too_is_a_wall_not_a_lost_login(site):
 
 def test_cookie_and_header_options_are_sent_on_every_request(site):
     state, base = site
-    fetcher = Fetcher(
+    fetcher = HttpEngine(
         base + "/",
         credentials=Credentials(cookies=(("extra", COOKIE_VALUE),), headers=(("X-Token", HEADER_VALUE),)),
     )
@@ -187,10 +214,10 @@ def test_cookie_and_header_options_are_sent_on_every_request(site):
 
 def test_a_sites_cookies_never_reach_another_fetcher(site):
     state, base = site
-    logged_in = Fetcher(base + "/", credentials=creds(base))
+    logged_in = HttpEngine(base + "/", credentials=creds(base))
     logged_in.log_in()
     assert logged_in.fetch("/private/1").outcome == "page"
-    assert Fetcher(base + "/").fetch("/private/1").outcome == "login_wall"
+    assert HttpEngine(base + "/").fetch("/private/1").outcome == "login_wall"
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.quarantine import PageTextIndex, check_note, reader_form
 from bughunt.explorer.store import ExplorerStore
@@ -126,7 +126,7 @@ def test_everything_the_site_sent_is_inside_the_untrusted_block(tmp_path, site_1
     store = ExplorerStore(tmp_path / "s")
     model = FunctionModel(reply, name="tester")
     with make_policy("llm", store=store, model=model, embedder=HashingEmbedder()) as policy:
-        result = Explorer(store, Fetcher(site_12), policy, SessionConfig(budget=4, builtin=True)).run()
+        result = Explorer(store, HttpEngine(site_12), policy, SessionConfig(budget=4, builtin=True)).run()
     summary(store, result)
     store.close()
     assert len(prompts) == 4
@@ -152,7 +152,7 @@ def test_the_gate_remembers_the_whole_exploration_across_a_resume(tmp_path, site
         with make_policy(
             "llm", store=store, model=FunctionModel(quiet, name="t"), embedder=HashingEmbedder()
         ) as p:
-            Explorer(store, Fetcher(site_12), p, SessionConfig(budget=2, builtin=True)).run()
+            Explorer(store, HttpEngine(site_12), p, SessionConfig(budget=2, builtin=True)).run()
             first_page = next(
                 o.text for o in store.notebook.observations() if "response headers" not in o.provenance
             )

@@ -11,7 +11,7 @@ from loopback import QuietHandler, serving
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import SCHEMA_VERSION, ExplorerStore
 from bughunt.explorer.views import bug_entries
@@ -47,7 +47,7 @@ def _explore(url: str, store_dir) -> None:
     store = ExplorerStore(store_dir)
     try:
         with make_policy("frontier", store=store) as policy:
-            Explorer(store, Fetcher(url, delay=0.0, timeout=2.0), policy, SessionConfig(budget=10)).run()
+            Explorer(store, HttpEngine(url, delay=0.0, timeout=2.0), policy, SessionConfig(budget=10)).run()
     finally:
         store.close()
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bughunt.html import FetchedPage, route_of
 from bughunt.oracles import ORACLES, Finding, inspect_page
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 ORIGIN = "http://shop.test"
 

@@ -3,9 +3,10 @@ are made up (a hash-routed members app), none is a built-in site's."""
 
 from __future__ import annotations
 
-from bughunt.html import ClientError, FetchedPage, route_of
 from bughunt.oracles import inspect_page
 from bughunt.oracles.client_errors import check_client_errors, error_signature, request_signature
+from bughunt.page import ClientError, FetchedPage
+from bughunt.urls import route_of
 
 APP = "http://app.test"
 API = "http://api.test"

@@ -3,9 +3,10 @@ position of the field between its filled neighbours. Made-up recipe site, no bui
 
 from __future__ import annotations
 
-from bughunt.html import FetchedPage, route_of
 from bughunt.oracles import ORACLES, OracleConfig
 from bughunt.oracles.forms import shown_value
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 ORIGIN = "http://recipes.test"
 EDIT = "/recipe/edit/7/"

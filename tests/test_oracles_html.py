@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from bughunt.actions import extract_links
+from bughunt.dom import parse_html
 from bughunt.fingerprint import fingerprint, fingerprint_parts, normalise_message, normalise_route
-from bughunt.html import FetchedPage, extract_links, is_html, parse_html, route_of
+from bughunt.page import FetchedPage, is_html
+from bughunt.urls import route_of
 
 
 def test_volatile_parts_are_normalised_away():
@@ -63,7 +66,7 @@ def test_fetch_survives_odd_servers():
 
     import pytest
 
-    from bughunt.html import fetch_page
+    from bughunt.explorer.transport import fetch_page
 
     replies = [
         b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=x-klingon\r\nContent-Length: 9\r\n\r\n<p>ok</p>",
@@ -93,7 +96,7 @@ def test_fetch_survives_odd_servers():
 
 
 def test_short_text_is_text_when_short_enough_and_none_otherwise():
-    from bughunt.html import parse_html
+    from bughunt.dom import parse_html
 
     for doc in (
         "<div> a  b\n c <span>dd</span>e<script>x y</script> f</div>",

@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from bughunt.fingerprint import fingerprint_parts, route_shape
-from bughunt.html import FetchedPage, route_of
 from bughunt.oracles import ORACLES, OracleConfig, inspect_page
 from bughunt.oracles.destructive import destructive_label
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 ORIGIN = "http://news.test"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bughunt import site
-from bughunt.html import fetch_page
+from bughunt.explorer.transport import fetch_page
 from bughunt.oracles import inspect_page
 from bughunt.webapp import running_site
 from bughunt.webapp.account import ACCOUNT_PAGES

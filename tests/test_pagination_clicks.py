@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pytest
 from loopback import QuietHandler, serving
 
-from bughunt.explorer.factory import make_fetcher
-from bughunt.html import FetchedPage
+from bughunt.explorer.factory import make_engine
 from bughunt.oracles import inspect_page
 from bughunt.oracles.lists import clicked_previous_page
+from bughunt.page import FetchedPage
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
@@ -50,7 +50,7 @@ class _Spa(QuietHandler):
 @pytest.fixture(scope="module")
 def fetcher() -> Iterator[object]:
     with serving(_Spa) as url:
-        fetcher, _ = make_fetcher("browser", url + "/", timeout=10)
+        fetcher, _ = make_engine("browser", url + "/", timeout=10)
         try:
             yield fetcher
         finally:

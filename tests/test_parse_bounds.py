@@ -8,9 +8,12 @@ from collections.abc import Iterator
 import pytest
 from loopback import QuietHandler, serving
 
-from bughunt.explorer.fetcher import MAX_ORACLE_FETCHES, Fetcher
-from bughunt.html import MAX_DEPTH, FetchedPage, extract_actions, parse_html, route_of
+from bughunt.actions import extract_actions
+from bughunt.dom import MAX_DEPTH, parse_html
+from bughunt.explorer.http_engine import MAX_ORACLE_FETCHES, HttpEngine
 from bughunt.oracles import inspect_page
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 
 def page(body: str, url: str = "http://a.test/p") -> FetchedPage:
@@ -97,7 +100,7 @@ def counting_site() -> Iterator[str]:
 
 
 def test_a_page_with_300_forms_makes_at_most_the_capped_oracle_requests(counting_site):
-    fetcher = Fetcher(counting_site + "/", timeout=5)
+    fetcher = HttpEngine(counting_site + "/", timeout=5)
     result = fetcher.fetch("/many-forms")
     assert result.outcome == "page" and result.page is not None
     inspect_page(result.page, fetcher.fetch_page)

@@ -13,7 +13,7 @@ from loopback import QuietHandler, serving
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.templates import below_item, saturated_templates, template_function
@@ -147,7 +147,7 @@ def _serving(pages: dict[str, tuple[int, str]]) -> Iterator[str]:
 def _walk(url: str, store_dir: Path, budget: int, seed: int = 1000) -> list[str]:
     store = ExplorerStore(store_dir)
     try:
-        fetcher = Fetcher(url, timeout=2.0, respect_robots=False)
+        fetcher = HttpEngine(url, timeout=2.0, respect_robots=False)
         with make_policy("planner", store=store) as policy:
             Explorer(store, fetcher, policy, SessionConfig(budget=budget, seed=seed, retries=0)).run()
         return [s.route for s in store.history.steps()]
@@ -314,7 +314,7 @@ def test_the_items_of_a_page_that_breaks_its_templates_structure_are_its_variant
     store = ExplorerStore(tmp_path / "s")
     with _serving(_people_site()) as url, make_policy("planner", store=store) as inner:
         policy = _Recording(inner)
-        fetcher = Fetcher(url, timeout=2.0, respect_robots=False)
+        fetcher = HttpEngine(url, timeout=2.0, respect_robots=False)
         Explorer(store, fetcher, policy, SessionConfig(budget=24, retries=0)).run()
     store.close()
     people = [d.position for d in policy.decisions if d.position.count("/") == 2 and "/people/" in d.position]

@@ -18,7 +18,7 @@ import pytest
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.export import memory_snapshot
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.llm_policy import AGENT_DIR, agent_archival
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.quarantine import PageTextIndex, check_note
@@ -101,7 +101,9 @@ def _llm_run(url: str, store_dir, follow_poison: bool, budget: int = 34) -> dict
     try:
         model = scripted_tester(follow_poison)
         with make_policy("llm", store=store, model=model, embedder=HashingEmbedder()) as policy:
-            result = Explorer(store, Fetcher(url), policy, SessionConfig(budget=budget, builtin=True)).run()
+            result = Explorer(
+                store, HttpEngine(url), policy, SessionConfig(budget=budget, builtin=True)
+            ).run()
         data = summary(store, result)
         data["_rejections"] = [asdict(r) for r in store.notebook.rejections()]
         data["_bug_rows"] = [asdict(b) for b in store.bug_table.all()]

@@ -16,7 +16,7 @@ import pytest
 from bughunt import site
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import summary
@@ -34,7 +34,7 @@ def _run(url: str, store_dir: Path, budget: int, *, clock=time.time, expire_afte
     try:
         with make_policy("frontier", store=store) as policy:
             config = SessionConfig(budget=budget, seed=seed, builtin=True, expire_after_s=expire_after_s)
-            result = Explorer(store, Fetcher(url), policy, config, clock=clock).run()
+            result = Explorer(store, HttpEngine(url), policy, config, clock=clock).run()
         return summary(store, result)
     finally:
         store.close()

@@ -10,7 +10,7 @@ import pytest
 from test_engine_browser import spa  # noqa: F401 (the loopback single-page app fixture)
 
 from bughunt.explorer.config import SessionConfig
-from bughunt.explorer.factory import make_fetcher, make_policy
+from bughunt.explorer.factory import make_engine, make_policy
 from bughunt.explorer.graph import CLICK_MARK
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian
 
 @pytest.mark.slow  # ~6 s of wall time in Chromium: started first
 def test_a_click_state_at_the_same_url_is_explored_as_a_page(spa, tmp_path):  # noqa: F811
-    fetcher, _ = make_fetcher("browser", spa + "/", timeout=10, respect_robots=False)
+    fetcher, _ = make_engine("browser", spa + "/", timeout=10, respect_robots=False)
     store = ExplorerStore(tmp_path / "s")
     try:
         with make_policy("planner", store=store) as policy:

@@ -21,8 +21,9 @@ import loopback
 
 from bughunt.cli import main
 from bughunt.explorer.config import SessionConfig
+from bughunt.explorer.engine import LoginLost
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher, LoginLost
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import Choice, Decision
 from bughunt.explorer.store import ExplorerStore
@@ -84,7 +85,7 @@ def _session(
 ) -> tuple[dict, list[dict]]:  # fmt: skip
     store = ExplorerStore(store_dir)
     try:
-        fetcher = Fetcher(url, timeout=2.0, respect_robots=False)
+        fetcher = HttpEngine(url, timeout=2.0, respect_robots=False)
         cfg = SessionConfig(budget=budget, retries=1, retry_backoff_s=0.01, **config)  # type: ignore[arg-type]
         with make_policy(policy, store=store) as p:
             result = Explorer(store, fetcher, p, cfg, on_step=on_step, sleep=lambda s: None).run()
@@ -123,7 +124,7 @@ def test_a_policy_that_stops_early_is_walked_to_the_known_unvisited_pages(tmp_pa
     _Handler.walled_after = None
     with serving() as port:
         store = ExplorerStore(tmp_path / "s")
-        fetcher = Fetcher(f"http://127.0.0.1:{port}/", respect_robots=False)
+        fetcher = HttpEngine(f"http://127.0.0.1:{port}/", respect_robots=False)
         result = Explorer(store, fetcher, _Quitter(), SessionConfig(budget=40)).run()
         data = summary(store, result)
         store.close()
@@ -189,7 +190,7 @@ def test_rerunning_the_main_job_says_why_it_did_nothing_and_a_huge_budget_says_d
     assert rows == [("session-1", "done", first["clicks"]), ("session-2", "done", 0)]
 
 
-class _LosingFetcher(Fetcher):
+class _LosingEngine(HttpEngine):
     """The engine's contract: a login wall after its one re-login raises `LoginLost`."""
 
     def fetch(self, route: str):  # type: ignore[no-untyped-def]
@@ -204,7 +205,7 @@ def test_a_login_lost_mid_session_is_a_stated_stop(tmp_path):
     try:
         with serving() as port:
             store = ExplorerStore(tmp_path / "s")
-            fetcher = _LosingFetcher(f"http://127.0.0.1:{port}/", respect_robots=False)
+            fetcher = _LosingEngine(f"http://127.0.0.1:{port}/", respect_robots=False)
             with make_policy("planner", store=store) as policy:
                 result = Explorer(store, fetcher, policy, SessionConfig(budget=30)).run()
             data = summary(store, result)

@@ -19,7 +19,7 @@ from bughunt.cli import main
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.export import memory_snapshot
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import summary
@@ -88,7 +88,7 @@ def _run(url: str, store_dir: Path, budget: int = 40, policy_name: str = "planne
     store = ExplorerStore(store_dir)
     try:
         with make_policy(policy_name, store=store) as policy:
-            fetcher = Fetcher(url, respect_robots=False)
+            fetcher = HttpEngine(url, respect_robots=False)
             result = Explorer(store, fetcher, policy, SessionConfig(budget=budget, **config)).run()  # type: ignore[arg-type]
         return summary(store, result)
     finally:

@@ -13,7 +13,7 @@ from bughunt.explorer.templates import (
     templates,
     variant,
 )
-from bughunt.html import FetchedPage
+from bughunt.page import FetchedPage
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
 from bughunt.sim.rng import mulberry32

@@ -12,7 +12,10 @@ import urllib.request
 import pytest
 
 from bughunt import site
-from bughunt.html import FetchedPage, extract_links, fetch_page, route_of
+from bughunt.actions import extract_links
+from bughunt.explorer.transport import fetch_page
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 from bughunt.webapp import handle, make_config, running_site
 from bughunt.webapp.account import ACCOUNT_PAGES
 

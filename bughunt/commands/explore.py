@@ -20,9 +20,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from bughunt.explorer.config import SessionConfig
-from bughunt.explorer.factory import ENGINES, make_fetcher, make_policy
-from bughunt.explorer.fetcher import Fetcher, LoginLost
+from bughunt.explorer.engine import LoginLost
+from bughunt.explorer.factory import ENGINES, make_engine, make_policy
 from bughunt.explorer.harness import StepOutcome
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.login import Credentials, credentials_from_args
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import policy_names
@@ -242,7 +243,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
         _origins(args.allow_origin)
         if args.url:
-            Fetcher(args.url, respect_robots=False)
+            HttpEngine(args.url, respect_robots=False)
             _credentials(args, args.url, None)
             if args.builtin_site or args.poison_file or args.site_version or args.account:
                 raise UsageError(
@@ -264,7 +265,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             delay = args.delay if args.delay is not None else (0.0 if _loopback(url) else 1.0)
             creds = _credentials(args, url, store)
             engine = args.engine or store.meta.get("engine") or "http"
-            fetcher, why = make_fetcher(
+            fetcher, why = make_engine(
                 engine,
                 url,
                 delay=delay,
@@ -279,7 +280,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 print(why, file=sys.stderr)
             fetcher.log_in()
             with store.transaction():
-                store.meta.set("engine", fetcher.engine)
+                store.meta.set("engine", fetcher.name)
                 if creds.used:
                     store.meta.set("login", creds.label)  # the kinds of login only, never a value
             config.builtin = builtin

@@ -66,7 +66,7 @@ from memgpt_lite.errors import ConfigError, format_validation_error
 
 from .config import SessionConfig
 from .factory import make_policy
-from .fetcher import Fetcher
+from .http_engine import HttpEngine
 from .login import Credentials
 from .loop import Explorer
 from .policies import policy_names
@@ -287,7 +287,7 @@ def explorer_task(config: ExplorerRunConfig, task: str, run_index: int = 0) -> R
     ):
         store = ExplorerStore(Path(tmp) / "store")
         try:
-            fetcher = Fetcher(target.url.rstrip("/") + start, credentials=target.credentials)
+            fetcher = HttpEngine(target.url.rstrip("/") + start, credentials=target.credentials)
             fetcher.log_in()  # the explorer's own login path; a refused login fails the run loudly
             session = SessionConfig(
                 budget=config.max_steps if config.until_all_bugs else config.budget,
@@ -363,7 +363,7 @@ def _conduit_universe(url: str, account: str) -> frozenset[str]:
     if account not in _UNIVERSES:
         from .site_map import reachable_routes
 
-        crawler = Fetcher(url.rstrip("/") + "/", credentials=_conduit_credentials(url, account))
+        crawler = HttpEngine(url.rstrip("/") + "/", credentials=_conduit_credentials(url, account))
         try:
             crawler.log_in()
             _UNIVERSES[account] = reachable_routes(crawler)
@@ -377,7 +377,7 @@ def _check_conduit_starts(starts: list[str]) -> None:
     from bughunt.webapp.conduit import running_conduit
 
     with running_conduit() as url:
-        probe = Fetcher(url.rstrip("/") + "/")
+        probe = HttpEngine(url.rstrip("/") + "/")
         try:
             for start in starts:
                 result = probe.fetch(start)

@@ -1,4 +1,4 @@
-"""The browser engine: the same `Fetcher` promises, with each page rendered by Chromium.
+"""The browser engine: the `HttpEngine`'s promises, with each page rendered by Chromium.
 
 Playwright's Python client drives Debian's `chromium` (never a downloaded browser). A page load gives
 the same `FetchedPage` as the HTTP engine — final URL, status and headers of the navigation, the
@@ -6,7 +6,7 @@ the same `FetchedPage` as the HTTP engine — final URL, status and headers of t
 page while it ran: uncaught JavaScript errors, console errors, XHR/fetch answers of 4xx/5xx
 (`FetchedPage.client_errors`, judged by `bughunt.oracles.client_errors`). Every request to another
 origin is aborted, service workers are blocked, and robots.txt, delays, routes and login walls are the
-`Fetcher`'s own. Click actions (elements that navigate or swap content without an `href`) are
+`HttpEngine`'s own. Click actions (elements that navigate or swap content without an `href`) are
 performed here; their result is a state, the URL plus the structure hash of what the click left.
 """
 
@@ -22,11 +22,16 @@ from urllib.parse import urlsplit
 
 from loguru import logger
 
-from bughunt.html import Action, ClientError, FetchedPage, FetchError, css_selector, is_html, route_of
+from bughunt.actions import Action, page_actions
+from bughunt.dom import css_selector
+from bughunt.page import ClientError, FetchedPage, is_html
+from bughunt.urls import route_of
 from memgpt_lite.errors import UsageError
 
-from .fetcher import USER_AGENT, Fetcher, FetchResult
+from .engine import FetchResult
+from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, confirm_logged_in
+from .transport import USER_AGENT, FetchError
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -60,15 +65,17 @@ def chromium_path() -> str:
 
 
 @dataclass
-class BrowserFetcher(Fetcher):
-    """A `Fetcher` whose page loads are Chromium's. `storage_state` (a Playwright storage-state file:
-    cookies and local storage) starts the browser logged in."""
+class BrowserEngine(HttpEngine):
+    """An `HttpEngine` whose page loads, clicks and form login are Chromium's (it overrides `_load` and
+    `_form_login`). `storage_state` (a Playwright storage-state file: cookies and local storage) starts
+    the browser logged in."""
 
     storage_state: Path | None = None
     allow_origins: tuple[str, ...] = ()
     """Other origins the page's own requests may reach (a single-page app's API on another port);
     never explored, never navigated to. Everything else off the origin is aborted."""
-    engine: ClassVar[str] = "browser"
+    name: ClassVar[str] = "browser"
+    can_click: ClassVar[bool] = True
     hash_routes: ClassVar[bool] = True
     _pw: Any = field(default=None, init=False, repr=False)
     _browser: Any = field(default=None, init=False, repr=False)
@@ -246,17 +253,14 @@ class BrowserFetcher(Fetcher):
     def actions(self, page: FetchedPage) -> list[Action]:
         """Links, HTMX and GET forms as for the HTTP engine, plus clicks on elements that act without an
         href (their target is the page they are on; `perform` clicks them there)."""
-        found = super().actions(page)
-        if not page.is_html:
-            return found
+        walked = page_actions(page)  # the walk that found the links found the clickable elements too
+        found = list(walked.actions)
         known = {a.selector for a in found}
         clicks: list[Action] = []
         alike: dict[str, int] = {}
-        for node in page.document.iter():
+        for node in walked.clickables:
             if len(clicks) >= MAX_CLICKS_PER_PAGE:
                 break
-            if node.tag in ("script", "style") or not _clickable(node):
-                continue
             selector = css_selector(node)
             label = (node.text() or node.get("aria-label"))[:120]
             if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
@@ -395,23 +399,3 @@ _VALUES_TO_ATTRIBUTES = """() => {
     }
   }
 }"""
-
-
-def _clickable(node: Any) -> bool:
-    attrs = node.attrs
-    if node.tag == "a" and "href" in attrs:
-        href = attrs["href"].strip().lower()
-        # `href="javascript:"` / `href="#"` with a click handler: a pager or tab, not a link.
-        return href.startswith("javascript:") or href == "#"
-    if any(
-        k in attrs
-        for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")
-    ):
-        return True
-    if attrs.get("role") in ("button", "link", "tab"):
-        return True
-    kind = attrs.get("type", "").lower()
-    if node.tag == "button" and kind != "submit":
-        # Without a type, a button in a form submits it (POST forms are never actions).
-        return kind == "button" or not any(a.tag == "form" for a in node.ancestors())
-    return False

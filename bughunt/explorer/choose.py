@@ -15,7 +15,7 @@ from bughunt.sim.rng import derive_seed, mulberry32
 
 from . import retest
 from .config import SessionConfig
-from .fetcher import Fetcher as Engine
+from .engine import Engine
 from .graph import ExplorationGraph
 from .harness import StepOutcome
 from .hints import SessionHints

@@ -1,4 +1,4 @@
-"""Build a policy by name (a simulator strategy, or the memgpt_lite agent `llm`) and a fetcher by engine."""
+"""Build a policy by name (a simulator strategy, or the memgpt_lite agent `llm`) and an engine by name."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from bughunt.html import FetchedPage, extract_actions
+from bughunt.actions import extract_actions
+from bughunt.page import FetchedPage
 from memgpt_lite.context.tokens import TokenCounter
 from memgpt_lite.errors import UsageError
 
-from .fetcher import Fetcher
+from .engine import Engine
+from .http_engine import HttpEngine
 from .policies import Policy, StrategyPolicy, policy_names
 from .store import ExplorerStore
 
@@ -68,17 +70,17 @@ def looks_like_app_shell(page: FetchedPage) -> bool:
     return len(text) < SHELL_TEXT_CHARS and len(extract_actions(page)) <= SHELL_ACTIONS
 
 
-def make_fetcher(engine: str, url: str, **options: Any) -> tuple[Fetcher, str]:
-    """The fetcher of `engine` (`http`, `browser`, or `auto`: the browser when the start page is an app
-    shell) and a sentence saying which was chosen and why (for `auto`). `options` are `Fetcher`'s;
-    `storage_state` and `allow_origins` only the browser's."""
+def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
+    """The engine called `engine` (`http`, `browser`, or `auto`: the browser when the start page is an
+    app shell) and a sentence saying which was chosen and why (for `auto`). `options` are
+    `HttpEngine`'s; `storage_state` and `allow_origins` only the browser's."""
     if engine not in ENGINES:
         raise UsageError(f"--engine: unknown {engine!r}; choose one of {', '.join(ENGINES)}")
     storage_state = options.pop("storage_state", None)
     allow_origins = tuple(options.pop("allow_origins", ()) or ())
     reason = ""
     if engine == "auto":
-        probe = Fetcher(url, **options)
+        probe = HttpEngine(url, **options)
         result = probe.fetch(probe.start_route())
         shell = result.page is not None and looks_like_app_shell(result.page)
         engine = "browser" if shell else "http"
@@ -89,14 +91,12 @@ def make_fetcher(engine: str, url: str, **options: Any) -> tuple[Fetcher, str]:
         )
         options["cookies"] = probe.cookies
     if engine == "browser":
-        from .browser import BrowserFetcher, chromium_path
+        from .browser import BrowserEngine, chromium_path
 
         chromium_path()  # missing Chromium is one clear line now, not a traceback at the first step
-        return BrowserFetcher(
-            url, storage_state=storage_state, allow_origins=allow_origins, **options
-        ), reason
+        return BrowserEngine(url, storage_state=storage_state, allow_origins=allow_origins, **options), reason
     if storage_state is not None or allow_origins:
         raise UsageError(
             "--storage-state and --allow-origin are for the browser: use them with --engine browser"
         )
-    return Fetcher(url, **options), reason
+    return HttpEngine(url, **options), reason

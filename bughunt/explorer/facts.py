@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from bughunt import html
-from bughunt.html import FetchedPage
+from bughunt.actions import page_actions
+from bughunt.page import FetchedPage, is_fragment
 
-from .fetcher import Fetcher as Engine
+from .engine import Engine
 from .graph import CLICK_MARK
 from .templates import safe_route, structure_hash
 
@@ -54,8 +54,9 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
     """The facts of a page loaded as a page (outcome "page")."""
     here = engine.route_of(page.url)
     own = safe_route(here) if here is not None else None
-    counts = html.action_counts(page) if own is not None else None
-    item_places = html.item_places(page) if own is not None else {}
+    walked = page_actions(page)  # made once per page, shared with the engine and the oracles
+    counts = walked.counts if own is not None else None
+    in_items = walked.places if own is not None else {}
     routes: list[str] = []
     actions: dict[str, tuple[str, str]] = {}
     places: dict[str, str] = {}
@@ -76,7 +77,7 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
         if route is None or route == own or route in actions or not engine.followable(route):
             continue
         routes.append(route)
-        place = item_places.get(action.target) if own is not None else None
+        place = in_items.get(action.target) if own is not None else None
         if place is not None:
             places[route] = place
         if counts is not None:
@@ -95,7 +96,7 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
         probes=frozenset(probes),
         clicks=tuple(clicks),
         text=page_text(page),
-        fragment=html.is_fragment(page),
+        fragment=is_fragment(page),
         structure_hash=structure_hash(page),
     )
 

@@ -19,7 +19,7 @@ from loguru import logger
 from bughunt.oracles import Finding
 
 from . import destructive_mode, retest
-from .fetcher import FetchResult
+from .engine import FetchResult
 from .harness import FAILURES, StepOutcome, record_step
 from .store import Bug, ExplorerStore, Note, Session, Step
 from .versions import VersionWrites

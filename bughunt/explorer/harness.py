@@ -16,10 +16,10 @@ from typing import Any
 
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
-from bughunt.html import FetchedPage
 from bughunt.oracles import Finding
+from bughunt.page import FetchedPage
 
-from .fetcher import FetchResult
+from .engine import FetchResult
 from .store import ExplorerStore
 
 OBSERVATION_CHARS = 20_000

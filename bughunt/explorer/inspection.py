@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bughunt.html import FetchedPage
 from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.page import FetchedPage
 
-from .fetcher import Fetcher as Engine
+from .engine import Engine
 from .graph import CLICK_MARK, ExplorationGraph
 
 

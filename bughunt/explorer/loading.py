@@ -9,10 +9,9 @@ from dataclasses import replace
 
 from loguru import logger
 
-from bughunt import html
+from bughunt.actions import Action
 
-from .fetcher import Fetcher as Engine
-from .fetcher import FetchResult
+from .engine import Engine, FetchResult
 from .graph import ExplorationGraph
 from .harness import is_failure
 
@@ -39,7 +38,7 @@ def _load(engine: Engine, graph: ExplorationGraph, target: str) -> FetchResult:
     if click is None:
         return engine.fetch(target)
     page_route, selector = click
-    result = engine.perform(html.Action("click", engine.url_of(page_route), "", selector))
+    result = engine.perform(Action("click", engine.url_of(page_route), "", selector))
     if result.outcome == "page" and (result.final_route or result.route) == page_route:
         return replace(result, route=target, final_route=target)
     return replace(result, route=target)

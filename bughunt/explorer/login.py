@@ -6,7 +6,10 @@ command line, cookie and header values from the command line, and none of them i
 or printed. The store keeps only *that* a login was used (`Credentials.label`, no username). A form
 login finds the form with a password field, fills it (hidden inputs such as CSRF tokens are sent as
 the page gave them), submits it and confirms the login wall is gone; when the wall comes back
-mid-session the fetcher logs in again once, and the next time raises `LoginLost`.
+mid-session the engine logs in again once, and the next time raises `LoginLost`.
+
+The login works through the `Engine` protocol only (`request`, `probe`, `route_of`): the engines
+import this module, never the other way round.
 """
 
 from __future__ import annotations
@@ -15,14 +18,14 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from bughunt.html import FetchedPage, Node, absolute, base_url, same_origin, selected_option
+from bughunt.dom import Node, selected_option
+from bughunt.page import FetchedPage, base_url
+from bughunt.urls import absolute, same_origin
 from memgpt_lite.errors import UsageError
 
-if TYPE_CHECKING:
-    from .fetcher import Fetcher
+from .engine import Engine
 
 _USERNAME_HINT = re.compile(r"(?i)user|email|login|account|ident")
 _TEXT_TYPES = frozenset({"", "text", "email", "tel"})
@@ -171,15 +174,15 @@ def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str
     return pairs
 
 
-def http_login(fetcher: Fetcher, creds: Credentials) -> None:
-    """Log in through the fetcher's HTTP client (its cookie jar keeps the session cookie).
+def http_login(engine: Engine, creds: Credentials) -> None:
+    """Log in over HTTP through `engine.request` (the engine's cookie jar keeps the session cookie).
 
     Raises `LoginFailed` when there is no password form, the form comes back after submitting it, or
     the start page is still behind a login wall."""
     assert creds.login_url is not None and creds.username is not None and creds.password is not None
-    where = fetcher.route_of(creds.login_url) or "/"
+    where = engine.route_of(creds.login_url) or "/"
     try:
-        page = fetcher._http(creds.login_url)
+        page = engine.request(creds.login_url)
     except (TimeoutError, OSError) as exc:
         raise LoginFailed(f"--login-url {where}: could not load it ({type(exc).__name__})") from None
     form = login_form(page)
@@ -187,15 +190,17 @@ def http_login(fetcher: Fetcher, creds: Credentials) -> None:
         hint = " (a form built by scripts needs --engine browser)" if page.document.find_all("script") else ""
         raise LoginFailed(f"--login-url {where}: no form with a password field there{hint}")
     action = absolute(base_url(page), form.get("action") or page.url)
-    if action is None or not same_origin(action, fetcher.origin + "/"):
+    if action is None or not same_origin(action, engine.origin + "/"):
         raise LoginFailed(f"--login-url {where}: the login form submits to another site; not sent")
     pairs = form_fields(form, creds.username, creds.password)
     try:
         if form.get("method", "get").strip().lower() == "post":
-            answer = fetcher._http(action, method="POST", data=dict(pairs))
+            answer = engine.request(action, method="POST", data=dict(pairs))
         else:
             parts = urlsplit(action)
-            answer = fetcher._http(urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(pairs), "")))
+            answer = engine.request(
+                urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(pairs), ""))
+            )
     except (TimeoutError, OSError) as exc:
         raise LoginFailed(f"--login-url {where}: submitting the form failed ({type(exc).__name__})") from None
     if answer.status >= 400 or (answer.is_html and login_form(answer) is not None):
@@ -204,11 +209,11 @@ def http_login(fetcher: Fetcher, creds: Credentials) -> None:
             f"{', the login form came back' if answer.is_html and login_form(answer) is not None else ''}); "
             "check --username and the password variable"
         )
-    confirm_logged_in(fetcher)
+    confirm_logged_in(engine)
 
 
-def confirm_logged_in(fetcher: Fetcher) -> None:
+def confirm_logged_in(engine: Engine) -> None:
     """The start page must not be a login wall any more."""
-    result = fetcher.probe(fetcher.start_route())
+    result = engine.probe(engine.start_route())
     if result.outcome == "login_wall":
         raise LoginFailed(f"logged in, but {result.route} is still behind a login wall ({result.detail})")

@@ -19,9 +19,8 @@ from bughunt.sim.rng import mulberry32
 
 from .choose import Chooser, Whereabouts
 from .config import SessionConfig
+from .engine import Engine, LoginLost
 from .facts import PageFacts, read_page, site_texts
-from .fetcher import Fetcher as Engine
-from .fetcher import LoginLost
 from .graph import ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints

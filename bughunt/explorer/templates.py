@@ -9,7 +9,7 @@ the URL alone: numeric segments and query values become ``<n>``, long hexadecima
 names a route of any one application.
 
 `safe_route` is the harness's guard on every route that enters trusted memory: a canonical,
-percent-encoded path+query (plus a single-page app's hash route, `/#/article/x`) of bounded length (the engine's `Fetcher.route_of` should already give
+percent-encoded path+query (plus a single-page app's hash route, `/#/article/x`) of bounded length (the engine's `Engine.route_of` should already give
 one; this makes the promise hold whatever a fetcher returns).
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, unquote
 
-from bughunt.html import hash_route
 from bughunt.planning import route_shape
+from bughunt.urls import hash_route
 
 __all__ = [
     "below_item",

@@ -19,7 +19,7 @@ from typing import Any
 
 from loguru import logger
 
-from bughunt.html import FetchedPage
+from bughunt.page import FetchedPage
 
 _META_VERSION = re.compile(
     r"(?is)<meta[^>]+name\s*=\s*[\"']?(?:app-version|version|generator-version)[\"']?[^>]+content\s*=\s*[\"']?([\w.\-]+)"

@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 from loguru import logger
 
-from bughunt.html import FetchedPage
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     KINDS,
@@ -29,6 +28,7 @@ from bughunt.oracles.forms import check_form_drops_value
 from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.oracles.server_error import check_server_error
+from bughunt.page import FetchedPage
 
 Oracle = Callable[..., list[Finding]]
 """`oracle(page, fetch)`, or `oracle(page, fetch, config)` for oracles with settings."""

@@ -9,8 +9,9 @@ from typing import Any, get_args
 
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
-from bughunt.html import FetchedPage, same_origin
+from bughunt.page import FetchedPage
 from bughunt.site import BugKind
+from bughunt.urls import same_origin
 
 Fetch = Callable[[str], FetchedPage]
 """Fetch one same-origin URL (absolute). Oracles use it to look at a related page."""
@@ -123,7 +124,8 @@ class OracleFetch:
 def page_shape(page: FetchedPage) -> str:
     """The page's route shape, with the page's own links as siblings (a tag page's tag cloud makes
     its tag a `<slug>`)."""
-    from bughunt.html import extract_links, route_of
+    from bughunt.actions import extract_links
+    from bughunt.urls import route_of
 
     return route_shape(page.route, [route_of(u) for u in extract_links(page)])
 

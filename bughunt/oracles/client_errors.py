@@ -21,8 +21,8 @@ from collections.abc import Set as AbstractSet
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
-from bughunt.html import ClientError, FetchedPage
 from bughunt.oracles.base import Fetch, Finding, evidence
+from bughunt.page import ClientError, FetchedPage
 
 _MESSAGES = {
     "js_error": "uncaught JavaScript error while the page ran",

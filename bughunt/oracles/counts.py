@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
-from bughunt.html import FetchedPage, Node
+from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted
 from bughunt.oracles.lists import find_lists, has_pagination, item_signature, list_items
+from bughunt.page import FetchedPage
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")

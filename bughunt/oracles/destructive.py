@@ -22,9 +22,11 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from loguru import logger
 
-from bughunt.html import FetchedPage, Node, absolute, base_url, route_of, same_origin
+from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, fetch_again
 from bughunt.oracles.lists import targets
+from bughunt.page import FetchedPage, base_url
+from bughunt.urls import absolute, route_of, same_origin
 
 _VERBS = frozenset(
     "delete remove destroy deactivate unsubscribe erase purge wipe terminate drop trash".split()

@@ -21,7 +21,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bughunt.html import Node, absolute, hash_route
+from bughunt.dom import Node
+from bughunt.urls import absolute, hash_route
 
 _FURNITURE = frozenset({"nav", "footer", "form", "script", "style", "head", "template", "noscript"})
 _CONTROLS = frozenset({"button", "label", "select", "option", "textarea", "input", "svg", "title"})

@@ -26,8 +26,8 @@ from urllib.parse import urlsplit
 
 from loguru import logger
 
+from bughunt.dom import Node
 from bughunt.fingerprint import segment_shape
-from bughunt.html import FetchedPage, Node, absolute, base_url, hash_route, same_origin
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
@@ -41,6 +41,8 @@ from bughunt.oracles.base import (
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import targets
+from bughunt.page import FetchedPage, base_url
+from bughunt.urls import absolute, hash_route, same_origin
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)

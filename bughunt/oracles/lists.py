@@ -13,7 +13,9 @@ import re
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
-from bughunt.html import FetchedPage, Node, absolute, base_url
+from bughunt.dom import Node
+from bughunt.page import FetchedPage, base_url
+from bughunt.urls import absolute
 
 _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from loguru import logger
 
-from bughunt.html import FetchedPage, Node, base_url, same_origin
+from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted, short
 from bughunt.oracles.lists import (
     clicked_previous_page,
@@ -27,6 +27,8 @@ from bughunt.oracles.lists import (
     pager_nodes,
     previous_page_url,
 )
+from bughunt.page import FetchedPage, base_url
+from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
 _FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist"})

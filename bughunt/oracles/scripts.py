@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-from bughunt.html import FetchedPage, Node
+from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, short
+from bughunt.page import FetchedPage
 
 _TEXT_LEVEL = frozenset(
     "p span li td dd dt blockquote em strong b i u small label h1 h2 h3 h4 h5 h6 pre code q cite".split()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
-from bughunt.html import FetchedPage
 from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, short
+from bughunt.page import FetchedPage
 
 
 def error_summary(page: FetchedPage) -> str:

@@ -1,10 +1,11 @@
-"""A polite same-origin HTTP client for exploring sites nobody here wrote.
+"""The HTTP engine: a polite same-origin client for exploring sites nobody here wrote (`Engine`).
 
 Every request goes through one place so the explorer's promises hold for every fetch, the oracles'
 extra fetches included: same origin only, robots.txt respected (RFC 9309, through the same HTTP client,
 its crawl delay capped), a minimum delay between requests, non-HTML skipped, login walls recognised,
 and HTTP errors or timeouts returned as outcomes instead of raised. The HTTP itself (one deadline per
-response, same-origin redirects, size cap) is `bughunt.html`'s.
+response, same-origin redirects, size cap) is `transport`'s. The browser engine (`browser.py`) is this
+engine with its page loads, clicks and form login done by Chromium.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import math
 import re
 import time
 import urllib.robotparser
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 from urllib.parse import urljoin, urlsplit
@@ -20,13 +22,15 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 from loguru import logger
 
-from bughunt.explorer.login import Credentials
-from bughunt.html import MAX_ROUTE_CHARS, Action, FetchedPage, extract_actions, fetch_page, route_of
+from bughunt.actions import Action, extract_actions
+from bughunt.page import FetchedPage
+from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
 
-Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
+from .engine import FetchResult, FetchStats, LoginLost, Outcome
+from .login import Credentials, LoginFailed, http_login
+from .transport import USER_AGENT, fetch_page
 
-USER_AGENT = "bughunt/0.1 (+exploratory testing agent)"
 # A login page is recognised by its address or by a login form; both are generic conventions.
 _LOGIN_PATH = re.compile(r"(?i)/(log-?in|sign-?in|signin|auth|session/new|account/login)(/|$|\?)")
 _PASSWORD_INPUT = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
@@ -44,35 +48,10 @@ LOGIN_OPTIONS = "--login-url/--username/--password-env, --cookie NAME=VALUE or -
 DEFAULT_AVOID = r"(?i)(log-?out|sign-?out|/logoff|[?&](confirm|really)=|/(delete|destroy|remove)(/|$|\?))"
 
 
-class LoginLost(RuntimeError):
-    """The login wall came back after the one re-login a session allows (or the re-login failed).
-    The session ends with stop reason "login_lost"; the message holds routes and codes only."""
-
-
-@dataclass(frozen=True, slots=True)
-class FetchResult:
-    """What one fetch produced. `page` is the response when one came back (also for walls and errors,
-    as evidence); only outcome "page" is explored and inspected."""
-
-    outcome: Outcome
-    route: str
-    url: str
-    page: FetchedPage | None = None
-    final_route: str | None = None
-    status: int | None = None
-    detail: str = ""
-
-
-@dataclass(slots=True)
-class FetchStats:
-    requests: int = 0
-    refused: int = 0
-    waited_s: float = 0.0
-
-
 @dataclass
-class Fetcher:
-    """Fetches routes of one origin. `base_url` fixes the origin; `delay` is the minimum gap in seconds."""
+class HttpEngine:
+    """The `Engine` over HTTP: fetches routes of one origin. `base_url` fixes the origin; `delay` is the
+    minimum gap in seconds."""
 
     base_url: str
     delay: float = 0.0
@@ -122,7 +101,7 @@ class Fetcher:
 
     # -- addresses -------------------------------------------------------------------------------
     def route_of(self, url: str) -> str | None:
-        """Canonical route (percent-encoded path + query, `bughunt.html.route_of`) of `url` if it is on
+        """Canonical route (percent-encoded path + query, `bughunt.urls.route_of`) of `url` if it is on
         this origin and at most `MAX_ROUTE_CHARS` long, else None (not a page the explorer names)."""
         try:
             absolute = urljoin(self.origin + "/", url)
@@ -222,7 +201,10 @@ class Fetcher:
         return self._http(url)
 
     # -- actions (the explorer's steps) ------------------------------------------------------------
-    engine: ClassVar[str] = "http"
+    name: ClassVar[str] = "http"
+    can_click: ClassVar[bool] = False
+    """Every action is a load of its target: a click action (`data-href`, a literal `onclick`
+    navigation) included."""
     hash_routes: ClassVar[bool] = False
     """Whether `#/…` fragments name pages (only a browser runs the app's router)."""
 
@@ -236,6 +218,11 @@ class Fetcher:
 
     def close(self) -> None:
         """Release what the engine holds (the browser engine's Chromium)."""
+
+    def request(self, url: str, *, method: str = "GET", data: Mapping[str, str] | None = None) -> FetchedPage:
+        """One exchange with the session's cookies and headers, outside the step accounting: no delay,
+        not counted, not classified (the login form's own requests, `login.http_login`)."""
+        return self._http(url, method=method, data=data)
 
     def _http(self, url: str, **kwargs: Any) -> FetchedPage:
         return fetch_page(
@@ -278,8 +265,7 @@ class Fetcher:
         self._logged_in = True
 
     def _form_login(self, creds: Credentials) -> None:
-        from .login import http_login
-
+        """The form login (the browser engine does it in the page instead)."""
         http_login(self, creds)
 
     def _after_wall(self, result: FetchResult) -> FetchResult:
@@ -289,8 +275,6 @@ class Fetcher:
         creds = self.credentials
         if creds is None or not creds.login_url or result.route in self._walled_anyway:
             return result
-        from .login import LoginFailed
-
         try:
             self._form_login(creds)
         except LoginFailed:

@@ -1,0 +1,272 @@
+"""What a tester can do on a page: its same-origin actions, found in one walk of its tree.
+
+`page_actions(page)` walks the document once and gives the actions (links, HTMX and `data-href`
+targets, `onclick` navigations to a literal address, GET forms with generated values), how many
+elements lead to each target, where in the items of a list each link sits, and the elements a browser
+could click. The walk is kept with the page (`FetchedPage.derived`): the engine, the session and the
+oracles each ask, and the page is walked once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from bughunt.dom import Node, css_selector, selected_option
+from bughunt.page import FetchedPage, base_url
+from bughunt.urls import absolute, same_origin
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Something a tester can do on a page: follow a link, trigger an HTMX/`data-href`/`onclick`
+    navigation, or submit a GET form with generated values.
+
+    `target` is absolute (for a form, its query already holds the generated values); `label` is the
+    page's own text, untrusted (display and the llm's untrusted block only); `selector` locates the
+    element for a browser click.
+    """
+
+    kind: Literal["link", "hx", "form", "click"]
+    target: str
+    label: str = ""
+    selector: str = ""
+
+
+# `location.href = '/x'`, `window.location='/x'`, `location.assign("/x")`, `document.location.replace('/x')`:
+# only a plain string literal is a known target; anything computed needs a browser.
+_ONCLICK_NAV = re.compile(
+    r"""^\s*(?:(?:window|document|top|self)\.)?location(?:\.href)?\s*=\s*(["'])([^"'\\]*)\1\s*;?\s*(?:return\s+false\s*;?\s*)?$"""
+    r"""|^\s*(?:(?:window|document|top|self)\.)?location\.(?:assign|replace)\(\s*(["'])([^"'\\]*)\3\s*\)\s*;?\s*(?:return\s+false\s*;?\s*)?$"""
+)
+SAMPLE_WORD = "test"
+"""What a generated text value is: one plain, deterministic word (the same query every time)."""
+_SAMPLE_BY_TYPE = {
+    "email": "test@example.com",
+    "number": "1",
+    "range": "1",
+    "url": "http://example.com/",
+    "tel": "5550100",
+    "date": "2024-01-01",
+    "month": "2024-01",
+    "week": "2024-W01",
+    "time": "12:00",
+    "datetime-local": "2024-01-01T12:00",
+    "color": "#000000",
+}
+_NO_VALUE_TYPES = frozenset(("submit", "button", "reset", "image", "file", "password"))
+MAX_LABEL = 120
+
+
+def _label(node: Node) -> str:
+    text = node.text() or node.get("aria-label") or node.get("title") or node.get("value")
+    return text[:MAX_LABEL]
+
+
+def form_submission(form: Node, action_url: str) -> str:
+    """The URL a GET `form` submits to with generated values: hidden and preset values as they are,
+    a sample word for empty text fields, the selected (else first) option of a select, checked boxes."""
+    pairs: list[tuple[str, str]] = []
+    radios: set[str] = set()
+    for field_node in form.iter():
+        name = field_node.get("name")
+        if not name or "disabled" in field_node.attrs or field_node is form:
+            continue
+        if field_node.tag == "input":
+            kind = field_node.get("type", "text").lower()
+            if kind in _NO_VALUE_TYPES:
+                continue
+            if kind in ("checkbox", "radio"):
+                if "checked" in field_node.attrs and name not in radios:
+                    pairs.append((name, field_node.get("value", "on")))
+                    if kind == "radio":
+                        radios.add(name)
+                continue
+            value = field_node.get("value") if "value" in field_node.attrs else ""
+            pairs.append((name, value or _SAMPLE_BY_TYPE.get(kind, "" if kind == "hidden" else SAMPLE_WORD)))
+        elif field_node.tag == "select":
+            chosen = selected_option(field_node)
+            if chosen is not None:
+                pairs.append((name, chosen))
+        elif field_node.tag == "textarea":
+            pairs.append((name, field_node.text() or SAMPLE_WORD))
+    parts = urlsplit(action_url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urlencode(pairs), ""))
+
+
+@dataclass(frozen=True, slots=True)
+class PageActions:
+    """What one walk of a page finds (`page_actions`). Read-only: the page keeps it for every caller."""
+
+    actions: tuple[Action, ...]
+    """`extract_actions`: one per target, in document order."""
+    counts: Mapping[str, int]
+    """`action_counts`: how many elements lead to each target."""
+    places: Mapping[str, str]
+    """`item_places`: target URL → where in the items of a list a link to it sits."""
+    clickables: tuple[Node, ...]
+    """Elements a person could click to make the page act (`clickable`), in document order: what a
+    browser engine may click where no action already leads."""
+
+
+def page_actions(page: FetchedPage) -> PageActions:
+    """Actions, per-target counts, item places and clickable elements of `page`, from one walk of its
+    tree, made once per page."""
+    return page.derived(_walk)
+
+
+def extract_actions(page: FetchedPage) -> list[Action]:
+    """Every same-origin action of `page` a script-free client can see, in document order, one per target.
+
+    Links (`<a>`/`<area>` with `href`, minus `rel=nofollow` and downloads), `hx-get` (HTMX, also on
+    buttons), `data-href`, `onclick` navigations to a literal address, and GET forms submitted with
+    generated values (`form_submission`). POST forms are never actions: submitting one changes data.
+    `hx-boost` makes links and forms AJAX requests to the same targets, so they are found as such.
+    """
+    return list(page_actions(page).actions)  # a copy: the caller may change it, the page keeps its own
+
+
+def action_counts(page: FetchedPage) -> Counter[str]:
+    """How many elements of `page` lead to each target of `extract_actions(page)` (a busy author's
+    profile is linked from every one of their previews; a tag used by many articles from each)."""
+    return Counter(page_actions(page).counts)
+
+
+def item_places(page: FetchedPage) -> dict[str, str]:
+    """Target URL → where on `page` a link to it sits, for links inside an *item* of a list: an element
+    repeated beside siblings of its own tag and classes that holds more than the link (a preview with
+    a title, an author and a date; not a bare `<li><a>` of a tab bar). Links of one place, one per
+    item, lead to instances of one page type (every preview's author link). Links in navigation
+    chrome (nav, header, footer, menus, tab lists) have no place. Every `<a href>` counts, followed
+    or not (`rel=nofollow`): the markup, not the link, makes the place."""
+    return dict(page_actions(page).places)
+
+
+def action_targets(page: FetchedPage) -> list[str]:
+    """The targets of `extract_actions(page)`: what the explorer may open from this page."""
+    return [a.target for a in page_actions(page).actions]
+
+
+def _walk(page: FetchedPage) -> PageActions:
+    counts: Counter[str] = Counter()
+    places: dict[str, str] = {}
+    if not page.is_html:
+        return PageActions((), counts, places, ())
+    base = base_url(page)
+    actions: list[Action] = []
+    clickables: list[Node] = []
+
+    def add(kind: Literal["link", "hx", "form", "click"], href: str | None, node: Node) -> None:
+        url = absolute(base, href) if href is not None else None
+        if url and same_origin(url, page.url):
+            counts[url] += 1
+            if counts[url] == 1:
+                actions.append(Action(kind, url, _label(node), css_selector(node)))
+
+    for node in page.document.iter():
+        tag = node.tag
+        if tag not in ("script", "style") and clickable(node):
+            clickables.append(node)
+        if tag in ("a", "area") and "href" in node.attrs:
+            href = node.get("href")
+            if tag == "a":
+                # The first place found for a target is its place (absolute() is cached: `add` below
+                # resolves the same pair again for free).
+                url = absolute(base, href)
+                if url and url not in places and same_origin(url, page.url):
+                    place = _item_place(node)
+                    if place is not None:
+                        places[url] = place
+            if "nofollow" in node.get("rel").lower().split() or "download" in node.attrs:
+                continue
+            add("link", href, node)
+        elif tag == "form":
+            method = node.get("method", "get").strip().lower() or "get"
+            if node.get("hx-get") or (
+                method == "get"
+                and not any(node.get(f"hx-{verb}") for verb in ("post", "put", "patch", "delete"))
+            ):
+                target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
+                if target:
+                    add("form", form_submission(node, target), node)
+            continue
+        if node.get("hx-get"):
+            add("hx", node.get("hx-get"), node)
+        if node.get("data-href"):
+            add("click", node.get("data-href"), node)
+        match = _ONCLICK_NAV.match(node.get("onclick")) if node.get("onclick") else None
+        if match:
+            add("click", match.group(2) if match.group(2) is not None else match.group(4), node)
+    return PageActions(tuple(actions), counts, places, tuple(clickables))
+
+
+def clickable(node: Node) -> bool:
+    """Does clicking `node` make the page act, in a browser: a script handler, an HTMX or router
+    attribute, a button role, `href="javascript:"`/`"#"` (a pager or tab, not a link), or a button
+    outside any form."""
+    attrs = node.attrs
+    if node.tag == "a" and "href" in attrs:
+        href = attrs["href"].strip().lower()
+        return href.startswith("javascript:") or href == "#"
+    if any(
+        k in attrs
+        for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")
+    ):
+        return True
+    if attrs.get("role") in ("button", "link", "tab"):
+        return True
+    kind = attrs.get("type", "").lower()
+    if node.tag == "button" and kind != "submit":
+        # Without a type, a button in a form submits it (POST forms are never actions).
+        return kind == "button" or not any(a.tag == "form" for a in node.ancestors())
+    return False
+
+
+_CHROME_TAGS = frozenset(("nav", "header", "footer", "menu"))
+_CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
+
+
+def _item_place(link: Node) -> str | None:
+    if any(up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES for up in link.ancestors()):
+        return None
+    chain = [link]
+    for up in link.ancestors():
+        parent = up.parent
+        if parent is not None and up.tag not in ("#document", "html", "body"):
+            signature = up.signature()
+            repeated = sum(1 for c in parent.elements if c.signature() == signature) >= 2
+            if repeated and (len(up.find_all("a")) >= 2 or len(up.text()) > len(link.text()) + 3):
+                inner = " > ".join(n.signature() for n in reversed(chain))
+                return f"{up.path()} >> {inner}"
+        chain.append(up)
+    return None
+
+
+def extract_links(page: FetchedPage, include_forms: bool = False) -> list[str]:
+    """Absolute same-origin URLs of the page's `<a href>` links, in document order, without repeats.
+
+    With `include_forms`, the actions of GET forms are included where they appear. Links with
+    `rel=nofollow` and downloads are skipped; a non-HTML page has no links.
+    """
+    if not page.is_html:
+        return []
+    base = base_url(page)
+    seen: set[str] = set()
+    links: list[str] = []
+    for node in page.document.iter():
+        if node.tag == "a" and "href" in node.attrs:
+            if "nofollow" in node.get("rel").lower().split() or "download" in node.attrs:
+                continue
+            url = absolute(base, node.get("href"))
+        elif include_forms and node.tag == "form" and node.get("method", "get").lower() == "get":
+            url = absolute(base, node.get("action") or page.url)
+        else:
+            continue
+        if url and same_origin(url, page.url) and url not in seen:
+            seen.add(url)
+            links.append(url)
+    return links

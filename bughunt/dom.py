@@ -1,0 +1,280 @@
+"""The page as a tree: forgiving HTML parsing into `Node`s, and what is read off a tree alone.
+
+Real pages are not valid HTML (unclosed tags, stray end tags), and hostile ones nest 100,000 deep: the
+parse is lexbor's (the standard's tree construction, linear), bounded in depth, size and nesting, and
+every walk of the tree is iterative. Nothing here knows URLs, responses or actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from loguru import logger
+from selectolax.lexbor import LexborHTMLParser
+
+MAX_DEPTH = 256
+"""Elements nested deeper are kept, as children of their ancestor at this depth: every walk stays short."""
+MAX_NODES = 300_000
+"""Elements and text pieces kept per page; the rest of a larger document is dropped (and logged)."""
+MAX_PARSE_CHARS = 8_000_000
+_NO_TEXT = frozenset(("script", "style", "template"))
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    """One element of a parsed page. `children` holds nodes and text strings in document order.
+
+    Every walk here is iterative: a page nested 100,000 deep is a long loop, never a `RecursionError`.
+    `line` is the source line for `<script>` elements (evidence), 0 for others.
+    """
+
+    tag: str
+    attrs: dict[str, str] = field(default_factory=dict)
+    children: list[Node | str] = field(default_factory=list)
+    parent: Node | None = field(default=None, repr=False)
+    line: int = 0
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return tuple(self.attrs.get("class", "").split())
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.attrs.get(name, default)
+
+    @property
+    def elements(self) -> list[Node]:
+        """Element children only (no text)."""
+        return [c for c in self.children if isinstance(c, Node)]
+
+    def iter(self) -> Iterator[Node]:
+        """This node and every descendant element, in document order."""
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            # inline `elements`, reversed: this loop is most of the time an exploration spends in Python
+            stack.extend([c for c in reversed(node.children) if isinstance(c, Node)])
+
+    def find_all(self, *tags: str) -> list[Node]:
+        wanted = set(tags)
+        return [n for n in self.iter() if n.tag in wanted]
+
+    def ancestors(self) -> Iterator[Node]:
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+    def text(self) -> str:
+        """Visible text with whitespace collapsed (script and style contents excluded)."""
+        return " ".join(" ".join(self._strings(skip=_NO_TEXT)).split())
+
+    def short_text(self, limit: int) -> str | None:
+        """`text()` when it is at most `limit` characters, else None — without reading the rest of a
+        big subtree (asking every element of a page for a short label is then linear, not quadratic)."""
+        words: list[str] = []
+        size = -1
+        for string in self._strings(skip=_NO_TEXT):
+            for word in string.split():
+                size += len(word) + 1
+                if size > limit:
+                    return None
+                words.append(word)
+        return " ".join(words)
+
+    def raw_text(self) -> str:
+        """Text of this node including script contents (for <script> itself)."""
+        return "".join(self._strings(skip=frozenset()))
+
+    def _strings(self, skip: frozenset[str]) -> Iterator[str]:
+        stack: list[Node | str] = list(reversed(self.children))
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                yield item
+            elif item.tag not in skip:
+                stack.extend(reversed(item.children))
+
+    def signature(self) -> str:
+        """Tag and sorted classes: what repeated list items have in common."""
+        return self.tag + "".join(f".{c}" for c in sorted(self.classes))
+
+    def path(self) -> str:
+        """A readable location such as `main > div.comments > p.card-text`."""
+        chain = [self, *self.ancestors()]
+        return " > ".join(
+            n.signature() for n in reversed(chain) if n.tag not in ("#document", "html", "body")
+        )
+
+
+MAX_SOURCE_NESTING = MAX_DEPTH
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^<>]*?(/?)>")
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# Past the cap these are kept all the same: they carry the actions and evidence, and the standard
+# closes an open one when the next begins (`<a>` in `<a>`, `<li>` after `<li>`), so they cannot nest deep.
+_KEPT_DEEP = frozenset(
+    "a form button select option optgroup textarea script style title li dt dd tr td th p h1 h2 h3 h4 h5 h6".split()
+)
+
+
+def _bounded_nesting(text: str) -> str:
+    """`text` with start tags dropped where they would open more than `MAX_SOURCE_NESTING` elements
+    (those of links, forms and other self-closing elements excepted).
+
+    The standard's tree construction walks the open elements for every end tag, so 30,000 unclosed
+    `<span>`s followed by 30,000 stray end tags cost 30,000² steps (12 s), in lexbor as in browsers.
+    A linear scan of the tags counts the nesting (roughly: it cannot tell a tag from text in a script),
+    and only a page past the cap is rewritten, so every ordinary page is parsed exactly as sent.
+    """
+    depth, deepest = 0, 0
+    for closing, name, selfclosing in _TAG.findall(text):  # tuples built in C: the fast path
+        if closing:
+            if depth:
+                depth -= 1
+        elif not selfclosing and name.lower() not in _VOID:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+    if deepest <= MAX_SOURCE_NESTING:
+        return text
+    logger.info("page nests {} elements deep: start tags past {} dropped", deepest, MAX_SOURCE_NESTING)
+    pieces: list[str] = []
+    depth, kept = 0, 0
+    for match in _TAG.finditer(text):
+        closing, name, selfclosing = match.group(1), match.group(2).lower(), match.group(3)
+        if closing:
+            depth = max(0, depth - 1)
+        elif not selfclosing and name not in _VOID:
+            if depth >= MAX_SOURCE_NESTING:
+                if name in _KEPT_DEEP:
+                    continue
+                pieces.append(text[kept : match.start()])
+                kept = match.end()
+                continue
+            depth += 1
+    pieces.append(text[kept:])
+    return "".join(pieces)
+
+
+def parse_html(text: str) -> Node:
+    """Parse HTML text into a tree rooted at a `#document` node. Never raises on malformed HTML.
+
+    The parsing is lexbor's (selectolax): the HTML standard's tree construction in C, linear in the
+    input, so the tree is the one a browser builds (implied `<html>`/`<body>`/`<tbody>`, `<p>` closed
+    by a block, stray end tags ignored). It is copied into `Node`s without recursion, at most
+    `MAX_DEPTH` deep and `MAX_NODES` large.
+    """
+    root = Node("#document")
+    if not text:
+        return root
+    if len(text) > MAX_PARSE_CHARS:
+        logger.info("page of {} characters: only the first {} are parsed", len(text), MAX_PARSE_CHARS)
+        text = text[:MAX_PARSE_CHARS]
+    lexbor = LexborHTMLParser(_bounded_nesting(text)).root
+    if lexbor is None:
+        return root
+    # Script lines for evidence: each script's text is found after the previous one's (linear).
+    cursor, line, count = 0, 1, 0
+    stack: list[tuple[Any, Node, int]] = [(lexbor, root, 1)]
+    while stack:
+        source, parent, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            logger.info("page with more than {} nodes: the rest is not parsed", MAX_NODES)
+            break
+        tag = source.tag
+        if tag == "-text":
+            parent.children.append(source.text_content or "")
+            continue
+        if not tag or tag[0] in "-_!":  # comments, doctype
+            continue
+        node = Node(tag, {k: v or "" for k, v in source.attributes.items()}, parent=parent)
+        parent.children.append(node)
+        if tag == "script":
+            code = source.text(deep=True)
+            at = text.find(code, cursor) if code else -1
+            if at >= 0:
+                line += text.count("\n", cursor, at)
+                cursor = at
+            node.line = line
+        # Deeper than the cap: the children hang on the deepest allowed ancestor instead.
+        holder, below = (node, depth + 1) if depth < MAX_DEPTH else (parent, depth)
+        children = []
+        child = source.child
+        while child is not None:
+            children.append(child)
+            child = child.next
+        stack.extend((c, holder, below) for c in reversed(children))
+    return root
+
+
+# Attribute values that say what an element *is* (kept in the structure hash); every other value
+# (hrefs, ids of items, text) changes with the data and is ignored.
+_STRUCTURAL_VALUES = ("id", "class", "role", "type", "name")
+_SKIP_STRUCTURE = frozenset(("script", "style", "template", "noscript"))
+
+
+def structure_hash(root: Node) -> str:
+    """A Crawljax-style digest of a tree: tags, attribute names and the values of id/class/role/type/name.
+
+    Text is ignored, and a node's children are deduplicated by their own digests (order kept), so a list
+    of 5 items and the same list of 7 hash alike while a new section, form or error box changes it.
+    Computed bottom-up without recursion (a 100,000-deep page is only a long loop).
+    """
+    digests: dict[int, bytes] = {}
+    order: list[Node] = []
+    stack: list[Node] = [root]
+    while stack:  # pre-order; reversed it is a valid post-order (children before parents)
+        node = stack.pop()
+        order.append(node)
+        stack.extend(c for c in node.children if isinstance(c, Node) and c.tag not in _SKIP_STRUCTURE)
+    for node in reversed(order):
+        attrs = sorted(
+            f"{k}={' '.join(sorted(v.split())) if k == 'class' else v}" if k in _STRUCTURAL_VALUES else k
+            for k, v in node.attrs.items()
+        )
+        seen: dict[bytes, None] = {}
+        for child in node.children:
+            if isinstance(child, Node) and child.tag not in _SKIP_STRUCTURE:
+                seen.setdefault(digests.pop(id(child)), None)
+        h = hashlib.blake2b(digest_size=16)
+        h.update(node.tag.encode() + b"\0" + "\0".join(attrs).encode("utf-8", "replace") + b"\1")
+        for d in seen:
+            h.update(d)
+        digests[id(node)] = h.digest()
+    return digests[id(root)].hex()
+
+
+def css_selector(node: Node) -> str:
+    """A CSS selector for `node`: `#id` when it has a usable one, else an `:nth-of-type` path from the root."""
+    parts: list[str] = []
+    current: Node | None = node
+    while current is not None and current.tag != "#document":
+        ident = current.get("id")
+        if ident and re.fullmatch(r"[A-Za-z][\w-]*", ident):
+            parts.append(f"#{ident}")
+            break
+        parent = current.parent
+        if parent is None:
+            parts.append(current.tag)
+            break
+        same = [c for c in parent.elements if c.tag == current.tag]
+        parts.append(
+            current.tag if len(same) == 1 else f"{current.tag}:nth-of-type({same.index(current) + 1})"
+        )
+        current = parent
+    return " > ".join(reversed(parts))
+
+
+def selected_option(select: Node) -> str | None:
+    """The value a browser submits for a <select>: the selected option, else the first; its text when it
+    has no value attribute. None for a select without options."""
+    options = select.find_all("option")
+    chosen = next((o for o in options if "selected" in o.attrs), options[0] if options else None)
+    if chosen is None:
+        return None
+    return chosen.get("value") if "value" in chosen.attrs else chosen.text()

@@ -1,0 +1,136 @@
+"""The engine a session drives: open a route, do an action, get back a typed result.
+
+As Crawljax's `EmbeddedBrowser` stands between its crawler and WebDriver, `Engine` stands between the
+session loop and how pages are loaded: `HttpEngine` (`http_engine.py`, httpx, no scripts) and
+`BrowserEngine` (`browser.py`, Chromium). Both keep the explorer's promises the same way — same origin
+only, robots.txt, a delay between requests, login walls recognised, failures returned as outcomes —
+so the session never asks which engine it has. The login module works through this protocol too
+(`request`, `probe`), never through an engine's internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from bughunt.actions import Action
+from bughunt.page import FetchedPage
+
+Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
+
+
+class LoginLost(RuntimeError):
+    """The login wall came back after the one re-login a session allows (or the re-login failed).
+    The session ends with stop reason "login_lost"; the message holds routes and codes only."""
+
+
+@dataclass(frozen=True, slots=True)
+class FetchResult:
+    """What one fetch produced. `page` is the response when one came back (also for walls and errors,
+    as evidence); only outcome "page" is explored and inspected."""
+
+    outcome: Outcome
+    route: str
+    url: str
+    page: FetchedPage | None = None
+    final_route: str | None = None
+    status: int | None = None
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class FetchStats:
+    """What an engine has asked of the site so far (every request: steps, probes, oracle fetches)."""
+
+    requests: int = 0
+    refused: int = 0
+    """Fetches not made: off the origin, disallowed by robots.txt, or robots.txt unreadable."""
+    waited_s: float = 0.0
+    """Time spent keeping the delay between requests."""
+
+
+class Engine(Protocol):
+    """Loads the pages of one origin for a session, and does what can be done on them."""
+
+    @property
+    def name(self) -> str:
+        """`http` or `browser` (the store remembers which one explored it)."""
+        ...
+
+    @property
+    def base_url(self) -> str:
+        """The URL the session was given; its origin is the only one explored."""
+        ...
+
+    @property
+    def origin(self) -> str:
+        """`scheme://host:port` of `base_url`, lower-case."""
+        ...
+
+    @property
+    def stats(self) -> FetchStats: ...
+
+    @property
+    def notices(self) -> list[str]:
+        """Warnings for the person running the session (harness wording only), each said once."""
+        ...
+
+    @property
+    def can_click(self) -> bool:
+        """True when `perform` clicks elements in a rendered page (the browser); False when every action
+        is a load of its target (an `onclick`/`data-href` click action included)."""
+        ...
+
+    # -- addresses -------------------------------------------------------------------------------
+    def route_of(self, url: str) -> str | None:
+        """The canonical route of `url` if it is on this origin and short enough to name, else None."""
+        ...
+
+    def url_of(self, route: str) -> str: ...
+
+    def start_route(self) -> str: ...
+
+    def followable(self, route: str) -> bool:
+        """May the explorer click this route (not destructive-looking, allowed by robots.txt)."""
+        ...
+
+    # -- loading ---------------------------------------------------------------------------------
+    def fetch(self, route: str) -> FetchResult:
+        """One step's load of `route`; never raises for what the site or the network does (only
+        `LoginLost`). It starts the oracles' allowance of `fetch_page` afresh."""
+        ...
+
+    def probe(self, route: str) -> FetchResult:
+        """Load `route` without it being a step (no login recovery, no oracle allowance)."""
+        ...
+
+    def fetch_page(self, url: str) -> FetchedPage:
+        """The oracles' extra fetch: a page of this origin, within a bounded number per step;
+        `OSError` when there is none to be had."""
+        ...
+
+    def request(self, url: str, *, method: str = "GET", data: Mapping[str, str] | None = None) -> FetchedPage:
+        """One HTTP exchange with the session's cookies and headers, outside the step accounting (no
+        delay, not counted, not classified): the login form's own requests. Raises `OSError` or
+        `TimeoutError` when no response comes back."""
+        ...
+
+    # -- acting ----------------------------------------------------------------------------------
+    def actions(self, page: FetchedPage) -> list[Action]:
+        """What can be done on `page`, in document order."""
+        ...
+
+    def perform(self, action: Action) -> FetchResult:
+        """Do `action`: a load of its target, or (`can_click`) a click on the page it is on, whose
+        result is the state the click leaves."""
+        ...
+
+    # -- session ---------------------------------------------------------------------------------
+    def log_in(self) -> None:
+        """Apply the login options (cookies, headers, a form login); `LoginFailed` when refused."""
+        ...
+
+    def close(self) -> None:
+        """Release what the engine holds (the browser's Chromium)."""
+        ...

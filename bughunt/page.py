@@ -1,0 +1,128 @@
+"""One response as the explorer and the oracles see it: `FetchedPage`, what went wrong in the page
+while it ran (`ClientError`), and what is read off a response as a whole (HTML or not, a fragment).
+
+The HTTP and browser engines make these (`bughunt.explorer`); the oracles and the action extraction
+read them. The tree is `bughunt.dom`'s, parsed on first use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal, TypeVar, cast
+from urllib.parse import urljoin
+
+from bughunt.dom import Node, parse_html, structure_hash
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class ClientError:
+    """One client-side failure seen by the browser engine. `kind` is harness vocabulary; `text` and
+    `url` are the page's own words and address (untrusted: quarantined evidence only)."""
+
+    kind: Literal["js_error", "console_error", "failed_request"]
+    text: str = ""
+    url: str = ""
+    status: int | None = None
+
+
+@dataclass(frozen=True)
+class FetchedPage:
+    """One HTTP response as the explorer and the oracles see it.
+
+    `url` is the final URL (after redirects), `route` its path plus query, `body` the decoded text
+    (empty for non-HTML responses, which are not read). `redirects` lists the URLs that redirected here.
+    """
+
+    url: str
+    route: str
+    status: int
+    headers: dict[str, str]
+    content_type: str
+    body: str
+    elapsed_ms: float
+    method: str = "GET"
+    redirects: tuple[str, ...] = ()
+    client_errors: tuple[ClientError, ...] = ()
+    """What the browser engine saw go wrong while the page ran (empty for the HTTP engine)."""
+    clicked_from: tuple[FetchedPage, str] | None = None
+    """For a state the browser engine reached by a click that left the URL as it was: the page the
+    click was made on, and the clicked control's label (untrusted page text). A pager of a single-page
+    app that has no addresses (`href="javascript:"`) pages its list this way."""
+
+    @cached_property
+    def document(self) -> Node:
+        return parse_html(self.body if self.is_html else "")
+
+    @cached_property
+    def base(self) -> str:
+        """The URL the page's relative links resolve against (its `<base href>`, else its own URL)."""
+        bases = self.document.find_all("base")
+        href = bases[0].get("href") if bases else ""
+        return urljoin(self.url, href) if href else self.url
+
+    @cached_property
+    def structure_hash(self) -> str:
+        """Hex digest of the DOM's shape (see `structure_hash`): with the route, it names a *state*."""
+        return structure_hash(self.document)
+
+    @property
+    def is_html(self) -> bool:
+        return is_html(self.content_type)
+
+    @property
+    def title(self) -> str:
+        titles = self.document.find_all("title")
+        return titles[0].text() if titles else ""
+
+    def derived(self, compute: Callable[[FetchedPage], _T]) -> _T:
+        """`compute(self)`, computed once for this page. Modules above this one read things off a page
+        that several callers ask for (its actions: the engine, the session and the oracles each do);
+        the page keeps them without knowing them, so no module below them has to import them."""
+        kept = self._derived
+        if compute not in kept:
+            kept[compute] = compute(self)
+        return cast("_T", kept[compute])
+
+    @cached_property
+    def _derived(self) -> dict[Callable[[FetchedPage], object], object]:
+        return {}
+
+    def header(self, name: str) -> str:
+        lowered = name.lower()
+        return next((v for k, v in self.headers.items() if k.lower() == lowered), "")
+
+    def excerpt(self, needle: str = "", width: int = 240) -> str:
+        """A short piece of the body around `needle` (or its start), for evidence."""
+        body = self.body
+        # Look in the document body first: the same words in <title> or <head> say little.
+        body_start = max(0, body.find("<body"))
+        at = body.find(needle, body_start) if needle else -1
+        if needle and at < 0:
+            at = body.find(needle)
+        start = max(0, at - width // 3) if at >= 0 else 0
+        piece = body[start : start + width]
+        return ("…" if start else "") + piece + ("…" if start + width < len(body) else "")
+
+
+def is_html(content_type: str) -> bool:
+    """True for HTML media types (`text/html`, `application/xhtml+xml`), whatever the parameters."""
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media in ("text/html", "application/xhtml+xml")
+
+
+def base_url(page: FetchedPage) -> str:
+    return page.base
+
+
+_DOCUMENT_TAG = re.compile(r"(?i)<(?:!doctype|html|head|body)[\s>/]")
+
+
+def is_fragment(page: FetchedPage) -> bool:
+    """An HTML answer that is a piece of a page (an HTMX partial: no doctype, html, head or body tag),
+    swapped into the page that asked for it rather than a page of its own."""
+    return page.is_html and bool(page.body.strip()) and _DOCUMENT_TAG.search(page.body) is None

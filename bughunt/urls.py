@@ -1,0 +1,70 @@
+"""Addresses: origins, canonical routes (how pages are named in memory) and resolving links.
+
+Pure functions of strings, cached where a site repeats the same links on every page.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from urllib.parse import quote, urldefrag, urljoin, urlsplit
+
+
+@lru_cache(maxsize=8192)
+def origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.lower()
+
+
+def same_origin(a: str, b: str) -> bool:
+    return origin(a) == origin(b)
+
+
+MAX_ROUTE_CHARS = 512
+"""Routes are names in trusted memory: a longer one is not followed (`HttpEngine.route_of` gives None)."""
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# Raw in a canonical route: unreserved characters and the delimiters that structure a path or query.
+# Everything else (spaces, commas, quotes, non-ASCII, controls) is percent-encoded.
+_PATH_KEEP = re.compile(r"%([0-9A-Fa-f]{2})|([^A-Za-z0-9\-._~/:@!$&()*+;=])")
+_QUERY_KEEP = re.compile(r"%([0-9A-Fa-f]{2})|([^A-Za-z0-9\-._~/:@!$&()*+;=?])")
+
+
+def _canonical(part: str, pattern: re.Pattern[str]) -> str:
+    def fix(match: re.Match[str]) -> str:
+        if match.group(1) is not None:
+            char = chr(int(match.group(1), 16))
+            return char if char in _UNRESERVED else "%" + match.group(1).upper()
+        return quote(match.group(2), safe="", errors="surrogatepass")
+
+    return pattern.sub(fix, part)
+
+
+def route_of(url: str, *, hash_routes: bool = False) -> str:
+    """Path plus query of a URL, canonically percent-encoded: how pages are named in memory
+    (`/search/2`, `/list?page=3`, `/px/a%20b%2Cc`). Equivalent spellings (`%7e`, `~`) give one route.
+    With `hash_routes` (the browser engine), a hash route is kept: `/#/article/x`."""
+    parts = urlsplit(url)
+    path = _canonical(parts.path or "/", _PATH_KEEP)
+    route = path + (f"?{_canonical(parts.query, _QUERY_KEEP)}" if parts.query else "")
+    if hash_routes and hash_route(parts.fragment):
+        route += "#" + _canonical(parts.fragment, _QUERY_KEEP)
+    return route
+
+
+def hash_route(fragment: str) -> bool:
+    """True for the fragment of a hash-routed single-page app (`#/article/x`, `#!/tag/y`): a page, not
+    a place on one."""
+    return fragment.startswith(("/", "!/"))
+
+
+@lru_cache(maxsize=8192)  # pure; a site repeats the same links on every page (urljoin is most of it)
+def absolute(base: str, href: str) -> str | None:
+    """Resolve `href` against `base`, dropping the fragment unless it is a hash route (`#/…`); None for
+    non-HTTP schemes."""
+    href = href.strip()
+    if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
+        return None
+    url, fragment = urldefrag(urljoin(base, href))
+    if urlsplit(url).scheme not in ("http", "https"):
+        return None
+    return f"{url}#{fragment}" if hash_route(fragment) else url
