@@ -41,6 +41,10 @@ VIOLATIONS = [
     ("memgpt_lite/memory.py", "import memgpt_lite.agent", "memgpt_lite layers"),
     ("memgpt_lite/llm/base.py", "import memgpt_lite.llm.anthropic", "only llm/anthropic.py"),
     ("bughunt/sim/engine.py", "import bughunt.explorer.store", "bughunt layers"),
+    # the ablation package is called by the command layer, never the reverse (not even for its output)
+    ("bughunt/ablation/run.py", "import bughunt.commands.ablate", "bughunt layers"),
+    ("bughunt/ablation/outcome.py", "import bughunt.report", "bughunt layers"),
+    ("bughunt/ablation/config.py", "import bughunt.ablation.explorer", "ablations:"),
     ("bughunt/webapp/app.py", "import bughunt.sim.engine", "site data alone"),
     ("bughunt/sim/rng.py", "import bughunt.sim.memory", "simulator internals"),
     ("memgpt_lite/tools/registry.py", "import memgpt_lite.tools.memory_functions", "no import cycles"),
