@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from bughunt.cli import main
 from bughunt.ablation.config import ExplorerRunConfig, parse_config
 from bughunt.ablation.explorer import explorer_task
 from bughunt.ablation.run import run_ablation
+from bughunt.cli import main
 from bughunt.sim.backends import SerialBackend
 from memgpt_lite.errors import ConfigError
 
