@@ -136,7 +136,7 @@ class GridSpec(Strict, Generic[SpecT]):
         out: dict[str, SpecT] = {}
         for values in itertools.product(*(getattr(self, n) for n in names)):
             settings = dict(zip(names, values, strict=True))
-            if settings.get("capacity") is None:
+            if "eviction" in settings and settings.get("capacity") is None:
                 settings["eviction"] = "fifo"  # nothing is evicted: one configuration, whatever the eviction
             spec = self.spec(settings)
             out.setdefault(spec.label(), spec)
