@@ -19,8 +19,11 @@ import sys
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from memgpt_lite.errors import UsageError
+
+N = TypeVar("N", bound=Hashable)
 
 
 def _not_all_found(k: int, n: int) -> list[float]:
@@ -59,8 +62,8 @@ class BlindOptimum:
 
 
 def best_blind_walk(
-    links: Mapping[Hashable, Sequence[Hashable]],
-    start: Hashable,
+    links: Mapping[N, Sequence[N]],
+    start: N,
     k: int,
     bound: float,
     progress: Callable[[int, float], None] | None = None,

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from bughunt.ablation.config import parse_config
+from bughunt.ablation.files import load_config
 from bughunt.cli import main
 from bughunt.sim.backends import ProcessBackend, SerialBackend, make_backend
-from bughunt.sim.config import load_config, parse_config
 from bughunt.sim.engine import RunConfig
 from bughunt.sim.runner import run_grid, sim_task
 from bughunt.sim.summary import summarize
@@ -170,7 +171,7 @@ def test_ray_backend_without_ray_is_a_clear_error(tmp_path, capsys):
 
 
 def test_presets_load_by_name_and_validate():
-    from bughunt.sim.config import preset_names
+    from bughunt.ablation.files import preset_names
 
     assert {"planner", "planner-all-bugs", "components", "eviction"} <= set(preset_names())
     for name in preset_names():

@@ -49,7 +49,7 @@ def test_every_sub_command_has_a_description_and_examples(parser, examples):
 
 
 def test_ablate_help_lists_the_config_presets():
-    from bughunt.sim.config import preset_names
+    from bughunt.ablation.files import preset_names
 
     text = _subparsers(bughunt_parser([]))["ablate"].format_help()
     assert all(p in text for p in preset_names())

@@ -6,8 +6,10 @@ import json
 
 import pytest
 
+from bughunt.ablation.config import ExplorerRunConfig, parse_config
+from bughunt.ablation.explorer import explorer_task
+from bughunt.ablation.run import run_ablation
 from bughunt.cli import main
-from bughunt.explorer.ablation import ExplorerRunConfig, explorer_task, parse_explorer_config, run_ablation
 from bughunt.sim.backends import SerialBackend
 from memgpt_lite.errors import ConfigError
 
@@ -22,7 +24,7 @@ def test_explorer_task_record():
 
 @pytest.mark.slow
 def test_memory_components_change_the_outcome():
-    cfg = parse_explorer_config(
+    cfg = parse_config(
         {
             "name": "t",
             "explorer": {
@@ -36,7 +38,7 @@ def test_memory_components_change_the_outcome():
             },
         }
     )
-    summary = run_ablation(cfg, SerialBackend())
+    summary = run_ablation(cfg, SerialBackend()).summary
     assert summary.n_tasks == 2 and summary.runs_per_task == 2
     gain = summary.paired["frontier/mem-both"]["coverage"]
     assert gain.mean > 0.2  # memory buys coverage on the real explorer too
@@ -45,9 +47,9 @@ def test_memory_components_change_the_outcome():
 
 def test_bad_explorer_config_names_the_field():
     with pytest.raises(ConfigError, match="starts"):
-        parse_explorer_config({"explorer": {"tasks": {"starts": ["/nowhere"]}, "grid": {}}})
+        parse_config({"explorer": {"tasks": {"starts": ["/nowhere"]}, "grid": {}}})
     with pytest.raises(ConfigError, match="policy"):
-        parse_explorer_config({"explorer": {"configs": [{"policy": "teleport"}]}})
+        parse_config({"explorer": {"configs": [{"policy": "teleport"}]}})
 
 
 def test_ablate_command_with_explorer_section(tmp_path, capsys):
@@ -79,11 +81,11 @@ def test_until_all_bugs_measures_steps_and_tokens_to_find_them():
 def test_every_recorded_metric_can_be_asked_for():
     from typing import get_args
 
-    from bughunt.explorer.ablation import METRICS, Metric
+    from bughunt.ablation.config import EXPLORER_METRICS, ExplorerMetric
 
-    assert set(get_args(Metric)) == set(METRICS)
+    assert set(get_args(ExplorerMetric)) == set(EXPLORER_METRICS)
     rec = explorer_task(ExplorerRunConfig(policy="random", memory="none", budget=3), "1.2|/|logged-in", 0)
-    assert set(METRICS) <= set(rec)
+    assert set(EXPLORER_METRICS) <= set(rec)
 
 
 def test_account_dimension_on_the_two_user_site_reaches_the_results_json(tmp_path):
@@ -114,7 +116,7 @@ def test_account_dimension_on_the_two_user_site_reaches_the_results_json(tmp_pat
 
 
 def test_account_names_and_sites_are_checked():
-    ok = parse_explorer_config(
+    ok = parse_config(
         {"explorer": {"tasks": {"accounts": ["logged-in", "logged-out"]}, "grid": {"policy": ["random"]}}}
     )
     assert ok.explorer.task_keys() == [
@@ -124,19 +126,15 @@ def test_account_names_and_sites_are_checked():
         "1.3|/|logged-out",
     ]
     with pytest.raises(ConfigError, match="user-b needs site: conduit-htmx"):
-        parse_explorer_config({"explorer": {"tasks": {"accounts": ["user-a", "user-b"]}, "grid": {}}})
+        parse_config({"explorer": {"tasks": {"accounts": ["user-a", "user-b"]}, "grid": {}}})
     with pytest.raises(ConfigError, match="same account"):
-        parse_explorer_config({"explorer": {"tasks": {"accounts": ["logged-in", "user-a"]}, "grid": {}}})
+        parse_config({"explorer": {"tasks": {"accounts": ["logged-in", "user-a"]}, "grid": {}}})
     with pytest.raises(ConfigError, match="conduit-htmx has no version"):
-        parse_explorer_config(
-            {"explorer": {"site": "conduit-htmx", "tasks": {"versions": ["1.2"]}, "grid": {}}}
-        )
+        parse_config({"explorer": {"site": "conduit-htmx", "tasks": {"versions": ["1.2"]}, "grid": {}}})
     with pytest.raises(ConfigError, match="not a page of conduit-htmx"):
-        parse_explorer_config(
-            {"explorer": {"site": "conduit-htmx", "tasks": {"starts": ["/nope"]}, "grid": {}}}
-        )
+        parse_config({"explorer": {"site": "conduit-htmx", "tasks": {"starts": ["/nope"]}, "grid": {}}})
     with pytest.raises(ConfigError, match="site"):
-        parse_explorer_config({"explorer": {"site": "shop", "grid": {}}})
+        parse_config({"explorer": {"site": "shop", "grid": {}}})
 
 
 def test_user_a_is_the_24_page_sites_logged_in_view():

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
-from bughunt.explorer.fetcher import Fetcher
+from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.graph import ExplorationGraph
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
@@ -74,7 +74,7 @@ import re
 ExplorationGraph.write_step = counted
 store = ExplorerStore(store_dir)
 with make_policy("planner", store=store) as policy:
-    result = Explorer(store, Fetcher(url, respect_robots=False), policy, SessionConfig(budget=budget, builtin=True)).run()
+    result = Explorer(store, HttpEngine(url, respect_robots=False), policy, SessionConfig(budget=budget, builtin=True)).run()
 bug_steps = [o.n for o in result.outcomes if o.new_bugs]
 print(json.dumps({"writes": writes, "bug_steps": bug_steps}))
 """

@@ -5,21 +5,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgpt_lite.cli_dispatch import check_output_file
 from memgpt_lite.errors import UsageError
 
-from ..sim.backends import BACKENDS, make_backend
+from ..sim.backends import BACKENDS, OnDone, make_backend
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..ablation.outcome import Outcome
 
 WIDE = 200
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "ablate",
         help="memory ablations on the simulator: --reproduce the seed experiment, --config FILE, or `plan`",
@@ -76,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _presets() -> str:
-    from ..sim.config import preset_names
+    from ..ablation.files import preset_names
 
     return ", ".join(preset_names())
 
@@ -88,15 +92,40 @@ def main(args: argparse.Namespace) -> int:
             raise UsageError("give --json FILE or --json-file FILE, not both")
         args.json = args.json_file
     _check_outputs(args)  # fail before the work, not after it
+    outcome: Outcome
     if args.reproduce:
-        return _reproduce(args)
+        from ..ablation.seed_experiment import reproduce, total_runs
+
+        backend = make_backend(args.backend, args.address, args.workers)
+        with _progress(total_runs(), "seed experiment") as advance:
+            outcome = reproduce(backend, advance)
+        return _show(args, outcome)
     if args.config:
-        return _config(args)
+        from ..ablation import run
+        from ..ablation.files import load_config
+
+        cfg = load_config(args.config)  # a bad config is reported before a backend is started
+        backend = make_backend(args.backend, args.address, args.workers)
+        with _progress(run.total_runs(cfg), cfg.name) as advance:
+            outcome = run.run_ablation(cfg, backend, advance)
+        return _show(args, outcome)
     raise UsageError("give --reproduce, --config FILE, or the `plan` sub-command (see --help)")
 
 
+def _show(args: argparse.Namespace, outcome: Outcome) -> int:
+    """The results where the options send them: JSON first, then the tables, then the plots."""
+    if args.json:
+        _write_json(args.json, outcome.document)
+    console = _console(args)
+    outcome.render(console)
+    if args.plots:
+        files = outcome.plot(_plots_dir(args.plots))
+        console.print("Plots: " + ", ".join(str(f) for f in files))
+    return 0
+
+
 @contextmanager
-def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
+def _progress(total: int, label: str) -> Iterator[OnDone]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -114,7 +143,7 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
         yield lambda k: progress.update(task, advance=k, refresh=True)
 
 
-def _console(args: argparse.Namespace) -> Any:
+def _console(args: argparse.Namespace) -> Console:
     from rich.console import Console
 
     to_stderr = args.json == "-"
@@ -150,99 +179,6 @@ def _plots_dir(target: str) -> Path:
     except OSError as e:
         raise UsageError(f"--plots: cannot create {target}: {e.strerror or e}") from None
     return d
-
-
-def _reproduce(args: argparse.Namespace) -> int:
-    from ..sim.reproduce import CAPACITIES, build_report, coverage_curves, run_reproduction, total_runs
-
-    backend = make_backend(args.backend, args.address, args.workers)
-    with _progress(total_runs(), "seed experiment") as advance:
-        grid = run_reproduction(backend, advance)
-    report = build_report(grid)
-    if args.json:
-        _write_json(args.json, report)
-    from ..sim.report import render_reproduction
-
-    console = _console(args)
-    render_reproduction(report, console)
-    if args.plots:
-        from ..sim.plots import plot_capacity_sweep, plot_curves, plot_intervals
-        from ..sim.stats import Interval
-
-        d = _plots_dir(args.plots)
-        ivs = {s: Interval(**m["coverage"]) for s, m in report["strategies"].items()}
-        cap = report["capacity"]
-        series = {p: {c: cap[str(c)][p] for c in CAPACITIES} for p in cap[str(CAPACITIES[0])]}
-        files = [
-            plot_intervals(
-                ivs, d / "coverage_by_strategy.png", "Coverage after 30 steps (95% CI, 200 seeds)"
-            ),
-            plot_capacity_sweep(series, d / "capacity_sweep.png", "Frontier strategy, limited memory"),
-            plot_curves(
-                coverage_curves(grid), d / "coverage_vs_step.png", "Mean coverage by step (200 seeds)"
-            ),
-        ]
-        console.print("Plots: " + ", ".join(str(f) for f in files))
-    return 0
-
-
-def _config(args: argparse.Namespace) -> int:
-    from ..explorer.ablation import read_config_file, run_from_args
-
-    explorer = read_config_file(args.config)
-    if explorer is not None:  # an `explorer:` section: ablations of the real explorer over HTTP
-        return run_from_args(args, explorer, sys.modules[__name__])
-    from ..sim.config import load_config
-    from ..sim.report import render_summary
-    from ..sim.runner import run_grid, sim_task
-    from ..sim.summary import summarize
-
-    cfg = load_config(args.config)
-    configs = cfg.run_configs()
-    tasks = cfg.tasks()
-    backend = make_backend(args.backend, args.address, args.workers)
-    with _progress(len(configs) * len(tasks) * cfg.runs_per_task, cfg.name) as advance:
-        grid = run_grid(sim_task, configs, tasks, cfg.runs_per_task, backend, advance)
-    summary = summarize(
-        grid,
-        cfg.metrics,
-        cfg.baseline_name(),
-        cfg.name,
-        cfg.bootstrap.resamples,
-        cfg.bootstrap.seed,
-        curve_length=None if cfg.until_all_bugs else cfg.budget + 1,
-    )
-    if args.json:
-        _write_json(args.json, {**summary.to_json(), "config": cfg.model_dump(mode="json")})
-    console = _console(args)
-    render_summary(summary, console)
-    if args.plots:
-        d = _plots_dir(args.plots)
-        console.print("Plots: " + ", ".join(str(f) for f in _config_plots(cfg, summary, d)))
-    return 0
-
-
-def _config_plots(cfg: Any, summary: Any, d: Path) -> list[Path]:
-    from ..sim.plots import plot_capacity_sweep, plot_curves, plot_intervals
-
-    files = []
-    if "coverage" in summary.metrics:
-        ivs = {c: summary.intervals[c]["coverage"] for c in summary.configs}
-        files.append(plot_intervals(ivs, d / "coverage_by_config.png", f"{cfg.name}: coverage (95% CI)"))
-        # a capacity sweep wherever one strategy/memory/eviction was run at two or more capacities
-        series: dict[str, dict[int, float]] = {}
-        for spec in cfg.specs():
-            if spec.capacity is not None:
-                key = "/".join(x for x in (spec.strategy, spec.memory, spec.eviction) if x)
-                series.setdefault(key, {})[spec.capacity] = summary.intervals[spec.label()]["coverage"].mean
-        series = {k: v for k, v in series.items() if len(v) > 1}
-        if series:
-            files.append(plot_capacity_sweep(series, d / "capacity_sweep.png", f"{cfg.name}: capacity sweep"))
-    if summary.curves:
-        files.append(
-            plot_curves(summary.curves, d / "coverage_vs_step.png", f"{cfg.name}: mean coverage by step")
-        )
-    return files
 
 
 def plan_main(args: argparse.Namespace) -> int:

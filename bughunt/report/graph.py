@@ -83,7 +83,7 @@ def layout(start: str | None, links: dict[str, list[str]], visited: list[str]) -
         routes = columns[key]
         # A very tall column (a page linking to hundreds) wraps into several, same distance.
         for start_row in range(0, len(routes), MAX_ROWS):
-            y = PAD + 22
+            y: float = PAD + 22
             for route in routes[start_row : start_row + MAX_ROWS]:
                 h = node_height(route)
                 placed.append(Placed(route, PAD + 70 + col * COL_W, y, key, route in depth, h))
@@ -118,7 +118,7 @@ def site_map_svg(data: dict[str, Any]) -> str:
     at = {p.route: p for p in placed}
     pages = {p["route"]: p for p in data.get("pages", [])}
     bug_state = _bug_state(data.get("bugs", []))
-    first_step = {}
+    first_step: dict[str, int] = {}
     for s, route in zip(steps, walked, strict=True):
         first_step.setdefault(route, s["n"])
     sessions = list(dict.fromkeys(s.get("session") for s in steps))
@@ -147,7 +147,7 @@ def site_map_svg(data: dict[str, Any]) -> str:
         for dst in dsts:
             if src in at and dst in at and src != dst:
                 out.append(f'<path d="{_curve(at[src], at[dst])}" class="link"/>')
-    moves = Counter()
+    moves: Counter[tuple[str, str, str | None]] = Counter()
     for i in range(1, len(steps)):
         a, b = walked[i - 1], steps[i]["route"]
         if a in at and b in at and a != b:

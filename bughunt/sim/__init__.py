@@ -1,7 +1,8 @@
 """The BugHunt simulator: the seed experiment's engine, statistics and ablation runner.
 
-`engine.run(RunConfig(...), seed)` is one run; `stats` holds the paired statistics; `ablation`
-runs configurations × tasks on a backend (local processes, Dask, Ray) and summarises them.
+`engine.run(RunConfig(...), seed)` is one run; `stats` holds the paired statistics; `runner` runs
+configurations × tasks on a backend (`backends`: local processes, Dask, Ray) and `summary` summarises
+them. Ablation configs and their task runners are `bughunt.ablation`'s.
 """
 
 from .engine import BUILTIN_SITE, RunConfig, RunResult, SimSite, run

@@ -106,7 +106,7 @@ class DaskBackend:
                 "backend dask: install the cluster extra (pip install 'memgpt-lite[cluster]')"
             ) from e
         try:
-            client = self.client or Client(self.address, timeout="30s")
+            client = self.client or Client(self.address, timeout="30s")  # type: ignore[no-untyped-call]  # distributed leaves Client.__init__ unannotated
         except ValueError as e:  # distributed's message names the address and what is wrong with it
             raise UsageError(f"--address: {e}; expected tcp://HOST:PORT of a running scheduler") from None
         except OSError as e:
@@ -116,7 +116,7 @@ class DaskBackend:
             futures = client.map(fn, *columns, pure=False)
             index = {f.key: i for i, f in enumerate(futures)}
             out: list[Any] = [None] * len(units)
-            for f in dask_completed(futures):
+            for f in dask_completed(futures):  # type: ignore[no-untyped-call]  # unannotated in distributed
                 out[index[f.key]] = f.result()
                 if on_done:
                     on_done(1)
@@ -138,7 +138,7 @@ class RayBackend:
         self, fn: Callable[..., Any], units: Sequence[tuple[Any, ...]], on_done: OnDone | None = None
     ) -> list[Any]:
         try:
-            import ray
+            import ray  # type: ignore[import-not-found]  # optional and not installed here (no extra names it)
         except ImportError as e:
             raise ConfigError("backend ray: the 'ray' package is not installed") from e
         started = not ray.is_initialized()

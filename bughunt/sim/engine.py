@@ -60,7 +60,7 @@ BUILTIN_SITE = SimSite(
 )
 
 
-def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult:
+def run(config: RunConfig, seed: int, site: SimSite[Any] = BUILTIN_SITE) -> RunResult:
     """One seeded run; the seed script's `run`, generalised to memory components and token weights."""
     strategy = get_strategy(config.strategy)
     components = config.components
@@ -72,16 +72,15 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
     keep_visits = components in ("visited", "both")
     dedup = components in ("bugs", "both")
     links, bugs, n_bugs = site.links, site.bugs, len(site.bugs)
-    mem: Memory[Any] | NoMemory[Any] = (
-        Memory(config.capacity, config.eviction, rnd) if keep_visits else NoMemory()
-    )
+    record: Memory[Any] | None = Memory(config.capacity, config.eviction, rnd) if keep_visits else None
+    mem: Memory[Any] | NoMemory[Any] = record if record is not None else NoMemory()
     cur = site.start
     seen = {cur}
     reported: set[Any] = set()
     path = [cur]
     reports = tokens = 0
-    if keep_visits:
-        mem.write(cur, links[cur])
+    if record is not None:
+        record.write(cur, links[cur])
     base, per_entry, per_bug = config.base_tokens, config.entry_tokens, config.bug_entry_tokens
     limit = config.max_steps if config.until_all_bugs else config.budget
     step = 0
@@ -99,8 +98,8 @@ def run(config: RunConfig, seed: int, site: SimSite = BUILTIN_SITE) -> RunResult
         if cur in bugs and not (dedup and cur in reported):
             reports += 1
             reported.add(cur)
-        if keep_visits:
-            mem.write(cur, links[cur])
+        if record is not None:
+            record.write(cur, links[cur])
         if config.until_all_bugs and len(reported) == n_bugs:
             break
     return RunResult.of_walk(path, len(seen), site.n_nodes, reports, len(reported), tokens, stopped)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Container, Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from memgpt_lite.errors import ConfigError
 
@@ -24,23 +24,26 @@ MAX_STEPS = 5000
 BASE_TOKENS = 3000
 ENTRY_TOKENS = 40
 
+N = TypeVar("N", bound=Hashable)
+
 
 @dataclass(frozen=True, slots=True)
-class SimSite:
-    """A site as the simulator sees it: ordered links per node, a start node and the bug nodes."""
+class SimSite(Generic[N]):
+    """A site as the simulator sees it: ordered links per node, a start node and the bug nodes (nodes of
+    any hashable type N: page indices for the built-in site)."""
 
-    links: Mapping[Hashable, Sequence[Hashable]]
-    start: Hashable
-    bugs: frozenset[Hashable]
-    names: Mapping[Hashable, str] = field(default_factory=dict)
-    routes: Mapping[Hashable, str] = field(default_factory=dict)
+    links: Mapping[N, Sequence[N]]
+    start: N
+    bugs: frozenset[N]
+    names: Mapping[N, str] = field(default_factory=dict)
+    routes: Mapping[N, str] = field(default_factory=dict)
     """Each node's URL path, for strategies that read URL structure (see `bughunt.planning`)."""
 
     @property
     def n_nodes(self) -> int:
         return len(self.links)
 
-    def name(self, node: Hashable) -> str:
+    def name(self, node: N) -> str:
         return self.names.get(node, str(node))
 
 

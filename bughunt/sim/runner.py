@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from memgpt_lite.errors import UsageError
 
@@ -97,7 +97,11 @@ def run_grid(
     return GridResult(tuple(configs), tuple(tasks), runs_per_task, records)
 
 
-SIM_METRICS: tuple[str, ...] = (
+SimMetric = Literal[
+    "coverage", "repeat_rate", "bugs_found", "duplicate_reports", "tokens", "steps", "complete"
+]
+"""Every metric `sim_task` records."""
+SIM_METRICS: tuple[SimMetric, ...] = (
     "coverage",
     "repeat_rate",
     "bugs_found",
@@ -105,6 +109,7 @@ SIM_METRICS: tuple[str, ...] = (
     "tokens",
     "steps",
 )
+"""The metrics an ablation reports unless its config names others."""
 
 
 def sim_task(config: RunConfig, task: int, run_index: int = 0) -> Record:

@@ -44,7 +44,7 @@ def pct(x: float, sign: bool = False) -> str:
 
 def round_half_up(x: float, ndigits: int = 1) -> float:
     """Round half up (away from −∞) to `ndigits` decimals, with the seed's 1e-9 guard against 0.x4999…."""
-    f = 10**ndigits
+    f: float = 10**ndigits
     return math.floor(x * f + 1e-9 + 0.5) / f
 
 

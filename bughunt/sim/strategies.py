@@ -17,7 +17,7 @@ With an empty memory, `visited` and `frontier` make exactly the draws `random` m
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from memgpt_lite.errors import ConfigError
 
@@ -70,7 +70,8 @@ def step_toward_nearest_unknown(cur: N, links: Sequence[N], memory: KnownLinks[N
     return None
 
 
-STRATEGIES: dict[str, Strategy] = {
+# Any: the registry's strategies work on whatever node type a caller walks (ints here, routes in the explorer)
+STRATEGIES: dict[str, Strategy[Any]] = {
     "random": random_strategy,
     "visited": visited_strategy,
     "frontier": frontier_strategy,
@@ -78,12 +79,12 @@ STRATEGIES: dict[str, Strategy] = {
 }
 
 
-def register_strategy(name: str, strategy: Strategy) -> None:
+def register_strategy(name: str, strategy: Strategy[Any]) -> None:
     """Make a strategy available by name to the simulator and its ablations."""
     STRATEGIES[name] = strategy
 
 
-def get_strategy(name: str) -> Strategy:
+def get_strategy(name: str) -> Strategy[Any]:
     try:
         return STRATEGIES[name]
     except KeyError:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import cast
 
 from loguru import logger
 
@@ -99,7 +100,8 @@ class SiteServer(ThreadingHTTPServer):
 
     @property
     def base_url(self) -> str:
-        host, port = self.server_address[:2]
+        # a TCP server's address is (host, port[, ...]); typeshed's type also admits a Unix socket's path
+        host, port = cast(tuple[str, int], self.server_address[:2])
         return f"http://{host}:{port}"
 
 
