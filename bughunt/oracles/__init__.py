@@ -1,13 +1,11 @@
-"""Bug oracles for any server-rendered site: each looks at one fetched page and reports findings.
+"""Bug oracles for any server-rendered site: each is a hook on every new state (`Oracle`: one fetched
+page, a fetch of related pages, the run's settings → findings), one small module each.
 
-`inspect_page(page, fetch, config)` runs them all. None is keyed to a site's page names or routes; the
+`ORACLES` names them in the order they run; `inspect_page(page, fetch, config)` runs them all. None is keyed to a site's page names or routes; the
 heuristics each one uses are in its module's docstring and in `docs/site-and-oracles.md`.
 """
 
 from __future__ import annotations
-
-import inspect
-from collections.abc import Callable
 
 from loguru import logger
 
@@ -16,6 +14,7 @@ from bughunt.oracles.base import (
     KINDS,
     Fetch,
     Finding,
+    Oracle,
     OracleBudgetExceeded,
     OracleConfig,
     OracleFetch,
@@ -29,9 +28,6 @@ from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.oracles.server_error import check_server_error
 from bughunt.page import FetchedPage
-
-Oracle = Callable[..., list[Finding]]
-"""`oracle(page, fetch)`, or `oracle(page, fetch, config)` for oracles with settings."""
 
 ORACLES: dict[str, Oracle] = {
     "server_error": check_server_error,
@@ -49,6 +45,7 @@ __all__ = [
     "Fetch",
     "FetchedPage",
     "Finding",
+    "Oracle",
     "OracleBudgetExceeded",
     "OracleConfig",
     "OracleFetch",
@@ -66,13 +63,6 @@ def same_origin_fetch(
     return OracleFetch(page, fetch, limit)
 
 
-def _takes_config(oracle: Oracle) -> bool:
-    try:
-        return len(inspect.signature(oracle).parameters) >= 3
-    except (TypeError, ValueError):
-        return False
-
-
 def inspect_page(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig | None = None
 ) -> list[Finding]:
@@ -88,7 +78,7 @@ def inspect_page(
     findings: dict[str, Finding] = {}
     for name, oracle in ORACLES.items():
         try:
-            results = oracle(page, guarded, config) if _takes_config(oracle) else oracle(page, guarded)
+            results = oracle(page, guarded, config)
         except Exception as err:  # noqa: BLE001 — an oracle bug must not end the session
             logger.warning("oracle {} failed on {}: {!r}", name, page.url, err)
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, get_args
+from typing import Any, Protocol, get_args
 
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
@@ -84,6 +84,15 @@ class OracleConfig:
 
 
 DEFAULT_CONFIG = OracleConfig()
+
+
+class Oracle(Protocol):
+    """The one interface of an oracle (Crawljax's `OnNewStatePlugin`): a hook the explorer calls on
+    every new state it loads — a page, or what a click left — with the one door to related pages of
+    the site (`fetch`, None when there is none) and the settings of the run. It returns its findings
+    and writes nothing: the harness decides what becomes memory."""
+
+    def __call__(self, page: FetchedPage, fetch: Fetch | None, config: OracleConfig, /) -> list[Finding]: ...
 
 
 class OracleBudgetExceeded(OSError):

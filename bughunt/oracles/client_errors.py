@@ -21,7 +21,7 @@ from collections.abc import Set as AbstractSet
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
-from bughunt.oracles.base import Fetch, Finding, evidence
+from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
 from bughunt.page import ClientError, FetchedPage
 
 _MESSAGES = {
@@ -82,7 +82,9 @@ def error_signature(error: ClientError, page_route: str = "") -> str:
     return normalise_message(first)
 
 
-def check_client_errors(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+def check_client_errors(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
+) -> list[Finding]:
     """One finding per distinct failed request (method, path shape, status) of the page, each with
     every error the page showed as evidence (a failed fetch, then the console line about it, then the
     error the missing data causes); a page with no failed request gives one finding, named by its

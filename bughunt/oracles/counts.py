@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from bughunt.dom import Node
-from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted
+from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
 from bughunt.oracles.lists import find_lists, has_pagination, item_signature, list_items
 from bughunt.page import FetchedPage
 
@@ -80,7 +80,9 @@ def _kind(node: Node) -> str:
     return node.signature() if node.classes or node.tag in ("li", "tr") else item_signature(node) or node.tag
 
 
-def check_count_mismatch(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+def check_count_mismatch(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
+) -> list[Finding]:
     """At most one finding per page: the message is a template; each mismatch (its label, the
     count shown, the items listed) is evidence."""
     if not page.is_html or page.status >= 400:

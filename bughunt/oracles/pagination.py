@@ -16,7 +16,16 @@ from __future__ import annotations
 from loguru import logger
 
 from bughunt.dom import Node
-from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, quoted, short
+from bughunt.oracles.base import (
+    DEFAULT_CONFIG,
+    Fetch,
+    Finding,
+    OracleConfig,
+    evidence,
+    page_shape,
+    quoted,
+    short,
+)
 from bughunt.oracles.lists import (
     clicked_previous_page,
     find_lists,
@@ -112,7 +121,9 @@ def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None
         return None
 
 
-def check_duplicate_pagination(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+def check_duplicate_pagination(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
+) -> list[Finding]:
     if not page.is_html or page.status >= 400:
         return []
     previous = _previous_page(page, fetch)

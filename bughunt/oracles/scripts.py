@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from bughunt.dom import Node
-from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, short
+from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
 from bughunt.page import FetchedPage
 
 _TEXT_LEVEL = frozenset(
@@ -57,7 +57,9 @@ def _suspicious(node: Node) -> Node | None:
     return None
 
 
-def check_unescaped_script(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+def check_unescaped_script(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
+) -> list[Finding]:
     """One finding per page and kind of element (a script, an event handler): the message is a
     template; which handler, where and the code itself are quarantined evidence."""
     if not page.is_html:

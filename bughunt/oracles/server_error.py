@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
-from bughunt.oracles.base import Fetch, Finding, evidence, page_shape, short
+from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
 from bughunt.page import FetchedPage
 
 
@@ -29,7 +29,9 @@ def error_summary(page: FetchedPage) -> str:
     return ""
 
 
-def check_server_error(page: FetchedPage, fetch: Fetch | None = None) -> list[Finding]:
+def check_server_error(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
+) -> list[Finding]:
     if page.status < 500:
         return []
     try:
