@@ -103,7 +103,7 @@ class StrategyPolicy:
     name: str
     count_tokens: Callable[[str], int]
     uses_model: bool = False
-    strategy: Strategy = field(init=False, repr=False)
+    strategy: Strategy[str] = field(init=False, repr=False)
     reads_templates: bool = field(init=False)
 
     def __post_init__(self) -> None:

@@ -73,7 +73,7 @@ def plan_tour(links: dict[str, list[str]], start: str, targets: list[str]) -> li
     goals = [t for t in targets if t != start and t in reachable]
     if not goals:
         return []
-    return list(shortest_tour(graph, start, goals).walk[1:])
+    return [str(r) for r in shortest_tour(graph, start, goals).walk[1:]]
 
 
 def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> tuple[str | None, bool]:
