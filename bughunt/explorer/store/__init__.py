@@ -154,8 +154,12 @@ class ExplorerStore:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic unit (a step): everything in it is committed together or not at all."""
-        with transaction(self.db) as db:
-            yield db
+        try:
+            with transaction(self.db) as db:
+                yield db
+        except BaseException:
+            self.link_table.forget_copy()  # its copy may hold writes that were rolled back
+            raise
 
     def expire(self, cutoff: float) -> dict[str, int]:
         """Forget memories unused since `cutoff`: pages (with their links), notes and observations.

@@ -10,15 +10,26 @@ import sqlite3
 
 
 class LinkTable:
+    """The table, read once per process and then kept in step with this connection's writes (a policy
+    reads the whole table every step; reading it from SQLite each time grew with the site).
+    `ExplorerStore.transaction` drops the copy when a transaction rolls back."""
+
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self._table: dict[str, list[str]] | None = None
 
     def all(self) -> dict[str, list[str]]:
-        """route -> its links, in page order."""
-        table: dict[str, list[str]] = {}
-        for r in self.db.execute("SELECT src, dst FROM links ORDER BY src, pos"):
-            table.setdefault(r["src"], []).append(r["dst"])
-        return table
+        """route -> its links, in page order (routes in order, as SQLite sorts text)."""
+        if self._table is None:
+            table: dict[str, list[str]] = {}
+            for r in self.db.execute("SELECT src, dst FROM links ORDER BY src, pos"):
+                table.setdefault(r["src"], []).append(r["dst"])
+            self._table = table
+        # Python orders str by code point, as SQLite's BINARY collation orders their UTF-8 bytes.
+        return {src: list(self._table[src]) for src in sorted(self._table)}
+
+    def forget_copy(self) -> None:
+        self._table = None
 
     def of(self, route: str) -> list[str]:
         return [
@@ -37,9 +48,17 @@ class LinkTable:
         self.db.executemany(
             "INSERT INTO links(src, pos, dst) VALUES (?,?,?)", [(route, i, d) for i, d in enumerate(links)]
         )
+        if self._table is not None:
+            if links:
+                self._table[route] = list(links)
+            else:
+                self._table.pop(route, None)
 
     def drop(self, routes: list[str]) -> None:
         self.db.executemany("DELETE FROM links WHERE src = ?", [(r,) for r in routes])
+        if self._table is not None:
+            for route in routes:
+                self._table.pop(route, None)
 
     def add_click(self, route: str, page: str, selector: str) -> None:
         self.db.execute(
