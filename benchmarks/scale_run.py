@@ -119,9 +119,12 @@ def explore(
     *,
     seed: int,
     env: dict[str, str],
+    code: Path | None = None,
     progress: Progress | None = None,
 ) -> Run:
-    """Explore `url` for `budget` clicks with `policy` in a fresh process and store; measure it."""
+    """Explore `url` for `budget` clicks with `policy` in a fresh process and store; measure it. The
+    process runs in `code` (a source tree; default this one): `python -m` puts its working directory
+    first on the path, before PYTHONPATH."""
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         store = Path(tmp) / "store"
         cmd = [
@@ -130,7 +133,9 @@ def explore(
         ]  # fmt: skip
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             start = time.perf_counter()
-            p = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+            p = subprocess.Popen(
+                cmd, cwd=code or REPO, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL
+            )
             peak_kib, looks = 0, 0
             while True:
                 # wait4, not Popen.wait: its rusage is the child's own CPU time
