@@ -150,18 +150,16 @@ def run_benchmark(
             f"scale site: {site['pages']:,} pages at {url}; explorer from {code or REPO}", highlight=False
         )
         warm = bar.add_task("warm-up (bytecode cache)", total=1)
-        explore(
-            url, policies[0], 0, seed=seed, env=env, code=code
-        )  # compiles the bytecode cache; not counted
+        # compiles the bytecode cache; not counted
+        explore(url, policies[0], 0, seed=seed, env=env, code=code)
         bar.update(warm, completed=1)
         for policy in policies:
             task = bar.add_task(f"{policy} start-up (budget 0)", total=1)
             start = explore(url, policy, 0, seed=seed, env=env, code=code)
             bar.update(task, completed=1)
             for n in clicks:
-                run = explore(
-                    url, policy, n, seed=seed, env=env, progress=_bar_task(bar, f"{policy} {n} clicks", n)
-                )
+                advance = _bar_task(bar, f"{policy} {n} clicks", n)
+                run = explore(url, policy, n, seed=seed, env=env, code=code, progress=advance)
                 rows.append(row(run, start.cpu_s, catalog, url))
                 if walks is not None:
                     walks.mkdir(parents=True, exist_ok=True)

@@ -149,13 +149,13 @@ def explore(
                 looks += 1
                 time.sleep(0.1)
             wall = time.perf_counter() - start
-            code = os.waitstatus_to_exitcode(status)
-            p.returncode = code  # reaped here: Popen must not wait for it again
+            exit_code = os.waitstatus_to_exitcode(status)
+            p.returncode = exit_code  # reaped here: Popen must not wait for it again
             out.seek(0)
             err.seek(0)
             stdout, stderr = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
-        if code != 0:
-            raise SystemExit(f"error: {' '.join(cmd[2:6])} ... exited {code}:\n{stderr[-2000:]}")
+        if exit_code != 0:
+            raise SystemExit(f"error: {' '.join(cmd[2:6])} ... exited {exit_code}:\n{stderr[-2000:]}")
         result = json.loads(stdout)
         walk = _walk(store)
         if progress is not None:
