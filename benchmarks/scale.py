@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -149,6 +150,7 @@ def run_benchmark(
         console.print(
             f"scale site: {site['pages']:,} pages at {url}; explorer from {code or REPO}", highlight=False
         )
+        console.print(HEADER, highlight=False, soft_wrap=True)
         warm = bar.add_task("warm-up (bytecode cache)", total=1)
         # compiles the bytecode cache; not counted
         explore(url, policies[0], 0, seed=seed, env=env, code=code)
@@ -228,6 +230,9 @@ def _policies(text: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # SIGTERM unwinds like Ctrl-C, so the site process, the running exploration and the temporary
+    # stores are cleaned up (a killed benchmark left them behind)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.scale", description=__doc__.splitlines()[0] if __doc__ else None
     )

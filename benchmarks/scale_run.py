@@ -137,17 +137,23 @@ def explore(
                 cmd, cwd=code or REPO, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL
             )
             peak_kib, looks = 0, 0
-            while True:
-                # wait4, not Popen.wait: its rusage is the child's own CPU time
-                pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-                if pid:
-                    break
-                # the last look, not the largest: a look before exec would see the launcher's memory
-                peak_kib = _peak_rss_kib(p.pid) or peak_kib
-                if progress is not None and looks % 5 == 0:
-                    progress(_steps_so_far(store / "bughunt.sqlite"))
-                looks += 1
-                time.sleep(0.1)
+            try:
+                while True:
+                    # wait4, not Popen.wait: its rusage is the child's own CPU time
+                    pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+                    if pid:
+                        break
+                    # the last look, not the largest: a look before exec would see the launcher's memory
+                    peak_kib = _peak_rss_kib(p.pid) or peak_kib
+                    if progress is not None and looks % 5 == 0:
+                        progress(_steps_so_far(store / "bughunt.sqlite"))
+                    looks += 1
+                    time.sleep(0.1)
+            except BaseException:
+                # interrupted (Ctrl-C, SIGTERM): the exploration must not outlive the benchmark
+                p.terminate()
+                p.wait()
+                raise
             wall = time.perf_counter() - start
             exit_code = os.waitstatus_to_exitcode(status)
             p.returncode = exit_code  # reaped here: Popen must not wait for it again
