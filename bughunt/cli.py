@@ -5,21 +5,27 @@ Each module exposes `register(subparsers)`, which adds its parser and sets `func
 
 from __future__ import annotations
 
+import argparse
 import sys
+from functools import cache
+from typing import TYPE_CHECKING
 
-from memgpt_lite.cli_dispatch import Dispatcher
+if TYPE_CHECKING:
+    from memgpt_lite.cli_dispatch import Dispatcher
 
-COMMANDS: tuple[str, ...] = (
-    # add a module name here when its command exists
-    "demo_page",
-    "sim",
-    "ablate",
-    "explore",
-    "resume",
-    "memory",
-    "serve_site",
-    "report",
-)
+SUMMARIES: dict[str, str] = {
+    # module -> its sub-command's one-line help, as the module registers it (a test holds them equal);
+    # add a module here when its command exists
+    "demo_page": "serve or export the interactive demo page",
+    "sim": "one simulator run on the built-in 24-page site",
+    "ablate": "memory ablations on the simulator: --reproduce the seed experiment, --config FILE, or `plan`",
+    "explore": "explore a web application and remember what was found",
+    "resume": "continue an exploration from its store",
+    "memory": "show an exploration's structured memory",
+    "serve_site": "run a built-in test site (24 pages and six bugs, or conduit-htmx) on loopback",
+    "report": "write a self-contained HTML report of an exploration",
+}
+COMMANDS: tuple[str, ...] = tuple(SUMMARIES)
 
 # Shown at the end of each sub-command's --help (every line is a command that works as written).
 EXAMPLES: dict[str, tuple[str, ...]] = {
@@ -58,9 +64,51 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-_DISPATCHER = Dispatcher("bughunt", __doc__.splitlines()[0], "bughunt.commands", COMMANDS, EXAMPLES)
-build_parser = _DISPATCHER.build_parser
-main = _DISPATCHER.main
+DESCRIPTION = __doc__.splitlines()[0] if __doc__ else "bughunt"
+
+
+@cache
+def _dispatcher() -> Dispatcher:
+    # here, not at the top: the shared error net imports loguru, pydantic and the model factory
+    # (~0.25 s CPU), which `bughunt --help` need not pay
+    from memgpt_lite.cli_dispatch import Dispatcher
+
+    return Dispatcher("bughunt", DESCRIPTION, "bughunt.commands", COMMANDS, EXAMPLES)
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser: the named command's module alone, every module when none is named."""
+    return _dispatcher().build_parser(argv)
+
+
+def command_list_parser() -> argparse.ArgumentParser:
+    """The top level of `build_parser([])` — every command listed with its help — built from
+    `SUMMARIES` alone, no command module imported: what `bughunt`, `bughunt --help` and a mistyped
+    command show."""
+    parser = argparse.ArgumentParser(
+        prog="bughunt",
+        description=DESCRIPTION,
+        epilog="`bughunt COMMAND --help` describes a command, with examples.",
+    )
+    # memgpt_lite.cli_dispatch.VERBOSE_HELP, restated: importing that module costs what this saves
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0,
+        help="log more (-v info, -vv debug); accepted before or after the sub-command",
+    )  # fmt: skip
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module, summary in SUMMARIES.items():
+        sub.add_parser(module.replace("_", "-"), help=summary, add_help=False)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    # top-level options take no values, so the first other token is the command (as the dispatcher reads it)
+    token = next((a for a in args if not a.startswith("-")), None)
+    if token is None or token.replace("-", "_") not in SUMMARIES:
+        # No command named: argparse prints the list (--help) or the usage error, and exits.
+        command_list_parser().parse_args(args)
+    return _dispatcher().main(argv)
 
 
 if __name__ == "__main__":

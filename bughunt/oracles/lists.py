@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.dom import Node
-from bughunt.page import FetchedPage, base_url
+from bughunt.page import FetchedPage
 from bughunt.urls import absolute
 
 _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
-_PREV_TEXT = re.compile(r"^(?:[«‹←]\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←])?$|^[«‹←]$", re.I)
 # a pager's control for the page after the first: "2", "Next", "›", "下一页"
 _SECOND_PAGE_TEXT = re.compile(r"^\s*(?:2|next(?:\s*page)?|[›»>]|下一页)\s*[›»>]?\s*$", re.I)
 
@@ -163,56 +161,6 @@ def targets(doc: Node) -> list[tuple[Node, str]]:
         if href and (node.tag in ("a", "link") or not node.get("href")):
             out.append((node, href))
     return out
-
-
-def _page_number(url: str) -> tuple[str, int] | None:
-    """Split a URL into (pattern, page number) when it carries one: `/feed/3`, `?page=3`."""
-    parts = urlsplit(url)
-    for key, value in parse_qsl(parts.query):
-        if key.lower() in ("page", "p", "pg", "pagenum", "page_number") and value.isdigit():
-            rest = re.sub(rf"(?<![^&?]){re.escape(key)}=\d+", f"{key}=#", parts.query)
-            return f"{parts.path}?{rest}", int(value)
-    match = re.search(r"/(\d{1,4})/?$", parts.path)
-    if match:
-        return parts.path[: match.start()] + "/#", int(match.group(1))
-    return None
-
-
-def _in_sequence(current: str, previous: str) -> bool:
-    """Whether `previous` can be the page before `current` in one list: the same URL with page N-1,
-    or the bare list URL before page 2 (`/news` → `/news?p=2`, `/` → `/feed/2`). A "previous post"
-    link between two articles is not: their lists (comments, sidebars) are not one sequence."""
-    here, there = _page_number(current), _page_number(previous)
-    if here is None:
-        return False
-    if there is not None:
-        return there[0] == here[0] and there[1] == here[1] - 1
-    return here[1] == 2
-
-
-def previous_page_url(page: FetchedPage) -> str | None:
-    """The previous page of a paginated list: rel=prev, a "previous" control, or the URL with N-1
-    (links and `hx-get`/`data-href` buttons alike)."""
-    base = base_url(page)
-    doc = page.document
-    controls = [(n, absolute(base, href)) for n, href in targets(doc)]
-    candidates = [
-        url
-        for n, url in controls
-        if n.tag in ("a", "link") and {"prev", "previous"} & set(n.get("rel").lower().split())
-    ]
-    candidates += [url for n, url in controls if n.tag != "link" and _PREV_TEXT.match(n.text())]
-    for url in candidates:
-        if url and _in_sequence(page.url, url):
-            return url
-    here = _page_number(page.url)
-    if here is None or here[1] < 2:
-        return None
-    for _, url in controls:
-        there = _page_number(url) if url else None
-        if there and there[0] == here[0] and there[1] == here[1] - 1:
-            return url
-    return None
 
 
 def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:

@@ -3,7 +3,10 @@
 The page is compared with its previous page only (rel=prev, a "previous" control, or the same URL
 with page N-1, from links and HTMX buttons alike; for a state the browser reached by clicking a
 pager's "2"/"Next" at the same URL, the page it was clicked on), so a repeated item is reported once, on the page
-that repeats it. Lists are runs of same-structure items, found among mixed siblings (previews beside
+that repeats it. A number in the path (`/feed/3`) is a page number only when the list's own pager
+says so — a rel=prev or "previous" control, or N-1 among the links of a pager: `/tag/93` linking
+`/tag/92` from a related-tags box, or `/c/2` linking `/c/1` from a category menu, is another list.
+A parameter named as a page (`?page=3`, `?p=3`) says so itself. Lists are runs of same-structure items, found among mixed siblings (previews beside
 tabs and a pager) and matched by their position in the page (container path + item signature). When
 the page has a pager, only the runs in the pager's nearest enclosing container count: that is the
 list the pager pages. Page furniture is skipped: lists inside `nav`/`header`/`footer` (or ARIA
@@ -12,6 +15,9 @@ pages (a menu whose current item is not a link, a tag cloud).
 """
 
 from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
 
 from loguru import logger
 
@@ -34,15 +40,17 @@ from bughunt.oracles.lists import (
     item_runs,
     item_title,
     pager_nodes,
-    previous_page_url,
+    targets,
 )
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import same_origin
+from bughunt.urls import absolute, same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
 _FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist"})
 NEARLY_SAME = 0.75
 """Share of a list's items also on the previous page above which the list is furniture."""
+_PREV_TEXT = re.compile(r"^(?:[«‹←]\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←])?$|^[«‹←]$", re.I)
+_PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
 
 
 def furniture(node: Node) -> bool:
@@ -103,6 +111,67 @@ def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
         }
     )
     return titles
+
+
+def page_number(url: str) -> tuple[str, int, bool] | None:
+    """(pattern, page number, named) when the URL carries a page number: a parameter named as a page
+    (`?page=3`: named, the site says so) or the path's last segment (`/feed/3`: not named — a page
+    number only if the pager agrees, see `previous_page_url`)."""
+    parts = urlsplit(url)
+    for key, value in parse_qsl(parts.query):
+        if key.lower() in _PAGE_KEYS and value.isdigit():
+            rest = re.sub(rf"(?<![^&?]){re.escape(key)}=\d+", f"{key}=#", parts.query)
+            return f"{parts.path}?{rest}", int(value), True
+    match = re.search(r"/(\d{1,4})/?$", parts.path)
+    if match:
+        return parts.path[: match.start()] + "/#", int(match.group(1)), False
+    return None
+
+
+def _in_sequence(current: str, previous: str) -> bool:
+    """Whether `previous` can be the page before `current` in one list: the same URL with page N-1,
+    or the bare list URL before page 2 (`/news` → `/news?p=2`, `/` → `/feed/2`). A "previous post"
+    link between two articles is not: their lists (comments, sidebars) are not one sequence."""
+    here, there = page_number(current), page_number(previous)
+    if here is None:
+        return False
+    if there is not None:
+        return there[0] == here[0] and there[1] == here[1] - 1
+    return here[1] == 2
+
+
+def _in_pager(page: FetchedPage, controls: list[tuple[Node, str | None]]) -> list[tuple[Node, str | None]]:
+    """The controls inside the page's pagers (lists `is_pager` recognises)."""
+    pagers = {id(p) for p in pager_nodes(page)}
+    return [(n, url) for n, url in controls if pagers and any(id(a) in pagers for a in n.ancestors())]
+
+
+def previous_page_url(page: FetchedPage) -> str | None:
+    """The previous page of a paginated list, as its pager gives it: a rel=prev link or a "previous"
+    control in sequence with this URL (links and `hx-get`/`data-href` buttons alike), else the URL
+    with N-1 — among all the page's controls when N is a named page parameter, among the pager's own
+    links only when N is a path segment. (Looking everywhere for a path's N-1 read numeric
+    identifiers as page numbers: `/tag/92` from the related tags of `/tag/93` was compared as its
+    previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.)"""
+    base = base_url(page)
+    controls = [(n, absolute(base, href)) for n, href in targets(page.document)]
+    candidates = [
+        url
+        for n, url in controls
+        if n.tag in ("a", "link") and {"prev", "previous"} & set(n.get("rel").lower().split())
+    ]
+    candidates += [url for n, url in controls if n.tag != "link" and _PREV_TEXT.match(n.text())]
+    for url in candidates:
+        if url and _in_sequence(page.url, url):
+            return url
+    here = page_number(page.url)
+    if here is None or here[1] < 2:
+        return None
+    for _, url in controls if here[2] else _in_pager(page, controls):
+        there = page_number(url) if url else None
+        if there and there[0] == here[0] and there[1] == here[1] - 1:
+            return url
+    return None
 
 
 def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None:

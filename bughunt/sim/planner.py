@@ -129,7 +129,24 @@ class Planner:
         if cur not in memory:
             for q in links:
                 referrers[q] += 1
-        covered = Counter(t for t in map(self.template, remembered) if t is not None)
+        # Each node's template is asked for again and again below (every remembered page, every node
+        # reachable): computed once per choice.
+        templates: dict[N, str | None] = {}
+
+        def template(q: N) -> str | None:
+            if q not in templates:
+                templates[q] = self.template(q)
+            return templates[q]
+
+        covered = Counter(t for t in map(template, remembered) if t is not None)
+        # What is reachable over known links, found at most once per choice (both the check for a
+        # better page elsewhere and the trip there need it).
+        reach: list[tuple[dict[N, int], dict[N, N]]] = []
+
+        def reachable() -> tuple[dict[N, int], dict[N, N]]:
+            if not reach:
+                reach.append(_reachable(cur, links, memory))
+            return reach[0]
 
         def sampled(q: N) -> int:
             # 0: its template wants more visited instances; 1: it has enough, the other templates
@@ -139,7 +156,7 @@ class Planner:
                 return 1
             if q in self.variants:
                 return 0
-            t = self.template(q)
+            t = template(q)
             if t is None:
                 return 0
             if t in self.saturated:
@@ -169,14 +186,14 @@ class Planner:
             stay = not (best_rank[0] or best_rank[1]) or any(
                 not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
             )
-            if stay or not self._better_elsewhere(cur, links, memory, again, sampled, best_rank[1]):
+            if stay or not _better_elsewhere(cur, reachable()[0], memory, again, sampled, best_rank[1]):
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
-                    best = self._most_linked(fresh, ranks, best_rank)
+                    best = self._most_linked(fresh, ranks, best_rank, template)
                 return pick(rnd, best)
             # Every link here is one more instance of a page type already seen, while memory knows
             # a page of a type seen less (or not at all): that one first.
-        dist, first = _reachable(cur, links, memory)
+        dist, first = reachable()
         targets = [q for q in dist if q != cur and q not in memory]
         if not targets:
             return None
@@ -187,21 +204,8 @@ class Planner:
             for q in unknown:
                 straggle[q] = max(straggle.get(q, 0), len(unknown))
         keys = {q: (q in again, sampled(q), dist[q], straggle.get(q, 0), referrers[q]) for q in targets}
-        best = min(keys.values())
-        return first[pick(rnd, [q for q in targets if keys[q] == best])]
-
-    def _better_elsewhere(
-        self,
-        cur: N,
-        links: Sequence[N],
-        memory: KnownLinks[N],
-        again: set[N],
-        sampled: Callable[[N], int],
-        level: int,
-    ) -> bool:
-        """Does memory know an unvisited node, reachable from here, of a template sampled less than `level`?"""
-        dist, _ = _reachable(cur, links, memory)
-        return any(q not in memory and q not in again and sampled(q) < level for q in dist if q != cur)
+        nearest = min(keys.values())
+        return first[pick(rnd, [q for q in targets if keys[q] == nearest])]
 
     def _aliases(self, cur: N, remembered: Sequence[N], known: Iterable[N]) -> set[N]:
         """Known, unvisited nodes that are a remembered page at a first-page address (`first_page_alias`):
@@ -210,19 +214,23 @@ class Planner:
         if not routes:
             return set()
         seen = [r for r in map(self.route, [*remembered, cur]) if r is not None]
-        siblings = [*routes.values(), *seen]
+        alias = FirstPageAliases([*routes.values(), *seen], seen)
         done = set(remembered)
-        return {q for q, r in routes.items() if q not in done and first_page_alias(r, siblings, seen)}
+        return {q for q, r in routes.items() if q not in done and alias(r)}
 
     def _most_linked(
-        self, fresh: list[N], ranks: Mapping[N, tuple[Any, ...]], best: tuple[Any, ...]
+        self,
+        fresh: list[N],
+        ranks: Mapping[N, tuple[Any, ...]],
+        best: tuple[Any, ...],
+        template: Callable[[N], str | None],
     ) -> list[N]:
         """The candidates when the pages' link counts are known: each template whose best instance
         ranks best offers its most linked instance (the rarest of those, then the first listed)."""
         by_template: dict[object, list[N]] = {}
         for q in fresh:
             if ranks[q][:2] == best[:2]:
-                by_template.setdefault(self.template(q) or q, []).append(q)
+                by_template.setdefault(template(q) or q, []).append(q)
         chosen: set[N] = set()
         for qs in by_template.values():
             if min(ranks[q] for q in qs) != best:
@@ -336,27 +344,47 @@ def first_page_alias(route: str, siblings: Iterable[str], seen: Iterable[str]) -
     ``/list``), judging by the URLs alone? The number must be 0 or 1 and the smallest one that
     `siblings` (the links beside it) give that parameter; an empty value equals no value
     (``?own=&page=1`` is ``?own`` page 1). Most pagers link their first page by number while the
-    list itself is linked without one: the same page at two addresses."""
-    path, _, query = route.partition("?")
-    if not query:
+    list itself is linked without one: the same page at two addresses. (One route; to ask about many
+    against the same siblings, build one `FirstPageAliases`.)"""
+    return FirstPageAliases(siblings, seen)(route)
+
+
+class FirstPageAliases:
+    """`first_page_alias` for many routes against one set of siblings and seen pages: the seen pages'
+    (path, query) keys and, per (path, parameter), the smallest number the siblings give it are
+    indexed once (O(siblings + seen)), so each route costs only its own parameters. Asking route by
+    route rebuilt both for every route — O(routes × (siblings + seen)) per choice, most of the
+    planner's time on a site with thousands of paginated lists."""
+
+    __slots__ = ("_seen", "_least")
+
+    def __init__(self, siblings: Iterable[str], seen: Iterable[str]) -> None:
+        self._seen = {_query_key(r) for r in seen}
+        least: dict[tuple[str, str], int] = {}
+        for sibling in siblings:
+            path, _, query = sibling.partition("?")
+            for key, value in _pairs(query):
+                if _NUMBER.match(value):
+                    number = int(value)
+                    if (path, key) not in least or number < least[(path, key)]:
+                        least[(path, key)] = number
+        self._least = least
+
+    def __call__(self, route: str) -> bool:
+        path, _, query = route.partition("?")
+        if not query:
+            return False
+        pairs = _pairs(query)
+        for i, (key, value) in enumerate(pairs):
+            if value not in ("0", "1"):
+                continue
+            rest = pairs[:i] + pairs[i + 1 :]
+            if (path, tuple(sorted(rest))) not in self._seen:
+                continue
+            least = self._least.get((path, key))
+            if least is None or int(value) <= least:
+                return True
         return False
-    pairs = _pairs(query)
-    known = {_query_key(r) for r in seen}
-    for i, (key, value) in enumerate(pairs):
-        if value not in ("0", "1"):
-            continue
-        rest = pairs[:i] + pairs[i + 1 :]
-        if (path, tuple(sorted(rest))) not in known:
-            continue
-        values = [
-            int(v)
-            for s in siblings
-            for k, v in _pairs(s.partition("?")[2])
-            if k == key and _NUMBER.match(v) and s.partition("?")[0] == path
-        ]
-        if not values or int(value) <= min(values):
-            return True
-    return False
 
 
 def _pairs(query: str) -> list[tuple[str, str]]:
@@ -388,6 +416,19 @@ def _next_query_page(here: str, there: str) -> bool:
     pk, _, pv = p.partition("=")
     qk, _, qv = q.partition("=")
     return pk == qk and _next_number(pv, qv)
+
+
+def _better_elsewhere(
+    cur: N,
+    dist: Mapping[N, int],
+    memory: KnownLinks[N],
+    again: set[N],
+    sampled: Callable[[N], int],
+    level: int,
+) -> bool:
+    """Does memory know an unvisited node, reachable from here (`dist`), of a template sampled less
+    than `level`?"""
+    return any(q not in memory and q not in again and sampled(q) < level for q in dist if q != cur)
 
 
 def _remembered(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> list[N]:

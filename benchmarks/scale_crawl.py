@@ -1,0 +1,46 @@
+"""The baseline of `benchmarks.scale`: a bare crawl of given URLs, fetched and parsed in a plain loop.
+
+What any crawler pays per page — an HTTP GET over one kept-alive connection (httpx), a parse
+(selectolax's lexbor, the parser BugHunt uses) and the page's links resolved — with nothing
+remembered, checked or planned. The explorer's CPU per click divided by this CPU per page is the
+overhead of exploring over crawling, a ratio that means the same on a fast and a slow machine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
+import httpx
+from selectolax.lexbor import LexborHTMLParser
+
+
+@dataclass(frozen=True, slots=True)
+class Crawl:
+    pages: int
+    links: int
+    """Links found on all pages (resolved; a check that the parse did its work)."""
+    cpu_s: float
+    """CPU time of the crawling thread (the site's server runs in another process)."""
+
+    @property
+    def cpu_ms_per_page(self) -> float:
+        return 1000 * self.cpu_s / self.pages if self.pages else 0.0
+
+
+def crawl(base_url: str, routes: Iterable[str], timeout: float = 10.0) -> Crawl:
+    """GET each `base_url + route` in order, parse it and resolve its links; error answers count too
+    (the explorer fetched them as well)."""
+    pages = links = 0
+    with httpx.Client(timeout=timeout, follow_redirects=False) as client:
+        start = time.thread_time()
+        for route in routes:
+            url = base_url.rstrip("/") + route
+            response = client.get(url)
+            tree = LexborHTMLParser(response.text)
+            links += sum(1 for a in tree.css("a[href]") if urljoin(url, a.attributes.get("href") or ""))
+            pages += 1
+        cpu = time.thread_time() - start
+    return Crawl(pages, links, cpu)

@@ -1,0 +1,135 @@
+"""A number in the path is a page number only when the list's own pager says so (issue 28).
+
+Generic markup, no application's templates: a list of cards, a pager (`ul.pagination`), and boxes of
+links to neighbouring resources whose identifiers happen to be consecutive numbers. Every fetch the
+oracle makes is recorded, so the tests see both what it reports and what it asked for.
+"""
+
+from __future__ import annotations
+
+from bughunt.html import FetchedPage, route_of
+from bughunt.oracles import ORACLES
+from bughunt.oracles.pagination import page_number, previous_page_url
+
+ORIGIN = "http://library.test"
+
+
+def page(path: str, body: str) -> FetchedPage:
+    html = f"<!doctype html><html><head><title>t</title></head><body>{body}</body></html>"
+    return FetchedPage(ORIGIN + path, route_of(ORIGIN + path), 200, {}, "text/html", html, 1.0)
+
+
+def cards(*titles: str) -> str:
+    return (
+        '<div class="results">'
+        + "".join(
+            f'<div class="card"><h3><a href="/book/{t.lower()}">{t}</a></h3><p>A book.</p></div>'
+            for t in titles
+        )
+        + "</div>"
+    )
+
+
+def pager(path: str, pages: range, current: int) -> str:
+    links = "".join(
+        f"<li><span>{n}</span></li>" if n == current else f'<li><a href="{path}/{n}">{n}</a></li>'
+        for n in pages
+    )
+    return f'<ul class="pagination">{links}</ul>'
+
+
+def box(title: str, hrefs: list[str]) -> str:
+    return (
+        f'<aside class="box"><h4>{title}</h4><ul class="links">'
+        + "".join(f'<li><a href="{h}">Shelf {h.rsplit("/", 1)[-1]}</a></li>' for h in hrefs)
+        + "</ul></aside>"
+    )
+
+
+class Recorder:
+    """A fetch that serves given pages and remembers every URL asked for."""
+
+    def __init__(self, *pages: FetchedPage) -> None:
+        self.pages = {p.url: p for p in pages}
+        self.asked: list[str] = []
+
+    def __call__(self, url: str) -> FetchedPage:
+        self.asked.append(url)
+        if url not in self.pages:
+            raise OSError(f"not served: {url}")
+        return self.pages[url]
+
+
+def check(p: FetchedPage, fetch: Recorder) -> list[str]:
+    return [f.kind for f in ORACLES["duplicate_pagination"](p, fetch)]
+
+
+def test_an_identifier_beside_its_neighbour_in_a_related_box_is_not_a_page_number():
+    # /shelf/93 and /shelf/92 are two shelves that share a book; the box links the neighbours.
+    shelf_92 = page(
+        "/shelf/92", cards("Dune", "Emma", "Ulysses") + box("Nearby shelves", ["/shelf/91", "/shelf/93"])
+    )
+    shelf_93 = page(
+        "/shelf/93", cards("Ulysses", "Walden", "Beloved") + box("Nearby shelves", ["/shelf/92", "/shelf/94"])
+    )
+    fetch = Recorder(shelf_92)
+    assert previous_page_url(shelf_93) is None
+    assert check(shelf_93, fetch) == [] and fetch.asked == []
+
+
+def test_a_section_menu_does_not_make_section_1_the_page_before_section_2():
+    menu = (
+        '<nav><ul class="menu">'
+        + "".join(f'<li><a href="/section/{k}">S{k}</a></li>' for k in (1, 2, 3))
+        + "</ul></nav>"
+    )
+    second = page("/section/2", menu + cards("Ada", "Bea", "Cal"))
+    fetch = Recorder(page("/section/1", menu + cards("Ada", "Dot", "Eve")))
+    assert check(second, fetch) == [] and fetch.asked == []
+
+
+def test_related_items_with_consecutive_ids_are_not_a_previous_page():
+    related = (
+        '<ul class="related">'
+        + "".join(
+            f'<li class="related-item"><a href="/book/{n}">Book {n}</a> <span>4 stars</span></li>'
+            for n in (10, 12, 15)
+        )
+        + "</ul>"
+    )
+    book_11 = page("/book/11", f"<h1>Book 11</h1>{related}")
+    fetch = Recorder(page("/book/10", f"<h1>Book 10</h1>{related}"))
+    assert check(book_11, fetch) == [] and fetch.asked == []
+
+
+def test_the_pager_says_so_the_same_path_numbers_are_pages():
+    # The same kind of URL, but N-1 is a link of the list's pager: compared, and the repeat reported.
+    first = page("/shelf/1", cards("Dune", "Emma", "Ulysses") + pager("/shelf", range(1, 4), 1))
+    second = page("/shelf/2", cards("Ulysses", "Walden", "Beloved") + pager("/shelf", range(1, 4), 2))
+    fetch = Recorder(first)
+    assert previous_page_url(second) == first.url
+    assert check(second, fetch) == ["duplicate_pagination"] and fetch.asked == [first.url]
+
+
+def test_a_previous_control_still_names_the_previous_page_without_a_pager_list():
+    # "« Previous page" beside the list (no pager list): the control itself says so.
+    first = page("/feed/2", cards("Dune", "Emma", "Ulysses"))
+    third = page("/feed/3", '<div class="bar"><a href="/feed/2">« Previous page</a> <span>3 of 3</span></div>'
+                 + cards("Ulysses", "Walden", "Beloved"))  # fmt: skip
+    fetch = Recorder(first)
+    assert check(third, fetch) == ["duplicate_pagination"] and fetch.asked == [first.url]
+
+
+def test_a_named_page_parameter_says_so_itself():
+    # ?page=3 is a page number whatever box links ?page=2 (a "back to page 2" link, not in a pager).
+    second = page("/search?q=x&page=2", cards("Dune", "Emma", "Ulysses"))
+    third = page("/search?q=x&page=3", '<p><a href="/search?q=x&page=2">back to page 2</a></p>'
+                 + cards("Ulysses", "Walden", "Beloved"))  # fmt: skip
+    fetch = Recorder(second)
+    assert check(third, fetch) == ["duplicate_pagination"] and fetch.asked == [second.url]
+
+
+def test_page_numbers_say_where_they_come_from():
+    assert page_number("http://x.test/list?sort=new&page=3") == ("/list?sort=new&page=#", 3, True)
+    assert page_number("http://x.test/tag/93") == ("/tag/#", 93, False)
+    assert page_number("http://x.test/tag/python") is None
