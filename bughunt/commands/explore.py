@@ -128,7 +128,7 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("explore", help="explore a web application and remember what was found")
     add_run_options(p, resume=False)
     p.set_defaults(func=run)

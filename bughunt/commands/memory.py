@@ -15,7 +15,7 @@ from bughunt.explorer.export import memory_snapshot
 from bughunt.explorer.store import ExplorerStore
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("memory", help="show an exploration's structured memory")
     p.add_argument("--store", required=True, type=Path, help="store directory")
     p.add_argument("--json", action="store_true", help="print the memory as JSON")

@@ -49,7 +49,7 @@ def write_report_file(html: str, out: Path) -> None:
     save_html(html, out)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "report",
         help="write a self-contained HTML report of an exploration",

@@ -12,7 +12,7 @@ import argparse
 from .explore import add_run_options, run_session
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("resume", help="continue an exploration from its store")
     add_run_options(p, resume=True)
     p.add_argument(

@@ -13,7 +13,7 @@ from bughunt.webapp import ACCOUNT_STATES, VARIANTS, make_server, serve
 from memgpt_lite.cli_dispatch import port_number
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "serve-site",
         help="run a built-in test site (24 pages and six bugs, or conduit-htmx) on loopback",

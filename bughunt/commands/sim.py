@@ -16,7 +16,7 @@ from ..sim.stats import pct
 from ..sim.strategies import strategy_names
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("sim", help="one simulator run on the built-in 24-page site")
     p.add_argument(
         "--strategy", default="frontier", help=f"exploration strategy ({', '.join(strategy_names())})"

@@ -41,7 +41,7 @@ class Planner:
         template_of: Callable[[str], str] | None = None,
         probes: frozenset[Hashable] = frozenset(),
         samples: Mapping[str, int] | None = None,
-        popularity: Mapping[Hashable, int] | None = None,
+        popularity: Mapping[Any, int] | None = None,  # keyed by node (Mapping is invariant in its key)
         saturated: frozenset[str] = frozenset(),
         listed: frozenset[Hashable] = frozenset(),
         variants: frozenset[Hashable] = frozenset(),
@@ -72,7 +72,7 @@ class Planner:
         template_of: Callable[[str], str],
         probes: Iterable[Hashable] = (),
         samples: Mapping[str, int] | None = None,
-        popularity: Mapping[Hashable, int] | None = None,
+        popularity: Mapping[Any, int] | None = None,  # keyed by node (Mapping is invariant in its key)
         saturated: Iterable[str] = (),
         listed: Iterable[Hashable] = (),
         variants: Iterable[Hashable] = (),
