@@ -11,9 +11,9 @@ import threading
 from http.server import BaseHTTPRequestHandler
 
 import pytest
-from loopback import serving
 
 from memgpt_lite.cli import main
+from tests.support.loopback import serving
 
 
 def wire(content, stop_reason="tool_use"):

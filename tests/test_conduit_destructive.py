@@ -6,10 +6,10 @@ resume does not take it over."""
 from __future__ import annotations
 
 import pytest
-from conduit_client import Client
 
 from bughunt.cli import main
 from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
+from tests.support.conduit_client import Client
 
 ARTICLE = "/article/property-based-testing-v5w3"
 DELETE = ARTICLE + "/comments/4/delete"

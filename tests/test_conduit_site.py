@@ -11,7 +11,6 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from conduit_client import Client, crawl, sweep
 
 from bughunt.oracles import OracleConfig, inspect_page
 from bughunt.webapp import running_variant
@@ -26,6 +25,7 @@ from bughunt.webapp.conduit import (
     running_conduit,
     score,
 )
+from tests.support.conduit_client import Client, crawl, sweep
 
 ARTICLE = "/article/property-based-testing-v5w3"
 DELETE = ARTICLE + "/comments/4/delete"

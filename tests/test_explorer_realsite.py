@@ -9,7 +9,6 @@ from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler
 
 import pytest
-from loopback import serving
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
@@ -17,6 +16,7 @@ from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import summary
+from tests.support.loopback import serving
 
 NAV = '<nav><a href="/">Home</a> <a href="/a">A</a></nav>'
 HOME_LINKS = [

@@ -10,12 +10,12 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
 import pytest
-from loopback import raw_serving
 
 from bughunt.explorer.http_engine import MAX_CRAWL_DELAY_S, HttpEngine
 from bughunt.explorer.transport import FETCH_SLACK_S, USER_AGENT, fetch_page
 from bughunt.urls import MAX_ROUTE_CHARS
 from memgpt_lite.errors import UsageError
+from tests.support.loopback import raw_serving
 
 Handler = Callable[[socket.socket, str, str], None]
 """Answer one connection: (conn, path, the raw request head)."""

@@ -9,10 +9,10 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from loopback import raw_serving
 
 from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.transport import FETCH_SLACK_S, fetch_page
+from tests.support.loopback import raw_serving
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from bughunt.explorer.summary import summary
 from bughunt.webapp import running_site
 from memgpt_lite.llm.anthropic import AnthropicModel
 from memgpt_lite.storage.embeddings import HashingEmbedder
+from tests.support.tester_model import scripted_tester
 
 
 class FakeClaude:
@@ -96,8 +97,6 @@ def test_llm_policy_over_the_anthropic_client(tmp_path):
 
 @pytest.mark.slow
 def test_llm_session_resumes_with_its_agent_memory(tmp_path):
-    from test_poison import scripted_tester
-
     from memgpt_lite.memory import AgentMemory
 
     def session(store_dir, budget):

@@ -13,13 +13,13 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
-from loopback import serving
 
 from bughunt.cli import main
 from bughunt.explorer.engine import Engine, LoginLost
 from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.login import Credentials, LoginFailed, credentials_from_args, http_login
 from memgpt_lite.errors import UsageError
+from tests.support.loopback import serving
 
 PASSWORD = "pw-Zq8!kV2#mW"
 COOKIE_VALUE = "cookie-Xr7TqP3"

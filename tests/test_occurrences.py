@@ -7,7 +7,6 @@ import sqlite3
 from collections.abc import Iterator
 
 import pytest
-from loopback import QuietHandler, serving
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
@@ -16,6 +15,7 @@ from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import SCHEMA_VERSION, ExplorerStore
 from bughunt.explorer.views import bug_entries
 from bughunt.report import load_report_data, render_report
+from tests.support.loopback import QuietHandler, serving
 
 TAGS = ("python", "webdev", "rust")
 

@@ -8,12 +8,12 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
-from loopback import QuietHandler, serving
 
 from bughunt.explorer.factory import make_engine
 from bughunt.oracles import inspect_page
 from bughunt.oracles.lists import clicked_previous_page
 from bughunt.page import FetchedPage
+from tests.support.loopback import QuietHandler, serving
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 

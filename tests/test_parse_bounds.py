@@ -6,7 +6,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from loopback import QuietHandler, serving
 
 from bughunt.actions import extract_actions
 from bughunt.dom import MAX_DEPTH, parse_html
@@ -14,6 +13,7 @@ from bughunt.explorer.http_engine import MAX_ORACLE_FETCHES, HttpEngine
 from bughunt.oracles import inspect_page
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
+from tests.support.loopback import QuietHandler, serving
 
 
 def page(body: str, url: str = "http://a.test/p") -> FetchedPage:

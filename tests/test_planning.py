@@ -14,6 +14,9 @@ from bughunt.sim.memory import Memory
 from bughunt.sim.rng import mulberry32
 from bughunt.sim.strategies import get_strategy
 from memgpt_lite.errors import UsageError
+from tests.support.known_links import (
+    KnownTable as View,  # the minimal KnownLinks protocol, like the retest view
+)
 
 
 def _is_walk(graph, walk):
@@ -152,8 +155,6 @@ def test_planner_takes_the_link_that_leads_on_from_here():
 
 
 def test_planner_works_with_a_view_that_cannot_list_itself():
-    from test_sim_engine import _Known as View  # only the minimal KnownLinks protocol, like the retest view
-
     table = {"h": ("a", "b"), "a": ("h",), "b": ("h", "c")}
     assert planner_strategy("a", ("h",), View(table), mulberry32(1)) == "h"
     assert planner_strategy("b", ("h", "c"), View(table), mulberry32(1)) == "c"

@@ -9,8 +9,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from loopback import QuietHandler, serving
-
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.http_engine import HttpEngine
@@ -21,6 +19,7 @@ from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
 from bughunt.sim.planner import first_page_alias
 from bughunt.sim.rng import mulberry32
+from tests.support.loopback import QuietHandler, serving
 
 SEEDS = range(1000, 1012)
 

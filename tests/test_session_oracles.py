@@ -6,9 +6,9 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from loopback import QuietHandler, serving
 
 from bughunt.cli import main
+from tests.support.loopback import QuietHandler, serving
 
 SLUG = "tuning-queries-q7k2"
 PAGES = {

@@ -7,7 +7,6 @@ import shutil
 from dataclasses import asdict
 
 import pytest
-from test_engine_browser import spa  # noqa: F401 (the loopback single-page app fixture)
 
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_engine, make_policy
@@ -15,6 +14,7 @@ from bughunt.explorer.graph import CLICK_MARK
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import summary
+from tests.support.spa import spa  # noqa: F401 (the loopback single-page app fixture)
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 

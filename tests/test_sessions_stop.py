@@ -17,8 +17,6 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
-import loopback
-
 from bughunt.cli import main
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.engine import LoginLost
@@ -28,6 +26,7 @@ from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import Choice, Decision
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import summary
+from tests.support import loopback
 
 # A small site: a chain of pages behind a start page, and a DEBUG-style 500 page whose only link is `#`.
 PAGES: dict[str, list[str]] = {

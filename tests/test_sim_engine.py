@@ -13,6 +13,7 @@ from bughunt.sim.memory import Memory
 from bughunt.sim.rng import derive_seed, mulberry32, pick
 from bughunt.sim.strategies import frontier_strategy, random_strategy, visited_strategy
 from memgpt_lite.errors import ConfigError
+from tests.support.known_links import KnownTable
 
 
 def test_mulberry32_known_outputs():
@@ -78,20 +79,9 @@ def test_policy_is_the_deprecated_name_of_eviction():
     assert run(old, 1003).path == run(new, 1003).path
 
 
-class _Known:
-    def __init__(self, table):
-        self.table = table
-
-    def __contains__(self, node):
-        return node in self.table
-
-    def links(self, node):
-        return self.table.get(node, ())
-
-
 def test_strategies_on_a_small_graph():
     # a -> b, c ; b -> a ; c -> a, d ; d unknown. Memory knows a, b, c.
-    known = _Known({"a": ("b", "c"), "b": ("a",), "c": ("a", "d")})
+    known = KnownTable({"a": ("b", "c"), "b": ("a",), "c": ("a", "d")})
     r = mulberry32(1000)
     assert random_strategy("a", ("b", "c"), known, r) == "c"  # 0.795 * 2 -> 1
     # all neighbours of b remembered: visited draws among all links
@@ -101,11 +91,11 @@ def test_strategies_on_a_small_graph():
     assert frontier_strategy("b", ("a",), known, r) == "a"
     assert r() == mulberry32(1)()  # no draw was consumed
     # everything reachable is remembered: frontier stops
-    assert frontier_strategy("b", ("a",), _Known({"a": ("b",), "b": ("a",)}), r) is None
+    assert frontier_strategy("b", ("a",), KnownTable({"a": ("b",), "b": ("a",)}), r) is None
 
 
 def test_frontier_prefers_an_unremembered_neighbour():
-    known = _Known({"a": ("b", "x")})
+    known = KnownTable({"a": ("b", "x")})
     assert frontier_strategy("a", ("b", "x"), known, mulberry32(3)) in {"b", "x"}
 
 

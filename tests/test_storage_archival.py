@@ -2,13 +2,13 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
-from conftest import kill_writer_when_ready
 
 from memgpt_lite.errors import ConfigError, StoreError, UsageError
 from memgpt_lite.retrieval import ScoreWeights
 from memgpt_lite.storage.archival import ArchivalStore
 from memgpt_lite.storage.embeddings import HashingEmbedder
 from memgpt_lite.storage.passages import NewPassage
+from tests.support.processes import kill_writer_when_ready
 
 T0 = datetime(2024, 3, 1, 12, tzinfo=UTC)
 

@@ -1,12 +1,12 @@
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from conftest import kill_writer_when_ready
 
 import memgpt_lite.storage.recall as recall_module
 from memgpt_lite.errors import StoreError, UsageError
 from memgpt_lite.messages import Message, TextPart, ToolCallPart, ToolResultPart
 from memgpt_lite.storage.recall import RecallStore
+from tests.support.processes import kill_writer_when_ready
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
 
