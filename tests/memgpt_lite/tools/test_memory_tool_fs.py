@@ -323,7 +323,7 @@ def test_racing_symlink_swap_touches_nothing_outside_short(tmp_path):
 
 # The soak's length: 5 s by default (hundreds of tool operations against thousands of swaps even on
 # a loaded machine), longer on demand:
-# MEMORY_TOOL_RACE_SECONDS=300 python -m pytest tests/test_memory_tool_fs.py -k soak
+# MEMORY_TOOL_RACE_SECONDS=300 python -m pytest tests/memgpt_lite/tools/test_memory_tool_fs.py -k soak
 # Why 5 s is enough for the suite: the path-based tool this race was written against (d9596fa) lost it in
 # 12 of 20 one-second races, 15/20 half-second ones and 10 of 10 three-second ones (2-core machine, load
 # ~1.9), so the short test alone catches that regression; the soak's 5 s more take the chance of missing it

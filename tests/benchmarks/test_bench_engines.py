@@ -13,7 +13,7 @@ import pytest
 
 from benchmarks.engines import main, measure
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bench(*argv: str) -> tuple[int, dict, str]:

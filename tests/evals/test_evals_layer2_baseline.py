@@ -472,7 +472,7 @@ def test_layer2_report_markdown_html_and_cli(hashing_store, tmp_path, capsys):
     assert "<code>baseline</code>" in page and "`" not in page.split("<table>")[0]
     out = tmp_path / "r" / "l2.md"
     # one case file: every case of every file (and the trivial agents on them) is run by
-    # tests/test_evals_layer2.py::test_baseline_runs_every_case_offline_with_complete_records
+    # tests/evals/test_evals_layer2.py::test_baseline_runs_every_case_offline_with_complete_records
     one_file = DEFAULT_CASES_DIR / "no_match.yaml"
     argv = ["layer2", "--agent", "baseline", "--store", str(hashing_store), "--cases", str(one_file)]
     assert main([*argv, "--report", str(out), "--json"]) == 0
