@@ -47,6 +47,7 @@ def test_the_tree_peak_counts_children_that_the_single_process_peak_does_not():
     assert 0 < m.peak_pss <= m.peak_rss
 
 
+@pytest.mark.slow
 def test_http_engine_on_both_sites_reports_rates_memory_and_load_and_removes_its_stores():
     rc, result, err = _bench("--engine", "http", "--repeats", "2", "--budget", "3")
     assert rc == 0, err

@@ -38,6 +38,7 @@ def test_the_http_engine_sees_an_empty_shell_and_auto_picks_the_browser(spa):  #
 
 
 # Before the module's shared browser exists: Playwright's sync API runs one instance per thread.
+@pytest.mark.slow
 def test_explore_auto_stores_the_engine_and_resume_reuses_it(spa, tmp_path, capsys):  # noqa: F811
     import json
 
