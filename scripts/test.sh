@@ -25,8 +25,17 @@ lint-imports --no-cache  # the layers of docs/architecture.md (contracts in pypr
 mypy_log=$(mktemp)
 mypy >"$mypy_log" 2>&1 & mypy_pid=$!
 # Tests run on every core (pytest-xdist), one more worker than cores: many tests wait on a subprocess.
+# The inner loop is `bash scripts/test.sh -m "not slow"` (the tests marked slow are the end-to-end ones).
 status=0
+started=$SECONDS
 python -m pytest -n "${PYTEST_WORKERS:-$(( $(nproc) + 1 ))}" --dist worksteal "$@" || status=$?
+took=$(( SECONDS - started ))
+selection=all prev=
+for arg in "$@"; do
+  if [ "$prev" = -m ]; then selection="-m \"$arg\""; elif [ "${arg#-m}" != "$arg" ] && [ "$arg" != -m ]; then selection="-m \"${arg#-m}\""; fi
+  prev=$arg
+done
 if ! wait "$mypy_pid"; then cat "$mypy_log"; echo "mypy failed" >&2; status=1; fi
 rm -f "$mypy_log"
+echo "tests took ${took} s (wall), selection: ${selection}${*:+ (pytest arguments: $*)}" >&2
 exit "$status"

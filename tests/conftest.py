@@ -20,6 +20,9 @@ from loguru import logger
 os.environ.pop("ANTHROPIC_API_KEY", None)
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
+# The shared helpers (tests/support) report a failed assert with its values, like a test module.
+pytest.register_assert_rewrite("tests.support")
+
 FAST_TEMP_MIN_FREE = 2 << 30
 
 
@@ -141,23 +144,6 @@ def browser():
         instance = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
         yield instance
         instance.close()
-
-
-def kill_writer_when_ready(script: str, path, settle: float) -> None:
-    """Run `script` (Python source, argv[1] = path) until it prints "ready", let it keep writing for
-    `settle` seconds, then SIGKILL it: a write is almost certainly in flight when it dies."""
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    proc = subprocess.Popen([sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout.readline().strip() == "ready"
-        time.sleep(settle)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
 
 
 def pytest_collection_modifyitems(config, items):

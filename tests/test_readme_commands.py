@@ -45,10 +45,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 FAST: dict[str, list[str]] = {
-    "bash scripts/test.sh": ["tests/test_site.py", "-q", "-p", "no:cacheprovider"],
+    "bash scripts/test.sh": ["tests/bughunt/test_site.py", "-q", "-p", "no:cacheprovider"],
     "memgpt-lite demo": ["--turns", "20"],  # 200 turns take ~10 s; 20 still warn, flush and evict
     "python -m benchmarks.reproduce": ["--repeats", "1"],
-    # 3 x 30 clicks per engine and site: ~2 min. One site, the HTTP engine; tests/test_bench_engines.py
+    # 3 x 30 clicks per engine and site: ~2 min. One site, the HTTP engine; tests/benchmarks/test_bench_engines.py
     # runs both sites with it and conduit-htmx with Chromium beside it (logged in, as here)
     "python -m benchmarks.engines": [
         "--repeats",
@@ -61,11 +61,11 @@ FAST: dict[str, list[str]] = {
         "http",
     ],
     "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
-    # MiniLM over every case: ~20 s each; tests/test_evals_layer1.py and _layer2.py run them on MiniLM
+    # MiniLM over every case: ~20 s each; tests/evals/test_evals_layer1.py and _layer2.py run them on MiniLM
     "python -m evals layer1": ["--embedder", "hashing"],
     # every case through the baseline and three trivial agents: ~10 s of CPU on hashing. One case file
     # still takes the whole path (temporary fixture, the agents, --log, --report and its JSON twin); every
-    # case goes through the baseline in tests/test_evals_layer2.py (MiniLM), the trivial agents through
+    # case goes through the baseline in tests/evals/test_evals_layer2.py (MiniLM), the trivial agents through
     # seven picked cases there, the CLI with --report in test_evals_layer2_baseline.py
     "python -m evals layer2 --agent baseline": [
         "--embedder",

@@ -1,0 +1,132 @@
+"""`--allow-destructive` on `explore`/`resume`, on the conduit-htmx site (its comment delete is a plain
+GET that deletes and redirects back): off by default (suspected, never opened, the comment stays);
+on, it is opened and confirmed by its effect (the comment is gone), and JSON, text and report say so;
+resume does not take it over."""
+
+from __future__ import annotations
+
+import pytest
+
+from bughunt.cli import main
+from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
+from tests.support.conduit_client import Client
+
+ARTICLE = "/article/property-based-testing-v5w3"
+DELETE = ARTICLE + "/comments/4/delete"
+COMMENT = "Great intro, thanks."
+
+
+@pytest.fixture
+def site(monkeypatch):
+    monkeypatch.setenv("BH_CONDUIT_PASSWORD", DEMO_PASSWORD)
+    with running_conduit() as base:
+        yield base
+
+
+def _explore(site: str, store, *extra: str, command: str = "explore") -> list[str]:
+    # Start on the article that lists the comment: the landing (budget 0) inspects it.
+    login = ["--login-url", "/login", "--username", DEMO_USER, "--password-env", "BH_CONDUIT_PASSWORD"]
+    return [command, "--url", site + ARTICLE, "--store", str(store), "--budget", "0", *login, *extra]
+
+
+def _comment_exists(site: str) -> bool:
+    client = Client(site)
+    client.login(DEMO_USER, DEMO_PASSWORD)
+    return COMMENT in client.fetch(site + ARTICLE).body
+
+
+def _destructive(data: dict) -> list[dict]:
+    return [b for b in data["bugs"] if b["kind"] == "unconfirmed_destructive"]
+
+
+def test_without_the_flag_the_delete_is_suspected_and_never_opened(site, tmp_path, cli_json, capsys):
+    data = cli_json(*_explore(site, tmp_path / "s", "--json"))
+    assert [(b["route"], b["suspected"]) for b in _destructive(data)] == [(DELETE, True)]
+    assert data["allow_destructive"] is False and data["destructive_sessions"] == []
+    assert data["destructive_actions"].startswith("destructive actions were not opened")
+    assert _comment_exists(site)
+    assert main(["report", "--store", str(tmp_path / "s"), "--out", str(tmp_path / "r.html")]) == 0
+    assert "Destructive actions were not opened" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_with_the_flag_it_is_opened_and_confirmed_by_its_effect(site, tmp_path, cli_json, capsys):
+    store = tmp_path / "s"
+    data = cli_json(*_explore(site, store, "--allow-destructive", "--json"))
+    # Judged on the request (the delete route), not on the article the redirect lands on.
+    assert [(b["route"], b["suspected"]) for b in _destructive(data)] == [(DELETE, False)]
+    assert data["allow_destructive"] is True
+    assert data["destructive_actions"] == "destructive actions were opened: disposable environment"
+    assert data["destructive_sessions"] == [data["session"]]
+    assert not _comment_exists(site)
+
+    out = tmp_path / "r.html"
+    assert main(["report", "--store", str(store), "--out", str(out)]) == 0
+    capsys.readouterr()
+    html = out.read_text(encoding="utf-8")
+    assert "Destructive actions were opened: disposable environment" in html
+    assert "gone from the page that listed it" in html  # the effect that confirmed it
+
+    # Not a default for resume: without the flag again this session opens nothing.
+    again = cli_json(*_explore(site, store, "--json", command="resume"))
+    assert again["allow_destructive"] is False and again["destructive_sessions"] == [data["session"]]
+
+
+def test_the_text_output_says_it_opened_destructive_actions(site, tmp_path, capsys):
+    assert main(_explore(site, tmp_path / "s", "--allow-destructive")) == 0
+    out = capsys.readouterr().out
+    assert "destructive actions were opened: disposable environment (--allow-destructive)" in out
+    assert main(_explore(site, tmp_path / "t")) == 0  # the comment is gone: nothing left to suspect
+    assert "destructive actions were opened" not in capsys.readouterr().out
+
+
+def _stale_list_site():
+    """A list that keeps showing a deleted item's links (a stale cache); only the item's own page
+    tells: it answers 404 once the plain-GET delete ran."""
+    from bughunt.webapp.pages import Response
+    from bughunt.webapp.server import SiteServer
+
+    state = {"deleted": False}
+    html = [("Content-Type", "text/html; charset=utf-8")]
+
+    def app(request):
+        path = request.target.split("?")[0]
+        if path == "/":
+            body = '<h1>Items</h1><ul><li><a href="/items/7">Item 7</a> <a href="/items/7/delete">Delete</a></li></ul>'
+            return Response(200, f"<html><body>{body}</body></html>", tuple(html))
+        if path == "/items/7":
+            if state["deleted"]:
+                return Response(404, "<html><body><h1>Not found</h1></body></html>", tuple(html))
+            return Response(200, '<html><body><h1>Item 7</h1><a href="/">Back</a></body></html>', tuple(html))
+        if path == "/items/7/delete":
+            state["deleted"] = True
+            return Response(302, "", (("Location", "/"),))
+        return Response(404, "not found", (("Content-Type", "text/plain"),))
+
+    return SiteServer(("127.0.0.1", 0), app), state
+
+
+@pytest.mark.parametrize("allow", [False, True])
+def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_stale(tmp_path, allow):
+    """The item's page is fetched before and *again* after the delete within one step: the second
+    fetch must be a fresh request, or the effect (200 -> 404) is never seen."""
+    from bughunt.explorer.config import SessionConfig
+    from bughunt.explorer.factory import make_policy
+    from bughunt.explorer.http_engine import HttpEngine
+    from bughunt.explorer.loop import Explorer
+    from bughunt.explorer.store import ExplorerStore
+    from bughunt.explorer.summary import summary
+    from bughunt.webapp.server import serving
+
+    server, state = _stale_list_site()
+    with serving(server) as url:
+        store = ExplorerStore(tmp_path / "s")
+        try:
+            with make_policy("frontier", store=store) as policy:
+                config = SessionConfig(budget=0, allow_destructive=allow)
+                result = Explorer(store, HttpEngine(url), policy, config).run()
+            data = summary(store, result)
+        finally:
+            store.close()
+    (bug,) = _destructive(data)
+    assert bug["route"] == "/items/7/delete" and bug["suspected"] is not allow
+    assert state["deleted"] is allow
