@@ -16,7 +16,7 @@ from bughunt.page import FetchedPage
 from bughunt.oracles import inspect_page
 from bughunt.webapp.server import Request
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BASE = "http://scale.test"
 
 
