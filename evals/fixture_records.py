@@ -23,6 +23,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from evals.case_schema import RECORDS_FILE_NAMES
+from evals.dataset_paths import resolve_old_layout
 from evals.fixture_data import FixtureItem
 from memgpt_lite.errors import UsageError
 
@@ -56,7 +57,7 @@ def records_files_for(cases: Path | str | None) -> list[Path]:
     case files are found), or the one beside a single case file."""
     if cases is None:
         return []
-    root = Path(cases)
+    root = resolve_old_layout(Path(cases))
     if root.is_file():
         return [p for name in RECORDS_FILE_NAMES if (p := root.parent / name).is_file()]
     if root.is_dir():

@@ -10,6 +10,7 @@ import pytest
 
 from evals.__main__ import main as evals_main
 from evals.case_schema import load_cases
+from evals.dataset_paths import dataset_dir
 from evals.fixture import read_manifest, write_fixture
 from evals.fixture_data import FIXTURE_VERSION, build_records
 from evals.fixture_records import RecordsError, file_sha256, load_records_file, merge_records
@@ -240,7 +241,7 @@ def test_fixture_records_flag_and_a_store_built_without_them(tmp_path, capsys):
 
 @pytest.mark.parametrize("name", ["heldout2", "heldout3", "heldout4"])
 def test_the_outsider_set_loads_and_names_only_records_it_brings_or_the_fixture_has(name):
-    root = Path(__file__).parent.parent / "evals" / name
+    root = dataset_dir(name)
     cases = load_cases(root)
     (records,) = [load_records_file(p) for p in sorted(root.glob("records.yaml"))]
     known = {i.id for i in merge_records(build_records(), [records])}
