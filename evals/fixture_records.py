@@ -1,8 +1,9 @@
 """Extra fixture records that a case set brings along (`records.yaml`, or `--records FILE`).
 
-Held-out material may need records the generator never wrote (a new ticket family, say). Such a file
-holds entries of the generator's own record shape (`FixtureItem` fields) and is appended to the
-generated records when a store is built for that run; `fixture_version` stays, and the manifest lists
+Held-out material may need records the fixture does not hold (a new ticket family, say). Such a file
+holds entries of the fixture's own record shape (`evals.records_schema.FixtureItem`; the fixture itself
+is such a file, `evals/datasets/fixture/records.yaml`) and is appended to the fixture's records when
+a store is built for that run; `fixture_version` stays, and the manifest lists
 each file with its SHA-256 and the ids it added, so a report says exactly what the store held.
 
 Validation is strict and happens before anything is written: unknown or missing fields, an id used
@@ -24,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from evals.case_schema import RECORDS_FILE_NAMES
 from evals.dataset_paths import resolve_old_layout
-from evals.fixture_data import FixtureItem
+from evals.records_schema import FixtureItem
 from memgpt_lite.errors import UsageError
 
 
