@@ -1,18 +1,21 @@
-"""The case sets as datasets: where they live, and the old paths scripts still name."""
+"""The case sets as datasets: where they live, the old paths scripts still name, and the manifest."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from evals.case_schema import DEFAULT_CASES_DIR, CaseError, load_cases
+from evals.catalog import DatasetEntry, check_catalog, load_catalog
 from evals.dataset_paths import DATASETS_DIR, resolve_old_layout
-from evals.fixture_records import records_files_for
+from evals.fixture_records import RecordsError, records_files_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,3 +75,64 @@ def test_the_cli_takes_an_old_path(tmp_path):
     out = json.loads(done.stdout)
     assert out["cases_dir"] == "evals/datasets/heldout2/outsider2.yaml" and len(out["cases"]) == 24
     assert [e["file"] for e in out["extra_records"]] == ["evals/datasets/heldout2/records.yaml"]
+
+
+# -- the manifest ---------------------------------------------------------------------------------
+def test_the_manifest_lists_every_set_and_every_set_validates():
+    # loading each set validates every case (evals.case_schema.Case) and record
+    # (evals.records_schema.FixtureItem, references resolved against the fixture)
+    catalog = load_catalog()
+    assert check_catalog(catalog) == []
+    names = [s.name for s in catalog.sets]
+    assert names[:2] == ["fixture", "own"] and {f"heldout{n}" for n in ("", *range(2, 13))} <= set(names)
+    assert sorted(names) == sorted(p.name for p in DATASETS_DIR.iterdir() if p.is_dir())
+
+
+def test_every_held_out_set_has_a_first_blind_score_and_its_tuning_history():
+    for entry in load_catalog().sets:
+        if entry.name.startswith("heldout"):
+            assert entry.first_blind and entry.not_blind is None, entry.name
+            assert all(s.baseline.endswith(("/24", "/8")) for s in entry.first_blind), entry.name
+    by_name = load_catalog().by_name()
+    # rules were written on the misses of most sets after their blind score; the last set has none yet
+    assert {c.commit for c in by_name["heldout5"].tuned_since} >= {"1aa96d9", "3f3e174"}
+    assert by_name["heldout12"].tuned_since == []
+    assert by_name["own"].first_blind == [] and by_name["own"].not_blind
+
+
+@pytest.fixture
+def datasets_copy(tmp_path) -> Path:
+    root = tmp_path / "datasets"
+    shutil.copytree(DATASETS_DIR, root)
+    return root
+
+
+def test_the_manifest_check_sees_an_unlisted_set_a_missing_one_and_a_changed_file(datasets_copy):
+    catalog = load_catalog(datasets_copy / "manifest.yaml")
+    shutil.copytree(datasets_copy / "heldout2", datasets_copy / "heldout13")
+    shutil.rmtree(datasets_copy / "heldout12")
+    cases = datasets_copy / "heldout3" / "outsider3.yaml"
+    cases.write_text(cases.read_text().replace("o3-01", "o3-99", 1))
+    problems = "\n".join(check_catalog(catalog, datasets_copy))
+    assert "heldout13: a set folder the manifest does not list" in problems
+    assert "heldout12: listed, but there is no folder" in problems
+    assert "heldout3: its files are not the ones listed" in problems and "outsider3.yaml" in problems
+
+
+def test_the_manifest_check_validates_cases_and_records(datasets_copy):
+    catalog = load_catalog(datasets_copy / "manifest.yaml")
+    records = datasets_copy / "heldout4" / "records.yaml"
+    records.write_text(records.read_text() + "- id: X-1\n  store: archival\n  gold: yes\n")
+    with pytest.raises(RecordsError, match="record X-1: .*field 'gold'"):
+        check_catalog(catalog, datasets_copy)
+    records.write_text(records.read_text().rsplit("- id: X-1", 1)[0])
+    cases = datasets_copy / "heldout5" / "outsider5.yaml"
+    cases.write_text(cases.read_text().replace("expected_mode: no_match", "expected_mode: maybe", 1))
+    with pytest.raises(CaseError, match="outsider5.yaml: case o5-01: expected_mode"):
+        check_catalog(catalog, datasets_copy)
+
+
+def test_a_case_set_without_a_blind_score_must_say_why():
+    entry = load_catalog().by_name()["own"].model_dump()
+    with pytest.raises(ValidationError, match="first_blind or not_blind"):
+        DatasetEntry.model_validate({**entry, "not_blind": None})
