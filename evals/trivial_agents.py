@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evals.baseline_agent import SEARCH, parse_hits
+from evals.baseline.hits import SEARCH, parse_hits
 from evals.case_schema import Case
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import ModelRequest, ModelResponse

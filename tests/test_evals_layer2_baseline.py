@@ -12,18 +12,11 @@ import pytest
 
 from evals.__main__ import main
 from evals.agents import AnswerBox, answering_agent, baseline_model
-from evals.baseline_agent import (
-    SEARCH,
-    asked_sentence,
-    contested,
-    decide,
-    gather,
-    memory_forms,
-    page_routes,
-    parse_hits,
-    plan,
-    read_question,
-)
+from evals.baseline.agent import plan
+from evals.baseline.answer import decide
+from evals.baseline.hits import SEARCH, gather, parse_hits
+from evals.baseline.question import asked_sentence, memory_forms, page_routes, read_question
+from evals.baseline.rules import contested
 from evals.case_schema import DEFAULT_CASES_DIR, load_cases
 from evals.layer2 import report_data, run_layer2
 from evals.report import layer2_html, layer2_markdown
@@ -908,15 +901,15 @@ def test_a_question_naming_a_state_is_answered_by_the_ticket_s_state_now():
 
 
 def test_labels_are_read_by_stem():
-    from evals.baseline_agent import _named_labels
+    from evals.baseline.reading import named_labels
 
     pool = parse_hits(
         "x\n" + "\n".join([DEC_7, hit("R", "OPS-7 regressed.", kind="regression", bug_status="fixed")])
     )
-    assert _named_labels(read_question("Has OPS-7 regressed?"), pool) == {"regression"}
-    assert _named_labels(read_question("Did the OPS-7 fix ship?"), pool) == {"fixed"}
+    assert named_labels(read_question("Has OPS-7 regressed?"), pool) == {"regression"}
+    assert named_labels(read_question("Did the OPS-7 fix ship?"), pool) == {"fixed"}
     assert (
-        _named_labels(read_question("Is the OPS-7 prefix right?"), pool) == set()
+        named_labels(read_question("Is the OPS-7 prefix right?"), pool) == set()
     )  # a word, not a part of one
 
 
@@ -987,15 +980,15 @@ def test_the_decision_that_replaced_a_guess_answers_for_the_file_the_guess_named
 
 
 def test_a_word_against_a_version_named_as_a_point_in_time_names_that_point():
-    from evals.baseline_agent import _named_labels
+    from evals.baseline.reading import named_labels
 
     note = hit(
         "R", "Release note 2.2 (lee).", claim="release", kind="release_note", app_version="2.2", **PERSON
     )
     pool = parse_hits("x\n" + "\n".join([note, DEC_7]))
-    assert _named_labels(read_question("Since the 2.2 release, is OPS-7 still fine?"), pool) == set()
-    assert _named_labels(read_question("Did OPS-7 ship in the 2.2 release?"), pool) == {"release"}
-    assert _named_labels(read_question("Which release shipped OPS-7?"), pool) == {"release"}
+    assert named_labels(read_question("Since the 2.2 release, is OPS-7 still fine?"), pool) == set()
+    assert named_labels(read_question("Did OPS-7 ship in the 2.2 release?"), pool) == {"release"}
+    assert named_labels(read_question("Which release shipped OPS-7?"), pool) == {"release"}
 
 
 FIX_5 = hit("F5", "OPS-5 fixed in 2.1: the CSV export of invoices completes again.", similarity=0.6,
