@@ -5,7 +5,8 @@ A held-out set is held out only until rules are written on its misses; the manif
 history beside the data so a figure is read for what it is. `check_catalog` holds the manifest to the
 folders: every set on disk is listed, every listed set exists, its files are the ones listed (SHA-256:
 a changed set needs a new version and digest), its counts are right, and its cases and records
-validate against their schemas (`evals.case_schema.Case`, `evals.records_schema.FixtureItem`).
+validate against their schemas (`evals.case_schema.Case`, `evals.records_schema.FixtureItem`), and
+the record ids its cases name are the fixture's or its own.
 """
 
 from __future__ import annotations
@@ -124,9 +125,15 @@ def check_catalog(catalog: Catalog, root: Path = DATASETS_DIR) -> list[str]:
         records_files = [folder / f for f in files if Path(f).name in RECORDS_FILE_NAMES]
         loaded = [load_records_file(f) for f in records_files]
         records = sum(len(r.items) for r in loaded)
-        if name != FIXTURE_SET and loaded:
-            merge_records(fixture, loaded)  # every reference resolves against the fixture
-        cases = len(load_cases(folder)) if entry.kind == "cases" else 0
+        # every reference resolves against the fixture
+        known = {i.id for i in (merge_records(fixture, loaded) if name != FIXTURE_SET else fixture)}
+        set_cases = load_cases(folder) if entry.kind == "cases" else []
+        unknown = sorted({i for c in set_cases for i in (*c.evidence, *c.must_not_reuse)} - known)
+        if unknown:
+            problems.append(
+                f"{name}: its cases name records neither the fixture nor the set holds: {unknown}"
+            )
+        cases = len(set_cases)
         if (cases, records) != (entry.cases, entry.records):
             problems.append(
                 f"{name}: holds {cases} cases and {records} records, "

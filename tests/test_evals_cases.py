@@ -179,7 +179,7 @@ def test_versions_and_tickets_are_not_dates():
 def test_a_day_the_parser_cannot_read_is_not_its_whole_month():
     base = datetime(2026, 3, 14)
     assert read_dates("Which release fixed the bug found on the ides of March 2026?", base) == []
-    # a day in ordinal words is read since session 6 (text2num), as the day it names
+    # a day in ordinal words is read (text2num) as the day it names
     (r,) = read_dates("Which release fixed the bug found on the thirteenth of March 2026?", base)
     assert (r.since, r.until) == (date(2026, 3, 13), date(2026, 3, 13))
     (r,) = read_dates("Which release fixed the bug found on the 13th of March 2026?", base)

@@ -113,7 +113,10 @@ def test_the_manifest_check_sees_an_unlisted_set_a_missing_one_and_a_changed_fil
     shutil.rmtree(datasets_copy / "heldout12")
     cases = datasets_copy / "heldout3" / "outsider3.yaml"
     cases.write_text(cases.read_text().replace("o3-01", "o3-99", 1))
+    cases = datasets_copy / "heldout6" / "outsider6.yaml"
+    cases.write_text(cases.read_text().replace("must_not_reuse: [", "must_not_reuse: [NOPE-1, ", 1))
     problems = "\n".join(check_catalog(catalog, datasets_copy))
+    assert "heldout6: its cases name records neither the fixture nor the set holds: ['NOPE-1']" in problems
     assert "heldout13: a set folder the manifest does not list" in problems
     assert "heldout12: listed, but there is no folder" in problems
     assert "heldout3: its files are not the ones listed" in problems and "outsider3.yaml" in problems

@@ -10,7 +10,6 @@ import pytest
 
 from evals.__main__ import main as evals_main
 from evals.case_schema import load_cases
-from evals.dataset_paths import dataset_dir
 from evals.fixture import FIXTURE_VERSION, fixture_records, read_manifest, write_fixture
 from evals.fixture_records import RecordsError, file_sha256, load_records_file, merge_records
 from memgpt_lite.memory import AgentMemory
@@ -238,13 +237,3 @@ def test_fixture_records_flag_and_a_store_built_without_them(tmp_path, capsys):
     assert evals_main(["fixture", "--out", str(tmp_path / "bad"), "--records", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "record x" in err and "Traceback" not in err and not (tmp_path / "bad").exists()
-
-
-@pytest.mark.parametrize("name", ["heldout2", "heldout3", "heldout4"])
-def test_the_outsider_set_loads_and_names_only_records_it_brings_or_the_fixture_has(name):
-    root = dataset_dir(name)
-    cases = load_cases(root)
-    (records,) = [load_records_file(p) for p in sorted(root.glob("records.yaml"))]
-    known = {i.id for i in merge_records(fixture_records(), [records])}
-    named = {i for c in cases for i in (*c.evidence, *c.must_not_reuse)}
-    assert len(cases) == 24 and named <= known, sorted(named - known)
