@@ -1,6 +1,7 @@
 """`python -m evals fixture|layer1|layer2 ...` — the two-layer memory evaluation.
 
-(`python -m evals.bench` and `python -m evals.locomo` are separate modules with their own entry points.)
+(`python -m evals.locomo` is a separate module with its own entry point; `python -m evals.bench` is an alias
+of `python -m benchmarks.memory`.)
 """
 
 from __future__ import annotations

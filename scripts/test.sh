@@ -18,7 +18,7 @@ fi
 # several at once at the start). A .pyc records its source's mtime and size, so a stale one is recompiled.
 export PYTHONPYCACHEPREFIX="${PYTHONPYCACHEPREFIX:-$PWD/.venv/pycache}"
 unset PYTHONDONTWRITEBYTECODE
-ruff check memgpt_lite bughunt evals tests
+ruff check memgpt_lite bughunt evals tests benchmarks
 ruff format --check memgpt_lite bughunt evals tests benchmarks
 lint-imports --no-cache  # the layers of docs/architecture.md (contracts in pyproject.toml)
 # The type checker runs beside the tests (they wait on subprocesses and sockets much of the time).

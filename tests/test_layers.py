@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("memgpt_lite", "bughunt", "evals")
+PACKAGES = ("memgpt_lite", "bughunt", "evals", "benchmarks")
 LINT = [sys.executable, "-c", "from importlinter.cli import lint_imports_command; lint_imports_command()"]
 
 
@@ -45,7 +45,10 @@ VIOLATIONS = [
     ("bughunt/sim/rng.py", "import bughunt.sim.memory", "simulator internals"),
     ("memgpt_lite/tools/registry.py", "import memgpt_lite.tools.memory_functions", "no import cycles"),
     ("bughunt/explorer/session.py", "import sqlite3", "SQL only in the storage modules"),
-    ("evals/bench_storage.py", "import sqlite3", "SQL only in the storage modules"),
+    ("benchmarks/storage.py", "import sqlite3", "SQL only in the storage modules"),
+    ("memgpt_lite/tools/bench_redaction.py", "import benchmarks.redaction", "nothing imports benchmarks"),
+    ("evals/bench.py", "import benchmarks.memory", "nothing imports benchmarks"),
+    ("benchmarks/storage.py", "import benchmarks.memory", "no import cycles"),
 ]
 
 
