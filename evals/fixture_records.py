@@ -211,19 +211,19 @@ def merge_records(base: Sequence[FixtureItem], extras: Sequence[ExtraRecords]) -
     # 2. each supersession is one archival step onto a live record
     by_old: dict[str, str] = {}
     for new_id, old_id in supersedes.items():
-        where = declared_at[new_id]
+        at = declared_at[new_id]  # (record, field) the relation was written on
         step = f"{new_id!r} superseding {old_id!r}"
         if old_id == new_id:
-            raise fail(*where, "a record cannot supersede itself")
+            raise fail(*at, "a record cannot supersede itself")
         if merged[old_id].store != "archival" or merged[new_id].store != "archival":
-            raise fail(*where, f"{step}: only archival records supersede (recall is the raw log)")
+            raise fail(*at, f"{step}: only archival records supersede (recall is the raw log)")
         if old_id in by_old:
             raise fail(
-                *where, f"{step}: {old_id!r} is also superseded by {by_old[old_id]!r}; one successor each"
+                *at, f"{step}: {old_id!r} is also superseded by {by_old[old_id]!r}; one successor each"
             )
         if old_id not in origin and merged[old_id].superseded_by is not None:
             raise fail(
-                *where,
+                *at,
                 f"{step}: {old_id!r} is already superseded by {merged[old_id].superseded_by!r}; "
                 "supersede the chain's live entry",
             )
