@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SEED_GLOB = str(REPO.parent / "shared" / "seeds" / "001_*.txt")
@@ -160,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if agree is False else 0
 
 
-def _seed_agrees(seed_lines: list[str], ours: dict) -> bool:
+def _seed_agrees(seed_lines: list[str], ours: dict[str, Any]) -> bool:
     sys.path.insert(0, str(REPO))
     from bughunt.sim.stats import pct
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -80,11 +79,19 @@ def child_env(code: Path | None, pycache: Path) -> dict[str, str]:
 
 
 def _steps_so_far(db: Path) -> int:
+    from bughunt.explorer.store import ExplorerStore
+    from memgpt_lite.errors import StoreError
+
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.2) as conn:
-            return int(conn.execute("SELECT count(*) FROM steps").fetchone()[0])
-    except sqlite3.Error:  # not created yet, or busy: the next look will tell
+        store = ExplorerStore(db.parent, create=False, lock=False)  # a reader: writes nothing
+    except StoreError:  # not created yet, or busy: the next look will tell
         return 0
+    try:
+        return store.history.step_count()
+    except Exception:  # noqa: BLE001 — mid-write by the explorer: the next look will tell
+        return 0
+    finally:
+        store.close()
 
 
 def _peak_rss_kib(pid: int) -> int:

@@ -1,6 +1,7 @@
 """`python -m evals fixture|layer1|layer2 ...` — the two-layer memory evaluation.
 
-(`python -m evals.bench` and `python -m evals.locomo` are separate modules with their own entry points.)
+(`python -m evals.locomo` is a separate module with its own entry point; `python -m evals.bench` is an alias
+of `python -m benchmarks.memory`.)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from evals.case_schema import DEFAULT_CASES_DIR, CaseError, load_cases
+from evals.dataset_paths import resolve_old_layout
 from evals.fixture import EMBEDDERS, check_store_records, read_manifest, write_fixture
 from evals.fixture_records import records_files_for, unique_files
 from memgpt_lite.cli_dispatch import check_output_file, require_model_access, run_reporting_errors
@@ -171,12 +173,20 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data_path(text: str) -> Path:
+    """A path as given; one of the old layout (`evals/heldout2`) that no longer exists is its dataset."""
+    return resolve_old_layout(Path(text))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m evals", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--cases", type=Path, default=DEFAULT_CASES_DIR, help="case directory or YAML file")
+        sp.add_argument(
+            "--cases", type=_data_path, default=DEFAULT_CASES_DIR,
+            help="case directory or YAML file (default: evals/datasets/own)",
+        )  # fmt: skip
         sp.add_argument(
             "--store", type=Path, help="a store written by `fixture` (default: build one in a temp dir)"
         )
@@ -188,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def records_flag(sp: argparse.ArgumentParser) -> None:
         sp.add_argument(
-            "--records", type=Path, action="append", metavar="FILE",
+            "--records", type=_data_path, action="append", metavar="FILE",
             help="extra fixture records (YAML) appended to the generated fixture; repeatable "
             "(a case directory's records.yaml is used without it)",
         )  # fmt: skip

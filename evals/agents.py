@@ -3,9 +3,10 @@
 Both run in the production loop (`memgpt_lite.agent.Agent`) with the seven memory functions, the exact
 lookup `archival_memory_lookup`, and `submit_answer`, which takes the structured answer. `anthropic` is a Claude agent (`AnthropicModel`; any
 Messages-API server through `base_url`). `baseline` is a deterministic, non-LLM policy behind a
-`FunctionModel` (`evals.baseline_agent`): it searches with the same tool calls, reads the tools' text as
-an agent would, and answers by general rules of care (current over superseded, the named ticket or path,
-a person's decision over an agent's guess, no answer about the live app or an unknown version).
+`FunctionModel` (`evals.baseline`): it searches with the same tool calls, reads the tools' text as
+an agent would, and answers by fixed rules (the identifiers and dates named, memory's own labels, a few
+keyword rules; current over superseded, a person's decision over an agent's guess, no answer about the
+live app or an unknown version).
 Neither agent, nor its prompt, contains any case's expected answer or evidence.
 """
 
@@ -16,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from evals.baseline_agent import baseline_reply
+from evals.baseline.agent import baseline_reply
 from memgpt_lite.agent import Agent, AgentConfig
 from memgpt_lite.errors import ToolError
 from memgpt_lite.llm.base import Model

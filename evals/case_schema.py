@@ -15,6 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from evals.dataset_paths import DEFAULT_SET, dataset_dir, resolve_old_layout
 from memgpt_lite.errors import UsageError, format_validation_error
 
 Category = Literal[
@@ -30,7 +31,7 @@ CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
 Mode = Literal["memory_answer", "no_match"]
 SupportLayer = Literal["user_authored_decision", "agent_inferred_summary", "fresh_inspection_required"]
 
-DEFAULT_CASES_DIR = Path(__file__).parent / "cases"
+DEFAULT_CASES_DIR = dataset_dir(DEFAULT_SET)
 RECORDS_FILE_NAMES = ("records.yaml", "records.yml")
 """Files in a case directory that hold extra fixture records (`evals.fixture_records`), not cases."""
 
@@ -187,9 +188,15 @@ def load_case_file(path: Path) -> list[Case]:
 def load_cases(source: Path | str | None = None) -> list[Case]:
     """Load every `*.yaml`/`*.yml` case under a directory (or one file), sorted by file then order.
     A directory's `records.yaml` holds fixture records, not cases, and is skipped here."""
-    root = Path(source) if source is not None else DEFAULT_CASES_DIR
+    root = resolve_old_layout(Path(source)) if source is not None else DEFAULT_CASES_DIR
     if not root.exists():
-        raise CaseError(f"{root}: no such case file or directory")
+        # the datasets are not package data: an installed wheel has no evals/datasets/
+        hint = (
+            " (the case sets live in a clone's evals/datasets/; pass --cases)"
+            if root == DEFAULT_CASES_DIR
+            else ""
+        )
+        raise CaseError(f"{root}: no such case file or directory{hint}")
     files: Iterable[Path] = (
         [root]
         if root.is_file()

@@ -236,7 +236,7 @@ _DAY_WORDS_JOINED = re.compile(
 def _ordinal(m: re.Match[str]) -> str:
     """The match with its day written in words as digits; a word that is no ordinal stays as it is."""
     words = m[1]
-    digits = alpha2digit(words, "en", threshold=0)
+    digits = str(alpha2digit(words, "en", threshold=0))  # text2num ships no type hints
     if not re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", digits):
         return m[0]
     return m[0][: m.start(1) - m.start(0)] + digits + m[0][m.end(1) - m.start(0) :]
@@ -275,12 +275,15 @@ def read_dates(text: str, base: datetime) -> list[DayRange]:
             # date is what still means the same days without them, and the range word is read before that
             start += word.end()
             span = span[word.end() :]
-        lead = masked[:start] + re.match(r"(?i)(?:of\s+)?", span)[0]
+        of = re.match(r"(?i)of\s+", span)
+        lead = masked[:start] + (of[0] if of else "")
         if days is None or (days[0] != days[1] and _DAY_OF.search(lead)):
             # "the thirteenth of March 2026": a day the parser cannot read is not the whole month
             continue
         dated.append((found_at, start, end, *days, span))
     i = 0
+    since: date | None
+    until: date | None
     while i < len(dated):
         found_at, start, end, first, last, span = dated[i]
         nxt = dated[i + 1] if i + 1 < len(dated) else None

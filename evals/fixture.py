@@ -1,5 +1,7 @@
 """Write the BugHunt memory fixture into a memgpt_lite store through the public storage API.
 
+The fixture's records are data, not code: `evals/datasets/fixture/records.yaml`, in the same records
+format as the records a held-out set brings (`evals.fixture_records`, schema `evals.records_schema`).
 The raw session log goes to recall storage (one message per log line, its fixture id as message id);
 everything else goes to archival storage with its fixture id as passage id, provenance, `supersedes`
 and the structured fields in `meta`. Next to the store, `evals_fixture.json` keeps the generator's
@@ -16,14 +18,16 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from evals.fixture_data import FIXTURE_VERSION, LEAD, FixtureItem, build_records
+from evals.dataset_paths import FIXTURE_SET, dataset_dir
 from evals.fixture_records import (
     ExtraRecordsEntry,
     RecordsError,
     file_sha256,
     load_extra_records,
+    load_records_file,
     merge_records,
 )
+from evals.records_schema import FixtureItem
 from memgpt_lite.errors import StoreError, UsageError, format_validation_error
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import Message, TextPart
@@ -32,6 +36,22 @@ from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, default_em
 MANIFEST_NAME = "evals_fixture.json"
 MANIFEST_FORMAT = "memgpt_lite-evals-fixture"
 EMBEDDERS = ("default", "hashing")
+FIXTURE_VERSION = 2
+"""Version 1 had the first 24 archival items and 50 log lines; its stores still audit (layer 1 skips the
+fields version 1 did not store)."""
+FIXTURE_RECORDS = dataset_dir(FIXTURE_SET) / "records.yaml"
+LEAD = "maria"
+"""The team lead: her raw-log lines are stored as the user's messages, everyone else's as the assistant's."""
+
+
+def fixture_records() -> list[FixtureItem]:
+    """The generated fixture's records in write order, supersession resolved (`superseded_by` set on
+    every record a later one supersedes)."""
+    if not FIXTURE_RECORDS.is_file():
+        raise UsageError(
+            f"{FIXTURE_RECORDS}: no such file (the datasets are not package data: run from a clone)"
+        )
+    return merge_records([], [load_records_file(FIXTURE_RECORDS)])
 
 
 class FixtureManifest(BaseModel):
@@ -91,10 +111,9 @@ def _message(item: FixtureItem) -> Message:
 def write_fixture(
     out: str | Path,
     embedder: str = "default",
-    long_session_steps: int = 36,
     records: Sequence[str | Path] = (),
 ) -> FixtureManifest:
-    """Generate the records, append those of the `records` files (validated before anything is
+    """Read the fixture's records, append those of the `records` files (validated before anything is
     written), and store them all in a new store directory `out`."""
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -102,7 +121,7 @@ def write_fixture(
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"{out} is not empty; the fixture is written into a new store directory")
     extras = load_extra_records([Path(r) for r in records])
-    items = merge_records(build_records(long_session_steps), extras)
+    items = merge_records(fixture_records(), extras)
     manifest = FixtureManifest(
         fixture_version=FIXTURE_VERSION,
         embedder=embedder,

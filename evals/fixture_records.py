@@ -1,8 +1,9 @@
 """Extra fixture records that a case set brings along (`records.yaml`, or `--records FILE`).
 
-Held-out material may need records the generator never wrote (a new ticket family, say). Such a file
-holds entries of the generator's own record shape (`FixtureItem` fields) and is appended to the
-generated records when a store is built for that run; `fixture_version` stays, and the manifest lists
+Held-out material may need records the fixture does not hold (a new ticket family, say). Such a file
+holds entries of the fixture's own record shape (`evals.records_schema.FixtureItem`; the fixture itself
+is such a file, `evals/datasets/fixture/records.yaml`) and is appended to the fixture's records when
+a store is built for that run; `fixture_version` stays, and the manifest lists
 each file with its SHA-256 and the ids it added, so a report says exactly what the store held.
 
 Validation is strict and happens before anything is written: unknown or missing fields, an id used
@@ -23,7 +24,8 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from evals.case_schema import RECORDS_FILE_NAMES
-from evals.fixture_data import FixtureItem
+from evals.dataset_paths import resolve_old_layout
+from evals.records_schema import FixtureItem
 from memgpt_lite.errors import UsageError
 
 
@@ -56,7 +58,7 @@ def records_files_for(cases: Path | str | None) -> list[Path]:
     case files are found), or the one beside a single case file."""
     if cases is None:
         return []
-    root = Path(cases)
+    root = resolve_old_layout(Path(cases))
     if root.is_file():
         return [p for name in RECORDS_FILE_NAMES if (p := root.parent / name).is_file()]
     if root.is_dir():
@@ -209,19 +211,19 @@ def merge_records(base: Sequence[FixtureItem], extras: Sequence[ExtraRecords]) -
     # 2. each supersession is one archival step onto a live record
     by_old: dict[str, str] = {}
     for new_id, old_id in supersedes.items():
-        where = declared_at[new_id]
+        at = declared_at[new_id]  # (record, field) the relation was written on
         step = f"{new_id!r} superseding {old_id!r}"
         if old_id == new_id:
-            raise fail(*where, "a record cannot supersede itself")
+            raise fail(*at, "a record cannot supersede itself")
         if merged[old_id].store != "archival" or merged[new_id].store != "archival":
-            raise fail(*where, f"{step}: only archival records supersede (recall is the raw log)")
+            raise fail(*at, f"{step}: only archival records supersede (recall is the raw log)")
         if old_id in by_old:
             raise fail(
-                *where, f"{step}: {old_id!r} is also superseded by {by_old[old_id]!r}; one successor each"
+                *at, f"{step}: {old_id!r} is also superseded by {by_old[old_id]!r}; one successor each"
             )
         if old_id not in origin and merged[old_id].superseded_by is not None:
             raise fail(
-                *where,
+                *at,
                 f"{step}: {old_id!r} is already superseded by {merged[old_id].superseded_by!r}; "
                 "supersede the chain's live entry",
             )

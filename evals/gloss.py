@@ -121,7 +121,8 @@ def cut(run: str, vocab: Vocabulary) -> list[Word]:
     d = _dictionary()
     n = len(run)
     # best[i] = (-words, covered chars) for run[:i], with the cut that reaches it
-    best: list[tuple[tuple[int, int], list[Word]]] = [((0, 0), [])] + [((-n - 1, 0), [])] * n
+    none: list[Word] = []
+    best: list[tuple[tuple[int, int], list[Word]]] = [((0, 0), none)] + [((-n - 1, 0), none)] * n
     for i in range(n):
         if best[i][0][0] < -n:
             continue
@@ -134,7 +135,9 @@ def cut(run: str, vocab: Vocabulary) -> list[Word]:
             # memory's labels first, written as that label (交接 "to meet; to hand over to" is the
             # hand-over of memory's hand-over notes, not a meeting)
             labelled = [lab for s in senses if (lab := vocab.label_in(s))]
-            known = list(dict.fromkeys([*labelled, *(w for s in senses if (w := vocab.written(s)))]))[:SENSES]
+            known = list(dict.fromkeys([*labelled, *(ws for s in senses if (ws := vocab.written(s)))]))[
+                :SENSES
+            ]
             w = Word(piece, tuple(known), particle=piece in d and not senses)
             score = (best[i][0][0] - 1, best[i][0][1] + (len(piece) if w.known else 0))
             if score > best[j][0]:

@@ -38,8 +38,8 @@ from typing import Any
 from evals.case_schema import Case
 from evals.evidence import MemoryEvidence, ProvenanceTrace, StoredRecord
 from evals.fixture import FixtureManifest, make_embedder, read_manifest
-from evals.fixture_data import FixtureItem
 from evals.identifiers import ISO_DATE, VERSION, named_identifiers
+from evals.records_schema import FixtureItem
 from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.durability import scratch_writes
 from memgpt_lite.storage.embeddings import Embedder

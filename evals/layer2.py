@@ -37,6 +37,7 @@ from evals.case_schema import Case
 from evals.fixture import make_embedder, read_manifest
 from evals.trivial_agents import TRIVIAL_AGENTS
 from memgpt_lite.errors import MemgptLiteError, UsageError
+from memgpt_lite.llm.base import Model
 from memgpt_lite.llm.factory import make_model
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.storage.durability import scratch_writes
@@ -136,7 +137,7 @@ def verdict(case: Case, ans: StructuredAnswer | None, memory: AgentMemory) -> di
             v.append(
                 f"flags {eid} as superseded, but memory holds it as {'nothing' if rec is None else rec['status']}"
             )
-    cited_recs = [recs[e] for e in ans.evidence_ids if recs[e]]
+    cited_recs = [r for e in ans.evidence_ids if (r := recs[e])]
     for key, value in ans.claims.items():
         if not any(entailed(key, value, r) for r in cited_recs):
             v.append(f"claim {key}={value!r} is not a field of any cited item")
@@ -150,7 +151,12 @@ def verdict(case: Case, ans: StructuredAnswer | None, memory: AgentMemory) -> di
     return {"passed": not v, "violations": v}
 
 
-def _model_for(agent: str, model: str | None, base_url: str | None, factory: ModelFactory | None):
+def _returning(model: Model) -> ModelFactory:
+    """A factory of this one model (one per case: a trivial agent is made for its case)."""
+    return lambda: model
+
+
+def _model_for(agent: str, model: str | None, base_url: str | None, factory: ModelFactory | None) -> Model:
     if factory is not None:
         return factory()
     if agent == "baseline":
@@ -275,7 +281,7 @@ def run_trivial(cases: list[Case], store: str | Path) -> dict[str, list[dict[str
             out[name] = []
             for case in cases:
                 model = make(case, judge_mem.archival)
-                rec = run_once(case, store, name, lambda m=model: m, embedder, 0, config)
+                rec = run_once(case, store, name, _returning(model), embedder, 0, config)
                 rec["verdict"] = verdict(case, rec.pop("_answer"), judge_mem)
                 out[name].append(rec)
     finally:

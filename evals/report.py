@@ -201,7 +201,7 @@ def _layer2_sections(data: dict[str, Any]) -> tuple[list[str], Table, Table]:
          for c, s in data["per_category"].items()]
         + [("all", data.get("runs_total"), data.get("passed_total"), *(f"{t['passed']}/{t['runs']}" for t in trivial.values()))],
     )  # fmt: skip
-    cases = (
+    cases: Table = (
         ("case", "category", "expected", "passed runs", "violations (first failing run)"),
         [
             (c["id"], c["category"], f"{c['expected_mode']} / {c['support_layer']}", f"{c['passed']}/{len(c['runs'])}",

@@ -12,8 +12,9 @@ They run in the same loop and tools as the real agents (`memgpt_lite.testing.Fun
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from evals.baseline_agent import SEARCH, parse_hits
+from evals.baseline.hits import SEARCH, parse_hits
 from evals.case_schema import Case
 from memgpt_lite.llm.base import Model
 from memgpt_lite.messages import ModelRequest, ModelResponse
@@ -21,7 +22,7 @@ from memgpt_lite.storage.archival import ArchivalStore
 from memgpt_lite.testing import FunctionModel, response, tool_call
 
 STATUSES = ("open", "fixed", "needs_retest", "wont_fix")
-_NO_MATCH = dict(answer="Memory cannot answer this.", evidence_ids=[], support_layer="fresh_inspection_required",
+_NO_MATCH: dict[str, Any] = dict(answer="Memory cannot answer this.", evidence_ids=[], support_layer="fresh_inspection_required",
                  no_match=True, fresh_inspection_requested=True)  # fmt: skip
 
 
@@ -70,7 +71,7 @@ def _wrong_status(case: Case, archival: ArchivalStore) -> Callable[[ModelRequest
     def reply(request: ModelRequest) -> ModelResponse:
         if _answered(request):
             return response(model="right-ids-wrong-status")
-        args = (
+        args: dict[str, Any] = (
             {**_NO_MATCH}
             if case.expected_mode == "no_match"
             else dict(

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("memgpt_lite", "bughunt", "evals")
+PACKAGES = ("memgpt_lite", "bughunt", "evals", "benchmarks")
 LINT = [sys.executable, "-c", "from importlinter.cli import lint_imports_command; lint_imports_command()"]
 
 
@@ -52,7 +52,10 @@ VIOLATIONS = [
     ("bughunt/explorer/login.py", "import bughunt.explorer.http_engine", "no import cycles"),
     ("bughunt/page.py", "import bughunt.actions", "bughunt layers"),
     ("bughunt/explorer/loop.py", "import sqlite3", "SQL only in the storage modules"),
-    ("evals/bench_storage.py", "import sqlite3", "SQL only in the storage modules"),
+    ("benchmarks/storage.py", "import sqlite3", "SQL only in the storage modules"),
+    ("memgpt_lite/tools/bench_redaction.py", "import benchmarks.redaction", "nothing imports benchmarks"),
+    ("evals/bench.py", "import benchmarks.memory", "nothing imports benchmarks"),
+    ("benchmarks/storage.py", "import benchmarks.memory", "no import cycles"),
 ]
 
 

@@ -71,7 +71,7 @@ FAST: dict[str, list[str]] = {
         "--embedder",
         "hashing",
         "--cases",
-        "evals/cases/current_vs_superseded.yaml",
+        "evals/datasets/own/current_vs_superseded.yaml",
     ],
     # the MiniLM fixture is tests/conftest.py's evals_store (the same write_fixture); ~1.5 s of CPU less
     "python -m evals fixture": ["--embedder", "hashing"],

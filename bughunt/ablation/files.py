@@ -44,7 +44,7 @@ def _parse_text(p: Path, text: str) -> Any:
             raise ConfigError(f"{p}: not valid TOML: {e}") from None
     if suffix in (".yaml", ".yml"):
         # only when a YAML file is read; PyYAML ships no types and types-PyYAML is not a dependency
-        import yaml  # type: ignore[import-untyped]
+        import yaml
 
         try:
             return yaml.safe_load(text)

@@ -12,7 +12,7 @@ accesses cannot steer another's ranking, each variant gets its own store (same v
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -62,7 +62,7 @@ def ingest_archival(memory: AgentMemory, conv: Conversation) -> None:
 def score_archival(
     memory: AgentMemory,
     conv: Conversation,
-    ks: tuple[int, ...] | list[int],
+    ks: Sequence[int],
     advance: Callable[[str], None],
     variants: dict[str, tuple[ScoreWeights, float]] | None = None,
 ) -> dict[str, list[Scored]]:
@@ -90,7 +90,7 @@ def _ask(
     store: ArchivalStore,
     conv: Conversation,
     depth: int,
-    ks: tuple[int, ...] | list[int],
+    ks: Sequence[int],
     weights: ScoreWeights,
     now: datetime,
     advance: Callable[[str], None],

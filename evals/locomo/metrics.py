@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 DEFAULT_KS = (1, 5, 10, 25, 50)
 GROUPS = {"overall_1_4": (1, 2, 3, 4), "overall_1_5": (1, 2, 3, 4, 5)}
@@ -57,7 +58,7 @@ def aggregate(scored: Sequence[Scored], ks: Sequence[int]) -> dict[str, dict[str
             return {name: 0.0 for name in names} | {"n": 0}
         return {name: sum(s.values[name] for s in items) / len(items) for name in names} | {"n": len(items)}
 
-    result: dict[str, dict] = {"categories": {}}
+    result: dict[str, dict[str, Any]] = {"categories": {}}
     for cat in (1, 2, 3, 4, 5):
         result["categories"][str(cat)] = mean([s for s in scored if s.category == cat])
     for group, cats in GROUPS.items():

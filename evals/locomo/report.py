@@ -16,7 +16,8 @@ ROWS = [(str(c), f"{c} {name}") for c, name in CATEGORIES.items()] + [
 
 
 def _get(result: dict[str, Any], key: str) -> dict[str, float]:
-    return result["categories"][key] if key in result["categories"] else result[key]
+    row: dict[str, float] = result["categories"][key] if key in result["categories"] else result[key]
+    return row
 
 
 def columns(ks: list[int]) -> list[str]:

@@ -68,7 +68,7 @@ def open_collection(client: Any, name: str, embedder: Any, fmt: int) -> Any:
     wanted = {
         "hnsw:space": "cosine",
         # Chroma's default (100) found 76% of the true top 10 on a 100k hashing-vector corpus;
-        # 400 finds 91% for ~1 ms more (evals/bench_storage.py reports the agreement).
+        # 400 finds 91% for ~1 ms more (benchmarks/storage.py reports the agreement).
         "hnsw:search_ef": SEARCH_EF,
         "memgpt_lite_format": fmt,
         "embedder": embedder.name,

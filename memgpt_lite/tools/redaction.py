@@ -9,7 +9,7 @@ text comes from a model or a web page, and a backtracking engine lets such text 
 (a 64 KiB write took 13.8 s with Python's `re`). RE2 has no look-around, so a rule that must not start
 in the middle of a word matches the character before it too and names the secret's group; its `\\b` and
 `\\s` are ASCII-only, so full-width separators are listed explicitly. `python -m
-memgpt_lite.tools.bench_redaction` times these rules beside the old backtracking ones.
+benchmarks.redaction` times these rules beside the old backtracking ones.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ import pytest
 from benchmarks.scale import HEADER
 from benchmarks.scale_data import FULL, QUICK, Catalog
 from benchmarks.scale_site import PLANTED, Site, planted_for, routes
-from bughunt.page import FetchedPage
 from bughunt.oracles import inspect_page
+from bughunt.page import FetchedPage
 from bughunt.webapp.server import Request
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,8 +1,8 @@
-"""`python -m evals.bench` marks each target met or MISSED, in the table and in the JSON."""
+"""`python -m benchmarks.memory` marks each target met or MISSED, in the table and in the JSON."""
 
 from __future__ import annotations
 
-from evals.bench import render, targets_met
+from benchmarks.memory import render, targets_met
 
 
 def test_a_missed_target_is_marked(capsys):

@@ -8,7 +8,7 @@ import pytest
 
 from evals.case_schema import CATEGORIES, CaseError, load_cases
 from evals.dates import read_dates
-from evals.fixture_data import build_records
+from evals.fixture import fixture_records
 from evals.identifiers import named_identifiers
 
 GOOD = """\
@@ -63,8 +63,16 @@ def test_duplicate_ids_and_empty_dirs_are_errors(tmp_path):
         load_cases(empty)
 
 
+def test_the_fixture_routes_are_the_bughunt_sites():
+    # the fixture is BugHunt's memory of its built-in site: every route a record carries is a page of it
+    from bughunt.site import PAGES
+
+    routes = {r for item in fixture_records() for r in item.routes}
+    assert routes and routes <= {p.route for p in PAGES}, sorted(routes - {p.route for p in PAGES})
+
+
 def test_fixture_records_are_deterministic_and_their_provenance_resolves():
-    a, b = build_records(), build_records()
+    a, b = fixture_records(), fixture_records()
     assert [x.model_dump() for x in a] == [x.model_dump() for x in b]
     by_id = {x.id: x for x in a}
 
@@ -171,7 +179,7 @@ def test_versions_and_tickets_are_not_dates():
 def test_a_day_the_parser_cannot_read_is_not_its_whole_month():
     base = datetime(2026, 3, 14)
     assert read_dates("Which release fixed the bug found on the ides of March 2026?", base) == []
-    # a day in ordinal words is read since session 6 (text2num), as the day it names
+    # a day in ordinal words is read (text2num) as the day it names
     (r,) = read_dates("Which release fixed the bug found on the thirteenth of March 2026?", base)
     assert (r.since, r.until) == (date(2026, 3, 13), date(2026, 3, 13))
     (r,) = read_dates("Which release fixed the bug found on the 13th of March 2026?", base)

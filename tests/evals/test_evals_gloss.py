@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from evals.baseline_agent import SEARCH, plan, read_in_memory_words, read_question
+from evals.baseline.agent import plan
+from evals.baseline.hits import SEARCH
+from evals.baseline.question import read_question
+from evals.baseline.reading import read_in_memory_words
 from evals.gloss import Vocabulary, cut, gloss
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from evals.__main__ import main
 from evals.case_schema import CATEGORIES, DEFAULT_CASES_DIR, load_cases
+from evals.catalog import load_catalog
 from evals.evidence import MemoryEvidence
 from evals.fixture import MANIFEST_NAME, make_embedder, read_manifest, write_fixture
 from evals.layer1 import run_layer1
@@ -208,8 +209,7 @@ def test_evidence_may_answer_for_what_only_a_rejected_record_names(store, cases)
 
 def test_a_version_or_day_the_question_names_may_be_what_the_evidence_refutes(store, cases):
     """ "Was BH-150 fixed in 9.9, or later?" is answered by records of another version: of what a case is
-    `about`, the ticket, path or route must be carried; a version or day only when nothing else is named
-    (heldout5's o5-21, session 6)."""
+    `about`, the ticket, path or route must be carried; a version or day only when nothing else is named."""
     base = next(c for c in cases if c.id == "etp-02")
     made = {
         "refuted": ("BH-150", "9.9"),
@@ -227,21 +227,11 @@ def test_a_version_or_day_the_question_names_may_be_what_the_evidence_refutes(st
     assert "9.9" not in v["wrong_ticket"]
 
 
-HELD_OUT = (
-    "heldout/outsider.yaml",
-    "heldout/traps_heldout.yaml",
-    "heldout2",
-    "heldout3",
-    "heldout4",
-    "heldout5",
-    "heldout6",
-    "heldout7",
-    "heldout8",
-    "heldout9",
-    "heldout10",
-    "heldout11",
-    "heldout12",
-)
+HELD_OUT = [s.name for s in load_catalog().sets if s.kind == "cases" and s.name != DEFAULT_CASES_DIR.name]
+
+
+def test_the_held_out_sets_are_every_set_the_manifest_lists_but_the_own_one():
+    assert len(HELD_OUT) == 12 and all(name.startswith("heldout") for name in HELD_OUT)
 
 
 @pytest.mark.parametrize("cases_path", HELD_OUT)
@@ -249,10 +239,10 @@ def test_layer1_finds_no_fault_in_what_the_fixture_keeps_for_cases_written_by_ot
     cases_path, tmp_path, request
 ):
     """Every held-out set (written blind by outsiders, with their own records) is kept by the fixture:
-    a violation here is the audit misreading a case, not a retention fault. heldout3's o3-10 names
-    1.4.1 only as a time bound ("before 1.4.1 went out"), which once counted as its subject; heldout4's
-    o4-09 lists as `about` a path only the quarantined page text it rejects carries, which once counted
-    only when the question named the path itself; heldout5's o5-21 names a version its evidence refutes."""
+    a violation here is the audit misreading a case, not a retention fault. Misreadings this caught: a
+    version named only as a time bound ("before 1.4.1 went out") read as the question's subject; an
+    `about` path that only the rejected quarantined text carries, linked to the evidence only when the
+    question itself named the path; a version the evidence refutes read as the subject."""
     root = DEFAULT_CASES_DIR.parent / cases_path
     if (root / "records.yaml").is_file():
         store = tmp_path / "store"

@@ -12,18 +12,11 @@ import pytest
 
 from evals.__main__ import main
 from evals.agents import AnswerBox, answering_agent, baseline_model
-from evals.baseline_agent import (
-    SEARCH,
-    asked_sentence,
-    contested,
-    decide,
-    gather,
-    memory_forms,
-    page_routes,
-    parse_hits,
-    plan,
-    read_question,
-)
+from evals.baseline.agent import plan
+from evals.baseline.answer import decide
+from evals.baseline.hits import SEARCH, gather, parse_hits
+from evals.baseline.question import asked_sentence, memory_forms, page_routes, read_question
+from evals.baseline.rules import contested
 from evals.case_schema import DEFAULT_CASES_DIR, load_cases
 from evals.layer2 import report_data, run_layer2
 from evals.report import layer2_html, layer2_markdown
@@ -103,7 +96,7 @@ def test_quarantined_text_and_hypotheses_are_never_support():
                 tickets="OPS-9", **AGENT)  # fmt: skip
     a = answer("Is OPS-9 fixed?", page, guess)
     assert a["no_match"] and a["evidence_ids"] == []
-    # nor, since session 6, a symptom: what was seen before any cause was found answers nothing alone
+    # nor a symptom: what was seen before any cause was found answers nothing alone
     assert answer("Is OPS-9 fixed?", page, guess, SYM_9)["no_match"]
     cause = hit("D9", "Decision OPS-9 (lee): src/refund/cache.py keeps the balance. Open.", similarity=0.2,
                 claim="root_cause", kind="decision", tickets="OPS-9", bug_status="open", **PERSON)  # fmt: skip
@@ -508,8 +501,7 @@ def test_the_baseline_beyond_the_case_wording(hashing_store, tmp_path, question,
     assert box.answer is not None and box.answer.evidence_ids == cited and box.answer.no_match == (not cited)
 
 
-# -- session 3 (helper baseline2): rules each written as a principle and kept only where it gained on one
-#    outsider set without losing on the other or on the own cases
+# -- the rules on replaced records, days, versions and people's records ---------------------------------
 def test_a_bug_state_the_question_takes_as_given_must_be_the_current_records():
     fixed = hit("V7", "Retest: OPS-7 fixed on 2.2. Status: fixed.", similarity=0.5, claim="status",
                 kind="fix_verification", tickets="OPS-7", bug_status="fixed", app_version="2.2", **AGENT)  # fmt: skip
@@ -569,7 +561,7 @@ def test_a_version_named_alone_is_the_topic_and_memorys_links_rank_an_unreadable
 
 
 def test_among_a_persons_records_on_a_ticket_the_decision_outranks_a_release_note():
-    # session 4 (helper baseline3): a release note a person wrote is a person's record, not a decision
+    # a release note a person wrote is a person's record, not a decision
     release = hit("REL", "Release note 2.2 (lee): ships the OPS-7 fix in src/billing/tax.py.", similarity=0.3,
                   claim="release", kind="release_note", tickets="OPS-7", paths="src/billing/tax.py",
                   app_version="2.2", **PERSON)  # fmt: skip
@@ -583,7 +575,7 @@ def test_among_a_persons_records_on_a_ticket_the_decision_outranks_a_release_not
 
 
 def test_identifiers_as_people_write_them():
-    # session 4 (helper baseline3): Chinese is written without spaces, so a Chinese character ends an
+    # Chinese is written without spaces, so a Chinese character ends an
     # identifier; a version may carry a "v"
     q = read_question(
         "OPS-7的根本原因在src/billing/tax.py里吗？在v2.2和2.1.3版本、路由/billing/refunds上呢？"
@@ -620,7 +612,7 @@ def test_identifiers_as_people_write_them():
 @pytest.mark.parametrize(
     ("text", "since", "until"),
     [
-        # session 4 (helper baseline3): two ends written as one range, the first taking the second's month
+        # two ends written as one range, the first taking the second's month
         (
             "Between the 1st and the 6th of March 2026, what root causes were confirmed?",
             "2026-03-01",
@@ -655,7 +647,7 @@ def test_two_dates_not_joined_stay_two_days():
 
 
 def test_a_path_or_version_named_as_a_point_in_time_is_dated_by_memory():
-    # session 4 (helper baseline3): "since its code moved to X" is the day memory first carries X
+    # "since its code moved to X" is the day memory first carries X
     rename = hit("REN", "Rename in 2.2 (lee): src/billing/tax.py is now src/billing/taxes.py.", day="2025-06-10",
                  similarity=0.3, claim="rename", kind="rename", paths="src/billing/taxes.py,src/billing/tax.py",
                  renamed_from="src/billing/tax.py", app_version="2.2", **PERSON)  # fmt: skip
@@ -673,7 +665,7 @@ def test_a_path_or_version_named_as_a_point_in_time_is_dated_by_memory():
 
 
 def test_an_agents_state_against_a_persons_standing_state_is_contested():
-    # session 4 (helper baseline3): a change of state replaces the record of the state before
+    # a change of state replaces the record of the state before
     decided = hit("D5", "Decision OPS-5 (lee): src/billing/vat.py rounds twice. Open, deferred to 3.0.",
                   day="2025-06-02", similarity=0.3, claim="root_cause", kind="decision", tickets="OPS-5",
                   bug_status="open", **PERSON)  # fmt: skip
@@ -686,7 +678,7 @@ def test_an_agents_state_against_a_persons_standing_state_is_contested():
     assert a["no_match"] and a["evidence_ids"] == []
     assert answer("What is the state of OPS-5?", decided, summary)["evidence_ids"] == ["D5"]
     # the summary's claim is what is asked about, by its day and its state: the person's word answers it
-    # (session 6), whatever day the claim was made
+    # whatever day the claim was made
     a = answer("The 20 June 2025 summary says OPS-5 was fixed. Can we rely on that?", decided, summary)
     assert a["evidence_ids"] == ["D5"] and a["claims"]["status"] == "open"
     # once a record replaced the person's, the person's word no longer stands against the summary
@@ -696,7 +688,6 @@ def test_an_agents_state_against_a_persons_standing_state_is_contested():
 
 
 def test_the_sentence_that_asks_names_the_topic_the_ones_before_set_the_scene():
-    # session 4 (helper baseline3)
     scene = "While on OPS-7, OPS-8 and OPS-9 the agent wrote notes along the way. "
     assert answer(scene + "What was decided for OPS-8 in the end?", DEC_7, DEC_8, NOTE)["evidence_ids"] == [
         "D8"
@@ -712,11 +703,11 @@ def test_the_sentence_that_asks_names_the_topic_the_ones_before_set_the_scene():
 @pytest.mark.parametrize(
     ("text", "since", "until"),
     [
-        # session 4 (helper baseline3): Chinese numerals and slashes in dates; other numbers stay as written
+        # Chinese numerals and slashes in dates; other numbers stay as written
         ("三月五日的分诊会决定了什么？", "2026-03-05", "2026-03-05"),
         ("二〇二六年三月十二日之前记录了什么？", "None", "2026-03-11"),
         ("2026/3/5 的分诊会决定了什么？", "2026-03-05", "2026-03-05"),
-        # session 6 (heldout3's o3-24): English ordinal words next to a month (text2num)
+        # English ordinal words next to a month (text2num)
         ("What did the retest on the twelfth of March turn up?", "2026-03-12", "2026-03-12"),
         ("Anything new since March the first?", "2026-03-01", "None"),
         ("Between the first and the sixth of March 2026, what was confirmed?", "2026-03-01", "2026-03-06"),
@@ -731,14 +722,14 @@ def test_dates_in_other_written_forms(text, since, until):
 
 
 def test_a_version_named_with_a_short_verb_before_a_chinese_relation_is_a_point_in_time():
-    # session 6 (heldout4's o4-22, heldout5's o5-23): "after 1.6.1 came out"
+    # "after 1.6.1 came out", "1.6.1 出来以后": a version with a short verb before the relation
     q = read_question("1.6.1 出来以后，删除账号那个页面有人重新测过没有？")
     assert q.anchors == [("after", "app_version", "1.6.1")] and q.versions == []
     assert read_question("BH-215 在 1.5 里已经修好了吗？").versions == ["1.5"]
 
 
 def test_the_asking_sentence_wants_a_kind_of_statement_no_current_record_on_it_makes():
-    # session 6, from heldout4's o4-05: a regression on a later version, no cause found for it yet
+    # a regression on a later version, no cause found for it yet
     cause = hit("D4", "Decision OPS-4 (lee): src/cart/submit.py stores a second identical order.", similarity=0.5,
                 claim="root_cause", kind="decision", tickets="OPS-4", app_version="2.0", **PERSON)  # fmt: skip
     back = hit("R4", "OPS-4 regressed on 2.1: pressing Enter submits the order twice again. Cause not investigated.",
@@ -762,7 +753,7 @@ def _filler(n: int) -> list[str]:
 
 
 def test_a_symptom_answers_nothing_alone_a_persons_cause_on_its_ticket_does():
-    # session 6, from heldout5's o5-03 and heldout3's o3-11: no outsider ever cited an observation
+    # an observation (a symptom) is no answer to what causes it
     seen = hit("O2", "Observation: OPS-2, the Refund page shows the old balance until a reload. Symptom only.",
                similarity=0.7, claim="symptom", kind="observation", tickets="OPS-2", routes="/refund", **AGENT)  # fmt: skip
     cause = hit("D2", "Decision OPS-2 (lee): src/refund/cache.py keeps the balance for a minute.", similarity=0.4,
@@ -777,7 +768,7 @@ def test_a_symptom_answers_nothing_alone_a_persons_cause_on_its_ticket_does():
 
 
 def test_among_what_replaced_a_guess_a_persons_word_comes_first():
-    # session 6, from heldout5's o5-04: the decision names another file than the guess, on purpose
+    # the decision names another file than the guess, on purpose
     guess = hit("G3", "Agent guess: OPS-3 is probably caused by src/share/tokens.py. Not confirmed.", similarity=0.8,
                 claim="hypothesis", kind="summary", tickets="OPS-3", paths="src/share/tokens.py", **AGENT)  # fmt: skip
     old = hit("HO1", "Hand-over: OPS-3 may come from src/share/tokens.py.", status="superseded", by="HO2",
@@ -793,7 +784,7 @@ def test_among_what_replaced_a_guess_a_persons_word_comes_first():
 
 
 def test_a_version_nothing_current_says_it_of_is_tested_by_its_patch_releases():
-    # session 6, from heldout5's o5-21: "fixed in 1.6, or later?" is answered by 1.6.1's release note
+    # "fixed in 1.6, or later?" is answered by 1.6.1's release note
     decided = hit("D6", "Decision OPS-6 (lee): src/pw.py encodes as ASCII.", app_version="2.0", similarity=0.5,
                   claim="root_cause", kind="decision", tickets="OPS-6", paths="src/pw.py", **PERSON)  # fmt: skip
     release = hit("R6", "Release note 2.0.1 (lee): ships the OPS-6 fix.", day="2025-06-20", app_version="2.0.1",
@@ -812,7 +803,7 @@ def test_a_version_nothing_current_says_it_of_is_tested_by_its_patch_releases():
     a = answer("Did OPS-6 get fixed in 2.0, or was it a later release?", decided, two, retest)
     assert a["evidence_ids"] == ["R6"] and a["support_layer"] == "user_authored_decision"
     # the 2.0 release note lists other tickets and only mentions OPS-6 ("not in this release"): a question
-    # in words memory does not use still gets the patch release (heldout4's o4-07)
+    # in words memory does not use still gets the patch release
     listing = hit("R5", "Release note 2.0 (lee): ships OPS-1, OPS-2 and OPS-3. OPS-6 is not in this release.",
                   app_version="2.0", similarity=0.5, claim="release", kind="release_note", tickets="OPS-1,OPS-2,OPS-3",
                   **PERSON)  # fmt: skip
@@ -820,7 +811,7 @@ def test_a_version_nothing_current_says_it_of_is_tested_by_its_patch_releases():
 
 
 def test_a_period_alone_says_when_not_what():
-    # session 6, from heldout5's o5-18: "before D, had anybody looked at the refund page?" with nothing on
+    # "before D, had anybody looked at the refund page?" with nothing on
     # it from then is no_match, not the first record of the period
     early = _filler(5)
     later = hit("O7", "Observation (2025-07-02): the Refund page shows the old balance.", day="2025-07-02",
@@ -832,7 +823,7 @@ def test_a_period_alone_says_when_not_what():
 
 
 def test_a_question_on_several_tickets_is_answered_ticket_by_ticket():
-    # session 6, from heldout5's o5-24 and o5-08 and heldout3's o3-14: a daily note listing both only
+    # a daily note listing both only
     # mentions each; a state named before the asking sentence is the claim being checked
     note = hit("N2", "Daily note: OPS-1 still reproduces; filed OPS-2.", similarity=0.6, claim="summary",
                kind="daily_note", tickets="OPS-1,OPS-2", app_version="3.1", **AGENT)  # fmt: skip
@@ -850,7 +841,7 @@ def test_a_question_on_several_tickets_is_answered_ticket_by_ticket():
 
 
 def test_a_hit_a_cut_result_showed_without_its_fields_is_completed_by_another_result():
-    # session 6: a lookup result over the one-message limit is cut ("[… truncated …]") inside its last hit
+    # a lookup result over the one-message limit is cut ("[… truncated …]") inside its last hit
     whole = hit("N2", "Daily note: OPS-1 still reproduces; filed OPS-2.", similarity=0.6, claim="summary",
                 kind="daily_note", tickets="OPS-1,OPS-2", **AGENT)  # fmt: skip
     head = whole.splitlines()[0][:-12]  # the header whole, the text cut, no fields line
@@ -862,7 +853,7 @@ def test_a_hit_a_cut_result_showed_without_its_fields_is_completed_by_another_re
 
 
 def test_a_question_on_a_state_is_answered_by_the_state_that_replaced_the_closest_record():
-    # session 6, from heldout4's o4-06: the report was closed by a retest, which a regression replaced
+    # the report was closed by a retest, which a regression replaced
     report = hit("B4", "Bug report OPS-4: a comment sent with Enter is posted twice; it was seen now. Status: open.", status="superseded",
                  by="V4", similarity=0.8, claim="status", kind="bug_report", tickets="OPS-4", bug_status="open", **AGENT)  # fmt: skip
     retest = hit("V4", "OPS-4 fixed in 2.0: the retest said one comment per post. Status: fixed.", status="superseded",
@@ -880,7 +871,7 @@ def test_a_question_on_a_state_is_answered_by_the_state_that_replaced_the_closes
 
 
 def test_the_next_hand_over_replaces_the_last_not_what_it_said():
-    # session 6, from heldout4's o4-10: the old note named the page; the note after it is about other work
+    # the old note named the page; the note after it is about other work
     old = hit("HO1", "Hand-over: the Delete account page (/settings/delete-account) needs a look; OPS-1, OPS-2 open.",
               status="superseded", by="HO2", similarity=0.6, claim="handover", kind="handover", tickets="OPS-1,OPS-2",
               routes="/settings/delete-account", **AGENT)  # fmt: skip
@@ -908,15 +899,15 @@ def test_a_question_naming_a_state_is_answered_by_the_ticket_s_state_now():
 
 
 def test_labels_are_read_by_stem():
-    from evals.baseline_agent import _named_labels
+    from evals.baseline.reading import named_labels
 
     pool = parse_hits(
         "x\n" + "\n".join([DEC_7, hit("R", "OPS-7 regressed.", kind="regression", bug_status="fixed")])
     )
-    assert _named_labels(read_question("Has OPS-7 regressed?"), pool) == {"regression"}
-    assert _named_labels(read_question("Did the OPS-7 fix ship?"), pool) == {"fixed"}
+    assert named_labels(read_question("Has OPS-7 regressed?"), pool) == {"regression"}
+    assert named_labels(read_question("Did the OPS-7 fix ship?"), pool) == {"fixed"}
     assert (
-        _named_labels(read_question("Is the OPS-7 prefix right?"), pool) == set()
+        named_labels(read_question("Is the OPS-7 prefix right?"), pool) == set()
     )  # a word, not a part of one
 
 
@@ -987,15 +978,15 @@ def test_the_decision_that_replaced_a_guess_answers_for_the_file_the_guess_named
 
 
 def test_a_word_against_a_version_named_as_a_point_in_time_names_that_point():
-    from evals.baseline_agent import _named_labels
+    from evals.baseline.reading import named_labels
 
     note = hit(
         "R", "Release note 2.2 (lee).", claim="release", kind="release_note", app_version="2.2", **PERSON
     )
     pool = parse_hits("x\n" + "\n".join([note, DEC_7]))
-    assert _named_labels(read_question("Since the 2.2 release, is OPS-7 still fine?"), pool) == set()
-    assert _named_labels(read_question("Did OPS-7 ship in the 2.2 release?"), pool) == {"release"}
-    assert _named_labels(read_question("Which release shipped OPS-7?"), pool) == {"release"}
+    assert named_labels(read_question("Since the 2.2 release, is OPS-7 still fine?"), pool) == set()
+    assert named_labels(read_question("Did OPS-7 ship in the 2.2 release?"), pool) == {"release"}
+    assert named_labels(read_question("Which release shipped OPS-7?"), pool) == {"release"}
 
 
 FIX_5 = hit("F5", "OPS-5 fixed in 2.1: the CSV export of invoices completes again.", similarity=0.6,

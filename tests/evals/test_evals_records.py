@@ -10,8 +10,7 @@ import pytest
 
 from evals.__main__ import main as evals_main
 from evals.case_schema import load_cases
-from evals.fixture import read_manifest, write_fixture
-from evals.fixture_data import FIXTURE_VERSION, build_records
+from evals.fixture import FIXTURE_VERSION, fixture_records, read_manifest, write_fixture
 from evals.fixture_records import RecordsError, file_sha256, load_records_file, merge_records
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.storage.embeddings import HashingEmbedder
@@ -86,12 +85,12 @@ def _write(tmp_path: Path, text: str, name: str = "records.yaml") -> Path:
 
 
 def _merge(tmp_path: Path, text: str) -> list:
-    return merge_records(build_records(), [load_records_file(_write(tmp_path, text))])
+    return merge_records(fixture_records(), [load_records_file(_write(tmp_path, text))])
 
 
 def test_records_join_the_generated_fixture_with_supersession_on_both_sides(tmp_path):
     items = {i.id: i for i in _merge(tmp_path, RECORDS)}
-    assert len(items) == len(build_records()) + 4
+    assert len(items) == len(fixture_records()) + 4
     assert items["BR-901"].superseded_by == "FIX-901" and items["FIX-901"].supersedes == "BR-901"
     assert items["REG-160"].superseded_by == "REG-160B"  # a generated record superseded by a new one
     assert items["BR-901"].date.tzinfo is not None and items["FIX-901"].date.hour == 0
@@ -161,7 +160,7 @@ def test_an_id_in_two_records_files_is_a_duplicate(tmp_path):
     with pytest.raises(
         RecordsError, match=r"b\.yaml: record log-x-01: field 'id': duplicate \(also in .*a\.yaml\)"
     ):
-        merge_records(build_records(), [a, b])
+        merge_records(fixture_records(), [a, b])
 
 
 def test_records_are_stored_and_listed_in_the_manifest(tmp_path):
@@ -220,7 +219,9 @@ def test_fixture_records_flag_and_a_store_built_without_them(tmp_path, capsys):
     argv = ["fixture", "--embedder", "hashing", "--json", "--out"]
     assert evals_main([*argv, str(tmp_path / "with"), "--records", str(f)]) == 0
     info = json.loads(capsys.readouterr().out)
-    assert info["items"] == len(build_records()) + 4 and info["extra_records"][0]["sha256"] == file_sha256(f)
+    assert info["items"] == len(fixture_records()) + 4 and info["extra_records"][0]["sha256"] == file_sha256(
+        f
+    )
     assert evals_main([*argv, str(tmp_path / "without")]) == 0
     capsys.readouterr()
     l1 = ["layer1", "--cases", str(case), "--records", str(f), "--json", "--store"]
@@ -236,13 +237,3 @@ def test_fixture_records_flag_and_a_store_built_without_them(tmp_path, capsys):
     assert evals_main(["fixture", "--out", str(tmp_path / "bad"), "--records", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "record x" in err and "Traceback" not in err and not (tmp_path / "bad").exists()
-
-
-@pytest.mark.parametrize("name", ["heldout2", "heldout3", "heldout4"])
-def test_the_outsider_set_loads_and_names_only_records_it_brings_or_the_fixture_has(name):
-    root = Path(__file__).parents[2] / "evals" / name
-    cases = load_cases(root)
-    (records,) = [load_records_file(p) for p in sorted(root.glob("records.yaml"))]
-    known = {i.id for i in merge_records(build_records(), [records])}
-    named = {i for c in cases for i in (*c.evidence, *c.must_not_reuse)}
-    assert len(cases) == 24 and named <= known, sorted(named - known)

@@ -1,9 +1,9 @@
 """The storage benchmark functions run end to end at toy sizes (their numbers are not asserted:
-speed claims come from `python -m evals.bench`, not from timed tests)."""
+speed claims come from `python -m benchmarks.memory`, not from timed tests)."""
 
 import pytest
 
-from evals import bench_storage
+from benchmarks import storage as bench_storage
 
 
 def test_recall_bench_runs_with_baseline():

@@ -7,10 +7,10 @@ oracle makes is recorded, so the tests see both what it reports and what it aske
 
 from __future__ import annotations
 
-from bughunt.page import FetchedPage
-from bughunt.urls import route_of
 from bughunt.oracles import ORACLES
 from bughunt.oracles.pagination import page_number, previous_page_url
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 ORIGIN = "http://library.test"
 

@@ -321,7 +321,7 @@ def test_llm_summarizer_in_the_queue():
 
 
 def test_bench_context_step_runs_and_matches_full_recount():
-    from evals.bench import bench_context_step
+    from benchmarks.memory import bench_context_step
 
     # bench_context_step raises if the incremental count ever differs from a from-scratch recount.
     result = bench_context_step(n_messages=30, window=32_000, steps=5)

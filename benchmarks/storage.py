@@ -1,4 +1,5 @@
-"""Storage benchmarks: recall search, archival scored search and embedding throughput.
+"""Storage benchmarks: recall search, archival scored search and embedding throughput
+(`python -m benchmarks.memory` runs them after the context step).
 
 Each returns its numbers together with a baseline measured in the same run:
 - recall: FTS5 + bm25 `RecallStore.search` vs a LIKE scan over the same table (substring search);
@@ -103,6 +104,7 @@ def bench_recall_search(
         for start in range(0, n, batch):
             texts = _sentences(min(batch, n - start), rng)
             store.extend(_message(start + i, t, t0) for i, t in enumerate(texts))
+            progress(f"recall: wrote {start + len(texts):,}/{n:,} messages")
         ingest_s = time.perf_counter() - started
         qs = _queries(queries, rng)
         progress(f"recall: {len(qs)} searches")
@@ -183,10 +185,12 @@ def _archival_corpus(
     root = _cache_root() / f"archival-{n}-s{seed}-v{_CORPUS_VERSION}"
     done = root / "complete.npz"
     if done.exists():
+        progress(f"archival: the corpus of {n:,} passages is cached in {root}")
         data = np.load(done)
         return root / "store", data["vectors"], data["importance"], data["accessed"]
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
+    progress(f"archival: indexing {n:,} passages into {root} (once; later runs reuse it)")
     rng = np.random.default_rng(seed)
     embedder = HashingEmbedder()
     t0 = datetime(2024, 1, 1, tzinfo=UTC)
