@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from loguru import logger as _logger
 
-__version__ = "0.1.0"
+from memgpt_lite.version import __version__ as __version__
 
 # Quiet by default: applications enable with `logger.enable("memgpt_lite")`.
 _logger.disable("memgpt_lite")

@@ -15,8 +15,8 @@ from typing import Any
 
 from loguru import logger
 
-from memgpt_lite import __version__
 from memgpt_lite.errors import StoreError
+from memgpt_lite.version import __version__
 
 from .durability import durable
 
