@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from .bfs import breadth_first
@@ -313,8 +314,16 @@ def _shape_value(value: str) -> str:
     return value
 
 
+ROUTE_SHAPES_CACHED = 1 << 16
+"""Distinct routes whose shapes `route_shape` keeps: more than a 5,000-click exploration of a 15,000-page
+site knows, at a few hundred bytes each."""
+
+
+@lru_cache(maxsize=ROUTE_SHAPES_CACHED)
 def route_shape(route: str) -> str:
-    """The route with its variable parts replaced, from the URL alone (no page needed)."""
+    """The route with its variable parts replaced, from the URL alone (no page needed). A pure function
+    of the string, kept for the routes seen: the explorer's templates ask it for every known route at
+    every step (14 million calls, 28% of a 1,000-click planner run on 14,678 pages, before this cache)."""
     base, mark, state = route.rpartition("#")
     if mark and base and state and not state.startswith("/"):
         # `page#state`, a state of the page reached by a click with no URL of its own
