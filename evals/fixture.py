@@ -28,10 +28,11 @@ from memgpt_lite.errors import StoreError, UsageError, format_validation_error
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import Message, TextPart
 from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, default_embedder
+from memgpt_lite.storage.embeddings import make_embedder as choose_embedder
 
 MANIFEST_NAME = "evals_fixture.json"
 MANIFEST_FORMAT = "memgpt_lite-evals-fixture"
-EMBEDDERS = ("default", "hashing")
+EMBEDDERS = ("default", "hashing", "multilingual")
 
 
 class FixtureManifest(BaseModel):
@@ -49,11 +50,14 @@ class FixtureManifest(BaseModel):
 
 
 def make_embedder(name: str) -> Embedder:
-    """`default` (MiniLM, offline) or `hashing` (fast and deterministic, for tests)."""
+    """`default` (MiniLM, offline), `hashing` (fast and deterministic, for tests) or `multilingual`
+    (USE multilingual v3: Chinese questions meet English records)."""
     if name == "default":
         return default_embedder()
     if name.startswith("hashing"):
         return HashingEmbedder()
+    if name == "multilingual":
+        return choose_embedder("multilingual")
     raise UsageError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
 
 

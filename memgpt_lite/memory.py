@@ -39,7 +39,7 @@ from memgpt_lite.messages import Message, ToolSpec
 from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
 from memgpt_lite.storage.archival_reader import ArchivalReader
 from memgpt_lite.storage.directory import StoreDirectory
-from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
+from memgpt_lite.storage.embeddings import Embedder, describe_embedder, embedder_named
 from memgpt_lite.storage.lock import StoreLock
 from memgpt_lite.storage.recall import RecallStore
 
@@ -193,6 +193,14 @@ class AgentMemory:
             raise ConfigError(f"bad memory configuration: {e}") from e
         if served is not None:
             _check_served_window(store, state.config.context_window, served, new_store)
+        if embedder is not None and state.embedder is not None and embedder.name != state.embedder:
+            raise StoreError(
+                f"{store.path} holds vectors of embedder {state.embedder!r} ({describe_embedder(state.embedder)}); "
+                f"it cannot be searched with {embedder.name!r}: open it without choosing an embedder (it "
+                "remembers its own), or start a new store for the other one"
+            )
+        if new_store and embedder is not None:
+            state.embedder = embedder.name  # remembered from the start, before archival storage exists
         recall = RecallStore(store.recall_path, read_only=read_only)
         try:
             messages = _resume_messages(recall, state)
@@ -214,7 +222,7 @@ class AgentMemory:
             )
             context.last_tools_tokens = state.last_tools_tokens
             if embedder is None and state.embedder is not None:
-                embedder = _embedder_named(state.embedder)
+                embedder = embedder_named(state.embedder)
             memory = cls(store, recall, context, embedder=embedder, chroma_url=settings.chroma_url)
             memory._lock = lock
             if read_only:
@@ -370,18 +378,6 @@ def _resume_messages(recall: RecallStore, state: AgentState) -> list[Message]:
             f"the agent state names in-context messages that recall storage does not hold ({e}); "
             "the store is corrupt or its recall.sqlite was replaced"
         ) from e
-
-
-def _embedder_named(name: str) -> Embedder:
-    """The embedder a store's archival vectors were made with, rebuilt from its recorded name."""
-    if name.startswith("hashing-") and name[len("hashing-") :].isdigit():
-        return HashingEmbedder(dim=int(name[len("hashing-") :]))
-    if name == MiniLMEmbedder.name:
-        shared = default_embedder()  # the process-wide instance, unless the environment chose hashing
-        return shared if shared.name == name else MiniLMEmbedder()
-    raise StoreError(
-        f"archival storage was written with embedder {name!r}, which this memgpt_lite cannot rebuild"
-    )
 
 
 def _check_served_window(store: StoreDirectory, window: int, served: StatedWindow, new_store: bool) -> None:

@@ -54,6 +54,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="give up on a model call after this many seconds (per attempt; default 120)",
     )
     p.add_argument(
+        "--embedder",
+        choices=("minilm", "multilingual", "hashing"),
+        default=None,
+        help="embeddings of a new store: minilm (English, the default), multilingual (USE multilingual v3: "
+        "Chinese and 15 other languages meet English), hashing (tests); a store remembers its own",
+    )
+    p.add_argument(
         "--summarizer",
         choices=("llm", "deterministic"),
         default="llm",
@@ -82,6 +89,7 @@ def _open_agent(args: argparse.Namespace) -> Any:
     check_model_key(args.base_url, needed_by=f"memgpt-lite {args.command}")  # before Chroma's ~1 s import
     from memgpt_lite.agent import Agent, AgentConfig
     from memgpt_lite.memory import AgentMemory
+    from memgpt_lite.storage.embeddings import make_embedder
 
     try:  # checked before anything is created: a bad number must not leave a half-made store behind
         config = AgentConfig(max_steps=args.max_steps, max_tokens=args.max_tokens)
@@ -99,6 +107,7 @@ def _open_agent(args: argparse.Namespace) -> Any:
         summarizer = LLMSummarizer(model, max_input, max_summary_tokens=summary)
     memory = AgentMemory.open(
         args.store,
+        embedder=make_embedder(args.embedder) if args.embedder else None,
         context_window=args.context_window,
         summarizer=summarizer,
         served_window=served,
