@@ -94,12 +94,13 @@ def _message(item: FixtureItem) -> Message:
 
 def write_fixture(
     out: str | Path,
-    embedder: str = "default",
+    embedder: str | Embedder = "default",
     long_session_steps: int = 36,
     records: Sequence[str | Path] = (),
 ) -> FixtureManifest:
     """Generate the records, append those of the `records` files (validated before anything is
-    written), and store them all in a new store directory `out`."""
+    written), and store them all in a new store directory `out`. `embedder` is a name of `EMBEDDERS`
+    or an `Embedder` (benchmarks: pass the same one to `run_layer1`)."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} is a file; the fixture is written into a new store directory")
@@ -109,12 +110,14 @@ def write_fixture(
     items = merge_records(build_records(long_session_steps), extras)
     manifest = FixtureManifest(
         fixture_version=FIXTURE_VERSION,
-        embedder=embedder,
+        embedder=embedder if isinstance(embedder, str) else embedder.name,
         as_of=max(i.date for i in items) + timedelta(days=1),
         items=items,
         extra_records=[e.entry() for e in extras],
     )
-    memory = AgentMemory.open(out, embedder=make_embedder(embedder))
+    memory = AgentMemory.open(
+        out, embedder=make_embedder(embedder) if isinstance(embedder, str) else embedder
+    )
     try:
         for item in items:
             if item.store == "recall":
