@@ -109,10 +109,12 @@ def test_a_tool_call_is_parsed_when_the_model_makes_one():
         body={"tool_choice": {"type": "any"}},
     )
     reply = model().request(request)
+    # SmolLM2-135M answers this prompt with a call (greedy decoding: the same one every time); what it
+    # puts in the arguments, and whether it goes on writing after the call (a max_tokens stop), is its
+    # own business: the client's is that the call arrives parsed, arguments as an object
     (call,) = reply.message.tool_calls
-    assert call.name == "send_message" and call.raw_arguments is None
-    assert isinstance(call.arguments.get("message"), str)
-    assert reply.stop_reason == "tool_use"
+    assert call.name == "send_message" and isinstance(call.arguments, dict) and call.raw_arguments is None
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", call.id)
 
 
 def test_a_template_that_drops_the_tools_is_refused_in_one_line(tmp_path, capsys):
