@@ -144,3 +144,30 @@ def test_searches_embed_queries_as_queries_when_the_embedder_says_how():
     got = vectors("where is the pager bug")
     assert embedder.queries == ["where is the pager bug"]
     assert np.allclose(got, embedder.inner.embed(["query where is the pager bug"])[0])
+
+
+@pytest.mark.slow
+def test_layer1_retrieval_with_the_multilingual_embedder(tmp_path, multilingual):
+    """Layer 1's retrieval measure on a case set with Chinese questions: the fixture is built with the
+    multilingual embedder, the store remembers it, and the agent's search finds Chinese questions'
+    English evidence that MiniLM misses (benchmarks.embedders: heldout2, MiniLM 2 of 5, USE 4 of 5)."""
+    import re
+    from pathlib import Path
+
+    from evals.case_schema import load_cases
+    from evals.fixture import write_fixture
+    from evals.fixture_records import records_files_for
+    from evals.layer1 import run_layer1
+
+    cases_dir = Path(__file__).resolve().parent.parent / "evals" / "heldout2"
+    store = tmp_path / "store"
+    manifest = write_fixture(store, embedder="multilingual", records=records_files_for(cases_dir))
+    assert manifest.embedder == "multilingual"
+    with AgentMemory.open(store, create=False, read_only=True) as memory:
+        assert memory.state().embedder == MultilingualEmbedder.name
+    run = run_layer1(load_cases(cases_dir), store, str(cases_dir))
+    assert run.embedder == "multilingual"
+    chinese = [r for r in run.results if re.search(r"[\u3400-\u9fff]", r.case.question)]
+    found = sum(len(r.retrieval["found"]) for r in chinese)
+    wanted = sum(len(r.retrieval["evidence"]) for r in chinese)
+    assert wanted == 5 and found > 2
