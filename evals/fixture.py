@@ -32,10 +32,11 @@ from memgpt_lite.errors import StoreError, UsageError, format_validation_error
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import Message, TextPart
 from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, default_embedder
+from memgpt_lite.storage.embeddings import make_embedder as choose_embedder
 
 MANIFEST_NAME = "evals_fixture.json"
 MANIFEST_FORMAT = "memgpt_lite-evals-fixture"
-EMBEDDERS = ("default", "hashing")
+EMBEDDERS = ("default", "hashing", "multilingual")
 FIXTURE_VERSION = 2
 """Version 1 had the first 24 archival items and 50 log lines; its stores still audit (layer 1 skips the
 fields version 1 did not store)."""
@@ -69,11 +70,14 @@ class FixtureManifest(BaseModel):
 
 
 def make_embedder(name: str) -> Embedder:
-    """`default` (MiniLM, offline) or `hashing` (fast and deterministic, for tests)."""
+    """`default` (MiniLM, offline), `hashing` (fast and deterministic, for tests) or `multilingual`
+    (USE multilingual v3: Chinese questions meet English records)."""
     if name == "default":
         return default_embedder()
     if name.startswith("hashing"):
         return HashingEmbedder()
+    if name == "multilingual":
+        return choose_embedder("multilingual")
     raise UsageError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
 
 
@@ -110,11 +114,12 @@ def _message(item: FixtureItem) -> Message:
 
 def write_fixture(
     out: str | Path,
-    embedder: str = "default",
+    embedder: str | Embedder = "default",
     records: Sequence[str | Path] = (),
 ) -> FixtureManifest:
     """Read the fixture's records, append those of the `records` files (validated before anything is
-    written), and store them all in a new store directory `out`."""
+    written), and store them all in a new store directory `out`. `embedder` is a name of `EMBEDDERS`
+    or an `Embedder` (benchmarks: pass the same one to `run_layer1`)."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} is a file; the fixture is written into a new store directory")
@@ -124,12 +129,14 @@ def write_fixture(
     items = merge_records(fixture_records(), extras)
     manifest = FixtureManifest(
         fixture_version=FIXTURE_VERSION,
-        embedder=embedder,
+        embedder=embedder if isinstance(embedder, str) else embedder.name,
         as_of=max(i.date for i in items) + timedelta(days=1),
         items=items,
         extra_records=[e.entry() for e in extras],
     )
-    memory = AgentMemory.open(out, embedder=make_embedder(embedder))
+    memory = AgentMemory.open(
+        out, embedder=make_embedder(embedder) if isinstance(embedder, str) else embedder
+    )
     try:
         for item in items:
             if item.store == "recall":

@@ -2,6 +2,8 @@
 
 - `ToolError`: shown to the model as an error tool result; the model can fix its call. Never a crash.
 - `ConfigError` / `UsageError`: for the programmer or the CLI user; raised on bad configuration or input.
+- `ServerMismatch`: for the person running a model server: it cannot serve this agent as it is set up
+  (a context smaller than the store's window, a chat template that drops the tools); names the fix.
 - `StoreError`: a store directory that is corrupt or not ours; `ModelError`: the model provider failed
   after retries; `ContextWindowExceeded`: a prompt that cannot fit even after eviction. These are runtime
   failures that stop the current operation without losing state.
@@ -34,6 +36,11 @@ class ConfigError(MemgptLiteError, ValueError):
 
 class UsageError(MemgptLiteError, ValueError):
     """A caller used the API or CLI wrongly."""
+
+
+class ServerMismatch(ConfigError):
+    """The model server cannot serve this agent as set up (its context is smaller than the store's window,
+    or its chat template drops the tools); raised before a request that would fail or mislead."""
 
 
 class StoreError(MemgptLiteError):

@@ -33,13 +33,13 @@ from memgpt_lite.context import (
     WorkingContext,
 )
 from memgpt_lite.context.tokens import CLAUDE_SAFETY_MARGIN
-from memgpt_lite.errors import ConfigError, StoreError, UsageError, format_validation_error
-from memgpt_lite.llm.base import Model
+from memgpt_lite.errors import ConfigError, ServerMismatch, StoreError, UsageError, format_validation_error
+from memgpt_lite.llm.base import Model, StatedWindow
 from memgpt_lite.messages import Message, ToolSpec
 from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
 from memgpt_lite.storage.archival_reader import ArchivalReader
 from memgpt_lite.storage.directory import StoreDirectory
-from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
+from memgpt_lite.storage.embeddings import Embedder, describe_embedder, embedder_named
 from memgpt_lite.storage.lock import StoreLock
 from memgpt_lite.storage.recall import RecallStore
 
@@ -80,6 +80,10 @@ class MemorySettings:
     model: Model | None = None
     """Counts prompts with the provider when `provider_counts` is on."""
     provider_counts: bool | None = None
+    served_window: StatedWindow | None = None
+    """The context size the model's server states (`AnthropicModel.stated_window()`): a new store's window
+    defaults to it, and a window larger than it — the store's own or a given `context_window` — is refused
+    with `ServerMismatch` before anything is written (every request past it would fail)."""
     create: bool = True
     read_only: bool = False
 
@@ -157,10 +161,13 @@ class AgentMemory:
             raise StoreError(f"{store.path} has no agent state yet (nothing to inspect)")
         thresholds = ("context_window", "warning", "flush", "evict_to", "provider_counts")
         overrides = {k: getattr(settings, k) for k in thresholds if getattr(settings, k) is not None}
+        new_store = state is None
+        served = settings.served_window
+        default_window = served.tokens if served is not None else DEFAULT_CONTEXT_WINDOW
         try:
             if state is None:
                 state = AgentState(
-                    config=ContextConfig(**{"context_window": DEFAULT_CONTEXT_WINDOW, **overrides}),
+                    config=ContextConfig(**{"context_window": default_window, **overrides}),
                     system_prompt=DEFAULT_SYSTEM_PROMPT
                     if settings.system_prompt is None
                     else settings.system_prompt,
@@ -184,6 +191,16 @@ class AgentMemory:
             raise ConfigError(f"bad memory configuration: {where}") from e
         except ValueError as e:
             raise ConfigError(f"bad memory configuration: {e}") from e
+        if served is not None:
+            _check_served_window(store, state.config.context_window, served, new_store)
+        if embedder is not None and state.embedder is not None and embedder.name != state.embedder:
+            raise StoreError(
+                f"{store.path} holds vectors of embedder {state.embedder!r} ({describe_embedder(state.embedder)}); "
+                f"it cannot be searched with {embedder.name!r}: open it without choosing an embedder (it "
+                "remembers its own), or start a new store for the other one"
+            )
+        if new_store and embedder is not None:
+            state.embedder = embedder.name  # remembered from the start, before archival storage exists
         recall = RecallStore(store.recall_path, read_only=read_only)
         try:
             messages = _resume_messages(recall, state)
@@ -205,7 +222,7 @@ class AgentMemory:
             )
             context.last_tools_tokens = state.last_tools_tokens
             if embedder is None and state.embedder is not None:
-                embedder = _embedder_named(state.embedder)
+                embedder = embedder_named(state.embedder)
             memory = cls(store, recall, context, embedder=embedder, chroma_url=settings.chroma_url)
             memory._lock = lock
             if read_only:
@@ -363,15 +380,19 @@ def _resume_messages(recall: RecallStore, state: AgentState) -> list[Message]:
         ) from e
 
 
-def _embedder_named(name: str) -> Embedder:
-    """The embedder a store's archival vectors were made with, rebuilt from its recorded name."""
-    if name.startswith("hashing-") and name[len("hashing-") :].isdigit():
-        return HashingEmbedder(dim=int(name[len("hashing-") :]))
-    if name == MiniLMEmbedder.name:
-        shared = default_embedder()  # the process-wide instance, unless the environment chose hashing
-        return shared if shared.name == name else MiniLMEmbedder()
-    raise StoreError(
-        f"archival storage was written with embedder {name!r}, which this memgpt_lite cannot rebuild"
+def _check_served_window(store: StoreDirectory, window: int, served: StatedWindow, new_store: bool) -> None:
+    """A window larger than the server's context would send requests the server refuses (or cuts)."""
+    if window <= served.tokens:
+        return
+    if new_store:
+        raise ServerMismatch(
+            f"a context window of {window} tokens was asked for, but the server serves {served.tokens} "
+            f"({served.source}); ask for at most {served.tokens}, or leave the window out to use the server's"
+        )
+    raise ServerMismatch(
+        f"the store {store.path} has a context window of {window} tokens, but the server serves "
+        f"{served.tokens} ({served.source}), so its requests would fail; start the server with a context "
+        f"of at least {window} tokens (llama-server -c {window}), or use a new store (sized to the server)"
     )
 
 

@@ -146,10 +146,23 @@ def browser():
         instance.close()
 
 
+REAL_SERVER_ENV = "MEMGPT_LITE_REAL_SERVER"
+NO_REAL_SERVER = (
+    f"no real model server: {REAL_SERVER_ENV} is not set (the optional job `bash scripts/test-real-server.sh` "
+    "builds llama-server, starts it on loopback and runs these)"
+)
+
+
 def pytest_collection_modifyitems(config, items):
     """Slow tests first: spread over the xdist workers from the start instead of leaving one worker a long
-    tail at the end (the order of the others is kept; every test stays independent of order)."""
+    tail at the end (the order of the others is kept; every test stays independent of order). Tests
+    marked `real_server` are skipped, with the reason, unless a real server is configured."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if not os.environ.get(REAL_SERVER_ENV):
+        skip = pytest.mark.skip(reason=NO_REAL_SERVER)
+        for item in items:
+            if item.get_closest_marker("real_server") is not None:
+                item.add_marker(skip)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -24,7 +24,7 @@ from evals.locomo.run import evaluate
 from memgpt_lite.cli_dispatch import check_output_file, run_reporting_errors
 from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.search import HybridConfig
-from memgpt_lite.storage.embeddings import HashingEmbedder, MiniLMEmbedder
+from memgpt_lite.storage.embeddings import MiniLMEmbedder, make_embedder
 
 err = Console(stderr=True)
 # Two LoCoMo conversations travel with the package (CC BY-NC 4.0; license and attribution beside them).
@@ -47,9 +47,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--report", type=Path, help="also write a Markdown report to this file")
     p.add_argument(
         "--embedder",
-        choices=("minilm", "hashing"),
+        choices=("minilm", "multilingual", "hashing"),
         default="minilm",
-        help="minilm (offline all-MiniLM-L6-v2 int8, the default) or hashing (fast, for smoke runs)",
+        help="minilm (offline all-MiniLM-L6-v2 int8, the default), multilingual (USE multilingual v3) "
+        "or hashing (fast, for smoke runs)",
     )
     p.add_argument("--ablate", action="store_true", help="also score each step of the fusion (frac@10 table)")
     p.add_argument(
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         conversations = load(args.data)
         if args.limit is not None:
             conversations = conversations[: args.limit]
-        embedder = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
+        embedder = MiniLMEmbedder() if args.embedder == "minilm" else make_embedder(args.embedder)
         overrides: dict[str, float | int] = {}
         if args.weights:
             overrides |= dict(

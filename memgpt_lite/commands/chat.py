@@ -18,7 +18,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from memgpt_lite.cli_dispatch import exit_code
-from memgpt_lite.errors import ConfigError, MemgptLiteError, ModelError, format_validation_error
+from memgpt_lite.errors import (
+    ConfigError,
+    MemgptLiteError,
+    ModelError,
+    ServerMismatch,
+    format_validation_error,
+)
+from memgpt_lite.llm.base import StatedWindow, StatesWindow
 from memgpt_lite.llm.factory import NoModel, check_model_key, make_model
 
 __all__ = ["NoModel", "chat_command", "register", "run_command"]
@@ -30,7 +37,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--model", default=None, help="model name (default: $MEMGPT_LITE_MODEL or claude-sonnet-4-5)"
     )
-    p.add_argument("--context-window", type=int, default=None, help="context window in tokens (new stores)")
+    p.add_argument(
+        "--context-window",
+        type=int,
+        default=None,
+        help="context window in tokens (new stores; default 32000, or what a --base-url server states)",
+    )
     p.add_argument("--max-steps", type=int, default=10, help="model calls per user turn (default 10)")
     p.add_argument("--max-tokens", type=int, default=1024, help="output tokens per model call (default 1024)")
     p.add_argument("--max-retries", type=int, default=4, help="retries on 429/5xx/overload (default 4)")
@@ -40,6 +52,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=120.0,
         metavar="SECONDS",
         help="give up on a model call after this many seconds (per attempt; default 120)",
+    )
+    p.add_argument(
+        "--embedder",
+        choices=("minilm", "multilingual", "hashing"),
+        default=None,
+        help="embeddings of a new store: minilm (English, the default), multilingual (USE multilingual v3: "
+        "Chinese and 15 other languages meet English), hashing (tests); a store remembers its own",
     )
     p.add_argument(
         "--summarizer",
@@ -70,6 +89,7 @@ def _open_agent(args: argparse.Namespace) -> Any:
     check_model_key(args.base_url, needed_by=f"memgpt-lite {args.command}")  # before Chroma's ~1 s import
     from memgpt_lite.agent import Agent, AgentConfig
     from memgpt_lite.memory import AgentMemory
+    from memgpt_lite.storage.embeddings import make_embedder
 
     try:  # checked before anything is created: a bad number must not leave a half-made store behind
         config = AgentConfig(max_steps=args.max_steps, max_tokens=args.max_tokens)
@@ -78,18 +98,52 @@ def _open_agent(args: argparse.Namespace) -> Any:
     if not (math.isfinite(args.timeout) and args.timeout > 0):  # float() also accepts "inf" and "nan"
         raise ConfigError(f"--timeout: must be a positive number of seconds, got {args.timeout}")
     model = make_model(args.model, base_url=args.base_url, max_retries=args.max_retries, timeout=args.timeout)
+    served = _served_window(model, args)
     summarizer = None
     if args.summarizer == "llm":
         from memgpt_lite.context import LLMSummarizer
 
-        summarizer = LLMSummarizer(model)
-    memory = AgentMemory.open(args.store, context_window=args.context_window, summarizer=summarizer)
+        summary, max_input = _summary_budget(served)
+        summarizer = LLMSummarizer(model, max_input, max_summary_tokens=summary)
+    memory = AgentMemory.open(
+        args.store,
+        embedder=make_embedder(args.embedder) if args.embedder else None,
+        context_window=args.context_window,
+        summarizer=summarizer,
+        served_window=served,
+        # A local server counts with its own tokenizer and chat template: measure, do not guess.
+        model=model,
+        provider_counts=served is not None,
+    )
     tools: list[Any] = []
     if args.memory_tool:
         from memgpt_lite.tools.memory_tool import MemoryTool
 
         tools.append(MemoryTool(Path(args.store) / "memories"))
     return Agent(model, memory, tools=tools, config=config)
+
+
+def _served_window(model: Any, args: argparse.Namespace) -> StatedWindow | None:
+    """The context size a `--base-url` server states; an explicit `--context-window` larger than it is
+    refused here, before any store is created."""
+    if not args.base_url or not isinstance(model, StatesWindow):
+        return None
+    served = model.stated_window()
+    if served is not None and args.context_window is not None and args.context_window > served.tokens:
+        raise ServerMismatch(
+            f"--context-window {args.context_window} is larger than the {served.tokens} tokens the server "
+            f"serves ({served.source}); give at most {served.tokens}, or leave it out to use the server's"
+        )
+    return served
+
+
+def _summary_budget(served: StatedWindow | None) -> tuple[int, int]:
+    """The LLM summarizer's summary and input budgets (tokens): its request must fit the server's context
+    too, the summary it writes included."""
+    if served is None:
+        return 600, 8000  # LLMSummarizer's defaults
+    summary = max(64, min(600, served.tokens // 8))
+    return summary, min(8000, served.tokens - summary)
 
 
 def _turn_json(result: Any, store: Path) -> dict[str, Any]:

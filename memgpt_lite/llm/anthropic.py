@@ -23,7 +23,9 @@ import anthropic
 import httpx2
 from loguru import logger
 
-from memgpt_lite.errors import ConfigError, ModelError
+from memgpt_lite.errors import ConfigError, ModelError, ServerMismatch
+from memgpt_lite.llm.base import StatedWindow
+from memgpt_lite.llm.server_info import PROBE_TIMEOUT_S, stated_context_window
 from memgpt_lite.messages import (
     Message,
     ModelRequest,
@@ -302,6 +304,21 @@ def _tool_call(call_id: str, name: str, raw_input: Any) -> ToolCallPart:
 
 # -- the client --------------------------------------------------------------------------------------
 
+TOOL_TEMPLATE_FIX = (
+    "start llama-server with --jinja and a chat template that renders tools "
+    "(--chat-template-file scripts/chatml-tools.jinja in memgpt_lite's repository), or serve a model "
+    "whose own template does"
+)
+
+
+def _without_tools(request: ModelRequest) -> ModelRequest:
+    extra = {k: v for k, v in request.extra.items() if k != "tools"}
+    return request.model_copy(update={"tools": [], "extra": extra})
+
+
+def _tools_key(request: ModelRequest) -> str:
+    return json.dumps(to_wire_tools(request), sort_keys=True, default=str)
+
 
 def _http_url(url: str) -> bool:
     try:
@@ -350,12 +367,23 @@ class AnthropicModel:
         max_retries: int = 4,
         timeout: float | None = None,
         client: anthropic.Anthropic | None = None,
+        check_tools: bool | None = None,
     ) -> None:
         if max_retries < 0:
             raise ConfigError(f"max_retries must be >= 0, got {max_retries}")
         self.name = model or default_model_name()
         self.max_retries = max_retries
         self.timeout = timeout
+        self.base_url = base_url
+        self._http_client = http_client
+        self.check_tools = check_tools
+        """Before the first request with a set of tools, ask the server to count the prompt with and
+        without them: equal counts mean its chat template drops the tools (`ServerMismatch`). None (the
+        default): for a server that states its context (`stated_window()`: llama.cpp, Ollama — servers
+        that render the prompt with a chat template); True: any server that counts tokens; False: never."""
+        self._tools_seen: set[str] = set()
+        self._stated: StatedWindow | None = None
+        self._probed = False
         if client is not None:
             self.client = client
             return
@@ -380,7 +408,48 @@ class AnthropicModel:
         self.retry_after_cap = cap
         self.client = _BoundedRetryClient(retry_after_cap=cap, **kwargs)
 
+    def stated_window(self) -> StatedWindow | None:
+        """The context size the server at `base_url` states (llama.cpp `/props`, Ollama); None for the
+        Anthropic API or a server that states none (`memgpt_lite.llm.server_info`)."""
+        if not self.base_url:
+            return None
+        if not self._probed:  # asked once per client: a server's context does not change while it runs
+            wait = min(PROBE_TIMEOUT_S, self.timeout) if self.timeout else PROBE_TIMEOUT_S
+            if self._http_client is not None:
+                self._stated = stated_context_window(self._http_client, self.base_url, self.name, wait)
+            else:
+                with httpx2.Client() as http:
+                    self._stated = stated_context_window(http, self.base_url, self.name, wait)
+            self._probed = True
+        return self._stated
+
+    def check_tools_rendered(self, request: ModelRequest) -> None:
+        """Raise `ServerMismatch` when the server counts the prompt of `request` the same with and without
+        its tools: its chat template leaves them out, so the model could never call a function. Each set
+        of tools is checked once; a server that cannot count is not checked."""
+        if not (request.tools or request.extra.get("tools")):
+            return
+        key = _tools_key(request)
+        if key in self._tools_seen:
+            return
+        with_tools = self.count_tokens(request)
+        without = self.count_tokens(_without_tools(request)) if with_tools is not None else None
+        if with_tools is None or without is None:
+            logger.debug("{}: no token counts; cannot check that the tools reach the prompt", self.name)
+            self._tools_seen.add(key)
+            return
+        if with_tools <= without:
+            where = self.base_url or "the model server"
+            n = len(request.tools) + len(request.extra.get("tools", []))
+            raise ServerMismatch(
+                f"{where} drops the tools from the prompt ({n} tools; {with_tools} input tokens with them, "
+                f"{without} without), so {self.name} can never call a function: {TOOL_TEMPLATE_FIX}"
+            )
+        self._tools_seen.add(key)
+
     def request(self, request: ModelRequest) -> ModelResponse:
+        if self.check_tools or (self.check_tools is None and self._stated is not None):
+            self.check_tools_rendered(request)
         params = build_params(request, self.name)
         if request.max_tokens > LONG_REQUEST_TOKENS:
             # The SDK refuses long non-streaming requests unless a timeout is given explicitly.

@@ -32,10 +32,17 @@ def make_model(
     timeout: float | None = None,
     needed_by: str = "this command",
 ) -> Model:
-    """The Anthropic client (or a Messages-API server at `base_url`), after `check_model_key`."""
+    """The Anthropic client (or a Messages-API server at `base_url`, asked for the context size it
+    serves), after `check_model_key`."""
     check_model_key(base_url, needed_by=needed_by)
     from memgpt_lite.llm.anthropic import AnthropicModel  # loads the SDK: only when a model is wanted
 
     if max_retries is None:
-        return AnthropicModel(model, base_url=base_url, timeout=timeout)
-    return AnthropicModel(model, base_url=base_url, max_retries=max_retries, timeout=timeout)
+        client = AnthropicModel(model, base_url=base_url, timeout=timeout)
+    else:
+        client = AnthropicModel(model, base_url=base_url, max_retries=max_retries, timeout=timeout)
+    if base_url:
+        # A local server that states its context (llama.cpp, Ollama) renders prompts with a chat template:
+        # knowing it turns on the check that the tools reach the prompt (`AnthropicModel.check_tools`).
+        client.stated_window()
+    return client

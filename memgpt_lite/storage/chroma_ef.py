@@ -13,8 +13,8 @@ import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
-from memgpt_lite.errors import ConfigError
-from memgpt_lite.storage.embeddings import Embedder, HashingEmbedder, MiniLMEmbedder, default_embedder
+from memgpt_lite.errors import ConfigError, StoreError
+from memgpt_lite.storage.embeddings import Embedder, embedder_named
 
 
 @register_embedding_function
@@ -41,12 +41,9 @@ class ChromaEmbeddingFunction(EmbeddingFunction[Documents]):
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> ChromaEmbeddingFunction:
         name = str(config.get("embedder", ""))
-        if name == MiniLMEmbedder.name:
-            return ChromaEmbeddingFunction(
-                default_embedder() if default_embedder().name == name else MiniLMEmbedder()
-            )
-        if name.startswith("hashing-"):
-            return ChromaEmbeddingFunction(HashingEmbedder(dim=int(name.split("-", 1)[1])))
-        raise ConfigError(
-            f"collection was built with embedder {name!r}, which memgpt_lite cannot rebuild; pass it explicitly"
-        )
+        try:
+            return ChromaEmbeddingFunction(embedder_named(name))
+        except StoreError:
+            raise ConfigError(
+                f"collection was built with embedder {name!r}, which memgpt_lite cannot rebuild; pass it explicitly"
+            ) from None

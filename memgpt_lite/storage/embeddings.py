@@ -1,4 +1,5 @@
-"""Text embedders: the offline all-MiniLM-L6-v2 (int8 ONNX) and a hashing embedder for tests.
+"""Text embedders: the offline all-MiniLM-L6-v2 (int8 ONNX), a hashing embedder for tests, and the
+choices by name (`make_embedder`, `embedder_named`; the multilingual one is `storage/multilingual.py`).
 
 Every embedder returns float32 rows with unit L2 norm, so a dot product is the cosine.
 """
@@ -20,11 +21,16 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from loguru import logger
 
-from memgpt_lite.errors import ConfigError, UsageError
+from memgpt_lite.errors import ConfigError, StoreError
+from memgpt_lite.storage.multilingual import MultilingualEmbedder
+from memgpt_lite.storage.vectors import check_texts, normalise
 
 
 @runtime_checkable
 class Embedder(Protocol):
+    """Texts in, unit vectors out. `name` identifies the vector space: a store records it, and vectors
+    of two names are never compared."""
+
     name: str
     dim: int
 
@@ -33,20 +39,21 @@ class Embedder(Protocol):
         ...
 
 
-def _check_texts(texts: Sequence[str]) -> list[str]:
-    if isinstance(texts, str):
-        raise UsageError("embed() takes a list of texts, not a single string")
-    out = list(texts)
-    for t in out:
-        if not isinstance(t, str):
-            raise UsageError(f"embed() takes texts, got {type(t).__name__}")
-    return out
+@runtime_checkable
+class QueryEmbedder(Embedder, Protocol):
+    """An embedder that encodes search queries differently from the passages searched (E5's
+    `query:` / `passage:` prefixes); searches call `embed_queries` for the query text."""
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised float32 row per query, in the space of `embed`."""
+        ...
 
 
-def _normalise(rows: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    out: np.ndarray = (rows / np.clip(norms, 1e-12, None)).astype(np.float32, copy=False)
-    return out
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """Query vectors: `embed_queries` where the embedder has one, else `embed`."""
+    if isinstance(embedder, QueryEmbedder):
+        return embedder.embed_queries(texts)
+    return embedder.embed(texts)
 
 
 @cache
@@ -123,7 +130,7 @@ class MiniLMEmbedder:
             logger.debug("loaded {} from {}", self.name, model)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        items = _check_texts(texts)
+        items = check_texts(texts)
         if not items:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._session is None:
@@ -153,7 +160,7 @@ class MiniLMEmbedder:
         hidden = self._session.run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-        return _normalise(pooled)
+        return normalise(pooled)
 
 
 class QueryVectors:
@@ -172,7 +179,7 @@ class QueryVectors:
         with self._lock:
             vec = self._vectors.pop(query, None)
         if vec is None:
-            vec = self.embedder.embed([query])[0]
+            vec = embed_queries(self.embedder, [query])[0]
         with self._lock:
             self._vectors[query] = vec  # (re)inserted last: the most recently used
             while len(self._vectors) > self.size:
@@ -211,14 +218,14 @@ class HashingEmbedder:
         self.name = f"hashing-{dim}"
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        items = _check_texts(texts)
+        items = check_texts(texts)
         out = np.zeros((len(items), self.dim), dtype=np.float32)
         for row, text in enumerate(items):
             for feature, weight in self._features(text).items():
                 h = zlib.crc32(feature.encode("utf-8"))
                 # The hash's top bit picks a sign, so collisions cancel out on average instead of piling up.
                 out[row, h % self.dim] += weight if h & 0x80000000 else -weight
-        return _normalise(out)
+        return normalise(out)
 
     def _features(self, text: str) -> dict[str, float]:
         words = _WORD.findall(text.lower())
@@ -237,11 +244,58 @@ def _shared_minilm() -> MiniLMEmbedder:
     return MiniLMEmbedder()
 
 
-def default_embedder() -> Embedder:
-    """The process-wide embedder: MiniLM, or the hashing one when `MEMGPT_LITE_EMBEDDER=hashing`."""
-    choice = os.environ.get("MEMGPT_LITE_EMBEDDER", "minilm").strip().lower()
-    if choice == "hashing":
+@lru_cache(maxsize=1)
+def _shared_multilingual() -> MultilingualEmbedder:
+    return MultilingualEmbedder()
+
+
+EMBEDDER_CHOICES = ("minilm", "multilingual", "hashing")
+"""What `--embedder` and `MEMGPT_LITE_EMBEDDER` accept: MiniLM (English, the default), USE multilingual
+v3, or feature hashing (tests)."""
+EMBEDDER_ENV = "MEMGPT_LITE_EMBEDDER"
+
+
+def make_embedder(choice: str) -> Embedder:
+    """The embedder of a choice in `EMBEDDER_CHOICES`; the model-backed ones are shared by the process
+    (one ONNX session or weight table however many stores are open)."""
+    key = choice.strip().lower()
+    if key == "minilm":
+        return _shared_minilm()
+    if key == "multilingual":
+        return _shared_multilingual()
+    if key == "hashing":
         return HashingEmbedder()
-    if choice != "minilm":
-        raise ConfigError(f"MEMGPT_LITE_EMBEDDER must be 'minilm' or 'hashing', got {choice!r}")
-    return _shared_minilm()
+    raise ConfigError(f"unknown embedder {choice!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
+
+
+def default_embedder() -> Embedder:
+    """The process-wide embedder: MiniLM, unless `MEMGPT_LITE_EMBEDDER` names another choice."""
+    choice = os.environ.get(EMBEDDER_ENV, "minilm").strip().lower()
+    if choice not in EMBEDDER_CHOICES:
+        raise ConfigError(f"{EMBEDDER_ENV} must be one of {', '.join(EMBEDDER_CHOICES)}, got {choice!r}")
+    return make_embedder(choice)
+
+
+def embedder_named(name: str) -> Embedder:
+    """The embedder whose vectors a store records by `name` (`Embedder.name`), rebuilt; `StoreError` for
+    a name this memgpt_lite cannot rebuild (a custom embedder: pass it explicitly)."""
+    if name.startswith("hashing-") and name[len("hashing-") :].isdigit():
+        return HashingEmbedder(dim=int(name[len("hashing-") :]))
+    if name == MiniLMEmbedder.name:
+        return _shared_minilm()
+    if name == MultilingualEmbedder.name:
+        return _shared_multilingual()
+    raise StoreError(
+        f"the store's vectors were made with embedder {name!r}, which this memgpt_lite cannot rebuild"
+    )
+
+
+def describe_embedder(name: str) -> str:
+    """The `--embedder` choice that makes vectors of `name`, for messages."""
+    if name == MiniLMEmbedder.name:
+        return "--embedder minilm"
+    if name == MultilingualEmbedder.name:
+        return "--embedder multilingual"
+    if name.startswith("hashing-"):
+        return "--embedder hashing"
+    return "a custom embedder"
