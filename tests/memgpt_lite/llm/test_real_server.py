@@ -20,7 +20,7 @@ from http.server import BaseHTTPRequestHandler
 
 import httpx2
 import pytest
-from loopback import serving
+from tests.support.loopback import serving
 
 from memgpt_lite.cli import main
 from memgpt_lite.errors import ModelError, ServerMismatch
