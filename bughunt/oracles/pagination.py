@@ -2,14 +2,16 @@
 
 The page is compared with its previous page only (rel=prev, a "previous" control, or the same URL
 with page N-1, from links and HTMX buttons alike; for a state the browser reached by clicking a
-pager's "2"/"Next" at the same URL, the page it was clicked on), so a repeated item is reported once, on the page
-that repeats it. A number in the path (`/feed/3`) is a page number only when the list's own pager
-says so — a rel=prev or "previous" control, or N-1 among the links of a pager: `/tag/93` linking
-`/tag/92` from a related-tags box, or `/c/2` linking `/c/1` from a category menu, is another list.
-A parameter named as a page (`?page=3`, `?p=3`) says so itself. Lists are runs of same-structure items, found among mixed siblings (previews beside
-tabs and a pager) and matched by their position in the page (container path + item signature). When
-the page has a pager, only the runs in the pager's nearest enclosing container count: that is the
-list the pager pages. Page furniture is skipped: lists inside `nav`/`header`/`footer` (or ARIA
+pager's "2"/"Next" at the same URL, the page it was clicked on), so a repeated item is reported
+once, on the page that repeats it. A number in the path (`/feed/3`) is a page number only when the
+list's own pager says so — a rel=prev or "previous" control, or N-1 among the links of a pager:
+`/tag/93` linking `/tag/92` from a related-tags box, or `/c/2` linking `/c/1` from a category menu,
+is another list. A parameter named as a page (`?page=3`, `?p=3`) says so itself.
+
+Lists are runs of same-structure items, found among mixed siblings (previews beside tabs and a
+pager) and matched by their position in the page (container path + item signature). When the page
+has a pager, only the runs in the pager's nearest enclosing container count: that is the list the
+pager pages. Page furniture is skipped: lists inside `nav`/`header`/`footer` (or ARIA
 navigation/banner/contentinfo/menu roles), and lists that are the same or nearly the same on both
 pages (a menu whose current item is not a link, a tag cloud).
 """
