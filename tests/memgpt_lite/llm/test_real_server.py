@@ -20,7 +20,6 @@ from http.server import BaseHTTPRequestHandler
 
 import httpx2
 import pytest
-from tests.support.loopback import serving
 
 from memgpt_lite.cli import main
 from memgpt_lite.errors import ModelError, ServerMismatch
@@ -28,6 +27,7 @@ from memgpt_lite.llm.anthropic import AnthropicModel
 from memgpt_lite.messages import Message, ModelRequest
 from memgpt_lite.tools import ToolRegistry
 from memgpt_lite.tools.memory_functions import register_memory_functions
+from tests.support.loopback import serving
 
 pytestmark = pytest.mark.real_server
 
