@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from benchmarks.processes import stop
 from bughunt.explorer.store import ExplorerStore
 
 REPO = Path(__file__).resolve().parent.parent
@@ -214,12 +215,7 @@ def _site_process(cmd: list[str], log: IO[str]) -> Iterator[subprocess.Popen[str
     try:
         yield p
     finally:
-        p.terminate()
-        try:
-            p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+        stop(p)
 
 
 def explore_command(site: Site, engine: str, budget: int, store: Path) -> list[str]:

@@ -51,6 +51,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from benchmarks.processes import stop
 from benchmarks.scale_crawl import crawl
 from benchmarks.scale_data import FULL, QUICK, Catalog
 from benchmarks.scale_run import REPO, Run, child_env, explore
@@ -75,12 +76,7 @@ def site_process(quick: bool) -> Iterator[Record]:
                 raise SystemExit(f"error: the scale site did not start:\n{log.read()[-2000:]}")
             yield json.loads(line)
         finally:
-            p.terminate()
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+            stop(p)
 
 
 def score(catalog: Catalog, run: Run) -> Record:
