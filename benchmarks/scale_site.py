@@ -2,7 +2,7 @@
 
     python -m benchmarks.scale_site [--port 0] [--quick]     # prints {"url": ..., "pages": ...}, serves until killed
 
-Pages (data from `benchmarks.scale_data`): the home page, `/item/<n>` (10,000 items, 24–52 links
+Pages (data from `benchmarks.scale_data`): the home page, `/item/<n>` (10,000 items, 25–53 links
 each: navigation, author, category, tags, related items, comment authors), category lists
 `/c/<k>?sort=<new|top|title>&page=<p>` (`/c/<k>` is sort `new`, page 1; the pager links page 1 by
 number too, as many pagers do), tag lists `/tag/<n>?page=<p>` (numeric tag ids: `/tag/93` links
