@@ -103,5 +103,4 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
 
 def site_texts(page: FetchedPage, actions: dict[str, tuple[str, str]]) -> list[str]:
     """What a response said outside its page text: header values and action labels (all untrusted)."""
-    headers = getattr(page, "headers", {}) or {}
-    return [*(str(v) for v in headers.values()), *(label for _, label in actions.values() if label)]
+    return [*(str(v) for v in page.headers.values()), *(label for _, label in actions.values() if label)]

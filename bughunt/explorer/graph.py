@@ -21,7 +21,7 @@ from bughunt.oracles import Finding
 from . import destructive_mode, retest
 from .engine import FetchResult
 from .harness import FAILURES, StepOutcome, record_step
-from .store import Bug, ExplorerStore, Note, Session, Step
+from .store import Bug, ExplorerStore
 from .versions import VersionWrites
 
 CLICK_MARK = "#click-"
@@ -104,6 +104,10 @@ class ExplorationGraph:
         known.update(dict.fromkeys(d for ds in self.link_table().values() for d in ds))
         return list(known)
 
+    def known_pages(self) -> list[str]:
+        """Every route memory knows that is an address (click states left out)."""
+        return [r for r in self.known() if CLICK_MARK not in r]
+
     def linked(self) -> list[str]:
         """Routes linked from a remembered page, in link-table order."""
         return list(dict.fromkeys(d for ds in self.link_table().values() for d in ds))
@@ -123,15 +127,6 @@ class ExplorationGraph:
 
     def step_count(self) -> int:
         return self.store.history.step_count()
-
-    def steps(self, session_id: int | None = None) -> list[Step]:
-        return self.store.history.steps(session_id)
-
-    def sessions(self) -> list[Session]:
-        return self.store.history.sessions()
-
-    def notes(self) -> list[Note]:
-        return self.store.notebook.notes()
 
     # -- writes ------------------------------------------------------------------------------------
     def start_session(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from bughunt.planning import TEMPLATE_SAMPLE, leads_on
 
 from .facts import PageFacts
-from .graph import CLICK_MARK, ExplorationGraph
+from .graph import ExplorationGraph
 from .policies import PlannerHints
 from .templates import Templates, below_item, saturated_templates, template_function, variant
 
@@ -62,7 +62,7 @@ class SessionHints:
         return PlannerHints(
             template_of=template_of,
             probes=frozenset(self.probes),
-            samples=self._samples(template_of, _known(graph)),
+            samples=self._samples(template_of, graph.known_pages()),
             popularity=self.popularity,
             saturated=saturated_templates(hashes, template_of) | _broken(graph, template_of),
             listed=self.listed,
@@ -81,10 +81,6 @@ class SessionHints:
                 samples[t] = 1
         samples.update((template_of(r), 1) for r in self.partials)
         return samples
-
-
-def _known(graph: ExplorationGraph) -> list[str]:
-    return [r for r in graph.known() if CLICK_MARK not in r]
 
 
 def _broken(graph: ExplorationGraph, template_of: Templates) -> frozenset[str]:

@@ -10,18 +10,14 @@ from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.page import FetchedPage
 
 from .engine import Engine
-from .graph import CLICK_MARK, ExplorationGraph
+from .graph import ExplorationGraph
 
 
 def inspect(
     page: FetchedPage, engine: Engine, graph: ExplorationGraph, *, allow_destructive: bool
 ) -> list[Finding]:
-    config = OracleConfig(allow_destructive=allow_destructive, known_routes=lambda: _known_routes(graph))
+    config = OracleConfig(allow_destructive=allow_destructive, known_routes=graph.known_pages)
     return list(inspect_page(page, _oracle_fetch(engine), config))
-
-
-def _known_routes(graph: ExplorationGraph) -> list[str]:
-    return [r for r in graph.known() if CLICK_MARK not in r]
 
 
 def _oracle_fetch(engine: Engine) -> Callable[[str], FetchedPage]:

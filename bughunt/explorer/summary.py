@@ -18,7 +18,7 @@ JSON format 2 (`"format": 2`) adds `format`; every key of format 1 is kept, `ste
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from bughunt import site as builtin_site
@@ -98,7 +98,6 @@ class ExplorationSummary:
     model_reported: list[dict[str, Any]]
     duplicate_reports: int
     repeat_visits: int
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, store: ExplorerStore, result: SessionResult | None = None) -> ExplorationSummary:
