@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx2
 
-from tests.support.loopback import serving
+from tests.support.loopback import send_json, serving
 
 
 @dataclass
@@ -123,13 +123,7 @@ class LlamaEmulator:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length)) if length else None
                 status, payload = emulator.handle(method, self.path.split("?")[0], body)
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("x-should-retry", "false")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, payload)
 
             def do_GET(self) -> None:  # noqa: N802
                 self._answer("GET")

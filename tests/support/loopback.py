@@ -3,11 +3,13 @@ unless one is given) by a daemon thread, stopped and closed at the end."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 
 class LoopbackServer(ThreadingHTTPServer):
@@ -95,3 +97,14 @@ def raw_serving(handle: Callable[[socket.socket, threading.Event], None]) -> Ite
     finally:
         stopping.set()
         server.close()
+
+
+def send_json(handler: BaseHTTPRequestHandler, status: int, payload: Any) -> None:
+    """Answer a request with `payload` as JSON, the way a Messages-API server does (no client retry)."""
+    data = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("content-type", "application/json")
+    handler.send_header("x-should-retry", "false")
+    handler.send_header("content-length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)

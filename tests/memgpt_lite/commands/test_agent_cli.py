@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 
 from memgpt_lite.cli import main
-from tests.support.loopback import serving
+from tests.support.loopback import send_json, serving
 
 
 def wire(content, stop_reason="tool_use"):
@@ -60,13 +60,7 @@ def server():
                 )
             else:
                 status, payload = state["replies"].pop(0)
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("x-should-retry", "false")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            send_json(self, status, payload)
 
         def log_message(self, *a):
             pass
