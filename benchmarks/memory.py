@@ -35,6 +35,7 @@ from memgpt_lite.context import (
     WorkingContext,
 )
 from memgpt_lite.messages import Message, TextPart, ToolCallPart, ToolResultPart, ToolSpec
+from memgpt_lite.text_tables import print_table
 from memgpt_lite.tools.memory_functions import register_memory_functions
 from memgpt_lite.tools.registry import ToolRegistry
 
@@ -226,7 +227,7 @@ def render(result: dict[str, Any]) -> None:
             "≥ 150 sentences/s",
             _met(met["embed"]),
         )
-    Console().print(table)
+    print_table(Console(), table)
 
 
 def main(argv: list[str] | None = None) -> int:

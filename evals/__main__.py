@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +26,7 @@ from evals.dataset_paths import resolve_old_layout
 from evals.fixture import EMBEDDERS, check_store_records, read_manifest, write_fixture
 from evals.fixture_records import records_files_for, unique_files
 from memgpt_lite.cli_dispatch import check_output_file, require_model_access, run_reporting_errors
+from memgpt_lite.text_tables import print_table
 
 err = Console(stderr=True)
 
@@ -53,10 +55,30 @@ def _extra_records(store: Path) -> list[dict[str, object]]:
 
 
 @contextmanager
-def _progress(total: int, label: str, quiet: bool) -> Iterator[Callable[..., None]]:
-    with Progress(console=err, disable=quiet, transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda *_a, **_k: bar.advance(task)
+def _progress(total: int, label: str) -> Iterator[Callable[..., None]]:
+    """Progress on stderr, also under --json (stdout carries the JSON, stderr the progress): a bar on
+    a terminal, else a plain line at most every `PLAIN_EVERY_S` seconds and at the end, so a run in CI
+    or piped to a file is never silent for minutes."""
+    if err.is_terminal:
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task(label, total=total)
+            yield lambda *_a, **_k: bar.advance(task)
+        return
+    started = last = time.monotonic()
+    done = 0
+
+    def tick(*_a: object, **_k: object) -> None:
+        nonlocal done, last
+        done += 1
+        now = time.monotonic()
+        if now - last >= PLAIN_EVERY_S or done == total:
+            last = now
+            print(f"{label}: {done}/{total} ({now - started:.0f} s)", file=sys.stderr, flush=True)
+
+    yield tick
+
+
+PLAIN_EVERY_S = 10.0
 
 
 def _cmd_fixture(args: argparse.Namespace) -> int:
@@ -85,7 +107,7 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
 
     check_output_file(args.report, "--report")
     cases = load_cases(args.cases)
-    with _store(args) as store, _progress(len(cases), "layer 1", args.json) as tick:
+    with _store(args) as store, _progress(len(cases), "layer 1") as tick:
         run = run_layer1(cases, store, str(args.cases), progress=tick)
         extra = _extra_records(store)
     if args.report:
@@ -106,7 +128,7 @@ def _cmd_layer1(args: argparse.Namespace) -> int:
                 f"{s['expected_mode']} / {s['support_layer']}", ", ".join(s["evidence_found"]) or "–",
                 escape("\n".join(s["violations"]).replace("`", "")) or "–",
             )  # fmt: skip
-        Console().print(t)
+        print_table(Console(), t)
     return 0 if all(r.passed for r in run.results) else 1
 
 
@@ -121,7 +143,7 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
     cases = load_cases(args.cases)
     with (
         _store(args) as store,
-        _progress(len(cases) * args.runs, f"layer 2 ({args.agent})", args.json) as tick,
+        _progress(len(cases) * args.runs, f"layer 2 ({args.agent})") as tick,
     ):
         records = run_layer2(
             cases, store, agent=args.agent, runs=args.runs, log=args.log, model=args.model,
@@ -161,13 +183,13 @@ def _cmd_layer2(args: argparse.Namespace) -> int:
                       *(f"{trivial[n]['per_category'][cat]['passed']}/{trivial[n]['per_category'][cat]['runs']}" for n in names))  # fmt: skip
         t.add_row("all", str(summary["runs_total"]), str(summary["passed_total"]),
                   *(f"{trivial[n]['passed']}/{trivial[n]['runs']}" for n in names))  # fmt: skip
-        Console().print(t)
+        print_table(Console(), t)
         t = Table("case", "category", "runs", "passed", "violations (first run that failed)")
         for s in summary["per_case"]:
             t.add_row(
                 s["id"], s["category"], str(s["runs"]), str(s["passed"]), "\n".join(s["violations"]) or "–"
             )
-        Console().print(t)
+        print_table(Console(), t)
         if args.log:
             err.print(f"records: {args.log}")
     return 0

@@ -242,6 +242,10 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         if args.policy is not None and args.policy not in policy_names():
             raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
         _origins(args.allow_origin)
+        if args.report:
+            from bughunt.commands.report import check_report_target
+
+            check_report_target(args.report)
         if args.url:
             HttpEngine(args.url, respect_robots=False)
             _credentials(args, args.url, None)
@@ -283,11 +287,14 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 store.meta.set("engine", fetcher.name)
                 if creds.used:
                     store.meta.set("login", creds.label)  # the kinds of login only, never a value
+                if creds.username:  # a name, not a secret: the report and each bug say who saw it
+                    store.meta.set("account", creds.username)
             config.builtin = builtin
             policy = stack.enter_context(
                 make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
             )
-            with _progress(args.budget, quiet=args.json) as on_step:
+            already = sum(b.status == "open" for b in store.bug_table.live())
+            with _progress(args.budget, quiet=args.json, open_bugs=already) as on_step:
                 explorer = Explorer(store, fetcher, policy, config, on_step=on_step)
                 try:
                     result = explorer.run()
@@ -394,19 +401,21 @@ def _loopback(url: str) -> bool:
 
 
 @contextmanager
-def _progress(budget: int, quiet: bool) -> Iterator[Any]:
+def _progress(budget: int, quiet: bool, open_bugs: int = 0) -> Iterator[Any]:
+    """The bar on stderr; its bug count starts at the exploration's open bugs (a resume of a store
+    with 6 open shows 6, not 0) and adds each new one."""
     progress = Progress(
         TextColumn("[bold]explore[/]"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[route]}"),
-        TextColumn("bugs: {task.fields[bugs]}"),
+        TextColumn("open bugs: {task.fields[bugs]}"),
         TimeElapsedColumn(),
         transient=quiet,
         console=Console(stderr=True),
     )
-    task = progress.add_task("explore", total=budget, route="", bugs=0)
-    found = 0
+    task = progress.add_task("explore", total=budget, route="", bugs=open_bugs)
+    found = open_bugs
 
     def on_step(out: StepOutcome) -> None:
         nonlocal found
@@ -420,9 +429,11 @@ def _progress(budget: int, quiet: bool) -> Iterator[Any]:
 
 
 def _write_report(store_dir: Path, out: Path) -> None:
-    from bughunt.report import write_report
+    from bughunt.commands.report import write_report_file
+    from bughunt.report import load_report_data, render_report
 
-    write_report(store_dir, out)
+    # One writer's rule for both commands: replace only a report bughunt wrote (REPORT_MARK).
+    write_report_file(render_report(load_report_data(store_dir)), out)
     print(f"report written to {out} (open file://{out.resolve()})", file=sys.stderr)
 
 

@@ -23,6 +23,8 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
 
     - `summary`: the `explore --json` object (whole exploration);
     - `base_url`, `app_version`, `builtin` (bool), `start_route`;
+    - `engine` (http/browser, the last session's), `login` (the kinds of login used: form, cookie,
+      header, storage-state; never a value) and `account` (a form login's username, or None);
     - `sessions`: [{"name", "policy", "budget", "started_at", "ended_at", "status", "stop_reason",
       "stop_detail", "clicks", "clicks_left", "fetches"}] — `status` is the stop reason (contract 4:
       budget, done, site_unreachable, interrupted, login_lost; "running" for a session killed with -9,
@@ -82,6 +84,9 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
             "base_url": store.meta.get("base_url"),
             "app_version": store.meta.get("app_version"),
             "builtin": builtin,
+            "engine": store.meta.get("engine"),
+            "login": store.meta.get("login"),
+            "account": store.meta.get("account"),
             "start_route": steps[0]["route"] if steps else None,
             "sessions": [_session_entry(s, clicks[s.id]) for s in sessions.values()],
             "steps": steps,

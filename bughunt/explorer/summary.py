@@ -12,6 +12,10 @@
 Clicks, fetches and tokens are the session's (the last one when no result is given); pages, bugs,
 duplicates and repeats are the whole exploration's, so sessions add up.
 
+`tokens` are what a model was sent: the `llm` policy's prompts, 0 for the strategy policies (planner,
+frontier, ...), which send nothing. `context_tokens` is what every policy's working context weighed at
+its choices (how the ablations score memory), so a planner run shows it without claiming a model cost.
+
 JSON format 2 (`"format": 2`) adds `format`; every key of format 1 is kept, `steps` as the old name of
 `clicks` (the same number).
 """
@@ -31,6 +35,8 @@ from .store import ExplorerStore
 from .templates import safe_route
 
 SUMMARY_FORMAT = 2
+MODEL_POLICIES = frozenset({"llm"})
+"""Policies that send prompts to a model: the only ones whose `tokens` are a cost."""
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
 
 
@@ -87,6 +93,10 @@ class ExplorationSummary:
     clicks_left: int
     fetches: int
     tokens: int
+    """Tokens sent to a model (the llm policy); 0 for a policy that sends none."""
+    context_tokens: int
+    """The working context's tokens at each choice, summed (every policy is scored the same way)."""
+    policy: str | None
     stop_reason: str | None
     stop_detail: str
     pages_visited: list[str]
@@ -112,6 +122,7 @@ class ExplorationSummary:
         if result is not None:
             name, clicks, tokens, reason = result.session, result.clicks, result.tokens, result.stop_reason
             budget, fetches, detail = result.budget, result.fetches, result.detail
+            last = next((s for s in reversed(sessions) if s.id == result.session_id), last)
         else:
             name = last.name if last else None
             steps = store.history.steps(last.id) if last else []
@@ -121,13 +132,16 @@ class ExplorationSummary:
             budget = last.budget if last else 0
             fetches = last.fetches if last is not None and last.fetches is not None else len(steps)
             detail = last.stop_detail if last is not None else ""
+        policy = last.policy if last else None
         return cls(
             session=name,
             app_version=store.meta.get("app_version"),
             clicks=clicks,
             clicks_left=clicks_left(budget, clicks),
             fetches=fetches,
-            tokens=tokens,
+            tokens=tokens if policy in MODEL_POLICIES else 0,
+            context_tokens=tokens,
+            policy=policy,
             stop_reason=reason,
             stop_detail=detail,
             pages_visited=visited,
@@ -154,6 +168,8 @@ class ExplorationSummary:
             "clicks_left": self.clicks_left,
             "fetches": self.fetches,
             "tokens": self.tokens,
+            "context_tokens": self.context_tokens,
+            "policy": self.policy,
             "stop_reason": self.stop_reason,
             "stop_detail": self.stop_detail,
             "pages_visited": self.pages_visited,
@@ -183,12 +199,17 @@ class ExplorationSummary:
 
     def lines(self) -> list[str]:
         """The text `explore`/`resume` print (same counts, same words as `--json`)."""
-        cov = "n/a (unknown site)" if self.coverage is None else f"{self.coverage:.0%}"
+        if self.coverage is None:
+            cov = "n/a (unknown site)"
+        else:  # pages visited may count a page outside the site's list (a search result): say which is which
+            site = round(self.coverage * len(BUILTIN_ROUTES))
+            cov = f"{self.coverage:.0%} ({site}/{len(BUILTIN_ROUTES)} site pages)"
         reason = self.stop_reason
         why = STOP_REASONS.get(reason or "", reason or "?")
         detail = self.stop_detail or ""
+        sent = f"{self.tokens} tokens, " if self.policy in MODEL_POLICIES else ""
         lines = [
-            f"{self.session}: {self.clicks} clicks, {self.fetches} fetches, {self.tokens} tokens, "
+            f"{self.session}: {self.clicks} clicks, {self.fetches} fetches, {sent}"
             f"app version {self.app_version or 'unknown'}",
             f"stopped: {reason} ({why}{'; ' + detail if detail and detail != why else ''}); "
             f"{self.clicks_left} clicks left",

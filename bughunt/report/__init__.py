@@ -16,6 +16,7 @@ from typing import Any
 
 from bughunt.report.charts import coverage_svg, tokens_svg
 from bughunt.report.graph import site_map_svg
+from bughunt.report.overview import FILTER_SCRIPT, bug_facets, bugs_overview, facet_attributes, live_bugs
 from bughunt.report.style import CSS
 
 __all__ = ["load_report_data", "render_report", "save_html", "write_atomic", "write_report"]
@@ -139,7 +140,23 @@ def _summary(data: dict[str, Any]) -> str:
         ),
     ]
     if coverage is not None:  # only where the site's page count is known
-        tiles.append(_tile("coverage", f"{coverage:.0%}", "share of the built-in site's 24 pages visited"))
+        from bughunt.explorer.summary import BUILTIN_ROUTES
+
+        total = len(BUILTIN_ROUTES)
+        site = round(coverage * total)
+        others = (n["pages_visited"] or 0) - site
+        tiles.append(
+            _tile(
+                "coverage",
+                f"{coverage:.0%}",
+                f"{site} of the built-in site's {total} pages visited"
+                + (
+                    f"; the other {others} visited pages are not among them (e.g. a search result)"
+                    if others > 0
+                    else ""
+                ),
+            )
+        )
     tiles += [
         _tile("open bugs", open_bugs),
         _tile("fixed bugs", sum(b.get("status") == "fixed" for b in bugs)),
@@ -308,7 +325,8 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
             f"<ul>{items}</ul></div>"
         )
     return (
-        f'<article class="bug {escape(status)}" id="bug-{escape(str(bug.get("fingerprint")))}">'
+        f'<article class="bug {escape(status)}" id="bug-{escape(str(bug.get("fingerprint")))}"'
+        f"{facet_attributes(bug_facets(bug, data))}>"
         f'<header><span class="kind">{escape(str(bug.get("kind")))}</span>'
         f'<span class="route">{escape(str(bug.get("route")))}</span>'
         f'<span class="status {escape(status)}">{escape(status)}</span></header>'
@@ -329,16 +347,21 @@ QUARANTINE_NOTE = (
 )
 
 
-def _bugs(data: dict[str, Any]) -> str:
-    bugs = data.get("bugs", [])
-    live = [b for b in bugs if not b.get("superseded_by")]
-    if not live:
-        return '<p class="muted">No bugs found.</p>'
+def _history(data: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Superseded entries by fingerprint (a fixed bug's older open entries)."""
     history: dict[str, list[dict[str, Any]]] = {}
-    for b in bugs:
+    for b in data.get("bugs", []):
         if b.get("superseded_by"):
             history.setdefault(str(b.get("fingerprint")), []).append(b)
-    live.sort(key=lambda b: (b.get("status") != "open", b.get("step") or 0))
+    return history
+
+
+def _bugs(data: dict[str, Any]) -> str:
+    bugs = data.get("bugs", [])
+    live = live_bugs(data)
+    if not live:
+        return ""
+    history = _history(data)
     quoted = any((b.get("evidence") or {}).get("quarantined_text") for b in bugs)
     cards = "".join(_bug_card(b, history.get(str(b.get("fingerprint")), []), data) for b in live)
     return (QUARANTINE_NOTE if quoted else "") + cards
@@ -423,6 +446,12 @@ def render_report(data: dict[str, Any]) -> str:
         f"app version {escape(str(version))}" if version else "app version unknown (the site shows none)"
     )
     generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    history = _history(data)
+    statuses = {
+        str(b.get("fingerprint")): version_statuses(b, history.get(str(b.get("fingerprint")), []), data)
+        for b in live_bugs(data)
+    }
+    who = f" · engine {escape(str(data.get('engine') or 'http'))} · {_account(data)}"
     progress = (
         "Coverage over steps"
         if (data.get("summary") or {}).get("coverage") is not None
@@ -433,13 +462,24 @@ def render_report(data: dict[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>BugHunt report — {escape('built-in site' if data.get('builtin') else target)}</title><style>{CSS}</style></head><body><main>"
         f'<h1>BugHunt report</h1><p class="sub">Exploration of {where}'
-        f" · {version_text} · generated {generated}</p>"
+        f" · {version_text}{who} · generated {generated}</p>"
         f"{_destructive(data)}"
         f"{_summary(data)}"
+        f'<section id="bugs"><h2>Bugs</h2>{bugs_overview(data, statuses)}{_bugs(data)}</section>'
         f"<section><h2>Site map and the path walked</h2>{site_map_svg(data)}{_templates(data)}</section>"
         f"<section><h2>{progress}</h2>{coverage_svg(data)}"
         f"{tokens_svg(data) if _uses_model(data) else ''}</section>"
-        f"<section><h2>Bugs</h2>{_bugs(data)}</section>"
         f"<section><h2>Sessions</h2>{_sessions(data)}{_pages(data)}{_steps(data)}</section>"
-        "</main></body></html>\n"
+        f"<script>{FILTER_SCRIPT}</script></main></body></html>\n"
     )
+
+
+def _account(data: dict[str, Any]) -> str:
+    """Who the site saw: the username of a form login (a name, never a secret), else the kind of
+    login (cookie, header, storage state), else logged out."""
+    account, login = data.get("account"), data.get("login")
+    if account:
+        return f"logged in as <code>{escape(str(account))}</code>"
+    if login and login != "none":
+        return f"logged in by {escape(str(login))}"
+    return "not logged in"

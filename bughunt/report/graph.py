@@ -191,8 +191,14 @@ def site_map_svg(data: dict[str, Any]) -> str:
         "<span>#n = step of the first visit · hover a page or an arrow for details</span></div>"
     )
     note = f'<p class="muted">{omitted} more known pages not drawn.</p>' if omitted else ""
+    # Fit to the page's width by default (a wide map used to run past the right edge); unticked, the
+    # map keeps its natural size and scrolls inside its box.
+    fit = (
+        '<input type="checkbox" class="map-fit" id="map-fit" checked>'
+        '<label for="map-fit" class="layer-label">fit to width (untick to zoom in and scroll)</label>'
+    )
     return (
-        f'<div class="map-layers"><style>{layer_css}</style>{hint}{toggles}'
+        f'<div class="map-layers"><style>{layer_css}</style>{hint}{toggles}{fit}'
         f'<div class="svg-scroll">{"".join(out)}</div></div>{legend}{note}'
     )
 

@@ -12,7 +12,10 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85em;bac
 .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:10px}
 .tile{background:#fff;border:1px solid #e4e7eb;border-radius:10px;padding:10px 14px}
 .tile .value{font-size:1.6rem;font-weight:650}.tile .label{color:#7b8794;font-size:.8rem;text-transform:uppercase;letter-spacing:.04em}
-.svg-scroll{overflow-x:auto}
+.svg-scroll{overflow:auto;max-width:100%;max-height:80vh;border:1px solid #eef0f2;border-radius:6px}
+#map-fit:checked~.svg-scroll svg.sitemap{width:100%;height:auto}
+.filters{display:flex;flex-wrap:wrap;gap:14px;margin:0 0 8px;font-size:.88rem;color:#52606d}
+.bug-table a{font-weight:600;text-decoration:none}.bug-table a:hover{text-decoration:underline}
 svg text{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;fill:#323f4b}
 svg .col-label{fill:#9aa5b1;font:11px system-ui,sans-serif;text-transform:uppercase;letter-spacing:.05em}
 svg .link{fill:none;stroke:#cbd2d9;stroke-width:1;opacity:.55}
@@ -55,7 +58,7 @@ table.evidence th{width:130px;color:#52606d;font-weight:500}
 .history ul{margin:4px 0 0;padding-left:18px}
 details summary{cursor:pointer;color:#52606d;margin:8px 0}
 svg .line-known{fill:none;stroke:#9aa5b1;stroke-width:2.5;stroke-dasharray:6 3}
-.map-layers{display:block}.layer-toggle{margin:0 4px 0 12px;vertical-align:middle}
+.map-layers{display:block}.layer-toggle,.map-fit{margin:0 4px 0 12px;vertical-align:middle}
 .layer-label{font-size:.85rem;color:#52606d;cursor:pointer}.layer-label i{display:inline-block;vertical-align:middle;margin-right:6px;width:22px;height:3px;border-radius:2px}
 .versions ul{display:inline;margin:0;padding:0}.versions li{display:inline;margin-left:10px;list-style:none;font-size:.85rem}
 .reason{font-weight:600}

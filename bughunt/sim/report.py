@@ -14,6 +14,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from memgpt_lite.text_tables import print_table
+
 from .stats import PROPORTION_METRICS, pct, round_half_up
 from .summary import AblationSummary
 
@@ -51,7 +53,7 @@ def _print(console: Console, t: Table) -> None:
         if col.justify == "right":  # fixed: wide enough for every number and the header's longest word
             lines = str(col.header).splitlines()
             col.width = max([len(str(c)) for c in col._cells] + [len(w) for w in lines])
-    console.print(t)
+    print_table(console, t)
 
 
 def render_reproduction(report: dict[str, Any], console: Console) -> None:

@@ -25,6 +25,7 @@ from memgpt_lite.cli_dispatch import check_output_file, run_reporting_errors
 from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.search import HybridConfig
 from memgpt_lite.storage.embeddings import MiniLMEmbedder, make_embedder
+from memgpt_lite.text_tables import print_table
 
 err = Console(stderr=True)
 # Two LoCoMo conversations travel with the package (CC BY-NC 4.0; license and attribution beside them).
@@ -143,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(document(run, settings), indent=2))
         return 0
     out = Console(width=max(Console().width, 120))
-    out.print(table(run, ks))
+    print_table(out, table(run, ks))
     if run.ablation:
         out.print(ablation_table(run))
     if run.archival:

@@ -23,6 +23,7 @@ from memgpt_lite.errors import UsageError
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import Message, ModelRequest, ModelResponse, TextPart
 from memgpt_lite.testing import FunctionModel
+from memgpt_lite.text_tables import print_table
 from memgpt_lite.tools.memory_functions import conversation_search
 from memgpt_lite.tools.registry import ToolContext
 
@@ -170,7 +171,7 @@ def render(result: dict[str, Any], store: Path, console: Console, removed: bool 
             f"{ev['prompt_tokens_after']} ({ev['prompt_tokens_after'] / window:.0%})",
             str(ev["evicted_messages"]),
         )
-    console.print(table)
+    print_table(console, table)
     warnings = sum(e["type"] == "memory_pressure_warning" for e in result["events"])
     flushes = sum(e["type"] == "flush" for e in result["events"])
     console.print(

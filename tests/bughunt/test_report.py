@@ -10,9 +10,15 @@ import pytest
 
 from bughunt.cli import main
 from bughunt.report import parse_quoted, render_report
+from bughunt.report.overview import FILTER_SCRIPT
 
 STEP = {"session": "session-1", "outcome": "page", "status": 200, "detail": "", "app_version": "1.2",
         "tokens": 100, "repeat": False, "retest": False, "at": "2026-11-30T07:00:00+00:00"}  # fmt: skip
+
+
+def only_own_script(html: str) -> bool:
+    """The page's one script is the report's own bug filter; page text never becomes a script."""
+    return html.count("<script") == 1 and f"<script>{FILTER_SCRIPT}</script>" in html
 
 
 def synthetic() -> dict:
@@ -74,7 +80,7 @@ def test_report_shows_map_path_coverage_and_bug_history():
     data = synthetic()
     data["sessions"][0]["policy"] = "llm"  # tokens mean something only where a model was sent prompts
     html = render_report(data)
-    assert html.count("<svg") == 3 and "<script" not in html  # map, pages over steps, tokens
+    assert html.count("<svg") == 3 and only_own_script(html)  # map, pages over steps, tokens
     assert "<link" not in html and " src=" not in html  # self-contained: nothing fetched from anywhere
     for route in ("/", "/list", "/list/2", "/item", "/about"):
         assert f">{route}</text>" in html  # every known page is a node, visited or not
@@ -113,7 +119,7 @@ def test_report_command_on_a_real_exploration(tmp_path, capsys):
     assert info["steps"] >= explored["steps"] and info["bugs"] == len(explored["bugs"]) >= 4
     for bug in explored["bugs"]:
         assert f'id="bug-{bug["fingerprint"]}"' in html
-    assert "<script" not in html  # the XSS evidence is quoted escaped, never live
+    assert only_own_script(html)  # the XSS evidence is quoted escaped, never live
     # requests relative to the site: the run's port died with it
     assert "GET http://127.0.0.1:" not in html and "<td><code>GET /" in html and "<th>status</th>" in html
 
@@ -228,3 +234,55 @@ def test_cli_json_and_report_agree_on_every_count(tmp_path, capsys):
     assert "<td>12 / 12</td>" in html and "<td>18 / 18</td>" in html
     live_open = sum(b["status"] == "open" for b in last["bugs"])
     assert _tile_value(html, "open bugs") == str(live_open)
+
+
+def test_report_leads_with_a_table_of_bugs_linking_each_card_with_filters():
+    data = synthetic()
+    data["bugs"].append(
+        {"fingerprint": "f2", "route": "/item", "kind": "count_mismatch", "status": "open", "version": "1.3",
+         "seen_at": "t2", "superseded_by": None, "id": 3, "message": "count", "evidence": {}, "step": 4}
+    )  # fmt: skip
+    html = render_report(data)
+    assert html.index('id="bugs"') < html.index("Site map and the path walked")
+    table = html[html.index("<table class='bug-table'>") : html.index("</table>", html.index("bug-table"))]
+    for fp, kind in (("f1", "server_error"), ("f2", "count_mismatch")):
+        assert f"href='#bug-{fp}'" in table and f'id="bug-{fp}"' in html
+        assert html.count(f'data-kind="{kind}"') == 2  # its row and its card: one filter hides both
+    assert 'select name="kind"' in html and 'select name="status"' in html  # two kinds, two statuses
+    assert 'select name="session"' not in html  # one session: nothing to filter by
+
+
+def test_report_header_names_the_engine_and_who_was_logged_in():
+    data = synthetic()
+    assert "engine http · not logged in" in render_report(data)
+    data.update(engine="browser", login="form", account="demo")
+    assert "engine browser · logged in as <code>demo</code>" in render_report(data)
+    data.update(account=None, login="cookie+header")
+    assert "logged in by cookie+header" in render_report(data)
+
+
+def test_explore_refuses_a_report_file_bughunt_did_not_write_before_exploring(tmp_path, capsys):
+    mine = tmp_path / "notes.html"
+    mine.write_text("<html>my notes</html>", encoding="utf-8")
+    store = tmp_path / "s"
+    argv = ["explore", "--builtin-site", "--store", str(store), "--budget", "2"]
+    assert main([*argv, "--report", str(mine)]) == 2
+    assert "refusing to overwrite" in capsys.readouterr().err
+    assert mine.read_text(encoding="utf-8") == "<html>my notes</html>" and not store.exists()
+    ours = tmp_path / "report.html"
+    assert main([*argv, "--report", str(ours)]) == 0
+    assert (
+        main(["report", "--store", str(store), "--out", str(ours)]) == 0
+    )  # one rule: its own report is replaced
+    assert main([*argv, "--report", str(ours)]) == 0
+
+
+def test_report_json_counts_the_clicks_of_every_session(tmp_path, capsys):
+    store, out = tmp_path / "s", tmp_path / "r.html"
+    assert main(["explore", "--builtin-site", "--store", str(store), "--budget", "3", "--json"]) == 0
+    assert main(["resume", "--store", str(store), "--budget", "4", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--store", str(store), "--out", str(out), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["clicks"] == info["steps"] == 7 and info["sessions"] == 2
+    assert '<div class="value">7</div><div class="label">clicks</div>' in out.read_text(encoding="utf-8")

@@ -22,7 +22,7 @@ from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import summary
 
 SUMMARY_KEYS = {
-    "session", "app_version", "steps", "tokens", "pages_visited", "coverage", "bugs", "duplicate_reports",
+    "session", "app_version", "steps", "tokens", "context_tokens", "policy", "pages_visited", "coverage", "bugs", "duplicate_reports",
     "repeat_visits", "clicks", "clicks_left", "fetches", "stop_reason", "stop_detail", "pages_known", "counts",
     "model_reported", "allow_destructive", "destructive_actions", "destructive_sessions", "format",
 }  # fmt: skip
@@ -59,7 +59,8 @@ def test_explore_json_contract(site_12, tmp_path, cli_json):
         "pages_known": data["pages_known"],
     }  # fmt: skip
     assert data["pages_known"] >= len(data["pages_visited"]) and data["model_reported"] == []
-    assert data["tokens"] > 0
+    # tokens are what a model was sent: none for the planner; its working context is still scored
+    assert data["policy"] == "planner" and data["tokens"] == 0 and data["context_tokens"] > 0
     # On the built-in site coverage is pages visited out of its 24 (the CLI learns it from --url
     # only when told, so the explicit store flag is checked through --builtin-site below).
     assert data["coverage"] is None or 0 < data["coverage"] <= 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler
 
@@ -200,8 +201,6 @@ def test_flush_uses_the_model_as_summarizer_by_default(server, tmp_path, capsys)
 @pytest.fixture
 def silent_server():
     """Accepts connections on 127.0.0.1 and reads requests but never answers."""
-    import socket
-
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(8)
@@ -247,3 +246,23 @@ def test_run_timeout_must_be_positive(value, tmp_path, capsys):
     assert main([*argv, "--message", "hi"]) == 2
     assert "--timeout" in capsys.readouterr().err
     assert not (tmp_path / "s").exists()
+
+
+def test_a_dead_server_fails_at_once_with_one_line_and_no_store(tmp_path, capsys):
+    # A port nobody listens on: before, each of the first call's retries waited out its backoff
+    # (13–22 s) before "Connection error."; now one connection attempt says so, and nothing is created.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    store = tmp_path / "agent"
+    argv = ["run", "--store", str(store), "--base-url", f"http://127.0.0.1:{port}", "--message", "hi"]
+    assert main([*argv, "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["kind"] == "ModelError" and out["error"].startswith(
+        f"no server answers at http://127.0.0.1:{port}"
+    )
+    assert "--base-url" in out["error"] and not store.exists()
+    assert main(["chat", "--store", str(store), "--base-url", f"http://127.0.0.1:{port}"]) == 1
+    err = capsys.readouterr().err
+    assert "no server answers at" in err and len(err.strip().splitlines()) == 1 and not store.exists()
