@@ -22,6 +22,7 @@ one. At most `OracleConfig.max_forms` edit forms are compared per page.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from loguru import logger
@@ -39,7 +40,7 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.destructive import destructive_action
-from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
+from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import targets
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
@@ -50,6 +51,8 @@ _RESOURCE_ATTRS = ("data-resource", "data-view", "data-src", "data-source", "dat
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
 MAX_RESOURCES = 2
+MAX_REFERRERS = 3
+"""Pages that link to a form without an identifier opened to find the one showing its record."""
 MESSAGE = "edit form leaves stored values empty that the resource page shows"
 
 
@@ -174,6 +177,35 @@ def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_
     return urls[:MAX_RESOURCES]
 
 
+def _referrers(page: FetchedPage, config: OracleConfig) -> list[str]:
+    """Pages memory knows that link to a form whose URL names no resource (`/settings`,
+    `/edit-profile`): the page showing the stored values is one of them (the profile with its "Edit"
+    button). Deeper routes first — a site-wide menu links the form from `/` too — and never an edit,
+    destructive or the form's own page."""
+    if config.linked_from is None:
+        return []
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
+    urls = [
+        url
+        for route in dict.fromkeys(config.linked_from(page.route))
+        if route.startswith("/")
+        and (url := origin + route) != page.url
+        and not _edit_like(url)
+        and not destructive_action(url)
+    ]
+    return sorted(urls, key=lambda u: -len(_segments(u)))[:MAX_REFERRERS]
+
+
+def _shows_record(resource: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]]) -> int:
+    """How many of the form's filled visible values the page shows outside its furniture: the page
+    of the stored record shows some (a name, an e-mail), another page that links the form shows none."""
+    shown = blocks(resource.document, base_url(resource), resource.url)
+    values = [
+        value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
+    ]
+    return sum(any(holds(v, b) for b in shown) for v in values)
+
+
 def _in_furniture(node: Node) -> bool:
     return any(a.tag in _FURNITURE for a in node.ancestors())
 
@@ -286,6 +318,39 @@ def _sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig)
     return None
 
 
+def _resources(
+    form: Node,
+    page: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    fetch: Fetch,
+    config: OracleConfig,
+) -> Iterator[FetchedPage]:
+    """The pages that may show what the form edits, fetched: those the form or its URL names, else
+    the one of the pages linking to it that shows most of its filled values."""
+    urls = resource_urls(form, page, config)
+    for url in urls:
+        if (resource := _fetched(fetch, url)) is not None:
+            yield resource
+    if urls:
+        return
+    best: tuple[int, FetchedPage] | None = None
+    for url in _referrers(page, config):
+        resource = _fetched(fetch, url)
+        if resource is not None and (n := _shows_record(resource, fields)) and (best is None or n > best[0]):
+            best = (n, resource)
+    if best is not None:
+        yield best[1]
+
+
+def _fetched(fetch: Fetch, url: str) -> FetchedPage | None:
+    try:
+        resource = fetch(url)
+    except OSError as err:
+        logger.debug("form oracle could not fetch {}: {}", url, err)
+        return None
+    return resource if resource.status < 400 and resource.is_html else None
+
+
 def check_form_drops_value(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -308,14 +373,7 @@ def check_form_drops_value(
         if compared >= config.max_forms:
             break
         compared += 1
-        for url in resource_urls(form, page, config):
-            try:
-                resource = fetch(url)
-            except OSError as err:
-                logger.debug("form oracle could not fetch {}: {}", url, err)
-                continue
-            if resource.status >= 400 or not resource.is_html:
-                continue
+        for resource in _resources(form, page, fields, fetch, config):
             shown_in_form = _words(form.text())
             dropped = [
                 (name, value)

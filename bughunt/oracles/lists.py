@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from bughunt.dom import Node
-from bughunt.page import FetchedPage
+from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute
 
 _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
@@ -33,7 +34,8 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     if node.tag == "table":
         bodies = [c for c in node.elements if c.tag == "tbody"] or [node]
         rows = [r for b in bodies for r in b.elements if r.tag == "tr"]
-        return [r for r in rows if not r.find_all("th")]
+        # A header row is all `th`; a row led by a `th scope=row` (Django admin's changelist) is data.
+        return [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
     children = node.elements
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
         return None
@@ -135,17 +137,97 @@ def item_title(item: Node) -> str:
     return text if len(text) <= 120 else ""
 
 
-def item_identity(item: Node, base: str) -> set[str]:
-    """Keys that identify an item: its title and its title link's target (either may be missing)."""
-    keys: set[str] = set()
-    link = _title_link(item)
-    url = absolute(base, link.get("href")) if link is not None else None
+# A label that counts something ("0 Comments", "Replies (3)", "12") or names an action ("Reply",
+# "Edit", "Read more") is the same on many items: never what tells one item from another.
+_COUNT_LABEL = re.compile(r"^\W*(?:\d[\d,.]*\s*\w*|\w+\s*[(\[]\s*\d[\d,.]*\s*[)\]])\W*$", re.I)
+_ACTION_LINKS = frozenset(
+    "reply edit delete remove like unlike share report flag follow unfollow vote upvote downvote quote "
+    "save cancel hide undo moderate enable disable approve reject block ban".split()
+)
+"""Words of a link that acts on the item rather than naming it."""
+_ACTION_WORDS = _ACTION_LINKS | frozenset(
+    "permalink link more read continue view show open comment comments".split()
+)
+
+
+def label_like(text: str) -> bool:
+    """A count or an action word, which many items carry alike ("0 Comments", "Reply", "Read more »")."""
+    words = re.findall(r"\w+", text.lower())
+    return not words or bool(_COUNT_LABEL.match(" ".join(text.split()))) or set(words) <= _ACTION_WORDS
+
+
+def _targets_of(item: Node, base: str) -> list[tuple[Node, str]]:
+    """The item's links with their absolute targets (fragments dropped: `/post/7#comments` is `/post/7`)."""
+    out = []
+    for a in item.find_all("a"):
+        url = absolute(base, a.get("href")) if a.get("href") else None
+        if url:
+            out.append((a, url))
+    return out
+
+
+def permalink(item: Node, base: str, siblings: list[Node] | None = None) -> str | None:
+    """The item's link to a page of its own: a target no other item of its list links to (an author's
+    profile, linked from each of their posts, is not), not an action ("Edit", "Delete"). The link of
+    its heading wins; else the last target whose route has an identifier (`/post/7`: a detail
+    template; an author comes first, "Permalink" or "0 Comments" → `/post/7` after), else its only
+    target."""
+    links = [(a, url) for a, url in _targets_of(item, base) if not _action(a.text(), url)]
+    if not links:
+        return None
+    if siblings is not None:
+        others = {url for s in siblings if s is not item for _, url in _targets_of(s, base)}
+        links = [(a, url) for a, url in links if url not in others]
+        if not links:
+            return None
+    title = _title_link(item) if _heading(item) is not None else None
+    for a, url in links:
+        if a is title:
+            return url
+    detail = [url for _, url in links if _has_identifier(url)]
+    if detail:
+        return detail[-1]
+    return links[0][1] if len({url for _, url in links}) == 1 else None
+
+
+def _action(text: str, url: str) -> bool:
+    """A link that acts on the item: its words, or its path's last word, are an action."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    last = [w for w in urlsplit(url).path.lower().split("/") if w and not w.isdigit()][-1:]
+    return bool(words and words <= _ACTION_LINKS) or bool(set(last) & _ACTION_LINKS)
+
+
+def _has_identifier(url: str) -> bool:
+    from bughunt.fingerprint import route_shape
+    from bughunt.urls import route_of
+
+    return "<" in route_shape(route_of(url))
+
+
+def item_identity(item: Node, base: str, siblings: list[Node] | None = None) -> set[str]:
+    """What identifies an item: its permalink (`permalink`) where it has one; else its label — its
+    heading, title link or whole text — when that label is unique among `siblings` (the items of its
+    list) and is not a count or an action word. An item with neither has no identity (empty set):
+    it is never reported as a repeat."""
+    url = permalink(item, base, siblings)
     if url:
-        keys.add("href:" + url)
-    title = " ".join(item_title(item).lower().split())
-    if title:
-        keys.add("title:" + title)
-    return keys
+        return {"href:" + url}
+    label = _label(item)
+    if not label or label_like(label):
+        return set()
+    if siblings is not None and sum(_label(s) == label for s in siblings) > 1:
+        return set()
+    return {"title:" + label}
+
+
+def _label(item: Node) -> str:
+    heading = _heading(item)
+    if heading is not None:
+        return " ".join(heading.text().lower().split())
+    link = _title_link(item)
+    if link is not None and not label_like(link.text()):
+        return " ".join(link.text().lower().split())
+    return " ".join(item.text().lower().split())[:300]
 
 
 _URL_ATTRS = ("href", "hx-get", "data-hx-get", "data-href", "data-url")
@@ -179,9 +261,58 @@ def pager_nodes(page: FetchedPage) -> list[Node]:
 
 
 def has_pagination(page: FetchedPage) -> bool:
-    doc = page.document
-    if any(
-        {"next", "prev", "previous"} & set(n.get("rel").lower().split()) for n in doc.find_all("a", "link")
-    ):
-        return True
-    return bool(pager_nodes(page))
+    """Whether the page shows only part of its list: its pager (or a rel=next/prev link) leads to
+    another page. A pager drawn for a single page (« 1 » with disabled arrows, as common pagination
+    macros draw it) leads nowhere: the list is complete."""
+    return bool(other_pages(page))
+
+
+_DISABLED = frozenset({"disabled", "is-disabled", "inactive"})
+_CURRENT = frozenset({"active", "current", "is-current", "selected"})
+
+
+def other_pages(page: FetchedPage) -> list[str]:
+    """URLs of the list's other pages: enabled controls of its pagers, and rel=next/prev links, whose
+    target is not this page — not the current page's own number (`active`, `aria-current`, the same
+    page number), not a disabled arrow, not a `#` or script link."""
+    base = base_url(page)
+    here = _page_key(page.url)
+    controls: list[tuple[Node, str]] = [
+        (n, href)
+        for n, href in targets(page.document)
+        if n.tag in ("a", "link") and {"next", "prev", "previous"} & set(n.get("rel").lower().split())
+    ]
+    for pager in pager_nodes(page):
+        controls += targets(pager)
+    out: list[str] = []
+    for node, href in controls:
+        url = absolute(base, href) if not href.startswith("#") else None
+        if not url or url in out or _page_key(url) == here or _inactive(node):
+            continue
+        out.append(url)
+    return out
+
+
+def _inactive(node: Node) -> bool:
+    """A disabled control or the current page's own: on the element or an ancestor inside the pager."""
+    for n in (node, *node.ancestors()):
+        if n.tag in ("ul", "ol", "nav", "body"):
+            return False
+        if (
+            set(n.classes) & (_DISABLED | _CURRENT)
+            or "disabled" in n.attrs
+            or n.get("aria-disabled") == "true"
+            or n.get("aria-current") not in ("", "false")
+        ):
+            return True
+    return False
+
+
+_PAGE_PARAM = re.compile(r"(?:^|&)(?:page|p|pg)=(\d+)(?:&|$)", re.I)
+
+
+def _page_key(url: str) -> tuple[str, str]:
+    """A URL as the page of a list it names: path and page number (a bare list URL is page 1)."""
+    parts = urlsplit(url)
+    match = _PAGE_PARAM.search(parts.query)
+    return parts.path.rstrip("/") or "/", match.group(1) if match else "1"

@@ -94,25 +94,17 @@ def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     for container, sig, items in _scope(page, runs):
         by_key.setdefault(f"{container.path()} > {sig}", []).append(items)
     return {
-        key: [item_identity(i, base) for i in lists[0]] for key, lists in by_key.items() if len(lists) == 1
+        key: [item_identity(i, base, lists[0]) for i in lists[0]]
+        for key, lists in by_key.items()
+        if len(lists) == 1
     }
 
 
 def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
     base = base_url(page)
-    titles = {
-        frozenset(item_identity(i, base)): item_title(i)
-        for _, _, items in item_runs(page.document)
-        for i in items
-    }
-    titles.update(
-        {
-            frozenset(item_identity(i, base)): item_title(i)
-            for _, items in find_lists(page.document)
-            for i in items
-        }
-    )
-    return titles
+    lists = [items for _, _, items in item_runs(page.document)]
+    lists += [items for _, items in find_lists(page.document)]
+    return {frozenset(item_identity(i, base, items)): item_title(i) for items in lists for i in items}
 
 
 def page_number(url: str) -> tuple[str, int, bool] | None:
