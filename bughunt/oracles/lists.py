@@ -131,7 +131,7 @@ def item_title(item: Node) -> str:
     if heading is not None:
         return heading.text()
     link = _title_link(item)
-    if link is not None:
+    if link is not None and not label_like(link.text()):
         return link.text()
     text = item.text()
     return text if len(text) <= 120 else ""
