@@ -41,7 +41,7 @@ from bughunt.oracles.base import (
 )
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
-from bughunt.oracles.lists import targets
+from bughunt.oracles.lists import find_lists, item_runs, targets
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
 
@@ -196,14 +196,35 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[str]:
     return sorted(urls, key=lambda u: -len(_segments(u)))[:MAX_REFERRERS]
 
 
-def _shows_record(resource: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]]) -> int:
-    """How many of the form's filled visible values the page shows outside its furniture: the page
+def _shows_record(
+    resource: FetchedPage, scope: Node, fields: list[tuple[Node, str, str, set[str], bool]]
+) -> int:
+    """How many of the form's filled visible values `scope` (a part of `resource`) shows: the page
     of the stored record shows some (a name, an e-mail), another page that links the form shows none."""
-    shown = blocks(resource.document, base_url(resource), resource.url)
+    shown = blocks(scope, base_url(resource), resource.url)
     values = [
         value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
     ]
     return sum(any(holds(v, b) for b in shown) for v in values)
+
+
+def record_scope(resource: FetchedPage, form_url: str) -> Node:
+    """The part of a page linking to a form that shows the form's record: the list item holding the
+    link (a feed of posts, each with its own "Edit"), else the whole page (a profile). A link in the
+    page's menu says nothing about where the record is."""
+    base = base_url(resource)
+    doc = resource.document
+    items = {id(i): i for _, _, run in item_runs(doc) for i in run}
+    items.update({id(i): i for _, run in find_lists(doc) for i in run})
+    for node, href in targets(doc):
+        if absolute(base, href) != form_url or any(
+            a.tag == "nav" or a.get("role") in ("navigation", "menu", "menubar") for a in node.ancestors()
+        ):
+            continue
+        item = next((a for a in node.ancestors() if id(a) in items), None)
+        if item is not None:
+            return item
+    return doc
 
 
 def _in_furniture(node: Node) -> bool:
@@ -259,6 +280,7 @@ def _dropped_by_position(
     page: FetchedPage,
     fields: list[tuple[Node, str, str, set[str], bool]],
     resource: FetchedPage,
+    scope: Node,
     found: set[str],
     fetch: Fetch,
     config: OracleConfig,
@@ -267,7 +289,7 @@ def _dropped_by_position(
     filled fields around them (`form_positions`); text another instance of the resource's template
     shows too is the template's, not a value."""
     pairs = [(name, value) for _n, name, value, _k, _vis in fields]
-    shown = blocks(resource.document, base_url(resource), resource.url)
+    shown = blocks(scope, base_url(resource), resource.url)
     furniture: set[str] | None = None
     template_texts: set[str] | None = None
     out = []
@@ -324,22 +346,26 @@ def _resources(
     fields: list[tuple[Node, str, str, set[str], bool]],
     fetch: Fetch,
     config: OracleConfig,
-) -> Iterator[FetchedPage]:
-    """The pages that may show what the form edits, fetched: those the form or its URL names, else
-    the one of the pages linking to it that shows most of its filled values."""
-    urls = resource_urls(form, page, config)
-    for url in urls:
+) -> Iterator[tuple[FetchedPage, Node]]:
+    """The pages that may show what the form edits, fetched, each with the part of it to compare
+    (`record_scope`): those the form or its URL names (the whole page), else — none answering — the
+    one of the pages linking to it that shows most of its filled values."""
+    answered = False
+    for url in resource_urls(form, page, config):
         if (resource := _fetched(fetch, url)) is not None:
-            yield resource
-    if urls:
+            answered = True
+            yield resource, resource.document
+    if answered:
         return
-    best: tuple[int, FetchedPage] | None = None
+    best: tuple[int, FetchedPage, Node] | None = None
     for url in _referrers(page, config):
-        resource = _fetched(fetch, url)
-        if resource is not None and (n := _shows_record(resource, fields)) and (best is None or n > best[0]):
-            best = (n, resource)
+        if (resource := _fetched(fetch, url)) is None:
+            continue
+        scope = record_scope(resource, page.url)
+        if (n := _shows_record(resource, scope, fields)) and (best is None or n > best[0]):
+            best = (n, resource, scope)
     if best is not None:
-        yield best[1]
+        yield best[1], best[2]
 
 
 def _fetched(fetch: Fetch, url: str) -> FetchedPage | None:
@@ -373,12 +399,12 @@ def check_form_drops_value(
         if compared >= config.max_forms:
             break
         compared += 1
-        for resource in _resources(form, page, fields, fetch, config):
+        for resource, scope in _resources(form, page, fields, fetch, config):
             shown_in_form = _words(form.text())
             dropped = [
                 (name, value)
                 for _n, name, _v, keys, _vis in empty
-                if (value := shown_value(resource.document, keys))
+                if (value := shown_value(scope, keys))
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form
@@ -386,7 +412,7 @@ def check_form_drops_value(
             dropped += [
                 (name, text)
                 for name, text in _dropped_by_position(
-                    page, fields, resource, {n for n, _ in dropped}, fetch, config
+                    page, fields, resource, scope, {n for n, _ in dropped}, fetch, config
                 )
                 if not _words(text) <= shown_in_form
             ]

@@ -235,6 +235,41 @@ def test_settings_form_is_compared_with_the_linking_page_that_shows_its_record()
     assert check_form_drops_value(settings(""), bad, OracleConfig()) == []
 
 
+# --- an edit form reached from a feed of records, each with its own "Edit" -------------------------
+
+
+def journal(entries: list[tuple[int, str, str]]) -> FetchedPage:
+    return page(
+        '<nav><ul><li><a href="/">Journal</a></li><li><a href="/new">New</a></li></ul></nav><main>'
+        + "".join(
+            f'<article class="entry"><header><h2>{title}</h2><a href="/entries/{n}/amend">Edit</a></header>'
+            f'<p class="text">{text}</p></article>'
+            for n, title, text in entries
+        )
+        + "</main>",
+        "/",
+    )
+
+
+def amend(n: int, title: str, text: str) -> FetchedPage:
+    return page(
+        f'<form method="post"><input name="title" value="{title}"><textarea name="text">{text}</textarea>'
+        "<button>Save</button></form>",
+        f"/entries/{n}/amend",
+    )
+
+
+def test_a_form_linked_from_a_feed_is_compared_with_its_own_entry_only() -> None:
+    feed = journal([(2, "Second day", ""), (1, "First day", "Sunny and warm.")])
+    config = OracleConfig(linked_from=lambda route: ["/"])
+    fetch = Fetcher(feed)  # `/entries/2` answers 404: the feed is the page that shows entry 2
+    # Entry 2 has no text: the text of entry 1 beside it on the feed is not entry 2's.
+    assert check_form_drops_value(amend(2, "Second day", ""), fetch, config) == []
+    [finding] = check_form_drops_value(amend(1, "First day", ""), fetch, config)
+    assert finding.evidence["field"] == "text" and finding.evidence["shown"] == "Sunny and warm."
+    assert check_form_drops_value(amend(1, "First day", "Sunny and warm."), fetch, config) == []
+
+
 # --- one root cause on sibling routes reached from different parents ------------------------------
 
 
