@@ -276,7 +276,7 @@ def other_pages(page: FetchedPage) -> list[str]:
     target is not this page — not the current page's own number (`active`, `aria-current`, the same
     page number), not a disabled arrow, not a `#` or script link."""
     base = base_url(page)
-    here = _page_key(page.url)
+    here = list_page_key(page.url)
     controls: list[tuple[Node, str]] = [
         (n, href)
         for n, href in targets(page.document)
@@ -287,7 +287,7 @@ def other_pages(page: FetchedPage) -> list[str]:
     out: list[str] = []
     for node, href in controls:
         url = absolute(base, href) if not href.startswith("#") else None
-        if not url or url in out or _page_key(url) == here or _inactive(node):
+        if not url or url in out or list_page_key(url) == here or _inactive(node):
             continue
         out.append(url)
     return out
@@ -311,7 +311,7 @@ def _inactive(node: Node) -> bool:
 _PAGE_PARAM = re.compile(r"(?:^|&)(?:page|p|pg)=(\d+)(?:&|$)", re.I)
 
 
-def _page_key(url: str) -> tuple[str, str]:
+def list_page_key(url: str) -> tuple[str, str]:
     """A URL as the page of a list it names: path and page number (a bare list URL is page 1)."""
     parts = urlsplit(url)
     match = _PAGE_PARAM.search(parts.query)

@@ -114,6 +114,17 @@ def test_count_above_a_single_page_list_is_compared_and_above_a_paged_one_is_not
     assert check_count_mismatch(paged) == []  # 4 posts over two pages: page one shows three
 
 
+@pytest.mark.parametrize(("second", "fires"), [(3, True), (2, False)])
+def test_count_above_a_paged_list_is_compared_with_all_its_pages(second: int, fires: bool) -> None:
+    rest = [(n, "cy", f"Note {n}.") for n in range(6, 6 - second, -1)]
+    first = blog("/", PAGE_ONE, 1, 2, label="Posts (5)")
+    fetch = Fetcher(blog("/?page=2", rest, 2, 2, label="Posts (5)"))
+    findings = check_count_mismatch(first, fetch)
+    assert [f.evidence["listed"] for f in findings] == ([3 + second] if fires else [])
+    assert fetch.calls == [ORIGIN + "/?page=2"]  # the one other page, once; « and the active 1 are not
+    assert check_count_mismatch(first) == []  # no fetch: the list cannot be walked, nothing compared
+
+
 def test_a_post_without_a_heading_is_identified_by_its_permalink_not_its_badge() -> None:
     doc = blog("/", PAGE_ONE, 1, 1).document
     items = next(i for n in doc.iter() if "posts" in n.classes and (i := list_items(n)))
