@@ -16,7 +16,10 @@ URL; candidates sharing the edit URL's other segments come first (`/article/edit
 and plural, `tagList`/`tags`/`tag-list` alike); when nothing names an empty visible text field, by
 its position between its filled neighbours (`form_positions`: a summary in a bare `<p>` between the
 title and the body), checked against another instance of the resource's template when memory knows
-one. At most `OracleConfig.max_forms` edit forms are compared per page.
+one. When the URL names no resource (`/settings`) or no named resource answers, the pages memory knows
+that link to the form (`OracleConfig.linked_from`) are tried, and the one showing most of the form's
+filled values is compared — only the list item holding its link to the form when the form is one
+record's of a feed (`record_scope`). At most `OracleConfig.max_forms` edit forms are compared per page.
 """
 
 from __future__ import annotations

@@ -3,8 +3,11 @@
 A list container is a `ul`/`ol`/`table`, or any element with two or more element children that all
 share one tag and class set (the way server-side templates render a loop). Real templates mix their
 loop's items with tabs and a pager in one container, so `item_runs` also finds the repeated items
-*among* mixed siblings. An item is identified by its own title (a heading, the heading's link, else
-its longest link), never by its first link: the first link of a feed preview is its author.
+*among* mixed siblings. An item is identified by its permalink — its own link to a page of a detail
+template, which no other item of the list shares — never by its first link (the first link of a
+feed preview is its author); without one, by a label unique in its list that is neither a count
+("0 Comments") nor an action word ("Reply"). A pager counts as paging only when it leads to another
+page (`other_pages`): « 1 » with disabled arrows pages nothing.
 """
 
 from __future__ import annotations
