@@ -168,13 +168,16 @@ def _value_shape(value: str) -> str:
 
 def one_template(a: str, b: str) -> str | None:
     """The template two route shapes are instances of, when they differ in one plain word below the
-    collection (`/user/john/posts`, `/user/susan/posts` → `/user/<slug>/posts`), or None. Never the
-    first segment (`/followers/x` and `/following/x` are two pages), nor a word directly followed by
-    an identifier (`/comments/edit/<n>`, `/comments/delete/<n>` are two actions), nor different
-    queries. Used for findings of one root cause on routes memory met from different parent pages,
+    collection (`/user/john/posts`, `/user/susan/posts` → `/user/<slug>/posts`) or in their query
+    only (`/export`, `/export?pin=x` → `/export?<v>`), or None. Never the first segment
+    (`/followers/x` and `/following/x` are two pages), nor a word directly followed by an identifier
+    (`/comments/edit/<n>`, `/comments/delete/<n>` are two actions), nor a word and a query at once. Used for findings of one root cause on routes memory met from different parent pages,
     where no one page lists enough siblings for `route_shape` to see the template."""
     path_a, _, query_a = a.partition("?")
     path_b, _, query_b = b.partition("?")
+    if path_a == path_b:
+        # One page's handler with other parameters (`/export`, `/export?pin=x`).
+        return f"{path_a}?<v>" if query_a != query_b else None
     parts_a, parts_b = path_a.split("/"), path_b.split("/")
     if query_a != query_b or len(parts_a) != len(parts_b):
         return None

@@ -208,7 +208,8 @@ def _shows_record(
     values = [
         value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
     ]
-    return sum(any(holds(v, b) for b in shown) for v in values)
+    # A value may stand inside a block with other words ("User: ann" shows the username "ann").
+    return sum(any(holds(v, b) or _words(v) <= b.words for b in shown) for v in values)
 
 
 def record_scope(resource: FetchedPage, form_url: str) -> Node:

@@ -221,7 +221,7 @@ def profile(bio: str) -> FetchedPage:
     shown = f'<p class="bio">{bio}</p>' if bio else ""
     return page(
         '<nav><a href="/">Home</a><a href="/settings">Settings</a></nav>'
-        f'<h1>Ann Lee</h1><p>ann@example.test</p>{shown}<a href="/settings">Edit your profile</a>',
+        f'<h1>Profile of Ann Lee</h1><p>Contact: ann@example.test</p>{shown}<a href="/settings">Edit your profile</a>',
         "/people/ann",
     )
 
@@ -292,6 +292,8 @@ def test_one_template_merges_one_plain_word_below_the_collection_only() -> None:
     assert one_template("/user/john", "/user/john") is None
     assert one_template("/a/b/c", "/a/x/y") is None
     assert one_template("/user/john?tab=a", "/user/susan?tab=b") is None
+    assert one_template("/export", "/export?pin=x") == "/export?<v>"  # one handler, other parameters
+    assert one_template("/export?pin=x", "/export?pin=x") is None
 
 
 def _bug(finding: Finding) -> Bug:
