@@ -22,7 +22,10 @@ def inspect(
     page: FetchedPage, engine: Engine, graph: ExplorationGraph, *, allow_destructive: bool
 ) -> list[Finding]:
     config = OracleConfig(
-        allow_destructive=allow_destructive, known_routes=graph.known_pages, linked_from=graph.linking_to
+        allow_destructive=allow_destructive,
+        known_routes=graph.known_pages,
+        linked_from=graph.linking_to,
+        loaded=graph.is_state,
     )
     return same_root_cause(inspect_page(page, _oracle_fetch(engine), config), graph.live_bugs())
 

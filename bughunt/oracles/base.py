@@ -73,7 +73,8 @@ class OracleConfig:
     `known_routes` (optional) returns routes the explorer knows: the form oracle looks there for the
     resource an edit page edits when the page has no link back to it. `linked_from` (optional) returns
     the remembered pages that link to a route: for a form whose URL carries no identifier
-    (`/settings`), the page that shows the stored values is among those that lead to it."""
+    (`/settings`), the page that shows the stored values is among those that lead to it; `loaded`
+    (optional) says whether memory has loaded a route (a page not loaded yet may link to the form too)."""
 
     allow_destructive: bool = False
     max_requests: int = 8
@@ -84,6 +85,7 @@ class OracleConfig:
     """Destructive actions opened per page (only with `allow_destructive`)."""
     known_routes: Callable[[], Iterable[str]] | None = None
     linked_from: Callable[[str], Iterable[str]] | None = None
+    loaded: Callable[[str], bool] | None = None
 
 
 DEFAULT_CONFIG = OracleConfig()

@@ -17,8 +17,9 @@ and plural, `tagList`/`tags`/`tag-list` alike); when nothing names an empty visi
 its position between its filled neighbours (`form_positions`: a summary in a bare `<p>` between the
 title and the body), checked against another instance of the resource's template when memory knows
 one. When the URL names no resource (`/settings`) or no named resource answers, the pages memory knows
-that link to the form (`OracleConfig.linked_from`) are tried, and the one showing most of the form's
-filled values is compared — only the list item holding its link to the form when the form is one
+that link to the form (`OracleConfig.linked_from`) are tried — then the form page's own links to
+pages not loaded yet (`OracleConfig.loaded`) — and the one showing most of the form's filled values
+is compared — only the list item holding its link to the form when the form is one
 record's of a feed (`record_scope`). At most `OracleConfig.max_forms` edit forms are compared per page.
 """
 
@@ -46,7 +47,7 @@ from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import find_lists, item_runs, targets
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, hash_route, same_origin
+from bughunt.urls import absolute, hash_route, route_of, same_origin
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
@@ -180,23 +181,35 @@ def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_
     return urls[:MAX_RESOURCES]
 
 
-def _referrers(page: FetchedPage, config: OracleConfig) -> list[str]:
-    """Pages memory knows that link to a form whose URL names no resource (`/settings`,
-    `/edit-profile`): the page showing the stored values is one of them (the profile with its "Edit"
-    button). Deeper routes first — a site-wide menu links the form from `/` too — and never an edit,
-    destructive or the form's own page."""
+def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
+    """Pages that may show the record of a form whose URL names no resource (`/settings`,
+    `/edit-profile`), in two rounds: those memory knows link to it (the profile with its "Edit"
+    button); then the form page's own links to pages memory has not loaded yet (a profile in the
+    menu of a settings page met first may link back). Deeper routes first in each — a site-wide menu
+    links the form from `/` too — at most `MAX_REFERRERS` each, never an edit, destructive or the
+    form's own page."""
     if config.linked_from is None:
         return []
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
-    urls = [
-        url
-        for route in dict.fromkeys(config.linked_from(page.route))
-        if route.startswith("/")
-        and (url := origin + route) != page.url
-        and not _edit_like(url)
-        and not destructive_action(url)
-    ]
-    return sorted(urls, key=lambda u: -len(_segments(u)))[:MAX_REFERRERS]
+    rounds = [[origin + r for r in config.linked_from(page.route) if r.startswith("/")]]
+    if config.loaded is not None:
+        base = base_url(page)
+        own = [
+            absolute(base, href)
+            for node, href in targets(page.document)
+            if node.tag == "a" and not any(a.tag == "form" for a in node.ancestors())
+        ]
+        rounds.append([u for u in own if u and same_origin(u, page.url) and not config.loaded(route_of(u))])
+    out: list[list[str]] = []
+    for urls in rounds:
+        kept = [
+            url
+            for url in dict.fromkeys(urls)
+            if url != page.url and not _edit_like(url) and not destructive_action(url)
+            and all(url not in done for done in out)
+        ]  # fmt: skip
+        out.append(sorted(kept, key=lambda u: -len(_segments(u)))[:MAX_REFERRERS])
+    return out
 
 
 def _shows_record(
@@ -361,15 +374,17 @@ def _resources(
             yield resource, resource.document
     if answered:
         return
-    best: tuple[int, FetchedPage, Node] | None = None
-    for url in _referrers(page, config):
-        if (resource := _fetched(fetch, url)) is None:
-            continue
-        scope = record_scope(resource, page.url)
-        if (n := _shows_record(resource, scope, fields)) and (best is None or n > best[0]):
-            best = (n, resource, scope)
-    if best is not None:
-        yield best[1], best[2]
+    for urls in _referrers(page, config):
+        best: tuple[int, FetchedPage, Node] | None = None
+        for url in urls:
+            if (resource := _fetched(fetch, url)) is None:
+                continue
+            scope = record_scope(resource, page.url)
+            if (n := _shows_record(resource, scope, fields)) and (best is None or n > best[0]):
+                best = (n, resource, scope)
+        if best is not None:
+            yield best[1], best[2]
+            return
 
 
 def _fetched(fetch: Fetch, url: str) -> FetchedPage | None:

@@ -246,6 +246,24 @@ def test_settings_form_is_compared_with_the_linking_page_that_shows_its_record()
     assert check_form_drops_value(settings(""), bad, OracleConfig()) == []
 
 
+def test_settings_met_before_the_profile_is_compared_through_its_own_link_to_it() -> None:
+    # Memory knows only that the home page links the form; the form page's menu links the profile,
+    # which memory has not loaded yet. A loaded page that does not link back is not tried again.
+    form = page(
+        '<nav><a href="/">Home</a><a href="/people/ann">Me</a><a href="/help/account/profile">Help</a></nav>'
+        + settings("").body.split("</nav>", 1)[1].split("</body>")[0],
+        "/settings",
+    )
+    loaded = {"/", "/help/account/profile"}
+    config = OracleConfig(linked_from=lambda route: ["/"], loaded=loaded.__contains__)
+    fetch = Fetcher(HOME, HELP, profile("Gardener in Leeds."))
+    [finding] = check_form_drops_value(form, fetch, config)
+    assert finding.evidence["resource_url"] == ORIGIN + "/people/ann"
+    assert ORIGIN + "/help/account/profile" not in fetch.calls
+    assert check_form_drops_value(form, Fetcher(HOME, HELP, profile("")), config) == []
+    assert check_form_drops_value(form, fetch, OracleConfig(linked_from=lambda route: ["/"])) == []
+
+
 # --- an edit form reached from a feed of records, each with its own "Edit" -------------------------
 
 
