@@ -13,12 +13,14 @@ page (`other_pages`): « 1 » with disabled arrows pages nothing.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.dom import Node
+from bughunt.fingerprint import route_shape
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute
+from bughunt.urls import absolute, route_of
 
 _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -169,25 +171,18 @@ def _targets_of(item: Node, base: str) -> list[tuple[Node, str]]:
     return out
 
 
-def permalink(item: Node, base: str, siblings: list[Node] | None = None) -> str | None:
-    """The item's link to a page of its own: a target no other item of its list links to (an author's
-    profile, linked from each of their posts, is not), not an action ("Edit", "Delete"). The link of
-    its heading wins; else the last target whose route has an identifier (`/post/7`: a detail
-    template; an author comes first, "Permalink" or "0 Comments" → `/post/7` after), else its only
-    target."""
-    links = [(a, url) for a, url in _targets_of(item, base) if not _action(a.text(), url)]
+def _permalink(item: Node, links: list[tuple[Node, str]]) -> str | None:
+    """The item's link to a page of its own among `links` (its links no other item of its list has,
+    actions left out): the link of its heading; else the last target whose route has an identifier
+    (`/post/7`: a detail template — an author comes first, "Permalink" or "0 Comments" → `/post/7`
+    after); else its only target."""
     if not links:
         return None
-    if siblings is not None:
-        others = {url for s in siblings if s is not item for _, url in _targets_of(s, base)}
-        links = [(a, url) for a, url in links if url not in others]
-        if not links:
-            return None
     title = _title_link(item) if _heading(item) is not None else None
     for a, url in links:
         if a is title:
             return url
-    detail = [url for _, url in links if _has_identifier(url)]
+    detail = [url for _, url in links if "<" in route_shape(route_of(url))]
     if detail:
         return detail[-1]
     return links[0][1] if len({url for _, url in links}) == 1 else None
@@ -200,27 +195,26 @@ def _action(text: str, url: str) -> bool:
     return bool(words and words <= _ACTION_LINKS) or bool(set(last) & _ACTION_LINKS)
 
 
-def _has_identifier(url: str) -> bool:
-    from bughunt.fingerprint import route_shape
-    from bughunt.urls import route_of
-
-    return "<" in route_shape(route_of(url))
-
-
-def item_identity(item: Node, base: str, siblings: list[Node] | None = None) -> set[str]:
-    """What identifies an item: its permalink (`permalink`) where it has one; else its label — its
-    heading, title link or whole text — when that label is unique among `siblings` (the items of its
-    list) and is not a count or an action word. An item with neither has no identity (empty set):
-    it is never reported as a repeat."""
-    url = permalink(item, base, siblings)
-    if url:
-        return {"href:" + url}
-    label = _label(item)
-    if not label or label_like(label):
-        return set()
-    if siblings is not None and sum(_label(s) == label for s in siblings) > 1:
-        return set()
-    return {"title:" + label}
+def identities(items: list[Node], base: str) -> list[set[str]]:
+    """What identifies each item of one list: its **permalink** — a link no other item of the list
+    has (an author's profile, linked from each of their posts, is not), not an action ("Edit",
+    "Delete"), see `_permalink`; else its label — heading, title link or whole text — when that label
+    is unique in the list and is not a count or an action word. An item with neither has no identity
+    (an empty set): it is never reported as a repeat."""
+    links = [[(a, u) for a, u in _targets_of(i, base) if not _action(a.text(), u)] for i in items]
+    shared = Counter(u for item_links in links for u in {u for _, u in item_links})
+    labels = [_label(i) for i in items]
+    repeated = Counter(labels)
+    out: list[set[str]] = []
+    for item, item_links, label in zip(items, links, labels, strict=True):
+        url = _permalink(item, [(a, u) for a, u in item_links if shared[u] == 1])
+        if url:
+            out.append({"href:" + url})
+        elif label and not label_like(label) and repeated[label] == 1:
+            out.append({"title:" + label})
+        else:
+            out.append(set())
+    return out
 
 
 def _label(item: Node) -> str:
@@ -311,11 +305,12 @@ def _inactive(node: Node) -> bool:
     return False
 
 
-_PAGE_PARAM = re.compile(r"(?:^|&)(?:page|p|pg)=(\d+)(?:&|$)", re.I)
+PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
+"""Query parameters that name a page of a list (`?page=3`)."""
 
 
 def list_page_key(url: str) -> tuple[str, str]:
     """A URL as the page of a list it names: path and page number (a bare list URL is page 1)."""
     parts = urlsplit(url)
-    match = _PAGE_PARAM.search(parts.query)
-    return parts.path.rstrip("/") or "/", match.group(1) if match else "1"
+    number = next((v for k, v in parse_qsl(parts.query) if k.lower() in PAGE_KEYS and v.isdigit()), "1")
+    return parts.path.rstrip("/") or "/", str(int(number))

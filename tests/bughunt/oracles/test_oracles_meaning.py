@@ -16,7 +16,7 @@ from bughunt.fingerprint import one_template
 from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.forms import check_form_drops_value
-from bughunt.oracles.lists import has_pagination, item_identity, list_items, other_pages
+from bughunt.oracles.lists import has_pagination, identities, list_items, other_pages
 from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.oracles.server_error import check_server_error
 from bughunt.page import FetchedPage
@@ -128,8 +128,7 @@ def test_count_above_a_paged_list_is_compared_with_all_its_pages(second: int, fi
 def test_a_post_without_a_heading_is_identified_by_its_permalink_not_its_badge() -> None:
     doc = blog("/", PAGE_ONE, 1, 1).document
     items = next(i for n in doc.iter() if "posts" in n.classes and (i := list_items(n)))
-    identities = [item_identity(i, ORIGIN + "/", items) for i in items]
-    assert identities == [{f"href:{ORIGIN}/post/{n}"} for n in (9, 8, 7)]
+    assert identities(items, ORIGIN + "/") == [{f"href:{ORIGIN}/post/{n}"} for n in (9, 8, 7)]
 
 
 @pytest.mark.parametrize("two_items", [True, False])
@@ -199,7 +198,7 @@ def test_labels_that_repeat_count_or_act_are_never_identities() -> None:
         "<li>Same</li><li>Same</li><li><a href='/x/like'>Like</a></li></ul>"
     ).document
     items = list_items(doc.find_all("ul")[0]) or []
-    assert [item_identity(i, ORIGIN + "/", items) for i in items] == [set()] * 5
+    assert identities(items, ORIGIN + "/") == [set()] * 5
 
 
 # --- a settings form with no identifier in its URL, reached from a profile ------------------------
