@@ -111,11 +111,12 @@ def is_pager(container: Node, items: list[Node]) -> bool:
 
 
 def _heading(item: Node) -> Node | None:
-    for tag in _HEADINGS:
-        found = [h for h in item.find_all(tag) if h.text()]
-        if found:
-            return found[0]
-    return None
+    """The item's first heading of the highest level (one walk of the item, not one per level)."""
+    first: dict[str, Node] = {}
+    for node in item.iter():
+        if node.tag in _HEADINGS and node.tag not in first and node.text():
+            first[node.tag] = node
+    return next((first[tag] for tag in _HEADINGS if tag in first), None)
 
 
 def _title_link(item: Node) -> Node | None:
