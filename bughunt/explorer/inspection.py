@@ -36,8 +36,14 @@ def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Fi
     page led to each — `/user/john` reached from one post and `/user/susan` from another. The
     finding keeps its route (an occurrence) and takes the bug's fingerprint."""
     out: list[Finding] = []
+    own = {b.fingerprint for b in bugs if b.status == "open"}
     for f in findings:
-        twin = next((b for b in bugs if b.status == "open" and _same_cause(f, b)), None)
+        # A finding that is an open bug already stays that bug (a store from before the merge).
+        twin = (
+            None
+            if f.fingerprint in own
+            else next((b for b in bugs if b.status == "open" and _same_cause(f, b)), None)
+        )
         if twin is None:
             out.append(f)
             continue

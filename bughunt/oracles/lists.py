@@ -261,8 +261,20 @@ def pager_nodes(page: FetchedPage) -> list[Node]:
 def has_pagination(page: FetchedPage) -> bool:
     """Whether the page shows only part of its list: its pager (or a rel=next/prev link) leads to
     another page. A pager drawn for a single page (« 1 » with disabled arrows, as common pagination
-    macros draw it) leads nowhere: the list is complete."""
-    return bool(other_pages(page))
+    macros draw it) leads nowhere: the list is complete. An enabled control a script handles (`href="#"`
+    with a handler, `javascript:`, a button) that is not the current page leads somewhere too."""
+    if other_pages(page):
+        return True
+    base = base_url(page)
+    for pager in pager_nodes(page):
+        for node in pager.find_all("a", "button"):
+            href = next((node.get(a) for a in _URL_ATTRS if node.get(a)), "")
+            if _inactive(node) or not (node.text() or node.get("aria-label") or node.elements):
+                continue
+            url = absolute(base, href) if href and not href.startswith("#") else None
+            if url is None:
+                return True  # scripted: it pages, to where we cannot tell
+    return False
 
 
 _DISABLED = frozenset({"disabled", "is-disabled", "inactive"})

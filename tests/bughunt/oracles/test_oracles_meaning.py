@@ -102,6 +102,10 @@ def test_a_pager_drawn_for_a_single_page_leads_nowhere_and_one_with_a_second_pag
     assert other_pages(paged) == [ORIGIN + "/?page=2"] and has_pagination(paged)
     last = blog("/?page=2", PAGE_ONE, 2, 2)
     assert other_pages(last) == [ORIGIN + "/?page=1"]  # the active "2" and the disabled » are not
+    scripted = page(
+        '<ul class="pagination"><li class="active"><a href="#">1</a></li><li><a href="#" data-page="2">2</a></li></ul>'
+    )
+    assert other_pages(scripted) == [] and has_pagination(scripted)  # a script pages it: not complete
 
 
 def test_count_above_a_single_page_list_is_compared_and_above_a_paged_one_is_not() -> None:
@@ -336,6 +340,8 @@ def test_the_same_exception_on_sibling_routes_is_one_bug_and_another_exception_i
     assert merged.fingerprint == first.fingerprint and merged.route == "/user/susan"
     assert merged.shape == "/user/<slug>"
     assert same_root_cause([other, elsewhere], bugs) == [other, elsewhere]
+    # Both already open as two bugs (a store from before): each stays its own, none is "fixed".
+    assert same_root_cause([again], [_bug(first), _bug(again)]) == [again]
 
 
 def test_inspect_page_of_a_clean_blog_finds_nothing() -> None:
