@@ -164,3 +164,31 @@ def variable_words(segments: list[str], siblings: Iterable[list[str]]) -> list[i
 def _value_shape(value: str) -> str:
     shaped = segment_shape(value) if value else ""
     return shaped if shaped.startswith("<") else quote(shaped, safe="")
+
+
+def one_template(a: str, b: str) -> str | None:
+    """The template two route shapes are instances of, when they differ in one plain word below the
+    collection (`/user/john/posts`, `/user/susan/posts` → `/user/<slug>/posts`) or in their query
+    only (`/export`, `/export?pin=x` → `/export?<v>`), or None. Never the first segment
+    (`/followers/x` and `/following/x` are two pages), nor a word directly followed by an identifier
+    (`/comments/edit/<n>`, `/comments/delete/<n>` are two actions), nor a word and a query at once. Used for findings of one root cause on routes memory met from different parent pages,
+    where no one page lists enough siblings for `route_shape` to see the template."""
+    path_a, _, query_a = a.partition("?")
+    path_b, _, query_b = b.partition("?")
+    if path_a == path_b:
+        # One page's handler with other parameters (`/export`, `/export?pin=x`).
+        return f"{path_a}?<v>" if query_a != query_b else None
+    parts_a, parts_b = path_a.split("/"), path_b.split("/")
+    if query_a != query_b or len(parts_a) != len(parts_b):
+        return None
+    differ = [i for i, (x, y) in enumerate(zip(parts_a, parts_b, strict=True)) if x != y]
+    if len(differ) != 1 or differ[0] < 2:
+        return None
+    i = differ[0]
+    words = (parts_a[i], parts_b[i])
+    if any(not w or w.startswith("<") or segment_shape(w) != w for w in words):
+        return None
+    if i + 1 < len(parts_a) and parts_a[i + 1].startswith("<"):
+        return None
+    parts_a[i] = "<slug>"
+    return "/".join(parts_a) + (f"?{query_a}" if query_a else "")

@@ -108,6 +108,10 @@ class ExplorationGraph:
         """Every route memory knows that is an address (click states left out)."""
         return [r for r in self.known() if CLICK_MARK not in r]
 
+    def linking_to(self, route: str) -> list[str]:
+        """Remembered pages (addresses) that link to `route`, in route order."""
+        return [src for src, dsts in self.link_table().items() if route in dsts and CLICK_MARK not in src]
+
     def linked(self) -> list[str]:
         """Routes linked from a remembered page, in link-table order."""
         return list(dict.fromkeys(d for ds in self.link_table().values() for d in ds))

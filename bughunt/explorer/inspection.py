@@ -1,23 +1,70 @@
 """The oracles on a loaded page, with what the explorer lends them: a fetch of related pages of the
-site (through the engine, failures remembered for the step) and the routes memory knows (an edit form's
-resource that the form does not link back to)."""
+site (through the engine, failures remembered for the step), the routes memory knows (an edit form's
+resource that the form does not link back to) and the pages that link to a route (the profile behind
+`/settings`); and the open bugs a finding of the same root cause joins."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
+from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.page import FetchedPage
 
 from .engine import Engine
 from .graph import ExplorationGraph
+from .store import Bug
 
 
 def inspect(
     page: FetchedPage, engine: Engine, graph: ExplorationGraph, *, allow_destructive: bool
 ) -> list[Finding]:
-    config = OracleConfig(allow_destructive=allow_destructive, known_routes=graph.known_pages)
-    return list(inspect_page(page, _oracle_fetch(engine), config))
+    config = OracleConfig(
+        allow_destructive=allow_destructive,
+        known_routes=graph.known_pages,
+        linked_from=graph.linking_to,
+        loaded=graph.is_state,
+    )
+    return same_root_cause(inspect_page(page, _oracle_fetch(engine), config), graph.live_bugs())
+
+
+def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Finding]:
+    """Findings that join an open bug of one root cause: the same kind, normalised message and error
+    (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
+    page led to each — `/user/john` reached from one post and `/user/susan` from another. The
+    finding keeps its route (an occurrence) and takes the bug's fingerprint."""
+    out: list[Finding] = []
+    own = {b.fingerprint for b in bugs if b.status == "open"}
+    for f in findings:
+        # A finding that is an open bug already stays that bug (a store from before the merge).
+        twin = (
+            None
+            if f.fingerprint in own
+            else next((b for b in bugs if b.status == "open" and _same_cause(f, b)), None)
+        )
+        if twin is None:
+            out.append(f)
+            continue
+        template = one_template(route_shape(twin.route), f.shape) or f.shape
+        out.append(replace(f, shape=template, fingerprint=twin.fingerprint))
+    return out
+
+
+def _same_cause(f: Finding, bug: Bug) -> bool:
+    if bug.kind != f.kind or bug.route == f.route or bug.fingerprint == f.fingerprint:
+        return False
+    if normalise_message(bug.message) != normalise_message(f.message):
+        return False
+    if one_template(route_shape(bug.route), f.shape) is None:
+        return False
+    try:
+        stored = json.loads(bug.evidence or "{}")
+    except ValueError:
+        stored = {}
+    mine, theirs = f.evidence.get("error_key"), stored.get("error_key") if isinstance(stored, dict) else None
+    return mine is None or theirs is None or mine == theirs
 
 
 def _oracle_fetch(engine: Engine) -> Callable[[str], FetchedPage]:

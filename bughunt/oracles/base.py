@@ -71,7 +71,10 @@ class OracleConfig:
     destructive-action oracle open a GET link or form that reads as destructive and confirm the
     damage; without it such actions are reported as suspected and never requested.
     `known_routes` (optional) returns routes the explorer knows: the form oracle looks there for the
-    resource an edit page edits when the page has no link back to it."""
+    resource an edit page edits when the page has no link back to it. `linked_from` (optional) returns
+    the remembered pages that link to a route: for a form whose URL carries no identifier
+    (`/settings`), the page that shows the stored values is among those that lead to it; `loaded`
+    (optional) says whether memory has loaded a route (a page not loaded yet may link to the form too)."""
 
     allow_destructive: bool = False
     max_requests: int = 8
@@ -81,6 +84,8 @@ class OracleConfig:
     max_destructive: int = 2
     """Destructive actions opened per page (only with `allow_destructive`)."""
     known_routes: Callable[[], Iterable[str]] | None = None
+    linked_from: Callable[[str], Iterable[str]] | None = None
+    loaded: Callable[[str], bool] | None = None
 
 
 DEFAULT_CONFIG = OracleConfig()

@@ -2,17 +2,29 @@
 
 A label is a short element whose whole text is a count: `Label (N)`, `Label [N]` or `N label`.
 The list it labels is the element right after it (see `labelled_list`). Counts inside list items (a
-"3 comments" badge on a preview) label something not shown, and totals above a paginated list
-legitimately exceed one page, so both are skipped. Durations ("3 min read") are not counts.
+"3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
+paginated list legitimately exceeds one page: it is compared with the items of all its pages when
+the pagers lead to at most `MAX_PAGES` others (fetched), else skipped. A pager that leads to no
+other page (« 1 » with disabled arrows) pages nothing: the list is complete. Durations ("3 min
+read") are not counts.
 """
 
 from __future__ import annotations
 
 import re
 
+from loguru import logger
+
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
-from bughunt.oracles.lists import find_lists, has_pagination, item_signature, list_items
+from bughunt.oracles.lists import (
+    find_lists,
+    has_pagination,
+    item_signature,
+    list_items,
+    list_page_key,
+    other_pages,
+)
 from bughunt.page import FetchedPage
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
@@ -80,6 +92,46 @@ def _kind(node: Node) -> str:
     return node.signature() if node.classes or node.tag in ("li", "tr") else item_signature(node) or node.tag
 
 
+MAX_PAGES = 5
+"""Other pages of a paginated list fetched to count it whole; a longer list is not compared."""
+
+
+def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | None:
+    """The list's other pages, when its pagers lead to at most `MAX_PAGES` of them and all answer;
+    None when the list cannot be walked whole (longer, a page failed, or no fetch)."""
+    if fetch is None:
+        return None
+    seen = {list_page_key(page.url)}
+    queue = other_pages(page)
+    out: list[FetchedPage] = []
+    while queue:
+        url = queue.pop(0)
+        if list_page_key(url) in seen:
+            continue
+        seen.add(list_page_key(url))
+        if len(out) >= MAX_PAGES:
+            return None
+        try:
+            other = fetch(url)
+        except OSError as err:
+            logger.debug("count oracle could not fetch {}: {}", url, err)
+            return None
+        if other.status >= 400 or not other.is_html:
+            return None
+        out.append(other)
+        queue += other_pages(other)
+    return out
+
+
+def _listed(page: FetchedPage, noun: str) -> int:
+    """Items of the list labelled `noun` on another page of it (0 when that page has no such label)."""
+    containers = {id(c) for c, _ in find_lists(page.document)}
+    for label, other_noun, _shown in _labels(page.document):
+        if other_noun == noun and (items := labelled_list(label, containers)) is not None:
+            return len(items)
+    return 0
+
+
 def check_count_mismatch(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -90,11 +142,22 @@ def check_count_mismatch(
     paginated = has_pagination(page)
     containers = {id(c) for c, _ in find_lists(page.document)}
     mismatches: list[tuple[Node, int, int]] = []
-    for label, _noun, shown in _labels(page.document):
+    walked: list[FetchedPage] | None = None
+    for label, noun, shown in _labels(page.document):
         items = labelled_list(label, containers)
-        if items is None or shown in (len(items), _with_nested(items)) or (paginated and shown > len(items)):
+        if items is None or shown in (len(items), _with_nested(items)):
             continue
-        mismatches.append((label, shown, len(items)))
+        listed = len(items)
+        if paginated and shown > listed:
+            # Part of the list: compared only once every page of it is walked.
+            if walked is None:
+                walked = _all_pages(page, fetch) or []
+            if not walked:
+                continue
+            listed += sum(_listed(other, noun) for other in walked)
+            if listed == shown:
+                continue
+        mismatches.append((label, shown, listed))
     if not mismatches:
         return []
     label, shown, listed = mismatches[0]

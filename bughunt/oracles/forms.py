@@ -16,12 +16,17 @@ URL; candidates sharing the edit URL's other segments come first (`/article/edit
 and plural, `tagList`/`tags`/`tag-list` alike); when nothing names an empty visible text field, by
 its position between its filled neighbours (`form_positions`: a summary in a bare `<p>` between the
 title and the body), checked against another instance of the resource's template when memory knows
-one. At most `OracleConfig.max_forms` edit forms are compared per page.
+one. When the URL names no resource (`/settings`) or no named resource answers, the pages memory knows
+that link to the form (`OracleConfig.linked_from`) are tried — then the form page's own links to
+pages not loaded yet (`OracleConfig.loaded`) — and the one showing most of the form's filled values
+is compared — only the list item holding its link to the form when the form is one
+record's of a feed (`record_scope`). At most `OracleConfig.max_forms` edit forms are compared per page.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from loguru import logger
@@ -39,10 +44,10 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.destructive import destructive_action
-from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
-from bughunt.oracles.lists import targets
+from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
+from bughunt.oracles.lists import find_lists, item_runs, targets
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, hash_route, same_origin
+from bughunt.urls import absolute, hash_route, route_of, same_origin
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
@@ -50,6 +55,8 @@ _RESOURCE_ATTRS = ("data-resource", "data-view", "data-src", "data-source", "dat
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
 MAX_RESOURCES = 2
+MAX_REFERRERS = 3
+"""Pages that link to a form without an identifier opened to find the one showing its record."""
 MESSAGE = "edit form leaves stored values empty that the resource page shows"
 
 
@@ -174,6 +181,69 @@ def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_
     return urls[:MAX_RESOURCES]
 
 
+def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
+    """Pages that may show the record of a form whose URL names no resource (`/settings`,
+    `/edit-profile`), in two rounds: those memory knows link to it (the profile with its "Edit"
+    button); then the form page's own links to pages memory has not loaded yet (a profile in the
+    menu of a settings page met first may link back). Deeper routes first in each — a site-wide menu
+    links the form from `/` too — at most `MAX_REFERRERS` each, never an edit, destructive or the
+    form's own page."""
+    if config.linked_from is None:
+        return []
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
+    rounds = [[origin + r for r in config.linked_from(page.route) if r.startswith("/")]]
+    if config.loaded is not None:
+        base = base_url(page)
+        own = [
+            absolute(base, href)
+            for node, href in targets(page.document)
+            if node.tag == "a" and not any(a.tag == "form" for a in node.ancestors())
+        ]
+        rounds.append([u for u in own if u and same_origin(u, page.url) and not config.loaded(route_of(u))])
+    out: list[list[str]] = []
+    for urls in rounds:
+        kept = [
+            url
+            for url in dict.fromkeys(urls)
+            if url != page.url and not _edit_like(url) and not destructive_action(url)
+            and all(url not in done for done in out)
+        ]  # fmt: skip
+        out.append(sorted(kept, key=lambda u: -len(_segments(u)))[:MAX_REFERRERS])
+    return out
+
+
+def _shows_record(
+    resource: FetchedPage, scope: Node, fields: list[tuple[Node, str, str, set[str], bool]]
+) -> int:
+    """How many of the form's filled visible values `scope` (a part of `resource`) shows: the page
+    of the stored record shows some (a name, an e-mail), another page that links the form shows none."""
+    shown = blocks(scope, base_url(resource), resource.url)
+    values = [
+        value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
+    ]
+    # A value may stand inside a block with other words ("User: ann" shows the username "ann").
+    return sum(any(holds(v, b) or _words(v) <= b.words for b in shown) for v in values)
+
+
+def record_scope(resource: FetchedPage, form_url: str) -> Node:
+    """The part of a page linking to a form that shows the form's record: the list item holding the
+    link (a feed of posts, each with its own "Edit"), else the whole page (a profile). A link in the
+    page's menu says nothing about where the record is."""
+    base = base_url(resource)
+    doc = resource.document
+    items = {id(i): i for _, _, run in item_runs(doc) for i in run}
+    items.update({id(i): i for _, run in find_lists(doc) for i in run})
+    for node, href in targets(doc):
+        if absolute(base, href) != form_url or any(
+            a.tag == "nav" or a.get("role") in ("navigation", "menu", "menubar") for a in node.ancestors()
+        ):
+            continue
+        item = next((a for a in node.ancestors() if id(a) in items), None)
+        if item is not None:
+            return item
+    return doc
+
+
 def _in_furniture(node: Node) -> bool:
     return any(a.tag in _FURNITURE for a in node.ancestors())
 
@@ -227,6 +297,7 @@ def _dropped_by_position(
     page: FetchedPage,
     fields: list[tuple[Node, str, str, set[str], bool]],
     resource: FetchedPage,
+    scope: Node,
     found: set[str],
     fetch: Fetch,
     config: OracleConfig,
@@ -235,7 +306,7 @@ def _dropped_by_position(
     filled fields around them (`form_positions`); text another instance of the resource's template
     shows too is the template's, not a value."""
     pairs = [(name, value) for _n, name, value, _k, _vis in fields]
-    shown = blocks(resource.document, base_url(resource), resource.url)
+    shown = blocks(scope, base_url(resource), resource.url)
     furniture: set[str] | None = None
     template_texts: set[str] | None = None
     out = []
@@ -286,6 +357,45 @@ def _sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig)
     return None
 
 
+def _resources(
+    form: Node,
+    page: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    fetch: Fetch,
+    config: OracleConfig,
+) -> Iterator[tuple[FetchedPage, Node]]:
+    """The pages that may show what the form edits, fetched, each with the part of it to compare
+    (`record_scope`): those the form or its URL names (the whole page), else — none answering — the
+    one of the pages linking to it that shows most of its filled values."""
+    answered = False
+    for url in resource_urls(form, page, config):
+        if (resource := _fetched(fetch, url)) is not None:
+            answered = True
+            yield resource, resource.document
+    if answered:
+        return
+    for urls in _referrers(page, config):
+        best: tuple[int, FetchedPage, Node] | None = None
+        for url in urls:
+            if (resource := _fetched(fetch, url)) is None:
+                continue
+            scope = record_scope(resource, page.url)
+            if (n := _shows_record(resource, scope, fields)) and (best is None or n > best[0]):
+                best = (n, resource, scope)
+        if best is not None:
+            yield best[1], best[2]
+            return
+
+
+def _fetched(fetch: Fetch, url: str) -> FetchedPage | None:
+    try:
+        resource = fetch(url)
+    except OSError as err:
+        logger.debug("form oracle could not fetch {}: {}", url, err)
+        return None
+    return resource if resource.status < 400 and resource.is_html else None
+
+
 def check_form_drops_value(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -308,19 +418,12 @@ def check_form_drops_value(
         if compared >= config.max_forms:
             break
         compared += 1
-        for url in resource_urls(form, page, config):
-            try:
-                resource = fetch(url)
-            except OSError as err:
-                logger.debug("form oracle could not fetch {}: {}", url, err)
-                continue
-            if resource.status >= 400 or not resource.is_html:
-                continue
+        for resource, scope in _resources(form, page, fields, fetch, config):
             shown_in_form = _words(form.text())
             dropped = [
                 (name, value)
                 for _n, name, _v, keys, _vis in empty
-                if (value := shown_value(resource.document, keys))
+                if (value := shown_value(scope, keys))
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form
@@ -328,7 +431,7 @@ def check_form_drops_value(
             dropped += [
                 (name, text)
                 for name, text in _dropped_by_position(
-                    page, fields, resource, {n for n, _ in dropped}, fetch, config
+                    page, fields, resource, scope, {n for n, _ in dropped}, fetch, config
                 )
                 if not _words(text) <= shown_in_form
             ]

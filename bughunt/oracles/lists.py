@@ -3,18 +3,24 @@
 A list container is a `ul`/`ol`/`table`, or any element with two or more element children that all
 share one tag and class set (the way server-side templates render a loop). Real templates mix their
 loop's items with tabs and a pager in one container, so `item_runs` also finds the repeated items
-*among* mixed siblings. An item is identified by its own title (a heading, the heading's link, else
-its longest link), never by its first link: the first link of a feed preview is its author.
+*among* mixed siblings. An item is identified by its permalink — its own link to a page of a detail
+template, which no other item of the list shares — never by its first link (the first link of a
+feed preview is its author); without one, by a label unique in its list that is neither a count
+("0 Comments") nor an action word ("Reply"). A pager counts as paging only when it leads to another
+page (`other_pages`): « 1 » with disabled arrows pages nothing.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
+from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.dom import Node
-from bughunt.page import FetchedPage
-from bughunt.urls import absolute
+from bughunt.fingerprint import route_shape
+from bughunt.page import FetchedPage, base_url
+from bughunt.urls import absolute, route_of
 
 _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -33,7 +39,8 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     if node.tag == "table":
         bodies = [c for c in node.elements if c.tag == "tbody"] or [node]
         rows = [r for b in bodies for r in b.elements if r.tag == "tr"]
-        return [r for r in rows if not r.find_all("th")]
+        # A header row is all `th`; a row led by a `th scope=row` (Django admin's changelist) is data.
+        return [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
     children = node.elements
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
         return None
@@ -104,11 +111,12 @@ def is_pager(container: Node, items: list[Node]) -> bool:
 
 
 def _heading(item: Node) -> Node | None:
-    for tag in _HEADINGS:
-        found = [h for h in item.find_all(tag) if h.text()]
-        if found:
-            return found[0]
-    return None
+    """The item's first heading of the highest level (one walk of the item, not one per level)."""
+    first: dict[str, Node] = {}
+    for node in item.iter():
+        if node.tag in _HEADINGS and node.tag not in first and node.text():
+            first[node.tag] = node
+    return next((first[tag] for tag in _HEADINGS if tag in first), None)
 
 
 def _title_link(item: Node) -> Node | None:
@@ -129,23 +137,95 @@ def item_title(item: Node) -> str:
     if heading is not None:
         return heading.text()
     link = _title_link(item)
-    if link is not None:
+    if link is not None and not label_like(link.text()):
         return link.text()
     text = item.text()
     return text if len(text) <= 120 else ""
 
 
-def item_identity(item: Node, base: str) -> set[str]:
-    """Keys that identify an item: its title and its title link's target (either may be missing)."""
-    keys: set[str] = set()
+# A label that counts something ("0 Comments", "Replies (3)", "12") or names an action ("Reply",
+# "Edit", "Read more") is the same on many items: never what tells one item from another.
+_COUNT_LABEL = re.compile(r"^\W*(?:\d[\d,.]*\s*\w*|\w+\s*[(\[]\s*\d[\d,.]*\s*[)\]])\W*$", re.I)
+_ACTION_LINKS = frozenset(
+    "reply edit delete remove like unlike share report flag follow unfollow vote upvote downvote quote "
+    "save cancel hide undo moderate enable disable approve reject block ban".split()
+)
+"""Words of a link that acts on the item rather than naming it."""
+_ACTION_WORDS = _ACTION_LINKS | frozenset(
+    "permalink link more read continue view show open comment comments".split()
+)
+
+
+def label_like(text: str) -> bool:
+    """A count or an action word, which many items carry alike ("0 Comments", "Reply", "Read more »")."""
+    words = re.findall(r"\w+", text.lower())
+    return not words or bool(_COUNT_LABEL.match(" ".join(text.split()))) or set(words) <= _ACTION_WORDS
+
+
+def _targets_of(item: Node, base: str) -> list[tuple[Node, str]]:
+    """The item's links with their absolute targets (fragments dropped: `/post/7#comments` is `/post/7`)."""
+    out = []
+    for a in item.find_all("a"):
+        url = absolute(base, a.get("href")) if a.get("href") else None
+        if url:
+            out.append((a, url))
+    return out
+
+
+def _permalink(item: Node, links: list[tuple[Node, str]]) -> str | None:
+    """The item's link to a page of its own among `links` (its links no other item of its list has,
+    actions left out): the link of its heading; else the last target whose route has an identifier
+    (`/post/7`: a detail template — an author comes first, "Permalink" or "0 Comments" → `/post/7`
+    after); else its only target."""
+    if not links:
+        return None
+    title = _title_link(item) if _heading(item) is not None else None
+    for a, url in links:
+        if a is title:
+            return url
+    detail = [url for _, url in links if "<" in route_shape(route_of(url))]
+    if detail:
+        return detail[-1]
+    return links[0][1] if len({url for _, url in links}) == 1 else None
+
+
+def _action(text: str, url: str) -> bool:
+    """A link that acts on the item: its words, or its path's last word, are an action."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    last = [w for w in urlsplit(url).path.lower().split("/") if w and not w.isdigit()][-1:]
+    return bool(words and words <= _ACTION_LINKS) or bool(set(last) & _ACTION_LINKS)
+
+
+def identities(items: list[Node], base: str) -> list[set[str]]:
+    """What identifies each item of one list: its **permalink** — a link no other item of the list
+    has (an author's profile, linked from each of their posts, is not), not an action ("Edit",
+    "Delete"), see `_permalink`; else its label — heading, title link or whole text — when that label
+    is unique in the list and is not a count or an action word. An item with neither has no identity
+    (an empty set): it is never reported as a repeat."""
+    links = [[(a, u) for a, u in _targets_of(i, base) if not _action(a.text(), u)] for i in items]
+    shared = Counter(u for item_links in links for u in {u for _, u in item_links})
+    labels = [_label(i) for i in items]
+    repeated = Counter(labels)
+    out: list[set[str]] = []
+    for item, item_links, label in zip(items, links, labels, strict=True):
+        url = _permalink(item, [(a, u) for a, u in item_links if shared[u] == 1])
+        if url:
+            out.append({"href:" + url})
+        elif label and not label_like(label) and repeated[label] == 1:
+            out.append({"title:" + label})
+        else:
+            out.append(set())
+    return out
+
+
+def _label(item: Node) -> str:
+    heading = _heading(item)
+    if heading is not None:
+        return " ".join(heading.text().lower().split())
     link = _title_link(item)
-    url = absolute(base, link.get("href")) if link is not None else None
-    if url:
-        keys.add("href:" + url)
-    title = " ".join(item_title(item).lower().split())
-    if title:
-        keys.add("title:" + title)
-    return keys
+    if link is not None and not label_like(link.text()):
+        return " ".join(link.text().lower().split())
+    return " ".join(item.text().lower().split())[:300]
 
 
 _URL_ATTRS = ("href", "hx-get", "data-hx-get", "data-href", "data-url")
@@ -179,9 +259,71 @@ def pager_nodes(page: FetchedPage) -> list[Node]:
 
 
 def has_pagination(page: FetchedPage) -> bool:
-    doc = page.document
-    if any(
-        {"next", "prev", "previous"} & set(n.get("rel").lower().split()) for n in doc.find_all("a", "link")
-    ):
+    """Whether the page shows only part of its list: its pager (or a rel=next/prev link) leads to
+    another page. A pager drawn for a single page (« 1 » with disabled arrows, as common pagination
+    macros draw it) leads nowhere: the list is complete. An enabled control a script handles (`href="#"`
+    with a handler, `javascript:`, a button) that is not the current page leads somewhere too."""
+    if other_pages(page):
         return True
-    return bool(pager_nodes(page))
+    base = base_url(page)
+    for pager in pager_nodes(page):
+        for node in pager.find_all("a", "button"):
+            href = next((node.get(a) for a in _URL_ATTRS if node.get(a)), "")
+            if _inactive(node) or not (node.text() or node.get("aria-label") or node.elements):
+                continue
+            url = absolute(base, href) if href and not href.startswith("#") else None
+            if url is None:
+                return True  # scripted: it pages, to where we cannot tell
+    return False
+
+
+_DISABLED = frozenset({"disabled", "is-disabled", "inactive"})
+_CURRENT = frozenset({"active", "current", "is-current", "selected"})
+
+
+def other_pages(page: FetchedPage) -> list[str]:
+    """URLs of the list's other pages: enabled controls of its pagers, and rel=next/prev links, whose
+    target is not this page — not the current page's own number (`active`, `aria-current`, the same
+    page number), not a disabled arrow, not a `#` or script link."""
+    base = base_url(page)
+    here = list_page_key(page.url)
+    controls: list[tuple[Node, str]] = [
+        (n, href)
+        for n, href in targets(page.document)
+        if n.tag in ("a", "link") and {"next", "prev", "previous"} & set(n.get("rel").lower().split())
+    ]
+    for pager in pager_nodes(page):
+        controls += targets(pager)
+    out: list[str] = []
+    for node, href in controls:
+        url = absolute(base, href) if not href.startswith("#") else None
+        if not url or url in out or list_page_key(url) == here or _inactive(node):
+            continue
+        out.append(url)
+    return out
+
+
+def _inactive(node: Node) -> bool:
+    """A disabled control or the current page's own: on the element or an ancestor inside the pager."""
+    for n in (node, *node.ancestors()):
+        if n.tag in ("ul", "ol", "nav", "body"):
+            return False
+        if (
+            set(n.classes) & (_DISABLED | _CURRENT)
+            or "disabled" in n.attrs
+            or n.get("aria-disabled") == "true"
+            or n.get("aria-current") not in ("", "false")
+        ):
+            return True
+    return False
+
+
+PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
+"""Query parameters that name a page of a list (`?page=3`)."""
+
+
+def list_page_key(url: str) -> tuple[str, str]:
+    """A URL as the page of a list it names: path and page number (a bare list URL is page 1)."""
+    parts = urlsplit(url)
+    number = next((v for k, v in parse_qsl(parts.query) if k.lower() in PAGE_KEYS and v.isdigit()), "1")
+    return parts.path.rstrip("/") or "/", str(int(number))

@@ -35,10 +35,11 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.lists import (
+    PAGE_KEYS,
     clicked_previous_page,
     find_lists,
+    identities,
     is_pager,
-    item_identity,
     item_runs,
     item_title,
     pager_nodes,
@@ -52,7 +53,6 @@ _FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "me
 NEARLY_SAME = 0.75
 """Share of a list's items also on the previous page above which the list is furniture."""
 _PREV_TEXT = re.compile(r"^(?:[«‹←]\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←])?$|^[«‹←]$", re.I)
-_PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
 
 
 def furniture(node: Node) -> bool:
@@ -93,26 +93,18 @@ def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     by_key: dict[str, list[list[Node]]] = {}
     for container, sig, items in _scope(page, runs):
         by_key.setdefault(f"{container.path()} > {sig}", []).append(items)
-    return {
-        key: [item_identity(i, base) for i in lists[0]] for key, lists in by_key.items() if len(lists) == 1
-    }
+    return {key: identities(lists[0], base) for key, lists in by_key.items() if len(lists) == 1}
 
 
 def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
     base = base_url(page)
-    titles = {
-        frozenset(item_identity(i, base)): item_title(i)
-        for _, _, items in item_runs(page.document)
-        for i in items
+    lists = [items for _, _, items in item_runs(page.document)]
+    lists += [items for _, items in find_lists(page.document)]
+    return {
+        frozenset(keys): item_title(i)
+        for items in lists
+        for i, keys in zip(items, identities(items, base), strict=True)
     }
-    titles.update(
-        {
-            frozenset(item_identity(i, base)): item_title(i)
-            for _, items in find_lists(page.document)
-            for i in items
-        }
-    )
-    return titles
 
 
 def page_number(url: str) -> tuple[str, int, bool] | None:
@@ -121,7 +113,7 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
     number only if the pager agrees, see `previous_page_url`)."""
     parts = urlsplit(url)
     for key, value in parse_qsl(parts.query):
-        if key.lower() in _PAGE_KEYS and value.isdigit():
+        if key.lower() in PAGE_KEYS and value.isdigit():
             rest = re.sub(rf"(?<![^&?]){re.escape(key)}=\d+", f"{key}=#", parts.query)
             return f"{parts.path}?{rest}", int(value), True
     match = re.search(r"/(\d{1,4})/?$", parts.path)

@@ -2,13 +2,17 @@
 
 The message is a harness template, `HTTP <status> <reason phrase>`: the same 500 has one fingerprint
 whether the site shows a debug traceback or a bare production page. What the page said (the last line
-of its first `<pre>`, else its heading) is evidence (`error_line`), quarantined by the explorer.
+of its first `<pre>`, else its heading) is evidence (`error_line`), quarantined by the explorer; its
+normalised digest (`error_key`, a number) stays with the bug, so the explorer can tell one root cause
+on sibling routes from two.
 """
 
 from __future__ import annotations
 
+import hashlib
 from http import HTTPStatus
 
+from bughunt.fingerprint import normalise_message
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
 from bughunt.page import FetchedPage
 
@@ -29,6 +33,14 @@ def error_summary(page: FetchedPage) -> str:
     return ""
 
 
+def error_key(summary: str) -> int:
+    """The error line, normalised (`normalise_message`) and hashed to a number: a fact that tells two
+    root causes apart on one template without carrying page text into memory (the line itself is
+    quarantined evidence)."""
+    digest = hashlib.sha256(normalise_message(summary).encode("utf-8")).hexdigest()
+    return int(digest[:12], 16)
+
+
 def check_server_error(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -46,7 +58,7 @@ def check_server_error(
             "server_error",
             page.route,
             message,
-            evidence(page, summary.rstrip("…")[:40], error_line=summary),
+            evidence(page, summary.rstrip("…")[:40], error_line=summary, error_key=error_key(summary)),
             shape=page_shape(page),
         )
     ]
