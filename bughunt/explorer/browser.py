@@ -377,6 +377,11 @@ class BrowserEngine(HttpEngine):
         if cookies:
             self._context.add_cookies(cookies)
 
+    def login_secrets(self) -> list[str]:
+        """The HTTP side's, and the browser's own cookies (a login made in the page sets them there)."""
+        own = [c.get("value", "") for c in self._context.cookies()] if self._context is not None else []
+        return super().login_secrets() + [v for v in own if v]
+
     def refresh_cookies(self) -> None:
         """After a login through the HTTP client, give the browser the new session cookie."""
         if self._context is not None:

@@ -20,7 +20,7 @@ in `schema.py`) and is composed of one part per concern, each returning typed ro
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from memgpt_lite.storage.sqlite import (
     transaction,
 )
 
+from ..secrets import Scrubber, ScrubbingConnection
 from .bugs import BugTable
 from .history import History
 from .links import LinkTable
@@ -103,6 +104,8 @@ class ExplorerStore:
                 )
             self.dir.mkdir(parents=True, exist_ok=True)
         self._lock = StoreLock(self.dir / LOCK_NAME, "BugHunt store").acquire() if lock else None
+        self.scrubber = Scrubber()
+        """Secret values never written (`add_secrets`): every string parameter of every write is scrubbed."""
         try:
             self.db = self._open_read_only() if self.read_only else self._open()
         except BaseException:
@@ -121,9 +124,15 @@ class ExplorerStore:
         # surface mid-session as a raw sqlite3 error.
         try:
             with open_sqlite(
-                self.path, "BugHunt store", corrupt="not a readable BugHunt store", quick_check=True
+                self.path,
+                "BugHunt store",
+                corrupt="not a readable BugHunt store",
+                quick_check=True,
+                factory=ScrubbingConnection,
             ) as db:
                 ensure_schema(db, SCHEMA, self.path)
+                if isinstance(db, ScrubbingConnection):
+                    db.scrubber = self.scrubber
         except StoreError as exc:
             cause = exc.__cause__
             raise StoreError(
@@ -150,6 +159,11 @@ class ExplorerStore:
             db.close()
             raise StoreError(_named(self.path, exc)) from exc
         return db
+
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """Never write these values (nor their encoded forms): the session's secrets, given as it
+        learns them (the login options, then the cookies a login response set)."""
+        self.scrubber.add(values)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
