@@ -4,7 +4,7 @@ a storage state's cookies and local-storage values) and the session cookies a lo
 A site may echo any of them ("Your password is …", a debug page listing the request's headers), and
 whatever a page shows reaches quarantined observations, evidence, bug records, notes, logs and JSON.
 The session gives the scrubber every secret it holds (`add`); the store applies it to every string
-parameter it writes (`ScrubbingConnection`), the log sink to every message (`patch_record`), and the
+parameter it writes (`store.scrubbing.ScrubbingConnection`), the log sink to every message (`patch_record`), and the
 commands to what they print. Each value is matched as given and in the forms a page or a URL shows
 it: percent-encoded (path and form style), HTML-escaped, JSON-escaped and base64. A value shorter
 than `MIN_SECRET_CHARS` cannot be told apart from ordinary text and is not matched (warned once).
@@ -16,8 +16,7 @@ import base64
 import html
 import json
 import re
-import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, quote_plus
 
@@ -98,29 +97,6 @@ class Scrubber:
         """A loguru patcher: the message (and its arguments' text) as any sink shows it, scrubbed."""
         if self._pattern is not None:
             record["message"] = self.text(record["message"])
-
-
-class ScrubbingConnection(sqlite3.Connection):
-    """An SQLite connection that scrubs every string parameter it is given to write or compare with:
-    the store's write boundary, whichever of its parts writes."""
-
-    scrubber: Scrubber | None = None
-
-    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        return super().execute(sql, self._scrubbed(parameters))
-
-    def executemany(self, sql: str, parameters: Iterable[Any], /) -> sqlite3.Cursor:
-        return super().executemany(sql, (self._scrubbed(p) for p in parameters))
-
-    def _scrubbed(self, parameters: Any) -> Any:
-        scrubber = self.scrubber
-        if not scrubber:
-            return parameters
-        if isinstance(parameters, Mapping):
-            return {k: scrubber.data(v) for k, v in parameters.items()}
-        if isinstance(parameters, Sequence) and not isinstance(parameters, (str, bytes)):
-            return tuple(scrubber.data(v) for v in parameters)
-        return parameters
 
 
 def storage_state_secrets(state: Mapping[str, Any]) -> list[str]:
