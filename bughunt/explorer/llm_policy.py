@@ -232,7 +232,8 @@ class LLMPolicy:
         turn.position, turn.links, turn.step = decision.position, list(decision.links), decision.step
         turn.chosen, turn.finished = None, False
         before = self.model.counted
-        self.agent.step(self._prompt(decision))
+        # The agent keeps its prompts (recall): a secret the page echoed is scrubbed here as in the store.
+        self.agent.step(self.store.scrubber.text(self._prompt(decision)))
         if turn.chosen is None and not turn.finished:
             self.agent.step(
                 "You have not chosen a page. Call open_link with one of the listed links, or finish."

@@ -311,15 +311,28 @@ def test_no_secret_reaches_the_store_the_json_or_the_report(site, tmp_path, monk
     assert "give the login options again" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "engine",
+    [
+        "http",
+        pytest.param(
+            "browser",
+            marks=[
+                pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium"),
+                pytest.mark.slow,
+            ],
+        ),
+    ],
+)
 def test_secrets_a_site_echoes_are_scrubbed_from_the_store_the_logs_the_json_and_the_report(
-    site, tmp_path, monkeypatch, capsys
+    site, tmp_path, monkeypatch, capsys, engine
 ):
     state, base = site
     state.echo = True
     monkeypatch.setenv("BH_TEST_PASSWORD", PASSWORD)
     store, report = tmp_path / "store", tmp_path / "report.html"
     argv = [
-        "-vv", "explore", "--url", base + "/", "--store", str(store), "--budget", "10",
+        "-vv", "explore", "--url", base + "/", "--store", str(store), "--budget", "10", "--engine", engine,
         "--login-url", "/login", "--username", "alice@example.test", "--password-env", "BH_TEST_PASSWORD",
         "--cookie", f"extra={COOKIE_VALUE}", "--header", f"X-Token: {HEADER_VALUE}",
         "--json", "--report", str(report),
