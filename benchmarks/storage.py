@@ -19,18 +19,21 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from memgpt_lite.errors import StoreError
 from memgpt_lite.messages import Message, TextPart
 from memgpt_lite.retrieval import ScoreWeights, rank, score
 from memgpt_lite.storage.archival import ArchivalStore
 from memgpt_lite.storage.embeddings import HashingEmbedder, MiniLMEmbedder
 from memgpt_lite.storage.fts import STOP_WORDS
+from memgpt_lite.storage.lock import StoreLock
 from memgpt_lite.storage.passages import NewPassage
 from memgpt_lite.storage.recall import RecallStore
 from memgpt_lite.storage.sqlite import open_sqlite_readonly
@@ -178,11 +181,49 @@ def _cache_root() -> Path:
     return Path(os.environ.get("MEMGPT_LITE_BENCH_CACHE", Path.home() / ".cache" / "memgpt_lite" / "bench"))
 
 
+def _corpus_root(n: int, seed: int) -> Path:
+    return _cache_root() / f"archival-{n}-s{seed}-v{_CORPUS_VERSION}"
+
+
+CACHE_LOCK_WAIT_S = 1800.0
+"""How long a run waits for another run using the same cached corpus (building it takes minutes)."""
+
+
+@contextmanager
+def _corpus_lock(root: Path, progress: Progress, wait_s: float | None = None) -> Iterator[None]:
+    """Hold the cached corpus's store lock (`StoreLock`, as every store is opened) while it is built or
+    searched: two runs at once on one Chroma folder corrupted it ("Failed to apply logs to the hnsw
+    segment writer"). A second run waits, at most `wait_s`, then stops with the first run's name."""
+    root.parent.mkdir(parents=True, exist_ok=True)
+    lock = StoreLock(root.parent / f"{root.name}.lock", "benchmark cache")
+    wait_s = CACHE_LOCK_WAIT_S if wait_s is None else wait_s
+    deadline = time.monotonic() + wait_s
+    waited = False
+    while True:
+        try:
+            lock.acquire()
+            break
+        except StoreError:
+            if time.monotonic() >= deadline:
+                raise
+            if not waited:
+                progress(
+                    f"archival: {root} is in use by another run; waiting for it (at most {wait_s:.0f} s)"
+                )
+                waited = True
+            time.sleep(0.5)
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def _archival_corpus(
     n: int, seed: int, progress: Progress
 ) -> tuple[Path, np.ndarray, np.ndarray, np.ndarray]:
-    """A Chroma store of `n` passages plus their vectors, importances and access times (for the baseline)."""
-    root = _cache_root() / f"archival-{n}-s{seed}-v{_CORPUS_VERSION}"
+    """A Chroma store of `n` passages plus their vectors, importances and access times (for the baseline).
+    The caller holds `_corpus_lock(_corpus_root(n, seed))`."""
+    root = _corpus_root(n, seed)
     done = root / "complete.npz"
     if done.exists():
         progress(f"archival: the corpus of {n:,} passages is cached in {root}")
@@ -224,7 +265,13 @@ def bench_archival_search(
     n: int = 100_000, queries: int = 100, seed: int = 0, progress: Progress = _noop
 ) -> dict[str, Any]:
     """p50/p95 ms of `ArchivalStore.search` (query embedding, HNSW top-100 candidates, scoring, paging,
-    access update) over `n` passages, vs brute-force numpy cosine + scoring over all passages."""
+    access update) over `n` passages, vs brute-force numpy cosine + scoring over all passages. The
+    cached corpus is built and searched under its lock (`_corpus_lock`)."""
+    with _corpus_lock(_corpus_root(n, seed), progress):
+        return _archival_search(n, queries, seed, progress)
+
+
+def _archival_search(n: int, queries: int, seed: int, progress: Progress) -> dict[str, Any]:
     store_path, vectors, importance, accessed = _archival_corpus(n, seed, progress)
     rng = np.random.default_rng(seed + 1)
     qs = _queries(queries, rng)

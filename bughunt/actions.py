@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from bughunt.dom import Node, css_selector, selected_option
+from loguru import logger
+
+from bughunt.dom import Node, Selectors, selected_option
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, same_origin
 
@@ -60,6 +62,11 @@ _SAMPLE_BY_TYPE = {
 }
 _NO_VALUE_TYPES = frozenset(("submit", "button", "reset", "image", "file", "password"))
 MAX_LABEL = 120
+MAX_ACTIONS = 5_000
+"""Actions (distinct targets) kept per page, in document order: the rest of a page of 100,000 links
+is not followed from it, nor placed (links to kept targets are still counted wherever they are)."""
+MAX_CLICKABLES = 5_000
+"""Clickable elements kept per page for the browser engine (which clicks a few of them)."""
 
 
 def _label(node: Node) -> str:
@@ -111,6 +118,9 @@ class PageActions:
     clickables: tuple[Node, ...]
     """Elements a person could click to make the page act (`clickable`), in document order: what a
     browser engine may click where no action already leads."""
+    selectors: Selectors
+    """The CSS selector of any element of this page (`selectors.of(node)`), each parent's children
+    counted once for the whole page."""
 
 
 def page_actions(page: FetchedPage) -> PageActions:
@@ -126,6 +136,7 @@ def extract_actions(page: FetchedPage) -> list[Action]:
     buttons), `data-href`, `onclick` navigations to a literal address, and GET forms submitted with
     generated values (`form_submission`). POST forms are never actions: submitting one changes data.
     `hx-boost` makes links and forms AJAX requests to the same targets, so they are found as such.
+    At most `MAX_ACTIONS`, the first in document order.
     """
     return list(page_actions(page).actions)  # a copy: the caller may change it, the page keeps its own
 
@@ -154,31 +165,35 @@ def action_targets(page: FetchedPage) -> list[str]:
 def _walk(page: FetchedPage) -> PageActions:
     counts: Counter[str] = Counter()
     places: dict[str, str] = {}
+    selectors = Selectors()
     if not page.is_html:
-        return PageActions((), counts, places, ())
+        return PageActions((), counts, places, (), selectors)
     base = base_url(page)
     actions: list[Action] = []
     clickables: list[Node] = []
+    items = _ItemPlaces()
 
     def add(kind: Literal["link", "hx", "form", "click"], href: str | None, node: Node) -> None:
         url = absolute(base, href) if href is not None else None
         if url and same_origin(url, page.url):
-            counts[url] += 1
-            if counts[url] == 1:
-                actions.append(Action(kind, url, _label(node), css_selector(node)))
+            if url in counts:
+                counts[url] += 1
+            elif len(actions) < MAX_ACTIONS:  # past the cap only the kept targets are counted
+                counts[url] = 1
+                actions.append(Action(kind, url, _label(node), selectors.of(node)))
 
     for node in page.document.iter():
         tag = node.tag
-        if tag not in ("script", "style") and clickable(node):
+        if tag not in ("script", "style") and len(clickables) < MAX_CLICKABLES and clickable(node):
             clickables.append(node)
         if tag in ("a", "area") and "href" in node.attrs:
             href = node.get("href")
-            if tag == "a":
+            if tag == "a" and len(actions) < MAX_ACTIONS:
                 # The first place found for a target is its place (absolute() is cached: `add` below
                 # resolves the same pair again for free).
                 url = absolute(base, href)
                 if url and url not in places and same_origin(url, page.url):
-                    place = _item_place(node)
+                    place = items.place(node)
                     if place is not None:
                         places[url] = place
             if "nofollow" in node.get("rel").lower().split() or "download" in node.attrs:
@@ -201,7 +216,9 @@ def _walk(page: FetchedPage) -> PageActions:
         match = _ONCLICK_NAV.match(node.get("onclick")) if node.get("onclick") else None
         if match:
             add("click", match.group(2) if match.group(2) is not None else match.group(4), node)
-    return PageActions(tuple(actions), counts, places, tuple(clickables))
+    if len(actions) >= MAX_ACTIONS:
+        logger.info("page {} has more than {} actions: the rest are not followed", page.route, MAX_ACTIONS)
+    return PageActions(tuple(actions), counts, places, tuple(clickables), selectors)
 
 
 def clickable(node: Node) -> bool:
@@ -230,20 +247,60 @@ _CHROME_TAGS = frozenset(("nav", "header", "footer", "menu"))
 _CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
 
 
-def _item_place(link: Node) -> str | None:
-    if any(up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES for up in link.ancestors()):
+class _ItemPlaces:
+    """`item_places` for every link of one page in linear time: the signatures of each parent's
+    children are tallied once, and what is asked of an ancestor (does it hold two links, how much
+    text) is computed once, however many links it holds."""
+
+    __slots__ = ("_alike", "_signature", "_links", "_text")
+
+    def __init__(self) -> None:
+        # id(parent) → signature tally of its children; the tree outlives this
+        self._alike: dict[int, Counter[str]] = {}
+        self._signature: dict[int, str] = {}
+        self._links: dict[int, bool] = {}
+        self._text: dict[int, int] = {}
+
+    def signature(self, node: Node) -> str:
+        known = self._signature.get(id(node))
+        if known is None:
+            known = self._signature[id(node)] = node.signature()
+        return known
+
+    def _repeated(self, node: Node, parent: Node) -> bool:
+        tally = self._alike.get(id(parent))
+        if tally is None:
+            tally = self._alike[id(parent)] = Counter(self.signature(c) for c in parent.elements)
+        return tally[self.signature(node)] >= 2
+
+    def _two_links(self, node: Node) -> bool:
+        known = self._links.get(id(node))
+        if known is None:
+            links = (n for n in node.iter() if n.tag == "a")
+            known = self._links[id(node)] = next(links, None) is not None and next(links, None) is not None
+        return known
+
+    def _text_size(self, node: Node) -> int:
+        known = self._text.get(id(node))
+        if known is None:
+            known = self._text[id(node)] = len(node.text())
+        return known
+
+    def place(self, link: Node) -> str | None:
+        """Where in the items of a list `link` sits (`item_places`), or None."""
+        if any(up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES for up in link.ancestors()):
+            return None
+        chain = [link]
+        for up in link.ancestors():
+            parent = up.parent
+            if parent is not None and up.tag not in ("#document", "html", "body"):
+                if self._repeated(up, parent) and (
+                    self._two_links(up) or self._text_size(up) > len(link.text()) + 3
+                ):
+                    inner = " > ".join(self.signature(n) for n in reversed(chain))
+                    return f"{up.path()} >> {inner}"
+            chain.append(up)
         return None
-    chain = [link]
-    for up in link.ancestors():
-        parent = up.parent
-        if parent is not None and up.tag not in ("#document", "html", "body"):
-            signature = up.signature()
-            repeated = sum(1 for c in parent.elements if c.signature() == signature) >= 2
-            if repeated and (len(up.find_all("a")) >= 2 or len(up.text()) > len(link.text()) + 3):
-                inner = " > ".join(n.signature() for n in reversed(chain))
-                return f"{up.path()} >> {inner}"
-        chain.append(up)
-    return None
 
 
 def extract_links(page: FetchedPage, include_forms: bool = False) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -249,25 +250,57 @@ def structure_hash(root: Node) -> str:
     return digests[id(root)].hex()
 
 
+_CSS_IDENT = re.compile(r"[A-Za-z][\w-]*")
+
+
+class Selectors:
+    """`css_selector` for many nodes of one tree in linear time: the children of each parent are
+    counted once (not once per child, which a list of 100,000 links makes 10^10 steps), and the walk
+    up from a node stops at the first ancestor with a usable id. Keep one per walk of a tree."""
+
+    __slots__ = ("_steps",)
+
+    def __init__(self) -> None:
+        # id(element) → its own step of a selector (`li`, `li:nth-of-type(7)`); the tree outlives this
+        self._steps: dict[int, str] = {}
+
+    def _step(self, node: Node, parent: Node) -> str:
+        step = self._steps.get(id(node))
+        if step is None:
+            totals = Counter(c.tag for c in parent.children if isinstance(c, Node))
+            seen: Counter[str] = Counter()
+            for child in parent.children:
+                if isinstance(child, Node):
+                    seen[child.tag] += 1
+                    self._steps[id(child)] = (
+                        child.tag if totals[child.tag] == 1 else f"{child.tag}:nth-of-type({seen[child.tag]})"
+                    )
+            step = self._steps[id(node)]
+        return step
+
+    def of(self, node: Node) -> str:
+        """`#id` when `node` has a usable one, else an `:nth-of-type` path from the root (or from the
+        nearest ancestor with a usable id)."""
+        parts: list[str] = []
+        current: Node | None = node
+        while current is not None and current.tag != "#document":
+            ident = current.get("id")
+            if ident and _CSS_IDENT.fullmatch(ident):
+                parts.append(f"#{ident}")
+                break
+            parent = current.parent
+            if parent is None:
+                parts.append(current.tag)
+                break
+            parts.append(self._step(current, parent))
+            current = parent
+        return " > ".join(reversed(parts))
+
+
 def css_selector(node: Node) -> str:
-    """A CSS selector for `node`: `#id` when it has a usable one, else an `:nth-of-type` path from the root."""
-    parts: list[str] = []
-    current: Node | None = node
-    while current is not None and current.tag != "#document":
-        ident = current.get("id")
-        if ident and re.fullmatch(r"[A-Za-z][\w-]*", ident):
-            parts.append(f"#{ident}")
-            break
-        parent = current.parent
-        if parent is None:
-            parts.append(current.tag)
-            break
-        same = [c for c in parent.elements if c.tag == current.tag]
-        parts.append(
-            current.tag if len(same) == 1 else f"{current.tag}:nth-of-type({same.index(current) + 1})"
-        )
-        current = parent
-    return " > ".join(reversed(parts))
+    """A CSS selector for `node`: `#id` when it has a usable one, else an `:nth-of-type` path from the root.
+    For many nodes of one tree, use one `Selectors` (linear in the tree, not quadratic)."""
+    return Selectors().of(node)
 
 
 def selected_option(select: Node) -> str | None:

@@ -16,7 +16,16 @@ def origin(url: str) -> tuple[str, str]:
     return parts.scheme.lower(), parts.netloc.lower()
 
 
+@lru_cache(maxsize=64)
+def _origin_prefix(base: str) -> str:
+    parts = urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def same_origin(a: str, b: str) -> bool:
+    prefix = _origin_prefix(b)
+    if a.startswith(prefix) and a[len(prefix) : len(prefix) + 1] in ("", "/", "?", "#"):
+        return True  # spelled as b's own origin: no parse (a page of 100,000 links asks for each)
     return origin(a) == origin(b)
 
 
@@ -51,10 +60,25 @@ def route_of(url: str, *, hash_routes: bool = False) -> str:
     return route
 
 
+def bounded_route(url: str, *, hash_routes: bool = False) -> str:
+    """`route_of(url)` cut to at most `MAX_ROUTE_CHARS` (never inside a %XX escape): the name of a page
+    whose address is too long to follow (a `history.replaceState` loop makes one of 300,000
+    characters), so what a page is called is bounded wherever its URL came from."""
+    route = route_of(url[: MAX_ROUTE_CHARS * 4], hash_routes=hash_routes)  # escapes triple at most
+    if len(route) <= MAX_ROUTE_CHARS:
+        return route
+    cut = route[:MAX_ROUTE_CHARS]
+    escape = cut.rfind("%", len(cut) - 2)
+    return cut[:escape] if escape >= 0 else cut
+
+
 def hash_route(fragment: str) -> bool:
     """True for the fragment of a hash-routed single-page app (`#/article/x`, `#!/tag/y`): a page, not
     a place on one."""
     return fragment.startswith(("/", "!/"))
+
+
+_ROOTED = re.compile(r"/(?![/\\.])(?:(?![\s\\;]|/\.|%2[eE]|\?(?:#|\Z)).)*\Z", re.DOTALL)
 
 
 @lru_cache(maxsize=8192)  # pure; a site repeats the same links on every page (urljoin is most of it)
@@ -64,6 +88,11 @@ def absolute(base: str, href: str) -> str | None:
     href = href.strip()
     if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
         return None
+    if _ROOTED.match(href) and base.startswith(("http://", "https://")):
+        # A root-relative href without dot segments, backslashes or spaces resolves to the base's
+        # origin plus itself (what urljoin gives, at a quarter of its cost: a page of 100,000 links).
+        url, _, fragment = href.partition("#")
+        return _origin_prefix(base) + url + (f"#{fragment}" if hash_route(fragment) else "")
     url, fragment = urldefrag(urljoin(base, href))
     if urlsplit(url).scheme not in ("http", "https"):
         return None

@@ -16,6 +16,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from loguru import logger
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -27,6 +28,7 @@ from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.login import Credentials, credentials_from_args
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import policy_names
+from bughunt.explorer.secrets import Scrubber
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
 from bughunt.explorer.views import MemoryConfig
@@ -268,6 +270,11 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             policy_name = args.policy or _last_policy(store) or DEFAULT_POLICY
             delay = args.delay if args.delay is not None else (0.0 if _loopback(url) else 1.0)
             creds = _credentials(args, url, store)
+            # Nothing the site echoes of a secret is written, logged or printed (`secrets.Scrubber`).
+            store.add_secrets(creds.secrets())
+            logger.configure(patcher=store.scrubber.patch_record)
+            stack.callback(logger.configure, patcher=None)
+            scrub = store.scrubber
             engine = args.engine or store.meta.get("engine") or "http"
             fetcher, why = make_engine(
                 engine,
@@ -283,6 +290,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             if why:
                 print(why, file=sys.stderr)
             fetcher.log_in()
+            store.add_secrets(fetcher.login_secrets())
             with store.transaction():
                 store.meta.set("engine", fetcher.name)
                 if creds.used:
@@ -317,7 +325,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         return 1
     if args.report:
         _write_report(args.store, args.report)
-    _print(data, args.json)
+    _print(data, args.json, scrub)
     stop_reason, stop_detail = data.stop_reason, data.stop_detail
     if not args.json:
         for outcome, routes in skipped.items():
@@ -437,8 +445,8 @@ def _write_report(store_dir: Path, out: Path) -> None:
     print(f"report written to {out} (open file://{out.resolve()})", file=sys.stderr)
 
 
-def _print(data: ExplorationSummary, as_json: bool) -> None:
+def _print(data: ExplorationSummary, as_json: bool, scrub: Scrubber) -> None:
     if as_json:
-        print(json.dumps(data.as_json(), indent=2))
+        print(json.dumps(scrub.data(data.as_json()), indent=2))
         return
-    print("\n".join(data.lines()))
+    print(scrub.text("\n".join(data.lines())))

@@ -23,9 +23,8 @@ from urllib.parse import urlsplit
 from loguru import logger
 
 from bughunt.actions import Action, page_actions
-from bughunt.dom import css_selector
 from bughunt.page import ClientError, FetchedPage, is_html
-from bughunt.urls import route_of
+from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
 from .engine import FetchResult
@@ -239,7 +238,7 @@ class BrowserEngine(HttpEngine):
         final = self._page.url
         return FetchedPage(
             url=final,
-            route=self.route_of(final) or route_of(final),
+            route=self.route_of(final) or bounded_route(final),
             status=response.status if response is not None else 200,
             headers=headers,
             content_type=content_type,
@@ -261,7 +260,7 @@ class BrowserEngine(HttpEngine):
         for node in walked.clickables:
             if len(clicks) >= MAX_CLICKS_PER_PAGE:
                 break
-            selector = css_selector(node)
+            selector = walked.selectors.of(node)
             label = (node.text() or node.get("aria-label"))[:120]
             if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
                 continue  # a "Log out" or "Delete" button is never clicked
@@ -377,6 +376,11 @@ class BrowserEngine(HttpEngine):
         ]
         if cookies:
             self._context.add_cookies(cookies)
+
+    def login_secrets(self) -> list[str]:
+        """The HTTP side's, and the browser's own cookies (a login made in the page sets them there)."""
+        own = [c.get("value", "") for c in self._context.cookies()] if self._context is not None else []
+        return super().login_secrets() + [v for v in own if v]
 
     def refresh_cookies(self) -> None:
         """After a login through the HTTP client, give the browser the new session cookie."""

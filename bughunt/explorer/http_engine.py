@@ -264,6 +264,12 @@ class HttpEngine:
             self._form_login(creds)
         self._logged_in = True
 
+    def login_secrets(self) -> list[str]:
+        """Every secret this engine holds once logged in: the login options' values and the values of
+        the session's cookies (a login response's session token), for the store never to write."""
+        given = self.credentials.secrets() if self.credentials is not None else []
+        return given + [c.value for c in self.cookies.jar if c.value]
+
     def _form_login(self, creds: Credentials) -> None:
         """The form login (the browser engine does it in the page instead)."""
         http_login(self, creds)

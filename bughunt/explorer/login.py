@@ -14,6 +14,7 @@ import this module, never the other way round.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from bughunt.urls import absolute, same_origin
 from memgpt_lite.errors import UsageError
 
 from .engine import Engine
+from .secrets import storage_state_secrets
 
 _USERNAME_HINT = re.compile(r"(?i)user|email|login|account|ident")
 _TEXT_TYPES = frozenset({"", "text", "email", "tel"})
@@ -47,6 +49,8 @@ class Credentials:
     cookies: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     storage_state: Path | None = None
+    state_values: tuple[str, ...] = field(default=(), repr=False)
+    """The storage state's cookie and local-storage values (secrets as much as a `--cookie`)."""
 
     @property
     def used(self) -> bool:
@@ -69,7 +73,13 @@ class Credentials:
 
     def secrets(self) -> list[str]:
         """Every secret value given (for tests and redaction checks)."""
-        return [v for v in (self.password, *(v for _, v in self.cookies), *(v for _, v in self.headers)) if v]
+        given = (
+            self.password,
+            *(v for _, v in self.cookies),
+            *(v for _, v in self.headers),
+            *self.state_values,
+        )
+        return [v for v in given if v]
 
 
 def credentials_from_args(
@@ -107,11 +117,52 @@ def credentials_from_args(
         if not sep or not _HEADER_NAME.fullmatch(name.strip()) or "\n" in value or "\r" in value:
             raise UsageError("--header: expected 'Name: value' (one header per option)")
         parsed_headers.append((name.strip(), value.strip()))
-    if storage_state is not None and not storage_state.is_file():
-        raise UsageError(f"--storage-state {storage_state}: no such file")
+    state_values = _storage_state_values(storage_state) if storage_state is not None else ()
     return Credentials(
-        login_url, username, password, tuple(parsed_cookies), tuple(parsed_headers), storage_state
-    )
+        login_url, username, password, tuple(parsed_cookies), tuple(parsed_headers), storage_state,
+        state_values,
+    )  # fmt: skip
+
+
+MAX_STORAGE_STATE_BYTES = 16_000_000
+
+
+def _storage_state_values(path: Path) -> tuple[str, ...]:
+    """Check a Playwright storage-state file (a JSON object whose `cookies` are objects with a string
+    name and value, and whose `origins` have `localStorage` name/value lists) and give its values.
+    Anything else is one line naming the option, never the file's content."""
+    where = f"--storage-state {path}"
+    if not path.is_file():
+        raise UsageError(f"{where}: no such file" if not path.exists() else f"{where}: not a regular file")
+    try:
+        if path.stat().st_size > MAX_STORAGE_STATE_BYTES:
+            raise UsageError(f"{where}: larger than {MAX_STORAGE_STATE_BYTES // 1_000_000} MB")
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot read it ({exc.strerror or type(exc).__name__})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise UsageError(f"{where}: not a JSON storage-state file (as Playwright writes)") from None
+    shape = f'{where}: expected Playwright\'s storage state ({{"cookies": [...], "origins": [...]}})'
+    if not isinstance(state, dict):
+        raise UsageError(shape)
+    cookies, origins = state.get("cookies", []), state.get("origins", [])
+    if not isinstance(cookies, list) or not isinstance(origins, list):
+        raise UsageError(shape)
+    for cookie in cookies:
+        if not (
+            isinstance(cookie, dict)
+            and isinstance(cookie.get("name"), str)
+            and isinstance(cookie.get("value"), str)
+        ):
+            raise UsageError(f"{where}: every cookie needs a string name and value")
+    for origin in origins:
+        items = origin.get("localStorage", []) if isinstance(origin, dict) else None
+        if not isinstance(items, list) or not all(
+            isinstance(i, dict) and isinstance(i.get("name"), str) and isinstance(i.get("value"), str)
+            for i in items
+        ):
+            raise UsageError(f"{where}: every origin needs a localStorage list of string names and values")
+    return tuple(storage_state_secrets(state))
 
 
 def login_form(page: FetchedPage) -> Node | None:

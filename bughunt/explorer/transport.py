@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import httpx
 
 from bughunt.page import FetchedPage, is_html
-from bughunt.urls import absolute, route_of, same_origin
+from bughunt.urls import absolute, bounded_route, same_origin
 
 _T = TypeVar("_T")
 USER_AGENT = "bughunt/0.1 (+exploratory testing agent)"
@@ -146,7 +146,7 @@ def fetch_page(
                     continue
                 return FetchedPage(
                     url=current,
-                    route=route_of(current),
+                    route=bounded_route(current),
                     status=got.status,
                     headers=got.headers,
                     content_type=got.content_type,

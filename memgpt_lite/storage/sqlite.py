@@ -48,7 +48,12 @@ BUSY_TIMEOUT_S = 30.0
 
 @contextmanager
 def open_sqlite(
-    path: Path, what: str, *, corrupt: str, quick_check: bool = False
+    path: Path,
+    what: str,
+    *,
+    corrupt: str,
+    quick_check: bool = False,
+    factory: type[sqlite3.Connection] = sqlite3.Connection,
 ) -> Iterator[sqlite3.Connection]:
     """Connect to `path` and yield the connection for the store to check or create its schema.
 
@@ -56,10 +61,13 @@ def open_sqlite(
     block raises. `what` names the store ("recall database"); `corrupt` is what an SQLite error while
     opening means for it ("corrupt or not a recall database"), giving "<what> <path> is <corrupt>: <error>".
     `quick_check` runs `PRAGMA quick_check(1)` first (for small files: a damaged page is then an error
-    here, not a raw one mid-session).
+    here, not a raw one mid-session). `factory` is the connection's class (a store that checks what it
+    writes, e.g. BugHunt's secret scrubber).
     """
     try:
-        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False, factory=factory
+        )
     except sqlite3.Error as e:
         raise StoreError(f"cannot open {what} {path}: {e}") from e
     try:

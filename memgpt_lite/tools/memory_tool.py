@@ -22,6 +22,7 @@ agent loop: `Agent(model, memory, tools=[MemoryTool(root)])` (it joins through `
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
 import time
@@ -89,6 +90,10 @@ def _seconds(value: timedelta | float | None) -> float | None:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
+LOCK_WAIT_S = 10.0
+"""The longest a write waits for another write to the same memory to finish."""
+
+
 class MemoryTool(BetaAbstractMemoryTool):
     """File-backed memory for Claude's memory tool, confined to `root`."""
 
@@ -138,8 +143,10 @@ class MemoryTool(BetaAbstractMemoryTool):
         if not isinstance(input, dict):
             raise ToolError("The memory tool input must be a JSON object.")
         command = input.get("command")
-        if command not in _FIELDS:
-            raise ToolError(f"Unknown memory command {command!r}; expected one of: {', '.join(_FIELDS)}.")
+        if not isinstance(command, str) or command not in _FIELDS:
+            # an object or a list is no command (and unhashable): named by its type, never echoed whole
+            shown = repr(command[:40]) if isinstance(command, str) else f"of type {type(command).__name__}"
+            raise ToolError(f"Unknown memory command {shown}; expected one of: {', '.join(_FIELDS)}.")
         for name, kind in _FIELDS[command].items():
             value = input.get(name)
             if not isinstance(value, kind) or isinstance(value, bool):
@@ -239,6 +246,32 @@ class MemoryTool(BetaAbstractMemoryTool):
                 )
         return cleaned
 
+    @contextmanager
+    def _writing(self, path: str) -> Iterator[None]:
+        """Hold the memory's write lock from the size check to the write: without it, two writers (two
+        threads or two processes on one root) both pass the total-size check and overshoot it.
+
+        The lock is `flock` on the root folder itself (no file of its own in the memory), taken through
+        a descriptor of this call's own, so threads of one process exclude each other too; the wait is
+        bounded by `LOCK_WAIT_S`."""
+        try:
+            fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as err:
+            raise ToolError(f"{path}: the memory folder cannot be opened ({err.strerror or err}).") from err
+        try:
+            deadline = time.monotonic() + LOCK_WAIT_S
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise ToolError(f"{path}: memory is busy with another write; try again.") from None
+                    time.sleep(0.005)
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases its lock
+
     def _missing_folders(self, names: tuple[str, ...]) -> int:
         for depth in range(len(names) - 1, 0, -1):
             try:
@@ -302,8 +335,8 @@ class MemoryTool(BetaAbstractMemoryTool):
             exists = False  # a folder on the way is missing: created below
         if exists:
             raise ToolError(f"File {command.path} already exists")
-        cleaned = self._prepare_text(command.file_text, names, command.path, replacing=None)
-        with self._errors(command.path):
+        with self._writing(command.path), self._errors(command.path):
+            cleaned = self._prepare_text(command.file_text, names, command.path, replacing=None)
             try:
                 self._tree.write(
                     names,
@@ -319,15 +352,16 @@ class MemoryTool(BetaAbstractMemoryTool):
         return f"File created successfully at: {command.path}" + self._note(cleaned)
 
     def _edit(self, names: tuple[str, ...], path: str, new_text: str, before: os.stat_result) -> Redacted:
-        cleaned = self._prepare_text(new_text, names, path, replacing=before)
-        with self._errors(path):
-            self._tree.write(
-                names,
-                self._text_bytes(cleaned.text),
-                exclusive=False,
-                create_parents=False,
-                now=self._clock(),
-            )
+        with self._writing(path):
+            cleaned = self._prepare_text(new_text, names, path, replacing=before)
+            with self._errors(path):
+                self._tree.write(
+                    names,
+                    self._text_bytes(cleaned.text),
+                    exclusive=False,
+                    create_parents=False,
+                    now=self._clock(),
+                )
         return cleaned
 
     def _read_for_edit(self, names: tuple[str, ...], path: str) -> tuple[str, os.stat_result]:

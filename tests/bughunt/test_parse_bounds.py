@@ -138,3 +138,108 @@ def test_explore_and_resume_a_deeply_nested_site_over_http(tmp_path, capsys):
         capsys.readouterr()
         assert time.perf_counter() - started < 30
     assert {"/", "/b"} <= set(first["pages_visited"]) or {"/", "/c"} <= set(first["pages_visited"])
+
+
+def _list_page(n: int) -> FetchedPage:
+    items = "".join(
+        f'<li class="item"><a href="/item/{i}">Item {i}</a> by <a href="/u/{i}">u{i}</a></li>'
+        for i in range(n)
+    )
+    return page(f"<html><body><ul>{items}</ul></body></html>", "http://a.test/")
+
+
+def test_selectors_and_item_places_of_a_long_list_count_each_parent_once(monkeypatch):
+    # Counting the siblings of every link again made a page of 10,000 links take minutes.
+    from bughunt.actions import MAX_ACTIONS, page_actions
+    from bughunt.dom import Node
+
+    calls = 0
+    signature = Node.signature
+
+    def counted(self):
+        nonlocal calls
+        calls += 1
+        return signature(self)
+
+    monkeypatch.setattr(Node, "signature", counted)
+    n = MAX_ACTIONS // 2
+    walked = page_actions(_list_page(n))
+    assert len(walked.actions) == 2 * n
+    assert walked.actions[0].selector == "html > body > ul > li:nth-of-type(1) > a:nth-of-type(1)"
+    assert walked.actions[-1].selector == f"html > body > ul > li:nth-of-type({n}) > a:nth-of-type(2)"
+    assert walked.places["http://a.test/u/7"] == "ul > li.item >> a"
+    assert calls <= 10 * n  # per link: its chain and path; quadratic was n * n
+
+
+def test_first_step_work_grows_linearly_with_the_links_of_a_page():
+    def seconds(n: int) -> float:
+        p = _list_page(n)
+        assert p.document.tag == "#document"  # parsed first: the walk is what is measured
+        started = time.perf_counter()
+        extract_actions(p)
+        return time.perf_counter() - started
+
+    seconds(200)
+    small, large = min(seconds(250) for _ in range(3)), min(seconds(2_000) for _ in range(3))
+    assert large < 8 * small * 3  # 8× the links: quadratic work would be 64×
+
+
+def test_a_page_of_more_links_than_the_cap_keeps_the_first_and_counts_only_those():
+    from bughunt.actions import MAX_ACTIONS, page_actions
+
+    n = MAX_ACTIONS + 50
+    body = (
+        "".join(f'<a href="/x/{i}">x</a>' for i in range(n))
+        + '<a href="/x/0">again</a><a href="/x/9999999">late</a>'
+    )
+    walked = page_actions(page(body, "http://a.test/"))
+    assert [a.target for a in walked.actions] == [f"http://a.test/x/{i}" for i in range(MAX_ACTIONS)]
+    assert walked.counts["http://a.test/x/0"] == 2 and "http://a.test/x/9999999" not in walked.counts
+
+
+@pytest.mark.parametrize(
+    "href",
+    [
+        "/a",
+        "/a/b?c=d#e",
+        "/a#/x",
+        "/",
+        "/a/./b",
+        "/a/../b",
+        "//evil/x",
+        "/a b",
+        "/a\\b",
+        "/.x",
+        "/%2e%2e/x",
+        "/a?x=/../y",
+        "/é",
+        "/a?#",
+        "/a;p?q",
+        "/..",
+        "/a?",
+        "/a#",
+        "/a;",
+        " /a ",
+        "/a\tb",
+        "/A%2Fb",
+    ],
+)
+@pytest.mark.parametrize("base", ["http://h.test/x/y?q=1", "https://H.test", "http://u@h.test:81/p;q"])
+def test_resolving_a_root_relative_link_quickly_gives_what_urljoin_gives(base, href):
+    from urllib.parse import urldefrag, urljoin
+
+    from bughunt.urls import absolute, hash_route
+
+    url, fragment = urldefrag(urljoin(base, href.strip()))
+    assert absolute(base, href) == (f"{url}#{fragment}" if hash_route(fragment) else url)
+
+
+def test_a_url_too_long_to_follow_is_named_by_a_bounded_route():
+    from bughunt.urls import MAX_ROUTE_CHARS, bounded_route
+
+    long = "http://a.test/p?" + "x%41" * 100_000
+    route = bounded_route(long)
+    assert route.startswith("/p?xA") and len(route) <= MAX_ROUTE_CHARS
+    escaped = bounded_route("http://a.test/" + "%20" * 1_000)
+    assert len(escaped) <= MAX_ROUTE_CHARS and escaped.endswith("%20") and "%2" not in escaped[-2:]
+    assert bounded_route("http://a.test/short?q=1") == "/short?q=1"

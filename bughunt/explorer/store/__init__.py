@@ -20,7 +20,8 @@ in `schema.py`) and is composed of one part per concern, each returning typed ro
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from memgpt_lite.storage.sqlite import (
     transaction,
 )
 
+from ..secrets import Scrubber
 from .bugs import BugTable
 from .history import History
 from .links import LinkTable
@@ -42,6 +44,7 @@ from .meta import Meta
 from .notebook import Notebook
 from .rows import Bug, ModelReport, Note, Observation, Rejection, Report, Session, Step, Visit
 from .schema import FORMAT_VERSION, LATER_TABLES, SCHEMA, SCHEMA_VERSION, TABLE_NAMES
+from .scrubbing import ScrubbingConnection
 from .visits import Visits
 
 __all__ = [
@@ -84,6 +87,7 @@ class ExplorerStore:
         self.path = self.dir / DB_NAME
         # A store opened neither to create nor to write (no lock) is a reader: it writes nothing.
         self.read_only = (not create and not lock) if read_only is None else read_only
+        _check_regular(self.dir, self.path)
         if not self.path.exists():
             if not create:
                 raise StoreError(
@@ -103,7 +107,12 @@ class ExplorerStore:
                 )
             self.dir.mkdir(parents=True, exist_ok=True)
         self._lock = StoreLock(self.dir / LOCK_NAME, "BugHunt store").acquire() if lock else None
+        self.scrubber = Scrubber()
+        """Secret values never written (`add_secrets`): every string parameter of every write is scrubbed."""
         try:
+            if not self.read_only and not create:
+                # `resume` adopts nothing: an empty or foreign file is refused before a table is written.
+                self._open_read_only().close()
             self.db = self._open_read_only() if self.read_only else self._open()
         except BaseException:
             self.close()
@@ -121,9 +130,15 @@ class ExplorerStore:
         # surface mid-session as a raw sqlite3 error.
         try:
             with open_sqlite(
-                self.path, "BugHunt store", corrupt="not a readable BugHunt store", quick_check=True
+                self.path,
+                "BugHunt store",
+                corrupt="not a readable BugHunt store",
+                quick_check=True,
+                factory=ScrubbingConnection,
             ) as db:
                 ensure_schema(db, SCHEMA, self.path)
+                if isinstance(db, ScrubbingConnection):
+                    db.scrubber = self.scrubber
         except StoreError as exc:
             cause = exc.__cause__
             raise StoreError(
@@ -151,6 +166,11 @@ class ExplorerStore:
             raise StoreError(_named(self.path, exc)) from exc
         return db
 
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """Never write these values (nor their encoded forms): the session's secrets, given as it
+        learns them (the login options, then the cookies a login response set)."""
+        self.scrubber.add(values)
+
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic unit (a step): everything in it is committed together or not at all."""
@@ -175,6 +195,24 @@ class ExplorerStore:
         finally:
             if self._lock is not None:
                 self._lock.release()
+
+
+def _check_regular(store_dir: Path, path: Path) -> None:
+    """A store folder and database that are something else (a FIFO, a device, a socket) are refused
+    before they are opened: reading a FIFO would block for ever, and nothing is written to one."""
+    for what, is_ok in ((store_dir, Path.is_dir), (path, Path.is_file)):
+        try:
+            mode = what.stat().st_mode
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise StoreError(f"{what}: cannot be read ({exc.strerror or exc})") from None
+        if not is_ok(what):
+            kinds = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISREG, "a file"), (stat.S_ISDIR, "a folder"))
+            kind = next((name for test, name in kinds if test(mode)), "a special file")
+            raise StoreError(
+                f"{what}: {kind}, not a BugHunt store {'folder' if what == store_dir else 'file'}"
+            )
 
 
 def _named(path: Path, exc: BaseException) -> str:

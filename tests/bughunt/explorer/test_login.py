@@ -3,6 +3,8 @@ coming back (re-login once, then `LoginLost`); and no secret anywhere in the sto
 
 from __future__ import annotations
 
+import base64
+import html
 import json
 import secrets
 import shutil
@@ -10,7 +12,7 @@ from collections.abc import Iterator
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 import pytest
 
@@ -38,6 +40,8 @@ class Site:
         self.private_hits = 0
         self.seen_cookie: list[str] = []
         self.seen_header: list[str] = []
+        self.echo = False
+        """Link a debug page that shows the request's headers and the password back (a leaky site)."""
 
 
 def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
@@ -78,7 +82,22 @@ def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
                 return self._send(
                     200,
                     '<html><body><a href="/private/1">mine</a> <a href="/private/2">more</a>'
-                    ' <a href="/logout">Log out</a></body></html>',
+                    + (' <a href="/debug">debug</a>' if site.echo else "")
+                    + ' <a href="/logout">Log out</a></body></html>',
+                )
+            if self.path == "/debug" and site.echo:
+                shown = "".join(
+                    f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in self.headers.items()
+                )
+                said = (
+                    f"Your password is {html.escape(PASSWORD)} (sent as {quote(PASSWORD, safe='')},"
+                    f" {base64.b64encode(PASSWORD.encode()).decode()})"
+                )
+                return self._send(
+                    500,
+                    f"<html><body><h1>Debug</h1><p>{said}</p><ul>{shown}</ul>"
+                    f"<pre class='traceback'>Traceback (most recent call last): {self.headers.get('Cookie')}</pre>"
+                    "</body></html>",
                 )
             if self.path.startswith("/private/"):
                 if cookies.get("session") not in site.sessions:
@@ -290,3 +309,42 @@ def test_no_secret_reaches_the_store_the_json_or_the_report(site, tmp_path, monk
     # Resume without the login options: refused (the secrets were never stored), nothing run.
     assert main(["resume", "--store", str(store), "--budget", "1"]) == 2
     assert "give the login options again" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "engine",
+    [
+        "http",
+        pytest.param(
+            "browser",
+            marks=[
+                pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium"),
+                pytest.mark.slow,
+            ],
+        ),
+    ],
+)
+def test_secrets_a_site_echoes_are_scrubbed_from_the_store_the_logs_the_json_and_the_report(
+    site, tmp_path, monkeypatch, capsys, engine
+):
+    state, base = site
+    state.echo = True
+    monkeypatch.setenv("BH_TEST_PASSWORD", PASSWORD)
+    store, report = tmp_path / "store", tmp_path / "report.html"
+    argv = [
+        "-vv", "explore", "--url", base + "/", "--store", str(store), "--budget", "10", "--engine", engine,
+        "--login-url", "/login", "--username", "alice@example.test", "--password-env", "BH_TEST_PASSWORD",
+        "--cookie", f"extra={COOKIE_VALUE}", "--header", f"X-Token: {HEADER_VALUE}",
+        "--json", "--report", str(report),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    assert "/debug" in data["pages_visited"]  # the leaky page was read (and its text quarantined)
+    assert main(["memory", "--store", str(store), "--json"]) == 0
+    memory = capsys.readouterr().out
+    haystack = _all_text([store, report]) + out.out.encode() + out.err.encode() + memory.encode()
+    assert b"Your password is [secret]" in _all_text([store])
+    forms = [PASSWORD, quote(PASSWORD, safe=""), base64.b64encode(PASSWORD.encode()).decode().rstrip("=")]
+    for secret in [*forms, COOKIE_VALUE, HEADER_VALUE, *state.sessions]:
+        assert secret.encode() not in haystack, secret

@@ -363,3 +363,44 @@ def test_works_with_the_sdk_tool_runner_offline(tmp_path):
     ]
     assert results[0]["tool_use_id"] == "toolu_1" and not results[0].get("is_error")
     assert results[1]["tool_use_id"] == "toolu_2" and results[1]["is_error"] is True
+
+
+@pytest.mark.parametrize("command", [{"view": "/memories"}, ["view"], 7, None])
+def test_a_command_that_is_not_a_string_is_a_tool_error_the_model_sees(tmp_path, command):
+    tool = MemoryTool(tmp_path / "mem")
+    with pytest.raises(ToolError, match="Unknown memory command") as err:
+        tool.call({"command": command, "path": "/memories"})
+    assert "view" in str(err.value) and len(str(err.value)) < 200
+
+
+def test_concurrent_writes_respect_the_total_size_limit(tmp_path):
+    # The size check and the write are one locked unit: eight writers racing through a slow disk do
+    # not all pass the check before any of them writes.
+    import threading
+    import time
+
+    tool = MemoryTool(tmp_path / "mem", max_file_bytes=1000, max_total_bytes=2000)
+    write = tool._tree.write
+
+    def slow_write(*args, **kwargs):
+        time.sleep(0.05)
+        return write(*args, **kwargs)
+
+    tool._tree.write = slow_write
+    outcomes: list[str] = []
+
+    def create(i: int) -> None:
+        try:
+            tool.call({"command": "create", "path": f"/memories/f{i}.txt", "file_text": "x" * 600})
+            outcomes.append("ok")
+        except ToolError as err:
+            outcomes.append(str(err))
+
+    threads = [threading.Thread(target=create, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    total = sum(p.stat().st_size for p in (tmp_path / "mem").rglob("*") if p.is_file())
+    assert total <= 2000 and outcomes.count("ok") == 3
+    assert all(o == "ok" or "Memory is full" in o for o in outcomes)

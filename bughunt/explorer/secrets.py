@@ -1,0 +1,112 @@
+"""The one scrubber of secret values: what the login options gave (password, cookie and header values,
+a storage state's cookies and local-storage values) and the session cookies a login response set.
+
+A site may echo any of them ("Your password is …", a debug page listing the request's headers), and
+whatever a page shows reaches quarantined observations, evidence, bug records, notes, logs and JSON.
+The session gives the scrubber every secret it holds (`add`); the store applies it to every string
+parameter it writes (`store.scrubbing.ScrubbingConnection`), the log sink to every message (`patch_record`), and the
+commands to what they print. Each value is matched as given and in the forms a page or a URL shows
+it: percent-encoded (path and form style), HTML-escaped, JSON-escaped and base64. A value shorter
+than `MIN_SECRET_CHARS` cannot be told apart from ordinary text and is not matched (warned once).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import quote, quote_plus
+
+from loguru import logger
+
+REDACTED = "[secret]"
+MIN_SECRET_CHARS = 4
+
+
+def _forms(value: str) -> set[str]:
+    raw = value.encode("utf-8", "surrogatepass")
+    forms = {
+        value,
+        quote(value, safe=""),
+        quote(value, safe="/"),
+        quote_plus(value),
+        html.escape(value),
+        html.escape(value, quote=False),
+        json.dumps(value)[1:-1],
+        base64.b64encode(raw).decode().rstrip("="),
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+    }
+    forms |= {f.lower() for f in forms if "%" in f}  # %2f as well as %2F
+    return {f for f in forms if len(f) >= MIN_SECRET_CHARS}
+
+
+class Scrubber:
+    """Replaces every known secret value (and its encoded forms) with `REDACTED`. Empty until the
+    session adds the secrets it holds; one scan of the text whatever their number."""
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self._values: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+        self.add(values)
+
+    def add(self, values: Iterable[str]) -> None:
+        """Also scrub these values from now on."""
+        new = {v for v in values if v and v not in self._values}
+        if not new:
+            return
+        short = [v for v in new if len(v) < MIN_SECRET_CHARS]
+        if short:
+            logger.warning(
+                "{} secret value(s) shorter than {} characters cannot be told from ordinary text and are not scrubbed",
+                len(short),
+                MIN_SECRET_CHARS,
+            )
+        self._values |= new
+        forms = set().union(*(_forms(v) for v in self._values if len(v) >= MIN_SECRET_CHARS))
+        # longest first: a value containing another is replaced whole
+        self._pattern = (
+            re.compile("|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)))
+            if forms
+            else None
+        )
+
+    def __bool__(self) -> bool:
+        return self._pattern is not None
+
+    def text(self, text: str) -> str:
+        return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
+
+    def data(self, value: Any) -> Any:
+        """`value` with every string inside it scrubbed (JSON-like data: dicts, lists, tuples)."""
+        if self._pattern is None:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, bytes):
+            return self.text(value.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+        if isinstance(value, Mapping):
+            return {self.data(k): self.data(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.data(v) for v in value)
+        return value
+
+    def patch_record(self, record: Any) -> None:
+        """A loguru patcher: the message (and its arguments' text) as any sink shows it, scrubbed."""
+        if self._pattern is not None:
+            record["message"] = self.text(record["message"])
+
+
+def storage_state_secrets(state: Mapping[str, Any]) -> list[str]:
+    """The cookie and local-storage values of a Playwright storage state (already parsed)."""
+    values: list[str] = []
+    for cookie in state.get("cookies") or ():
+        if isinstance(cookie, Mapping) and isinstance(cookie.get("value"), str):
+            values.append(cookie["value"])
+    for origin in state.get("origins") or ():
+        for item in (origin.get("localStorage") or ()) if isinstance(origin, Mapping) else ():
+            if isinstance(item, Mapping) and isinstance(item.get("value"), str):
+                values.append(item["value"])
+    return values

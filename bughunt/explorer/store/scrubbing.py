@@ -1,0 +1,32 @@
+"""The store's write boundary for secrets: a connection that scrubs what it is given to write."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..secrets import Scrubber
+
+
+class ScrubbingConnection(sqlite3.Connection):
+    """An SQLite connection that scrubs every string parameter it is given to write or compare with:
+    the store's write boundary, whichever of its parts writes."""
+
+    scrubber: Scrubber | None = None
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        return super().execute(sql, self._scrubbed(parameters))
+
+    def executemany(self, sql: str, parameters: Iterable[Any], /) -> sqlite3.Cursor:
+        return super().executemany(sql, (self._scrubbed(p) for p in parameters))
+
+    def _scrubbed(self, parameters: Any) -> Any:
+        scrubber = self.scrubber
+        if not scrubber:
+            return parameters
+        if isinstance(parameters, Mapping):
+            return {k: scrubber.data(v) for k, v in parameters.items()}
+        if isinstance(parameters, Sequence) and not isinstance(parameters, (str, bytes)):
+            return tuple(scrubber.data(v) for v in parameters)
+        return parameters
