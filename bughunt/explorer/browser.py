@@ -4,9 +4,11 @@ Playwright's Python client drives Debian's `chromium` (never a downloaded browse
 the same `FetchedPage` as the HTTP engine — final URL, status and headers of the navigation, the
 *rendered* HTML, its structure hash — so every oracle works unchanged, plus what went wrong in the
 page while it ran: uncaught JavaScript errors, console errors, XHR/fetch answers of 4xx/5xx
-(`FetchedPage.client_errors`, judged by `bughunt.oracles.client_errors`). Every request to another
-origin is aborted, service workers are blocked, and robots.txt, delays, routes and login walls are the
-`HttpEngine`'s own. Click actions (elements that navigate or swap content without an `href`) are
+(`FetchedPage.client_errors`, judged by `bughunt.oracles.client_errors`). All of Chromium's traffic
+goes through the engine's network gate (`gate.py`: other origins, writes, upgrades, beacons and
+speculative loads refused there), every call into the page is bounded by the step's deadline
+(`watchdog.py`: a page that never yields is abandoned and its tab replaced), and robots.txt, delays,
+routes and login walls are the `HttpEngine`'s own. Click actions (elements that navigate or swap content without an `href`) are
 performed here; their result is a state, the URL plus the structure hash of what the click left.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 import shutil
 import time
+import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -28,9 +31,11 @@ from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
 from .engine import FetchResult
+from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, confirm_logged_in
-from .transport import USER_AGENT, FetchError
+from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
+from .watchdog import HostilePage, deadline_guard
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -40,7 +45,22 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
+    "--dns-prefetch-disable",
+    "--no-pings",
+    "--disable-domain-reliability",
 ]
+# Page-side switches that do not reach the network: dialogs answered at once (a flood of `alert`s is a
+# busy loop the deadline ends, not thousands of round trips), no popups.
+_INIT_SCRIPT = """(() => {
+  window.alert = () => {}; window.confirm = () => false; window.prompt = () => null;
+  window.open = () => null;
+})();"""
+MAX_DOM_NODES = 50_000
+"""Above this many elements the rendered HTML is read cut at `MAX_BODY_BYTES`, as the HTTP engine cuts
+a body: a million-node page is read in seconds, not minutes."""
+PROBE_S = 1.0
+"""How long a page gets to answer a trivial script before it counts as blocked."""
+READ_ATTEMPTS = 3
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
 _AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
 SETTLE_S = 1.5
@@ -84,6 +104,8 @@ class BrowserEngine(HttpEngine):
     _writing: bool = field(default=False, init=False, repr=False)
     """True only while logging in: the one time the explorer lets the page send a write."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
+    _gate: Gate | None = field(default=None, init=False, repr=False)
+    _marker: str = field(default="", init=False, repr=False)
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -94,26 +116,72 @@ class BrowserEngine(HttpEngine):
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 
+        creds = self.credentials
+        self._gate = Gate(
+            self.origin,
+            frozenset(self._allowed),
+            headers=self.headers,  # the same dict: `log_in` adds `--header` values to it later
+            secret=creds.password if creds is not None else None,
+            avoid=self._avoid,
+            timeout=self.timeout,
+        )
+        proxy = self._gate.start()
+        # A switch Chromium ignores, to find this browser's renderers when a page has to be killed.
+        self._marker = f"--bughunt-engine={uuid.uuid4().hex}"
+        args = [
+            *CHROMIUM_ARGS,
+            f"--proxy-server=http://{proxy}",
+            "--proxy-bypass-list=<-loopback>",  # without it Chromium sends loopback around the proxy
+            self._marker,
+        ]
         self._pw = sync_playwright().start()
         try:
-            self._browser = self._pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            self._browser = self._pw.chromium.launch(executable_path=executable, args=args)
         except PlaywrightError as exc:
             self.close()
             first = (str(exc).strip().splitlines() or ["no reason given"])[0]
             raise UsageError(f"--engine browser: Chromium at {executable} did not start ({first})") from None
-        options: dict[str, Any] = {"user_agent": USER_AGENT, "service_workers": "block"}
-        if self.headers:
-            options["extra_http_headers"] = dict(self.headers)
+        # `--header` values are not given to Chromium (it would send them to every origin): the gate
+        # adds them to requests of the exact origin, and so does `_guard` inside an https tunnel.
+        options: dict[str, Any] = {
+            "user_agent": USER_AGENT,
+            "service_workers": "block",
+            "accept_downloads": False,
+        }
         if self.storage_state is not None:
             options["storage_state"] = str(self.storage_state)
         self._context = self._browser.new_context(**options)
+        self._context.add_init_script(_INIT_SCRIPT)
         self._sync_cookies_in()
         self._context.route("**/*", self._guard)
+        # Inside an https tunnel the gate cannot see an upgrade; no WebSocket is ever connected.
+        self._context.route_web_socket("**/*", lambda ws: ws.close())
+        self._context.on("page", self._on_new_page)
+        self._new_tab()
+
+    def _new_tab(self) -> None:
         self._page = self._context.new_page()
         self._page.on("pageerror", lambda exc: self._record("js_error", str(exc)))
         self._page.on("console", self._on_console)
         self._page.on("response", self._on_response)
         self._page.on("requestfailed", self._on_request_failed)
+
+    def _on_new_page(self, page: Any) -> None:
+        if self._page is not None and page is not self._page:
+            page.close()  # a popup (`target=_blank`, a script): the explorer has one tab
+
+    def _replace_tab(self) -> None:
+        """After a page was abandoned: a fresh tab in the same context (the login is kept), or, when even
+        that fails, a fresh browser."""
+        old, self._page = self._page, None
+        try:
+            if old is not None:
+                old.close()
+            self._new_tab()
+        except Exception as exc:  # noqa: BLE001 — the context itself is gone: start over
+            logger.debug("replacing the tab failed ({!r}); restarting the browser", exc)
+            self.close()
+            self.start()
 
     def close(self) -> None:
         for thing, how in ((self._context, "close"), (self._browser, "close"), (self._pw, "stop")):
@@ -122,10 +190,15 @@ class BrowserEngine(HttpEngine):
                     getattr(thing, how)()
                 except Exception as exc:  # noqa: BLE001 — closing must not hide the real outcome
                     logger.debug("closing the browser: {!r}", exc)
-        self._pw = self._browser = self._context = self._page = None
+        if self._gate is not None:
+            self._gate.close()
+        self._pw = self._browser = self._context = self._page = self._gate = None
 
     # -- what the page does ------------------------------------------------------------------------
     def _guard(self, route: Any) -> None:
+        """The per-request first look (the gate is the containment): it fails refused requests fast,
+        as the page's own failure rather than a gate page, and applies the gate's rules inside an
+        https tunnel, where the gate sees no requests."""
         request = route.request
         url = request.url
         where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
@@ -135,12 +208,18 @@ class BrowserEngine(HttpEngine):
             # request is our doing, not the page's fault (`_record` drops it).
             self._blocked_write = True
             route.abort("blockedbyclient")
-        elif where == self.origin or url.startswith(("data:", "blob:", "about:")):
+        elif url.startswith(("data:", "blob:", "about:")):
             route.continue_()
-        elif where in self._allowed and not request.is_navigation_request():
-            route.continue_()
-        else:
+        elif where != self.origin and (where not in self._allowed or request.is_navigation_request()):
             route.abort("blockedbyclient")
+        elif not where.startswith("https:") or self._gate is None:
+            route.continue_()  # plain HTTP: the gate judges it on the wire
+        elif self._gate.judge(request.method, url, request.headers, (request.post_data_buffer or b"")):
+            route.abort("blockedbyclient")
+        elif where == self.origin and self.headers:
+            route.continue_(headers={**request.headers, **self.headers})
+        else:
+            route.continue_()
 
     def _record(self, kind: Any, text: str, url: str = "", status: int | None = None) -> None:
         if self._blocked_write and kind != "failed_request":
@@ -177,38 +256,68 @@ class BrowserEngine(HttpEngine):
 
         The sync client dispatches browser events only while a call is in flight; a console error the
         last page logged just before it was left would otherwise arrive during the next `goto`, after
-        the reset, and count as the new page's. One round trip delivers every event sent before it."""
+        the reset, and count as the new page's. One round trip delivers every event sent before it.
+        A page that does not answer it is blocked: its tab is replaced (nothing of it is pending)."""
         from playwright.sync_api import Error as PlaywrightError
 
         try:
-            self._page.evaluate("0")
+            with deadline_guard(self._marker, time.monotonic(), "blocked", slack=PROBE_S):
+                self._page.evaluate("0")
         except PlaywrightError:  # no document yet, or it is going away: nothing of it is pending
             pass
+        except HostilePage:
+            self._replace_tab()
 
     # -- loading ---------------------------------------------------------------------------------
+    def _fetch(self, route: str) -> FetchResult:
+        """`HttpEngine._fetch`, with a page that had to be abandoned (it blocked its renderer, or kept
+        navigating) recorded as refused: no retry, not a failure of the site's network."""
+        try:
+            return super()._fetch(route)
+        except HostilePage as exc:
+            return self._abandoned(route, exc)
+
+    def _abandoned(self, route: str, exc: HostilePage) -> FetchResult:
+        self._replace_tab()
+        logger.info("abandoned {} ({})", route, exc)
+        return FetchResult("blocked", route, self.url_of(route), detail=f"hostile page: {exc}")
+
     def _load(self, url: str) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
 
         self.start()
+        assert self._gate is not None
         self._drain_events()
         self._errors = []
         self._blocked_write = False
+        self._gate.take_refusals()
+        self._gate.arm_load(url)  # the harness's own choice, even when its path reads destructive
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         try:
             if urlsplit(url).fragment:
                 # A hash route is a page of its own: a router that only watches the hash would keep
                 # showing the previous one, so every such load starts from a blank document.
-                self._page.goto("about:blank")
+                with deadline_guard(self._marker, deadline, "the page blocked its renderer"):
+                    self._page.goto("about:blank", timeout=self.timeout * 1000)
                 self._errors = []
                 self._blocked_write = False
             response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
         except PlaywrightError as exc:
             if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
+                self._check_alive("the page blocked its renderer before load")
                 raise TimeoutError(f"the page took longer than {self.timeout:g}s to load") from None
             raise FetchError(type(exc).__name__) from exc
-        self._settle(deadline)
-        return self._snapshot(response, started)
+        finally:
+            self._gate.arm_load(None)
+        with deadline_guard(self._marker, deadline, "the page blocked its renderer after load"):
+            self._settle(deadline)
+            return self._snapshot(response, started, deadline)
+
+    def _check_alive(self, why: str) -> None:
+        """A load that timed out: a slow server, or a page whose script never yields (HostilePage)."""
+        with deadline_guard(self._marker, time.monotonic(), why, slack=PROBE_S):
+            self._page.evaluate("0")
 
     def _settle(self, deadline: float) -> None:
         from playwright.sync_api import Error as PlaywrightError
@@ -220,16 +329,36 @@ class BrowserEngine(HttpEngine):
             except PlaywrightError:
                 pass  # still busy (polling, a socket): read what is rendered by now
 
-    def _snapshot(self, response: Any, started: float) -> FetchedPage:
+    def _read(self) -> str:
+        """The rendered HTML, cut at `MAX_BODY_BYTES` characters when the DOM is huge."""
+        count = self._page.evaluate("() => document.getElementsByTagName('*').length")
+        if isinstance(count, int) and count > MAX_DOM_NODES:
+            html = self._page.evaluate(_CUT_HTML, MAX_BODY_BYTES)
+            return html if isinstance(html, str) else ""
+        self._page.evaluate(_VALUES_TO_ATTRIBUTES)
+        body: str = self._page.content()
+        return body
+
+    def _snapshot(self, response: Any, started: float, deadline: float) -> FetchedPage:
+        from playwright.sync_api import Error as PlaywrightError
+
         headers = {k.lower(): v for k, v in (response.headers.items() if response is not None else ())}
         content_type = headers.get("content-type", "text/html" if response is None else "")
-        try:
-            if is_html(content_type):
-                self._page.evaluate(_VALUES_TO_ATTRIBUTES)
-            body = self._page.content() if is_html(content_type) else ""
-        except Exception:  # noqa: BLE001 — a page navigating away while read: read it once more
-            self._page.wait_for_load_state("load", timeout=self.timeout * 1000)
-            body = self._page.content()
+        body = ""
+        for attempt in range(READ_ATTEMPTS):
+            try:
+                body = self._read() if is_html(content_type) else ""
+                break
+            except PlaywrightError:
+                # The page navigated while read (a script, a meta refresh): read it once it has loaded,
+                # a few times; a page that keeps navigating is abandoned.
+                left = deadline - time.monotonic()
+                if attempt == READ_ATTEMPTS - 1 or left <= 0:
+                    raise HostilePage("the page kept navigating") from None
+                try:
+                    self._page.wait_for_load_state("load", timeout=left * 1000)
+                except PlaywrightError:
+                    pass
         redirects: list[str] = []
         request = response.request.redirected_from if response is not None else None
         while request is not None:
@@ -247,6 +376,16 @@ class BrowserEngine(HttpEngine):
             redirects=tuple(redirects),
             client_errors=tuple(self._errors),
         )
+
+    def classify(self, route: str, page: FetchedPage) -> FetchResult:
+        """`HttpEngine.classify`, except that a navigation the gate refused, or one that left the origin
+        (Chromium's own error page included), is a refused action of the page it was made from: never a
+        page, and nothing of it is kept."""
+        if page.header(GATE_HEADER) or self.route_of(page.url) is None:
+            return FetchResult(
+                "blocked", route, self.url_of(route), detail="gate refused: the navigation left the origin"
+            )
+        return super().classify(route, page)
 
     # -- actions ---------------------------------------------------------------------------------
     def actions(self, page: FetchedPage) -> list[Action]:
@@ -298,17 +437,22 @@ class BrowserEngine(HttpEngine):
             if r.request.is_navigation_request() and r.request.frame == self._page.main_frame:
                 response.append(r)
 
-        self._page.on("response", navigation)
+        page_then = self._page
+        page_then.on("response", navigation)
         try:
-            self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
-            self._settle(deadline)
-        except PlaywrightError as exc:
-            return FetchResult(
-                "http_error", route, self.url_of(route), detail=f"click failed ({type(exc).__name__})"
-            )
-        finally:
-            self._page.remove_listener("response", navigation)
-        page = self._snapshot(response[0] if response else None, started)
+            with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
+                try:
+                    self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
+                    self._settle(deadline)
+                except PlaywrightError as exc:
+                    return FetchResult(
+                        "http_error", route, self.url_of(route), detail=f"click failed ({type(exc).__name__})"
+                    )
+                finally:
+                    page_then.remove_listener("response", navigation)
+                page = self._snapshot(response[0] if response else None, started, deadline)
+        except HostilePage as exc:
+            return self._abandoned(route, exc)
         if before.page is not None and not response and page.url == before.page.url:
             # a new state of the same page: the oracles may compare it with the page it was made from
             page = replace(page, clicked_from=(before.page, action.label))
@@ -322,7 +466,8 @@ class BrowserEngine(HttpEngine):
 
         assert creds.login_url is not None and creds.username is not None and creds.password is not None
         where = self.route_of(creds.login_url) or "/"
-        self._writing = True  # the login form's own request (an SPA posts it to its API)
+        self.start()
+        assert self._gate is not None
         try:
             self._load(creds.login_url)
             password = self._page.locator("input[type=password]:visible").first
@@ -340,6 +485,11 @@ class BrowserEngine(HttpEngine):
             if texts.count():
                 user.fill(creds.username)
             password.fill(creds.password)
+            # From here, one write may pass: the login form's own submit (an SPA posts it to its API),
+            # the one that carries the password; the gate refuses any other, and any re-post of it
+            # to another origin.
+            self._writing = True
+            self._gate.arm_write(True)
             password.press("Enter")
             # The answer may take a while (a password hash, an API call): wait for the form to go.
             try:
@@ -350,7 +500,7 @@ class BrowserEngine(HttpEngine):
                 pass
             self._settle(time.monotonic() + self.timeout)
             still = self._page.locator("input[type=password]:visible").count()
-        except (PlaywrightError, TimeoutError, OSError) as exc:
+        except (PlaywrightError, TimeoutError, OSError, HostilePage) as exc:
             # Playwright's first line says what it waited for ("Timeout 10000ms exceeded"); the rest is
             # its call log, which may quote the page.
             said = next(iter(str(exc).strip().splitlines()), "").replace(creds.password, "***")[:160]
@@ -361,6 +511,7 @@ class BrowserEngine(HttpEngine):
             ) from None
         finally:
             self._writing = False
+            self._gate.arm_write(False)
         if still:
             raise LoginFailed(
                 f"--login-url {where}: the login was refused (the login form came back); "
@@ -387,6 +538,13 @@ class BrowserEngine(HttpEngine):
         if self._context is not None:
             self._sync_cookies_in()
 
+
+# A huge document's HTML, cut (the doctype is not part of `outerHTML`; a cut page needs none).
+_CUT_HTML = """(limit) => {
+  const root = document.documentElement;
+  const html = root ? root.outerHTML : '';
+  return html.length > limit ? html.slice(0, limit) : html;
+}"""
 
 # Live form values are DOM properties (a framework's two-way binding sets no `value` attribute): copy
 # them into attributes so the HTML read back shows what a person sees. Passwords are never copied.

@@ -154,7 +154,16 @@ def detail_code(result: FetchResult) -> str:
             return f"login_wall:http_{status}"
         return "login_wall:form" if "form" in text else "login_wall:redirect"
     if outcome == "blocked":
-        return "robots_disallowed" if "robots" in text else "redirect_not_followed"
+        # The browser's own refusals: a page abandoned for blocking its renderer or navigating without
+        # end, and a navigation its network gate refused (it left the origin).
+        for needle, code in (
+            ("robots", "robots_disallowed"),
+            ("hostile page", "hostile_page"),
+            ("gate refused", "gate_refused"),
+        ):
+            if needle in text:
+                return code
+        return "redirect_not_followed"
     if outcome == "non_html":
         ctype = (result.page.content_type if result.page is not None else "").split(";")[0].strip().lower()
         return f"content_type:{ctype}" if _MIME.match(ctype) else "content_type:other"

@@ -1,0 +1,341 @@
+"""The browser engine's network gate: a forward proxy on 127.0.0.1 that every byte Chromium sends goes
+through, so containment does not depend on which requests Playwright's routing happens to see.
+
+Per-request routing misses redirect hops, workers, speculative loads, beacons, WebSockets and the TCP
+connections Chromium opens ahead of a request; a proxy sees them all (Chromium is started with
+`--proxy-server` and `--proxy-bypass-list=<-loopback>`, so loopback goes through it too). The gate:
+
+- admits only the site's origin (scheme, host and port) and the `--allow-origin`s; every redirect hop is
+  a request of its own, so a hop to another origin is refused like any other request;
+- refuses upgrades (WebSocket), pings and beacons, and speculative loads (`Purpose: prefetch`);
+- admits a write (POST/PUT/PATCH/DELETE) only when the harness armed one (`arm_write`): the login form's
+  own submit, the single write that carries the password;
+- refuses a GET whose path reads destructive (`avoid`, `destructive_action`) unless it is the harness's
+  own load (`arm_load`): a button's script deleting through a GET is not the explorer's choice;
+- refuses any request other than that submit carrying the password (in the URL or the body);
+- sends cookies and the `--header` values only to the exact origin (Chromium's cookies ignore ports).
+
+An `https` site is tunnelled (CONNECT) only to its own and the allowed origins; inside a tunnel the
+gate sees no requests, so the per-request rules there are the engine's routing. A refusal is answered
+`403` with `GATE_HEADER`, so the engine can tell the gate's refusal from the site's answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import quote, quote_plus, urlsplit
+
+from loguru import logger
+
+from bughunt.oracles.destructive import destructive_action
+
+GATE_HEADER = "x-bughunt-gate"
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+MAX_HEAD_BYTES = 64_000
+MAX_WRITE_BODY = 1_000_000
+"""A write larger than this is refused unread (the login submit is a few hundred bytes)."""
+MAX_REFUSALS = 200
+_HOP_BY_HOP = frozenset(
+    {"connection", "proxy-connection", "keep-alive", "proxy-authorization", "te", "trailer", "upgrade"}
+)
+_PURPOSE = re.compile(r"(?i)prefetch|prerender")
+_ABBREVIATED = re.compile(r"(?i)/(del|rm)(/|$)")
+"""Abbreviated delete segments (`/items/7/del`): too short for `destructive_action`'s word list, but
+a script's GET to one is no read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """One request the gate refused: its method, where it went (the route when on the origin, else
+    "another origin") and why, in harness words only."""
+
+    method: str
+    where: str
+    reason: str
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+@dataclass
+class Gate:
+    """The proxy for one browser. `origin` is the site's; `allow_origins` the other origins its pages'
+    own requests may reach; `headers` the `--header` values (added for the exact origin only); `secret`
+    the password, which only the armed login submit may carry; `avoid` the destructive-path pattern."""
+
+    origin: str
+    allow_origins: frozenset[str] = frozenset()
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    secret: str | None = field(default=None, repr=False)
+    avoid: re.Pattern[str] | None = None
+    timeout: float = 10.0
+    refusals: list[Refusal] = field(default_factory=list)
+    _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
+    _write_armed: bool = field(default=False, init=False)
+    _load_armed: str | None = field(default=None, init=False)
+    _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
+    _server: asyncio.Server | None = field(default=None, init=False, repr=False)
+    port: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self._home = origin_of(self.origin)
+        self._others = frozenset(origin_of(o) for o in self.allow_origins)
+
+    # -- the harness's side ------------------------------------------------------------------------
+    def start(self) -> str:
+        """Start serving on a free loopback port; returns `host:port` for `--proxy-server`."""
+        if self._loop is not None:
+            return f"127.0.0.1:{self.port}"
+        loop = asyncio.new_event_loop()
+        ready = threading.Event()
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            self._server = loop.run_until_complete(asyncio.start_server(self._serve, "127.0.0.1", 0))
+            self.port = self._server.sockets[0].getsockname()[1]
+            ready.set()
+            loop.run_forever()
+
+        threading.Thread(target=run, name="bughunt-gate", daemon=True).start()
+        if not ready.wait(10):
+            raise RuntimeError("the browser's network gate did not start")
+        self._loop = loop
+        return f"127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        loop, server = self._loop, self._server
+        if loop is None:
+            return
+
+        async def stop() -> None:
+            if server is not None:
+                server.close()
+            for task in asyncio.all_tasks():
+                if task is not asyncio.current_task():
+                    task.cancel()
+
+        try:
+            asyncio.run_coroutine_threadsafe(stop(), loop).result(5)
+        except Exception as exc:  # noqa: BLE001 — closing must not hide the real outcome
+            logger.debug("closing the gate: {!r}", exc)
+        loop.call_soon_threadsafe(loop.stop)
+        self._loop = self._server = None
+
+    def arm_write(self, on: bool) -> None:
+        """Admit the next write that carries the secret (one only), or stop admitting it."""
+        with self._lock:
+            self._write_armed = on
+
+    def arm_load(self, url: str | None) -> None:
+        """The harness's own load of `url` may pass the destructive-path rule (it chose to open it)."""
+        with self._lock:
+            self._load_armed = url
+
+    def take_refusals(self) -> list[Refusal]:
+        with self._lock:
+            taken, self.refusals = self.refusals, []
+        return taken
+
+    # -- the rules ---------------------------------------------------------------------------------
+    def _refuse(self, method: str, url: str, reason: str) -> str:
+        try:
+            where = (urlsplit(url).path or "/") if origin_of(url) == self._home else "another origin"
+        except ValueError:
+            where = "another origin"
+        with self._lock:
+            if len(self.refusals) < MAX_REFUSALS:
+                self.refusals.append(Refusal(method, where, reason))
+        logger.debug("gate refused {} {}: {}", method, where, reason)
+        return reason
+
+    def judge(self, method: str, url: str, headers: Mapping[str, str], body: bytes) -> str | None:
+        """Why the request is refused, or None to admit it (`headers` with lower-case names)."""
+        try:
+            where = origin_of(url)
+        except ValueError:
+            return self._refuse(method, "", "not a URL")
+        if urlsplit(url).scheme not in ("http", "https") or (
+            where != self._home and where not in self._others
+        ):
+            return self._refuse(method, url, "another origin")
+        if "upgrade" in headers or "upgrade" in headers.get("connection", "").lower():
+            return self._refuse(method, url, "upgrade (WebSocket)")
+        if "ping-from" in headers or "ping-to" in headers or "text/ping" in headers.get("content-type", ""):
+            return self._refuse(method, url, "ping")
+        if _PURPOSE.search(headers.get("purpose", "") + headers.get("sec-purpose", "")):
+            return self._refuse(method, url, "speculative load")
+        carries = self._carries_secret(url.encode() + b"\n" + body)
+        with self._lock:
+            if method in WRITES:
+                if not (self._write_armed and carries):
+                    return self._refuse(method, url, "write not made by the harness")
+                self._write_armed = False  # the login submit, once
+                return None
+            if method not in READS:
+                return self._refuse(method, url, "unknown method")
+            if carries:
+                return self._refuse(method, url, "carries the password")
+            if url != self._load_armed and self._destructive(url):
+                return self._refuse(method, url, "destructive-looking path")
+        return None
+
+    def _destructive(self, url: str) -> bool:
+        parts = urlsplit(url)
+        route = parts.path + ("?" + parts.query if parts.query else "")
+        return bool(
+            (self.avoid is not None and self.avoid.search(route))
+            or _ABBREVIATED.search(parts.path)
+            or destructive_action(url) is not None
+        )
+
+    def _carries_secret(self, data: bytes) -> bool:
+        if not self.secret:
+            return False
+        forms = {
+            self.secret,
+            quote(self.secret, safe=""),
+            quote_plus(self.secret),
+            json.dumps(self.secret)[1:-1],
+        }
+        return any(f.encode() in data for f in forms if f)
+
+    # -- the proxy ---------------------------------------------------------------------------------
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            async with asyncio.timeout(self.timeout):
+                head = await reader.readuntil(b"\r\n\r\n")
+            await self._one(head, reader, writer)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, OSError, ValueError):
+            pass
+        except asyncio.CancelledError:
+            pass
+        finally:
+            writer.close()
+
+    async def _one(self, head: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(head) > MAX_HEAD_BYTES:
+            return
+        lines = head.decode("latin-1").split("\r\n")
+        method, target, _version = (lines[0].split(" ") + ["", "", ""])[:3]
+        method = method.upper()
+        names: list[tuple[str, str]] = []
+        for line in lines[1:]:
+            name, sep, value = line.partition(":")
+            if sep:
+                names.append((name.strip(), value.strip()))
+        lower = {n.lower(): v for n, v in names}
+        if method == "CONNECT":
+            await self._tunnel(target, reader, writer)
+            return
+        body = b""
+        if method in WRITES or "content-length" in lower or "transfer-encoding" in lower:
+            if "transfer-encoding" in lower:
+                self._refuse(method, target, "streamed body")
+                await self._answer_refused(writer, "streamed body")
+                return
+            size = int(lower.get("content-length", "0") or 0)
+            if size > MAX_WRITE_BODY:
+                self._refuse(method, target, "body too large")
+                await self._answer_refused(writer, "body too large")
+                return
+            async with asyncio.timeout(self.timeout):
+                body = await reader.readexactly(size)
+        why = self.judge(method, target, lower, body)
+        if why is not None:
+            await self._answer_refused(writer, why)
+            return
+        await self._forward(method, target, names, body, writer)
+
+    async def _tunnel(self, target: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        host, _, port = target.rpartition(":")
+        where = f"https://{host.strip('[]').lower()}:{port}"
+        if where != self._home and where not in self._others:
+            self._refuse("CONNECT", "", "another origin")
+            await self._answer_refused(writer, "another origin")
+            return
+        async with asyncio.timeout(self.timeout):
+            up_reader, up_writer = await asyncio.open_connection(host.strip("[]"), int(port))
+        writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        await writer.drain()
+        try:
+            await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+        finally:
+            up_writer.close()
+
+    async def _forward(
+        self, method: str, url: str, headers: list[tuple[str, str]], body: bytes, writer: asyncio.StreamWriter
+    ) -> None:
+        parts = urlsplit(url)
+        exact = origin_of(url) == self._home
+        injected = {n.lower() for n in self.headers}
+        sent: list[tuple[str, str]] = []
+        for name, value in headers:
+            low = name.lower()
+            if low in _HOP_BY_HOP or low in injected:
+                continue
+            if low == "cookie" and not exact:
+                continue  # the site's cookies go to the site's origin only, whatever the port
+            sent.append((name, value))
+        if exact:
+            sent.extend(self.headers.items())
+        sent.append(("Connection", "close"))
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        request = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{n}: {v}\r\n" for n, v in sent) + "\r\n"
+        port = parts.port or 80
+        async with asyncio.timeout(self.timeout):
+            up_reader, up_writer = await asyncio.open_connection(parts.hostname, port)
+        try:
+            up_writer.write(request.encode("latin-1") + body)
+            await up_writer.drain()
+            async with asyncio.timeout(self.timeout):
+                head = await up_reader.readuntil(b"\r\n\r\n")
+            kept = [
+                line
+                for line in head.decode("latin-1").split("\r\n")[:-2]
+                if line.partition(":")[0].strip().lower() not in ("connection", "keep-alive")
+            ]
+            writer.write(("\r\n".join([*kept, "Connection: close"]) + "\r\n\r\n").encode("latin-1"))
+            await _pipe(up_reader, writer, idle=self.timeout)
+        finally:
+            up_writer.close()
+
+    async def _answer_refused(self, writer: asyncio.StreamWriter, why: str) -> None:
+        body = f"<!doctype html><title>refused</title><p>bughunt's gate refused this request: {why}</p>"
+        data = body.encode()
+        writer.write(
+            b"HTTP/1.1 403 Forbidden\r\n"
+            + f"{GATE_HEADER}: refused\r\nContent-Type: text/html; charset=utf-8\r\n".encode()
+            + f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode()
+            + data
+        )
+        await writer.drain()
+
+
+async def _pipe(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, idle: float | None = None
+) -> None:
+    """Copy until end of stream (or `idle` seconds without a byte)."""
+    try:
+        while True:
+            async with asyncio.timeout(idle):
+                chunk = await reader.read(65536)
+            if not chunk:
+                break
+            writer.write(chunk)
+            await writer.drain()
+    except (OSError, TimeoutError):
+        pass
+    finally:
+        try:
+            writer.write_eof()
+        except (OSError, RuntimeError):
+            pass
