@@ -216,7 +216,44 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     run.add_argument("--json", action="store_true", help="print the runs as JSON instead of the table")
     run.add_argument("--keep", action="store_true", help="keep each exploration's store in --work")
+    serve = sub.add_parser(
+        "serve", help="build, seed and serve one application until Ctrl-C or SIGTERM (to check bugs by hand)"
+    )
+    serve.add_argument("app", help="the application's name")
+    serve.add_argument("--build", choices=["clean", "buggy"], default="buggy")
+    serve.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
+    serve.add_argument(
+        "--mirror", type=Path, default=DEFAULT_MIRROR, help="folder of <owner>+<name> bare git dirs"
+    )
+    serve.add_argument("--clone", action="store_true", help="git clone from GitHub instead of the mirror")
+    serve.add_argument(
+        "--work", type=Path, default=DEFAULT_WORK, help="checkouts, venvs, logs (default .corpus-work/)"
+    )
     return parser.parse_args(argv)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Serve one build on loopback until interrupted; the server is stopped on the way out."""
+    app = load_apps([args.app])[0]
+    work = args.work.resolve()
+    co = checkout(app, work, args.mirror, args.clone, _progress)
+    set_up(co, work, _progress)
+    build(co, args.build == "buggy")
+    logs = work / app.name / "runs" / f"serve-{args.build}"
+    run_commands(co, app.seed, SEED_TIMEOUT_S, logs / "seed.log", _progress, f"seed {args.build}")
+    try:
+        with serving(co, args.port or free_port(), logs / "server.log") as base:
+            _progress(
+                f"{app.name}: {args.build} build on {base}{app.start_path} (Ctrl-C or SIGTERM stops it)"
+            )
+            if app.login is not None:
+                _progress(f"log in at {base}{app.login.url} as {app.login.username} / {app.login.password}")
+            while True:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        build(co, buggy=False)
 
 
 def _numbers(text: str, what: str) -> list[int]:
@@ -233,6 +270,12 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     # A SIGTERM becomes an exception, so every `finally` still stops its server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.command == "serve":
+        try:
+            return _serve(args)
+        except (SpecError, BuildError) as error:
+            print(f"corpus: {error}", file=sys.stderr)
+            return 2 if isinstance(error, SpecError) else 1
     try:
         apps = load_apps(args.apps.split(",") if args.apps else None)
         budgets = _numbers(args.budgets, "--budgets")

@@ -57,6 +57,9 @@ def _answers(url: str) -> bool:
 def serving(co: Checkout, port: int, log: Path) -> Iterator[str]:
     """The application started on 127.0.0.1:`port`; yields its base URL; always stopped on exit."""
     argv = shlex.split(co.fill(co.app.start, port))
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            raise BuildError(f"{co.app.name}: port {port} is already in use")
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as out:
         process = subprocess.Popen(
@@ -77,6 +80,8 @@ def serving(co: Checkout, port: int, log: Path) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise BuildError(f"{co.app.name}: no answer on {base} in {READY_TIMEOUT_S:.0f} s (see {log})")
             time.sleep(0.3)
+        if process.poll() is not None:  # something else answered on the port
+            raise BuildError(f"{co.app.name}: the server exited {process.returncode} (see {log})")
         yield base
     finally:
         stop_group(process)
