@@ -85,6 +85,13 @@ def checkout(app: App, work: Path, mirror: Path | None, clone: bool, progress: P
         progress(f"{app.name}: cloning {app.repo} from {origin}")
         src.parent.mkdir(parents=True, exist_ok=True)
         _git(["clone", "-q", "--no-checkout", origin, str(src)])
+        if app.subdir:
+            # only the app's folder: a mirror may lack the big blobs of the rest of a monorepo
+            _git(["-C", str(src), "config", "core.sparseCheckout", "true"])
+            (src / ".git" / "info").mkdir(parents=True, exist_ok=True)
+            (src / ".git" / "info" / "sparse-checkout").write_text(
+                f"/{app.subdir.strip('/')}/\n", encoding="utf-8"
+            )
     try:
         _git(["-C", str(src), "cat-file", "-e", f"{app.commit}^{{commit}}"])
     except BuildError:
