@@ -27,7 +27,7 @@ from rich.table import Table
 from corpus.build import SEED_TIMEOUT_S, BuildError, Checkout, build, checkout, run_commands, set_up
 from corpus.score import Report, reports, score
 from corpus.server import free_port, serving, stop_group
-from corpus.spec import App, SpecError, load_apps
+from corpus.spec import SpecError, load_apps
 
 DEFAULT_WORK = Path(".corpus-work")
 DEFAULT_MIRROR = Path("/work/.mirror")
@@ -150,7 +150,7 @@ def run_one(co: Checkout, work: Path, buggy: bool, budget: int, engine: str, kee
     return run
 
 
-def _table(runs: list[Run], apps: dict[str, App]) -> Table:
+def _table(runs: list[Run]) -> Table:
     table = Table(title="BugHunt on the corpus (found: planted bug id @ click it was first found)")
     for column in (
         "app",
@@ -216,6 +216,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     run.add_argument("--json", action="store_true", help="print the runs as JSON instead of the table")
     run.add_argument("--keep", action="store_true", help="keep each exploration's store in --work")
+    table = sub.add_parser("table", help="print the table of a `run --json` output file")
+    table.add_argument("file", type=Path)
     serve = sub.add_parser(
         "serve", help="build, seed and serve one application until Ctrl-C or SIGTERM (to check bugs by hand)"
     )
@@ -270,6 +272,14 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     # A SIGTERM becomes an exception, so every `finally` still stops its server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.command == "table":
+        try:
+            saved = [Run(**row) for row in json.loads(args.file.read_text(encoding="utf-8"))]
+        except (OSError, ValueError, TypeError) as error:
+            print(f"corpus: {args.file} is not the output of `run --json` ({error})", file=sys.stderr)
+            return 2
+        Console(width=200).print(_table(saved))
+        return 0
     if args.command == "serve":
         try:
             return _serve(args)
@@ -302,5 +312,5 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps([asdict(r) for r in runs], indent=2))
     else:
-        Console(width=200).print(_table(runs, {a.name: a for a in apps}))
+        Console(width=200).print(_table(runs))
     return 1 if any(r.error for r in runs) else 0
