@@ -54,6 +54,7 @@ class Run:
     planted: int = 0
     found: dict[str, int | None] = field(default_factory=dict)
     missed: list[str] = field(default_factory=list)
+    suspected: list[str] = field(default_factory=list)
     false_positives: list[dict[str, Any]] = field(default_factory=list)
     duplicates: int = 0
     clicks: int | None = None
@@ -63,6 +64,7 @@ class Run:
     wall_s: float = 0.0
     load: str = ""
     error: str | None = None
+    allow_destructive: bool = False
 
 
 def _load() -> str:
@@ -97,11 +99,13 @@ def _bughunt(args: list[str], timeout_s: float, env: dict[str, str]) -> dict[str
 
 
 def explore(
-    co: Checkout, base: str, store: Path, budget: int, engine: str
+    co: Checkout, base: str, store: Path, budget: int, engine: str, allow_destructive: bool
 ) -> tuple[dict[str, Any], list[Report]]:
     app = co.app
     args = ["explore", "--url", base + app.start_path, "--store", str(store), "--budget", str(budget)]
     args += ["--engine", engine, "--json"]
+    if allow_destructive:
+        args.append("--allow-destructive")
     env = dict(os.environ)
     if app.login is not None:
         args += ["--login-url", base + app.login.url, "--username", app.login.username]
@@ -113,10 +117,13 @@ def explore(
     return result, reports(result, memory)
 
 
-def run_one(co: Checkout, work: Path, buggy: bool, budget: int, engine: str, keep: bool) -> Run:
+def run_one(
+    co: Checkout, work: Path, buggy: bool, budget: int, engine: str, keep: bool, allow_destructive: bool
+) -> Run:
     app = co.app
     name = "buggy" if buggy else "clean"
     run = Run(app.name, app.family, app.commit, name, budget, engine, len(app.bugs) if buggy else 0)
+    run.allow_destructive = allow_destructive
     runs = work / app.name / "runs" / f"{name}-{budget}"
     shutil.rmtree(runs, ignore_errors=True)
     started = time.monotonic()
@@ -126,9 +133,10 @@ def run_one(co: Checkout, work: Path, buggy: bool, budget: int, engine: str, kee
         port = free_port()
         with serving(co, port, runs / "server.log") as base:
             _progress(f"{app.name}: {name} build on {base}, exploring {budget} clicks ({engine})")
-            result, found = explore(co, base, runs / "store", budget, engine)
+            result, found = explore(co, base, runs / "store", budget, engine, allow_destructive)
         scored = score(app.bugs if buggy else (), found)
         run.found, run.missed, run.duplicates = scored.found, scored.missed, len(scored.duplicates)
+        run.suspected = scored.suspected
         run.false_positives = [
             {"kind": r.kind, "route": r.routes[0], "click": r.first_click, "suspected": r.suspected}
             for r in scored.false_positives
@@ -151,7 +159,10 @@ def run_one(co: Checkout, work: Path, buggy: bool, budget: int, engine: str, kee
 
 
 def _table(runs: list[Run]) -> Table:
-    table = Table(title="BugHunt on the corpus (found: planted bug id @ click it was first found)")
+    table = Table(
+        title="BugHunt on the corpus (found: planted bug id @ click it was first found; "
+        "? = only a suspected destructive link, not opened)"
+    )
     for column in (
         "app",
         "family",
@@ -172,19 +183,22 @@ def _table(runs: list[Run]) -> Table:
             found = f"error: {run.error}"
         elif run.build == "buggy":
             hits = ", ".join(
-                f"{bug_id}@{click}" for bug_id, click in sorted(run.found.items(), key=lambda kv: kv[1] or 0)
+                f"{bug_id}@{click}{'?' if bug_id in run.suspected else ''}"
+                for bug_id, click in sorted(run.found.items(), key=lambda kv: kv[1] or 0)
             )
             found = f"{len(run.found)}/{run.planted}" + (f": {hits}" if hits else "")
             if run.missed:
                 found += f"; missed {', '.join(run.missed)}"
         else:
             found = "-"
-        fps = "; ".join(f"{fp['kind']} {fp['route']}" for fp in run.false_positives)
+        fps = "; ".join(
+            f"{fp['kind']}{'?' if fp.get('suspected') else ''} {fp['route']}" for fp in run.false_positives
+        )
         table.add_row(
             run.app,
             run.family,
             run.commit[:10],
-            run.build,
+            run.build + (" (destructive opened)" if run.allow_destructive else ""),
             str(run.budget),
             found,
             f"{len(run.false_positives)}" + (f": {fps}" if fps else ""),
@@ -216,6 +230,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     run.add_argument("--json", action="store_true", help="print the runs as JSON instead of the table")
     run.add_argument("--keep", action="store_true", help="keep each exploration's store in --work")
+    run.add_argument(
+        "--allow-destructive",
+        action="store_true",
+        help="pass --allow-destructive to bughunt (every build is a fresh seeded database: disposable)",
+    )
     table = sub.add_parser("table", help="print the table of a `run --json` output file")
     table.add_argument("file", type=Path)
     serve = sub.add_parser(
@@ -307,7 +326,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for budget in budgets:
             for name in builds:
-                runs.append(run_one(co, work, name == "buggy", budget, args.engine or app.engine, args.keep))
+                engine = args.engine or app.engine
+                runs.append(
+                    run_one(co, work, name == "buggy", budget, engine, args.keep, args.allow_destructive)
+                )
         build(co, buggy=False)  # leave the checkout as the commit plus its patches
     if args.json:
         print(json.dumps([asdict(r) for r in runs], indent=2))

@@ -27,6 +27,7 @@ class Report:
 class Score:
     found: dict[str, int | None] = field(default_factory=dict)  # planted id -> click first found
     missed: list[str] = field(default_factory=list)
+    suspected: list[str] = field(default_factory=list)  # found only by a suspected (unopened) report
     false_positives: list[Report] = field(default_factory=list)
     duplicates: list[Report] = field(default_factory=list)
 
@@ -66,5 +67,7 @@ def score(planted: tuple[Bug, ...], found: list[Report]) -> Score:
             result.duplicates.append(report)
         else:
             result.found[bug.id] = report.first_click
+            if report.suspected:
+                result.suspected.append(bug.id)
     result.missed = [b.id for b in planted if b.id not in result.found]
     return result
