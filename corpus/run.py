@@ -60,6 +60,7 @@ class Run:
     clicks: int | None = None
     pages_visited: int | None = None
     repeat_clicks: int | str = "n/a"
+    repeat_visits: int | None = None  # the explore JSON's clicks onto an already-visited page
     stop_reason: str | None = None
     wall_s: float = 0.0
     load: str = ""
@@ -145,6 +146,7 @@ def run_one(
         run.clicks = result.get("clicks")
         run.pages_visited = counts.get("pages_visited", len(result.get("pages_visited") or []))
         run.repeat_clicks = result.get("repeat_clicks", "n/a")
+        run.repeat_visits = result.get("repeat_visits")
         run.stop_reason = result.get("stop_reason")
     except BuildError as error:
         run.error = str(error)
@@ -204,7 +206,8 @@ def _table(runs: list[Run]) -> Table:
             f"{len(run.false_positives)}" + (f": {fps}" if fps else ""),
             str(run.duplicates),
             str(run.pages_visited),
-            str(run.repeat_clicks),
+            str(run.repeat_clicks)
+            + (f" (repeat_visits {run.repeat_visits})" if run.repeat_visits is not None else ""),
             f"{run.wall_s:.0f}",
             run.load,
         )
