@@ -1,0 +1,5 @@
+import sys
+
+from corpus.run import main
+
+sys.exit(main())

@@ -1,0 +1,341 @@
+"""`python -m corpus run`: every application, clean and buggy, at each budget; one table.
+
+For each application: check it out at its commit (from a mirror of bare git dirs, or GitHub with
+`--clone`), set it up once (cached in `--work`), then for the clean and the buggy build at each
+budget: seed a fresh database, start the server on a free loopback port, run `bughunt explore` on it,
+stop the server (its whole process group), and score the report against the planted bugs.
+Progress goes to stderr; the table (or `--json`) to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from corpus.build import SEED_TIMEOUT_S, BuildError, Checkout, build, checkout, run_commands, set_up
+from corpus.score import Report, reports, score
+from corpus.server import free_port, serving, stop_group
+from corpus.spec import SpecError, load_apps
+
+DEFAULT_WORK = Path(".corpus-work")
+DEFAULT_MIRROR = Path("/work/.mirror")
+PASSWORD_ENV = "CORPUS_PASSWORD"
+# An exploration's own bound: 10 s a click is far above what a loopback app needs, plus room to start.
+EXPLORE_S_PER_CLICK = 10.0
+EXPLORE_BASE_S = 120.0
+
+
+def _progress(message: str) -> None:
+    print(f"[corpus] {message}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Run:
+    """One exploration of one build at one budget, scored."""
+
+    app: str
+    family: str
+    commit: str
+    build: str  # clean | buggy
+    budget: int
+    engine: str
+    planted: int = 0
+    found: dict[str, int | None] = field(default_factory=dict)
+    missed: list[str] = field(default_factory=list)
+    suspected: list[str] = field(default_factory=list)
+    false_positives: list[dict[str, Any]] = field(default_factory=list)
+    duplicates: int = 0
+    clicks: int | None = None
+    pages_visited: int | None = None
+    repeat_clicks: int | str = "n/a"
+    repeat_visits: int | None = None  # the explore JSON's clicks onto an already-visited page
+    stop_reason: str | None = None
+    wall_s: float = 0.0
+    load: str = ""
+    error: str | None = None
+    allow_destructive: bool = False
+
+
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.2f}/{five:.2f}"
+
+
+def _bughunt(args: list[str], timeout_s: float, env: dict[str, str]) -> dict[str, Any]:
+    """Run a bughunt command in its own process group, bounded; its `--json` output parsed."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bughunt", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        stop_group(process)
+        raise BuildError(f"bughunt {args[0]} took longer than {timeout_s:.0f} s") from None
+    finally:
+        if process.poll() is None:
+            stop_group(process)
+    try:
+        parsed: dict[str, Any] = json.loads(out)
+    except json.JSONDecodeError:
+        tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+        raise BuildError(f"bughunt {args[0]} exited {process.returncode}: {tail[0]}") from None
+    return parsed
+
+
+def explore(
+    co: Checkout, base: str, store: Path, budget: int, engine: str, allow_destructive: bool
+) -> tuple[dict[str, Any], list[Report]]:
+    app = co.app
+    args = ["explore", "--url", base + app.start_path, "--store", str(store), "--budget", str(budget)]
+    args += ["--engine", engine, "--json"]
+    if allow_destructive:
+        args.append("--allow-destructive")
+    env = dict(os.environ)
+    if app.login is not None:
+        args += ["--login-url", base + app.login.url, "--username", app.login.username]
+        args += ["--password-env", PASSWORD_ENV]
+        env[PASSWORD_ENV] = app.login.password
+    timeout_s = EXPLORE_BASE_S + EXPLORE_S_PER_CLICK * budget
+    result = _bughunt(args, timeout_s, env)
+    memory = _bughunt(["memory", "--store", str(store), "--json"], 120.0, env)
+    return result, reports(result, memory)
+
+
+def run_one(
+    co: Checkout, work: Path, buggy: bool, budget: int, engine: str, keep: bool, allow_destructive: bool
+) -> Run:
+    app = co.app
+    name = "buggy" if buggy else "clean"
+    run = Run(app.name, app.family, app.commit, name, budget, engine, len(app.bugs) if buggy else 0)
+    run.allow_destructive = allow_destructive
+    runs = work / app.name / "runs" / f"{name}-{budget}"
+    shutil.rmtree(runs, ignore_errors=True)
+    started = time.monotonic()
+    try:
+        build(co, buggy)
+        run_commands(co, app.seed, SEED_TIMEOUT_S, runs / "seed.log", _progress, f"seed {name}")
+        port = free_port()
+        with serving(co, port, runs / "server.log") as base:
+            _progress(f"{app.name}: {name} build on {base}, exploring {budget} clicks ({engine})")
+            result, found = explore(co, base, runs / "store", budget, engine, allow_destructive)
+        scored = score(app.bugs if buggy else (), found)
+        run.found, run.missed, run.duplicates = scored.found, scored.missed, len(scored.duplicates)
+        run.suspected = scored.suspected
+        run.false_positives = [
+            {"kind": r.kind, "route": r.routes[0], "click": r.first_click, "suspected": r.suspected}
+            for r in scored.false_positives
+        ]
+        counts = result.get("counts") or {}
+        run.clicks = result.get("clicks")
+        run.pages_visited = counts.get("pages_visited", len(result.get("pages_visited") or []))
+        run.repeat_clicks = result.get("repeat_clicks", "n/a")
+        run.repeat_visits = result.get("repeat_visits")
+        run.stop_reason = result.get("stop_reason")
+    except BuildError as error:
+        run.error = str(error)
+        run.missed = [b.id for b in app.bugs] if buggy else []
+        _progress(f"{app.name}: {name} {budget}: {error}")
+    finally:
+        run.wall_s = round(time.monotonic() - started, 1)
+        run.load = _load()
+        if not keep:
+            shutil.rmtree(runs / "store", ignore_errors=True)
+    return run
+
+
+def _table(runs: list[Run]) -> Table:
+    table = Table(
+        title="BugHunt on the corpus (found: planted bug id @ click it was first found; "
+        "? = only a suspected destructive link, not opened)"
+    )
+    for column in (
+        "app",
+        "family",
+        "commit",
+        "build",
+        "budget",
+        "found",
+        "false pos.",
+        "dup.",
+        "pages",
+        "repeat clicks",
+        "wall s",
+        "load 1/5",
+    ):
+        table.add_column(column, overflow="fold")
+    for run in runs:
+        if run.error:
+            found = f"error: {run.error}"
+        elif run.build == "buggy":
+            hits = ", ".join(
+                f"{bug_id}@{click}{'?' if bug_id in run.suspected else ''}"
+                for bug_id, click in sorted(run.found.items(), key=lambda kv: kv[1] or 0)
+            )
+            found = f"{len(run.found)}/{run.planted}" + (f": {hits}" if hits else "")
+            if run.missed:
+                found += f"; missed {', '.join(run.missed)}"
+        else:
+            found = "-"
+        fps = "; ".join(
+            f"{fp['kind']}{'?' if fp.get('suspected') else ''} {fp['route']}" for fp in run.false_positives
+        )
+        table.add_row(
+            run.app,
+            run.family,
+            run.commit[:10],
+            run.build + (" (destructive opened)" if run.allow_destructive else ""),
+            str(run.budget),
+            found,
+            f"{len(run.false_positives)}" + (f": {fps}" if fps else ""),
+            str(run.duplicates),
+            str(run.pages_visited),
+            str(run.repeat_clicks)
+            + (f" (repeat_visits {run.repeat_visits})" if run.repeat_visits is not None else ""),
+            f"{run.wall_s:.0f}",
+            run.load,
+        )
+    return table
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m corpus", description=__doc__.splitlines()[0] if __doc__ else None
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="explore every application, clean and buggy, and print the table")
+    run.add_argument("--apps", help="comma-separated application names (default: every corpus/apps/*.toml)")
+    run.add_argument("--budgets", default="100,30", help="comma-separated click budgets (default 100,30)")
+    run.add_argument("--engine", choices=["http", "browser", "auto"], help="override each app's engine")
+    run.add_argument("--builds", default="clean,buggy", help="clean, buggy or both (default clean,buggy)")
+    run.add_argument(
+        "--mirror", type=Path, default=DEFAULT_MIRROR, help="folder of <owner>+<name> bare git dirs"
+    )
+    run.add_argument("--clone", action="store_true", help="git clone from GitHub instead of the mirror")
+    run.add_argument(
+        "--work", type=Path, default=DEFAULT_WORK, help="checkouts, venvs, logs (default .corpus-work/)"
+    )
+    run.add_argument("--json", action="store_true", help="print the runs as JSON instead of the table")
+    run.add_argument("--keep", action="store_true", help="keep each exploration's store in --work")
+    run.add_argument(
+        "--allow-destructive",
+        action="store_true",
+        help="pass --allow-destructive to bughunt (every build is a fresh seeded database: disposable)",
+    )
+    table = sub.add_parser("table", help="print the table of a `run --json` output file")
+    table.add_argument("file", type=Path)
+    serve = sub.add_parser(
+        "serve", help="build, seed and serve one application until Ctrl-C or SIGTERM (to check bugs by hand)"
+    )
+    serve.add_argument("app", help="the application's name")
+    serve.add_argument("--build", choices=["clean", "buggy"], default="buggy")
+    serve.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
+    serve.add_argument(
+        "--mirror", type=Path, default=DEFAULT_MIRROR, help="folder of <owner>+<name> bare git dirs"
+    )
+    serve.add_argument("--clone", action="store_true", help="git clone from GitHub instead of the mirror")
+    serve.add_argument(
+        "--work", type=Path, default=DEFAULT_WORK, help="checkouts, venvs, logs (default .corpus-work/)"
+    )
+    return parser.parse_args(argv)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Serve one build on loopback until interrupted; the server is stopped on the way out."""
+    app = load_apps([args.app])[0]
+    work = args.work.resolve()
+    co = checkout(app, work, args.mirror, args.clone, _progress)
+    set_up(co, work, _progress)
+    build(co, args.build == "buggy")
+    logs = work / app.name / "runs" / f"serve-{args.build}"
+    run_commands(co, app.seed, SEED_TIMEOUT_S, logs / "seed.log", _progress, f"seed {args.build}")
+    try:
+        with serving(co, args.port or free_port(), logs / "server.log") as base:
+            _progress(
+                f"{app.name}: {args.build} build on {base}{app.start_path} (Ctrl-C or SIGTERM stops it)"
+            )
+            if app.login is not None:
+                _progress(f"log in at {base}{app.login.url} as {app.login.username} / {app.login.password}")
+            while True:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        build(co, buggy=False)
+
+
+def _numbers(text: str, what: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        values = []
+    if not values or any(v < 1 for v in values):
+        raise SpecError(f"{what} must be comma-separated positive numbers, got {text!r}")
+    return values
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    # A SIGTERM becomes an exception, so every `finally` still stops its server.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.command == "table":
+        try:
+            saved = [Run(**row) for row in json.loads(args.file.read_text(encoding="utf-8"))]
+        except (OSError, ValueError, TypeError) as error:
+            print(f"corpus: {args.file} is not the output of `run --json` ({error})", file=sys.stderr)
+            return 2
+        Console(width=200).print(_table(saved))
+        return 0
+    if args.command == "serve":
+        try:
+            return _serve(args)
+        except (SpecError, BuildError) as error:
+            print(f"corpus: {error}", file=sys.stderr)
+            return 2 if isinstance(error, SpecError) else 1
+    try:
+        apps = load_apps(args.apps.split(",") if args.apps else None)
+        budgets = _numbers(args.budgets, "--budgets")
+        builds = [b for b in args.builds.split(",") if b]
+        if not builds or set(builds) - {"clean", "buggy"}:
+            raise SpecError(f"--builds must be clean, buggy or clean,buggy, got {args.builds!r}")
+    except SpecError as error:
+        print(f"corpus: {error}", file=sys.stderr)
+        return 2
+    work = args.work.resolve()
+    runs: list[Run] = []
+    for app in apps:
+        try:
+            co = checkout(app, work, args.mirror, args.clone, _progress)
+            set_up(co, work, _progress)
+        except BuildError as error:
+            _progress(str(error))
+            runs.append(Run(app.name, app.family, app.commit, "setup", 0, "-", error=str(error)))
+            continue
+        for budget in budgets:
+            for name in builds:
+                engine = args.engine or app.engine
+                runs.append(
+                    run_one(co, work, name == "buggy", budget, engine, args.keep, args.allow_destructive)
+                )
+        build(co, buggy=False)  # leave the checkout as the commit plus its patches
+    if args.json:
+        print(json.dumps([asdict(r) for r in runs], indent=2))
+    else:
+        Console(width=200).print(_table(runs))
+    return 1 if any(r.error for r in runs) else 0

@@ -1,0 +1,132 @@
+"""The corpus runner's own logic: app files, scoring, edits, and a server always stopped.
+
+No corpus application runs here (CI keeps using the built-in sites): the checks use the app files
+as data, a small git repository made on the spot and Python's own http.server on loopback.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from corpus.build import BuildError, Checkout, apply_edits, build, checkout
+from corpus.score import Report, score
+from corpus.server import free_port, serving
+from corpus.spec import APPS_DIR, KINDS, Bug, Edit, SpecError, load, load_apps
+
+SIX = KINDS - {"client_error"}
+
+
+def test_every_app_file_follows_the_format_with_six_bugs_of_six_kinds() -> None:
+    apps = load_apps(None)
+    assert len(apps) >= 3
+    for app in apps:
+        kinds = {bug.kind for bug in app.bugs}
+        # the six kinds, or client_error instead of one of them
+        assert len(app.bugs) == 6 and len(kinds) == 6 and len(kinds & SIX) >= 5, app.name
+        assert all(1 <= bug.depth <= 3 for bug in app.bugs), app.name
+        assert "127.0.0.1" in app.start, f"{app.name} must bind loopback only"
+
+
+def _bug(bug_id: str, kind: str, route: str) -> Bug:
+    return Bug(bug_id, kind, re.compile(route), 1, False, "", (Edit("f", "a", "b"),))
+
+
+def test_scoring_matches_kind_and_fullmatched_route_counts_duplicates_and_false_positives() -> None:
+    planted = (
+        _bug("dup", "duplicate_pagination", r"/c/\d+\?page=\d+"),
+        _bug("500", "server_error", r"/r/\d+"),
+    )
+    found = [
+        Report("duplicate_pagination", ("/c/2?page=2",), 7, False),
+        Report("duplicate_pagination", ("/c/3?page=2",), 9, False),  # the same planted bug again
+        Report("server_error", ("/r/5/extra",), 3, False),  # no fullmatch
+        Report("server_error", ("/x", "/r/8"), 12, False),  # matched by an occurrence's route
+        Report("count_mismatch", ("/c/2?page=2",), 2, True),  # right route, wrong kind
+    ]
+    result = score(planted, found)
+    assert result.found == {"dup": 7, "500": 12}
+    assert [r.routes[0] for r in result.duplicates] == ["/c/3?page=2"]
+    assert sorted(r.routes[0] for r in result.false_positives) == ["/c/2?page=2", "/r/5/extra"]
+    assert result.missed == [] and result.suspected == []
+    assert score((), found).found == {} and len(score((), found).false_positives) == len(found)
+
+
+def test_an_app_file_with_a_bad_kind_or_name_is_one_clear_error(tmp_path: Path) -> None:
+    text = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
+    wrong_kind = tmp_path / "contact_app.toml"
+    wrong_kind.write_text(text.replace('kind = "server_error"', 'kind = "crash"'), encoding="utf-8")
+    with pytest.raises(SpecError, match="kind 'crash' is not one of"):
+        load(wrong_kind)
+    renamed = tmp_path / "other.toml"
+    renamed.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError, match="the file is 'other'"):
+        load(renamed)
+    with pytest.raises(SpecError, match="no application nope"):
+        load_apps(["nope"])
+
+
+def _repo(tmp_path: Path) -> tuple[Path, str]:
+    origin = tmp_path / "origin"
+    (origin / "app").mkdir(parents=True)
+    (origin / "app" / "views.py").write_text("start = (page - 1) * 10\nend = start + 10\n", encoding="utf-8")
+    git = ["git", "-C", str(origin), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git[:3], "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "app"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout
+    return origin, commit.strip()
+
+
+def test_builds_reset_the_checkout_and_an_ambiguous_find_changes_nothing(tmp_path: Path) -> None:
+    origin, commit = _repo(tmp_path)
+    spec = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
+    spec = re.sub(r'repo = "[^"]*"', 'repo = "t/origin"', spec)
+    spec = re.sub(r'commit = "[0-9a-f]{40}"', f'commit = "{commit}"', spec)
+    spec = spec.split("[[patches]]")[0] + 'subdir = "app"\n'
+    spec = spec.replace('name = "contact_app"', 'name = "mini"')
+    spec += '[[bugs]]\nid = "b"\nkind = "duplicate_pagination"\nroute = "/"\ndepth = 1\nwhat = ""\n'
+    spec += '[[bugs.inject]]\nfile = "views.py"\nfind = "(page - 1) * 10"\nreplace = "(page - 1) * 9"\n'
+    (tmp_path / "mini.toml").write_text(spec, encoding="utf-8")
+    app = load(tmp_path / "mini.toml")
+    (tmp_path / "mirror" / "t+origin").mkdir(parents=True)
+    subprocess.run(
+        ["git", "clone", "-q", "--bare", str(origin), str(tmp_path / "mirror" / "t+origin" / "repo")],
+        check=True,
+    )
+    co = checkout(app, tmp_path / "work", tmp_path / "mirror", False, lambda _: None)
+    views = co.root / "views.py"
+    build(co, buggy=True)
+    assert "(page - 1) * 9" in views.read_text(encoding="utf-8")
+    build(co, buggy=False)
+    assert "(page - 1) * 10" in views.read_text(encoding="utf-8")
+    before = views.read_text(encoding="utf-8")
+    with pytest.raises(BuildError, match="occurs 2 times"):
+        apply_edits(co, [Edit("views.py", "10", "11")], "patches")
+    with pytest.raises(BuildError, match="occurs 0 times"):
+        apply_edits(co, [Edit("views.py", "absent", "x")], "patches")
+    assert views.read_text(encoding="utf-8") == before
+
+
+def test_the_server_is_served_on_loopback_and_its_whole_group_stopped(tmp_path: Path) -> None:
+    spec = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
+    spec = re.sub(
+        r'\nstart = "[^"]*"', f'\nstart = "{sys.executable} -m http.server --bind 127.0.0.1 {{port}}"', spec
+    )
+    spec = re.sub(r'\nready_path = "[^"]*"', '\nready_path = "/"', spec)
+    (tmp_path / "contact_app.toml").write_text(spec, encoding="utf-8")
+    app = load(tmp_path / "contact_app.toml")
+    co = Checkout(app, tmp_path, tmp_path)
+    port = free_port()
+    with serving(co, port, tmp_path / "server.log") as base:
+        with urllib.request.urlopen(base + "/", timeout=5) as response:
+            assert response.status == 200
+        with pytest.raises(BuildError, match="already in use"), serving(co, port, tmp_path / "again.log"):
+            pass
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
