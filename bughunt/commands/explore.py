@@ -28,7 +28,7 @@ from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.login import Credentials, credentials_from_args
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import policy_names
-from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.store import DB_NAME, ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
 from bughunt.explorer.views import MemoryConfig
 from bughunt.reporters import baseline as bl
@@ -131,7 +131,7 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     )
     login.add_argument("--storage-state", type=Path, help="browser engine: a Playwright storage-state file")
     # `--password VALUE` would put the secret in the shell history and `ps`: refused with the way to do it
-    login.add_argument("--password", action=_RefusePassword, nargs="?", help=argparse.SUPPRESS)
+    login.add_argument("--password", dest="password_given", nargs="?", const="", help=argparse.SUPPRESS)
     p.add_argument(
         "--allow-destructive",
         action="store_true",
@@ -170,17 +170,6 @@ def add_ci_options(p: argparse.ArgumentParser) -> None:
     )
     ci.add_argument("--junit", type=Path, help="write JUnit XML: a test case per oracle and per bug")
     ci.add_argument("--sarif", type=Path, help="write SARIF 2.1.0: a result per open bug")
-
-
-class _RefusePassword(argparse.Action):
-    def __call__(
-        self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option: Any = None
-    ) -> None:
-        parser.error(
-            "--password is not accepted (a password on the command line ends up in the shell history): "
-            "put it in an environment variable and give its name, e.g. BH_PASS=... bughunt explore ... "
-            "--password-env BH_PASS"
-        )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -266,6 +255,12 @@ def _sigterm_unwinds() -> Iterator[None]:
 
 def run_session(args: argparse.Namespace, *, resume: bool) -> int:
     """Run `explore` / `resume`; SIGTERM marks the session interrupted and exits 143 (128 + 15)."""
+    if args.password_given is not None:
+        raise UsageError(
+            "--password is not accepted (a password on the command line ends up in the shell history "
+            "and `ps`): put it in an environment variable and name it, e.g. BH_PASS=... bughunt "
+            f"{'resume' if resume else 'explore'} ... --password-env BH_PASS"
+        )
     # --- settings: flags > config file > the store's remembered session (resume) > defaults ---
     source, stored = settings.apply(args, _stored_options if resume else None)
     if not resume and not args.url and not args.builtin_site:
@@ -437,6 +432,8 @@ def _ci_results(args: argparse.Namespace) -> int:
 
 
 def _stored_options(store_dir: Path) -> dict[str, Any]:
+    if not (Path(store_dir) / DB_NAME).is_file():
+        return {}  # no store: the input is checked first, then opening it says what is wrong
     store = ExplorerStore(store_dir, create=False, lock=False)
     try:
         return settings.stored_options(store.meta.get(settings.STORE_KEY))

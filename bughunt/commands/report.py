@@ -54,7 +54,7 @@ def write_report_file(html: str, out: Path) -> None:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "report",
-        help="write a self-contained HTML report of an exploration",
+        help="write a self-contained HTML report of an exploration, or its JUnit XML / SARIF for CI",
         description="Write a self-contained HTML page: site map with the walked path, coverage over steps, "
         "and every bug with its evidence.",
     )
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     # errors go to the shared net (memgpt_lite.cli_dispatch): one line and its exit code
     if args.out is None and args.junit is None and args.sarif is None:
         raise UsageError("give --out FILE (HTML), --junit FILE or --sarif FILE")
-    for path, option in ((args.out, "--out"), (args.junit, "--junit"), (args.sarif, "--sarif")):
+    for path, option in ((args.junit, "--junit"), (args.sarif, "--sarif")):
         check_output_file(path, option)
     ci = _write_ci_files(args) if args.junit is not None or args.sarif is not None else {}
     if args.out is None:
