@@ -368,7 +368,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                     return 130
                 except LoginLost as exc:  # the session maps it to stop reason "login_lost"; a fallback
                     print(
-                        f"error: login lost: {exc}; `bughunt resume` with the login options continues",
+                        f"error: login lost: {exc}; `bughunt resume --store {args.store}` continues",
                         file=sys.stderr,
                     )
                     return 1
@@ -393,7 +393,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         return 1
     if stop_reason == "login_lost":
         print(
-            f"error: login lost ({stop_detail}); `bughunt resume` with the login options continues",
+            f"error: login lost ({stop_detail}); `bughunt resume --store {args.store}` continues",
             file=sys.stderr,
         )
         return 1
