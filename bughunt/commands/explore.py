@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import signal
 import sys
 import threading
@@ -35,6 +36,7 @@ from bughunt.reporters import baseline as bl
 from memgpt_lite.cli_dispatch import check_output_file, require_model_access
 from memgpt_lite.errors import ModelError, UsageError
 
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DEFAULT_POLICY = "planner"
 """The simulator's planner (`bughunt.planning`): rarest-neighbour-first exploration over remembered links."""
 
@@ -269,6 +271,10 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
         ask = settings.missing_secrets(args, stored, source)
         if ask:
             raise UsageError(ask)
+    if args.password_env is not None and not _ENV_NAME.fullmatch(args.password_env):
+        # most likely the password itself: never echo it
+        raise UsageError("--password-env takes the NAME of an environment variable holding the password "
+                         "(e.g. BH_PASS), not the password")  # fmt: skip
     args.remembered_from_store = {dest for dest, where in source.items() if where == "store"}
     try:
         with _sigterm_unwinds():

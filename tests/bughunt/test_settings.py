@@ -85,6 +85,14 @@ def test_abbreviations_are_refused_and_password_points_to_password_env(tmp_path,
     assert exc.value.code == 2 and "unrecognized arguments: --budg" in capsys.readouterr().err
     rc, _, err = _run(capsys, "explore", "--builtin-site", "--store", str(store), "--password", DEMO_PASSWORD)
     assert rc == 2 and "--password-env" in err and DEMO_PASSWORD not in err and not store.exists()
+    # the password given as the variable's name: not echoed either
+    rc, _, err = _run(
+        capsys, "explore", "--builtin-site", "--store", str(store), "--password-env", DEMO_PASSWORD
+    )
+    assert rc == 2 and "NAME of an environment variable" in err and DEMO_PASSWORD not in err
+    with pytest.raises(SystemExit):  # nested sub-commands take no abbreviation either
+        main(["baseline", "check", "--store", str(store), "--base", "b.json"])
+    assert "unrecognized arguments: --base" in capsys.readouterr().err
 
 
 @pytest.fixture

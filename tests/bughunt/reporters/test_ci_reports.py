@@ -99,8 +99,11 @@ def test_report_for_ci_reads_the_store_and_writes_only_the_files_asked(explored,
     assert main(["report", "--store", str(store), "--junit", str(out / "j.xml"), "--sarif", str(out / "r.sarif"), "--json"]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["written"] == [str(out / "j.xml"), str(out / "r.sarif")]
     assert sorted(p.name for p in out.iterdir()) == ["j.xml", "r.sarif"]
+    baseline = tmp_path / "b.json"
+    assert main(["baseline", "write", "--store", str(store), "--out", str(baseline)]) == 0
+    assert main(["baseline", "check", "--store", str(store), "--baseline", str(baseline)]) == 0
     after = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in store.rglob("*") if p.is_file()}
-    assert after == before
+    assert after == before  # report, baseline write and check read the store only
     assert main(["report", "--store", str(store)]) == 2  # nothing asked: a usage error
     assert "give --out FILE" in capsys.readouterr().err
 
