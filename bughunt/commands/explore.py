@@ -273,12 +273,14 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
             raise UsageError(ask)
     if args.password_env is not None and not _ENV_NAME.fullmatch(args.password_env):
         # most likely the password itself: never echo it
-        raise UsageError("--password-env takes the NAME of an environment variable holding the password "
-                         "(e.g. BH_PASS), not the password")  # fmt: skip
-    args.remembered_from_store = {dest for dest, where in source.items() if where == "store"}
+        raise UsageError(
+            "--password-env takes the NAME of an environment variable holding the password (e.g. "
+            "BH_PASS), not the password"
+        )
+    from_store = frozenset(dest for dest, where in source.items() if where == "store")
     try:
         with _sigterm_unwinds():
-            return _run_session(args, resume=resume)
+            return _run_session(args, resume=resume, from_store=from_store)
     except Terminated:
         print(f"terminated; `bughunt resume --store {args.store}` continues", file=sys.stderr)
         return 143
@@ -303,7 +305,8 @@ def _session_config(args: argparse.Namespace) -> SessionConfig:
     )
 
 
-def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
+def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozenset[str] = frozenset()) -> int:
+    """The session; `from_store` names the options `resume` took from the store's remembered ones."""
     try:
         # Check what can be checked before a store is created, so bad input leaves nothing behind.
         _check_numbers(args)
@@ -315,7 +318,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         if args.url:
             HttpEngine(args.url, respect_robots=False)
             _credentials(args, args.url, None)
-            from_store = args.remembered_from_store  # the built-in site's settings of a moved store
+            # a moved built-in store keeps its remembered site settings; only given ones clash with --url
             if args.builtin_site or any(
                 getattr(args, dest) and dest not in from_store
                 for dest in ("poison_file", "site_version", "account")
