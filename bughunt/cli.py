@@ -23,7 +23,8 @@ SUMMARIES: dict[str, str] = {
     "resume": "continue an exploration from its store",
     "memory": "show an exploration's structured memory",
     "serve_site": "run a built-in test site (24 pages and six bugs, or conduit-htmx) on loopback",
-    "report": "write a self-contained HTML report of an exploration",
+    "report": "write a self-contained HTML report of an exploration, or its JUnit XML / SARIF for CI",
+    "baseline": "accept known bugs (write) or fail on bugs not accepted (check) for CI",
 }
 COMMANDS: tuple[str, ...] = tuple(SUMMARIES)
 
@@ -33,13 +34,28 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "bughunt explore --builtin-site --store runs/s1 --budget 12",
         "bughunt explore --url http://127.0.0.1:8000/ --store runs/s2 --policy frontier --json",
         "bughunt explore --builtin-site --store runs/s3 --policy llm --base-url http://localhost:11434 --model qwen3",
+        "bughunt explore --url http://127.0.0.1:8001/ --store runs/c1 --login-url /login --username demo "
+        "--password-env BH_PASS   # conduit-htmx, with BH_PASS=conduit-demo",
+        "bughunt explore --builtin-site --store runs/ci --fail-on new --baseline bughunt-baseline.json "
+        "--sarif bughunt.sarif --junit junit.xml",
+        "bughunt explore --config ci/bughunt.toml   # options from a file; flags override it",
     ),
     "resume": (
         "bughunt resume --store runs/s1 --budget 18 --json",
         "bughunt resume --store runs/s1 --site-version 1.3   # re-test after an upgrade",
+        "bughunt resume --store runs/c1   # the login options are remembered; only the secrets are asked for",
     ),
     "memory": ("bughunt memory --store runs/s1", "bughunt memory --store runs/s1 --json"),
-    "report": ("bughunt report --store runs/s1 --out runs/s1/report.html",),
+    "report": (
+        "bughunt report --store runs/s1 --out runs/s1/report.html",
+        "bughunt report --store runs/s1 --junit runs/s1/junit.xml --sarif runs/s1/bughunt.sarif",
+    ),
+    "baseline": (
+        "bughunt baseline write --store runs/s1 --out bughunt-baseline.json",
+        "bughunt baseline check --store runs/s1 --baseline bughunt-baseline.json",
+    ),
+    "baseline write": ("bughunt baseline write --store runs/s1 --out bughunt-baseline.json",),
+    "baseline check": ("bughunt baseline check --store runs/s1 --baseline bughunt-baseline.json --json",),
     "serve-site": (
         "bughunt serve-site --port 8000",
         "bughunt serve-site --port 8000 --app-version 1.3 --account logged-out",
@@ -87,6 +103,7 @@ def command_list_parser() -> argparse.ArgumentParser:
     command show."""
     parser = argparse.ArgumentParser(
         prog="bughunt",
+        allow_abbrev=False,
         description=DESCRIPTION,
         epilog="`bughunt COMMAND --help` describes a command, with examples.",
     )

@@ -130,6 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(
         prog="python -m bughunt.planning_bounds",
+        allow_abbrev=False,  # as every bughunt command line: no option matched by a prefix
         description="Steps to find all bugs: bug-blind optimum over the full map vs planner and frontier.",
     )
     parser.add_argument("--seeds", type=int, default=200, help="seeds from 1000 (default 200)")

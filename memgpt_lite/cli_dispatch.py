@@ -14,6 +14,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from loguru import logger
 from pydantic import ValidationError
@@ -34,6 +35,16 @@ LIBRARIES = ("memgpt_lite", "bughunt", "evals")
 VERBOSE_HELP = "log more (-v info, -vv debug); accepted before or after the sub-command"
 
 
+class ExactParser(argparse.ArgumentParser):
+    """An ArgumentParser that takes no abbreviations: `--password x` must not silently become
+    `--password-env x`, nor a typo a different option. Sub-command parsers are of the parent's class,
+    so every level of a command line built on it is exact."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+
 class Dispatcher:
     def __init__(
         self,
@@ -51,7 +62,7 @@ class Dispatcher:
         self.module_of = dict(module_of or {})
 
     def build_parser(self, argv: list[str] | None = None) -> argparse.ArgumentParser:
-        parser = argparse.ArgumentParser(
+        parser = ExactParser(
             prog=self.prog,
             description=self.description,
             epilog=f"`{self.prog} COMMAND --help` describes a command, with examples.",

@@ -80,7 +80,12 @@ FAST: dict[str, list[str]] = {
     "python -m evals fixture": ["--embedder", "hashing"],
 }
 # environment for a command (FAST's counterpart for what a script reads from the environment)
-FAST_ENV: dict[str, dict[str, str]] = {"bash scripts/test.sh": {"PYTEST_WORKERS": "1"}}
+FAST_ENV: dict[str, dict[str, str]] = {
+    "bash scripts/test.sh": {"PYTEST_WORKERS": "1"},
+    # the README says to export it: the conduit-htmx site's demo password, named by --password-env
+    "bughunt explore --url http://127.0.0.1:8001/ --store runs/c1": {"BH_PASS": "conduit-demo"},
+    "bughunt resume  --store runs/c1": {"BH_PASS": "conduit-demo"},
+}
 SKIPPED: dict[str, str] = {
     "bughunt ablate --config my.yaml --backend dask": "needs the user's my.yaml and a running Dask scheduler",
 }

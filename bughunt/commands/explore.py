@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import signal
 import sys
 import threading
@@ -20,6 +21,7 @@ from loguru import logger
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from bughunt import settings
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.engine import LoginLost
 from bughunt.explorer.factory import ENGINES, make_engine, make_policy
@@ -29,22 +31,29 @@ from bughunt.explorer.login import Credentials, credentials_from_args
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import policy_names
 from bughunt.explorer.secrets import Scrubber
-from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.store import DB_NAME, ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
 from bughunt.explorer.views import MemoryConfig
+from bughunt.reporters import baseline as bl
 from memgpt_lite.cli_dispatch import check_output_file, require_model_access
 from memgpt_lite.errors import ModelError, UsageError
 
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DEFAULT_POLICY = "planner"
 """The simulator's planner (`bughunt.planning`): rarest-neighbour-first exploration over remembered links."""
 
 
 def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     """Options shared by `explore` and `resume`."""
-    p.add_argument("--store", required=True, type=Path, help="store directory (created by explore)")
+    # Options the config file may give default to None here (`bughunt.settings` fills them: flag >
+    # file > the store's remembered session (resume) > built-in default, which the help states).
+    p.add_argument("--store", type=Path, help="store directory (created by explore); required")
     p.add_argument("--url", help="base URL of the application" + (" (when it moved)" if resume else ""))
     p.add_argument(
-        "--builtin-site", action="store_true", help="start the built-in site in-process and explore it"
+        "--builtin-site",
+        action="store_true",
+        default=None,
+        help="start the built-in site in-process and explore it",
     )
     p.add_argument("--site-version", choices=("1.2", "1.3"), help="built-in site: app version (default 1.2)")
     p.add_argument(
@@ -58,15 +67,18 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         default=None,
         help=f"{' | '.join(policy_names())} (default: planner, or the store's last)",
     )
-    p.add_argument("--budget", type=int, default=30, help="clicks in this session (default 30)")
-    p.add_argument("--seed", type=int, default=1000, help="random seed of the policy (default 1000)")
+    p.add_argument("--budget", type=int, help="clicks in this session (default 30)")
+    p.add_argument("--seed", type=int, help="random seed of the policy (default 1000)")
     p.add_argument(
         "--app-version", dest="app_version_hint", help="the app version, when the site does not state it"
     )
     p.add_argument("--delay", type=float, default=None, help="minimum seconds between requests (default 0 on loopback, else 1)")  # fmt: skip
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a response (default 10)")
+    p.add_argument("--timeout", type=float, help="seconds to wait for a response (default 10)")
     p.add_argument(
-        "--ignore-robots", action="store_true", help="do not read robots.txt (only for your own sites)"
+        "--ignore-robots",
+        action="store_true",
+        default=None,
+        help="do not read robots.txt (only for your own sites)",
     )
     p.add_argument(
         "--expire-after", type=float, default=None, metavar="HOURS", help="forget memories unused this long"
@@ -77,13 +89,20 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
     p.add_argument(
         "--base-url", default=None, help="llm policy: a server that speaks the Messages API (Ollama, vLLM)"
     )
-    p.add_argument("--no-visited", action="store_true", help="ablation: the policy gets no visit record")
-    p.add_argument("--no-link-table", action="store_true", help="ablation: the visit record keeps no links")
     p.add_argument(
-        "--no-bug-list", action="store_true", help="ablation: no bug list (re-seen bugs are re-reported)"
+        "--no-visited", action="store_true", default=None, help="ablation: the policy gets no visit record"
+    )
+    p.add_argument(
+        "--no-link-table", action="store_true", default=None, help="ablation: the visit record keeps no links"
+    )
+    p.add_argument(
+        "--no-bug-list",
+        action="store_true",
+        default=None,
+        help="ablation: no bug list (re-seen bugs are re-reported)",
     )
     p.add_argument("--capacity", type=int, default=None, help="visit-record capacity (default unlimited)")
-    p.add_argument("--eviction", choices=("fifo", "lru", "random"), default="fifo", help="eviction when full")
+    p.add_argument("--eviction", choices=("fifo", "lru", "random"), help="eviction when full (default fifo)")
     p.add_argument(
         "--engine",
         choices=ENGINES,
@@ -98,7 +117,9 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         help="browser engine: let the page's own requests reach this origin too (its API on another "
         "port); never explored (repeatable; every other origin is blocked)",
     )
-    login = p.add_argument_group("logging in (secrets stay in memory: give them again on resume)")
+    login = p.add_argument_group(
+        "logging in (secrets stay in memory: resume remembers the other options and asks for the secrets)"
+    )
     login.add_argument("--login-url", help="page with the login form (a form with a password field)")
     login.add_argument("--username", help="username for the login form")
     login.add_argument(
@@ -113,6 +134,8 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         "--header", action="append", metavar="'Name: value'", help="send this header (repeatable)"
     )
     login.add_argument("--storage-state", type=Path, help="browser engine: a Playwright storage-state file")
+    # `--password VALUE` would put the secret in the shell history and `ps`: refused with the way to do it
+    login.add_argument("--password", dest="password_given", nargs="?", const="", help=argparse.SUPPRESS)
     p.add_argument(
         "--allow-destructive",
         action="store_true",
@@ -127,7 +150,30 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         + ", so deleting data is always asked for explicitly",
     )
     p.add_argument("--report", type=Path, help="also write the HTML report to this file")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--json", action="store_true", default=None, help="print the result as JSON")
+    add_ci_options(p)
+    p.add_argument(
+        "--config",
+        type=Path,
+        help=f"options from this TOML file (default: ./{settings.CONFIG_NAME}, else [tool.bughunt] of "
+        "./pyproject.toml); flags override it; secrets only by variable name (password_env)",
+    )
+
+
+def add_ci_options(p: argparse.ArgumentParser) -> None:
+    ci = p.add_argument_group(
+        "CI (exit codes: 0 ok, 1 runtime failure, 2 bad input, 3 bugs per --fail-on, 130 Ctrl-C, 143 SIGTERM)"
+    )
+    ci.add_argument(
+        "--fail-on",
+        choices=bl.FAIL_ON,
+        help="exit 3 when open bugs are found: none (default) | new (not in --baseline) | open (any)",
+    )
+    ci.add_argument(
+        "--baseline", type=Path, help="accepted bugs (`bughunt baseline write`) for --fail-on new"
+    )
+    ci.add_argument("--junit", type=Path, help="write JUnit XML: a test case per oracle and per bug")
+    ci.add_argument("--sarif", type=Path, help="write SARIF 2.1.0: a result per open bug")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -137,8 +183,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.url and not args.builtin_site:
-        raise UsageError("give --url URL or --builtin-site")
     return run_session(args, resume=False)
 
 
@@ -181,6 +225,13 @@ def _check_numbers(args: argparse.Namespace) -> None:
     if (args.delay is not None and args.delay < 0) or not args.timeout > 0:
         raise UsageError("--delay must be >= 0 and --timeout > 0")
     check_output_file(args.report, "--report")
+    check_output_file(args.junit, "--junit")
+    check_output_file(args.sarif, "--sarif")
+    if args.baseline is not None:
+        bl.load(args.baseline)  # a baseline that cannot be read fails before the exploration
+    elif args.fail_on == "new" and bl.DEFAULT_PATH.is_file():
+        args.baseline = bl.DEFAULT_PATH
+        bl.load(args.baseline)
 
 
 class Terminated(BaseException):
@@ -208,9 +259,30 @@ def _sigterm_unwinds() -> Iterator[None]:
 
 def run_session(args: argparse.Namespace, *, resume: bool) -> int:
     """Run `explore` / `resume`; SIGTERM marks the session interrupted and exits 143 (128 + 15)."""
+    if args.password_given is not None:
+        raise UsageError(
+            "--password is not accepted (a password on the command line ends up in the shell history "
+            "and `ps`): put it in an environment variable and name it, e.g. BH_PASS=... bughunt "
+            f"{'resume' if resume else 'explore'} ... --password-env BH_PASS"
+        )
+    # --- settings: flags > config file > the store's remembered session (resume) > defaults ---
+    source, stored = settings.apply(args, _stored_options if resume else None)
+    if not resume and not args.url and not args.builtin_site:
+        raise UsageError("give --url URL or --builtin-site (or url = ... in the config file)")
+    if resume:
+        ask = settings.missing_secrets(args, stored, source)
+        if ask:
+            raise UsageError(ask)
+    if args.password_env is not None and not _ENV_NAME.fullmatch(args.password_env):
+        # most likely the password itself: never echo it
+        raise UsageError(
+            "--password-env takes the NAME of an environment variable holding the password (e.g. "
+            "BH_PASS), not the password"
+        )
+    from_store = frozenset(dest for dest, where in source.items() if where == "store")
     try:
         with _sigterm_unwinds():
-            return _run_session(args, resume=resume)
+            return _run_session(args, resume=resume, from_store=from_store)
     except Terminated:
         print(f"terminated; `bughunt resume --store {args.store}` continues", file=sys.stderr)
         return 143
@@ -235,7 +307,8 @@ def _session_config(args: argparse.Namespace) -> SessionConfig:
     )
 
 
-def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
+def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozenset[str] = frozenset()) -> int:
+    """The session; `from_store` names the options `resume` took from the store's remembered ones."""
     try:
         # Check what can be checked before a store is created, so bad input leaves nothing behind.
         _check_numbers(args)
@@ -251,7 +324,11 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         if args.url:
             HttpEngine(args.url, respect_robots=False)
             _credentials(args, args.url, None)
-            if args.builtin_site or args.poison_file or args.site_version or args.account:
+            # a moved built-in store keeps its remembered site settings; only given ones clash with --url
+            if args.builtin_site or any(
+                getattr(args, dest) and dest not in from_store
+                for dest in ("poison_file", "site_version", "account")
+            ):
                 raise UsageError(
                     "--builtin-site, --site-version, --account and --poison-file do not go with --url"
                 )
@@ -291,12 +368,16 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 print(why, file=sys.stderr)
             fetcher.log_in()
             store.add_secrets(fetcher.login_secrets())
+            if creds.login_url and creds.username and not args.json:
+                print(f"logged in as {creds.username} at {creds.login_url}", file=sys.stderr)
             with store.transaction():
                 store.meta.set("engine", fetcher.name)
                 if creds.used:
                     store.meta.set("login", creds.label)  # the kinds of login only, never a value
                 if creds.username:  # a name, not a secret: the report and each bug say who saw it
                     store.meta.set("account", creds.username)
+                # what `resume` needs again, never a secret (header and cookie names, not values)
+                store.meta.set(settings.STORE_KEY, json.dumps(settings.remembered(args)))
             config.builtin = builtin
             policy = stack.enter_context(
                 make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
@@ -311,7 +392,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                     return 130
                 except LoginLost as exc:  # the session maps it to stop reason "login_lost"; a fallback
                     print(
-                        f"error: login lost: {exc}; `bughunt resume` with the login options continues",
+                        f"error: login lost: {exc}; `bughunt resume --store {args.store}` continues",
                         file=sys.stderr,
                     )
                     return 1
@@ -325,7 +406,8 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         return 1
     if args.report:
         _write_report(args.store, args.report)
-    _print(data, args.json, scrub)
+    _print(data, args.json, scrub, account=creds.username if creds.login_url else None)
+    failing = _ci_results(args)
     stop_reason, stop_detail = data.stop_reason, data.stop_detail
     if not args.json:
         for outcome, routes in skipped.items():
@@ -335,7 +417,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         return 1
     if stop_reason == "login_lost":
         print(
-            f"error: login lost ({stop_detail}); `bughunt resume` with the login options continues",
+            f"error: login lost ({stop_detail}); `bughunt resume --store {args.store}` continues",
             file=sys.stderr,
         )
         return 1
@@ -345,7 +427,42 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
             file=sys.stderr,
         )
         return 1
-    return 0
+    return bl.EXIT_BUGS if failing else 0
+
+
+# --- CI: the files asked for and the --fail-on verdict ---
+def _ci_results(args: argparse.Namespace) -> int:
+    """Write --junit/--sarif and say which open bugs fail the build under --fail-on (their count)."""
+    from bughunt.reporters.files import write_ci_files
+    from bughunt.reporters.records import read_run
+
+    if args.fail_on == "none" and args.junit is None and args.sarif is None:
+        return 0
+    run = read_run(args.store)
+    baseline = bl.load(args.baseline) if args.baseline is not None else None
+    accepted = baseline.fingerprints if baseline is not None else None
+    for path in write_ci_files(run, junit=args.junit, sarif=args.sarif, accepted=accepted):
+        print(f"written: {path}", file=sys.stderr)
+    failing = bl.failing(run, args.fail_on, baseline)
+    if failing:
+        which = "not in the baseline" if args.fail_on == "new" and baseline is not None else "open"
+        print(
+            f"failing (--fail-on {args.fail_on}): {len(failing)} bugs {which}: "
+            + " ".join(f"{b.kind}@{b.route}" for b in failing[:8])
+            + (" ..." if len(failing) > 8 else ""),
+            file=sys.stderr,
+        )
+    return len(failing)
+
+
+def _stored_options(store_dir: Path) -> dict[str, Any]:
+    if not (Path(store_dir) / DB_NAME).is_file():
+        return {}  # no store: the input is checked first, then opening it says what is wrong
+    store = ExplorerStore(store_dir, create=False, lock=False)
+    try:
+        return settings.stored_options(store.meta.get(settings.STORE_KEY))
+    finally:
+        store.close()
 
 
 def _origins(values: list[str] | None) -> tuple[str, ...]:
@@ -445,8 +562,9 @@ def _write_report(store_dir: Path, out: Path) -> None:
     print(f"report written to {out} (open file://{out.resolve()})", file=sys.stderr)
 
 
-def _print(data: ExplorationSummary, as_json: bool, scrub: Scrubber) -> None:
+def _print(data: ExplorationSummary, as_json: bool, scrub: Scrubber, account: str | None = None) -> None:
     if as_json:
-        print(json.dumps(scrub.data(data.as_json()), indent=2))
+        # "account": who the form login logged in as (None: not logged in by a form)
+        print(json.dumps(scrub.data({**data.as_json(), "account": account}), indent=2))
         return
     print(scrub.text("\n".join(data.lines())))

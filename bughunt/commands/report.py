@@ -6,7 +6,9 @@ import argparse
 import json
 import os
 from pathlib import Path
+from typing import Any
 
+from memgpt_lite.cli_dispatch import check_output_file
 from memgpt_lite.errors import UsageError
 
 REPORT_MARK = '<meta name="generator" content="bughunt report">'
@@ -59,7 +61,7 @@ def write_report_file(html: str, out: Path) -> None:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "report",
-        help="write a self-contained HTML report of an exploration",
+        help="write a self-contained HTML report of an exploration, or its JUnit XML / SARIF for CI",
         description="Write a self-contained HTML page: site map with the walked path, coverage over steps, "
         "and every bug with its evidence.",
     )
@@ -67,17 +69,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--out",
         type=Path,
-        required=True,
         help="HTML file to write (an existing file is replaced only if it is an earlier bughunt report)",
+    )
+    p.add_argument("--junit", type=Path, help="write JUnit XML: a test case per oracle and per bug")
+    p.add_argument("--sarif", type=Path, help="write SARIF 2.1.0: a result per open bug")
+    p.add_argument(
+        "--baseline",
+        type=Path,
+        help="mark the bugs this baseline accepts (skipped in JUnit, unchanged in SARIF)",
     )
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    # errors go to the shared net (memgpt_lite.cli_dispatch): one line and its exit code
+    if args.out is None and args.junit is None and args.sarif is None:
+        raise UsageError("give --out FILE (HTML), --junit FILE or --sarif FILE")
+    for path, option in ((args.junit, "--junit"), (args.sarif, "--sarif")):
+        check_output_file(path, option)
+    ci = _write_ci_files(args) if args.junit is not None or args.sarif is not None else {}
+    if args.out is None:
+        if args.json:
+            print(json.dumps(ci, indent=2))
+        else:
+            print(f"written: {', '.join(ci['written'])} ({ci['open_bugs']} open bugs)")
+        return 0
     from bughunt.report import counts, load_report_data, render_report
 
-    # errors go to the shared net (memgpt_lite.cli_dispatch): one line and its exit code
     data = load_report_data(args.store)
     html = mark_report(render_report(data))
     write_report_file(html, args.out)
@@ -92,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         "pages_visited": shown["pages_visited"],
         "bugs": len(live),
         "open_bugs": sum(b.get("status") == "open" for b in live),
+        **({"ci_files": ci["written"]} if ci else {}),
     }
     if args.json:
         print(json.dumps(info, indent=2))
@@ -100,4 +120,18 @@ def run(args: argparse.Namespace) -> int:
             f"report written to {args.out} ({info['clicks']} clicks in {info['sessions']} "
             f"session{'s' if info['sessions'] != 1 else ''}, {info['bugs']} bugs)"
         )
+        if ci:
+            print(f"written: {', '.join(ci['written'])}")
     return 0
+
+
+def _write_ci_files(args: argparse.Namespace) -> dict[str, Any]:
+    """--junit / --sarif from the store, read-only (the store is opened without a lock and not written)."""
+    from bughunt.reporters import baseline as bl
+    from bughunt.reporters.files import write_ci_files
+    from bughunt.reporters.records import read_run
+
+    accepted = bl.load(args.baseline).fingerprints if args.baseline is not None else None
+    run = read_run(args.store)
+    written = write_ci_files(run, junit=args.junit, sarif=args.sarif, accepted=accepted)
+    return {"written": [str(p) for p in written], "open_bugs": len(run.open_bugs())}
