@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.build import BuildError, Checkout, apply_edits, build, checkout
+from corpus.build import BuildError, Checkout, apply_edits, build, checkout, exclusive
 from corpus.score import Report, score
 from corpus.server import free_port, serving
 from corpus.spec import APPS_DIR, KINDS, Bug, Edit, SpecError, load, load_apps
@@ -130,3 +130,13 @@ def test_the_server_is_served_on_loopback_and_its_whole_group_stopped(tmp_path: 
             pass
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+
+
+def test_two_commands_on_one_app_and_work_folder_are_refused_not_interleaved(tmp_path: Path) -> None:
+    app = load(APPS_DIR / "contact_app.toml")
+    with exclusive(app, tmp_path):
+        with pytest.raises(BuildError, match="another `python -m corpus` command is using"):
+            with exclusive(app, tmp_path):
+                pass
+    with exclusive(app, tmp_path):  # released on the way out
+        pass
