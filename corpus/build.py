@@ -7,11 +7,13 @@ both builds) and, for the buggy build, every bug's `[[bugs.inject]]` are applied
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +69,20 @@ def _mirror(mirror: Path, repo: str) -> Path | None:
         if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
             return candidate
     return None
+
+
+@contextlib.contextmanager
+def exclusive(app: App, work: Path) -> Iterator[None]:
+    """One corpus command at a time per application and work folder: builds share one checkout."""
+    (work / app.name).mkdir(parents=True, exist_ok=True)
+    with (work / app.name / "lock").open("w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BuildError(
+                f"{app.name}: another `python -m corpus` command is using {work / app.name} (its builds share one checkout)"
+            ) from None
+        yield
 
 
 def checkout(app: App, work: Path, mirror: Path | None, clone: bool, progress: Progress) -> Checkout:

@@ -24,10 +24,19 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from corpus.build import SEED_TIMEOUT_S, BuildError, Checkout, build, checkout, run_commands, set_up
+from corpus.build import (
+    SEED_TIMEOUT_S,
+    BuildError,
+    Checkout,
+    build,
+    checkout,
+    exclusive,
+    run_commands,
+    set_up,
+)
 from corpus.score import Report, reports, score
 from corpus.server import free_port, serving, stop_group
-from corpus.spec import SpecError, load_apps
+from corpus.spec import App, SpecError, load_apps
 
 DEFAULT_WORK = Path(".corpus-work")
 DEFAULT_MIRROR = Path("/work/.mirror")
@@ -260,6 +269,11 @@ def _serve(args: argparse.Namespace) -> int:
     """Serve one build on loopback until interrupted; the server is stopped on the way out."""
     app = load_apps([args.app])[0]
     work = args.work.resolve()
+    with exclusive(app, work):
+        return _serve_locked(app, work, args)
+
+
+def _serve_locked(app: App, work: Path, args: argparse.Namespace) -> int:
     co = checkout(app, work, args.mirror, args.clone, _progress)
     set_up(co, work, _progress)
     build(co, args.build == "buggy")
@@ -321,19 +335,21 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[Run] = []
     for app in apps:
         try:
-            co = checkout(app, work, args.mirror, args.clone, _progress)
-            set_up(co, work, _progress)
+            with exclusive(app, work):
+                co = checkout(app, work, args.mirror, args.clone, _progress)
+                set_up(co, work, _progress)
+                for budget in budgets:
+                    for name in builds:
+                        engine = args.engine or app.engine
+                        runs.append(
+                            run_one(
+                                co, work, name == "buggy", budget, engine, args.keep, args.allow_destructive
+                            )
+                        )
+                build(co, buggy=False)  # leave the checkout as the commit plus its patches
         except BuildError as error:
             _progress(str(error))
             runs.append(Run(app.name, app.family, app.commit, "setup", 0, "-", error=str(error)))
-            continue
-        for budget in budgets:
-            for name in builds:
-                engine = args.engine or app.engine
-                runs.append(
-                    run_one(co, work, name == "buggy", budget, engine, args.keep, args.allow_destructive)
-                )
-        build(co, buggy=False)  # leave the checkout as the commit plus its patches
     if args.json:
         print(json.dumps([asdict(r) for r in runs], indent=2))
     else:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.build import BuildError, Checkout, apply_edits, build, checkout
+from corpus.build import BuildError, Checkout, apply_edits, build, checkout, exclusive
 from corpus.score import Report, score
 from corpus.server import free_port, serving
 from corpus.spec import APPS_DIR, KINDS, Bug, Edit, SpecError, load, load_apps
@@ -22,15 +22,17 @@ from corpus.spec import APPS_DIR, KINDS, Bug, Edit, SpecError, load, load_apps
 SIX = KINDS - {"client_error"}
 
 
-def test_every_app_file_follows_the_format_with_six_bugs_of_six_kinds() -> None:
-    apps = load_apps(None)
-    assert len(apps) >= 3
-    for app in apps:
-        kinds = {bug.kind for bug in app.bugs}
-        # the six kinds, or client_error instead of one of them
-        assert len(app.bugs) == 6 and len(kinds) == 6 and len(kinds & SIX) >= 5, app.name
+def test_every_app_file_follows_the_format() -> None:
+    apps = {app.name: app for app in load_apps(None)}
+    for app in apps.values():
+        kinds = [bug.kind for bug in app.bugs]
+        assert 1 <= len(kinds) <= 6 and len(set(kinds)) == len(kinds), app.name
         assert all(1 <= bug.depth <= 3 for bug in app.bugs), app.name
-        assert "127.0.0.1" in app.start, f"{app.name} must bind loopback only"
+    for name in ("bluelog", "django_blog", "contact_app"):
+        # the six kinds, or client_error instead of one of them
+        kinds = {bug.kind for bug in apps[name].bugs}
+        assert len(kinds) == 6 and len(kinds & SIX) >= 5, name
+        assert "127.0.0.1" in apps[name].start, f"{name} must bind loopback only"
 
 
 def _bug(bug_id: str, kind: str, route: str) -> Bug:
@@ -130,3 +132,13 @@ def test_the_server_is_served_on_loopback_and_its_whole_group_stopped(tmp_path: 
             pass
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+
+
+def test_two_commands_on_one_app_and_work_folder_are_refused_not_interleaved(tmp_path: Path) -> None:
+    app = load(APPS_DIR / "contact_app.toml")
+    with exclusive(app, tmp_path):
+        with pytest.raises(BuildError, match="another `python -m corpus` command is using"):
+            with exclusive(app, tmp_path):
+                pass
+    with exclusive(app, tmp_path):  # released on the way out
+        pass
