@@ -146,6 +146,31 @@ def test_blog_second_page_repeating_a_post_fires_and_a_clean_one_is_silent(two_i
     assert finding.evidence["previous_url"] == ORIGIN + "/?page=1"
 
 
+# --- a flat loop: each post is a linked heading, its text and footer as siblings, no wrapper ------
+
+
+def flat(path: str, posts: list[int], current: int) -> FetchedPage:
+    body = "".join(
+        f'<h3 class="title"><a href="/entry/{n}">Entry {n}</a></h3><p>Text of entry {n}.</p>'
+        f'<small>Comments: <a href="/entry/{n}#comments">2</a> Topic: <a href="/topic/1">Walks</a></small><hr>'
+        for n in posts
+    )
+    pager = "".join(
+        f'<li class="page-item active"><a class="page-link" href="/topic/1?page={i}">{i}</a></li>'
+        if i == current
+        else f'<li class="page-item"><a class="page-link" href="/topic/1?page={i}">{i}</a></li>'
+        for i in (1, 2)
+    )
+    return page(f'<div class="col"><h2>Walks</h2>{body}<ul class="pagination">{pager}</ul></div>', path)
+
+
+def test_flat_loop_repeating_an_entry_on_its_second_page_fires_and_a_clean_one_is_silent() -> None:
+    fetch = Fetcher(flat("/topic/1?page=1", [9, 8, 7], 1))
+    assert check_duplicate_pagination(flat("/topic/1?page=2", [6, 5, 4], 2), fetch) == []
+    [finding] = check_duplicate_pagination(flat("/topic/1?page=2", [7, 5, 4], 2), fetch)
+    assert finding.evidence["repeated"] == "Entry 7"
+
+
 # --- a Django admin-style changelist: rows led by a th scope=row link -----------------------------
 
 
