@@ -127,6 +127,8 @@ def test_count_above_a_paged_list_is_compared_with_all_its_pages(second: int, fi
     assert [f.evidence["listed"] for f in findings] == ([3 + second] if fires else [])
     assert fetch.calls == [ORIGIN + "/?page=2"]  # the one other page, once; « and the active 1 are not
     assert check_count_mismatch(first) == []  # no fetch: the list cannot be walked, nothing compared
+    unlabelled = Fetcher(blog("/?page=2", rest, 2, 2))  # page 2 shows no label: its list is not known
+    assert check_count_mismatch(first, unlabelled) == []
 
 
 def test_a_post_without_a_heading_is_identified_by_its_permalink_not_its_badge() -> None:
