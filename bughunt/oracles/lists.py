@@ -314,9 +314,11 @@ def other_pages(page: FetchedPage) -> list[str]:
 
 
 def _inactive(node: Node) -> bool:
-    """A disabled control or the current page's own: on the element or an ancestor inside the pager."""
-    for n in (node, *node.ancestors()):
-        if n.tag in ("ul", "ol", "nav", "body"):
+    """A disabled control or the current page's own: said by the element or its wrappers (`li.active
+    > a`, `span.disabled > span > a`) — not by the pager's surroundings (an `active` tab pane)."""
+    for depth, n in enumerate((node, *node.ancestors())):
+        names = f"{n.get('class')} {n.get('id')} {n.get('aria-label')}".lower()
+        if depth > 2 or n.tag in ("ul", "ol", "nav", "body") or "pagination" in names or "pager" in names:
             return False
         if (
             set(n.classes) & (_DISABLED | _CURRENT)

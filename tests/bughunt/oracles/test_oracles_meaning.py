@@ -106,6 +106,11 @@ def test_a_pager_drawn_for_a_single_page_leads_nowhere_and_one_with_a_second_pag
         '<ul class="pagination"><li class="active"><a href="#">1</a></li><li><a href="#" data-page="2">2</a></li></ul>'
     )
     assert other_pages(scripted) == [] and has_pagination(scripted)  # a script pages it: not complete
+    in_tab = page(
+        '<div class="tab-pane active"><div class="pages"><div class="pg"><a class="current" href="/?page=1">1</a>'
+        '</div><div class="pg"><a href="/?page=2">2</a></div></div></div>'
+    )
+    assert other_pages(in_tab) == [ORIGIN + "/?page=2"]  # the active tab is not the active page
 
 
 def test_count_above_a_single_page_list_is_compared_and_above_a_paged_one_is_not() -> None:
