@@ -123,13 +123,14 @@ def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | No
     return out
 
 
-def _listed(page: FetchedPage, noun: str) -> int:
-    """Items of the list labelled `noun` on another page of it (0 when that page has no such label)."""
+def _listed(page: FetchedPage, noun: str) -> tuple[int, int] | None:
+    """Items of the list labelled `noun` on another page of it (alone, and with nested ones), or
+    None when that page has no such labelled list (then the list's pages cannot be told apart)."""
     containers = {id(c) for c, _ in find_lists(page.document)}
     for label, other_noun, _shown in _labels(page.document):
         if other_noun == noun and (items := labelled_list(label, containers)) is not None:
-            return len(items)
-    return 0
+            return len(items), _with_nested(items)
+    return None
 
 
 def check_count_mismatch(
@@ -154,8 +155,12 @@ def check_count_mismatch(
                 walked = _all_pages(page, fetch) or []
             if not walked:
                 continue
-            listed += sum(_listed(other, noun) for other in walked)
-            if listed == shown:
+            counted = [_listed(other, noun) for other in walked]
+            if any(c is None for c in counted):
+                continue
+            listed += sum(c[0] for c in counted if c is not None)
+            nested = _with_nested(items) + sum(c[1] for c in counted if c is not None)
+            if shown in (listed, nested):
                 continue
         mismatches.append((label, shown, listed))
     if not mismatches:

@@ -19,8 +19,7 @@ title and the body), checked against another instance of the resource's template
 one. When the URL names no resource (`/settings`) or no named resource answers, the pages memory knows
 that link to the form (`OracleConfig.linked_from`) are tried — then the form page's own links to
 pages not loaded yet (`OracleConfig.loaded`) — and the one showing most of the form's filled values
-is compared — only the list item holding its link to the form when the form is one
-record's of a feed (`record_scope`). At most `OracleConfig.max_forms` edit forms are compared per page.
+is compared; on a feed of such records, only the item holding the link to the form (`record_scope`). At most `OracleConfig.max_forms` edit forms are compared per page.
 """
 
 from __future__ import annotations

@@ -82,8 +82,9 @@ def find_lists(root: Node) -> list[tuple[Node, list[Node]]]:
 @lru_cache(maxsize=8)
 def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
     """(container, item signature, items) for every group of two or more children of one element
-    that share a tag and class set, whatever siblings they stand among (tabs, a pager, a heading);
-    plus every `ul`/`ol`/`table` list (signature `li`/`tr`)."""
+    that share a tag and class set, whatever siblings they stand among (tabs, a pager, a heading) —
+    linked headings too, the items of a flat loop with no wrapper per item; plus every
+    `ul`/`ol`/`table` list (signature `li`/`tr`)."""
     runs: list[tuple[Node, str, list[Node]]] = []
     for node in root.iter():
         if node.tag in ("ul", "ol", "table"):
@@ -95,10 +96,19 @@ def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
             continue
         groups: dict[str, list[Node]] = {}
         for child in node.elements:
-            if sig := item_signature(child):
+            if sig := item_signature(child) or _linked_heading(child):
                 groups.setdefault(sig, []).append(child)
         runs += [(node, sig, items) for sig, items in groups.items() if len(items) >= 2]
     return runs
+
+
+def _linked_heading(node: Node) -> str:
+    """A heading that links somewhere starts an item of a flat loop (`h3 > a`, then the item's text
+    and footer as its siblings, no wrapper per item): its signature, else "". A heading without a
+    link titles a section, not an item."""
+    if node.tag in _HEADINGS and any(a.get("href") for a in node.find_all("a")):
+        return node.signature()
+    return ""
 
 
 def is_pager(container: Node, items: list[Node]) -> bool:
@@ -304,9 +314,11 @@ def other_pages(page: FetchedPage) -> list[str]:
 
 
 def _inactive(node: Node) -> bool:
-    """A disabled control or the current page's own: on the element or an ancestor inside the pager."""
-    for n in (node, *node.ancestors()):
-        if n.tag in ("ul", "ol", "nav", "body"):
+    """A disabled control or the current page's own: said by the element or its wrappers (`li.active
+    > a`, `span.disabled > span > a`) — not by the pager's surroundings (an `active` tab pane)."""
+    for depth, n in enumerate((node, *node.ancestors())):
+        names = f"{n.get('class')} {n.get('id')} {n.get('aria-label')}".lower()
+        if depth > 2 or n.tag in ("ul", "ol", "nav", "body") or "pagination" in names or "pager" in names:
             return False
         if (
             set(n.classes) & (_DISABLED | _CURRENT)

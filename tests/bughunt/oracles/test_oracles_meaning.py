@@ -106,6 +106,11 @@ def test_a_pager_drawn_for_a_single_page_leads_nowhere_and_one_with_a_second_pag
         '<ul class="pagination"><li class="active"><a href="#">1</a></li><li><a href="#" data-page="2">2</a></li></ul>'
     )
     assert other_pages(scripted) == [] and has_pagination(scripted)  # a script pages it: not complete
+    in_tab = page(
+        '<div class="tab-pane active"><div class="pages"><div class="pg"><a class="current" href="/?page=1">1</a>'
+        '</div><div class="pg"><a href="/?page=2">2</a></div></div></div>'
+    )
+    assert other_pages(in_tab) == [ORIGIN + "/?page=2"]  # the active tab is not the active page
 
 
 def test_count_above_a_single_page_list_is_compared_and_above_a_paged_one_is_not() -> None:
@@ -127,6 +132,8 @@ def test_count_above_a_paged_list_is_compared_with_all_its_pages(second: int, fi
     assert [f.evidence["listed"] for f in findings] == ([3 + second] if fires else [])
     assert fetch.calls == [ORIGIN + "/?page=2"]  # the one other page, once; « and the active 1 are not
     assert check_count_mismatch(first) == []  # no fetch: the list cannot be walked, nothing compared
+    unlabelled = Fetcher(blog("/?page=2", rest, 2, 2))  # page 2 shows no label: its list is not known
+    assert check_count_mismatch(first, unlabelled) == []
 
 
 def test_a_post_without_a_heading_is_identified_by_its_permalink_not_its_badge() -> None:
@@ -144,6 +151,31 @@ def test_blog_second_page_repeating_a_post_fires_and_a_clean_one_is_silent(two_i
     assert check_duplicate_pagination(blog("/?page=2", clean, 2, 2), fetch) == []
     [finding] = check_duplicate_pagination(blog("/?page=2", repeated, 2, 2), fetch)
     assert finding.evidence["previous_url"] == ORIGIN + "/?page=1"
+
+
+# --- a flat loop: each post is a linked heading, its text and footer as siblings, no wrapper ------
+
+
+def flat(path: str, posts: list[int], current: int) -> FetchedPage:
+    body = "".join(
+        f'<h3 class="title"><a href="/entry/{n}">Entry {n}</a></h3><p>Text of entry {n}.</p>'
+        f'<small>Comments: <a href="/entry/{n}#comments">2</a> Topic: <a href="/topic/1">Walks</a></small><hr>'
+        for n in posts
+    )
+    pager = "".join(
+        f'<li class="page-item active"><a class="page-link" href="/topic/1?page={i}">{i}</a></li>'
+        if i == current
+        else f'<li class="page-item"><a class="page-link" href="/topic/1?page={i}">{i}</a></li>'
+        for i in (1, 2)
+    )
+    return page(f'<div class="col"><h2>Walks</h2>{body}<ul class="pagination">{pager}</ul></div>', path)
+
+
+def test_flat_loop_repeating_an_entry_on_its_second_page_fires_and_a_clean_one_is_silent() -> None:
+    fetch = Fetcher(flat("/topic/1?page=1", [9, 8, 7], 1))
+    assert check_duplicate_pagination(flat("/topic/1?page=2", [6, 5, 4], 2), fetch) == []
+    [finding] = check_duplicate_pagination(flat("/topic/1?page=2", [7, 5, 4], 2), fetch)
+    assert finding.evidence["repeated"] == "Entry 7"
 
 
 # --- a Django admin-style changelist: rows led by a th scope=row link -----------------------------
