@@ -96,6 +96,12 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         help="browser engine: let the page's own requests reach this origin too (its API on another "
         "port); never explored (repeatable; every other origin is blocked)",
     )
+    p.add_argument(
+        "--browser-path",
+        metavar="PATH",
+        help="browser engine: the Chromium executable (default $BUGHUNT_CHROMIUM, else /usr/bin/chromium); "
+        "never downloaded",
+    )
     login = p.add_argument_group("logging in (secrets stay in memory: give them again on resume)")
     login.add_argument("--login-url", help="page with the login form (a form with a password field)")
     login.add_argument("--username", help="username for the login form")
@@ -274,6 +280,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 credentials=creds,
                 storage_state=creds.storage_state,
                 allow_origins=_origins(args.allow_origin),
+                browser_path=args.browser_path,
             )
             stack.callback(fetcher.close)
             if why:

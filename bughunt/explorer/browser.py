@@ -12,6 +12,7 @@ performed here; their result is a state, the URL plus the structure hash of what
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import time
@@ -54,13 +55,32 @@ MAX_ALIKE_CLICKS = 2
 _NTH = re.compile(r":nth-of-type\(\d+\)")
 
 
-def chromium_path() -> str:
-    """Debian's Chromium, or a clear one-line error when it is missing."""
+CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
+"""Environment variable naming the Chromium executable (`--browser-path` wins over it)."""
+_GET_CHROMIUM = "apt-get install chromium, or name one with --browser-path or " + CHROMIUM_ENV
+
+
+def chromium_path(explicit: str | None = None) -> str:
+    """The Chromium to drive: `explicit` (`--browser-path`), else `$BUGHUNT_CHROMIUM`, else Debian's
+    `/usr/bin/chromium` or `chromium` on the PATH; one clear line saying how to get one when none is
+    there (a browser is never downloaded). Also checks Playwright's client is importable."""
+    import importlib.util
+
+    if importlib.util.find_spec("playwright") is None:
+        raise UsageError(
+            "--engine browser needs Playwright's Python client, a dependency of this project: "
+            "reinstall it (pip install -e .) or pip install playwright"
+        )
+    named = explicit or os.environ.get(CHROMIUM_ENV) or None
+    if named is not None:
+        where = "--browser-path" if explicit else CHROMIUM_ENV
+        found = shutil.which(named) if os.sep not in named else named
+        if found is None or not os.access(found, os.X_OK) or not Path(found).is_file():
+            raise UsageError(f"{where} {named}: no Chromium executable there ({_GET_CHROMIUM})")
+        return found
     found = next((p for p in ("/usr/bin/chromium", shutil.which("chromium")) if p and Path(p).exists()), None)
     if found is None:
-        raise UsageError(
-            "--engine browser needs Chromium: /usr/bin/chromium not found (apt-get install chromium)"
-        )
+        raise UsageError(f"--engine browser needs Chromium: /usr/bin/chromium not found ({_GET_CHROMIUM})")
     return found
 
 
@@ -71,6 +91,8 @@ class BrowserEngine(HttpEngine):
     the browser logged in."""
 
     storage_state: Path | None = None
+    browser_path: str | None = None
+    """`--browser-path`: the Chromium executable (`chromium_path`)."""
     allow_origins: tuple[str, ...] = ()
     """Other origins the page's own requests may reach (a single-page app's API on another port);
     never explored, never navigated to. Everything else off the origin is aborted."""
@@ -91,7 +113,7 @@ class BrowserEngine(HttpEngine):
         if self._page is not None:
             return
         self._allowed = {o.rstrip("/").lower() for o in self.allow_origins}
-        executable = chromium_path()
+        executable = chromium_path(self.browser_path)
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 

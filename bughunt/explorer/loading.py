@@ -10,6 +10,7 @@ from dataclasses import replace
 from loguru import logger
 
 from bughunt.actions import Action
+from bughunt.page import FetchedPage
 
 from .engine import Engine, FetchResult
 from .graph import ExplorationGraph
@@ -42,3 +43,21 @@ def _load(engine: Engine, graph: ExplorationGraph, target: str) -> FetchResult:
     if result.outcome == "page" and (result.final_route or result.route) == page_route:
         return replace(result, route=target, final_route=target)
     return replace(result, route=target)
+
+
+def clicked_back(result: FetchResult, position: str, before: FetchedPage | None, label: str) -> FetchResult:
+    """A GET clicked on `position` that redirected back to it left a new state of that page: the page
+    after keeps the page before (`FetchedPage.clicked_from`), so the oracles can see what the request
+    changed (`bughunt.oracles.unsafe_get`), as they do for a click in place in the browser."""
+    page = result.page
+    if (
+        result.outcome != "page"
+        or page is None
+        or before is None
+        or page.clicked_from is not None
+        or not page.redirects
+        or (result.final_route or result.route) != position
+        or result.route == position
+    ):
+        return result
+    return replace(result, page=replace(page, clicked_from=(before, label)))

@@ -24,8 +24,9 @@ from .facts import PageFacts, read_page, site_texts
 from .graph import ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
+from .idle_controls import lesson
 from .inspection import inspect
-from .loading import load
+from .loading import clicked_back, load
 from .policies import Policy
 from .store import ExplorerStore
 from .summary import SessionResult, hand_over
@@ -133,7 +134,7 @@ class Explorer:
                 return "done", why
             out = self._step(
                 session_id, choice.target, position, retesting=choice.retesting, tokens=choice.tokens,
-                drop_walk=choice.drop_walk,
+                drop_walk=choice.drop_walk, via=choice.via,
             )  # fmt: skip
             self._drop_walk = False
             outcomes.append(out)
@@ -153,12 +154,16 @@ class Explorer:
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool = False, tokens: int = 0,
-        drop_walk: bool = False, click: bool = True,
+        drop_walk: bool = False, click: bool = True, via: str | None = None,
     ) -> StepOutcome:  # fmt: skip
-        """Load `target`, read the page's facts, run the oracles, and write the step (one transaction)."""
+        """Load `target`, read the page's facts, run the oracles, and write the step (one transaction).
+        `via` is the remembered page whose link `target` is when that is not `position`."""
         graph = self.graph
         cfg = self.config
         result = load(self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep)
+        origin = via or position
+        if via is None:
+            result = clicked_back(result, position, self.walk.page, self.hints.actions.get(target, ("", ""))[1])
         facts: PageFacts | None = None
         findings: list[Finding] = []
         version, writes = graph.app_version, VersionWrites()
@@ -174,6 +179,8 @@ class Explorer:
         self.walk.last_text = facts.text if facts is not None else ""
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment
+        click_of = graph.click_of(target)
+        idle = lesson(graph.store, target, origin, result, facts, click_of) if click else None
         landed = (result.final_route or result.route) if result.outcome == "page" else position
         out = graph.write_step(
             StepWrite(
@@ -183,9 +190,12 @@ class Explorer:
                 structure_hash=facts.structure_hash if facts is not None else None,
                 failed=is_failure(result.outcome, result.status),
                 clicks=facts.clicks if facts is not None else (), version_writes=writes, drop_walk=drop_walk,
+                idle=idle,
             )
         )  # fmt: skip
         out.click, out.partial = click, partial
+        if result.outcome == "page" and not partial:
+            self.walk.page = result.page
         if partial:
             self.hints.partials.add(out.route)
         self.walk.last = out

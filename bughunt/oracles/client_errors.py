@@ -41,7 +41,7 @@ def _message(error: ClientError) -> str:
     return _MESSAGES[error.kind]
 
 
-def _route_words(route: str) -> set[str]:
+def route_words(route: str) -> set[str]:
     """Plain words the page's route carries as data: its path (or hash-route) segments after the
     first, which names the collection, and its query values."""
     words: set[str] = set()
@@ -70,14 +70,14 @@ def request_signature(error: ClientError, page_route: str = "") -> str:
     method = error.text.split(" ", 1)[0].upper() if error.text else "GET"
     method = method if method.isalpha() and len(method) <= 8 else "GET"
     status = str(error.status) if error.status is not None else "failed"
-    return f"{method} {url_shape(error.url, _route_words(page_route))} {status}"
+    return f"{method} {url_shape(error.url, route_words(page_route))} {status}"
 
 
 def error_signature(error: ClientError, page_route: str = "") -> str:
     """An error's message as a root cause: first line, URLs as their shapes, volatile values gone."""
     lines = error.text.strip().splitlines()
     first = lines[0] if lines else ""
-    words = _route_words(page_route)
+    words = route_words(page_route)
     first = _URL.sub(lambda m: url_shape(m.group(0), words), first)
     return normalise_message(first)
 

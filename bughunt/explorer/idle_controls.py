@@ -1,0 +1,112 @@
+"""Controls whose click leads nowhere new, learned from one click and remembered per control shape.
+
+A click teaches the harness (never the model) what kind of control it was:
+
+- `same_state`: a click in place (`href="#"`, a dropdown, a collapse, a tab already shown) that left
+  the page's DOM structure as it was and showed no link the page did not have;
+- `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
+  by Post/Redirect/Get without the POST, a preference switch);
+- `toggle`: a GET to the same path with another query, rendering the same structure with the control
+  flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`);
+- `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
+  `bughunt.oracles.unsafe_get.STATE_VERBS`) — one of a shape is enough to see what it does.
+
+The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
+shape, on any page, is no longer a way onward: the chooser leaves it out and the session does not
+travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) for a click,
+or its URL's shape for a GET (`bughunt.oracles.client_errors.url_shape`: numbers, ids, slugs, query
+values and the words its page's route carries are placeholders, so `/profile/ann/follow` clicked on
+`/profile/ann` teaches `/profile/<v>/follow` for every profile).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from urllib.parse import urlsplit
+
+from bughunt.oracles.client_errors import route_words, url_shape
+from bughunt.oracles.unsafe_get import state_change
+
+from .engine import FetchResult
+from .facts import PageFacts
+from .graph import CLICK_MARK
+from .store import ExplorerStore
+
+_NTH = re.compile(r":nth-of-type\(\d+\)")
+
+
+def control_shape(route: str, page: str, selector: str | None = None) -> str:
+    """The shape a lesson is kept under: `click <selector without positions>` for a click state,
+    `get <URL shape>` for an address (a hash route's fragment shaped as a path of its own)."""
+    if selector is not None:
+        return "click " + _NTH.sub("", selector)
+    words = route_words(page)
+    path, mark, fragment = route.partition("#")
+    shaped = url_shape(path, words)
+    if mark:
+        shaped += "#" + url_shape(fragment, words) if fragment.startswith("/") else "#"
+    return "get " + shaped
+
+
+def lesson(
+    store: ExplorerStore, target: str, position: str, result: FetchResult, facts: PageFacts | None,
+    click: tuple[str, str] | None,
+) -> tuple[str, str] | None:  # fmt: skip
+    """What the step to `target` from `position` taught about its control, as (shape, lesson), or None
+    when the control led somewhere (or the step says nothing: an error, a fragment, a failed load)."""
+    if result.outcome != "page" or facts is None or facts.fragment:
+        return None
+    final = result.final_route or result.route
+    if click is not None:
+        page, selector = click
+        before = store.visits.page(page)
+        new = _new_links(facts.links, store.link_table.of(page))
+        if (
+            final == target
+            and before is not None
+            and before.structure_hash is not None
+            and before.structure_hash == facts.structure_hash
+            and not new
+        ):
+            return control_shape(target, page, selector), "same_state"
+        return None
+    shape = control_shape(target, position)
+    if final == position != target:
+        return shape, "round_trip"
+    here = store.visits.page(position)
+    there = urlsplit(target)
+    if (
+        here is not None
+        and here.structure_hash is not None
+        and here.structure_hash == facts.structure_hash
+        and there.query
+        and there.path == urlsplit(position).path
+        and target not in facts.links
+    ):
+        new = _new_links(facts.links, store.link_table.of(position))
+        if new and all(control_shape(r, position) == shape for r in new):
+            return shape, "toggle"
+    if state_change(target) is not None:
+        return shape, "state_change"
+    return None
+
+
+def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:
+    had = set(before)
+    return [r for r in links if r not in had and CLICK_MARK not in r]
+
+
+def idle_test(
+    table: Mapping[str, str], click_of: Callable[[str], tuple[str, str] | None]
+) -> Callable[[str, str], bool]:
+    """`is_idle(route, page)`: does the control leading to `route` from `page` have a learned shape."""
+
+    def is_idle(route: str, page: str) -> bool:
+        if not table:
+            return False
+        click = click_of(route) if CLICK_MARK in route else None
+        shape = control_shape(route, click[0], click[1]) if click is not None else control_shape(route, page)
+        return shape in table
+
+    return is_idle
