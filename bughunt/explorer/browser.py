@@ -332,8 +332,9 @@ class BrowserEngine(HttpEngine):
         finally:
             self._page.remove_listener("response", navigation)
         page = self._snapshot(response[0] if response else None, started)
-        if before.page is not None and not response and page.url == before.page.url:
-            # a new state of the same page: the oracles may compare it with the page it was made from
+        if before.page is not None and not response:
+            # a new state of the same document (its URL may have changed by `pushState`, as a
+            # single-page app's pager does): the oracles may compare it with the page it was made from
             page = replace(page, clicked_from=(before.page, action.label))
         return self.classify(route, page)
 

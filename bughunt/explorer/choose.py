@@ -97,6 +97,10 @@ class Chooser:
                 self.travel(position, set(self.unvisited(walk.failed))), choice.tokens, drop_walk=dropped
             )
         target, via = self.past_hubs(position, choice.route, clicks, walk, is_idle)
+        if via is None and target in self._explored() and not self.unvisited(walk.failed):
+            # A trip back to a remembered page when memory knows nothing left to visit (the policy
+            # may still head for a control learned to lead nowhere new): done, not a walk in circles.
+            return Choice(None, choice.tokens, drop_walk=dropped)
         return Choice(target, choice.tokens, drop_walk=dropped, via=via)
 
     def _onward(self, page: str, failed: set[str], is_idle: Callable[[str, str], bool]) -> list[str]:
@@ -139,7 +143,7 @@ class Chooser:
         if self.policy.uses_model or not (memory.visited and memory.link_table) or memory.capacity:
             return route, None
         graph = self.graph
-        explored = set(graph.explored())
+        explored = self._explored()
         if route not in explored:
             return route, None
         visited = set(graph.visited())
@@ -160,14 +164,15 @@ class Chooser:
             hop = nxt
         return route, None
 
+    def _explored(self) -> set[str]:
+        return set(self.graph.explored())
+
     def unvisited(self, failed: set[str]) -> list[str]:
         """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked,
         did not fail this session, and are not controls learned to lead nowhere new."""
         visited = set(self.graph.visited())
         is_idle = idle_test(self.graph.idle_controls(), self.graph.click_of)
-        onward = {
-            d for src, dsts in self.graph.link_table().items() for d in dsts if not is_idle(d, src)
-        }
+        onward = {d for src, dsts in self.graph.link_table().items() for d in dsts if not is_idle(d, src)}
         return [
             r
             for r in self.graph.linked()

@@ -97,7 +97,11 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
         # A missing Chromium (or Playwright) is one clear line now, not a traceback at the first step.
         chromium_path(browser_path)
         engine_ = BrowserEngine(
-            url, storage_state=storage_state, allow_origins=allow_origins, browser_path=browser_path, **options
+            url,
+            storage_state=storage_state,
+            allow_origins=allow_origins,
+            browser_path=browser_path,
+            **options,
         )
         return engine_, reason
     # `--browser-path` with `auto` is a preference for when a browser is needed; the rest is not.

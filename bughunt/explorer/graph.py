@@ -56,8 +56,8 @@ class StepWrite:
     version_writes: VersionWrites = field(default_factory=VersionWrites)
     drop_walk: bool = False
     """The choice found the planned re-test walk no longer matches the site."""
-    idle: tuple[str, str] | None = None
-    """(control shape, lesson) when the step showed its control leads nowhere new (`idle_controls`)."""
+    idle: Sequence[tuple[str, str]] = ()
+    """(control shape, lesson) of controls the step showed lead nowhere new (`idle_controls`)."""
 
 
 class ExplorationGraph:
@@ -190,9 +190,9 @@ class ExplorationGraph:
             self._write_version(w.version_writes, w.now)
             for route, page, selector in w.clicks:
                 store.link_table.add_click(route, page, selector)
-            if w.idle is not None:
+            if w.idle:
                 table = self.idle_controls()
-                table[w.idle[0]] = w.idle[1]
+                table.update(dict(w.idle))
                 store.meta.set(IDLE_KEY, json.dumps(table, sort_keys=True))
             out = record_step(
                 store,

@@ -12,8 +12,8 @@ A click teaches the harness (never the model) what kind of control it was:
   `bughunt.oracles.unsafe_get.STATE_VERBS`) — one of a shape is enough to see what it does.
 
 The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
-shape, on any page, is no longer a way onward: the chooser leaves it out and the session does not
-travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) for a click,
+shape, on any page, is no longer a way onward: the chooser leaves it out, the policy's view of memory
+no longer holds it (`scrub`) and the session does not travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) for a click,
 or its URL's shape for a GET (`bughunt.oracles.client_errors.url_shape`: numbers, ids, slugs, query
 values and the words its page's route carries are placeholders, so `/profile/ann/follow` clicked on
 `/profile/ann` teaches `/profile/<v>/follow` for every profile).
@@ -27,11 +27,13 @@ from urllib.parse import urlsplit
 
 from bughunt.oracles.client_errors import route_words, url_shape
 from bughunt.oracles.unsafe_get import state_change
+from bughunt.sim.memory import NoMemory
 
 from .engine import FetchResult
 from .facts import PageFacts
 from .graph import CLICK_MARK
 from .store import ExplorerStore
+from .views import NoLinksView, View
 
 _NTH = re.compile(r":nth-of-type\(\d+\)")
 
@@ -49,14 +51,16 @@ def control_shape(route: str, page: str, selector: str | None = None) -> str:
     return "get " + shaped
 
 
-def lesson(
+def lessons(
     store: ExplorerStore, target: str, position: str, result: FetchResult, facts: PageFacts | None,
     click: tuple[str, str] | None,
-) -> tuple[str, str] | None:  # fmt: skip
-    """What the step to `target` from `position` taught about its control, as (shape, lesson), or None
-    when the control led somewhere (or the step says nothing: an error, a fragment, a failed load)."""
+) -> tuple[tuple[str, str], ...]:  # fmt: skip
+    """What the step to `target` from `position` taught about its control, as (shape, lesson) pairs:
+    none when the control led somewhere (or the step says nothing: an error, a fragment, a failed
+    load). A GET that changed state also teaches its counterparts the page after newly offers
+    (`/unfollow` after `/follow`): flipping it back is the same control."""
     if result.outcome != "page" or facts is None or facts.fragment:
-        return None
+        return ()
     final = result.final_route or result.route
     if click is not None:
         page, selector = click
@@ -69,11 +73,25 @@ def lesson(
             and before.structure_hash == facts.structure_hash
             and not new
         ):
-            return control_shape(target, page, selector), "same_state"
-        return None
+            return ((control_shape(target, page, selector), "same_state"),)
+        return ()
     shape = control_shape(target, position)
+    why = _link_lesson(store, target, position, final, facts, shape)
+    if why is None:
+        return ()
+    flips = [
+        (control_shape(r, final), why)
+        for r in _new_links(facts.links, store.link_table.of(final))
+        if state_change(r) is not None
+    ]
+    return ((shape, why), *flips)
+
+
+def _link_lesson(
+    store: ExplorerStore, target: str, position: str, final: str, facts: PageFacts, shape: str
+) -> str | None:
     if final == position != target:
-        return shape, "round_trip"
+        return "round_trip"
     here = store.visits.page(position)
     there = urlsplit(target)
     if (
@@ -86,9 +104,9 @@ def lesson(
     ):
         new = _new_links(facts.links, store.link_table.of(position))
         if new and all(control_shape(r, position) == shape for r in new):
-            return shape, "toggle"
+            return "toggle"
     if state_change(target) is not None:
-        return shape, "state_change"
+        return "state_change"
     return None
 
 
@@ -110,3 +128,15 @@ def idle_test(
         return shape in table
 
     return is_idle
+
+
+def scrub(view: View, is_idle: Callable[[str, str], bool]) -> None:
+    """Take controls learned to lead nowhere new out of the policy's view, so no policy plans a trip
+    to one. Links are replaced in place, not written: a write would count as a use for eviction."""
+    mem = view.inner if isinstance(view, NoLinksView) else view
+    if isinstance(mem, NoMemory):
+        return
+    for node, links in list(mem.items()):
+        kept = tuple(r for r in links if not is_idle(r, node))
+        if len(kept) != len(links):
+            dict.__setitem__(mem, node, kept)

@@ -24,7 +24,7 @@ from .facts import PageFacts, read_page, site_texts
 from .graph import ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
-from .idle_controls import lesson
+from .idle_controls import idle_test, lessons, scrub
 from .inspection import inspect
 from .loading import clicked_back, load
 from .policies import Policy
@@ -69,6 +69,7 @@ class Explorer:
         outcomes: list[StepOutcome] = []
         status, detail = "interrupted", ""
         self.view = build_view(self.store, cfg.memory, self.memory_rnd)
+        scrub(self.view, idle_test(graph.idle_controls(), graph.click_of))
         chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, _count)
         position = graph.position
         try:
@@ -163,7 +164,9 @@ class Explorer:
         result = load(self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep)
         origin = via or position
         if via is None:
-            result = clicked_back(result, position, self.walk.page, self.hints.actions.get(target, ("", ""))[1])
+            result = clicked_back(
+                result, position, self.walk.page, self.hints.actions.get(target, ("", ""))[1]
+            )
         facts: PageFacts | None = None
         findings: list[Finding] = []
         version, writes = graph.app_version, VersionWrites()
@@ -180,7 +183,7 @@ class Explorer:
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment
         click_of = graph.click_of(target)
-        idle = lesson(graph.store, target, origin, result, facts, click_of) if click else None
+        idle = lessons(graph.store, target, origin, result, facts, click_of) if click else ()
         landed = (result.final_route or result.route) if result.outcome == "page" else position
         out = graph.write_step(
             StepWrite(
@@ -201,7 +204,11 @@ class Explorer:
         self.walk.last = out
         # A failed route is written into this session's view as a dead end, so no policy walks back to
         # it now; the view is rebuilt from the store next session, where failures are not visits.
-        remember(self.view, result.route, out.route, result.outcome, out.links)
+        is_idle = idle_test(graph.idle_controls(), graph.click_of)
+        onward = [r for r in out.links if not is_idle(r, out.route)]
+        remember(self.view, result.route, out.route, result.outcome, onward)
+        if idle:
+            scrub(self.view, is_idle)
         if self.on_step is not None:
             self.on_step(out)
         return out
