@@ -248,6 +248,10 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
         if args.policy is not None and args.policy not in policy_names():
             raise UsageError(f"--policy: unknown {args.policy!r}; choose one of {', '.join(policy_names())}")
         _origins(args.allow_origin)
+        if args.engine == "browser":
+            from bughunt.explorer.browser import chromium_path
+
+            chromium_path(args.browser_path)  # no Chromium: one line, before a store is created
         if args.url:
             HttpEngine(args.url, respect_robots=False)
             _credentials(args, args.url, None)

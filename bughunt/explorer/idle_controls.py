@@ -2,8 +2,9 @@
 
 A click teaches the harness (never the model) what kind of control it was:
 
-- `same_state`: a click in place (`href="#"`, a dropdown, a collapse, a tab already shown) that left
-  the page's DOM structure as it was and showed no link the page did not have;
+- `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
+  the page did not have and left its DOM structure as it was, or changed only attribute values (the
+  class that opens a menu or shows a collapsed panel: same elements, same text);
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
@@ -11,7 +12,7 @@ A click teaches the harness (never the model) what kind of control it was:
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
   `bughunt.oracles.unsafe_get.STATE_VERBS`) — one of a shape is enough to see what it does.
 
-The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
+A click that found a new bug teaches nothing: it led somewhere. The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
 shape, on any page, is no longer a way onward: the chooser leaves it out, the policy's view of memory
 no longer holds it (`scrub`) and the session does not travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) for a click,
 or its URL's shape for a GET (`bughunt.oracles.client_errors.url_shape`: numbers, ids, slugs, query
@@ -27,6 +28,7 @@ from urllib.parse import urlsplit
 
 from bughunt.oracles.client_errors import route_words, url_shape
 from bughunt.oracles.unsafe_get import state_change
+from bughunt.page import FetchedPage
 from bughunt.sim.memory import NoMemory
 
 from .engine import FetchResult
@@ -53,26 +55,24 @@ def control_shape(route: str, page: str, selector: str | None = None) -> str:
 
 def lessons(
     store: ExplorerStore, target: str, position: str, result: FetchResult, facts: PageFacts | None,
-    click: tuple[str, str] | None,
+    click: tuple[str, str] | None, *, found: bool = False,
 ) -> tuple[tuple[str, str], ...]:  # fmt: skip
     """What the step to `target` from `position` taught about its control, as (shape, lesson) pairs:
     none when the control led somewhere (or the step says nothing: an error, a fragment, a failed
-    load). A GET that changed state also teaches its counterparts the page after newly offers
+    load, or `found`: the step found a new bug, so the control led somewhere after all). A GET that
+    changed state also teaches its counterparts the page after newly offers
     (`/unfollow` after `/follow`): flipping it back is the same control."""
-    if result.outcome != "page" or facts is None or facts.fragment:
+    if result.outcome != "page" or facts is None or facts.fragment or found:
         return ()
     final = result.final_route or result.route
     if click is not None:
         page, selector = click
         before = store.visits.page(page)
-        new = _new_links(facts.links, store.link_table.of(page))
-        if (
-            final == target
-            and before is not None
-            and before.structure_hash is not None
-            and before.structure_hash == facts.structure_hash
-            and not new
-        ):
+        if final != target or before is None or _new_links(facts.links, store.link_table.of(page)):
+            return ()
+        same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
+        made = result.page.clicked_from if result.page is not None else None
+        if same or (made is not None and result.page is not None and same_document(made[0], result.page)):
             return ((control_shape(target, page, selector), "same_state"),)
         return ()
     shape = control_shape(target, position)
@@ -108,6 +108,14 @@ def _link_lesson(
     if state_change(target) is not None:
         return "state_change"
     return None
+
+
+def same_document(before: FetchedPage, after: FetchedPage) -> bool:
+    """The same elements in the same order with the same text: what a click changed, if anything, is
+    attribute values (a class that opens a menu or shows a collapsed panel, `aria-expanded`)."""
+    if before.document.text() != after.document.text():
+        return False
+    return [n.tag for n in before.document.iter()] == [n.tag for n in after.document.iter()]
 
 
 def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:

@@ -183,7 +183,11 @@ class Explorer:
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment
         click_of = graph.click_of(target)
-        idle = lessons(graph.store, target, origin, result, facts, click_of) if click else ()
+        found = any(
+            (live := graph.store.bug_table.live_one(f.fingerprint)) is None or live.status != "open"
+            for f in findings
+        )
+        idle = lessons(graph.store, target, origin, result, facts, click_of, found=found) if click else ()
         landed = (result.final_route or result.route) if result.outcome == "page" else position
         out = graph.write_step(
             StepWrite(

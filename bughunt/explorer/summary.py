@@ -29,6 +29,7 @@ from . import destructive_mode
 from .config import STOP_REASONS
 from .graph import CLICK_MARK, ExplorationGraph
 from .harness import StepOutcome
+from .idle_controls import control_shape
 from .store import ExplorerStore
 from .templates import safe_route
 
@@ -221,19 +222,24 @@ class ExplorationSummary:
 def repeat_clicks(store: ExplorerStore) -> int:
     """Clicks (of every session; the landing on the start page is none) that reached a state already
     visited and found nothing new — no bug entry was written at that step. A state already visited is
-    a route visited before, or a click state that left its page's DOM structure as it was (a `#`
-    link, a dropdown, a collapse: the page itself again)."""
+    a route visited before, or a click state that left its page's DOM structure as it was, or whose
+    control was learned to leave the page as it was (a dropdown, a collapse: `idle_controls`)."""
     found = {b.step for b in store.bug_table.all() if b.step is not None}
     hashes = store.visits.structure_hashes()
+    in_place = {
+        shape for shape, why in ExplorationGraph(store).idle_controls().items() if why == "same_state"
+    }
     count = 0
     for step in store.history.steps():
         if step.n == 1 or step.n in found:
             continue
         again = step.repeat
-        if not again and CLICK_MARK in step.route:
-            click = store.link_table.click_of(step.route)
+        click = store.link_table.click_of(step.route) if CLICK_MARK in step.route else None
+        if not again and click is not None:
             state = hashes.get(step.final_route or step.route)
-            again = click is not None and state is not None and state == hashes.get(click[0])
+            again = (state is not None and state == hashes.get(click[0])) or control_shape(
+                step.route, *click
+            ) in in_place
         count += again
     return count
 
