@@ -277,7 +277,11 @@ class BrowserEngine(HttpEngine):
         href (their target is the page they are on; `perform` clicks them there)."""
         walked = page_actions(page)  # the walk that found the links found the clickable elements too
         found = list(walked.actions)
-        known = {a.selector for a in found}
+        # A link to the page itself (`href="#"`) goes nowhere as a link; its click handler may act
+        # (a script's pager, a menu): it is a click. One that leads nowhere is learned as such
+        # (`idle_controls`) and not clicked again in that shape.
+        here = self.route_of(page.url)
+        known = {a.selector for a in found if a.kind != "link" or self.route_of(a.target) != here}
         clicks: list[Action] = []
         alike: dict[str, int] = {}
         for node in walked.clickables:

@@ -130,7 +130,7 @@ def _action(page: FetchedPage) -> dict[str, str]:
 
 
 def _after_click(
-    page: FetchedPage, failed: list[ClientError], seen: list[dict[str, object]]
+    page: FetchedPage, failed: list[ClientError], seen: list[dict[str, str | int | None]]
 ) -> list[Finding]:
     """A click in place (`FetchedPage.clicked_from`: a single-page app's pager, filter or tab) whose
     XHR/fetch answered 5xx: a server error of the API route, tied to the action that caused it — one
