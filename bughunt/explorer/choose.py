@@ -110,9 +110,13 @@ class Chooser:
             if r != page and r not in failed and engine.followable(r) and not is_idle(r, page)
         ]  # fmt: skip
 
-    def _decision(self, position: str, links: list[str], clicks: int, walk: Whereabouts) -> Decision:
+    def _decision(
+        self, position: str, links: list[str], clicks: int, walk: Whereabouts, *, ahead: int = 0
+    ) -> Decision:
+        """The policy's view of a choice at `position`; `ahead` > 0 for a page the explorer is not on,
+        reached that many clicks from now (the choice draws what it would draw standing there)."""
         graph = self.graph
-        n = graph.step_count() + 1
+        n = graph.step_count() + 1 + ahead
         return Decision(
             position=position,
             links=links,
@@ -125,7 +129,11 @@ class Chooser:
             page_text=walk.last_text,
             actions=[Option(r, *self.hints.actions.get(r, ("link", ""))) for r in links],
             site_text=walk.site_text,
-            planner=self.hints.planner(graph, position, links) if self.policy.reads_templates else None,
+            planner=(
+                self.hints.planner(graph, position, links, standing=not ahead)
+                if self.policy.reads_templates
+                else None
+            ),
         )
 
     def past_hubs(
@@ -149,14 +157,14 @@ class Chooser:
         visited = set(graph.visited())
         seen = {position}
         hop = route
-        for _ in range(MAX_HUB_HOPS):
+        for ahead in range(1, MAX_HUB_HOPS + 1):
             if hop not in explored or CLICK_MARK in hop or hop in seen:
                 break
             seen.add(hop)
             links = self._onward(hop, walk.failed, is_idle)
             if not links:
                 break
-            nxt = self.policy.choose(self._decision(hop, links, clicks, walk)).route
+            nxt = self.policy.choose(self._decision(hop, links, clicks + ahead, walk, ahead=ahead)).route
             if nxt is None:
                 break
             if nxt not in visited:

@@ -189,9 +189,11 @@ class Explorer:
         )
         idle = lessons(graph.store, target, origin, result, facts, click_of, found=found) if click else ()
         landed = (result.final_route or result.route) if result.outcome == "page" else position
+        # A click that left its page as it was (`same_state`) is that page again: the explorer stays.
+        stays = partial or (click_of is not None and any(why == "same_state" for _, why in idle))
         out = graph.write_step(
             StepWrite(
-                session_id, target, result, position if partial else landed, self.clock(),
+                session_id, target, result, position if stays else landed, self.clock(),
                 links=facts.links if facts is not None else (), findings=findings, version=version,
                 tokens=tokens, retest=retesting, dedupe=self.config.memory.bug_list,
                 structure_hash=facts.structure_hash if facts is not None else None,
@@ -200,8 +202,8 @@ class Explorer:
                 idle=idle,
             )
         )  # fmt: skip
-        out.click, out.partial = click, partial
-        if result.outcome == "page" and not partial:
+        out.click, out.partial = click, stays
+        if result.outcome == "page" and not stays:
             self.walk.page = result.page
         if partial:
             self.hints.partials.add(out.route)
