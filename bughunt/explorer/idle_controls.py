@@ -10,9 +10,12 @@ A click teaches the harness (never the model) what kind of control it was:
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
   flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`);
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
-  `bughunt.oracles.unsafe_get.STATE_VERBS`) — one of a shape is enough to see what it does.
+  `bughunt.oracles.unsafe_get.STATE_VERBS`) and that answered with the page it was clicked on, re-
+  rendered (its structure at the new address) — one of a shape is enough to see what it does; a
+  verb-named page of its own (`/watch?v=…`, `/join`) is a page, not a control.
 
-A click that found a new bug teaches nothing: it led somewhere. The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
+A click in place that found a new bug teaches nothing: it led somewhere (a GET that changed state
+is one bug, `unsafe_get`, for its whole shape). The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
 shape, on any page, is no longer a way onward: the chooser leaves it out, the policy's view of memory
 no longer holds it (`scrub`) and the session does not travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) for a click,
 or its URL's shape for a GET (`bughunt.oracles.client_errors.url_shape`: numbers, ids, slugs, query
@@ -59,16 +62,17 @@ def lessons(
 ) -> tuple[tuple[str, str], ...]:  # fmt: skip
     """What the step to `target` from `position` taught about its control, as (shape, lesson) pairs:
     none when the control led somewhere (or the step says nothing: an error, a fragment, a failed
-    load, or `found`: the step found a new bug, so the control led somewhere after all). A GET that
-    changed state also teaches its counterparts the page after newly offers
+    load; a click in place that `found` a new bug led somewhere after all). A GET that changed state
+    also teaches its counterparts the page after newly offers
     (`/unfollow` after `/follow`): flipping it back is the same control."""
-    if result.outcome != "page" or facts is None or facts.fragment or found:
+    if result.outcome != "page" or facts is None or facts.fragment:
         return ()
     final = result.final_route or result.route
     if click is not None:
         page, selector = click
         before = store.visits.page(page)
-        if final != target or before is None or _new_links(facts.links, store.link_table.of(page)):
+        new = _new_links(facts.links, store.link_table.of(page))
+        if found or final != target or before is None or new:
             return ()
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         made = result.page.clicked_from if result.page is not None else None
@@ -94,18 +98,15 @@ def _link_lesson(
         return "round_trip"
     here = store.visits.page(position)
     there = urlsplit(target)
-    if (
-        here is not None
-        and here.structure_hash is not None
-        and here.structure_hash == facts.structure_hash
-        and there.query
-        and there.path == urlsplit(position).path
-        and target not in facts.links
-    ):
+    # The page after is the page clicked on, re-rendered: its structure, at another address.
+    again = (
+        here is not None and here.structure_hash is not None and here.structure_hash == facts.structure_hash
+    )
+    if again and there.query and there.path == urlsplit(position).path and target not in facts.links:
         new = _new_links(facts.links, store.link_table.of(position))
         if new and all(control_shape(r, position) == shape for r in new):
             return "toggle"
-    if state_change(target) is not None:
+    if again and state_change(target) is not None:
         return "state_change"
     return None
 

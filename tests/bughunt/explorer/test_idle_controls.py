@@ -203,3 +203,34 @@ def test_explore_json_has_repeat_clicks(tmp_path, capsys):
     assert main(["explore", "--builtin-site", "--store", str(store), "--budget", "5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["repeat_clicks"] == 0 and data["repeat_visits"] == 0 and data["clicks"] == 5
+
+
+def test_a_verb_named_get_that_re_renders_its_page_is_learned_but_a_verb_named_page_is_not(tmp_path):
+    class Videos(QuietHandler):
+        requests: list[str] = []
+
+        def do_GET(self) -> None:  # noqa: N802
+            type(self).requests.append(self.path)
+            item = re.fullmatch(r"/items/(\d)(/like)?", self.path)
+            if self.path == "/":
+                links = "".join(f'<li><a href="/items/{i}">item {i}</a></li>' for i in (1, 2, 3))
+                videos = "".join(f'<li><a href="/watch?v={i}">video {i}</a></li>' for i in (1, 2, 3))
+                self.reply(200, _html(f"<ul>{links}</ul><ol>{videos}</ol>"))
+            elif item:
+                # The like is counted and the item page rendered at the like's address (no redirect).
+                body = f'<a href="/">home</a><h1>Item {item.group(1)}</h1><a href="/items/{item.group(1)}/like">Like</a>'
+                self.reply(200, _html(body))
+            elif self.path.startswith("/watch?v="):
+                self.reply(200, _html('<a href="/">home</a><video src="/v.mp4"></video><p>a video</p>'))
+            else:
+                self.reply(404, _html("no"))
+
+    with serving(Videos) as url:
+        store = _explore(url + "/", tmp_path / "s", budget=20)
+        try:
+            likes = [p for p in Videos.requests if p.endswith("/like")]
+            assert len(likes) == 1, Videos.requests
+            assert ExplorationGraph(store).idle_controls() == {"get /items/<n>/like": "state_change"}
+            assert {"/watch?v=1", "/watch?v=2", "/watch?v=3"} <= set(store.visits.explored())
+        finally:
+            store.close()
