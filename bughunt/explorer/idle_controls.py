@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from urllib.parse import urlsplit
 
+from bughunt.fingerprint import segment_shape
 from bughunt.oracles.client_errors import route_words, url_shape
 from bughunt.oracles.unsafe_get import state_change
 from bughunt.page import FetchedPage
@@ -48,7 +49,8 @@ def control_shape(route: str, page: str, selector: str | None = None) -> str:
     `get <URL shape>` for an address (a hash route's fragment shaped as a path of its own)."""
     if selector is not None:
         return "click " + _NTH.sub("", selector)
-    words = route_words(page)
+    # Only plain words are data to mask: a number is `<n>` however the page's route carries it.
+    words = {w for w in route_words(page) if segment_shape(w) == w}
     path, mark, fragment = route.partition("#")
     shaped = url_shape(path, words)
     if mark:
@@ -84,7 +86,7 @@ def lessons(
     if why is None:
         return ()
     flips = [
-        (control_shape(r, final), why)
+        (control_shape(r, position), why)  # shaped as the page it flips: the page clicked on
         for r in _new_links(facts.links, store.link_table.of(final))
         if state_change(r) is not None
     ]

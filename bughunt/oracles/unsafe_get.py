@@ -5,11 +5,11 @@ follow users and cast votes nobody asked for.
 
 Reported only where the effect is seen, never on a URL's words alone: the page the GET was clicked on
 (`FetchedPage.clicked_from`, which the explorer sets when a GET redirects back to the page it was
-clicked on) is compared with the page after, and
+clicked on, or answers at an address naming a state verb on the same path: `?like=1`) is compared with the page after, and
 
 - the control that made the request changed its state (its label changed — "Follow" became
   "Following" — or it gave way to its counterpart, a control whose target differs only in the verb:
-  `/follow` → `/unfollow`), or
+  `/follow` → `/unfollow`, or in the verb's value: `?like=1` → `?like=0`), or
 - a count on the page moved by one (a follower count, a vote tally) while the page's other numbers
   stayed, so a clock or a random feed on the page is no effect.
 
@@ -45,16 +45,18 @@ changes anyway."""
 
 
 def state_change(url: str) -> str | None:
-    """The state-changing verb a GET's URL names (`/articles/7/like`, `?action=follow`), or None. A
-    path segment led by the verb (or a two-word one holding it: `toggle-like`) or an action-like query
-    key counts; a title mentioning one (`how-to-like-testing`) and a search for it do not."""
+    """The state-changing verb a GET's URL names (`/articles/7/like`, `?action=follow`, `?like=1`), or
+    None. A path segment led by the verb (or a two-word one holding it: `toggle-like`), the value of an
+    action-like query key or a query key that is the verb counts; a title mentioning one
+    (`how-to-like-testing`) and a search for it (`?q=follow`) do not."""
     parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
     segments = [s for s in parts.path.split("/") if s]
-    segments += [v for k, v in parse_qsl(parts.query) if k.lower() in _ACTION_KEYS]
+    segments += [v for k, v in query if k.lower() in _ACTION_KEYS]
     for segment in segments:
         if _names_action(segment, STATE_VERBS):
             return segment.lower()
-    return None
+    return next((k.lower() for k, _ in query if k.lower() in STATE_VERBS), None)
 
 
 def _control(page: FetchedPage, url: str) -> tuple[str, str] | None:
@@ -70,6 +72,17 @@ def _counterpart(page: FetchedPage, url: str) -> str | None:
     (`/p/7/follow` → `/p/7/unfollow`)."""
     verb = state_change(url)
     if verb is None:
+        return None
+    asked = urlsplit(url)
+    keys = dict(parse_qsl(asked.query, keep_blank_values=True))
+    if verb in (k.lower() for k in keys):
+        # `?like=1` → `?like=0`: the same address with the verb's value flipped.
+        for action in page_actions(page).actions:
+            other = urlsplit(action.target)
+            theirs = dict(parse_qsl(other.query, keep_blank_values=True))
+            if other.path == asked.path and theirs.keys() == keys.keys() and theirs != keys:
+                if all(theirs[k] == v for k, v in keys.items() if k.lower() != verb):
+                    return action.target
         return None
     head, _, tail = url.partition(verb)
     for action in page_actions(page).actions:

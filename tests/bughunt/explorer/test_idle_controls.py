@@ -234,3 +234,46 @@ def test_a_verb_named_get_that_re_renders_its_page_is_learned_but_a_verb_named_p
             assert {"/watch?v=1", "/watch?v=2", "/watch?v=3"} <= set(store.visits.explored())
         finally:
             store.close()
+
+
+def test_a_query_toggle_answered_in_place_is_learned_and_reported_as_unsafe(tmp_path):
+    class Likes(QuietHandler):
+        requests: list[str] = []
+        likes = {"1": 4, "2": 0, "3": 9}
+        liked: set[str] = set()
+
+        def do_GET(self) -> None:  # noqa: N802
+            cls = type(self)
+            cls.requests.append(self.path)
+            item = re.fullmatch(r"/item/(\d)(\?like=([01]))?", self.path)
+            if self.path == "/":
+                links = "".join(f'<li><a href="/item/{i}">item {i}</a></li>' for i in cls.likes)
+                return self.reply(200, _html(f"<ul>{links}</ul>"))
+            if not item or item.group(1) not in cls.likes:
+                return self.reply(404, _html("no"))
+            n, flip = item.group(1), item.group(3)
+            if flip == "1" and n not in cls.liked:
+                cls.liked.add(n)
+                cls.likes[n] += 1
+            elif flip == "0" and n in cls.liked:
+                cls.liked.discard(n)
+                cls.likes[n] -= 1
+            control = (
+                f'<a href="/item/{n}?like=0">Unlike</a>'
+                if n in cls.liked
+                else f'<a href="/item/{n}?like=1">Like</a>'
+            )
+            body = f'<a href="/">home</a><h1>Item {n}</h1><p>Liked by {cls.likes[n]}</p>{control}'
+            self.reply(200, _html(body))
+
+    with serving(Likes) as url:
+        store = _explore(url + "/", tmp_path / "s", budget=20)
+        try:
+            flips = [p for p in Likes.requests if "like=" in p]
+            assert len(flips) == 1, Likes.requests
+            assert ExplorationGraph(store).idle_controls() == {"get /item/<n>?like=<v>": "toggle"}
+            bugs = [(b.kind, b.route) for b in store.bug_table.live()]
+            assert bugs == [("unsafe_get", flips[0])]
+            assert {"/item/1", "/item/2", "/item/3"} <= set(store.visits.explored())
+        finally:
+            store.close()

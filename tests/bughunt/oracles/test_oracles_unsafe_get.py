@@ -75,3 +75,20 @@ def test_state_change_reads_verbs_that_lead_a_segment_or_an_action_key():
     assert state_change("http://x.test/blog/how-to-like-testing-again") is None
     assert state_change("http://x.test/search?q=follow") is None
     assert state_change("http://x.test/followers") is None
+
+
+def test_a_query_verb_flipped_in_place_is_its_counterpart():
+    assert state_change("http://x.test/item/7?like=1") == "like"
+    before = page("/item/7", "<h1>Pan</h1><a href='/item/7?like=1'>Like</a><a href='/item/7?page=2'>more</a>")
+    after = replace(
+        FetchedPage(
+            SITE + "/item/7?like=1", "/item/7?like=1", 200, {}, "text/html",
+            "<html><body><h1>Pan</h1><a href='/item/7?like=0'>Unlike</a><a href='/item/7?page=2'>more</a></body></html>",
+            1.0,
+        ),
+        clicked_from=(before, "Like"),
+    )  # fmt: skip
+    found = check_unsafe_get(after)
+    assert [(f.route, f.evidence["control_after"]) for f in found] == [
+        ("/item/7?like=1", SITE + "/item/7?like=0")
+    ]
