@@ -117,6 +117,12 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         help="browser engine: let the page's own requests reach this origin too (its API on another "
         "port); never explored (repeatable; every other origin is blocked)",
     )
+    p.add_argument(
+        "--browser-path",
+        metavar="PATH",
+        help="browser engine: the Chromium executable (default $BUGHUNT_CHROMIUM, else /usr/bin/chromium); "
+        "never downloaded",
+    )
     login = p.add_argument_group(
         "logging in (secrets stay in memory: resume remembers the other options and asks for the secrets)"
     )
@@ -321,6 +327,10 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
             from bughunt.commands.report import check_report_target
 
             check_report_target(args.report)
+        if args.engine == "browser":
+            from bughunt.explorer.browser import chromium_path
+
+            chromium_path(args.browser_path)  # no Chromium: one line, before a store is created
         if args.url:
             HttpEngine(args.url, respect_robots=False)
             _credentials(args, args.url, None)
@@ -362,6 +372,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
                 credentials=creds,
                 storage_state=creds.storage_state,
                 allow_origins=_origins(args.allow_origin),
+                browser_path=args.browser_path,
             )
             stack.callback(fetcher.close)
             if why:

@@ -14,6 +14,7 @@ performed here; their result is a state, the URL plus the structure hash of what
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import time
@@ -73,13 +74,32 @@ MAX_ALIKE_CLICKS = 2
 _NTH = re.compile(r":nth-of-type\(\d+\)")
 
 
-def chromium_path() -> str:
-    """Debian's Chromium, or a clear one-line error when it is missing."""
+CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
+"""Environment variable naming the Chromium executable (`--browser-path` wins over it)."""
+_GET_CHROMIUM = "apt-get install chromium, or name one with --browser-path or " + CHROMIUM_ENV
+
+
+def chromium_path(explicit: str | None = None) -> str:
+    """The Chromium to drive: `explicit` (`--browser-path`), else `$BUGHUNT_CHROMIUM`, else Debian's
+    `/usr/bin/chromium` or `chromium` on the PATH; one clear line saying how to get one when none is
+    there (a browser is never downloaded). Also checks Playwright's client is importable."""
+    import importlib.util
+
+    if importlib.util.find_spec("playwright") is None:
+        raise UsageError(
+            "--engine browser needs Playwright's Python client, a dependency of this project: "
+            "reinstall it (pip install -e .) or pip install playwright"
+        )
+    named = explicit or os.environ.get(CHROMIUM_ENV) or None
+    if named is not None:
+        where = "--browser-path" if explicit else CHROMIUM_ENV
+        found = shutil.which(named) if os.sep not in named else named
+        if found is None or not os.access(found, os.X_OK) or not Path(found).is_file():
+            raise UsageError(f"{where} {named}: no Chromium executable there ({_GET_CHROMIUM})")
+        return found
     found = next((p for p in ("/usr/bin/chromium", shutil.which("chromium")) if p and Path(p).exists()), None)
     if found is None:
-        raise UsageError(
-            "--engine browser needs Chromium: /usr/bin/chromium not found (apt-get install chromium)"
-        )
+        raise UsageError(f"--engine browser needs Chromium: /usr/bin/chromium not found ({_GET_CHROMIUM})")
     return found
 
 
@@ -90,6 +110,8 @@ class BrowserEngine(HttpEngine):
     the browser logged in."""
 
     storage_state: Path | None = None
+    browser_path: str | None = None
+    """`--browser-path`: the Chromium executable (`chromium_path`)."""
     allow_origins: tuple[str, ...] = ()
     """Other origins the page's own requests may reach (a single-page app's API on another port);
     never explored, never navigated to. Everything else off the origin is aborted."""
@@ -112,7 +134,7 @@ class BrowserEngine(HttpEngine):
         if self._page is not None:
             return
         self._allowed = {o.rstrip("/").lower() for o in self.allow_origins}
-        executable = chromium_path()
+        executable = chromium_path(self.browser_path)
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 
@@ -393,7 +415,11 @@ class BrowserEngine(HttpEngine):
         href (their target is the page they are on; `perform` clicks them there)."""
         walked = page_actions(page)  # the walk that found the links found the clickable elements too
         found = list(walked.actions)
-        known = {a.selector for a in found}
+        # A link to the page itself (`href="#"`) goes nowhere as a link; its click handler may act
+        # (a script's pager, a menu): it is a click. One that leads nowhere is learned as such
+        # (`idle_controls`) and not clicked again in that shape.
+        here = self.route_of(page.url)
+        known = {a.selector for a in found if a.kind != "link" or self.route_of(a.target) != here}
         clicks: list[Action] = []
         alike: dict[str, int] = {}
         for node in walked.clickables:
@@ -453,8 +479,9 @@ class BrowserEngine(HttpEngine):
                 page = self._snapshot(response[0] if response else None, started, deadline)
         except HostilePage as exc:
             return self._abandoned(route, exc)
-        if before.page is not None and not response and page.url == before.page.url:
-            # a new state of the same page: the oracles may compare it with the page it was made from
+        if before.page is not None and not response:
+            # a new state of the same document (its URL may have changed by `pushState`, as a
+            # single-page app's pager does): the oracles may compare it with the page it was made from
             page = replace(page, clicked_from=(before.page, action.label))
         return self.classify(route, page)
 

@@ -10,17 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bughunt.page import FetchedPage
 from bughunt.planning import bfs_paths
 from bughunt.sim.rng import derive_seed, mulberry32
 
 from . import retest
 from .config import SessionConfig
 from .engine import Engine
-from .graph import ExplorationGraph
+from .graph import CLICK_MARK, ExplorationGraph
 from .harness import StepOutcome
 from .hints import SessionHints
+from .idle_controls import idle_test
 from .policies import Decision, Option, Policy
 from .views import View, render_working_context
+
+MAX_HUB_HOPS = 3
+"""Remembered pages a choice may go past without reloading them (`Chooser.past_hubs`)."""
 
 
 @dataclass(slots=True)
@@ -32,6 +37,9 @@ class Choice:
     tokens: int = 0
     retesting: bool = False
     drop_walk: bool = False
+    via: str | None = None
+    """The remembered page whose link `target` is, when the choice went past it without reloading it
+    (`Chooser.past_hubs`); None when `target` is a link of the current position."""
 
 
 @dataclass(slots=True)
@@ -46,6 +54,8 @@ class Whereabouts:
     last_text: str = ""
     site_text: list[str] = field(default_factory=list)
     """What the last response said besides its page text (headers, labels): for the note gate."""
+    page: FetchedPage | None = None
+    """The page loaded at the current position: what a GET clicked there is compared with."""
 
 
 @dataclass(slots=True)
@@ -60,12 +70,10 @@ class Chooser:
 
     def choose(self, position: str, clicks: int, walk: Whereabouts) -> Choice:
         graph, engine = self.graph, self.engine
-        # A link to the page itself (`#`, the same URL) is never progress; a route that failed this
-        # session is left for the next one.
-        links = [
-            r for r in graph.links_of(position)
-            if r != position and r not in walk.failed and engine.followable(r)
-        ]  # fmt: skip
+        # A link to the page itself (`#`, the same URL) is never progress, nor is a control learned to
+        # lead nowhere new (`idle_controls`); a route that failed this session is left for the next one.
+        is_idle = idle_test(graph.idle_controls(), graph.click_of)
+        links = self._onward(position, walk.failed, is_idle)
         due = graph.due()
         dropped = False
         if due:
@@ -81,8 +89,35 @@ class Chooser:
             # person would — the page before still offers the links beside the one that led here.
             back = walk.previous if walk.previous not in (None, position) else None
             links = list(dict.fromkeys(r for r in (back, engine.start_route()) if r is not None))
-        n = graph.step_count() + 1
-        decision = Decision(
+        choice = self.policy.choose(self._decision(position, links, clicks, walk))
+        if choice.route is None:
+            # The policy sees nothing left (its view may be smaller than memory, or a page trapped
+            # it): with pages known but unvisited, travel to them over the remembered link table.
+            return Choice(
+                self.travel(position, set(self.unvisited(walk.failed))), choice.tokens, drop_walk=dropped
+            )
+        target, via = self.past_hubs(position, choice.route, clicks, walk, is_idle)
+        if via is None and target in self._explored() and not self.unvisited(walk.failed):
+            # A trip back to a remembered page when memory knows nothing left to visit (the policy
+            # may still head for a control learned to lead nowhere new): done, not a walk in circles.
+            return Choice(None, choice.tokens, drop_walk=dropped)
+        return Choice(target, choice.tokens, drop_walk=dropped, via=via)
+
+    def _onward(self, page: str, failed: set[str], is_idle: Callable[[str, str], bool]) -> list[str]:
+        engine = self.engine
+        return [
+            r for r in self.graph.links_of(page)
+            if r != page and r not in failed and engine.followable(r) and not is_idle(r, page)
+        ]  # fmt: skip
+
+    def _decision(
+        self, position: str, links: list[str], clicks: int, walk: Whereabouts, *, ahead: int = 0
+    ) -> Decision:
+        """The policy's view of a choice at `position`; `ahead` > 0 for a page the explorer is not on,
+        reached that many clicks from now (the choice draws what it would draw standing there)."""
+        graph = self.graph
+        n = graph.step_count() + 1 + ahead
+        return Decision(
             position=position,
             links=links,
             view=self.view,
@@ -94,25 +129,62 @@ class Chooser:
             page_text=walk.last_text,
             actions=[Option(r, *self.hints.actions.get(r, ("link", ""))) for r in links],
             site_text=walk.site_text,
-            planner=self.hints.planner(graph, position, links) if self.policy.reads_templates else None,
+            planner=(
+                self.hints.planner(graph, position, links, standing=not ahead)
+                if self.policy.reads_templates
+                else None
+            ),
         )
-        choice = self.policy.choose(decision)
-        if choice.route is None:
-            # The policy sees nothing left (its view may be smaller than memory, or a page trapped
-            # it): with pages known but unvisited, travel to them over the remembered link table.
-            return Choice(
-                self.travel(position, set(self.unvisited(walk.failed))), choice.tokens, drop_walk=dropped
-            )
-        return Choice(choice.route, choice.tokens, drop_walk=dropped)
+
+    def past_hubs(
+        self, position: str, route: str, clicks: int, walk: Whereabouts, is_idle: Callable[[str, str], bool]
+    ) -> tuple[str, str | None]:
+        """Where a step back to a remembered page leads: reloading a page whose links memory holds
+        (a hub on the way between two dead ends) finds nothing new, so the policy's plan is followed
+        past it — asked what it would choose standing there, up to `MAX_HUB_HOPS` pages on — and the
+        click goes straight to the first unvisited link the plan reaches. Returns (target, the page
+        whose link it is, or None when the policy's own choice stands).
+
+        Only for policies without a model (asking a model again costs a call) and a memory that
+        keeps the visited set and the link table (an ablation must not see through the harness)."""
+        memory = self.config.memory
+        if self.policy.uses_model or not (memory.visited and memory.link_table) or memory.capacity:
+            return route, None
+        graph = self.graph
+        explored = self._explored()
+        if route not in explored:
+            return route, None
+        visited = set(graph.visited())
+        seen = {position}
+        hop = route
+        for ahead in range(1, MAX_HUB_HOPS + 1):
+            if hop not in explored or CLICK_MARK in hop or hop in seen:
+                break
+            seen.add(hop)
+            links = self._onward(hop, walk.failed, is_idle)
+            if not links:
+                break
+            nxt = self.policy.choose(self._decision(hop, links, clicks + ahead, walk, ahead=ahead)).route
+            if nxt is None:
+                break
+            if nxt not in visited:
+                return nxt, hop
+            hop = nxt
+        return route, None
+
+    def _explored(self) -> set[str]:
+        return set(self.graph.explored())
 
     def unvisited(self, failed: set[str]) -> list[str]:
-        """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked
-        and did not fail this session."""
+        """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked,
+        did not fail this session, and are not controls learned to lead nowhere new."""
         visited = set(self.graph.visited())
+        is_idle = idle_test(self.graph.idle_controls(), self.graph.click_of)
+        onward = {d for src, dsts in self.graph.link_table().items() for d in dsts if not is_idle(d, src)}
         return [
             r
             for r in self.graph.linked()
-            if r not in visited and r not in failed and self.engine.followable(r)
+            if r in onward and r not in visited and r not in failed and self.engine.followable(r)
         ]
 
     def travel(self, position: str, goals: set[str]) -> str | None:

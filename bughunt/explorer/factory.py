@@ -73,11 +73,12 @@ def looks_like_app_shell(page: FetchedPage) -> bool:
 def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
     """The engine called `engine` (`http`, `browser`, or `auto`: the browser when the start page is an
     app shell) and a sentence saying which was chosen and why (for `auto`). `options` are
-    `HttpEngine`'s; `storage_state` and `allow_origins` only the browser's."""
+    `HttpEngine`'s; `storage_state`, `allow_origins` and `browser_path` only the browser's."""
     if engine not in ENGINES:
         raise UsageError(f"--engine: unknown {engine!r}; choose one of {', '.join(ENGINES)}")
     storage_state = options.pop("storage_state", None)
     allow_origins = tuple(options.pop("allow_origins", ()) or ())
+    browser_path = options.pop("browser_path", None)
     reason = ""
     if engine == "auto":
         probe = HttpEngine(url, **options)
@@ -93,10 +94,20 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
     if engine == "browser":
         from .browser import BrowserEngine, chromium_path
 
-        chromium_path()  # missing Chromium is one clear line now, not a traceback at the first step
-        return BrowserEngine(url, storage_state=storage_state, allow_origins=allow_origins, **options), reason
-    if storage_state is not None or allow_origins:
+        # A missing Chromium (or Playwright) is one clear line now, not a traceback at the first step.
+        chromium_path(browser_path)
+        engine_ = BrowserEngine(
+            url,
+            storage_state=storage_state,
+            allow_origins=allow_origins,
+            browser_path=browser_path,
+            **options,
+        )
+        return engine_, reason
+    # `--browser-path` with `auto` is a preference for when a browser is needed; the rest is not.
+    if storage_state is not None or allow_origins or (browser_path and not reason):
         raise UsageError(
-            "--storage-state and --allow-origin are for the browser: use them with --engine browser"
+            "--storage-state, --allow-origin and --browser-path are for the browser: "
+            "use them with --engine browser (or auto)"
         )
     return HttpEngine(url, **options), reason

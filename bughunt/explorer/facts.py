@@ -64,8 +64,10 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
     probes: set[str] = set()
     clicks: list[tuple[str, str, str]] = []
     for action in engine.actions(page):
-        if action.kind == "click":
-            # No address of its own: a harness-made route names the state the click leaves.
+        if action.kind == "click" and engine.can_click:
+            # No address of its own: a harness-made route names the state the click leaves. An engine
+            # that cannot click follows the control's literal target (`data-href`, an `onclick`
+            # navigation) instead: "clicking" it there would only reload the page it sits on.
             if own is None or not action.selector or len(action.selector) > MAX_SELECTOR_CHARS:
                 continue
             digest = hashlib.sha256(f"{own} {action.selector}".encode()).hexdigest()[:12]
@@ -82,7 +84,7 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
             places[route] = place
         if counts is not None:
             weight[route] = weight.get(route, 0) + (
-                1 if action.kind == "click" else counts.get(action.target, 1)
+                1 if CLICK_MARK in route else counts.get(action.target, 1)
             )
         actions[route] = (action.kind, action.label)
         if action.kind == "form":

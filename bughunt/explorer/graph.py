@@ -11,6 +11,7 @@ Nothing else in the loop writes during a step; sessions start and end in transac
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +27,9 @@ from .versions import VersionWrites
 
 CLICK_MARK = "#click-"
 """Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such."""
+IDLE_KEY = "idle_controls"
+"""Meta key of the controls learned to lead nowhere new (`idle_controls`): JSON, shape → lesson."""
+IDLE_LESSONS = frozenset(("same_state", "round_trip", "toggle", "state_change"))
 
 
 @dataclass(slots=True)
@@ -52,6 +56,8 @@ class StepWrite:
     version_writes: VersionWrites = field(default_factory=VersionWrites)
     drop_walk: bool = False
     """The choice found the planned re-test walk no longer matches the site."""
+    idle: Sequence[tuple[str, str]] = ()
+    """(control shape, lesson) of controls the step showed lead nowhere new (`idle_controls`)."""
 
 
 class ExplorationGraph:
@@ -79,6 +85,18 @@ class ExplorationGraph:
     def click_of(self, route: str) -> tuple[str, str] | None:
         """(page route, selector) of a click state, None for an address."""
         return self.store.link_table.click_of(route) if CLICK_MARK in route else None
+
+    def idle_controls(self) -> dict[str, str]:
+        """Control shape → lesson (`bughunt.explorer.idle_controls`) of every control learned to lead
+        nowhere new: none of them is a way onward."""
+        raw = self.store.meta.get(IDLE_KEY)
+        try:
+            table = json.loads(raw) if raw else {}
+        except ValueError:
+            return {}
+        if not isinstance(table, dict):
+            return {}
+        return {str(k): str(v) for k, v in table.items() if v in IDLE_LESSONS}
 
     def is_state(self, route: str) -> bool:
         """Whether `route` was loaded (a page, a wall, an error: anything but a failed fetch)."""
@@ -176,6 +194,10 @@ class ExplorationGraph:
             self._write_version(w.version_writes, w.now)
             for route, page, selector in w.clicks:
                 store.link_table.add_click(route, page, selector)
+            if w.idle:
+                table = self.idle_controls()
+                table.update(dict(w.idle))
+                store.meta.set(IDLE_KEY, json.dumps(table, sort_keys=True))
             out = record_step(
                 store,
                 session_id=w.session_id,

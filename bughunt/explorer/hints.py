@@ -40,12 +40,16 @@ class SessionHints:
     counted: set[str] = field(default_factory=set)
     siblings: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     """(page route, place of a link in the items of a list) → the routes linked from there."""
+    listed_at: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Page route → the routes it links from the items of its lists, for the pages of this session:
+    what a choice asked about a page the explorer is not standing on reads (`Chooser.past_hubs`)."""
 
     def absorb(self, facts: PageFacts) -> None:
         self.actions = dict(facts.actions)
         self.listed = frozenset(facts.places)
         own = facts.own
         if own is not None:
+            self.listed_at[own] = self.listed
             for route, place in facts.places.items():
                 group = self.siblings.setdefault((own, place), [])
                 if len(group) < MAX_SIBLINGS:
@@ -55,8 +59,11 @@ class SessionHints:
                 self.popularity.update(facts.weight)
         self.probes |= facts.probes
 
-    def planner(self, graph: ExplorationGraph, position: str, links: list[str]) -> PlannerHints:
-        """The planner's hints for a choice at `position` among `links`."""
+    def planner(
+        self, graph: ExplorationGraph, position: str, links: list[str], *, standing: bool = True
+    ) -> PlannerHints:
+        """The planner's hints for a choice at `position` among `links`; `standing` False for a page
+        the explorer is not on (its list items are those it showed when it was loaded)."""
         hashes = graph.structure_hashes()
         template_of = template_function(hashes, self.siblings.values())
         return PlannerHints(
@@ -65,7 +72,7 @@ class SessionHints:
             samples=self._samples(template_of, graph.known_pages()),
             popularity=self.popularity,
             saturated=saturated_templates(hashes, template_of) | _broken(graph, template_of),
-            listed=self.listed,
+            listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, template_of),
         )
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from urllib.parse import urlsplit
 
 from loguru import logger
 
 from bughunt.actions import Action
+from bughunt.oracles.unsafe_get import state_change
+from bughunt.page import FetchedPage
 
 from .engine import Engine, FetchResult
 from .graph import ExplorationGraph
@@ -42,3 +45,29 @@ def _load(engine: Engine, graph: ExplorationGraph, target: str) -> FetchResult:
     if result.outcome == "page" and (result.final_route or result.route) == page_route:
         return replace(result, route=target, final_route=target)
     return replace(result, route=target)
+
+
+def clicked_back(result: FetchResult, position: str, before: FetchedPage | None, label: str) -> FetchResult:
+    """A GET clicked on `position` that redirected back to it (or answered on its path at an address
+    naming a state verb: `?like=1`) left a new state of that page: the page after keeps the page before (`FetchedPage.clicked_from`), so the oracles can see what the request
+    changed (`bughunt.oracles.unsafe_get`), as they do for a click in place in the browser."""
+    page = result.page
+    if (
+        result.outcome != "page"
+        or page is None
+        or before is None
+        or page.clicked_from is not None
+        or result.route == position
+    ):
+        return result
+    final = result.final_route or result.route
+    back = bool(page.redirects) and final == position
+    # `?like=1` on the page's own path, answered in place: a state of the page too.
+    flipped = (
+        not page.redirects
+        and urlsplit(final).path == urlsplit(position).path
+        and state_change(page.url) is not None
+    )
+    if not (back or flipped):
+        return result
+    return replace(result, page=replace(page, clicked_from=(before, label)))

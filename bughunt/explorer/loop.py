@@ -24,8 +24,9 @@ from .facts import PageFacts, read_page, site_texts
 from .graph import ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
+from .idle_controls import idle_test, lessons, scrub
 from .inspection import inspect
-from .loading import load
+from .loading import clicked_back, load
 from .policies import Policy
 from .store import ExplorerStore
 from .summary import SessionResult, hand_over
@@ -68,6 +69,7 @@ class Explorer:
         outcomes: list[StepOutcome] = []
         status, detail = "interrupted", ""
         self.view = build_view(self.store, cfg.memory, self.memory_rnd)
+        scrub(self.view, idle_test(graph.idle_controls(), graph.click_of))
         chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, _count)
         position = graph.position
         try:
@@ -133,7 +135,7 @@ class Explorer:
                 return "done", why
             out = self._step(
                 session_id, choice.target, position, retesting=choice.retesting, tokens=choice.tokens,
-                drop_walk=choice.drop_walk,
+                drop_walk=choice.drop_walk, via=choice.via,
             )  # fmt: skip
             self._drop_walk = False
             outcomes.append(out)
@@ -153,12 +155,18 @@ class Explorer:
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool = False, tokens: int = 0,
-        drop_walk: bool = False, click: bool = True,
+        drop_walk: bool = False, click: bool = True, via: str | None = None,
     ) -> StepOutcome:  # fmt: skip
-        """Load `target`, read the page's facts, run the oracles, and write the step (one transaction)."""
+        """Load `target`, read the page's facts, run the oracles, and write the step (one transaction).
+        `via` is the remembered page whose link `target` is when that is not `position`."""
         graph = self.graph
         cfg = self.config
         result = load(self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep)
+        origin = via or position
+        if via is None:
+            result = clicked_back(
+                result, position, self.walk.page, self.hints.actions.get(target, ("", ""))[1]
+            )
         facts: PageFacts | None = None
         findings: list[Finding] = []
         version, writes = graph.app_version, VersionWrites()
@@ -174,24 +182,39 @@ class Explorer:
         self.walk.last_text = facts.text if facts is not None else ""
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment
+        click_of = graph.click_of(target)
+        found = any(
+            (live := graph.store.bug_table.live_one(f.fingerprint)) is None or live.status != "open"
+            for f in findings
+        )
+        idle = lessons(graph.store, target, origin, result, facts, click_of, found=found) if click else ()
         landed = (result.final_route or result.route) if result.outcome == "page" else position
+        # A click that left its page as it was (`same_state`) is that page again: the explorer stays.
+        stays = partial or (click_of is not None and any(why == "same_state" for _, why in idle))
         out = graph.write_step(
             StepWrite(
-                session_id, target, result, position if partial else landed, self.clock(),
+                session_id, target, result, position if stays else landed, self.clock(),
                 links=facts.links if facts is not None else (), findings=findings, version=version,
                 tokens=tokens, retest=retesting, dedupe=self.config.memory.bug_list,
                 structure_hash=facts.structure_hash if facts is not None else None,
                 failed=is_failure(result.outcome, result.status),
                 clicks=facts.clicks if facts is not None else (), version_writes=writes, drop_walk=drop_walk,
+                idle=idle,
             )
         )  # fmt: skip
-        out.click, out.partial = click, partial
+        out.click, out.partial = click, stays
+        if result.outcome == "page" and not stays:
+            self.walk.page = result.page
         if partial:
             self.hints.partials.add(out.route)
         self.walk.last = out
         # A failed route is written into this session's view as a dead end, so no policy walks back to
         # it now; the view is rebuilt from the store next session, where failures are not visits.
-        remember(self.view, result.route, out.route, result.outcome, out.links)
+        is_idle = idle_test(graph.idle_controls(), graph.click_of)
+        onward = [r for r in out.links if not is_idle(r, out.route)]
+        remember(self.view, result.route, out.route, result.outcome, onward)
+        if idle:
+            scrub(self.view, is_idle)
         if self.on_step is not None:
             self.on_step(out)
         return out

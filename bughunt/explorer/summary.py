@@ -7,7 +7,9 @@
 - `pages_visited`: distinct routes loaded as pages (walls, HTTP errors, redirects, skipped and failed
   loads are not visits);
 - `pages_known`: distinct routes memory knows (visited, or linked from a remembered page);
-- `stop_reason` (+ `stop_detail`): why the session ended (`STOP_REASONS`).
+- `stop_reason` (+ `stop_detail`): why the session ended (`STOP_REASONS`);
+- `repeat_visits`: clicks onto a route already visited; `repeat_clicks`: clicks to a state already
+  visited that found nothing new (`repeat_clicks`).
 
 Clicks, fetches and tokens are the session's (the last one when no result is given); pages, bugs,
 duplicates and repeats are the whole exploration's, so sessions add up.
@@ -29,8 +31,9 @@ from bughunt import site as builtin_site
 
 from . import destructive_mode
 from .config import STOP_REASONS
-from .graph import ExplorationGraph
+from .graph import CLICK_MARK, ExplorationGraph
 from .harness import StepOutcome
+from .idle_controls import control_shape
 from .store import ExplorerStore
 from .templates import safe_route
 
@@ -108,6 +111,8 @@ class ExplorationSummary:
     model_reported: list[dict[str, Any]]
     duplicate_reports: int
     repeat_visits: int
+    repeat_clicks: int
+    """Clicks to a state already visited that found nothing new (`repeat_clicks`)."""
 
     @classmethod
     def of(cls, store: ExplorerStore, result: SessionResult | None = None) -> ExplorationSummary:
@@ -155,6 +160,7 @@ class ExplorationSummary:
             model_reported=[m.entry() for m in store.bug_table.model_reports()],
             duplicate_reports=store.bug_table.duplicate_reports(),
             repeat_visits=store.history.repeat_visits(),
+            repeat_clicks=repeat_clicks(store),
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -195,6 +201,7 @@ class ExplorationSummary:
             "model_reported": self.model_reported,
             "duplicate_reports": self.duplicate_reports,
             "repeat_visits": self.repeat_visits,
+            "repeat_clicks": self.repeat_clicks,
         }
 
     def lines(self) -> list[str]:
@@ -214,7 +221,7 @@ class ExplorationSummary:
             f"stopped: {reason} ({why}{'; ' + detail if detail and detail != why else ''}); "
             f"{self.clicks_left} clicks left",
             f"pages visited: {len(self.pages_visited)}  pages known: {self.pages_known}  coverage: {cov}  "
-            f"repeat visits: {self.repeat_visits}",
+            f"repeat visits: {self.repeat_visits}  repeat clicks: {self.repeat_clicks}",
             f"bugs ({len(self.bugs)}, duplicate reports: {self.duplicate_reports}):",
         ]
         lines += [
@@ -231,6 +238,31 @@ class ExplorationSummary:
             )
             lines += [f"  [model_reported] {m['route']:<28} {m['kind']}" for m in self.model_reported]
         return lines
+
+
+def repeat_clicks(store: ExplorerStore) -> int:
+    """Clicks (of every session; the landing on the start page is none) that reached a state already
+    visited and found nothing new — no bug entry was written at that step. A state already visited is
+    a route visited before, or a click state that left its page's DOM structure as it was, or whose
+    control was learned to leave the page as it was (a dropdown, a collapse: `idle_controls`)."""
+    found = {b.step for b in store.bug_table.all() if b.step is not None}
+    hashes = store.visits.structure_hashes()
+    in_place = {
+        shape for shape, why in ExplorationGraph(store).idle_controls().items() if why == "same_state"
+    }
+    count = 0
+    for step in store.history.steps():
+        if step.n == 1 or step.n in found:
+            continue
+        again = step.repeat
+        click = store.link_table.click_of(step.route) if CLICK_MARK in step.route else None
+        if not again and click is not None:
+            state = hashes.get(step.final_route or step.route)
+            again = (state is not None and state == hashes.get(click[0])) or control_shape(
+                step.route, *click
+            ) in in_place
+        count += again
+    return count
 
 
 def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from bughunt.oracles.forms import check_form_drops_value
 from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.oracles.server_error import check_server_error
+from bughunt.oracles.unsafe_get import check_unsafe_get
 from bughunt.page import FetchedPage
 
 ORACLES: dict[str, Oracle] = {
@@ -37,6 +38,7 @@ ORACLES: dict[str, Oracle] = {
     "form_drops_value": check_form_drops_value,
     "unconfirmed_destructive": check_unconfirmed_destructive,
     "client_error": check_client_errors,
+    "unsafe_get": check_unsafe_get,
 }
 
 __all__ = [

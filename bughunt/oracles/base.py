@@ -16,9 +16,10 @@ from bughunt.urls import same_origin
 Fetch = Callable[[str], FetchedPage]
 """Fetch one same-origin URL (absolute). Oracles use it to look at a related page."""
 
-KINDS: tuple[str, ...] = (*get_args(BugKind), "client_error")
+KINDS: tuple[str, ...] = (*get_args(BugKind), "client_error", "unsafe_get")
 """The site definition's six bug kinds, plus "client_error" (uncaught JS errors, console errors,
-failed XHR/fetch calls) that only the browser engine's oracle reports."""
+failed XHR/fetch calls) that only the browser engine's oracle reports, and "unsafe_get" (a GET that
+visibly changed server state: `bughunt.oracles.unsafe_get`)."""
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set as AbstractSet
+from http import HTTPStatus
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
 from bughunt.page import ClientError, FetchedPage
+from bughunt.urls import route_of
 
 _MESSAGES = {
     "js_error": "uncaught JavaScript error while the page ran",
@@ -41,7 +43,7 @@ def _message(error: ClientError) -> str:
     return _MESSAGES[error.kind]
 
 
-def _route_words(route: str) -> set[str]:
+def route_words(route: str) -> set[str]:
     """Plain words the page's route carries as data: its path (or hash-route) segments after the
     first, which names the collection, and its query values."""
     words: set[str] = set()
@@ -70,14 +72,14 @@ def request_signature(error: ClientError, page_route: str = "") -> str:
     method = error.text.split(" ", 1)[0].upper() if error.text else "GET"
     method = method if method.isalpha() and len(method) <= 8 else "GET"
     status = str(error.status) if error.status is not None else "failed"
-    return f"{method} {url_shape(error.url, _route_words(page_route))} {status}"
+    return f"{method} {url_shape(error.url, route_words(page_route))} {status}"
 
 
 def error_signature(error: ClientError, page_route: str = "") -> str:
     """An error's message as a root cause: first line, URLs as their shapes, volatile values gone."""
     lines = error.text.strip().splitlines()
     first = lines[0] if lines else ""
-    words = _route_words(page_route)
+    words = route_words(page_route)
     first = _URL.sub(lambda m: url_shape(m.group(0), words), first)
     return normalise_message(first)
 
@@ -93,6 +95,10 @@ def check_client_errors(
         return []
     seen = [{"kind": e.kind, "text": e.text, "source": e.url, "status": e.status} for e in page.client_errors]
     failed = [e for e in page.client_errors if e.kind == "failed_request"]
+    findings = _after_click(page, failed, seen)
+    if findings:
+        # The click's own server errors are its bugs; what else the page said is their consequence.
+        return findings
     if failed:
         causes: dict[str, ClientError] = {}
         for error in failed:
@@ -101,7 +107,6 @@ def check_client_errors(
     else:
         first = sorted(page.client_errors, key=lambda e: _RANK.get(e.kind, 9))[0]
         keyed = [(error_signature(first, page.route), first)]
-    findings = []
     for signature, error in keyed:
         message = _message(error)
         findings.append(
@@ -109,8 +114,54 @@ def check_client_errors(
                 "client_error",
                 page.route,
                 message,
-                evidence(page, client_errors=seen, signature=signature),
+                evidence(page, client_errors=seen, signature=signature, **_action(page)),
                 fingerprint=fingerprint(signature, "client_error", message),
             )
         )
     return findings
+
+
+def _action(page: FetchedPage) -> dict[str, str]:
+    """The click that made this state, as evidence (its label is page text: quarantined)."""
+    if page.clicked_from is None:
+        return {}
+    before, label = page.clicked_from
+    return {"action": label, "clicked_on": before.route}
+
+
+def _after_click(
+    page: FetchedPage, failed: list[ClientError], seen: list[dict[str, str | int | None]]
+) -> list[Finding]:
+    """A click in place (`FetchedPage.clicked_from`: a single-page app's pager, filter or tab) whose
+    XHR/fetch answered 5xx: a server error of the API route, tied to the action that caused it — one
+    finding per distinct request (method, path shape, status), on the request's own route."""
+    if page.clicked_from is None:
+        return []
+    before, label = page.clicked_from
+    findings: dict[str, Finding] = {}
+    for error in failed:
+        if error.status is None or error.status < 500:
+            continue
+        signature = request_signature(error, before.route)
+        if signature in findings:
+            continue
+        try:
+            reason = HTTPStatus(error.status).phrase
+        except ValueError:
+            reason = "Server Error"
+        message = f"HTTP {error.status} {reason} from an API request a click made"
+        findings[signature] = Finding(
+            "server_error",
+            route_of(error.url),
+            message,
+            evidence(
+                page,
+                request=f"{signature.split(' ', 1)[0]} {route_of(error.url)}",
+                action=label,
+                clicked_on=before.route,
+                client_errors=seen,
+                signature=signature,
+            ),  # fmt: skip
+            fingerprint=fingerprint(signature, "server_error", message),
+        )
+    return list(findings.values())

@@ -172,7 +172,7 @@ def test_a_fragment_leaves_the_explorer_on_the_page_it_was_swapped_into(tmp_path
     assert checked, "some walk met the fragment with links of /list left"
 
 
-def test_a_dead_end_goes_back_to_the_page_before_when_it_has_more(tmp_path):
+def test_a_dead_end_goes_on_to_the_links_of_the_page_before_when_it_has_more(tmp_path):
     pages = {
         "/": _page("/p"),
         "/p": _page("/p/boom", "/p/x", "/p/y"),
@@ -187,7 +187,9 @@ def test_a_dead_end_goes_back_to_the_page_before_when_it_has_more(tmp_path):
             at = walk.index("/p/boom")
             if not {"/p/x", "/p/y"} <= set(walk[:at]):
                 checked += 1
-                assert walk[at + 1] == "/p", f"back, not to the start: {walk}"
+                # Back to /p, whose links memory holds, and on: straight to its next link, not by
+                # the start page and without reloading /p.
+                assert walk[at + 1] in ("/p/x", "/p/y"), f"on to the page before's links: {walk}"
     assert checked, "some walk met the dead end with links of /p left"
 
 
@@ -320,7 +322,10 @@ def test_the_items_of_a_page_that_breaks_its_templates_structure_are_its_variant
         Explorer(store, fetcher, policy, SessionConfig(budget=24, retries=0)).run()
     store.close()
     people = [d.position for d in policy.decisions if d.position.count("/") == 2 and "/people/" in d.position]
-    at = {d.position: d for d in policy.decisions if d.position in people}
+    at: dict[str, object] = {}
+    for d in policy.decisions:  # the first decision at a page is made standing there (later ones may
+        if d.position in people:  # be the chooser asking what the plan does past it: `past_hubs`)
+            at.setdefault(d.position, d)
     assert set(at) == {"/people/ann", "/people/bob", "/people/cy", "/people/me"}, people
     assert people.index("/people/me") >= 2, people  # two pages of the shared structure seen first
     assert at["/people/me"].planner.variants == {"/post/me-0"}

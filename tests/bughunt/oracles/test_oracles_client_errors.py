@@ -3,6 +3,8 @@ are made up (a hash-routed members app), none is a built-in site's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bughunt.oracles import inspect_page
 from bughunt.oracles.client_errors import check_client_errors, error_signature, request_signature
 from bughunt.page import ClientError, FetchedPage
@@ -113,3 +115,28 @@ def test_page_text_stays_out_of_messages():
     findings = check_client_errors(spa("/member/ines", *cors_failure("ines")))
     assert all("ines" not in f.message and "CORS" not in f.message for f in findings)
     assert findings[0].message == "an XHR/fetch request of the page failed before any answer was usable"
+
+
+def test_an_api_500_after_a_click_is_a_server_error_of_the_api_route_tied_to_the_click():
+    before = spa("/orders?status=open")
+    failed = ClientError("failed_request", "GET 500", f"{API}/v1/orders?status=open&page=2", 500)
+    said = ClientError("console_error", "Uncaught (in promise) Error: HTTP 500", "")
+    after = replace(spa("/orders?status=open", failed, said), clicked_from=(before, "2"))
+    findings = check_client_errors(after)
+    assert [(f.kind, f.route) for f in findings] == [("server_error", "/v1/orders?status=open&page=2")]
+    found = findings[0]
+    assert found.message == "HTTP 500 Internal Server Error from an API request a click made"
+    assert found.evidence["action"] == "2" and found.evidence["clicked_on"] == before.route
+    assert found.evidence["request"] == "GET /v1/orders?status=open&page=2"
+    # The same request failing after the same click elsewhere is the same bug.
+    other = replace(
+        spa("/orders?status=paid", replace(failed, url=f"{API}/v1/orders?status=paid&page=2")),
+        clicked_from=(spa("/orders?status=paid"), "2"),
+    )
+    assert check_client_errors(other)[0].fingerprint == found.fingerprint
+    # Loaded with the page (no click), the failure stays the page's client error.
+    assert [f.kind for f in check_client_errors(spa("/orders", failed))] == ["client_error"]
+    # A 4xx after a click is a client error, with the click as evidence.
+    lost = ClientError("failed_request", "GET 404", f"{API}/v1/orders/9", 404)
+    client = check_client_errors(replace(spa("/orders", lost), clicked_from=(before, "Details")))
+    assert [f.kind for f in client] == ["client_error"] and client[0].evidence["action"] == "Details"

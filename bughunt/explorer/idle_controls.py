@@ -1,0 +1,153 @@
+"""Controls whose click leads nowhere new, learned from one click and remembered per control shape.
+
+A click teaches the harness (never the model) what kind of control it was:
+
+- `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
+  the page did not have and left its DOM structure as it was, or changed only attribute values (the
+  class that opens a menu or shows a collapsed panel: same elements, same text);
+- `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
+  by Post/Redirect/Get without the POST, a preference switch);
+- `toggle`: a GET to the same path with another query, rendering the same structure with the control
+  flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`);
+- `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
+  `bughunt.oracles.unsafe_get.STATE_VERBS`) and that answered with the page it was clicked on, re-
+  rendered (its structure at the new address) — one of a shape is enough to see what it does; a
+  verb-named page of its own (`/watch?v=…`, `/join`) is a page, not a control.
+
+A click in place that found a new bug teaches nothing: it led somewhere (a GET that changed state
+is one bug, `unsafe_get`, for its whole shape). The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
+shape, on any page, is no longer a way onward: the chooser leaves it out, the policy's view of memory
+no longer holds it (`scrub`) and the session does not travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) for a click,
+or its URL's shape for a GET (`bughunt.oracles.client_errors.url_shape`: numbers, ids, slugs, query
+values and the words its page's route carries are placeholders, so `/profile/ann/follow` clicked on
+`/profile/ann` teaches `/profile/<v>/follow` for every profile).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from urllib.parse import urlsplit
+
+from bughunt.fingerprint import segment_shape
+from bughunt.oracles.client_errors import route_words, url_shape
+from bughunt.oracles.unsafe_get import state_change
+from bughunt.page import FetchedPage
+from bughunt.sim.memory import NoMemory
+
+from .engine import FetchResult
+from .facts import PageFacts
+from .graph import CLICK_MARK
+from .store import ExplorerStore
+from .views import NoLinksView, View
+
+_NTH = re.compile(r":nth-of-type\(\d+\)")
+
+
+def control_shape(route: str, page: str, selector: str | None = None) -> str:
+    """The shape a lesson is kept under: `click <selector without positions>` for a click state,
+    `get <URL shape>` for an address (a hash route's fragment shaped as a path of its own)."""
+    if selector is not None:
+        return "click " + _NTH.sub("", selector)
+    # Only plain words are data to mask: a number is `<n>` however the page's route carries it.
+    words = {w for w in route_words(page) if segment_shape(w) == w}
+    path, mark, fragment = route.partition("#")
+    shaped = url_shape(path, words)
+    if mark:
+        shaped += "#" + url_shape(fragment, words) if fragment.startswith("/") else "#"
+    return "get " + shaped
+
+
+def lessons(
+    store: ExplorerStore, target: str, position: str, result: FetchResult, facts: PageFacts | None,
+    click: tuple[str, str] | None, *, found: bool = False,
+) -> tuple[tuple[str, str], ...]:  # fmt: skip
+    """What the step to `target` from `position` taught about its control, as (shape, lesson) pairs:
+    none when the control led somewhere (or the step says nothing: an error, a fragment, a failed
+    load; a click in place that `found` a new bug led somewhere after all). A GET that changed state
+    also teaches its counterparts the page after newly offers
+    (`/unfollow` after `/follow`): flipping it back is the same control."""
+    if result.outcome != "page" or facts is None or facts.fragment:
+        return ()
+    final = result.final_route or result.route
+    if click is not None:
+        page, selector = click
+        before = store.visits.page(page)
+        new = _new_links(facts.links, store.link_table.of(page))
+        if found or final != target or before is None or new:
+            return ()
+        same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
+        made = result.page.clicked_from if result.page is not None else None
+        if same or (made is not None and result.page is not None and same_document(made[0], result.page)):
+            return ((control_shape(target, page, selector), "same_state"),)
+        return ()
+    shape = control_shape(target, position)
+    why = _link_lesson(store, target, position, final, facts, shape)
+    if why is None:
+        return ()
+    flips = [
+        (control_shape(r, position), why)  # shaped as the page it flips: the page clicked on
+        for r in _new_links(facts.links, store.link_table.of(final))
+        if state_change(r) is not None
+    ]
+    return ((shape, why), *flips)
+
+
+def _link_lesson(
+    store: ExplorerStore, target: str, position: str, final: str, facts: PageFacts, shape: str
+) -> str | None:
+    if final == position != target:
+        return "round_trip"
+    here = store.visits.page(position)
+    there = urlsplit(target)
+    # The page after is the page clicked on, re-rendered: its structure, at another address.
+    again = (
+        here is not None and here.structure_hash is not None and here.structure_hash == facts.structure_hash
+    )
+    if again and there.query and there.path == urlsplit(position).path and target not in facts.links:
+        new = _new_links(facts.links, store.link_table.of(position))
+        if new and all(control_shape(r, position) == shape for r in new):
+            return "toggle"
+    if again and state_change(target) is not None:
+        return "state_change"
+    return None
+
+
+def same_document(before: FetchedPage, after: FetchedPage) -> bool:
+    """The same elements in the same order with the same text: what a click changed, if anything, is
+    attribute values (a class that opens a menu or shows a collapsed panel, `aria-expanded`)."""
+    if before.document.text() != after.document.text():
+        return False
+    return [n.tag for n in before.document.iter()] == [n.tag for n in after.document.iter()]
+
+
+def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:
+    had = set(before)
+    return [r for r in links if r not in had and CLICK_MARK not in r]
+
+
+def idle_test(
+    table: Mapping[str, str], click_of: Callable[[str], tuple[str, str] | None]
+) -> Callable[[str, str], bool]:
+    """`is_idle(route, page)`: does the control leading to `route` from `page` have a learned shape."""
+
+    def is_idle(route: str, page: str) -> bool:
+        if not table:
+            return False
+        click = click_of(route) if CLICK_MARK in route else None
+        shape = control_shape(route, click[0], click[1]) if click is not None else control_shape(route, page)
+        return shape in table
+
+    return is_idle
+
+
+def scrub(view: View, is_idle: Callable[[str, str], bool]) -> None:
+    """Take controls learned to lead nowhere new out of the policy's view, so no policy plans a trip
+    to one. Links are replaced in place, not written: a write would count as a use for eviction."""
+    mem = view.inner if isinstance(view, NoLinksView) else view
+    if isinstance(mem, NoMemory):
+        return
+    for node, links in list(mem.items()):
+        kept = tuple(r for r in links if not is_idle(r, node))
+        if len(kept) != len(links):
+            dict.__setitem__(mem, node, kept)

@@ -1,0 +1,141 @@
+"""State changes on a safe method: a GET that follows, likes, subscribes or votes (RFC 9110 §9.2.1
+says GET must not change what the server holds; CWE-650, trusting the HTTP method to keep a request
+harmless). Crawlers, link prefetchers and a mail client's preview all send GETs: on such a site they
+follow users and cast votes nobody asked for.
+
+Reported only where the effect is seen, never on a URL's words alone: the page the GET was clicked on
+(`FetchedPage.clicked_from`, which the explorer sets when a GET redirects back to the page it was
+clicked on, or answers at an address naming a state verb on the same path: `?like=1`) is compared with the page after, and
+
+- the control that made the request changed its state (its label changed — "Follow" became
+  "Following" — or it gave way to its counterpart, a control whose target differs only in the verb:
+  `/follow` → `/unfollow`, or in the verb's value: `?like=1` → `?like=0`), or
+- a count on the page moved by one (a follower count, a vote tally) while the page's other numbers
+  stayed, so a clock or a random feed on the page is no effect.
+
+A request that names a destructive action (delete, remove…) is `unconfirmed_destructive`'s, not this
+oracle's. The message is a harness template; labels and numbers are evidence (quarantined).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+from bughunt.actions import page_actions
+from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
+from bughunt.oracles.destructive import _names_action, action_route, destructive_action, requested_url
+from bughunt.page import FetchedPage
+
+STATE_VERBS = frozenset(
+    (
+        "follow unfollow like unlike favorite unfavorite favourite unfavourite fav unfav subscribe "
+        "vote upvote downvote unvote star unstar bookmark unbookmark pin unpin watch unwatch mute "
+        "unmute block unblock toggle join leave flag heart unheart react clap save unsave"
+    ).split()
+)
+"""Verbs of a request that changes what the server keeps for the user: general web verbs, like the
+destructive verbs, never one application's words."""
+_ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task"})
+MESSAGE = "a GET request changed server state (unsafe use of a safe method, RFC 9110 9.2.1; CWE-650)"
+_NUMBER = re.compile(r"\d+")
+MAX_MOVED_COUNTS = 2
+"""A toggle moves one count (and perhaps its twin in a header): more moving numbers is a page that
+changes anyway."""
+
+
+def state_change(url: str) -> str | None:
+    """The state-changing verb a GET's URL names (`/articles/7/like`, `?action=follow`, `?like=1`), or
+    None. A path segment led by the verb (or a two-word one holding it: `toggle-like`), the value of an
+    action-like query key or a query key that is the verb counts; a title mentioning one
+    (`how-to-like-testing`) and a search for it (`?q=follow`) do not."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    segments = [s for s in parts.path.split("/") if s]
+    segments += [v for k, v in query if k.lower() in _ACTION_KEYS]
+    for segment in segments:
+        if _names_action(segment, STATE_VERBS):
+            return segment.lower()
+    return next((k.lower() for k, _ in query if k.lower() in STATE_VERBS), None)
+
+
+def _control(page: FetchedPage, url: str) -> tuple[str, str] | None:
+    """(target, label) of the control on `page` that leads to `url`."""
+    for action in page_actions(page).actions:
+        if action.target == url:
+            return action.target, action.label
+    return None
+
+
+def _counterpart(page: FetchedPage, url: str) -> str | None:
+    """A control of `page` whose target is `url` with another state verb in the verb's place
+    (`/p/7/follow` → `/p/7/unfollow`)."""
+    verb = state_change(url)
+    if verb is None:
+        return None
+    asked = urlsplit(url)
+    keys = dict(parse_qsl(asked.query, keep_blank_values=True))
+    if verb in (k.lower() for k in keys):
+        # `?like=1` → `?like=0`: the same address with the verb's value flipped.
+        for action in page_actions(page).actions:
+            other = urlsplit(action.target)
+            theirs = dict(parse_qsl(other.query, keep_blank_values=True))
+            if other.path == asked.path and theirs.keys() == keys.keys() and theirs != keys:
+                if all(theirs[k] == v for k, v in keys.items() if k.lower() != verb):
+                    return action.target
+        return None
+    head, _, tail = url.partition(verb)
+    for action in page_actions(page).actions:
+        target = action.target
+        if target != url and target.startswith(head) and target.endswith(tail):
+            middle = target[len(head) : len(target) - len(tail)] if tail else target[len(head) :]
+            if middle.lower() in STATE_VERBS:
+                return target
+    return None
+
+
+def _moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int]]:
+    """Numbers of the page text that moved by exactly one, when every other number stayed."""
+    old = [int(n) for n in _NUMBER.findall(before.document.text())]
+    new = [int(n) for n in _NUMBER.findall(after.document.text())]
+    if len(old) != len(new) or old == new:
+        return []
+    moved = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    if len(moved) > MAX_MOVED_COUNTS or any(abs(a - b) != 1 for a, b in moved):
+        return []
+    return moved
+
+
+def check_unsafe_get(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
+) -> list[Finding]:
+    """One finding when the GET that produced `page` visibly changed the page it was clicked on."""
+    if page.clicked_from is None or page.status >= 400:
+        return []
+    before, _label = page.clicked_from
+    asked = requested_url(page)
+    if asked == before.url or destructive_action(asked) is not None:
+        return []  # a click in place (no request of its own to judge), or a destructive action
+    control = _control(before, asked)
+    if control is None:
+        return []
+    after_control = _control(page, asked)
+    effect: dict[str, str] = {}
+    if after_control is not None and after_control[1] != control[1]:
+        effect = {"label_before": control[1], "label_after": after_control[1]}
+    elif after_control is None and (counter := _counterpart(page, asked)) is not None:
+        effect = {"control_after": counter}
+    moved = _moved_counts(before, page)
+    if moved:
+        effect["counts"] = "; ".join(f"{a} -> {b}" for a, b in moved)
+    if not effect:
+        return []
+    route = action_route(asked)
+    return [
+        Finding(
+            "unsafe_get",
+            route,
+            MESSAGE,
+            evidence(page, request=f"GET {route}", clicked_on=before.route, **effect),
+        )
+    ]

@@ -1,0 +1,109 @@
+"""Clicks that learn in the browser engine, on a small script-driven shop served on loopback: a
+dropdown and a collapse repeated on every page are clicked once each; a pager whose API answers 500
+on page 2 is a server error of the API route tied to the click; a list rendered after a click goes
+through the count oracle like any page."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from bughunt.explorer.config import SessionConfig
+from bughunt.explorer.factory import make_engine, make_policy
+from bughunt.explorer.graph import ExplorationGraph
+from bughunt.explorer.loop import Explorer
+from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import ExplorationSummary
+from tests.support.loopback import QuietHandler, serving
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed"),
+    pytest.mark.slow,
+]
+
+NAV = (
+    """<nav><button type="button" class="dropdown-toggle" aria-expanded="false" onclick="this.setAttribute("""
+    """'aria-expanded', this.nextElementSibling.classList.toggle('open'))">Shop</button><ul class="menu">"""
+    """<li><a href="/shoes">Shoes</a></li><li><a href="/hats">Hats</a></li><li><a href="/orders">Orders"""
+    """</a></li></ul></nav><button type="button" class="collapse-toggle" onclick="document."""
+    """getElementById('help').classList.toggle('show')">Help</button><div id="help" class="collapse">"""
+    """<p>Call us</p></div>"""
+)
+ORDERS_JS = """
+const list = document.getElementById('orders');
+function show(page) {
+  fetch('/api/orders?page=' + page).then(r => r.json()).then(rows => {
+    list.innerHTML = rows.map(r => '<li class="order"><p>Order ' + r + '</p></li>').join('');
+  }).catch(e => console.error('orders failed'));
+}
+document.getElementById('next').addEventListener('click', () => show(2));
+document.getElementById('all').addEventListener('click', () => {
+  document.getElementById('count').textContent = 'Orders (5)';
+  list.innerHTML = [1, 2, 3, 4].map(n => '<li class="order"><p>Order ' + n + '</p></li>').join('');
+});
+show(1);
+"""
+
+
+class _Shop(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        path = self.path
+        if path == "/api/orders?page=1":
+            return self.reply(200, json.dumps([1, 2]), "application/json")
+        if path.startswith("/api/orders"):
+            return self.reply(500, '{"error": "offset"}', "application/json")
+        if path == "/orders.js":
+            return self.reply(200, ORDERS_JS, "application/javascript")
+        bodies = {
+            "/": "<h1>Shop</h1><p>Welcome to the shop, pick a department.</p>",
+            "/shoes": "<h1>Shoes</h1><p>Boots and sandals for every season.</p>",
+            "/hats": "<h1>Hats</h1><p>Caps and hats in all sizes.</p>",
+            "/orders": '<h1>Your orders</h1><h2 id="count">Orders (2)</h2><ul id="orders"></ul>'
+            '<div class="pager"><a href="javascript:" id="next">Next</a></div>'
+            '<button type="button" id="all">Show all</button><script src="/orders.js"></script>',
+        }
+        if path not in bodies:
+            return self.reply(404, "<html><body>no</body></html>")
+        self.reply(200, f"<html><head><title>Shop</title></head><body>{NAV}{bodies[path]}</body></html>")
+
+
+@pytest.fixture(scope="module")
+def shop() -> Iterator[str]:
+    with serving(_Shop) as url:
+        yield url + "/"
+
+
+def test_repeated_in_place_controls_are_clicked_once_and_a_pagers_api_500_is_the_clicks(shop, tmp_path):
+    store = ExplorerStore(tmp_path / "s")
+    engine, _ = make_engine("browser", shop, timeout=10, respect_robots=False)
+    try:
+        with make_policy("planner", store=store) as policy:
+            Explorer(store, engine, policy, SessionConfig(budget=30, retries=0)).run()
+        steps = store.history.steps()
+        graph = ExplorationGraph(store)
+        learned = graph.idle_controls()
+        # The dropdown and the collapse (each the same element on every page, but for its position).
+        assert learned == {
+            "click html > body > nav > button": "same_state",
+            "click html > body > button": "same_state",
+        }
+        clicked = [graph.click_of(s.route) for s in steps if "#click-" in s.route]
+        shapes = [re.sub(r":nth-of-type\(\d+\)", "", c[1]) for c in clicked if c is not None]
+        # Four pages carry both controls: each was clicked once, not once per page.
+        assert shapes.count("html > body > nav > button") == 1, shapes
+        assert shapes.count("html > body > button") == 1, shapes
+        bugs = {(b.kind, b.route): b for b in store.bug_table.live()}
+        assert ("server_error", "/api/orders?page=2") in bugs, list(bugs)
+        evidence = json.loads(bugs["server_error", "/api/orders?page=2"].evidence)
+        assert evidence["request"] == "GET /api/orders?page=2"
+        # The list the "Show all" click rendered holds four orders under a count of five.
+        assert ("count_mismatch", "/orders") in bugs, list(bugs)
+        summary = ExplorationSummary.of(store)
+        assert summary.stop_reason == "done" and summary.repeat_clicks <= 2, summary.lines()
+    finally:
+        engine.close()
+        store.close()
