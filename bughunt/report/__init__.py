@@ -161,7 +161,12 @@ def _summary(data: dict[str, Any]) -> str:
         _tile("open bugs", open_bugs),
         _tile("fixed bugs", sum(b.get("status") == "fixed" for b in bugs)),
         _tile("duplicate reports", s.get("duplicate_reports", 0)),
-        _tile("repeat visits", s.get("repeat_visits", 0)),
+        _tile("repeat visits", s.get("repeat_visits", 0), "clicks onto a page already visited"),
+        _tile(
+            "repeat clicks",
+            s.get("repeat_clicks", 0),
+            "clicks to a state already visited that found nothing new (the CLI's repeat_clicks)",
+        ),
     ]
     if _uses_model(data):  # tokens are what a model was sent; strategy policies send nothing
         tiles.append(
