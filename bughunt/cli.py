@@ -24,6 +24,7 @@ SUMMARIES: dict[str, str] = {
     "memory": "show an exploration's structured memory",
     "serve_site": "run a built-in test site (24 pages and six bugs, or conduit-htmx) on loopback",
     "report": "write a self-contained HTML report of an exploration",
+    "repro": "write a replayable pytest reproduction of a bug (or of every open bug)",
 }
 COMMANDS: tuple[str, ...] = tuple(SUMMARIES)
 
@@ -40,6 +41,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "memory": ("bughunt memory --store runs/s1", "bughunt memory --store runs/s1 --json"),
     "report": ("bughunt report --store runs/s1 --out runs/s1/report.html",),
+    "repro": (
+        "bughunt repro 26df4eba102110d7 --store runs/s1 --out test_bug.py",
+        "bughunt repro --all --store runs/s1 --out runs/s1/repro",
+    ),
     "serve-site": (
         "bughunt serve-site --port 8000",
         "bughunt serve-site --port 8000 --app-version 1.3 --account logged-out",

@@ -19,6 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from bughunt.explorer.bugview import LOGIN_META, Login
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.engine import LoginLost
 from bughunt.explorer.factory import ENGINES, make_engine, make_policy
@@ -283,6 +284,8 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 store.meta.set("engine", fetcher.name)
                 if creds.used:
                     store.meta.set("login", creds.label)  # the kinds of login only, never a value
+                # the bug view's account and `bughunt repro`'s login: names only, never a value
+                store.meta.set(LOGIN_META, _login_names(args, creds).to_json())
             config.builtin = builtin
             policy = stack.enter_context(
                 make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
@@ -364,6 +367,18 @@ def _credentials(args: argparse.Namespace, url: str, store: ExplorerStore | None
             "(--login-url/--username/--password-env, --cookie, --header, --storage-state)"
         )
     return creds
+
+
+def _login_names(args: argparse.Namespace, creds: Credentials) -> Login:
+    """How this session logged in, as names (user, environment variable, cookie and header names)."""
+    return Login(
+        login_url=creds.login_url,
+        username=creds.username if creds.login_url else None,
+        password_env=args.password_env if creds.login_url else None,
+        cookie_names=tuple(name for name, _ in creds.cookies),
+        header_names=tuple(name for name, _ in creds.headers),
+        storage_state=creds.storage_state is not None,
+    )
 
 
 def _nothing_explored(store: ExplorerStore, url: str) -> str | None:

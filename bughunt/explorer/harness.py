@@ -251,6 +251,7 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
             "url": facts.get("url"),
             "step": step,
             "fingerprint": f.fingerprint,
+            "fields": list(raw),  # the oracle's key names (harness facts), to split the text again
         }
         facts["quarantined_observation"] = store.notebook.add_observation(text, provenance, step, now)
     return facts

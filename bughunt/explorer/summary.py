@@ -24,6 +24,7 @@ from typing import Any
 from bughunt import site as builtin_site
 
 from . import destructive_mode
+from .bugview import bug_views, path_text
 from .config import STOP_REASONS
 from .graph import ExplorationGraph
 from .harness import StepOutcome
@@ -94,6 +95,8 @@ class ExplorationSummary:
     coverage: float | None
     """Share of the built-in site's pages visited (None for any other site)."""
     bugs: list[BugLine]
+    bug_details: list[dict[str, Any]]
+    """The bug view (`bughunt.explorer.bugview`) of each of `bugs`, in order."""
     destructive: dict[str, Any]
     model_reported: list[dict[str, Any]]
     duplicate_reports: int
@@ -101,6 +104,7 @@ class ExplorationSummary:
 
     @classmethod
     def of(cls, store: ExplorerStore, result: SessionResult | None = None) -> ExplorationSummary:
+        live = store.bug_table.live()
         visited = store.visits.explored()
         links = store.link_table.all()
         known = set(visited) | {d for ds in links.values() for d in ds}
@@ -135,8 +139,9 @@ class ExplorationSummary:
             coverage=len(set(visited) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None,
             bugs=[
                 BugLine(b.fingerprint, b.route, b.kind, b.status, destructive_mode.is_suspected(b.evidence))
-                for b in store.bug_table.live()
+                for b in live
             ],
+            bug_details=bug_views(store, live),
             destructive=destructive_mode.summary_keys(store, name),
             model_reported=[m.entry() for m in store.bug_table.model_reports()],
             duplicate_reports=store.bug_table.duplicate_reports(),
@@ -172,8 +177,9 @@ class ExplorationSummary:
                     "kind": b.kind,
                     "status": b.status,
                     "suspected": b.suspected,
+                    **detail,
                 }
-                for b in self.bugs
+                for b, detail in zip(self.bugs, self.bug_details, strict=True)
             ],  # fmt: skip
             **self.destructive,
             "model_reported": self.model_reported,
@@ -196,10 +202,11 @@ class ExplorationSummary:
             f"repeat visits: {self.repeat_visits}",
             f"bugs ({len(self.bugs)}, duplicate reports: {self.duplicate_reports}):",
         ]
-        lines += [
-            f"  [{b.status}{', suspected' if b.suspected else ''}] {b.route:<28} {b.kind:<24} {b.fingerprint}"
-            for b in self.bugs
-        ]
+        for b, view in zip(self.bugs, self.bug_details, strict=True):
+            lines.append(
+                f"  [{b.status}{', suspected' if b.suspected else ''}] {b.route:<28} {b.kind:<24} {b.fingerprint}"
+            )
+            lines += [f"      {line}" for line in bug_lines(view)]
         if self.destructive.get("allow_destructive"):
             lines.append(f"{self.destructive['destructive_actions']} (--allow-destructive)")
         elif any(b.suspected for b in self.bugs):
@@ -210,6 +217,30 @@ class ExplorationSummary:
             )
             lines += [f"  [model_reported] {m['route']:<28} {m['kind']}" for m in self.model_reported]
         return lines
+
+
+def bug_lines(view: dict[str, Any]) -> list[str]:
+    """A bug view as indented text lines (the page text in them is shown as data, quoted)."""
+    observed = view["observed"]
+    cwe = f", {view['cwe']}" if view.get("cwe") else ""
+    req = view["request"]
+    lines = [
+        f"{view['severity']}{cwe}: {req['method']} {req['url']} -> {view.get('response_status')} "
+        f"(as {view['account']})",
+        f"shown: {observed['shown']}",
+        f"expected: {observed['expected']}",
+    ]
+    if observed.get("element"):
+        lines.append(f"element: {observed['element']}")
+    if observed.get("excerpt"):
+        lines.append(f"excerpt (page text, untrusted): {observed['excerpt']!r}")
+    lines.append(f"path: {path_text(view['click_path'])}")
+    if len(view.get("occurrence_urls") or []) > 1:
+        lines.append(f"occurrences: {' '.join(view['occurrence_urls'])}")
+    lines += [f"screenshot: {s}" for s in view.get("screenshots") or []]
+    lines.append(f"curl: {view['curl']}")
+    lines.append(f"reproduce: {view['reproduce']}")
+    return lines
 
 
 def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[str, Any]:
