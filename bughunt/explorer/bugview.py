@@ -333,9 +333,8 @@ def _observed(bug: Bug, facts: dict[str, Any], page_text: dict[str, str]) -> dic
         raw = facts.get("client_errors")
         errors: list[Any] = raw if isinstance(raw, list) else []
         shown = "; ".join(_client_error(e) for e in errors[:3] if isinstance(e, dict)) or bug.message
-        excerpt = excerpt or (
-            str(errors[0].get("text") or "") if errors and isinstance(errors[0], dict) else None
-        )
+        texts = [str(e.get("text") or "") for e in errors if isinstance(e, dict) and e.get("text")]
+        excerpt = texts[0] if texts else excerpt  # the error's own words, not the page's markup
     else:
         shown = bug.message
     return {

@@ -87,7 +87,8 @@ def render(view: dict[str, Any], base_url: str, login: Login, store_dir: str) ->
         engine = "browser"  # a state only a click reaches
     env = login.env_names()
     login_data = {
-        "login_url": login.login_url,
+        # a route, so that BUGHUNT_BASE_URL moves the login with the site
+        "login_url": _route(login.login_url) if login.login_url else None,
         "username": login.username,
         "password_env": login.password_env,
         "cookies": {name: env[f"cookie:{name}"] for name in login.cookie_names},
