@@ -249,6 +249,31 @@ class BrowserEngine(HttpEngine):
             client_errors=tuple(self._errors),
         )
 
+    # -- evidence files --------------------------------------------------------------------------
+    def capture(self, url: str, png: Path, html: Path, *, max_bytes: int = 2_000_000) -> bool:
+        """A PNG screenshot of the viewport and the DOM as rendered, of `url` as it is now (loaded
+        again when the oracles' requests moved the tab), each at most `max_bytes`. Bounded by the
+        engine's timeout; False when the page could not be captured (nothing is written then)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        if self._page is None:
+            return False
+        try:
+            if self._page.url.split("#")[0] != url.split("#")[0]:
+                self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
+                self._settle(time.monotonic() + self.timeout)
+            shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
+            dom = self._page.content().encode("utf-8", "replace")[:max_bytes]
+        except PlaywrightError as exc:
+            logger.info("no screenshot of {}: {}", url, type(exc).__name__)
+            return False
+        if len(shot) > max_bytes:
+            return False
+        png.parent.mkdir(parents=True, exist_ok=True)
+        png.write_bytes(shot)
+        html.write_bytes(dom)
+        return True
+
     # -- actions ---------------------------------------------------------------------------------
     def actions(self, page: FetchedPage) -> list[Action]:
         """Links, HTMX and GET forms as for the HTTP engine, plus clicks on elements that act without an

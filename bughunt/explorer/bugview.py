@@ -228,8 +228,8 @@ def _view(store: ExplorerStore, ctx: _Context, bug: Bug) -> dict[str, Any]:
         "account": ctx.login.account,
         "engine": ctx.engine,
         "occurrence_urls": [ctx.absolute(o["route"]) for o in ctx.occurrences.get(bug.fingerprint, [])],
-        "screenshots": _files(facts, "screenshot"),
-        "dom_snapshots": _files(facts, "dom_snapshot"),
+        "screenshots": _files(store, facts, "screenshot"),
+        "dom_snapshots": _files(store, facts, "dom_snapshot"),
         "kind": bug.kind,
         "status": bug.status,
         "route": bug.route,
@@ -357,9 +357,12 @@ def _client_error(e: dict[str, Any]) -> str:
     return f"{kind}{source}{status}{text}"
 
 
-def _files(facts: dict[str, Any], key: str) -> list[str]:
+def _files(store: ExplorerStore, facts: dict[str, Any], key: str) -> list[str]:
+    """The evidence file the harness kept under `key` (a path inside the store), as a path to open."""
     value = facts.get(key)
-    return [value] if isinstance(value, str) and value else []
+    if not isinstance(value, str) or not value or value.startswith(("/", "..")) or ".." in value.split("/"):
+        return []
+    return [str(store.dir / value)]
 
 
 def click_path(store: ExplorerStore, ctx: _Context, where: str, target: str) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from .config import SessionConfig
 from .engine import Engine, LoginLost
 from .facts import PageFacts, read_page, site_texts
 from .graph import ExplorationGraph, StepWrite
+from .evidence_files import keep_screenshots
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
 from .inspection import inspect
@@ -186,6 +187,8 @@ class Explorer:
             )
         )  # fmt: skip
         out.click, out.partial = click, partial
+        if out.new_bugs and result.page is not None:
+            keep_screenshots(graph.store, self.engine, out, result.page.url)  # browser engine only
         if partial:
             self.hints.partials.add(out.route)
         self.walk.last = out

@@ -1,0 +1,157 @@
+"""Issue 27: a bug a person can act on (the bug view, the same on every surface), screenshots of the
+failing state in browser mode, and a replayable reproduction per bug (`bughunt repro`) that fails on
+the buggy site and passes on the fixed one (`serve-site --fixed`), for every bug kind of both
+built-in sites."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bughunt.cli import main
+from bughunt.webapp import running_site
+from bughunt.webapp.conduit import PLANTED, running_conduit
+from bughunt.webapp.conduit.data import DEMO_PASSWORD, DEMO_USER
+
+SIX = {"server_error", "unescaped_script", "duplicate_pagination", "count_mismatch", "form_drops_value",
+       "unconfirmed_destructive"}  # fmt: skip
+VIEW_KEYS = {"severity", "cwe", "url", "request", "response_status", "curl", "observed", "click_path", "account",
+             "occurrence_urls", "screenshots", "reproduce"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def builtin_store(tmp_path_factory) -> tuple[Path, dict]:
+    store = tmp_path_factory.mktemp("s") / "store"
+    argv = ["explore", "--builtin-site", "--store", str(store), "--budget", "30", "--json"]
+    out = subprocess.run(
+        [sys.executable, "-m", "bughunt.cli", *argv], capture_output=True, text=True, timeout=120, check=True
+    )
+    return store, json.loads(out.stdout)
+
+
+def _run_repros(folder: Path, base: str, env: dict[str, str] | None = None) -> tuple[int, int, str]:
+    """Run the generated files with pytest in a process of their own: (failed, passed, output)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", str(folder)],
+        capture_output=True, text=True, timeout=600, cwd=folder,
+        env={**os.environ, **(env or {}), "BUGHUNT_BASE_URL": base},
+    )  # fmt: skip
+    tail = done.stdout[-3000:]
+    failed = re.search(r"(\d+) failed", tail)
+    passed = re.search(r"(\d+) passed", tail)
+    return int(failed.group(1)) if failed else 0, int(passed.group(1)) if passed else 0, tail
+
+
+def test_every_bug_says_what_it_is_in_json_text_and_memory(builtin_store, capsys):
+    store, data = builtin_store
+    assert {b["kind"] for b in data["bugs"]} == SIX
+    for bug in data["bugs"]:
+        assert VIEW_KEYS <= set(bug) and {"fingerprint", "route", "kind", "status", "suspected"} <= set(bug)
+        assert bug["url"].startswith("http://127.0.0.1:") and bug["url"].endswith(bug["route"])
+        assert bug["request"]["method"] == "GET" and "User-Agent" in bug["request"]["headers"]
+        path = bug["click_path"]
+        assert path[0]["action"] == "open" and path[0]["route"] == "/" and path[-1]["route"] == bug["route"]
+        obs = bug["observed"]
+        assert obs["shown"] and obs["expected"] and obs["untrusted"] is True
+        assert bug["account"] == "anonymous" and bug["reproduce"].startswith(f"bughunt repro {bug['fingerprint']}")
+    by_kind = {b["kind"]: b for b in data["bugs"]}
+    assert by_kind["unescaped_script"]["cwe"] == "CWE-79"
+    assert by_kind["unconfirmed_destructive"]["cwe"] == "CWE-650"
+    assert by_kind["server_error"]["response_status"] == 500
+    assert "the count says 3 but 2 items are listed" == by_kind["count_mismatch"]["observed"]["shown"]
+    assert "'qa testing'" in by_kind["form_drops_value"]["observed"]["shown"]
+    # the shortest path the explorer's own link table allows: Home → Search → Search page 2
+    assert [a["route"] for a in by_kind["server_error"]["click_path"]] == ["/", "/search", "/search/2"]
+
+    assert main(["memory", "--store", str(store), "--json"]) == 0
+    memory = json.loads(capsys.readouterr().out)
+    assert {b["fingerprint"]: b["click_path"] for b in memory["bugs"]} == {
+        b["fingerprint"]: b["click_path"] for b in data["bugs"]
+    }
+    assert main(["report", "--store", str(store), "--out", str(store.parent / "r.html")]) == 0
+    html = (store.parent / "r.html").read_text(encoding="utf-8")
+    assert "click path from the start page" in html and "CWE-79" in html
+    assert "&lt;script&gt;" not in html or "from-page" in html  # page text only as escaped data
+    assert "<script>document.title" not in html
+
+
+def test_text_output_has_the_evidence_and_no_python_repr(tmp_path, capsys):
+    assert main(["explore", "--builtin-site", "--store", str(tmp_path / "s"), "--budget", "30"]) == 0
+    text = capsys.readouterr().out
+    assert "expected: the displayed count equal to the number of items listed" in text
+    assert "path: / → /search → /search/2" in text and "curl: curl -i http://127.0.0.1:" in text
+    assert "{'" not in text and "'}" not in text
+
+
+def test_repro_of_every_kind_fails_on_the_24_page_site_and_passes_on_the_fixed_one(builtin_store, tmp_path):
+    store, data = builtin_store
+    out = tmp_path / "repro"
+    assert main(["repro", "--all", "--store", str(store), "--out", str(out)]) == 0
+    files = sorted(p.name for p in out.iterdir())
+    assert len(files) == 6 and {f.split("_")[1] for f in files} <= {"server", "unescaped", "duplicate", "count",
+                                                                   "form", "unconfirmed"}  # fmt: skip
+    with running_site() as buggy:
+        failed, passed, tail = _run_repros(out, buggy)
+    assert (failed, passed) == (6, 0), tail
+    with running_site(fixed=True) as fixed:
+        failed, passed, tail = _run_repros(out, fixed)
+    assert (failed, passed) == (0, 6), tail
+
+
+def test_repro_of_one_bug_to_stdout_is_read_only(builtin_store, capsys):
+    store, data = builtin_store
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in store.iterdir())
+    fp = data["bugs"][0]["fingerprint"]
+    assert main(["repro", fp[:8], "--store", str(store)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith('"""Reproduction of a BugHunt finding') and "def test_reproduces" in text
+    compile(text, "repro.py", "exec")
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in store.iterdir()) == before
+    assert main(["repro", "ffffffffffff", "--store", str(store)]) == 2
+    assert "no single live bug" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # a logged-in browser exploration (~40 s) and 14 browser reproductions
+def test_conduit_in_the_browser_keeps_screenshots_and_every_repro_fails_then_passes(tmp_path):
+    if shutil.which("chromium") is None:
+        pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)")
+    store = tmp_path / "s"
+    env = {**os.environ, "CONDUIT_PW": DEMO_PASSWORD}
+    with running_conduit() as site:
+        argv = [
+            sys.executable, "-m", "bughunt.cli", "explore", "--url", site + "/", "--store", str(store),
+            "--engine", "browser", "--budget", "30", "--login-url", site + "/login", "--username", DEMO_USER,
+            "--password-env", "CONDUIT_PW", "--timeout", "30", "--json",
+        ]  # fmt: skip
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = json.loads(done.stdout)
+    assert {b["kind"] for b in data["bugs"]} == {b.kind for b in PLANTED}
+    for bug in data["bugs"]:
+        assert bug["account"] == f"{DEMO_USER} (form login)"
+        (shot,) = bug["screenshots"]
+        assert Path(shot).read_bytes().startswith(b"\x89PNG") and Path(shot).stat().st_size < 2_000_000
+        assert Path(bug["dom_snapshots"][0]).is_file()
+    assert main(["report", "--store", str(store), "--out", str(tmp_path / "r.html")]) == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") == len(data["bugs"])
+    assert all(b["screenshots"][0] in html for b in data["bugs"])
+
+    out = tmp_path / "repro"
+    assert main(["repro", "--all", "--store", str(store), "--out", str(out)]) == 0
+    texts = [p.read_text(encoding="utf-8") for p in out.iterdir()]
+    assert len(texts) == len(PLANTED) and all("sync_playwright" in t for t in texts)
+    assert not any(DEMO_PASSWORD in t for t in texts) and all("'CONDUIT_PW'" in t for t in texts)
+    with running_conduit() as buggy:
+        failed, passed, tail = _run_repros(out, buggy, {"CONDUIT_PW": DEMO_PASSWORD})
+    assert (failed, passed) == (len(PLANTED), 0), tail
+    with running_conduit(fixed=True) as fixed:
+        failed, passed, tail = _run_repros(out, fixed, {"CONDUIT_PW": DEMO_PASSWORD})
+    assert (failed, passed) == (0, len(PLANTED)), tail
