@@ -125,6 +125,14 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         )
         + ", so deleting data is always asked for explicitly",
     )
+    # -- issue 27: a Playwright trace of the session (browser engine) --
+    p.add_argument(
+        "--trace",
+        type=_trace_file,
+        metavar="FILE.zip",
+        help="browser engine: also write a Playwright trace of this session (`playwright show-trace FILE.zip`); "
+        "not with --login-url (a trace records what is typed); it holds the session's cookies",
+    )
     p.add_argument("--report", type=Path, help="also write the HTML report to this file")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -275,6 +283,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 credentials=creds,
                 storage_state=creds.storage_state,
                 allow_origins=_origins(args.allow_origin),
+                **({"trace": args.trace} if args.trace is not None else {}),
             )
             stack.callback(fetcher.close)
             if why:
@@ -367,6 +376,15 @@ def _credentials(args: argparse.Namespace, url: str, store: ExplorerStore | None
             "(--login-url/--username/--password-env, --cookie, --header, --storage-state)"
         )
     return creds
+
+
+def _trace_file(value: str) -> Path:
+    path = Path(value)
+    if path.suffix != ".zip":
+        raise argparse.ArgumentTypeError(f"{value}: a trace file ends in .zip")
+    if path.exists() and not path.is_file():
+        raise argparse.ArgumentTypeError(f"{value}: exists and is not a file")
+    return path
 
 
 def _login_names(args: argparse.Namespace, creds: Credentials) -> Login:

@@ -85,6 +85,8 @@ class BrowserEngine(HttpEngine):
     _writing: bool = field(default=False, init=False, repr=False)
     """True only while logging in: the one time the explorer lets the page send a write."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
+    trace: Path | None = None
+    """`--trace FILE.zip`: a Playwright trace of the session (opened by `playwright show-trace`)."""
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -110,6 +112,7 @@ class BrowserEngine(HttpEngine):
         self._context = self._browser.new_context(**options)
         self._sync_cookies_in()
         self._context.route("**/*", self._guard)
+        self._start_trace()
         self._page = self._context.new_page()
         self._page.on("pageerror", lambda exc: self._record("js_error", str(exc)))
         self._page.on("console", self._on_console)
@@ -117,6 +120,7 @@ class BrowserEngine(HttpEngine):
         self._page.on("requestfailed", self._on_request_failed)
 
     def close(self) -> None:
+        self._save_trace()
         for thing, how in ((self._context, "close"), (self._browser, "close"), (self._pw, "stop")):
             if thing is not None:
                 try:
@@ -250,6 +254,19 @@ class BrowserEngine(HttpEngine):
         )
 
     # -- evidence files --------------------------------------------------------------------------
+    def _start_trace(self) -> None:
+        if self.trace is not None:
+            self._context.tracing.start(screenshots=True, snapshots=True, sources=False)
+
+    def _save_trace(self) -> None:
+        """Write the trace (once, when the browser closes); a failure to write it is said, not raised."""
+        if self.trace is None or self._context is None:
+            return
+        try:
+            self._context.tracing.stop(path=str(self.trace))
+        except Exception as exc:  # noqa: BLE001 — closing must not hide the real outcome
+            logger.warning("the trace could not be written to {}: {}", self.trace, type(exc).__name__)
+
     def capture(self, url: str, png: Path, html: Path, *, max_bytes: int = 2_000_000) -> bool:
         """A PNG screenshot of the viewport and the DOM as rendered, of `url` as it is now (loaded
         again when the oracles' requests moved the tab), each at most `max_bytes`. Bounded by the

@@ -78,6 +78,14 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
         raise UsageError(f"--engine: unknown {engine!r}; choose one of {', '.join(ENGINES)}")
     storage_state = options.pop("storage_state", None)
     allow_origins = tuple(options.pop("allow_origins", ()) or ())
+    trace = options.pop("trace", None)
+    creds = options.get("credentials")
+    if trace is not None and creds is not None and getattr(creds, "login_url", None):
+        # the trace records every action with its values: the password typed into the login form too
+        raise UsageError(
+            "--trace records what is typed, the password too: trace a session started with "
+            "--storage-state or --cookie instead of --login-url"
+        )
     reason = ""
     if engine == "auto":
         probe = HttpEngine(url, **options)
@@ -94,7 +102,12 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
         from .browser import BrowserEngine, chromium_path
 
         chromium_path()  # missing Chromium is one clear line now, not a traceback at the first step
-        return BrowserEngine(url, storage_state=storage_state, allow_origins=allow_origins, **options), reason
+        engine_ = BrowserEngine(
+            url, storage_state=storage_state, allow_origins=allow_origins, trace=trace, **options
+        )
+        return engine_, reason
+    if trace is not None:
+        raise UsageError("--trace records the browser: use it with --engine browser")
     if storage_state is not None or allow_origins:
         raise UsageError(
             "--storage-state and --allow-origin are for the browser: use them with --engine browser"

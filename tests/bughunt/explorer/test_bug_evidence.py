@@ -60,7 +60,9 @@ def test_every_bug_says_what_it_is_in_json_text_and_memory(builtin_store, capsys
         assert path[0]["action"] == "open" and path[0]["route"] == "/" and path[-1]["route"] == bug["route"]
         obs = bug["observed"]
         assert obs["shown"] and obs["expected"] and obs["untrusted"] is True
-        assert bug["account"] == "anonymous" and bug["reproduce"].startswith(f"bughunt repro {bug['fingerprint']}")
+        assert bug["account"] == "anonymous" and bug["reproduce"].startswith(
+            f"bughunt repro {bug['fingerprint']}"
+        )
     by_kind = {b["kind"]: b for b in data["bugs"]}
     assert by_kind["unescaped_script"]["cwe"] == "CWE-79"
     assert by_kind["unconfirmed_destructive"]["cwe"] == "CWE-650"
