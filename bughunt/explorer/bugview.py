@@ -30,6 +30,14 @@ LOGIN_META = "login_details"
 """Meta key: how the session logged in — login URL, user name, the *names* of the environment variable
 and of the cookies/headers; never a value (`login_details`)."""
 
+VIEW_KEYS = frozenset({
+    "severity", "cwe", "title", "url", "request", "response_status", "curl", "observed", "click_path",
+    "account", "engine", "occurrence_urls", "screenshots", "dom_snapshots", "reproduce",
+    "fingerprint", "route", "kind", "status",
+})  # fmt: skip
+"""The keys of a bug view (added to each bug object of `--json` and `memory --json`; the last four
+were there already)."""
+
 SEVERITY: dict[str, str] = {
     "server_error": "high",
     "unescaped_script": "high",
@@ -301,52 +309,65 @@ def _short(text: str, limit: int = _EXCERPT_CHARS) -> str:
 
 
 def _observed(bug: Bug, facts: dict[str, Any], page_text: dict[str, str]) -> dict[str, Any]:
-    """What was shown vs what was expected, the element, and a short excerpt (page text: untrusted)."""
+    """What was shown vs what was expected. `shown` and `expected` are the harness's own sentences
+    (from the oracle's facts: statuses, counts); every piece of page text — the detail, the element,
+    the excerpt, the oracle's quoted fields, the page's client errors — is under `page_text`, marked
+    `untrusted` (it came from the site's quarantined observation)."""
     kind = bug.kind
     element = next((page_text[k] for k in _ELEMENT_KEYS if page_text.get(k)), None)
     excerpt = next((page_text[k] for k in _EXCERPT_KEYS if page_text.get(k)), None)
-    status = facts.get("status")
-    shown: str
+    raw = facts.get("client_errors")
+    errors: list[dict[str, Any]] = [e for e in raw if isinstance(e, dict)] if isinstance(raw, list) else []
+    shown, detail = _SHOWN.get(kind, bug.message), ""
     if kind == "server_error":
-        shown = f"HTTP {status}" + (
-            f": {_short(page_text['error_line'], 160)}" if page_text.get("error_line") else ""
-        )
+        shown = f"HTTP {facts.get('status')}"
+        detail = page_text.get("error_line", "")
     elif kind == "count_mismatch":
         shown = f"the count says {facts.get('shown')} but {facts.get('listed')} items are listed"
+        detail = page_text.get("label", "")
     elif kind == "form_drops_value":
-        field = page_text.get("field") or page_text.get("fields") or "a field"
-        shown = f"the edit form's {_short(field, 60)} input is empty"
-        if page_text.get("shown"):
-            shown += f"; the resource page shows {_short(page_text['shown'], 120)!r}"
-    elif kind == "duplicate_pagination":
-        shown = "items of the previous page are listed again"
-        if page_text.get("previous_url"):
-            shown += f" (previous page {page_text['previous_url']})"
-    elif kind == "unescaped_script":
-        shown = "a script element inside user content"
-    elif kind == "unconfirmed_destructive":
-        effect = page_text.get("effect") or ("not opened (suspected)" if facts.get("suspected") else "")
-        shown = f"a {page_text.get('control') or 'link'} that deletes on a plain GET" + (
-            f" ({_short(effect, 120)})" if effect else ""
+        field = page_text.get("field") or page_text.get("fields") or ""
+        detail = f"empty: {_short(field, 60)}" + (
+            f"; the resource page shows {_short(page_text['shown'], 120)!r}" if page_text.get("shown") else ""
         )
+    elif kind == "duplicate_pagination":
+        detail = f"previous page {page_text['previous_url']}" if page_text.get("previous_url") else ""
+    elif kind == "unconfirmed_destructive":
+        if facts.get("suspected"):
+            shown += " (not opened: suspected)"
+        detail = "; ".join(f"{k} {page_text[k]}" for k in ("label", "target", "effect") if page_text.get(k))
     elif kind == "client_error":
-        raw = facts.get("client_errors")
-        errors: list[Any] = raw if isinstance(raw, list) else []
-        shown = "; ".join(_client_error(e) for e in errors[:3] if isinstance(e, dict)) or bug.message
-        texts = [str(e.get("text") or "") for e in errors if isinstance(e, dict) and e.get("text")]
+        shown = "; ".join(_client_fact(e) for e in errors[:3]) or bug.message
+        detail = "; ".join(_client_error(e) for e in errors[:3])
+        texts = [str(e.get("text") or "") for e in errors if e.get("text")]
         excerpt = texts[0] if texts else excerpt  # the error's own words, not the page's markup
-    else:
-        shown = bug.message
     return {
         "shown": shown,
         "expected": EXPECTED.get(kind, "not " + bug.message),
-        "element": _short(element, 200) if element else None,
-        "excerpt": _short(excerpt) if excerpt else None,
-        "fields": {k: v for k, v in page_text.items() if k != "excerpt"},
-        "client_errors": [e for e in facts.get("client_errors") or [] if isinstance(e, dict)],
-        "untrusted": True,
-        "quarantined_observation": facts.get("quarantined_observation"),
+        "page_text": {
+            "untrusted": True,
+            "quarantined_observation": facts.get("quarantined_observation"),
+            "detail": _short(detail, 300) if detail else None,
+            "element": _short(element, 200) if element else None,
+            "excerpt": _short(excerpt) if excerpt else None,
+            "fields": {k: v for k, v in page_text.items() if k != "excerpt"},
+            "client_errors": errors,
+        },
     }
+
+
+_SHOWN: dict[str, str] = {
+    "form_drops_value": "an edit form's input is empty while the resource page shows its value",
+    "duplicate_pagination": "items of the previous page are listed again",
+    "unescaped_script": "a script element inside user content",
+    "unconfirmed_destructive": "a link or control that deletes on a plain GET",
+}
+
+
+def _client_fact(e: dict[str, Any]) -> str:
+    """A client error as the browser's facts say it: its kind and, for a request, the status."""
+    kind = str(e.get("kind") or "error").replace("_", " ")
+    return f"{kind} → HTTP {e['status']}" if e.get("status") else kind
 
 
 def _client_error(e: dict[str, Any]) -> str:

@@ -20,9 +20,9 @@ from bughunt.sim.rng import mulberry32
 from .choose import Chooser, Whereabouts
 from .config import SessionConfig
 from .engine import Engine, LoginLost
+from .evidence_files import keep_screenshots
 from .facts import PageFacts, read_page, site_texts
 from .graph import ExplorationGraph, StepWrite
-from .evidence_files import keep_screenshots
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
 from .inspection import inspect

@@ -43,7 +43,7 @@ def _route(url: str) -> str:
 
 def _evidence(view: dict[str, Any]) -> dict[str, Any]:
     """What the check of the bug's kind reads, from the view's evidence (page text: untrusted data)."""
-    kind, fields = view["kind"], view["observed"]["fields"]
+    kind, fields = view["kind"], view["observed"]["page_text"]["fields"]
     need = {
         "unescaped_script": ("code",),
         "count_mismatch": ("label",),
@@ -71,7 +71,7 @@ def _listed(view: dict[str, Any]) -> str:
 
 
 def _client_signature(view: dict[str, Any]) -> list[str]:
-    errors = view["observed"]["client_errors"]
+    errors = view["observed"]["page_text"]["client_errors"]
     failed = [e for e in errors if e.get("kind") == "failed_request" and e.get("status")]
     if failed:
         return ["failed_request", _route(str(failed[0].get("source") or "")), str(failed[0]["status"])]

@@ -230,10 +230,10 @@ def bug_lines(view: dict[str, Any]) -> list[str]:
         f"shown: {observed['shown']}",
         f"expected: {observed['expected']}",
     ]
-    if observed.get("element"):
-        lines.append(f"element: {observed['element']}")
-    if observed.get("excerpt"):
-        lines.append(f"excerpt (page text, untrusted): {observed['excerpt']!r}")
+    page = observed["page_text"]
+    quoted = [page[k] for k in ("detail", "element", "excerpt") if page.get(k)]
+    if quoted:
+        lines.append("page text (untrusted): " + " | ".join(repr(q) for q in quoted))
     lines.append(f"path: {path_text(view['click_path'])}")
     if len(view.get("occurrence_urls") or []) > 1:
         lines.append(f"occurrences: {' '.join(view['occurrence_urls'])}")

@@ -342,8 +342,9 @@ def _view(bug: dict[str, Any]) -> str:
         ("account", bug.get("account", ""), False),
         ("shown", obs.get("shown", ""), True),
         ("expected", obs.get("expected", ""), False),
-        ("element", obs.get("element") or "", True),
-        ("excerpt", obs.get("excerpt") or "", True),
+        ("page text", (obs.get("page_text") or {}).get("detail") or "", True),
+        ("element", (obs.get("page_text") or {}).get("element") or "", True),
+        ("excerpt", (obs.get("page_text") or {}).get("excerpt") or "", True),
         ("curl", bug.get("curl", ""), False),
         ("reproduce", bug.get("reproduce", ""), False),
     ]

@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 
 from bughunt.cli import main
+from bughunt.explorer.bugview import VIEW_KEYS
 from bughunt.webapp import running_site
 from bughunt.webapp.conduit import PLANTED, running_conduit
 from bughunt.webapp.conduit.data import DEMO_PASSWORD, DEMO_USER
 
 SIX = {"server_error", "unescaped_script", "duplicate_pagination", "count_mismatch", "form_drops_value",
        "unconfirmed_destructive"}  # fmt: skip
-VIEW_KEYS = {"severity", "cwe", "url", "request", "response_status", "curl", "observed", "click_path", "account",
+VIEW = {"severity", "cwe", "url", "request", "response_status", "curl", "observed", "click_path", "account",
              "occurrence_urls", "screenshots", "reproduce"}  # fmt: skip
 
 
@@ -53,13 +54,19 @@ def test_every_bug_says_what_it_is_in_json_text_and_memory(builtin_store, capsys
     store, data = builtin_store
     assert {b["kind"] for b in data["bugs"]} == SIX
     for bug in data["bugs"]:
-        assert VIEW_KEYS <= set(bug) and {"fingerprint", "route", "kind", "status", "suspected"} <= set(bug)
+        assert VIEW <= set(bug) == VIEW_KEYS | {"suspected"} and {
+            "fingerprint",
+            "route",
+            "kind",
+            "status",
+            "suspected",
+        } <= set(bug)
         assert bug["url"].startswith("http://127.0.0.1:") and bug["url"].endswith(bug["route"])
         assert bug["request"]["method"] == "GET" and "User-Agent" in bug["request"]["headers"]
         path = bug["click_path"]
         assert path[0]["action"] == "open" and path[0]["route"] == "/" and path[-1]["route"] == bug["route"]
         obs = bug["observed"]
-        assert obs["shown"] and obs["expected"] and obs["untrusted"] is True
+        assert obs["shown"] and obs["expected"] and obs["page_text"]["untrusted"] is True
         assert bug["account"] == "anonymous" and bug["reproduce"].startswith(
             f"bughunt repro {bug['fingerprint']}"
         )
@@ -68,7 +75,10 @@ def test_every_bug_says_what_it_is_in_json_text_and_memory(builtin_store, capsys
     assert by_kind["unconfirmed_destructive"]["cwe"] == "CWE-650"
     assert by_kind["server_error"]["response_status"] == 500
     assert "the count says 3 but 2 items are listed" == by_kind["count_mismatch"]["observed"]["shown"]
-    assert "'qa testing'" in by_kind["form_drops_value"]["observed"]["shown"]
+    assert by_kind["form_drops_value"]["observed"]["page_text"]["detail"] == (
+        "empty: tags; the resource page shows 'qa testing'"
+    )
+    assert by_kind["server_error"]["observed"]["page_text"]["detail"].startswith("IndexError: search offset")
     # the shortest path the explorer's own link table allows: Home → Search → Search page 2
     assert [a["route"] for a in by_kind["server_error"]["click_path"]] == ["/", "/search", "/search/2"]
 
@@ -88,6 +98,7 @@ def test_text_output_has_the_evidence_and_no_python_repr(tmp_path, capsys):
     assert main(["explore", "--builtin-site", "--store", str(tmp_path / "s"), "--budget", "30"]) == 0
     text = capsys.readouterr().out
     assert "expected: the displayed count equal to the number of items listed" in text
+    assert "page text (untrusted): 'IndexError: search offset 6 is out of range for 5 results'" in text
     assert "path: / → /search → /search/2" in text and "curl: curl -i http://127.0.0.1:" in text
     assert "{'" not in text and "'}" not in text
 
