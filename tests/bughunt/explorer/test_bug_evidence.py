@@ -168,3 +168,72 @@ def test_conduit_in_the_browser_keeps_screenshots_and_every_repro_fails_then_pas
     with running_conduit(fixed=True) as fixed:
         failed, passed, tail = _run_repros(out, fixed, {"CONDUIT_PW": DEMO_PASSWORD})
     assert (failed, passed) == (0, len(PLANTED)), tail
+
+
+def test_memory_text_shows_the_live_bugs_view(builtin_store, capsys):
+    store, data = builtin_store
+    assert main(["memory", "--store", str(store)]) == 0
+    text = capsys.readouterr().out
+    assert text.count("reproduce: bughunt repro ") == len(data["bugs"]) and "expected: " in text
+
+
+def test_a_store_from_before_the_bug_view_still_shows_and_reproduces_its_bugs(
+    builtin_store, tmp_path, capsys
+):
+    # Older stores: no meta login_details, observations without the oracle's field names.
+    import sqlite3
+
+    old = tmp_path / "old"
+    shutil.copytree(builtin_store[0], old)
+    (old / "bughunt.lock").unlink(missing_ok=True)
+    db = sqlite3.connect(old / "bughunt.sqlite")
+    with db:
+        db.execute("DELETE FROM meta WHERE key = 'login_details'")
+        for oid, prov in db.execute("SELECT id, provenance FROM observations").fetchall():
+            data = json.loads(prov)
+            data.pop("fields", None)
+            db.execute("UPDATE observations SET provenance = ? WHERE id = ?", (json.dumps(data), oid))
+    db.close()
+    assert main(["memory", "--store", str(old), "--json"]) == 0
+    bugs = {b["kind"]: b for b in json.loads(capsys.readouterr().out)["bugs"]}
+    assert bugs["unescaped_script"]["observed"]["page_text"]["fields"]["code"].startswith("document.title")
+    assert bugs["unescaped_script"]["account"] == "anonymous"
+    assert main(["repro", "--all", "--store", str(old), "--out", str(tmp_path / "r")]) == 0
+    assert len(list((tmp_path / "r").iterdir())) == 6
+
+
+def test_trace_is_for_the_browser_and_never_with_a_typed_password(tmp_path, capsys, monkeypatch):
+    argv = ["explore", "--builtin-site", "--store", str(tmp_path / "s"), "--budget", "1"]
+    assert main([*argv, "--trace", str(tmp_path / "t.zip")]) == 2
+    assert "--trace records the browser" in capsys.readouterr().err
+    assert not (tmp_path / "t.zip").exists()
+    monkeypatch.setenv("BH_PW", "secret-pw")
+    login = ["--login-url", "/login", "--username", "u", "--password-env", "BH_PW", "--engine", "browser"]
+    assert main([*argv, *login, "--trace", str(tmp_path / "t.zip")]) == 2
+    assert "the password too" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*argv, "--trace", str(tmp_path / "t.txt")])
+    assert "ends in .zip" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # Chromium: a few page loads
+def test_browser_engine_keeps_a_screenshot_per_bug_and_the_trace(tmp_path):
+    if shutil.which("chromium") is None:
+        pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)")
+    store, trace = tmp_path / "s", tmp_path / "session.zip"
+    argv = [sys.executable, "-m", "bughunt.cli", "explore", "--builtin-site", "--engine", "browser", "--store",
+            str(store), "--budget", "3", "--trace", str(trace), "--json"]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = json.loads(done.stdout)
+    assert data["bugs"]
+    for bug in data["bugs"]:
+        assert bug["engine"] == "browser"
+        assert Path(bug["screenshots"][0]).read_bytes()[:4] == b"\x89PNG"
+        assert Path(bug["screenshots"][0]).parent == store / "evidence"
+    import zipfile
+
+    assert "trace.trace" in zipfile.ZipFile(trace).namelist()  # what `playwright show-trace` opens
+    out = tmp_path / "repro.py"
+    assert main(["repro", data["bugs"][0]["fingerprint"], "--store", str(store), "--out", str(out)]) == 0
+    assert "executable_path=CHROMIUM" in out.read_text(encoding="utf-8")
