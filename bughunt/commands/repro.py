@@ -14,6 +14,9 @@ from pathlib import Path
 
 from memgpt_lite.errors import UsageError
 
+MARK = b'"""Reproduction of a BugHunt finding'
+"""How every file this command writes begins (so it replaces only its own files)."""
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
@@ -78,13 +81,29 @@ def run(args: argparse.Namespace) -> int:
     return 0 if len(texts) == len(views) else 1
 
 
+def _ours(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return f.read(len(MARK)) == MARK
+    except OSError:
+        return False
+
+
 def _open(view: dict[str, object]) -> bool:
     return view.get("status", "open") == "open"
 
 
 def _write(path: Path, text: str) -> None:
-    if path.is_dir():
-        raise UsageError(f"--out {path}: is a folder; give a file name")
+    """Write `path` whole (temporary file + rename). Bad input loses nothing: an existing file is
+    replaced only when it is a reproduction this command wrote."""
+    if path.is_symlink() or path.is_dir():
+        raise UsageError(
+            f"--out {path}: is a {'symlink' if path.is_symlink() else 'folder'}; give a file name"
+        )
+    if path.exists() and not _ours(path):
+        raise UsageError(
+            f"--out {path}: exists and is not a reproduction `bughunt repro` wrote; not replaced"
+        )
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(text, encoding="utf-8")

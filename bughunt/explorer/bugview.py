@@ -148,8 +148,9 @@ def login_of(store: ExplorerStore) -> Login:
 
 def bug_views(store: ExplorerStore, bugs: list[Bug] | None = None) -> list[dict[str, Any]]:
     """The view of every bug entry in `bugs` (default: every entry, live and superseded, oldest first)."""
-    ctx = _Context.of(store)
-    return [_view(store, ctx, b) for b in (store.bug_table.all() if bugs is None else bugs)]
+    rows = store.bug_table.all() if bugs is None else bugs
+    ctx = _Context.of(store, rows)
+    return [_view(store, ctx, b) for b in rows]
 
 
 def bug_view(store: ExplorerStore, fingerprint: str) -> dict[str, Any] | None:
@@ -172,13 +173,12 @@ class _Context:
     engine: str
     observations: dict[int, tuple[str, dict[str, Any]]]
     occurrences: dict[str, list[dict[str, Any]]]
-    step_routes: dict[int, str]
 
     @classmethod
-    def of(cls, store: ExplorerStore) -> _Context:
-        steps = store.history.steps()
+    def of(cls, store: ExplorerStore, bugs: list[Bug]) -> _Context:
+        first = store.history.steps()[:1]
         observations: dict[int, tuple[str, dict[str, Any]]] = {}
-        for o in store.notebook.observations():
+        for o in store.notebook.observations_by_id(_observation_ids(bugs)).values():
             try:
                 prov = json.loads(o.provenance)
             except ValueError:
@@ -187,17 +187,38 @@ class _Context:
                 observations[o.id] = (o.text, prov)
         return cls(
             base_url=(store.meta.get("base_url") or "").rstrip("/"),
-            start=steps[0].route if steps else "/",
+            start=first[0].route if first else "/",
             links=store.link_table.all(),
             login=login_of(store),
             engine=store.meta.get("engine") or "http",
             observations=observations,
             occurrences={fp: [o.entry() for o in occ] for fp, occ in store.bug_table.occurrences().items()},
-            step_routes={s.n: s.final_route or s.route for s in steps},
         )
 
     def absolute(self, route: str) -> str:
         return urljoin(self.base_url + "/", route.split("#click-")[0])
+
+
+def _observation_ids(bugs: list[Bug]) -> list[int]:
+    """The quarantined observations the bugs' evidence points to (a fixed entry: its open one's)."""
+    ids: list[int] = []
+    for b in bugs:
+        for text in (b.evidence, _previous(b.evidence)):
+            try:
+                ref = json.loads(text or "{}").get("quarantined_observation")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(ref, int):
+                ids.append(ref)
+    return sorted(set(ids))
+
+
+def _previous(evidence: str) -> str:
+    try:
+        prev = json.loads(evidence).get("previous_evidence")
+    except (ValueError, AttributeError):
+        return ""
+    return prev if isinstance(prev, str) else ""
 
 
 def _view(store: ExplorerStore, ctx: _Context, bug: Bug) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 When a step finds a new bug and the engine can capture (the browser can; plain HTTP cannot), the page
 is photographed once — a viewport PNG and the DOM as rendered, each bounded — into
-`<store>/evidence/<fingerprint>.png|.html`, and the bug entry's evidence names the files (paths
+`<store>/evidence/<fingerprint>.png` and `.dom.txt`, and the bug entry's evidence names the files (paths
 relative to the store). The DOM snapshot is page content: a file to look at, never memory.
 """
 
@@ -30,7 +30,8 @@ def keep_screenshots(store: ExplorerStore, engine: object, out: StepOutcome, url
     kept = 0
     for finding in {f.fingerprint: f for f in out.new_bugs}.values():
         png = Path(EVIDENCE_DIR) / f"{finding.fingerprint}.png"
-        html = Path(EVIDENCE_DIR) / f"{finding.fingerprint}.html"
+        # plain text on purpose: opened from disk, a saved page would run the site's scripts again
+        html = Path(EVIDENCE_DIR) / f"{finding.fingerprint}.dom.txt"
         if not engine.capture(url, store.dir / png, store.dir / html, max_bytes=MAX_FILE_BYTES):
             continue
         with store.transaction():

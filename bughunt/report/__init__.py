@@ -327,6 +327,7 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
 _IN_THE_VIEW = frozenset({"client_errors", "screenshot", "dom_snapshot"})
 """Evidence keys the bug view shows readably (`_view`), left out of the raw evidence table."""
 MAX_EMBEDDED_PNG = 2_000_000
+_FROM_PAGE = ' class="from-page"'
 
 
 def _view(bug: dict[str, Any]) -> str:
@@ -340,7 +341,7 @@ def _view(bug: dict[str, Any]) -> str:
         ("request", f"{req.get('method')} {req.get('url')} → HTTP {bug.get('response_status')}", False),
         ("headers", "; ".join(f"{k}: {v}" for k, v in (req.get("headers") or {}).items()), False),
         ("account", bug.get("account", ""), False),
-        ("shown", obs.get("shown", ""), True),
+        ("shown", obs.get("shown", ""), False),
         ("expected", obs.get("expected", ""), False),
         ("page text", (obs.get("page_text") or {}).get("detail") or "", True),
         ("element", (obs.get("page_text") or {}).get("element") or "", True),
@@ -349,7 +350,7 @@ def _view(bug: dict[str, Any]) -> str:
         ("reproduce", bug.get("reproduce", ""), False),
     ]
     table = "".join(
-        f"<tr{' class=from-page' if page else ''}><th>{escape(k)}</th><td><code>{escape(str(v))}</code></td></tr>"
+        f"<tr{_FROM_PAGE if page else ''}><th>{escape(k)}</th><td><code>{escape(str(v))}</code></td></tr>"
         for k, v, page in rows
         if v
     )

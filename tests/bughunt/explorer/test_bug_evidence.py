@@ -129,6 +129,14 @@ def test_repro_of_one_bug_to_stdout_is_read_only(builtin_store, capsys):
     assert sorted((p.name, p.stat().st_mtime_ns) for p in store.iterdir()) == before
     assert main(["repro", "ffffffffffff", "--store", str(store)]) == 2
     assert "no single live bug" in capsys.readouterr().err
+    mine = store.parent / "notes.py"
+    mine.write_text("keep me\n", encoding="utf-8")
+    assert main(["repro", fp, "--store", str(store), "--out", str(mine)]) == 2
+    assert mine.read_text(encoding="utf-8") == "keep me\n" and "not replaced" in capsys.readouterr().err
+    ours = store.parent / "test_bug.py"
+    for _ in range(2):  # its own file is replaced
+        assert main(["repro", fp, "--store", str(store), "--out", str(ours)]) == 0
+    assert ours.read_text(encoding="utf-8") == text
 
 
 @pytest.mark.slow  # a logged-in browser exploration (~40 s) and 14 browser reproductions
