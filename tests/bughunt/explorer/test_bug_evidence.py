@@ -245,3 +245,29 @@ def test_browser_engine_keeps_a_screenshot_per_bug_and_the_trace(tmp_path):
     out = tmp_path / "repro.py"
     assert main(["repro", data["bugs"][0]["fingerprint"], "--store", str(store), "--out", str(out)]) == 0
     assert "executable_path=CHROMIUM" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow  # ~80 clicks over HTTP and 12 reproductions in processes of their own (~15 s)
+def test_conduit_over_http_logged_in_every_kind_reproduces_with_httpx(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BH_REPRO_PW", DEMO_PASSWORD)
+    store = tmp_path / "s"
+    with running_conduit() as site:
+        argv = ["explore", "--url", site + "/", "--store", str(store), "--budget", "100", "--login-url", "/login",
+                "--username", DEMO_USER, "--password-env", "BH_REPRO_PW", "--json"]  # fmt: skip
+        assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {b["kind"] for b in data["bugs"]} == SIX
+    editor = next(b for b in data["bugs"] if b["kind"] == "form_drops_value")
+    assert editor["account"] == f"{DEMO_USER} (form login)" and "-b cookies.txt" in editor["curl"]
+    out = tmp_path / "repro"
+    assert main(["repro", "--all", "--store", str(store), "--out", str(out)]) == 0
+    texts = [p.read_text(encoding="utf-8") for p in out.iterdir()]
+    assert len(texts) == 6 and all("import httpx" in t and "playwright" not in t for t in texts)
+    assert not any(DEMO_PASSWORD in t for t in texts)
+    env = {"BH_REPRO_PW": DEMO_PASSWORD}
+    with running_conduit() as buggy:
+        failed, passed, tail = _run_repros(out, buggy, env)
+    assert (failed, passed) == (6, 0), tail
+    with running_conduit(fixed=True) as fixed:
+        failed, passed, tail = _run_repros(out, fixed, env)
+    assert (failed, passed) == (0, 6), tail
