@@ -360,7 +360,8 @@ def _observed(bug: Bug, facts: dict[str, Any], page_text: dict[str, str]) -> dic
     elif kind == "client_error":
         shown = "; ".join(_client_fact(e) for e in errors[:3]) or bug.message
         detail = "; ".join(_client_error(e) for e in errors[:3])
-        texts = [str(e.get("text") or "") for e in errors if e.get("text")]
+        ranked = sorted(errors, key=lambda e: e.get("kind") == "failed_request")  # a script's words first
+        texts = [str(e.get("text") or "") for e in ranked if e.get("text")]
         excerpt = texts[0] if texts else excerpt  # the error's own words, not the page's markup
     return {
         "shown": shown,

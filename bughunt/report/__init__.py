@@ -205,7 +205,9 @@ def _relative(value: str, base: str | None, builtin: bool = False) -> str:
     return value.replace(root + "/", "/").replace(root, "/")
 
 
-def _evidence(evidence: dict[str, Any], base: str | None = None, builtin: bool = False) -> str:
+def _evidence(
+    evidence: dict[str, Any], base: str | None = None, builtin: bool = False, kind: str | None = None
+) -> str:
     facts = [k for k in _SHOWN_FIRST if k in evidence]
     facts += [
         k
@@ -222,6 +224,9 @@ def _evidence(evidence: dict[str, Any], base: str | None = None, builtin: bool =
     quoted = ""
     if evidence.get("quarantined_text"):
         parts = parse_quoted(str(evidence["quarantined_text"]))
+        if kind == "client_error":
+            # the page's opening markup (styles, mostly) says nothing about a script's error
+            parts.pop("excerpt", None)
         short_parts = {k: v for k, v in parts.items() if "\n" not in v and len(v) <= 120}
         rows += "".join(
             f'<tr class="from-page"><th>{escape(k)}</th><td><code>{escape(_relative(v, base, builtin))}</code></td></tr>'
@@ -320,7 +325,7 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
         f"{escape(str(bug.get('step')))} · {escape(str(bug.get('seen_at')))}</p>"
         f"{where}{_view(bug)}"
         f'<div class="versions"><span class="muted">status per app version:</span><ul>{versions}</ul></div>'
-        f"{_evidence(bug.get('evidence') or {}, base, builtin)}{older}</article>"
+        f"{_evidence(bug.get('evidence') or {}, base, builtin, str(bug.get('kind')))}{older}</article>"
     )
 
 
