@@ -19,7 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from bughunt.explorer.bugview import LOGIN_META, Login
+from bughunt.explorer.bugview import Login, remember_login
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.engine import LoginLost
 from bughunt.explorer.factory import ENGINES, make_engine, make_policy
@@ -294,7 +294,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 if creds.used:
                     store.meta.set("login", creds.label)  # the kinds of login only, never a value
                 # the bug view's account and `bughunt repro`'s login: names only, never a value
-                store.meta.set(LOGIN_META, _login_names(args, creds).to_json())
+                remember_login(store, _login_names(args, creds))
             config.builtin = builtin
             policy = stack.enter_context(
                 make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)

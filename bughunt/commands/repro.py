@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from bughunt.explorer.bugview import bug_view, bug_views, login_of
+    from bughunt.explorer.bugview import Login, bug_view, bug_views
     from bughunt.explorer.repro import NotReproducible, file_name, render
     from bughunt.explorer.store import ExplorerStore
 
@@ -46,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
     store = ExplorerStore(args.store, create=False, lock=False)
     try:
         base_url = store.meta.get("base_url") or ""
-        login = login_of(store)
         if args.all:
             views = [v for v in bug_views(store, store.bug_table.live()) if _open(v)]
         else:
@@ -60,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     texts: list[tuple[str, str]] = []
     for view in views:
         try:
+            login = Login.from_dict(view["login"])
             texts.append((file_name(view), render(view, base_url, login, str(args.store))))
         except NotReproducible as exc:
             print(f"skipped: {exc}", file=sys.stderr)

@@ -27,12 +27,12 @@ from .store import Bug, ExplorerStore
 from .transport import USER_AGENT
 
 LOGIN_META = "login_details"
-"""Meta key: how the session logged in — login URL, user name, the *names* of the environment variable
-and of the cookies/headers; never a value (`login_details`)."""
+"""Meta key: how each session logged in, as `[[first step, login], …]` — login URL, user name, the
+*names* of the environment variable and of the cookies/headers; never a value."""
 
 VIEW_KEYS = frozenset({
     "severity", "cwe", "title", "url", "request", "response_status", "curl", "observed", "click_path",
-    "account", "engine", "occurrence_urls", "screenshots", "dom_snapshots", "reproduce",
+    "account", "login", "engine", "occurrence_urls", "screenshots", "dom_snapshots", "reproduce",
     "fingerprint", "route", "kind", "status",
 })  # fmt: skip
 """The keys of a bug view (added to each bug object of `--json` and `memory --json`; the last four
@@ -78,24 +78,18 @@ class Login:
     header_names: tuple[str, ...] = ()
     storage_state: bool = False
 
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "login_url": self.login_url,
-                "username": self.username,
-                "password_env": self.password_env,
-                "cookie_names": list(self.cookie_names),
-                "header_names": list(self.header_names),
-                "storage_state": self.storage_state,
-            }
-        )
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "login_url": self.login_url,
+            "username": self.username,
+            "password_env": self.password_env,
+            "cookie_names": list(self.cookie_names),
+            "header_names": list(self.header_names),
+            "storage_state": self.storage_state,
+        }
 
     @classmethod
-    def from_json(cls, text: str | None) -> Login:
-        try:
-            data = json.loads(text or "{}")
-        except ValueError:
-            data = {}
+    def from_dict(cls, data: Any) -> Login:
         if not isinstance(data, dict):
             data = {}
         return cls(
@@ -142,8 +136,39 @@ def _env_name(kind: str, name: str) -> str:
     return _SECRET_ENV_PREFIX + kind + "_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
 
 
-def login_of(store: ExplorerStore) -> Login:
-    return Login.from_json(store.meta.get(LOGIN_META))
+def logins_of(store: ExplorerStore) -> list[tuple[int, Login]]:
+    """Every session's login, as (its first step, login), oldest first."""
+    try:
+        entries = json.loads(store.meta.get(LOGIN_META) or "[]")
+    except ValueError:
+        return []
+    if not isinstance(entries, list):
+        return []
+    return [
+        (int(e[0]), Login.from_dict(e[1]))
+        for e in entries
+        if isinstance(e, list) and len(e) == 2 and isinstance(e[0], int)
+    ]
+
+
+def login_at(logins: list[tuple[int, Login]], step: int | None) -> Login:
+    """The login of the session that made `step` (the latest when the step is unknown)."""
+    chosen = Login()
+    for first, login in logins:
+        if step is None or first <= step:
+            chosen = login
+    return chosen
+
+
+def remember_login(store: ExplorerStore, login: Login) -> None:
+    """Record the login of the session about to start (from the next step on), inside the caller's
+    transaction; a session that logs in as the one before adds nothing."""
+    logins = logins_of(store)
+    if logins and logins[-1][1] == login:
+        return
+    entries = [[first, known.to_dict()] for first, known in logins]
+    entries.append([store.history.step_count() + 1, login.to_dict()])
+    store.meta.set(LOGIN_META, json.dumps(entries))
 
 
 def bug_views(store: ExplorerStore, bugs: list[Bug] | None = None) -> list[dict[str, Any]]:
@@ -169,7 +194,7 @@ class _Context:
     base_url: str
     start: str
     links: dict[str, list[str]]
-    login: Login
+    logins: list[tuple[int, Login]]
     engine: str
     observations: dict[int, tuple[str, dict[str, Any]]]
     occurrences: dict[str, list[dict[str, Any]]]
@@ -189,7 +214,7 @@ class _Context:
             base_url=(store.meta.get("base_url") or "").rstrip("/"),
             start=first[0].route if first else "/",
             links=store.link_table.all(),
-            login=login_of(store),
+            logins=logins_of(store),
             engine=store.meta.get("engine") or "http",
             observations=observations,
             occurrences={fp: [o.entry() for o in occ] for fp, occ in store.bug_table.occurrences().items()},
@@ -236,7 +261,8 @@ def _view(store: ExplorerStore, ctx: _Context, bug: Bug) -> dict[str, Any]:
     page_text = _page_text(ctx, facts.get("quarantined_observation"))
     url = ctx.absolute(bug.route)
     method, requested = _request_line(str(facts.get("request") or ""), url)
-    headers = _request_headers(ctx.login)
+    login = login_at(ctx.logins, bug.step)
+    headers = _request_headers(login)
     suspected = bool(facts.get("suspected"))
     where = bug.route
     evidence_url = str(facts.get("url") or "")
@@ -251,10 +277,11 @@ def _view(store: ExplorerStore, ctx: _Context, bug: Bug) -> dict[str, Any]:
         "url": url,
         "request": {"method": method, "url": requested, "headers": headers},
         "response_status": facts.get("status"),
-        "curl": _curl(method, requested, headers, ctx.login),
+        "curl": _curl(method, requested, headers, login),
         "observed": _observed(bug, facts, page_text),
         "click_path": click_path(store, ctx, where, bug.route),
-        "account": ctx.login.account,
+        "account": login.account,
+        "login": login.to_dict(),
         "engine": ctx.engine,
         "occurrence_urls": [ctx.absolute(o["route"]) for o in ctx.occurrences.get(bug.fingerprint, [])],
         "screenshots": _files(store, facts, "screenshot"),

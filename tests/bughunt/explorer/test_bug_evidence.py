@@ -271,3 +271,21 @@ def test_conduit_over_http_logged_in_every_kind_reproduces_with_httpx(tmp_path, 
     with running_conduit(fixed=True) as fixed:
         failed, passed, tail = _run_repros(out, fixed, env)
     assert (failed, passed) == (0, 6), tail
+
+
+def test_each_bug_names_the_login_of_the_session_that_saw_it(tmp_path, capsys):
+    store = str(tmp_path / "s")
+    assert main(["explore", "--builtin-site", "--store", store, "--budget", "4", "--json"]) == 0
+    first = {b["fingerprint"] for b in json.loads(capsys.readouterr().out)["bugs"]}
+    assert main(["resume", "--store", store, "--budget", "30", "--cookie", "sid=s3cr3t-value", "--json"]) == 0
+    bugs = json.loads(capsys.readouterr().out)["bugs"]
+    later = [b for b in bugs if b["fingerprint"] not in first]
+    assert first and later
+    assert all(b["account"] == "anonymous" for b in bugs if b["fingerprint"] in first)
+    assert all(b["account"] == "unnamed user (cookies sid)" for b in later)
+    assert all('-b "sid=$BUGHUNT_COOKIE_SID"' in b["curl"] for b in later)
+    assert all(b["request"]["headers"]["Cookie"] == "sid=<redacted>" for b in later)
+    assert main(["repro", later[0]["fingerprint"], "--store", store]) == 0
+    text = capsys.readouterr().out
+    assert "'cookies': {'sid': 'BUGHUNT_COOKIE_SID'}" in text and "s3cr3t-value" not in text
+    assert not any(b"s3cr3t-value" in f.read_bytes() for f in (tmp_path / "s").iterdir() if f.is_file())
