@@ -23,6 +23,7 @@ from urllib.parse import urljoin, urlsplit
 
 from bughunt.planning import bfs_paths
 
+from .harness import LINK_LABEL
 from .store import Bug, ExplorerStore
 from .transport import USER_AGENT
 
@@ -198,6 +199,8 @@ class _Context:
     engine: str
     observations: dict[int, tuple[str, dict[str, Any]]]
     occurrences: dict[str, list[dict[str, Any]]]
+    labels: dict[str, tuple[str, str]]
+    """Route → (kind, label) of the link the explorer last followed to it (the label is page text)."""
 
     @classmethod
     def of(cls, store: ExplorerStore, bugs: list[Bug]) -> _Context:
@@ -218,10 +221,23 @@ class _Context:
             engine=store.meta.get("engine") or "http",
             observations=observations,
             occurrences={fp: [o.entry() for o in occ] for fp, occ in store.bug_table.occurrences().items()},
+            labels=_labels(store),
         )
 
     def absolute(self, route: str) -> str:
         return urljoin(self.base_url + "/", route.split("#click-")[0])
+
+
+def _labels(store: ExplorerStore) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for o in store.notebook.observations_from(LINK_LABEL):
+        try:
+            prov = json.loads(o.provenance)
+        except ValueError:
+            continue
+        if isinstance(prov, dict) and isinstance(prov.get("route"), str):
+            out[prov["route"]] = (str(prov.get("kind") or "link"), o.text)
+    return out
 
 
 def _observation_ids(bugs: list[Bug]) -> list[int]:
@@ -452,14 +468,17 @@ def click_path(store: ExplorerStore, ctx: _Context, where: str, target: str) -> 
             actions.append({"action": "click", "selector": click[1], "on": click[0], "route": dst})
             continue
         linked = dst in ctx.links.get(src, [])
-        actions.append(
-            {
-                "action": "follow" if linked else "open",
-                "selector": _link_selector(dst) if linked else None,
-                "url": ctx.absolute(dst),
-                "route": dst,
-            }
-        )
+        step: dict[str, Any] = {
+            "action": "follow" if linked else "open",
+            "selector": _link_selector(dst) if linked else None,
+            "url": ctx.absolute(dst),
+            "route": dst,
+        }
+        if linked and dst in ctx.labels:
+            kind, label = ctx.labels[dst]
+            step["link_kind"] = kind
+            step["label"] = {"text": label, "untrusted": True}  # the page's words for the link
+        actions.append(step)
     return actions
 
 
@@ -473,6 +492,8 @@ def path_text(actions: list[dict[str, Any]]) -> str:
     for a in actions:
         if a["action"] == "click":
             parts.append(f"click {a['selector']}")
+        elif a.get("label"):
+            parts.append(f"{a['route']} ({a.get('link_kind', 'link')} {a['label']['text']!r})")
         else:
             parts.append(str(a["route"]))
     return " → ".join(parts)

@@ -159,6 +159,7 @@ class Explorer:
         """Load `target`, read the page's facts, run the oracles, and write the step (one transaction)."""
         graph = self.graph
         cfg = self.config
+        came_by = self.hints.actions.get(target) if click else None  # the link's kind and label
         result = load(self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep)
         facts: PageFacts | None = None
         findings: list[Finding] = []
@@ -184,6 +185,7 @@ class Explorer:
                 structure_hash=facts.structure_hash if facts is not None else None,
                 failed=is_failure(result.outcome, result.status),
                 clicks=facts.clicks if facts is not None else (), version_writes=writes, drop_walk=drop_walk,
+                came_by=came_by,
             )
         )  # fmt: skip
         out.click, out.partial = click, partial

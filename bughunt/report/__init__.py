@@ -362,7 +362,9 @@ def _view(bug: dict[str, Any]) -> str:
     steps = "".join(
         f"<li>{escape(a['action'])} "
         + (f"<code>{escape(str(a.get('selector')))}</code> on " if a["action"] == "click" else "")
-        + f"<code>{escape(str(a.get('url') or a.get('on') or a.get('route')))}</code></li>"
+        + f"<code>{escape(str(a.get('url') or a.get('on') or a.get('route')))}</code>"
+        + (f' <span class="from-page">“{escape(a["label"]["text"])}”</span>' if a.get("label") else "")
+        + "</li>"
         for a in bug.get("click_path") or []
     )
     shots = "".join(_screenshot(path) for path in bug.get("screenshots") or [])

@@ -43,6 +43,14 @@ class Notebook:
             out.update((o.id, o) for o in rows_as(Observation, rows))
         return out
 
+    def observations_from(self, source: str) -> list[Observation]:
+        """The observations whose provenance names `source` (oldest first)."""
+        needle = json.dumps({"source": source})[1:-1]  # '"source": "…"', as add_observation writes it
+        rows = self.db.execute(
+            "SELECT * FROM observations WHERE instr(provenance, ?) > 0 ORDER BY id", (needle,)
+        )
+        return rows_as(Observation, rows)
+
     def add_observation(self, text: str, provenance: dict[str, Any], step: int | None, now: float) -> int:
         cur = self.db.execute(
             "INSERT INTO observations(text, provenance, quarantined, step, at, last_used_at) VALUES (?,?,1,?,?,?)",

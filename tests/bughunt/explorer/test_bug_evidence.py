@@ -80,7 +80,9 @@ def test_every_bug_says_what_it_is_in_json_text_and_memory(builtin_store, capsys
     )
     assert by_kind["server_error"]["observed"]["page_text"]["detail"].startswith("IndexError: search offset")
     # the shortest path the explorer's own link table allows: Home → Search → Search page 2
-    assert [a["route"] for a in by_kind["server_error"]["click_path"]] == ["/", "/search", "/search/2"]
+    hops = by_kind["server_error"]["click_path"]
+    assert [a["route"] for a in hops] == ["/", "/search", "/search/2"]
+    assert hops[2]["label"] == {"text": "Next page »", "untrusted": True} and hops[2]["link_kind"] == "link"
 
     assert main(["memory", "--store", str(store), "--json"]) == 0
     memory = json.loads(capsys.readouterr().out)
@@ -99,7 +101,9 @@ def test_text_output_has_the_evidence_and_no_python_repr(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "expected: the displayed count equal to the number of items listed" in text
     assert "page text (untrusted): 'IndexError: search offset 6 is out of range for 5 results'" in text
-    assert "path: / → /search → /search/2" in text and "curl: curl -i http://127.0.0.1:" in text
+    # the route of each hop, with the words of the link the explorer followed (page text, quoted)
+    assert "path: / → /search (link 'Search articles') → /search/2 (link 'Next page »')" in text
+    assert "curl: curl -i http://127.0.0.1:" in text
     assert "{'" not in text and "'}" not in text
 
 
