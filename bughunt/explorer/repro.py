@@ -94,10 +94,12 @@ def render(view: dict[str, Any], base_url: str, login: Login, store_dir: str) ->
         "cookies": {name: env[f"cookie:{name}"] for name in login.cookie_names},
         "headers": {name: env[f"header:{name}"] for name in login.header_names},
     }
-    click_path = [
+    hops = [
         {k: s[k] for k in ("action", "route", "selector", "on") if s.get(k) is not None}
-        for s in view["click_path"][:-1]  # the last hop is what the check itself opens
+        for s in view["click_path"]
     ]
+    click_path = hops[:-1]  # the last hop is what the check itself opens
+    target_click = hops[-1] if hops and hops[-1]["action"] == "click" else None
     exports = " ".join(f"{v}=..." for v in env.values())
     cwe = f", {view['cwe']}" if view.get("cwe") else ""
     warn = (
@@ -124,6 +126,7 @@ def render(view: dict[str, Any], base_url: str, login: Login, store_dir: str) ->
             ("KIND", view["kind"]),
             ("TARGET", view["route"].split("#click-")[0] if engine == "http" else view["route"]),
             ("CLICK_PATH", click_path),
+            ("TARGET_CLICK", target_click),
             ("LOGIN", login_data),
             ("EVIDENCE", _evidence(view)),
         )

@@ -220,7 +220,8 @@ class _Site:
             self._load(step["route"])
 
     def open(self, route):
-        click = next((s for s in CLICK_PATH if s["route"] == route and s["action"] == "click"), None)
+        click = TARGET_CLICK if route == TARGET else None
+        click = click or next((s for s in CLICK_PATH if s["route"] == route and s["action"] == "click"), None)
         if click is not None:
             status = self._load(click["on"])
             self.page.click(click["selector"])
