@@ -25,6 +25,7 @@ SUMMARIES: dict[str, str] = {
     "serve_site": "run a built-in test site (24 pages and six bugs, or conduit-htmx) on loopback",
     "report": "write a self-contained HTML report of an exploration, or its JUnit XML / SARIF for CI",
     "baseline": "accept known bugs (write) or fail on bugs not accepted (check) for CI",
+    "repro": "write a replayable pytest reproduction of a bug (or of every open bug)",
 }
 COMMANDS: tuple[str, ...] = tuple(SUMMARIES)
 
@@ -56,6 +57,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "baseline write": ("bughunt baseline write --store runs/s1 --out bughunt-baseline.json",),
     "baseline check": ("bughunt baseline check --store runs/s1 --baseline bughunt-baseline.json --json",),
+    "repro": (
+        "bughunt repro 26df4eba102110d7 --store runs/s1 --out test_bug.py",
+        "bughunt repro --all --store runs/s1 --out runs/s1/repro",
+    ),
     "serve-site": (
         "bughunt serve-site --port 8000",
         "bughunt serve-site --port 8000 --app-version 1.3 --account logged-out",

@@ -329,7 +329,7 @@ def test_the_readme_commands_fall_into_groups_that_cover_each_once():
     assert all(g == sorted(g, key=commands.index) for g in GROUPS)  # in README order within its group
     by_first = {g[0][0]: [c for c, _ in g] for g in GROUPS}
     s1 = by_first["bughunt explore --builtin-site --store runs/s1 --budget 12"]
-    assert [c.split()[1] for c in s1] == ["explore", "resume", "resume", "memory", "report"]
+    assert [c.split()[1] for c in s1] == ["explore", "resume", "resume", "memory", "report", "repro"]
     served = next(g for first, g in by_first.items() if first.startswith("bughunt serve-site --port 8000"))
     assert served[1].startswith("bughunt explore --url http://127.0.0.1:8000/")
     assert len(GROUPS) > 10  # most commands stand alone, so the workers share them out

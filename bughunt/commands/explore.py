@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from bughunt import settings
+from bughunt.explorer.bugview import Login, remember_login
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.engine import LoginLost
 from bughunt.explorer.factory import ENGINES, make_engine, make_policy
@@ -154,6 +155,14 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
             else "`resume` opens nothing unless given it again"
         )
         + ", so deleting data is always asked for explicitly",
+    )
+    # -- issue 27: a Playwright trace of the session (browser engine) --
+    p.add_argument(
+        "--trace",
+        type=_trace_file,
+        metavar="FILE.zip",
+        help="browser engine: also write a Playwright trace of this session (`playwright show-trace FILE.zip`); "
+        "not with --login-url (a trace records what is typed); it holds the session's cookies",
     )
     p.add_argument("--report", type=Path, help="also write the HTML report to this file")
     p.add_argument("--json", action="store_true", default=None, help="print the result as JSON")
@@ -373,6 +382,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
                 storage_state=creds.storage_state,
                 allow_origins=_origins(args.allow_origin),
                 browser_path=args.browser_path,
+                **({"trace": args.trace} if args.trace is not None else {}),
             )
             stack.callback(fetcher.close)
             if why:
@@ -385,10 +395,10 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
                 store.meta.set("engine", fetcher.name)
                 if creds.used:
                     store.meta.set("login", creds.label)  # the kinds of login only, never a value
-                if creds.username:  # a name, not a secret: the report and each bug say who saw it
-                    store.meta.set("account", creds.username)
                 # what `resume` needs again, never a secret (header and cookie names, not values)
                 store.meta.set(settings.STORE_KEY, json.dumps(settings.remembered(args)))
+                # the bug view's account and `bughunt repro`'s login: names only, never a value
+                remember_login(store, _login_names(args, creds))
             config.builtin = builtin
             policy = stack.enter_context(
                 make_policy(policy_name, store=store, model_name=args.model, base_url=args.base_url)
@@ -507,6 +517,27 @@ def _credentials(args: argparse.Namespace, url: str, store: ExplorerStore | None
             "(--login-url/--username/--password-env, --cookie, --header, --storage-state)"
         )
     return creds
+
+
+def _trace_file(value: str) -> Path:
+    path = Path(value)
+    if path.suffix != ".zip":
+        raise argparse.ArgumentTypeError(f"{value}: a trace file ends in .zip")
+    if path.exists() and not path.is_file():
+        raise argparse.ArgumentTypeError(f"{value}: exists and is not a file")
+    return path
+
+
+def _login_names(args: argparse.Namespace, creds: Credentials) -> Login:
+    """How this session logged in, as names (user, environment variable, cookie and header names)."""
+    return Login(
+        login_url=creds.login_url,
+        username=creds.username if creds.login_url else None,
+        password_env=args.password_env if creds.login_url else None,
+        cookie_names=tuple(name for name, _ in creds.cookies),
+        header_names=tuple(name for name, _ in creds.headers),
+        storage_state=creds.storage_state is not None,
+    )
 
 
 def _nothing_explored(store: ExplorerStore, url: str) -> str | None:

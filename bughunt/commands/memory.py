@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bughunt.explorer.export import memory_snapshot
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.summary import bug_lines
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
         sup = b["superseded_by"]
         tail = f"  superseded by {sup['status']} @ {sup['version']} {sup['seen_at']}" if sup else "  (live)"
         print(f"  [{b['status']:<5}] {b['route']:<28} {b['kind']:<24} v{b['version']} {b['seen_at']}{tail}")
+        if not sup:  # the live entry: what to act on (the bug view, as `explore` prints it)
+            print("\n".join(f"      {line}" for line in bug_lines(b)))
     print("working context:")
     for line in data["working_context"].splitlines():
         print(f"  {line}")

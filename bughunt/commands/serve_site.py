@@ -44,6 +44,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="conduit-htmx: bare 'Server Error (500)' pages instead of debug tracebacks",
     )
     p.add_argument(
+        "--fixed",
+        action="store_true",
+        help="serve the site with every bug fixed (what `bughunt repro` tests must pass against)",
+    )
+    p.add_argument(
         "--json", action="store_true", help="print the site's address and settings as JSON, then serve"
     )
     p.set_defaults(func=run)
@@ -63,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: cannot read --poison-file {args.poison_file}: {err}", file=sys.stderr)
             return 2
     try:
-        server = make_server(args.app_version, poison, args.account, args.host, args.port)
+        server = make_server(args.app_version, poison, args.account, args.host, args.port, args.fixed)
     except OSError as err:
         print(f"error: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
         return 2
@@ -73,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         "account": args.account,
         "poisoned": poison is not None,
         "pages": site.N_PAGES,
+        "fixed": args.fixed,
     }
     line = f"Conduit test site {args.app_version} ({args.account}) at {server.base_url} — Ctrl-C to stop"
     return _announce_and_serve(server, info, line, args.json)
@@ -94,7 +100,7 @@ def _run_conduit(args: argparse.Namespace) -> int:
         print(f"error: {', '.join(given)} only go with the 24-page site", file=sys.stderr)
         return 2
     try:
-        server = make_conduit_server(args.host, args.port, debug=not args.production_errors)
+        server = make_conduit_server(args.host, args.port, debug=not args.production_errors, fixed=args.fixed)
     except OSError as err:
         print(f"error: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
         return 2
@@ -105,7 +111,8 @@ def _run_conduit(args: argparse.Namespace) -> int:
         "username": DEMO_USER,
         "password": DEMO_PASSWORD,
         "debug_errors": not args.production_errors,
-        "planted_bugs": len(PLANTED),
+        "planted_bugs": 0 if args.fixed else len(PLANTED),
+        "fixed": args.fixed,
     }
     line = f"conduit-htmx test site at {server.base_url} (log in as {DEMO_USER} / {DEMO_PASSWORD}) — Ctrl-C to stop"
     return _announce_and_serve(server, info, line, args.json)

@@ -128,6 +128,8 @@ class BrowserEngine(HttpEngine):
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
+    trace: Path | None = None
+    """`--trace FILE.zip`: a Playwright trace of the session (opened by `playwright show-trace`)."""
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -179,6 +181,7 @@ class BrowserEngine(HttpEngine):
         # Inside an https tunnel the gate cannot see an upgrade; no WebSocket is ever connected.
         self._context.route_web_socket("**/*", lambda ws: ws.close())
         self._context.on("page", self._on_new_page)
+        self._start_trace()
         self._new_tab()
 
     def _new_tab(self) -> None:
@@ -206,6 +209,7 @@ class BrowserEngine(HttpEngine):
             self.start()
 
     def close(self) -> None:
+        self._save_trace()
         for thing, how in ((self._context, "close"), (self._browser, "close"), (self._pw, "stop")):
             if thing is not None:
                 try:
@@ -408,6 +412,44 @@ class BrowserEngine(HttpEngine):
                 "blocked", route, self.url_of(route), detail="gate refused: the navigation left the origin"
             )
         return super().classify(route, page)
+
+    # -- evidence files --------------------------------------------------------------------------
+    def _start_trace(self) -> None:
+        if self.trace is not None:
+            self._context.tracing.start(screenshots=True, snapshots=True, sources=False)
+
+    def _save_trace(self) -> None:
+        """Write the trace (once, when the browser closes); a failure to write it is said, not raised."""
+        if self.trace is None or self._context is None:
+            return
+        try:
+            self._context.tracing.stop(path=str(self.trace))
+        except Exception as exc:  # noqa: BLE001 — closing must not hide the real outcome
+            logger.warning("the trace could not be written to {}: {}", self.trace, type(exc).__name__)
+
+    def capture(self, url: str, png: Path, html: Path, *, max_bytes: int = 2_000_000) -> bool:
+        """A PNG screenshot of the viewport and the DOM as rendered, of `url` as it is now (loaded
+        again when the oracles' requests moved the tab), each at most `max_bytes`. Bounded by the
+        engine's timeout; False when the page could not be captured (nothing is written then)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        if self._page is None:
+            return False
+        try:
+            if self._page.url.split("#")[0] != url.split("#")[0]:
+                self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
+                self._settle(time.monotonic() + self.timeout)
+            shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
+            dom = self._page.content().encode("utf-8", "replace")[:max_bytes]
+        except PlaywrightError as exc:
+            logger.info("no screenshot of {}: {}", url, type(exc).__name__)
+            return False
+        if len(shot) > max_bytes:
+            return False
+        png.parent.mkdir(parents=True, exist_ok=True)
+        png.write_bytes(shot)
+        html.write_bytes(dom)
+        return True
 
     # -- actions ---------------------------------------------------------------------------------
     def actions(self, page: FetchedPage) -> list[Action]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from bughunt.sim.results import coverage_curve
 
+from .bugview import logins_of
 from .store import ExplorerStore, Session
 from .summary import BUILTIN_ROUTES, clicks_left, session_clicks, summary
 from .templates import route_shape, templates
@@ -86,7 +87,7 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
             "builtin": builtin,
             "engine": store.meta.get("engine"),
             "login": store.meta.get("login"),
-            "account": store.meta.get("account"),
+            "account": _last_account(store),
             "start_route": steps[0]["route"] if steps else None,
             "sessions": [_session_entry(s, clicks[s.id]) for s in sessions.values()],
             "steps": steps,
@@ -119,6 +120,12 @@ def load_exploration(store_dir: str | Path) -> dict[str, Any]:
         }
     finally:
         store.close()
+
+
+def _last_account(store: ExplorerStore) -> str | None:
+    """The username the last session logged in with (a name, never a secret), or None."""
+    logins = logins_of(store)
+    return logins[-1][1].username if logins else None
 
 
 def _session_entry(s: Session, clicks: int) -> dict[str, Any]:

@@ -79,6 +79,14 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
     storage_state = options.pop("storage_state", None)
     allow_origins = tuple(options.pop("allow_origins", ()) or ())
     browser_path = options.pop("browser_path", None)
+    trace = options.pop("trace", None)
+    creds = options.get("credentials")
+    if trace is not None and creds is not None and getattr(creds, "login_url", None):
+        # the trace records every action with its values: the password typed into the login form too
+        raise UsageError(
+            "--trace records what is typed, the password too: trace a session started with "
+            "--storage-state or --cookie instead of --login-url"
+        )
     reason = ""
     if engine == "auto":
         probe = HttpEngine(url, **options)
@@ -101,9 +109,12 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
             storage_state=storage_state,
             allow_origins=allow_origins,
             browser_path=browser_path,
+            trace=trace,
             **options,
         )
         return engine_, reason
+    if trace is not None:
+        raise UsageError("--trace records the browser: use it with --engine browser")
     # `--browser-path` with `auto` is a preference for when a browser is needed; the rest is not.
     if storage_state is not None or allow_origins or (browser_path and not reason):
         raise UsageError(

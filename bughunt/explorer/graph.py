@@ -58,6 +58,8 @@ class StepWrite:
     """The choice found the planned re-test walk no longer matches the site."""
     idle: Sequence[tuple[str, str]] = ()
     """(control shape, lesson) of controls the step showed lead nowhere new (`idle_controls`)."""
+    came_by: tuple[str, str] | None = None
+    """(kind, label) of the link the step followed, as a page offered it (the label is page text)."""
 
 
 class ExplorationGraph:
@@ -212,6 +214,7 @@ class ExplorationGraph:
                 position=w.position,
                 structure_hash=w.structure_hash,
                 failed=w.failed,
+                came_by=w.came_by,
             )
             due = retest.structure_changed(store, out.route, out.previous_hash) if out.previous_hash else 0
             retest.advance_walk(store, w.target)

@@ -80,6 +80,7 @@ def record_step(
     position: str,
     structure_hash: str | None = None,
     failed: bool = False,
+    came_by: tuple[str, str] | None = None,
 ) -> StepOutcome:
     """Write one step inside the caller's transaction (`ExplorationGraph.write_step`). Returns what changed.
 
@@ -101,6 +102,8 @@ def record_step(
         elapsed_ms=result.page.elapsed_ms if result.page else None,
         at=now,
     )
+    if came_by is not None and came_by[1].strip():
+        _quarantine_label(store, result.route, came_by, n, now)
     page_links = list(links) if result.outcome == "page" else []
     out = StepOutcome(n, route, result.outcome, result.status, page_links, repeat=repeat, tokens=tokens)
     out.detail = detail
@@ -260,9 +263,24 @@ def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[s
             "url": facts.get("url"),
             "step": step,
             "fingerprint": f.fingerprint,
+            "fields": list(raw),  # the oracle's key names (harness facts), to split the text again
         }
         facts["quarantined_observation"] = store.notebook.add_observation(text, provenance, step, now)
     return facts
+
+
+LINK_LABEL = "link label"
+"""Provenance source of the label of the link a step followed (page text: the click path shows it)."""
+_LABEL_CHARS = 200
+
+
+def _quarantine_label(
+    store: ExplorerStore, route: str, came_by: tuple[str, str], step: int, now: float
+) -> None:
+    """The link's label is the page's words: kept, like all page text, only as a quarantined observation."""
+    kind, label = came_by
+    provenance = {"source": LINK_LABEL, "route": route, "kind": kind, "step": step}
+    store.notebook.add_observation(" ".join(label.split())[:_LABEL_CHARS], provenance, step, now)
 
 
 def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) -> None:

@@ -20,6 +20,7 @@ from bughunt.sim.rng import mulberry32
 from .choose import Chooser, Whereabouts
 from .config import SessionConfig
 from .engine import Engine, LoginLost
+from .evidence_files import keep_screenshots
 from .facts import PageFacts, read_page, site_texts
 from .graph import ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
@@ -161,6 +162,7 @@ class Explorer:
         `via` is the remembered page whose link `target` is when that is not `position`."""
         graph = self.graph
         cfg = self.config
+        came_by = self.hints.actions.get(target) if click else None  # the link's kind and label
         result = load(self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep)
         origin = via or position
         if via is None:
@@ -199,10 +201,12 @@ class Explorer:
                 structure_hash=facts.structure_hash if facts is not None else None,
                 failed=is_failure(result.outcome, result.status),
                 clicks=facts.clicks if facts is not None else (), version_writes=writes, drop_walk=drop_walk,
-                idle=idle,
+                idle=idle, came_by=came_by,
             )
         )  # fmt: skip
         out.click, out.partial = click, stays
+        if out.new_bugs and result.page is not None:
+            keep_screenshots(graph.store, self.engine, out, result.page.url)  # browser engine only
         if result.outcome == "page" and not stays:
             self.walk.page = result.page
         if partial:

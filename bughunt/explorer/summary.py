@@ -30,6 +30,7 @@ from typing import Any
 from bughunt import site as builtin_site
 
 from . import destructive_mode
+from .bugview import bug_views, path_text
 from .config import STOP_REASONS
 from .graph import CLICK_MARK, ExplorationGraph
 from .harness import StepOutcome
@@ -107,6 +108,8 @@ class ExplorationSummary:
     coverage: float | None
     """Share of the built-in site's pages visited (None for any other site)."""
     bugs: list[BugLine]
+    bug_details: list[dict[str, Any]]
+    """The bug view (`bughunt.explorer.bugview`) of each of `bugs`, in order."""
     destructive: dict[str, Any]
     model_reported: list[dict[str, Any]]
     duplicate_reports: int
@@ -116,6 +119,7 @@ class ExplorationSummary:
 
     @classmethod
     def of(cls, store: ExplorerStore, result: SessionResult | None = None) -> ExplorationSummary:
+        live = store.bug_table.live()
         visited = store.visits.explored()
         links = store.link_table.all()
         known = set(visited) | {d for ds in links.values() for d in ds}
@@ -154,8 +158,9 @@ class ExplorationSummary:
             coverage=len(set(visited) & BUILTIN_ROUTES) / len(BUILTIN_ROUTES) if builtin else None,
             bugs=[
                 BugLine(b.fingerprint, b.route, b.kind, b.status, destructive_mode.is_suspected(b.evidence))
-                for b in store.bug_table.live()
+                for b in live
             ],
+            bug_details=bug_views(store, live),
             destructive=destructive_mode.summary_keys(store, name),
             model_reported=[m.entry() for m in store.bug_table.model_reports()],
             duplicate_reports=store.bug_table.duplicate_reports(),
@@ -194,8 +199,9 @@ class ExplorationSummary:
                     "kind": b.kind,
                     "status": b.status,
                     "suspected": b.suspected,
+                    **detail,
                 }
-                for b in self.bugs
+                for b, detail in zip(self.bugs, self.bug_details, strict=True)
             ],  # fmt: skip
             **self.destructive,
             "model_reported": self.model_reported,
@@ -224,10 +230,11 @@ class ExplorationSummary:
             f"repeat visits: {self.repeat_visits}  repeat clicks: {self.repeat_clicks}",
             f"bugs ({len(self.bugs)}, duplicate reports: {self.duplicate_reports}):",
         ]
-        lines += [
-            f"  [{b.status}{', suspected' if b.suspected else ''}] {b.route:<28} {b.kind:<24} {b.fingerprint}"
-            for b in self.bugs
-        ]
+        for b, view in zip(self.bugs, self.bug_details, strict=True):
+            lines.append(
+                f"  [{b.status}{', suspected' if b.suspected else ''}] {b.route:<28} {b.kind:<24} {b.fingerprint}"
+            )
+            lines += [f"      {line}" for line in bug_lines(view)]
         if self.destructive.get("allow_destructive"):
             lines.append(f"{self.destructive['destructive_actions']} (--allow-destructive)")
         elif any(b.suspected for b in self.bugs):
@@ -263,6 +270,30 @@ def repeat_clicks(store: ExplorerStore) -> int:
             ) in in_place
         count += again
     return count
+
+
+def bug_lines(view: dict[str, Any]) -> list[str]:
+    """A bug view as indented text lines (the page text in them is shown as data, quoted)."""
+    observed = view["observed"]
+    cwe = f", {view['cwe']}" if view.get("cwe") else ""
+    req = view["request"]
+    lines = [
+        f"{view['severity']}{cwe}: {req['method']} {req['url']} -> {view.get('response_status')} "
+        f"(as {view['account']})",
+        f"shown: {observed['shown']}",
+        f"expected: {observed['expected']}",
+    ]
+    page = observed["page_text"]
+    quoted = [page[k] for k in ("detail", "element", "excerpt") if page.get(k)]
+    if quoted:
+        lines.append("page text (untrusted): " + " | ".join(repr(q) for q in quoted))
+    lines.append(f"path: {path_text(view['click_path'])}")
+    if len(view.get("occurrence_urls") or []) > 1:
+        lines.append(f"occurrences: {' '.join(view['occurrence_urls'])}")
+    lines += [f"screenshot: {s}" for s in view.get("screenshots") or []]
+    lines.append(f"curl: {view['curl']}")
+    lines.append(f"reproduce: {view['reproduce']}")
+    return lines
 
 
 def summary(store: ExplorerStore, result: SessionResult | None = None) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from bughunt.sim.memory import Eviction, Memory, NoMemory
 from bughunt.sim.rng import Rng
 
+from .bugview import bug_views
 from .harness import is_failure
 from .store import ExplorerStore, Step
 
@@ -142,12 +143,14 @@ def iso(ts: float | None) -> str | None:
 def bug_entries(store: ExplorerStore) -> list[dict[str, Any]]:
     """Every bug entry, live and superseded, as `bughunt memory` prints it. `superseded_by` names the
     entry that replaced this one (its status, app version and time), or is null for the live entry.
-    `occurrences` lists every route the fingerprint was seen on (first and last step, how often)."""
+    `occurrences` lists every route the fingerprint was seen on (first and last step, how often); the
+    other keys are the bug view (`bughunt.explorer.bugview`: severity, URL, request, evidence, click path…)."""
     rows = store.bug_table.all()
     by_id = {b.id: b for b in rows}
+    details = bug_views(store, rows)
     occurrences = store.bug_table.occurrences()
     out = []
-    for b in rows:
+    for b, detail in zip(rows, details, strict=True):
         succ = by_id.get(b.superseded_by) if b.superseded_by is not None else None
         out.append(
             {
@@ -161,6 +164,7 @@ def bug_entries(store: ExplorerStore) -> list[dict[str, Any]]:
                 "superseded_by": None
                 if succ is None
                 else {"status": succ.status, "version": succ.version, "seen_at": iso(succ.seen_at)},
+                **detail,
             }
         )
     return out

@@ -7,6 +7,7 @@ shown escaped, as data, never as markup.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from datetime import UTC, datetime
@@ -226,7 +227,9 @@ def _relative(value: str, base: str | None, builtin: bool = False) -> str:
     return value.replace(root + "/", "/").replace(root, "/")
 
 
-def _evidence(evidence: dict[str, Any], base: str | None = None, builtin: bool = False) -> str:
+def _evidence(
+    evidence: dict[str, Any], base: str | None = None, builtin: bool = False, kind: str | None = None
+) -> str:
     facts = [k for k in _SHOWN_FIRST if k in evidence]
     facts += [
         k
@@ -234,6 +237,7 @@ def _evidence(evidence: dict[str, Any], base: str | None = None, builtin: bool =
         # previous_evidence (on a fixed entry) is shown under History, with the old entry
         if k not in facts
         and k not in ("quarantined_text", "quarantined_observation", "url", "previous_evidence")
+        and k not in _IN_THE_VIEW
     ]
     rows = "".join(
         f"<tr><th>{escape(k)}</th><td><code>{escape(_relative(_plain(evidence[k]), base, builtin))}</code></td></tr>"
@@ -242,6 +246,9 @@ def _evidence(evidence: dict[str, Any], base: str | None = None, builtin: bool =
     quoted = ""
     if evidence.get("quarantined_text"):
         parts = parse_quoted(str(evidence["quarantined_text"]))
+        if kind == "client_error":
+            # the page's opening markup (styles, mostly) says nothing about a script's error
+            parts.pop("excerpt", None)
         short_parts = {k: v for k, v in parts.items() if "\n" not in v and len(v) <= 120}
         rows += "".join(
             f'<tr class="from-page"><th>{escape(k)}</th><td><code>{escape(_relative(v, base, builtin))}</code></td></tr>'
@@ -258,7 +265,7 @@ def _evidence(evidence: dict[str, Any], base: str | None = None, builtin: bool =
 
 def _plain(value: Any) -> str:
     if isinstance(value, list):
-        return ", ".join(map(str, value))
+        return ", ".join(json.dumps(v, ensure_ascii=False) if isinstance(v, dict) else str(v) for v in value)
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
@@ -339,9 +346,75 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
         f'<p class="meta">fingerprint <code>{escape(str(bug.get("fingerprint")))}</code> · '
         f"{'found' if status == 'open' else 'marked ' + escape(status)} at step "
         f"{escape(str(bug.get('step')))} · {escape(str(bug.get('seen_at')))}</p>"
-        f"{where}"
+        f"{where}{_view(bug)}"
         f'<div class="versions"><span class="muted">status per app version:</span><ul>{versions}</ul></div>'
-        f"{_evidence(bug.get('evidence') or {}, base, builtin)}{older}</article>"
+        f"{_evidence(bug.get('evidence') or {}, base, builtin, str(bug.get('kind')))}{older}</article>"
+    )
+
+
+_IN_THE_VIEW = frozenset({"client_errors", "screenshot", "dom_snapshot"})
+"""Evidence keys the bug view shows readably (`_view`), left out of the raw evidence table."""
+MAX_EMBEDDED_PNG = 2_000_000
+_FROM_PAGE = ' class="from-page"'
+
+
+def _view(bug: dict[str, Any]) -> str:
+    """The bug view (`bughunt.explorer.bugview`): what to act on. Page text in it is escaped and marked."""
+    if "observed" not in bug:
+        return ""
+    obs, req = bug["observed"], bug["request"]
+    rows = [
+        ("severity", bug.get("severity", "") + (f" · {bug['cwe']}" if bug.get("cwe") else ""), False),
+        ("URL", bug.get("url", ""), False),
+        ("request", f"{req.get('method')} {req.get('url')} → HTTP {bug.get('response_status')}", False),
+        ("headers", "; ".join(f"{k}: {v}" for k, v in (req.get("headers") or {}).items()), False),
+        ("account", bug.get("account", ""), False),
+        ("shown", obs.get("shown", ""), False),
+        ("expected", obs.get("expected", ""), False),
+        ("page text", (obs.get("page_text") or {}).get("detail") or "", True),
+        ("element", (obs.get("page_text") or {}).get("element") or "", True),
+        ("excerpt", (obs.get("page_text") or {}).get("excerpt") or "", True),
+        ("curl", bug.get("curl", ""), False),
+        ("reproduce", bug.get("reproduce", ""), False),
+    ]
+    table = "".join(
+        f"<tr{_FROM_PAGE if page else ''}><th>{escape(k)}</th><td><code>{escape(str(v))}</code></td></tr>"
+        for k, v, page in rows
+        if v
+    )
+    steps = "".join(
+        f"<li>{escape(a['action'])} "
+        + (f"<code>{escape(str(a.get('selector')))}</code> on " if a["action"] == "click" else "")
+        + f"<code>{escape(str(a.get('url') or a.get('on') or a.get('route')))}</code>"
+        + (f' <span class="from-page">“{escape(a["label"]["text"])}”</span>' if a.get("label") else "")
+        + "</li>"
+        for a in bug.get("click_path") or []
+    )
+    shots = "".join(_screenshot(path) for path in bug.get("screenshots") or [])
+    doms = "".join(
+        f'<p class="muted">DOM snapshot (page content, untrusted): <code>{escape(p)}</code></p>'
+        for p in bug.get("dom_snapshots") or []
+    )
+    return (
+        f'<div class="bug-view"><table class="evidence">{table}</table>'
+        f'<div class="click-path"><span class="muted">click path from the start page:</span><ol>{steps}</ol></div>'
+        f"{shots}{doms}</div>"
+    )
+
+
+def _screenshot(path: str) -> str:
+    """The failing state's screenshot, embedded (the report stays one file) and named by its path."""
+    file = Path(path)
+    try:
+        data = file.read_bytes() if file.is_file() and file.stat().st_size <= MAX_EMBEDDED_PNG else b""
+    except OSError:
+        data = b""
+    if not data.startswith(b"\x89PNG"):
+        return f'<p class="muted">screenshot not readable: <code>{escape(path)}</code></p>'
+    uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+    return (
+        f'<figure class="screenshot"><img src="{uri}" alt="screenshot of the failing state" '
+        f'style="max-width:100%;border:1px solid #ccc"><figcaption><code>{escape(path)}</code></figcaption></figure>'
     )
 
 

@@ -33,7 +33,7 @@ __all__ = [
 
 
 def make_config(
-    app_version: str = "1.2", poison_text: str | None = None, account: str = "logged-in"
+    app_version: str = "1.2", poison_text: str | None = None, account: str = "logged-in", fixed: bool = False
 ) -> SiteConfig:
     if app_version not in site.APP_VERSIONS:
         raise ValueError(
@@ -41,7 +41,7 @@ def make_config(
         )
     if account not in ACCOUNT_STATES:
         raise ValueError(f"unknown account state {account!r}; expected one of {', '.join(ACCOUNT_STATES)}")
-    return SiteConfig(app_version=app_version, poison_text=poison_text, account=account)
+    return SiteConfig(app_version=app_version, poison_text=poison_text, account=account, fixed=fixed)
 
 
 def make_server(
@@ -50,9 +50,10 @@ def make_server(
     account: str = "logged-in",
     host: str = "127.0.0.1",
     port: int = 0,
+    fixed: bool = False,
 ) -> SiteServer:
-    """A bound, not yet serving, site server (port 0 picks a free port)."""
-    config = make_config(app_version, poison_text, account)
+    """A bound, not yet serving, site server (port 0 picks a free port); `fixed`: every bug fixed."""
+    config = make_config(app_version, poison_text, account, fixed)
     return SiteServer((host, port), lambda request: handle(config, request.method, request.target), config)
 
 
@@ -63,9 +64,10 @@ def running_site(
     account: str = "logged-in",
     host: str = "127.0.0.1",
     port: int = 0,
+    fixed: bool = False,
 ) -> Iterator[str]:
     """Serve the site in a background thread for the duration of the block; yields its base URL."""
-    with serving(make_server(app_version, poison_text, account, host, port)) as url:
+    with serving(make_server(app_version, poison_text, account, host, port, fixed)) as url:
         yield url
 
 
@@ -77,19 +79,23 @@ def running_variant(
     poison_text: str | None = None,
     account: str = "logged-in",
     debug: bool = True,
+    fixed: bool = False,
 ) -> Iterator[str]:
     """Serve one of the built-in sites (`VARIANTS`) on a free loopback port; yields its base URL.
 
     The 24-page site takes `app_version`, `poison_text` and `account`; conduit-htmx has real logins
-    (see `bughunt.webapp.conduit`) and takes `debug` (debug or production error pages)."""
+    (see `bughunt.webapp.conduit`) and takes `debug` (debug or production error pages); `fixed`
+    serves either with every bug fixed."""
     if variant == "24-page":
-        with running_site(app_version=app_version, poison_text=poison_text, account=account) as url:
+        with running_site(
+            app_version=app_version, poison_text=poison_text, account=account, fixed=fixed
+        ) as url:
             yield url
         return
     if variant == "conduit-htmx":
         from bughunt.webapp.conduit import running_conduit
 
-        with running_conduit(debug=debug) as url:
+        with running_conduit(debug=debug, fixed=fixed) as url:
             yield url
         return
     raise ValueError(f"unknown built-in site {variant!r}; expected one of {', '.join(VARIANTS)}")

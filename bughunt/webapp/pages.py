@@ -21,9 +21,11 @@ class SiteConfig:
     app_version: str = "1.2"
     poison_text: str | None = None
     account: str = "logged-in"
+    fixed: bool = False
+    """Every bug fixed, whatever the version (`serve-site --fixed`): what reproductions pass against."""
 
     def has_bug(self, page: int) -> bool:
-        return any(b.page == page for b in site.bugs_in_version(self.app_version))
+        return not self.fixed and any(b.page == page for b in site.bugs_in_version(self.app_version))
 
 
 @dataclass(frozen=True, slots=True)

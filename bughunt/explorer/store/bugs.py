@@ -62,6 +62,17 @@ class BugTable:
             self.db.execute("UPDATE bugs SET superseded_by = ? WHERE id = ?", (new_id, old.id))
         return new_id
 
+    def attach(self, fingerprint: str, facts: dict[str, Any]) -> None:
+        """Add harness facts (the names of evidence files) to the live entry's evidence."""
+        live = self.live_one(fingerprint)
+        if live is None:
+            return
+        evidence = json.loads(live.evidence or "{}")
+        evidence.update(facts)
+        self.db.execute(
+            "UPDATE bugs SET evidence = ? WHERE id = ?", (json.dumps(evidence, default=str), live.id)
+        )
+
     def confirm(self, bug_id: int, version: str | None, now: float) -> None:
         """The symptom showed again with the same status: no new entry, just when and under which version."""
         self.db.execute(

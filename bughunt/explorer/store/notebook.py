@@ -33,6 +33,24 @@ class Notebook:
     def observations(self) -> list[Observation]:
         return rows_as(Observation, self.db.execute("SELECT * FROM observations ORDER BY id"))
 
+    def observations_by_id(self, ids: list[int]) -> dict[int, Observation]:
+        """The observations with these ids (an expired one is simply missing)."""
+        out: dict[int, Observation] = {}
+        for start in range(0, len(ids), 500):  # SQLite's bound on parameters, with room to spare
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(f"SELECT * FROM observations WHERE id IN ({marks})", chunk)
+            out.update((o.id, o) for o in rows_as(Observation, rows))
+        return out
+
+    def observations_from(self, source: str) -> list[Observation]:
+        """The observations whose provenance names `source` (oldest first)."""
+        needle = json.dumps({"source": source})[1:-1]  # '"source": "…"', as add_observation writes it
+        rows = self.db.execute(
+            "SELECT * FROM observations WHERE instr(provenance, ?) > 0 ORDER BY id", (needle,)
+        )
+        return rows_as(Observation, rows)
+
     def add_observation(self, text: str, provenance: dict[str, Any], step: int | None, now: float) -> int:
         cur = self.db.execute(
             "INSERT INTO observations(text, provenance, quarantined, step, at, last_used_at) VALUES (?,?,1,?,?,?)",

@@ -36,14 +36,19 @@ __all__ = [
 ]
 
 
-def make_conduit_server(host: str = "127.0.0.1", port: int = 0, *, debug: bool = True) -> SiteServer:
-    """A bound, not yet serving, conduit-htmx server with fresh seed data (port 0: a free port)."""
-    config = ConduitConfig(debug=debug)
+def make_conduit_server(
+    host: str = "127.0.0.1", port: int = 0, *, debug: bool = True, fixed: bool = False
+) -> SiteServer:
+    """A bound, not yet serving, conduit-htmx server with fresh seed data (port 0: a free port);
+    `fixed`: every planted bug fixed."""
+    config = ConduitConfig(debug=debug, fixed=fixed)
     return SiteServer((host, port), ConduitApp(config), config)
 
 
 @contextmanager
-def running_conduit(host: str = "127.0.0.1", port: int = 0, *, debug: bool = True) -> Iterator[str]:
+def running_conduit(
+    host: str = "127.0.0.1", port: int = 0, *, debug: bool = True, fixed: bool = False
+) -> Iterator[str]:
     """Serve a fresh conduit-htmx site for the duration of the block; yields its base URL."""
-    with serving(make_conduit_server(host, port, debug=debug)) as url:
+    with serving(make_conduit_server(host, port, debug=debug, fixed=fixed)) as url:
         yield url

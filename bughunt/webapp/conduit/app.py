@@ -29,6 +29,8 @@ CSRF_COOKIE = "csrftoken"
 class ConduitConfig:
     debug: bool = True
     """DEBUG error pages (a traceback, one `#` link) or a bare production "Server Error (500)"."""
+    fixed: bool = False
+    """Every planted bug fixed (`serve-site --fixed`): what a reproduction of each must pass against."""
 
 
 class _Crash(Exception):
@@ -129,7 +131,7 @@ class ConduitApp:
         if segs[0] == "article" and len(segs) == 2:
             return self._article(user, segs[1], csrf)
         if segs[0] == "article" and len(segs) == 5 and segs[2] == "comments" and segs[4] == "delete":
-            return self._delete_comment(user, segs[1], segs[3])
+            return self._delete_comment(user, segs[1], segs[3], csrf)
         if segs[0] == "api" and len(segs) == 4 and segs[1] == "articles" and segs[3] == "related":
             return self._related(segs[2])
         if segs[0] == "profile" and len(segs) in (2, 3):
@@ -200,7 +202,7 @@ class ConduitApp:
             return self._not_found(user, f"/tag/{tag}")
         # Planted bug (duplicate_pagination): from page 2 on the offset is one short, so each page
         # starts with the last article of the page before.
-        offset = (page - 1) * PAGE_SIZE - (1 if page > 1 else 0)
+        offset = (page - 1) * PAGE_SIZE - (1 if page > 1 and not self.config.fixed else 0)
         feed = self._feed_html(articles, page, f"/tag/{tag}", offset)
         if fragment:
             return self._html(200, feed)
@@ -213,7 +215,9 @@ class ConduitApp:
         if article is None:
             return self._not_found(user, f"/article/{slug}")
         comments = [c for c in self.data.comments if c.article == slug]
-        body = views.article_page(article, comments, user, csrf, self._favorites_of(slug))
+        body = views.article_page(
+            article, comments, user, csrf, self._favorites_of(slug), fixed=self.config.fixed
+        )
         return self._html(200, document(article.title, body, user=user, scripts=views.RELATED_JS))
 
     def _related(self, slug: str) -> Response:
@@ -222,7 +226,7 @@ class ConduitApp:
             return Response(404, '{"error": "not found"}', tuple(self._headers("application/json")))
         if not article.tags:
             return Response(200, "[]", tuple(self._headers("application/json")))  # nothing shares a tag
-        if len(article.tags) < 2:
+        if len(article.tags) < 2 and not self.config.fixed:
             # Planted bug (client_error): the score divides by (shared tags - 1); the widget's fetch gets a 500.
             return Response(500, '{"error": "ZeroDivisionError"}', tuple(self._headers("application/json")))
         related = [a for a in self.data.articles if a.slug != slug and set(a.tags) & set(article.tags)][:3]
@@ -238,11 +242,12 @@ class ConduitApp:
         if tab == "followers":
             # Planted bug (count_mismatch): the tally counts deactivated users the list leaves out.
             listed = [self.data.users[u] for u in sorted(followers) if self.data.users[u].active]
-            body = views.followers_page(profile, len(followers), listed)
+            shown = len(listed) if self.config.fixed else len(followers)
+            body = views.followers_page(profile, shown, listed)
             return self._html(200, document(f"{name}'s followers", body, user=user))
         if tab == "favorites":
             slugs = self.data.favorites.get(name, [])
-            if page > 1:
+            if page > 1 and not self.config.fixed:
                 # Planted bug (server_error): page 2 of favourites indexes past the end.
                 raise _Crash(
                     "IndexError",
@@ -276,12 +281,18 @@ class ConduitApp:
             return self._not_found(user, f"/editor/{slug}")
         # Planted bug (form_drops_value): the hidden tags input the editor's script builds its chips
         # from is rendered empty, so saving an edit drops the article's tags.
-        body = views.editor_page(article, csrf, tags_value="")
+        fixed = self.config.fixed and article is not None
+        body = views.editor_page(
+            article, csrf, tags_value=",".join(article.tags) if fixed and article else "", description=fixed
+        )
         return self._html(200, document("Editor", body, user=user, current="/editor"))
 
-    def _delete_comment(self, user: str | None, slug: str, comment_id: str) -> Response:
+    def _delete_comment(self, user: str | None, slug: str, comment_id: str, csrf: str) -> Response:
         if not user:
             return self._redirect("/login", 302)
+        if self.config.fixed:  # a GET only asks; the form's POST deletes (`_post`)
+            body = views.confirm_delete(f"/article/{slug}/comments/{comment_id}/delete", csrf)
+            return self._html(200, document("Delete comment?", body, user=user))
         # Planted bug (unconfirmed_destructive): a plain GET deletes, then redirects back.
         self.data.comments = [
             c
@@ -328,6 +339,13 @@ class ConduitApp:
                 favs.remove(segs[1])
             else:
                 favs.append(segs[1])
+            return self._redirect(f"/article/{segs[1]}")
+        if len(segs) == 5 and segs[0] == "article" and segs[2] == "comments" and segs[4] == "delete":
+            self.data.comments = [
+                c
+                for c in self.data.comments
+                if not (str(c.id) == segs[3] and c.author == user and c.article == segs[1])
+            ]
             return self._redirect(f"/article/{segs[1]}")
         if len(segs) == 3 and segs[0] == "article" and segs[2] == "delete":
             article = self._find(segs[1])

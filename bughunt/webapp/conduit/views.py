@@ -64,8 +64,8 @@ def feed_page(title: str, tab_items: str, feed: str, tags: list[str], banner: st
     )
 
 
-def comment(c: Comment, viewer: str | None) -> str:
-    body = c.body if c.raw_html else e(c.body)
+def comment(c: Comment, viewer: str | None, fixed: bool = False) -> str:
+    body = c.body if c.raw_html and not fixed else e(c.body)
     delete = ""
     if viewer == c.author:
         # Planted bug: deleting is a plain GET link (no form, no confirmation) that redirects back.
@@ -81,8 +81,9 @@ def comment(c: Comment, viewer: str | None) -> str:
 
 
 def article_page(
-    article: Article, comments: list[Comment], viewer: str | None, csrf: str, favorites: int
-) -> str:
+    article: Article, comments: list[Comment], viewer: str | None, csrf: str, favorites: int,
+    fixed: bool = False,
+) -> str:  # fmt: skip
     slug = e(article.slug)
     tags = "".join(f'<li class="tag-default tag-pill">{e(t)}</li>' for t in article.tags)
     owner = ""
@@ -111,7 +112,7 @@ def article_page(
         new_comment = (
             '<p><a href="/login">Sign in</a> or <a href="/register">sign up</a> to add comments.</p>'
         )
-    cards = "".join(comment(c, viewer) for c in comments)
+    cards = "".join(comment(c, viewer, fixed) for c in comments)
     return (
         f'<div class="article-page"><div class="banner"><div class="container"><h1>{e(article.title)}</h1>'
         f'<div class="article-meta"><a class="author" href="/profile/{e(article.author)}">{e(article.author)}</a>'
@@ -205,7 +206,8 @@ def register_page() -> str:
     )
 
 
-def editor_page(article: Article | None, csrf: str, tags_value: str) -> str:
+def editor_page(article: Article | None, csrf: str, tags_value: str, description: bool = False) -> str:
+    """The editor; `description` writes the description input's value (the fixed site does)."""
     action = f"/editor/{e(article.slug)}" if article else "/editor"
     title = e(article.title) if article else ""
     body = e(article.body) if article else ""
@@ -216,7 +218,9 @@ def editor_page(article: Article | None, csrf: str, tags_value: str) -> str:
         f'<input class="form-control" type="text" name="title" placeholder="Article Title" value="{title}">'
         # Planted bug (form_drops_value): the description input is written by hand without its
         # `value`, so saving an edit drops the description the article page shows as its lede.
-        '<input class="form-control" type="text" name="description" placeholder="What\'s this article about?">'
+        '<input class="form-control" type="text" name="description" placeholder="What\'s this article about?"'
+        + (f' value="{e(article.description)}"' if description and article else "")
+        + ">"
         f'<textarea class="form-control" name="body" rows="8" placeholder="Write your article">{body}</textarea>'
         '<input class="form-control" type="text" id="tag-input" placeholder="Enter tags">'
         f'<div class="tag-list" id="tag-chips"></div><input type="hidden" name="tags" value="{e(tags_value)}">'
@@ -249,6 +253,15 @@ def settings_page(user: User, csrf: str) -> str:
         '<input class="form-control" type="password" name="password" placeholder="New Password">'
         '<button class="btn btn-lg btn-primary">Update Settings</button></form><hr>'
         '<a class="btn btn-outline-danger" href="/logout">Or click here to logout.</a></div></div>'
+    )
+
+
+def confirm_delete(action: str, csrf: str) -> str:
+    """The fixed site's answer to a GET of a delete address: it asks, and only the POST deletes."""
+    return (
+        '<div class="container page"><h1>Delete this comment?</h1>'
+        f'<form method="post" action="{e(action)}"><input type="hidden" name="csrf_token" value="{e(csrf)}">'
+        '<button class="btn btn-danger">Yes, delete it</button></form></div>'
     )
 
 

@@ -137,8 +137,16 @@ def test_cli_poison_file_with_the_frontier_policy(tmp_path, capsys):
         runs[name] = json.loads(capsys.readouterr().out)
         assert main(["memory", "--store", str(store), "--json"]) == 0
         runs[name + "_memory"] = json.loads(capsys.readouterr().out)
-    assert runs["poisoned"]["bugs"] == runs["clean"]["bugs"]
+    same = ("fingerprint", "route", "kind", "status", "suspected")  # URLs name each run's own port
+    assert [{k: b[k] for k in same} for b in runs["poisoned"]["bugs"]] == [
+        {k: b[k] for k in same} for b in runs["clean"]["bugs"]
+    ]
     mem = runs["poisoned_memory"]
-    trusted = json.dumps([mem["working_context"], mem["notes"], mem["bugs"]]).lower()
+    # a bug view quotes page text only under observed.page_text, marked untrusted (issue 27)
+    bugs = [
+        {**b, "observed": {k: v for k, v in b["observed"].items() if k != "page_text"}} for b in mem["bugs"]
+    ]
+    assert all(b["observed"]["page_text"]["untrusted"] is True for b in mem["bugs"])
+    trusted = json.dumps([mem["working_context"], mem["notes"], bugs]).lower()
     assert all(piece.lower() not in trusted for piece in PLANTED_PIECES)
     assert any("payment page leaks" in a["text"] for a in mem["archival"] if a["quarantined"])

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bughunt import site
+from bughunt.explorer.bugview import VIEW_KEYS
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.http_engine import HttpEngine
@@ -67,7 +68,10 @@ def test_explore_json_contract(site_12, tmp_path, cli_json):
     # On the built-in site coverage is pages visited out of its 24 (the CLI learns it from --url
     # only when told, so the explicit store flag is checked through --builtin-site below).
     assert data["coverage"] is None or 0 < data["coverage"] <= 1
-    assert all(set(b) == {"fingerprint", "route", "kind", "status", "suspected"} for b in data["bugs"])
+    # the old keys, and the bug view's (issue 27: tests/bughunt/explorer/test_bug_evidence.py)
+    assert all(
+        set(b) == {"fingerprint", "route", "kind", "status", "suspected"} | VIEW_KEYS for b in data["bugs"]
+    )
     assert data["allow_destructive"] is False and data["destructive_sessions"] == []
     assert data["duplicate_reports"] == 0
     assert {b["route"] for b in data["bugs"]} <= BUG_ROUTES
@@ -84,16 +88,20 @@ def test_builtin_site_flag_reports_coverage(tmp_path, cli_json):
     assert data["coverage"] >= 0.75
     mem = cli_json("memory", "--store", str(tmp_path / "s"), "--json")
     assert set(mem) == {"visited", "links", "bugs", "working_context", "notes", "model_reported", "archival"}
-    assert set(mem["bugs"][0]) == {
-        "fingerprint",
-        "route",
-        "kind",
-        "status",
-        "version",
-        "seen_at",
-        "occurrences",
-        "superseded_by",
-    }
+    assert (
+        set(mem["bugs"][0])
+        == {
+            "fingerprint",
+            "route",
+            "kind",
+            "status",
+            "version",
+            "seen_at",
+            "occurrences",
+            "superseded_by",
+        }
+        | VIEW_KEYS
+    )
     assert all(b["occurrences"] and b["occurrences"][0]["route"] == b["route"] for b in mem["bugs"])
     assert all(a["quarantined"] for a in mem["archival"])
     assert mem["visited"][0] == "/" and mem["links"]["/"][:3] == ["/editor", "/settings", "/profile/me"]
