@@ -80,13 +80,12 @@ class Scrubber:
         return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
 
     def data(self, value: Any) -> Any:
-        """`value` with every string inside it scrubbed (JSON-like data: dicts, lists, tuples)."""
+        """`value` with every string inside it scrubbed (JSON-like data: dicts, lists, tuples). Bytes are
+        left as they are: a blob is no text, and a match inside one would corrupt it."""
         if self._pattern is None:
             return value
         if isinstance(value, str):
             return self.text(value)
-        if isinstance(value, bytes):
-            return self.text(value.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
         if isinstance(value, Mapping):
             return {self.data(k): self.data(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
