@@ -281,12 +281,12 @@ def _run_session(args: argparse.Namespace, *, resume: bool) -> int:
                 credentials=creds,
                 storage_state=creds.storage_state,
                 allow_origins=_origins(args.allow_origin),
+                on_login=store.add_secrets,  # the session cookies of each login, re-logins included
             )
             stack.callback(fetcher.close)
             if why:
                 print(why, file=sys.stderr)
             fetcher.log_in()
-            store.add_secrets(fetcher.login_secrets())
             with store.transaction():
                 store.meta.set("engine", fetcher.name)
                 if creds.used:
