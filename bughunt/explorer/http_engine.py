@@ -67,7 +67,7 @@ class HttpEngine:
     """The session's cookie jar (`--cookie`, a form login, what the site sets); process memory only."""
     credentials: Credentials | None = field(default=None, repr=False)
     """The login options (`log_in`); never stored."""
-    on_login: Callable[[list[str]], None] | None = field(default=None, repr=False)
+    on_login: Callable[[list[str]], object] | None = field(default=None, repr=False)
     """Called with `login_secrets()` after every login, the first and each re-login (whose response
     sets a new session token): the session's scrubber learns each secret before a page can echo it."""
 

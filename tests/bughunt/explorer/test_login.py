@@ -352,3 +352,21 @@ def test_secrets_a_site_echoes_are_scrubbed_from_the_store_the_logs_the_json_and
     assert state.logins >= 2
     for secret in [*forms, COOKIE_VALUE, HEADER_VALUE, *state.issued]:
         assert secret.encode() not in haystack, secret
+
+
+def test_a_secret_too_short_to_scrub_is_warned_about(site, tmp_path, capsys):
+    _, base = site
+    argv = [
+        "explore",
+        "--url",
+        base + "/",
+        "--store",
+        str(tmp_path / "s"),
+        "--budget",
+        "0",
+        "--cookie",
+        "k=ab",
+    ]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "warning: a secret value shorter than 4 characters" in err and "k=ab" not in err

@@ -39,6 +39,7 @@ def test_every_form_of_a_secret_is_scrubbed(shown):
 def test_without_secrets_text_is_untouched_and_a_short_value_is_not_matched():
     assert Scrubber().text("anything") == "anything" and not Scrubber()
     assert Scrubber(["ab"]).text("a table") == "a table"  # would mangle every text
+    assert Scrubber().add(["ab", "long-enough", ""]) == 1
 
 
 def test_data_is_scrubbed_inside_and_the_store_writes_no_secret(tmp_path):
