@@ -63,6 +63,9 @@ FAST: dict[str, list[str]] = {
     # 100 and 1,000 clicks per policy on 14,678 pages: ~15 min of CPU. The site of the tests, a few
     # clicks; tests/test_bench_scale.py checks the figures of a --quick run
     "python -m benchmarks.scale": ["--quick", "--clicks", "5", "--policy", "frontier"],
+    # 1k to 100k links: ~1 min of CPU, minutes of wall on a loaded machine. Two tiny pages still take the
+    # whole path (the explorer's first step, the bare baseline, the table or JSON, the PNG)
+    "python -m benchmarks.links": ["--sizes", "20,40"],
     "python -m evals.locomo": ["--embedder", "hashing", "--limit", "1"],  # MiniLM over both: ~1 min
     # MiniLM over every case: ~20 s each; tests/evals/test_evals_layer1.py and _layer2.py run them on MiniLM
     "python -m evals layer1": ["--embedder", "hashing"],

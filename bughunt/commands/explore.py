@@ -31,7 +31,7 @@ from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.login import Credentials, credentials_from_args
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.policies import policy_names
-from bughunt.explorer.secrets import Scrubber
+from bughunt.explorer.secrets import MIN_SECRET_CHARS, Scrubber
 from bughunt.explorer.store import DB_NAME, ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
 from bughunt.explorer.views import MemoryConfig
@@ -367,7 +367,12 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
             delay = args.delay if args.delay is not None else (0.0 if _loopback(url) else 1.0)
             creds = _credentials(args, url, store)
             # Nothing the site echoes of a secret is written, logged or printed (`secrets.Scrubber`).
-            store.add_secrets(creds.secrets())
+            if store.add_secrets(creds.secrets()):
+                print(
+                    f"warning: a secret value shorter than {MIN_SECRET_CHARS} characters cannot be told from "
+                    "ordinary text: a page that shows it keeps it in the store",
+                    file=sys.stderr,
+                )
             logger.configure(patcher=store.scrubber.patch_record)
             stack.callback(logger.configure, patcher=None)
             scrub = store.scrubber
@@ -383,12 +388,12 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
                 allow_origins=_origins(args.allow_origin),
                 browser_path=args.browser_path,
                 **({"trace": args.trace} if args.trace is not None else {}),
+                on_login=store.add_secrets,  # the session cookies of each login, re-logins included
             )
             stack.callback(fetcher.close)
             if why:
                 print(why, file=sys.stderr)
             fetcher.log_in()
-            store.add_secrets(fetcher.login_secrets())
             if creds.login_url and creds.username and not args.json:
                 print(f"logged in as {creds.username} at {creds.login_url}", file=sys.stderr)
             with store.transaction():

@@ -131,10 +131,6 @@ class Engine(Protocol):
         """Apply the login options (cookies, headers, a form login); `LoginFailed` when refused."""
         ...
 
-    def login_secrets(self) -> list[str]:
-        """The secret values the engine holds once logged in (given ones, session cookies): never stored."""
-        ...
-
     def close(self) -> None:
         """Release what the engine holds (the browser's Chromium)."""
         ...

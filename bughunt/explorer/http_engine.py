@@ -14,7 +14,7 @@ import math
 import re
 import time
 import urllib.robotparser
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 from urllib.parse import urljoin, urlsplit
@@ -67,6 +67,9 @@ class HttpEngine:
     """The session's cookie jar (`--cookie`, a form login, what the site sets); process memory only."""
     credentials: Credentials | None = field(default=None, repr=False)
     """The login options (`log_in`); never stored."""
+    on_login: Callable[[list[str]], object] | None = field(default=None, repr=False)
+    """Called with `login_secrets()` after every login, the first and each re-login (whose response
+    sets a new session token): the session's scrubber learns each secret before a page can echo it."""
 
     def __post_init__(self) -> None:
         try:
@@ -263,6 +266,11 @@ class HttpEngine:
         if creds.login_url:
             self._form_login(creds)
         self._logged_in = True
+        self._logged_in_now()
+
+    def _logged_in_now(self) -> None:
+        if self.on_login is not None:
+            self.on_login(self.login_secrets())
 
     def login_secrets(self) -> list[str]:
         """Every secret this engine holds once logged in: the login options' values and the values of
@@ -287,6 +295,7 @@ class HttpEngine:
             raise LoginLost(
                 f"the login wall came back at {result.route} and logging in again failed"
             ) from None
+        self._logged_in_now()
         retried = self._fetch(result.route)
         if retried.outcome == "login_wall":
             self._walled_anyway.add(result.route)  # walled for this account; the session is fine

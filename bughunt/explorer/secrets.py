@@ -7,7 +7,7 @@ The session gives the scrubber every secret it holds (`add`); the store applies 
 parameter it writes (`store.scrubbing.ScrubbingConnection`), the log sink to every message (`patch_record`), and the
 commands to what they print. Each value is matched as given and in the forms a page or a URL shows
 it: percent-encoded (path and form style), HTML-escaped, JSON-escaped and base64. A value shorter
-than `MIN_SECRET_CHARS` cannot be told apart from ordinary text and is not matched (warned once).
+than `MIN_SECRET_CHARS` cannot be told apart from ordinary text and is not matched (the command warns).
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, quote_plus
-
-from loguru import logger
 
 REDACTED = "[secret]"
 MIN_SECRET_CHARS = 4
@@ -52,18 +50,13 @@ class Scrubber:
         self._pattern: re.Pattern[str] | None = None
         self.add(values)
 
-    def add(self, values: Iterable[str]) -> None:
-        """Also scrub these values from now on."""
+    def add(self, values: Iterable[str]) -> int:
+        """Also scrub these values from now on. Returns how many of the new ones are too short to be
+        matched (`MIN_SECRET_CHARS`), for the caller to warn about."""
         new = {v for v in values if v and v not in self._values}
         if not new:
-            return
-        short = [v for v in new if len(v) < MIN_SECRET_CHARS]
-        if short:
-            logger.warning(
-                "{} secret value(s) shorter than {} characters cannot be told from ordinary text and are not scrubbed",
-                len(short),
-                MIN_SECRET_CHARS,
-            )
+            return 0
+        short = sum(len(v) < MIN_SECRET_CHARS for v in new)
         self._values |= new
         forms = set().union(*(_forms(v) for v in self._values if len(v) >= MIN_SECRET_CHARS))
         # longest first: a value containing another is replaced whole
@@ -72,6 +65,7 @@ class Scrubber:
             if forms
             else None
         )
+        return short
 
     def __bool__(self) -> bool:
         return self._pattern is not None
@@ -80,13 +74,12 @@ class Scrubber:
         return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
 
     def data(self, value: Any) -> Any:
-        """`value` with every string inside it scrubbed (JSON-like data: dicts, lists, tuples)."""
+        """`value` with every string inside it scrubbed (JSON-like data: dicts, lists, tuples). Bytes are
+        left as they are: a blob is no text, and a match inside one would corrupt it."""
         if self._pattern is None:
             return value
         if isinstance(value, str):
             return self.text(value)
-        if isinstance(value, bytes):
-            return self.text(value.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
         if isinstance(value, Mapping):
             return {self.data(k): self.data(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):

@@ -166,10 +166,11 @@ class ExplorerStore:
             raise StoreError(_named(self.path, exc)) from exc
         return db
 
-    def add_secrets(self, values: Iterable[str]) -> None:
+    def add_secrets(self, values: Iterable[str]) -> int:
         """Never write these values (nor their encoded forms): the session's secrets, given as it
-        learns them (the login options, then the cookies a login response set)."""
-        self.scrubber.add(values)
+        learns them (the login options, then the cookies a login response set). Returns how many are
+        too short to be told from ordinary text (`secrets.MIN_SECRET_CHARS`): those are not scrubbed."""
+        return self.scrubber.add(values)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

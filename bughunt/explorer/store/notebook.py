@@ -11,6 +11,9 @@ from typing import Any
 
 from .rows import Note, Observation, Rejection, rows_as
 
+MAX_PROVENANCE_CHARS = 2_048
+"""The longest string kept in an observation's provenance (a URL, a route)."""
+
 
 class Notebook:
     def __init__(self, db: sqlite3.Connection) -> None:
@@ -52,9 +55,15 @@ class Notebook:
         return rows_as(Observation, rows)
 
     def add_observation(self, text: str, provenance: dict[str, Any], step: int | None, now: float) -> int:
+        # A provenance URL is the page's own (a `history.replaceState` loop makes one of 300,000
+        # characters, once per step): each string is kept to MAX_PROVENANCE_CHARS.
+        bounded = {
+            k: v[:MAX_PROVENANCE_CHARS] + "…" if isinstance(v, str) and len(v) > MAX_PROVENANCE_CHARS else v
+            for k, v in provenance.items()
+        }
         cur = self.db.execute(
             "INSERT INTO observations(text, provenance, quarantined, step, at, last_used_at) VALUES (?,?,1,?,?,?)",
-            (text, json.dumps(provenance, sort_keys=True), step, now, now),
+            (text, json.dumps(bounded, sort_keys=True), step, now, now),
         )
         return int(cur.lastrowid or 0)
 

@@ -39,6 +39,7 @@ def test_every_form_of_a_secret_is_scrubbed(shown):
 def test_without_secrets_text_is_untouched_and_a_short_value_is_not_matched():
     assert Scrubber().text("anything") == "anything" and not Scrubber()
     assert Scrubber(["ab"]).text("a table") == "a table"  # would mangle every text
+    assert Scrubber().add(["ab", "long-enough", ""]) == 1
 
 
 def test_data_is_scrubbed_inside_and_the_store_writes_no_secret(tmp_path):
@@ -93,3 +94,17 @@ def test_a_storage_states_values_are_secrets(tmp_path):
         storage_state=path, base_url="http://127.0.0.1:1/",
     )  # fmt: skip
     assert set(creds.secrets()) == {"sid-value-1", "jwt-value-2"} and "-value-" not in repr(creds)
+
+
+def test_the_log_patcher_scrubs_every_message_before_a_sink_sees_it():
+    from loguru import logger
+
+    out: list[str] = []
+    logger.configure(patcher=Scrubber(["tok-123456"]).patch_record)
+    sink = logger.add(out.append, format="{message}", level="DEBUG")
+    try:
+        logger.debug("cookie tok-123456 and {}", quote("tok-123456") + "/")
+    finally:
+        logger.remove(sink)
+        logger.configure(patcher=None)
+    assert [line.strip() for line in out] == ["cookie [secret] and [secret]/"]

@@ -64,3 +64,15 @@ def test_a_store_folder_that_is_a_fifo_is_refused(tmp_path):
     os.mkfifo(tmp_path / "store")
     with pytest.raises(Exception, match="a FIFO, not a BugHunt store folder"):
         ExplorerStore(tmp_path / "store", create=False, lock=False)
+
+
+def test_an_observations_provenance_keeps_no_url_longer_than_its_cap(tmp_path):
+    from bughunt.explorer.store.notebook import MAX_PROVENANCE_CHARS
+
+    store = ExplorerStore(tmp_path / "s")
+    with store.transaction():
+        store.notebook.add_observation("text", {"url": "http://a.test/?" + "x" * 300_000, "step": 1}, 1, 1.0)
+    [observation] = store.notebook.observations()
+    store.close()
+    provenance = __import__("json").loads(observation.provenance)
+    assert len(provenance["url"]) == MAX_PROVENANCE_CHARS + 1 and provenance["step"] == 1
