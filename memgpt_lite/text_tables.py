@@ -10,6 +10,7 @@ fit any width.
 from __future__ import annotations
 
 from rich.console import Console, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -32,19 +33,26 @@ def _longest_word(texts: list[str]) -> int:
 
 def print_table(console: Console, table: Table) -> None:
     columns = table.columns
-    needs = []
+    lows, highs = [], []
     for column in columns:
         texts = [_plain(column.header), *(_plain(c) for c in column.cells)]
-        needs.append(min(WORD_CAP, _longest_word(texts)))
-    # cell padding (1 each side) and a border/gap per column, as rich draws them
-    width = sum(needs) + 3 * len(columns) + 1
-    if width <= console.width:
-        for column, need in zip(columns, needs, strict=True):
-            column.min_width = max(column.min_width or 0, need)
-            column.overflow = "fold"
-        console.print(table)
+        lows.append(min(WORD_CAP, _longest_word(texts)))
+        highs.append(max(1, *(len(line) for t in texts for line in t.splitlines() or [""])))
+    highs = [max(lo, hi) for lo, hi in zip(lows, highs, strict=True)]
+    # Borders and padding as rich draws them: the natural width less the columns' own.
+    overhead = Measurement.get(console, console.options.update(width=10**6), table).maximum - sum(highs)
+    room = console.width - overhead
+    if sum(lows) > room:
+        _print_records(console, table)
         return
-    _print_records(console, table)
+    # Rich's own shrinking may cut a word even when every word could fit; widths are set here instead:
+    # each column gets its longest word, and the rest of the room goes where the text is longest.
+    spare, wants = room - sum(lows), [hi - lo for lo, hi in zip(lows, highs, strict=True)]
+    total = sum(wants)
+    for column, lo, want in zip(columns, lows, wants, strict=True):
+        column.width = lo + (want if total <= spare else want * spare // total)
+        column.overflow = "fold"
+    console.print(table)
 
 
 def _print_records(console: Console, table: Table) -> None:

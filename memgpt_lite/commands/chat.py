@@ -27,7 +27,6 @@ from memgpt_lite.errors import (
 )
 from memgpt_lite.llm.base import StatedWindow, StatesWindow
 from memgpt_lite.llm.factory import NoModel, check_model_key, make_model
-from memgpt_lite.llm.server_info import CONNECT_TIMEOUT_S, check_reachable
 
 __all__ = ["NoModel", "chat_command", "register", "run_command"]
 
@@ -98,8 +97,6 @@ def _open_agent(args: argparse.Namespace) -> Any:
         raise ConfigError("--" + format_validation_error(e, every=False).replace("_", "-", 1)) from None
     if not (math.isfinite(args.timeout) and args.timeout > 0):  # float() also accepts "inf" and "nan"
         raise ConfigError(f"--timeout: must be a positive number of seconds, got {args.timeout}")
-    if args.base_url:
-        check_reachable(args.base_url, connect_timeout=min(args.timeout, CONNECT_TIMEOUT_S))
     model = make_model(args.model, base_url=args.base_url, max_retries=args.max_retries, timeout=args.timeout)
     served = _served_window(model, args)
     summarizer = None

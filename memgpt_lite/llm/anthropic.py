@@ -25,7 +25,12 @@ from loguru import logger
 
 from memgpt_lite.errors import ConfigError, ModelError, ServerMismatch
 from memgpt_lite.llm.base import StatedWindow
-from memgpt_lite.llm.server_info import PROBE_TIMEOUT_S, stated_context_window
+from memgpt_lite.llm.server_info import (
+    CONNECT_TIMEOUT_S,
+    PROBE_TIMEOUT_S,
+    check_reachable,
+    stated_context_window,
+)
 from memgpt_lite.messages import (
     Message,
     ModelRequest,
@@ -384,6 +389,8 @@ class AnthropicModel:
         self._tools_seen: set[str] = set()
         self._stated: StatedWindow | None = None
         self._probed = False
+        self._reached = http_client is not None or client is not None
+        """Whether `base_url` was seen to answer (an injected transport is taken as answering)."""
         if client is not None:
             self.client = client
             return
@@ -448,6 +455,11 @@ class AnthropicModel:
         self._tools_seen.add(key)
 
     def request(self, request: ModelRequest) -> ModelResponse:
+        if self.base_url and not self._reached:
+            # once, before the first call: a dead server is one line at once, not every retry's backoff
+            wait = min(CONNECT_TIMEOUT_S, self.timeout) if self.timeout else CONNECT_TIMEOUT_S
+            check_reachable(self.base_url, self.name, wait)
+            self._reached = True
         if self.check_tools or (self.check_tools is None and self._stated is not None):
             self.check_tools_rendered(request)
         params = build_params(request, self.name)

@@ -97,7 +97,7 @@ def stated_context_window(
 CONNECT_TIMEOUT_S = 5.0
 
 
-def check_reachable(base_url: str, connect_timeout: float = CONNECT_TIMEOUT_S) -> None:
+def check_reachable(base_url: str, model: str, connect_timeout: float = CONNECT_TIMEOUT_S) -> None:
     """Fail at once, with one line, when nothing answers at `base_url`: a refused or silent connection
     would otherwise cost every retry's backoff of the first model call (13–22 s) before the same
     error. Any HTTP answer, even 404, means a server is there; only GET is sent."""
@@ -111,7 +111,8 @@ def check_reachable(base_url: str, connect_timeout: float = CONNECT_TIMEOUT_S) -
             client.get(base_url.rstrip("/") + "/")
     except (httpx2.ConnectError, httpx2.ConnectTimeout) as err:
         raise ModelError(
-            f"no server answers at {base_url} ({type(err).__name__}: {err}); start it or fix --base-url"
+            f"{model}: model provider at {base_url} unreachable: no server answers "
+            f"({type(err).__name__}: {err}); start it or fix --base-url"
         ) from None
     except httpx2.TransportError as err:  # connected, then slow or odd: the model call will say more
         logger.debug("reachability check of {}: {}", base_url, err)
