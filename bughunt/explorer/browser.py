@@ -36,7 +36,7 @@ from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, confirm_logged_in
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
-from .watchdog import HostilePage, deadline_guard
+from .watchdog import HostilePage, deadline_guard, kill_renderers
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -62,6 +62,8 @@ a body: a million-node page is read in seconds, not minutes."""
 PROBE_S = 1.0
 """How long a page gets to answer a trivial script before it counts as blocked."""
 READ_ATTEMPTS = 3
+TAB_S = 3.0
+"""How long closing an abandoned tab and opening a new one may take before the browser is restarted."""
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
 _AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
 SETTLE_S = 1.5
@@ -173,14 +175,19 @@ class BrowserEngine(HttpEngine):
 
     def _replace_tab(self) -> None:
         """After a page was abandoned: a fresh tab in the same context (the login is kept), or, when even
-        that fails, a fresh browser."""
+        that does not work within `TAB_S`, a fresh browser."""
         old, self._page = self._page, None
+        # Closing a page that is still running (one that navigates without end) can wait on it for
+        # good; a crashed one closes at once.
+        kill_renderers(self._marker)
         try:
-            if old is not None:
-                old.close()
-            self._new_tab()
-        except Exception as exc:  # noqa: BLE001 — the context itself is gone: start over
-            logger.debug("replacing the tab failed ({!r}); restarting the browser", exc)
+            with deadline_guard(self._marker, time.monotonic(), "the tab did not close", slack=TAB_S):
+                if old is not None:
+                    old.close()
+                self._new_tab()
+        except Exception as exc:  # noqa: BLE001 — the context itself is stuck or gone: start over
+            logger.info("replacing the tab failed ({}); restarting the browser", type(exc).__name__)
+            self._notice("the browser was restarted after a hostile page; a login made in it may be lost")
             self.close()
             self.start()
 
@@ -489,8 +496,12 @@ class BrowserEngine(HttpEngine):
             # From here, one write may pass: the login form's own submit (an SPA posts it to its API),
             # the one that carries the password; the gate refuses any other, and any re-post of it
             # to another origin.
+            # A form that names its action is submitted there and nowhere else (a script's request
+            # on typing is not it); a script-driven form (no action) posts wherever its script does.
+            action = form.get_attribute("action") is not None if form.count() else False
+            target = form.evaluate("f => f.action") if action else None
             self._writing = True
-            self._gate.arm_write(True)
+            self._gate.arm_write(True, target if isinstance(target, str) else None)
             password.press("Enter")
             # The answer may take a while (a password hash, an API call): wait for the form to go.
             try:
@@ -501,6 +512,7 @@ class BrowserEngine(HttpEngine):
                 pass
             self._settle(time.monotonic() + self.timeout)
             still = self._page.locator("input[type=password]:visible").count()
+            elsewhere = self.route_of(self._page.url) is None
         except (PlaywrightError, TimeoutError, OSError, HostilePage) as exc:
             # Playwright's first line says what it waited for ("Timeout 10000ms exceeded"); the rest is
             # its call log, which may quote the page.
@@ -513,6 +525,10 @@ class BrowserEngine(HttpEngine):
         finally:
             self._writing = False
             self._gate.arm_write(False)
+        if elsewhere:
+            raise LoginFailed(
+                f"--login-url {where}: the login answer led to another origin; not followed, nothing sent there"
+            )
         if still:
             raise LoginFailed(
                 f"--login-url {where}: the login was refused (the login form came back); "
