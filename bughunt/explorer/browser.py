@@ -246,6 +246,11 @@ class BrowserEngine(HttpEngine):
 
     def _on_response(self, response: Any) -> None:
         request = response.request
+        if GATE_HEADER in response.headers:
+            # Our refusal, not the site's answer: neither it nor what the page logs about it is the
+            # page's fault.
+            self._blocked_write = True
+            return
         if request.resource_type in ("xhr", "fetch") and response.status >= 400:
             self._record(
                 "failed_request", f"{request.method} {response.status}", response.url, response.status

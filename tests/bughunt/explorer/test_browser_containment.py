@@ -59,6 +59,8 @@ def test_no_byte_reaches_another_origin_and_no_write_reaches_the_site(site: Host
     try:
         sub = engine.fetch("/sub")
         assert sub.outcome == "page" and sub.page is not None
+        # What the gate refused is not the page's failed request (the site never answered 403).
+        assert not any(e.status == 403 for e in sub.page.client_errors), sub.page.client_errors
         for action in engine.actions(sub.page):
             if action.kind == "click":  # the popups, the script's destructive GET
                 engine.perform(action)
