@@ -8,8 +8,9 @@ page while it ran: uncaught JavaScript errors, console errors, XHR/fetch answers
 goes through the engine's network gate (`gate.py`: other origins, writes, upgrades, beacons and
 speculative loads refused there), every call into the page is bounded by the step's deadline
 (`watchdog.py`: a page that never yields is abandoned and its tab replaced), and robots.txt, delays,
-routes and login walls are the `HttpEngine`'s own. Click actions (elements that navigate or swap content without an `href`) are
-performed here; their result is a state, the URL plus the structure hash of what the click left.
+routes and login walls are the `HttpEngine`'s own. Click actions (elements that navigate or swap
+content without an `href`) are performed here; their result is a state, the URL plus the structure
+hash of what the click left.
 """
 
 from __future__ import annotations
@@ -481,6 +482,7 @@ class BrowserEngine(HttpEngine):
         where = self.route_of(creds.login_url) or "/"
         self.start()
         assert self._gate is not None
+        self._gate.secret = creds.password  # what only the submit may carry, from the first byte typed
         try:
             self._load(creds.login_url)
             password = self._page.locator("input[type=password]:visible").first

@@ -105,6 +105,7 @@ class Gate:
             self.port = self._server.sockets[0].getsockname()[1]
             ready.set()
             loop.run_forever()
+            loop.close()
 
         threading.Thread(target=run, name="bughunt-gate", daemon=True).start()
         if not ready.wait(10):
