@@ -63,6 +63,9 @@ a body: a million-node page is read in seconds, not minutes."""
 PROBE_S = 1.0
 """How long a page gets to answer a trivial script before it counts as blocked."""
 READ_ATTEMPTS = 3
+MAX_NAVIGATIONS = 10
+"""Main-frame navigations one load may make (redirects by script, a router's pushes) before it counts
+as a navigation loop (a `<meta http-equiv=refresh content=0>` reloading itself) and is abandoned."""
 TAB_S = 3.0
 """How long closing an abandoned tab and opening a new one may take before the browser is restarted."""
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
@@ -110,6 +113,7 @@ class BrowserEngine(HttpEngine):
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
+    _navigations: int = field(default=0, init=False, repr=False)
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -169,6 +173,11 @@ class BrowserEngine(HttpEngine):
         self._page.on("console", self._on_console)
         self._page.on("response", self._on_response)
         self._page.on("requestfailed", self._on_request_failed)
+        self._page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame: Any) -> None:
+        if frame.parent_frame is None:
+            self._navigations += 1
 
     def _on_new_page(self, page: Any) -> None:
         if self._page is not None and page is not self._page:
@@ -316,6 +325,7 @@ class BrowserEngine(HttpEngine):
                     self._page.goto("about:blank", timeout=self.timeout * 1000)
                 self._errors = []
                 self._blocked_write = False
+            self._navigations = 0
             response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
         except PlaywrightError as exc:
             if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
@@ -362,6 +372,8 @@ class BrowserEngine(HttpEngine):
         for attempt in range(READ_ATTEMPTS):
             try:
                 body = self._read() if is_html(content_type) else ""
+                if self._navigations > MAX_NAVIGATIONS:
+                    raise HostilePage("the page kept navigating")
                 break
             except PlaywrightError:
                 # The page navigated while read (a script, a meta refresh): read it once it has loaded,
@@ -452,6 +464,7 @@ class BrowserEngine(HttpEngine):
                 response.append(r)
 
         page_then = self._page
+        self._navigations = 0
         page_then.on("response", navigation)
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):

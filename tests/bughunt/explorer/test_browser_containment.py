@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bughunt.explorer.browser import BrowserEngine
+from bughunt.explorer.browser import TAB_S, BrowserEngine
 from bughunt.explorer.factory import make_engine
 from bughunt.explorer.gate import Gate
 from bughunt.explorer.http_engine import HttpEngine
@@ -25,8 +25,9 @@ from tests.support.hostile_site import COOKIE_VALUE, HEADER_VALUE, PASSWORD, Hos
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
 TIMEOUT = 3.0
-NEW_TAB_S = 2.5
-"""Replacing the abandoned tab (and, on a loaded machine, the crash reaching the client)."""
+NEW_TAB_S = TAB_S + 1.0
+"""Replacing the abandoned tab (bounded by `TAB_S`, then the browser restarts) and, on a loaded
+machine, the crash reaching the client."""
 SECRETS = (PASSWORD, HEADER_VALUE, COOKIE_VALUE)
 
 
