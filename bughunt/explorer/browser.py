@@ -8,8 +8,9 @@ page while it ran: uncaught JavaScript errors, console errors, XHR/fetch answers
 goes through the engine's network gate (`gate.py`: other origins, writes, upgrades, beacons and
 speculative loads refused there), every call into the page is bounded by the step's deadline
 (`watchdog.py`: a page that never yields is abandoned and its tab replaced), and robots.txt, delays,
-routes and login walls are the `HttpEngine`'s own. Click actions (elements that navigate or swap content without an `href`) are
-performed here; their result is a state, the URL plus the structure hash of what the click left.
+routes and login walls are the `HttpEngine`'s own. Click actions (elements that navigate or swap
+content without an `href`) are performed here; their result is a state, the URL plus the structure
+hash of what the click left.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, confirm_logged_in
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
-from .watchdog import HostilePage, deadline_guard
+from .watchdog import HostilePage, deadline_guard, kill_renderers
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -62,6 +63,11 @@ a body: a million-node page is read in seconds, not minutes."""
 PROBE_S = 1.0
 """How long a page gets to answer a trivial script before it counts as blocked."""
 READ_ATTEMPTS = 3
+MAX_NAVIGATIONS = 10
+"""Main-frame navigations one load may make (redirects by script, a router's pushes) before it counts
+as a navigation loop (a `<meta http-equiv=refresh content=0>` reloading itself) and is abandoned."""
+TAB_S = 3.0
+"""How long closing an abandoned tab and opening a new one may take before the browser is restarted."""
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
 _AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
 SETTLE_S = 1.5
@@ -112,6 +118,8 @@ class BrowserEngine(HttpEngine):
     storage_state: Path | None = None
     browser_path: str | None = None
     """`--browser-path`: the Chromium executable (`chromium_path`)."""
+    trace: Path | None = None
+    """`--trace FILE.zip`: a Playwright trace of the session (opened by `playwright show-trace`)."""
     allow_origins: tuple[str, ...] = ()
     """Other origins the page's own requests may reach (a single-page app's API on another port);
     never explored, never navigated to. Everything else off the origin is aborted."""
@@ -128,8 +136,7 @@ class BrowserEngine(HttpEngine):
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
-    trace: Path | None = None
-    """`--trace FILE.zip`: a Playwright trace of the session (opened by `playwright show-trace`)."""
+    _navigations: int = field(default=0, init=False, repr=False)
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -190,6 +197,11 @@ class BrowserEngine(HttpEngine):
         self._page.on("console", self._on_console)
         self._page.on("response", self._on_response)
         self._page.on("requestfailed", self._on_request_failed)
+        self._page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame: Any) -> None:
+        if frame.parent_frame is None:
+            self._navigations += 1
 
     def _on_new_page(self, page: Any) -> None:
         if self._page is not None and page is not self._page:
@@ -197,14 +209,19 @@ class BrowserEngine(HttpEngine):
 
     def _replace_tab(self) -> None:
         """After a page was abandoned: a fresh tab in the same context (the login is kept), or, when even
-        that fails, a fresh browser."""
+        that does not work within `TAB_S`, a fresh browser."""
         old, self._page = self._page, None
+        # Closing a page that is still running (one that navigates without end) can wait on it for
+        # good; a crashed one closes at once.
+        kill_renderers(self._marker)
         try:
-            if old is not None:
-                old.close()
-            self._new_tab()
-        except Exception as exc:  # noqa: BLE001 — the context itself is gone: start over
-            logger.debug("replacing the tab failed ({!r}); restarting the browser", exc)
+            with deadline_guard(self._marker, time.monotonic(), "the tab did not close", slack=TAB_S):
+                if old is not None:
+                    old.close()
+                self._new_tab()
+        except Exception as exc:  # noqa: BLE001 — the context itself is stuck or gone: start over
+            logger.info("replacing the tab failed ({}); restarting the browser", type(exc).__name__)
+            self._notice("the browser was restarted after a hostile page; a login made in it may be lost")
             self.close()
             self.start()
 
@@ -264,6 +281,11 @@ class BrowserEngine(HttpEngine):
 
     def _on_response(self, response: Any) -> None:
         request = response.request
+        if GATE_HEADER in response.headers:
+            # Our refusal, not the site's answer: neither it nor what the page logs about it is the
+            # page's fault.
+            self._blocked_write = True
+            return
         if request.resource_type in ("xhr", "fetch") and response.status >= 400:
             self._record(
                 "failed_request", f"{request.method} {response.status}", response.url, response.status
@@ -328,6 +350,7 @@ class BrowserEngine(HttpEngine):
                     self._page.goto("about:blank", timeout=self.timeout * 1000)
                 self._errors = []
                 self._blocked_write = False
+            self._navigations = 0
             response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
         except PlaywrightError as exc:
             if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
@@ -374,6 +397,8 @@ class BrowserEngine(HttpEngine):
         for attempt in range(READ_ATTEMPTS):
             try:
                 body = self._read() if is_html(content_type) else ""
+                if self._navigations > MAX_NAVIGATIONS:
+                    raise HostilePage("the page kept navigating")
                 break
             except PlaywrightError:
                 # The page navigated while read (a script, a meta refresh): read it once it has loaded,
@@ -506,6 +531,7 @@ class BrowserEngine(HttpEngine):
                 response.append(r)
 
         page_then = self._page
+        self._navigations = 0
         page_then.on("response", navigation)
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
@@ -537,6 +563,7 @@ class BrowserEngine(HttpEngine):
         where = self.route_of(creds.login_url) or "/"
         self.start()
         assert self._gate is not None
+        self._gate.secret = creds.password  # what only the submit may carry, from the first byte typed
         try:
             self._load(creds.login_url)
             password = self._page.locator("input[type=password]:visible").first
@@ -557,8 +584,12 @@ class BrowserEngine(HttpEngine):
             # From here, one write may pass: the login form's own submit (an SPA posts it to its API),
             # the one that carries the password; the gate refuses any other, and any re-post of it
             # to another origin.
+            # A form that names its action is submitted there and nowhere else (a script's request
+            # on typing is not it); a script-driven form (no action) posts wherever its script does.
+            action = form.get_attribute("action") is not None if form.count() else False
+            target = form.evaluate("f => f.action") if action else None
             self._writing = True
-            self._gate.arm_write(True)
+            self._gate.arm_write(True, target if isinstance(target, str) else None)
             password.press("Enter")
             # The answer may take a while (a password hash, an API call): wait for the form to go.
             try:
@@ -569,6 +600,7 @@ class BrowserEngine(HttpEngine):
                 pass
             self._settle(time.monotonic() + self.timeout)
             still = self._page.locator("input[type=password]:visible").count()
+            elsewhere = self.route_of(self._page.url) is None
         except (PlaywrightError, TimeoutError, OSError, HostilePage) as exc:
             # Playwright's first line says what it waited for ("Timeout 10000ms exceeded"); the rest is
             # its call log, which may quote the page.
@@ -581,6 +613,10 @@ class BrowserEngine(HttpEngine):
         finally:
             self._writing = False
             self._gate.arm_write(False)
+        if elsewhere:
+            raise LoginFailed(
+                f"--login-url {where}: the login answer led to another origin; not followed, nothing sent there"
+            )
         if still:
             raise LoginFailed(
                 f"--login-url {where}: the login was refused (the login form came back); "

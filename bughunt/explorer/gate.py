@@ -81,6 +81,7 @@ class Gate:
     refusals: list[Refusal] = field(default_factory=list)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
     _write_armed: bool = field(default=False, init=False)
+    _write_to: str | None = field(default=None, init=False)
     _load_armed: str | None = field(default=None, init=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
     _server: asyncio.Server | None = field(default=None, init=False, repr=False)
@@ -104,6 +105,7 @@ class Gate:
             self.port = self._server.sockets[0].getsockname()[1]
             ready.set()
             loop.run_forever()
+            loop.close()
 
         threading.Thread(target=run, name="bughunt-gate", daemon=True).start()
         if not ready.wait(10):
@@ -130,10 +132,11 @@ class Gate:
         loop.call_soon_threadsafe(loop.stop)
         self._loop = self._server = None
 
-    def arm_write(self, on: bool) -> None:
-        """Admit the next write that carries the secret (one only), or stop admitting it."""
+    def arm_write(self, on: bool, to: str | None = None) -> None:
+        """Admit the next write that carries the secret (one only; to exactly `to` when given: a form's
+        action), or stop admitting it."""
         with self._lock:
-            self._write_armed = on
+            self._write_armed, self._write_to = on, to
 
     def arm_load(self, url: str | None) -> None:
         """The harness's own load of `url` may pass the destructive-path rule (it chose to open it)."""
@@ -176,7 +179,7 @@ class Gate:
         carries = self._carries_secret(url.encode() + b"\n" + body)
         with self._lock:
             if method in WRITES:
-                if not (self._write_armed and carries):
+                if not (self._write_armed and carries and self._write_to in (None, url)):
                     return self._refuse(method, url, "write not made by the harness")
                 self._write_armed = False  # the login submit, once
                 return None

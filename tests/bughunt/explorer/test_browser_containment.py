@@ -1,0 +1,205 @@
+"""The browser engine contained at the network level (`bughunt.explorer.gate`), every wait bounded
+(`bughunt.explorer.watchdog`), credentials kept on the origin: a hostile loopback site
+(`tests.support.hostile_site`) tries every way out, and a canary "other origin" on a second loopback
+port must see no connection and no byte."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from bughunt.explorer.browser import TAB_S, BrowserEngine
+from bughunt.explorer.factory import make_engine
+from bughunt.explorer.gate import Gate
+from bughunt.explorer.http_engine import HttpEngine
+from bughunt.explorer.login import Credentials, LoginFailed
+from bughunt.explorer.transport import MAX_BODY_BYTES
+from bughunt.explorer.watchdog import SLACK_S
+from tests.support.hostile_site import COOKIE_VALUE, HEADER_VALUE, PASSWORD, HostileSite, hostile_site
+
+pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+
+TIMEOUT = 3.0
+NEW_TAB_S = TAB_S + 1.0
+"""Replacing the abandoned tab (bounded by `TAB_S`, then the browser restarts) and, on a loaded
+machine, the crash reaching the client."""
+SECRETS = (PASSWORD, HEADER_VALUE, COOKIE_VALUE)
+
+
+def _engine(site: HostileSite, **options: object) -> BrowserEngine:
+    creds = Credentials(cookies=(("sid", COOKIE_VALUE),), headers=(("X-Token", HEADER_VALUE),))
+    options.setdefault("timeout", TIMEOUT)
+    engine, _ = make_engine("browser", site.url + "/", credentials=creds, **options)
+    assert isinstance(engine, BrowserEngine)
+    engine.log_in()
+    return engine
+
+
+def _assert_contained(site: HostileSite) -> None:
+    assert site.canary.connections == 0 and site.canary.received == b""
+    for seen in site.requests:
+        assert "upgrade" not in seen.headers, seen.path  # no WebSocket reached the site either
+        assert "ping-to" not in seen.headers and "ping-from" not in seen.headers, seen.path
+        assert not re.search(r"/(del|delete)(/|$)|/beacon", seen.path), seen.path
+        assert PASSWORD not in seen.path
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[HostileSite]:
+    with hostile_site() as served:
+        yield served
+
+
+def test_no_byte_reaches_another_origin_and_no_write_reaches_the_site(site: HostileSite) -> None:
+    engine = _engine(site)
+    try:
+        sub = engine.fetch("/sub")
+        assert sub.outcome == "page" and sub.page is not None
+        # What the gate refused is not the page's failed request (the site never answered 403).
+        assert not any(e.status == 403 for e in sub.page.client_errors), sub.page.client_errors
+        for action in engine.actions(sub.page):
+            if action.kind == "click":  # the popups, the script's destructive GET
+                engine.perform(action)
+        away = engine.fetch("/away")  # a same-origin link that redirects to the other origin
+        assert away.outcome == "blocked" and away.page is None and "gate refused" in away.detail
+        assert engine.fetch("/ok/1").outcome == "page"
+        time.sleep(1.0)  # what a page sends on its way out (pagehide beacons) has had its chance
+    finally:
+        engine.close()
+    _assert_contained(site)
+    assert site.writes() == []
+    # The header and the cookie do reach the site's own origin.
+    mine = [r for r in site.requests if r.path == "/sub"]
+    assert mine and mine[0].headers.get("x-token") == HEADER_VALUE
+    assert COOKIE_VALUE in mine[0].headers.get("cookie", "")
+
+
+def test_an_allowed_origin_on_the_same_host_gets_neither_cookie_nor_header(site: HostileSite) -> None:
+    # Chromium's cookies ignore ports: the canary on the site's host is the case they would leak to.
+    engine = _engine(site, allow_origins=(site.canary_url,))
+    try:
+        assert engine.fetch("/sub").outcome == "page"
+    finally:
+        engine.close()
+    assert site.canary.connections > 0  # the page's own subresource requests were let through
+    for secret in SECRETS:
+        assert secret.encode() not in site.canary.received
+
+
+@pytest.mark.parametrize("route", ["/spin-before", "/spin-after", "/alerts", "/refresh"])
+def test_a_page_that_never_yields_is_abandoned_in_bounded_time(site: HostileSite, route: str) -> None:
+    engine = _engine(site)
+    try:
+        assert engine.fetch("/ok/1").outcome == "page"
+        started = time.monotonic()
+        result = engine.fetch(route)
+        took = time.monotonic() - started
+        assert result.outcome == "blocked" and "hostile page" in result.detail, result
+        assert took < TIMEOUT + SLACK_S + NEW_TAB_S, took
+        after = engine.fetch("/ok/2")
+        assert after.outcome == "page" and after.final_route == "/ok/2"
+    finally:
+        engine.close()
+
+
+def test_many_dialogs_and_a_huge_dom_are_read_in_bounded_time(site: HostileSite) -> None:
+    engine = _engine(site, timeout=10.0)
+    try:
+        for route in ("/alerts-3000", "/huge"):
+            started = time.monotonic()
+            result = engine.fetch(route)
+            assert result.outcome == "page", result
+            assert result.page is not None and len(result.page.body) <= MAX_BODY_BYTES
+            assert time.monotonic() - started < 10.0 + SLACK_S
+    finally:
+        engine.close()
+
+
+def _login(site: HostileSite, engine: BrowserEngine | HttpEngine) -> None:
+    engine.credentials = Credentials(site.url + "/login", "someone", PASSWORD)
+    engine.log_in()
+
+
+def test_the_browser_login_sends_the_password_once_and_only_in_its_submit() -> None:
+    with hostile_site() as site:
+        engine = _engine(site)
+        try:
+            _login(site, engine)
+        finally:
+            engine.close()
+        _assert_contained(site)
+        writes = site.writes()
+        assert [(w.method, w.path) for w in writes] == [("POST", "/do-login")]  # not the page's DELETE
+        assert PASSWORD.encode() in writes[0].body
+        assert not any(PASSWORD in r.path for r in site.requests)
+
+
+def test_a_login_answered_with_a_redirect_to_another_origin_is_not_re_posted_there() -> None:
+    with hostile_site(login_redirect_off=True) as site:
+        engine = _engine(site)
+        try:
+            with pytest.raises(LoginFailed, match="another origin"):
+                _login(site, engine)
+        finally:
+            engine.close()
+        _assert_contained(site)
+        http = HttpEngine(site.url + "/", timeout=TIMEOUT)
+        http.credentials = Credentials(
+            site.url + "/login", "someone", PASSWORD, (("sid", COOKIE_VALUE),), (("X-Token", HEADER_VALUE),)
+        )
+        try:
+            http.log_in()
+        except LoginFailed:
+            pass
+        assert http.fetch("/away").outcome == "blocked"
+        assert site.canary.connections == 0
+
+
+def test_the_gate_admits_one_write_carrying_the_password_only_when_armed() -> None:
+    gate = Gate("http://127.0.0.1:8000", secret="s3cret&x")
+    home = "http://127.0.0.1:8000"
+    assert gate.judge("POST", home + "/login", {}, b"user=a&password=s3cret%26x") is not None
+    gate.arm_write(True)
+    assert gate.judge("POST", home + "/api/x", {}, b"{}") is not None  # armed, but not the submit
+    assert gate.judge("POST", home + "/login", {}, b'{"password": "s3cret&x"}') is None
+    assert gate.judge("POST", home + "/login", {}, b"password=s3cret%26x") is not None  # once
+    assert gate.judge("GET", home + "/leak?p=s3cret%26x", {}, b"") is not None
+    assert gate.judge("GET", "http://127.0.0.1:8001/", {}, b"") is not None  # a port is an origin
+    assert gate.judge("GET", home + "/ws", {"upgrade": "websocket"}, b"") is not None
+    assert gate.judge("GET", home + "/x", {"sec-purpose": "prefetch"}, b"") is not None
+    assert gate.judge("GET", home + "/items/2/delete", {}, b"") is not None
+    gate.arm_load(home + "/items/2/delete")  # the harness's own choice (--allow-destructive)
+    assert gate.judge("GET", home + "/items/2/delete", {}, b"") is None
+    assert gate.judge("GET", home + "/items/2", {}, b"") is None
+    assert [r.reason for r in gate.take_refusals()][:2] == ["write not made by the harness"] * 2
+
+
+@pytest.mark.slow
+def test_an_exploration_of_the_hostile_site_leaks_nothing_and_reaches_its_other_pages(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    from bughunt.cli import main
+
+    monkeypatch.setenv("BH_TEST_PW", PASSWORD)
+    with hostile_site() as site:
+        args = ["explore", "--url", site.url + "/", "--store", str(tmp_path / "s"), "--engine", "browser"]
+        args += ["--timeout", "3", "--budget", "14", "--json", "--header", f"X-Token: {HEADER_VALUE}"]
+        args += ["--cookie", f"sid={COOKIE_VALUE}", "--login-url", site.url + "/login"]
+        args += ["--username", "someone", "--password-env", "BH_TEST_PW"]
+        started = time.monotonic()
+        code = main(args)
+        took = time.monotonic() - started
+        captured = capsys.readouterr()
+        assert code == 0, captured.err[-2000:]
+        data = json.loads(captured.out)
+        _assert_contained(site)
+        assert [(w.method, w.path) for w in site.writes()] == [("POST", "/do-login")]
+    assert {"/ok/1", "/ok/2", "/sub"} <= set(data["pages_visited"])
+    for secret in SECRETS:
+        assert secret not in captured.out and secret not in captured.err
+    assert took < 14 * (TIMEOUT + SLACK_S + NEW_TAB_S) + 30
