@@ -9,7 +9,7 @@ and a structural variant's own links. No other policy reads them.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -20,6 +20,8 @@ from .graph import ExplorationGraph
 from .policies import PlannerHints
 from .templates import Templates, below_item, saturated_templates, template_function, variant
 
+ACTIONS_PAGES = 256
+"""Pages whose actions (kind, label) are kept: a bounded cost whatever the site's size."""
 MAX_SIBLINGS = 50
 """Routes kept per place of repeated markup: enough to tell a template, bounded on a huge list."""
 
@@ -44,11 +46,19 @@ class SessionHints:
     """Page route → the routes it links from the items of its lists, for the pages of this session:
     what a choice asked about a page the explorer is not standing on reads (`Chooser.past_hubs`)."""
 
+    actions_at: OrderedDict[str, dict[str, tuple[str, str]]] = field(default_factory=OrderedDict)
+    """Page route → its actions, for the last `ACTIONS_PAGES` pages: the label of a link followed from
+    a page the explorer jumped past (`Chooser.past_hubs`) without loading it again."""
+
     def absorb(self, facts: PageFacts) -> None:
         self.actions = dict(facts.actions)
         self.listed = frozenset(facts.places)
         own = facts.own
         if own is not None:
+            self.actions_at[own] = self.actions
+            self.actions_at.move_to_end(own)
+            if len(self.actions_at) > ACTIONS_PAGES:
+                self.actions_at.popitem(last=False)
             self.listed_at[own] = self.listed
             for route, place in facts.places.items():
                 group = self.siblings.setdefault((own, place), [])

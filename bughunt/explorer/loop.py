@@ -162,7 +162,10 @@ class Explorer:
         `via` is the remembered page whose link `target` is when that is not `position`."""
         graph = self.graph
         cfg = self.config
-        came_by = self.hints.actions.get(target) if click else None  # the link's kind and label
+        # the link's kind and label: on the page the explorer stands on, or the remembered one it jumped past
+        came_by = (
+            (self.hints.actions_at.get(via, {}) if via else self.hints.actions).get(target) if click else None
+        )
         result = load(self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep)
         origin = via or position
         if via is None:

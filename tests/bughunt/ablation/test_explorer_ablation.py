@@ -16,7 +16,8 @@ from memgpt_lite.errors import ConfigError
 
 def test_explorer_task_record():
     rec = explorer_task(ExplorerRunConfig(policy="frontier", budget=30), "1.2|/|logged-in", 0)
-    assert rec["coverage"] >= 0.75 and rec["steps"] == 30 and rec["duplicate_reports"] == 0
+    # learned idle controls and hub jumps: the 24 pages may take fewer than the 30 clicks
+    assert rec["coverage"] >= 0.75 and rec["steps"] <= 30 and rec["duplicate_reports"] == 0
     assert rec["curve"][0] == pytest.approx(1 / 24) and rec["curve"][-1] == rec["coverage"]
     out = explorer_task(ExplorerRunConfig(policy="frontier", budget=30), "1.2|/|logged-out", 0)
     assert out["coverage"] < rec["coverage"], "the logged-out view walls off the account pages"
