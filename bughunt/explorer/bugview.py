@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from bughunt.oracles.kinds import cwe_id, severity
 from bughunt.planning import bfs_paths
 
 from .harness import LINK_LABEL
@@ -39,20 +40,6 @@ VIEW_KEYS = frozenset({
 """The keys of a bug view (added to each bug object of `--json` and `memory --json`; the last four
 were there already)."""
 
-SEVERITY: dict[str, str] = {
-    "server_error": "high",
-    "unescaped_script": "high",
-    "unconfirmed_destructive": "high",
-    "form_drops_value": "medium",
-    "client_error": "medium",
-    "count_mismatch": "low",
-    "duplicate_pagination": "low",
-}
-CWE: dict[str, str] = {
-    "unescaped_script": "CWE-79",  # stored cross-site scripting
-    "unconfirmed_destructive": "CWE-650",  # trusting HTTP permission methods on the server side
-    "server_error": "CWE-248",  # uncaught exception
-}
 EXPECTED: dict[str, str] = {
     "server_error": "a page (HTTP status below 500)",
     "unescaped_script": "user content shown as escaped text, never as a script element",
@@ -285,10 +272,8 @@ def _view(store: ExplorerStore, ctx: _Context, bug: Bug) -> dict[str, Any]:
     if evidence_url and _route_of(evidence_url) != bug.route.split("#click-")[0]:
         where = _route_of(evidence_url)  # the page that showed it (a destructive link's page)
     return {
-        "severity": "medium"
-        if suspected and SEVERITY.get(bug.kind) == "high"
-        else SEVERITY.get(bug.kind, "medium"),
-        "cwe": CWE.get(bug.kind),
+        "severity": severity(bug.kind, suspected),
+        "cwe": cwe_id(bug.kind),
         "title": bug.message,
         "url": url,
         "request": {"method": method, "url": requested, "headers": headers},

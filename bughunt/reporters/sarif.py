@@ -4,8 +4,9 @@ scanning tools track a bug across runs the way the bug table does."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from bughunt.oracles.kinds import KIND_INFO, KindInfo, severity
 
 from .records import ReportedBug, StoredRun
 
@@ -13,53 +14,13 @@ SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas
 FINGERPRINT_KEY = "bughuntFingerprint/v1"
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    name: str
-    text: str
-    level: str
-    """SARIF level of a confirmed bug of this kind ("error" or "warning"); suspected ones are warnings."""
-    cwe: tuple[int, ...] = ()
-
-
-RULES: dict[str, Rule] = {
-    "server_error": Rule(
-        "ServerError", "The server answered a page with an error status (5xx).", "error", (755,)
-    ),
-    "unescaped_script": Rule(
-        "StoredCrossSiteScripting",
-        "Stored text came back as live markup (a script the site did not write): stored XSS.",
-        "error",
-        (79,),
-    ),
-    "duplicate_pagination": Rule(
-        "DuplicatePagination", "Consecutive pages of a paginated list repeat items.", "warning"
-    ),
-    "count_mismatch": Rule(
-        "CountMismatch", "A stated count disagrees with the items the page lists.", "warning"
-    ),
-    "form_drops_value": Rule(
-        "FormDropsValue", "An edit form does not show a stored value, so saving it loses data.", "warning"
-    ),
-    "unconfirmed_destructive": Rule(
-        "DestructiveGet",
-        "A plain link or GET form deletes or changes data without confirmation (unsafe GET, CSRF-prone).",
-        "error",
-        (650, 352),
-    ),
-    "client_error": Rule(
-        "ClientError",
-        "The page raised a script error, logged a console error or a request failed.",
-        "warning",
-    ),
-}
+RULES: dict[str, KindInfo] = KIND_INFO
+"""One rule per bug kind: the kinds' own table (`bughunt.oracles.kinds`)."""
 
 
 def level(bug: ReportedBug) -> str:
-    rule = RULES.get(bug.kind)
-    if bug.suspected or rule is None:
-        return "warning"
-    return rule.level
+    """SARIF's level: "error" for a confirmed finding of high severity, else "warning"."""
+    return "error" if severity(bug.kind, bug.suspected) == "high" else "warning"
 
 
 def sarif_log(run: StoredRun, accepted: frozenset[str] | None = None) -> dict[str, Any]:
@@ -128,13 +89,13 @@ def _version() -> str:
 
 
 def _rule(kind: str) -> dict[str, Any]:
-    rule = RULES.get(kind, Rule(kind, kind.replace("_", " "), "warning"))
+    rule = RULES.get(kind, KindInfo(kind.title().replace("_", ""), kind.replace("_", " "), "medium"))
     tags = [f"external/cwe/cwe-{n}" for n in rule.cwe]
     return {
         "id": kind,
-        "name": rule.name,
+        "name": rule.rule,
         "shortDescription": {"text": rule.text},
-        "defaultConfiguration": {"level": rule.level},
+        "defaultConfiguration": {"level": "error" if rule.severity == "high" else "warning"},
         "properties": {"tags": (["security"] if rule.cwe else ["correctness"]) + tags},
     }
 

@@ -67,7 +67,8 @@ def test_sarif_validates_against_the_official_schema_with_a_result_per_open_bug(
         assert uri.startswith("http://127.0.0.1:") and uri.endswith(r["properties"]["route"])
         assert run["tool"]["driver"]["rules"][r["ruleIndex"]]["id"] == r["ruleId"]
         # a suspected (never opened) destructive link is a warning; a confirmed XSS an error
-        assert r["level"] == ("warning" if r["properties"]["suspected"] else RULES[r["ruleId"]].level)
+        confirmed_high = not r["properties"]["suspected"] and RULES[r["ruleId"]].severity == "high"
+        assert r["level"] == ("error" if confirmed_high else "warning")
 
 
 def test_junit_is_read_by_a_junit_parser_with_failures_for_open_bugs(explored, tmp_path):
