@@ -26,7 +26,6 @@ from memgpt_lite.errors import (
     UsageError,
     format_validation_error,
 )
-from memgpt_lite.llm.factory import check_model_key
 
 LIBRARIES = ("memgpt_lite", "bughunt", "evals")
 
@@ -171,6 +170,10 @@ def quiet_broken_pipe() -> int:
 def require_model_access(base_url: str | None, what: str) -> None:
     """Fail before any work when no model can be reached: no ANTHROPIC_API_KEY and no --base-url
     (`memgpt_lite.llm.factory.check_model_key`, the one check `make_model` makes too)."""
+    # here, not at the top: the model factory imports the message models (pydantic, ~70 ms CPU),
+    # which a command that never talks to a model need not pay for
+    from memgpt_lite.llm.factory import check_model_key
+
     check_model_key(base_url, needed_by=what)
 
 

@@ -20,22 +20,16 @@ from binascii import a2b_base64
 from collections import OrderedDict
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tiktoken
 from loguru import logger
 
 from memgpt_lite.errors import ConfigError
-from memgpt_lite.llm.base import Model
-from memgpt_lite.messages import (
-    Message,
-    ModelRequest,
-    TextPart,
-    ThinkingPart,
-    ToolCallPart,
-    ToolResultPart,
-    ToolSpec,
-)
+
+if TYPE_CHECKING:  # the message models (pydantic, ~70 ms CPU to import) load when a message is counted
+    from memgpt_lite.llm.base import Model
+    from memgpt_lite.messages import Message, ModelRequest, ToolSpec
 
 # Published comparisons of Claude's tokenizer against OpenAI's (same inputs) found Claude needs ~16% more
 # tokens for English prose, ~21% for maths and ~30% for Python code. We take the worst category so that a
@@ -197,6 +191,8 @@ class TokenCounter:
         return n
 
     def _count_message_uncached(self, msg: Message) -> int:
+        from memgpt_lite.messages import TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+
         n = MESSAGE_OVERHEAD
         for part in msg.parts:
             if isinstance(part, TextPart | ThinkingPart):

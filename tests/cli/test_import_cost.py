@@ -41,7 +41,8 @@ def test_no_heavy_import_where_none_is_needed():
 
 
 # `bughunt explore --budget 0` over plain http with a strategy policy: nothing it never uses — no agent
-# memory (Chroma, onnxruntime), no browser, no plots, no export of a store, the tokenizer's BPE ranks
+# memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no message models (pydantic:
+# no model is asked), the tokenizer's BPE ranks
 # (nothing is counted before the first click) nor a TLS context (no https origin)
 EXPLORE_PROBE = """
 import json, sys
@@ -51,8 +52,8 @@ from bughunt.explorer.transport import _LOOP
 from memgpt_lite.context.tokens import load_encoding
 print(json.dumps({
     "code": code,
-    "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export")
-              if m in sys.modules],
+    "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
+                          "memgpt_lite.messages") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
     "tls transport built": _LOOP._client._transport._inner is not None,
 }))
@@ -109,6 +110,17 @@ def test_the_explorer_package_still_offers_its_names():
     assert sorted(explorer.__all__) == sorted(explorer._SUBMODULE)
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         explorer.Nope  # noqa: B018
+
+
+def test_the_context_package_still_offers_its_names():
+    import memgpt_lite.context as context
+
+    assert sorted(context.__all__) == sorted(context._MODULE)
+    for name in context.__all__:
+        value = getattr(context, name)
+        assert getattr(value, "__name__", name) == name
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        context.Nope  # noqa: B018
 
 
 def test_the_storage_package_still_offers_its_names():
