@@ -41,9 +41,9 @@ def test_no_heavy_import_where_none_is_needed():
 
 
 # `bughunt explore --budget 0` over plain http with a strategy policy: nothing it never uses — no agent
-# memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no message models (pydantic:
-# no model is asked), the tokenizer's BPE ranks
-# (nothing is counted before the first click) nor a TLS context (no https origin)
+# memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no message models nor pydantic
+# (no model is asked, no setting validated), no tokenizer ranks (nothing is counted before the first
+# click) and no TLS context (no https origin)
 EXPLORE_PROBE = """
 import json, sys
 from bughunt.cli import main
@@ -53,7 +53,7 @@ from memgpt_lite.context.tokens import load_encoding
 print(json.dumps({
     "code": code,
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
-                          "memgpt_lite.messages") if m in sys.modules],
+                          "memgpt_lite.messages", "pydantic") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
     "tls transport built": _LOOP._client._transport._inner is not None,
 }))
