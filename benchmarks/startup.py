@@ -1,13 +1,15 @@
 """Start-up cost of `bughunt explore`: the CPU a `--budget 0` run spends (imports, the store, the free
 landing on the start page) beside the interpreter's own start and the imports every run pays.
 
-    python -m benchmarks.startup [--repeats 5] [--policy planner] [--code DIR] [--json]
+    python -m benchmarks.startup [--repeats 5] [--policy planner] [--code DIR] [--against DIR] [--json]
 
 Each case is a fresh process whose user + system CPU comes from `os.wait4` (its own, not the
 benchmark's nor a site server's); the cases run interleaved, `--repeats` rounds, and each figure is the
 median of its rounds, so a burst of load on the shared machine moves one sample, not one case. The
 children get a bytecode cache (`scale_run.child_env`), warmed by one uncounted round. `--code DIR` runs
-them from another source tree (an unmodified checkout), as `benchmarks.scale` does.
+them from another source tree (an unmodified checkout), as `benchmarks.scale` does; `--against DIR` runs
+the two explore cases from DIR as well, in the same rounds (rows marked `[DIR]`), so a before and an after
+share the machine's load.
 
 Cases: `python -c pass` (the interpreter), `import httpx` (what any HTTP client pays), `import bughunt`,
 `bughunt --help`, `explore --builtin-site --budget 0` (the site runs in the same process: its imports
@@ -90,22 +92,25 @@ def _remove_tree(path: Path) -> None:
         path.rmdir()
 
 
-def run_benchmark(*, repeats: int, policy: str, code: Path | None) -> Record:
+def run_benchmark(*, repeats: int, policy: str, code: Path | None, against: Path | None = None) -> Record:
     load_before = os.getloadavg()[0]
     samples: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp, served_site() as url:
-        env = child_env(code, Path(tmp) / "pycache")
         store = Path(tmp) / "store"
-        todo = cases(url, store, policy)
+        todo = [(name, cmd, code) for name, cmd in cases(url, store, policy).items()]
+        if against is not None:
+            todo += [(f"{name} [{against}]", cmd, against) for name, cmd, _ in todo if "explore" in name]
         for round_ in range(repeats + 1):  # round 0 warms the bytecode cache and is not counted
-            for name, cmd in todo.items():
-                ms = cpu_ms(cmd, env=env, cwd=code or REPO, store=store)
+            for name, cmd, tree in todo:
+                env = child_env(tree, Path(tmp) / "pycache")
+                ms = cpu_ms(cmd, env=env, cwd=tree or REPO, store=store)
                 if round_:
                     samples.setdefault(name, []).append(ms)
     return {
         "policy": policy,
         "repeats": repeats,
         "code": str(code) if code else None,
+        "against": str(against) if against else None,
         "load_before": round(load_before, 2),
         "load_after": round(os.getloadavg()[0], 2),
         "cpu_ms": {name: round(statistics.median(v), 1) for name, v in samples.items()},
@@ -118,11 +123,11 @@ def render(result: Record) -> str:
         f"policy {result['policy']}, median of {result['repeats']} interleaved rounds, "
         f"load {result['load_before']} -> {result['load_after']}"
         + (f", code {result['code']}" if result["code"] else ""),
-        f"{'case':<36} {'cpu ms':>8}  samples",
+        f"{'case':<56} {'cpu ms':>8}  samples",
     ]
     for name, ms in result["cpu_ms"].items():
         samples = " ".join(f"{x:.0f}" for x in result["samples_ms"][name])
-        lines.append(f"{name:<36} {ms:>8.0f}  {samples}")
+        lines.append(f"{name:<56} {ms:>8.0f}  {samples}")
     return "\n".join(lines)
 
 
@@ -131,13 +136,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="counted rounds (default 5; median reported)")
     parser.add_argument("--policy", default="planner", help="the explore runs' policy (default planner)")
     parser.add_argument("--code", type=Path, help="run the children from this source tree (PYTHONPATH)")
+    parser.add_argument("--against", type=Path, help="also run the explore cases from this tree, interleaved")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
-    if args.code is not None and not (args.code / "bughunt" / "__init__.py").is_file():
-        parser.error(f"--code {args.code}: no bughunt package there")
-    result = run_benchmark(repeats=args.repeats, policy=args.policy, code=args.code)
+    for option, tree in (("--code", args.code), ("--against", args.against)):
+        if tree is not None and not (tree / "bughunt" / "__init__.py").is_file():
+            parser.error(f"{option} {tree}: no bughunt package there")
+    result = run_benchmark(repeats=args.repeats, policy=args.policy, code=args.code, against=args.against)
     print(json.dumps(result, indent=2) if args.json else render(result))
     return 0
 

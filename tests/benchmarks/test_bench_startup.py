@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
     ("argv", "message"),
     [
         (["--repeats", "0"], "--repeats must be at least 1"),
-        (["--code", "/nonexistent"], "no bughunt package"),
+        (["--code", "/nonexistent"], "--code /nonexistent: no bughunt package"),
+        (["--against", "/nonexistent"], "--against /nonexistent: no bughunt package"),
     ],
 )
 def test_bad_arguments_are_refused_before_anything_runs(argv, message, capsys):
