@@ -12,12 +12,12 @@ import importlib
 import os
 import sqlite3
 import sys
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from loguru import logger
-from pydantic import ValidationError
 
 from memgpt_lite.errors import (
     ConfigError,
@@ -27,7 +27,9 @@ from memgpt_lite.errors import (
     UsageError,
     format_validation_error,
 )
-from memgpt_lite.llm.factory import check_model_key
+
+if typing.TYPE_CHECKING:
+    from pydantic import ValidationError
 
 LIBRARIES = ("memgpt_lite", "bughunt", "evals")
 
@@ -139,16 +141,28 @@ def run_reporting_errors(command: Callable[[], int | None]) -> int:
         return int(command() or 0)
     except BrokenPipeError:
         return quiet_broken_pipe()
-    except (KeyboardInterrupt, MemgptLiteError, ValidationError, sqlite3.DatabaseError, OSError) as e:
+    except (KeyboardInterrupt, MemgptLiteError, sqlite3.DatabaseError, OSError) as e:
         print(error_line(e), file=sys.stderr)
         return exit_code(e)
+    except Exception as e:
+        if not _is_validation_error(e):
+            raise
+        print(error_line(e), file=sys.stderr)
+        return exit_code(e)
+
+
+def _is_validation_error(e: BaseException) -> typing.TypeGuard[ValidationError]:
+    # An error can be pydantic's only once something imported pydantic to build a model; importing it
+    # here would cost every command ~20 ms CPU (a --budget 0 explore never needs it)
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(e, pydantic.ValidationError)
 
 
 def exit_code(e: BaseException) -> int:
     """The exit code of the shared net for an error: 2 bad input, 1 runtime failure, 130 Ctrl-C."""
     if isinstance(e, KeyboardInterrupt):
         return 130
-    if isinstance(e, UsageError | ConfigError | StoreError | ValidationError):
+    if isinstance(e, UsageError | ConfigError | StoreError) or _is_validation_error(e):
         return 2
     return 1
 
@@ -159,7 +173,7 @@ def error_line(e: BaseException) -> str:
         return "interrupted"
     if isinstance(e, ModelError):
         return f"model error: {e}"
-    if isinstance(e, ValidationError):  # settings built from command-line values: name the field
+    if _is_validation_error(e):  # settings built from command-line values: name the field
         return f"error: invalid {e.title} setting {format_validation_error(e, e.title, every=False)}"
     if isinstance(e, sqlite3.DatabaseError):
         return f"error: database: {e}"
@@ -182,6 +196,10 @@ def quiet_broken_pipe() -> int:
 def require_model_access(base_url: str | None, what: str) -> None:
     """Fail before any work when no model can be reached: no ANTHROPIC_API_KEY and no --base-url
     (`memgpt_lite.llm.factory.check_model_key`, the one check `make_model` makes too)."""
+    # here, not at the top: the model factory imports the message models (pydantic, ~70 ms CPU),
+    # which a command that never talks to a model need not pay for
+    from memgpt_lite.llm.factory import check_model_key
+
     check_model_key(base_url, needed_by=what)
 
 

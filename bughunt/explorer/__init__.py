@@ -11,6 +11,29 @@ tour), `summary` (one account of an exploration), `export` (read a store back); 
 and `browser` (the same in Chromium), `login`.
 """
 
-from .export import load_exploration, memory_snapshot
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .export import load_exploration, memory_snapshot
+
+# Loaded on first use (PEP 562), as `memgpt_lite.storage` does: `export` imports nearly every explorer
+# module (~0.2 s CPU), and every `bughunt.explorer.X` import runs this file first.
+_SUBMODULE: dict[str, str] = {"load_exploration": "export", "memory_snapshot": "export"}
 
 __all__ = ["load_exploration", "memory_snapshot"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _SUBMODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

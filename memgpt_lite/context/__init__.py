@@ -1,17 +1,40 @@
-"""Main context: token counting, working-context blocks, the summarizer and the queue manager."""
+"""Main context: token counting, working-context blocks, the summarizer and the queue manager.
 
-from memgpt_lite.errors import ContextWindowExceeded
+The names below load on first use (PEP 562), as `memgpt_lite.storage`'s do: every
+`memgpt_lite.context.X` import runs this file first, and the queue manager and summarizer pull in the
+message models (pydantic) that a caller of `context.tokens` alone (a strategy policy's counter) need not
+pay for.
+"""
 
-from .blocks import Block, WorkingContext
-from .queue import (
-    ContextConfig,
-    ContextEvent,
-    ContextManager,
-    PreparedPrompt,
-    tool_units,
-)
-from .summarizer import DeterministicSummarizer, LLMSummarizer, Summarizer
-from .tokens import CLAUDE_SAFETY_MARGIN, TokenCounter, load_encoding
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memgpt_lite.errors import ContextWindowExceeded
+
+    from .blocks import Block, WorkingContext
+    from .queue import ContextConfig, ContextEvent, ContextManager, PreparedPrompt, tool_units
+    from .summarizer import DeterministicSummarizer, LLMSummarizer, Summarizer
+    from .tokens import CLAUDE_SAFETY_MARGIN, TokenCounter, load_encoding
+
+_MODULE: dict[str, str] = {
+    "CLAUDE_SAFETY_MARGIN": f"{__name__}.tokens",
+    "Block": f"{__name__}.blocks",
+    "ContextConfig": f"{__name__}.queue",
+    "ContextEvent": f"{__name__}.queue",
+    "ContextManager": f"{__name__}.queue",
+    "ContextWindowExceeded": "memgpt_lite.errors",
+    "DeterministicSummarizer": f"{__name__}.summarizer",
+    "LLMSummarizer": f"{__name__}.summarizer",
+    "PreparedPrompt": f"{__name__}.queue",
+    "Summarizer": f"{__name__}.summarizer",
+    "TokenCounter": f"{__name__}.tokens",
+    "WorkingContext": f"{__name__}.blocks",
+    "load_encoding": f"{__name__}.tokens",
+    "tool_units": f"{__name__}.queue",
+}
 
 __all__ = [
     "CLAUDE_SAFETY_MARGIN",
@@ -29,3 +52,16 @@ __all__ = [
     "load_encoding",
     "tool_units",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

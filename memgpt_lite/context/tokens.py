@@ -20,22 +20,16 @@ from binascii import a2b_base64
 from collections import OrderedDict
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tiktoken
 from loguru import logger
 
 from memgpt_lite.errors import ConfigError
-from memgpt_lite.llm.base import Model
-from memgpt_lite.messages import (
-    Message,
-    ModelRequest,
-    TextPart,
-    ThinkingPart,
-    ToolCallPart,
-    ToolResultPart,
-    ToolSpec,
-)
+
+if TYPE_CHECKING:  # the message models (pydantic, ~70 ms CPU to import) load when a message is counted
+    from memgpt_lite.llm.base import Model
+    from memgpt_lite.messages import Message, ModelRequest, ToolSpec
 
 # Published comparisons of Claude's tokenizer against OpenAI's (same inputs) found Claude needs ~16% more
 # tokens for English prose, ~21% for maths and ~30% for Python code. We take the worst category so that a
@@ -131,9 +125,13 @@ class TokenCounter:
     ) -> None:
         if not (1.0 <= safety_margin <= 3.0):
             raise ConfigError(f"safety_margin must be in [1.0, 3.0], got {safety_margin}")
+        if encoding not in _ENCODINGS:
+            load_encoding(encoding)  # raises the ConfigError naming the choices
         self.encoding_name = encoding
         self.safety_margin = float(safety_margin)
-        self._enc = load_encoding(encoding)
+        # loaded on the first count (~0.13 s CPU to parse the BPE ranks): a counter that is made but
+        # never asked, as in a run that stops before its first step, does not pay for it
+        self._enc: tiktoken.Encoding | None = None
         self._messages: dict[str, int] = {}
         self._tools: dict[str, int] = {}
         self._tool_ids: dict[int, tuple[ToolSpec, int]] = {}
@@ -146,6 +144,8 @@ class TokenCounter:
         """Raw token count of a text (special-token strings are counted as ordinary text)."""
         if not text:
             return 0
+        if self._enc is None:
+            self._enc = load_encoding(self.encoding_name)
         return len(self._enc.encode_ordinary(text))
 
     def count_text_cached(self, text: str) -> int:
@@ -191,6 +191,8 @@ class TokenCounter:
         return n
 
     def _count_message_uncached(self, msg: Message) -> int:
+        from memgpt_lite.messages import TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+
         n = MESSAGE_OVERHEAD
         for part in msg.parts:
             if isinstance(part, TextPart | ThinkingPart):

@@ -40,6 +40,89 @@ def test_no_heavy_import_where_none_is_needed():
     assert json.loads(out) == {step: [] for step in STEPS}
 
 
+# `bughunt explore --budget 0` over plain http with a strategy policy: nothing it never uses — no agent
+# memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no message models nor pydantic
+# (no model is asked, no setting validated), no tokenizer ranks (nothing is counted before the first
+# click) and no TLS context (no https origin)
+EXPLORE_PROBE = """
+import json, sys
+from bughunt.cli import main
+code = main(["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier"])
+from bughunt.explorer.transport import _LOOP
+from memgpt_lite.context.tokens import load_encoding
+print(json.dumps({
+    "code": code,
+    "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
+                          "memgpt_lite.messages", "pydantic") if m in sys.modules],
+    "encodings loaded": load_encoding.cache_info().currsize,
+    "tls transport built": _LOOP._client._transport._inner is not None,
+}))
+"""
+
+
+def test_explore_before_its_first_click_loads_only_what_it_uses(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", EXPLORE_PROBE, str(tmp_path / "s")], capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout.splitlines()[-1]) == {
+        "code": 0,
+        "heavy": [],
+        "encodings loaded": 0,
+        "tls transport built": False,
+    }, done.stderr[-2000:]
+
+
+def test_the_tokenizer_loads_on_the_first_count_and_counts_as_before():
+    from memgpt_lite.context.tokens import TokenCounter, load_encoding
+    from memgpt_lite.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown token encoding 'nope'"):
+        TokenCounter("nope")  # a bad name is still refused when the counter is made
+    counter = TokenCounter("o200k_base")
+    assert counter._enc is None
+    text = "/articles?page=2, /tags/python\nSearch results"
+    assert (
+        counter.count_lines(text) == counter.count_text(text) == len(load_encoding("o200k_base").encode(text))
+    )
+
+
+def test_an_https_origin_gets_a_verifying_transport_on_its_first_request():
+    import socket
+
+    from bughunt.explorer.transport import _LOOP, FetchError, fetch_page
+
+    with socket.socket() as s:  # a loopback port nobody listens on: the request is refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(FetchError):
+        fetch_page(f"https://127.0.0.1:{port}/", timeout=5)
+    assert _LOOP._client is not None
+    built = _LOOP._client._transport._inner  # type: ignore[attr-defined]
+    assert built is not None and built._pool._ssl_context.verify_mode.name == "CERT_REQUIRED"
+    assert built._pool._ssl_context.get_ca_certs()  # certifi's bundle, as httpx's default transport
+
+
+def test_the_explorer_package_still_offers_its_names():
+    import bughunt.explorer as explorer
+    from bughunt.explorer.export import load_exploration, memory_snapshot
+
+    assert (explorer.load_exploration, explorer.memory_snapshot) == (load_exploration, memory_snapshot)
+    assert sorted(explorer.__all__) == sorted(explorer._SUBMODULE)
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        explorer.Nope  # noqa: B018
+
+
+def test_the_context_package_still_offers_its_names():
+    import memgpt_lite.context as context
+
+    assert sorted(context.__all__) == sorted(context._MODULE)
+    for name in context.__all__:
+        value = getattr(context, name)
+        assert getattr(value, "__name__", name) == name
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        context.Nope  # noqa: B018
+
+
 def test_the_storage_package_still_offers_its_names():
     import memgpt_lite.storage as storage
 
