@@ -34,6 +34,12 @@ def keep_screenshots(store: ExplorerStore, engine: object, out: StepOutcome, url
         html = Path(EVIDENCE_DIR) / f"{finding.fingerprint}.dom.txt"
         if not engine.capture(url, store.dir / png, store.dir / html, max_bytes=MAX_FILE_BYTES):
             continue
+        # the rendered page may echo a secret ("your password is …"): the store's scrubber runs on
+        # every text it keeps, these files included (a screenshot's pixels are not text)
+        dom = store.dir / html
+        dom.write_text(
+            store.scrubber.text(dom.read_text(encoding="utf-8", errors="replace")), encoding="utf-8"
+        )
         with store.transaction():
             store.bug_table.attach(
                 finding.fingerprint, {"screenshot": png.as_posix(), "dom_snapshot": html.as_posix()}

@@ -13,7 +13,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -50,16 +50,21 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
-def renderer_pids(marker: str) -> list[int]:
-    """The renderer processes under the browser process whose command line holds `marker`."""
-    kids = _children()
+def _roots(kids: dict[int, list[int]], marker: str) -> list[int]:
+    """The browser processes (not its helpers) whose command line holds `marker`."""
     token = marker.encode()
-    roots = [
+    return [
         pid
         for pids in kids.values()
         for pid in pids
         if token in _cmdline(pid) and b"--type=" not in _cmdline(pid)
     ]
+
+
+def renderer_pids(marker: str) -> list[int]:
+    """The renderer processes under the browser process whose command line holds `marker`."""
+    kids = _children()
+    roots = _roots(kids, marker)
     found: list[int] = []
     todo = list(roots)
     while todo:
@@ -81,6 +86,24 @@ def kill_renderers(marker: str) -> int:
     return killed
 
 
+def kill_browser(marker: str) -> int:
+    """The last resort: end this engine's browser itself. Every pending call of the client then fails
+    ("browser has been closed") and the engine starts a new browser."""
+    killed = 0
+    for pid in _roots(_children(), marker):
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+        except OSError:
+            pass
+    return killed
+
+
+ESCALATE_S = 3.0
+"""After the renderers were killed, how long a call may stay blocked (a tab that will not close waits
+on the browser process, not a renderer) before the browser itself is ended."""
+
+
 @contextmanager
 def deadline_guard(
     marker: str, deadline: float, what: str, slack: float = SLACK_S
@@ -88,14 +111,21 @@ def deadline_guard(
     """Run the block; if it is still running `slack` seconds after `deadline` (a `time.monotonic` time),
     kill the renderers and raise `HostilePage` (whatever error the crash caused in the block)."""
     fired = threading.Event()
+    timers: list[threading.Timer] = []
+
+    def later(delay: float, action: Callable[[], object]) -> None:
+        timer = threading.Timer(delay, action)
+        timer.daemon = True
+        timers.append(timer)
+        timer.start()
 
     def fire() -> None:
         fired.set()
         kill_renderers(marker)
+        # still blocked after that: the browser process, not a renderer, holds the call
+        later(ESCALATE_S, lambda: kill_browser(marker))
 
-    timer = threading.Timer(max(0.0, deadline - time.monotonic() + slack), fire)
-    timer.daemon = True
-    timer.start()
+    later(max(0.0, deadline - time.monotonic() + slack), fire)
     try:
         yield fired
     except Exception:
@@ -103,6 +133,7 @@ def deadline_guard(
             raise HostilePage(what) from None
         raise
     finally:
-        timer.cancel()
+        for timer in list(timers):
+            timer.cancel()
     if fired.is_set():
         raise HostilePage(what)

@@ -203,3 +203,20 @@ def test_an_exploration_of_the_hostile_site_leaks_nothing_and_reaches_its_other_
     for secret in SECRETS:
         assert secret not in captured.out and secret not in captured.err
     assert took < 14 * (TIMEOUT + SLACK_S + NEW_TAB_S) + 30
+
+
+def test_a_call_still_blocked_after_the_renderers_die_ends_the_browser(monkeypatch):
+    # A tab that will not close waits on the browser process, not a renderer: killing renderers alone
+    # left a worker blocked for good. The guard then ends the browser, so every wait stays bounded.
+    from bughunt.explorer import watchdog
+
+    done: list[str] = []
+    monkeypatch.setattr(watchdog, "kill_renderers", lambda marker: done.append("renderers") or 0)
+    monkeypatch.setattr(watchdog, "kill_browser", lambda marker: done.append("browser") or 0)
+    monkeypatch.setattr(watchdog, "ESCALATE_S", 0.1)
+    with pytest.raises(watchdog.HostilePage):
+        with watchdog.deadline_guard("m", time.monotonic(), "stuck", slack=0.05):
+            waited = time.monotonic()
+            while "browser" not in done and time.monotonic() - waited < 5:
+                time.sleep(0.01)
+    assert done == ["renderers", "browser"]
