@@ -71,6 +71,9 @@ TAB_S = 3.0
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
 _AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
 SETTLE_S = 1.5
+QUIET_S = 0.15
+"""After a click: how long no request may be in flight before the new state is read."""
+QUIET_POLL_MS = 25
 """After `load`, how long a page may keep fetching before it is read (scripts render after load)."""
 MAX_CLIENT_ERRORS = 20
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -378,6 +381,20 @@ class BrowserEngine(HttpEngine):
             except PlaywrightError:
                 pass  # still busy (polling, a socket): read what is rendered by now
 
+    def _quiet(self, in_flight: set[Any], deadline: float) -> None:
+        """After a click that loaded no document: wait until the requests it started have ended and
+        none started for `QUIET_S` (capped by `SETTLE_S` and the deadline). `networkidle` cannot say
+        this: the page reached it before the click, so it would return at once, and a click's fetch
+        answered later (a pager's API) would be missed or taken for an idle control."""
+        stop = min(deadline, time.monotonic() + SETTLE_S)
+        quiet_since = time.monotonic()
+        while time.monotonic() < stop:
+            self._page.wait_for_timeout(QUIET_POLL_MS)  # lets the client deliver the request events
+            if in_flight:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= QUIET_S:
+                return
+
     def _read(self) -> str:
         """The rendered HTML, cut at `MAX_BODY_BYTES` characters when the DOM is huge."""
         count = self._page.evaluate("() => document.getElementsByTagName('*').length")
@@ -532,18 +549,31 @@ class BrowserEngine(HttpEngine):
 
         page_then = self._page
         self._navigations = 0
+        in_flight: set[Any] = set()
+        started_any = lambda r: in_flight.add(r)  # noqa: E731
+        ended = lambda r: in_flight.discard(r)  # noqa: E731
         page_then.on("response", navigation)
+        page_then.on("request", started_any)
+        page_then.on("requestfinished", ended)
+        page_then.on("requestfailed", ended)
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
                 try:
                     self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
-                    self._settle(deadline)
+                    if response:
+                        self._settle(deadline)
+                    else:
+                        self._quiet(in_flight, deadline)
                 except PlaywrightError as exc:
                     return FetchResult(
                         "http_error", route, self.url_of(route), detail=f"click failed ({type(exc).__name__})"
                     )
                 finally:
-                    page_then.remove_listener("response", navigation)
+                    for event, handler in (
+                        ("response", navigation), ("request", started_any), ("requestfinished", ended),
+                        ("requestfailed", ended),
+                    ):  # fmt: skip
+                        page_then.remove_listener(event, handler)
                 page = self._snapshot(response[0] if response else None, started, deadline)
         except HostilePage as exc:
             return self._abandoned(route, exc)
