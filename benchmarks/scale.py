@@ -32,7 +32,6 @@ import argparse
 import json
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -51,7 +50,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from benchmarks.processes import stop
+from benchmarks.processes import serving
 from benchmarks.scale_crawl import crawl
 from benchmarks.scale_data import FULL, QUICK, Catalog
 from benchmarks.scale_run import REPO, Run, child_env, explore
@@ -65,18 +64,8 @@ Record = dict[str, Any]
 def site_process(quick: bool) -> Iterator[Record]:
     """`python -m benchmarks.scale_site` in a process of its own until the block ends: {url, pages}."""
     cmd = [sys.executable, "-m", "benchmarks.scale_site", "--port", "0", *(["--quick"] if quick else [])]
-    # stderr to a file, not a pipe: a full pipe would block the server
-    with tempfile.TemporaryFile(mode="w+") as log:
-        p = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=log, text=True)
-        try:
-            line = p.stdout.readline() if p.stdout else ""
-            if not line:
-                p.wait(timeout=10)
-                log.seek(0)
-                raise SystemExit(f"error: the scale site did not start:\n{log.read()[-2000:]}")
-            yield json.loads(line)
-        finally:
-            stop(p)
+    with serving(cmd, REPO, "the scale site") as answer:
+        yield answer
 
 
 def score(catalog: Catalog, run: Run) -> Record:

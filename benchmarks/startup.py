@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from benchmarks.processes import stop
+from benchmarks.processes import serving, stop
 from benchmarks.scale_run import REPO, child_env
 
 Record = dict[str, Any]
@@ -40,17 +40,8 @@ Record = dict[str, Any]
 def served_site() -> Iterator[str]:
     """`bughunt serve-site --port 0` in a process of its own until the block ends: its URL."""
     cmd = [sys.executable, "-m", "bughunt", "serve-site", "--port", "0", "--json"]
-    with tempfile.TemporaryFile(mode="w+") as log:
-        p = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=log, text=True)
-        try:
-            line = p.stdout.readline() if p.stdout else ""
-            if not line:
-                p.wait(timeout=10)
-                log.seek(0)
-                raise SystemExit(f"error: serve-site did not start:\n{log.read()[-2000:]}")
-            yield str(json.loads(line)["url"])
-        finally:
-            stop(p)
+    with serving(cmd, REPO, "serve-site") as answer:
+        yield str(answer["url"])
 
 
 def cases(url: str, store: Path, policy: str) -> dict[str, list[str]]:

@@ -75,28 +75,25 @@ def renderer_pids(marker: str) -> list[int]:
     return found
 
 
-def kill_renderers(marker: str) -> int:
+def _kill(pids: list[int]) -> int:
     killed = 0
-    for pid in renderer_pids(marker):
+    for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
             killed += 1
-        except OSError:
+        except OSError:  # gone already
             pass
     return killed
+
+
+def kill_renderers(marker: str) -> int:
+    return _kill(renderer_pids(marker))
 
 
 def kill_browser(marker: str) -> int:
     """The last resort: end this engine's browser itself. Every pending call of the client then fails
     ("browser has been closed") and the engine starts a new browser."""
-    killed = 0
-    for pid in _roots(_children(), marker):
-        try:
-            os.kill(pid, signal.SIGKILL)
-            killed += 1
-        except OSError:
-            pass
-    return killed
+    return _kill(_roots(_children(), marker))
 
 
 ESCALATE_S = 3.0
