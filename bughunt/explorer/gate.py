@@ -23,6 +23,7 @@ gate sees no requests, so the per-request rules there are the engine's routing. 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import re
 import threading
@@ -64,6 +65,18 @@ def origin_of(url: str) -> str:
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+def _basic_credentials(headers: Mapping[str, str]) -> bytes:
+    """The `user:password` of an `Authorization: Basic` header, decoded: a single-page app's login
+    often sends the password there (a token endpoint), not in the body."""
+    value = headers.get("authorization", "")
+    if value[:6].lower() != "basic ":
+        return b""
+    try:
+        return base64.b64decode(value[6:].strip(), validate=True)
+    except ValueError:  # binascii.Error is a ValueError
+        return b""
 
 
 @dataclass
@@ -176,7 +189,7 @@ class Gate:
             return self._refuse(method, url, "ping")
         if _PURPOSE.search(headers.get("purpose", "") + headers.get("sec-purpose", "")):
             return self._refuse(method, url, "speculative load")
-        carries = self._carries_secret(url.encode() + b"\n" + body)
+        carries = self._carries_secret(url.encode() + b"\n" + body + b"\n" + _basic_credentials(headers))
         with self._lock:
             if method in WRITES:
                 if not (self._write_armed and carries and self._write_to in (None, url)):

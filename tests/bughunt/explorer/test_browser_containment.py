@@ -179,6 +179,22 @@ def test_the_gate_admits_one_write_carrying_the_password_only_when_armed() -> No
     assert [r.reason for r in gate.take_refusals()][:2] == ["write not made by the harness"] * 2
 
 
+def test_a_login_that_sends_the_password_by_basic_auth_is_the_armed_write() -> None:
+    # A single-page app's login often posts to a token endpoint with `Authorization: Basic`: the
+    # password is in that header, base64 with the username, not in the body. Refused, the SPA could
+    # never log in (a corpus React app's login was refused); any other request carrying it still is.
+    import base64
+
+    gate = Gate("http://127.0.0.1:8000", secret="s3cret&x")
+    home = "http://127.0.0.1:8000"
+    basic = {"authorization": "Basic " + base64.b64encode(b"alice:s3cret&x").decode()}
+    assert gate.judge("POST", home + "/api/tokens", basic, b"") is not None  # not armed
+    gate.arm_write(True)
+    assert gate.judge("POST", home + "/api/tokens", basic, b"") is None
+    assert gate.judge("GET", home + "/api/me", basic, b"") == "carries the password"
+    assert gate.judge("GET", home + "/api/me", {"authorization": "Basic !!not-base64"}, b"") is None
+
+
 @pytest.mark.slow
 def test_an_exploration_of_the_hostile_site_leaks_nothing_and_reaches_its_other_pages(
     tmp_path, capsys, monkeypatch
