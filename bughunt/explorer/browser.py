@@ -37,7 +37,7 @@ from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, confirm_logged_in
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
-from .watchdog import HostilePage, deadline_guard, kill_renderers
+from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -168,7 +168,10 @@ class BrowserEngine(HttpEngine):
             "--proxy-bypass-list=<-loopback>",  # without it Chromium sends loopback around the proxy
             self._marker,
         ]
+        drivers = driver_pids()
         self._pw = sync_playwright().start()
+        for pid in driver_pids() - drivers:  # the one this start added: the watchdog's last resort
+            DRIVERS[self._marker] = pid
         try:
             self._browser = self._pw.chromium.launch(executable_path=executable, args=args)
         except PlaywrightError as exc:
@@ -238,6 +241,7 @@ class BrowserEngine(HttpEngine):
                     logger.debug("closing the browser: {!r}", exc)
         if self._gate is not None:
             self._gate.close()
+        DRIVERS.pop(self._marker, None)
         self._pw = self._browser = self._context = self._page = self._gate = None
 
     # -- what the page does ------------------------------------------------------------------------

@@ -96,6 +96,22 @@ def kill_browser(marker: str) -> int:
     return _kill(_roots(_children(), marker))
 
 
+DRIVERS: dict[str, int] = {}
+"""Marker → the pid of the Playwright driver (node) serving that browser: the third resort."""
+
+
+def driver_pids() -> set[int]:
+    """This process's Playwright drivers (its children running Playwright's node driver)."""
+    return {pid for pid in _children().get(os.getpid(), []) if b"playwright" in _cmdline(pid)}
+
+
+def kill_driver(marker: str) -> int:
+    """End the driver itself: its connection closes and every pending call of the sync client fails
+    ("connection closed"), even one that a dead browser left waiting."""
+    pid = DRIVERS.get(marker)
+    return _kill([pid]) if pid is not None else 0
+
+
 ESCALATE_S = 3.0
 """After the renderers were killed, how long a call may stay blocked (a tab that will not close waits
 on the browser process, not a renderer) before the browser itself is ended."""
@@ -120,7 +136,12 @@ def deadline_guard(
         fired.set()
         kill_renderers(marker)
         # still blocked after that: the browser process, not a renderer, holds the call
-        later(ESCALATE_S, lambda: kill_browser(marker))
+        later(ESCALATE_S, escalate)
+
+    def escalate() -> None:
+        kill_browser(marker)
+        # and if even a dead browser leaves the call waiting (seen, rarely, under load): the driver
+        later(ESCALATE_S, lambda: kill_driver(marker))
 
     later(max(0.0, deadline - time.monotonic() + slack), fire)
     try:

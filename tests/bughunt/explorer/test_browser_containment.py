@@ -236,3 +236,28 @@ def test_a_call_still_blocked_after_the_renderers_die_ends_the_browser(monkeypat
             while "browser" not in done and time.monotonic() - waited < 5:
                 time.sleep(0.01)
     assert done == ["renderers", "browser"]
+
+
+@pytest.mark.slow
+def test_a_call_a_dead_browser_leaves_waiting_ends_when_the_driver_is_ended(
+    site: HostileSite, monkeypatch
+) -> None:
+    # Seen twice in full runs under load: the renderers and then the browser were killed, and a call
+    # still waited for good. The third resort ends the Playwright driver; the engine starts afresh.
+    from bughunt.explorer import watchdog
+
+    engine = _engine(site)
+    try:
+        assert engine.fetch("/ok/1").outcome == "page"
+        monkeypatch.setattr(watchdog, "ESCALATE_S", 0.5)
+        monkeypatch.setattr(watchdog, "kill_renderers", lambda marker: 0)  # as if neither kill helped
+        monkeypatch.setattr(watchdog, "kill_browser", lambda marker: 0)
+        started = time.monotonic()
+        with pytest.raises(watchdog.HostilePage):
+            with watchdog.deadline_guard(engine._marker, time.monotonic(), "stuck", slack=0.2):
+                engine._page.wait_for_timeout(60_000)
+        assert time.monotonic() - started < 10
+        engine._replace_tab()  # the dead driver: a new one, a new browser
+        assert engine.fetch("/ok/2").outcome == "page"
+    finally:
+        engine.close()
