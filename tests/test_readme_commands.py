@@ -21,7 +21,7 @@ Each command runs as written, with these exceptions, all stated here:
   with exactly one line (on stderr; with `--json`, one JSON error line on stdout) and create nothing; SKIPPED lists the commands that need something the
   clone cannot have (with the reason the README itself gives).
 
-Every other command must exit 0; with `--json` its stdout must be one JSON document, and a file given to
+Every other command must exit 0 (3 where its comment says "exits 3:", a CI gate shown failing); with `--json` its stdout must be one JSON document, and a file given to
 `--json-file`/`--json FILE` must hold one.
 """
 
@@ -93,6 +93,8 @@ SKIPPED: dict[str, str] = {
     "bughunt ablate --config my.yaml --backend dask": "needs the user's my.yaml and a running Dask scheduler",
 }
 NEEDS_KEY = "needs ANTHROPIC_API_KEY"
+FAILS_THE_BUILD = "exits 3:"
+"""A comment saying so marks a command that shows a failing CI gate: it must exit 3 (bugs per --fail-on)."""
 SERVES = "serves until Ctrl-C"
 
 
@@ -301,7 +303,8 @@ def test_every_readme_command_works_in_a_fresh_clone(group: list[tuple[str, str]
                 assert _files(clone) == before, (command, _files(clone) - before)  # created nothing
                 ran.append(command)
                 continue
-            assert p.returncode == 0, (
+            expected = 3 if FAILS_THE_BUILD in comment else 0
+            assert p.returncode == expected, (
                 f"{command} (args {args}) exit {p.returncode} after {took:.1f} s:\n{p.stderr[-3000:]}"
             )
             on_stdout, files = _json_targets(args)
