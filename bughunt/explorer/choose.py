@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bughunt.page import FetchedPage
-from bughunt.planning import bfs_paths
+from bughunt.sim.bfs import breadth_first
 from bughunt.sim.rng import derive_seed, mulberry32
 
 from . import retest
@@ -22,7 +22,7 @@ from .harness import StepOutcome
 from .hints import SessionHints
 from .idle_controls import idle_test
 from .policies import Decision, Option, Policy
-from .views import View, render_working_context
+from .views import ContextIndex, View
 
 MAX_HUB_HOPS = 3
 """Remembered pages a choice may go past without reloading them (`Chooser.past_hubs`)."""
@@ -66,7 +66,7 @@ class Chooser:
     config: SessionConfig
     hints: SessionHints
     view: View
-    count: Callable[[str], int]
+    context: ContextIndex
 
     def choose(self, position: str, clicks: int, walk: Whereabouts) -> Choice:
         graph, engine = self.graph, self.engine
@@ -82,7 +82,7 @@ class Chooser:
                 # The remembered map from here does not lead to what is due: go round by the start page.
                 target = self.travel(position, set(due) - walk.failed)
             if target is not None:
-                tokens = self.count(render_working_context(graph.store, position, self.config.memory))
+                tokens = self.context.tokens(position)
                 return Choice(target, tokens, retesting=True, drop_walk=dropped)
         if not links and position != engine.start_route():
             # A dead end (no links we may follow): go back, to the page before or to the start, as a
@@ -93,11 +93,10 @@ class Chooser:
         if choice.route is None:
             # The policy sees nothing left (its view may be smaller than memory, or a page trapped
             # it): with pages known but unvisited, travel to them over the remembered link table.
-            return Choice(
-                self.travel(position, set(self.unvisited(walk.failed))), choice.tokens, drop_walk=dropped
-            )
+            left = {r for r in self.context.unvisited() if self._may_visit(r, walk.failed, is_idle)}
+            return Choice(self.travel(position, left), choice.tokens, drop_walk=dropped)
         target, via = self.past_hubs(position, choice.route, clicks, walk, is_idle)
-        if via is None and target in self._explored() and not self.unvisited(walk.failed):
+        if via is None and graph.is_explored(target) and not self._any_unvisited(walk.failed, is_idle):
             # A trip back to a remembered page when memory knows nothing left to visit (the policy
             # may still head for a control learned to lead nowhere new): done, not a walk in circles.
             return Choice(None, choice.tokens, drop_walk=dropped)
@@ -122,7 +121,8 @@ class Chooser:
             links=links,
             view=self.view,
             rnd=mulberry32(derive_seed(self.config.seed, n)),
-            working_context=render_working_context(graph.store, position, self.config.memory),
+            render_context=lambda: self.context.text(position),
+            context_tokens=self.context.tokens(position),
             step=n,
             budget_left=self.config.budget - clicks,
             last=walk.last,
@@ -151,14 +151,12 @@ class Chooser:
         if self.policy.uses_model or not (memory.visited and memory.link_table) or memory.capacity:
             return route, None
         graph = self.graph
-        explored = self._explored()
-        if route not in explored:
+        if not graph.is_explored(route):
             return route, None
-        visited = set(graph.visited())
         seen = {position}
         hop = route
         for ahead in range(1, MAX_HUB_HOPS + 1):
-            if hop not in explored or CLICK_MARK in hop or hop in seen:
+            if not graph.is_explored(hop) or CLICK_MARK in hop or hop in seen:
                 break
             seen.add(hop)
             links = self._onward(hop, walk.failed, is_idle)
@@ -167,41 +165,65 @@ class Chooser:
             nxt = self.policy.choose(self._decision(hop, links, clicks + ahead, walk, ahead=ahead)).route
             if nxt is None:
                 break
-            if nxt not in visited:
+            if not graph.is_visited(nxt):
                 return nxt, hop
             hop = nxt
         return route, None
 
-    def _explored(self) -> set[str]:
-        return set(self.graph.explored())
-
     def unvisited(self, failed: set[str]) -> list[str]:
         """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked,
-        did not fail this session, and are not controls learned to lead nowhere new."""
-        visited = set(self.graph.visited())
+        did not fail this session, and are not controls learned to lead nowhere new; in link-table order."""
         is_idle = idle_test(self.graph.idle_controls(), self.graph.click_of)
-        onward = {d for src, dsts in self.graph.link_table().items() for d in dsts if not is_idle(d, src)}
-        return [
-            r
-            for r in self.graph.linked()
-            if r in onward and r not in visited and r not in failed and self.engine.followable(r)
-        ]
+        left = {r for r in self.context.unvisited() if self._may_visit(r, failed, is_idle)}
+        return [r for r in self.graph.linked() if r in left]
+
+    def _any_unvisited(self, failed: set[str], is_idle: Callable[[str, str], bool]) -> bool:
+        """Whether `unvisited` is not empty (it stops at the first such route)."""
+        return any(self._may_visit(r, failed, is_idle) for r in self.context.unvisited())
+
+    def _may_visit(self, route: str, failed: set[str], is_idle: Callable[[str, str], bool]) -> bool:
+        """For a route known and not visited: may it be clicked (`unvisited`)?"""
+        return (
+            route not in failed
+            and self.engine.followable(route)
+            and any(not is_idle(route, src) for src in self.graph.store.link_table.linking_to(route))
+        )
 
     def travel(self, position: str, goals: set[str]) -> str | None:
         """First click toward the nearest of `goals`: along a shortest path over the remembered links
-        from here, else by way of the start page, else (the map does not lead there) directly."""
+        from here, else by way of the start page, else (the map does not lead there) directly.
+
+        The search stops at the depth of the nearest goal: a trip costs the part of the map nearer
+        than where it leads, not the whole map."""
         goals = goals - {position}
         if not goals:
             return None
-        graph = {
-            src: [d for d in dsts if d != src and self.engine.followable(d)]
-            for src, dsts in self.graph.link_table().items()
-        }
+        table, followable = self.graph.store.link_table.table(), self.engine.followable
+
+        def onward(src: str) -> list[str]:
+            return [d for d in table.get(src, ()) if d != src and followable(d)]
+
         start = self.engine.start_route()
         for source in dict.fromkeys((position, start)):
-            paths = bfs_paths(graph, source)
-            reachable = [g for g in goals if g in paths]
-            if reachable:
-                best = min(reachable, key=lambda g: (len(paths[g]), g))
-                return paths[best][1] if source == position else start
+            best = _nearest(source, goals, onward)
+            if best is not None:
+                return best if source == position else start
         return min(goals)
+
+
+def _nearest(source: str, goals: set[str], onward: Callable[[str], list[str]]) -> str | None:
+    """The first hop from `source` toward the nearest of `goals` over `onward` (breadth-first in link
+    order; among goals equally near, the least route), or None when none is reachable. The first
+    hop is that of the path `bfs_paths` finds."""
+    depth: dict[str, int] = {source: 0}
+    hop: dict[str, str] = {source: source}
+    found: list[str] = []
+    for q, p in breadth_first(source, onward):
+        if q != source:
+            depth[q] = depth[p] + 1
+            hop[q] = q if p == source else hop[p]
+        if found and depth[q] > depth[found[0]]:
+            break
+        if q in goals:
+            found.append(q)
+    return hop[min(found)] if found else None

@@ -40,7 +40,7 @@ def make_policy(
     if name not in names:
         raise UsageError(f"--policy: unknown {name!r}; choose one of {', '.join(names)}")
     if name != "llm":
-        yield StrategyPolicy(name, shared_counter().count_lines)
+        yield StrategyPolicy(name)
         return
     from .llm_policy import LLMPolicy, default_model
 

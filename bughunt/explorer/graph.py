@@ -67,6 +67,8 @@ class ExplorationGraph:
 
     def __init__(self, store: ExplorerStore) -> None:
         self.store = store
+        self._idle: tuple[str | None, dict[str, str]] = (None, {})
+        """The idle-controls table as last decoded, with the text it was decoded from."""
 
     # -- states and transitions --------------------------------------------------------------------
     @property
@@ -92,13 +94,20 @@ class ExplorationGraph:
         """Control shape → lesson (`bughunt.explorer.idle_controls`) of every control learned to lead
         nowhere new: none of them is a way onward."""
         raw = self.store.meta.get(IDLE_KEY)
-        try:
-            table = json.loads(raw) if raw else {}
-        except ValueError:
-            return {}
-        if not isinstance(table, dict):
-            return {}
-        return {str(k): str(v) for k, v in table.items() if v in IDLE_LESSONS}
+        if raw != self._idle[0]:  # decoded once per change, not once per read (every step reads it)
+            self._idle = (raw, _idle_table(raw))
+        return dict(self._idle[1])
+
+    def is_visited(self, route: str) -> bool:
+        return self.store.visits.is_visited(route)
+
+    def is_explored(self, route: str) -> bool:
+        """Whether `route` was loaded as a page (`explored`)."""
+        return self.store.visits.is_explored(route)
+
+    def is_known(self, route: str) -> bool:
+        """Whether `route` is in `known()`."""
+        return self.store.visits.is_explored(route) or self.store.link_table.is_linked(route)
 
     def is_state(self, route: str) -> bool:
         """Whether `route` was loaded (a page, a wall, an error: anything but a failed fetch)."""
@@ -121,7 +130,7 @@ class ExplorationGraph:
     def known(self) -> list[str]:
         """Every route memory knows: explored, or linked from a remembered page (click states too)."""
         known = dict.fromkeys(self.explored())
-        known.update(dict.fromkeys(d for ds in self.link_table().values() for d in ds))
+        known.update(dict.fromkeys(self.linked()))
         return list(known)
 
     def known_pages(self) -> list[str]:
@@ -130,11 +139,12 @@ class ExplorationGraph:
 
     def linking_to(self, route: str) -> list[str]:
         """Remembered pages (addresses) that link to `route`, in route order."""
-        return [src for src, dsts in self.link_table().items() if route in dsts and CLICK_MARK not in src]
+        return sorted(src for src in self.store.link_table.linking_to(route) if CLICK_MARK not in src)
 
     def linked(self) -> list[str]:
         """Routes linked from a remembered page, in link-table order."""
-        return list(dict.fromkeys(d for ds in self.link_table().values() for d in ds))
+        table = self.store.link_table.table()
+        return list(dict.fromkeys(d for src in sorted(table) for d in table[src]))
 
     # -- bugs and sessions -------------------------------------------------------------------------
     def live_bugs(self) -> list[Bug]:
@@ -249,3 +259,13 @@ class ExplorationGraph:
             store.meta.set("version_flaps", str(int(store.meta.get("version_flaps") or 0) + 1))
         if writes.changed is not None:
             retest.invalidate(store, *writes.changed)
+
+
+def _idle_table(raw: str | None) -> dict[str, str]:
+    try:
+        table = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    if not isinstance(table, dict):
+        return {}
+    return {str(k): str(v) for k, v in table.items() if v in IDLE_LESSONS}

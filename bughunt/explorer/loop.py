@@ -33,7 +33,7 @@ from .store import ExplorerStore
 from .summary import SessionResult, hand_over
 from .templates import structure_hash
 from .versions import VersionWatch, VersionWrites
-from .views import View, build_view, remember
+from .views import ContextIndex, View, build_view, remember
 
 
 class Explorer:
@@ -71,7 +71,8 @@ class Explorer:
         status, detail = "interrupted", ""
         self.view = build_view(self.store, cfg.memory, self.memory_rnd)
         scrub(self.view, idle_test(graph.idle_controls(), graph.click_of))
-        chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, _count)
+        context = ContextIndex(self.store, cfg.memory, _count)
+        chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, context)
         position = graph.position
         try:
             try:

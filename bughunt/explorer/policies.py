@@ -62,7 +62,10 @@ class Decision:
     links: Sequence[str]
     view: KnownLinks[str]
     rnd: Rng
-    working_context: str
+    render_context: Callable[[], str]
+    """The working context as text: rendered when asked (a model is shown it; a strategy is not)."""
+    context_tokens: int
+    """Tokens of the working context: what a choice is scored (every policy's the same way)."""
     step: int
     budget_left: int
     last: StepOutcome | None = None
@@ -73,6 +76,10 @@ class Decision:
     """What the last response said besides its page text (header values, labels): untrusted."""
     planner: PlannerHints | None = None
     """Given to policies that read templates (`Policy.reads_templates`)."""
+
+    @property
+    def working_context(self) -> str:
+        return self.render_context()
 
 
 @dataclass(slots=True)
@@ -98,10 +105,10 @@ class Policy(Protocol):
 
 @dataclass(slots=True)
 class StrategyPolicy:
-    """A simulator strategy applied to routes. Its token cost is the structured memory it is shown."""
+    """A simulator strategy applied to routes. Its token cost is the structured memory it is shown
+    (`Decision.context_tokens`)."""
 
     name: str
-    count_tokens: Callable[[str], int]
     uses_model: bool = False
     strategy: Strategy[str] = field(init=False, repr=False)
     reads_templates: bool = field(init=False)
@@ -111,7 +118,7 @@ class StrategyPolicy:
         self.reads_templates = isinstance(self.strategy, Planner)
 
     def choose(self, decision: Decision) -> Choice:
-        tokens = self.count_tokens(decision.working_context)
+        tokens = decision.context_tokens
         if not decision.links:
             return Choice(None, tokens)
         strategy = self.strategy

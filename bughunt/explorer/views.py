@@ -7,7 +7,8 @@ simulator's `Memory` so the real explorer and the simulator forget in exactly th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -103,11 +104,10 @@ def render_working_context(
     """The structured-memory block injected into every prompt. Built from harness-written state only:
     routes, counts, fingerprints and notes that passed the filter — never raw page text."""
     config = config or MemoryConfig()
-    version = store.meta.get("app_version") or "unknown"
-    lines = [f"app_version: {version}", f"current_page: {position or '(not started)'}"]
+    lines = _header(store, position)
     if config.visited:
         visited = store.visits.visited()
-        table = store.link_table.all() if config.link_table else {}
+        table = store.link_table.table() if config.link_table else {}
         if config.capacity is not None:
             visited = visited[-config.capacity :]
         lines.append(f"visited ({len(visited)}): {', '.join(visited)}")
@@ -116,11 +116,31 @@ def render_working_context(
         lines.append(f"known_unvisited ({len(frontier)}): {', '.join(frontier)}")
         due = store.visits.needs_retest()
         if due:
-            lines.append(f"needs_retest ({len(due)}): {', '.join(due)}")
+            lines.append(_due_line(due))
         if config.link_table:
             for src in visited:
                 if table.get(src):
-                    lines.append(f"links {src} -> {', '.join(table[src])}")
+                    lines.append(_links_line(src, table[src]))
+    lines += _trailer(store, config)
+    return "\n".join(lines)
+
+
+def _header(store: ExplorerStore, position: str | None) -> list[str]:
+    version = store.meta.get("app_version") or "unknown"
+    return [f"app_version: {version}", f"current_page: {position or '(not started)'}"]
+
+
+def _due_line(due: Sequence[str]) -> str:
+    return f"needs_retest ({len(due)}): {', '.join(due)}"
+
+
+def _links_line(src: str, links: Sequence[str]) -> str:
+    return f"links {src} -> {', '.join(links)}"
+
+
+def _trailer(store: ExplorerStore, config: MemoryConfig) -> list[str]:
+    """The bug lines and the notes: what follows the remembered pages."""
+    lines = []
     if config.bug_list:
         for bug in store.bug_table.live():
             lines.append(
@@ -133,7 +153,176 @@ def render_working_context(
         # and is never rendered like a harness note.
         who = "harness note" if note.author == "harness" else "agent note (unverified)"
         lines.append(f"{who}: {note.text}")
-    return "\n".join(lines)
+    return lines
+
+
+class ContextIndex:
+    """What the working context holds of the remembered pages, kept up to date on write rather than
+    read from the whole store at every step: the routes known but not visited (in order), and the
+    context's token count as a sum of parts.
+
+    The store's in-memory copies tell it which routes each write touched (`store.changes`); it
+    brings itself up to date when next asked, and starts afresh from the store when the copies were
+    dropped (a rolled-back step, a write of many rows). The count is exact — what `count` gives for
+    the rendered text — because `count` is `TokenCounter.count_lines`, which counts a text piece by
+    piece: the text is cut where the encoding's pre-tokenizer cuts (before each line, between the
+    items of a comma-separated list), and the pieces of a list of routes are one per route. So a
+    step costs what it changed, plus the few pieces at the ends of each list, never the whole
+    memory. A memory of limited capacity (an ablation) is rendered and counted whole."""
+
+    def __init__(self, store: ExplorerStore, config: MemoryConfig, count: Callable[[str], int]) -> None:
+        self.store, self.config, self.count = store, config, count
+        self._generation = -1
+        self._pending: set[str] = set()
+        self._unvisited: list[str] = []
+        """Routes linked from a remembered page and not visited, in order."""
+        self._unvisited_set: set[str] = set()
+        self._parts: _Parts | None = None
+        store.changes.watchers.add(self)
+
+    def touched(self, routes: Iterable[str]) -> None:
+        self._pending.update(routes)
+
+    def unvisited(self) -> Sequence[str]:
+        """Routes linked from a remembered page and not visited (known_unvisited), in order."""
+        self._update()
+        return self._unvisited
+
+    def text(self, position: str | None) -> str:
+        return render_working_context(self.store, position, self.config)
+
+    def tokens(self, position: str | None) -> int:
+        """`count(self.text(position))`, from the parts kept up to date."""
+        config = self.config
+        self._update()
+        if config.capacity is not None or not config.visited:
+            return self.count(self.text(position))
+        parts = self._parts
+        if parts is None:
+            parts = self._parts = _Parts(self)
+        if not parts.exact:
+            return self.count(self.text(position))
+        store, count = self.store, self.count
+        head = _header(store, position)
+        due = store.visits.needs_retest()
+        tail = _trailer(store, config)
+        links_last = parts.lines_sum > 0 and not tail
+        total = sum(count(line + "\n") for line in head)
+        visits = store.visits
+        ends = visits.first_and_last()
+        total += parts.listed(f"visited ({parts.visited_count}): ", ends, parts.visited_sum, "\n")
+        u = self._unvisited if config.link_table else ()
+        ends = (u[0], u[-1]) if u else None
+        more = bool(due or parts.lines_sum or tail)
+        total += parts.listed(
+            f"known_unvisited ({len(u)}): ", ends, parts.unvisited_sum, "\n" if more else ""
+        )
+        if due:
+            total += count(_due_line(due) + ("\n" if parts.lines_sum or tail else ""))
+        total += parts.lines_sum
+        if links_last:
+            # the last links line ends the text: counted without its newline
+            last = next(r for r in visits.latest() if r in parts.lines)
+            total += count(_links_line(last, store.link_table.table()[last])) - parts.lines[last]
+        for i, line in enumerate(tail):
+            total += count(line + ("\n" if i < len(tail) - 1 else ""))
+        return total
+
+    def _update(self) -> None:
+        store = self.store
+        if self._generation != store.changes.generation:
+            self._pending.clear()
+            table = store.link_table.table()
+            visits = store.visits
+            self._unvisited_set = {d for ds in table.values() for d in ds if not visits.is_visited(d)}
+            self._unvisited = sorted(self._unvisited_set)
+            self._parts = None
+            self._generation = store.changes.generation
+            return
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, set()
+        links, visits, parts = store.link_table, store.visits, self._parts
+        for r in pending:
+            unvisited = links.is_linked(r) and not visits.is_visited(r)
+            if unvisited != (r in self._unvisited_set):
+                if unvisited:
+                    self._unvisited_set.add(r)
+                    bisect.insort(self._unvisited, r)
+                else:
+                    self._unvisited_set.discard(r)
+                    del self._unvisited[bisect.bisect_left(self._unvisited, r)]
+            if parts is not None:
+                parts.update(r)
+
+
+class _Parts:
+    """The token counts of the working context's parts that grow with memory: one piece per route
+    of the visited and known_unvisited lists (`" <route>,"`), one per links line (with its newline)."""
+
+    def __init__(self, index: ContextIndex) -> None:
+        self.index = index
+        self.count = index.count
+        self.exact = True
+        self.pieces: dict[str, int] = {}
+        self.visited: dict[str, int] = {}
+        self.visited_sum = 0
+        self.unvisited: dict[str, int] = {}
+        self.unvisited_sum = 0
+        self.lines: dict[str, int] = {}
+        self.lines_sum = 0
+        store = index.store
+        for r in store.visits.visited():
+            self.update(r)
+        for r in index._unvisited:
+            self.update(r)
+
+    @property
+    def visited_count(self) -> int:
+        return len(self.visited)
+
+    def piece(self, route: str) -> int:
+        n = self.pieces.get(route)
+        if n is None:
+            if not route or route[0].isspace():
+                # the list would not be cut before it: count the whole text instead
+                self.exact = False
+            n = self.pieces[route] = self.count(f" {route},")
+        return n
+
+    def update(self, r: str) -> None:
+        index = self.index
+        store = index.store
+        visited = store.visits.is_visited(r)
+        if visited != (r in self.visited):
+            if visited:
+                self.visited[r] = self.piece(r)
+                self.visited_sum += self.visited[r]
+            else:
+                self.visited_sum -= self.visited.pop(r)
+        unvisited = index.config.link_table and r in index._unvisited_set
+        if unvisited != (r in self.unvisited):
+            if unvisited:
+                self.unvisited[r] = self.piece(r)
+                self.unvisited_sum += self.unvisited[r]
+            else:
+                self.unvisited_sum -= self.unvisited.pop(r)
+        self.lines_sum -= self.lines.pop(r, 0)
+        links = store.link_table.table().get(r) if index.config.link_table and visited else None
+        if links:
+            self.lines[r] = self.count(_links_line(r, links) + "\n")
+            self.lines_sum += self.lines[r]
+
+    def listed(self, head: str, ends: tuple[str, str] | None, total: int, tail: str) -> int:
+        """Tokens of `head` + the routes joined by ", " + `tail`, from the sum of their pieces: the
+        first piece carries the head, the last the tail instead of a comma."""
+        if ends is None:
+            return self.count(head + tail)
+        first, last = ends
+        if first == last:
+            return self.count(head + first + tail)
+        p = self.pieces
+        return total - p[first] - p[last] + self.count(f"{head}{first},") + self.count(f" {last}{tail}")
 
 
 def iso(ts: float | None) -> str | None:

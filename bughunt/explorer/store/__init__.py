@@ -38,6 +38,7 @@ from memgpt_lite.storage.sqlite import (
 
 from ..secrets import Scrubber
 from .bugs import BugTable
+from .changes import Changes
 from .history import History
 from .links import LinkTable
 from .meta import Meta
@@ -120,7 +121,8 @@ class ExplorerStore:
         self.db.row_factory = sqlite3.Row
         self.meta = Meta(self.db)
         self.history = History(self.db)
-        self.link_table = LinkTable(self.db)
+        self.changes = Changes()
+        self.link_table = LinkTable(self.db, self.changes)
         self.visits = Visits(self.db, self.link_table)
         self.bug_table = BugTable(self.db)
         self.notebook = Notebook(self.db)
@@ -179,7 +181,10 @@ class ExplorerStore:
             with transaction(self.db) as db:
                 yield db
         except BaseException:
-            self.link_table.forget_copy()  # its copy may hold writes that were rolled back
+            # their copies may hold writes that were rolled back
+            self.link_table.forget_copy()
+            self.visits.forget_copy()
+            self.bug_table.forget_copy()
             raise
 
     def expire(self, cutoff: float) -> dict[str, int]:

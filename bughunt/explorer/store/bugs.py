@@ -18,10 +18,20 @@ from .rows import Bug, ModelReport, Occurrence, Report, row_as, rows_as
 class BugTable:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self._live: list[Bug] | None = None
+        """The live entries, read once and again after each write of this connection (a policy reads
+        them every step; bugs are written far more rarely)."""
+
+    def forget_copy(self) -> None:
+        self._live = None
 
     # -- bugs ------------------------------------------------------------------------------------
     def live(self) -> list[Bug]:
-        return rows_as(Bug, self.db.execute("SELECT * FROM bugs WHERE superseded_by IS NULL ORDER BY id"))
+        if self._live is None:
+            self._live = rows_as(
+                Bug, self.db.execute("SELECT * FROM bugs WHERE superseded_by IS NULL ORDER BY id")
+            )
+        return list(self._live)
 
     def all(self) -> list[Bug]:
         """Every entry, live and superseded, oldest first."""
@@ -38,6 +48,7 @@ class BugTable:
         version: str | None, now: float, step: int | None,
     ) -> int:  # fmt: skip
         """Insert the new live entry for `fingerprint`, superseding the previous live one (if any)."""
+        self._live = None
         old = self.live_one(fingerprint)
         if old is not None:
             # Free the "one live entry" slot first, then point the old entry at its successor.
@@ -67,6 +78,7 @@ class BugTable:
         live = self.live_one(fingerprint)
         if live is None:
             return
+        self._live = None
         evidence = json.loads(live.evidence or "{}")
         evidence.update(facts)
         self.db.execute(
@@ -75,6 +87,7 @@ class BugTable:
 
     def confirm(self, bug_id: int, version: str | None, now: float) -> None:
         """The symptom showed again with the same status: no new entry, just when and under which version."""
+        self._live = None
         self.db.execute(
             "UPDATE bugs SET last_seen_version = ?, last_seen_at = ? WHERE id = ?", (version, now, bug_id)
         )

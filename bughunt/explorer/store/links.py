@@ -7,34 +7,60 @@ A click (an element that acts without an address) is named by a harness-made rou
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Collection, Mapping, Sequence
+
+from .changes import Changes
 
 
 class LinkTable:
     """The table, read once per process and then kept in step with this connection's writes (a policy
-    reads the whole table every step; reading it from SQLite each time grew with the site).
-    `ExplorerStore.transaction` drops the copy when a transaction rolls back."""
+    reads it every step; reading it from SQLite each time grew with the site), with the pages that
+    link to each route. `ExplorerStore.transaction` drops the copy when a transaction rolls back."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, changes: Changes | None = None) -> None:
         self.db = db
+        self.changes = changes if changes is not None else Changes()
         self._table: dict[str, list[str]] | None = None
+        self._into: dict[str, dict[str, None]] | None = None
+        """route -> the pages linking to it (a page once, however often it links there)."""
 
-    def all(self) -> dict[str, list[str]]:
-        """route -> its links, in page order (routes in order, as SQLite sorts text)."""
-        if self._table is None:
+    def _load(self) -> tuple[dict[str, list[str]], dict[str, dict[str, None]]]:
+        if self._table is None or self._into is None:
             table: dict[str, list[str]] = {}
             for r in self.db.execute("SELECT src, dst FROM links ORDER BY src, pos"):
                 table.setdefault(r["src"], []).append(r["dst"])
-            self._table = table
+            into: dict[str, dict[str, None]] = {}
+            for src, dsts in table.items():
+                for d in dsts:
+                    into.setdefault(d, {})[src] = None
+            self._table, self._into = table, into
+        return self._table, self._into
+
+    def all(self) -> dict[str, list[str]]:
+        """route -> its links, in page order (routes in order, as SQLite sorts text): a copy."""
+        table = self.table()
         # Python orders str by code point, as SQLite's BINARY collation orders their UTF-8 bytes.
-        return {src: list(self._table[src]) for src in sorted(self._table)}
+        return {src: list(table[src]) for src in sorted(table)}
+
+    def table(self) -> Mapping[str, Sequence[str]]:
+        """route -> its links, in page order, routes in no particular order: the copy itself, not to be
+        changed (for reads every step, where copying the whole table would grow with the site)."""
+        return self._load()[0]
+
+    def linking_to(self, route: str) -> Collection[str]:
+        """The pages whose links include `route`, in no particular order (not to be changed)."""
+        return self._load()[1].get(route, {}).keys()
+
+    def is_linked(self, route: str) -> bool:
+        """Whether a remembered page links to `route`."""
+        return route in self._load()[1]
 
     def forget_copy(self) -> None:
-        self._table = None
+        self._table = self._into = None
+        self.changes.dropped()
 
     def of(self, route: str) -> list[str]:
-        return [
-            r["dst"] for r in self.db.execute("SELECT dst FROM links WHERE src = ? ORDER BY pos", (route,))
-        ]
+        return list(self.table().get(route, ()))
 
     def beside(self, route: str) -> set[str]:
         """Every route linked from a page that links to `route` (its siblings in a tag cloud or a list)."""
@@ -49,16 +75,28 @@ class LinkTable:
             "INSERT INTO links(src, pos, dst) VALUES (?,?,?)", [(route, i, d) for i, d in enumerate(links)]
         )
         if self._table is not None:
-            if links:
-                self._table[route] = list(links)
-            else:
-                self._table.pop(route, None)
+            self._set(route, list(links))
 
     def drop(self, routes: list[str]) -> None:
         self.db.executemany("DELETE FROM links WHERE src = ?", [(r,) for r in routes])
         if self._table is not None:
             for route in routes:
-                self._table.pop(route, None)
+                self._set(route, [])
+
+    def _set(self, route: str, links: list[str]) -> None:
+        table, into = self._load()
+        old = table.pop(route, [])
+        for d in old:
+            srcs = into.get(d)
+            if srcs is not None:
+                srcs.pop(route, None)
+                if not srcs:
+                    del into[d]
+        if links:
+            table[route] = links
+            for d in links:
+                into.setdefault(d, {})[route] = None
+        self.changes.touched((route, *old, *links))
 
     def add_click(self, route: str, page: str, selector: str) -> None:
         self.db.execute(

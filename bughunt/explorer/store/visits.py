@@ -4,7 +4,8 @@ which are due for re-test."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from .links import LinkTable
@@ -13,21 +14,82 @@ from .rows import Visit, row_as, rows_as
 _IN_ORDER = "ORDER BY first_visited_at, rowid"
 
 
+@dataclass(slots=True)
+class _Seen:
+    """What a policy reads of one visit every step, kept in memory (`Visits`)."""
+
+    outcome: str
+    structure_hash: str | None
+    needs_retest: bool
+    first: tuple[float, int]
+    """(first_visited_at, order of insertion): the table's order (first_visited_at, rowid)."""
+
+
 class Visits:
+    """The visited set. What a policy reads every step (which routes, in which order, their outcome,
+    structure hash and re-test mark) is read once per process and then kept in step with this
+    connection's writes, like the link table; a write of many rows at once drops the copy instead."""
+
     def __init__(self, db: sqlite3.Connection, links: LinkTable) -> None:
         self.db = db
         self._links = links
+        self.changes = links.changes
+        self._seen: dict[str, _Seen] | None = None
+        self._due = 0
+        self._order = 0
+
+    def _load(self) -> dict[str, _Seen]:
+        if self._seen is None:
+            rows = self.db.execute(
+                f"SELECT route, outcome, structure_hash, needs_retest, first_visited_at FROM pages {_IN_ORDER}"
+            )
+            seen = {
+                r["route"]: _Seen(
+                    r["outcome"],
+                    r["structure_hash"],
+                    bool(r["needs_retest"]),
+                    (r["first_visited_at"] or 0.0, i),
+                )
+                for i, r in enumerate(rows)
+            }
+            self._seen, self._order = seen, len(seen)
+            self._due = sum(s.needs_retest for s in seen.values())
+        return self._seen
+
+    def forget_copy(self) -> None:
+        self._seen = None
+        self.changes.dropped()
+
+    def _dropped(self, rows: int) -> int:
+        """A write of many rows at once: the copy is read again when next needed."""
+        if rows:
+            self.forget_copy()
+        return rows
 
     # -- reads -----------------------------------------------------------------------------------
     def visited(self) -> list[str]:
         """Every route of the visited set, in first-visit order."""
-        return [r["route"] for r in self.db.execute(f"SELECT route FROM pages {_IN_ORDER}")]
+        return list(self._load())
+
+    def is_visited(self, route: str) -> bool:
+        return route in self._load()
 
     def explored(self) -> list[str]:
         """Routes fetched as real pages (not walls, skips or errors), in first-visit order."""
-        return [
-            r["route"] for r in self.db.execute(f"SELECT route FROM pages WHERE outcome = 'page' {_IN_ORDER}")
-        ]
+        return [r for r, s in self._load().items() if s.outcome == "page"]
+
+    def is_explored(self, route: str) -> bool:
+        s = self._load().get(route)
+        return s is not None and s.outcome == "page"
+
+    def first_and_last(self) -> tuple[str, str] | None:
+        """The first and the last route of the visited set (None when empty)."""
+        seen = self._load()
+        return (next(iter(seen)), next(reversed(seen))) if seen else None
+
+    def latest(self) -> Iterator[str]:
+        """The visited set, last visited first."""
+        return reversed(self._load())
 
     def any_explored(self) -> bool:
         """Whether any route was read at all (a page, or a redirect to one)."""
@@ -51,14 +113,12 @@ class Visits:
         return out
 
     def needs_retest(self) -> list[str]:
-        return [
-            r["route"] for r in self.db.execute(f"SELECT route FROM pages WHERE needs_retest = 1 {_IN_ORDER}")
-        ]
+        seen = self._load()
+        return [r for r, s in seen.items() if s.needs_retest] if self._due else []
 
     def structure_hashes(self) -> dict[str, str | None]:
-        """Route → structure hash of its last successful fetch (None when unknown)."""
-        rows = self.db.execute("SELECT route, structure_hash FROM pages WHERE outcome = 'page'")
-        return {r["route"]: r["structure_hash"] for r in rows}
+        """Route → structure hash of its last successful fetch (None when unknown), in first-visit order."""
+        return {r: s.structure_hash for r, s in self._load().items() if s.outcome == "page"}
 
     # -- writes (inside the store's `transaction()`) ---------------------------------------------
     def record(
@@ -79,9 +139,29 @@ class Visits:
                 " tested_version = ?, needs_retest = 0 WHERE route = ?",
                 (outcome, status, now, now, version, route),
             )
+        if self._seen is not None:
+            self._visit(route, outcome, now)
         if links is not None:
             self._links.replace(route, links)
         return seen
+
+    def _visit(self, route: str, outcome: str, now: float) -> None:
+        seen = self._load()
+        s = seen.get(route)
+        if s is not None:
+            s.outcome = outcome
+            if s.needs_retest:
+                s.needs_retest = False
+                self._due -= 1
+            return
+        first = (now, self._order)
+        self._order += 1
+        last = next(reversed(seen.values()), None)
+        seen[route] = _Seen(outcome, None, False, first)
+        if last is not None and first < last.first:
+            # a clock that went back: the table's order is by first-visit time
+            self._seen = dict(sorted(seen.items(), key=lambda kv: kv[1].first))
+        self.changes.touched((route,))
 
     def forget(self, outcomes: Iterable[str], route: str | None = None) -> int:
         """Drop visits with these outcomes (all routes, or just `route`): they are tried again."""
@@ -91,12 +171,15 @@ class Visits:
         if route is not None:
             sql += " AND route = ?"
             args.append(route)
-        return self.db.execute(sql, args).rowcount
+        return self._dropped(self.db.execute(sql, args).rowcount)
 
     def set_structure_hash(self, route: str, digest: str | None) -> str | None:
         """Store the page's structure hash; returns the previous one."""
         row = self.db.execute("SELECT structure_hash FROM pages WHERE route = ?", (route,)).fetchone()
         self.db.execute("UPDATE pages SET structure_hash = ? WHERE route = ?", (digest, route))
+        s = self._seen.get(route) if self._seen is not None else None
+        if s is not None:
+            s.structure_hash = digest
         return row["structure_hash"] if row else None
 
     def mark_for_retest(self, version: str) -> int:
@@ -104,14 +187,20 @@ class Visits:
         cur = self.db.execute(
             "UPDATE pages SET needs_retest = 1 WHERE outcome = 'page' AND tested_version IS NOT ?", (version,)
         )
-        return cur.rowcount
+        return self._dropped(cur.rowcount)
 
     def mark_all_for_retest(self) -> int:
         """Every remembered page is due (`resume --retest`)."""
-        return self.db.execute("UPDATE pages SET needs_retest = 1 WHERE outcome = 'page'").rowcount
+        return self._dropped(
+            self.db.execute("UPDATE pages SET needs_retest = 1 WHERE outcome = 'page'").rowcount
+        )
 
     def mark_route_for_retest(self, route: str) -> None:
         self.db.execute("UPDATE pages SET needs_retest = 1 WHERE route = ?", (route,))
+        s = self._seen.get(route) if self._seen is not None else None
+        if s is not None and not s.needs_retest:
+            s.needs_retest = True
+            self._due += 1
 
     def expire(self, cutoff: float) -> int:
         """Forget pages (with their links) unused since `cutoff`; returns how many."""
@@ -119,4 +208,4 @@ class Visits:
             r["route"] for r in self.db.execute("SELECT route FROM pages WHERE last_used_at < ?", (cutoff,))
         ]
         self._links.drop(stale)
-        return self.db.execute("DELETE FROM pages WHERE last_used_at < ?", (cutoff,)).rowcount
+        return self._dropped(self.db.execute("DELETE FROM pages WHERE last_used_at < ?", (cutoff,)).rowcount)
