@@ -10,7 +10,10 @@ free landing on the start page) and then once per `--clicks` value, each run a f
 (`benchmarks.scale_run`). Per run:
 
 - **cpu s** — the explorer process's user + system CPU (wait4), start-up included;
-- **ms/click** — (cpu − the budget-0 run's cpu) / clicks: what one click costs once started;
+- **ms/click** — (cpu − the budget-0 run's cpu) / clicks: what one click costs once started, on average;
+- **last ms/click** — the CPU of the last fifth of the clicks (e.g. clicks 4,001–5,000 of 5,000) ÷ their
+  number, from the child's own CPU (/proc/<pid>/stat) read at the progress looks: what a click costs
+  at that size of memory (`last_ms_per_click`, from click `last_from_click`);
 - **crawl ms/page** — a bare crawl (`benchmarks.scale_crawl`: httpx GET + selectolax parse + links
   resolved, nothing remembered) of the very routes the explorer's steps requested, in the same run;
 - **× crawl** — ms/click ÷ crawl ms/page: the explorer's overhead over crawling, the figure to judge
@@ -86,8 +89,9 @@ def row(run: Run, start_cpu_s: float, catalog: Catalog, url: str) -> Record:
     baseline = crawl(url, run.routes)
     click_ms = 1000 * (run.cpu_s - start_cpu_s) / run.clicks if run.clicks else None
     page_ms = baseline.cpu_ms_per_page
+    marginal = run.marginal()
     return {
-        **{k: v for k, v in run.to_dict().items() if k not in ("walk", "bugs")},
+        **{k: v for k, v in run.to_dict().items() if k not in ("walk", "bugs", "cpu_by_step")},
         "bugs": [asdict(b) for b in run.bugs],
         "start_cpu_s": start_cpu_s,
         "cpu_ms_per_click": click_ms,
@@ -96,6 +100,8 @@ def row(run: Run, start_cpu_s: float, catalog: Catalog, url: str) -> Record:
         "crawl_cpu_s": baseline.cpu_s,
         "crawl_ms_per_page": page_ms,
         "over_crawl": click_ms / page_ms if click_ms is not None and page_ms else None,
+        "last_from_click": marginal[0] if marginal else None,
+        "last_ms_per_click": marginal[1] if marginal else None,
         "store_kb_per_page": run.store_bytes / 1024 / max(1, run.pages_visited),
         "score": score(catalog, run),
     }
@@ -164,7 +170,7 @@ def run_benchmark(
 
 
 HEADER = (
-    f"{'policy':<9}{'clicks':>7}{'fetches':>8}{'visited':>8}{'cpu s':>8}{'start s':>8}{'ms/click':>9}"
+    f"{'policy':<9}{'clicks':>7}{'fetches':>8}{'visited':>8}{'cpu s':>8}{'start s':>8}{'ms/click':>9}{'last ms/click':>14}"
     f"{'crawl ms/page':>14}{'× crawl':>8}{'peak MB':>8}{'store KB/page':>14}{'found':>6}{'false':>6}  walk"
 )
 
@@ -177,7 +183,8 @@ def render_row(r: Record) -> str:
     s = r["score"]
     return (
         f"{r['policy']:<9}{r['clicks']:>7}{r['fetches']:>8}{r['pages_visited']:>8}{r['cpu_s']:>8.1f}"
-        f"{r['start_cpu_s']:>8.2f}{_num(r['cpu_ms_per_click'], '.1f'):>9}{r['crawl_ms_per_page']:>14.2f}"
+        f"{r['start_cpu_s']:>8.2f}{_num(r['cpu_ms_per_click'], '.1f'):>9}{_num(r['last_ms_per_click'], '.1f'):>14}"
+        f"{r['crawl_ms_per_page']:>14.2f}"
         f"{_num(r['over_crawl'], '.0f'):>8}{r['peak_rss_mb']:>8.0f}{r['store_kb_per_page']:>14.1f}"
         f"{len(s['found']):>4}/{s['planted']}{len(s['false_positives']):>6}  {r['walk_digest']}"
     )

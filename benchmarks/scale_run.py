@@ -52,6 +52,23 @@ class Run:
     bugs: list[Bug] = field(default_factory=list)
     walk: list[list[Any]] = field(default_factory=list)
     """[route, final route, outcome, status, tokens] per step, the free landing first."""
+    cpu_by_step: list[tuple[int, float]] = field(default_factory=list)
+    """(steps in the store, the process's CPU seconds so far) at each look while it ran (about twice
+    a second; /proc/<pid>/stat): what the clicks of a stretch of the run cost (`marginal`)."""
+
+    def marginal(self, fraction: float = 0.2) -> tuple[int, float] | None:
+        """(first step, CPU ms per click) over the last `fraction` of the clicks: from the first look
+        that saw that many steps left to the first look that saw the last step (what follows is the
+        session's end, not clicks). None when the looks are too few to tell."""
+        looks = self.cpu_by_step
+        if not looks:
+            return None
+        last = max(n for n, _ in looks)
+        end = next((n, c) for n, c in looks if n == last)
+        start = next(((n, c) for n, c in looks if n >= last - max(1, round(self.clicks * fraction))), None)
+        if start is None or end[0] <= start[0]:
+            return None
+        return start[0] + 1, 1000 * (end[1] - start[1]) / (end[0] - start[0])
 
     @property
     def routes(self) -> list[str]:
@@ -107,6 +124,19 @@ def _peak_rss_kib(pid: int) -> int:
     return 0
 
 
+_TICK_S = 1 / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_s(pid: int) -> float | None:
+    """The process's own user + system CPU seconds so far (/proc/<pid>/stat, fields 14 and 15)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) * _TICK_S
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _store_bytes(store: Path) -> int:
     return sum(p.stat().st_size for p in store.rglob("*") if p.is_file())
 
@@ -144,6 +174,7 @@ def explore(
                 cmd, cwd=code or REPO, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL
             )
             peak_kib, looks = 0, 0
+            cpu_by_step: list[tuple[int, float]] = []
             try:
                 while True:
                     # wait4, not Popen.wait: its rusage is the child's own CPU time
@@ -152,8 +183,13 @@ def explore(
                         break
                     # the last look, not the largest: a look before exec would see the launcher's memory
                     peak_kib = _peak_rss_kib(p.pid) or peak_kib
-                    if progress is not None and looks % 5 == 0:
-                        progress(_steps_so_far(store / "bughunt.sqlite"))
+                    if looks % 5 == 0:
+                        steps = _steps_so_far(store / "bughunt.sqlite")
+                        cpu = _cpu_s(p.pid)
+                        if cpu is not None and steps:
+                            cpu_by_step.append((steps, cpu))
+                        if progress is not None:
+                            progress(steps)
                     looks += 1
                     time.sleep(0.1)
             except BaseException:
@@ -188,4 +224,5 @@ def explore(
             wall_s=wall,
             bugs=[Bug(b["kind"], b["route"], bool(b.get("suspected"))) for b in result.get("bugs", [])],
             walk=walk,
+            cpu_by_step=cpu_by_step,
         )

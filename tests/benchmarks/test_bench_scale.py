@@ -82,3 +82,14 @@ def test_the_quick_benchmark_measures_both_policies_beside_the_crawl(tmp_path):
         assert r["score"]["false_positives"] == [] and r["score"]["planted"] == len(PLANTED)
     # the table, row by row as the runs end, is the progress on stderr
     assert HEADER in p.stderr and all(r["walk_digest"] in p.stderr for r in result["runs"])
+
+
+def test_the_last_fifth_of_the_clicks_is_timed_from_the_looks_at_the_child():
+    from benchmarks.scale_run import Run
+
+    run = Run("frontier", 100, 100, 100, 100, 0, "budget", 9.0, 1.0, 1, 1.0)
+    # 10 ms a click for the first 80 clicks, 30 ms after; the session's end (after the last step) is not a click
+    run.cpu_by_step = [(1, 0.5), (40, 0.9), (79, 1.29), (81, 1.33), (90, 1.6), (101, 1.93), (101, 2.5)]
+    first, ms = run.marginal()
+    assert first == 82 and ms == pytest.approx(30.0)
+    assert Run("frontier", 0, 0, 0, 0, 0, "budget", 1.0, 1.0, 1, 1.0).marginal() is None

@@ -1,0 +1,125 @@
+"""What a policy reads every step is kept up to date on write (issue 28): the visited set, the link
+table with the pages linking to each route, the routes known but not visited and the working
+context's token count give what reading and rendering the whole store gives, after every kind of
+write — a rolled-back one too."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bughunt.explorer.choose import _nearest
+from bughunt.explorer.graph import CLICK_MARK, ExplorationGraph
+from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.views import ContextIndex, MemoryConfig, render_working_context
+from bughunt.planning import bfs_paths
+from memgpt_lite.context.tokens import TokenCounter
+
+CONFIGS = (
+    MemoryConfig(),
+    MemoryConfig(link_table=False),
+    MemoryConfig(capacity=3),
+    MemoryConfig(bug_list=False),
+)
+
+
+def _routes(rnd: random.Random) -> list[str]:
+    return [f"/p/{rnd.randrange(40)}" for _ in range(rnd.randrange(0, 6))] + (
+        [f"/p/{rnd.randrange(40)}{CLICK_MARK}ab"] if rnd.random() < 0.1 else []
+    )
+
+
+def _naive_known_unvisited(store: ExplorerStore) -> list[str]:
+    table = store.link_table.all()
+    return sorted({d for ds in table.values() for d in ds} - set(store.visits.visited()))
+
+
+def _check(store: ExplorerStore, indexes: list[ContextIndex], count: TokenCounter, position: str) -> None:
+    graph = ExplorationGraph(store)
+    table = store.link_table.all()
+    for index in indexes:
+        text = render_working_context(store, position, index.config)
+        assert index.tokens(position) == count.count_lines(text), (index.config, text)
+        assert list(index.unvisited()) == _naive_known_unvisited(store)
+    for route in {d for ds in table.values() for d in ds} | set(table):
+        want = [src for src, dsts in table.items() if route in dsts and CLICK_MARK not in src]
+        assert graph.linking_to(route) == want
+        assert graph.is_known(route) == (route in graph.known())
+    rows = store.db.execute(
+        "SELECT route, outcome, structure_hash FROM pages ORDER BY first_visited_at, rowid"
+    )
+    rows = list(rows)
+    assert store.visits.visited() == [r["route"] for r in rows]
+    assert store.visits.explored() == [r["route"] for r in rows if r["outcome"] == "page"]
+    assert store.visits.structure_hashes() == {
+        r["route"]: r["structure_hash"] for r in rows if r["outcome"] == "page"
+    }
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_kept_figures_match_the_store_after_every_kind_of_write(tmp_path, seed):
+    rnd = random.Random(seed)
+    count = TokenCounter()
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        indexes = [ContextIndex(store, config, count.count_lines) for config in CONFIGS]
+        clock = 100.0
+        for i in range(120):
+            route = f"/p/{rnd.randrange(40)}"
+            # the clock sometimes goes back: the visited set is ordered by first-visit time all the same
+            clock += rnd.choice((1.0, 1.0, 0.0, -3.0))
+            what = rnd.random()
+            try:
+                with store.transaction():
+                    if what < 0.6:
+                        outcome = rnd.choice(("page", "page", "page", "http_error", "redirect"))
+                        store.visits.record(route, outcome, 200, "1", _routes(rnd), clock)
+                        store.visits.set_structure_hash(route, rnd.choice(("h1", "h2", None)))
+                    elif what < 0.7:
+                        store.visits.mark_route_for_retest(route)
+                    elif what < 0.75:
+                        store.visits.mark_for_retest(rnd.choice(("1", "2")))
+                    elif what < 0.8:
+                        store.bug_table.insert(
+                            f"fp{i % 5}", route, "server_error", "m", {}, "open", "1", clock, i
+                        )
+                    elif what < 0.85:
+                        store.notebook.add_note(f"note {i}\n2 lines, {route}", 1, i, clock, author="harness")
+                    elif what < 0.88:
+                        store.visits.forget(["http_error"])
+                    elif what < 0.9:
+                        store.expire(clock - 20)
+                    else:
+                        store.visits.record(route, "page", 200, "1", _routes(rnd), clock)
+                        raise KeyboardInterrupt  # the step is rolled back: the copies must be too
+            except KeyboardInterrupt:
+                pass
+            if i % 3 == 0:
+                _check(store, indexes, count, route)
+        _check(store, indexes, count, "/p/0")
+    finally:
+        store.close()
+
+
+def _reference_first_hop(graph: dict[str, list[str]], source: str, goals: set[str]) -> str | None:
+    """`Chooser.travel` as it was: every shortest path, then the nearest goal (least route on a tie)."""
+    paths = bfs_paths(graph, source)
+    reachable = [g for g in goals if g in paths]
+    if not reachable:
+        return None
+    best = min(reachable, key=lambda g: (len(paths[g]), g))
+    return paths[best][1]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_trip_stops_at_the_nearest_goal_and_takes_the_same_first_hop(seed):
+    rnd = random.Random(seed)
+    nodes = [f"/n{i}" for i in range(60)]
+    graph = {n: rnd.sample(nodes, rnd.randrange(0, 4)) for n in nodes}
+    for _ in range(10):
+        source = rnd.choice(nodes)
+        goals = set(rnd.sample(nodes, rnd.randrange(1, 5))) - {source}
+        onward = lambda n: [d for d in graph.get(n, ()) if d != n]  # noqa: E731
+        want = _reference_first_hop({n: onward(n) for n in graph}, source, goals)
+        assert _nearest(source, goals, onward) == want
