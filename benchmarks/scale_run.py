@@ -57,9 +57,10 @@ class Run:
     a second; /proc/<pid>/stat): what the clicks of a stretch of the run cost (`marginal`)."""
 
     def marginal(self, fraction: float = 0.2) -> tuple[int, float] | None:
-        """(first step, CPU ms per click) over the last `fraction` of the clicks: from the first look
+        """(first click, CPU ms per click) over the last `fraction` of the clicks: from the first look
         that saw that many steps left to the first look that saw the last step (what follows is the
-        session's end, not clicks). None when the looks are too few to tell."""
+        session's end, not clicks). Steps count the free landing, so after n steps the next click is
+        the n-th. None when the looks are too few to tell."""
         looks = self.cpu_by_step
         if not looks:
             return None
@@ -68,7 +69,7 @@ class Run:
         start = next(((n, c) for n, c in looks if n >= last - max(1, round(self.clicks * fraction))), None)
         if start is None or end[0] <= start[0]:
             return None
-        return start[0] + 1, 1000 * (end[1] - start[1]) / (end[0] - start[0])
+        return start[0], 1000 * (end[1] - start[1]) / (end[0] - start[0])
 
     @property
     def routes(self) -> list[str]:
