@@ -1,7 +1,7 @@
 """CPU per click of the HTTP engine's explorer beside a bare httpx + parse loop over the very same URLs.
 
     python -m benchmarks.overhead [--site builtin,conduit-htmx,scale] [--budget 60] [--policy planner]
-                                  [--repeats 3] [--seed 1000] [--code DIR] [--json]
+                                  [--repeats 3] [--seed 1000] [--code DIR] [--against DIR] [--json]
 
 Each site (the 24-page built-in site, conduit-htmx logged in as its demo account, the ~14,700-page scale
 site) runs in a process of its own that writes down every request it answers
@@ -19,8 +19,10 @@ a burst of the shared machine's load hits one sample, not one site):
 
 **× bare** = (explorer CPU of run 2 − run 1) ÷ the bare loop's CPU over the same requests: what the
 explorer's own work (planning, oracles, memory) multiplies a crawler's cost by. Its target is ≤ 3.
-Figures are medians over the repeats; the load is read before and after. Progress goes to stderr;
-`--json` prints one object.
+Figures are medians over the repeats; the load is read before and after. `--code DIR` runs the
+explorer from another source tree; `--against DIR` runs it from both, interleaved in each round (rows
+marked `[DIR]`), so a before and an after share the machine's load. Progress goes to stderr; `--json`
+prints one object.
 """
 
 from __future__ import annotations
@@ -180,38 +182,50 @@ def summarise(rounds: list[Record]) -> Record:
 
 
 def run_benchmark(
-    sites: list[str], policy: str, budget: int, repeats: int, seed: int, code: Path | None
+    sites: list[str],
+    policy: str,
+    budget: int,
+    repeats: int,
+    seed: int,
+    code: Path | None,
+    against: Path | None = None,
 ) -> Record:
     console = Console(stderr=True)
     load_start = os.getloadavg()
-    rounds: dict[str, list[Record]] = {name: [] for name in sites}
+    trees = [(code, "")] + ([(against, f" [{against}]")] if against is not None else [])
+    rounds: dict[str, list[Record]] = {name + mark: [] for name in sites for _, mark in trees}
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-overhead-")))
-        env = child_env(code, tmp / "pycache")
+        envs = [child_env(tree, tmp / f"pycache-{i}") for i, (tree, _) in enumerate(trees)]
         running = [stack.enter_context(site_process(name, tmp / f"{name}.requests")) for name in sites]
         for site in running:
             if site.login is not None:
-                env[PASSWORD_ENV] = site.login[2]  # never on a command line
-            console.print(f"{site.name}: {site.url}", highlight=False)
-        # compiles the bytecode cache and warms each site; not counted
+                for env in envs:
+                    env[PASSWORD_ENV] = site.login[2]  # never on a command line
+            console.print(f"{site.name}: {site.url}", highlight=False, markup=False)
+        # compiles the bytecode caches and warms each site; not counted
         for site in running:
-            explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=site.explore_args())
+            for (tree, _), env in zip(trees, envs, strict=True):
+                explore(site.url, policy, 0, seed=seed, env=env, code=tree, extra=site.explore_args())
         for i in range(repeats):
             for site in running:
-                r = one_round(site, policy, budget, seed, env, code)
-                rounds[site.name].append(r)
-                console.print(
-                    f"[{i + 1}/{repeats}] {site.name:<13} start {r['start_cpu_s']:.2f} s, {r['clicks']} clicks "
-                    f"{r['explorer_cpu_s']:.2f} s over {r['requests_after_start']} requests; bare "
-                    f"{r['bare_cpu_s']:.3f} s; × bare {_num(r['over_bare'], '.2f')}",
-                    highlight=False,
-                )
+                for (tree, mark), env in zip(trees, envs, strict=True):
+                    r = one_round(site, policy, budget, seed, env, tree)
+                    rounds[site.name + mark].append(r)
+                    console.print(
+                        f"[{i + 1}/{repeats}] {site.name + mark:<13} start {r['start_cpu_s']:.2f} s, {r['clicks']} clicks "
+                        f"{r['explorer_cpu_s']:.2f} s over {r['requests_after_start']} requests; bare "
+                        f"{r['bare_cpu_s']:.3f} s; × bare {_num(r['over_bare'], '.2f')}",
+                        highlight=False,
+                        markup=False,
+                    )
     return {
         "policy": policy,
         "budget": budget,
         "repeats": repeats,
         "seed": seed,
         "code": str(code) if code else None,
+        "against": str(against) if against else None,
         "target": TARGET,
         "load_start": list(load_start),
         "load_end": list(os.getloadavg()),
@@ -286,11 +300,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=1000, help="the explorer's --seed (default 1000)")
     parser.add_argument("--code", type=Path, help="run the explorer from this source tree (PYTHONPATH)")
+    parser.add_argument(
+        "--against", type=Path, help="also run the explorer from this tree, in the same rounds"
+    )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     args = parser.parse_args(argv)
-    if args.code is not None and not (args.code / "bughunt" / "__init__.py").is_file():
-        parser.error(f"--code {args.code}: no bughunt package there")
-    result = run_benchmark(args.site, args.policy, args.budget, args.repeats, args.seed, args.code)
+    for flag, tree in (("--code", args.code), ("--against", args.against)):
+        if tree is not None and not (tree / "bughunt" / "__init__.py").is_file():
+            parser.error(f"{flag} {tree}: no bughunt package there")
+    result = run_benchmark(
+        args.site, args.policy, args.budget, args.repeats, args.seed, args.code, args.against
+    )
     print(json.dumps(result, indent=2) if args.json else render(result))
     return 0
 
