@@ -9,7 +9,7 @@ overhead of exploring over crawling, a ratio that means the same on a fast and a
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -30,11 +30,19 @@ class Crawl:
         return 1000 * self.cpu_s / self.pages if self.pages else 0.0
 
 
-def crawl(base_url: str, routes: Iterable[str], timeout: float = 10.0) -> Crawl:
+def crawl(
+    base_url: str,
+    routes: Iterable[str],
+    timeout: float = 10.0,
+    *,
+    prepare: Callable[[httpx.Client], object] | None = None,
+) -> Crawl:
     """GET each `base_url + route` in order, parse it and resolve its links; error answers count too
-    (the explorer fetched them as well)."""
+    (the explorer fetched them as well). `prepare` (a login) runs on the client first, not timed."""
     pages = links = 0
     with httpx.Client(timeout=timeout, follow_redirects=False) as client:
+        if prepare is not None:
+            prepare(client)
         start = time.thread_time()
         for route in routes:
             url = base_url.rstrip("/") + route

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,15 +159,16 @@ def explore(
     env: dict[str, str],
     code: Path | None = None,
     progress: Progress | None = None,
+    extra: Sequence[str] = (),
 ) -> Run:
     """Explore `url` for `budget` clicks with `policy` in a fresh process and store; measure it. The
     process runs in `code` (a source tree; default this one): `python -m` puts its working directory
-    first on the path, before PYTHONPATH."""
+    first on the path, before PYTHONPATH. `extra`: more options of `explore` (a login's)."""
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         store = Path(tmp) / "store"
         cmd = [
             sys.executable, "-m", "bughunt", "explore", "--url", url.rstrip("/") + "/", "--store", str(store),
-            "--budget", str(budget), "--policy", policy, "--seed", str(seed), "--json",
+            "--budget", str(budget), "--policy", policy, "--seed", str(seed), "--json", *extra,
         ]  # fmt: skip
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             start = time.perf_counter()

@@ -183,10 +183,13 @@ def _walk(page: FetchedPage) -> PageActions:
                 actions.append(Action(kind, url, _label(node), selectors.of(node)))
 
     for node in page.document.iter():
-        tag = node.tag
+        tag, attrs = node.tag, node.attrs
+        # most elements carry no attribute at all: such an element acts only as a button or a form
+        if not attrs and tag != "button" and tag != "form":
+            continue
         if tag not in ("script", "style") and len(clickables) < MAX_CLICKABLES and clickable(node):
             clickables.append(node)
-        if tag in ("a", "area") and "href" in node.attrs:
+        if tag in ("a", "area") and "href" in attrs:
             href = node.get("href")
             if tag == "a" and len(actions) < MAX_ACTIONS:
                 # The first place found for a target is its place (absolute() is cached: `add` below
@@ -209,11 +212,11 @@ def _walk(page: FetchedPage) -> PageActions:
                 if target:
                     add("form", form_submission(node, target), node)
             continue
-        if node.get("hx-get"):
-            add("hx", node.get("hx-get"), node)
-        if node.get("data-href"):
-            add("click", node.get("data-href"), node)
-        match = _ONCLICK_NAV.match(node.get("onclick")) if node.get("onclick") else None
+        if attrs.get("hx-get"):
+            add("hx", attrs["hx-get"], node)
+        if attrs.get("data-href"):
+            add("click", attrs["data-href"], node)
+        match = _ONCLICK_NAV.match(attrs["onclick"]) if attrs.get("onclick") else None
         if match:
             add("click", match.group(2) if match.group(2) is not None else match.group(4), node)
     if len(actions) >= MAX_ACTIONS:

@@ -38,6 +38,9 @@ class Node:
     children: list[Node | str] = field(default_factory=list)
     parent: Node | None = field(default=None, repr=False)
     line: int = 0
+    _order: list[Node] | None = field(default=None, init=False, repr=False)
+    """A root's elements in document order, kept at the first walk: every oracle walks the whole page,
+    and a parsed tree is never changed."""
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -53,6 +56,13 @@ class Node:
 
     def iter(self) -> Iterator[Node]:
         """This node and every descendant element, in document order."""
+        if self.parent is not None:
+            return self._walk()
+        if self._order is None:
+            self._order = list(self._walk())
+        return iter(self._order)
+
+    def _walk(self) -> Iterator[Node]:
         stack: list[Node] = [self]
         while stack:
             node = stack.pop()

@@ -66,6 +66,11 @@ class FetchedPage:
         return urljoin(self.url, href) if href else self.url
 
     @cached_property
+    def visible_text(self) -> str:
+        """The document's visible text, read once: a step's memory and its quarantine both keep it."""
+        return self.document.text()
+
+    @cached_property
     def structure_hash(self) -> str:
         """Hex digest of the DOM's shape (see `structure_hash`): with the route, it names a *state*."""
         return structure_hash(self.document)

@@ -110,6 +110,12 @@ class Engine(Protocol):
         `OSError` when there is none to be had."""
         ...
 
+    def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
+        """The oracles' cheaper door: the page of `url` this session already loaded, when nothing since
+        can have changed it (no write, no login, `version` the app version of its load), else None
+        (then `fetch_page`). No request, and none of the oracles' allowance spent."""
+        ...
+
     def request(self, url: str, *, method: str = "GET", data: Mapping[str, str] | None = None) -> FetchedPage:
         """One HTTP exchange with the session's cookies and headers, outside the step accounting (no
         delay, not counted, not classified): the login form's own requests. Raises `OSError` or

@@ -47,7 +47,7 @@ class PageFacts:
 
 def page_text(page: FetchedPage | None) -> str:
     """Visible text of a fetched page (what the quarantine keeps and the llm policy sees as data)."""
-    return page.document.text() if page is not None else ""
+    return page.visible_text if page is not None else ""
 
 
 def read_page(page: FetchedPage, engine: Engine) -> PageFacts:

@@ -296,7 +296,7 @@ def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) 
             step,
             now,
         )
-    text = page.document.text()[:OBSERVATION_CHARS]
+    text = page.visible_text[:OBSERVATION_CHARS]
     if not text:
         return
     provenance = {

@@ -14,6 +14,7 @@ import math
 import re
 import time
 import urllib.robotparser
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -44,8 +45,54 @@ ROBOTS_RETRY_S = 60.0
 ROBOTS_MAX_BYTES = 500_000  # RFC 9309 §2.5: at least 500 KiB must be parsed
 _MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9.+-]{0,40}/[a-z0-9][a-z0-9.+-]{0,60}")
 LOGIN_OPTIONS = "--login-url/--username/--password-env, --cookie NAME=VALUE or --header 'Name: value'"
+REUSED_PAGES = 64
+REUSED_BYTES = 8_000_000
+"""The pages (and their bodies' characters) an HTTP session keeps for its oracles to reuse, most
+recently loaded first: the related pages they ask for (a list's previous page, the resource behind an
+edit form) are mostly pages the walk just loaded."""
 # Links that end the session or destroy data are never followed by the explorer.
 DEFAULT_AVOID = r"(?i)(log-?out|sign-?out|/logoff|[?&](confirm|really)=|/(delete|destroy|remove)(/|$|\?))"
+
+
+class LoadedPages:
+    """The session's last pages by route, bounded in count and size (`REUSED_PAGES`, `REUSED_BYTES`),
+    for `HttpEngine.reuse_page`: each is what the site answered a GET, kept only while nothing can have
+    changed it since — a write or a login forgets them all, and so does another app version."""
+
+    __slots__ = ("_pages", "_chars", "_version", "reused")
+
+    def __init__(self) -> None:
+        self._pages: OrderedDict[str, FetchedPage] = OrderedDict()
+        self._chars = 0
+        self._version: str | None = None
+        self.reused = 0
+
+    def add(self, route: str, page: FetchedPage) -> None:
+        if page.method != "GET" or len(page.body) > REUSED_BYTES:
+            return
+        old = self._pages.pop(route, None)
+        if old is not None:
+            self._chars -= len(old.body)
+        self._pages[route] = page
+        self._chars += len(page.body)
+        while len(self._pages) > REUSED_PAGES or self._chars > REUSED_BYTES:
+            _, dropped = self._pages.popitem(last=False)
+            self._chars -= len(dropped.body)
+
+    def get(self, route: str, version: str | None) -> FetchedPage | None:
+        if version != self._version:
+            # pages of another version of the app (or of an unknown one before it said which) are stale
+            self.clear()
+            self._version = version
+            return None
+        page = self._pages.get(route)
+        if page is not None:
+            self.reused += 1
+        return page
+
+    def clear(self) -> None:
+        self._pages.clear()
+        self._chars = 0
 
 
 @dataclass
@@ -101,6 +148,7 @@ class HttpEngine:
         self._logged_in = False
         self._relogins = 0
         self._walled_anyway: set[str] = set()
+        self._loaded = LoadedPages()
 
     # -- addresses -------------------------------------------------------------------------------
     def route_of(self, url: str) -> str | None:
@@ -225,6 +273,8 @@ class HttpEngine:
     def request(self, url: str, *, method: str = "GET", data: Mapping[str, str] | None = None) -> FetchedPage:
         """One exchange with the session's cookies and headers, outside the step accounting: no delay,
         not counted, not classified (the login form's own requests, `login.http_login`)."""
+        if method != "GET":
+            self._loaded.clear()  # a write (a login's POST): what was loaded before may have changed
         return self._http(url, method=method, data=data)
 
     def _http(self, url: str, **kwargs: Any) -> FetchedPage:
@@ -265,6 +315,7 @@ class HttpEngine:
         self.headers.update(dict(creds.headers))
         if creds.login_url:
             self._form_login(creds)
+        self._loaded.clear()  # the site may show a logged-in visitor other pages
         self._logged_in = True
         self._logged_in_now()
 
@@ -289,6 +340,7 @@ class HttpEngine:
         creds = self.credentials
         if creds is None or not creds.login_url or result.route in self._walled_anyway:
             return result
+        self._loaded.clear()
         try:
             self._form_login(creds)
         except LoginFailed:
@@ -330,6 +382,9 @@ class HttpEngine:
             # The class names the failure; the message may quote what the server sent.
             cause = exc.__cause__ if exc.__cause__ is not None else exc
             return FetchResult("network_error", route, url, detail=type(cause).__name__)
+        if not self.can_click:
+            # every action of this engine is a GET of a followable link: the walk itself writes nothing
+            self._loaded.add(route, page)
         return self.classify(route, page)
 
     def classify(self, route: str, page: FetchedPage) -> FetchResult:
@@ -366,6 +421,17 @@ class HttpEngine:
                 "login_wall", route, page.url, detail="login form instead of content", **common
             )
         return FetchResult("page", route, page.url, **common)
+
+    def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
+        """The page of `url` this session already loaded (`LoadedPages`), else None. An engine that
+        clicks (the browser's) keeps none: a click may write."""
+        route = self.route_of(url)
+        return None if route is None else self._loaded.get(route, version)
+
+    @property
+    def pages_reused(self) -> int:
+        """Oracle fetches answered from `reuse_page` instead of a request."""
+        return self._loaded.reused
 
     def fetch_page(self, url: str) -> FetchedPage:
         """The oracles' `Fetch`: a response of this origin; OSError when there is none to be had."""

@@ -27,7 +27,10 @@ def inspect(
         linked_from=graph.linking_to,
         loaded=graph.is_state,
     )
-    return same_root_cause(inspect_page(page, _oracle_fetch(engine), config), graph.live_bugs())
+    # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.
+    version = None if allow_destructive else graph.app_version
+    fetch = _oracle_fetch(engine, reuse=not allow_destructive, version=version)
+    return same_root_cause(inspect_page(page, fetch, config), graph.live_bugs())
 
 
 def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Finding]:
@@ -67,15 +70,21 @@ def _same_cause(f: Finding, bug: Bug) -> bool:
     return mine is None or theirs is None or mine == theirs
 
 
-def _oracle_fetch(engine: Engine) -> Callable[[str], FetchedPage]:
+def _oracle_fetch(engine: Engine, *, reuse: bool, version: str | None) -> Callable[[str], FetchedPage]:
     # The oracles may look at related pages (the previous page of a list, the article behind a
     # form). Their `OracleFetch` keeps the pages of one step; only failures are kept here, so a
     # fetch the oracles ask for *again* (a page after a destructive action) is a fresh request.
+    # With `reuse`, a page the session already loaded is taken from the engine instead of asked for
+    # again (`Engine.reuse_page`): the walk wrote nothing, so the site would answer the same.
     failed: dict[str, OSError] = {}
 
     def fetch(url: str) -> FetchedPage:
         if url in failed:
             raise failed[url]
+        if reuse:
+            page = engine.reuse_page(url, version)
+            if page is not None:
+                return page
         try:
             return engine.fetch_page(url)
         except OSError as exc:

@@ -44,8 +44,14 @@ def parse_count(text: str) -> tuple[str, int] | None:
     return match.group("label").strip(" :-—"), int(match.group("n"))
 
 
-def _labels(root: Node) -> list[tuple[Node, str, int]]:
-    """Innermost elements whose whole text is a count."""
+def _labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
+    """Innermost elements whose whole text is a count (kept with the page: a page is counted as the
+    current one and, reused by the session, again as another page of a list)."""
+    return page.derived(_count_labels)
+
+
+def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
+    root = page.document
     found = []
     for node in root.iter():
         if node.tag in ("script", "style", "title", "option", "#document", "html", "body"):
@@ -127,7 +133,7 @@ def _listed(page: FetchedPage, noun: str) -> tuple[int, int] | None:
     """Items of the list labelled `noun` on another page of it (alone, and with nested ones), or
     None when that page has no such labelled list (then the list's pages cannot be told apart)."""
     containers = {id(c) for c, _ in find_lists(page.document)}
-    for label, other_noun, _shown in _labels(page.document):
+    for label, other_noun, _shown in _labels(page):
         if other_noun == noun and (items := labelled_list(label, containers)) is not None:
             return len(items), _with_nested(items)
     return None
@@ -144,7 +150,7 @@ def check_count_mismatch(
     containers = {id(c) for c, _ in find_lists(page.document)}
     mismatches: list[tuple[Node, int, int]] = []
     walked: list[FetchedPage] | None = None
-    for label, noun, shown in _labels(page.document):
+    for label, noun, shown in _labels(page):
         items = labelled_list(label, containers)
         if items is None or shown in (len(items), _with_nested(items)):
             continue

@@ -241,8 +241,10 @@ def _label(item: Node) -> str:
 _URL_ATTRS = ("href", "hx-get", "data-hx-get", "data-href", "data-url")
 
 
+@lru_cache(maxsize=16)
 def targets(doc: Node) -> list[tuple[Node, str]]:
-    """Elements that lead to another URL without a form: links, and HTMX/data-href buttons."""
+    """Elements that lead to another URL without a form: links, and HTMX/data-href buttons. Cached per
+    element (nodes hash by identity; read-only for callers): several oracles ask for one page's."""
     out = []
     for node in doc.iter():
         if node.tag not in ("a", "link", "button", "li", "span", "div", "option"):
@@ -265,6 +267,10 @@ def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
 
 def pager_nodes(page: FetchedPage) -> list[Node]:
     """The page's pagination controls (lists that are pagers)."""
+    return list(page.derived(_pager_nodes))
+
+
+def _pager_nodes(page: FetchedPage) -> list[Node]:
     return [c for c, items in find_lists(page.document) if is_pager(c, items)]
 
 
@@ -273,6 +279,10 @@ def has_pagination(page: FetchedPage) -> bool:
     another page. A pager drawn for a single page (« 1 » with disabled arrows, as common pagination
     macros draw it) leads nowhere: the list is complete. An enabled control a script handles (`href="#"`
     with a handler, `javascript:`, a button) that is not the current page leads somewhere too."""
+    return page.derived(_has_pagination)
+
+
+def _has_pagination(page: FetchedPage) -> bool:
     if other_pages(page):
         return True
     base = base_url(page)
@@ -295,6 +305,10 @@ def other_pages(page: FetchedPage) -> list[str]:
     """URLs of the list's other pages: enabled controls of its pagers, and rel=next/prev links, whose
     target is not this page — not the current page's own number (`active`, `aria-current`, the same
     page number), not a disabled arrow, not a `#` or script link."""
+    return list(page.derived(_other_pages))
+
+
+def _other_pages(page: FetchedPage) -> list[str]:
     base = base_url(page)
     here = list_page_key(page.url)
     controls: list[tuple[Node, str]] = [

@@ -83,7 +83,12 @@ def _scope(page: FetchedPage, runs: list[tuple[Node, str, list[Node]]]) -> list[
 
 def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     """Lists by position (container path + item signature), keeping positions that occur once on
-    the page, as item identities."""
+    the page, as item identities. Kept with the page (read-only): a page is compared as the current
+    one and, reused by the session, again as the next one's previous page."""
+    return page.derived(_lists_by_position)
+
+
+def _lists_by_position(page: FetchedPage) -> dict[str, list[set[str]]]:
     base = base_url(page)
     runs = [
         (c, sig, items)
@@ -193,7 +198,6 @@ def check_duplicate_pagination(
     if previous is None or previous.status >= 400 or not previous.is_html:
         return []
     here, there = _content_lists(page), _content_lists(previous)
-    titles = _titles(page)
     for key, items in here.items():
         if key not in there or not items:
             continue
@@ -204,6 +208,7 @@ def check_duplicate_pagination(
         repeated = [keys for keys in items if keys and keys & seen]
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
             continue
+        titles = _titles(page)  # only for a finding: it reads every list of the page
         names = [short(titles.get(frozenset(k), "") or sorted(k)[0], 80) for k in repeated]
         # One finding per page: the template names no page text (titles and list are evidence).
         return [

@@ -1,0 +1,63 @@
+"""`python -m benchmarks.overhead`: the site's record of requests, the bare loop's login, and a real run
+at a tiny budget."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from benchmarks.overhead import HEADER, form_login
+from benchmarks.recorded_site import Recording, read_requests
+from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
+from bughunt.webapp.pages import Response
+from bughunt.webapp.server import Request
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_record_gives_each_reader_only_the_requests_since_its_last_look(tmp_path):
+    record = tmp_path / "requests"
+    with record.open("a", encoding="utf-8") as out:
+        app = Recording(lambda request: Response(200, "ok"), out)
+        app(Request("GET", "/a?page=2"))
+        first, offset = read_requests(record, 0)
+        app(Request("POST", "/login"))
+        app(Request("GET", "/b"))
+        second, end = read_requests(record, offset)
+    assert first == [("GET", "/a?page=2")]
+    assert second == [("POST", "/login"), ("GET", "/b")]
+    assert read_requests(record, end) == ([], end)
+
+
+def test_the_bare_loop_logs_in_through_the_login_form():
+    with running_conduit() as url, httpx.Client(follow_redirects=False) as client:
+        before = client.get(url + "/settings")
+        form_login(client, url + "/login", DEMO_USER, DEMO_PASSWORD)
+        after = client.get(url + "/settings")
+    assert before.status_code != 200  # the settings page is behind the login
+    assert after.status_code == 200
+
+
+@pytest.mark.slow
+def test_a_tiny_run_measures_the_explorer_beside_the_bare_loop_over_its_own_requests():
+    p = subprocess.run(
+        [sys.executable, "-m", "benchmarks.overhead", "--site", "builtin,conduit-htmx", "--budget", "4",
+         "--repeats", "1", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr[-2000:]
+    result = json.loads(p.stdout)
+    for name in ("builtin", "conduit-htmx"):
+        site = result["sites"][name]
+        run = site["rounds"][0]
+        assert site["same_start"] and run["clicks"] == 4
+        # the bare loop replays every request the explorer made after start-up (all GETs here)
+        assert run["bare_requests"] == run["requests_after_start"] - run["not_replayed"] > 0
+        assert site["explorer_cpu_s"] > 0 and site["bare_cpu_s"] > 0 and site["over_bare"] > 0
+    assert "× bare" in p.stderr  # progress, one line a round
+    assert HEADER.split()[0] == "site"
