@@ -33,7 +33,8 @@ def inspect(
 def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Finding]:
     """Findings that join an open bug of one root cause: the same kind, normalised message and error
     (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
-    page led to each — `/user/john` reached from one post and `/user/susan` from another. The
+    page led to each — `/user/john` reached from one post and `/user/susan` from another; or the same
+    stored payload (`source_key`) on any two routes (a feed and its author's page). The
     finding keeps its route (an occurrence) and takes the bug's fingerprint."""
     out: list[Finding] = []
     own = {b.fingerprint for b in bugs if b.status == "open"}
@@ -57,13 +58,17 @@ def _same_cause(f: Finding, bug: Bug) -> bool:
         return False
     if normalise_message(bug.message) != normalise_message(f.message):
         return False
-    if one_template(route_shape(bug.route), f.shape) is None:
-        return False
     try:
         stored = json.loads(bug.evidence or "{}")
     except ValueError:
         stored = {}
-    mine, theirs = f.evidence.get("error_key"), stored.get("error_key") if isinstance(stored, dict) else None
+    stored = stored if isinstance(stored, dict) else {}
+    source = f.evidence.get("source_key")
+    if source is not None and source == stored.get("source_key"):
+        return True  # one stored payload shown on two pages of any templates (a feed, a profile)
+    if one_template(route_shape(bug.route), f.shape) is None:
+        return False
+    mine, theirs = f.evidence.get("error_key"), stored.get("error_key")
     return mine is None or theirs is None or mine == theirs
 
 

@@ -1,7 +1,8 @@
 """A displayed count that disagrees with the list it labels ("Favorites (3)" above two items).
 
 A label is a short element whose whole text is a count: `Label (N)`, `Label [N]` or `N label`.
-The list it labels is the element right after it (see `labelled_list`). Counts inside list items (a
+The list it labels is the element right after it, or the run of same-structure items that starts
+right after it in one container (a heading over a flat loop: see `labelled_list`). Counts inside list items (a
 "3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
 paginated list legitimately exceeds one page: it is compared with the items of all its pages when
 the pagers lead to at most `MAX_PAGES` others (fetched), else skipped. A pager that leads to no
@@ -12,6 +13,7 @@ read") are not counts.
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 
 from loguru import logger
 
@@ -77,9 +79,21 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
         siblings = node.parent.elements
         following = siblings[siblings.index(node) + 1 :]
         if following:
-            return list_items(following[0], min_items=1 if level == 0 else 2)
+            items = list_items(following[0], min_items=1 if level == 0 else 2)
+            return items if items is not None or level else _run(following)
         node = node.parent
     return None
+
+
+def _run(following: list[Node]) -> list[Node] | None:
+    """The items of a flat loop right after a label in one container (`<h1>Posts (7)</h1>` then the
+    `<article>`s, then the pager), with no element of their own around them: the leading run of two
+    or more same-signature siblings, or None."""
+    first = item_signature(following[0])
+    if not first:
+        return None
+    run = list(takewhile(lambda n: item_signature(n) == first, following))
+    return run if len(run) >= 2 else None
 
 
 def _with_nested(items: list[Node]) -> int:

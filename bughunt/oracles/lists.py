@@ -219,13 +219,22 @@ def identities(items: list[Node], base: str) -> list[set[str]]:
     out: list[set[str]] = []
     for item, item_links, label in zip(items, links, labels, strict=True):
         url = _permalink(item, [(a, u) for a, u in item_links if shared[u] == 1])
-        if url:
+        if _control_only(item):
+            out.append(set())  # a "Load more" row: the list's control, not one of its items
+        elif url:
             out.append({"href:" + url})
         elif label and not label_like(label) and repeated[label] == 1:
             out.append({"title:" + label})
         else:
             out.append(set())
     return out
+
+
+def _control_only(item: Node) -> bool:
+    """Whether all the item's text is the text of its buttons (a row holding the list's "Load more"
+    control, drawn on every page of it): a control is no item to tell apart from the others."""
+    text = "".join(item.text().split())
+    return bool(text) and text == "".join("".join(b.text() for b in item.find_all("button")).split())
 
 
 def _label(item: Node) -> str:
@@ -293,7 +302,8 @@ _CURRENT = frozenset({"active", "current", "is-current", "selected"})
 
 def other_pages(page: FetchedPage) -> list[str]:
     """URLs of the list's other pages: enabled controls of its pagers, and rel=next/prev links, whose
-    target is not this page — not the current page's own number (`active`, `aria-current`, the same
+    target is not this page, and links to this path with another named page number (`?page=3`) —
+    not the current page's own number (`active`, `aria-current`, the same
     page number), not a disabled arrow, not a `#` or script link."""
     base = base_url(page)
     here = list_page_key(page.url)
@@ -304,6 +314,17 @@ def other_pages(page: FetchedPage) -> list[str]:
     ]
     for pager in pager_nodes(page):
         controls += targets(pager)
+    # A link to this path with another value of a parameter named as a page is another page of the
+    # list, whatever it looks like (buttons in a row with no pager around them, an arrow icon).
+    path = urlsplit(page.url).path
+    controls += [
+        (n, href)
+        for n, href in targets(page.document)
+        if n.tag == "a"
+        and (url := absolute(base, href)) is not None
+        and urlsplit(url).path == path
+        and any(k.lower() in PAGE_KEYS and v.isdigit() for k, v in parse_qsl(urlsplit(url).query))
+    ]
     out: list[str] = []
     for node, href in controls:
         url = absolute(base, href) if not href.startswith("#") else None

@@ -19,7 +19,7 @@ pages (a menu whose current item is not a link, a tag cloud).
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
 
@@ -146,7 +146,8 @@ def previous_page_url(page: FetchedPage) -> str | None:
     with N-1 — among all the page's controls when N is a named page parameter, among the pager's own
     links only when N is a path segment. (Looking everywhere for a path's N-1 read numeric
     identifiers as page numbers: `/tag/92` from the related tags of `/tag/93` was compared as its
-    previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.)"""
+    previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.) A
+    named page parameter with no control back to N-1 (a "Load more" page) gives the URL with N-1."""
     base = base_url(page)
     controls = [(n, absolute(base, href)) for n, href in targets(page.document)]
     candidates = [
@@ -165,7 +166,18 @@ def previous_page_url(page: FetchedPage) -> str | None:
         there = page_number(url) if url else None
         if there and there[0] == here[0] and there[1] == here[1] - 1:
             return url
-    return None
+    # A page reached by a "Load more" control has no way back (htmx loads `?page=2` into the page
+    # the button was on): a parameter named as a page says where page N-1 is all the same.
+    return _with_page(page.url, here[1] - 1) if here[2] else None
+
+
+def _with_page(url: str, number: int) -> str:
+    """`url` with its named page parameter set to `number` (the first such parameter only)."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    at = next(i for i, (k, v) in enumerate(pairs) if k.lower() in PAGE_KEYS and v.isdigit())
+    pairs[at] = (pairs[at][0], str(number))
+    return urlunsplit(parts._replace(query=urlencode(pairs), fragment=""))
 
 
 def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None:

@@ -4,7 +4,8 @@ A site's own scripts live in `<head>` or at block level; a `<script>` (or an ele
 inline event handler such as `onerror`) that shows two of three signs — inside a container named
 like user content (comment, reply, review, message, bio, …), directly inside a text-level element
 (a paragraph, a list item, a table cell), next to running text — was written by a user and should
-have been escaped.
+have been escaped. The code's normalised digest (`source_key`, a number) goes with the finding: one
+stored payload shown on several lists is one root cause.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
+from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
 
 _TEXT_LEVEL = frozenset(
@@ -93,6 +95,9 @@ def check_unescaped_script(
                     handler=handler,
                     line=node.line,
                     code=short(code, 200),
+                    # The stored text is the root cause, not the page: the same payload on a feed
+                    # and on its author's page is one bug (`explorer.inspection.same_root_cause`).
+                    source_key=error_key(code),
                 ),
                 shape=page_shape(page),
             )

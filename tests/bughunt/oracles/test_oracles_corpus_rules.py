@@ -1,0 +1,182 @@
+"""Rules learnt from the misses on real applications, each on small hand-made pages of imaginary apps
+(no application's markup): a list paged by a "Load more" button whose page 2 has no way back; an edit
+form whose "Back" link leads to the list, not the record, which shows its values as "Label: value"
+lines; a count in a heading over a flat loop of items in the same container, paged by a row of
+buttons with no pager around them; and one stored script payload shown on two pages of different
+templates. Each fires on the bad page and is silent on the good one."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bughunt.explorer.inspection import same_root_cause
+from bughunt.explorer.store import Bug
+from bughunt.oracles import Finding
+from bughunt.oracles.counts import check_count_mismatch
+from bughunt.oracles.forms import check_form_drops_value
+from bughunt.oracles.lists import has_pagination, identities, list_items
+from bughunt.oracles.pagination import check_duplicate_pagination, previous_page_url
+from bughunt.oracles.scripts import check_unescaped_script
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
+
+ORIGIN = "http://app.test"
+
+
+def page(body: str, path: str = "/", status: int = 200) -> FetchedPage:
+    html = f"<html><head><title>t</title></head><body><main>{body}</main></body></html>"
+    url = ORIGIN + path
+    return FetchedPage(url, route_of(url), status, {}, "text/html", html, 1.0)
+
+
+class Fetcher:
+    def __init__(self, *pages: FetchedPage) -> None:
+        self.pages = {p.url: p for p in pages}
+        self.calls: list[str] = []
+
+    def __call__(self, url: str) -> FetchedPage:
+        self.calls.append(url)
+        return self.pages.get(url) or page("<h1>Not found</h1>", route_of(url), 404)
+
+
+# --- a people directory: rows in a table, a "Load more" row fetching `?page=N+1` by htmx ----------
+
+
+def directory(ids: range, next_page: int) -> str:
+    rows = "".join(
+        f'<tr><td>Person {n}</td><td>{n}@mail.test</td><td><a href="/people/{n}/edit">Edit</a> '
+        f'<a href="/people/{n}">View</a></td></tr>'
+        for n in ids
+    )
+    more = (
+        f'<tr><td colspan="3"><button hx-get="/people?page={next_page}" hx-target="closest tr">'
+        "Load more</button></td></tr>"
+    )
+    return f"<table><thead><tr><th>Name</th><th>Email</th><th></th></tr></thead><tbody>{rows}{more}</tbody></table>"
+
+
+@pytest.mark.parametrize(("second", "fires"), [(range(10, 20), False), (range(9, 19), True)])
+def test_a_load_more_page_without_a_way_back_is_compared_with_the_page_before(
+    second: range, fires: bool
+) -> None:
+    first = page(directory(range(0, 10), 2), "/people?page=1")
+    two = page(directory(second, 3), "/people?page=2")
+    fetch = Fetcher(first)
+    assert previous_page_url(two) == first.url
+    found = check_duplicate_pagination(two, fetch)
+    assert fetch.calls == [first.url]
+    assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
+    if fires:
+        assert "Person 9" in found[0].evidence["repeated"]
+
+
+def test_the_load_more_row_is_the_lists_control_not_an_item() -> None:
+    doc = page(directory(range(0, 3), 2)).document
+    [table] = doc.find_all("table")
+    items = list_items(table) or []
+    keys = identities(items, ORIGIN + "/")
+    assert len(items) == 4 and keys[-1] == set() and all(keys[:3])
+
+
+def test_a_page_number_in_the_path_still_needs_the_pager() -> None:
+    # No named parameter: `/people/2` may be a person, so nothing is made up.
+    assert previous_page_url(page(directory(range(0, 3), 3), "/people/2")) is None
+
+
+# --- an address book: the edit form's "Back" goes to the list; the record shows "Phone: …" lines ---
+
+
+def edit_form(phone: str) -> FetchedPage:
+    value = f' value="{phone}"' if phone else ""
+    return page(
+        '<form action="/people/7/edit" method="post"><fieldset><p><label for="email">Email</label>'
+        '<input name="email" id="email" type="email" value="ann@mail.test"></p>'
+        '<p><label for="name">Name</label><input name="name" id="name" value="Ann Lee"></p>'
+        f'<p><label for="phone">Phone</label><input name="phone" id="phone" type="text"{value}></p>'
+        '</fieldset><button>Save</button></form><p><a href="/people">Back</a></p>',
+        "/people/7/edit",
+    )
+
+
+RECORD = page(
+    "<h1>Ann Lee</h1><div><div>Phone: 555-0107</div><div><b>Email:</b> ann@mail.test</div></div>"
+    '<p><a href="/people/7/edit">Edit</a> <a href="/people">Back</a></p>',
+    "/people/7",
+)
+LIST = page(directory(range(0, 10), 2), "/people")
+
+
+@pytest.mark.parametrize(("phone", "fires"), [("", True), ("555-0107", False)])
+def test_an_edit_form_whose_back_link_goes_to_the_list_is_compared_with_its_record(
+    phone: str, fires: bool
+) -> None:
+    fetch = Fetcher(RECORD, LIST)
+    found = check_form_drops_value(edit_form(phone), fetch)
+    assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
+    if fires:
+        assert found[0].evidence["field"] == "phone" and found[0].evidence["shown"] == "555-0107"
+        assert found[0].evidence["resource_url"] == RECORD.url
+
+
+def test_a_block_of_several_labelled_lines_is_not_one_value() -> None:
+    # The record shows both lines in one element: no "Phone: …" line of its own, nothing to compare.
+    merged = page("<h1>Ann Lee</h1><p>Phone: 555-0107 Email: ann@mail.test <br>Notes: none</p>", "/people/7")
+    assert check_form_drops_value(edit_form(""), Fetcher(merged, LIST)) == []
+
+
+# --- a journal: "Entries by ann (N)" heading, then the entries, then a row of page buttons --------
+
+
+def journal(path: str, shown: int, ids: range, pages: int) -> FetchedPage:
+    entries = "".join(
+        f'<article class="entry"><h2><a href="/entry/{n}">Entry {n}</a></h2><p>Text {n}.</p></article>'
+        for n in ids
+    )
+    buttons = (
+        "".join(f'<a class="btn" href="?page={n}">{n}</a>' for n in range(1, pages + 1)) if pages > 1 else ""
+    )
+    return page(f'<div class="col"><h1>Entries by ann ({shown})</h1>{entries}{buttons}</div>', path)
+
+
+@pytest.mark.parametrize(("shown", "fires"), [(3, False), (5, True)])
+def test_a_count_heading_over_a_flat_loop_in_its_container_is_compared(shown: int, fires: bool) -> None:
+    found = check_count_mismatch(journal("/user/ann", shown, range(3), 1))
+    assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
+
+
+@pytest.mark.parametrize(("shown", "fires"), [(5, False), (9, True)])
+def test_a_row_of_page_buttons_pages_the_list_and_its_count_is_of_every_page(shown: int, fires: bool) -> None:
+    first = journal("/user/ann", shown, range(3), 2)
+    second = journal("/user/ann?page=2", shown, range(3, 5), 2)
+    assert has_pagination(first)
+    fetch = Fetcher(second)
+    found = check_count_mismatch(first, fetch)
+    assert fetch.calls == [second.url]
+    assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
+
+
+# --- one stored payload on a feed and on its author's page: one root cause ------------------------
+
+
+def _bug(finding: Finding) -> Bug:
+    facts = {k: v for k, v in finding.evidence.items() if not isinstance(v, str)}
+    return Bug(
+        1, finding.fingerprint, finding.route, finding.kind, finding.message, json.dumps(facts), "open",
+        None, 0.0, 1, None,
+    )  # fmt: skip
+
+
+def _post(path: str, payload: str) -> FetchedPage:
+    return page(f'<div class="post"><p>Look at this <img src="x" onerror="{payload}"> nice</p></div>', path)
+
+
+def test_the_same_stored_payload_on_two_templates_is_one_bug_and_another_payload_is_another() -> None:
+    [on_feed] = check_unescaped_script(_post("/", "alert('one')"))
+    [on_profile] = check_unescaped_script(_post("/user/elif", "alert('one')"))
+    [other] = check_unescaped_script(_post("/user/elif", "document.title='two'"))
+    assert on_feed.fingerprint != on_profile.fingerprint  # two templates: the routes alone differ
+    [merged] = same_root_cause([on_profile], [_bug(on_feed)])
+    assert merged.fingerprint == on_feed.fingerprint and merged.route == "/user/elif"
+    assert same_root_cause([other], [_bug(on_feed)]) == [other]
