@@ -210,7 +210,7 @@ def _walk(page: FetchedPage) -> PageActions:
                     add("form", form_submission(node, target), node)
             continue
         if node.get("hx-get"):
-            add("hx", node.get("hx-get"), node)
+            add("hx", _hx_get(node), node)
         if node.get("data-href"):
             add("click", node.get("data-href"), node)
         match = _ONCLICK_NAV.match(node.get("onclick")) if node.get("onclick") else None
@@ -219,6 +219,23 @@ def _walk(page: FetchedPage) -> PageActions:
     if len(actions) >= MAX_ACTIONS:
         logger.info("page {} has more than {} actions: the rest are not followed", page.route, MAX_ACTIONS)
     return PageActions(tuple(actions), counts, places, tuple(clickables), selectors)
+
+
+def _hx_get(node: Node) -> str:
+    """The address an `hx-get` element requests: a named field sends its own value with it, as htmx
+    does (`<input name="email" hx-get="/check">` asks `/check?email=…`; without it a validation
+    endpoint reads a missing value and may store it)."""
+    href = node.get("hx-get")
+    name = node.get("name")
+    if node.tag not in ("input", "select", "textarea") or not name or "disabled" in node.attrs:
+        return href
+    if node.tag == "select":
+        value = selected_option(node) or ""
+    else:
+        value = node.raw_text() if node.tag == "textarea" else node.get("value")
+    path, _, fragment = href.partition("#")
+    joined = path + ("&" if "?" in path else "?") + urlencode([(name, value)])
+    return joined + ("#" + fragment if fragment else "")
 
 
 def clickable(node: Node) -> bool:
