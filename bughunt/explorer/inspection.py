@@ -48,7 +48,11 @@ def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Fi
         if twin is None:
             out.append(f)
             continue
-        template = one_template(route_shape(twin.route), f.shape) or f.shape
+        template = (
+            one_template(route_shape(twin.route), f.shape)
+            or one_template(route_shape(twin.route), route_shape(f.route))
+            or f.shape
+        )
         out.append(replace(f, shape=template, fingerprint=twin.fingerprint))
     return out
 
@@ -66,7 +70,9 @@ def _same_cause(f: Finding, bug: Bug) -> bool:
     source = f.evidence.get("source_key")
     if source is not None and source == stored.get("source_key"):
         return True  # one stored payload shown on two pages of any templates (a feed, a profile)
-    if one_template(route_shape(bug.route), f.shape) is None:
+    # The page's shape may read a query value as data (`?page=<v>` beside links to other pages)
+    # where the bug's bare route reads it as a number (`?page=<n>`): either reading may match.
+    if all(one_template(route_shape(bug.route), s) is None for s in (f.shape, route_shape(f.route))):
         return False
     mine, theirs = f.evidence.get("error_key"), stored.get("error_key")
     return mine is None or theirs is None or mine == theirs

@@ -5,7 +5,8 @@ The list it labels is the element right after it, or the run of same-structure i
 right after it in one container (a heading over a flat loop: see `labelled_list`). Counts inside list items (a
 "3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
 paginated list legitimately exceeds one page: it is compared with the items of all its pages when
-the pagers lead to at most `MAX_PAGES` others (fetched), else skipped. A pager that leads to no
+the pagers lead to at most `MAX_PAGES` others (fetched), else skipped; an item a faulty pager
+repeats on two pages is one item. A pager that leads to no
 other page (« 1 » with disabled arrows) pages nothing: the list is complete. Durations ("3 min
 read") are not counts.
 """
@@ -22,12 +23,13 @@ from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, e
 from bughunt.oracles.lists import (
     find_lists,
     has_pagination,
+    identities,
     item_signature,
     list_items,
     list_page_key,
     other_pages,
 )
-from bughunt.page import FetchedPage
+from bughunt.page import FetchedPage, base_url
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
@@ -137,14 +139,25 @@ def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | No
     return out
 
 
-def _listed(page: FetchedPage, noun: str) -> tuple[int, int] | None:
-    """Items of the list labelled `noun` on another page of it (alone, and with nested ones), or
-    None when that page has no such labelled list (then the list's pages cannot be told apart)."""
+def _listed(page: FetchedPage, noun: str) -> tuple[int, int, list[frozenset[str]]] | None:
+    """Items of the list labelled `noun` on another page of it (alone, with nested ones, and their
+    identities), or None when that page has no such labelled list (then the list's pages cannot be
+    told apart)."""
     containers = {id(c) for c, _ in find_lists(page.document)}
     for label, other_noun, _shown in _labels(page.document):
         if other_noun == noun and (items := labelled_list(label, containers)) is not None:
-            return len(items), _with_nested(items)
+            return len(items), _with_nested(items), _keys(items, page)
     return None
+
+
+def _keys(items: list[Node], page: FetchedPage) -> list[frozenset[str]]:
+    return [frozenset(k) for k in identities(items, base_url(page))]
+
+
+def _distinct(keys: list[frozenset[str]]) -> int | None:
+    """Items of a list walked over its pages, an item repeated on two pages counted once (a pager's
+    own bug is not the count's); None when some item has no identity."""
+    return len(set(keys)) if all(keys) else None
 
 
 def check_count_mismatch(
@@ -174,7 +187,8 @@ def check_count_mismatch(
                 continue
             listed += sum(c[0] for c in counted if c is not None)
             nested = _with_nested(items) + sum(c[1] for c in counted if c is not None)
-            if shown in (listed, nested):
+            distinct = _distinct(_keys(items, page) + [k for c in counted if c is not None for k in c[2]])
+            if shown in (listed, nested, distinct):
                 continue
         mismatches.append((label, shown, listed))
     if not mismatches:

@@ -157,6 +157,15 @@ def test_a_row_of_page_buttons_pages_the_list_and_its_count_is_of_every_page(sho
     assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
 
 
+def test_an_item_a_faulty_pager_repeats_is_counted_once() -> None:
+    # Five entries; page 2 starts one early and repeats entry 2: the count of five is right.
+    first = journal("/user/ann", 5, range(3), 2)
+    second = journal("/user/ann?page=2", 5, range(2, 5), 2)
+    assert check_count_mismatch(first, Fetcher(second)) == []
+    wrong = journal("/user/ann", 7, range(3), 2)
+    assert [f.kind for f in check_count_mismatch(wrong, Fetcher(second))] == ["count_mismatch"]
+
+
 # --- one stored payload on a feed and on its author's page: one root cause ------------------------
 
 
@@ -180,3 +189,26 @@ def test_the_same_stored_payload_on_two_templates_is_one_bug_and_another_payload
     [merged] = same_root_cause([on_profile], [_bug(on_feed)])
     assert merged.fingerprint == on_feed.fingerprint and merged.route == "/user/elif"
     assert same_root_cause([other], [_bug(on_feed)]) == [other]
+
+
+def test_a_repeat_on_the_second_page_of_two_authors_is_one_bug() -> None:
+    # Each author's page 2 links its other pages, so its shape reads the page number as data
+    # (`?page=<v>`); the bug stored from the first author's route reads it as a number.
+    def second(author: str) -> FetchedPage:
+        return journal(f"/user/{author}?page=2", 5, range(2, 5), 3)
+
+    [first] = check_duplicate_pagination(second("ann"), Fetcher(journal("/user/ann?page=1", 5, range(3), 3)))
+    [again] = check_duplicate_pagination(second("bo"), Fetcher(journal("/user/bo?page=1", 5, range(3), 3)))
+    assert again.shape.endswith("?page=<v>") and first.fingerprint != again.fingerprint
+    [merged] = same_root_cause([again], [_bug(first)])
+    assert merged.fingerprint == first.fingerprint and merged.route == "/user/bo?page=2"
+
+
+def test_a_handler_on_a_named_field_of_the_sites_form_is_the_forms_own() -> None:
+    form = (
+        '<form method="post" action="/users"><label class="checkbox"><input name="verified" type="checkbox"'
+        ' onchange="toggleMail();"> Verified</label><button>Create</button></form>'
+    )
+    assert check_unescaped_script(page(form, "/create-user")) == []
+    pasted = '<div class="post"><p>Hi <input onfocus="alert(1)" autofocus> there</p></div>'
+    assert [f.kind for f in check_unescaped_script(page(pasted, "/post/3"))] == ["unescaped_script"]
