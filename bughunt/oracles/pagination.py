@@ -8,6 +8,9 @@ list's own pager says so — a rel=prev or "previous" control, or N-1 among the 
 `/tag/93` linking `/tag/92` from a related-tags box, or `/c/2` linking `/c/1` from a category menu,
 is another list. A parameter named as a page (`?page=3`, `?p=3`) says so itself.
 
+A click in place that appends the next batch to the list shown ("More") is judged on the rendered
+list after it: an item shown twice there, each shown once before the click, is a repeat.
+
 Lists are runs of same-structure items, found among mixed siblings (previews beside tabs and a
 pager) and matched by their position in the page (container path + item signature). When the page
 has a pager, only the runs in the pager's nearest enclosing container count: that is the list the
@@ -81,10 +84,9 @@ def _scope(page: FetchedPage, runs: list[tuple[Node, str, list[Node]]]) -> list[
     return runs
 
 
-def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
+def _content_items(page: FetchedPage) -> dict[str, list[Node]]:
     """Lists by position (container path + item signature), keeping positions that occur once on
-    the page, as item identities."""
-    base = base_url(page)
+    the page, as their items."""
     runs = [
         (c, sig, items)
         for c, sig, items in item_runs(page.document)
@@ -93,7 +95,13 @@ def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     by_key: dict[str, list[list[Node]]] = {}
     for container, sig, items in _scope(page, runs):
         by_key.setdefault(f"{container.path()} > {sig}", []).append(items)
-    return {key: identities(lists[0], base) for key, lists in by_key.items() if len(lists) == 1}
+    return {key: lists[0] for key, lists in by_key.items() if len(lists) == 1}
+
+
+def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
+    """`_content_items` as item identities."""
+    base = base_url(page)
+    return {key: identities(items, base) for key, items in _content_items(page).items()}
 
 
 def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
@@ -196,6 +204,49 @@ def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None
         return None
 
 
+def _appended(page: FetchedPage) -> list[Finding]:
+    """A click in place that grew a list ("More", "Load more": the next batch appended to the items
+    shown) and appended an item the list already showed: the same text as an item shown before the
+    click (texts unique there), and no link or label of its own to tell them apart — an item's
+    identity is unique in its list (`identities`), so set beside the items shown before, it and that
+    item lose their identities together (a second post by one author keeps its own text)."""
+    if page.clicked_from is None:
+        return []
+    origin = page.clicked_from[0]
+    base = base_url(page)
+    before_lists = _content_items(origin)
+    for key, items in _content_items(page).items():
+        before = before_lists.get(key, [])
+        if not before or len(items) <= len(before):
+            continue
+        texts = [" ".join(i.text().split()) for i in before]
+        if len(set(texts)) < len(texts):
+            continue  # texts that repeat before the click identify nothing
+        known = identities(before, base_url(origin))
+        repeated: list[Node] = []
+        for new in items[len(before) :]:
+            text = " ".join(new.text().split())
+            if not text or text not in texts:
+                continue
+            at = texts.index(text)
+            together = identities([*before, new], base)
+            if known[at] and not together[at] and not together[-1]:
+                repeated.append(new)
+        if not repeated:
+            continue
+        names = [short(item_title(i), 80) for i in repeated]
+        return [
+            Finding(
+                "duplicate_pagination",
+                page.route,
+                "paginated list repeats items from its previous page",
+                evidence(page, names[0], previous_url=origin.url, repeated=quoted(names), list=key),
+                shape=page_shape(page),
+            )
+        ]
+    return []
+
+
 def check_duplicate_pagination(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -203,7 +254,7 @@ def check_duplicate_pagination(
         return []
     previous = _previous_page(page, fetch)
     if previous is None or previous.status >= 400 or not previous.is_html:
-        return []
+        return _appended(page)
     here, there = _content_lists(page), _content_lists(previous)
     titles = _titles(page)
     for key, items in here.items():

@@ -8,6 +8,7 @@ templates. Each fires on the bad page and is silent on the good one."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -212,3 +213,46 @@ def test_a_handler_on_a_named_field_of_the_sites_form_is_the_forms_own() -> None
     assert check_unescaped_script(page(form, "/create-user")) == []
     pasted = '<div class="post"><p>Hi <input onfocus="alert(1)" autofocus> there</p></div>'
     assert [f.kind for f in check_unescaped_script(page(pasted, "/post/3"))] == ["unescaped_script"]
+
+
+# --- a single-page feed: "More" appends the next batch to the posts shown, at the same URL ---------
+
+
+def feed(posts: list[tuple[str, str]], before: FetchedPage | None = None) -> FetchedPage:
+    items = "".join(
+        f'<div class="post"><img src="/a.png"><div><p><a href="/user/{who}">{who}</a> — 2 hours ago:</p>'
+        f"<p>{text}</p></div></div>"
+        for who, text in posts
+    )
+    shown = page(f'<div class="feed">{items}</div><button>More</button>', "/")
+    return shown if before is None else replace(shown, clicked_from=(before, "More"))
+
+
+FIRST = [("ann", "Tea at noon."), ("bo", "Rain again."), ("cy", "New bike!")]
+
+
+@pytest.mark.parametrize(
+    ("batch", "fires"),
+    [
+        ([("cy", "New bike!"), ("ann", "Old photos.")], True),  # the batch starts with the last post shown
+        ([("ann", "Old photos."), ("bo", "Sun at last.")], False),  # more posts by the same authors
+    ],
+)
+def test_a_more_button_appending_a_post_already_shown_fires(
+    batch: list[tuple[str, str]], fires: bool
+) -> None:
+    before = feed(FIRST)
+    after = feed(FIRST + batch, before)
+    found = check_duplicate_pagination(after, None)
+    assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
+    if fires:
+        assert "cy" in found[0].evidence["repeated"]
+
+
+def test_a_count_wrong_on_page_one_of_an_author_and_page_two_of_another_is_one_bug() -> None:
+    [first] = check_count_mismatch(journal("/user/ann", 9, range(3), 1))
+    [again] = check_count_mismatch(journal("/user/bo?page=2", 9, range(3), 1))
+    [elsewhere] = check_count_mismatch(journal("/tag/tea?page=2", 9, range(3), 1))
+    [merged] = same_root_cause([again], [_bug(first)])
+    assert merged.fingerprint == first.fingerprint and merged.route == "/user/bo?page=2"
+    assert same_root_cause([elsewhere], [_bug(first)]) == [elsewhere]  # another collection
