@@ -10,7 +10,8 @@ carries (`/api/profiles/alice` requested by `/#/profile/alice`: a plain-word use
 the page passed on). The console lines and uncaught errors that follow a failed request are its
 consequences and go in its evidence. A page whose only failures are errors is fingerprinted by the
 first error's normalised message (first line, URLs shaped the same way, numbers and ids replaced).
-A partial opened as a document (no title, no script of its own: an htmx endpoint's rows) reports
+A lone GET of one item by its identifier answered 404 while the page loaded is an existence check
+the page handles ("do I follow user 12?": 404 means no), not a bug; after a click it is the click's. A partial opened as a document (no title, no script of its own: an htmx endpoint's rows) reports
 only its failed requests: its handlers call functions of the page it is swapped into. The message is a harness template: what the page said (the error text, the console line, the failing
 URL) is evidence only, which the explorer quarantines.
 """
@@ -97,6 +98,8 @@ def check_client_errors(
         if not _fragment(page)
         else tuple(e for e in page.client_errors if e.kind == "failed_request")
     )
+    if errors and page.clicked_from is None and all(_existence_check(e) for e in errors):
+        return []  # probes the page made as it loaded; a click's own 404 failed what it asked for
     if not errors:
         return []
     seen = [{"kind": e.kind, "text": e.text, "source": e.url, "status": e.status} for e in errors]
@@ -125,6 +128,21 @@ def check_client_errors(
             )
         )
     return findings
+
+
+_IDENTIFIERS = frozenset({"<n>", "<uuid>", "<id>"})
+
+
+def _existence_check(error: ClientError) -> bool:
+    """A GET of one item by its identifier answered 404, alone (`GET /api/me/following/12`: "do I
+    follow user 12?" — 404 is the answer "no", and the page goes on): an existence check the page
+    handles by design. A missing collection or endpoint (`/api/posts/`) is not one, nor a 404 the
+    page then fails on (an uncaught error or console line comes with it)."""
+    if error.kind != "failed_request" or error.status != 404:
+        return False
+    method = error.text.split(" ", 1)[0].upper() if error.text else "GET"
+    last = [s for s in urlsplit(error.url).path.split("/") if s][-1:]
+    return method in ("GET", "HEAD") and bool(last) and segment_shape(last[0]) in _IDENTIFIERS
 
 
 def _fragment(page: FetchedPage) -> bool:

@@ -160,3 +160,16 @@ def test_a_partial_opened_as_a_document_reports_its_failed_requests_not_its_hand
     assert finding.evidence["signature"] == "GET /api/count 500"
     # The same error on a page with a script of its own is the page's bug.
     assert [f.kind for f in check_client_errors(spa("/rows", missing))] == ["client_error"]
+
+
+def test_a_lone_404_for_one_item_by_its_id_is_an_existence_check_and_a_missing_endpoint_is_a_bug():
+    def failed(url: str, status: int, *more: ClientError) -> FetchedPage:
+        return spa("/member/ines", ClientError("failed_request", f"GET {status}", url, status), *more)
+
+    assert check_client_errors(failed(f"{API}/v1/me/following/12", 404)) == []
+    assert [f.kind for f in check_client_errors(failed(f"{API}/v1/posts/", 404))] == ["client_error"]
+    assert [f.kind for f in check_client_errors(failed(f"{API}/v1/me/following/12", 500))] == ["client_error"]
+    crash = ClientError("js_error", "TypeError: Cannot read properties of undefined (reading 'name')", "")
+    assert [f.kind for f in check_client_errors(failed(f"{API}/v1/members/12", 404, crash))] == [
+        "client_error"
+    ]
