@@ -20,6 +20,7 @@ from bughunt.oracles.forms import check_form_drops_value
 from bughunt.oracles.lists import has_pagination, identities, list_items
 from bughunt.oracles.pagination import check_duplicate_pagination, previous_page_url
 from bughunt.oracles.scripts import check_unescaped_script
+from bughunt.oracles.server_error import check_server_error
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 
@@ -256,3 +257,23 @@ def test_a_count_wrong_on_page_one_of_an_author_and_page_two_of_another_is_one_b
     [merged] = same_root_cause([again], [_bug(first)])
     assert merged.fingerprint == first.fingerprint and merged.route == "/user/bo?page=2"
     assert same_root_cause([elsewhere], [_bug(first)]) == [elsewhere]  # another collection
+
+
+# --- an error handler that renders its error page with status 200 ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        ('<div id="oops"><h2>Error!</h2><p>An error occurred. Please try again later.</p></div>', True),
+        ("<div><h1>Something went wrong</h1><p>We are looking into it.</p></div>", True),
+        ("<div><h2>Error</h2><p>That link was not found.</p></div>", False),  # a soft 404, not a crash
+        ('<form><h2>Error</h2><p>Fix the fields below.</p><input name="email"></form>', False),
+        ("<article><h1>Error handling in Go</h1><p>Errors are values.</p></article>", False),
+        ("<div><h1>Settings</h1><h2>Error</h2><p>Boom</p></div>", False),  # not the page's heading
+    ],
+)
+def test_an_error_page_answered_200_is_a_server_error(body: str, fires: bool) -> None:
+    header = '<header><h1>Shorty</h1><nav><a href="/">Home</a></nav></header>'
+    found = check_server_error(page(header + body, "/settings"))
+    assert [f.kind for f in found] == (["server_error"] if fires else [])
