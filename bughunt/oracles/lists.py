@@ -265,16 +265,45 @@ def targets(doc: Node) -> list[tuple[Node, str]]:
 def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
     """The previous page of a list paged without addresses: the page a click on its pager's
     second-page control ("2", "Next") was made on, when the click left the URL as it was (a single-page
-    app's `javascript:` pager; `FetchedPage.clicked_from`)."""
+    app's `javascript:` pager; `FetchedPage.clicked_from`) — or on the one enabled control without
+    words of an icon-only pager."""
     if page.clicked_from is None:
         return None
     origin, label = page.clicked_from
-    return origin if _SECOND_PAGE_TEXT.match(label) and pager_nodes(origin) else None
+    pagers = pager_nodes(origin)
+    if _SECOND_PAGE_TEXT.match(label) and pagers:
+        return origin
+    # An icon-only pager ("‹ ›" drawn as pictures) on its first page: the one enabled control
+    # without words is the way on (the way back is disabled there).
+    icons = [
+        n for p in pagers for n in p.find_all("a", "button") if not n.text() and not _inactive(n)
+    ]  # fmt: skip
+    return origin if not label.strip() and len(icons) == 1 else None
 
 
 def pager_nodes(page: FetchedPage) -> list[Node]:
-    """The page's pagination controls (lists that are pagers)."""
-    return [c for c, items in find_lists(page.document) if is_pager(c, items)]
+    """The page's pagination controls: lists that are pagers, and elements named as a pager
+    (`div#pagination` holding two icon buttons) that hold a link or button, outside those lists."""
+    return list(_pagers(page.document))
+
+
+@lru_cache(maxsize=8)
+def _pagers(root: Node) -> tuple[Node, ...]:
+    found = [c for c, items in find_lists(root) if is_pager(c, items)]
+    ids = {id(c) for c in found}
+    for node in root.iter():
+        if id(node) in ids or not _named_pager(node) or not node.find_all("a", "button"):
+            continue
+        if any(id(a) in ids for a in node.ancestors()) or any(id(d) in ids for d in node.iter()):
+            continue
+        found.append(node)
+        ids.add(id(node))
+    return tuple(found)
+
+
+def _named_pager(node: Node) -> bool:
+    names = " ".join(node.classes + (node.get("id"), node.get("aria-label"))).lower()
+    return "pagination" in names or "pager" in names
 
 
 def has_pagination(page: FetchedPage) -> bool:

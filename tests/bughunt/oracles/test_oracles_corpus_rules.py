@@ -277,3 +277,29 @@ def test_an_error_page_answered_200_is_a_server_error(body: str, fires: bool) ->
     header = '<header><h1>Shorty</h1><nav><a href="/">Home</a></nav></header>'
     found = check_server_error(page(header + body, "/settings"))
     assert [f.kind for f in found] == (["server_error"] if fires else [])
+
+
+# --- an admin table paged by two icon buttons in its header, the next rows fetched in place -----------
+
+
+def admin_table(ids: range, first_page: bool) -> str:
+    prev = ' disabled="true"' if first_page else ""
+    nav = (
+        '<tr><th colspan="2"><div id="pagination" class="pagination">'
+        f'<button type="button" class="nav prev" onclick="skip(-1)"{prev}><svg><path d="M1"/></svg></button>'
+        '<button type="button" class="nav next" onclick="skip(1)"><svg><path d="M2"/></svg></button>'
+        "</div></th></tr>"
+    )
+    rows = "".join(f'<tr><td><a href="/s{n}">/s{n}</a></td><td>link {n}</td></tr>' for n in ids)
+    return f"<table><thead>{nav}</thead><tbody>{rows}</tbody></table>"
+
+
+@pytest.mark.parametrize(("second", "fires"), [(range(4, 8), True), (range(5, 9), False)])
+def test_an_icon_only_pager_clicked_on_its_first_page_is_compared_with_it(second: range, fires: bool) -> None:
+    before = page(admin_table(range(0, 5), True), "/admin")
+    after = replace(page(admin_table(second, False), "/admin"), clicked_from=(before, ""))
+    found = check_duplicate_pagination(after, None)
+    assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
+    # On a later page both icons are enabled: which one was clicked is unknown, nothing is compared.
+    later = replace(page(admin_table(second, False), "/admin"), clicked_from=(after, ""))
+    assert check_duplicate_pagination(later, None) == []
