@@ -207,9 +207,10 @@ def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None
 def _appended(page: FetchedPage) -> list[Finding]:
     """A click in place that grew a list ("More", "Load more": the next batch appended to the items
     shown) and appended an item the list already showed: the same text as an item shown before the
-    click (texts unique there), and no link or label of its own to tell them apart — an item's
-    identity is unique in its list (`identities`), so set beside the items shown before, it and that
-    item lose their identities together (a second post by one author keeps its own text)."""
+    click (texts unique there), and, where that item had a link or label of its own, none to tell
+    them apart — an item's identity is unique in its list (`identities`), so set beside the items
+    shown before, it and that item lose their identities together (a second post by one author
+    keeps its own text; two posts alike in words keep their own permalinks)."""
     if page.clicked_from is None:
         return []
     origin = page.clicked_from[0]
@@ -229,8 +230,11 @@ def _appended(page: FetchedPage) -> list[Finding]:
             if not text or text not in texts:
                 continue
             at = texts.index(text)
+            if not known[at]:
+                repeated.append(new)  # nothing but its text tells it apart, and the text is the same
+                continue
             together = identities([*before, new], base)
-            if known[at] and not together[at] and not together[-1]:
+            if not together[at] and not together[-1]:
                 repeated.append(new)
         if not repeated:
             continue

@@ -303,3 +303,11 @@ def test_an_icon_only_pager_clicked_on_its_first_page_is_compared_with_it(second
     # On a later page both icons are enabled: which one was clicked is unknown, nothing is compared.
     later = replace(page(admin_table(second, False), "/admin"), clicked_from=(after, ""))
     assert check_duplicate_pagination(later, None) == []
+
+
+def test_a_more_button_repeat_of_a_post_known_only_by_its_text_fires() -> None:
+    # Every author posts twice: no post has a link or label of its own, only its text.
+    posts = [("ann", "Tea at noon."), ("bo", "Rain again."), ("ann", "Old photos."), ("bo", "Sun at last.")]
+    before = feed(posts)
+    assert check_duplicate_pagination(feed([*posts, ("bo", "Sun at last."), ("ann", "Hi.")], before)) != []
+    assert check_duplicate_pagination(feed([*posts, ("bo", "Snow."), ("ann", "Hi.")], before)) == []
