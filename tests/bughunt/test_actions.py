@@ -64,6 +64,20 @@ def test_an_hx_get_field_sends_its_own_value_as_htmx_does():
     ]
 
 
+def test_hx_vals_fill_the_paths_placeholders_and_an_unfilled_template_is_no_address():
+    body = """
+    <button hx-ext="path-params" hx-get="/link/edit/{id}" hx-vals='{"id": "ab-12"}'>edit</button>
+    <button hx-get="/confirm-delete" hx-vals='{"id": "ab-12", "n": 3}'>delete</button>
+    <button hx-get="/link/stats/{id}">stats</button>
+    <button hx-get="/other" hx-vals="js:{id: pick()}">other</button>
+    """
+    assert [a.target for a in extract_actions(page(body))] == [
+        "http://a.test/link/edit/ab-12",
+        "http://a.test/confirm-delete?id=ab-12&n=3",
+        "http://a.test/other",
+    ]
+
+
 def test_get_form_is_submitted_with_generated_values_and_post_forms_never():
     body = """
     <form action="/search" method="get">
