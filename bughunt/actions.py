@@ -9,12 +9,13 @@ oracles each ask, and the page is walked once.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
 
@@ -213,7 +214,7 @@ def _walk(page: FetchedPage) -> PageActions:
                     add("form", form_submission(node, target), node)
             continue
         if attrs.get("hx-get"):
-            add("hx", attrs["hx-get"], node)
+            add("hx", _hx_get(node), node)
         if attrs.get("data-href"):
             add("click", attrs["data-href"], node)
         match = _ONCLICK_NAV.match(attrs["onclick"]) if attrs.get("onclick") else None
@@ -222,6 +223,56 @@ def _walk(page: FetchedPage) -> PageActions:
     if len(actions) >= MAX_ACTIONS:
         logger.info("page {} has more than {} actions: the rest are not followed", page.route, MAX_ACTIONS)
     return PageActions(tuple(actions), counts, places, tuple(clickables), selectors)
+
+
+def _hx_get(node: Node) -> str | None:
+    """The address an `hx-get` element requests, as htmx builds it: a named field sends its own value
+    (`<input name="email" hx-get="/check">` asks `/check?email=…`; without it a validation endpoint
+    reads a missing value and may store it), and `hx-vals` (a JSON object) fills the path's `{name}`
+    placeholders (the path-params extension) and adds the rest as parameters. None when a
+    placeholder stays unfilled: `/link/edit/{id}` is a template, not an address."""
+    href = node.get("hx-get")
+    pairs: list[tuple[str, str]] = []
+    name = node.get("name")
+    if node.tag in ("input", "select", "textarea") and name and "disabled" not in node.attrs:
+        if node.tag == "select":
+            pairs.append((name, selected_option(node) or ""))
+        else:
+            pairs.append((name, node.raw_text() if node.tag == "textarea" else node.get("value")))
+    for key, value in _hx_vals(node.get("hx-vals") or node.get("data-hx-vals")).items():
+        if "{" + key + "}" in href:
+            href = href.replace("{" + key + "}", quote(value, safe=""))
+        else:
+            pairs.append((key, value))
+    if _PLACEHOLDER.search(href):
+        return None
+    if not pairs:
+        return href
+    path, _, fragment = href.partition("#")
+    joined = path + ("&" if "?" in path else "?") + urlencode(pairs)
+    return joined + ("#" + fragment if fragment else "")
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}/?&]*\}|%7B[^/?&]*?%7D", re.I)
+
+
+def _hx_vals(text: str) -> dict[str, str]:
+    """`hx-vals` as plain values: a JSON object of strings and numbers; an expression (`js:…`) or
+    anything else, nothing."""
+    text = text.strip()
+    if not text.startswith("{"):
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {
+        str(k): str(v)
+        for k, v in data.items()
+        if isinstance(v, str | int | float) and not isinstance(v, bool)
+    }
 
 
 def clickable(node: Node) -> bool:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from urllib.parse import parse_qsl, urlencode
 
 from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.oracles.lists import PAGE_KEYS
 from bughunt.page import FetchedPage
 
 from .engine import Engine
@@ -36,7 +38,8 @@ def inspect(
 def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Finding]:
     """Findings that join an open bug of one root cause: the same kind, normalised message and error
     (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
-    page led to each — `/user/john` reached from one post and `/user/susan` from another. The
+    page led to each — `/user/john` reached from one post and `/user/susan` from another; or the same
+    stored payload (`source_key`) on any two routes (a feed and its author's page). The
     finding keeps its route (an occurrence) and takes the bug's fingerprint."""
     out: list[Finding] = []
     own = {b.fingerprint for b in bugs if b.status == "open"}
@@ -50,7 +53,11 @@ def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Fi
         if twin is None:
             out.append(f)
             continue
-        template = one_template(route_shape(twin.route), f.shape) or f.shape
+        template = (
+            one_template(route_shape(twin.route), f.shape)
+            or one_template(route_shape(twin.route), route_shape(f.route))
+            or f.shape
+        )
         out.append(replace(f, shape=template, fingerprint=twin.fingerprint))
     return out
 
@@ -60,14 +67,39 @@ def _same_cause(f: Finding, bug: Bug) -> bool:
         return False
     if normalise_message(bug.message) != normalise_message(f.message):
         return False
-    if one_template(route_shape(bug.route), f.shape) is None:
-        return False
     try:
         stored = json.loads(bug.evidence or "{}")
     except ValueError:
         stored = {}
-    mine, theirs = f.evidence.get("error_key"), stored.get("error_key") if isinstance(stored, dict) else None
+    stored = stored if isinstance(stored, dict) else {}
+    source = f.evidence.get("source_key")
+    if source is not None and source == stored.get("source_key"):
+        return True  # one stored payload shown on two pages of any templates (a feed, a profile)
+    # The page's shape may read a query value as data (`?page=<v>` beside links to other pages)
+    # where the bug's bare route reads it as a number (`?page=<n>`): either reading may match. And
+    # page 2 of a list is its template's page as much as page 1 (`/user/a`, `/user/b?page=2`).
+    mine_shapes = (f.shape, route_shape(f.route))
+    if all(one_template(route_shape(bug.route), s) is None for s in mine_shapes) and not _paged_twins(
+        bug.route, f.route
+    ):
+        return False
+    mine, theirs = f.evidence.get("error_key"), stored.get("error_key")
     return mine is None or theirs is None or mine == theirs
+
+
+def _paged_twins(a: str, b: str) -> bool:
+    """Whether two routes are pages of one template once their page numbers (`?page=2`) are dropped:
+    the same route, or sibling routes of one template."""
+    bare_a, bare_b = route_shape(_unpaged(a)), route_shape(_unpaged(b))
+    return (bare_a == bare_b or one_template(bare_a, bare_b) is not None) and (
+        a != _unpaged(a) or b != _unpaged(b)
+    )
+
+
+def _unpaged(route: str) -> str:
+    path, _, query = route.partition("?")
+    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k.lower() not in PAGE_KEYS]
+    return path + (f"?{urlencode(kept)}" if kept else "")
 
 
 def _oracle_fetch(engine: Engine, *, reuse: bool, version: str | None) -> Callable[[str], FetchedPage]:

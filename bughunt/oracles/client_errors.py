@@ -10,7 +10,9 @@ carries (`/api/profiles/alice` requested by `/#/profile/alice`: a plain-word use
 the page passed on). The console lines and uncaught errors that follow a failed request are its
 consequences and go in its evidence. A page whose only failures are errors is fingerprinted by the
 first error's normalised message (first line, URLs shaped the same way, numbers and ids replaced).
-The message is a harness template: what the page said (the error text, the console line, the failing
+A lone GET of one item by its identifier answered 404 while the page loaded is an existence check
+the page handles ("do I follow user 12?": 404 means no), not a bug; after a click it is the click's. A partial opened as a document (no title, no script of its own: an htmx endpoint's rows) reports
+only its failed requests: its handlers call functions of the page it is swapped into. The message is a harness template: what the page said (the error text, the console line, the failing
 URL) is evidence only, which the explorer quarantines.
 """
 
@@ -91,10 +93,17 @@ def check_client_errors(
     every error the page showed as evidence (a failed fetch, then the console line about it, then the
     error the missing data causes); a page with no failed request gives one finding, named by its
     most telling error — an uncaught one before a console line."""
-    if not page.client_errors:
+    errors = (
+        page.client_errors
+        if not _fragment(page)
+        else tuple(e for e in page.client_errors if e.kind == "failed_request")
+    )
+    if errors and page.clicked_from is None and all(_existence_check(e) for e in errors):
+        return []  # probes the page made as it loaded; a click's own 404 failed what it asked for
+    if not errors:
         return []
-    seen = [{"kind": e.kind, "text": e.text, "source": e.url, "status": e.status} for e in page.client_errors]
-    failed = [e for e in page.client_errors if e.kind == "failed_request"]
+    seen = [{"kind": e.kind, "text": e.text, "source": e.url, "status": e.status} for e in errors]
+    failed = [e for e in errors if e.kind == "failed_request"]
     findings = _after_click(page, failed, seen)
     if findings:
         # The click's own server errors are its bugs; what else the page said is their consequence.
@@ -105,7 +114,7 @@ def check_client_errors(
             causes.setdefault(request_signature(error, page.route), error)
         keyed = [(sig, error) for sig, error in causes.items()]
     else:
-        first = sorted(page.client_errors, key=lambda e: _RANK.get(e.kind, 9))[0]
+        first = sorted(errors, key=lambda e: _RANK.get(e.kind, 9))[0]
         keyed = [(error_signature(first, page.route), first)]
     for signature, error in keyed:
         message = _message(error)
@@ -119,6 +128,31 @@ def check_client_errors(
             )
         )
     return findings
+
+
+_IDENTIFIERS = frozenset({"<n>", "<uuid>", "<id>"})
+
+
+def _existence_check(error: ClientError) -> bool:
+    """A GET of one item by its identifier answered 404, alone (`GET /api/me/following/12`: "do I
+    follow user 12?" — 404 is the answer "no", and the page goes on): an existence check the page
+    handles by design. A missing collection or endpoint (`/api/posts/`) is not one, nor a 404 the
+    page then fails on (an uncaught error or console line comes with it)."""
+    if error.kind != "failed_request" or error.status != 404:
+        return False
+    method = error.text.split(" ", 1)[0].upper() if error.text else "GET"
+    last = [s for s in urlsplit(error.url).path.split("/") if s][-1:]
+    return method in ("GET", "HEAD") and bool(last) and segment_shape(last[0]) in _IDENTIFIERS
+
+
+def _fragment(page: FetchedPage) -> bool:
+    """A partial answer opened as a document (an htmx endpoint's table rows): no title and no script
+    of its own, so the functions its handlers call live in the page it is meant to be swapped into —
+    its script errors are the explorer's doing, not a page a user sees."""
+    if not page.is_html:
+        return False
+    doc = page.document
+    return not doc.find_all("title") and not any(s.get("src") for s in doc.find_all("script"))
 
 
 def _action(page: FetchedPage) -> dict[str, str]:

@@ -1,10 +1,12 @@
 """A displayed count that disagrees with the list it labels ("Favorites (3)" above two items).
 
 A label is a short element whose whole text is a count: `Label (N)`, `Label [N]` or `N label`.
-The list it labels is the element right after it (see `labelled_list`). Counts inside list items (a
+The list it labels is the element right after it, or the run of same-structure items that starts
+right after it in one container (a heading over a flat loop: see `labelled_list`). Counts inside list items (a
 "3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
 paginated list legitimately exceeds one page: it is compared with the items of all its pages when
-the pagers lead to at most `MAX_PAGES` others (fetched), else skipped. A pager that leads to no
+the pagers lead to at most `MAX_PAGES` others (fetched), else skipped; an item a faulty pager
+repeats on two pages is one item. A pager that leads to no
 other page (« 1 » with disabled arrows) pages nothing: the list is complete. Durations ("3 min
 read") are not counts.
 """
@@ -12,6 +14,7 @@ read") are not counts.
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 
 from loguru import logger
 
@@ -20,12 +23,13 @@ from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, e
 from bughunt.oracles.lists import (
     find_lists,
     has_pagination,
+    identities,
     item_signature,
     list_items,
     list_page_key,
     other_pages,
 )
-from bughunt.page import FetchedPage
+from bughunt.page import FetchedPage, base_url
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
@@ -83,9 +87,21 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
         siblings = node.parent.elements
         following = siblings[siblings.index(node) + 1 :]
         if following:
-            return list_items(following[0], min_items=1 if level == 0 else 2)
+            items = list_items(following[0], min_items=1 if level == 0 else 2)
+            return items if items is not None or level else _run(following)
         node = node.parent
     return None
+
+
+def _run(following: list[Node]) -> list[Node] | None:
+    """The items of a flat loop right after a label in one container (`<h1>Posts (7)</h1>` then the
+    `<article>`s, then the pager), with no element of their own around them: the leading run of two
+    or more same-signature siblings, or None."""
+    first = item_signature(following[0])
+    if not first:
+        return None
+    run = list(takewhile(lambda n: item_signature(n) == first, following))
+    return run if len(run) >= 2 else None
 
 
 def _with_nested(items: list[Node]) -> int:
@@ -129,14 +145,25 @@ def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | No
     return out
 
 
-def _listed(page: FetchedPage, noun: str) -> tuple[int, int] | None:
-    """Items of the list labelled `noun` on another page of it (alone, and with nested ones), or
-    None when that page has no such labelled list (then the list's pages cannot be told apart)."""
+def _listed(page: FetchedPage, noun: str) -> tuple[int, int, list[frozenset[str]]] | None:
+    """Items of the list labelled `noun` on another page of it (alone, with nested ones, and their
+    identities), or None when that page has no such labelled list (then the list's pages cannot be
+    told apart)."""
     containers = {id(c) for c, _ in find_lists(page.document)}
     for label, other_noun, _shown in _labels(page):
         if other_noun == noun and (items := labelled_list(label, containers)) is not None:
-            return len(items), _with_nested(items)
+            return len(items), _with_nested(items), _keys(items, page)
     return None
+
+
+def _keys(items: list[Node], page: FetchedPage) -> list[frozenset[str]]:
+    return [frozenset(k) for k in identities(items, base_url(page))]
+
+
+def _distinct(keys: list[frozenset[str]]) -> int | None:
+    """Items of a list walked over its pages, an item repeated on two pages counted once (a pager's
+    own bug is not the count's); None when some item has no identity."""
+    return len(set(keys)) if all(keys) else None
 
 
 def check_count_mismatch(
@@ -166,7 +193,8 @@ def check_count_mismatch(
                 continue
             listed += sum(c[0] for c in counted if c is not None)
             nested = _with_nested(items) + sum(c[1] for c in counted if c is not None)
-            if shown in (listed, nested):
+            distinct = _distinct(_keys(items, page) + [k for c in counted if c is not None for k in c[2]])
+            if shown in (listed, nested, distinct):
                 continue
         mismatches.append((label, shown, listed))
     if not mismatches:

@@ -130,15 +130,23 @@ def _edit_like(url: str) -> bool:
     return any(s.lower() in _EDIT_WORDS for s in _segments(url))
 
 
-def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
-    """Resource candidates for an edit page with no link back, through the identifier in its URL."""
-    segments = _segments(page.url)
+def _identifier(url: str) -> str | None:
+    """The resource an edit URL names (`/items/7/edit` → `7`), or None (`/profile/edit`, `/settings`)."""
+    segments = _segments(url)
     rest = [s for s in segments if s.lower() not in _EDIT_WORDS]
     if len(rest) == len(segments) or not rest:
-        return []  # not an edit URL
-    ident = rest[-1]
-    if segment_shape(ident) == ident and len(rest) < 2:
-        return []  # `/profile/edit`: no identifier, only a collection name
+        return None  # not an edit URL
+    if segment_shape(rest[-1]) == rest[-1] and len(rest) < 2:
+        return None  # `/profile/edit`: no identifier, only a collection name
+    return rest[-1]
+
+
+def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
+    """Resource candidates for an edit page with no link back, through the identifier in its URL."""
+    ident = _identifier(page.url)
+    if ident is None:
+        return []
+    rest = [s for s in _segments(page.url) if s.lower() not in _EDIT_WORDS]
     base = base_url(page)
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
     urls = [absolute(base, href) for _, href in targets(page.document)]
@@ -175,8 +183,11 @@ def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_
         url = absolute(base, href)
         if url and url != page.url and same_origin(url, page.url) and url not in urls:
             urls.append(url)
-    if not urls:
-        urls = _by_identifier(page, config)
+    ident = _identifier(page.url)
+    if not urls or (ident is not None and not any(ident in _segments(u) for u in urls)):
+        # A "Back" link to the list (`/items`) leads away from the record the URL names
+        # (`/items/7/edit`): the pages carrying the identifier come first.
+        urls = list(dict.fromkeys([*_by_identifier(page, config), *urls]))
     return urls[:MAX_RESOURCES]
 
 
@@ -263,7 +274,25 @@ def shown_value(doc: Node, keys: set[str]) -> str:
             after = siblings[siblings.index(node) + 1 :]
             if after and after[0].text():
                 return after[0].text()
+        if labelled := _labelled_text(node, keys):
+            return labelled
     return ""
+
+
+_LABELLED = re.compile(r"^(?P<label>[^:]{1,40}):\s*(?P<value>\S.*)$")
+_INLINE = frozenset("a abbr b code em i small span strong time".split())
+
+
+def _labelled_text(node: Node, keys: set[str]) -> str | None:
+    """The value of a line that labels itself (`<div>Phone: 555-0100</div>`, `<p><b>Email:</b>
+    ann@x</p>`) when the label is the field's, else None. Only a line of inline text: a block that
+    holds several such lines is not one value."""
+    if node.tag in _INLINE or any(c.tag not in _INLINE for c in node.elements):
+        return None
+    match = _LABELLED.match(node.short_text(200) or "")
+    if match is None or key(match.group("label")) not in keys:
+        return None
+    return match.group("value").strip()
 
 
 def _words(text: str) -> set[str]:

@@ -219,13 +219,22 @@ def identities(items: list[Node], base: str) -> list[set[str]]:
     out: list[set[str]] = []
     for item, item_links, label in zip(items, links, labels, strict=True):
         url = _permalink(item, [(a, u) for a, u in item_links if shared[u] == 1])
-        if url:
+        if _control_only(item):
+            out.append(set())  # a "Load more" row: the list's control, not one of its items
+        elif url:
             out.append({"href:" + url})
         elif label and not label_like(label) and repeated[label] == 1:
             out.append({"title:" + label})
         else:
             out.append(set())
     return out
+
+
+def _control_only(item: Node) -> bool:
+    """Whether all the item's text is the text of its buttons (a row holding the list's "Load more"
+    control, drawn on every page of it): a control is no item to tell apart from the others."""
+    text = "".join(item.text().split())
+    return bool(text) and text == "".join("".join(b.text() for b in item.find_all("button")).split())
 
 
 def _label(item: Node) -> str:
@@ -258,20 +267,45 @@ def targets(doc: Node) -> list[tuple[Node, str]]:
 def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
     """The previous page of a list paged without addresses: the page a click on its pager's
     second-page control ("2", "Next") was made on, when the click left the URL as it was (a single-page
-    app's `javascript:` pager; `FetchedPage.clicked_from`)."""
+    app's `javascript:` pager; `FetchedPage.clicked_from`) — or on the one enabled control without
+    words of an icon-only pager."""
     if page.clicked_from is None:
         return None
     origin, label = page.clicked_from
-    return origin if _SECOND_PAGE_TEXT.match(label) and pager_nodes(origin) else None
+    pagers = pager_nodes(origin)
+    if _SECOND_PAGE_TEXT.match(label) and pagers:
+        return origin
+    # An icon-only pager ("‹ ›" drawn as pictures) on its first page: the one enabled control
+    # without words is the way on (the way back is disabled there).
+    icons = [
+        n for p in pagers for n in p.find_all("a", "button") if not n.text() and not _inactive(n)
+    ]  # fmt: skip
+    return origin if not label.strip() and len(icons) == 1 else None
 
 
 def pager_nodes(page: FetchedPage) -> list[Node]:
-    """The page's pagination controls (lists that are pagers)."""
+    """The page's pagination controls: lists that are pagers, and elements named as a pager
+    (`div#pagination` holding two icon buttons) that hold a link or button, outside those lists."""
     return list(page.derived(_pager_nodes))
 
 
 def _pager_nodes(page: FetchedPage) -> list[Node]:
-    return [c for c, items in find_lists(page.document) if is_pager(c, items)]
+    root = page.document
+    found = [c for c, items in find_lists(root) if is_pager(c, items)]
+    ids = {id(c) for c in found}
+    for node in root.iter():
+        if id(node) in ids or not _named_pager(node) or not node.find_all("a", "button"):
+            continue
+        if any(id(a) in ids for a in node.ancestors()) or any(id(d) in ids for d in node.iter()):
+            continue
+        found.append(node)
+        ids.add(id(node))
+    return found
+
+
+def _named_pager(node: Node) -> bool:
+    names = " ".join(node.classes + (node.get("id"), node.get("aria-label"))).lower()
+    return "pagination" in names or "pager" in names
 
 
 def has_pagination(page: FetchedPage) -> bool:
@@ -303,7 +337,8 @@ _CURRENT = frozenset({"active", "current", "is-current", "selected"})
 
 def other_pages(page: FetchedPage) -> list[str]:
     """URLs of the list's other pages: enabled controls of its pagers, and rel=next/prev links, whose
-    target is not this page — not the current page's own number (`active`, `aria-current`, the same
+    target is not this page, and links to this path with another named page number (`?page=3`) —
+    not the current page's own number (`active`, `aria-current`, the same
     page number), not a disabled arrow, not a `#` or script link."""
     return list(page.derived(_other_pages))
 
@@ -318,6 +353,17 @@ def _other_pages(page: FetchedPage) -> list[str]:
     ]
     for pager in pager_nodes(page):
         controls += targets(pager)
+    # A link to this path with another value of a parameter named as a page is another page of the
+    # list, whatever it looks like (buttons in a row with no pager around them, an arrow icon).
+    path = urlsplit(page.url).path
+    controls += [
+        (n, href)
+        for n, href in targets(page.document)
+        if n.tag == "a"
+        and (url := absolute(base, href)) is not None
+        and urlsplit(url).path == path
+        and any(k.lower() in PAGE_KEYS and v.isdigit() for k, v in parse_qsl(urlsplit(url).query))
+    ]
     out: list[str] = []
     for node, href in controls:
         url = absolute(base, href) if not href.startswith("#") else None

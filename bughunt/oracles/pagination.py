@@ -8,6 +8,9 @@ list's own pager says so — a rel=prev or "previous" control, or N-1 among the 
 `/tag/93` linking `/tag/92` from a related-tags box, or `/c/2` linking `/c/1` from a category menu,
 is another list. A parameter named as a page (`?page=3`, `?p=3`) says so itself.
 
+A click in place that appends the next batch to the list shown ("More") is judged on the rendered
+list after it: an item shown twice there, each shown once before the click, is a repeat.
+
 Lists are runs of same-structure items, found among mixed siblings (previews beside tabs and a
 pager) and matched by their position in the page (container path + item signature). When the page
 has a pager, only the runs in the pager's nearest enclosing container count: that is the list the
@@ -19,7 +22,7 @@ pages (a menu whose current item is not a link, a tag cloud).
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
 
@@ -81,15 +84,14 @@ def _scope(page: FetchedPage, runs: list[tuple[Node, str, list[Node]]]) -> list[
     return runs
 
 
-def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
+def _content_items(page: FetchedPage) -> dict[str, list[Node]]:
     """Lists by position (container path + item signature), keeping positions that occur once on
-    the page, as item identities. Kept with the page (read-only): a page is compared as the current
-    one and, reused by the session, again as the next one's previous page."""
-    return page.derived(_lists_by_position)
+    the page, as their items. Kept with the page (read-only): a page is compared as the current one
+    and, reused by the session, again as the next one's previous page."""
+    return page.derived(_items_by_position)
 
 
-def _lists_by_position(page: FetchedPage) -> dict[str, list[set[str]]]:
-    base = base_url(page)
+def _items_by_position(page: FetchedPage) -> dict[str, list[Node]]:
     runs = [
         (c, sig, items)
         for c, sig, items in item_runs(page.document)
@@ -98,7 +100,17 @@ def _lists_by_position(page: FetchedPage) -> dict[str, list[set[str]]]:
     by_key: dict[str, list[list[Node]]] = {}
     for container, sig, items in _scope(page, runs):
         by_key.setdefault(f"{container.path()} > {sig}", []).append(items)
-    return {key: identities(lists[0], base) for key, lists in by_key.items() if len(lists) == 1}
+    return {key: lists[0] for key, lists in by_key.items() if len(lists) == 1}
+
+
+def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
+    """`_content_items` as item identities (kept with the page, like its items)."""
+    return page.derived(_identities_by_position)
+
+
+def _identities_by_position(page: FetchedPage) -> dict[str, list[set[str]]]:
+    base = base_url(page)
+    return {key: identities(items, base) for key, items in _content_items(page).items()}
 
 
 def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
@@ -151,7 +163,8 @@ def previous_page_url(page: FetchedPage) -> str | None:
     with N-1 — among all the page's controls when N is a named page parameter, among the pager's own
     links only when N is a path segment. (Looking everywhere for a path's N-1 read numeric
     identifiers as page numbers: `/tag/92` from the related tags of `/tag/93` was compared as its
-    previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.)"""
+    previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.) A
+    named page parameter with no control back to N-1 (a "Load more" page) gives the URL with N-1."""
     base = base_url(page)
     controls = [(n, absolute(base, href)) for n, href in targets(page.document)]
     candidates = [
@@ -170,7 +183,18 @@ def previous_page_url(page: FetchedPage) -> str | None:
         there = page_number(url) if url else None
         if there and there[0] == here[0] and there[1] == here[1] - 1:
             return url
-    return None
+    # A page reached by a "Load more" control has no way back (htmx loads `?page=2` into the page
+    # the button was on): a parameter named as a page says where page N-1 is all the same.
+    return _with_page(page.url, here[1] - 1) if here[2] else None
+
+
+def _with_page(url: str, number: int) -> str:
+    """`url` with its named page parameter set to `number` (the first such parameter only)."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    at = next(i for i, (k, v) in enumerate(pairs) if k.lower() in PAGE_KEYS and v.isdigit())
+    pairs[at] = (pairs[at][0], str(number))
+    return urlunsplit(parts._replace(query=urlencode(pairs), fragment=""))
 
 
 def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None:
@@ -189,6 +213,53 @@ def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None
         return None
 
 
+def _appended(page: FetchedPage) -> list[Finding]:
+    """A click in place that grew a list ("More", "Load more": the next batch appended to the items
+    shown) and appended an item the list already showed: the same text as an item shown before the
+    click (texts unique there), and, where that item had a link or label of its own, none to tell
+    them apart — an item's identity is unique in its list (`identities`), so set beside the items
+    shown before, it and that item lose their identities together (a second post by one author
+    keeps its own text; two posts alike in words keep their own permalinks)."""
+    if page.clicked_from is None:
+        return []
+    origin = page.clicked_from[0]
+    base = base_url(page)
+    before_lists = _content_items(origin)
+    for key, items in _content_items(page).items():
+        before = before_lists.get(key, [])
+        if not before or len(items) <= len(before):
+            continue
+        texts = [" ".join(i.text().split()) for i in before]
+        if len(set(texts)) < len(texts):
+            continue  # texts that repeat before the click identify nothing
+        known = identities(before, base_url(origin))
+        repeated: list[Node] = []
+        for new in items[len(before) :]:
+            text = " ".join(new.text().split())
+            if not text or text not in texts:
+                continue
+            at = texts.index(text)
+            if not known[at]:
+                repeated.append(new)  # nothing but its text tells it apart, and the text is the same
+                continue
+            together = identities([*before, new], base)
+            if not together[at] and not together[-1]:
+                repeated.append(new)
+        if not repeated:
+            continue
+        names = [short(item_title(i), 80) for i in repeated]
+        return [
+            Finding(
+                "duplicate_pagination",
+                page.route,
+                "paginated list repeats items from its previous page",
+                evidence(page, names[0], previous_url=origin.url, repeated=quoted(names), list=key),
+                shape=page_shape(page),
+            )
+        ]
+    return []
+
+
 def check_duplicate_pagination(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -196,7 +267,7 @@ def check_duplicate_pagination(
         return []
     previous = _previous_page(page, fetch)
     if previous is None or previous.status >= 400 or not previous.is_html:
-        return []
+        return _appended(page)
     here, there = _content_lists(page), _content_lists(previous)
     for key, items in here.items():
         if key not in there or not items:

@@ -4,7 +4,9 @@ A site's own scripts live in `<head>` or at block level; a `<script>` (or an ele
 inline event handler such as `onerror`) that shows two of three signs — inside a container named
 like user content (comment, reply, review, message, bio, …), directly inside a text-level element
 (a paragraph, a list item, a table cell), next to running text — was written by a user and should
-have been escaped.
+have been escaped. A handler on a named field of a form (`<label><input name="x" onchange="…">
+Send</label>`) is the form's own. The code's normalised digest (`source_key`, a number) goes with the finding: one
+stored payload shown on several lists is one root cause.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
+from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
 
 _TEXT_LEVEL = frozenset(
@@ -38,6 +41,16 @@ def _user_container(node: Node) -> Node | None:
 def _has_text_sibling(node: Node) -> bool:
     parent = node.parent
     return parent is not None and any(isinstance(c, str) and c.strip() for c in parent.children)
+
+
+_FIELDS = frozenset({"input", "select", "textarea"})
+
+
+def _site_field(node: Node) -> bool:
+    """A named field of one of the site's forms (`<label><input name="x" onchange="…"> Send</label>`
+    inside a `<form>`): the form's own behaviour, not text a user wrote — a payload pasted into a post
+    is not a field of a form the site renders."""
+    return node.tag in _FIELDS and bool(node.get("name")) and any(a.tag == "form" for a in node.ancestors())
 
 
 def _suspicious(node: Node) -> Node | None:
@@ -71,6 +84,8 @@ def check_unescaped_script(
                 continue
             what, needle, handler = "script element", node.raw_text().strip()[:40] or "<script", ""
         elif node.tag in _ACTIVE_TAGS and any(k.startswith("on") for k in node.attrs):
+            if _site_field(node):
+                continue
             handler = next(k for k in node.attrs if k.startswith("on"))
             what, needle = "inline event handler", handler
         else:
@@ -93,6 +108,9 @@ def check_unescaped_script(
                     handler=handler,
                     line=node.line,
                     code=short(code, 200),
+                    # The stored text is the root cause, not the page: the same payload on a feed
+                    # and on its author's page is one bug (`explorer.inspection.same_root_cause`).
+                    source_key=error_key(code),
                 ),
                 shape=page_shape(page),
             )

@@ -4,14 +4,18 @@ The message is a harness template, `HTTP <status> <reason phrase>`: the same 500
 whether the site shows a debug traceback or a bare production page. What the page said (the last line
 of its first `<pre>`, else its heading) is evidence (`error_line`), quarantined by the explorer; its
 normalised digest (`error_key`, a number) stays with the bug, so the explorer can tell one root cause
-on sibling routes from two.
+on sibling routes from two. A page answered below 400 that is nothing but an error page ("Error!"
+over a line or two, no field, nothing said missing: an error handler that renders its template with
+status 200) is a server error too (`soft_error`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from http import HTTPStatus
 
+from bughunt.dom import Node
 from bughunt.fingerprint import normalise_message
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
 from bughunt.page import FetchedPage
@@ -41,11 +45,56 @@ def error_key(summary: str) -> int:
     return int(digest[:12], 16)
 
 
+_ERROR_HEADINGS = frozenset(
+    {
+        "error", "oops", "server error", "internal server error", "application error", "unexpected error",
+        "something went wrong", "an error occurred", "an error has occurred", "sorry something went wrong",
+    }
+)  # fmt: skip
+_NOT_FOUND = re.compile(r"\b(?:404|not found|no such|does not exist|doesn't exist)\b", re.I)
+MAX_ERROR_PAGE_CHARS = 300
+"""An error page says little: the block under its heading holds at most this much text."""
+
+
+def soft_error(page: FetchedPage) -> Node | None:
+    """The heading of a page that answered below 400 yet *is* a server's error page (an app whose
+    error handler renders its error template with status 200): the page's first heading outside its
+    banner and menus reads as nothing but an error ("Error!", "Something went wrong"), the block
+    around it says little more, holds no field to fill (a form's own errors are not a crash) and
+    nothing says the thing is missing (a soft 404 is another matter); else None."""
+    if not page.is_html or page.status >= 400:
+        return None
+    for node in page.document.find_all("h1", "h2", "h3"):
+        if any(a.tag in ("nav", "header", "footer") for a in node.ancestors()) or not node.text():
+            continue
+        words = " ".join(re.findall(r"[a-z0-9]+", node.text().lower()))
+        block = node.parent
+        if words not in _ERROR_HEADINGS or block is None:
+            return None
+        text = block.short_text(MAX_ERROR_PAGE_CHARS)
+        if text is None or _NOT_FOUND.search(text) or block.find_all("input", "textarea", "select"):
+            return None
+        return node
+    return None
+
+
 def check_server_error(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
     if page.status < 500:
-        return []
+        heading = soft_error(page)
+        if heading is None:
+            return []
+        block = heading.parent.text() if heading.parent is not None else heading.text()
+        return [
+            Finding(
+                "server_error",
+                page.route,
+                "the page answered below 500 but shows the site's error page",
+                evidence(page, heading.text()[:40], error_line=short(block), error_key=error_key(block)),
+                shape=page_shape(page),
+            )
+        ]
     try:
         reason = HTTPStatus(page.status).phrase
     except ValueError:

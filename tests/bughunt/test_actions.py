@@ -51,6 +51,33 @@ def test_links_hx_data_href_and_literal_onclick_are_actions_in_document_order():
     assert extract_links(page(body)) == ["http://a.test/one"]
 
 
+def test_an_hx_get_field_sends_its_own_value_as_htmx_does():
+    body = """
+    <input name="email" type="email" value="ann@x.test" hx-get="/people/7/email" hx-trigger="change">
+    <select name="sort" hx-get="/list?page=2"><option value="a">A</option><option value="b" selected>B</option></select>
+    <button name="go" hx-get="/plain">Go</button>
+    """
+    assert [a.target for a in extract_actions(page(body))] == [
+        "http://a.test/people/7/email?email=ann%40x.test",
+        "http://a.test/list?page=2&sort=b",
+        "http://a.test/plain",
+    ]
+
+
+def test_hx_vals_fill_the_paths_placeholders_and_an_unfilled_template_is_no_address():
+    body = """
+    <button hx-ext="path-params" hx-get="/link/edit/{id}" hx-vals='{"id": "ab-12"}'>edit</button>
+    <button hx-get="/confirm-delete" hx-vals='{"id": "ab-12", "n": 3}'>delete</button>
+    <button hx-get="/link/stats/{id}">stats</button>
+    <button hx-get="/other" hx-vals="js:{id: pick()}">other</button>
+    """
+    assert [a.target for a in extract_actions(page(body))] == [
+        "http://a.test/link/edit/ab-12",
+        "http://a.test/confirm-delete?id=ab-12&n=3",
+        "http://a.test/other",
+    ]
+
+
 def test_get_form_is_submitted_with_generated_values_and_post_forms_never():
     body = """
     <form action="/search" method="get">

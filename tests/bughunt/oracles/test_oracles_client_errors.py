@@ -16,7 +16,9 @@ API = "http://api.test"
 
 def spa(route: str, *errors: ClientError) -> FetchedPage:
     url = f"{APP}/#{route}"
-    html = '<html><body><div id="app"><h1>Members</h1></div></body></html>'
+    html = (
+        '<html><body><div id="app"><h1>Members</h1></div><script src="/app-3f9a.js"></script></body></html>'
+    )
     return FetchedPage(
         url, route_of(url, hash_routes=True), 200, {}, "text/html", html, 1.0, client_errors=errors
     )
@@ -140,3 +142,34 @@ def test_an_api_500_after_a_click_is_a_server_error_of_the_api_route_tied_to_the
     lost = ClientError("failed_request", "GET 404", f"{API}/v1/orders/9", 404)
     client = check_client_errors(replace(spa("/orders", lost), clicked_from=(before, "Details")))
     assert [f.kind for f in client] == ["client_error"] and client[0].evidence["action"] == "Details"
+
+
+def test_a_partial_opened_as_a_document_reports_its_failed_requests_not_its_handlers_errors():
+    # An htmx endpoint's rows: no title, no script of its own; its buttons call the host page's code.
+    rows = '<table><tr><td>a</td><td><button onclick="setLimit(event)">10</button></td></tr></table>'
+    missing = ClientError("js_error", "setLimit is not defined", "")
+    failed = ClientError("failed_request", "GET 500", f"{APP}/api/count", 500)
+
+    def partial(*errors: ClientError) -> FetchedPage:
+        return FetchedPage(
+            f"{APP}/api/rows", "/api/rows", 200, {}, "text/html", rows, 1.0, client_errors=errors
+        )
+
+    assert check_client_errors(partial(missing)) == []
+    [finding] = check_client_errors(partial(missing, failed))
+    assert finding.evidence["signature"] == "GET /api/count 500"
+    # The same error on a page with a script of its own is the page's bug.
+    assert [f.kind for f in check_client_errors(spa("/rows", missing))] == ["client_error"]
+
+
+def test_a_lone_404_for_one_item_by_its_id_is_an_existence_check_and_a_missing_endpoint_is_a_bug():
+    def failed(url: str, status: int, *more: ClientError) -> FetchedPage:
+        return spa("/member/ines", ClientError("failed_request", f"GET {status}", url, status), *more)
+
+    assert check_client_errors(failed(f"{API}/v1/me/following/12", 404)) == []
+    assert [f.kind for f in check_client_errors(failed(f"{API}/v1/posts/", 404))] == ["client_error"]
+    assert [f.kind for f in check_client_errors(failed(f"{API}/v1/me/following/12", 500))] == ["client_error"]
+    crash = ClientError("js_error", "TypeError: Cannot read properties of undefined (reading 'name')", "")
+    assert [f.kind for f in check_client_errors(failed(f"{API}/v1/members/12", 404, crash))] == [
+        "client_error"
+    ]

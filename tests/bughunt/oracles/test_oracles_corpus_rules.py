@@ -1,0 +1,313 @@
+"""Rules learnt from the misses on real applications, each on small hand-made pages of imaginary apps
+(no application's markup): a list paged by a "Load more" button whose page 2 has no way back; an edit
+form whose "Back" link leads to the list, not the record, which shows its values as "Label: value"
+lines; a count in a heading over a flat loop of items in the same container, paged by a row of
+buttons with no pager around them; and one stored script payload shown on two pages of different
+templates. Each fires on the bad page and is silent on the good one."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from bughunt.explorer.inspection import same_root_cause
+from bughunt.explorer.store import Bug
+from bughunt.oracles import Finding
+from bughunt.oracles.counts import check_count_mismatch
+from bughunt.oracles.forms import check_form_drops_value
+from bughunt.oracles.lists import has_pagination, identities, list_items
+from bughunt.oracles.pagination import check_duplicate_pagination, previous_page_url
+from bughunt.oracles.scripts import check_unescaped_script
+from bughunt.oracles.server_error import check_server_error
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
+
+ORIGIN = "http://app.test"
+
+
+def page(body: str, path: str = "/", status: int = 200) -> FetchedPage:
+    html = f"<html><head><title>t</title></head><body><main>{body}</main></body></html>"
+    url = ORIGIN + path
+    return FetchedPage(url, route_of(url), status, {}, "text/html", html, 1.0)
+
+
+class Fetcher:
+    def __init__(self, *pages: FetchedPage) -> None:
+        self.pages = {p.url: p for p in pages}
+        self.calls: list[str] = []
+
+    def __call__(self, url: str) -> FetchedPage:
+        self.calls.append(url)
+        return self.pages.get(url) or page("<h1>Not found</h1>", route_of(url), 404)
+
+
+# --- a people directory: rows in a table, a "Load more" row fetching `?page=N+1` by htmx ----------
+
+
+def directory(ids: range, next_page: int) -> str:
+    rows = "".join(
+        f'<tr><td>Person {n}</td><td>{n}@mail.test</td><td><a href="/people/{n}/edit">Edit</a> '
+        f'<a href="/people/{n}">View</a></td></tr>'
+        for n in ids
+    )
+    more = (
+        f'<tr><td colspan="3"><button hx-get="/people?page={next_page}" hx-target="closest tr">'
+        "Load more</button></td></tr>"
+    )
+    return f"<table><thead><tr><th>Name</th><th>Email</th><th></th></tr></thead><tbody>{rows}{more}</tbody></table>"
+
+
+@pytest.mark.parametrize(("second", "fires"), [(range(10, 20), False), (range(9, 19), True)])
+def test_a_load_more_page_without_a_way_back_is_compared_with_the_page_before(
+    second: range, fires: bool
+) -> None:
+    first = page(directory(range(0, 10), 2), "/people?page=1")
+    two = page(directory(second, 3), "/people?page=2")
+    fetch = Fetcher(first)
+    assert previous_page_url(two) == first.url
+    found = check_duplicate_pagination(two, fetch)
+    assert fetch.calls == [first.url]
+    assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
+    if fires:
+        assert "Person 9" in found[0].evidence["repeated"]
+
+
+def test_the_load_more_row_is_the_lists_control_not_an_item() -> None:
+    doc = page(directory(range(0, 3), 2)).document
+    [table] = doc.find_all("table")
+    items = list_items(table) or []
+    keys = identities(items, ORIGIN + "/")
+    assert len(items) == 4 and keys[-1] == set() and all(keys[:3])
+
+
+def test_a_page_number_in_the_path_still_needs_the_pager() -> None:
+    # No named parameter: `/people/2` may be a person, so nothing is made up.
+    assert previous_page_url(page(directory(range(0, 3), 3), "/people/2")) is None
+
+
+# --- an address book: the edit form's "Back" goes to the list; the record shows "Phone: …" lines ---
+
+
+def edit_form(phone: str) -> FetchedPage:
+    value = f' value="{phone}"' if phone else ""
+    return page(
+        '<form action="/people/7/edit" method="post"><fieldset><p><label for="email">Email</label>'
+        '<input name="email" id="email" type="email" value="ann@mail.test"></p>'
+        '<p><label for="name">Name</label><input name="name" id="name" value="Ann Lee"></p>'
+        f'<p><label for="phone">Phone</label><input name="phone" id="phone" type="text"{value}></p>'
+        '</fieldset><button>Save</button></form><p><a href="/people">Back</a></p>',
+        "/people/7/edit",
+    )
+
+
+RECORD = page(
+    "<h1>Ann Lee</h1><div><div>Phone: 555-0107</div><div><b>Email:</b> ann@mail.test</div></div>"
+    '<p><a href="/people/7/edit">Edit</a> <a href="/people">Back</a></p>',
+    "/people/7",
+)
+LIST = page(directory(range(0, 10), 2), "/people")
+
+
+@pytest.mark.parametrize(("phone", "fires"), [("", True), ("555-0107", False)])
+def test_an_edit_form_whose_back_link_goes_to_the_list_is_compared_with_its_record(
+    phone: str, fires: bool
+) -> None:
+    fetch = Fetcher(RECORD, LIST)
+    found = check_form_drops_value(edit_form(phone), fetch)
+    assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
+    if fires:
+        assert found[0].evidence["field"] == "phone" and found[0].evidence["shown"] == "555-0107"
+        assert found[0].evidence["resource_url"] == RECORD.url
+
+
+def test_a_block_of_several_labelled_lines_is_not_one_value() -> None:
+    # The record shows both lines in one element: no "Phone: …" line of its own, nothing to compare.
+    merged = page("<h1>Ann Lee</h1><p>Phone: 555-0107 Email: ann@mail.test <br>Notes: none</p>", "/people/7")
+    assert check_form_drops_value(edit_form(""), Fetcher(merged, LIST)) == []
+
+
+# --- a journal: "Entries by ann (N)" heading, then the entries, then a row of page buttons --------
+
+
+def journal(path: str, shown: int, ids: range, pages: int) -> FetchedPage:
+    entries = "".join(
+        f'<article class="entry"><h2><a href="/entry/{n}">Entry {n}</a></h2><p>Text {n}.</p></article>'
+        for n in ids
+    )
+    buttons = (
+        "".join(f'<a class="btn" href="?page={n}">{n}</a>' for n in range(1, pages + 1)) if pages > 1 else ""
+    )
+    return page(f'<div class="col"><h1>Entries by ann ({shown})</h1>{entries}{buttons}</div>', path)
+
+
+@pytest.mark.parametrize(("shown", "fires"), [(3, False), (5, True)])
+def test_a_count_heading_over_a_flat_loop_in_its_container_is_compared(shown: int, fires: bool) -> None:
+    found = check_count_mismatch(journal("/user/ann", shown, range(3), 1))
+    assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
+
+
+@pytest.mark.parametrize(("shown", "fires"), [(5, False), (9, True)])
+def test_a_row_of_page_buttons_pages_the_list_and_its_count_is_of_every_page(shown: int, fires: bool) -> None:
+    first = journal("/user/ann", shown, range(3), 2)
+    second = journal("/user/ann?page=2", shown, range(3, 5), 2)
+    assert has_pagination(first)
+    fetch = Fetcher(second)
+    found = check_count_mismatch(first, fetch)
+    assert fetch.calls == [second.url]
+    assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
+
+
+def test_an_item_a_faulty_pager_repeats_is_counted_once() -> None:
+    # Five entries; page 2 starts one early and repeats entry 2: the count of five is right.
+    first = journal("/user/ann", 5, range(3), 2)
+    second = journal("/user/ann?page=2", 5, range(2, 5), 2)
+    assert check_count_mismatch(first, Fetcher(second)) == []
+    wrong = journal("/user/ann", 7, range(3), 2)
+    assert [f.kind for f in check_count_mismatch(wrong, Fetcher(second))] == ["count_mismatch"]
+
+
+# --- one stored payload on a feed and on its author's page: one root cause ------------------------
+
+
+def _bug(finding: Finding) -> Bug:
+    facts = {k: v for k, v in finding.evidence.items() if not isinstance(v, str)}
+    return Bug(
+        1, finding.fingerprint, finding.route, finding.kind, finding.message, json.dumps(facts), "open",
+        None, 0.0, 1, None,
+    )  # fmt: skip
+
+
+def _post(path: str, payload: str) -> FetchedPage:
+    return page(f'<div class="post"><p>Look at this <img src="x" onerror="{payload}"> nice</p></div>', path)
+
+
+def test_the_same_stored_payload_on_two_templates_is_one_bug_and_another_payload_is_another() -> None:
+    [on_feed] = check_unescaped_script(_post("/", "alert('one')"))
+    [on_profile] = check_unescaped_script(_post("/user/elif", "alert('one')"))
+    [other] = check_unescaped_script(_post("/user/elif", "document.title='two'"))
+    assert on_feed.fingerprint != on_profile.fingerprint  # two templates: the routes alone differ
+    [merged] = same_root_cause([on_profile], [_bug(on_feed)])
+    assert merged.fingerprint == on_feed.fingerprint and merged.route == "/user/elif"
+    assert same_root_cause([other], [_bug(on_feed)]) == [other]
+
+
+def test_a_repeat_on_the_second_page_of_two_authors_is_one_bug() -> None:
+    # Each author's page 2 links its other pages, so its shape reads the page number as data
+    # (`?page=<v>`); the bug stored from the first author's route reads it as a number.
+    def second(author: str) -> FetchedPage:
+        return journal(f"/user/{author}?page=2", 5, range(2, 5), 3)
+
+    [first] = check_duplicate_pagination(second("ann"), Fetcher(journal("/user/ann?page=1", 5, range(3), 3)))
+    [again] = check_duplicate_pagination(second("bo"), Fetcher(journal("/user/bo?page=1", 5, range(3), 3)))
+    assert again.shape.endswith("?page=<v>") and first.fingerprint != again.fingerprint
+    [merged] = same_root_cause([again], [_bug(first)])
+    assert merged.fingerprint == first.fingerprint and merged.route == "/user/bo?page=2"
+
+
+def test_a_handler_on_a_named_field_of_the_sites_form_is_the_forms_own() -> None:
+    form = (
+        '<form method="post" action="/users"><label class="checkbox"><input name="verified" type="checkbox"'
+        ' onchange="toggleMail();"> Verified</label><button>Create</button></form>'
+    )
+    assert check_unescaped_script(page(form, "/create-user")) == []
+    pasted = '<div class="post"><p>Hi <input onfocus="alert(1)" autofocus> there</p></div>'
+    assert [f.kind for f in check_unescaped_script(page(pasted, "/post/3"))] == ["unescaped_script"]
+
+
+# --- a single-page feed: "More" appends the next batch to the posts shown, at the same URL ---------
+
+
+def feed(posts: list[tuple[str, str]], before: FetchedPage | None = None) -> FetchedPage:
+    items = "".join(
+        f'<div class="post"><img src="/a.png"><div><p><a href="/user/{who}">{who}</a> — 2 hours ago:</p>'
+        f"<p>{text}</p></div></div>"
+        for who, text in posts
+    )
+    shown = page(f'<div class="feed">{items}</div><button>More</button>', "/")
+    return shown if before is None else replace(shown, clicked_from=(before, "More"))
+
+
+FIRST = [("ann", "Tea at noon."), ("bo", "Rain again."), ("cy", "New bike!")]
+
+
+@pytest.mark.parametrize(
+    ("batch", "fires"),
+    [
+        ([("cy", "New bike!"), ("ann", "Old photos.")], True),  # the batch starts with the last post shown
+        ([("ann", "Old photos."), ("bo", "Sun at last.")], False),  # more posts by the same authors
+    ],
+)
+def test_a_more_button_appending_a_post_already_shown_fires(
+    batch: list[tuple[str, str]], fires: bool
+) -> None:
+    before = feed(FIRST)
+    after = feed(FIRST + batch, before)
+    found = check_duplicate_pagination(after, None)
+    assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
+    if fires:
+        assert "cy" in found[0].evidence["repeated"]
+
+
+def test_a_count_wrong_on_page_one_of_an_author_and_page_two_of_another_is_one_bug() -> None:
+    [first] = check_count_mismatch(journal("/user/ann", 9, range(3), 1))
+    [again] = check_count_mismatch(journal("/user/bo?page=2", 9, range(3), 1))
+    [elsewhere] = check_count_mismatch(journal("/tag/tea?page=2", 9, range(3), 1))
+    [merged] = same_root_cause([again], [_bug(first)])
+    assert merged.fingerprint == first.fingerprint and merged.route == "/user/bo?page=2"
+    assert same_root_cause([elsewhere], [_bug(first)]) == [elsewhere]  # another collection
+
+
+# --- an error handler that renders its error page with status 200 ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        ('<div id="oops"><h2>Error!</h2><p>An error occurred. Please try again later.</p></div>', True),
+        ("<div><h1>Something went wrong</h1><p>We are looking into it.</p></div>", True),
+        ("<div><h2>Error</h2><p>That link was not found.</p></div>", False),  # a soft 404, not a crash
+        ('<form><h2>Error</h2><p>Fix the fields below.</p><input name="email"></form>', False),
+        ("<article><h1>Error handling in Go</h1><p>Errors are values.</p></article>", False),
+        ("<div><h1>Settings</h1><h2>Error</h2><p>Boom</p></div>", False),  # not the page's heading
+    ],
+)
+def test_an_error_page_answered_200_is_a_server_error(body: str, fires: bool) -> None:
+    header = '<header><h1>Shorty</h1><nav><a href="/">Home</a></nav></header>'
+    found = check_server_error(page(header + body, "/settings"))
+    assert [f.kind for f in found] == (["server_error"] if fires else [])
+
+
+# --- an admin table paged by two icon buttons in its header, the next rows fetched in place -----------
+
+
+def admin_table(ids: range, first_page: bool) -> str:
+    prev = ' disabled="true"' if first_page else ""
+    nav = (
+        '<tr><th colspan="2"><div id="pagination" class="pagination">'
+        f'<button type="button" class="nav prev" onclick="skip(-1)"{prev}><svg><path d="M1"/></svg></button>'
+        '<button type="button" class="nav next" onclick="skip(1)"><svg><path d="M2"/></svg></button>'
+        "</div></th></tr>"
+    )
+    rows = "".join(f'<tr><td><a href="/s{n}">/s{n}</a></td><td>link {n}</td></tr>' for n in ids)
+    return f"<table><thead>{nav}</thead><tbody>{rows}</tbody></table>"
+
+
+@pytest.mark.parametrize(("second", "fires"), [(range(4, 8), True), (range(5, 9), False)])
+def test_an_icon_only_pager_clicked_on_its_first_page_is_compared_with_it(second: range, fires: bool) -> None:
+    before = page(admin_table(range(0, 5), True), "/admin")
+    after = replace(page(admin_table(second, False), "/admin"), clicked_from=(before, ""))
+    found = check_duplicate_pagination(after, None)
+    assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
+    # On a later page both icons are enabled: which one was clicked is unknown, nothing is compared.
+    later = replace(page(admin_table(second, False), "/admin"), clicked_from=(after, ""))
+    assert check_duplicate_pagination(later, None) == []
+
+
+def test_a_more_button_repeat_of_a_post_known_only_by_its_text_fires() -> None:
+    # Every author posts twice: no post has a link or label of its own, only its text.
+    posts = [("ann", "Tea at noon."), ("bo", "Rain again."), ("ann", "Old photos."), ("bo", "Sun at last.")]
+    before = feed(posts)
+    assert check_duplicate_pagination(feed([*posts, ("bo", "Sun at last."), ("ann", "Hi.")], before)) != []
+    assert check_duplicate_pagination(feed([*posts, ("bo", "Snow."), ("ann", "Hi.")], before)) == []
