@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from loguru import logger
 
+from bughunt.dom import selector_shape
 from bughunt.oracles import Finding
 
 from . import destructive_mode, retest
@@ -29,7 +30,9 @@ CLICK_MARK = "#click-"
 """Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such."""
 IDLE_KEY = "idle_controls"
 """Meta key of the controls learned to lead nowhere new (`idle_controls`): JSON, shape → lesson."""
-IDLE_LESSONS = frozenset(("same_state", "round_trip", "toggle", "state_change"))
+IDLE_LESSONS = frozenset(
+    ("same_state", "shown_before", "unclickable", "round_trip", "toggle", "state_change")
+)
 
 
 @dataclass(slots=True)
@@ -98,7 +101,12 @@ class ExplorationGraph:
             return {}
         if not isinstance(table, dict):
             return {}
-        return {str(k): str(v) for k, v in table.items() if v in IDLE_LESSONS}
+        # Shaped again: a store that learned before record ids were masked keeps its lessons.
+        return {
+            (f"click {selector_shape(k[6:])}" if k.startswith("click ") else k): v
+            for k, v in ((str(k), str(v)) for k, v in table.items())
+            if v in IDLE_LESSONS
+        }
 
     def is_state(self, route: str) -> bool:
         """Whether `route` was loaded (a page, a wall, an error: anything but a failed fetch)."""

@@ -196,6 +196,10 @@ def test_control_shapes():
         control_shape("/p#click-abc", "/p", "nav > li:nth-of-type(3) > a.toggle")
         == "click nav > li > a.toggle"
     )
+    # An id holding a digit names a record (a table row): every row's button is one shape.
+    row = "#tr-6d1a77e2-5e89 > td:nth-of-type(5) > button:nth-of-type(1)"
+    assert control_shape("/p#click-abc", "/p", row) == "click #<id> > td > button"
+    assert control_shape("/p#click-abc", "/p", "#tab-users > a") == "click #tab-users > a"
 
 
 def test_explore_json_has_repeat_clicks(tmp_path, capsys):

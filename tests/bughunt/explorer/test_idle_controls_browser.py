@@ -15,6 +15,7 @@ import pytest
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_engine, make_policy
 from bughunt.explorer.graph import ExplorationGraph
+from bughunt.explorer.idle_controls import control_shape
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
@@ -107,3 +108,78 @@ def test_repeated_in_place_controls_are_clicked_once_and_a_pagers_api_500_is_the
     finally:
         engine.close()
         store.close()
+
+
+# Chrome every page carries: a menu whose items are built when it opens (the same items everywhere),
+# a flash message's close button inside a collapsed container (hidden), and a table whose rows have
+# record ids, each row with a button that changes nothing; an HTMX-style template link beside them.
+CHROME = (
+    """<nav><a href="#" role="button" id="menu" onclick="if (!document.getElementById('items')) """
+    """this.insertAdjacentHTML('afterend', '<ul id=items><li><a href=/account>Account</a></li>"""
+    """<li><a href=/password>Password</a></li></ul>'); return false;">Me</a></nav>"""
+    """<div style="display: none"><div role="alert"><button type="button" class="close">x</button></div></div>"""
+)
+
+
+def _rows(page: str) -> str:
+    rows = "".join(
+        f'<tr id="tr-{page}{n}"><td>Row {n}</td><td><button type="button" onclick="void 0">Copy</button>'
+        f'</td><td><button type="button" hx-get="/row/edit/{{id}}">Edit</button></td></tr>'
+        for n in range(1, 4)
+    )
+    return f"<table><tbody>{rows}</tbody></table>"
+
+
+class _Chrome(QuietHandler):
+    requests: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        type(self).requests.append(self.path)
+        pages = {
+            "/": "<h1>Home</h1><p>Start here.</p>",
+            "/list/a": "<h1>List A</h1><p>The first list.</p>",
+            "/list/b": "<h1>List B</h1><p>The second list.</p>",
+            "/list/c": "<h1>List C</h1><p>The third list.</p>",
+            "/account": "<h1>Account</h1><p>Your account.</p>",
+            "/password": "<h1>Password</h1><p>Change it.</p>",
+        }
+        if self.path not in pages:
+            return self.reply(404, "<html><body>no</body></html>")
+        nav = '<p><a href="/">Home</a> <a href="/list/a">A</a> <a href="/list/b">B</a> <a href="/list/c">C</a></p>'
+        rows = _rows(self.path.rsplit("/", 1)[-1]) if self.path.startswith("/list/") else ""
+        self.reply(
+            200,
+            f"<html><head><title>T</title></head><body>{CHROME}{nav}{pages[self.path]}{rows}</body></html>",
+        )
+
+
+def test_menus_hidden_controls_and_record_rows_are_tried_once_per_shape_and_templates_never(tmp_path):
+    with serving(_Chrome) as url:
+        store = ExplorerStore(tmp_path / "s")
+        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                result = Explorer(store, engine, policy, SessionConfig(budget=40, retries=0)).run()
+            graph = ExplorationGraph(store)
+            steps = store.history.steps()
+            clicks = [(s, graph.click_of(s.route)) for s in steps if "#click-" in s.route]
+            shapes = [control_shape(s.route, *c) for s, c in clicks if c is not None]
+            learned = graph.idle_controls()
+            # The menu shows the same two links on every page: opened on two pages, then known.
+            menu = "click #menu"
+            assert learned.get(menu) == "shown_before" and shapes.count(menu) == 2, shapes
+            # The hidden close button: one attempt, a click that could not be done, not an HTTP error.
+            hidden = [s for s, c in clicks if c is not None and c[1].endswith("div > div > button")]
+            assert len(hidden) == 1, [(s.route, c) for s, c in clicks]
+            assert hidden[0].outcome == "blocked" and hidden[0].detail == "click_failed"
+            assert "unclickable" in learned.values()
+            # Each row's "Copy" button (ids `tr-a1`, `tr-b2`…): one shape, clicked once on one page.
+            copy = "click #<id> > td > button"
+            assert learned.get(copy) == "same_state" and shapes.count(copy) == 1, shapes
+            assert not any("%7B" in r or "{" in r for r in _Chrome.requests), _Chrome.requests
+            assert {"/account", "/password", "/list/c"} <= {s.route for s in steps if s.outcome == "page"}
+            assert result.stop_reason == "done", result.detail
+            assert ExplorationSummary.of(store).repeat_clicks <= 2
+        finally:
+            engine.close()
+            store.close()
