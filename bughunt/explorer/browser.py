@@ -565,11 +565,16 @@ class BrowserEngine(HttpEngine):
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
                 try:
-                    if not self._page.locator(action.selector).first.is_visible():
-                        # Hidden (a collapsed alert's close button, a menu item of a closed menu):
-                        # the click would wait its whole timeout for a control nobody can click.
+                    control = self._page.locator(action.selector).first
+                    if not (control.is_visible() and control.is_enabled()):
+                        # Hidden (a collapsed alert's close button, an item of a closed menu) or
+                        # disabled (a pager's "Previous" on page 1): the click would wait its whole
+                        # timeout for a control nobody can click.
                         return FetchResult(
-                            "blocked", route, self.url_of(route), detail=f"{CLICK_FAILED} (hidden)"
+                            "blocked",
+                            route,
+                            self.url_of(route),
+                            detail=f"{CLICK_FAILED} (hidden or disabled)",
                         )
                     self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
                     if response:

@@ -17,7 +17,7 @@ from bughunt.sim.rng import derive_seed, mulberry32
 from . import retest
 from .config import SessionConfig
 from .engine import Engine
-from .graph import CLICK_MARK, ExplorationGraph
+from .graph import ExplorationGraph
 from .harness import StepOutcome
 from .hints import SessionHints
 from .idle_controls import idle_test
@@ -158,7 +158,8 @@ class Chooser:
         seen = {position}
         hop = route
         for ahead in range(1, MAX_HUB_HOPS + 1):
-            if hop not in explored or CLICK_MARK in hop or hop in seen:
+            # A click state is a hub like any page: an address it links to is fetched as it stands.
+            if hop not in explored or hop in seen:
                 break
             seen.add(hop)
             links = self._onward(hop, walk.failed, is_idle)

@@ -103,7 +103,13 @@ class ExplorationGraph:
             return {}
         # Shaped again: a store that learned before record ids were masked keeps its lessons.
         return {
-            (f"click {selector_shape(k[6:])}" if k.startswith("click ") else k): v
+            (
+                f"click {selector_shape(k[6:])}"
+                if k.startswith("click ")
+                else f"click@ {selector_shape(k[7:], positions=True)}"
+                if k.startswith("click@ ")
+                else k
+            ): v
             for k, v in ((str(k), str(v)) for k, v in table.items())
             if v in IDLE_LESSONS
         }

@@ -12,7 +12,8 @@ A click teaches the harness (never the model) what kind of control it was:
 - `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
   showed on another page (a menu in the page's chrome: its items do not depend on the page);
 - `unclickable`: a click the browser could not do (the control is hidden, say a close button in a
-  collapsed alert, or covered): every control of its shape is as hidden elsewhere;
+  collapsed alert, disabled or covered): the control in that place (its `placed_shape`: positions
+  kept, so a disabled "Previous" does not stand for "Next") is as hidden on every page;
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
   `bughunt.oracles.unsafe_get.STATE_VERBS`) and that answered with the page it was clicked on, re-
   rendered (its structure at the new address) — one of a shape is enough to see what it does; a
@@ -21,8 +22,8 @@ A click teaches the harness (never the model) what kind of control it was:
 A click in place that found a new bug teaches nothing: it led somewhere (a GET that changed state
 is one bug, `unsafe_get`, for its whole shape). The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
 shape, on any page, is no longer a way onward: the chooser leaves it out, the policy's view of memory
-no longer holds it (`scrub`) and the session does not travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) and without
-generated ids (`#tr-6d1a…` of a table row: an id holding a digit names a record;
+no longer holds it (`scrub`) and the session does not travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) and
+without generated ids (`#tr-6d1a…` of a table row: an id holding a digit names a record;
 `bughunt.dom.selector_shape`) for a click,
 or its URL's shape for a GET (`bughunt.oracles.client_errors.url_shape`: numbers, ids, slugs, query
 values and the words its page's route carries are placeholders, so `/profile/ann/follow` clicked on
@@ -52,7 +53,7 @@ CLICK_FAILED = "click failed"
 
 
 def control_shape(route: str, page: str, selector: str | None = None) -> str:
-    """The shape a lesson is kept under: `click <selector without positions>` for a click state,
+    """The shape a lesson is kept under: `click <selector_shape>` for a click state,
     `get <URL shape>` for an address (a hash route's fragment shaped as a path of its own)."""
     if selector is not None:
         return "click " + selector_shape(selector)
@@ -65,6 +66,11 @@ def control_shape(route: str, page: str, selector: str | None = None) -> str:
     return "get " + shaped
 
 
+def placed_shape(selector: str) -> str:
+    """The shape of a click control in its place: its selector with positions, record ids masked."""
+    return "click@ " + selector_shape(selector, positions=True)
+
+
 def lessons(
     store: ExplorerStore, target: str, position: str, result: FetchResult, facts: PageFacts | None,
     click: tuple[str, str] | None, *, found: bool = False,
@@ -75,7 +81,7 @@ def lessons(
     also teaches its counterparts the page after newly offers
     (`/unfollow` after `/follow`): flipping it back is the same control."""
     if click is not None and result.outcome == "blocked" and result.detail.startswith(CLICK_FAILED):
-        return ((control_shape(target, *click), "unclickable"),)
+        return ((placed_shape(click[1]), "unclickable"),)
     if result.outcome != "page" or facts is None or facts.fragment:
         return ()
     final = result.final_route or result.route
@@ -161,8 +167,9 @@ def idle_test(
         if not table:
             return False
         click = click_of(route) if CLICK_MARK in route else None
-        shape = control_shape(route, click[0], click[1]) if click is not None else control_shape(route, page)
-        return shape in table
+        if click is None:
+            return control_shape(route, page) in table
+        return control_shape(route, *click) in table or placed_shape(click[1]) in table
 
     return is_idle
 

@@ -17,7 +17,7 @@ from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.graph import ExplorationGraph
 from bughunt.explorer.http_engine import HttpEngine
-from bughunt.explorer.idle_controls import control_shape
+from bughunt.explorer.idle_controls import control_shape, placed_shape
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
@@ -199,6 +199,8 @@ def test_control_shapes():
     # An id holding a digit names a record (a table row): every row's button is one shape.
     row = "#tr-6d1a77e2-5e89 > td:nth-of-type(5) > button:nth-of-type(1)"
     assert control_shape("/p#click-abc", "/p", row) == "click #<id> > td > button"
+    # A lesson that the control cannot be clicked is kept for its place (a disabled "Previous").
+    assert placed_shape(row) == "click@ #<id> > td:nth-of-type(5) > button:nth-of-type(1)"
     assert control_shape("/p#click-abc", "/p", "#tab-users > a") == "click #tab-users > a"
 
 

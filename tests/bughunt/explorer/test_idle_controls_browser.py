@@ -127,7 +127,20 @@ def _rows(page: str) -> str:
         f'</td><td><button type="button" hx-get="/row/edit/{{id}}">Edit</button></td></tr>'
         for n in range(1, 4)
     )
-    return f"<table><tbody>{rows}</tbody></table>"
+    # A pager whose "Previous" is disabled on its first page; "Next" shows this list's second page.
+    pager = (
+        '<div id="pager"><button type="button" disabled>Previous</button><button type="button" '
+        f"onclick=\"this.insertAdjacentHTML('afterend', '<a href=/list/{page}/2>Page 2</a>')\">Next</button></div>"
+    )
+    return f"<table><tbody>{rows}</tbody></table>{pager}"
+
+
+# Links only a click shows (the items of a collapsed list), each a dead end but for the chrome.
+SHOW_ALL = (
+    """<button type="button" id="all" onclick="this.insertAdjacentHTML('afterend', '"""
+    + "".join(f"<a href=/item/{n}>Item {n}</a> " for n in range(1, 5))
+    + """')">Show all</button>"""
+)
 
 
 class _Chrome(QuietHandler):
@@ -136,13 +149,15 @@ class _Chrome(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         type(self).requests.append(self.path)
         pages = {
-            "/": "<h1>Home</h1><p>Start here.</p>",
+            "/": "<h1>Home</h1><p>Start here.</p>" + SHOW_ALL,
             "/list/a": "<h1>List A</h1><p>The first list.</p>",
             "/list/b": "<h1>List B</h1><p>The second list.</p>",
             "/list/c": "<h1>List C</h1><p>The third list.</p>",
+            "/list/a/2": "<h1>List A, page 2</h1><p>More of the first list.</p>",
             "/account": "<h1>Account</h1><p>Your account.</p>",
             "/password": "<h1>Password</h1><p>Change it.</p>",
         }
+        pages.update({f"/item/{n}": f"<h1>Item {n}</h1><p>Item number {n}.</p>" for n in range(1, 5)})
         if self.path not in pages:
             return self.reply(404, "<html><body>no</body></html>")
         nav = '<p><a href="/">Home</a> <a href="/list/a">A</a> <a href="/list/b">B</a> <a href="/list/c">C</a></p>'
@@ -159,7 +174,7 @@ def test_menus_hidden_controls_and_record_rows_are_tried_once_per_shape_and_temp
         engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
         try:
             with make_policy("planner", store=store) as policy:
-                result = Explorer(store, engine, policy, SessionConfig(budget=40, retries=0)).run()
+                result = Explorer(store, engine, policy, SessionConfig(budget=60, retries=0)).run()
             graph = ExplorationGraph(store)
             steps = store.history.steps()
             clicks = [(s, graph.click_of(s.route)) for s in steps if "#click-" in s.route]
@@ -177,7 +192,17 @@ def test_menus_hidden_controls_and_record_rows_are_tried_once_per_shape_and_temp
             copy = "click #<id> > td > button"
             assert learned.get(copy) == "same_state" and shapes.count(copy) == 1, shapes
             assert not any("%7B" in r or "{" in r for r in _Chrome.requests), _Chrome.requests
-            assert {"/account", "/password", "/list/c"} <= {s.route for s in steps if s.outcome == "page"}
+            # The disabled "Previous" is learned in its place; "Next" beside it is still clicked.
+            assert learned.get("click@ #pager > button:nth-of-type(1)") == "unclickable", learned
+            assert "click #pager > button" not in learned
+            assert any(c[1] == "#pager > button:nth-of-type(2)" for _, c in clicks if c is not None)
+            # The items "Show all" shows are reached from the state it made: one click, not one per item.
+            assert sum(1 for s in steps if graph.click_of(s.route) == ("/", "#all")) == 1
+            items = {s.route for s in steps if s.route.startswith("/item/")}
+            assert items == {f"/item/{n}" for n in range(1, 5)}, [s.route for s in steps]
+            assert {"/account", "/password", "/list/c", "/list/a/2"} <= {
+                s.route for s in steps if s.outcome == "page"
+            }
             assert result.stop_reason == "done", result.detail
             assert ExplorationSummary.of(store).repeat_clicks <= 2
         finally:
