@@ -557,7 +557,11 @@ class BrowserEngine(HttpEngine):
         if not selectors or self._page is None or self._page.url != page.url:
             return every
         try:
-            with deadline_guard(self._marker, time.monotonic(), "blocked", slack=PROBE_S):
+            # as long as a click may take: a page slow under load is not killed for this question
+            deadline = time.monotonic() + min(self.timeout, 5.0)
+            with deadline_guard(
+                self._marker, deadline, "the page blocked its renderer when asked what it shows"
+            ):
                 got = self._page.evaluate(_SHOWN_JS, selectors)
         except PlaywrightError:
             return every
