@@ -171,6 +171,13 @@ class Chooser:
             if nxt not in visited:
                 return nxt, hop
             hop = nxt
+        # The plan did not reach one: an unvisited link a state of that page showed (the page after a
+        # click on it: a pager's next page, a "show all") is reached without redoing the click.
+        for state, page, _ in graph.store.link_table.clicks():
+            if page == route and state in explored:
+                nxt = next((r for r in self._onward(state, walk.failed, is_idle) if r not in visited), None)
+                if nxt is not None:
+                    return nxt, state
         return route, None
 
     def _explored(self) -> set[str]:
