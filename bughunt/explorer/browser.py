@@ -80,17 +80,6 @@ QUIET_POLL_MS = 25
 MAX_CLIENT_ERRORS = 20
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_CLICKS_PER_PAGE = 15
-MAX_CLICK_CANDIDATES = 200
-"""Clickable elements of a page asked whether they are shown, before the clicks are picked from them."""
-# Per selector: false when the element is there but hidden (no box: `display: none` on it or an
-# ancestor, a collapsed panel) or disabled; true when shown or not found (the page changed since).
-_SHOWN_JS = """sels => sels.map(s => {
-  let e = null;
-  try { e = document.querySelector(s); } catch (err) { return true; }
-  if (!e) return true;
-  if (e.disabled || e.getAttribute('aria-disabled') === 'true') return false;
-  return e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
-})"""
 MAX_ALIKE_CLICKS = 2
 """Clicks kept per repeated control (one `selector_shape`: selectors equal but for positions and
 record ids)."""
@@ -521,56 +510,25 @@ class BrowserEngine(HttpEngine):
         # (`idle_controls`) and not clicked again in that shape.
         here = self.route_of(page.url)
         known = {a.selector for a in found if a.kind != "link" or self.route_of(a.target) != here}
-        candidates: list[tuple[str, str]] = []
+        clicks: list[Action] = []
+        alike: dict[str, int] = {}
         for node in walked.clickables:
-            if len(candidates) >= MAX_CLICK_CANDIDATES:
+            if len(clicks) >= MAX_CLICKS_PER_PAGE:
                 break
             selector = walked.selectors.of(node)
             label = (node.text() or node.get("aria-label"))[:120]
             if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
                 continue  # a "Log out" or "Delete" button is never clicked
-            known.add(selector)
-            candidates.append((selector, label))
-        shown = self._shown(page, [selector for selector, _ in candidates])
-        clicks: list[Action] = []
-        alike: dict[str, int] = {}
-        for (selector, label), visible in zip(candidates, shown, strict=True):
-            if len(clicks) >= MAX_CLICKS_PER_PAGE:
-                break
             # The same control repeated in every item of a list (a favourite button per preview)
             # differs only in its positions: two of them show what the control does, more are the
             # same state again, each one a click of the budget.
             shape = selector_shape(selector)
-            if not visible or alike.get(shape, 0) >= MAX_ALIKE_CLICKS:
+            if alike.get(shape, 0) >= MAX_ALIKE_CLICKS:
                 continue
             alike[shape] = alike.get(shape, 0) + 1
+            known.add(selector)
             clicks.append(Action("click", page.url, label, selector))
         return found + clicks
-
-    def _shown(self, page: FetchedPage, selectors: list[str]) -> list[bool]:
-        """Which of `selectors` a person could click — shown and enabled — when the tab still holds
-        `page`'s document (else, or when the page does not answer at once, all of them: `perform`
-        checks again before it clicks)."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        every = [True] * len(selectors)
-        if not selectors or self._page is None or self._page.url != page.url:
-            return every
-        try:
-            # as long as a click may take: a page slow under load is not killed for this question
-            deadline = time.monotonic() + min(self.timeout, 5.0)
-            with deadline_guard(
-                self._marker, deadline, "the page blocked its renderer when asked what it shows"
-            ):
-                got = self._page.evaluate(_SHOWN_JS, selectors)
-        except PlaywrightError:
-            return every
-        except HostilePage:
-            self._replace_tab()
-            return every
-        if not isinstance(got, list) or len(got) != len(selectors):
-            return every
-        return [x is not False for x in got]
 
     def perform(self, action: Action) -> FetchResult:
         """A link, HTMX or form action is a page load of its target; a click is done on its page, and
