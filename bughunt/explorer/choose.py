@@ -93,9 +93,8 @@ class Chooser:
         if choice.route is None:
             # The policy sees nothing left (its view may be smaller than memory, or a page trapped
             # it): with pages known but unvisited, travel to them over the remembered link table.
-            return Choice(
-                self.travel(position, set(self.unvisited(walk.failed))), choice.tokens, drop_walk=dropped
-            )
+            target, via = self.travel_past_hubs(position, set(self.unvisited(walk.failed)))
+            return Choice(target, choice.tokens, drop_walk=dropped, via=via)
         target, via = self.past_hubs(position, choice.route, clicks, walk, is_idle)
         if via is None and target in self._explored() and not self.unvisited(walk.failed):
             # A trip back to a remembered page when memory knows nothing left to visit (the policy
@@ -198,9 +197,25 @@ class Chooser:
     def travel(self, position: str, goals: set[str]) -> str | None:
         """First click toward the nearest of `goals`: along a shortest path over the remembered links
         from here, else by way of the start page, else (the map does not lead there) directly."""
+        return self._travel(position, goals)[0]
+
+    def travel_past_hubs(self, position: str, goals: set[str]) -> tuple[str | None, str | None]:
+        """`travel`, going past remembered pages as `past_hubs` does: when every page on the way is
+        explored, the nearest goal is opened directly as a link of the last one (a hub round trip, a
+        page reloaded and a click redone to reach a link memory holds, costs clicks and finds
+        nothing). Returns (target, the page whose link it is, or None)."""
+        first, path = self._travel(position, goals)
+        memory = self.config.memory
+        if self.policy.uses_model or not (memory.visited and memory.link_table) or memory.capacity:
+            return first, None
+        if path is None or len(path) < 3 or not set(path[1:-1]) <= self._explored():
+            return first, None
+        return path[-1], path[-2]
+
+    def _travel(self, position: str, goals: set[str]) -> tuple[str | None, list[str] | None]:
         goals = goals - {position}
         if not goals:
-            return None
+            return None, None
         graph = {
             src: [d for d in dsts if d != src and self.engine.followable(d)]
             for src, dsts in self.graph.link_table().items()
@@ -211,5 +226,5 @@ class Chooser:
             reachable = [g for g in goals if g in paths]
             if reachable:
                 best = min(reachable, key=lambda g: (len(paths[g]), g))
-                return paths[best][1] if source == position else start
-        return min(goals)
+                return (paths[best][1], paths[best]) if source == position else (start, None)
+        return min(goals), None
