@@ -13,7 +13,8 @@ A click teaches the harness (never the model) what kind of control it was:
   showed on another page (a menu in the page's chrome: its items do not depend on the page);
 - `unclickable`: a click the browser could not do (the control is hidden, say a close button in a
   collapsed alert, disabled or covered): the control in that place (its `placed_shape`: positions
-  kept, so a disabled "Previous" does not stand for "Next") is as hidden on every page;
+  kept, so a disabled "Previous" does not stand for "Next") is as hidden on every page, once it
+  failed on two (one failure may be one record's: a button hidden for that item only);
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
   `bughunt.oracles.unsafe_get.STATE_VERBS`) and that answered with the page it was clicked on, re-
   rendered (its structure at the new address) — one of a shape is enough to see what it does; a
@@ -81,7 +82,14 @@ def lessons(
     also teaches its counterparts the page after newly offers
     (`/unfollow` after `/follow`): flipping it back is the same control."""
     if click is not None and result.outcome == "blocked" and result.detail.startswith(CLICK_FAILED):
-        return ((placed_shape(click[1]), "unclickable"),)
+        # Twice, on two pages: one failure may be that page's (a button hidden for one record only).
+        placed = placed_shape(click[1])
+        again = any(
+            s.route != target and s.outcome == "blocked" and s.detail == "click_failed"
+            and (other := store.link_table.click_of(s.route)) is not None and placed_shape(other[1]) == placed
+            for s in store.history.steps()
+        )  # fmt: skip
+        return ((placed, "unclickable"),) if again else ()
     if result.outcome != "page" or facts is None or facts.fragment:
         return ()
     final = result.final_route or result.route

@@ -183,11 +183,11 @@ def test_menus_hidden_controls_and_record_rows_are_tried_once_per_shape_and_temp
             # The menu shows the same two links on every page: opened on two pages, then known.
             menu = "click #menu"
             assert learned.get(menu) == "shown_before" and shapes.count(menu) == 2, shapes
-            # The hidden close button: one attempt, a click that could not be done, not an HTTP error;
-            # the disabled "Previous" is never offered.
+            # The hidden close button: tried on two pages (a click that could not be done, not an HTTP
+            # error), then learned for every page; the disabled "Previous" is never offered.
             hidden = [s for s, c in clicks if c is not None and c[1].endswith("div > div > button")]
-            assert len(hidden) == 1, [(s.route, c) for s, c in clicks]
-            assert hidden[0].outcome == "blocked" and hidden[0].detail == "click_failed"
+            assert len(hidden) == 2, [(s.route, c) for s, c in clicks]
+            assert all(s.outcome == "blocked" and s.detail == "click_failed" for s in hidden)
             assert learned.get("click@ html > body > div > div > button") == "unclickable", learned
             assert not any(c[1] == "#pager > button:nth-of-type(1)" for _, c in clicks if c is not None)
             # Each row's "Copy" button (ids `tr-a1`, `tr-b2`…): one shape, clicked once on one page.
@@ -242,7 +242,8 @@ def test_a_control_that_cannot_be_clicked_is_a_failed_click_not_an_http_error_an
             tried = [s for s in steps if "#click-" in s.route]
             assert len(tried) == 1, [(s.route, s.outcome, s.detail) for s in steps]
             assert (tried[0].outcome, tried[0].status, tried[0].detail) == ("blocked", None, "click_failed")
-            assert ExplorationGraph(store).idle_controls() == {"click@ #shy": "unclickable"}
+            # One failure, on one page, teaches nothing for other pages (it may be that page's).
+            assert ExplorationGraph(store).idle_controls() == {}
             assert result.stop_reason == "done", result.detail
             assert {s.route for s in steps if s.outcome == "page"} >= {"/", "/a", "/b"}
             assert not store.bug_table.live()
