@@ -278,8 +278,10 @@ def _hx_vals(text: str) -> dict[str, str]:
 def clickable(node: Node) -> bool:
     """Does clicking `node` make the page act, in a browser: a script handler, an HTMX or router
     attribute, a button role, `href="javascript:"`/`"#"` (a pager or tab, not a link), or a button
-    outside any form."""
+    outside any form — unless it is disabled."""
     attrs = node.attrs
+    if "disabled" in attrs or attrs.get("aria-disabled") == "true":
+        return False  # nobody can click it (a pager's "Previous" on its first page)
     if node.tag == "a" and "href" in attrs:
         href = attrs["href"].strip().lower()
         return href.startswith("javascript:") or href == "#"

@@ -261,6 +261,15 @@ def structure_hash(root: Node) -> str:
 
 
 _CSS_IDENT = re.compile(r"[A-Za-z][\w-]*")
+_NTH = re.compile(r":nth-of-type\(\d+\)")
+_RECORD_ID = re.compile(r"#[A-Za-z_-]*\d[\w-]*")
+
+
+def selector_shape(selector: str, *, positions: bool = False) -> str:
+    """A `Selectors` selector without positions (`:nth-of-type`; kept with `positions`) and with ids
+    holding a digit (a record's: `#tr-6d1a…`, `#post-42`) as `#<id>`: the control repeated in every
+    item of a list, or side by side in a group, is one shape. Idempotent."""
+    return _RECORD_ID.sub("#<id>", selector if positions else _NTH.sub("", selector))
 
 
 class Selectors:

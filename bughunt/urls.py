@@ -78,15 +78,25 @@ def hash_route(fragment: str) -> bool:
     return fragment.startswith(("/", "!/"))
 
 
+_TEMPLATE = re.compile(r"\{[^{}]*\}|%7[Bb](?:(?!%7[Dd]).)*%7[Dd]")
+
+
+def url_template(href: str) -> bool:
+    """An href that is a URL template, not an address: `{id}`/`{{ slug }}` placeholders (raw or as
+    `%7B…%7D`) that a script fills in before it requests (HTMX path parameters, a client-side
+    template read before it rendered). Fetched as it stands it names no page."""
+    return ("{" in href or "%7" in href) and _TEMPLATE.search(href) is not None
+
+
 _ROOTED = re.compile(r"/(?![/\\.])(?:(?![\s\\;]|/\.|%2[eE]|\?(?:#|\Z)).)*\Z", re.DOTALL)
 
 
 @lru_cache(maxsize=8192)  # pure; a site repeats the same links on every page (urljoin is most of it)
 def absolute(base: str, href: str) -> str | None:
     """Resolve `href` against `base`, dropping the fragment unless it is a hash route (`#/…`); None for
-    non-HTTP schemes."""
+    non-HTTP schemes and URL templates (`url_template`)."""
     href = href.strip()
-    if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
+    if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")) or url_template(href):
         return None
     if _ROOTED.match(href) and base.startswith(("http://", "https://")):
         # A root-relative href without dot segments, backslashes or spaces resolves to the base's

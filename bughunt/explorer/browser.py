@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from loguru import logger
 
 from bughunt.actions import Action, page_actions
+from bughunt.dom import selector_shape
 from bughunt.page import ClientError, FetchedPage, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
@@ -35,6 +36,7 @@ from memgpt_lite.errors import UsageError
 from .engine import FetchResult
 from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
+from .idle_controls import CLICK_FAILED
 from .login import Credentials, LoginFailed, confirm_logged_in
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers
@@ -79,8 +81,8 @@ MAX_CLIENT_ERRORS = 20
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_CLICKS_PER_PAGE = 15
 MAX_ALIKE_CLICKS = 2
-"""Clicks kept per repeated control (selectors equal but for `:nth-of-type`)."""
-_NTH = re.compile(r":nth-of-type\(\d+\)")
+"""Clicks kept per repeated control (one `selector_shape`: selectors equal but for positions and
+record ids)."""
 
 
 CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
@@ -520,7 +522,7 @@ class BrowserEngine(HttpEngine):
             # The same control repeated in every item of a list (a favourite button per preview)
             # differs only in its positions: two of them show what the control does, more are the
             # same state again, each one a click of the budget.
-            shape = _NTH.sub("", selector)
+            shape = selector_shape(selector)
             if alike.get(shape, 0) >= MAX_ALIKE_CLICKS:
                 continue
             alike[shape] = alike.get(shape, 0) + 1
@@ -563,14 +565,27 @@ class BrowserEngine(HttpEngine):
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
                 try:
+                    control = self._page.locator(action.selector).first
+                    if not (control.is_visible() and control.is_enabled()):
+                        # Hidden (a collapsed alert's close button, an item of a closed menu) or
+                        # disabled (a pager's "Previous" on page 1): the click would wait its whole
+                        # timeout for a control nobody can click.
+                        return FetchResult(
+                            "blocked",
+                            route,
+                            self.url_of(route),
+                            detail=f"{CLICK_FAILED} (hidden or disabled)",
+                        )
                     self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
                     if response:
                         self._settle(deadline)
                     else:
                         self._quiet(in_flight, deadline)
                 except PlaywrightError as exc:
+                    # No response came back: not an HTTP error of the page, a control that could not be
+                    # clicked (`idle_controls`: its shape is not tried again).
                     return FetchResult(
-                        "http_error", route, self.url_of(route), detail=f"click failed ({type(exc).__name__})"
+                        "blocked", route, self.url_of(route), detail=f"{CLICK_FAILED} ({type(exc).__name__})"
                     )
                 finally:
                     for event, handler in (

@@ -17,7 +17,7 @@ from bughunt.sim.rng import derive_seed, mulberry32
 from . import retest
 from .config import SessionConfig
 from .engine import Engine
-from .graph import CLICK_MARK, ExplorationGraph
+from .graph import ExplorationGraph
 from .harness import StepOutcome
 from .hints import SessionHints
 from .idle_controls import idle_test
@@ -94,7 +94,8 @@ class Chooser:
             # The policy sees nothing left (its view may be smaller than memory, or a page trapped
             # it): with pages known but unvisited, travel to them over the remembered link table.
             left = {r for r in self.context.unvisited() if self._may_visit(r, walk.failed, is_idle)}
-            return Choice(self.travel(position, left), choice.tokens, drop_walk=dropped)
+            target, via = self.travel_past_hubs(position, left)
+            return Choice(target, choice.tokens, drop_walk=dropped, via=via)
         target, via = self.past_hubs(position, choice.route, clicks, walk, is_idle)
         if via is None and graph.is_explored(target) and not self._any_unvisited(walk.failed, is_idle):
             # A trip back to a remembered page when memory knows nothing left to visit (the policy
@@ -156,7 +157,8 @@ class Chooser:
         seen = {position}
         hop = route
         for ahead in range(1, MAX_HUB_HOPS + 1):
-            if not graph.is_explored(hop) or CLICK_MARK in hop or hop in seen:
+            # A click state is a hub like any page: an address it links to is fetched as it stands.
+            if not graph.is_explored(hop) or hop in seen:
                 break
             seen.add(hop)
             links = self._onward(hop, walk.failed, is_idle)
@@ -168,6 +170,15 @@ class Chooser:
             if not graph.is_visited(nxt):
                 return nxt, hop
             hop = nxt
+        # The plan did not reach one: an unvisited link a state of that page showed (the page after a
+        # click on it: a pager's next page, a "show all") is reached without redoing the click.
+        for state, page, _ in graph.store.link_table.clicks():
+            if page == route and graph.is_explored(state):
+                nxt = next(
+                    (r for r in self._onward(state, walk.failed, is_idle) if not graph.is_visited(r)), None
+                )
+                if nxt is not None:
+                    return nxt, state
         return route, None
 
     def unvisited(self, failed: set[str]) -> list[str]:
@@ -195,9 +206,26 @@ class Chooser:
 
         The search stops at the depth of the nearest goal: a trip costs the part of the map nearer
         than where it leads, not the whole map."""
+        return self._travel(position, goals)[0]
+
+    def travel_past_hubs(self, position: str, goals: set[str]) -> tuple[str | None, str | None]:
+        """`travel`, going past remembered pages as `past_hubs` does: when every page on the way is
+        explored, the nearest goal is opened directly as a link of the last one (a hub round trip, a
+        page reloaded and a click redone to reach a link memory holds, costs clicks and finds
+        nothing). Returns (target, the page whose link it is, or None)."""
+        first, path = self._travel(position, goals)
+        memory = self.config.memory
+        if self.policy.uses_model or not (memory.visited and memory.link_table) or memory.capacity:
+            return first, None
+        if path is None or len(path) < 3 or not all(self.graph.is_explored(r) for r in path[1:-1]):
+            return first, None
+        return path[-1], path[-2]
+
+    def _travel(self, position: str, goals: set[str]) -> tuple[str | None, list[str] | None]:
+        """(first click, the whole path from `position` when the map leads there from here)."""
         goals = goals - {position}
         if not goals:
-            return None
+            return None, None
         table, followable = self.graph.store.link_table.table(), self.engine.followable
 
         def onward(src: str) -> list[str]:
@@ -205,25 +233,30 @@ class Chooser:
 
         start = self.engine.start_route()
         for source in dict.fromkeys((position, start)):
-            best = _nearest(source, goals, onward)
-            if best is not None:
-                return best if source == position else start
-        return min(goals)
+            path = _nearest(source, goals, onward)
+            if path is not None:
+                return (path[1], path) if source == position else (start, None)
+        return min(goals), None
 
 
-def _nearest(source: str, goals: set[str], onward: Callable[[str], list[str]]) -> str | None:
-    """The first hop from `source` toward the nearest of `goals` over `onward` (breadth-first in link
-    order; among goals equally near, the least route), or None when none is reachable. The first
-    hop is that of the path `bfs_paths` finds."""
+def _nearest(source: str, goals: set[str], onward: Callable[[str], list[str]]) -> list[str] | None:
+    """The path from `source` to the nearest of `goals` over `onward` (breadth-first in link order;
+    among goals equally near, the least route), or None when none is reachable: the path `bfs_paths`
+    finds, without searching past the nearest goal's depth."""
     depth: dict[str, int] = {source: 0}
-    hop: dict[str, str] = {source: source}
+    parent: dict[str, str] = {}
     found: list[str] = []
     for q, p in breadth_first(source, onward):
         if q != source:
             depth[q] = depth[p] + 1
-            hop[q] = q if p == source else hop[p]
+            parent[q] = p
         if found and depth[q] > depth[found[0]]:
             break
         if q in goals:
             found.append(q)
-    return hop[min(found)] if found else None
+    if not found:
+        return None
+    path = [min(found)]
+    while path[-1] != source:
+        path.append(parent[path[-1]])
+    return path[::-1]

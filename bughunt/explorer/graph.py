@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from loguru import logger
 
+from bughunt.dom import selector_shape
 from bughunt.oracles import Finding
 
 from . import destructive_mode, retest
@@ -29,7 +30,9 @@ CLICK_MARK = "#click-"
 """Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such."""
 IDLE_KEY = "idle_controls"
 """Meta key of the controls learned to lead nowhere new (`idle_controls`): JSON, shape → lesson."""
-IDLE_LESSONS = frozenset(("same_state", "round_trip", "toggle", "state_change"))
+IDLE_LESSONS = frozenset(
+    ("same_state", "shown_before", "unclickable", "round_trip", "toggle", "state_change")
+)
 
 
 @dataclass(slots=True)
@@ -268,4 +271,13 @@ def _idle_table(raw: str | None) -> dict[str, str]:
         return {}
     if not isinstance(table, dict):
         return {}
-    return {str(k): str(v) for k, v in table.items() if v in IDLE_LESSONS}
+    # Shaped again: a store that learned before record ids were masked keeps its lessons.
+    return {_reshaped(k): v for k, v in ((str(k), str(v)) for k, v in table.items()) if v in IDLE_LESSONS}
+
+
+def _reshaped(key: str) -> str:
+    if key.startswith("click@ "):
+        return f"click@ {selector_shape(key[7:], positions=True)}"
+    if key.startswith("click "):
+        return f"click {selector_shape(key[6:])}"
+    return key

@@ -158,9 +158,10 @@ def detail_code(result: FetchResult) -> str:
         return "login_wall:form" if "form" in text else "login_wall:redirect"
     if outcome == "blocked":
         # The browser's own refusals: a page abandoned for blocking its renderer or navigating without
-        # end, and a navigation its network gate refused (it left the origin).
+        # end, a navigation its network gate refused (it left the origin), a control it could not click.
         for needle, code in (
             ("robots", "robots_disallowed"),
+            ("click failed", "click_failed"),
             ("hostile page", "hostile_page"),
             ("gate refused", "gate_refused"),
         ):

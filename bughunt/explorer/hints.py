@@ -50,16 +50,19 @@ class SessionHints:
     """Page route → its actions, for the last `ACTIONS_PAGES` pages: the label of a link followed from
     a page the explorer jumped past (`Chooser.past_hubs`) without loading it again."""
 
-    def absorb(self, facts: PageFacts) -> None:
+    def absorb(self, facts: PageFacts, state: str | None = None) -> None:
+        """Take in what a loaded page shows; `state` is the route it was loaded as when that is not its
+        own (a click state, `<page>#click-…`: a hub `Chooser.past_hubs` may look past too)."""
         self.actions = dict(facts.actions)
         self.listed = frozenset(facts.places)
         own = facts.own
         if own is not None:
-            self.actions_at[own] = self.actions
-            self.actions_at.move_to_end(own)
-            if len(self.actions_at) > ACTIONS_PAGES:
-                self.actions_at.popitem(last=False)
-            self.listed_at[own] = self.listed
+            for name in dict.fromkeys((own, state or own)):
+                self.actions_at[name] = self.actions
+                self.actions_at.move_to_end(name)
+                if len(self.actions_at) > ACTIONS_PAGES:
+                    self.actions_at.popitem(last=False)
+                self.listed_at[name] = self.listed
             for route, place in facts.places.items():
                 group = self.siblings.setdefault((own, place), [])
                 if len(group) < MAX_SIBLINGS:

@@ -9,6 +9,12 @@ A click teaches the harness (never the model) what kind of control it was:
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
   flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`);
+- `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
+  showed on another page (a menu in the page's chrome: its items do not depend on the page);
+- `unclickable`: a click the browser could not do (the control is hidden, say a close button in a
+  collapsed alert, disabled or covered): the control in that place (its `placed_shape`: positions
+  kept, so a disabled "Previous" does not stand for "Next") is as hidden on every page, once it
+  failed on two (one failure may be one record's: a button hidden for that item only);
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
   `bughunt.oracles.unsafe_get.STATE_VERBS`) and that answered with the page it was clicked on, re-
   rendered (its structure at the new address) — one of a shape is enough to see what it does; a
@@ -17,7 +23,9 @@ A click teaches the harness (never the model) what kind of control it was:
 A click in place that found a new bug teaches nothing: it led somewhere (a GET that changed state
 is one bug, `unsafe_get`, for its whole shape). The lesson is stored with the step (`ExplorationGraph.idle_controls`: shape → lesson) and every control of that
 shape, on any page, is no longer a way onward: the chooser leaves it out, the policy's view of memory
-no longer holds it (`scrub`) and the session does not travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) for a click,
+no longer holds it (`scrub`) and the session does not travel to it. A control's shape is its CSS selector without positions (`:nth-of-type`) and
+without generated ids (`#tr-6d1a…` of a table row: an id holding a digit names a record;
+`bughunt.dom.selector_shape`) for a click,
 or its URL's shape for a GET (`bughunt.oracles.client_errors.url_shape`: numbers, ids, slugs, query
 values and the words its page's route carries are placeholders, so `/profile/ann/follow` clicked on
 `/profile/ann` teaches `/profile/<v>/follow` for every profile).
@@ -25,10 +33,10 @@ values and the words its page's route carries are placeholders, so `/profile/ann
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from urllib.parse import urlsplit
 
+from bughunt.dom import selector_shape
 from bughunt.fingerprint import segment_shape
 from bughunt.oracles.client_errors import route_words, url_shape
 from bughunt.oracles.unsafe_get import state_change
@@ -41,14 +49,15 @@ from .graph import CLICK_MARK
 from .store import ExplorerStore
 from .views import NoLinksView, View
 
-_NTH = re.compile(r":nth-of-type\(\d+\)")
+CLICK_FAILED = "click failed"
+"""How an engine's `detail` begins for a click it could not do (`unclickable`)."""
 
 
 def control_shape(route: str, page: str, selector: str | None = None) -> str:
-    """The shape a lesson is kept under: `click <selector without positions>` for a click state,
+    """The shape a lesson is kept under: `click <selector_shape>` for a click state,
     `get <URL shape>` for an address (a hash route's fragment shaped as a path of its own)."""
     if selector is not None:
-        return "click " + _NTH.sub("", selector)
+        return "click " + selector_shape(selector)
     # Only plain words are data to mask: a number is `<n>` however the page's route carries it.
     words = {w for w in route_words(page) if segment_shape(w) == w}
     path, mark, fragment = route.partition("#")
@@ -56,6 +65,11 @@ def control_shape(route: str, page: str, selector: str | None = None) -> str:
     if mark:
         shaped += "#" + url_shape(fragment, words) if fragment.startswith("/") else "#"
     return "get " + shaped
+
+
+def placed_shape(selector: str) -> str:
+    """The shape of a click control in its place: its selector with positions, record ids masked."""
+    return "click@ " + selector_shape(selector, positions=True)
 
 
 def lessons(
@@ -67,6 +81,15 @@ def lessons(
     load; a click in place that `found` a new bug led somewhere after all). A GET that changed state
     also teaches its counterparts the page after newly offers
     (`/unfollow` after `/follow`): flipping it back is the same control."""
+    if click is not None and result.outcome == "blocked" and result.detail.startswith(CLICK_FAILED):
+        # Twice, on two pages: one failure may be that page's (a button hidden for one record only).
+        placed = placed_shape(click[1])
+        again = any(
+            s.route != target and s.outcome == "blocked" and s.detail == "click_failed"
+            and (other := store.link_table.click_of(s.route)) is not None and placed_shape(other[1]) == placed
+            for s in store.history.steps()
+        )  # fmt: skip
+        return ((placed, "unclickable"),) if again else ()
     if result.outcome != "page" or facts is None or facts.fragment:
         return ()
     final = result.final_route or result.route
@@ -74,8 +97,11 @@ def lessons(
         page, selector = click
         before = store.visits.page(page)
         new = _new_links(facts.links, store.link_table.of(page))
-        if found or final != target or before is None or new:
+        if found or final != target or before is None:
             return ()
+        if new:
+            shape = control_shape(target, page, selector)
+            return ((shape, "shown_before"),) if _shown_before(store, target, page, shape, new) else ()
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         made = result.page.clicked_from if result.page is not None else None
         if same or (made is not None and result.page is not None and same_document(made[0], result.page)):
@@ -91,6 +117,20 @@ def lessons(
         if state_change(r) is not None
     ]
     return ((shape, why), *flips)
+
+
+def _shown_before(store: ExplorerStore, target: str, page: str, shape: str, new: list[str]) -> bool:
+    """Did a click of the same shape on another page show exactly the links `new` (a menu whose
+    items are the same wherever it is opened; a list's "more" shows each page's own items). A page
+    does not link to itself, so the two pages are left out of both sides."""
+    for route, there, selector in store.link_table.clicks():
+        if route == target or there == page or control_shape(route, there, selector) != shape:
+            continue
+        after = store.link_table.of(route)
+        shown = set(_new_links(after, store.link_table.of(there))) - {page, there}
+        if shown and shown == set(new) - {page, there}:
+            return True
+    return False
 
 
 def _link_lesson(
@@ -135,8 +175,9 @@ def idle_test(
         if not table:
             return False
         click = click_of(route) if CLICK_MARK in route else None
-        shape = control_shape(route, click[0], click[1]) if click is not None else control_shape(route, page)
-        return shape in table
+        if click is None:
+            return control_shape(route, page) in table
+        return control_shape(route, *click) in table or placed_shape(click[1]) in table
 
     return is_idle
 

@@ -22,7 +22,7 @@ from .config import SessionConfig
 from .engine import Engine, LoginLost
 from .evidence_files import keep_screenshots
 from .facts import PageFacts, read_page, site_texts
-from .graph import ExplorationGraph, StepWrite
+from .graph import CLICK_MARK, ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
 from .idle_controls import idle_test, lessons, scrub
@@ -183,7 +183,7 @@ class Explorer:
                 page, result.final_route or target, version, explored_any, confirmed=False
             )
             facts = read_page(page, self.engine)
-            self.hints.absorb(facts)
+            self.hints.absorb(facts, target if CLICK_MARK in target else None)
             findings = inspect(page, self.engine, graph, allow_destructive=self.config.allow_destructive)
         self.walk.last_text = facts.text if facts is not None else ""
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []

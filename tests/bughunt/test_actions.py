@@ -15,7 +15,7 @@ from bughunt.actions import (
 )
 from bughunt.dom import Node
 from bughunt.page import FetchedPage
-from bughunt.urls import route_of
+from bughunt.urls import absolute, route_of, url_template
 
 ORIGIN = "http://a.test"
 
@@ -76,6 +76,22 @@ def test_hx_vals_fill_the_paths_placeholders_and_an_unfilled_template_is_no_addr
         "http://a.test/confirm-delete?id=ab-12&n=3",
         "http://a.test/other",
     ]
+
+
+def test_url_templates_in_hx_and_data_attributes_are_not_actions():
+    # A script fills `{id}` in before it requests (HTMX path parameters): without values to fill it
+    # with, the template names no page, whether spelled raw or percent-encoded.
+    body = """
+    <button hx-get="/link/edit/{id}" hx-vals="js:{id: pick()}">Edit</button>
+    <tr data-href="/admin/link/%7Bid%7D/stats">row</tr>
+    <a href="/users/{{ user.name }}">unrendered</a>
+    <button hx-get="/link/edit/7">Edit seven</button>
+    <a href="/search?q=a%7Cb">a pipe is not a template</a>
+    """
+    got = extract_actions(page(body))
+    assert [a.target for a in got] == ["http://a.test/link/edit/7", "http://a.test/search?q=a%7Cb"]
+    assert url_template("/x/%7bid%7d") and url_template("/x/{id}") and not url_template("/x/%7C/%7D")
+    assert absolute(ORIGIN + "/", "/link/{id}/stats") is None
 
 
 def test_get_form_is_submitted_with_generated_values_and_post_forms_never():

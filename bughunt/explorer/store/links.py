@@ -104,6 +104,16 @@ class LinkTable:
             (route, page, selector),
         )
 
+    def clicks(self) -> list[tuple[str, str, str]]:
+        """Every click state: (route, page route, CSS selector)."""
+        try:
+            rows = self.db.execute(
+                "SELECT route, page, selector FROM click_actions ORDER BY route"
+            ).fetchall()
+        except sqlite3.OperationalError:  # an old store opened read-only
+            return []
+        return [(r["route"], r["page"], r["selector"]) for r in rows]
+
     def click_of(self, route: str) -> tuple[str, str] | None:
         """(page route, CSS selector) of a click state's route, None when it is not one."""
         try:

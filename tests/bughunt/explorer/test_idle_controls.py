@@ -13,14 +13,20 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bughunt.cli import main
+from bughunt.explorer.choose import Chooser, Whereabouts
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_policy
 from bughunt.explorer.graph import ExplorationGraph
+from bughunt.explorer.hints import SessionHints
 from bughunt.explorer.http_engine import HttpEngine
-from bughunt.explorer.idle_controls import control_shape
+from bughunt.explorer.idle_controls import control_shape, placed_shape
 from bughunt.explorer.loop import Explorer
+from bughunt.explorer.policies import Choice as PolicyChoice
+from bughunt.explorer.policies import Decision
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
+from bughunt.explorer.views import build_view
+from bughunt.sim.rng import mulberry32
 from tests.support.loopback import QuietHandler, serving
 
 
@@ -196,6 +202,12 @@ def test_control_shapes():
         control_shape("/p#click-abc", "/p", "nav > li:nth-of-type(3) > a.toggle")
         == "click nav > li > a.toggle"
     )
+    # An id holding a digit names a record (a table row): every row's button is one shape.
+    row = "#tr-6d1a77e2-5e89 > td:nth-of-type(5) > button:nth-of-type(1)"
+    assert control_shape("/p#click-abc", "/p", row) == "click #<id> > td > button"
+    # A lesson that the control cannot be clicked is kept for its place (a disabled "Previous").
+    assert placed_shape(row) == "click@ #<id> > td:nth-of-type(5) > button:nth-of-type(1)"
+    assert control_shape("/p#click-abc", "/p", "#tab-users > a") == "click #tab-users > a"
 
 
 def test_explore_json_has_repeat_clicks(tmp_path, capsys):
@@ -276,4 +288,50 @@ def test_a_query_toggle_answered_in_place_is_learned_and_reported_as_unsafe(tmp_
             assert bugs == [("unsafe_get", flips[0])]
             assert {"/item/1", "/item/2", "/item/3"} <= set(store.visits.explored())
         finally:
+            store.close()
+
+
+class _LostPolicy:
+    """A policy that sees nothing left (its view may be smaller than memory): the chooser travels."""
+
+    name = "lost"
+    uses_model = False
+    reads_templates = False
+
+    def choose(self, decision: Decision) -> PolicyChoice:
+        return PolicyChoice(None)
+
+    def archive(self, site_map: str, bug_lines: list[str]) -> None:
+        pass
+
+
+def test_travel_opens_a_goal_past_explored_hubs_instead_of_reloading_them(tmp_path):
+    class Hub(QuietHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            items = "".join(f'<a href="/x{n}">x{n}</a> ' for n in range(1, 5))
+            bodies = {"/": '<a href="/hub">hub</a>', "/hub": items}
+            bodies.update({f"/x{n}": '<a href="/">home</a>' for n in range(1, 5)})
+            if self.path not in bodies:
+                return self.reply(404, _html("<p>no</p>"))
+            return self.reply(200, _html(f"<h1>{self.path}</h1>{bodies[self.path]}"))
+
+    with serving(Hub) as url:
+        store = ExplorerStore(tmp_path / "s")
+        engine = HttpEngine(url + "/", timeout=5, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                Explorer(store, engine, policy, SessionConfig(budget=2, retries=0)).run()
+            graph = ExplorationGraph(store)
+            position = store.history.last_step().route
+            assert position.startswith("/x") and {"/", "/hub"} <= set(graph.explored())
+            config = SessionConfig(budget=10)
+            view = build_view(store, config.memory, mulberry32(1))
+            chooser = Chooser(graph, engine, _LostPolicy(), config, SessionHints(), view, lambda _: 0)
+            choice = chooser.choose(position, 2, Whereabouts())
+            # The way is /x1 -> / -> /hub -> /x2: both pages on it are remembered, so /x2 is opened
+            # as a link of /hub, not / reloaded (then /hub) to get there.
+            assert choice.via == "/hub" and choice.target is not None and choice.target.startswith("/x")
+            assert choice.target != position
+        finally:
+            engine.close()
             store.close()

@@ -15,6 +15,7 @@ import pytest
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_engine, make_policy
 from bughunt.explorer.graph import ExplorationGraph
+from bughunt.explorer.idle_controls import control_shape
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
@@ -107,3 +108,145 @@ def test_repeated_in_place_controls_are_clicked_once_and_a_pagers_api_500_is_the
     finally:
         engine.close()
         store.close()
+
+
+# Chrome every page carries: a menu whose items are built when it opens (the same items everywhere),
+# a flash message's close button inside a collapsed container (hidden), and a table whose rows have
+# record ids, each row with a button that changes nothing; an HTMX-style template link beside them.
+CHROME = (
+    """<nav><a href="#" role="button" id="menu" onclick="if (!document.getElementById('items')) """
+    """this.insertAdjacentHTML('afterend', '<ul id=items><li><a href=/account>Account</a></li>"""
+    """<li><a href=/password>Password</a></li></ul>'); return false;">Me</a></nav>"""
+    """<div style="display: none"><div role="alert"><button type="button" class="close">x</button></div></div>"""
+)
+
+
+def _rows(page: str) -> str:
+    rows = "".join(
+        f'<tr id="tr-{page}{n}"><td>Row {n}</td><td><button type="button" onclick="void 0">Copy</button>'
+        f'</td><td><button type="button" hx-get="/row/edit/{{id}}">Edit</button></td></tr>'
+        for n in range(1, 4)
+    )
+    # A pager whose "Previous" is disabled on its first page; "Next" shows this list's second page.
+    pager = (
+        '<div id="pager"><button type="button" disabled>Previous</button><button type="button" '
+        f"onclick=\"this.insertAdjacentHTML('afterend', '<a href=/list/{page}/2>Page 2</a>')\">Next</button></div>"
+    )
+    return f"<table><tbody>{rows}</tbody></table>{pager}"
+
+
+# Links only a click shows (the items of a collapsed list), each a dead end but for the chrome.
+SHOW_ALL = (
+    """<button type="button" id="all" onclick="this.insertAdjacentHTML('afterend', '"""
+    + "".join(f"<a href=/item/{n}>Item {n}</a> " for n in range(1, 5))
+    + """')">Show all</button>"""
+)
+
+
+class _Chrome(QuietHandler):
+    requests: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        type(self).requests.append(self.path)
+        pages = {
+            "/": "<h1>Home</h1><p>Start here.</p>" + SHOW_ALL,
+            "/list/a": "<h1>List A</h1><p>The first list.</p>",
+            "/list/b": "<h1>List B</h1><p>The second list.</p>",
+            "/list/c": "<h1>List C</h1><p>The third list.</p>",
+            "/list/a/2": "<h1>List A, page 2</h1><p>More of the first list.</p>",
+            "/account": "<h1>Account</h1><p>Your account.</p>",
+            "/password": "<h1>Password</h1><p>Change it.</p>",
+        }
+        pages.update({f"/item/{n}": f"<h1>Item {n}</h1><p>Item number {n}.</p>" for n in range(1, 5)})
+        if self.path not in pages:
+            return self.reply(404, "<html><body>no</body></html>")
+        nav = '<p><a href="/">Home</a> <a href="/list/a">A</a> <a href="/list/b">B</a> <a href="/list/c">C</a></p>'
+        rows = _rows(self.path.rsplit("/", 1)[-1]) if self.path.startswith("/list/") else ""
+        self.reply(
+            200,
+            f"<html><head><title>T</title></head><body>{CHROME}{nav}{pages[self.path]}{rows}</body></html>",
+        )
+
+
+def test_menus_hidden_controls_and_record_rows_are_tried_once_per_shape_and_templates_never(tmp_path):
+    with serving(_Chrome) as url:
+        store = ExplorerStore(tmp_path / "s")
+        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                result = Explorer(store, engine, policy, SessionConfig(budget=60, retries=0)).run()
+            graph = ExplorationGraph(store)
+            steps = store.history.steps()
+            clicks = [(s, graph.click_of(s.route)) for s in steps if "#click-" in s.route]
+            shapes = [control_shape(s.route, *c) for s, c in clicks if c is not None]
+            learned = graph.idle_controls()
+            # The menu shows the same two links on every page: opened on two pages, then known.
+            menu = "click #menu"
+            assert learned.get(menu) == "shown_before" and shapes.count(menu) == 2, shapes
+            # The hidden close button: tried on two pages (a click that could not be done, not an HTTP
+            # error), then learned for every page; the disabled "Previous" is never offered.
+            hidden = [s for s, c in clicks if c is not None and c[1].endswith("div > div > button")]
+            assert len(hidden) == 2, [(s.route, c) for s, c in clicks]
+            assert all(s.outcome == "blocked" and s.detail == "click_failed" for s in hidden)
+            assert learned.get("click@ html > body > div > div > button") == "unclickable", learned
+            assert not any(c[1] == "#pager > button:nth-of-type(1)" for _, c in clicks if c is not None)
+            # Each row's "Copy" button (ids `tr-a1`, `tr-b2`…): one shape, clicked once on one page.
+            copy = "click #<id> > td > button"
+            assert learned.get(copy) == "same_state" and shapes.count(copy) == 1, shapes
+            assert not any("%7B" in r or "{" in r for r in _Chrome.requests), _Chrome.requests
+            # "Next" beside the disabled "Previous" is clicked.
+            assert any(c[1] == "#pager > button:nth-of-type(2)" for _, c in clicks if c is not None)
+            # The items "Show all" shows are reached from the state it made: one click, not one per item.
+            assert sum(1 for s in steps if graph.click_of(s.route) == ("/", "#all")) == 1
+            items = {s.route for s in steps if s.route.startswith("/item/")}
+            assert items == {f"/item/{n}" for n in range(1, 5)}, [s.route for s in steps]
+            assert {"/account", "/password", "/list/c", "/list/a/2"} <= {
+                s.route for s in steps if s.outcome == "page"
+            }
+            assert result.stop_reason == "done", result.detail
+            assert ExplorationSummary.of(store).repeat_clicks <= 2
+        finally:
+            engine.close()
+            store.close()
+
+
+# Shown on the first load of the page, hidden on every later one (the explorer reloads a page before
+# it clicks a control there): offered, then found hidden when the click is due.
+SHY = """<button type="button" id="shy" onclick="document.getElementById('out').textContent = 'clicked'">
+More</button><p id="out"></p><script>
+if (sessionStorage.getItem('seen')) document.getElementById('shy').style.display = 'none';
+sessionStorage.setItem('seen', '1');
+</script>"""
+
+
+class _Shy(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        bodies = {
+            "/": f'<h1>Home</h1><p>Welcome.</p><a href="/a">A</a> <a href="/b">B</a>{SHY}',
+            "/a": '<h1>A</h1><p>Page A.</p><a href="/">Home</a>',
+            "/b": '<h1>B</h1><p>Page B.</p><a href="/">Home</a>',
+        }
+        if self.path not in bodies:
+            return self.reply(404, "<html><body>no</body></html>")
+        self.reply(200, f"<html><head><title>T</title></head><body>{bodies[self.path]}</body></html>")
+
+
+def test_a_control_that_cannot_be_clicked_is_a_failed_click_not_an_http_error_and_tried_once(tmp_path):
+    with serving(_Shy) as url:
+        store = ExplorerStore(tmp_path / "s")
+        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                result = Explorer(store, engine, policy, SessionConfig(budget=12, retries=0)).run()
+            steps = store.history.steps()
+            tried = [s for s in steps if "#click-" in s.route]
+            assert len(tried) == 1, [(s.route, s.outcome, s.detail) for s in steps]
+            assert (tried[0].outcome, tried[0].status, tried[0].detail) == ("blocked", None, "click_failed")
+            # One failure, on one page, teaches nothing for other pages (it may be that page's).
+            assert ExplorationGraph(store).idle_controls() == {}
+            assert result.stop_reason == "done", result.detail
+            assert {s.route for s in steps if s.outcome == "page"} >= {"/", "/a", "/b"}
+            assert not store.bug_table.live()
+        finally:
+            engine.close()
+            store.close()
