@@ -25,7 +25,7 @@ from bughunt.explorer.policies import Choice as PolicyChoice
 from bughunt.explorer.policies import Decision
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
-from bughunt.explorer.views import build_view
+from bughunt.explorer.views import ContextIndex, build_view
 from bughunt.sim.rng import mulberry32
 from tests.support.loopback import QuietHandler, serving
 
@@ -326,7 +326,8 @@ def test_travel_opens_a_goal_past_explored_hubs_instead_of_reloading_them(tmp_pa
             assert position.startswith("/x") and {"/", "/hub"} <= set(graph.explored())
             config = SessionConfig(budget=10)
             view = build_view(store, config.memory, mulberry32(1))
-            chooser = Chooser(graph, engine, _LostPolicy(), config, SessionHints(), view, lambda _: 0)
+            context = ContextIndex(store, config.memory, lambda _: 0)
+            chooser = Chooser(graph, engine, _LostPolicy(), config, SessionHints(), view, context)
             choice = chooser.choose(position, 2, Whereabouts())
             # The way is /x1 -> / -> /hub -> /x2: both pages on it are remembered, so /x2 is opened
             # as a link of /hub, not / reloaded (then /hub) to get there.

