@@ -15,9 +15,7 @@ _HEADS = ["u", "tag", "item", "c"]
 
 
 def _route(rnd: random.Random) -> str:
-    path = "/" + "/".join(
-        [rnd.choice(_HEADS), *(rnd.choice(_SEGMENTS) for _ in range(rnd.randint(0, 2)))]
-    )
+    path = "/" + "/".join([rnd.choice(_HEADS), *(rnd.choice(_SEGMENTS) for _ in range(rnd.randint(0, 2)))])
     if rnd.random() < 0.3:
         path += rnd.choice(["?page=1", "?page=2", "?sort=new", "?tab=likes&page=3"])
     return path
