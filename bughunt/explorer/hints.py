@@ -60,8 +60,8 @@ class SessionHints:
     known_template: dict[str, str] = field(default_factory=dict)
     known_templates: Counter[str] = field(default_factory=Counter)
     """How many of the known pages (`known`) are of each template (`known_template`)."""
-    epoch: int = -1
-    """The index's `epoch` that `known_template` was computed in."""
+    followed: tuple[Templates | None, int, int] = (None, 0, 0)
+    """(templates, their `epoch`, how many of their `changed` routes) `known_template` follows."""
 
     def absorb(self, facts: PageFacts) -> None:
         self.actions = dict(facts.actions)
@@ -118,13 +118,14 @@ class SessionHints:
     def _known_templates(self, template_of: Templates, routes: list[str]) -> set[str]:
         """The templates of `routes` (the pages memory knows), from what changed since the last call:
         routes newly known or forgotten, and those whose template changed."""
-        index, counts, of = self.index, self.known_templates, self.known_template
+        counts, of = self.known_templates, self.known_template
         now = set(routes)
-        if index.epoch != self.epoch:
-            self.epoch, self.known = index.epoch, set()
+        fn, epoch, read = self.followed
+        if fn is not template_of or epoch != template_of.epoch:
+            self.known, read = set(), 0
             of.clear()
             counts.clear()
-        changed = (index.retabled & self.known) | (now - self.known)
+        changed = (set(template_of.changed[read:]) & self.known & now) | (now - self.known)
         for route in self.known - now:
             counts[of.pop(route)] -= 1
         for route in changed:
@@ -133,7 +134,7 @@ class SessionHints:
                 counts[old] -= 1
             of[route] = template = template_of(route)
             counts[template] += 1
-        index.retabled.clear()
+        self.followed = (template_of, template_of.epoch, len(template_of.changed))
         self.known = now
         return {t for t, n in counts.items() if n > 0}
 

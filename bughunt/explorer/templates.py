@@ -73,7 +73,7 @@ class Templates:
     a page lists side by side (siblings in repeated markup): items of a collection, where the data
     varies most from one instance to the next."""
 
-    __slots__ = ("_table", "_merged", "listed", "_memo")
+    __slots__ = ("_table", "_merged", "listed", "_memo", "epoch", "changed")
 
     def __init__(
         self, table: dict[str, str], merged: dict[tuple[Any, ...], str], listed: frozenset[str]
@@ -82,6 +82,11 @@ class Templates:
         # A template is a pure function of the route while table and merges stand: a planner's choice
         # asks for every remembered page's (`TemplateIndex` drops an answer when its inputs change).
         self._memo: dict[str, str] = {}
+        # What a reader that keeps templates of its own (the planner's, the hints') needs to follow a
+        # `TemplateIndex`'s changes: `epoch` counts the times any answer may have changed, `changed`
+        # names, in this epoch, the routes whose answer did.
+        self.epoch = 0
+        self.changed: list[str] = []
 
     def __call__(self, route: str) -> str:
         memo = self._memo.get(route)
@@ -139,8 +144,7 @@ class TemplateIndex:
 
     __slots__ = (
         "function", "_items", "_rank", "_members", "_values", "_groups_of", "_merged_groups",
-        "_hash_merged", "_sibling_merged", "_sibling_sizes", "_template_of_loaded", "loaded", "epoch",
-        "retabled",
+        "_hash_merged", "_sibling_merged", "_sibling_sizes", "_template_of_loaded", "loaded",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -157,10 +161,6 @@ class TemplateIndex:
         self._template_of_loaded: dict[str, tuple[str, str]] = {}
         self.loaded: dict[str, dict[str, int]] = {}
         """Template → structure hash → loaded instances with it (routes with a known hash)."""
-        self.epoch = 0
-        """Counts the times every template may have changed (a new merge, a fresh start)."""
-        self.retabled: set[str] = set()
-        """Routes whose template changed since a reader last emptied this (the rest kept theirs)."""
 
     def update(
         self, hashes: Mapping[str, str | None], siblings: Mapping[tuple[str, str], Sequence[str]],
@@ -171,9 +171,9 @@ class TemplateIndex:
         items = list(hashes.items())
         old = len(self._items)
         if len(items) < old or items[:old] != self._items:
-            sizes, epoch = dict.fromkeys(siblings, 0), self.epoch
+            sizes, epoch = dict.fromkeys(siblings, 0), self.function.epoch
             self.__init__()  # type: ignore[misc]
-            self._sibling_sizes, self.epoch = sizes, epoch + 1
+            self._sibling_sizes, self.function.epoch = sizes, epoch + 1
             changed, old = siblings, 0
         self._items = items
         fn = self.function
@@ -190,7 +190,8 @@ class TemplateIndex:
         if len(fn._merged) != merged_before:
             # A new merge can change the template of any route, remembered or not.
             fn._memo.clear()
-            self.epoch += 1
+            fn.epoch += 1
+            fn.changed = []
             fn.listed = frozenset(self._sibling_merged.values())
             self._retemplate_loaded()
         return fn
@@ -231,12 +232,12 @@ class TemplateIndex:
             if fn._table.get(route) != template:
                 fn._table[route] = template
                 fn._memo.pop(route, None)
-                self.retabled.add(route)
+                fn.changed.append(route)
                 self._recount(route)
         elif route in fn._table:
             del fn._table[route]
             fn._memo.pop(route, None)
-            self.retabled.add(route)
+            fn.changed.append(route)
             self._recount(route)
 
     def _count_loaded(self, route: str, digest: str) -> None:

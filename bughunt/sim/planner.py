@@ -168,7 +168,9 @@ class Planner:
                 templates[q] = self.template(q)
             return templates[q]
 
-        covered = Counter(t for t in map(template, remembered) if t is not None)
+        covered = index.covered(self.template_of) if index is not None else None
+        if covered is None:
+            covered = Counter(t for t in map(template, remembered) if t is not None)
         # What is reachable over known links, found at most once per choice (both the check for a
         # better page elsewhere and the trip there need it).
         reach: list[tuple[dict[N, int], dict[N, N]]] = []
@@ -451,7 +453,10 @@ class KnownIndex(Generic[N]):
     (`sync`; a memory of fixed links grows at its end), so a choice no longer costs O(known links)
     here; any other change (a page's links taken out, an evicted page) rebuilds the index."""
 
-    __slots__ = ("memory", "routes", "_items", "referrers", "_aliases", "_candidates")
+    __slots__ = (
+        "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
+        "_followed",
+    )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
         self.memory, self.routes = weakref.ref(memory), routes  # the index never keeps a memory alive
@@ -459,6 +464,9 @@ class KnownIndex(Generic[N]):
         self.referrers: Counter[N] = Counter()
         self._aliases = FirstPageAliases()
         self._candidates: dict[N, str] = {}
+        self._covered: Counter[str] = Counter()
+        self._template_of: dict[N, str] = {}
+        self._followed: tuple[object, int, int, int] = (None, -1, 0, 0)
 
     def sync(self) -> None:
         memory = self.memory()
@@ -483,6 +491,38 @@ class KnownIndex(Generic[N]):
                     if _FIRST.search(rq.partition("?")[2]):
                         candidates[q] = rq
         self._items.extend(new)
+
+    def covered(self, template_of: Callable[[str], str] | None) -> Counter[str] | None:
+        """How many remembered pages are of each template: as the planner counts them, from the pages
+        remembered since the last call and the routes `template_of` says changed their template. None
+        when it cannot tell (no `epoch` and `changed`, as `bughunt.explorer.templates.Templates` has):
+        the planner counts them itself."""
+        if self.routes is not None:
+            return None
+        fn: Callable[[str], str] = route_shape if template_of is None else template_of
+        epoch: object = 0 if template_of is None else getattr(template_of, "epoch", None)
+        changed: object = [] if template_of is None else getattr(template_of, "changed", None)
+        if not isinstance(epoch, int) or not isinstance(changed, list):
+            return None
+        covered, of = self._covered, self._template_of
+        followed, was_epoch, read, counted = self._followed
+        if followed is not template_of or was_epoch != epoch:
+            covered.clear()
+            of.clear()
+            read = counted = 0
+        for route in changed[read:]:
+            old = of.get(route)
+            if old is not None:
+                covered[old] -= 1
+                of[route] = template = fn(route)
+                covered[template] += 1
+        for p, _links in self._items[counted:]:
+            r = _route(None, p)
+            if r is not None:
+                of[p] = template = fn(r)
+                covered[template] += 1
+        self._followed = (template_of, epoch, len(changed), len(self._items))
+        return covered
 
     def aliases(self) -> set[N]:
         """`Planner._aliases` of the memory (the current page remembered)."""
