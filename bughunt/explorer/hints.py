@@ -10,7 +10,7 @@ and a structural variant's own links. No other policy reads them.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bughunt.planning import TEMPLATE_SAMPLE, leads_on
@@ -18,7 +18,7 @@ from bughunt.planning import TEMPLATE_SAMPLE, leads_on
 from .facts import PageFacts
 from .graph import ExplorationGraph
 from .policies import PlannerHints
-from .templates import Templates, below_item, saturated_templates, template_function, variant
+from .templates import TemplateIndex, Templates, below_item
 
 ACTIONS_PAGES = 256
 """Pages whose actions (kind, label) are kept: a bounded cost whatever the site's size."""
@@ -50,6 +50,19 @@ class SessionHints:
     """Page route → its actions, for the last `ACTIONS_PAGES` pages: the label of a link followed from
     a page the explorer jumped past (`Chooser.past_hubs`) without loading it again."""
 
+    # What `planner` reads, kept up to date from what changed since its last call rather than rebuilt
+    # from all of memory at every choice (issue 28): templates and their loaded instances, and the
+    # templates of the pages memory knows.
+    index: TemplateIndex = field(default_factory=TemplateIndex)
+    grown: set[tuple[str, str]] = field(default_factory=set)
+    """Sibling groups that grew since the index last read them."""
+    known: set[str] = field(default_factory=set)
+    known_template: dict[str, str] = field(default_factory=dict)
+    known_templates: Counter[str] = field(default_factory=Counter)
+    """How many of the known pages (`known`) are of each template (`known_template`)."""
+    followed: tuple[Templates | None, int, int] = (None, 0, 0)
+    """(templates, their `epoch`, how many of their `changed` routes) `known_template` follows."""
+
     def absorb(self, facts: PageFacts, state: str | None = None) -> None:
         """Take in what a loaded page shows; `state` is the route it was loaded as when that is not its
         own (a click state, `<page>#click-…`: a hub `Chooser.past_hubs` may look past too)."""
@@ -67,6 +80,7 @@ class SessionHints:
                 group = self.siblings.setdefault((own, place), [])
                 if len(group) < MAX_SIBLINGS:
                     group.append(route)
+                    self.grown.add((own, place))
             if own not in self.counted:
                 self.counted.add(own)
                 self.popularity.update(facts.weight)
@@ -78,29 +92,54 @@ class SessionHints:
         """The planner's hints for a choice at `position` among `links`; `standing` False for a page
         the explorer is not on (its list items are those it showed when it was loaded)."""
         hashes = graph.structure_hashes()
-        template_of = template_function(hashes, self.siblings.values())
+        index = self.index
+        template_of = index.update(hashes, self.siblings, self.grown)
+        self.grown.clear()
         return PlannerHints(
             template_of=template_of,
             probes=frozenset(self.probes),
             samples=self._samples(template_of, graph.known_pages()),
             popularity=self.popularity,
-            saturated=saturated_templates(hashes, template_of) | _broken(graph, template_of),
+            saturated=index.saturated() | _broken(graph, template_of),
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
-            variants=_variant_items(graph, position, links, hashes, template_of),
+            variants=_variant_items(graph, position, links, hashes, index),
         )
 
-    def _samples(self, template_of: Templates, routes: Iterable[str]) -> dict[str, int]:
+    def _samples(self, template_of: Templates, routes: list[str]) -> dict[str, int]:
         # Items a page lists side by side are where the data varies most: one more instance of
         # those. A page under such an item (its tabs, its sub-pages) is one page of its own template
         # per item: the items' samples already vary the data, one item's view covers the view. A
         # fragment's template is a state of a page, seen once.
         listed = template_of.listed
         samples = {t: TEMPLATE_SAMPLE + 1 for t in listed}
-        for t in {template_of(r) for r in routes} - listed:
+        for t in self._known_templates(template_of, routes) - listed:
             if any(below_item(t, item) for item in listed):
                 samples[t] = 1
         samples.update((template_of(r), 1) for r in self.partials)
         return samples
+
+    def _known_templates(self, template_of: Templates, routes: list[str]) -> set[str]:
+        """The templates of `routes` (the pages memory knows), from what changed since the last call:
+        routes newly known or forgotten, and those whose template changed."""
+        counts, of = self.known_templates, self.known_template
+        now = set(routes)
+        fn, epoch, read = self.followed
+        if fn is not template_of or epoch != template_of.epoch:
+            self.known, read = set(), 0
+            of.clear()
+            counts.clear()
+        changed = (set(template_of.changed[read:]) & self.known & now) | (now - self.known)
+        for route in self.known - now:
+            counts[of.pop(route)] -= 1
+        for route in changed:
+            old = of.get(route)
+            if old is not None:
+                counts[old] -= 1
+            of[route] = template = template_of(route)
+            counts[template] += 1
+        self.followed = (template_of, template_of.epoch, len(template_of.changed))
+        self.known = now
+        return {t for t, n in counts.items() if n > 0}
 
 
 def _broken(graph: ExplorationGraph, template_of: Templates) -> frozenset[str]:
@@ -113,17 +152,18 @@ def _broken(graph: ExplorationGraph, template_of: Templates) -> frozenset[str]:
 
 def _variant_items(
     graph: ExplorationGraph, position: str, links: list[str], hashes: Mapping[str, str | None],
-    template_of: Templates,
+    index: TemplateIndex,
 ) -> frozenset[str]:  # fmt: skip
     """The links a page that breaks its template's structure (`templates.variant`) has of its own:
     to instances of page types already loaded, that none of its template's other loaded instances
     links to (your own articles on your profile, not the navigation) and that are not its own
     views or sub-pages. Until one of them is loaded."""
-    if not variant(position, hashes, template_of):
+    if not index.variant(position, hashes.get(position)):
         return frozenset()
+    template_of = index.function
     template = template_of(position)
     shared = {q for r in hashes if r != position and template_of(r) == template for q in graph.links_of(r)}
-    loaded = {template_of(r) for r, digest in hashes.items() if digest}
+    loaded = set(index.loaded)
     # (its views and sub-pages lead on from it and are ranked so anyway)
     own = [q for q in links if q not in shared and template_of(q) in loaded and not leads_on(position, q)]
     return frozenset() if any(q in hashes for q in own) else frozenset(own)

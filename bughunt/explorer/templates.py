@@ -23,6 +23,8 @@ from bughunt.planning import route_shape
 from bughunt.urls import hash_route
 
 __all__ = [
+    "TemplateIndex",
+    "Templates",
     "below_item",
     "route_shape",
     "safe_route",
@@ -71,14 +73,28 @@ class Templates:
     a page lists side by side (siblings in repeated markup): items of a collection, where the data
     varies most from one instance to the next."""
 
-    __slots__ = ("_table", "_merged", "listed")
+    __slots__ = ("_table", "_merged", "listed", "_memo", "epoch", "changed")
 
     def __init__(
         self, table: dict[str, str], merged: dict[tuple[Any, ...], str], listed: frozenset[str]
     ) -> None:
         self._table, self._merged, self.listed = table, merged, listed
+        # A template is a pure function of the route while table and merges stand: a planner's choice
+        # asks for every remembered page's (`TemplateIndex` drops an answer when its inputs change).
+        self._memo: dict[str, str] = {}
+        # What a reader that keeps templates of its own (the planner's, the hints') needs to follow a
+        # `TemplateIndex`'s changes: `epoch` counts the times any answer may have changed, `changed`
+        # names, in this epoch, the routes whose answer did.
+        self.epoch = 0
+        self.changed: list[str] = []
 
     def __call__(self, route: str) -> str:
+        memo = self._memo.get(route)
+        if memo is None:
+            memo = self._memo[route] = self._template(route)
+        return memo
+
+    def _template(self, route: str) -> str:
         shaped = route_shape(route)
         known = self._table.get(route, shaped)
         if not self._merged:
@@ -107,6 +123,172 @@ def template_function(hashes: Mapping[str, str | None], siblings: Iterable[Seque
         for key, template in _sibling_merges(group).items():
             listed.add(merged.setdefault(key, template))
     return Templates(table, merged, frozenset(listed))
+
+
+def _merged_template(key: tuple[Any, ...]) -> str:
+    """The template a merged key (query, segment count, position, before, after) stands for."""
+    query, _n, _i, before, after = key
+    return "/".join([*before, "<slug>", *after]) + (f"?{query}" if query else "")
+
+
+class TemplateIndex:
+    """`template_function` kept up to date step by step instead of rebuilt from all of memory.
+
+    `update` is given the structure hashes (in the store's order) and the sibling groups that changed;
+    routes added after the last call are merged in one by one, in that order, which is exactly what
+    `_merge` does over the whole table. A route whose hash changed or left (a page whose structure
+    changed, an expired memory) starts the index afresh — rare, and the same answer either way.
+    `function` is one `Templates` kept current (its answers memoized across steps); `loaded` keeps,
+    per template, the structure hashes of its loaded instances (what `saturated_templates` and
+    `variant` read)."""
+
+    __slots__ = (
+        "function", "_items", "_rank", "_members", "_values", "_groups_of", "_merged_groups",
+        "_hash_merged", "_sibling_merged", "_sibling_sizes", "_template_of_loaded", "loaded",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.function = Templates({}, {}, frozenset())
+        self._items: list[tuple[str, str | None]] = []
+        self._rank: dict[tuple[Any, ...], int] = {}
+        self._members: dict[tuple[Any, ...], list[str]] = {}
+        self._values: dict[tuple[Any, ...], set[str]] = {}
+        self._groups_of: dict[str, list[tuple[Any, ...]]] = {}
+        self._merged_groups: set[tuple[Any, ...]] = set()
+        self._hash_merged: dict[tuple[Any, ...], str] = {}
+        self._sibling_merged: dict[tuple[Any, ...], str] = {}
+        self._sibling_sizes: dict[tuple[str, str], int] = {}
+        self._template_of_loaded: dict[str, tuple[str, str]] = {}
+        self.loaded: dict[str, dict[str, int]] = {}
+        """Template → structure hash → loaded instances with it (routes with a known hash)."""
+
+    def update(
+        self, hashes: Mapping[str, str | None], siblings: Mapping[tuple[str, str], Sequence[str]],
+        changed: Iterable[tuple[str, str]],
+    ) -> Templates:  # fmt: skip
+        """The templates of `hashes` and `siblings` (as `template_function(hashes, siblings.values())`),
+        `changed` naming the sibling groups that grew since the last call."""
+        items = list(hashes.items())
+        old = len(self._items)
+        if len(items) < old or items[:old] != self._items:
+            sizes, epoch = dict.fromkeys(siblings, 0), self.function.epoch
+            self.__init__()  # type: ignore[misc]
+            self._sibling_sizes, self.function.epoch = sizes, epoch + 1
+            changed, old = siblings, 0
+        self._items = items
+        fn = self.function
+        merged_before = len(fn._merged)
+        for route, digest in items[old:]:
+            self._add(route, digest)
+        for key in changed:
+            group = siblings.get(key, ())
+            if self._sibling_sizes.get(key) != len(group):
+                self._sibling_sizes[key] = len(group)
+                for merged_key, template in _sibling_merges(group).items():
+                    self._sibling_merged[merged_key] = template
+                    fn._merged.setdefault(merged_key, template)
+        if len(fn._merged) != merged_before:
+            # A new merge can change the template of any route, remembered or not.
+            fn._memo.clear()
+            fn.epoch += 1
+            fn.changed = []
+            fn.listed = frozenset(self._sibling_merged.values())
+            self._retemplate_loaded()
+        return fn
+
+    def _add(self, route: str, digest: str | None) -> None:
+        fn = self.function
+        shaped = route_shape(route)
+        if not digest:
+            return
+        groups = self._groups_of.setdefault(route, [])
+        for key in _keys(shaped):
+            group = (digest, *key)
+            groups.append(group)
+            if group not in self._rank:
+                self._rank[group] = len(self._rank)
+                self._members[group], self._values[group] = [], set()
+            self._members[group].append(route)
+            values = self._values[group]
+            values.add(shaped.split("?")[0].split("/")[key[2]])
+            if group not in self._merged_groups and len(values) >= 2:
+                self._merged_groups.add(group)
+                template = _merged_template(key)
+                self._hash_merged[key] = template
+                fn._merged.setdefault(key, template)
+                for member in self._members[group]:
+                    if member != route:
+                        self._retable(member)
+        self._retable(route)
+        self._count_loaded(route, digest)
+
+    def _retable(self, route: str) -> None:
+        """The route's entry in the table: its last-made merged group's template (as `_merge` leaves
+        it), or none (its shape)."""
+        fn = self.function
+        merged = [g for g in self._groups_of.get(route, ()) if g in self._merged_groups]
+        if merged:
+            template = _merged_template(max(merged, key=self._rank.__getitem__)[1:])
+            if fn._table.get(route) != template:
+                fn._table[route] = template
+                fn._memo.pop(route, None)
+                fn.changed.append(route)
+                self._recount(route)
+        elif route in fn._table:
+            del fn._table[route]
+            fn._memo.pop(route, None)
+            fn.changed.append(route)
+            self._recount(route)
+
+    def _count_loaded(self, route: str, digest: str) -> None:
+        template = self.function(route)
+        self._template_of_loaded[route] = (template, digest)
+        counts = self.loaded.setdefault(template, {})
+        counts[digest] = counts.get(digest, 0) + 1
+
+    def _uncount_loaded(self, route: str) -> str | None:
+        was = self._template_of_loaded.pop(route, None)
+        if was is None:
+            return None
+        template, digest = was
+        counts = self.loaded[template]
+        counts[digest] -= 1
+        if not counts[digest]:
+            del counts[digest]
+            if not counts:
+                del self.loaded[template]
+        return digest
+
+    def _recount(self, route: str) -> None:
+        digest = self._uncount_loaded(route)
+        if digest is not None:
+            self._count_loaded(route, digest)
+
+    def _retemplate_loaded(self) -> None:
+        loaded = list(self._template_of_loaded.items())
+        self._template_of_loaded.clear()
+        self.loaded.clear()
+        for route, (_template, digest) in loaded:
+            self._count_loaded(route, digest)
+
+    def saturated(self) -> frozenset[str]:
+        """`saturated_templates` of the hashes last given."""
+        return frozenset(
+            t
+            for t, counts in self.loaded.items()
+            if len(counts) == 1 and sum(counts.values()) >= SATURATED_AFTER
+        )
+
+    def variant(self, route: str, own: str | None) -> bool:
+        """`variant` of the loaded page at `route` whose structure hash is `own`."""
+        if not own:
+            return False
+        counts = dict(self.loaded.get(self.function(route), {}))
+        mine = self._template_of_loaded.get(route)
+        if mine is not None:
+            counts[mine[1]] -= 1  # the page itself is not one of the others
+        others = {d: n for d, n in counts.items() if n}
+        return sum(others.values()) >= 2 and len(others) == 1 and own not in others
 
 
 def _sibling_merges(group: Sequence[str]) -> dict[tuple[Any, ...], str]:

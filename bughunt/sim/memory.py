@@ -41,7 +41,7 @@ class Memory(dict[N, Sequence[N]]):
     A dict subclass so the strategies' membership tests stay at C speed; write through `write` only.
     """
 
-    __slots__ = ("capacity", "eviction", "rnd", "evictions")
+    __slots__ = ("capacity", "eviction", "rnd", "evictions", "__weakref__")  # the planner's index follows one
 
     def __init__(
         self, capacity: int | None = None, eviction: Eviction = "fifo", rnd: Rng | None = None

@@ -8,13 +8,15 @@ it next to the planning used by the explorer's re-tests (shortest tours). It rea
 from __future__ import annotations
 
 import re
+import weakref
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, TypeVar
+from itertools import islice
+from typing import Any, Generic, TypeVar
 
 from .bfs import breadth_first
-from .memory import KnownLinks
+from .memory import KnownLinks, Memory
 from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
@@ -34,6 +36,7 @@ class Planner:
 
     __slots__ = (
         "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
+        "_indexes",
     )  # fmt: skip
 
     def __init__(
@@ -55,17 +58,38 @@ class Planner:
         self.saturated = saturated
         self.listed = listed
         self.variants = variants
+        # The `KnownIndex` of the memory last planned over, shared by every planner derived from this
+        # one (`with_routes`, `with_templates`: one per choice), so it outlives a choice.
+        self._indexes: list[KnownIndex[Any]] = []
+
+    def _derived(self, planner: Planner) -> Planner:
+        planner._indexes = self._indexes
+        return planner
+
+    def _index(self, cur: Hashable, memory: KnownLinks[Any]) -> KnownIndex[Any] | None:
+        """The memory's index, brought up to date; None for a memory it cannot follow (a view that
+        is not a `Memory`, or one that has not remembered the current page yet)."""
+        if not isinstance(memory, Memory) or cur not in memory:
+            return None
+        indexes = self._indexes
+        if not indexes or indexes[0].memory() is not memory or indexes[0].routes is not self.routes:
+            indexes[:] = [KnownIndex(memory, self.routes)]
+        index = indexes[0]
+        index.sync()
+        return index
 
     def with_routes(self, routes: Mapping[Hashable, str]) -> Planner:
-        return Planner(
-            routes,
-            self.template_of,
-            self.probes,
-            self.samples,
-            self.popularity,
-            self.saturated,
-            self.listed,
-            self.variants,
+        return self._derived(
+            Planner(
+                routes,
+                self.template_of,
+                self.probes,
+                self.samples,
+                self.popularity,
+                self.saturated,
+                self.listed,
+                self.variants,
+            )
         )
 
     def with_templates(
@@ -97,21 +121,21 @@ class Planner:
         relates to the session differently, and so, most likely, do the pages only it links to (your
         own articles, with their edit and delete actions). Each is wanted like an instance of an
         unsampled template."""
-        return Planner(
-            self.routes,
-            template_of,
-            frozenset(probes),
-            samples,
-            popularity,
-            frozenset(saturated),
-            frozenset(listed),
-            frozenset(variants),
+        return self._derived(
+            Planner(
+                self.routes,
+                template_of,
+                frozenset(probes),
+                samples,
+                popularity,
+                frozenset(saturated),
+                frozenset(listed),
+                frozenset(variants),
+            )
         )
 
     def route(self, node: Hashable) -> str | None:
-        if self.routes is not None:
-            return self.routes.get(node)
-        return node if isinstance(node, str) and node.startswith("/") else None
+        return _route(self.routes, node)
 
     def template(self, node: Hashable) -> str | None:
         """The node's template (route shape, or `template_of`'s); None for a node without a route."""
@@ -123,13 +147,18 @@ class Planner:
     def __call__(self, cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng) -> N | None:
         """Next node: rarest unvisited neighbour, else the first step toward the best straggler; None when done."""
         remembered = _remembered(cur, links, memory)
-        referrers: Counter[N] = Counter()
-        for p in remembered:
-            for q in memory.links(p):
-                referrers[q] += 1
-        if cur not in memory:
-            for q in links:
-                referrers[q] += 1
+        index = self._index(cur, memory)
+        referrers: Counter[N]
+        if index is not None:
+            referrers = index.referrers  # read only
+        else:
+            referrers = Counter()
+            for p in remembered:
+                for q in memory.links(p):
+                    referrers[q] += 1
+            if cur not in memory:
+                for q in links:
+                    referrers[q] += 1
         # Each node's template is asked for again and again below (every remembered page, every node
         # reachable): computed once per choice.
         templates: dict[N, str | None] = {}
@@ -139,7 +168,9 @@ class Planner:
                 templates[q] = self.template(q)
             return templates[q]
 
-        covered = Counter(t for t in map(template, remembered) if t is not None)
+        covered = index.covered(self.template_of) if index is not None else None
+        if covered is None:
+            covered = Counter(t for t in map(template, remembered) if t is not None)
         # What is reachable over known links, found at most once per choice (both the check for a
         # better page elsewhere and the trip there need it).
         reach: list[tuple[dict[N, int], dict[N, N]]] = []
@@ -164,7 +195,7 @@ class Planner:
                 return 2
             return 0 if covered[t] < self.samples.get(t, TEMPLATE_SAMPLE) else 1
 
-        again = self._aliases(cur, remembered, referrers)
+        again = index.aliases() if index is not None else self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
         if fresh:
             here = self.route(cur)
@@ -363,21 +394,30 @@ class FirstPageAliases:
     (path, query) keys and, per (path, parameter), the smallest number the siblings give it are
     indexed once (O(siblings + seen)), so each route costs only its own parameters. Asking route by
     route rebuilt both for every route — O(routes × (siblings + seen)) per choice, most of the
-    planner's time on a site with thousands of paginated lists."""
+    planner's time on a site with thousands of paginated lists. Siblings and seen pages can be added
+    later (`add_sibling`, `add_seen`): what `KnownIndex` keeps from choice to choice."""
 
     __slots__ = ("_seen", "_least")
 
-    def __init__(self, siblings: Iterable[str], seen: Iterable[str]) -> None:
-        self._seen = {_query_key(r) for r in seen}
-        least: dict[tuple[str, str], int] = {}
+    def __init__(self, siblings: Iterable[str] = (), seen: Iterable[str] = ()) -> None:
+        self._seen: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+        self._least: dict[tuple[str, str], int] = {}
         for sibling in siblings:
-            path, _, query = sibling.partition("?")
-            for key, value in _pairs(query):
-                if _NUMBER.match(value):
-                    number = int(value)
-                    if (path, key) not in least or number < least[(path, key)]:
-                        least[(path, key)] = number
-        self._least = least
+            self.add_sibling(sibling)
+        for route in seen:
+            self.add_seen(route)
+
+    def add_sibling(self, sibling: str) -> None:
+        path, _, query = sibling.partition("?")
+        least = self._least
+        for key, value in _pairs(query):
+            if _NUMBER.match(value):
+                number = int(value)
+                if (path, key) not in least or number < least[(path, key)]:
+                    least[(path, key)] = number
+
+    def add_seen(self, route: str) -> None:
+        self._seen.add(_query_key(route))
 
     def __call__(self, route: str) -> bool:
         path, _, query = route.partition("?")
@@ -394,6 +434,102 @@ class FirstPageAliases:
             if least is None or int(value) <= least:
                 return True
         return False
+
+
+def _route(routes: Mapping[Hashable, str] | None, node: Hashable) -> str | None:
+    if routes is not None:
+        return routes.get(node)
+    return node if isinstance(node, str) and node.startswith("/") else None
+
+
+_FIRST = re.compile(r"(?:^|&)[^&=]*=[01](?:&|$)")
+"""A query with a parameter whose value is 0 or 1: the only routes `FirstPageAliases` can call aliases."""
+
+
+class KnownIndex(Generic[N]):
+    """What the planner reads of a whole memory at every choice, kept in step with it: how many
+    remembered pages link to each node (`referrers`; a node is known while one does) and the first-page
+    alias check's inputs (`FirstPageAliases`). Each choice adds what memory gained since the last
+    (`sync`; a memory of fixed links grows at its end), so a choice no longer costs O(known links)
+    here; any other change (a page's links taken out, an evicted page) rebuilds the index."""
+
+    __slots__ = (
+        "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
+        "_followed",
+    )  # fmt: skip
+
+    def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
+        self.memory, self.routes = weakref.ref(memory), routes  # the index never keeps a memory alive
+        self._items: list[tuple[N, Sequence[N]]] = []
+        self.referrers: Counter[N] = Counter()
+        self._aliases = FirstPageAliases()
+        self._candidates: dict[N, str] = {}
+        self._covered: Counter[str] = Counter()
+        self._template_of: dict[N, str] = {}
+        self._followed: tuple[object, int, int, int] = (None, -1, 0, 0)
+
+    def sync(self) -> None:
+        memory = self.memory()
+        if memory is None:
+            return
+        old = len(self._items)
+        if len(memory) >= old and list(islice(memory.items(), old)) == self._items:
+            new = list(islice(memory.items(), old, None))
+        else:
+            self.__init__(memory, self.routes)  # type: ignore[misc]
+            new = list(memory.items())
+        aliases, candidates, referrers, routes = self._aliases, self._candidates, self.referrers, self.routes
+        for p, links in new:
+            r = _route(routes, p)
+            if r is not None:
+                aliases.add_seen(r)
+                aliases.add_sibling(r)
+            for q in links:
+                referrers[q] += 1
+                if referrers[q] == 1 and (rq := _route(routes, q)) is not None and "?" in rq:
+                    aliases.add_sibling(rq)
+                    if _FIRST.search(rq.partition("?")[2]):
+                        candidates[q] = rq
+        self._items.extend(new)
+
+    def covered(self, template_of: Callable[[str], str] | None) -> Counter[str] | None:
+        """How many remembered pages are of each template: as the planner counts them, from the pages
+        remembered since the last call and the routes `template_of` says changed their template. None
+        when it cannot tell (no `epoch` and `changed`, as `bughunt.explorer.templates.Templates` has):
+        the planner counts them itself."""
+        if self.routes is not None:
+            return None
+        fn: Callable[[str], str] = route_shape if template_of is None else template_of
+        epoch: object = 0 if template_of is None else getattr(template_of, "epoch", None)
+        changed: object = [] if template_of is None else getattr(template_of, "changed", None)
+        if not isinstance(epoch, int) or not isinstance(changed, list):
+            return None
+        covered, of = self._covered, self._template_of
+        followed, was_epoch, read, counted = self._followed
+        if followed is not template_of or was_epoch != epoch:
+            covered.clear()
+            of.clear()
+            read = counted = 0
+        for route in changed[read:]:
+            old = of.get(route)
+            if old is not None:
+                covered[old] -= 1
+                of[route] = template = fn(route)
+                covered[template] += 1
+        for p, _links in self._items[counted:]:
+            r = _route(None, p)
+            if r is not None:
+                of[p] = template = fn(r)
+                covered[template] += 1
+        self._followed = (template_of, epoch, len(changed), len(self._items))
+        return covered
+
+    def aliases(self) -> set[N]:
+        """`Planner._aliases` of the memory (the current page remembered)."""
+        memory, alias = self.memory(), self._aliases
+        if memory is None:
+            return set()
+        return {q for q, r in self._candidates.items() if q not in memory and alias(r)}
 
 
 def _pairs(query: str) -> list[tuple[str, str]]:

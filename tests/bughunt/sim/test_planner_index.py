@@ -107,3 +107,63 @@ def test_one_choice_parses_each_known_route_a_bounded_number_of_times(monkeypatc
     known = 100 * 20 + 100
     assert choice is not None and not choice.endswith("?page=1"), "page 1 is the list itself: ranked last"
     assert calls <= 4 * known, calls
+
+
+class _PlainView:
+    """A memory the planner cannot index (not a `Memory`): it recomputes everything per choice."""
+
+    def __init__(self, memory: Memory[str]) -> None:
+        self.memory = memory
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.memory
+
+    def __iter__(self):  # noqa: ANN204
+        return iter(self.memory)
+
+    def links(self, node: str) -> tuple[str, ...]:
+        return tuple(self.memory.links(node))
+
+
+def _site(rnd: random.Random) -> dict[str, list[str]]:
+    """Random pages of a few shapes (paginated lists, profiles with slugs, items), linked at random."""
+    pages = ["/"]
+    pages += [f"/list/{i}" for i in range(3)]  # linked bare beside its pager: page 1 is an alias
+    pages += [f"/list/{i}?page={p}" for i in range(3) for p in range(1, 4)]
+    pages += [f"/profile/{name}" for name in ("alice", "bob", "carol", "dave", "erin")]
+    pages += [f"/profile/{name}/likes" for name in ("alice", "bob")]
+    pages += [f"/item/{n}" for n in range(15)]
+    return {p: rnd.sample(pages, rnd.randrange(2, 9)) for p in pages}
+
+
+def test_the_kept_index_chooses_as_the_planner_that_recomputes_everything() -> None:
+    from bughunt.explorer.templates import TemplateIndex
+
+    differed = 0
+    for seed in range(12):
+        rnd = random.Random(seed)
+        site = _site(rnd)
+        memory: Memory[str] = Memory()
+        kept = Planner()  # one planner: its index follows the memory from choice to choice
+        index = TemplateIndex()
+        hashes: dict[str, str | None] = {}
+        siblings: dict[tuple[str, str], list[str]] = {}
+        cur = "/"
+        for step in range(40):
+            if step % 9 == 8 and len(memory) > 2:
+                # a link taken out of a remembered page (idle controls are scrubbed so): the index rebuilds
+                node = next(iter(memory))
+                dict.__setitem__(memory, node, tuple(memory[node])[1:])
+            memory.write(cur, site[cur])
+            hashes[cur] = rnd.choice(["h1", "h2"])
+            siblings.setdefault((cur, "li"), []).extend(site[cur][:3])
+            template_of = index.update(hashes, siblings, list(siblings))
+            links = list(memory.links(cur))
+            fresh = Planner().with_templates(template_of)(cur, links, _PlainView(memory), mulberry32(step))
+            choice = kept.with_templates(template_of)(cur, links, memory, mulberry32(step))
+            assert choice == fresh, (seed, step)
+            differed += choice != links[0] if links else 0
+            if choice is None:
+                break
+            cur = choice
+    assert differed, "the walks must exercise real choices"

@@ -1,0 +1,61 @@
+"""`TemplateIndex` (templates kept up to date step by step) answers exactly what the whole-memory
+functions it replaces answer — `template_function`, `saturated_templates`, `variant` — after every step
+of random walks that add pages, grow sibling groups, change a page's structure and forget pages."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bughunt.explorer.templates import TemplateIndex, saturated_templates, template_function, variant
+
+_SEGMENTS = ["a", "b", "c", "7", "12", "web-dev", "x-1"]
+_HEADS = ["u", "tag", "item", "c"]
+
+
+def _route(rnd: random.Random) -> str:
+    path = "/" + "/".join([rnd.choice(_HEADS), *(rnd.choice(_SEGMENTS) for _ in range(rnd.randint(0, 2)))])
+    if rnd.random() < 0.3:
+        path += rnd.choice(["?page=1", "?page=2", "?sort=new", "?tab=likes&page=3"])
+    return path
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_index_answers_what_the_whole_memory_functions_answer(seed: int) -> None:
+    rnd = random.Random(seed)
+    index = TemplateIndex()
+    hashes: dict[str, str | None] = {}
+    siblings: dict[tuple[str, str], list[str]] = {}
+    grown: set[tuple[str, str]] = set()
+    probe = [_route(rnd) for _ in range(30)]
+    for _step in range(60):
+        roll = rnd.random()
+        if roll < 0.08 and hashes:
+            # a page's structure changed on a revisit
+            hashes[rnd.choice(list(hashes))] = rnd.choice(["h1", "h2", "h3"])
+        elif roll < 0.11 and hashes:
+            del hashes[rnd.choice(list(hashes))]  # an expired memory
+        else:
+            hashes.setdefault(_route(rnd), rnd.choice(["h1", "h2", "h3", None]))
+        if rnd.random() < 0.4:
+            key = (rnd.choice(list(hashes) or ["/"]), rnd.choice(["li", "row"]))
+            siblings.setdefault(key, []).append(_route(rnd))
+            grown.add(key)
+        fn = index.update(hashes, siblings, grown)
+        grown.clear()
+        want = template_function(hashes, siblings.values())
+        for route in [*probe, *hashes, *(r for g in siblings.values() for r in g)]:
+            assert fn(route) == want(route), (seed, route)
+        assert fn.listed == want.listed
+        assert index.saturated() == saturated_templates(hashes, want)
+        for route, digest in hashes.items():
+            assert index.variant(route, digest) == variant(route, hashes, want), (seed, route)
+
+
+def test_a_sibling_group_that_did_not_grow_is_not_read_again() -> None:
+    index = TemplateIndex()
+    siblings = {("/", "li"): ["/profile/alice", "/profile/bob"]}
+    assert index.update({}, siblings, set(siblings))("/profile/carol") == "/profile/<slug>"
+    # the group is read when named as grown; a later call without it keeps what it learned
+    assert index.update({"/": "h"}, siblings, set())("/profile/dave") == "/profile/<slug>"
