@@ -16,15 +16,16 @@ repeat runs, interleaved so a change of the shared machine's load hits every sid
    wait_until="load")` + `page.content()` over exactly the URLs of the explorer's steps in that run, in
    order (its store's steps, read-only). A step that is a click state (no URL of its own) is done as the
    explorer does it: `goto` of the page it was made on, `page.click(selector)`, `content()` — one page,
-   as the explorer counts it. The bare side logs in through the same form first when the explorer did,
-   and is run with no URL too, for its start-up to be subtracted the same way.
+   as the explorer counts it (the bare side waits for nothing after the click). The bare side logs in
+   through the same form first when the explorer did; its loop is timed inside its process, so its
+   start-up (Chromium's launch, the login) is left out.
 
-Per side: **wall s/page** (wall time of the process, less its start-up run, ÷ pages) and **CPU s/page**
-— the CPU of the whole process tree (Python, Playwright's Node driver, every Chromium process; each
-process's utime + stime sampled from /proc, a process's last sample kept after it ends; or `wait4`'s
-rusage of the reaped tree when that is larger), less its start-up run, ÷ pages. The ratio explorer/bare
-of each; medians over the repeats; `os.getloadavg()` before and after. Progress goes to stderr; `--json`
-prints one JSON object.
+Per side: **wall s/page** and **CPU s/page** — the CPU of the whole process tree (Python, Playwright's
+Node driver, every Chromium process): for the explorer each process's utime + stime sampled from /proc
+(a process's last sample kept after it ends; or `wait4`'s rusage of the reaped tree when that is
+larger), less its start-up run; for the bare side its own tree sampled at the loop's start and end. The
+ratio explorer/bare of each; medians over the repeats; `os.getloadavg()` before and after. Progress goes
+to stderr; `--json` prints one JSON object.
 """
 
 from __future__ import annotations

@@ -428,9 +428,14 @@ class BrowserEngine(HttpEngine):
         stop = min(deadline, now + SETTLE_S)
         quiet_from = now if since is None else since
         while now < stop:
-            if not self._in_flight and now - max(quiet_from, self._last_traffic) >= QUIET_S:
-                return
-            self._page.wait_for_timeout(QUIET_POLL_MS)  # lets the client deliver the request events
+            # Waiting lets the client deliver the request events; with none in flight, the rest of the
+            # quiet window is waited in one call (each call is a round trip to the driver).
+            wait = QUIET_POLL_MS / 1000
+            if not self._in_flight:
+                wait = QUIET_S - (now - max(quiet_from, self._last_traffic))
+                if wait <= 0:
+                    return
+            self._page.wait_for_timeout(min(wait, stop - now) * 1000)
             now = time.monotonic()
 
     def _read(self) -> str:
