@@ -76,6 +76,10 @@ load)."""
 QUIET_S = 0.15
 """How long no request may be in flight before a page that fetched (or a click's new state) is read."""
 QUIET_POLL_MS = 25
+WATCH_S = 0.5
+"""How long every page is watched after `load` before it is read: a page whose script blocks its
+renderer within this time (a `setTimeout` loop) is caught on its own step, as `networkidle`'s 0.5 s of
+quiet caught it, not on the next page's."""
 _SCRIPTED = frozenset({"xhr", "fetch", "eventsource"})
 """Requests a script makes to render what it fetched: a load that made one waits for quiet before it is
 read (what `load` waits for — the document, its scripts, styles and images — needs no such wait)."""
@@ -412,9 +416,12 @@ class BrowserEngine(HttpEngine):
     def _settle(self, deadline: float) -> None:
         """After `load`: a page whose scripts fetched (or that still has a request in flight) is read
         once no request has been in flight for `QUIET_S` (capped by `SETTLE_S` and the deadline); any
-        other page at once — `load` already waited for its document, scripts, styles and images, and a
-        request a script starts after `load` is caught by the read itself (`_snapshot`). This replaces
-        `networkidle`, which waits 0.5 s of quiet on every page."""
+        other page once it has been watched for `WATCH_S` — `load` already waited for its document,
+        scripts, styles and images, and a request a script starts after that is caught by the read
+        itself (`_snapshot`). This replaces `networkidle` (0.5 s of quiet, up to `SETTLE_S`)."""
+        watched = min(deadline, time.monotonic() + WATCH_S) - time.monotonic()
+        if watched > 0:  # a blocked renderer does not hold this wait: the driver times it
+            self._page.wait_for_timeout(watched * 1000)
         if self._in_flight or self._scripted:
             self._quiet(deadline, since=self._last_traffic)
 
