@@ -73,10 +73,18 @@ TAB_S = 3.0
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
 _AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
 SETTLE_S = 1.5
+"""After `load` or a click, how long a page may keep fetching before it is read (scripts render after
+load)."""
 QUIET_S = 0.15
-"""After a click: how long no request may be in flight before the new state is read."""
+"""How long no request may be in flight before a page that fetched (or a click's new state) is read."""
 QUIET_POLL_MS = 25
-"""After `load`, how long a page may keep fetching before it is read (scripts render after load)."""
+WATCH_S = 0.5
+"""How long every page is watched after `load` before it is read: a page whose script blocks its
+renderer within this time (a `setTimeout` loop) is caught on its own step, as `networkidle`'s 0.5 s of
+quiet caught it, not on the next page's."""
+_SCRIPTED = frozenset({"xhr", "fetch", "eventsource"})
+"""Requests a script makes to render what it fetched: a load that made one waits for quiet before it is
+read (what `load` waits for — the document, its scripts, styles and images — needs no such wait)."""
 MAX_CLIENT_ERRORS = 20
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_CLICKS_PER_PAGE = 15
@@ -142,6 +150,13 @@ class BrowserEngine(HttpEngine):
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
     _navigations: int = field(default=0, init=False, repr=False)
+    _in_flight: set[Any] = field(default_factory=set, init=False, repr=False)
+    """The tab's requests started since `_watch` and not yet ended (from the request events)."""
+    _traffic: int = field(default=0, init=False, repr=False)
+    """Request events (start or end) seen since `_watch`."""
+    _last_traffic: float = field(default=0.0, init=False, repr=False)
+    _scripted: bool = field(default=False, init=False, repr=False)
+    """A script's request (`_SCRIPTED`) was seen since `_watch`."""
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -206,6 +221,28 @@ class BrowserEngine(HttpEngine):
         self._page.on("response", self._on_response)
         self._page.on("requestfailed", self._on_request_failed)
         self._page.on("framenavigated", self._on_navigated)
+        self._page.on("request", self._on_request)
+        self._page.on("requestfinished", self._on_request_ended)
+        self._page.on("requestfailed", self._on_request_ended)
+
+    def _watch(self) -> None:
+        """Start counting the tab's requests afresh (a load or a click begins)."""
+        self._in_flight.clear()
+        self._traffic = 0
+        self._scripted = False
+        self._last_traffic = time.monotonic()
+
+    def _on_request(self, request: Any) -> None:
+        self._in_flight.add(request)
+        self._traffic += 1
+        self._last_traffic = time.monotonic()
+        if request.resource_type in _SCRIPTED:
+            self._scripted = True
+
+    def _on_request_ended(self, request: Any) -> None:
+        self._in_flight.discard(request)
+        self._traffic += 1
+        self._last_traffic = time.monotonic()
 
     def _on_navigated(self, frame: Any) -> None:
         if frame.parent_frame is None:
@@ -360,6 +397,7 @@ class BrowserEngine(HttpEngine):
                 self._errors = []
                 self._blocked_write = False
             self._navigations = 0
+            self._watch()
             response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
         except PlaywrightError as exc:
             if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
@@ -378,38 +416,42 @@ class BrowserEngine(HttpEngine):
             self._page.evaluate("0")
 
     def _settle(self, deadline: float) -> None:
-        from playwright.sync_api import Error as PlaywrightError
+        """After `load`: a page whose scripts fetched (or that still has a request in flight) is read
+        once no request has been in flight for `QUIET_S` (capped by `SETTLE_S` and the deadline); any
+        other page once it has been watched for `WATCH_S` — `load` already waited for its document,
+        scripts, styles and images, and a request a script starts after that is caught by the read
+        itself (`_snapshot`). This replaces `networkidle` (0.5 s of quiet, up to `SETTLE_S`)."""
+        watched = min(deadline, time.monotonic() + WATCH_S) - time.monotonic()
+        if watched > 0:  # a blocked renderer does not hold this wait: the driver times it
+            self._page.wait_for_timeout(watched * 1000)
+        if self._in_flight or self._scripted:
+            self._quiet(deadline, since=self._last_traffic)
 
-        wait = min(SETTLE_S, deadline - time.monotonic())
-        if wait > 0:
-            try:
-                self._page.wait_for_load_state("networkidle", timeout=wait * 1000)
-            except PlaywrightError:
-                pass  # still busy (polling, a socket): read what is rendered by now
-
-    def _quiet(self, in_flight: set[Any], deadline: float) -> None:
-        """After a click that loaded no document: wait until the requests it started have ended and
-        none started for `QUIET_S` (capped by `SETTLE_S` and the deadline). `networkidle` cannot say
-        this: the page reached it before the click, so it would return at once, and a click's fetch
-        answered later (a pager's API) would be missed or taken for an idle control."""
-        stop = min(deadline, time.monotonic() + SETTLE_S)
-        quiet_since = time.monotonic()
-        while time.monotonic() < stop:
-            self._page.wait_for_timeout(QUIET_POLL_MS)  # lets the client deliver the request events
-            if in_flight:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since >= QUIET_S:
-                return
+    def _quiet(self, deadline: float, since: float | None = None) -> None:
+        """Wait until no request is in flight and none started or ended for `QUIET_S` since `since`
+        (default now: after a click, whose own fetch may start a moment later), capped by `SETTLE_S` and
+        the deadline. `networkidle` cannot say this after a click: the page reached it before the click,
+        so it would return at once, and a click's fetch answered later (a pager's API) would be missed
+        or taken for an idle control."""
+        now = time.monotonic()
+        stop = min(deadline, now + SETTLE_S)
+        quiet_from = now if since is None else since
+        while now < stop:
+            # Waiting lets the client deliver the request events; with none in flight, the rest of the
+            # quiet window is waited in one call (each call is a round trip to the driver).
+            wait = QUIET_POLL_MS / 1000
+            if not self._in_flight:
+                wait = QUIET_S - (now - max(quiet_from, self._last_traffic))
+                if wait <= 0:
+                    return
+            self._page.wait_for_timeout(min(wait, stop - now) * 1000)
+            now = time.monotonic()
 
     def _read(self) -> str:
-        """The rendered HTML, cut at `MAX_BODY_BYTES` characters when the DOM is huge."""
-        count = self._page.evaluate("() => document.getElementsByTagName('*').length")
-        if isinstance(count, int) and count > MAX_DOM_NODES:
-            html = self._page.evaluate(_CUT_HTML, MAX_BODY_BYTES)
-            return html if isinstance(html, str) else ""
-        self._page.evaluate(_VALUES_TO_ATTRIBUTES)
-        body: str = self._page.content()
-        return body
+        """The rendered HTML (as `page.content()` gives it, live form values copied into attributes),
+        cut at `MAX_BODY_BYTES` characters when the DOM is huge: one round trip (`_READ`)."""
+        html = self._page.evaluate(_READ, [MAX_DOM_NODES, MAX_BODY_BYTES])
+        return html if isinstance(html, str) else ""
 
     def _snapshot(self, response: Any, started: float, deadline: float) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
@@ -417,9 +459,17 @@ class BrowserEngine(HttpEngine):
         headers = {k.lower(): v for k, v in (response.headers.items() if response is not None else ())}
         content_type = headers.get("content-type", "text/html" if response is None else "")
         body = ""
+        settled = False
         for attempt in range(READ_ATTEMPTS):
             try:
+                traffic = self._traffic
                 body = self._read() if is_html(content_type) else ""
+                if self._traffic != traffic and not settled:
+                    # A request started or ended while the page was read (a script fetching after
+                    # `load`): the page was not settled; read it again once it is.
+                    settled = True
+                    self._quiet(deadline, since=self._last_traffic)
+                    body = self._read() if is_html(content_type) else ""
                 if self._navigations > MAX_NAVIGATIONS:
                     raise HostilePage("the page kept navigating")
                 break
@@ -485,6 +535,7 @@ class BrowserEngine(HttpEngine):
             return False
         try:
             if self._page.url.split("#")[0] != url.split("#")[0]:
+                self._watch()
                 self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
                 self._settle(time.monotonic() + self.timeout)
             shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
@@ -555,13 +606,8 @@ class BrowserEngine(HttpEngine):
 
         page_then = self._page
         self._navigations = 0
-        in_flight: set[Any] = set()
-        started_any = lambda r: in_flight.add(r)  # noqa: E731
-        ended = lambda r: in_flight.discard(r)  # noqa: E731
+        self._watch()
         page_then.on("response", navigation)
-        page_then.on("request", started_any)
-        page_then.on("requestfinished", ended)
-        page_then.on("requestfailed", ended)
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
                 try:
@@ -580,7 +626,7 @@ class BrowserEngine(HttpEngine):
                     if response:
                         self._settle(deadline)
                     else:
-                        self._quiet(in_flight, deadline)
+                        self._quiet(deadline)
                 except PlaywrightError as exc:
                     # No response came back: not an HTTP error of the page, a control that could not be
                     # clicked (`idle_controls`: its shape is not tried again).
@@ -588,11 +634,7 @@ class BrowserEngine(HttpEngine):
                         "blocked", route, self.url_of(route), detail=f"{CLICK_FAILED} ({type(exc).__name__})"
                     )
                 finally:
-                    for event, handler in (
-                        ("response", navigation), ("request", started_any), ("requestfinished", ended),
-                        ("requestfailed", ended),
-                    ):  # fmt: skip
-                        page_then.remove_listener(event, handler)
+                    page_then.remove_listener("response", navigation)
                 page = self._snapshot(response[0] if response else None, started, deadline)
         except HostilePage as exc:
             return self._abandoned(route, exc)
@@ -647,7 +689,8 @@ class BrowserEngine(HttpEngine):
                 )
             except PlaywrightError:
                 pass
-            self._settle(time.monotonic() + self.timeout)
+            # what the answer set off (an app's token fetch, its router's next page) ends first
+            self._quiet(time.monotonic() + self.timeout, since=self._last_traffic)
             still = self._page.locator("input[type=password]:visible").count()
             elsewhere = self.route_of(self._page.url) is None
         except (PlaywrightError, TimeoutError, OSError, HostilePage) as exc:
@@ -693,16 +736,19 @@ class BrowserEngine(HttpEngine):
             self._sync_cookies_in()
 
 
-# A huge document's HTML, cut (the doctype is not part of `outerHTML`; a cut page needs none).
-_CUT_HTML = """(limit) => {
+# The page's HTML in one round trip (no timer or promise of the page's is relied on: a page may have
+# replaced them):
+# - a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
+#   `outerHTML`; a cut page needs none);
+# - otherwise live form values, which are DOM properties (a framework's two-way binding sets no `value`
+#   attribute), are copied into attributes so the HTML shows what a person sees (passwords never), and
+#   the HTML is what `page.content()` gives: the doctype, then `outerHTML`.
+_READ = """([maxNodes, limit]) => {
   const root = document.documentElement;
-  const html = root ? root.outerHTML : '';
-  return html.length > limit ? html.slice(0, limit) : html;
-}"""
-
-# Live form values are DOM properties (a framework's two-way binding sets no `value` attribute): copy
-# them into attributes so the HTML read back shows what a person sees. Passwords are never copied.
-_VALUES_TO_ATTRIBUTES = """() => {
+  if (document.getElementsByTagName('*').length > maxNodes) {
+    const html = root ? root.outerHTML : '';
+    return html.length > limit ? html.slice(0, limit) : html;
+  }
   for (const el of document.querySelectorAll('input, textarea, select')) {
     const type = (el.getAttribute('type') || '').toLowerCase();
     if (el.tagName === 'INPUT' && type !== 'password' && type !== 'file') {
@@ -714,4 +760,6 @@ _VALUES_TO_ATTRIBUTES = """() => {
       for (const o of el.options) { o.toggleAttribute('selected', o.selected); }
     }
   }
+  let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  return root ? html + root.outerHTML : html;
 }"""

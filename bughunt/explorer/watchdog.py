@@ -4,11 +4,16 @@ handler): a page whose script never yields blocks its renderer, and the sync cli
 Past the deadline (plus `SLACK_S`) a timer thread kills the renderer processes of *this* browser
 (found under the browser process that carries the engine's own marker switch); the blocked call then
 fails at once ("Target crashed") and the engine replaces the tab. The sync client cannot be called from
-another thread, so ending the renderer is the one interruption that works from outside.
+another thread, so ending the renderer is the one interruption that works from outside. One timer
+thread serves every guard (`TIMERS`): a guard is set and cleared under a lock, where a thread of its own
+per guard cost a thread start, which waits for the new thread to run — tens of ms on a loaded machine,
+twice a page.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import signal
 import threading
@@ -16,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 SLACK_S = 2.0
 """How far past its deadline a blocked page may hold a step: the kill, the crash reaching the client,
@@ -112,6 +118,52 @@ def kill_driver(marker: str) -> int:
     return _kill([pid]) if pid is not None else 0
 
 
+class Timers:
+    """Actions to run at given times, on one daemon thread (started on first use)."""
+
+    def __init__(self) -> None:
+        self._ready = threading.Condition()
+        self._heap: list[list[Any]] = []  # [when, n, action or None once cancelled]
+        self._order = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def add(self, delay: float, action: Callable[[], object]) -> list[Any]:
+        """Run `action` in `delay` seconds; returns the handle `cancel` takes."""
+        entry: list[Any] = [time.monotonic() + delay, next(self._order), action]
+        with self._ready:
+            heapq.heappush(self._heap, entry)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="bughunt-watchdog", daemon=True)
+                self._thread.start()
+            self._ready.notify()
+        return entry
+
+    def cancel(self, entry: list[Any]) -> None:
+        with self._ready:
+            entry[2] = None
+            while self._heap and self._heap[0][2] is None:
+                heapq.heappop(self._heap)
+
+    def _run(self) -> None:
+        while True:
+            with self._ready:
+                while True:
+                    while self._heap and self._heap[0][2] is None:
+                        heapq.heappop(self._heap)
+                    if not self._heap:
+                        self._ready.wait()
+                        continue
+                    left = self._heap[0][0] - time.monotonic()
+                    if left <= 0:
+                        action = heapq.heappop(self._heap)[2]
+                        break
+                    self._ready.wait(left)
+            action()  # outside the lock: a kill may take a while, and may set a timer of its own
+
+
+TIMERS = Timers()
+
+
 ESCALATE_S = 3.0
 """After the renderers were killed, how long a call may stay blocked (a tab that will not close waits
 on the browser process, not a renderer) before the browser itself is ended."""
@@ -124,13 +176,14 @@ def deadline_guard(
     """Run the block; if it is still running `slack` seconds after `deadline` (a `time.monotonic` time),
     kill the renderers and raise `HostilePage` (whatever error the crash caused in the block)."""
     fired = threading.Event()
-    timers: list[threading.Timer] = []
+    timers: list[list[Any]] = []
+    lock = threading.Lock()
+    ended = False
 
     def later(delay: float, action: Callable[[], object]) -> None:
-        timer = threading.Timer(delay, action)
-        timer.daemon = True
-        timers.append(timer)
-        timer.start()
+        with lock:
+            if not ended:  # an escalation set after the block ended would kill a browser in use
+                timers.append(TIMERS.add(delay, action))
 
     def fire() -> None:
         fired.set()
@@ -151,7 +204,9 @@ def deadline_guard(
             raise HostilePage(what) from None
         raise
     finally:
-        for timer in list(timers):
-            timer.cancel()
+        with lock:
+            ended = True
+            for timer in timers:
+                TIMERS.cancel(timer)
     if fired.is_set():
         raise HostilePage(what)
