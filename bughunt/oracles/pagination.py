@@ -247,16 +247,7 @@ def _appended(page: FetchedPage) -> list[Finding]:
                 repeated.append(new)
         if not repeated:
             continue
-        names = [short(item_title(i), 80) for i in repeated]
-        return [
-            Finding(
-                "duplicate_pagination",
-                page.route,
-                "paginated list repeats items from its previous page",
-                evidence(page, names[0], previous_url=origin.url, repeated=quoted(names), list=key),
-                shape=page_shape(page),
-            )
-        ]
+        return [_repeats(page, [short(item_title(i), 80) for i in repeated], origin.url, key)]
     return []
 
 
@@ -281,14 +272,16 @@ def check_duplicate_pagination(
             continue
         titles = _titles(page)  # only for a finding: it reads every list of the page
         names = [short(titles.get(frozenset(k), "") or sorted(k)[0], 80) for k in repeated]
-        # One finding per page: the template names no page text (titles and list are evidence).
-        return [
-            Finding(
-                "duplicate_pagination",
-                page.route,
-                "paginated list repeats items from its previous page",
-                evidence(page, names[0], previous_url=previous.url, repeated=quoted(names), list=key),
-                shape=page_shape(page),
-            )
-        ]
+        return [_repeats(page, names, previous.url, key)]
     return []
+
+
+def _repeats(page: FetchedPage, names: list[str], previous_url: str, key: str) -> Finding:
+    # One finding per page: the template names no page text (titles and list are evidence).
+    return Finding(
+        "duplicate_pagination",
+        page.route,
+        "paginated list repeats items from its previous page",
+        evidence(page, names[0], previous_url=previous_url, repeated=quoted(names), list=key),
+        shape=page_shape(page),
+    )

@@ -23,6 +23,8 @@ from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.oracles.server_error import check_server_error
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
+from tests.support.pages import Fetcher as PageFetcher
+from tests.support.pages import not_found
 
 ORIGIN = "http://app.test"
 
@@ -33,14 +35,8 @@ def page(body: str, path: str = "/", status: int = 200) -> FetchedPage:
     return FetchedPage(url, route_of(url), status, {}, "text/html", html, 1.0)
 
 
-class Fetcher:
-    def __init__(self, *pages: FetchedPage) -> None:
-        self.pages = {p.url: p for p in pages}
-        self.calls: list[str] = []
-
-    def __call__(self, url: str) -> FetchedPage:
-        self.calls.append(url)
-        return self.pages.get(url) or page("<h1>Not found</h1>", route_of(url), 404)
+def Fetcher(*pages: FetchedPage) -> PageFetcher:  # noqa: N802 (reads as the class it makes)
+    return PageFetcher(*pages, missing=not_found(page))
 
 
 # --- a people directory: rows in a table, a "Load more" row fetching `?page=N+1` by htmx ----------

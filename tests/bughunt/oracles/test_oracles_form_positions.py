@@ -7,6 +7,8 @@ from bughunt.oracles import ORACLES, OracleConfig
 from bughunt.oracles.forms import shown_value
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
+from tests.support.pages import Fetcher as PageFetcher
+from tests.support.pages import not_found
 
 ORIGIN = "http://recipes.test"
 EDIT = "/recipe/edit/7/"
@@ -47,12 +49,8 @@ def view(comments: str = '<p class="card-text">Made it twice, lovely.</p>', lede
     )
 
 
-class Fetcher:
-    def __init__(self, *pages: FetchedPage) -> None:
-        self.pages = {p.url: p for p in pages}
-
-    def __call__(self, url: str) -> FetchedPage:
-        return self.pages.get(url) or page("<h1>Not found</h1>", route_of(url), 404)
+def Fetcher(*pages: FetchedPage) -> PageFetcher:  # noqa: N802 (reads as the class it makes)
+    return PageFetcher(*pages, missing=not_found(page))
 
 
 def check(edit: FetchedPage, resource: FetchedPage) -> list:

@@ -12,6 +12,8 @@ from bughunt.oracles import ORACLES, OracleConfig, inspect_page
 from bughunt.oracles.destructive import destructive_label
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
+from tests.support.pages import Fetcher as PageFetcher
+from tests.support.pages import not_found
 
 ORIGIN = "http://news.test"
 
@@ -22,16 +24,8 @@ def page(body: str, path: str = "/", status: int = 200, redirects: tuple[str, ..
     return FetchedPage(url, route_of(url), status, {}, "text/html", html, 1.0, redirects=redirects)
 
 
-class Fetcher:
-    def __init__(self, *pages: FetchedPage) -> None:
-        self.pages = {p.url: p for p in pages}
-        self.calls: list[str] = []
-
-    def __call__(self, url: str) -> FetchedPage:
-        self.calls.append(url)
-        if url not in self.pages:
-            return page("<h1>Not found</h1>", route_of(url), 404)
-        return self.pages[url]
+def Fetcher(*pages: FetchedPage) -> PageFetcher:  # noqa: N802 (reads as the class it makes)
+    return PageFetcher(*pages, missing=not_found(page))
 
 
 # --- lists among mixed siblings, identity by title ------------------------------------------------
@@ -187,14 +181,14 @@ def test_allow_destructive_confirms_by_effect_and_clears_confirmation_pages():
     after = page("<ul></ul>", "/invoices")
     acted = page("<ul></ul>", "/invoices", redirects=(ORIGIN + "/invoices/7/delete",))
 
-    class Site(Fetcher):
+    class Site(PageFetcher):
         def __call__(self, url: str) -> FetchedPage:
             self.calls.append(url)
             return {ORIGIN + "/invoices/7/delete": acted, ORIGIN + "/invoices": after}.get(url) or page(
                 "", "/x", 404
             )
 
-    site = Site()
+    site = Site(missing=not_found(page))
     (finding,) = ORACLES["unconfirmed_destructive"](before, site, OracleConfig(allow_destructive=True))
     assert not finding.suspected and finding.evidence["effect"] == "gone from the page that listed it"
     asks = page('<h1>Sure?</h1><form method="post"><button>Delete</button></form>', "/invoices/7/delete")
