@@ -44,6 +44,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from benchmarks.engines import PASSWORD_ENV, REPO, Site, TreeMemory, explore_command, serving, tree_pids
+from benchmarks.figures import load_text
 from benchmarks.processes import stop
 from bughunt.explorer.store import ExplorerStore
 
@@ -295,15 +296,11 @@ def run_benchmark(sites: list[str], budget: int, repeats: int, seed: int, interv
     }
 
 
-def _load(v: list[float]) -> str:
-    return " ".join(f"{x:.2f}" for x in v)
-
-
 def render(result: Record) -> str:
     lines = [
         f"browser engine vs bare Playwright — budget {result['budget']}, seed {result['seed']}, "
         f"{result['repeats']} interleaved repeat(s), {result['cpus']} CPUs; medians; start-up subtracted",
-        f"load (1/5/15 min) at start {_load(result['load_start'])}, at end {_load(result['load_end'])}",
+        f"load (1/5/15 min) at start {load_text(result['load_start'])}, at end {load_text(result['load_end'])}",
         "",
         f"{'site':13} {'side':9} {'pages':>5} {'wall ms/page':>12} {'CPU ms/page':>11} "
         f"{'start wall s':>12} {'start CPU s':>11}",

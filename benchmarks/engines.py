@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from benchmarks.figures import load_text
 from benchmarks.processes import stop
 from bughunt.explorer.store import ExplorerStore
 
@@ -375,15 +376,11 @@ def _num(v: float | None, spec: str, suffix: str = "") -> str:
     return f"{'n/a':>{width + len(suffix)}}" if v is None else f"{v:{width}.{spec.split('.')[1]}}{suffix}"
 
 
-def _load(v: list[float]) -> str:
-    return " ".join(f"{x:.2f}" for x in v)
-
-
 def render(result: Record) -> str:
     lines = [
         f"explorer engines on the built-in sites — budget {result['budget']} clicks, {result['repeats']} "
         f"alternating run(s) per engine, {result['cpus']} CPUs, fresh process and store each run",
-        f"load (1/5/15 min) at start {_load(result['load_start'])}, at end {_load(result['load_end'])}; "
+        f"load (1/5/15 min) at start {load_text(result['load_start'])}, at end {load_text(result['load_end'])}; "
         "medians over runs, memory = the highest peak",
         "",
         f"{'site':13} {'engine':8} {'wall s':>7} {'pages':>5} {'pages/s':>8} {'clicks/s':>8} "

@@ -45,6 +45,7 @@ import httpx
 from rich.console import Console
 from selectolax.lexbor import LexborHTMLParser
 
+from benchmarks.figures import num
 from benchmarks.processes import serving
 from benchmarks.recorded_site import SITES, read_requests
 from benchmarks.scale_crawl import crawl
@@ -215,7 +216,7 @@ def run_benchmark(
                     console.print(
                         f"[{i + 1}/{repeats}] {site.name + mark:<13} start {r['start_cpu_s']:.2f} s, {r['clicks']} clicks "
                         f"{r['explorer_cpu_s']:.2f} s over {r['requests_after_start']} requests; bare "
-                        f"{r['bare_cpu_s']:.3f} s; × bare {_num(r['over_bare'], '.2f')}",
+                        f"{r['bare_cpu_s']:.3f} s; × bare {num(r['over_bare'], '.2f')}",
                         highlight=False,
                         markup=False,
                     )
@@ -240,10 +241,6 @@ HEADER = (
 )
 
 
-def _num(v: float | None, spec: str) -> str:
-    return "—" if v is None else format(v, spec)
-
-
 def render(result: Record) -> str:
     load = [" ".join(f"{x:.2f}" for x in result[k]) for k in ("load_start", "load_end")]
     lines = [
@@ -256,7 +253,7 @@ def render(result: Record) -> str:
         lines.append(
             f"{name:<14}{s['clicks']:>7}{s['requests_after_start']:>8}{s['start_cpu_s']:>8.2f}"
             f"{s['explorer_cpu_s']:>7.2f}{s['explorer_ms_per_click']:>9.2f}{s['explorer_ms_per_fetch']:>9.2f}"
-            f"{s['bare_ms_per_click']:>14.2f}{s['bare_ms_per_fetch']:>14.2f}{_num(s['over_bare'], '.2f'):>8}"
+            f"{s['bare_ms_per_click']:>14.2f}{s['bare_ms_per_fetch']:>14.2f}{num(s['over_bare'], '.2f'):>8}"
             f"  {s['walk_digest']}{flags}"
         )
     verdicts = [f"{n} {'≤' if s['within_target'] else '>'} {TARGET:g}" for n, s in result["sites"].items()]

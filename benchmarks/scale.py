@@ -53,6 +53,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from benchmarks.figures import num
 from benchmarks.processes import serving
 from benchmarks.scale_crawl import crawl
 from benchmarks.scale_data import FULL, QUICK, Catalog
@@ -175,17 +176,13 @@ HEADER = (
 )
 
 
-def _num(v: float | None, spec: str) -> str:
-    return "—" if v is None else format(v, spec)
-
-
 def render_row(r: Record) -> str:
     s = r["score"]
     return (
         f"{r['policy']:<9}{r['clicks']:>7}{r['fetches']:>8}{r['pages_visited']:>8}{r['cpu_s']:>8.1f}"
-        f"{r['start_cpu_s']:>8.2f}{_num(r['cpu_ms_per_click'], '.1f'):>9}{_num(r['last_ms_per_click'], '.1f'):>14}"
+        f"{r['start_cpu_s']:>8.2f}{num(r['cpu_ms_per_click'], '.1f'):>9}{num(r['last_ms_per_click'], '.1f'):>14}"
         f"{r['crawl_ms_per_page']:>14.2f}"
-        f"{_num(r['over_crawl'], '.0f'):>8}{r['peak_rss_mb']:>8.0f}{r['store_kb_per_page']:>14.1f}"
+        f"{num(r['over_crawl'], '.0f'):>8}{r['peak_rss_mb']:>8.0f}{r['store_kb_per_page']:>14.1f}"
         f"{len(s['found']):>4}/{s['planted']}{len(s['false_positives']):>6}  {r['walk_digest']}"
     )
 
