@@ -146,19 +146,18 @@ class Planner:
 
     def __call__(self, cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng) -> N | None:
         """Next node: rarest unvisited neighbour, else the first step toward the best straggler; None when done."""
-        remembered = _remembered(cur, links, memory)
         index = self._index(cur, memory)
-        referrers: Counter[N]
         if index is not None:
-            referrers = index.referrers  # read only
-        else:
-            referrers = Counter()
-            for p in remembered:
-                for q in memory.links(p):
-                    referrers[q] += 1
-            if cur not in memory:
-                for q in links:
-                    referrers[q] += 1
+            return self._indexed(cur, links, memory, rnd, index)
+        # A memory the planner cannot index: everything counted afresh (the reference `_indexed` answers as).
+        remembered = _remembered(cur, links, memory)
+        referrers: Counter[N] = Counter()
+        for p in remembered:
+            for q in memory.links(p):
+                referrers[q] += 1
+        if cur not in memory:
+            for q in links:
+                referrers[q] += 1
         # Each node's template is asked for again and again below (every remembered page, every node
         # reachable): computed once per choice.
         templates: dict[N, str | None] = {}
@@ -168,9 +167,7 @@ class Planner:
                 templates[q] = self.template(q)
             return templates[q]
 
-        covered = index.covered(self.template_of) if index is not None else None
-        if covered is None:
-            covered = Counter(t for t in map(template, remembered) if t is not None)
+        covered = Counter(t for t in map(template, remembered) if t is not None)
         # What is reachable over known links, found at most once per choice (both the check for a
         # better page elsewhere and the trip there need it).
         reach: list[tuple[dict[N, int], dict[N, N]]] = []
@@ -180,22 +177,9 @@ class Planner:
                 reach.append(_reachable(cur, links, memory))
             return reach[0]
 
-        def sampled(q: N) -> int:
-            # 0: its template wants more visited instances; 1: it has enough, the other templates
-            # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
-            # one more is the same state again.
-            if q in self.probes:
-                return 1
-            if q in self.variants:
-                return 0
-            t = template(q)
-            if t is None:
-                return 0
-            if t in self.saturated:
-                return 2
-            return 0 if covered[t] < self.samples.get(t, TEMPLATE_SAMPLE) else 1
+        sampled = self._sampled(template, covered)
 
-        again = index.aliases() if index is not None else self._aliases(cur, remembered, referrers)
+        again = self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
         if fresh:
             here = self.route(cur)
@@ -238,6 +222,107 @@ class Planner:
         keys = {q: (q in again, sampled(q), dist[q], straggle.get(q, 0), referrers[q]) for q in targets}
         nearest = min(keys.values())
         return first[pick(rnd, [q for q in targets if keys[q] == nearest])]
+
+    def _indexed(
+        self, cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng, index: KnownIndex[Any]
+    ) -> N | None:
+        """`__call__` over a memory its `KnownIndex` follows: the same choice, at the cost of what it
+        must look at rather than of all memory. Whether a better page is known elsewhere is first asked
+        of the known unvisited nodes (no search when none is), and the search over known links stops
+        at the first node that answers it; a trip's search stops at the first layer holding a target
+        of the best kind any known unvisited node has (nearer layers hold none, farther ones are
+        farther), and the stragglers are counted for that layer's targets alone."""
+        referrers: Counter[N] = index.referrers  # read only
+        templates: dict[N, str | None] = {}
+
+        def template(q: N) -> str | None:
+            if q not in templates:
+                templates[q] = self.template(q)
+            return templates[q]
+
+        covered = index.covered(self.template_of)
+        if covered is None:
+            covered = Counter(t for t in map(template, memory) if t is not None)  # type: ignore[call-overload]
+        sampled = self._sampled(template, covered)
+        again: set[N] = index.aliases()
+        fresh = [q for q in links if q not in memory]
+        # Every known unvisited node: the targets a search can reach are among these.
+        unvisited: list[N] = [*index.unvisited, *(q for q in fresh if q not in index.unvisited)]
+        search = _Search(cur, links, memory)
+        if fresh:
+            here = self.route(cur)
+
+            def rank(q: N) -> tuple[bool, int, bool, int, bool]:
+                return (
+                    q in again,
+                    sampled(q),
+                    not leads_on(here, self.route(q)),
+                    referrers[q],
+                    q not in self.listed,
+                )
+
+            ranks = {q: rank(q) for q in fresh}
+            best_rank = min(ranks.values())
+            stay = not (best_rank[0] or best_rank[1]) or any(
+                not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
+            )
+            level = best_rank[1]
+
+            def better(q: N) -> bool:
+                return q not in memory and q not in again and sampled(q) < level
+
+            if stay or not (any(map(better, unvisited)) and search.find(better)):
+                best = [q for q in fresh if ranks[q] == best_rank]
+                if self.popularity:
+                    best = self._most_linked(fresh, ranks, best_rank, template)
+                return pick(rnd, best)
+        if not unvisited:
+            return None
+        bound = (True, 3)
+        for q in unvisited:
+            bound = min(bound, (q in again, sampled(q)))
+            if bound == (False, 0):
+                break
+        layer = search.layer_with(lambda q: q not in memory and (q in again, sampled(q)) == bound)
+        if layer is None:  # no target of that kind is reachable: every target is weighed
+            targets = [q for q in search.dist if q != cur and q not in memory]
+        else:
+            targets = layer
+        if not targets:
+            return None
+        unknown: dict[N, int] = {}
+
+        def straggle(q: N) -> int:
+            # the most other unvisited links any remembered referrer of the target has
+            most = 0
+            for p in index.linkers.get(q, ()):
+                if p not in unknown:
+                    unknown[p] = sum(1 for x in memory.links(p) if x not in memory)
+                most = max(most, unknown[p])
+            return most
+
+        dist = search.dist
+        keys = {q: (q in again, sampled(q), dist[q], straggle(q), referrers[q]) for q in targets}
+        nearest = min(keys.values())
+        return search.first[pick(rnd, [q for q in targets if keys[q] == nearest])]
+
+    def _sampled(self, template: Callable[[N], str | None], covered: Mapping[str, int]) -> Callable[[N], int]:
+        def sampled(q: N) -> int:
+            # 0: its template wants more visited instances; 1: it has enough, the other templates
+            # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
+            # one more is the same state again.
+            if q in self.probes:
+                return 1
+            if q in self.variants:
+                return 0
+            t = template(q)
+            if t is None:
+                return 0
+            if t in self.saturated:
+                return 2
+            return 0 if covered.get(t, 0) < self.samples.get(t, TEMPLATE_SAMPLE) else 1
+
+        return sampled
 
     def _aliases(self, cur: N, remembered: Sequence[N], known: Iterable[N]) -> set[N]:
         """Known, unvisited nodes that are a remembered page at a first-page address (`first_page_alias`):
@@ -455,7 +540,7 @@ class KnownIndex(Generic[N]):
 
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
-        "_followed",
+        "_followed", "unvisited", "linkers",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
@@ -467,6 +552,10 @@ class KnownIndex(Generic[N]):
         self._covered: Counter[str] = Counter()
         self._template_of: dict[N, str] = {}
         self._followed: tuple[object, int, int, int] = (None, -1, 0, 0)
+        # known nodes not remembered, in the order first linked (a dict as an ordered set), and the
+        # remembered pages linking to each node: what a trip's search and its stragglers read
+        self.unvisited: dict[N, None] = {}
+        self.linkers: dict[N, list[N]] = {}
 
     def sync(self) -> None:
         memory = self.memory()
@@ -479,13 +568,18 @@ class KnownIndex(Generic[N]):
             self.__init__(memory, self.routes)  # type: ignore[misc]
             new = list(memory.items())
         aliases, candidates, referrers, routes = self._aliases, self._candidates, self.referrers, self.routes
+        unvisited, linkers = self.unvisited, self.linkers
         for p, links in new:
+            unvisited.pop(p, None)
             r = _route(routes, p)
             if r is not None:
                 aliases.add_seen(r)
                 aliases.add_sibling(r)
             for q in links:
                 referrers[q] += 1
+                linkers.setdefault(q, []).append(p)
+                if q not in memory:
+                    unvisited[q] = None
                 if referrers[q] == 1 and (rq := _route(routes, q)) is not None and "?" in rq:
                     aliases.add_sibling(rq)
                     if _FIRST.search(rq.partition("?")[2]):
@@ -582,6 +676,67 @@ def _remembered(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> list[N]:
         return list(memory)
     dist, _ = _reachable(cur, links, memory)
     return [p for p in dist if p in memory]
+
+
+class _Search(Generic[N]):
+    """`_reachable`, advanced only as far as a question needs: the nodes found so far, in the order
+    `_reachable` finds them, with their distances and first steps; later questions go on from there."""
+
+    __slots__ = ("cur", "dist", "first", "_walk", "_done")
+
+    def __init__(self, cur: N, links: Sequence[N], memory: KnownLinks[N]) -> None:
+        def known(p: N) -> Sequence[N]:
+            if p == cur:
+                return links
+            return memory.links(p) if p in memory else ()  # an unvisited page's links are unknown
+
+        self.cur = cur
+        self.dist: dict[N, int] = {cur: 0}
+        self.first: dict[N, N] = {}
+        self._walk = breadth_first(cur, known)
+        next(self._walk)  # (cur, cur)
+        self._done = False
+
+    def _next(self) -> N | None:
+        if self._done:
+            return None
+        step = next(self._walk, None)
+        if step is None:
+            self._done = True
+            return None
+        q, p = step
+        self.dist[q] = self.dist[p] + 1
+        self.first[q] = q if p == self.cur else self.first[p]
+        return q
+
+    def find(self, wanted: Callable[[N], bool]) -> bool:
+        """Is a node found so far or reachable `wanted` (not the current one)? Searches no further
+        than the first that is."""
+        if any(wanted(q) for q in self.dist if q != self.cur):
+            return True
+        while (q := self._next()) is not None:
+            if wanted(q):
+                return True
+        return False
+
+    def layer_with(self, wanted: Callable[[N], bool]) -> list[N] | None:
+        """The `wanted` nodes of the nearest layer holding one, in the order found; None (the whole
+        map searched) when no reachable node is `wanted`."""
+        depth: int | None = None
+        found: list[N] = []
+        for q in [q for q in self.dist if q != self.cur]:
+            if depth is not None and self.dist[q] > depth:
+                return found
+            if wanted(q):
+                depth = self.dist[q] if depth is None else depth
+                found.append(q)
+        while (n := self._next()) is not None:
+            if depth is not None and self.dist[n] > depth:
+                return found
+            if wanted(n):
+                depth = self.dist[n] if depth is None else depth
+                found.append(n)
+        return found if depth is not None else None
 
 
 def _reachable(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> tuple[dict[N, int], dict[N, N]]:
