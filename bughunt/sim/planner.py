@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import islice
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from .bfs import breadth_first
 from .memory import KnownLinks, Memory
@@ -246,8 +246,35 @@ class Planner:
         sampled = self._sampled(template, covered)
         again: set[N] = index.aliases()
         fresh = [q for q in links if q not in memory]
-        # Every known unvisited node: the targets a search can reach are among these.
-        unvisited: list[N] = [*index.unvisited, *(q for q in fresh if q not in index.unvisited)]
+        # Every known unvisited node: the targets a search can reach are among these. The least
+        # `sampled` of those not aliases, and of the aliases (3: none), from the index's per-template
+        # sets when it keeps them (a template's members share its level but for probes and variants).
+        extra = [q for q in fresh if q not in index.unvisited]
+        buckets = index.buckets(self.template_of)
+        least = [3, 3]  # [not an alias, an alias]
+        if buckets is None:
+            nodes: Iterable[N] = [*index.unvisited, *extra]
+        else:
+            special = self.probes | self.variants
+            nodes = [*(cast(N, q) for q in special if q in index.unvisited), *extra]
+            for t, members in buckets.items():
+                if not members:
+                    continue
+                level = 0 if t is None else self._sampled_template(t, covered)
+                if level >= least[0] and level >= least[1]:
+                    continue
+                for q in members:
+                    if q in special:
+                        continue
+                    if q in again:
+                        least[1] = min(least[1], level)
+                    else:
+                        least[0] = min(least[0], level)
+                        break
+        for q in nodes:
+            if q not in memory:
+                alias = q in again
+                least[alias] = min(least[alias], sampled(q))
         search = _Search(cur, links, memory)
         if fresh:
             here = self.route(cur)
@@ -271,18 +298,14 @@ class Planner:
             def better(q: N) -> bool:
                 return q not in memory and q not in again and sampled(q) < level
 
-            if stay or not (any(map(better, unvisited)) and search.find(better)):
+            if stay or not (least[0] < level and search.find(better)):
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
                     best = self._most_linked(fresh, ranks, best_rank, template)
                 return pick(rnd, best)
-        if not unvisited:
+        if least == [3, 3]:
             return None
-        bound = (True, 3)
-        for q in unvisited:
-            bound = min(bound, (q in again, sampled(q)))
-            if bound == (False, 0):
-                break
+        bound = (False, least[0]) if least[0] < 3 else (True, least[1])
         layer = search.layer_with(lambda q: q not in memory and (q in again, sampled(q)) == bound)
         if layer is None:  # no target of that kind is reachable: every target is weighed
             targets = [q for q in search.dist if q != cur and q not in memory]
@@ -306,6 +329,12 @@ class Planner:
         nearest = min(keys.values())
         return search.first[pick(rnd, [q for q in targets if keys[q] == nearest])]
 
+    def _sampled_template(self, t: str, covered: Mapping[str, int]) -> int:
+        """`sampled` of a node of template `t` that is neither a probe nor a variant."""
+        if t in self.saturated:
+            return 2
+        return 0 if covered.get(t, 0) < self.samples.get(t, TEMPLATE_SAMPLE) else 1
+
     def _sampled(self, template: Callable[[N], str | None], covered: Mapping[str, int]) -> Callable[[N], int]:
         def sampled(q: N) -> int:
             # 0: its template wants more visited instances; 1: it has enough, the other templates
@@ -316,11 +345,7 @@ class Planner:
             if q in self.variants:
                 return 0
             t = template(q)
-            if t is None:
-                return 0
-            if t in self.saturated:
-                return 2
-            return 0 if covered.get(t, 0) < self.samples.get(t, TEMPLATE_SAMPLE) else 1
+            return 0 if t is None else self._sampled_template(t, covered)
 
         return sampled
 
@@ -540,7 +565,7 @@ class KnownIndex(Generic[N]):
 
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
-        "_followed", "unvisited", "linkers",
+        "_followed", "unvisited", "linkers", "_log", "_bucket_of", "_buckets", "_bucketed",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
@@ -556,6 +581,10 @@ class KnownIndex(Generic[N]):
         # remembered pages linking to each node: what a trip's search and its stragglers read
         self.unvisited: dict[N, None] = {}
         self.linkers: dict[N, list[N]] = {}
+        self._log: list[tuple[N, bool]] = []  # (node, became unvisited / was remembered), in order
+        self._bucket_of: dict[N, str | None] = {}
+        self._buckets: dict[str | None, dict[N, None]] = {}
+        self._bucketed: tuple[object, int, int, int] = (None, -1, 0, 0)
 
     def sync(self) -> None:
         memory = self.memory()
@@ -568,9 +597,11 @@ class KnownIndex(Generic[N]):
             self.__init__(memory, self.routes)  # type: ignore[misc]
             new = list(memory.items())
         aliases, candidates, referrers, routes = self._aliases, self._candidates, self.referrers, self.routes
-        unvisited, linkers = self.unvisited, self.linkers
+        unvisited, linkers, log = self.unvisited, self.linkers, self._log
         for p, links in new:
-            unvisited.pop(p, None)
+            if p in unvisited:
+                del unvisited[p]
+                log.append((p, False))
             r = _route(routes, p)
             if r is not None:
                 aliases.add_seen(r)
@@ -578,8 +609,9 @@ class KnownIndex(Generic[N]):
             for q in links:
                 referrers[q] += 1
                 linkers.setdefault(q, []).append(p)
-                if q not in memory:
+                if q not in memory and q not in unvisited:
                     unvisited[q] = None
+                    log.append((q, True))
                 if referrers[q] == 1 and (rq := _route(routes, q)) is not None and "?" in rq:
                     aliases.add_sibling(rq)
                     if _FIRST.search(rq.partition("?")[2]):
@@ -617,6 +649,43 @@ class KnownIndex(Generic[N]):
                 covered[template] += 1
         self._followed = (template_of, epoch, len(changed), len(self._items))
         return covered
+
+    def buckets(self, template_of: Callable[[str], str] | None) -> dict[str | None, dict[N, None]] | None:
+        """The known unvisited nodes by template (None: a node without a route), kept as `covered`
+        keeps its counts: the nodes gained or remembered since the last call, the routes `template_of`
+        says changed their template, all afresh when its epoch moves. None when it cannot tell."""
+        if self.routes is not None:
+            return None
+        fn: Callable[[str], str] = route_shape if template_of is None else template_of
+        epoch: object = 0 if template_of is None else getattr(template_of, "epoch", None)
+        changed: object = [] if template_of is None else getattr(template_of, "changed", None)
+        if not isinstance(epoch, int) or not isinstance(changed, list):
+            return None
+        buckets, of = self._buckets, self._bucket_of
+
+        def put(q: N) -> None:
+            r = _route(None, q)
+            of[q] = t = None if r is None else fn(r)
+            buckets.setdefault(t, {})[q] = None
+
+        followed, was_epoch, read, logged = self._bucketed
+        if followed is not template_of or was_epoch != epoch:
+            buckets.clear()
+            of.clear()
+            for q in self.unvisited:
+                put(q)
+        else:
+            for q, added in self._log[logged:]:
+                if q in of:
+                    del buckets[of.pop(q)][q]
+                if added:
+                    put(q)
+            for route in changed[read:]:
+                if route in of:
+                    del buckets[of.pop(route)][route]
+                    put(route)
+        self._bucketed = (template_of, epoch, len(changed), len(self._log))
+        return buckets
 
     def aliases(self) -> set[N]:
         """`Planner._aliases` of the memory (the current page remembered)."""
