@@ -233,9 +233,14 @@ class Planner:
         of the best kind any known unvisited node has (nearer layers hold none, farther ones are
         farther), and the stragglers are counted for that layer's targets alone."""
         referrers: Counter[N] = index.referrers  # read only
+        buckets = index.buckets(self.template_of)
+        # the index knows the template of every known unvisited node (what the searches ask about)
+        kept: Mapping[N, str | None] = index.bucket_of if buckets is not None else {}
         templates: dict[N, str | None] = {}
 
         def template(q: N) -> str | None:
+            if q in kept:
+                return kept[q]
             if q not in templates:
                 templates[q] = self.template(q)
             return templates[q]
@@ -250,7 +255,6 @@ class Planner:
         # `sampled` of those not aliases, and of the aliases (3: none), from the index's per-template
         # sets when it keeps them (a template's members share its level but for probes and variants).
         extra = [q for q in fresh if q not in index.unvisited]
-        buckets = index.buckets(self.template_of)
         least = [3, 3]  # [not an alias, an alias]
         if buckets is None:
             nodes: Iterable[N] = [*index.unvisited, *extra]
@@ -565,7 +569,7 @@ class KnownIndex(Generic[N]):
 
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
-        "_followed", "unvisited", "linkers", "_log", "_bucket_of", "_buckets", "_bucketed",
+        "_followed", "unvisited", "linkers", "_log", "bucket_of", "_buckets", "_bucketed",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
@@ -582,7 +586,7 @@ class KnownIndex(Generic[N]):
         self.unvisited: dict[N, None] = {}
         self.linkers: dict[N, list[N]] = {}
         self._log: list[tuple[N, bool]] = []  # (node, became unvisited / was remembered), in order
-        self._bucket_of: dict[N, str | None] = {}
+        self.bucket_of: dict[N, str | None] = {}
         self._buckets: dict[str | None, dict[N, None]] = {}
         self._bucketed: tuple[object, int, int, int] = (None, -1, 0, 0)
 
@@ -661,7 +665,7 @@ class KnownIndex(Generic[N]):
         changed: object = [] if template_of is None else getattr(template_of, "changed", None)
         if not isinstance(epoch, int) or not isinstance(changed, list):
             return None
-        buckets, of = self._buckets, self._bucket_of
+        buckets, of = self._buckets, self.bucket_of
 
         def put(q: N) -> None:
             r = _route(None, q)
