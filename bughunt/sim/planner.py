@@ -563,7 +563,8 @@ _FIRST = re.compile(r"(?:^|&)[^&=]*=[01](?:&|$)")
 class KnownIndex(Generic[N]):
     """What the planner reads of a whole memory at every choice, kept in step with it: how many
     remembered pages link to each node (`referrers`; a node is known while one does) and the first-page
-    alias check's inputs (`FirstPageAliases`). Each choice adds what memory gained since the last
+    alias check's inputs (`FirstPageAliases`), the known unvisited nodes (also by template: `buckets`) and
+    the remembered pages linking to each node (`linkers`). Each choice adds what memory gained since the last
     (`sync`; a memory of fixed links grows at its end), so a choice no longer costs O(known links)
     here; any other change (a page's links taken out, an evicted page) rebuilds the index."""
 
