@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import islice
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from .bfs import breadth_first
 from .memory import KnownLinks, Memory
@@ -146,19 +146,18 @@ class Planner:
 
     def __call__(self, cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng) -> N | None:
         """Next node: rarest unvisited neighbour, else the first step toward the best straggler; None when done."""
-        remembered = _remembered(cur, links, memory)
         index = self._index(cur, memory)
-        referrers: Counter[N]
         if index is not None:
-            referrers = index.referrers  # read only
-        else:
-            referrers = Counter()
-            for p in remembered:
-                for q in memory.links(p):
-                    referrers[q] += 1
-            if cur not in memory:
-                for q in links:
-                    referrers[q] += 1
+            return self._indexed(cur, links, memory, rnd, index)
+        # A memory the planner cannot index: everything counted afresh (the reference `_indexed` answers as).
+        remembered = _remembered(cur, links, memory)
+        referrers: Counter[N] = Counter()
+        for p in remembered:
+            for q in memory.links(p):
+                referrers[q] += 1
+        if cur not in memory:
+            for q in links:
+                referrers[q] += 1
         # Each node's template is asked for again and again below (every remembered page, every node
         # reachable): computed once per choice.
         templates: dict[N, str | None] = {}
@@ -168,9 +167,7 @@ class Planner:
                 templates[q] = self.template(q)
             return templates[q]
 
-        covered = index.covered(self.template_of) if index is not None else None
-        if covered is None:
-            covered = Counter(t for t in map(template, remembered) if t is not None)
+        covered = Counter(t for t in map(template, remembered) if t is not None)
         # What is reachable over known links, found at most once per choice (both the check for a
         # better page elsewhere and the trip there need it).
         reach: list[tuple[dict[N, int], dict[N, N]]] = []
@@ -180,22 +177,9 @@ class Planner:
                 reach.append(_reachable(cur, links, memory))
             return reach[0]
 
-        def sampled(q: N) -> int:
-            # 0: its template wants more visited instances; 1: it has enough, the other templates
-            # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
-            # one more is the same state again.
-            if q in self.probes:
-                return 1
-            if q in self.variants:
-                return 0
-            t = template(q)
-            if t is None:
-                return 0
-            if t in self.saturated:
-                return 2
-            return 0 if covered[t] < self.samples.get(t, TEMPLATE_SAMPLE) else 1
+        sampled = self._sampled(template, covered)
 
-        again = index.aliases() if index is not None else self._aliases(cur, remembered, referrers)
+        again = self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
         if fresh:
             here = self.route(cur)
@@ -238,6 +222,136 @@ class Planner:
         keys = {q: (q in again, sampled(q), dist[q], straggle.get(q, 0), referrers[q]) for q in targets}
         nearest = min(keys.values())
         return first[pick(rnd, [q for q in targets if keys[q] == nearest])]
+
+    def _indexed(
+        self, cur: N, links: Sequence[N], memory: KnownLinks[N], rnd: Rng, index: KnownIndex[Any]
+    ) -> N | None:
+        """`__call__` over a memory its `KnownIndex` follows: the same choice, at the cost of what it
+        must look at rather than of all memory. Whether a better page is known elsewhere is first asked
+        of the known unvisited nodes (no search when none is), and the search over known links stops
+        at the first node that answers it; a trip's search stops at the first layer holding a target
+        of the best kind any known unvisited node has (nearer layers hold none, farther ones are
+        farther), and the stragglers are counted for that layer's targets alone."""
+        referrers: Counter[N] = index.referrers  # read only
+        buckets = index.buckets(self.template_of)
+        # the index knows the template of every known unvisited node (what the searches ask about)
+        kept: Mapping[N, str | None] = index.bucket_of if buckets is not None else {}
+        templates: dict[N, str | None] = {}
+
+        def template(q: N) -> str | None:
+            if q in kept:
+                return kept[q]
+            if q not in templates:
+                templates[q] = self.template(q)
+            return templates[q]
+
+        covered = index.covered(self.template_of)
+        if covered is None:
+            covered = Counter(t for t in map(template, memory) if t is not None)  # type: ignore[call-overload]
+        sampled = self._sampled(template, covered)
+        again: set[N] = index.aliases()
+        fresh = [q for q in links if q not in memory]
+        # Every known unvisited node: the targets a search can reach are among these. The least
+        # `sampled` of those not aliases, and of the aliases (3: none), from the index's per-template
+        # sets when it keeps them (a template's members share its level but for probes and variants).
+        extra = [q for q in fresh if q not in index.unvisited]
+        least = [3, 3]  # [not an alias, an alias]
+        if buckets is None:
+            nodes: Iterable[N] = [*index.unvisited, *extra]
+        else:
+            special = self.probes | self.variants
+            nodes = [*(cast(N, q) for q in special if q in index.unvisited), *extra]
+            for t, members in buckets.items():
+                if not members:
+                    continue
+                level = 0 if t is None else self._sampled_template(t, covered)
+                if level >= least[0] and level >= least[1]:
+                    continue
+                for q in members:
+                    if q in special:
+                        continue
+                    if q in again:
+                        least[1] = min(least[1], level)
+                    else:
+                        least[0] = min(least[0], level)
+                        break
+        for q in nodes:
+            if q not in memory:
+                alias = q in again
+                least[alias] = min(least[alias], sampled(q))
+        search = _Search(cur, links, memory)
+        if fresh:
+            here = self.route(cur)
+
+            def rank(q: N) -> tuple[bool, int, bool, int, bool]:
+                return (
+                    q in again,
+                    sampled(q),
+                    not leads_on(here, self.route(q)),
+                    referrers[q],
+                    q not in self.listed,
+                )
+
+            ranks = {q: rank(q) for q in fresh}
+            best_rank = min(ranks.values())
+            stay = not (best_rank[0] or best_rank[1]) or any(
+                not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
+            )
+            level = best_rank[1]
+
+            def better(q: N) -> bool:
+                return q not in memory and q not in again and sampled(q) < level
+
+            if stay or not (least[0] < level and search.find(better)):
+                best = [q for q in fresh if ranks[q] == best_rank]
+                if self.popularity:
+                    best = self._most_linked(fresh, ranks, best_rank, template)
+                return pick(rnd, best)
+        if least == [3, 3]:
+            return None
+        bound = (False, least[0]) if least[0] < 3 else (True, least[1])
+        layer = search.layer_with(lambda q: q not in memory and (q in again, sampled(q)) == bound)
+        if layer is None:  # no target of that kind is reachable: every target is weighed
+            targets = [q for q in search.dist if q != cur and q not in memory]
+        else:
+            targets = layer
+        if not targets:
+            return None
+        unknown: dict[N, int] = {}
+
+        def straggle(q: N) -> int:
+            # the most other unvisited links any remembered referrer of the target has
+            most = 0
+            for p in index.linkers.get(q, ()):
+                if p not in unknown:
+                    unknown[p] = sum(1 for x in memory.links(p) if x not in memory)
+                most = max(most, unknown[p])
+            return most
+
+        dist = search.dist
+        keys = {q: (q in again, sampled(q), dist[q], straggle(q), referrers[q]) for q in targets}
+        nearest = min(keys.values())
+        return search.first[pick(rnd, [q for q in targets if keys[q] == nearest])]
+
+    def _sampled_template(self, t: str, covered: Mapping[str, int]) -> int:
+        """`sampled` of a node of template `t` that is neither a probe nor a variant."""
+        if t in self.saturated:
+            return 2
+        return 0 if covered.get(t, 0) < self.samples.get(t, TEMPLATE_SAMPLE) else 1
+
+    def _sampled(self, template: Callable[[N], str | None], covered: Mapping[str, int]) -> Callable[[N], int]:
+        def sampled(q: N) -> int:
+            # 0: its template wants more visited instances; 1: it has enough, the other templates
+            # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
+            # one more is the same state again.
+            if q in self.probes:
+                return 1
+            if q in self.variants:
+                return 0
+            t = template(q)
+            return 0 if t is None else self._sampled_template(t, covered)
+
+        return sampled
 
     def _aliases(self, cur: N, remembered: Sequence[N], known: Iterable[N]) -> set[N]:
         """Known, unvisited nodes that are a remembered page at a first-page address (`first_page_alias`):
@@ -449,13 +563,14 @@ _FIRST = re.compile(r"(?:^|&)[^&=]*=[01](?:&|$)")
 class KnownIndex(Generic[N]):
     """What the planner reads of a whole memory at every choice, kept in step with it: how many
     remembered pages link to each node (`referrers`; a node is known while one does) and the first-page
-    alias check's inputs (`FirstPageAliases`). Each choice adds what memory gained since the last
+    alias check's inputs (`FirstPageAliases`), the known unvisited nodes (also by template: `buckets`) and
+    the remembered pages linking to each node (`linkers`). Each choice adds what memory gained since the last
     (`sync`; a memory of fixed links grows at its end), so a choice no longer costs O(known links)
     here; any other change (a page's links taken out, an evicted page) rebuilds the index."""
 
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
-        "_followed",
+        "_followed", "unvisited", "linkers", "_log", "bucket_of", "_buckets", "_bucketed",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
@@ -467,6 +582,14 @@ class KnownIndex(Generic[N]):
         self._covered: Counter[str] = Counter()
         self._template_of: dict[N, str] = {}
         self._followed: tuple[object, int, int, int] = (None, -1, 0, 0)
+        # known nodes not remembered, in the order first linked (a dict as an ordered set), and the
+        # remembered pages linking to each node: what a trip's search and its stragglers read
+        self.unvisited: dict[N, None] = {}
+        self.linkers: dict[N, list[N]] = {}
+        self._log: list[tuple[N, bool]] = []  # (node, became unvisited / was remembered), in order
+        self.bucket_of: dict[N, str | None] = {}
+        self._buckets: dict[str | None, dict[N, None]] = {}
+        self._bucketed: tuple[object, int, int, int] = (None, -1, 0, 0)
 
     def sync(self) -> None:
         memory = self.memory()
@@ -479,13 +602,21 @@ class KnownIndex(Generic[N]):
             self.__init__(memory, self.routes)  # type: ignore[misc]
             new = list(memory.items())
         aliases, candidates, referrers, routes = self._aliases, self._candidates, self.referrers, self.routes
+        unvisited, linkers, log = self.unvisited, self.linkers, self._log
         for p, links in new:
+            if p in unvisited:
+                del unvisited[p]
+                log.append((p, False))
             r = _route(routes, p)
             if r is not None:
                 aliases.add_seen(r)
                 aliases.add_sibling(r)
             for q in links:
                 referrers[q] += 1
+                linkers.setdefault(q, []).append(p)
+                if q not in memory and q not in unvisited:
+                    unvisited[q] = None
+                    log.append((q, True))
                 if referrers[q] == 1 and (rq := _route(routes, q)) is not None and "?" in rq:
                     aliases.add_sibling(rq)
                     if _FIRST.search(rq.partition("?")[2]):
@@ -523,6 +654,43 @@ class KnownIndex(Generic[N]):
                 covered[template] += 1
         self._followed = (template_of, epoch, len(changed), len(self._items))
         return covered
+
+    def buckets(self, template_of: Callable[[str], str] | None) -> dict[str | None, dict[N, None]] | None:
+        """The known unvisited nodes by template (None: a node without a route), kept as `covered`
+        keeps its counts: the nodes gained or remembered since the last call, the routes `template_of`
+        says changed their template, all afresh when its epoch moves. None when it cannot tell."""
+        if self.routes is not None:
+            return None
+        fn: Callable[[str], str] = route_shape if template_of is None else template_of
+        epoch: object = 0 if template_of is None else getattr(template_of, "epoch", None)
+        changed: object = [] if template_of is None else getattr(template_of, "changed", None)
+        if not isinstance(epoch, int) or not isinstance(changed, list):
+            return None
+        buckets, of = self._buckets, self.bucket_of
+
+        def put(q: N) -> None:
+            r = _route(None, q)
+            of[q] = t = None if r is None else fn(r)
+            buckets.setdefault(t, {})[q] = None
+
+        followed, was_epoch, read, logged = self._bucketed
+        if followed is not template_of or was_epoch != epoch:
+            buckets.clear()
+            of.clear()
+            for q in self.unvisited:
+                put(q)
+        else:
+            for q, added in self._log[logged:]:
+                if q in of:
+                    del buckets[of.pop(q)][q]
+                if added:
+                    put(q)
+            for route in changed[read:]:
+                if route in of:
+                    del buckets[of.pop(route)][route]
+                    put(route)
+        self._bucketed = (template_of, epoch, len(changed), len(self._log))
+        return buckets
 
     def aliases(self) -> set[N]:
         """`Planner._aliases` of the memory (the current page remembered)."""
@@ -582,6 +750,67 @@ def _remembered(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> list[N]:
         return list(memory)
     dist, _ = _reachable(cur, links, memory)
     return [p for p in dist if p in memory]
+
+
+class _Search(Generic[N]):
+    """`_reachable`, advanced only as far as a question needs: the nodes found so far, in the order
+    `_reachable` finds them, with their distances and first steps; later questions go on from there."""
+
+    __slots__ = ("cur", "dist", "first", "_walk", "_done")
+
+    def __init__(self, cur: N, links: Sequence[N], memory: KnownLinks[N]) -> None:
+        def known(p: N) -> Sequence[N]:
+            if p == cur:
+                return links
+            return memory.links(p) if p in memory else ()  # an unvisited page's links are unknown
+
+        self.cur = cur
+        self.dist: dict[N, int] = {cur: 0}
+        self.first: dict[N, N] = {}
+        self._walk = breadth_first(cur, known)
+        next(self._walk)  # (cur, cur)
+        self._done = False
+
+    def _next(self) -> N | None:
+        if self._done:
+            return None
+        step = next(self._walk, None)
+        if step is None:
+            self._done = True
+            return None
+        q, p = step
+        self.dist[q] = self.dist[p] + 1
+        self.first[q] = q if p == self.cur else self.first[p]
+        return q
+
+    def find(self, wanted: Callable[[N], bool]) -> bool:
+        """Is a node found so far or reachable `wanted` (not the current one)? Searches no further
+        than the first that is."""
+        if any(wanted(q) for q in self.dist if q != self.cur):
+            return True
+        while (q := self._next()) is not None:
+            if wanted(q):
+                return True
+        return False
+
+    def layer_with(self, wanted: Callable[[N], bool]) -> list[N] | None:
+        """The `wanted` nodes of the nearest layer holding one, in the order found; None (the whole
+        map searched) when no reachable node is `wanted`."""
+        depth: int | None = None
+        found: list[N] = []
+        for q in [q for q in self.dist if q != self.cur]:
+            if depth is not None and self.dist[q] > depth:
+                return found
+            if wanted(q):
+                depth = self.dist[q] if depth is None else depth
+                found.append(q)
+        while (n := self._next()) is not None:
+            if depth is not None and self.dist[n] > depth:
+                return found
+            if wanted(n):
+                depth = self.dist[n] if depth is None else depth
+                found.append(n)
+        return found if depth is not None else None
 
 
 def _reachable(cur: N, links: Sequence[N], memory: KnownLinks[N]) -> tuple[dict[N, int], dict[N, N]]:

@@ -167,3 +167,100 @@ def test_the_kept_index_chooses_as_the_planner_that_recomputes_everything() -> N
                 break
             cur = choice
     assert differed, "the walks must exercise real choices"
+
+
+def _random_hints(rnd: random.Random, pages: list[str]) -> dict[str, frozenset[str]]:
+    """Random probes, variants and saturated templates: every level `sampled` gives is drawn."""
+    from bughunt.sim.planner import route_shape
+
+    shapes = sorted({route_shape(p) for p in pages})
+    return {
+        "probes": frozenset(rnd.sample(pages, rnd.randrange(3))),
+        "variants": frozenset(rnd.sample(pages, rnd.randrange(3))),
+        "saturated": frozenset(rnd.sample(shapes, rnd.randrange(len(shapes) // 2))),
+    }
+
+
+def test_the_searches_cut_short_choose_as_the_full_search() -> None:
+    from bughunt.explorer.templates import TemplateIndex
+
+    # Sites with pages no remembered link reaches from where the planner stands (an island linked only
+    # from itself, links scrubbed from a page): the trip's search finds no target of the best kind
+    # known and weighs every reachable one; elsewhere it stops at the first layer holding one.
+    trips = bucketed = 0
+    for seed in range(40):
+        rnd = random.Random(1000 + seed)
+        site = _site(rnd)
+        island = [f"/island/{n}" for n in range(4)]
+        for page in island:
+            site[page] = rnd.sample(island, 2)
+        site[rnd.choice(list(site))].append(island[0])
+        pages = list(site)
+        memory: Memory[str] = Memory()
+        kept = Planner()
+        # odd seeds: templates by URL shape alone; even: the explorer's, which change as pages load
+        # (the index follows their epochs and changed routes)
+        templates, hashes = TemplateIndex(), {}
+        siblings: dict[tuple[str, str], list[str]] = {}
+        cur = "/"
+        for step in range(60):
+            memory.write(cur, site[cur])
+            if step % 7 == 6:
+                node = rnd.choice(list(memory))
+                dict.__setitem__(memory, node, ())  # a remembered page's links scrubbed: parts cut off
+            hashes[cur] = rnd.choice(["h1", "h2"])
+            siblings.setdefault((cur, "li"), []).extend(site[cur][:3])
+            template_of = (
+                planner_module.route_shape if seed % 2 else templates.update(hashes, siblings, list(siblings))
+            )
+            hints = _random_hints(rnd, pages)
+            links = list(memory.links(cur)) or ["/"]
+            fresh = Planner().with_templates(template_of, **hints)
+            want = fresh(cur, links, _PlainView(memory), mulberry32(step))
+            choice = kept.with_templates(template_of, **hints)(cur, links, memory, mulberry32(step))
+            assert choice == want, (seed, step)
+            # what the index keeps is what it would count afresh
+            index = kept._indexes[0]
+            known = {q for p in memory for q in memory[p] if q not in memory}
+            assert set(index.unvisited) == known, (seed, step)
+            kept_buckets = index.buckets(template_of)
+            if kept_buckets is not None:
+                by_template: dict[str, set[str]] = {}
+                for q in known:
+                    by_template.setdefault(template_of(q), set()).add(q)
+                assert {t: set(qs) for t, qs in kept_buckets.items() if qs} == by_template, (seed, step)
+                bucketed += 1
+            trips += choice in memory  # a step on a trip to a page farther away
+            if choice is None:
+                break
+            cur = choice
+    assert trips >= 20, trips  # the walks travel, not only step to a link
+    assert bucketed >= 500, bucketed  # the explorer's templates are followed (odd seeds: URL shapes)
+
+
+def test_a_trip_reads_only_the_map_up_to_its_target() -> None:
+    # A chain of 2,000 remembered pages, each linking an unvisited page of a sampled type: the only page
+    # of a new type is three links on. The full search read every remembered page's links (2,000).
+    memory: Memory[str] = Memory()
+    chain = [f"/node/{i}" for i in range(2000)]
+    for i, page in enumerate(chain):
+        memory.write(page, [chain[i + 1] if i + 1 < len(chain) else chain[0], f"/item/{i}"])
+    for i in range(2):
+        memory.write(f"/item/{i}", [])  # the item type is sampled
+    memory.write(chain[0], [])
+    dict.__setitem__(memory, chain[3], [chain[4], "/item/3", "/fresh/x"])
+    reads = 0
+    links_of = memory.links
+
+    class Counted(Memory[str]):
+        def links(self, node: str) -> tuple[str, ...]:
+            nonlocal reads
+            reads += 1
+            return tuple(links_of(node))
+
+    counted: Counted = Counted()
+    dict.update(counted, memory)
+    cur, links = chain[1], [chain[2], "/item/1"]  # both remembered: a trip
+    want = Planner()(cur, links, _PlainView(memory), mulberry32(1))
+    assert Planner()(cur, links, counted, mulberry32(1)) == want == chain[2]
+    assert reads <= 10, reads
