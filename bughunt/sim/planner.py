@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import islice
 from typing import Any, Generic, TypeVar, cast
@@ -20,6 +20,8 @@ from .memory import KnownLinks, Memory
 from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
+Rank = tuple[bool, int, bool, int, bool]
+"""A fresh link's rank in a choice: an alias, its sampled level, not leading on from here, its referrers, not listed."""
 
 TEMPLATE_SAMPLE = 2
 """Visited instances of a template (route shape, DOM structure) before the planner prefers other
@@ -182,26 +184,7 @@ class Planner:
         again = self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
         if fresh:
-            here = self.route(cur)
-
-            # A link that leads on from here (this page's tab, its next page) before a rarer one: the
-            # rarer one is an item other lists show too, this one hangs off this page alone.
-            def rank(q: N) -> tuple[bool, int, bool, int, bool]:
-                return (
-                    q in again,
-                    sampled(q),
-                    not leads_on(here, self.route(q)),
-                    referrers[q],
-                    q not in self.listed,
-                )
-
-            ranks = {q: rank(q) for q in fresh}
-            best_rank = min(ranks.values())
-            # The next page of this list, even of a sampled type, is best taken now: coming back for it
-            # later costs a trip. (Another sub-page of a sampled type waits like any instance.)
-            stay = not (best_rank[0] or best_rank[1]) or any(
-                not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
-            )
+            ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers)
             if stay or not _better_elsewhere(cur, reachable()[0], memory, again, sampled, best_rank[1]):
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
@@ -281,22 +264,7 @@ class Planner:
                 least[alias] = min(least[alias], sampled(q))
         search = _Search(cur, links, memory)
         if fresh:
-            here = self.route(cur)
-
-            def rank(q: N) -> tuple[bool, int, bool, int, bool]:
-                return (
-                    q in again,
-                    sampled(q),
-                    not leads_on(here, self.route(q)),
-                    referrers[q],
-                    q not in self.listed,
-                )
-
-            ranks = {q: rank(q) for q in fresh}
-            best_rank = min(ranks.values())
-            stay = not (best_rank[0] or best_rank[1]) or any(
-                not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
-            )
+            ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers)
             level = best_rank[1]
 
             def better(q: N) -> bool:
@@ -332,6 +300,34 @@ class Planner:
         keys = {q: (q in again, sampled(q), dist[q], straggle(q), referrers[q]) for q in targets}
         nearest = min(keys.values())
         return search.first[pick(rnd, [q for q in targets if keys[q] == nearest])]
+
+    def _ranks(
+        self, cur: N, fresh: Sequence[N], again: Collection[N], sampled: Callable[[N], int],
+        referrers: Mapping[N, int],
+    ) -> tuple[dict[N, Rank], Rank, bool]:  # fmt: skip
+        """Each fresh link's rank (lower is better), the best rank, and whether to stay: take a link
+        from here rather than look for a better page elsewhere."""
+        here = self.route(cur)
+
+        # A link that leads on from here (this page's tab, its next page) before a rarer one: the
+        # rarer one is an item other lists show too, this one hangs off this page alone.
+        def rank(q: N) -> Rank:
+            return (
+                q in again,
+                sampled(q),
+                not leads_on(here, self.route(q)),
+                referrers.get(q, 0),
+                q not in self.listed,
+            )
+
+        ranks = {q: rank(q) for q in fresh}
+        best_rank = min(ranks.values())
+        # The next page of this list, even of a sampled type, is best taken now: coming back for it
+        # later costs a trip. (Another sub-page of a sampled type waits like any instance.)
+        stay = not (best_rank[0] or best_rank[1]) or any(
+            not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
+        )
+        return ranks, best_rank, stay
 
     def _sampled_template(self, t: str, covered: Mapping[str, int]) -> int:
         """`sampled` of a node of template `t` that is neither a probe nor a variant."""
