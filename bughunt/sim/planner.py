@@ -619,11 +619,12 @@ class KnownIndex(Generic[N]):
                         candidates[q] = rq
         self._items.extend(new)
 
-    def covered(self, template_of: Callable[[str], str] | None) -> Counter[str] | None:
-        """How many remembered pages are of each template: as the planner counts them, from the pages
-        remembered since the last call and the routes `template_of` says changed their template. None
-        when it cannot tell (no `epoch` and `changed`, as `bughunt.explorer.templates.Templates` has):
-        the planner counts them itself."""
+    def _follow(
+        self, template_of: Callable[[str], str] | None
+    ) -> tuple[Callable[[str], str], int, list[Any]] | None:
+        """(the template function, its epoch, the routes it says changed their template), or None when
+        a kept table cannot follow it: a route table of its own, or a function without `epoch` and
+        `changed` (the planner then counts afresh)."""
         if self.routes is not None:
             return None
         fn: Callable[[str], str] = route_shape if template_of is None else template_of
@@ -631,6 +632,17 @@ class KnownIndex(Generic[N]):
         changed: object = [] if template_of is None else getattr(template_of, "changed", None)
         if not isinstance(epoch, int) or not isinstance(changed, list):
             return None
+        return fn, epoch, changed
+
+    def covered(self, template_of: Callable[[str], str] | None) -> Counter[str] | None:
+        """How many remembered pages are of each template: as the planner counts them, from the pages
+        remembered since the last call and the routes `template_of` says changed their template. None
+        when it cannot tell (no `epoch` and `changed`, as `bughunt.explorer.templates.Templates` has):
+        the planner counts them itself."""
+        reading = self._follow(template_of)
+        if reading is None:
+            return None
+        fn, epoch, changed = reading
         covered, of = self._covered, self._template_of
         followed, was_epoch, read, counted = self._followed
         if followed is not template_of or was_epoch != epoch:
@@ -655,13 +667,10 @@ class KnownIndex(Generic[N]):
         """The known unvisited nodes by template (None: a node without a route), kept as `covered`
         keeps its counts: the nodes gained or remembered since the last call, the routes `template_of`
         says changed their template, all afresh when its epoch moves. None when it cannot tell."""
-        if self.routes is not None:
+        reading = self._follow(template_of)
+        if reading is None:
             return None
-        fn: Callable[[str], str] = route_shape if template_of is None else template_of
-        epoch: object = 0 if template_of is None else getattr(template_of, "epoch", None)
-        changed: object = [] if template_of is None else getattr(template_of, "changed", None)
-        if not isinstance(epoch, int) or not isinstance(changed, list):
-            return None
+        fn, epoch, changed = reading
         buckets, of = self._buckets, self.bucket_of
 
         def put(q: N) -> None:
