@@ -294,24 +294,24 @@ class _Parts:
         index = self.index
         store = index.store
         visited = store.visits.is_visited(r)
-        if visited != (r in self.visited):
-            if visited:
-                self.visited[r] = self.piece(r)
-                self.visited_sum += self.visited[r]
-            else:
-                self.visited_sum -= self.visited.pop(r)
-        unvisited = index.config.link_table and r in index._unvisited_set
-        if unvisited != (r in self.unvisited):
-            if unvisited:
-                self.unvisited[r] = self.piece(r)
-                self.unvisited_sum += self.unvisited[r]
-            else:
-                self.unvisited_sum -= self.unvisited.pop(r)
+        self.visited_sum += self._place(self.visited, r, visited)
+        self.unvisited_sum += self._place(
+            self.unvisited, r, index.config.link_table and r in index._unvisited_set
+        )
         self.lines_sum -= self.lines.pop(r, 0)
         links = store.link_table.table().get(r) if index.config.link_table and visited else None
         if links:
             self.lines[r] = self.count(_links_line(r, links) + "\n")
             self.lines_sum += self.lines[r]
+
+    def _place(self, pieces: dict[str, int], r: str, listed: bool) -> int:
+        """Put `r`'s piece in `pieces` or take it out, as `listed` says; what their sum changed by."""
+        if listed == (r in pieces):
+            return 0
+        if listed:
+            pieces[r] = self.piece(r)
+            return pieces[r]
+        return -pieces.pop(r)
 
     def listed(self, head: str, ends: tuple[str, str] | None, total: int, tail: str) -> int:
         """Tokens of `head` + the routes joined by ", " + `tail`, from the sum of their pieces: the
