@@ -31,7 +31,7 @@ AUTHORS = [
     (21, "Kenji", "Arakawa", "1959-04-11", None),
 ]
 WORDS = "Harbour Lantern Copper Meadow Granite Orchard Willow Cobalt Ember Falcon Juniper Marble".split()
-TITLES = [f"The {a} of {b}" for a, b in zip(WORDS, WORDS[3:] + WORDS[:3])]
+TITLES = [f"The {a} of {b}" for a, b in zip(WORDS, WORDS[3:] + WORDS[:3], strict=True)]
 TITLES += [f"{a} Road" for a in WORDS[:9]]
 TITLES += ["The Testament of Ash", "Contest of Crowns", "Field Test", "Protest Songs of the North"]
 TITLES += ["Night Trains", "A Grammar of Rivers", "Salt and Iron", "Small Hours", "Paper Moons"]
