@@ -33,6 +33,10 @@ def test_every_app_file_follows_the_format() -> None:
         kinds = {bug.kind for bug in apps[name].bugs}
         assert len(kinds) == 6 and len(kinds & SIX) >= 5, name
         assert "127.0.0.1" in apps[name].start, f"{name} must bind loopback only"
+    for name in ("spirit_forum", "library_manager"):
+        # the second held-out set: exactly the six kinds
+        assert {bug.kind for bug in apps[name].bugs} == SIX, name
+    assert any("127.0.0.1" in patch.replace for patch in apps["library_manager"].patches)
 
 
 def _bug(bug_id: str, kind: str, route: str) -> Bug:
