@@ -40,20 +40,23 @@ def test_no_heavy_import_where_none_is_needed():
     assert json.loads(out) == {step: [] for step in STEPS}
 
 
-# `bughunt explore --budget 0` over plain http with a strategy policy: nothing it never uses — no agent
-# memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no message models nor pydantic
-# (no model is asked, no setting validated), no tokenizer ranks (nothing is counted before the first
-# click) and no TLS context (no https origin)
+# `bughunt explore --budget 0 --json` over plain http with a strategy policy, stderr no terminal: nothing
+# it never uses — no agent memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no
+# message models nor pydantic (no model is asked, no setting validated), no tokenizer ranks (nothing is
+# counted before the first click), no TLS context (no https origin), no httpx command line (click,
+# pygments, rich), no progress bar (rich: nothing to draw on), no CI files (none asked for)
 EXPLORE_PROBE = """
 import json, sys
 from bughunt.cli import main
-code = main(["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier"])
+argv = ["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier", "--json"]
+code = main(argv)
 from bughunt.explorer.transport import _LOOP
 from memgpt_lite.context.tokens import load_encoding
 print(json.dumps({
     "code": code,
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
-                          "memgpt_lite.messages", "pydantic") if m in sys.modules],
+                          "memgpt_lite.messages", "pydantic", "httpx._main", "click", "pygments", "rich",
+                          "bughunt.reporters.files", "bughunt.reporters.records") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
     "tls transport built": _LOOP._client._transport._inner is not None,
 }))
@@ -70,6 +73,42 @@ def test_explore_before_its_first_click_loads_only_what_it_uses(tmp_path):
         "encodings loaded": 0,
         "tls transport built": False,
     }, done.stderr[-2000:]
+
+
+def test_httpx_main_still_runs_its_command_line(tmp_path):
+    # the explorer imports httpx without its command line (`httpx_client`); `httpx.main` loads it on call
+    probe = (
+        "import sys\n"
+        "import bughunt.explorer.transport\n"
+        "import httpx\n"
+        "print([m for m in ('httpx._main', 'click') if m in sys.modules], file=sys.stderr)\n"
+        "sys.argv = ['httpx', '--help']\n"
+        "httpx.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stderr.splitlines()[0] == "[]", done.stderr
+    assert done.returncode == 0 and "A next generation HTTP client." in done.stdout, done.stderr[-2000:]
+
+
+# an httpx whose __init__ needs its command line: imported as it is, not refused
+_STRICT_HTTPX = {
+    "__init__.py": "from ._main import main\nclass AsyncClient: pass\n",
+    "_main.py": "def main():\n    print('the real main')\n",
+}
+
+
+def test_an_httpx_that_needs_its_command_line_is_imported_with_it(tmp_path):
+    (tmp_path / "httpx").mkdir()
+    for name, text in _STRICT_HTTPX.items():
+        (tmp_path / "httpx" / name).write_text(text)
+    probe = (
+        f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+        "from bughunt.explorer.httpx_client import httpx\n"
+        "assert httpx.__file__.startswith(sys.path[0]), httpx.__file__\n"
+        "httpx.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "the real main\n", done.stderr[-2000:]
 
 
 def test_the_tokenizer_loads_on_the_first_count_and_counts_as_before():
