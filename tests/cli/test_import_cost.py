@@ -44,7 +44,8 @@ def test_no_heavy_import_where_none_is_needed():
 # it never uses — no agent memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no
 # message models nor pydantic (no model is asked, no setting validated), no tokenizer ranks (nothing is
 # counted before the first click), no TLS context (no https origin), no httpx command line (click,
-# pygments, rich), no progress bar (rich: nothing to draw on), no CI files (none asked for)
+# pygments, rich), no progress bar (rich: nothing to draw on), no CI files (none asked for), no simulator
+# engine, no config-file parser (no config file)
 EXPLORE_PROBE = """
 import json, sys
 from bughunt.cli import main
@@ -56,7 +57,8 @@ print(json.dumps({
     "code": code,
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
                           "memgpt_lite.messages", "pydantic", "httpx._main", "click", "pygments", "rich",
-                          "bughunt.reporters.files", "bughunt.reporters.records") if m in sys.modules],
+                          "bughunt.reporters.files", "bughunt.reporters.records", "bughunt.sim.engine",
+                          "tiktoken", "tomllib") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
     "tls transport built": _LOOP._client._transport._inner is not None,
 }))
@@ -151,6 +153,19 @@ def test_the_explorer_package_still_offers_its_names():
         explorer.Nope  # noqa: B018
 
 
+def test_the_sim_package_still_offers_its_names():
+    import importlib
+
+    import bughunt.sim as sim
+
+    assert sorted(sim.__all__) == sorted(sim._SUBMODULE)
+    for name, module in sim._SUBMODULE.items():
+        assert getattr(sim, name) is getattr(importlib.import_module(module, "bughunt.sim"), name)
+    assert "run" in dir(sim)
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        sim.Nope  # noqa: B018
+
+
 def test_the_context_package_still_offers_its_names():
     import memgpt_lite.context as context
 
@@ -193,3 +208,22 @@ def test_a_missing_key_is_reported_before_chroma_is_imported(command, tmp_path, 
     assert ("needs a model" in err or "--agent anthropic" in err) and "ANTHROPIC_API_KEY" in err, err
     assert err.splitlines()[-1] == "heavy: [] 2", err
     assert not (tmp_path / "s").exists()
+
+
+# the `bughunt` process leaves what is alive at its exit to the OS (gc.freeze), not to a last walk of
+# every object; a caller of `main(argv)` in its own process (these tests) keeps its collector as it was
+EXIT_PROBE = """
+import atexit, gc, sys
+atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count() > 0, file=sys.stderr))
+from bughunt.cli import main
+program = sys.argv[1] == "program"
+sys.argv = ["bughunt", "memory", "--help"]
+main(None if program else sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("how, frozen", [("program", True), ("in-process", False)])
+def test_the_command_process_skips_the_last_collection(how, frozen):
+    done = subprocess.run([sys.executable, "-c", EXIT_PROBE, how], capture_output=True, text=True)
+    assert done.returncode == 0 and "--store" in done.stdout, done.stderr[-2000:]
+    assert done.stderr.splitlines()[-1] == f"frozen at exit: {frozen}", done.stderr[-2000:]
