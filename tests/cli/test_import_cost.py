@@ -75,6 +75,35 @@ def test_explore_before_its_first_click_loads_only_what_it_uses(tmp_path):
         "encodings loaded": 0,
         "tls transport built": False,
     }, done.stderr[-2000:]
+    assert done.stderr == "\n", "what rich's quiet bar wrote where it draws nothing: one blank line"
+
+
+@pytest.mark.parametrize(
+    "quiet, env, tty, shows",
+    [
+        (False, {}, False, True),  # a loud bar prints its last state even where it cannot draw
+        (True, {}, False, False),  # quiet (--json), no terminal: rich would draw nothing
+        (True, {}, True, True),
+        (True, {"FORCE_COLOR": "1"}, False, True),  # rich may see a terminal: rich decides
+        (True, {"TTY_COMPATIBLE": "1"}, False, True),
+    ],
+)
+def test_the_progress_bar_is_left_out_only_where_rich_would_draw_nothing(quiet, env, tty, shows, monkeypatch):
+    import io
+
+    from bughunt.commands.explore import _bar_shows
+
+    class Stream(io.StringIO):
+        def isatty(self) -> bool:
+            return tty
+
+    monkeypatch.delitem(sys.modules, "IPython", raising=False)  # a notebook: rich decides
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(sys, "stderr", Stream())
+    assert _bar_shows(quiet) is shows
 
 
 def test_httpx_main_still_runs_its_command_line(tmp_path):
