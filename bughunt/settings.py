@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,6 +110,8 @@ def config_path(given: Path | None, cwd: Path | None = None) -> Path | None:
 def read_config(path: Path) -> dict[str, Any]:
     """The file's options as argparse dests, checked: a syntax error is one line with file:line, an
     unknown key lists the valid ones, a secret is refused naming what to use instead."""
+    import tomllib  # here: its parser costs ~2-5 ms of CPU that a run without a config file need not pay
+
     try:
         data = tomllib.loads(_read(path))
     except tomllib.TOMLDecodeError as e:

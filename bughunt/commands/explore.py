@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import signal
 import sys
@@ -18,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from loguru import logger
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from bughunt import settings
 from bughunt.explorer.bugview import Login, remember_login
@@ -459,11 +458,11 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
 # --- CI: the files asked for and the --fail-on verdict ---
 def _ci_results(args: argparse.Namespace) -> int:
     """Write --junit/--sarif and say which open bugs fail the build under --fail-on (their count)."""
+    if args.fail_on == "none" and args.junit is None and args.sarif is None:
+        return 0
     from bughunt.reporters.files import write_ci_files
     from bughunt.reporters.records import read_run
 
-    if args.fail_on == "none" and args.junit is None and args.sarif is None:
-        return 0
     run = read_run(args.store)
     baseline = bl.load(args.baseline) if args.baseline is not None else None
     accepted = baseline.fingerprints if baseline is not None else None
@@ -576,6 +575,17 @@ def _loopback(url: str) -> bool:
 def _progress(budget: int, quiet: bool, open_bugs: int = 0) -> Iterator[Any]:
     """The bar on stderr; its bug count starts at the exploration's open bugs (a resume of a store
     with 6 open shows 6, not 0) and adds each new one."""
+    if not _bar_shows(quiet):
+        try:
+            yield lambda out: None
+        finally:
+            # rich's Progress ends with a blank line where it draws nothing: stderr reads as before
+            print(file=sys.stderr)
+        return
+    # here: rich costs ~20 ms of CPU to import, which a run whose bar shows nothing need not pay
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     progress = Progress(
         TextColumn("[bold]explore[/]"),
         BarColumn(),
@@ -598,6 +608,19 @@ def _progress(budget: int, quiet: bool, open_bugs: int = 0) -> Iterator[Any]:
 
     with progress:
         yield on_step
+
+
+def _bar_shows(quiet: bool) -> bool:
+    """Whether the bar would write anything. A quiet bar is transient: where rich sees no terminal it
+    draws nothing and its end erases nothing (a loud one prints its last state there). Anything that may
+    make rich see a terminal on a stderr that is not a TTY (its TTY_COMPATIBLE and FORCE_COLOR, IPython)
+    leaves the decision to rich."""
+    if not quiet or "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ or "IPython" in sys.modules:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # no stream, or a closed one: rich's own test decides
+        return True
 
 
 def _write_report(store_dir: Path, out: Path) -> None:

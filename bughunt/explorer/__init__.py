@@ -13,27 +13,18 @@ and `browser` (the same in Chromium), `login`.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memgpt_lite.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from .export import load_exploration, memory_snapshot
 
 # Loaded on first use (PEP 562), as `memgpt_lite.storage` does: `export` imports nearly every explorer
 # module (~0.2 s CPU), and every `bughunt.explorer.X` import runs this file first.
-_SUBMODULE: dict[str, str] = {"load_exploration": "export", "memory_snapshot": "export"}
+_SUBMODULE: dict[str, str] = {"load_exploration": ".export", "memory_snapshot": ".export"}
 
 __all__ = ["load_exploration", "memory_snapshot"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _SUBMODULE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _SUBMODULE)

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 from urllib.parse import urljoin, urlsplit
 
-import httpx
 from loguru import logger
 
 from bughunt.actions import Action, extract_actions
+from bughunt.explorer.httpx_client import httpx
 from bughunt.page import FetchedPage
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError

@@ -19,8 +19,7 @@ from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import httpx
-
+from bughunt.explorer.httpx_client import httpx
 from bughunt.page import FetchedPage, is_html
 from bughunt.urls import absolute, bounded_route, same_origin
 

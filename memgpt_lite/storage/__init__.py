@@ -7,8 +7,9 @@ The names below are loaded on first use (PEP 562): importing one light submodule
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memgpt_lite.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from memgpt_lite.storage.archival import ArchivalStore
@@ -19,20 +20,20 @@ if TYPE_CHECKING:
     from memgpt_lite.storage.recall import RecallHit, RecallStore
 
 _SUBMODULE: dict[str, str] = {
-    "ArchivalStore": "archival",
-    "Embedder": "embeddings",
-    "HashingEmbedder": "embeddings",
-    "MiniLMEmbedder": "embeddings",
-    "NewPassage": "passages",
-    "Page": "pages",
-    "Passage": "passages",
-    "RecallHit": "recall",
-    "RecallStore": "recall",
-    "ScoredPassage": "passages",
-    "StoreDirectory": "directory",
-    "atomic_write_json": "directory",
-    "default_embedder": "embeddings",
-    "read_json": "directory",
+    "ArchivalStore": ".archival",
+    "Embedder": ".embeddings",
+    "HashingEmbedder": ".embeddings",
+    "MiniLMEmbedder": ".embeddings",
+    "NewPassage": ".passages",
+    "Page": ".pages",
+    "Passage": ".passages",
+    "RecallHit": ".recall",
+    "RecallStore": ".recall",
+    "ScoredPassage": ".passages",
+    "StoreDirectory": ".directory",
+    "atomic_write_json": ".directory",
+    "default_embedder": ".embeddings",
+    "read_json": ".directory",
 }
 
 __all__ = [
@@ -53,14 +54,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _SUBMODULE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _SUBMODULE)

@@ -40,20 +40,25 @@ def test_no_heavy_import_where_none_is_needed():
     assert json.loads(out) == {step: [] for step in STEPS}
 
 
-# `bughunt explore --budget 0` over plain http with a strategy policy: nothing it never uses — no agent
-# memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no message models nor pydantic
-# (no model is asked, no setting validated), no tokenizer ranks (nothing is counted before the first
-# click) and no TLS context (no https origin)
+# `bughunt explore --budget 0 --json` over plain http with a strategy policy, stderr no terminal: nothing
+# it never uses — no agent memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no
+# message models nor pydantic (no model is asked, no setting validated), no tokenizer ranks (nothing is
+# counted before the first click), no TLS context (no https origin), no httpx command line (click,
+# pygments, rich), no progress bar (rich: nothing to draw on), no CI files (none asked for), no simulator
+# engine, no config-file parser (no config file)
 EXPLORE_PROBE = """
 import json, sys
 from bughunt.cli import main
-code = main(["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier"])
+argv = ["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier", "--json"]
+code = main(argv)
 from bughunt.explorer.transport import _LOOP
 from memgpt_lite.context.tokens import load_encoding
 print(json.dumps({
     "code": code,
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
-                          "memgpt_lite.messages", "pydantic") if m in sys.modules],
+                          "memgpt_lite.messages", "pydantic", "httpx._main", "click", "pygments", "rich",
+                          "bughunt.reporters.files", "bughunt.reporters.records", "bughunt.sim.engine",
+                          "tiktoken", "tomllib") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
     "tls transport built": _LOOP._client._transport._inner is not None,
 }))
@@ -70,6 +75,71 @@ def test_explore_before_its_first_click_loads_only_what_it_uses(tmp_path):
         "encodings loaded": 0,
         "tls transport built": False,
     }, done.stderr[-2000:]
+    assert done.stderr == "\n", "what rich's quiet bar wrote where it draws nothing: one blank line"
+
+
+@pytest.mark.parametrize(
+    "quiet, env, tty, shows",
+    [
+        (False, {}, False, True),  # a loud bar prints its last state even where it cannot draw
+        (True, {}, False, False),  # quiet (--json), no terminal: rich would draw nothing
+        (True, {}, True, True),
+        (True, {"FORCE_COLOR": "1"}, False, True),  # rich may see a terminal: rich decides
+        (True, {"TTY_COMPATIBLE": "1"}, False, True),
+    ],
+)
+def test_the_progress_bar_is_left_out_only_where_rich_would_draw_nothing(quiet, env, tty, shows, monkeypatch):
+    import io
+
+    from bughunt.commands.explore import _bar_shows
+
+    class Stream(io.StringIO):
+        def isatty(self) -> bool:
+            return tty
+
+    monkeypatch.delitem(sys.modules, "IPython", raising=False)  # a notebook: rich decides
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(sys, "stderr", Stream())
+    assert _bar_shows(quiet) is shows
+
+
+def test_httpx_main_still_runs_its_command_line(tmp_path):
+    # the explorer imports httpx without its command line (`httpx_client`); `httpx.main` loads it on call
+    probe = (
+        "import sys\n"
+        "import bughunt.explorer.transport\n"
+        "import httpx\n"
+        "print([m for m in ('httpx._main', 'click') if m in sys.modules], file=sys.stderr)\n"
+        "sys.argv = ['httpx', '--help']\n"
+        "httpx.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stderr.splitlines()[0] == "[]", done.stderr
+    assert done.returncode == 0 and "A next generation HTTP client." in done.stdout, done.stderr[-2000:]
+
+
+# an httpx whose __init__ needs its command line: imported as it is, not refused
+_STRICT_HTTPX = {
+    "__init__.py": "from ._main import main\nclass AsyncClient: pass\n",
+    "_main.py": "def main():\n    print('the real main')\n",
+}
+
+
+def test_an_httpx_that_needs_its_command_line_is_imported_with_it(tmp_path):
+    (tmp_path / "httpx").mkdir()
+    for name, text in _STRICT_HTTPX.items():
+        (tmp_path / "httpx" / name).write_text(text)
+    probe = (
+        f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+        "from bughunt.explorer.httpx_client import httpx\n"
+        "assert httpx.__file__.startswith(sys.path[0]), httpx.__file__\n"
+        "httpx.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "the real main\n", done.stderr[-2000:]
 
 
 def test_the_tokenizer_loads_on_the_first_count_and_counts_as_before():
@@ -110,6 +180,19 @@ def test_the_explorer_package_still_offers_its_names():
     assert sorted(explorer.__all__) == sorted(explorer._SUBMODULE)
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         explorer.Nope  # noqa: B018
+
+
+def test_the_sim_package_still_offers_its_names():
+    import importlib
+
+    import bughunt.sim as sim
+
+    assert sorted(sim.__all__) == sorted(sim._SUBMODULE)
+    for name, module in sim._SUBMODULE.items():
+        assert getattr(sim, name) is getattr(importlib.import_module(module, "bughunt.sim"), name)
+    assert "run" in dir(sim)
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        sim.Nope  # noqa: B018
 
 
 def test_the_context_package_still_offers_its_names():
@@ -154,3 +237,22 @@ def test_a_missing_key_is_reported_before_chroma_is_imported(command, tmp_path, 
     assert ("needs a model" in err or "--agent anthropic" in err) and "ANTHROPIC_API_KEY" in err, err
     assert err.splitlines()[-1] == "heavy: [] 2", err
     assert not (tmp_path / "s").exists()
+
+
+# the `bughunt` process leaves what is alive at its exit to the OS (gc.freeze), not to a last walk of
+# every object; a caller of `main(argv)` in its own process (these tests) keeps its collector as it was
+EXIT_PROBE = """
+import atexit, gc, sys
+atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count() > 0, file=sys.stderr))
+from bughunt.cli import main
+program = sys.argv[1] == "program"
+sys.argv = ["bughunt", "memory", "--help"]
+main(None if program else sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("how, frozen", [("program", True), ("in-process", False)])
+def test_the_command_process_skips_the_last_collection(how, frozen):
+    done = subprocess.run([sys.executable, "-c", EXIT_PROBE, how], capture_output=True, text=True)
+    assert done.returncode == 0 and "--store" in done.stdout, done.stderr[-2000:]
+    assert done.stderr.splitlines()[-1] == f"frozen at exit: {frozen}", done.stderr[-2000:]
