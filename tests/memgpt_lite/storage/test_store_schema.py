@@ -3,6 +3,7 @@ and that stores written by older code (before `user_version` was the one version
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 from pathlib import Path
@@ -20,7 +21,7 @@ from memgpt_lite.storage.sqlite import Schema, ensure_schema, open_sqlite, trans
 
 
 def _version(path: Path) -> int:
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db:
         return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
@@ -200,7 +201,9 @@ INSERT INTO observations VALUES (1, 'page text', '{"route": "/a"}', 1, 2, 102.0,
 def _old_store(folder: Path, *, added_columns: bool = True) -> Path:
     folder.mkdir()
     path = folder / "bughunt.sqlite"
-    with sqlite3.connect(path) as db:
+    # closed here, not when the garbage collector gets to it: an open connection keeps the WAL files, and
+    # their going away later would read as a write by the store under test
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.executescript(_OLD_TABLES + (_ADDED_LATER if added_columns else "") + _OLD_ROWS)
         db.execute("PRAGMA journal_mode=WAL")
     assert _version(path) == 0
