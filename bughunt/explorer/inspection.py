@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
-from bughunt.oracles.lists import PAGE_KEYS
+from bughunt.oracles.reading import PAGE_KEYS
 from bughunt.page import FetchedPage
 
 from .engine import Engine

@@ -45,8 +45,9 @@ from bughunt.oracles.base import (
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import find_lists, item_runs, targets
+from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, hash_route, route_of, same_origin
+from bughunt.urls import hash_route, route_of, same_origin
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
@@ -149,8 +150,8 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
     rest = [s for s in _segments(page.url) if s.lower() not in _EDIT_WORDS]
     base = base_url(page)
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
-    urls = [absolute(base, href) for _, href in targets(page.document)]
-    urls += [absolute(base, f.get("action")) for f in page.document.find_all("form") if f.get("action")]
+    urls = [resolve(base, href) for _, href in targets(page.document)]
+    urls += [resolve(base, f.get("action")) for f in page.document.find_all("form") if f.get("action")]
     if config.known_routes is not None:
         urls += [origin + r for r in config.known_routes() if r.startswith("/")]
     if len(rest) >= 2:
@@ -180,7 +181,7 @@ def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_
         hrefs += [a.get("href") for a in form.parent.find_all("a") if _NEAR_LINK.search(a.text())]
     urls: list[str] = []
     for href in hrefs:
-        url = absolute(base, href)
+        url = resolve(base, href)
         if url and url != page.url and same_origin(url, page.url) and url not in urls:
             urls.append(url)
     ident = _identifier(page.url)
@@ -205,7 +206,7 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
     if config.loaded is not None:
         base = base_url(page)
         own = [
-            absolute(base, href)
+            resolve(base, href)
             for node, href in targets(page.document)
             if node.tag == "a" and not any(a.tag == "form" for a in node.ancestors())
         ]
@@ -244,7 +245,7 @@ def record_scope(resource: FetchedPage, form_url: str) -> Node:
     items = {id(i): i for _, _, run in item_runs(doc) for i in run}
     items.update({id(i): i for _, run in find_lists(doc) for i in run})
     for node, href in targets(doc):
-        if absolute(base, href) != form_url or any(
+        if resolve(base, href) != form_url or any(
             a.tag == "nav" or a.get("role") in ("navigation", "menu", "menubar") for a in node.ancestors()
         ):
             continue

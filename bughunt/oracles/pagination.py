@@ -38,18 +38,19 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.lists import (
-    PAGE_KEYS,
     clicked_previous_page,
     find_lists,
     identities,
     is_pager,
+    item_facts,
     item_runs,
     item_title,
     pager_nodes,
     targets,
 )
+from bughunt.oracles.reading import PAGE_KEYS, resolve
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, same_origin
+from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
 _FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist"})
@@ -109,18 +110,18 @@ def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
 
 
 def _identities_by_position(page: FetchedPage) -> dict[str, list[set[str]]]:
-    base = base_url(page)
-    return {key: identities(items, base) for key, items in _content_items(page).items()}
+    base, memo = base_url(page), item_facts(page)
+    return {key: identities(items, base, memo) for key, items in _content_items(page).items()}
 
 
 def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
-    base = base_url(page)
+    base, memo = base_url(page), item_facts(page)
     lists = [items for _, _, items in item_runs(page.document)]
     lists += [items for _, items in find_lists(page.document)]
     return {
-        frozenset(keys): item_title(i)
+        frozenset(keys): item_title(i, memo, base)
         for items in lists
-        for i, keys in zip(items, identities(items, base), strict=True)
+        for i, keys in zip(items, identities(items, base, memo), strict=True)
     }
 
 
@@ -166,7 +167,7 @@ def previous_page_url(page: FetchedPage) -> str | None:
     previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.) A
     named page parameter with no control back to N-1 (a "Load more" page) gives the URL with N-1."""
     base = base_url(page)
-    controls = [(n, absolute(base, href)) for n, href in targets(page.document)]
+    controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
     candidates = [
         url
         for n, url in controls
