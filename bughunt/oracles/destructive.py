@@ -36,12 +36,13 @@ _ACCOUNT_VERBS = frozenset({"close", "cancel"})
 _ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", "user"})
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
 _ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "_method"})
+_NON_WORD = re.compile(r"[^a-z0-9]+")
 _PASSWORD = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
 MESSAGE = "destructive action runs on a plain GET with no confirmation step"
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
+    return [w for w in _NON_WORD.split(text.lower()) if w]
 
 
 def _reads_destructive(words: list[str]) -> bool:

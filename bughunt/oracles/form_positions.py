@@ -36,6 +36,7 @@ _VOLATILE = frozenset(
     "friday saturday sunday am pm ago at on of min mins minute minutes hour hours day days week weeks "
     "month months year years today yesterday read".split()
 )
+_WORD = re.compile(r"\w+")
 MIN_WORDS = 2
 
 
@@ -46,11 +47,11 @@ class Block:
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(re.findall(r"\w+", text.casefold()))
+    return frozenset(_WORD.findall(text.casefold()))
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
+    return " ".join(_WORD.findall(text.casefold()))
 
 
 def _is_reference(node: Node, base: str, resource: str) -> bool:

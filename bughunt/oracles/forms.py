@@ -52,6 +52,9 @@ from bughunt.urls import hash_route, route_of, same_origin
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
 _RESOURCE_ATTRS = ("data-resource", "data-view", "data-src", "data-source", "data-href")
+_NOT_KEY = re.compile(r"[^a-z0-9]")
+_CLASS_PARTS = re.compile(r"[-_]")
+_WORD = re.compile(r"\w+")
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
 MAX_RESOURCES = 2
@@ -62,7 +65,7 @@ MESSAGE = "edit form leaves stored values empty that the resource page shows"
 
 def key(text: str) -> str:
     """`tagList`, `tags`, `tag-list`, `Tags:` → `tag`."""
-    k = re.sub(r"[^a-z0-9]", "", text.lower())
+    k = _NOT_KEY.sub("", text.lower())
     k = k.removesuffix("list") if len(k) > 4 else k
     return k.removesuffix("s") if len(k) > 3 else k
 
@@ -158,7 +161,11 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
         urls.append(_with_segments(page.url, rest))  # `/items/7/edit` → `/items/7`
     found: list[str] = []
     for url in urls:
-        if not url or not same_origin(url, page.url) or _edit_like(url) or destructive_action(url):
+        # A URL holding the identifier as a segment holds it as text: memory's thousands of routes
+        # are passed over without parsing each (an edit page must not cost more as memory grows).
+        if not url or ident not in url:
+            continue
+        if not same_origin(url, page.url) or _edit_like(url) or destructive_action(url):
             continue
         segs = _segments(url)
         if ident not in segs:
@@ -265,7 +272,7 @@ def shown_value(doc: Node, keys: set[str]) -> str:
         if node.tag in _FURNITURE or _in_furniture(node):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name", "id") if node.get(a)]
-        names += [w for c in node.classes for w in (c, *re.split(r"[-_]", c))]
+        names += [w for c in node.classes for w in (c, *_CLASS_PARTS.split(c))]
         if any(key(n) in keys for n in names if key(n)):
             value = node.get("content") if node.tag == "meta" else node.text()
             if value:
@@ -297,7 +304,7 @@ def _labelled_text(node: Node, keys: set[str]) -> str | None:
 
 
 def _words(text: str) -> set[str]:
-    return set(re.findall(r"\w+", text.lower()))
+    return set(_WORD.findall(text.lower()))
 
 
 def _writes(form: Node) -> bool:

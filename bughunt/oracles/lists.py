@@ -118,8 +118,18 @@ def is_pager(container: Node, items: list[Node]) -> bool:
     names = " ".join(container.classes + (container.get("id"), container.get("aria-label"))).lower()
     if "pagination" in names or "pager" in names:
         return True
-    texts = [i.text() for i in items]
-    return bool(texts) and sum(bool(_PAGER_TEXT.match(t)) for t in texts) * 2 >= len(texts)
+    # Half of the items reading as page numbers or arrows decide it: read no item text past that.
+    matched = unmatched = 0
+    for item in items:
+        if _PAGER_TEXT.match(item.text()):
+            matched += 1
+        else:
+            unmatched += 1
+        if matched * 2 >= len(items):
+            return True
+        if unmatched * 2 > len(items):
+            return False
+    return False
 
 
 class ItemFacts:
@@ -357,7 +367,9 @@ def _pager_nodes(page: FetchedPage) -> list[Node]:
 
 
 def _named_pager(node: Node) -> bool:
-    names = " ".join(node.classes + (node.get("id"), node.get("aria-label"))).lower()
+    # the raw attributes, not the class tokens: asked of every element, and neither word holds a space
+    attrs = node.attrs
+    names = f"{attrs.get('class', '')} {attrs.get('id', '')} {attrs.get('aria-label', '')}".lower()
     return "pagination" in names or "pager" in names
 
 

@@ -22,6 +22,7 @@ pages (a menu whose current item is not a link, a tag cloud).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
@@ -48,12 +49,13 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
-from bughunt.oracles.reading import PAGE_KEYS, resolve
+from bughunt.oracles.reading import KEPT, PAGE_KEYS, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
 _FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist"})
+_PATH_NUMBER = re.compile(r"/(\d{1,4})/?$")
 NEARLY_SAME = 0.75
 """Share of a list's items also on the previous page above which the list is furniture."""
 _PREV_TEXT = re.compile(r"^(?:[«‹←]\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←])?$|^[«‹←]$", re.I)
@@ -125,6 +127,7 @@ def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
     }
 
 
+@lru_cache(maxsize=KEPT)
 def page_number(url: str) -> tuple[str, int, bool] | None:
     """(pattern, page number, named) when the URL carries a page number: a parameter named as a page
     (`?page=3`: named, the site says so) or the path's last segment (`/feed/3`: not named — a page
@@ -134,7 +137,7 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
         if key.lower() in PAGE_KEYS and value.isdigit():
             rest = re.sub(rf"(?<![^&?]){re.escape(key)}=\d+", f"{key}=#", parts.query)
             return f"{parts.path}?{rest}", int(value), True
-    match = re.search(r"/(\d{1,4})/?$", parts.path)
+    match = _PATH_NUMBER.search(parts.path)
     if match:
         return parts.path[: match.start()] + "/#", int(match.group(1)), False
     return None
