@@ -212,8 +212,11 @@ def _labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] | None
 
 
 def _read_labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] | None]]:
+    labels = _labels(page)
+    if not labels:
+        return []  # most pages show no count: their lists need not be found
     containers = {id(c) for c, _ in find_lists(page.document)}
-    return [(label, noun, shown, labelled_list(label, containers)) for label, noun, shown in _labels(page)]
+    return [(label, noun, shown, labelled_list(label, containers)) for label, noun, shown in labels]
 
 
 def _keys(items: list[Node], page: FetchedPage) -> list[frozenset[str]]:
@@ -233,14 +236,14 @@ def check_count_mismatch(
     count shown, the items listed) is evidence."""
     if not page.is_html or page.status >= 400:
         return []
-    paginated = has_pagination(page)
     mismatches: list[tuple[Node, int, int]] = []
     walked: list[FetchedPage] | None = None
     for label, noun, shown, items in _labelled(page):
         if items is None or shown == len(items) or shown == _with_nested(items):
             continue
         listed = len(items)
-        if paginated and shown > listed:
+        # whether the list is paged matters only for a count it disagrees with: asked then
+        if shown > listed and has_pagination(page):
             # Part of the list: compared only once every page of it is walked.
             if walked is None:
                 walked = _all_pages(page, fetch) or []

@@ -169,6 +169,9 @@ def previous_page_url(page: FetchedPage) -> str | None:
     identifiers as page numbers: `/tag/92` from the related tags of `/tag/93` was compared as its
     previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.) A
     named page parameter with no control back to N-1 (a "Load more" page) gives the URL with N-1."""
+    here = page_number(page.url)
+    if here is None:
+        return None  # no number to be in sequence with (`_in_sequence`): most pages, no control read
     base = base_url(page)
     controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
     candidates = [
@@ -180,8 +183,7 @@ def previous_page_url(page: FetchedPage) -> str | None:
     for url in candidates:
         if url and _in_sequence(page.url, url):
             return url
-    here = page_number(page.url)
-    if here is None or here[1] < 2:
+    if here[1] < 2:
         return None
     for _, url in controls if here[2] else _in_pager(page, controls):
         there = page_number(url) if url else None
