@@ -57,6 +57,7 @@ def _labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
 
 LABEL_CHARS = 60
 """A count label is short: an element with more text than this is no label (`Node.short_text`)."""
+_DIGIT = re.compile(r"\d")
 _NOT_LABELS = frozenset(("script", "style", "title", "option", "#document", "html", "body"))
 _NO_TEXT = frozenset(("script", "style", "template"))
 """Elements whose content is no text of their parent (as `Node.text` reads it)."""
@@ -69,7 +70,8 @@ def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
     for node in order:
         if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
             continue
-        parsed = parse_count(" ".join(own))
+        text = " ".join(own)
+        parsed = parse_count(text) if _DIGIT.search(text) else None  # both forms hold a number
         if parsed and not any(parse_count(_text(c, words)) for c in node.elements):
             found.append((node, *parsed))
     return found

@@ -185,6 +185,11 @@ class ItemFacts:
         return out
 
     @cached_property
+    def targets(self) -> frozenset[str]:
+        """The targets of `links`, each once."""
+        return frozenset(url for _, url in self.links)
+
+    @cached_property
     def label(self) -> str:
         if self.heading is not None:
             return " ".join(self.heading.text().lower().split())
@@ -294,7 +299,9 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
     links resolve against `base`) keeps what is read off each item for the next list that holds it."""
     memo = {} if memo is None else memo
     facts = [_facts(i, base, memo) for i in items]
-    shared = Counter(u for f in facts for u in {u for _, u in f.links})
+    shared: Counter[str] = Counter()
+    for f in facts:
+        shared.update(f.targets)
     repeated = Counter(f.label for f in facts)
     out: list[set[str]] = []
     for f in facts:
