@@ -94,18 +94,21 @@ class Recorder:
 
         def known() -> list[str]:
             assert config.known_routes is not None
-            call["known"] = list(config.known_routes())
-            return call["known"]
+            routes = list(config.known_routes())
+            call["known"] = routes
+            return routes
 
         def linked(route: str) -> list[str]:
             assert config.linked_from is not None
-            call["linked"][route] = list(config.linked_from(route))
-            return call["linked"][route]
+            routes = list(config.linked_from(route))
+            call["linked"][route] = routes
+            return routes
 
         def loaded(route: str) -> bool:
             assert config.loaded is not None
-            call["loaded"][route] = bool(config.loaded(route))
-            return call["loaded"][route]
+            seen = bool(config.loaded(route))
+            call["loaded"][route] = seen
+            return seen
 
         kept = OracleConfig(
             allow_destructive=config.allow_destructive, max_requests=config.max_requests,
@@ -126,8 +129,8 @@ def record(out: Path, args: list[str]) -> int:
     """Run `bughunt <args>` here with its oracle calls recorded into `out`; the number of calls."""
     import bughunt.explorer.inspection as inspection
 
-    recorder = Recorder(inspection.inspect_page)
-    inspection.inspect_page = recorder  # type: ignore[assignment]
+    recorder = Recorder(getattr(inspection, "inspect_page"))  # noqa: B009 — the name the step calls
+    setattr(inspection, "inspect_page", recorder)  # noqa: B010
     argv = sys.argv
     sys.argv = ["bughunt", *args]
     try:
@@ -136,7 +139,7 @@ def record(out: Path, args: list[str]) -> int:
         pass
     finally:
         sys.argv = argv
-        inspection.inspect_page = recorder.inspect  # type: ignore[assignment]
+        setattr(inspection, "inspect_page", recorder.inspect)  # noqa: B010
         out.write_text(json.dumps(recorder.recording()))
     return len(recorder.calls)
 
@@ -171,17 +174,17 @@ def _config(call: dict[str, Any]) -> OracleConfig:
     def known() -> list[str]:
         if call["known"] is None:
             raise Diff("known_routes asked where the recording did not")
-        return list(call["known"])
+        return [str(r) for r in call["known"]]
 
     def linked(route: str) -> list[str]:
         if route not in call["linked"]:
             raise Diff(f"linked_from({route}) not in the recording")
-        return list(call["linked"][route])
+        return [str(r) for r in call["linked"][route]]
 
     def loaded(route: str) -> bool:
         if route not in call["loaded"]:
             raise Diff(f"loaded({route}) not in the recording")
-        return bool(call["loaded"][route])
+        return call["loaded"][route] is True
 
     return OracleConfig(known_routes=known, linked_from=linked, loaded=loaded)
 
@@ -205,7 +208,7 @@ def replay(rec: Recording) -> tuple[float, int, int]:
             answer = answers.pop(0)
             if answer[1] is None:
                 raise OSError(answer[2])
-            return pages[answer[1]]
+            return pages[int(answer[1])]
 
         page = pages[call["page"]]
         if page.is_html:

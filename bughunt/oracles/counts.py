@@ -27,9 +27,9 @@ from bughunt.oracles.lists import (
     item_facts,
     item_signature,
     list_items,
-    list_page_key,
     other_pages,
 )
+from bughunt.oracles.reading import list_page_key
 from bughunt.page import FetchedPage, base_url
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
@@ -83,22 +83,21 @@ def _short_words(order: list[Node]) -> dict[int, list[str] | None]:
     piece of text once (asking each element for its `short_text` reads a subtree per element)."""
     words: dict[int, list[str] | None] = {}
     for node in reversed(order):
-        own: list[str] | None = []
+        own: list[str] = []
+        fits = True
         for child in node.children:
             if isinstance(child, str):
                 own += child.split()
             elif child.tag not in _NO_TEXT:
                 inner = words[id(child)]
                 if inner is None:
-                    own = None
+                    fits = False
                     break
                 own += inner
             if len(own) > LABEL_CHARS // 2:
-                own = None  # so many words cannot fit: each takes a character and a space
+                fits = False  # so many words cannot fit: each takes a character and a space
                 break
-        if own is not None and len(" ".join(own)) > LABEL_CHARS:
-            own = None
-        words[id(node)] = own
+        words[id(node)] = own if fits and len(" ".join(own)) <= LABEL_CHARS else None
     return words
 
 

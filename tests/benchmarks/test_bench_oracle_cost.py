@@ -4,6 +4,7 @@ asks for anything else is a diff."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from benchmarks.oracle_cost import Recorder, replay
 from bughunt.oracles import inspect_page
@@ -18,7 +19,7 @@ def page(body: str, path: str, status: int = 200) -> FetchedPage:
     return FetchedPage(url, route_of(url), status, {}, "text/html", f"<html><body>{body}</body></html>", 1.0)
 
 
-def _recorded() -> dict:
+def _recorded() -> dict[str, Any]:
     first = page("<ul><li><a href='/a/1'>One</a></li><li><a href='/a/2'>Two</a></li></ul>", "/list?page=1")
     second = page(
         "<ul><li><a href='/a/2'>Two</a></li><li><a href='/a/3'>Three</a></li></ul>"
