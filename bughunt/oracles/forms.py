@@ -156,7 +156,7 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
     urls = [resolve(base, href) for _, href in targets(page.document)]
     urls += [resolve(base, f.get("action")) for f in page.document.find_all("form") if f.get("action")]
     if config.known_routes is not None:
-        urls += [origin + r for r in config.known_routes() if r.startswith("/")]
+        urls += [origin + r for r in config.known_routes() if r.startswith("/") and ident in r]
     if len(rest) >= 2:
         urls.append(_with_segments(page.url, rest))  # `/items/7/edit` → `/items/7`
     found: list[str] = []
