@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
-from bughunt.oracles.reading import list_page_key, numbered_page_of, resolve
+from bughunt.oracles.reading import KEPT, list_page_key, numbered_page_of, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of
 
@@ -260,7 +260,7 @@ def label_like(text: str) -> bool:
     return not words or bool(_COUNT_LABEL.match(" ".join(text.split()))) or set(words) <= _ACTION_WORDS
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=KEPT)
 def _names_identifier(url: str) -> bool:
     """Whether the URL's route has an identifier (`/post/7`: a page of a detail template)."""
     return "<" in route_shape(route_of(url))

@@ -1,6 +1,7 @@
 """What several oracles read off pages, read once: a link's absolute target (`resolve`) is asked for by
-the pagination, count, form and destructive-action oracles alike, and the same menu's links on every
-page of a site. Each function here is pure (strings in, a value out), so one answer serves every page."""
+the pagination, count, form and destructive-action oracles alike, and again when the page is read as
+another page of a list; a URL's page number by the count and pagination oracles. Each function here is
+pure (strings in, a value out), so a kept answer is the answer."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from bughunt.urls import absolute
 PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
 """Query parameters that name a page of a list (`?page=3`)."""
 
-KEPT = 65536
-"""Answers kept per function: a 10,000-page site's links resolve against a few bases each."""
+KEPT = 8192
+"""Answers kept per function: a page's links resolve against its own base, so the few pages a step
+reads (the page, a previous page, a counted list's others) fit many times over, in ~2 MB at most."""
 
 
 @lru_cache(maxsize=KEPT)
