@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
-from bughunt.oracles.lists import PAGE_KEYS
+from bughunt.oracles.reading import PAGE_KEYS
 from bughunt.page import FetchedPage
 
 from .engine import Engine
@@ -32,7 +32,9 @@ def inspect(
     # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.
     version = None if allow_destructive else graph.app_version
     fetch = _oracle_fetch(engine, reuse=not allow_destructive, version=version)
-    return same_root_cause(inspect_page(page, fetch, config), graph.live_bugs())
+    findings = inspect_page(page, fetch, config)
+    # Most pages have no finding: memory's bugs are read only for one to join.
+    return same_root_cause(findings, graph.live_bugs()) if findings else []
 
 
 def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Finding]:

@@ -24,11 +24,12 @@ from bughunt.oracles.lists import (
     find_lists,
     has_pagination,
     identities,
+    item_facts,
     item_signature,
     list_items,
-    list_page_key,
     other_pages,
 )
+from bughunt.oracles.reading import list_page_key
 from bughunt.page import FetchedPage, base_url
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
@@ -54,17 +55,56 @@ def _labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
     return page.derived(_count_labels)
 
 
+LABEL_CHARS = 60
+"""A count label is short: an element with more text than this is no label (`Node.short_text`)."""
+_DIGIT = re.compile(r"\d")
+_NOT_LABELS = frozenset(("script", "style", "title", "option", "#document", "html", "body"))
+_NO_TEXT = frozenset(("script", "style", "template"))
+"""Elements whose content is no text of their parent (as `Node.text` reads it)."""
+
+
 def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
-    root = page.document
+    order = list(page.document.iter())
+    words = _short_words(order)
     found = []
-    for node in root.iter():
-        if node.tag in ("script", "style", "title", "option", "#document", "html", "body"):
+    for node in order:
+        if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
             continue
-        text = node.short_text(60)
-        parsed = parse_count(text) if text is not None else None
-        if parsed and not any(parse_count(c.text()) for c in node.elements):
+        text = " ".join(own)
+        parsed = parse_count(text) if _DIGIT.search(text) else None  # both forms hold a number
+        if parsed and not any(parse_count(_text(c, words)) for c in node.elements):
             found.append((node, *parsed))
     return found
+
+
+def _short_words(order: list[Node]) -> dict[int, list[str] | None]:
+    """For every element of a document (`order`: all of them, parents before children), the words
+    of its text when that text has at most `LABEL_CHARS` characters, else None — read bottom-up, each
+    piece of text once (asking each element for its `short_text` reads a subtree per element)."""
+    words: dict[int, list[str] | None] = {}
+    for node in reversed(order):
+        own: list[str] = []
+        fits = True
+        for child in node.children:
+            if isinstance(child, str):
+                own += child.split()
+            elif child.tag not in _NO_TEXT:
+                inner = words[id(child)]
+                if inner is None:
+                    fits = False
+                    break
+                own += inner
+            if len(own) > LABEL_CHARS // 2:
+                fits = False  # so many words cannot fit: each takes a character and a space
+                break
+        words[id(node)] = own if fits and len(" ".join(own)) <= LABEL_CHARS else None
+    return words
+
+
+def _text(node: Node, words: dict[int, list[str] | None]) -> str:
+    """`node.text()`, from the words read already when it is short."""
+    own = words[id(node)] if node.tag not in _NO_TEXT else None
+    return " ".join(own) if own is not None else node.text()
 
 
 def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node] | None:
@@ -148,16 +188,40 @@ def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | No
 def _listed(page: FetchedPage, noun: str) -> tuple[int, int, list[frozenset[str]]] | None:
     """Items of the list labelled `noun` on another page of it (alone, with nested ones, and their
     identities), or None when that page has no such labelled list (then the list's pages cannot be
-    told apart)."""
-    containers = {id(c) for c, _ in find_lists(page.document)}
-    for label, other_noun, _shown in _labels(page):
-        if other_noun == noun and (items := labelled_list(label, containers)) is not None:
+    told apart). Kept with the page: the pages of one list are walked again from each of them."""
+    kept = page.derived(_no_lists)
+    if noun not in kept:
+        kept[noun] = _labelled_as(page, noun)
+    return kept[noun]
+
+
+def _no_lists(page: FetchedPage) -> dict[str, tuple[int, int, list[frozenset[str]]] | None]:
+    return {}
+
+
+def _labelled_as(page: FetchedPage, noun: str) -> tuple[int, int, list[frozenset[str]]] | None:
+    for _label, other_noun, _shown, items in _labelled(page):
+        if other_noun == noun and items is not None:
             return len(items), _with_nested(items), _keys(items, page)
     return None
 
 
+def _labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] | None]]:
+    """The page's count labels with the items of the list each labels (None: no list follows it),
+    read once per page."""
+    return page.derived(_read_labelled)
+
+
+def _read_labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] | None]]:
+    labels = _labels(page)
+    if not labels:
+        return []  # most pages show no count: their lists need not be found
+    containers = {id(c) for c, _ in find_lists(page.document)}
+    return [(label, noun, shown, labelled_list(label, containers)) for label, noun, shown in labels]
+
+
 def _keys(items: list[Node], page: FetchedPage) -> list[frozenset[str]]:
-    return [frozenset(k) for k in identities(items, base_url(page))]
+    return [frozenset(k) for k in identities(items, base_url(page), item_facts(page))]
 
 
 def _distinct(keys: list[frozenset[str]]) -> int | None:
@@ -173,16 +237,14 @@ def check_count_mismatch(
     count shown, the items listed) is evidence."""
     if not page.is_html or page.status >= 400:
         return []
-    paginated = has_pagination(page)
-    containers = {id(c) for c, _ in find_lists(page.document)}
     mismatches: list[tuple[Node, int, int]] = []
     walked: list[FetchedPage] | None = None
-    for label, noun, shown in _labels(page):
-        items = labelled_list(label, containers)
-        if items is None or shown in (len(items), _with_nested(items)):
+    for label, noun, shown, items in _labelled(page):
+        if items is None or shown == len(items) or shown == _with_nested(items):
             continue
         listed = len(items)
-        if paginated and shown > listed:
+        # whether the list is paged matters only for a count it disagrees with: asked then
+        if shown > listed and has_pagination(page):
             # Part of the list: compared only once every page of it is walked.
             if walked is None:
                 walked = _all_pages(page, fetch) or []

@@ -25,8 +25,9 @@ from loguru import logger
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, fetch_again
 from bughunt.oracles.lists import targets
+from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, route_of, same_origin
+from bughunt.urls import route_of, same_origin
 
 _VERBS = frozenset(
     "delete remove destroy deactivate unsubscribe erase purge wipe terminate drop trash".split()
@@ -35,12 +36,13 @@ _ACCOUNT_VERBS = frozenset({"close", "cancel"})
 _ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", "user"})
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
 _ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "_method"})
+_NON_WORD = re.compile(r"[^a-z0-9]+")
 _PASSWORD = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
 MESSAGE = "destructive action runs on a plain GET with no confirmation step"
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
+    return [w for w in _NON_WORD.split(text.lower()) if w]
 
 
 def _reads_destructive(words: list[str]) -> bool:
@@ -70,7 +72,7 @@ def _target(base: str, href: str) -> str | None:
     if "#/" in href and not href.strip().lower().startswith("javascript:"):
         url = urljoin(base, href.strip())
         return url if urlsplit(url).scheme in ("http", "https") else None
-    return absolute(base, href)
+    return resolve(base, href)
 
 
 def action_route(url: str) -> str:
@@ -167,7 +169,7 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
             b for b in form.iter() if b.tag == "button" or (b.tag == "input" and b.get("type") == "submit")
         ]
         label = " ".join(b.text() or b.get("value") for b in buttons)
-        controls.append((absolute(base, form.get("action") or page.url), label, "form"))
+        controls.append((resolve(base, form.get("action") or page.url), label, "form"))
     if destructive_action(page.url) and has_confirmation_step(page):
         return []  # a confirmation page: its controls are the confirmation, not an unconfirmed action
     for url, label, control in controls:
@@ -244,7 +246,7 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
     if not result.redirects and (result.status >= 400 or (result.is_html and has_confirmation_step(result))):
         return None
     after = result if result.url == page.url else fetch_again(fetch, page.url)
-    still_listed = any(absolute(base_url(after), href) == action.url for _, href in targets(after.document))
+    still_listed = any(resolve(base_url(after), href) == action.url for _, href in targets(after.document))
     if not still_listed:
         return True, "gone from the page that listed it"
     if resource and before is not None and 200 <= before < 300:

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bughunt.dom import Node
-from bughunt.urls import absolute, hash_route
+from bughunt.oracles.reading import resolve
+from bughunt.urls import hash_route
 
 _FURNITURE = frozenset({"nav", "footer", "form", "script", "style", "head", "template", "noscript"})
 _CONTROLS = frozenset({"button", "label", "select", "option", "textarea", "input", "svg", "title"})
@@ -35,6 +36,7 @@ _VOLATILE = frozenset(
     "friday saturday sunday am pm ago at on of min mins minute minutes hour hours day days week weeks "
     "month months year years today yesterday read".split()
 )
+_WORD = re.compile(r"\w+")
 MIN_WORDS = 2
 
 
@@ -45,11 +47,11 @@ class Block:
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(re.findall(r"\w+", text.casefold()))
+    return frozenset(_WORD.findall(text.casefold()))
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
+    return " ".join(_WORD.findall(text.casefold()))
 
 
 def _is_reference(node: Node, base: str, resource: str) -> bool:
@@ -60,7 +62,7 @@ def _is_reference(node: Node, base: str, resource: str) -> bool:
         return False
     if href.startswith("javascript:") or (href.startswith("#") and not hash_route(href[1:])):
         return True  # a control, or a jump to a place on this page: the page's furniture
-    target = absolute(base, href)
+    target = resolve(base, href)
     return target is not None and _page_key(target) != _page_key(resource)
 
 

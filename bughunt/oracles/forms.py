@@ -45,12 +45,16 @@ from bughunt.oracles.base import (
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import find_lists, item_runs, targets
+from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, hash_route, route_of, same_origin
+from bughunt.urls import hash_route, route_of, same_origin
 
 _TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
 _RESOURCE_ATTRS = ("data-resource", "data-view", "data-src", "data-source", "data-href")
+_NOT_KEY = re.compile(r"[^a-z0-9]")
+_CLASS_PARTS = re.compile(r"[-_]")
+_WORD = re.compile(r"\w+")
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
 MAX_RESOURCES = 2
@@ -61,7 +65,7 @@ MESSAGE = "edit form leaves stored values empty that the resource page shows"
 
 def key(text: str) -> str:
     """`tagList`, `tags`, `tag-list`, `Tags:` → `tag`."""
-    k = re.sub(r"[^a-z0-9]", "", text.lower())
+    k = _NOT_KEY.sub("", text.lower())
     k = k.removesuffix("list") if len(k) > 4 else k
     return k.removesuffix("s") if len(k) > 3 else k
 
@@ -149,15 +153,19 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
     rest = [s for s in _segments(page.url) if s.lower() not in _EDIT_WORDS]
     base = base_url(page)
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
-    urls = [absolute(base, href) for _, href in targets(page.document)]
-    urls += [absolute(base, f.get("action")) for f in page.document.find_all("form") if f.get("action")]
+    urls = [resolve(base, href) for _, href in targets(page.document)]
+    urls += [resolve(base, f.get("action")) for f in page.document.find_all("form") if f.get("action")]
     if config.known_routes is not None:
-        urls += [origin + r for r in config.known_routes() if r.startswith("/")]
+        urls += [origin + r for r in config.known_routes() if r.startswith("/") and ident in r]
     if len(rest) >= 2:
         urls.append(_with_segments(page.url, rest))  # `/items/7/edit` → `/items/7`
     found: list[str] = []
     for url in urls:
-        if not url or not same_origin(url, page.url) or _edit_like(url) or destructive_action(url):
+        # A URL holding the identifier as a segment holds it as text: memory's thousands of routes
+        # are passed over without parsing each (an edit page must not cost more as memory grows).
+        if not url or ident not in url:
+            continue
+        if not same_origin(url, page.url) or _edit_like(url) or destructive_action(url):
             continue
         segs = _segments(url)
         if ident not in segs:
@@ -180,7 +188,7 @@ def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_
         hrefs += [a.get("href") for a in form.parent.find_all("a") if _NEAR_LINK.search(a.text())]
     urls: list[str] = []
     for href in hrefs:
-        url = absolute(base, href)
+        url = resolve(base, href)
         if url and url != page.url and same_origin(url, page.url) and url not in urls:
             urls.append(url)
     ident = _identifier(page.url)
@@ -205,7 +213,7 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
     if config.loaded is not None:
         base = base_url(page)
         own = [
-            absolute(base, href)
+            resolve(base, href)
             for node, href in targets(page.document)
             if node.tag == "a" and not any(a.tag == "form" for a in node.ancestors())
         ]
@@ -244,7 +252,7 @@ def record_scope(resource: FetchedPage, form_url: str) -> Node:
     items = {id(i): i for _, _, run in item_runs(doc) for i in run}
     items.update({id(i): i for _, run in find_lists(doc) for i in run})
     for node, href in targets(doc):
-        if absolute(base, href) != form_url or any(
+        if resolve(base, href) != form_url or any(
             a.tag == "nav" or a.get("role") in ("navigation", "menu", "menubar") for a in node.ancestors()
         ):
             continue
@@ -264,7 +272,7 @@ def shown_value(doc: Node, keys: set[str]) -> str:
         if node.tag in _FURNITURE or _in_furniture(node):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name", "id") if node.get(a)]
-        names += [w for c in node.classes for w in (c, *re.split(r"[-_]", c))]
+        names += [w for c in node.classes for w in (c, *_CLASS_PARTS.split(c))]
         if any(key(n) in keys for n in names if key(n)):
             value = node.get("content") if node.tag == "meta" else node.text()
             if value:
@@ -296,7 +304,7 @@ def _labelled_text(node: Node, keys: set[str]) -> str | None:
 
 
 def _words(text: str) -> set[str]:
-    return set(re.findall(r"\w+", text.lower()))
+    return set(_WORD.findall(text.lower()))
 
 
 def _writes(form: Node) -> bool:

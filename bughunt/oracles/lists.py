@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
-from urllib.parse import parse_qsl, urlsplit
+from functools import cached_property, lru_cache
+from urllib.parse import urlsplit
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
+from bughunt.oracles.reading import KEPT, list_page_key, numbered_page_of, resolve
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, route_of
+from bughunt.urls import route_of
 
 _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_HEADING_TAGS = frozenset(_HEADINGS)
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 # a pager's control for the page after the first: "2", "Next", "›", "下一页"
 _SECOND_PAGE_TEXT = re.compile(r"^\s*(?:2|next(?:\s*page)?|[›»>]|下一页)\s*[›»>]?\s*$", re.I)
@@ -116,41 +118,125 @@ def is_pager(container: Node, items: list[Node]) -> bool:
     names = " ".join(container.classes + (container.get("id"), container.get("aria-label"))).lower()
     if "pagination" in names or "pager" in names:
         return True
-    texts = [i.text() for i in items]
-    return bool(texts) and sum(bool(_PAGER_TEXT.match(t)) for t in texts) * 2 >= len(texts)
+    # Half of the items reading as page numbers or arrows decide it: read no item text past that.
+    matched = unmatched = 0
+    for item in items:
+        if _PAGER_TEXT.match(item.text()):
+            matched += 1
+        else:
+            unmatched += 1
+        if matched * 2 >= len(items):
+            return True
+        if unmatched * 2 > len(items):
+            return False
+    return False
 
 
-def _heading(item: Node) -> Node | None:
-    """The item's first heading of the highest level (one walk of the item, not one per level)."""
-    first: dict[str, Node] = {}
-    for node in item.iter():
-        if node.tag in _HEADINGS and node.tag not in first and node.text():
-            first[node.tag] = node
-    return next((first[tag] for tag in _HEADINGS if tag in first), None)
+class ItemFacts:
+    """What `identities` and `item_title` read off one list item, each read once: its heading, links
+    and buttons from one walk of the item, the rest when first asked. Kept per page (`item_facts`):
+    one list item is read by the pagination oracle, the count oracle and again whenever the page is
+    walked as another page of a list."""
+
+    def __init__(self, item: Node, base: str) -> None:
+        self.item, self.base = item, base
+        first: dict[str, Node] = {}
+        anchors: list[Node] = []
+        buttons: list[Node] = []
+        for node in item.iter():
+            tag = node.tag
+            if tag in _HEADING_TAGS:
+                if tag not in first and node.text():
+                    first[tag] = node
+            elif tag == "a":
+                anchors.append(node)
+            elif tag == "button":
+                buttons.append(node)
+        self.heading = next((first[tag] for tag in _HEADINGS if tag in first), None)
+        """The item's first heading of the highest level."""
+        self.anchors, self.buttons = anchors, buttons
+
+    @cached_property
+    def text(self) -> str:
+        return self.item.text()
+
+    @cached_property
+    def title_link(self) -> Node | None:
+        """The link that names the item: the one around or inside its heading, else its longest link."""
+        item, heading = self.item, self.heading
+        if heading is not None:
+            around = next((a for a in heading.ancestors() if a.tag == "a" and a.get("href")), None)
+            if around is not None and around is not item and any(x is item for x in around.ancestors()):
+                return around
+            inside = [a for a in heading.find_all("a") if a.get("href")]
+            return inside[0] if inside else None
+        anchors = [a for a in self.anchors if a.get("href") and a.text()]
+        return max(anchors, key=lambda a: len(a.text()), default=None)
+
+    @cached_property
+    def links(self) -> list[tuple[Node, str]]:
+        """The item's links that do not act on it, with their absolute targets (fragments dropped:
+        `/post/7#comments` is `/post/7`)."""
+        out = []
+        for a in self.anchors:
+            url = resolve(self.base, a.get("href")) if a.get("href") else None
+            if url and not _action(a.text(), url):
+                out.append((a, url))
+        return out
+
+    @cached_property
+    def targets(self) -> frozenset[str]:
+        """The targets of `links`, each once."""
+        return frozenset(url for _, url in self.links)
+
+    @cached_property
+    def label(self) -> str:
+        if self.heading is not None:
+            return " ".join(self.heading.text().lower().split())
+        link = self.title_link
+        if link is not None and not label_like(link.text()):
+            return " ".join(link.text().lower().split())
+        return " ".join(self.text.lower().split())[:300]
+
+    @cached_property
+    def title(self) -> str:
+        if self.heading is not None:
+            return self.heading.text()
+        link = self.title_link
+        if link is not None and not label_like(link.text()):
+            return link.text()
+        return self.text if len(self.text) <= 120 else ""
+
+    @cached_property
+    def control_only(self) -> bool:
+        """Whether all the item's text is the text of its buttons (a row holding the list's "Load more"
+        control, drawn on every page of it): a control is no item to tell apart from the others."""
+        text = "".join(self.text.split())
+        return bool(text) and text == "".join("".join(b.text() for b in self.buttons).split())
 
 
-def _title_link(item: Node) -> Node | None:
-    """The link that names the item: the one around or inside its heading, else its longest link."""
-    heading = _heading(item)
-    if heading is not None:
-        around = next((a for a in heading.ancestors() if a.tag == "a" and a.get("href")), None)
-        if around is not None and around is not item and any(x is item for x in around.ancestors()):
-            return around
-        inside = [a for a in heading.find_all("a") if a.get("href")]
-        return inside[0] if inside else None
-    anchors = [a for a in item.find_all("a") if a.get("href") and a.text()]
-    return max(anchors, key=lambda a: len(a.text()), default=None)
+ItemMemo = dict[int, ItemFacts]
+"""Facts of the items of one page by `id` of their node (the page keeps its tree, so ids stay its nodes')."""
 
 
-def item_title(item: Node) -> str:
-    heading = _heading(item)
-    if heading is not None:
-        return heading.text()
-    link = _title_link(item)
-    if link is not None and not label_like(link.text()):
-        return link.text()
-    text = item.text()
-    return text if len(text) <= 120 else ""
+def item_facts(page: FetchedPage) -> ItemMemo:
+    """The page's memo of `ItemFacts`, filled as lists of it are read."""
+    return page.derived(_new_memo)
+
+
+def _new_memo(page: FetchedPage) -> ItemMemo:
+    return {}
+
+
+def _facts(item: Node, base: str, memo: ItemMemo) -> ItemFacts:
+    facts = memo.get(id(item))
+    if facts is None:
+        facts = memo[id(item)] = ItemFacts(item, base)
+    return facts
+
+
+def item_title(item: Node, memo: ItemMemo | None = None, base: str = "") -> str:
+    return _facts(item, base, {} if memo is None else memo).title
 
 
 # A label that counts something ("0 Comments", "Replies (3)", "12") or names an action ("Reply",
@@ -164,36 +250,34 @@ _ACTION_LINKS = frozenset(
 _ACTION_WORDS = _ACTION_LINKS | frozenset(
     "permalink link more read continue view show open comment comments".split()
 )
+_WORD = re.compile(r"\w+")
+_LETTERS = re.compile(r"[a-z]+")
 
 
 def label_like(text: str) -> bool:
     """A count or an action word, which many items carry alike ("0 Comments", "Reply", "Read more »")."""
-    words = re.findall(r"\w+", text.lower())
+    words = _WORD.findall(text.lower())
     return not words or bool(_COUNT_LABEL.match(" ".join(text.split()))) or set(words) <= _ACTION_WORDS
 
 
-def _targets_of(item: Node, base: str) -> list[tuple[Node, str]]:
-    """The item's links with their absolute targets (fragments dropped: `/post/7#comments` is `/post/7`)."""
-    out = []
-    for a in item.find_all("a"):
-        url = absolute(base, a.get("href")) if a.get("href") else None
-        if url:
-            out.append((a, url))
-    return out
+@lru_cache(maxsize=KEPT)
+def _names_identifier(url: str) -> bool:
+    """Whether the URL's route has an identifier (`/post/7`: a page of a detail template)."""
+    return "<" in route_shape(route_of(url))
 
 
-def _permalink(item: Node, links: list[tuple[Node, str]]) -> str | None:
+def _permalink(facts: ItemFacts, links: list[tuple[Node, str]]) -> str | None:
     """The item's link to a page of its own among `links` (its links no other item of its list has,
     actions left out): the link of its heading; else the last target whose route has an identifier
     (`/post/7`: a detail template — an author comes first, "Permalink" or "0 Comments" → `/post/7`
     after); else its only target."""
     if not links:
         return None
-    title = _title_link(item) if _heading(item) is not None else None
+    title = facts.title_link if facts.heading is not None else None
     for a, url in links:
         if a is title:
             return url
-    detail = [url for _, url in links if "<" in route_shape(route_of(url))]
+    detail = [url for _, url in links if _names_identifier(url)]
     if detail:
         return detail[-1]
     return links[0][1] if len({url for _, url in links}) == 1 else None
@@ -201,50 +285,36 @@ def _permalink(item: Node, links: list[tuple[Node, str]]) -> str | None:
 
 def _action(text: str, url: str) -> bool:
     """A link that acts on the item: its words, or its path's last word, are an action."""
-    words = set(re.findall(r"[a-z]+", text.lower()))
+    words = set(_LETTERS.findall(text.lower()))
     last = [w for w in urlsplit(url).path.lower().split("/") if w and not w.isdigit()][-1:]
     return bool(words and words <= _ACTION_LINKS) or bool(set(last) & _ACTION_LINKS)
 
 
-def identities(items: list[Node], base: str) -> list[set[str]]:
+def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> list[set[str]]:
     """What identifies each item of one list: its **permalink** — a link no other item of the list
     has (an author's profile, linked from each of their posts, is not), not an action ("Edit",
     "Delete"), see `_permalink`; else its label — heading, title link or whole text — when that label
     is unique in the list and is not a count or an action word. An item with neither has no identity
-    (an empty set): it is never reported as a repeat."""
-    links = [[(a, u) for a, u in _targets_of(i, base) if not _action(a.text(), u)] for i in items]
-    shared = Counter(u for item_links in links for u in {u for _, u in item_links})
-    labels = [_label(i) for i in items]
-    repeated = Counter(labels)
+    (an empty set): it is never reported as a repeat. `memo` (`item_facts` of the items' page, whose
+    links resolve against `base`) keeps what is read off each item for the next list that holds it."""
+    memo = {} if memo is None else memo
+    facts = [_facts(i, base, memo) for i in items]
+    shared: Counter[str] = Counter()
+    for f in facts:
+        shared.update(f.targets)
+    repeated = Counter(f.label for f in facts)
     out: list[set[str]] = []
-    for item, item_links, label in zip(items, links, labels, strict=True):
-        url = _permalink(item, [(a, u) for a, u in item_links if shared[u] == 1])
-        if _control_only(item):
+    for f in facts:
+        url = _permalink(f, [(a, u) for a, u in f.links if shared[u] == 1])
+        if f.control_only:
             out.append(set())  # a "Load more" row: the list's control, not one of its items
         elif url:
             out.append({"href:" + url})
-        elif label and not label_like(label) and repeated[label] == 1:
-            out.append({"title:" + label})
+        elif f.label and not label_like(f.label) and repeated[f.label] == 1:
+            out.append({"title:" + f.label})
         else:
             out.append(set())
     return out
-
-
-def _control_only(item: Node) -> bool:
-    """Whether all the item's text is the text of its buttons (a row holding the list's "Load more"
-    control, drawn on every page of it): a control is no item to tell apart from the others."""
-    text = "".join(item.text().split())
-    return bool(text) and text == "".join("".join(b.text() for b in item.find_all("button")).split())
-
-
-def _label(item: Node) -> str:
-    heading = _heading(item)
-    if heading is not None:
-        return " ".join(heading.text().lower().split())
-    link = _title_link(item)
-    if link is not None and not label_like(link.text()):
-        return " ".join(link.text().lower().split())
-    return " ".join(item.text().lower().split())[:300]
 
 
 _URL_ATTRS = ("href", "hx-get", "data-hx-get", "data-href", "data-url")
@@ -304,7 +374,9 @@ def _pager_nodes(page: FetchedPage) -> list[Node]:
 
 
 def _named_pager(node: Node) -> bool:
-    names = " ".join(node.classes + (node.get("id"), node.get("aria-label"))).lower()
+    # the raw attributes, not the class tokens: asked of every element, and neither word holds a space
+    attrs = node.attrs
+    names = f"{attrs.get('class', '')} {attrs.get('id', '')} {attrs.get('aria-label', '')}".lower()
     return "pagination" in names or "pager" in names
 
 
@@ -325,7 +397,7 @@ def _has_pagination(page: FetchedPage) -> bool:
             href = next((node.get(a) for a in _URL_ATTRS if node.get(a)), "")
             if _inactive(node) or not (node.text() or node.get("aria-label") or node.elements):
                 continue
-            url = absolute(base, href) if href and not href.startswith("#") else None
+            url = resolve(base, href) if href and not href.startswith("#") else None
             if url is None:
                 return True  # scripted: it pages, to where we cannot tell
     return False
@@ -359,14 +431,11 @@ def _other_pages(page: FetchedPage) -> list[str]:
     controls += [
         (n, href)
         for n, href in targets(page.document)
-        if n.tag == "a"
-        and (url := absolute(base, href)) is not None
-        and urlsplit(url).path == path
-        and any(k.lower() in PAGE_KEYS and v.isdigit() for k, v in parse_qsl(urlsplit(url).query))
+        if n.tag == "a" and (url := resolve(base, href)) is not None and numbered_page_of(url) == path
     ]
     out: list[str] = []
     for node, href in controls:
-        url = absolute(base, href) if not href.startswith("#") else None
+        url = resolve(base, href) if not href.startswith("#") else None
         if not url or url in out or list_page_key(url) == here or _inactive(node):
             continue
         out.append(url)
@@ -388,14 +457,3 @@ def _inactive(node: Node) -> bool:
         ):
             return True
     return False
-
-
-PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
-"""Query parameters that name a page of a list (`?page=3`)."""
-
-
-def list_page_key(url: str) -> tuple[str, str]:
-    """A URL as the page of a list it names: path and page number (a bare list URL is page 1)."""
-    parts = urlsplit(url)
-    number = next((v for k, v in parse_qsl(parts.query) if k.lower() in PAGE_KEYS and v.isdigit()), "1")
-    return parts.path.rstrip("/") or "/", str(int(number))

@@ -22,6 +22,7 @@ pages (a menu whose current item is not a link, a tag cloud).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
@@ -38,21 +39,23 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.lists import (
-    PAGE_KEYS,
     clicked_previous_page,
     find_lists,
     identities,
     is_pager,
+    item_facts,
     item_runs,
     item_title,
     pager_nodes,
     targets,
 )
+from bughunt.oracles.reading import KEPT, PAGE_KEYS, resolve
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, same_origin
+from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
 _FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist"})
+_PATH_NUMBER = re.compile(r"/(\d{1,4})/?$")
 NEARLY_SAME = 0.75
 """Share of a list's items also on the previous page above which the list is furniture."""
 _PREV_TEXT = re.compile(r"^(?:[«‹←]\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←])?$|^[«‹←]$", re.I)
@@ -109,21 +112,22 @@ def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
 
 
 def _identities_by_position(page: FetchedPage) -> dict[str, list[set[str]]]:
-    base = base_url(page)
-    return {key: identities(items, base) for key, items in _content_items(page).items()}
+    base, memo = base_url(page), item_facts(page)
+    return {key: identities(items, base, memo) for key, items in _content_items(page).items()}
 
 
 def _titles(page: FetchedPage) -> dict[frozenset[str], str]:
-    base = base_url(page)
+    base, memo = base_url(page), item_facts(page)
     lists = [items for _, _, items in item_runs(page.document)]
     lists += [items for _, items in find_lists(page.document)]
     return {
-        frozenset(keys): item_title(i)
+        frozenset(keys): item_title(i, memo, base)
         for items in lists
-        for i, keys in zip(items, identities(items, base), strict=True)
+        for i, keys in zip(items, identities(items, base, memo), strict=True)
     }
 
 
+@lru_cache(maxsize=KEPT)
 def page_number(url: str) -> tuple[str, int, bool] | None:
     """(pattern, page number, named) when the URL carries a page number: a parameter named as a page
     (`?page=3`: named, the site says so) or the path's last segment (`/feed/3`: not named — a page
@@ -133,7 +137,7 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
         if key.lower() in PAGE_KEYS and value.isdigit():
             rest = re.sub(rf"(?<![^&?]){re.escape(key)}=\d+", f"{key}=#", parts.query)
             return f"{parts.path}?{rest}", int(value), True
-    match = re.search(r"/(\d{1,4})/?$", parts.path)
+    match = _PATH_NUMBER.search(parts.path)
     if match:
         return parts.path[: match.start()] + "/#", int(match.group(1)), False
     return None
@@ -165,8 +169,11 @@ def previous_page_url(page: FetchedPage) -> str | None:
     identifiers as page numbers: `/tag/92` from the related tags of `/tag/93` was compared as its
     previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.) A
     named page parameter with no control back to N-1 (a "Load more" page) gives the URL with N-1."""
+    here = page_number(page.url)
+    if here is None:
+        return None  # no number to be in sequence with (`_in_sequence`): most pages, no control read
     base = base_url(page)
-    controls = [(n, absolute(base, href)) for n, href in targets(page.document)]
+    controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
     candidates = [
         url
         for n, url in controls
@@ -176,8 +183,7 @@ def previous_page_url(page: FetchedPage) -> str | None:
     for url in candidates:
         if url and _in_sequence(page.url, url):
             return url
-    here = page_number(page.url)
-    if here is None or here[1] < 2:
+    if here[1] < 2:
         return None
     for _, url in controls if here[2] else _in_pager(page, controls):
         there = page_number(url) if url else None

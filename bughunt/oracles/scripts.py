@@ -25,13 +25,14 @@ _USER_WORDS = frozenset(
     "comment comments reply replies review reviews message messages msg post posts bio user usercontent "
     "markdown md description answer question note notes chat feedback guestbook entry text body content".split()
 )
+_NON_WORD = re.compile(r"[^a-z0-9]+")
 _JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
 _ACTIVE_TAGS = frozenset("img svg iframe video audio object embed body marquee details math input".split())
 
 
 def _words(node: Node) -> set[str]:
     names = " ".join((*node.classes, node.get("id"), node.get("itemprop"), node.get("role")))
-    return set(re.split(r"[^a-z0-9]+", names.lower())) - {""}
+    return set(_NON_WORD.split(names.lower())) - {""}
 
 
 def _user_container(node: Node) -> Node | None:

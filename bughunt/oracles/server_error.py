@@ -52,6 +52,7 @@ _ERROR_HEADINGS = frozenset(
     }
 )  # fmt: skip
 _NOT_FOUND = re.compile(r"\b(?:404|not found|no such|does not exist|doesn't exist)\b", re.I)
+_WORDS = re.compile(r"[a-z0-9]+")
 MAX_ERROR_PAGE_CHARS = 300
 """An error page says little: the block under its heading holds at most this much text."""
 
@@ -67,7 +68,7 @@ def soft_error(page: FetchedPage) -> Node | None:
     for node in page.document.find_all("h1", "h2", "h3"):
         if any(a.tag in ("nav", "header", "footer") for a in node.ancestors()) or not node.text():
             continue
-        words = " ".join(re.findall(r"[a-z0-9]+", node.text().lower()))
+        words = " ".join(_WORDS.findall(node.text().lower()))
         block = node.parent
         if words not in _ERROR_HEADINGS or block is None:
             return None

@@ -1,0 +1,313 @@
+"""The oracles' own CPU per page, apart from the rest of a click: record what they were given in a real
+run, then replay it against one source tree or two.
+
+    python -m benchmarks.oracle_cost record OUT.json -- explore --url URL --budget 60 ...
+    python -m benchmarks.oracle_cost replay REC.json [REC.json ...] [--repeats 5] [--against DIR] [--json]
+
+`record` runs `bughunt <args>` in this process and writes down every `inspect_page` call of the session:
+the page (its response, so a fresh copy parses it again), each page an oracle fetched (the same
+objects where the session handed the same page twice, as its reuse of loaded pages does), what memory
+answered (`known_routes`, `linked_from`, `loaded`) and the findings.
+
+`replay` runs the oracles over a recording: per call, the page's tree and actions are read first (the
+step reads them before the oracles, `explorer.facts.read_page`), then `inspect_page` is timed with the
+process's CPU clock; a fetch is answered from the recording, and one the recording does not hold, a
+different answer of memory asked for, or different findings count as a **diff** (a refactor for speed
+must show none). Each repeat builds fresh pages (nothing kept from the last). `--against DIR` replays
+the same recordings from another source tree too, in the same rounds (each round: this tree, then
+DIR, each in a process of its own), so the two share the machine's load. The figures are the minimum
+and the median over the repeats: CPU ms per inspected page, and per page the oracles parsed (the
+inspected pages and those they fetched), since parsing a fetched page is part of their cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import runpy
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from bughunt.oracles import Finding, OracleConfig
+from bughunt.page import ClientError, FetchedPage
+
+Recording = dict[str, Any]
+HERE = Path(__file__).resolve()
+
+
+class Recorder:
+    """Wraps `inspect_page` and keeps what each call was given and gave back."""
+
+    def __init__(self, inspect: Callable[..., list[Finding]]) -> None:
+        self.inspect = inspect
+        self.pages: list[tuple[FetchedPage, dict[str, Any]]] = []
+        self.index: dict[int, int] = {}
+        self.calls: list[dict[str, Any]] = []
+
+    def page_id(self, page: FetchedPage) -> int:
+        if id(page) in self.index:
+            return self.index[id(page)]
+        before = (
+            None if page.clicked_from is None else [self.page_id(page.clicked_from[0]), page.clicked_from[1]]
+        )
+        fields = {
+            "url": page.url, "route": page.route, "status": page.status, "headers": dict(page.headers),
+            "content_type": page.content_type, "body": page.body, "elapsed_ms": page.elapsed_ms,
+            "method": page.method, "redirects": list(page.redirects),
+            "client_errors": [[e.kind, e.text, e.url, e.status] for e in page.client_errors],
+            "clicked_from": before,
+        }  # fmt: skip
+        self.pages.append((page, fields))  # the page itself is kept too: its id stays its own
+        self.index[id(page)] = len(self.pages) - 1
+        return self.index[id(page)]
+
+    def __call__(
+        self,
+        page: FetchedPage,
+        fetch: Callable[[str], FetchedPage] | None = None,
+        config: OracleConfig | None = None,
+    ) -> list[Finding]:
+        config = config or OracleConfig()
+        call: dict[str, Any] = {
+            "page": self.page_id(page),
+            "fetches": [],
+            "known": None,
+            "linked": {},
+            "loaded": {},
+        }
+
+        def fetched(url: str) -> FetchedPage:
+            assert fetch is not None
+            try:
+                answer = fetch(url)
+            except OSError as exc:
+                call["fetches"].append([url, None, str(exc)])
+                raise
+            call["fetches"].append([url, self.page_id(answer)])
+            return answer
+
+        def known() -> list[str]:
+            assert config.known_routes is not None
+            routes = list(config.known_routes())
+            call["known"] = routes
+            return routes
+
+        def linked(route: str) -> list[str]:
+            assert config.linked_from is not None
+            routes = list(config.linked_from(route))
+            call["linked"][route] = routes
+            return routes
+
+        def loaded(route: str) -> bool:
+            assert config.loaded is not None
+            seen = bool(config.loaded(route))
+            call["loaded"][route] = seen
+            return seen
+
+        kept = OracleConfig(
+            allow_destructive=config.allow_destructive, max_requests=config.max_requests,
+            max_forms=config.max_forms, max_destructive=config.max_destructive,
+            known_routes=known if config.known_routes else None,
+            linked_from=linked if config.linked_from else None, loaded=loaded if config.loaded else None,
+        )  # fmt: skip
+        findings = self.inspect(page, fetched if fetch is not None else None, kept)
+        call["findings"] = [f.to_dict() for f in findings]
+        self.calls.append(call)
+        return findings
+
+    def recording(self) -> Recording:
+        return {"pages": [fields for _, fields in self.pages], "calls": self.calls}
+
+
+def record(out: Path, args: list[str]) -> int:
+    """Run `bughunt <args>` here with its oracle calls recorded into `out`; the number of calls."""
+    import bughunt.explorer.inspection as inspection
+
+    recorder = Recorder(getattr(inspection, "inspect_page"))  # noqa: B009 — the name the step calls
+    setattr(inspection, "inspect_page", recorder)  # noqa: B010
+    argv = sys.argv
+    sys.argv = ["bughunt", *args]
+    try:
+        runpy.run_module("bughunt", run_name="__main__")
+    except SystemExit:
+        pass
+    finally:
+        sys.argv = argv
+        setattr(inspection, "inspect_page", recorder.inspect)  # noqa: B010
+        out.write_text(json.dumps(recorder.recording()))
+    return len(recorder.calls)
+
+
+def build_pages(rec: Recording) -> list[FetchedPage]:
+    pages: list[FetchedPage] = []
+    for d in rec["pages"]:
+        before = None if d["clicked_from"] is None else (pages[d["clicked_from"][0]], d["clicked_from"][1])
+        pages.append(
+            FetchedPage(
+                d["url"],
+                d["route"],
+                d["status"],
+                d["headers"],
+                d["content_type"],
+                d["body"],
+                d["elapsed_ms"],
+                d["method"],
+                tuple(d["redirects"]),
+                tuple(ClientError(*e) for e in d["client_errors"]),
+                before,
+            )  # fmt: skip
+        )
+    return pages
+
+
+class Diff(Exception):
+    """The oracles asked for something the recording does not hold: not the same run."""
+
+
+def _config(call: dict[str, Any]) -> OracleConfig:
+    def known() -> list[str]:
+        if call["known"] is None:
+            raise Diff("known_routes asked where the recording did not")
+        return [str(r) for r in call["known"]]
+
+    def linked(route: str) -> list[str]:
+        if route not in call["linked"]:
+            raise Diff(f"linked_from({route}) not in the recording")
+        return [str(r) for r in call["linked"][route]]
+
+    def loaded(route: str) -> bool:
+        if route not in call["loaded"]:
+            raise Diff(f"loaded({route}) not in the recording")
+        return call["loaded"][route] is True
+
+    return OracleConfig(known_routes=known, linked_from=linked, loaded=loaded)
+
+
+def replay(rec: Recording) -> tuple[float, int, int]:
+    """One pass over `rec` with fresh pages: (CPU seconds in `inspect_page`, pages parsed, diffs)."""
+    from loguru import logger
+
+    from bughunt.actions import page_actions
+    from bughunt.oracles import inspect_page
+
+    logger.remove()
+    pages = build_pages(rec)
+    cpu, diffs = 0.0, 0
+    for call in rec["calls"]:
+        answers = list(call["fetches"])
+
+        def fetch(url: str, answers: list[list[Any]] = answers) -> FetchedPage:
+            if not answers or answers[0][0] != url:
+                raise Diff(f"{url} fetched where the recording did not")
+            answer = answers.pop(0)
+            if answer[1] is None:
+                raise OSError(answer[2])
+            return pages[int(answer[1])]
+
+        page = pages[call["page"]]
+        if page.is_html:
+            page.document, page.base, page_actions(page)  # what the step read before the oracles
+        start = time.process_time()
+        try:
+            found: list[Finding] | None = inspect_page(page, fetch, _config(call))
+        except Diff:
+            found = None
+        cpu += time.process_time() - start
+        if found is None or [f.to_dict() for f in found] != call["findings"] or answers:
+            diffs += 1
+    parsed = len(
+        {call["page"] for call in rec["calls"]}
+        | {f[1] for c in rec["calls"] for f in c["fetches"] if f[1] is not None}
+    )
+    return cpu, parsed, diffs
+
+
+def _replay_in(tree: Path | None, recordings: list[Path]) -> list[dict[str, Any]]:
+    """One pass over each recording in a fresh process running the oracles of `tree` (None: this one)."""
+    env = dict(os.environ)
+    cwd = Path.cwd()
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+        cwd = tree
+    else:
+        env["PYTHONPATH"] = str(HERE.parents[1])
+    cmd = [sys.executable, str(HERE), "pass", *map(str, recordings)]
+    out = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+
+
+def compare(recordings: list[Path], repeats: int, against: Path | None) -> list[dict[str, Any]]:
+    trees: list[Path | None] = [None] if against is None else [None, against]
+    samples: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for round_no in range(repeats):
+        for t, tree in enumerate(trees):
+            for r, result in enumerate(_replay_in(tree, recordings)):
+                samples.setdefault((t, r), []).append(result)
+        print(f"round {round_no + 1}/{repeats} done", file=sys.stderr)
+    rows = []
+    for (t, r), runs in sorted(samples.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        cpu = [run["cpu_s"] for run in runs]
+        first = runs[0]
+        rows.append(
+            {
+                "recording": recordings[r].name, "code": "this" if trees[t] is None else str(trees[t]),
+                "calls": first["calls"], "parsed": first["parsed"], "diffs": max(run["diffs"] for run in runs),
+                "ms_per_call_min": 1000 * min(cpu) / first["calls"],
+                "ms_per_call_median": 1000 * statistics.median(cpu) / first["calls"],
+                "ms_per_parsed_median": 1000 * statistics.median(cpu) / max(1, first["parsed"]),
+            }
+        )  # fmt: skip
+    return rows
+
+
+def _table(rows: Iterable[dict[str, Any]], load: tuple[tuple[float, ...], tuple[float, ...]]) -> str:
+    lines = [
+        f"{'recording':34} {'code':24} {'calls':>5} {'parsed':>6} {'ms/call min':>11} {'median':>7} {'ms/parsed':>9} diffs"
+    ]
+    for row in rows:
+        lines.append(
+            f"{row['recording'][:34]:34} {row['code'][-24:]:24} {row['calls']:>5} {row['parsed']:>6} "
+            f"{row['ms_per_call_min']:>11.2f} {row['ms_per_call_median']:>7.2f} {row['ms_per_parsed_median']:>9.2f} {row['diffs']}"
+        )  # fmt: skip
+    lines.append(
+        "load " + " ".join(f"{x:.1f}" for x in load[0]) + " -> " + " ".join(f"{x:.1f}" for x in load[1])
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["pass"]:  # one pass per recording, one JSON line each (what `compare` runs)
+        for path in argv[1:]:
+            rec = json.loads(Path(path).read_text())
+            cpu, parsed, diffs = replay(rec)
+            print(json.dumps({"cpu_s": cpu, "calls": len(rec["calls"]), "parsed": parsed, "diffs": diffs}))
+        return 0
+    if argv[:1] == ["record"]:
+        if "--" not in argv:
+            raise SystemExit("usage: python -m benchmarks.oracle_cost record OUT.json -- explore ...")
+        calls = record(Path(argv[1]), argv[argv.index("--") + 1 :])
+        print(f"recorded {calls} oracle calls into {argv[1]}", file=sys.stderr)
+        return 0
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.oracle_cost replay", description=__doc__)
+    parser.add_argument("mode", choices=["replay"])
+    parser.add_argument("recordings", nargs="+", type=Path)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--against", type=Path, help="also replay from this source tree, in the same rounds")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    rows = compare(args.recordings, args.repeats, args.against)
+    load = (load_before, os.getloadavg())
+    print(json.dumps({"rows": rows, "load": load}) if args.json else _table(rows, load))
+    return 1 if any(row["diffs"] for row in rows) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

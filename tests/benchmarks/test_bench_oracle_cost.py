@@ -1,0 +1,53 @@
+"""`benchmarks.oracle_cost`: a recording replays to the same findings and fetches, and a replay that
+asks for anything else is a diff."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from benchmarks.oracle_cost import Recorder, replay
+from bughunt.oracles import inspect_page
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
+
+ORIGIN = "http://app.test"
+
+
+def page(body: str, path: str, status: int = 200) -> FetchedPage:
+    url = ORIGIN + path
+    return FetchedPage(url, route_of(url), status, {}, "text/html", f"<html><body>{body}</body></html>", 1.0)
+
+
+def _recorded() -> dict[str, Any]:
+    first = page("<ul><li><a href='/a/1'>One</a></li><li><a href='/a/2'>Two</a></li></ul>", "/list?page=1")
+    second = page(
+        "<ul><li><a href='/a/2'>Two</a></li><li><a href='/a/3'>Three</a></li></ul>"
+        "<ul class='pagination'><li><a href='/list?page=1'>1</a></li><li>2</li></ul>",
+        "/list?page=2",
+    )
+    broken = page("<pre>IndexError: out of range</pre>", "/boom", 500)
+    pages = {p.url: p for p in (first, second, broken)}
+    recorder = Recorder(inspect_page)
+    for p in (second, broken):
+        recorder(p, lambda url: pages[url])
+    return recorder.recording()
+
+
+def test_a_recording_replays_to_its_findings_and_fetches() -> None:
+    rec = _recorded()
+    kinds = [[f["kind"] for f in call["findings"]] for call in rec["calls"]]
+    assert kinds == [["duplicate_pagination"], ["server_error"]]
+    assert [f[0] for f in rec["calls"][0]["fetches"]] == [ORIGIN + "/list?page=1"]
+    cpu, parsed, diffs = replay(rec)
+    assert diffs == 0 and parsed == 3 and cpu >= 0
+
+
+def test_other_findings_or_fetches_are_diffs() -> None:
+    rec = _recorded()
+    other = copy.deepcopy(rec)
+    other["calls"][1]["findings"] = []
+    assert replay(other)[2] == 1
+    moved = copy.deepcopy(rec)
+    moved["calls"][0]["fetches"][0][0] = ORIGIN + "/elsewhere"
+    assert replay(moved)[2] == 1

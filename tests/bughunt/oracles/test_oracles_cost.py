@@ -1,0 +1,163 @@
+"""What the oracles read once per page gives the answers a fresh reading gives (issue 28: cheaper, not
+different), and no oracle's cost grows with memory or with the findings memory holds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bughunt.dom import Node
+from bughunt.explorer import inspection
+from bughunt.oracles import OracleConfig, forms
+from bughunt.oracles.counts import _count_labels, parse_count
+from bughunt.oracles.lists import _PAGER_TEXT, find_lists, identities, is_pager, item_facts
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
+
+ORIGIN = "http://app.test"
+
+
+def page(body: str, path: str = "/") -> FetchedPage:
+    html = f"<html><head><title>t</title></head><body>{body}</body></html>"
+    url = ORIGIN + path
+    return FetchedPage(url, route_of(url), 200, {}, "text/html", html, 1.0)
+
+
+LABELS = """
+<h2>Comments (3)</h2><ul><li>a</li><li>b</li></ul>
+<div><span>Followers</span> <b>(2)</b><script>var n = 12;</script></div>
+<p>12 articles<template><i>99 hidden</i></template></p>
+<div class="stats"><span>3 comments</span><span>Likes (4)</span></div>
+<div>Tags [7] and far more words than any label holds, so long that no count is read here at all</div>
+<section><h3>Replies (2)</h3><h3>Views (9)</h3><em>5 posts</em></section>
+<ol><li>1 item<span>(ignored)</span></li></ol>
+"""
+
+
+def _naive_labels(doc: Node) -> list[tuple[Node, str, int]]:
+    """The count labels as every element's own `short_text` reads them (the reading before issue 28)."""
+    found = []
+    for node in doc.iter():
+        if node.tag in ("script", "style", "title", "option", "#document", "html", "body"):
+            continue
+        text = node.short_text(60)
+        parsed = parse_count(text) if text is not None else None
+        if parsed and not any(parse_count(c.text()) for c in node.elements):
+            found.append((node, *parsed))
+    return found
+
+
+def test_count_labels_read_bottom_up_are_those_each_element_reads_alone() -> None:
+    p = page(LABELS)
+    got = _count_labels(p)
+    assert got == _naive_labels(p.document)
+    assert {(noun, n) for _, noun, n in got} >= {
+        ("Comments", 3),
+        ("articles", 12),
+        ("Likes", 4),
+        ("posts", 5),
+    }
+
+
+POSTS = """
+<div class="feed">
+  <div class="post"><a href="/u/ann">ann</a><p>First words</p><a href="/post/7#comments">0 Comments</a></div>
+  <div class="post"><a href="/u/ann">ann</a><p>Other words</p><a href="/post/8">0 Comments</a></div>
+  <div class="post"><h3><a href="/post/9">Titled</a></h3><a href="/post/9/edit">Edit</a></div>
+  <div class="post"><p>No link, a unique text</p></div>
+  <div class="post"><button>Load more</button></div>
+</div>
+"""
+
+
+def test_identities_kept_per_page_are_those_read_afresh() -> None:
+    p = page(POSTS)
+    items = next(items for container, items in find_lists(p.document) if container.get("class") == "feed")
+    fresh = identities(items, p.base)
+    memo = item_facts(p)
+    assert identities(items, p.base, memo) == fresh
+    assert len(memo) == len(items)
+    # a second list holding some of the same items reads them from the memo, with the same answers
+    assert identities(items[:2], p.base, memo) == identities(items[:2], p.base)
+    assert fresh[:3] == [{f"href:{ORIGIN}/post/7"}, {f"href:{ORIGIN}/post/8"}, {f"href:{ORIGIN}/post/9"}]
+    assert fresh[4] == set()  # the "Load more" row is the list's control
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["1", "2", "3", "Next"],
+        ["a", "b", "1"],
+        ["1", "a"],
+        ["a", "1"],
+        ["« Prev", "a", "b", "c"],
+        ["a"],
+        ["2"],
+    ],
+)
+def test_a_pager_decided_early_is_the_one_all_its_items_decide(texts: list[str]) -> None:
+    p = page("<div>" + "".join(f'<span class="x">{t}</span>' for t in texts) + "</div>")
+    container = next(n for n in p.document.iter() if n.tag == "div")
+    items = container.elements
+    every = sum(bool(_PAGER_TEXT.match(i.text())) for i in items) * 2 >= len(items)
+    assert is_pager(container, items) is every
+
+
+def test_an_edit_page_does_not_parse_memory_routes_without_its_identifier(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[str] = []
+    from bughunt.oracles.destructive import destructive_action as real
+
+    def counted(url: str) -> str | None:
+        asked.append(url)
+        return real(url)
+
+    monkeypatch.setattr(forms, "destructive_action", counted)
+    known = [f"/item/{n}" for n in range(5000)] + ["/article/how-to-k2p9"]
+    edit = page("<form method='post'><input name='title' value='x'></form>", "/editor/how-to-k2p9")
+    urls = forms._by_identifier(edit, OracleConfig(known_routes=lambda: known))
+    assert urls == [f"{ORIGIN}/article/how-to-k2p9"]
+    assert len(asked) < 10  # the 5,000 routes without the identifier are passed over by text
+
+
+class _Graph:
+    """What `inspection.inspect` asks of memory, counting reads of its bugs."""
+
+    app_version = "1"
+
+    def __init__(self) -> None:
+        self.bug_reads = 0
+
+    def known_pages(self) -> list[str]:
+        return []
+
+    def linking_to(self, route: str) -> list[str]:
+        return []
+
+    def is_state(self, route: str) -> bool:
+        return False
+
+    def live_bugs(self) -> list[Any]:
+        self.bug_reads += 1
+        return []
+
+
+class _Engine:
+    def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
+        return None
+
+    def fetch_page(self, url: str) -> FetchedPage:
+        raise OSError("offline")
+
+
+def test_memory_bugs_are_read_only_for_a_finding_to_join() -> None:
+    graph = _Graph()
+    quiet = page("<p>nothing wrong here</p>")
+    assert inspection.inspect(quiet, _Engine(), graph, allow_destructive=False) == []  # type: ignore[arg-type]
+    assert graph.bug_reads == 0
+    broken = FetchedPage(ORIGIN + "/x", "/x", 500, {}, "text/html", "<h1>Error</h1>", 1.0)
+    found = inspection.inspect(broken, _Engine(), graph, allow_destructive=False)  # type: ignore[arg-type]
+    assert [f.kind for f in found] == ["server_error"]
+    assert graph.bug_reads == 1
