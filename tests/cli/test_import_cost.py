@@ -48,14 +48,14 @@ EXPLORE_PROBE = """
 import json, sys
 from bughunt.cli import main
 code = main(["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier"])
-from bughunt.explorer.transport import _LOOP
+from bughunt.explorer.transport import _CLIENT
 from memgpt_lite.context.tokens import load_encoding
 print(json.dumps({
     "code": code,
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
                           "memgpt_lite.messages", "pydantic") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
-    "tls transport built": _LOOP._client._transport._inner is not None,
+    "tls transport built": _CLIENT.client._transport._inner is not None,
 }))
 """
 
@@ -89,15 +89,15 @@ def test_the_tokenizer_loads_on_the_first_count_and_counts_as_before():
 def test_an_https_origin_gets_a_verifying_transport_on_its_first_request():
     import socket
 
-    from bughunt.explorer.transport import _LOOP, FetchError, fetch_page
+    from bughunt.explorer.transport import _CLIENT, FetchError, fetch_page
 
     with socket.socket() as s:  # a loopback port nobody listens on: the request is refused
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with pytest.raises(FetchError):
         fetch_page(f"https://127.0.0.1:{port}/", timeout=5)
-    assert _LOOP._client is not None
-    built = _LOOP._client._transport._inner  # type: ignore[attr-defined]
+    assert _CLIENT.client is not None
+    built = _CLIENT.client._transport._inner  # type: ignore[attr-defined]
     assert built is not None and built._pool._ssl_context.verify_mode.name == "CERT_REQUIRED"
     assert built._pool._ssl_context.get_ca_certs()  # certifi's bundle, as httpx's default transport
 
