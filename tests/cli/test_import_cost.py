@@ -49,12 +49,13 @@ import json, sys
 from bughunt.cli import main
 code = main(["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier"])
 from bughunt.explorer.transport import _CLIENT
-from memgpt_lite.context.tokens import load_encoding
+from memgpt_lite.context.tokens import load_encoding, load_ranks
 print(json.dumps({
     "code": code,
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
                           "memgpt_lite.messages", "pydantic") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
+    "ranks loaded": load_ranks.cache_info().currsize,
     "tls transport built": _CLIENT.client._transport._inner is not None,
 }))
 """
@@ -68,6 +69,7 @@ def test_explore_before_its_first_click_loads_only_what_it_uses(tmp_path):
         "code": 0,
         "heavy": [],
         "encodings loaded": 0,
+        "ranks loaded": 0,
         "tls transport built": False,
     }, done.stderr[-2000:]
 
