@@ -265,3 +265,33 @@ def test_routes_are_canonical_percent_encoded_and_bounded():
     assert f.route_of("/" + "a" * MAX_ROUTE_CHARS) is None
     assert f.route_of("/" + "a" * (MAX_ROUTE_CHARS - 1)) == "/" + "a" * (MAX_ROUTE_CHARS - 1)
     assert f.fetch("/" + "b" * 600).outcome == "blocked"
+
+
+def test_followable_answers_follow_robots_rules_read_anew(raw_server, monkeypatch):
+    # The engine keeps its answers per route; rules read again (robots.txt unreachable, then back)
+    # must not be answered from the old ones.
+    import bughunt.explorer.http_engine as http_engine
+
+    answers = iter([b"HTTP/1.1 503 X\r\nContent-Length: 0\r\n\r\n"])
+    rules = b"User-agent: *\nDisallow: /private\n"
+    later = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(rules) + rules
+
+    def handler(conn: socket.socket, path: str, head: str) -> None:
+        conn.sendall(_closing(next(answers, later) if path == "/robots.txt" else HEAD + PAGE))
+
+    engine = HttpEngine(raw_server(handler) + "/", timeout=2)
+    assert not engine.followable("/public") and not engine.followable("/public")  # disallow all
+    monkeypatch.setattr(http_engine, "ROBOTS_RETRY_S", 0.0)
+    assert engine.followable("/public") and not engine.followable("/private/x")
+    assert not engine.followable("/logout")  # avoided, whatever robots.txt says
+
+
+def test_route_answers_are_kept_and_bounded(monkeypatch):
+    import bughunt.explorer.http_engine as http_engine
+
+    monkeypatch.setattr(http_engine, "KEPT_ANSWERS", 3)
+    engine = HttpEngine("http://127.0.0.1:9/", respect_robots=False)
+    urls = [f"http://127.0.0.1:9/p/{i}" for i in range(10)] + ["http://elsewhere.test/x"]
+    assert [engine.route_of(u) for u in urls] == [f"/p/{i}" for i in range(10)] + [None]
+    assert len(engine._routes) <= 3
+    assert engine.route_of("/p/1") == "/p/1" and engine.route_of("http://elsewhere.test/x") is None
