@@ -342,7 +342,7 @@ class _ItemPlaces:
     children are tallied once, and what is asked of an ancestor (does it hold two links, how much
     text) is computed once, however many links it holds."""
 
-    __slots__ = ("_alike", "_signature", "_links", "_text")
+    __slots__ = ("_alike", "_signature", "_links", "_text", "_chrome", "_path")
 
     def __init__(self) -> None:
         # id(parent) → signature tally of its children; the tree outlives this
@@ -350,6 +350,8 @@ class _ItemPlaces:
         self._signature: dict[int, str] = {}
         self._links: dict[int, bool] = {}
         self._text: dict[int, int] = {}
+        self._chrome: dict[int, bool] = {}
+        self._path: dict[int, str] = {}
 
     def signature(self, node: Node) -> str:
         known = self._signature.get(id(node))
@@ -376,9 +378,28 @@ class _ItemPlaces:
             known = self._text[id(node)] = len(node.text())
         return known
 
+    def _in_chrome(self, node: Node | None) -> bool:
+        """Is `node` navigation chrome or inside it: asked once per element, however many links it holds."""
+        known = self._chrome
+        unknown: list[Node] = []
+        while node is not None and id(node) not in known:
+            unknown.append(node)
+            node = node.parent
+        inside = known[id(node)] if node is not None else False
+        for up in reversed(unknown):
+            inside = inside or up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES
+            known[id(up)] = inside
+        return inside
+
+    def _path_of(self, node: Node) -> str:
+        known = self._path.get(id(node))
+        if known is None:
+            known = self._path[id(node)] = node.path()
+        return known
+
     def place(self, link: Node) -> str | None:
         """Where in the items of a list `link` sits (`item_places`), or None."""
-        if any(up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES for up in link.ancestors()):
+        if self._in_chrome(link.parent):
             return None
         chain = [link]
         for up in link.ancestors():
@@ -388,7 +409,7 @@ class _ItemPlaces:
                     self._two_links(up) or self._text_size(up) > len(link.text()) + 3
                 ):
                     inner = " > ".join(self.signature(n) for n in reversed(chain))
-                    return f"{up.path()} >> {inner}"
+                    return f"{self._path_of(up)} >> {inner}"
             chain.append(up)
         return None
 

@@ -182,3 +182,16 @@ def test_structure_hash_ignores_text_and_values_but_not_structure():
 def test_structure_hash_of_a_very_deep_page_does_not_recurse():
     deep = page("<div>" * 50_000 + "x" + "</div>" * 50_000)
     assert len(deep.structure_hash) == 32
+
+
+def test_a_link_inside_chrome_within_an_item_has_no_place_whatever_was_asked_before():
+    # Whether an element is inside navigation chrome is remembered per element for the whole page:
+    # a link asked about after its item's other links must still see the menu around it.
+    card = (
+        '<div class="card"><a href="/p/{i}">Post {i}</a><span>by ann, today</span>'
+        '<div role="menu"><a href="/p/{i}/share">share</a></div><header><a href="/u/{i}">u</a></header></div>'
+    )
+    body = "<main>" + "".join(card.format(i=i) for i in range(3)) + "</main>"
+    places = item_places(page(body))
+    assert set(places) == {"http://a.test/p/0", "http://a.test/p/1", "http://a.test/p/2"}
+    assert places["http://a.test/p/0"] == "main > div.card >> a"
