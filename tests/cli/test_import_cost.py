@@ -43,9 +43,10 @@ def test_no_heavy_import_where_none_is_needed():
 # `bughunt explore --budget 0` over plain http with a strategy policy: nothing it never uses — no agent
 # memory (Chroma, onnxruntime), no browser, no plots, no export of a store, no message models nor pydantic
 # (no model is asked, no setting validated), no tokenizer ranks (nothing is counted before the first
-# click) and no TLS context (no https origin)
+# click) and no TLS context (no https origin); what start-up built is frozen out of the collector's
+# sweeps (`gc.freeze`) before the first click
 EXPLORE_PROBE = """
-import json, sys
+import gc, json, sys
 from bughunt.cli import main
 code = main(["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier"])
 from bughunt.explorer.transport import _CLIENT
@@ -56,6 +57,7 @@ print(json.dumps({
                           "memgpt_lite.messages", "pydantic") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
     "ranks loaded": load_ranks.cache_info().currsize,
+    "start-up set aside from the collector": gc.get_freeze_count() > 0,
     "tls transport built": _CLIENT.client._transport._inner is not None,
 }))
 """
@@ -70,6 +72,7 @@ def test_explore_before_its_first_click_loads_only_what_it_uses(tmp_path):
         "heavy": [],
         "encodings loaded": 0,
         "ranks loaded": 0,
+        "start-up set aside from the collector": True,
         "tls transport built": False,
     }, done.stderr[-2000:]
 
