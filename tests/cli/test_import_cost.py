@@ -58,7 +58,7 @@ print(json.dumps({
     "encodings loaded": load_encoding.cache_info().currsize,
     "ranks loaded": load_ranks.cache_info().currsize,
     "start-up set aside from the collector": gc.get_freeze_count() > 0,
-    "tls transport built": _CLIENT.client._transport._inner is not None,
+    "tls transport built": _CLIENT.tls is not None and _CLIENT.tls._inner is not None,
 }))
 """
 
@@ -101,8 +101,8 @@ def test_an_https_origin_gets_a_verifying_transport_on_its_first_request():
         port = s.getsockname()[1]
     with pytest.raises(FetchError):
         fetch_page(f"https://127.0.0.1:{port}/", timeout=5)
-    assert _CLIENT.client is not None
-    built = _CLIENT.client._transport._inner  # type: ignore[attr-defined]
+    assert _CLIENT.tls is not None
+    built = _CLIENT.tls._inner
     assert built is not None and built._pool._ssl_context.verify_mode.name == "CERT_REQUIRED"
     assert built._pool._ssl_context.get_ca_certs()  # certifi's bundle, as httpx's default transport
 

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
+import httpx
 import pytest
 
 from bughunt.explorer.http_engine import MAX_CRAWL_DELAY_S, HttpEngine
@@ -295,3 +296,23 @@ def test_route_answers_are_kept_and_bounded(monkeypatch):
     assert [engine.route_of(u) for u in urls] == [f"/p/{i}" for i in range(10)] + [None]
     assert len(engine._routes) <= 3
     assert engine.route_of("/p/1") == "/p/1" and engine.route_of("http://elsewhere.test/x") is None
+
+
+def test_the_request_head_is_a_clients_with_given_headers_replacing_defaults(raw_server):
+    heads: list[str] = []
+
+    def handler(conn: socket.socket, path: str, head: str) -> None:
+        heads.append(head)
+        conn.sendall(HEAD + PAGE)
+
+    base = raw_server(handler)
+    jar = httpx.Cookies()
+    jar.set("sid", "abc123", domain="127.0.0.1")
+    fetch_page(base + "/", headers={"accept-encoding": "identity", "X-Token": "t"}, cookies=jar)
+    lines = [line.lower() for line in heads[0].split("\r\n")[1:] if line]
+    names = [line.split(":", 1)[0] for line in lines]
+    assert sorted(names) == sorted(
+        ["host", "accept-encoding", "connection", "user-agent", "accept", "x-token", "cookie"]
+    ), lines
+    assert "accept-encoding: identity" in lines and "accept: text/html,*/*;q=0.5" in lines
+    assert f"user-agent: {USER_AGENT.lower()}" in lines and "cookie: sid=abc123" in lines
