@@ -2,9 +2,9 @@
 
 One deadline bounds a whole exchange (redirect hops, name lookup, connect, status line, headers, body),
 however slowly a server sends them; bodies are capped; redirects stay on the starting origin. The
-requests run on one synchronous httpx client in the caller's thread, whose every socket operation may
-wait only for what is left of the deadline (`_DeadlineBackend`). Nothing here knows robots.txt, delays or
-login walls: those are the engine's (`bughunt.explorer.http_engine`).
+requests run in the caller's thread on httpx's synchronous transports (shared, kept-alive), whose every
+socket operation may wait only for what is left of the deadline (`_DeadlineBackend`). Nothing here knows
+robots.txt, delays or login walls: those are the engine's (`bughunt.explorer.http_engine`).
 """
 
 from __future__ import annotations
