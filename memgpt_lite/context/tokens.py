@@ -135,7 +135,8 @@ for it; one that counts more (a model's requests) switches once. Both count exac
 def _pre_tokenizer(name: str) -> Callable[[str], list[str]]:
     import regex  # the pattern's \p{L} classes and possessive quantifiers; tiktoken's own dependency
 
-    return regex.compile(_spec(name)["pat_str"]).findall
+    findall: Callable[[str], list[str]] = regex.compile(_spec(name)["pat_str"]).findall
+    return findall
 
 
 def _count_in_python(text: str, name: str) -> int:
