@@ -2,9 +2,10 @@
 
 `page_actions(page)` walks the document once and gives the actions (links, HTMX and `data-href`
 targets, `onclick` navigations to a literal address, GET forms with generated values), how many
-elements lead to each target, where in the items of a list each link sits, and the elements a browser
-could click. The walk is kept with the page (`FetchedPage.derived`): the engine, the session and the
-oracles each ask, and the page is walked once.
+elements lead to each target and where in the items of a list each link sits. The walk is kept with
+the page (`FetchedPage.derived`): the engine, the session and the oracles each ask, and the page is
+walked once. What only an engine that clicks uses — each action's CSS selector, the elements a
+browser could click — is `page_clicks(page)`, made when that engine first asks.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import json
 import re
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Literal
 from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
@@ -31,7 +33,7 @@ class Action:
 
     `target` is absolute (for a form, its query already holds the generated values); `label` is the
     page's own text, untrusted (display and the llm's untrusted block only); `selector` locates the
-    element for a browser click.
+    element for a browser click (set by `page_clicks`; empty in `page_actions`, whose engine loads).
     """
 
     kind: Literal["link", "hx", "form", "click"]
@@ -111,11 +113,22 @@ class PageActions:
     """What one walk of a page finds (`page_actions`). Read-only: the page keeps it for every caller."""
 
     actions: tuple[Action, ...]
-    """`extract_actions`: one per target, in document order."""
+    """`extract_actions`: one per target, in document order (no selectors: see `page_clicks`)."""
+    elements: tuple[Node, ...]
+    """The element each action was found on (`actions[i]` on `elements[i]`)."""
     counts: Mapping[str, int]
     """`action_counts`: how many elements lead to each target."""
     places: Mapping[str, str]
     """`item_places`: target URL → where in the items of a list a link to it sits."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageClicks:
+    """What an engine that clicks needs of a page beyond its actions (`page_clicks`): an engine that
+    only loads addresses never asks, so no page pays for it there."""
+
+    actions: tuple[Action, ...]
+    """`page_actions(page).actions`, each with the CSS selector of its element."""
     clickables: tuple[Node, ...]
     """Elements a person could click to make the page act (`clickable`), in document order: what a
     browser engine may click where no action already leads."""
@@ -125,9 +138,32 @@ class PageActions:
 
 
 def page_actions(page: FetchedPage) -> PageActions:
-    """Actions, per-target counts, item places and clickable elements of `page`, from one walk of its
-    tree, made once per page."""
+    """Actions, per-target counts and item places of `page`, from one walk of its tree, made once per
+    page."""
     return page.derived(_walk)
+
+
+def page_clicks(page: FetchedPage) -> PageClicks:
+    """The actions of `page` with their selectors and its clickable elements, made once per page."""
+    return page.derived(_clicks)
+
+
+def _clicks(page: FetchedPage) -> PageClicks:
+    walked = page_actions(page)
+    selectors = Selectors()
+    located = tuple(
+        replace(action, selector=selectors.of(node))
+        for action, node in zip(walked.actions, walked.elements, strict=True)
+    )
+    if not page.is_html:
+        return PageClicks(located, (), selectors)
+    # an element without attributes acts only as a button (`clickable`)
+    candidates = (
+        n
+        for n in page.document.iter()
+        if (n.attrs or n.tag == "button") and n.tag not in ("script", "style") and clickable(n)
+    )
+    return PageClicks(located, tuple(islice(candidates, MAX_CLICKABLES)), selectors)
 
 
 def extract_actions(page: FetchedPage) -> list[Action]:
@@ -166,12 +202,11 @@ def action_targets(page: FetchedPage) -> list[str]:
 def _walk(page: FetchedPage) -> PageActions:
     counts: Counter[str] = Counter()
     places: dict[str, str] = {}
-    selectors = Selectors()
     if not page.is_html:
-        return PageActions((), counts, places, (), selectors)
+        return PageActions((), (), counts, places)
     base = base_url(page)
     actions: list[Action] = []
-    clickables: list[Node] = []
+    elements: list[Node] = []
     items = _ItemPlaces()
 
     def add(kind: Literal["link", "hx", "form", "click"], href: str | None, node: Node) -> None:
@@ -181,15 +216,14 @@ def _walk(page: FetchedPage) -> PageActions:
                 counts[url] += 1
             elif len(actions) < MAX_ACTIONS:  # past the cap only the kept targets are counted
                 counts[url] = 1
-                actions.append(Action(kind, url, _label(node), selectors.of(node)))
+                actions.append(Action(kind, url, _label(node)))
+                elements.append(node)
 
     for node in page.document.iter():
         tag, attrs = node.tag, node.attrs
-        # most elements carry no attribute at all: such an element acts only as a button or a form
-        if not attrs and tag != "button" and tag != "form":
+        # most elements carry no attribute at all: such an element leads nowhere, unless a form
+        if not attrs and tag != "form":
             continue
-        if tag not in ("script", "style") and len(clickables) < MAX_CLICKABLES and clickable(node):
-            clickables.append(node)
         if tag in ("a", "area") and "href" in attrs:
             href = node.get("href")
             if tag == "a" and len(actions) < MAX_ACTIONS:
@@ -222,7 +256,7 @@ def _walk(page: FetchedPage) -> PageActions:
             add("click", match.group(2) if match.group(2) is not None else match.group(4), node)
     if len(actions) >= MAX_ACTIONS:
         logger.info("page {} has more than {} actions: the rest are not followed", page.route, MAX_ACTIONS)
-    return PageActions(tuple(actions), counts, places, tuple(clickables), selectors)
+    return PageActions(tuple(actions), tuple(elements), counts, places)
 
 
 def _hx_get(node: Node) -> str | None:
@@ -308,7 +342,7 @@ class _ItemPlaces:
     children are tallied once, and what is asked of an ancestor (does it hold two links, how much
     text) is computed once, however many links it holds."""
 
-    __slots__ = ("_alike", "_signature", "_links", "_text")
+    __slots__ = ("_alike", "_signature", "_links", "_text", "_chrome", "_path")
 
     def __init__(self) -> None:
         # id(parent) → signature tally of its children; the tree outlives this
@@ -316,6 +350,8 @@ class _ItemPlaces:
         self._signature: dict[int, str] = {}
         self._links: dict[int, bool] = {}
         self._text: dict[int, int] = {}
+        self._chrome: dict[int, bool] = {}
+        self._path: dict[int, str] = {}
 
     def signature(self, node: Node) -> str:
         known = self._signature.get(id(node))
@@ -342,9 +378,28 @@ class _ItemPlaces:
             known = self._text[id(node)] = len(node.text())
         return known
 
+    def _in_chrome(self, node: Node | None) -> bool:
+        """Is `node` navigation chrome or inside it: asked once per element, however many links it holds."""
+        known = self._chrome
+        unknown: list[Node] = []
+        while node is not None and id(node) not in known:
+            unknown.append(node)
+            node = node.parent
+        inside = known[id(node)] if node is not None else False
+        for up in reversed(unknown):
+            inside = inside or up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES
+            known[id(up)] = inside
+        return inside
+
+    def _path_of(self, node: Node) -> str:
+        known = self._path.get(id(node))
+        if known is None:
+            known = self._path[id(node)] = node.path()
+        return known
+
     def place(self, link: Node) -> str | None:
         """Where in the items of a list `link` sits (`item_places`), or None."""
-        if any(up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES for up in link.ancestors()):
+        if self._in_chrome(link.parent):
             return None
         chain = [link]
         for up in link.ancestors():
@@ -354,7 +409,7 @@ class _ItemPlaces:
                     self._two_links(up) or self._text_size(up) > len(link.text()) + 3
                 ):
                     inner = " > ".join(self.signature(n) for n in reversed(chain))
-                    return f"{up.path()} >> {inner}"
+                    return f"{self._path_of(up)} >> {inner}"
             chain.append(up)
         return None
 

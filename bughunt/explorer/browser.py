@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from loguru import logger
 
-from bughunt.actions import Action, page_actions
+from bughunt.actions import Action, page_clicks
 from bughunt.dom import selector_shape
 from bughunt.page import ClientError, FetchedPage, is_html
 from bughunt.urls import bounded_route
@@ -554,7 +554,7 @@ class BrowserEngine(HttpEngine):
     def actions(self, page: FetchedPage) -> list[Action]:
         """Links, HTMX and GET forms as for the HTTP engine, plus clicks on elements that act without an
         href (their target is the page they are on; `perform` clicks them there)."""
-        walked = page_actions(page)  # the walk that found the links found the clickable elements too
+        walked = page_clicks(page)  # the actions with their selectors, and the clickable elements
         found = list(walked.actions)
         # A link to the page itself (`href="#"`) goes nowhere as a link; its click handler may act
         # (a script's pager, a menu): it is a click. One that leads nowhere is learned as such

@@ -50,6 +50,9 @@ REUSED_BYTES = 8_000_000
 """The pages (and their bodies' characters) an HTTP session keeps for its oracles to reuse, most
 recently loaded first: the related pages they ask for (a list's previous page, the resource behind an
 edit form) are mostly pages the walk just loaded."""
+KEPT_ANSWERS = 50_000
+"""`route_of` and `followable` answers an engine keeps (a step asks again for every link of its page
+and the choice for every link it weighs); past it they are forgotten at once and asked anew."""
 # Links that end the session or destroy data are never followed by the explorer.
 DEFAULT_AVOID = r"(?i)(log-?out|sign-?out|/logoff|[?&](confirm|really)=|/(delete|destroy|remove)(/|$|\?))"
 
@@ -149,11 +152,23 @@ class HttpEngine:
         self._relogins = 0
         self._walled_anyway: set[str] = set()
         self._loaded = LoadedPages()
+        self._routes: dict[str, str | None] = {}
+        self._followable: dict[str, bool] = {}
 
     # -- addresses -------------------------------------------------------------------------------
     def route_of(self, url: str) -> str | None:
         """Canonical route (percent-encoded path + query, `bughunt.urls.route_of`) of `url` if it is on
         this origin and at most `MAX_ROUTE_CHARS` long, else None (not a page the explorer names)."""
+        # a step asks for the same addresses again and again (each link of a page, then the choice)
+        routes = self._routes
+        if url in routes:
+            return routes[url]
+        if len(routes) >= KEPT_ANSWERS:
+            routes.clear()
+        route = routes[url] = self._route_of(url)
+        return route
+
+    def _route_of(self, url: str) -> str | None:
         try:
             absolute = urljoin(self.origin + "/", url)
             parts = urlsplit(absolute)
@@ -172,9 +187,15 @@ class HttpEngine:
 
     def followable(self, route: str) -> bool:
         """May the explorer click this route: not avoided as destructive, and allowed by robots.txt."""
-        if self._avoid is not None and self._avoid.search(route):
-            return False
-        return self.allowed(route)
+        if self.respect_robots:
+            self._load_robots()  # rules read anew drop the answers kept (`_set_robots`)
+        known = self._followable.get(route)
+        if known is None:
+            if len(self._followable) >= KEPT_ANSWERS:
+                self._followable.clear()
+            avoided = self._avoid is not None and self._avoid.search(route) is not None
+            known = self._followable[route] = not avoided and self.allowed(route)
+        return known
 
     def allowed(self, route: str) -> bool:
         if not self.respect_robots:
@@ -218,6 +239,7 @@ class HttpEngine:
 
     def _set_robots(self, rule: Literal["rules", "allow_all", "disallow_all"], why: str) -> None:
         self._robots_rule, self._robots_why = rule, why
+        self._followable.clear()
         if rule == "disallow_all":
             self._notice(f"{why}: every path disallowed until it answers (RFC 9309)")
         else:

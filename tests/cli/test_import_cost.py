@@ -45,14 +45,15 @@ def test_no_heavy_import_where_none_is_needed():
 # message models nor pydantic (no model is asked, no setting validated), no tokenizer ranks (nothing is
 # counted before the first click), no TLS context (no https origin), no httpx command line (click,
 # pygments, rich), no progress bar (rich: nothing to draw on), no CI files (none asked for), no simulator
-# engine, no config-file parser (no config file)
+# engine, no config-file parser (no config file); what start-up built is frozen out of the collector's
+# sweeps (`gc.freeze`) before the first click
 EXPLORE_PROBE = """
-import json, sys
+import gc, json, sys
 from bughunt.cli import main
 argv = ["explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--policy", "frontier", "--json"]
 code = main(argv)
-from bughunt.explorer.transport import _LOOP
-from memgpt_lite.context.tokens import load_encoding
+from bughunt.explorer.transport import _CLIENT
+from memgpt_lite.context.tokens import load_encoding, load_ranks
 print(json.dumps({
     "code": code,
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
@@ -60,7 +61,9 @@ print(json.dumps({
                           "bughunt.reporters.files", "bughunt.reporters.records", "bughunt.sim.engine",
                           "tiktoken", "tomllib") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
-    "tls transport built": _LOOP._client._transport._inner is not None,
+    "ranks loaded": load_ranks.cache_info().currsize,
+    "start-up set aside from the collector": gc.get_freeze_count() > 0,
+    "tls transport built": _CLIENT.tls is not None and _CLIENT.tls._inner is not None,
 }))
 """
 
@@ -73,6 +76,8 @@ def test_explore_before_its_first_click_loads_only_what_it_uses(tmp_path):
         "code": 0,
         "heavy": [],
         "encodings loaded": 0,
+        "ranks loaded": 0,
+        "start-up set aside from the collector": True,
         "tls transport built": False,
     }, done.stderr[-2000:]
     assert done.stderr == "\n", "what rich's quiet bar wrote where it draws nothing: one blank line"
@@ -159,15 +164,15 @@ def test_the_tokenizer_loads_on_the_first_count_and_counts_as_before():
 def test_an_https_origin_gets_a_verifying_transport_on_its_first_request():
     import socket
 
-    from bughunt.explorer.transport import _LOOP, FetchError, fetch_page
+    from bughunt.explorer.transport import _CLIENT, FetchError, fetch_page
 
     with socket.socket() as s:  # a loopback port nobody listens on: the request is refused
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with pytest.raises(FetchError):
         fetch_page(f"https://127.0.0.1:{port}/", timeout=5)
-    assert _LOOP._client is not None
-    built = _LOOP._client._transport._inner  # type: ignore[attr-defined]
+    assert _CLIENT.tls is not None
+    built = _CLIENT.tls._inner
     assert built is not None and built._pool._ssl_context.verify_mode.name == "CERT_REQUIRED"
     assert built._pool._ssl_context.get_ca_certs()  # certifi's bundle, as httpx's default transport
 

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
+import httpx
 import pytest
 
 from bughunt.explorer.http_engine import MAX_CRAWL_DELAY_S, HttpEngine
@@ -92,6 +93,36 @@ def test_the_deadline_covers_a_chain_of_slow_redirects(raw_server):
     with pytest.raises(TimeoutError):
         fetch_page(base + "/", timeout=1.0, max_redirects=50)
     assert time.monotonic() - started < 1.0 + FETCH_SLACK_S + SCHEDULING_MARGIN_S
+
+
+def test_a_host_name_is_looked_up_and_a_hanging_lookup_is_cut_off_at_the_deadline(raw_server, monkeypatch):
+    base = raw_server(lambda conn, path, head: conn.sendall(HEAD + PAGE))
+    by_name = base.replace("127.0.0.1", "localhost")
+    assert fetch_page(by_name + "/", timeout=5).body == PAGE.decode()
+    looked_up = threading.Event()
+    real = socket.getaddrinfo
+
+    def hanging(host: str, *args: object, **kwargs: object) -> object:
+        if host == "hangs.invalid":
+            looked_up.set()
+            time.sleep(5)  # a resolver that never answers in time (no socket timeout bounds it)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", hanging)
+    started = time.monotonic()
+    with pytest.raises(TimeoutError, match="longer than 1s"):
+        fetch_page("http://hangs.invalid:9/", timeout=1.0)
+    assert looked_up.is_set()
+    assert time.monotonic() - started < 1.0 + FETCH_SLACK_S + SCHEDULING_MARGIN_S
+
+
+def test_a_deadline_left_by_a_timed_out_fetch_does_not_cut_the_next_one(raw_server):
+    slow = raw_server(lambda conn, path, head: time.sleep(3))
+    with pytest.raises(TimeoutError):
+        fetch_page(slow + "/", timeout=0.5)
+    time.sleep(0.6)  # past the first fetch's deadline
+    fine = raw_server(lambda conn, path, head: conn.sendall(HEAD + PAGE))
+    assert fetch_page(fine + "/", timeout=5).status == 200
 
 
 def test_a_broken_status_line_is_a_network_error_naming_no_remote_text(raw_server):
@@ -235,3 +266,53 @@ def test_routes_are_canonical_percent_encoded_and_bounded():
     assert f.route_of("/" + "a" * MAX_ROUTE_CHARS) is None
     assert f.route_of("/" + "a" * (MAX_ROUTE_CHARS - 1)) == "/" + "a" * (MAX_ROUTE_CHARS - 1)
     assert f.fetch("/" + "b" * 600).outcome == "blocked"
+
+
+def test_followable_answers_follow_robots_rules_read_anew(raw_server, monkeypatch):
+    # The engine keeps its answers per route; rules read again (robots.txt unreachable, then back)
+    # must not be answered from the old ones.
+    import bughunt.explorer.http_engine as http_engine
+
+    answers = iter([b"HTTP/1.1 503 X\r\nContent-Length: 0\r\n\r\n"])
+    rules = b"User-agent: *\nDisallow: /private\n"
+    later = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(rules) + rules
+
+    def handler(conn: socket.socket, path: str, head: str) -> None:
+        conn.sendall(_closing(next(answers, later) if path == "/robots.txt" else HEAD + PAGE))
+
+    engine = HttpEngine(raw_server(handler) + "/", timeout=2)
+    assert not engine.followable("/public") and not engine.followable("/public")  # disallow all
+    monkeypatch.setattr(http_engine, "ROBOTS_RETRY_S", 0.0)
+    assert engine.followable("/public") and not engine.followable("/private/x")
+    assert not engine.followable("/logout")  # avoided, whatever robots.txt says
+
+
+def test_route_answers_are_kept_and_bounded(monkeypatch):
+    import bughunt.explorer.http_engine as http_engine
+
+    monkeypatch.setattr(http_engine, "KEPT_ANSWERS", 3)
+    engine = HttpEngine("http://127.0.0.1:9/", respect_robots=False)
+    urls = [f"http://127.0.0.1:9/p/{i}" for i in range(10)] + ["http://elsewhere.test/x"]
+    assert [engine.route_of(u) for u in urls] == [f"/p/{i}" for i in range(10)] + [None]
+    assert len(engine._routes) <= 3
+    assert engine.route_of("/p/1") == "/p/1" and engine.route_of("http://elsewhere.test/x") is None
+
+
+def test_the_request_head_is_a_clients_with_given_headers_replacing_defaults(raw_server):
+    heads: list[str] = []
+
+    def handler(conn: socket.socket, path: str, head: str) -> None:
+        heads.append(head)
+        conn.sendall(HEAD + PAGE)
+
+    base = raw_server(handler)
+    jar = httpx.Cookies()
+    jar.set("sid", "abc123", domain="127.0.0.1")
+    fetch_page(base + "/", headers={"accept-encoding": "identity", "X-Token": "t"}, cookies=jar)
+    lines = [line.lower() for line in heads[0].split("\r\n")[1:] if line]
+    names = [line.split(":", 1)[0] for line in lines]
+    assert sorted(names) == sorted(
+        ["host", "accept-encoding", "connection", "user-agent", "accept", "x-token", "cookie"]
+    ), lines
+    assert "accept-encoding: identity" in lines and "accept: text/html,*/*;q=0.5" in lines
+    assert f"user-agent: {USER_AGENT.lower()}" in lines and "cookie: sid=abc123" in lines

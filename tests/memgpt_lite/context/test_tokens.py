@@ -137,3 +137,31 @@ def test_counting_line_by_line_is_exactly_counting_the_whole_text(encoding):
     ]
     assert [counter.count_lines(t) for t in texts] == [counter.count_text(t) for t in texts]
     assert counter.count_lines("a\nb\nc") == counter.count_text("a\nb\nc") > 0
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_the_python_encoder_counts_exactly_as_tiktoken(encoding):
+    # A counter counts its first PYTHON_BPE_CHARS characters in Python and then with tiktoken: the
+    # switch must not change a single count, whatever the text holds.
+    from memgpt_lite.context.tokens import _count_in_python
+
+    enc = load_encoding(encoding)
+    rnd = random.Random(11)
+    alphabet = "aZé日本語🙂 \t\n\r,.'/-_?&=%0123456789ÀßØ\u2028\u00a0\u0301" + "".join(
+        chr(rnd.randrange(0x20, 0x3000)) for _ in range(60)
+    )
+    texts = [*SAMPLES, "a \n", "  \n\n", "x\n", "\ud800 lone surrogate", "'s 'LL 'Ve", "1234567 8"]
+    texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 80))) for _ in range(3000)]
+    assert [_count_in_python(t, encoding) for t in texts] == [len(enc.encode_ordinary(t)) for t in texts]
+
+
+def test_a_counter_builds_tiktokens_encoder_only_past_its_python_allowance(monkeypatch):
+    import memgpt_lite.context.tokens as tokens
+
+    monkeypatch.setattr(tokens, "PYTHON_BPE_CHARS", 50)
+    counter = TokenCounter("cl100k_base")
+    text = "/articles?page=2, /tags/python\n"  # 31 characters
+    first = counter.count_text(text)
+    assert counter._enc is None  # within the allowance: counted in Python
+    assert counter.count_text(text) == first and counter._enc is not None  # 62 > 50: tiktoken from now on
+    assert first == len(load_encoding("cl100k_base").encode_ordinary(text))
