@@ -44,7 +44,7 @@ from bughunt.oracles.base import (
 )
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
-from bughunt.oracles.lists import find_lists, item_runs, targets
+from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, route_of, same_origin
 
@@ -231,8 +231,13 @@ def _shows_record(
     values = [
         value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
     ]
+    # A record's own row shows a stored address as a link to it; on a whole page a link names
+    # another page (an author), not a value of this one.
+    linked = {normalised(a.text()) for a in scope.find_all("a")} if scope is not resource.document else set()
     # A value may stand inside a block with other words ("User: ann" shows the username "ann").
-    return sum(any(holds(v, b) or _words(v) <= b.words for b in shown) for v in values)
+    return sum(
+        any(holds(v, b) or _words(v) <= b.words for b in shown) or normalised(v) in linked for v in values
+    )
 
 
 def record_scope(resource: FetchedPage, form_url: str) -> Node:
@@ -251,7 +256,23 @@ def record_scope(resource: FetchedPage, form_url: str) -> Node:
         item = next((a for a in node.ancestors() if id(a) in items), None)
         if item is not None:
             return item
-    return doc
+    return _naming_item(doc, items, _identifier(form_url)) or doc
+
+
+def _naming_item(doc: Node, items: dict[int, Node], ident: str | None) -> Node | None:
+    """The innermost list item that names the record's identifier in an attribute (a row whose
+    controls carry the record's id in `hx-vals`, a stats link `?id=<id>`, `id="row-<id>"`): its link to
+    the form may be a template a script fills (`/items/{id}/edit`). Only an identifier a record has
+    (a number or an id-like word), never a plain word that a menu may name too."""
+    if ident is None or segment_shape(ident) == ident:
+        return None
+    named = re.compile(rf"(?<![0-9A-Za-z]){re.escape(ident)}(?![0-9A-Za-z])")
+    for node in doc.iter():
+        if any(named.search(value) for value in node.attrs.values()):
+            item = next((a for a in (node, *node.ancestors()) if id(a) in items), None)
+            if item is not None:
+                return item
+    return None
 
 
 def _in_furniture(node: Node) -> bool:
@@ -402,6 +423,9 @@ def _resources(
             yield resource, resource.document
     if answered:
         return
+    if (inline := _inline_record(form, page, fields)) is not None:
+        yield page, inline
+        return
     for urls in _referrers(page, config):
         best: tuple[int, FetchedPage, Node] | None = None
         for url in urls:
@@ -413,6 +437,46 @@ def _resources(
         if best is not None:
             yield best[1], best[2]
             return
+
+
+def _inline_record(
+    form: Node, page: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]]
+) -> Node | None:
+    """The record an edit form was opened beside, on its own page: a form swapped into a list —
+    into the row after the record's row (an inline "edit" row of a table), or into the record's own
+    item — edits that item. The item holding the form (its form skipped: `blocks` reads no form),
+    else the one right before it, when it shows some of the form's filled values."""
+    item = next(
+        (
+            a
+            for a in form.ancestors()
+            if a.tag in ("tr", "li")
+            or (a.parent is not None and any(i is a for i in list_items(a.parent) or []))
+        ),
+        None,
+    )
+    if item is None or item.parent is None:
+        return None
+    values = [_words(v) for node, _n, v, _k, visible in fields if v and visible and node.tag != "select"]
+    siblings = item.parent.elements
+    at = next(n for n, s in enumerate(siblings) if s is item)
+    for scope in (item, *siblings[max(at - 1, 0) : at]):
+        shown = _words_outside_forms(scope)
+        if any(v and v <= shown for v in values):
+            return scope
+    return None
+
+
+def _words_outside_forms(scope: Node) -> set[str]:
+    """The words a part of a page shows outside its forms, a link's target included (a row showing
+    a bookmark's URL as its link)."""
+    words: set[str] = set()
+    for node in scope.iter():
+        if node.tag in _FURNITURE or any(a.tag == "form" for a in node.ancestors()):
+            continue
+        words |= _words(node.get("href"))
+        words.update(w for c in node.children if isinstance(c, str) for w in _words(c))
+    return words
 
 
 def _fetched(fetch: Fetch, url: str) -> FetchedPage | None:
