@@ -29,6 +29,7 @@ from loguru import logger
 
 from bughunt.actions import Action, page_actions
 from bughunt.dom import selector_shape
+from bughunt.oracles.client_errors import partial_document
 from bughunt.page import ClientError, FetchedPage, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
@@ -556,6 +557,11 @@ class BrowserEngine(HttpEngine):
         href (their target is the page they are on; `perform` clicks them there)."""
         walked = page_actions(page)  # the walk that found the links found the clickable elements too
         found = list(walked.actions)
+        if partial_document(page):
+            # A partial opened as a document (an htmx endpoint's rows): its handlers call functions of
+            # the page it is swapped into, so its clicks do nothing here — and a lesson learned from
+            # one (`idle_controls`) would hold for the same control on the real page.
+            return found
         # A link to the page itself (`href="#"`) goes nowhere as a link; its click handler may act
         # (a script's pager, a menu): it is a click. One that leads nowhere is learned as such
         # (`idle_controls`) and not clicked again in that shape.
