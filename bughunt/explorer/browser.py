@@ -83,6 +83,11 @@ WATCH_S = 0.5
 """How long every page is watched after `load` before it is read: a page whose script blocks its
 renderer within this time (a `setTimeout` loop) is caught on its own step, as `networkidle`'s 0.5 s of
 quiet caught it, not on the next page's."""
+LATE_S = 0.5
+"""How long after a click that made no request the page is watched for one a script's timer starts
+(htmx's `hx-trigger="click delay:100ms from:…"`: a pager that reloads its table a moment later) before
+the click is read as one that changed the page in place, or not at all. Under load the timer fires
+late; read too early, a pager's click looks idle and is learned so (`idle_controls`)."""
 _SCRIPTED = frozenset({"xhr", "fetch", "eventsource"})
 """Requests a script makes to render what it fetched: a load that made one waits for quiet before it is
 read (what `load` waits for — the document, its scripts, styles and images — needs no such wait)."""
@@ -448,6 +453,15 @@ class BrowserEngine(HttpEngine):
             self._page.wait_for_timeout(min(wait, stop - now) * 1000)
             now = time.monotonic()
 
+    def _late_request(self, deadline: float, clicked_at: float) -> None:
+        """After a click that made no request yet: watch for one until `LATE_S` after the click, and
+        once one started, wait for quiet again."""
+        stop = min(deadline, clicked_at + LATE_S)
+        while not self._traffic and (now := time.monotonic()) < stop:
+            self._page.wait_for_timeout(min(QUIET_POLL_MS / 1000, stop - now) * 1000)
+        if self._traffic:
+            self._quiet(deadline, since=self._last_traffic)
+
     def _read(self) -> str:
         """The rendered HTML (as `page.content()` gives it, live form values copied into attributes),
         cut at `MAX_BODY_BYTES` characters when the DOM is huge: one round trip (`_READ`)."""
@@ -629,10 +643,12 @@ class BrowserEngine(HttpEngine):
                             detail=f"{CLICK_FAILED} (hidden or disabled)",
                         )
                     self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
+                    clicked_at = time.monotonic()
                     if response:
                         self._settle(deadline)
                     else:
                         self._quiet(deadline)
+                        self._late_request(deadline, clicked_at)
                 except PlaywrightError as exc:
                     # No response came back: not an HTTP error of the page, a control that could not be
                     # clicked (`idle_controls`: its shape is not tried again).
