@@ -279,15 +279,24 @@ def _in_furniture(node: Node) -> bool:
     return any(a.tag in _FURNITURE for a in node.ancestors())
 
 
-def shown_value(doc: Node, keys: set[str]) -> str:
-    """The value a resource page shows for a field with these keys, or ""."""
+def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
+    """The value a resource page shows for a field with these keys, or "". In a record's item of a
+    list (`record_item`) an element named for the field shows its own words, not its links' (a row's
+    secondary line "by ann (view links)" names the owner, not a description) — a word of three
+    letters at least."""
     for node in doc.iter():
         if node.tag in _FURNITURE or _in_furniture(node):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name", "id") if node.get(a)]
         names += [w for c in node.classes for w in (c, *re.split(r"[-_]", c))]
         if any(key(n) in keys for n in names if key(n)):
-            value = node.get("content") if node.tag == "meta" else node.text()
+            if node.tag == "meta":
+                value = node.get("content")
+            elif record_item:
+                value = _text_outside_links(node)
+                value = value if re.search(r"\w{3,}", value) else ""
+            else:
+                value = node.text()
             if value:
                 return value
         if node.tag in ("dt", "th", "label") and key(node.text()) in keys and node.parent is not None:
@@ -298,6 +307,18 @@ def shown_value(doc: Node, keys: set[str]) -> str:
         if labelled := _labelled_text(node, keys):
             return labelled
     return ""
+
+
+def _text_outside_links(node: Node) -> str:
+    parts: list[str] = []
+    stack: list[Node | str] = list(reversed(node.children))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif item.tag not in ("a", "script", "style", "button"):
+            stack.extend(reversed(item.children))
+    return " ".join(" ".join(parts).split())
 
 
 _LABELLED = re.compile(r"^(?P<label>[^:]{1,40}):\s*(?P<value>\S.*)$")
@@ -515,7 +536,7 @@ def check_form_drops_value(
             dropped = [
                 (name, value)
                 for _n, name, _v, keys, _vis in empty
-                if (value := shown_value(scope, keys))
+                if (value := shown_value(scope, keys, record_item=scope is not resource.document))
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form

@@ -411,3 +411,15 @@ def test_an_edit_partial_is_compared_with_the_row_that_names_its_record(note: st
     if fires:
         # The row of this record, not the other row's "Other".
         assert found[0].evidence["shown"] == "Recipes from grandma"
+
+
+def test_a_rows_secondary_line_of_links_is_not_the_fields_value() -> None:
+    # The row has no note: its "note"-styled line only names the owner through links.
+    rows = page(
+        f'<table><tbody><tr id="tr-{UUID}"><td><a href="https://x.test/r">https://x.test/r</a>'
+        '<p class="note">by <a href="/users/ann">ann@mail.test</a> (<a href="/links?user=ann">view links</a>)</p>'
+        "</td></tr><tr><td>other</td></tr></tbody></table>",
+        "/",
+    )
+    config = OracleConfig(linked_from=lambda route: ["/"])
+    assert check_form_drops_value(bookmark_form(""), Fetcher(rows), config) == []
