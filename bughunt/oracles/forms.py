@@ -45,6 +45,7 @@ from bughunt.oracles.base import (
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
+from bughunt.oracles.server_error import soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, route_of, same_origin
 
@@ -506,7 +507,8 @@ def _fetched(fetch: Fetch, url: str) -> FetchedPage | None:
     except OSError as err:
         logger.debug("form oracle could not fetch {}: {}", url, err)
         return None
-    return resource if resource.status < 400 and resource.is_html else None
+    # A not-found page answered 200 (the URL without its edit segment names no page) is no record.
+    return resource if resource.status < 400 and resource.is_html and not soft_not_found(resource) else None
 
 
 def check_form_drops_value(

@@ -423,3 +423,12 @@ def test_a_rows_secondary_line_of_links_is_not_the_fields_value() -> None:
     )
     config = OracleConfig(linked_from=lambda route: ["/"])
     assert check_form_drops_value(bookmark_form(""), Fetcher(rows), config) == []
+
+
+def test_a_not_found_page_answered_200_is_no_record_and_the_row_still_is() -> None:
+    soft_404 = page(
+        '<h2>404 | Link could not be found.</h2><a href="/">Back to homepage</a>', f"/bookmark/{UUID}"
+    )
+    config = OracleConfig(linked_from=lambda route: ["/"])
+    found = check_form_drops_value(bookmark_form(""), Fetcher(soft_404, bookmark_rows()), config)
+    assert [f.evidence["resource_url"] for f in found] == [ORIGIN + "/"]
