@@ -30,7 +30,7 @@ from loguru import logger
 from bughunt.actions import Action, page_actions
 from bughunt.dom import selector_shape
 from bughunt.oracles.client_errors import partial_document
-from bughunt.page import ClientError, FetchedPage, is_html
+from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
@@ -83,6 +83,8 @@ WATCH_S = 0.5
 """How long every page is watched after `load` before it is read: a page whose script blocks its
 renderer within this time (a `setTimeout` loop) is caught on its own step, as `networkidle`'s 0.5 s of
 quiet caught it, not on the next page's."""
+FRAGMENT_SNIFF_BYTES = 4096
+"""How much of a response is read to tell a partial from a page (the doctype or `<html>` comes first)."""
 LATE_S = 0.5
 """How long after a click that made no request the page is watched for one a script's timer starts
 (htmx's `hx-trigger="click delay:100ms from:…"`: a pager that reloads its table a moment later) before
@@ -505,6 +507,7 @@ class BrowserEngine(HttpEngine):
             request = request.redirected_from
         final = self._page.url
         return FetchedPage(
+            served_fragment=self._served_fragment(response, content_type),
             url=final,
             route=self.route_of(final) or bounded_route(final),
             status=response.status if response is not None else 200,
@@ -515,6 +518,20 @@ class BrowserEngine(HttpEngine):
             redirects=tuple(redirects),
             client_errors=tuple(self._errors),
         )
+
+    @staticmethod
+    def _served_fragment(response: Any, content_type: str) -> bool:
+        """Whether the server sent a piece of a page (an htmx partial opened as a document): read from
+        the response, not the document, where a script may have added a title."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        if response is None or not is_html(content_type):
+            return False
+        try:
+            raw = response.body()[:FRAGMENT_SNIFF_BYTES]
+        except PlaywrightError:
+            return False  # a redirect's or an evicted body: read as a page, as before
+        return fragment_text(raw.decode("utf-8", errors="replace"))
 
     def classify(self, route: str, page: FetchedPage) -> FetchResult:
         """`HttpEngine.classify`, except that a navigation the gate refused, or one that left the origin

@@ -151,6 +151,8 @@ def partial_document(page: FetchedPage) -> bool:
     its script errors are the explorer's doing, not a page a user sees."""
     if not page.is_html:
         return False
+    if page.served_fragment:
+        return True  # what the server sent, whatever a script of it added to the document since
     doc = page.document
     return not doc.find_all("title") and not any(s.get("src") for s in doc.find_all("script"))
 
