@@ -257,17 +257,37 @@ def record_scope(resource: FetchedPage, form_url: str) -> Node:
         item = next((a for a in node.ancestors() if id(a) in items), None)
         if item is not None:
             return item
-    return _naming_item(doc, items, _identifier(form_url)) or doc
+    return _naming_item(doc, items, form_url) or doc
 
 
-def _naming_item(doc: Node, items: dict[int, Node], ident: str | None) -> Node | None:
-    """The innermost list item that names the record's identifier in an attribute (a row whose
-    controls carry the record's id in `hx-vals`, a stats link `?id=<id>`, `id="row-<id>"`): its link to
-    the form may be a template a script fills (`/items/{id}/edit`). Only an identifier a record has
-    (a number or an id-like word), never a plain word that a menu may name too."""
+def _record_id(form_url: str) -> re.Pattern[str] | None:
+    """The record identifier an edit URL names, as a whole token (`7` in `tr-7`, not in `17`), when it
+    is one a record has (a number or an id-like word), else None."""
+    ident = _identifier(form_url)
     if ident is None or segment_shape(ident) == ident:
         return None
-    named = re.compile(rf"(?<![0-9A-Za-z]){re.escape(ident)}(?![0-9A-Za-z])")
+    return re.compile(rf"(?<![0-9A-Za-z]){re.escape(ident)}(?![0-9A-Za-z])")
+
+
+def _names_record(doc: Node, form_url: str) -> bool:
+    """Whether a whole page names the record an edit URL carries (in an attribute or its text): a
+    page of the same list that does not is another page of it, and its records are not this one.
+    True when the URL names no record (`/settings`)."""
+    named = _record_id(form_url)
+    if named is None:
+        return True
+    return bool(named.search(doc.text())) or any(
+        named.search(v) for node in doc.iter() for v in node.attrs.values()
+    )
+
+
+def _naming_item(doc: Node, items: dict[int, Node], form_url: str) -> Node | None:
+    """The innermost list item that names the record's identifier in an attribute (a row whose
+    controls carry the record's id in `hx-vals`, a stats link `?id=<id>`, `id="row-<id>"`): its link to
+    the form may be a template a script fills (`/items/{id}/edit`)."""
+    named = _record_id(form_url)
+    if named is None:
+        return None
     for node in doc.iter():
         if any(named.search(value) for value in node.attrs.values()):
             item = next((a for a in (node, *node.ancestors()) if id(a) in items), None)
@@ -454,6 +474,8 @@ def _resources(
             if (resource := _fetched(fetch, url)) is None:
                 continue
             scope = record_scope(resource, page.url)
+            if scope is resource.document and not _names_record(resource.document, page.url):
+                continue  # the list's other page, not the one holding this record (a pager's state)
             if (n := _shows_record(resource, scope, fields)) and (best is None or n > best[0]):
                 best = (n, resource, scope)
         if best is not None:

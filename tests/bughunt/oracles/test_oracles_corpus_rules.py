@@ -432,3 +432,17 @@ def test_a_not_found_page_answered_200_is_no_record_and_the_row_still_is() -> No
     config = OracleConfig(linked_from=lambda route: ["/"])
     found = check_form_drops_value(bookmark_form(""), Fetcher(soft_404, bookmark_rows()), config)
     assert [f.evidence["resource_url"] for f in found] == [ORIGIN + "/"]
+
+
+def test_a_page_of_the_list_that_does_not_hold_the_record_is_not_its_record() -> None:
+    # The record is on the list's next page: this page shows its target in a side panel, and another
+    # record's note first — neither is this record's.
+    other = "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+    rows = page(
+        bookmark_rows()
+        .body.replace("</main>", "<p>Latest: https://x.test/r</p></main>")
+        .replace(UUID, other),
+        "/",
+    )
+    config = OracleConfig(linked_from=lambda route: ["/"])
+    assert check_form_drops_value(bookmark_form(""), Fetcher(rows), config) == []
