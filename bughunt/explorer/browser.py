@@ -83,6 +83,7 @@ WATCH_S = 0.5
 """How long every page is watched after `load` before it is read: a page whose script blocks its
 renderer within this time (a `setTimeout` loop) is caught on its own step, as `networkidle`'s 0.5 s of
 quiet caught it, not on the next page's."""
+_SCRIPT_SRC = re.compile(r"<script\b[^>]*\ssrc\s*=", re.I)
 FRAGMENT_SNIFF_BYTES = 4096
 """How much of a response is read to tell a partial from a page (the doctype or `<html>` comes first)."""
 LATE_S = 0.5
@@ -507,7 +508,7 @@ class BrowserEngine(HttpEngine):
             request = request.redirected_from
         final = self._page.url
         return FetchedPage(
-            served_fragment=self._served_fragment(response, content_type),
+            served_fragment=self._served_fragment(response, content_type, body),
             url=final,
             route=self.route_of(final) or bounded_route(final),
             status=response.status if response is not None else 200,
@@ -520,12 +521,14 @@ class BrowserEngine(HttpEngine):
         )
 
     @staticmethod
-    def _served_fragment(response: Any, content_type: str) -> bool:
+    def _served_fragment(response: Any, content_type: str, body: str) -> bool:
         """Whether the server sent a piece of a page (an htmx partial opened as a document): read from
-        the response, not the document, where a script may have added a title."""
+        the response, not the document, where a script may have added a title. A document that loads
+        a script of its own is a page (`partial_document`), so its body is not asked for: the driver
+        hands over the whole body, a round trip and the page's size."""
         from playwright.sync_api import Error as PlaywrightError
 
-        if response is None or not is_html(content_type):
+        if response is None or not is_html(content_type) or _SCRIPT_SRC.search(body):
             return False
         try:
             raw = response.body()[:FRAGMENT_SNIFF_BYTES]
