@@ -132,8 +132,9 @@ _DOCUMENT_TAG = re.compile(r"(?i)<(?:!doctype|html|head|body)[\s>/]")
 
 def is_fragment(page: FetchedPage) -> bool:
     """An HTML answer that is a piece of a page (an HTMX partial: no doctype, html, head or body tag),
-    swapped into the page that asked for it rather than a page of its own."""
-    return page.is_html and fragment_text(page.body)
+    swapped into the page that asked for it rather than a page of its own. In the browser engine the
+    body is Chromium's document (always with `<html>`): what the server sent says (`served_fragment`)."""
+    return page.served_fragment or (page.is_html and fragment_text(page.body))
 
 
 def fragment_text(body: str) -> bool:

@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from bughunt.explorer.factory import make_engine
-from bughunt.page import FetchedPage
+from bughunt.page import FetchedPage, is_fragment
 from tests.support.loopback import QuietHandler, serving
 
 ORIGIN = "http://app.test"
@@ -57,6 +57,7 @@ def test_a_partial_whose_script_adds_a_title_is_still_read_as_a_partial() -> Non
         try:
             page = engine.fetch("/api/items").page
             assert page is not None and page.title == "pwned" and page.served_fragment
+            assert is_fragment(page)  # one instance samples its template, as over HTTP
             assert [a.kind for a in engine.actions(page)] == ["link"]
         finally:
             engine.close()
