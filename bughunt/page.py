@@ -53,6 +53,9 @@ class FetchedPage:
     """For a state the browser engine reached by a click that left the URL as it was: the page the
     click was made on, and the clicked control's label (untrusted page text). A pager of a single-page
     app that has no addresses (`href="javascript:"`) pages its list this way."""
+    served_fragment: bool = False
+    """The browser engine's page whose server sent a piece of a page (`fragment_text`): its `body` is
+    the document Chromium built around it, where a script may have added a title."""
 
     @cached_property
     def document(self) -> Node:
@@ -129,5 +132,11 @@ _DOCUMENT_TAG = re.compile(r"(?i)<(?:!doctype|html|head|body)[\s>/]")
 
 def is_fragment(page: FetchedPage) -> bool:
     """An HTML answer that is a piece of a page (an HTMX partial: no doctype, html, head or body tag),
-    swapped into the page that asked for it rather than a page of its own."""
-    return page.is_html and bool(page.body.strip()) and _DOCUMENT_TAG.search(page.body) is None
+    swapped into the page that asked for it rather than a page of its own. In the browser engine the
+    body is Chromium's document (always with `<html>`): what the server sent says (`served_fragment`)."""
+    return page.served_fragment or (page.is_html and fragment_text(page.body))
+
+
+def fragment_text(body: str) -> bool:
+    """HTML text that is a piece of a page: no doctype, html, head or body tag."""
+    return bool(body.strip()) and _DOCUMENT_TAG.search(body) is None

@@ -29,7 +29,8 @@ from loguru import logger
 
 from bughunt.actions import Action, page_clicks
 from bughunt.dom import selector_shape
-from bughunt.page import ClientError, FetchedPage, is_html
+from bughunt.oracles.client_errors import partial_document
+from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
@@ -82,6 +83,14 @@ WATCH_S = 0.5
 """How long every page is watched after `load` before it is read: a page whose script blocks its
 renderer within this time (a `setTimeout` loop) is caught on its own step, as `networkidle`'s 0.5 s of
 quiet caught it, not on the next page's."""
+_SCRIPT_SRC = re.compile(r"<script\b[^>]*\ssrc\s*=", re.I)
+FRAGMENT_SNIFF_BYTES = 4096
+"""How much of a response is read to tell a partial from a page (the doctype or `<html>` comes first)."""
+LATE_S = 0.5
+"""How long after a click that made no request the page is watched for one a script's timer starts
+(htmx's `hx-trigger="click delay:100ms from:…"`: a pager that reloads its table a moment later) before
+the click is read as one that changed the page in place, or not at all. Under load the timer fires
+late; read too early, a pager's click looks idle and is learned so (`idle_controls`)."""
 _SCRIPTED = frozenset({"xhr", "fetch", "eventsource"})
 """Requests a script makes to render what it fetched: a load that made one waits for quiet before it is
 read (what `load` waits for — the document, its scripts, styles and images — needs no such wait)."""
@@ -447,6 +456,15 @@ class BrowserEngine(HttpEngine):
             self._page.wait_for_timeout(min(wait, stop - now) * 1000)
             now = time.monotonic()
 
+    def _late_request(self, deadline: float, clicked_at: float) -> None:
+        """After a click that made no request yet: watch for one until `LATE_S` after the click, and
+        once one started, wait for quiet again."""
+        stop = min(deadline, clicked_at + LATE_S)
+        while not self._traffic and (now := time.monotonic()) < stop:
+            self._page.wait_for_timeout(min(QUIET_POLL_MS / 1000, stop - now) * 1000)
+        if self._traffic:
+            self._quiet(deadline, since=self._last_traffic)
+
     def _read(self) -> str:
         """The rendered HTML (as `page.content()` gives it, live form values copied into attributes),
         cut at `MAX_BODY_BYTES` characters when the DOM is huge: one round trip (`_READ`)."""
@@ -490,6 +508,7 @@ class BrowserEngine(HttpEngine):
             request = request.redirected_from
         final = self._page.url
         return FetchedPage(
+            served_fragment=self._served_fragment(response, content_type, body),
             url=final,
             route=self.route_of(final) or bounded_route(final),
             status=response.status if response is not None else 200,
@@ -500,6 +519,22 @@ class BrowserEngine(HttpEngine):
             redirects=tuple(redirects),
             client_errors=tuple(self._errors),
         )
+
+    @staticmethod
+    def _served_fragment(response: Any, content_type: str, body: str) -> bool:
+        """Whether the server sent a piece of a page (an htmx partial opened as a document): read from
+        the response, not the document, where a script may have added a title. A document that loads
+        a script of its own is a page (`partial_document`), so its body is not asked for: the driver
+        hands over the whole body, a round trip and the page's size."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        if response is None or not is_html(content_type) or _SCRIPT_SRC.search(body):
+            return False
+        try:
+            raw = response.body()[:FRAGMENT_SNIFF_BYTES]
+        except PlaywrightError:
+            return False  # a redirect's or an evicted body: read as a page, as before
+        return fragment_text(raw.decode("utf-8", errors="replace"))
 
     def classify(self, route: str, page: FetchedPage) -> FetchResult:
         """`HttpEngine.classify`, except that a navigation the gate refused, or one that left the origin
@@ -556,6 +591,11 @@ class BrowserEngine(HttpEngine):
         href (their target is the page they are on; `perform` clicks them there)."""
         walked = page_clicks(page)  # the actions with their selectors, and the clickable elements
         found = list(walked.actions)
+        if partial_document(page):
+            # A partial opened as a document (an htmx endpoint's rows): its handlers call functions of
+            # the page it is swapped into, so its clicks do nothing here — and a lesson learned from
+            # one (`idle_controls`) would hold for the same control on the real page.
+            return found
         # A link to the page itself (`href="#"`) goes nowhere as a link; its click handler may act
         # (a script's pager, a menu): it is a click. One that leads nowhere is learned as such
         # (`idle_controls`) and not clicked again in that shape.
@@ -623,10 +663,12 @@ class BrowserEngine(HttpEngine):
                             detail=f"{CLICK_FAILED} (hidden or disabled)",
                         )
                     self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
+                    clicked_at = time.monotonic()
                     if response:
                         self._settle(deadline)
                     else:
                         self._quiet(deadline)
+                        self._late_request(deadline, clicked_at)
                 except PlaywrightError as exc:
                     # No response came back: not an HTTP error of the page, a control that could not be
                     # clicked (`idle_controls`: its shape is not tried again).

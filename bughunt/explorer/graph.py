@@ -141,8 +141,15 @@ class ExplorationGraph:
         return [r for r in self.known() if CLICK_MARK not in r]
 
     def linking_to(self, route: str) -> list[str]:
-        """Remembered pages (addresses) that link to `route`, in route order."""
-        return sorted(src for src in self.store.link_table.linking_to(route) if CLICK_MARK not in src)
+        """Remembered pages (addresses) that link to `route`, in route order; a click state that led
+        there (a profile's "Edit" button navigating to the form) stands for the page it was made on."""
+        pages = set()
+        for src in self.store.link_table.linking_to(route):
+            if CLICK_MARK not in src:
+                pages.add(src)
+            elif (click := self.click_of(src)) is not None and CLICK_MARK not in click[0]:
+                pages.add(click[0])
+        return sorted(pages)
 
     def linked(self) -> list[str]:
         """Routes linked from a remembered page, in link-table order."""

@@ -21,12 +21,24 @@ from .store import Bug
 
 
 def inspect(
-    page: FetchedPage, engine: Engine, graph: ExplorationGraph, *, allow_destructive: bool
+    page: FetchedPage,
+    engine: Engine,
+    graph: ExplorationGraph,
+    *,
+    allow_destructive: bool,
+    clicked_on: str | None = None,
 ) -> list[Finding]:
+    """`clicked_on`: the page whose click led here (a button that navigates, no link): it leads to
+    this page before memory has written so."""
+
+    def linked_from(route: str) -> list[str]:
+        pages = graph.linking_to(route)
+        return sorted({*pages, clicked_on}) if clicked_on and route == page.route else pages
+
     config = OracleConfig(
         allow_destructive=allow_destructive,
         known_routes=graph.known_pages,
-        linked_from=graph.linking_to,
+        linked_from=linked_from,
         loaded=graph.is_state,
     )
     # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.

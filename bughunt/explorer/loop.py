@@ -184,7 +184,14 @@ class Explorer:
             )
             facts = read_page(page, self.engine)
             self.hints.absorb(facts, target if CLICK_MARK in target else None)
-            findings = inspect(page, self.engine, graph, allow_destructive=self.config.allow_destructive)
+            clicked = graph.click_of(target)
+            findings = inspect(
+                page,
+                self.engine,
+                graph,
+                allow_destructive=self.config.allow_destructive,
+                clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
+            )
         self.walk.last_text = facts.text if facts is not None else ""
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment

@@ -95,7 +95,7 @@ def check_client_errors(
     most telling error — an uncaught one before a console line."""
     errors = (
         page.client_errors
-        if not _fragment(page)
+        if not partial_document(page)
         else tuple(e for e in page.client_errors if e.kind == "failed_request")
     )
     if errors and page.clicked_from is None and all(_existence_check(e) for e in errors):
@@ -145,12 +145,14 @@ def _existence_check(error: ClientError) -> bool:
     return method in ("GET", "HEAD") and bool(last) and segment_shape(last[0]) in _IDENTIFIERS
 
 
-def _fragment(page: FetchedPage) -> bool:
+def partial_document(page: FetchedPage) -> bool:
     """A partial answer opened as a document (an htmx endpoint's table rows): no title and no script
     of its own, so the functions its handlers call live in the page it is meant to be swapped into —
     its script errors are the explorer's doing, not a page a user sees."""
     if not page.is_html:
         return False
+    if page.served_fragment:
+        return True  # what the server sent, whatever a script of it added to the document since
     doc = page.document
     return not doc.find_all("title") and not any(s.get("src") for s in doc.find_all("script"))
 

@@ -44,6 +44,8 @@ MIN_WORDS = 2
 class Block:
     text: str
     words: frozenset[str]
+    parent: int = 0
+    """Identity of the element holding the block's element: blocks of one parent are siblings."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -104,7 +106,7 @@ def blocks(doc: Node, base: str, resource: str, furniture: frozenset[str] = _FUR
                 children.append(child)
         text = " ".join(" ".join(inline_text).split())
         if text:
-            out.append(Block(text, _words(text)))
+            out.append(Block(text, _words(text), id(node.parent)))
         stack.extend(reversed(children))
     return out
 
@@ -145,9 +147,12 @@ def unlabelled_values(
 
     before = next((p for i in range(index - 1, -1, -1) if values[i] and (p := positions(i))), None)
     after_field = next((i for i in range(index + 1, len(values)) if values[i] and positions(i)), None)
-    if before is None or after_field is None:
+    if before is None:
         return []
     start = min(before)
+    if after_field is None:
+        # Only a field no filled one follows: a filled field the page does not show might stand there.
+        return [] if any(values[index + 1 :]) else _last_shown(values, shown, start, furniture)
     after = [p for p in positions(after_field) if p > start and p not in before]
     if not after:
         return []
@@ -158,6 +163,29 @@ def unlabelled_values(
         and _norm(block.text) not in furniture
         and not any(holds(v, block) for v in values if v)
     ]
+
+
+_SELF_LABELLED = re.compile(r"^[^:]{1,40}:\s*\S")
+
+
+def _last_shown(values: Sequence[str], shown: Sequence[Block], start: int, furniture: set[str]) -> list[str]:
+    """An empty field that ends the form, after the last filled one the page shows (an "about me"
+    under the name it follows):
+    the page's next block, when it stands beside that neighbour's block in one element (the record's
+    own part, not a list of comments further down), reads as content and is no line labelling itself
+    as another field ("Member since: …")."""
+    after = shown[start + 1 : start + 2]
+    if not after or after[0].parent != shown[start].parent:
+        return []
+    block = after[0]
+    if (
+        not _content_like(block)
+        or _SELF_LABELLED.match(block.text)
+        or _norm(block.text) in furniture
+        or any(holds(v, block) for v in values if v)
+    ):
+        return []
+    return [block.text]
 
 
 def normalised(text: str) -> str:

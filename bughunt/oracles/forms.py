@@ -44,8 +44,9 @@ from bughunt.oracles.base import (
 )
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
-from bughunt.oracles.lists import find_lists, item_runs, targets
+from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.server_error import soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import hash_route, route_of, same_origin
 
@@ -239,8 +240,13 @@ def _shows_record(
     values = [
         value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
     ]
+    # A record's own row shows a stored address as a link to it; on a whole page a link names
+    # another page (an author), not a value of this one.
+    linked = {normalised(a.text()) for a in scope.find_all("a")} if scope is not resource.document else set()
     # A value may stand inside a block with other words ("User: ann" shows the username "ann").
-    return sum(any(holds(v, b) or _words(v) <= b.words for b in shown) for v in values)
+    return sum(
+        any(holds(v, b) or _words(v) <= b.words for b in shown) or normalised(v) in linked for v in values
+    )
 
 
 def record_scope(resource: FetchedPage, form_url: str) -> Node:
@@ -259,22 +265,67 @@ def record_scope(resource: FetchedPage, form_url: str) -> Node:
         item = next((a for a in node.ancestors() if id(a) in items), None)
         if item is not None:
             return item
-    return doc
+    return _naming_item(doc, items, form_url) or doc
+
+
+def _record_id(form_url: str) -> re.Pattern[str] | None:
+    """The record identifier an edit URL names, as a whole token (`7` in `tr-7`, not in `17`), when it
+    is one a record has (a number or an id-like word), else None."""
+    ident = _identifier(form_url)
+    if ident is None or segment_shape(ident) == ident:
+        return None
+    return re.compile(rf"(?<![0-9A-Za-z]){re.escape(ident)}(?![0-9A-Za-z])")
+
+
+def _names_record(doc: Node, form_url: str) -> bool:
+    """Whether a whole page names the record an edit URL carries (in an attribute or its text): a
+    page of the same list that does not is another page of it, and its records are not this one.
+    True when the URL names no record (`/settings`)."""
+    named = _record_id(form_url)
+    if named is None:
+        return True
+    return bool(named.search(doc.text())) or any(
+        named.search(v) for node in doc.iter() for v in node.attrs.values()
+    )
+
+
+def _naming_item(doc: Node, items: dict[int, Node], form_url: str) -> Node | None:
+    """The innermost list item that names the record's identifier in an attribute (a row whose
+    controls carry the record's id in `hx-vals`, a stats link `?id=<id>`, `id="row-<id>"`): its link to
+    the form may be a template a script fills (`/items/{id}/edit`)."""
+    named = _record_id(form_url)
+    if named is None:
+        return None
+    for node in doc.iter():
+        if any(named.search(value) for value in node.attrs.values()):
+            item = next((a for a in (node, *node.ancestors()) if id(a) in items), None)
+            if item is not None:
+                return item
+    return None
 
 
 def _in_furniture(node: Node) -> bool:
     return any(a.tag in _FURNITURE for a in node.ancestors())
 
 
-def shown_value(doc: Node, keys: set[str]) -> str:
-    """The value a resource page shows for a field with these keys, or ""."""
+def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
+    """The value a resource page shows for a field with these keys, or "". In a record's item of a
+    list (`record_item`) an element named for the field shows its own words, not its links' (a row's
+    secondary line "by ann (view links)" names the owner, not a description) — a word of three
+    letters at least."""
     for node in doc.iter():
         if node.tag in _FURNITURE or _in_furniture(node):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name", "id") if node.get(a)]
         names += [w for c in node.classes for w in (c, *_CLASS_PARTS.split(c))]
         if any(key(n) in keys for n in names if key(n)):
-            value = node.get("content") if node.tag == "meta" else node.text()
+            if node.tag == "meta":
+                value = node.get("content")
+            elif record_item:
+                value = _text_outside_links(node)
+                value = value if re.search(r"\w{3,}", value) else ""
+            else:
+                value = node.text()
             if value:
                 return value
         if node.tag in ("dt", "th", "label") and key(node.text()) in keys and node.parent is not None:
@@ -285,6 +336,18 @@ def shown_value(doc: Node, keys: set[str]) -> str:
         if labelled := _labelled_text(node, keys):
             return labelled
     return ""
+
+
+def _text_outside_links(node: Node) -> str:
+    parts: list[str] = []
+    stack: list[Node | str] = list(reversed(node.children))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif item.tag not in ("a", "script", "style", "button"):
+            stack.extend(reversed(item.children))
+    return " ".join(" ".join(parts).split())
 
 
 _LABELLED = re.compile(r"^(?P<label>[^:]{1,40}):\s*(?P<value>\S.*)$")
@@ -410,17 +473,62 @@ def _resources(
             yield resource, resource.document
     if answered:
         return
+    if (inline := _inline_record(form, page, fields)) is not None:
+        yield page, inline
+        return
     for urls in _referrers(page, config):
         best: tuple[int, FetchedPage, Node] | None = None
         for url in urls:
             if (resource := _fetched(fetch, url)) is None:
                 continue
             scope = record_scope(resource, page.url)
+            if scope is resource.document and not _names_record(resource.document, page.url):
+                continue  # the list's other page, not the one holding this record (a pager's state)
             if (n := _shows_record(resource, scope, fields)) and (best is None or n > best[0]):
                 best = (n, resource, scope)
         if best is not None:
             yield best[1], best[2]
             return
+
+
+def _inline_record(
+    form: Node, page: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]]
+) -> Node | None:
+    """The record an edit form was opened beside, on its own page: a form swapped into a list —
+    into the row after the record's row (an inline "edit" row of a table), or into the record's own
+    item — edits that item. The item holding the form (its form skipped: `blocks` reads no form),
+    else the one right before it, when it shows some of the form's filled values."""
+    item = next(
+        (
+            a
+            for a in form.ancestors()
+            if a.tag in ("tr", "li")
+            or (a.parent is not None and any(i is a for i in list_items(a.parent) or []))
+        ),
+        None,
+    )
+    if item is None or item.parent is None:
+        return None
+    values = [_words(v) for node, _n, v, _k, visible in fields if v and visible and node.tag != "select"]
+    siblings = item.parent.elements
+    at = next(n for n, s in enumerate(siblings) if s is item)
+    for scope in (item, *siblings[max(at - 1, 0) : at]):
+        shown = _words_outside_forms(scope)
+        if any(v and v <= shown for v in values):
+            return scope
+    return None
+
+
+def _words_outside_forms(scope: Node) -> set[str]:
+    """The words a part of a page shows outside its forms, a link's target included (a row showing
+    a bookmark's URL as its link)."""
+    words: set[str] = set()
+    for node in scope.iter():
+        if node.tag in _FURNITURE or any(a.tag == "form" for a in node.ancestors()):
+            continue
+        words |= _words(node.get("href"))
+        words.update(w for c in node.children if isinstance(c, str) for w in _words(c))
+    return words
 
 
 def _fetched(fetch: Fetch, url: str) -> FetchedPage | None:
@@ -429,7 +537,8 @@ def _fetched(fetch: Fetch, url: str) -> FetchedPage | None:
     except OSError as err:
         logger.debug("form oracle could not fetch {}: {}", url, err)
         return None
-    return resource if resource.status < 400 and resource.is_html else None
+    # A not-found page answered 200 (the URL without its edit segment names no page) is no record.
+    return resource if resource.status < 400 and resource.is_html and not soft_not_found(resource) else None
 
 
 def check_form_drops_value(
@@ -459,7 +568,7 @@ def check_form_drops_value(
             dropped = [
                 (name, value)
                 for _n, name, _v, keys, _vis in empty
-                if (value := shown_value(scope, keys))
+                if (value := shown_value(scope, keys, record_item=scope is not resource.document))
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form

@@ -57,6 +57,24 @@ MAX_ERROR_PAGE_CHARS = 300
 """An error page says little: the block under its heading holds at most this much text."""
 
 
+_SOFT_404 = re.compile(
+    r"^\W*404\b|^\W*(?:page\s+)?not\s+found\b|\b(?:could\s+not|cannot|can't)\s+be\s+found\b", re.I
+)
+
+
+def soft_not_found(page: FetchedPage) -> bool:
+    """A page answered below 400 whose first heading outside banner and menus says the thing asked
+    for is not there ("404 | Link could not be found.", "Page not found"): an app that renders its
+    not-found template with status 200. No page of a record."""
+    if not page.is_html or page.status >= 400:
+        return False
+    for node in page.document.find_all("h1", "h2", "h3"):
+        if any(a.tag in ("nav", "header", "footer") for a in node.ancestors()) or not node.text():
+            continue
+        return bool(_SOFT_404.search(node.text()))
+    return False
+
+
 def soft_error(page: FetchedPage) -> Node | None:
     """The heading of a page that answered below 400 yet *is* a server's error page (an app whose
     error handler renders its error template with status 200): the page's first heading outside its

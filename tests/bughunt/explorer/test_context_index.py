@@ -43,7 +43,11 @@ def _check(store: ExplorerStore, indexes: list[ContextIndex], count: TokenCounte
         assert index.tokens(position) == count.count_lines(text), (index.config, text)
         assert list(index.unvisited()) == _naive_known_unvisited(store)
     for route in {d for ds in table.values() for d in ds} | set(table):
-        want = [src for src, dsts in table.items() if route in dsts and CLICK_MARK not in src]
+        sources = [src for src, dsts in table.items() if route in dsts]
+        made_on = [
+            click[0] for src in sources if (click := graph.click_of(src)) and CLICK_MARK not in click[0]
+        ]
+        want = sorted({src for src in sources if CLICK_MARK not in src} | set(made_on))
         assert graph.linking_to(route) == want
         assert graph.is_known(route) == (route in graph.known())
     rows = store.db.execute(

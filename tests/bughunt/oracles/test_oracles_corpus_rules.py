@@ -14,7 +14,7 @@ import pytest
 
 from bughunt.explorer.inspection import same_root_cause
 from bughunt.explorer.store import Bug
-from bughunt.oracles import Finding
+from bughunt.oracles import Finding, OracleConfig
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.forms import check_form_drops_value
 from bughunt.oracles.lists import has_pagination, identities, list_items
@@ -307,3 +307,142 @@ def test_a_more_button_repeat_of_a_post_known_only_by_its_text_fires() -> None:
     before = feed(posts)
     assert check_duplicate_pagination(feed([*posts, ("bo", "Sun at last."), ("ann", "Hi.")], before)) != []
     assert check_duplicate_pagination(feed([*posts, ("bo", "Snow."), ("ann", "Hi.")], before)) == []
+
+
+# --- a bookmarks table: a row's pencil swaps its edit form into the row right after it -------------
+
+
+def bookmarks(note: str, with_note: bool = True) -> FetchedPage:
+    shown = '<p class="note">Recipes from grandma</p>' if with_note else ""
+    row = f'<tr id="row-3"><td><a href="https://x.test/r">x.test/r</a>{shown}</td><td>3 days</td></tr>'
+    other = '<tr id="row-4"><td><a href="https://y.test/q">y.test/q</a><p class="note">Other</p></td><td>1 day</td></tr>'
+    form = (
+        '<tr class="edit"><td><form hx-patch="/api/bookmarks/3">'
+        '<label>Target: <input name="target" value="https://x.test/r"></label>'
+        f'<label>Note: <input name="note" value="{note}"></label><button>Update</button></form></td></tr>'
+    )
+    return page(f"<table><tbody>{row}{form}{other}</tbody></table>", "/")
+
+
+@pytest.mark.parametrize(
+    ("note", "with_note", "fires"),
+    [("", True, True), ("Recipes from grandma", True, False), ("", False, False)],
+)
+def test_an_edit_form_swapped_in_below_its_row_is_compared_with_that_row(
+    note: str, with_note: bool, fires: bool
+) -> None:
+    found = check_form_drops_value(bookmarks(note, with_note), Fetcher())
+    assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
+    if fires:
+        assert found[0].evidence["field"] == "note" and found[0].evidence["shown"] == "Recipes from grandma"
+
+
+# --- a profile editor with no identifier in its URL; the profile shows "about" under the name -------
+
+
+def profile(about: str) -> FetchedPage:
+    shown = f"<h5>{about}</h5>" if about else ""
+    return page(
+        f'<div class="card"><h1>ann</h1>{shown}<p>Member since: <time>3 days ago</time></p>'
+        '<button>Edit</button></div><div class="posts"><p>First post here today.</p></div>',
+        "/people/ann",
+    )
+
+
+def profile_editor(about: str) -> FetchedPage:
+    return page(
+        '<form><label for="username">Username</label><input id="username" value="ann">'
+        '<label for="email">Email</label><input id="email" value="ann@mail.test">'
+        f'<label for="about">About me</label><input id="about" value="{about}">'
+        '<button type="submit">Save</button></form>',
+        "/edit",
+    )
+
+
+@pytest.mark.parametrize(
+    ("stored", "in_form", "fires"),
+    [
+        ("Loves tea and trains", "", True),
+        ("Loves tea and trains", "Loves tea and trains", False),
+        ("", "", False),
+    ],
+)
+def test_an_empty_last_field_is_the_text_beside_the_shown_field_before_it(
+    stored: str, in_form: str, fires: bool
+) -> None:
+    config = OracleConfig(linked_from=lambda route: ["/people/ann"] if route == "/edit" else [])
+    found = check_form_drops_value(profile_editor(in_form), Fetcher(profile(stored)), config)
+    assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
+    if fires:
+        assert found[0].evidence["field"] == "about" and found[0].evidence["shown"] == stored
+
+
+# --- the same table's edit form opened as a partial of its own, its row's pencil a URL template -----
+
+UUID = "3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f"
+
+
+def bookmark_rows() -> FetchedPage:
+    rows = "".join(
+        f'<tr id="tr-{uid}"><td><a href="https://{host}/r">https://{host}/r</a><p class="note">{note}</p></td>'
+        f'<td><button hx-get="/bookmark/edit/{{id}}" hx-ext="path-params" hx-vals=\'{{"id":"{uid}"}}\'>'
+        "<svg></svg></button></td></tr>"
+        for uid, host, note in [
+            ("0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d", "y.test", "Other"),
+            (UUID, "x.test", "Recipes from grandma"),
+        ]
+    )
+    return page(f"<table><tbody>{rows}</tbody></table>", "/")
+
+
+def bookmark_form(note: str) -> FetchedPage:
+    return page(
+        f'<form hx-patch="/api/bookmarks/{UUID}"><input name="target" value="https://x.test/r">'
+        f'<input name="note" value="{note}"><button>Update</button></form>',
+        f"/bookmark/edit/{UUID}",
+    )
+
+
+@pytest.mark.parametrize(("note", "fires"), [("", True), ("Recipes from grandma", False)])
+def test_an_edit_partial_is_compared_with_the_row_that_names_its_record(note: str, fires: bool) -> None:
+    config = OracleConfig(linked_from=lambda route: ["/"])
+    found = check_form_drops_value(bookmark_form(note), Fetcher(bookmark_rows()), config)
+    assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
+    if fires:
+        # The row of this record, not the other row's "Other".
+        assert found[0].evidence["shown"] == "Recipes from grandma"
+
+
+def test_a_rows_secondary_line_of_links_is_not_the_fields_value() -> None:
+    # The row has no note: its "note"-styled line only names the owner through links.
+    rows = page(
+        f'<table><tbody><tr id="tr-{UUID}"><td><a href="https://x.test/r">https://x.test/r</a>'
+        '<p class="note">by <a href="/users/ann">ann@mail.test</a> (<a href="/links?user=ann">view links</a>)</p>'
+        "</td></tr><tr><td>other</td></tr></tbody></table>",
+        "/",
+    )
+    config = OracleConfig(linked_from=lambda route: ["/"])
+    assert check_form_drops_value(bookmark_form(""), Fetcher(rows), config) == []
+
+
+def test_a_not_found_page_answered_200_is_no_record_and_the_row_still_is() -> None:
+    soft_404 = page(
+        '<h2>404 | Link could not be found.</h2><a href="/">Back to homepage</a>', f"/bookmark/{UUID}"
+    )
+    config = OracleConfig(linked_from=lambda route: ["/"])
+    found = check_form_drops_value(bookmark_form(""), Fetcher(soft_404, bookmark_rows()), config)
+    assert [f.evidence["resource_url"] for f in found] == [ORIGIN + "/"]
+
+
+def test_a_page_of_the_list_that_does_not_hold_the_record_is_not_its_record() -> None:
+    # The record is on the list's next page: this page shows its target in a side panel, and another
+    # record's note first — neither is this record's.
+    other = "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+    rows = page(
+        bookmark_rows()
+        .body.replace("</main>", "<p>Latest: https://x.test/r</p></main>")
+        .replace(UUID, other),
+        "/",
+    )
+    config = OracleConfig(linked_from=lambda route: ["/"])
+    assert check_form_drops_value(bookmark_form(""), Fetcher(rows), config) == []
