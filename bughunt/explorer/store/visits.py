@@ -149,7 +149,10 @@ class Visits:
         seen = self._load()
         s = seen.get(route)
         if s is not None:
-            s.outcome = outcome
+            if s.outcome != outcome:
+                # a page that now fails (or a wall that now loads): it left `explored` or joined it
+                s.outcome = outcome
+                self.changes.touched((route,))
             if s.needs_retest:
                 s.needs_retest = False
                 self._due -= 1
