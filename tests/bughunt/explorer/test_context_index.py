@@ -37,7 +37,11 @@ def _naive_known_unvisited(store: ExplorerStore) -> list[str]:
 
 
 def _check(
-    store: ExplorerStore, indexes: list[ContextIndex], count: TokenCounter, position: str, known: KnownPages,
+    store: ExplorerStore,
+    indexes: list[ContextIndex],
+    count: TokenCounter,
+    position: str,
+    known: KnownPages,
     mirror: set[str],
 ) -> None:
     graph = ExplorationGraph(store)
