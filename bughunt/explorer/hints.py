@@ -63,6 +63,8 @@ class SessionHints:
     known_templates: Counter[str] = field(default_factory=Counter)
     """How many of the known pages (`known`) are of each template (`known_template`)."""
     followed: tuple[Templates | None, int, int] = (None, 0, 0)
+    hashes_read: tuple[object, int, int] = (None, 0, 0)
+    """(the visits, their `hash_epoch`, how much of their `hash_log`) `index` was last updated with."""
     """(templates, their `epoch`, how many of their `changed` routes) `known_template` follows."""
 
     def absorb(self, facts: PageFacts, state: str | None = None) -> None:
@@ -93,9 +95,13 @@ class SessionHints:
     ) -> PlannerHints:
         """The planner's hints for a choice at `position` among `links`; `standing` False for a page
         the explorer is not on (its list items are those it showed when it was loaded)."""
-        hashes = graph.structure_hashes()
+        visits = graph.store.visits
+        hashes = visits.page_hashes()
+        log, (read_from, epoch, read) = visits.hash_log, self.hashes_read
+        touched = log[read:] if read_from is visits and epoch == visits.hash_epoch else None
+        self.hashes_read = (visits, visits.hash_epoch, len(log))
         index = self.index
-        template_of = index.update(hashes, self.siblings, self.grown)
+        template_of = index.update(hashes, self.siblings, self.grown, touched)
         self.grown.clear()
         return PlannerHints(
             template_of=template_of,
