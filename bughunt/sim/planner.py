@@ -567,12 +567,13 @@ class KnownIndex(Generic[N]):
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
         "_followed", "unvisited", "linkers", "_log", "bucket_of", "_buckets", "_bucketed", "_by_path",
-        "_stale", "_alias_true",
+        "_stale", "_alias_true", "_rewrites",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
         self.memory, self.routes = weakref.ref(memory), routes  # the index never keeps a memory alive
         self._items: list[tuple[N, Sequence[N]]] = []
+        self._rewrites = memory.rewrites
         self.referrers: Counter[N] = Counter()
         self._aliases = FirstPageAliases()
         self._candidates: dict[N, str] = {}
@@ -598,7 +599,8 @@ class KnownIndex(Generic[N]):
         if memory is None:
             return
         old = len(self._items)
-        if len(memory) >= old and list(islice(memory.items(), old)) == self._items:
+        if memory.rewrites == self._rewrites and len(memory) >= old:
+            # only added at the end since the last look (`Memory.rewrites`)
             new = list(islice(memory.items(), old, None))
         else:
             self.__init__(memory, self.routes)  # type: ignore[misc]
