@@ -123,7 +123,9 @@ class Chooser:
             view=self.view,
             rnd=mulberry32(derive_seed(self.config.seed, n)),
             render_context=lambda: self.context.text(position),
-            context_tokens=self.context.tokens(position),
+            # a look-ahead's choice is asked of a policy without a model and its tokens are dropped
+            # (`past_hubs`): no working context is weighed for it
+            context_tokens=0 if ahead else self.context.tokens(position),
             step=n,
             budget_left=self.config.budget - clicks,
             last=walk.last,

@@ -10,13 +10,14 @@ and a structural variant's own links. No other policy reads them.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bughunt.planning import TEMPLATE_SAMPLE, leads_on
 
 from .facts import PageFacts
 from .graph import ExplorationGraph
+from .known_pages import KnownPages
 from .policies import PlannerHints
 from .templates import TemplateIndex, Templates, below_item
 
@@ -56,11 +57,14 @@ class SessionHints:
     index: TemplateIndex = field(default_factory=TemplateIndex)
     grown: set[tuple[str, str]] = field(default_factory=set)
     """Sibling groups that grew since the index last read them."""
-    known: set[str] = field(default_factory=set)
+    known: KnownPages | None = None
+    """The pages memory knows, followed from the store's writes (made at the first choice)."""
     known_template: dict[str, str] = field(default_factory=dict)
     known_templates: Counter[str] = field(default_factory=Counter)
     """How many of the known pages (`known`) are of each template (`known_template`)."""
     followed: tuple[Templates | None, int, int] = (None, 0, 0)
+    hashes_read: tuple[object, int, int] = (None, 0, 0)
+    """(the visits, their `hash_epoch`, how much of their `hash_log`) `index` was last updated with."""
     """(templates, their `epoch`, how many of their `changed` routes) `known_template` follows."""
 
     def absorb(self, facts: PageFacts, state: str | None = None) -> None:
@@ -91,46 +95,61 @@ class SessionHints:
     ) -> PlannerHints:
         """The planner's hints for a choice at `position` among `links`; `standing` False for a page
         the explorer is not on (its list items are those it showed when it was loaded)."""
-        hashes = graph.structure_hashes()
+        visits = graph.store.visits
+        hashes = visits.page_hashes()
+        log, (read_from, epoch, read) = visits.hash_log, self.hashes_read
+        touched = log[read:] if read_from is visits and epoch == visits.hash_epoch else None
+        self.hashes_read = (visits, visits.hash_epoch, len(log))
         index = self.index
-        template_of = index.update(hashes, self.siblings, self.grown)
+        template_of = index.update(hashes, self.siblings, self.grown, touched)
         self.grown.clear()
         return PlannerHints(
             template_of=template_of,
             probes=frozenset(self.probes),
-            samples=self._samples(template_of, graph.known_pages()),
+            samples=self._samples(template_of, self._known_pages(graph)),
             popularity=self.popularity,
             saturated=index.saturated() | _broken(graph, template_of),
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
         )
 
-    def _samples(self, template_of: Templates, routes: list[str]) -> dict[str, int]:
+    def _known_pages(self, graph: ExplorationGraph) -> KnownPages:
+        known = self.known
+        if known is None or known.graph is not graph:
+            known = self.known = KnownPages(graph)
+            self.followed = (None, 0, 0)  # the counts were of another memory's pages
+        return known
+
+    def _samples(self, template_of: Templates, known: KnownPages) -> dict[str, int]:
         # Items a page lists side by side are where the data varies most: one more instance of
         # those. A page under such an item (its tabs, its sub-pages) is one page of its own template
         # per item: the items' samples already vary the data, one item's view covers the view. A
         # fragment's template is a state of a page, seen once.
         listed = template_of.listed
         samples = {t: TEMPLATE_SAMPLE + 1 for t in listed}
-        for t in self._known_templates(template_of, routes) - listed:
+        for t in self._known_templates(template_of, known) - listed:
             if any(below_item(t, item) for item in listed):
                 samples[t] = 1
         samples.update((template_of(r), 1) for r in self.partials)
         return samples
 
-    def _known_templates(self, template_of: Templates, routes: list[str]) -> set[str]:
-        """The templates of `routes` (the pages memory knows), from what changed since the last call:
-        routes newly known or forgotten, and those whose template changed."""
+    def _known_templates(self, template_of: Templates, known: KnownPages) -> set[str]:
+        """The templates of the pages memory knows, from what changed since the last call: routes
+        newly known or forgotten, and those whose template changed."""
         counts, of = self.known_templates, self.known_template
-        now = set(routes)
+        added, removed = known.changes()
         fn, epoch, read = self.followed
         if fn is not template_of or epoch != template_of.epoch:
-            self.known, read = set(), 0
+            # every answer may have changed: each known page's template is asked again
             of.clear()
             counts.clear()
-        changed = (set(template_of.changed[read:]) & self.known & now) | (now - self.known)
-        for route in self.known - now:
-            counts[of.pop(route)] -= 1
+            changed: Iterable[str] = known.routes
+        else:
+            for route in removed:
+                counts[of.pop(route)] -= 1
+            routes = known.routes
+            again = {r for r in template_of.changed[read:] if r in routes and r not in added}
+            changed = again | added
         for route in changed:
             old = of.get(route)
             if old is not None:
@@ -138,7 +157,6 @@ class SessionHints:
             of[route] = template = template_of(route)
             counts[template] += 1
         self.followed = (template_of, template_of.epoch, len(template_of.changed))
-        self.known = now
         return {t for t, n in counts.items() if n > 0}
 
 

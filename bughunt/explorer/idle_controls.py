@@ -191,4 +191,4 @@ def scrub(view: View, is_idle: Callable[[str, str], bool]) -> None:
     for node, links in list(mem.items()):
         kept = tuple(r for r in links if not is_idle(r, node))
         if len(kept) != len(links):
-            dict.__setitem__(mem, node, kept)
+            mem[node] = kept  # in place: its place in the eviction order stays

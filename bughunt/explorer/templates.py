@@ -16,6 +16,7 @@ one; this makes the promise hold whatever a fetcher returns).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -143,13 +144,15 @@ class TemplateIndex:
     `variant` read)."""
 
     __slots__ = (
-        "function", "_items", "_rank", "_members", "_values", "_groups_of", "_merged_groups",
+        "function", "_items", "_read", "_rank", "_members", "_values", "_groups_of", "_merged_groups",
         "_hash_merged", "_sibling_merged", "_sibling_sizes", "_template_of_loaded", "loaded",
     )  # fmt: skip
 
     def __init__(self) -> None:
         self.function = Templates({}, {}, frozenset())
         self._items: list[tuple[str, str | None]] = []
+        self._read: dict[str, int] = {}
+        """Route → its place in `_items` (the hashes read so far)."""
         self._rank: dict[tuple[Any, ...], int] = {}
         self._members: dict[tuple[Any, ...], list[str]] = {}
         self._values: dict[tuple[Any, ...], set[str]] = {}
@@ -164,21 +167,26 @@ class TemplateIndex:
 
     def update(
         self, hashes: Mapping[str, str | None], siblings: Mapping[tuple[str, str], Sequence[str]],
-        changed: Iterable[tuple[str, str]],
+        changed: Iterable[tuple[str, str]], touched: Sequence[str] | None = None,
     ) -> Templates:  # fmt: skip
         """The templates of `hashes` and `siblings` (as `template_function(hashes, siblings.values())`),
-        `changed` naming the sibling groups that grew since the last call."""
-        items = list(hashes.items())
-        old = len(self._items)
-        if len(items) < old or items[:old] != self._items:
+        `changed` naming the sibling groups that grew since the last call. `touched`, when given, names
+        every route whose entry in `hashes` was added, changed or taken out since the last call (the
+        store's `Visits.hash_log`): the hashes read before are then checked by those routes alone,
+        not compared whole at every step."""
+        new = self._gained(hashes, touched)
+        if new is None:
             sizes, epoch = dict.fromkeys(siblings, 0), self.function.epoch
             self.__init__()  # type: ignore[misc]
             self._sibling_sizes, self.function.epoch = sizes, epoch + 1
-            changed, old = siblings, 0
-        self._items = items
+            changed, new = siblings, list(hashes.items())
+        items, read = self._items, self._read
+        for route, digest in new:
+            read[route] = len(items)
+            items.append((route, digest))
         fn = self.function
         merged_before = len(fn._merged)
-        for route, digest in items[old:]:
+        for route, digest in new:
             self._add(route, digest)
         for key in changed:
             group = siblings.get(key, ())
@@ -195,6 +203,28 @@ class TemplateIndex:
             fn.listed = frozenset(self._sibling_merged.values())
             self._retemplate_loaded()
         return fn
+
+    def _gained(
+        self, hashes: Mapping[str, str | None], touched: Sequence[str] | None
+    ) -> list[tuple[str, str | None]] | None:
+        """The entries of `hashes` after those read so far, or None when one of those changed (its
+        structure hash, or its place: a route taken out or put before it)."""
+        items, old = self._items, len(self._items)
+        if len(hashes) < old:
+            return None
+        if touched is None:
+            every = list(hashes.items())
+            return every[old:] if every[:old] == items else None
+        new = list(islice(hashes.items(), old, None))
+        gained = {route for route, _ in new}
+        for route in touched:
+            at = self._read.get(route)
+            if at is None:
+                if route in hashes and route not in gained:
+                    return None  # put before the entries read: they moved
+            elif route not in hashes or hashes[route] != items[at][1]:
+                return None
+        return new
 
     def _add(self, route: str, digest: str | None) -> None:
         fn = self.function

@@ -38,10 +38,18 @@ class KnownLinks(Protocol[N]):
 class Memory(dict[N, Sequence[N]]):
     """Visit record + link table (node → remembered links) with an optional capacity and eviction.
 
-    A dict subclass so the strategies' membership tests stay at C speed; write through `write` only.
+    A dict subclass so the strategies' membership tests stay at C speed; write through `write` only
+    (links replaced in place with ``memory[node] = links``, never ``dict.__setitem__``: `rewrites`).
     """
 
-    __slots__ = ("capacity", "eviction", "rnd", "evictions", "__weakref__")  # the planner's index follows one
+    __slots__ = (
+        "capacity",
+        "eviction",
+        "rnd",
+        "evictions",
+        "rewrites",
+        "__weakref__",
+    )  # the planner's index follows one
 
     def __init__(
         self, capacity: int | None = None, eviction: Eviction = "fifo", rnd: Rng | None = None
@@ -57,6 +65,19 @@ class Memory(dict[N, Sequence[N]]):
         self.eviction = eviction
         self.rnd = rnd
         self.evictions = 0
+        self.rewrites = 0
+        """Changes other than a node added at the end — an eviction, a revisit moved to the end, links
+        replaced in place: a reader that follows the memory by what it gained (the planner's
+        `KnownIndex`) starts afresh when this moves, instead of comparing the whole memory each time."""
+
+    def __setitem__(self, node: N, links: Sequence[N]) -> None:
+        if node in self:
+            self.rewrites += 1
+        super().__setitem__(node, links)
+
+    def __delitem__(self, node: N) -> None:
+        self.rewrites += 1
+        super().__delitem__(node)
 
     def links(self, node: N) -> Sequence[N]:
         """Remembered links of `node`; empty when the node is not (or no longer) remembered."""

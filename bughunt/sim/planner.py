@@ -566,15 +566,22 @@ class KnownIndex(Generic[N]):
 
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
-        "_followed", "unvisited", "linkers", "_log", "bucket_of", "_buckets", "_bucketed",
+        "_followed", "unvisited", "linkers", "_log", "bucket_of", "_buckets", "_bucketed", "_by_path",
+        "_stale", "_alias_true", "_rewrites",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
         self.memory, self.routes = weakref.ref(memory), routes  # the index never keeps a memory alive
         self._items: list[tuple[N, Sequence[N]]] = []
+        self._rewrites = memory.rewrites
         self.referrers: Counter[N] = Counter()
         self._aliases = FirstPageAliases()
         self._candidates: dict[N, str] = {}
+        # A candidate's answer reads only the seen pages and siblings of its own path: kept per
+        # candidate, asked again when its path gained one (`_stale`), not for every candidate each choice.
+        self._by_path: dict[str, list[N]] = {}
+        self._stale: set[str] = set()
+        self._alias_true: set[N] = set()
         self._covered: Counter[str] = Counter()
         self._template_of: dict[N, str] = {}
         self._followed: tuple[object, int, int, int] = (None, -1, 0, 0)
@@ -592,13 +599,14 @@ class KnownIndex(Generic[N]):
         if memory is None:
             return
         old = len(self._items)
-        if len(memory) >= old and list(islice(memory.items(), old)) == self._items:
+        if memory.rewrites == self._rewrites and len(memory) >= old:
+            # only added at the end since the last look (`Memory.rewrites`)
             new = list(islice(memory.items(), old, None))
         else:
             self.__init__(memory, self.routes)  # type: ignore[misc]
             new = list(memory.items())
         aliases, candidates, referrers, routes = self._aliases, self._candidates, self.referrers, self.routes
-        unvisited, linkers, log = self.unvisited, self.linkers, self._log
+        unvisited, linkers, log, stale = self.unvisited, self.linkers, self._log, self._stale
         for p, links in new:
             if p in unvisited:
                 del unvisited[p]
@@ -607,6 +615,7 @@ class KnownIndex(Generic[N]):
             if r is not None:
                 aliases.add_seen(r)
                 aliases.add_sibling(r)
+                stale.add(r.partition("?")[0])
             for q in links:
                 referrers[q] += 1
                 linkers.setdefault(q, []).append(p)
@@ -615,8 +624,11 @@ class KnownIndex(Generic[N]):
                     log.append((q, True))
                 if referrers[q] == 1 and (rq := _route(routes, q)) is not None and "?" in rq:
                     aliases.add_sibling(rq)
-                    if _FIRST.search(rq.partition("?")[2]):
+                    path, _, query = rq.partition("?")
+                    stale.add(path)
+                    if _FIRST.search(query):
                         candidates[q] = rq
+                        self._by_path.setdefault(path, []).append(q)
         self._items.extend(new)
 
     def _follow(
@@ -702,7 +714,15 @@ class KnownIndex(Generic[N]):
         memory, alias = self.memory(), self._aliases
         if memory is None:
             return set()
-        return {q for q, r in self._candidates.items() if q not in memory and alias(r)}
+        true, candidates = self._alias_true, self._candidates
+        for path in self._stale:
+            for q in self._by_path.get(path, ()):
+                if alias(candidates[q]):
+                    true.add(q)
+                else:
+                    true.discard(q)
+        self._stale.clear()
+        return {q for q in true if q not in memory}
 
 
 def _pairs(query: str) -> list[tuple[str, str]]:

@@ -347,3 +347,26 @@ def test_a_variant_item_is_wanted_like_an_instance_of_an_unsampled_template():
         lambda r: r.rsplit("/", 1)[0] + "/<n>", variants=posts[3:]
     )
     assert _choices(with_variants, "/people/me", ("/", *posts[3:]), mem) <= set(posts[3:])
+
+
+def test_only_the_choice_made_standing_on_a_page_weighs_the_working_context(tmp_path):
+    # After each step the chooser asks the policy standing on the page (its tokens are what the
+    # step reports), then, past a remembered hub, what it would choose further on (`past_hubs`):
+    # those look-aheads drop their tokens, so no working context is weighed for them.
+    store = ExplorerStore(tmp_path / "s")
+    per_step: list[list[int]] = [[]]
+    with _serving(_people_site()) as url, make_policy("planner", store=store) as inner:
+        policy = _Recording(inner)
+        fetcher = HttpEngine(url, timeout=2.0, respect_robots=False)
+
+        def stepped(_outcome) -> None:
+            per_step[-1] = [d.context_tokens for d in policy.decisions]
+            policy.decisions = []
+            per_step.append([])
+
+        Explorer(store, fetcher, policy, SessionConfig(budget=24, retries=0), on_step=stepped).run()
+    store.close()
+    choices = [tokens for tokens in per_step if tokens]
+    assert all(tokens[0] > 0 for tokens in choices), choices
+    assert all(t == 0 for tokens in choices for t in tokens[1:]), choices
+    assert any(len(tokens) > 1 for tokens in choices), choices  # the walk went past hubs

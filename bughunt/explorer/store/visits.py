@@ -4,7 +4,7 @@ which are due for re-test."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,13 @@ class Visits:
         self._seen: dict[str, _Seen] | None = None
         self._due = 0
         self._order = 0
+        self._hashes: dict[str, str | None] | None = None
+        self.hash_log: list[str] = []
+        """Routes whose entry in `page_hashes` was added, changed or taken out since `hash_epoch` last
+        moved, in order: what a reader that keeps figures over the hashes (the planner's templates)
+        reads instead of comparing them all at every step."""
+        self.hash_epoch = 0
+        """Moves when `page_hashes` changed in ways `hash_log` does not name (the copy dropped or re-sorted)."""
 
     def _load(self) -> dict[str, _Seen]:
         if self._seen is None:
@@ -58,7 +65,13 @@ class Visits:
 
     def forget_copy(self) -> None:
         self._seen = None
+        self._rehashed()
         self.changes.dropped()
+
+    def _rehashed(self) -> None:
+        self._hashes = None
+        self.hash_epoch += 1
+        self.hash_log.clear()
 
     def _dropped(self, rows: int) -> int:
         """A write of many rows at once: the copy is read again when next needed."""
@@ -118,7 +131,14 @@ class Visits:
 
     def structure_hashes(self) -> dict[str, str | None]:
         """Route → structure hash of its last successful fetch (None when unknown), in first-visit order."""
-        return {r: s.structure_hash for r, s in self._load().items() if s.outcome == "page"}
+        return dict(self.page_hashes())
+
+    def page_hashes(self) -> Mapping[str, str | None]:
+        """`structure_hashes` itself, kept in step with the writes, not to be changed (read at every
+        choice, where a copy would grow with memory)."""
+        if self._hashes is None:
+            self._hashes = {r: s.structure_hash for r, s in self._load().items() if s.outcome == "page"}
+        return self._hashes
 
     # -- writes (inside the store's `transaction()`) ---------------------------------------------
     def record(
@@ -149,7 +169,13 @@ class Visits:
         seen = self._load()
         s = seen.get(route)
         if s is not None:
-            s.outcome = outcome
+            if s.outcome != outcome:
+                # a page that now fails (or a wall that now loads): it left `explored` or joined it
+                if "page" in (s.outcome, outcome):
+                    self._hashes = None
+                    self.hash_log.append(route)
+                s.outcome = outcome
+                self.changes.touched((route,))
             if s.needs_retest:
                 s.needs_retest = False
                 self._due -= 1
@@ -158,9 +184,14 @@ class Visits:
         self._order += 1
         last = next(reversed(seen.values()), None)
         seen[route] = _Seen(outcome, None, False, first)
+        if outcome == "page":
+            if self._hashes is not None:
+                self._hashes[route] = None
+            self.hash_log.append(route)
         if last is not None and first < last.first:
             # a clock that went back: the table's order is by first-visit time
             self._seen = dict(sorted(seen.items(), key=lambda kv: kv[1].first))
+            self._rehashed()
         self.changes.touched((route,))
 
     def forget(self, outcomes: Iterable[str], route: str | None = None) -> int:
@@ -179,6 +210,10 @@ class Visits:
         self.db.execute("UPDATE pages SET structure_hash = ? WHERE route = ?", (digest, route))
         s = self._seen.get(route) if self._seen is not None else None
         if s is not None:
+            if s.outcome == "page" and s.structure_hash != digest:
+                self.hash_log.append(route)
+                if self._hashes is not None:
+                    self._hashes[route] = digest
             s.structure_hash = digest
         return row["structure_hash"] if row else None
 

@@ -11,6 +11,7 @@ import pytest
 
 from bughunt.explorer.choose import _nearest
 from bughunt.explorer.graph import CLICK_MARK, ExplorationGraph
+from bughunt.explorer.known_pages import KnownPages
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.views import ContextIndex, MemoryConfig, render_working_context
 from bughunt.planning import bfs_paths
@@ -35,8 +36,22 @@ def _naive_known_unvisited(store: ExplorerStore) -> list[str]:
     return sorted({d for ds in table.values() for d in ds} - set(store.visits.visited()))
 
 
-def _check(store: ExplorerStore, indexes: list[ContextIndex], count: TokenCounter, position: str) -> None:
+def _check(
+    store: ExplorerStore,
+    indexes: list[ContextIndex],
+    count: TokenCounter,
+    position: str,
+    known: KnownPages,
+    mirror: set[str],
+) -> None:
     graph = ExplorationGraph(store)
+    # the known pages as a set, and its changes replayed on a copy, are the list read from the store
+    added, removed = known.changes()
+    assert not added & removed
+    assert not added & mirror and removed <= mirror
+    mirror -= removed
+    mirror |= added
+    assert known.routes == mirror == set(graph.known_pages())
     table = store.link_table.all()
     for index in indexes:
         text = render_working_context(store, position, index.config)
@@ -68,6 +83,7 @@ def test_kept_figures_match_the_store_after_every_kind_of_write(tmp_path, seed):
     store = ExplorerStore(tmp_path / "s")
     try:
         indexes = [ContextIndex(store, config, count.count_lines) for config in CONFIGS]
+        known, mirror = KnownPages(ExplorationGraph(store)), set[str]()
         clock = 100.0
         for i in range(120):
             route = f"/p/{rnd.randrange(40)}"
@@ -78,7 +94,9 @@ def test_kept_figures_match_the_store_after_every_kind_of_write(tmp_path, seed):
                 with store.transaction():
                     if what < 0.6:
                         outcome = rnd.choice(("page", "page", "page", "http_error", "redirect"))
-                        store.visits.record(route, outcome, 200, "1", _routes(rnd), clock)
+                        # (no links: a fetch that failed keeps the page's links, its outcome changes)
+                        links = _routes(rnd) if rnd.random() < 0.8 else None
+                        store.visits.record(route, outcome, 200, "1", links, clock)
                         store.visits.set_structure_hash(route, rnd.choice(("h1", "h2", None)))
                     elif what < 0.7:
                         store.visits.mark_route_for_retest(route)
@@ -100,8 +118,8 @@ def test_kept_figures_match_the_store_after_every_kind_of_write(tmp_path, seed):
             except KeyboardInterrupt:
                 pass
             if i % 3 == 0:
-                _check(store, indexes, count, route)
-        _check(store, indexes, count, "/p/0")
+                _check(store, indexes, count, route, known, mirror)
+        _check(store, indexes, count, "/p/0", known, mirror)
     finally:
         store.close()
 

@@ -5,9 +5,11 @@ of random walks that add pages, grow sibling groups, change a page's structure a
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.templates import TemplateIndex, saturated_templates, template_function, variant
 
 _SEGMENTS = ["a", "b", "c", "7", "12", "web-dev", "x-1"]
@@ -59,3 +61,52 @@ def test_a_sibling_group_that_did_not_grow_is_not_read_again() -> None:
     assert index.update({}, siblings, set(siblings))("/profile/carol") == "/profile/<slug>"
     # the group is read when named as grown; a later call without it keeps what it learned
     assert index.update({"/": "h"}, siblings, set())("/profile/dave") == "/profile/<slug>"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_index_fed_the_stores_hash_log_starts_afresh_exactly_when_a_whole_comparison_would(
+    tmp_path: Path, seed: int
+) -> None:
+    # The store's visits, written as a session writes them (first visits, revisits that change a
+    # page's outcome or structure, the clock going back, forgotten pages); one index told the routes
+    # `Visits.hash_log` names, one comparing every hash each time: the same epochs, the same answers.
+    rnd = random.Random(seed)
+    store = ExplorerStore(tmp_path / "s")
+    told, whole = TemplateIndex(), TemplateIndex()
+    read: tuple[int, int] = (-1, 0)
+    restarts = 0
+    clock = 100.0
+    try:
+        for _step in range(80):
+            route = _route(rnd)
+            clock += rnd.choice((1.0, 1.0, 1.0, -5.0))
+            with store.transaction():
+                roll = rnd.random()
+                if roll < 0.05:
+                    store.visits.forget(["http_error"])
+                else:
+                    outcome = rnd.choice(("page", "page", "page", "http_error"))
+                    store.visits.record(route, outcome, 200, "1", None, clock)
+                    store.visits.set_structure_hash(route, rnd.choice(["h1", "h2", "h3", None]))
+            visits = store.visits
+            hashes = visits.page_hashes()
+            touched = visits.hash_log[read[1] :] if read[0] == visits.hash_epoch else None
+            read = (visits.hash_epoch, len(visits.hash_log))
+            epoch = whole.function.epoch
+            a = told.update(hashes, {}, (), touched)
+            b = whole.update(dict(hashes), {}, ())
+            restarts += b.epoch != epoch
+            assert a.epoch == b.epoch
+            assert hashes == visits.structure_hashes() == _hashes_in_the_store(store)
+            for r in [*hashes, _route(rnd)]:
+                assert a(r) == b(r)
+    finally:
+        store.close()
+    assert restarts >= 2  # the walks change hashes already read, not only add new ones
+
+
+def _hashes_in_the_store(store: ExplorerStore) -> dict[str, str | None]:
+    rows = store.db.execute(
+        "SELECT route, structure_hash FROM pages WHERE outcome = 'page' ORDER BY first_visited_at, rowid"
+    )
+    return {r["route"]: r["structure_hash"] for r in rows}

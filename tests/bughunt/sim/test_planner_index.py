@@ -153,7 +153,7 @@ def test_the_kept_index_chooses_as_the_planner_that_recomputes_everything() -> N
             if step % 9 == 8 and len(memory) > 2:
                 # a link taken out of a remembered page (idle controls are scrubbed so): the index rebuilds
                 node = next(iter(memory))
-                dict.__setitem__(memory, node, tuple(memory[node])[1:])
+                memory[node] = tuple(memory[node])[1:]
             memory.write(cur, site[cur])
             hashes[cur] = rnd.choice(["h1", "h2"])
             siblings.setdefault((cur, "li"), []).extend(site[cur][:3])
@@ -207,7 +207,7 @@ def test_the_searches_cut_short_choose_as_the_full_search() -> None:
             memory.write(cur, site[cur])
             if step % 7 == 6:
                 node = rnd.choice(list(memory))
-                dict.__setitem__(memory, node, ())  # a remembered page's links scrubbed: parts cut off
+                memory[node] = ()  # a remembered page's links scrubbed: parts cut off
             hashes[cur] = rnd.choice(["h1", "h2"])
             siblings.setdefault((cur, "li"), []).extend(site[cur][:3])
             template_of = (
@@ -223,6 +223,8 @@ def test_the_searches_cut_short_choose_as_the_full_search() -> None:
             index = kept._indexes[0]
             known = {q for p in memory for q in memory[p] if q not in memory}
             assert set(index.unvisited) == known, (seed, step)
+            linked = [q for p in memory for q in memory[p]]
+            assert index.aliases() == Planner()._aliases(cur, list(memory), linked), (seed, step)
             kept_buckets = index.buckets(template_of)
             if kept_buckets is not None:
                 by_template: dict[str, set[str]] = {}
@@ -248,7 +250,7 @@ def test_a_trip_reads_only_the_map_up_to_its_target() -> None:
     for i in range(2):
         memory.write(f"/item/{i}", [])  # the item type is sampled
     memory.write(chain[0], [])
-    dict.__setitem__(memory, chain[3], [chain[4], "/item/3", "/fresh/x"])
+    memory[chain[3]] = [chain[4], "/item/3", "/fresh/x"]
     reads = 0
     links_of = memory.links
 
