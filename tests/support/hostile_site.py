@@ -80,6 +80,16 @@ PAGES = {
     "/ok/2": '<!doctype html><title>Two</title><h1>Two</h1><a href="/">home</a>',
     "/spin-before": "<!doctype html><title>Spin</title><script>for(;;){}</script><h1>never</h1>",
     "/spin-after": "<!doctype html><title>Spin</title><h1>Spin</h1><script>setTimeout(() => { for(;;){} }, 300)</script>",
+    # the timer is set through a fresh frame's `setTimeout`, one the page's own window never wrapped
+    "/spin-in-frame": "<!doctype html><title>Spin</title><h1>Spin</h1><script>"
+    "const f = document.createElement('iframe'); document.body.appendChild(f);"
+    "f.contentWindow.setTimeout(() => { for(;;){} }, 300)</script>",
+    "/late": "<!doctype html><title>Late</title><h1>Soon</h1><script>"
+    "setTimeout(() => { document.querySelector('h1').textContent = 'Later'; }, 200)</script>",
+    # lies to the engine's timer record: a timer overdue for ever, and a `setTimeout` of its own
+    "/lies": "<!doctype html><title>Lies</title><h1>Lies</h1><script>"
+    "const n = Object.getOwnPropertyNames(window).find(k => k.startsWith('__bughunt_'));"
+    "if (n) { window[n].put('x', 0); } window.setTimeout = () => 0;</script>",
     "/alerts": "<!doctype html><title>Alerts</title><h1>Alerts</h1><script>for(;;) alert('x')</script>",
     "/alerts-3000": "<!doctype html><title>Alerts</title><h1>Alerts</h1><script>for (let i = 0; i < 3000; i++) alert(i)</script>",
     "/refresh": '<!doctype html><title>Refresh</title><meta http-equiv="refresh" content="0"><h1>Again</h1>',
