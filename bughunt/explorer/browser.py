@@ -151,6 +151,9 @@ class BrowserEngine(HttpEngine):
     _navigations: int = field(default=0, init=False, repr=False)
     _in_flight: set[Any] = field(default_factory=set, init=False, repr=False)
     """The tab's requests started since `_watch` and not yet ended (from the request events)."""
+    _answered: set[Any] = field(default_factory=set, init=False, repr=False)
+    """Those of `_in_flight` made by a script (`_SCRIPTED`) whose answer has arrived: a body the page
+    never reads is never reported finished, and the page's own record says whether it is reading it."""
     _traffic: int = field(default=0, init=False, repr=False)
     """Request events (start or end) seen since `_watch`."""
     _last_traffic: float = field(default=0.0, init=False, repr=False)
@@ -228,6 +231,7 @@ class BrowserEngine(HttpEngine):
     def _watch(self) -> None:
         """Start counting the tab's requests afresh (a load or a click begins)."""
         self._in_flight.clear()
+        self._answered.clear()
         self._traffic = 0
         self._scripted = False
         self._last_traffic = time.monotonic()
@@ -241,6 +245,7 @@ class BrowserEngine(HttpEngine):
 
     def _on_request_ended(self, request: Any) -> None:
         self._in_flight.discard(request)
+        self._answered.discard(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
 
@@ -327,6 +332,9 @@ class BrowserEngine(HttpEngine):
 
     def _on_response(self, response: Any) -> None:
         request = response.request
+        if request in self._in_flight and request.resource_type in _SCRIPTED:
+            self._answered.add(request)
+            self._last_traffic = time.monotonic()
         if GATE_HEADER in response.headers:
             # Our refusal, not the site's answer: neither it nor what the page logs about it is the
             # page's fault.
@@ -421,16 +429,19 @@ class BrowserEngine(HttpEngine):
         other page at once — `load` already waited for its document, scripts, styles and images, a
         request a script starts after that is caught by the read itself (`_snapshot`), and a timer due
         soon by the watched read (`_watched_read`). This replaces `networkidle` (0.5 s of quiet, up to
-        `SETTLE_S`)."""
+        `SETTLE_S`). A script's request whose answer came is not waited for here (`answered`): the
+        watched read waits while the page is still reading its body or running what it fetched."""
         if self._in_flight or self._scripted:
-            self._quiet(deadline, since=self._last_traffic)
+            self._quiet(deadline, since=self._last_traffic, answered=True)
 
-    def _quiet(self, deadline: float, since: float | None = None) -> None:
+    def _quiet(self, deadline: float, since: float | None = None, *, answered: bool = False) -> None:
         """Wait until no request is in flight and none started or ended for `QUIET_S` since `since`
         (default now: after a click, whose own fetch may start a moment later), capped by `SETTLE_S` and
         the deadline. `networkidle` cannot say this after a click: the page reached it before the click,
         so it would return at once, and a click's fetch answered later (a pager's API) would be missed
-        or taken for an idle control."""
+        or taken for an idle control. With `answered`, a script's request whose answer has arrived
+        counts as ended (`_answered`; a body nobody reads is never reported finished, and waiting for it
+        held such a page the whole `SETTLE_S`): the caller's watched read covers the rest."""
         now = time.monotonic()
         stop = min(deadline, now + SETTLE_S)
         quiet_from = now if since is None else since
@@ -438,7 +449,7 @@ class BrowserEngine(HttpEngine):
             # Waiting lets the client deliver the request events; with none in flight, the rest of the
             # quiet window is waited in one call (each call is a round trip to the driver).
             wait = QUIET_POLL_MS / 1000
-            if not self._in_flight:
+            if not (self._in_flight - self._answered if answered else self._in_flight):
                 wait = QUIET_S - (now - max(quiet_from, self._last_traffic))
                 if wait <= 0:
                     return
@@ -502,7 +513,7 @@ class BrowserEngine(HttpEngine):
                     # A request started or ended while the page was read (a script fetching after
                     # `load`): the page was not settled; read it again once it is.
                     settled = True
-                    self._quiet(deadline, since=self._last_traffic)
+                    self._quiet(deadline, since=self._last_traffic, answered=watch)
                     body = self._watched_read(deadline, watch) if is_html(content_type) else ""
                 if self._navigations > MAX_NAVIGATIONS:
                     raise HostilePage("the page kept navigating")

@@ -24,7 +24,9 @@ def init_script(name: str) -> str:
     The record holds one due time (ms, `Date.now` as it was at start) per pending `setTimeout`,
     `setInterval` (its next run), `requestAnimationFrame` and `requestIdleCallback` of the document and
     of its same-origin frames (they share its renderer thread, so their timers can block it too); an
-    entry goes when its callback runs or is cancelled. `window[name].pending(horizon, ahead)` answers
+    entry goes when its callback runs or is cancelled. A `fetch`, an answer's body being read
+    (`Response.json()` and its kin) and an `XMLHttpRequest` are due from the moment they start (they are
+    work the page is doing now) until they settled and the page's continuations have run. `window[name].pending(horizon, ahead)` answers
     `[now, soonest]`: the record's clock and the soonest due time at or before `horizon` (when it is
     null: now + `ahead` ms), or null when nothing is due by then."""
     return (
@@ -89,6 +91,34 @@ def init_script(name: str) -> str:
     },
     function (id) { home.drop(frame + tag + id); return cancel.call(window, id); },
   ];
+  // A request of the page's scripts, and each read of an answer's body, is pending from the call
+  // until its promise settled and one task later: the page's own continuations (microtasks) have run
+  // then, and whatever they started is recorded in turn.
+  let count = 0;
+  const settled = (key) => () => { native.setTimeout.call(window, () => home.drop(key), 0); };
+  const track = (promise, tag) => {
+    const key = frame + tag + (count += 1);
+    home.put(key, clock());
+    try { promise.then(settled(key), settled(key)); } catch (e) { home.drop(key); }
+    return promise;
+  };
+  const nativeFetch = window.fetch;
+  if (nativeFetch) { window.fetch = function (...args) { return track(nativeFetch.apply(window, args), 'f'); }; }
+  if (window.Response) {
+    for (const method of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+      const read = Response.prototype[method];
+      if (read) { Response.prototype[method] = function (...args) { return track(read.apply(this, args), 'b'); }; }
+    }
+  }
+  if (window.XMLHttpRequest) {
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      const key = frame + 'x' + (count += 1);
+      home.put(key, clock());
+      this.addEventListener('loadend', settled(key));
+      try { return send.apply(this, args); } catch (e) { home.drop(key); throw e; }
+    };
+  }
   window.setTimeout = timer(native.setTimeout, false);
   window.setInterval = timer(native.setInterval, true);
   // One pool of ids serves both (either clears either).
