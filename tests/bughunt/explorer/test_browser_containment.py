@@ -125,6 +125,28 @@ def test_a_page_is_read_at_once_unless_a_timer_of_it_is_due_soon(site: HostileSi
         engine.close()
 
 
+def test_an_answer_the_page_never_reads_does_not_hold_it_and_one_it_reads_is_shown(site: HostileSite) -> None:
+    # A body no script reads may never be reported finished (seen on conduit-htmx's 500s; here its end
+    # never comes): waiting for it held the page `SETTLE_S`.
+    engine = _engine(site)
+    try:
+        assert engine.fetch("/ok/1").outcome == "page"
+        answered: list[float] = []
+        engine._page.on(
+            "response", lambda r: r.url.endswith("/unended") and answered.append(time.monotonic())
+        )
+        unread = engine.fetch("/unread")
+        read = time.monotonic()
+        assert unread.outcome == "page" and unread.page is not None
+        assert any(e.status == 500 for e in unread.page.client_errors), unread.page.client_errors
+        # read `QUIET_S` after the answer, not when `SETTLE_S` ran out
+        assert answered and read - answered[0] < SETTLE_S - 0.5, read - answered[0]
+        fetched = engine.fetch("/fetched")
+        assert fetched.page is not None and "<h1>Fetched</h1>" in fetched.page.body
+    finally:
+        engine.close()
+
+
 def test_a_page_that_lies_to_the_timer_record_is_still_read_in_bounded_time(site: HostileSite) -> None:
     engine = _engine(site)
     try:
