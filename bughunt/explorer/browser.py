@@ -578,21 +578,31 @@ class BrowserEngine(HttpEngine):
 
         if self._page is None:
             return False
+        deadline = time.monotonic() + self.timeout
         try:
-            if self._page.url.split("#")[0] != url.split("#")[0]:
-                self._watch()
-                self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
-                self._settle(time.monotonic() + self.timeout)
-            shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
-            dom = self._page.content().encode("utf-8", "replace")[:max_bytes]
+            # a page may block its renderer at any time: no call here is left without a deadline
+            with deadline_guard(self._marker, deadline, "the page blocked its renderer while captured"):
+                dom = None
+                if self._page.url.split("#")[0] != url.split("#")[0]:
+                    self._watch()
+                    self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
+                    self._settle(deadline)
+                    dom = self._watched_read(deadline, watch=True)
+                shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
+                if dom is None:
+                    dom = self._read(None)[0]
         except PlaywrightError as exc:
             logger.info("no screenshot of {}: {}", url, type(exc).__name__)
+            return False
+        except HostilePage as exc:
+            self._replace_tab()
+            logger.info("no screenshot of {}: {}", url, exc)
             return False
         if len(shot) > max_bytes:
             return False
         png.parent.mkdir(parents=True, exist_ok=True)
         png.write_bytes(shot)
-        html.write_bytes(dom)
+        html.write_bytes(dom.encode("utf-8", "replace")[:max_bytes])
         return True
 
     # -- actions ---------------------------------------------------------------------------------
