@@ -39,7 +39,7 @@ from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .idle_controls import CLICK_FAILED
 from .login import Credentials, LoginFailed, confirm_logged_in
-from .page_scripts import READ, init_script
+from .page_scripts import PENDING, READ, init_script
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers
 
@@ -66,6 +66,16 @@ MAX_NAVIGATIONS = 10
 as a navigation loop (a `<meta http-equiv=refresh content=0>` reloading itself) and is abandoned."""
 TAB_S = 3.0
 """How long closing an abandoned tab and opening a new one may take before the browser is restarted."""
+
+
+def _checked(pending: Any) -> tuple[float | None, float | None]:
+    """`[now, soonest]` as the page gave it, each a finite number or None."""
+    if not isinstance(pending, list) or len(pending) != 2:
+        return None, None
+    now, soonest = (v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in pending)
+    return now, soonest
+
+
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
 _AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
 SETTLE_S = 1.5
@@ -458,34 +468,33 @@ class BrowserEngine(HttpEngine):
 
     def _read(self, horizon: float | None) -> tuple[str, float | None, float | None]:
         """The rendered HTML (as `page.content()` gives it, live form values copied into attributes),
-        cut at `MAX_BODY_BYTES` characters when the DOM is huge, and the page's timer record: its clock
-        and the soonest of its timers due by `horizon` (on that clock; None: within `WATCH_S`). One
-        round trip (`page_scripts.READ`); what the page answers is checked, never trusted."""
+        cut at `MAX_BODY_BYTES` characters when the DOM is huge, and the page's record (`_pending`).
+        One round trip (`page_scripts.READ`)."""
         got = self._page.evaluate(
             READ, [MAX_DOM_NODES, MAX_BODY_BYTES, self._record_name, horizon, WATCH_S * 1000]
         )
         html, pending = (got, None) if not isinstance(got, list) or len(got) != 2 else got
-        if not isinstance(html, str):
-            html = ""
-        now = soonest = None
-        if isinstance(pending, list) and len(pending) == 2:
-            now, soonest = (v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in pending)
-        return html, now, soonest
+        return (html if isinstance(html, str) else ""), *_checked(pending)
+
+    def _pending(self, horizon: float | None) -> tuple[float | None, float | None]:
+        """The page's timer record: its clock and the soonest of its entries due by `horizon` (on that
+        clock; None: within `WATCH_S`). What the page answers is checked, never trusted."""
+        return _checked(self._page.evaluate(PENDING, [self._record_name, horizon, WATCH_S * 1000]))
 
     def _watched_read(self, deadline: float, watch: bool) -> str:
-        """The page's HTML; when `watch`, read once the timers it had due within `WATCH_S` of the first
-        read have run (each fires, then its renderer must answer the next read: one that a timer blocks
-        is caught by the step's deadline on this step). Bounded by `SETTLE_S` from the first read and the
-        deadline, whatever the page says; a page without the record (a document the init script did
-        not reach, or one that broke it) is watched the whole `WATCH_S`, as every page once was."""
+        """The page's HTML; when `watch`, read once what it had due within `WATCH_S` of the first read
+        has run (each timer fires, then its renderer must answer the next look at the record: one that a
+        timer blocks is caught by the step's deadline on this step). Bounded by `SETTLE_S` from the
+        first read and the deadline, whatever the page says; a page without the record (a document the
+        init script did not reach, or one that broke it) is watched the whole `WATCH_S`, as every page
+        once was."""
         html, now, soonest = self._read(None)
         if not watch:
             return html
         first = time.monotonic()
-        stop = min(deadline, first + SETTLE_S)
-        if now is None:
-            stop = min(deadline, first + WATCH_S)
+        stop = min(deadline, first + (SETTLE_S if now is not None else WATCH_S))
         horizon = now + WATCH_S * 1000 if now is not None else None
+        waited = False
         while now is None or soonest is not None:
             left = stop - time.monotonic()
             if left <= 0:
@@ -493,10 +502,11 @@ class BrowserEngine(HttpEngine):
             due = (soonest - now) / 1000 if now is not None and soonest is not None else left
             # a timer late past its due time (a busy renderer) gets polled for until `stop`
             self._page.wait_for_timeout(min(left, max(due, 0.0) + QUIET_POLL_MS / 1000) * 1000)
-            html, now, soonest = self._read(horizon)
+            waited = True
+            now, soonest = self._pending(horizon)
             if now is None:
                 break  # the record is gone: the whole window has been watched, or the page broke it
-        return html
+        return self._read(horizon)[0] if waited else html
 
     def _snapshot(self, response: Any, started: float, deadline: float, *, watch: bool = True) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError

@@ -136,13 +136,24 @@ def init_script(name: str) -> str:
     )
 
 
-READ = """([maxNodes, limit, name, horizon, ahead]) => {
-  let pending = [null, null];
+_PENDING = """(name, horizon, ahead) => {
   try {
     const record = window[name];
     const got = record && typeof record.pending === 'function' ? record.pending(horizon, ahead) : null;
-    if (Array.isArray(got) && got.length === 2) { pending = [Number(got[0]), got[1] === null ? null : Number(got[1])]; }
-  } catch (e) { pending = [null, null]; }
+    if (Array.isArray(got) && got.length === 2) { return [Number(got[0]), got[1] === null ? null : Number(got[1])]; }
+  } catch (e) { /* a page that broke its record: nothing known */ }
+  return [null, null];
+}"""
+
+PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
+"""Only the record's answer (`[now, soonest]`, as in `READ`): the cheap round trip of a page watched
+until what it had due has run."""
+
+READ = (
+    """([maxNodes, limit, name, horizon, ahead]) => {
+  const pending = ("""
+    + _PENDING
+    + """)(name, horizon, ahead);
   const root = document.documentElement;
   if (document.getElementsByTagName('*').length > maxNodes) {
     const html = root ? root.outerHTML : '';
@@ -162,6 +173,7 @@ READ = """([maxNodes, limit, name, horizon, ahead]) => {
   let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
   return [root ? html + root.outerHTML : html, pending];
 }"""
+)
 """The page's HTML and its pending timers in one round trip (`[html, [now, soonest]]`; no timer or
 promise of the page's is relied on):
 - a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
