@@ -15,6 +15,7 @@ hash of what the click left.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -39,6 +40,7 @@ from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .idle_controls import CLICK_FAILED
 from .login import Credentials, LoginFailed, confirm_logged_in
+from .page_scripts import PENDING, READ, init_script
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers
 
@@ -54,12 +56,6 @@ CHROMIUM_ARGS = [
     "--no-pings",
     "--disable-domain-reliability",
 ]
-# Page-side switches that do not reach the network: dialogs answered at once (a flood of `alert`s is a
-# busy loop the deadline ends, not thousands of round trips), no popups.
-_INIT_SCRIPT = """(() => {
-  window.alert = () => {}; window.confirm = () => false; window.prompt = () => null;
-  window.open = () => null;
-})();"""
 MAX_DOM_NODES = 50_000
 """Above this many elements the rendered HTML is read cut at `MAX_BODY_BYTES`, as the HTTP engine cuts
 a body: a million-node page is read in seconds, not minutes."""
@@ -71,6 +67,16 @@ MAX_NAVIGATIONS = 10
 as a navigation loop (a `<meta http-equiv=refresh content=0>` reloading itself) and is abandoned."""
 TAB_S = 3.0
 """How long closing an abandoned tab and opening a new one may take before the browser is restarted."""
+
+
+def _checked(pending: Any) -> tuple[float | None, float | None]:
+    """`[now, soonest]` as the page gave it, each a finite number or None."""
+    if not isinstance(pending, list) or len(pending) != 2:
+        return None, None
+    now, soonest = (v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in pending)
+    return now, soonest
+
+
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
 _AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
 SETTLE_S = 1.5
@@ -80,9 +86,10 @@ QUIET_S = 0.15
 """How long no request may be in flight before a page that fetched (or a click's new state) is read."""
 QUIET_POLL_MS = 25
 WATCH_S = 0.5
-"""How long every page is watched after `load` before it is read: a page whose script blocks its
-renderer within this time (a `setTimeout` loop) is caught on its own step, as `networkidle`'s 0.5 s of
-quiet caught it, not on the next page's."""
+"""How far ahead of a page's first read its pending timers are watched (`page_scripts`): a page with a
+timer or frame due within this time is read again once it has run — and a script that then blocks the
+renderer (a `setTimeout` loop) is caught on its own step, as `networkidle`'s 0.5 s of quiet caught it.
+A page with nothing due so soon is read at once."""
 _SCRIPT_SRC = re.compile(r"<script\b[^>]*\ssrc\s*=", re.I)
 FRAGMENT_SNIFF_BYTES = 4096
 """How much of a response is read to tell a partial from a page (the doctype or `<html>` comes first)."""
@@ -158,9 +165,14 @@ class BrowserEngine(HttpEngine):
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
+    _record_name: str = field(default="", init=False, repr=False)
+    """The name of the page's timer record (`page_scripts.init_script`), new for each browser."""
     _navigations: int = field(default=0, init=False, repr=False)
     _in_flight: set[Any] = field(default_factory=set, init=False, repr=False)
     """The tab's requests started since `_watch` and not yet ended (from the request events)."""
+    _answered: set[Any] = field(default_factory=set, init=False, repr=False)
+    """Those of `_in_flight` made by a script (`_SCRIPTED`) whose answer has arrived: a body the page
+    never reads is never reported finished, and the page's own record says whether it is reading it."""
     _traffic: int = field(default=0, init=False, repr=False)
     """Request events (start or end) seen since `_watch`."""
     _last_traffic: float = field(default=0.0, init=False, repr=False)
@@ -214,7 +226,8 @@ class BrowserEngine(HttpEngine):
         if self.storage_state is not None:
             options["storage_state"] = str(self.storage_state)
         self._context = self._browser.new_context(**options)
-        self._context.add_init_script(_INIT_SCRIPT)
+        self._record_name = f"__bughunt_{uuid.uuid4().hex}"
+        self._context.add_init_script(init_script(self._record_name))
         self._sync_cookies_in()
         self._context.route("**/*", self._guard)
         # Inside an https tunnel the gate cannot see an upgrade; no WebSocket is ever connected.
@@ -237,6 +250,7 @@ class BrowserEngine(HttpEngine):
     def _watch(self) -> None:
         """Start counting the tab's requests afresh (a load or a click begins)."""
         self._in_flight.clear()
+        self._answered.clear()
         self._traffic = 0
         self._scripted = False
         self._last_traffic = time.monotonic()
@@ -250,6 +264,7 @@ class BrowserEngine(HttpEngine):
 
     def _on_request_ended(self, request: Any) -> None:
         self._in_flight.discard(request)
+        self._answered.discard(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
 
@@ -336,6 +351,9 @@ class BrowserEngine(HttpEngine):
 
     def _on_response(self, response: Any) -> None:
         request = response.request
+        if request in self._in_flight and request.resource_type in _SCRIPTED:
+            self._answered.add(request)
+            self._last_traffic = time.monotonic()
         if GATE_HEADER in response.headers:
             # Our refusal, not the site's answer: neither it nor what the page logs about it is the
             # page's fault.
@@ -427,21 +445,22 @@ class BrowserEngine(HttpEngine):
     def _settle(self, deadline: float) -> None:
         """After `load`: a page whose scripts fetched (or that still has a request in flight) is read
         once no request has been in flight for `QUIET_S` (capped by `SETTLE_S` and the deadline); any
-        other page once it has been watched for `WATCH_S` — `load` already waited for its document,
-        scripts, styles and images, and a request a script starts after that is caught by the read
-        itself (`_snapshot`). This replaces `networkidle` (0.5 s of quiet, up to `SETTLE_S`)."""
-        watched = min(deadline, time.monotonic() + WATCH_S) - time.monotonic()
-        if watched > 0:  # a blocked renderer does not hold this wait: the driver times it
-            self._page.wait_for_timeout(watched * 1000)
+        other page at once — `load` already waited for its document, scripts, styles and images, a
+        request a script starts after that is caught by the read itself (`_snapshot`), and a timer due
+        soon by the watched read (`_watched_read`). This replaces `networkidle` (0.5 s of quiet, up to
+        `SETTLE_S`). A script's request whose answer came is not waited for here (`answered`): the
+        watched read waits while the page is still reading its body or running what it fetched."""
         if self._in_flight or self._scripted:
-            self._quiet(deadline, since=self._last_traffic)
+            self._quiet(deadline, since=self._last_traffic, answered=True)
 
-    def _quiet(self, deadline: float, since: float | None = None) -> None:
+    def _quiet(self, deadline: float, since: float | None = None, *, answered: bool = False) -> None:
         """Wait until no request is in flight and none started or ended for `QUIET_S` since `since`
         (default now: after a click, whose own fetch may start a moment later), capped by `SETTLE_S` and
         the deadline. `networkidle` cannot say this after a click: the page reached it before the click,
         so it would return at once, and a click's fetch answered later (a pager's API) would be missed
-        or taken for an idle control."""
+        or taken for an idle control. With `answered`, a script's request whose answer has arrived
+        counts as ended (`_answered`; a body nobody reads is never reported finished, and waiting for it
+        held such a page the whole `SETTLE_S`): the caller's watched read covers the rest."""
         now = time.monotonic()
         stop = min(deadline, now + SETTLE_S)
         quiet_from = now if since is None else since
@@ -449,7 +468,7 @@ class BrowserEngine(HttpEngine):
             # Waiting lets the client deliver the request events; with none in flight, the rest of the
             # quiet window is waited in one call (each call is a round trip to the driver).
             wait = QUIET_POLL_MS / 1000
-            if not self._in_flight:
+            if not (self._in_flight - self._answered if answered else self._in_flight):
                 wait = QUIET_S - (now - max(quiet_from, self._last_traffic))
                 if wait <= 0:
                     return
@@ -465,13 +484,49 @@ class BrowserEngine(HttpEngine):
         if self._traffic:
             self._quiet(deadline, since=self._last_traffic)
 
-    def _read(self) -> str:
+    def _read(self, horizon: float | None) -> tuple[str, float | None, float | None]:
         """The rendered HTML (as `page.content()` gives it, live form values copied into attributes),
-        cut at `MAX_BODY_BYTES` characters when the DOM is huge: one round trip (`_READ`)."""
-        html = self._page.evaluate(_READ, [MAX_DOM_NODES, MAX_BODY_BYTES])
-        return html if isinstance(html, str) else ""
+        cut at `MAX_BODY_BYTES` characters when the DOM is huge, and the page's record (`_pending`).
+        One round trip (`page_scripts.READ`)."""
+        got = self._page.evaluate(
+            READ, [MAX_DOM_NODES, MAX_BODY_BYTES, self._record_name, horizon, WATCH_S * 1000]
+        )
+        html, pending = (got, None) if not isinstance(got, list) or len(got) != 2 else got
+        return (html if isinstance(html, str) else ""), *_checked(pending)
 
-    def _snapshot(self, response: Any, started: float, deadline: float) -> FetchedPage:
+    def _pending(self, horizon: float | None) -> tuple[float | None, float | None]:
+        """The page's timer record: its clock and the soonest of its entries due by `horizon` (on that
+        clock; None: within `WATCH_S`). What the page answers is checked, never trusted."""
+        return _checked(self._page.evaluate(PENDING, [self._record_name, horizon, WATCH_S * 1000]))
+
+    def _watched_read(self, deadline: float, watch: bool) -> str:
+        """The page's HTML; when `watch`, read once what it had due within `WATCH_S` of the first read
+        has run (each timer fires, then its renderer must answer the next look at the record: one that a
+        timer blocks is caught by the step's deadline on this step). Bounded by `SETTLE_S` from the
+        first read and the deadline, whatever the page says; a page without the record (a document the
+        init script did not reach, or one that broke it) is watched the whole `WATCH_S`, as every page
+        once was."""
+        html, now, soonest = self._read(None)
+        if not watch:
+            return html
+        first = time.monotonic()
+        stop = min(deadline, first + (SETTLE_S if now is not None else WATCH_S))
+        horizon = now + WATCH_S * 1000 if now is not None else None
+        waited = False
+        while now is None or soonest is not None:
+            left = stop - time.monotonic()
+            if left <= 0:
+                break
+            due = (soonest - now) / 1000 if now is not None and soonest is not None else left
+            # a timer late past its due time (a busy renderer) gets polled for until `stop`
+            self._page.wait_for_timeout(min(left, max(due, 0.0) + QUIET_POLL_MS / 1000) * 1000)
+            waited = True
+            now, soonest = self._pending(horizon)
+            if now is None:
+                break  # the record is gone: the whole window has been watched, or the page broke it
+        return self._read(horizon)[0] if waited else html
+
+    def _snapshot(self, response: Any, started: float, deadline: float, *, watch: bool = True) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
 
         headers = {k.lower(): v for k, v in (response.headers.items() if response is not None else ())}
@@ -481,13 +536,13 @@ class BrowserEngine(HttpEngine):
         for attempt in range(READ_ATTEMPTS):
             try:
                 traffic = self._traffic
-                body = self._read() if is_html(content_type) else ""
+                body = self._watched_read(deadline, watch) if is_html(content_type) else ""
                 if self._traffic != traffic and not settled:
                     # A request started or ended while the page was read (a script fetching after
                     # `load`): the page was not settled; read it again once it is.
                     settled = True
-                    self._quiet(deadline, since=self._last_traffic)
-                    body = self._read() if is_html(content_type) else ""
+                    self._quiet(deadline, since=self._last_traffic, answered=watch)
+                    body = self._watched_read(deadline, watch) if is_html(content_type) else ""
                 if self._navigations > MAX_NAVIGATIONS:
                     raise HostilePage("the page kept navigating")
                 break
@@ -568,21 +623,31 @@ class BrowserEngine(HttpEngine):
 
         if self._page is None:
             return False
+        deadline = time.monotonic() + self.timeout
         try:
-            if self._page.url.split("#")[0] != url.split("#")[0]:
-                self._watch()
-                self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
-                self._settle(time.monotonic() + self.timeout)
-            shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
-            dom = self._page.content().encode("utf-8", "replace")[:max_bytes]
+            # a page may block its renderer at any time: no call here is left without a deadline
+            with deadline_guard(self._marker, deadline, "the page blocked its renderer while captured"):
+                dom = None
+                if self._page.url.split("#")[0] != url.split("#")[0]:
+                    self._watch()
+                    self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
+                    self._settle(deadline)
+                    dom = self._watched_read(deadline, watch=True)
+                shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
+                if dom is None:
+                    dom = self._read(None)[0]
         except PlaywrightError as exc:
             logger.info("no screenshot of {}: {}", url, type(exc).__name__)
+            return False
+        except HostilePage as exc:
+            self._replace_tab()
+            logger.info("no screenshot of {}: {}", url, exc)
             return False
         if len(shot) > max_bytes:
             return False
         png.parent.mkdir(parents=True, exist_ok=True)
         png.write_bytes(shot)
-        html.write_bytes(dom)
+        html.write_bytes(dom.encode("utf-8", "replace")[:max_bytes])
         return True
 
     # -- actions ---------------------------------------------------------------------------------
@@ -677,7 +742,11 @@ class BrowserEngine(HttpEngine):
                     )
                 finally:
                     page_then.remove_listener("response", navigation)
-                page = self._snapshot(response[0] if response else None, started, deadline)
+                # A click that loaded a document is watched as a load is; one that changed the page in
+                # place is read at once, as it always was.
+                page = self._snapshot(
+                    response[0] if response else None, started, deadline, watch=bool(response)
+                )
         except HostilePage as exc:
             return self._abandoned(route, exc)
         if before.page is not None and not response:
@@ -776,32 +845,3 @@ class BrowserEngine(HttpEngine):
         """After a login through the HTTP client, give the browser the new session cookie."""
         if self._context is not None:
             self._sync_cookies_in()
-
-
-# The page's HTML in one round trip (no timer or promise of the page's is relied on: a page may have
-# replaced them):
-# - a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
-#   `outerHTML`; a cut page needs none);
-# - otherwise live form values, which are DOM properties (a framework's two-way binding sets no `value`
-#   attribute), are copied into attributes so the HTML shows what a person sees (passwords never), and
-#   the HTML is what `page.content()` gives: the doctype, then `outerHTML`.
-_READ = """([maxNodes, limit]) => {
-  const root = document.documentElement;
-  if (document.getElementsByTagName('*').length > maxNodes) {
-    const html = root ? root.outerHTML : '';
-    return html.length > limit ? html.slice(0, limit) : html;
-  }
-  for (const el of document.querySelectorAll('input, textarea, select')) {
-    const type = (el.getAttribute('type') || '').toLowerCase();
-    if (el.tagName === 'INPUT' && type !== 'password' && type !== 'file') {
-      if (type === 'checkbox' || type === 'radio') { el.toggleAttribute('checked', el.checked); }
-      else if (el.getAttribute('value') !== el.value) { el.setAttribute('value', el.value); }
-    } else if (el.tagName === 'TEXTAREA' && el.textContent !== el.value) {
-      el.textContent = el.value;
-    } else if (el.tagName === 'SELECT') {
-      for (const o of el.options) { o.toggleAttribute('selected', o.selected); }
-    }
-  }
-  let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
-  return root ? html + root.outerHTML : html;
-}"""

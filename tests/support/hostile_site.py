@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -80,6 +81,22 @@ PAGES = {
     "/ok/2": '<!doctype html><title>Two</title><h1>Two</h1><a href="/">home</a>',
     "/spin-before": "<!doctype html><title>Spin</title><script>for(;;){}</script><h1>never</h1>",
     "/spin-after": "<!doctype html><title>Spin</title><h1>Spin</h1><script>setTimeout(() => { for(;;){} }, 300)</script>",
+    # the timer is set through a fresh frame's `setTimeout`, one the page's own window never wrapped
+    "/spin-in-frame": "<!doctype html><title>Spin</title><h1>Spin</h1><script>"
+    "const f = document.createElement('iframe'); document.body.appendChild(f);"
+    "f.contentWindow.setTimeout(() => { for(;;){} }, 300)</script>",
+    "/late": "<!doctype html><title>Late</title><h1>Soon</h1><script>"
+    "setTimeout(() => { document.querySelector('h1').textContent = 'Later'; }, 200)</script>",
+    # lies to the engine's timer record: a timer overdue for ever, and a `setTimeout` of its own
+    "/lies": "<!doctype html><title>Lies</title><h1>Lies</h1><script>"
+    "const n = Object.getOwnPropertyNames(window).find(k => k.startsWith('__bughunt_'));"
+    "if (n) { window[n].put('x', 0); } window.setTimeout = () => 0;</script>",
+    # an answer its script throws on without reading the body (whose end never comes), and one it reads
+    "/unread": "<!doctype html><title>Unread</title><h1>Unread</h1><script>"
+    "fetch('/api/unended').then(r => { if (!r.ok) throw new Error('down'); return r.text(); })"
+    ".then(t => { document.querySelector('h1').textContent = t; })</script>",
+    "/fetched": "<!doctype html><title>Fetched</title><h1>Waiting</h1><script>"
+    "fetch('/api/ok').then(r => r.text()).then(t => { document.querySelector('h1').textContent = t; })</script>",
     "/alerts": "<!doctype html><title>Alerts</title><h1>Alerts</h1><script>for(;;) alert('x')</script>",
     "/alerts-3000": "<!doctype html><title>Alerts</title><h1>Alerts</h1><script>for (let i = 0; i < 3000; i++) alert(i)</script>",
     "/refresh": '<!doctype html><title>Refresh</title><meta http-equiv="refresh" content="0"><h1>Again</h1>',
@@ -202,6 +219,17 @@ def hostile_site(login_redirect_off: bool = False) -> Iterator[HostileSite]:
                     self._send(200, self._fill(_SUBRESOURCES))
                 elif path == "/login":
                     self._send(200, self._fill(_LOGIN.replace("ACTION", "/do-login")))
+                elif path == "/api/unended":
+                    # an answer whose body does not end for 3 s (bounded: the test's server must stop)
+                    self.send_response(500)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", "1000")
+                    self.end_headers()
+                    self.wfile.write(b'{"error": ')
+                    self.wfile.flush()
+                    time.sleep(3)
+                elif path == "/api/ok":
+                    self._send(200, "Fetched", "text/plain")
                 elif path in PAGES:
                     self._send(200, PAGES[path])
                 else:

@@ -1,0 +1,185 @@
+"""The scripts the browser engine runs inside a page: the init script every document gets before its
+own scripts (dialogs answered at once, no popups, a record of the timers it has pending) and the one
+round trip that reads a page (its HTML and what it has scheduled soon).
+
+Nothing here trusts the page: it runs after our init script and may replace `setTimeout`, `Date`,
+`Map` or our own record. What the record says only decides how long the engine watches a page that
+has something due — never longer than `WATCH_S` after it was first read, and never past the step's
+deadline — so a page that lies about its timers is at worst read early (a renderer it then blocks is
+caught by the next call's deadline) or watched for the whole window, as every page was before.
+"""
+
+from __future__ import annotations
+
+import json
+
+FRAME_MS = 16
+"""When an animation frame or an idle callback is taken to be due: the next frame."""
+
+
+def init_script(name: str) -> str:
+    """The init script of every document of the context: dialogs and popups switched off, and the timer
+    record published as the non-writable, non-configurable `window[name]` of the top document.
+
+    The record holds one due time (ms, `Date.now` as it was at start) per pending `setTimeout`,
+    `setInterval` (its next run), `requestAnimationFrame` and `requestIdleCallback` of the document and
+    of its same-origin frames (they share its renderer thread, so their timers can block it too); an
+    entry goes when its callback runs or is cancelled. A `fetch`, an answer's body being read
+    (`Response.json()` and its kin) and an `XMLHttpRequest` are due from the moment they start (they are
+    work the page is doing now) until they settled and the page's continuations have run. `window[name].pending(horizon, ahead)` answers
+    `[now, soonest]`: the record's clock and the soonest due time at or before `horizon` (when it is
+    null: now + `ahead` ms), or null when nothing is due by then."""
+    return (
+        """(() => {
+  window.alert = () => {}; window.confirm = () => false; window.prompt = () => null;
+  window.open = () => null;
+  const NAME = """
+        + json.dumps(name)
+        + """, FRAME = """
+        + str(FRAME_MS)
+        + """;
+  const clock = Date.now, define = Object.defineProperty, freeze = Object.freeze;
+  let home = null;
+  try { if (window.top !== window) { home = window.top[NAME] || null; } } catch (e) { home = null; }
+  if (home === null) {
+    const due = Object.create(null);  // no prototype: nothing the page changes later reaches it
+    home = freeze({
+      put(key, when) { due[key] = when; },
+      drop(key) { delete due[key]; },
+      pending(horizon, ahead) {
+        const now = clock();
+        const limit = typeof horizon === 'number' ? horizon : now + (Number(ahead) || 0);
+        let soonest = null;
+        for (const key in due) {
+          const when = due[key];
+          if (when <= limit && (soonest === null || when < soonest)) { soonest = when; }
+        }
+        return [now, soonest];
+      },
+    });
+    define(window, NAME, {value: home, writable: false, configurable: false, enumerable: false});
+  }
+  const frame = Math.random().toString(36).slice(2) + ':';
+  const native = {
+    setTimeout: window.setTimeout, setInterval: window.setInterval, clearTimeout: window.clearTimeout,
+    clearInterval: window.clearInterval, requestAnimationFrame: window.requestAnimationFrame,
+    cancelAnimationFrame: window.cancelAnimationFrame, requestIdleCallback: window.requestIdleCallback,
+    cancelIdleCallback: window.cancelIdleCallback,
+  };
+  const later = (ms) => clock() + Math.max(0, Number(ms) || 0);
+  const body = (fn) => typeof fn === 'function' ? fn : () => (0, eval)(String(fn));
+  const timer = (set, repeat) => function (fn, ms, ...rest) {
+    const run = body(fn);
+    let key = null;
+    const wrapped = function () {
+      if (repeat) { home.put(key, later(ms)); } else { home.drop(key); }
+      return run.apply(this, arguments);
+    };
+    const id = set.call(window, wrapped, ms, ...rest);
+    key = frame + 't' + id;
+    home.put(key, later(ms));
+    return id;
+  };
+  const clear = (cancel) => function (id) { home.drop(frame + 't' + id); return cancel.call(window, id); };
+  const frameLike = (request, cancel, tag) => [
+    function (fn, ...rest) {
+      let key = null;
+      const id = request.call(window, function () { home.drop(key); return fn.apply(this, arguments); }, ...rest);
+      key = frame + tag + id;
+      home.put(key, clock() + FRAME);
+      return id;
+    },
+    function (id) { home.drop(frame + tag + id); return cancel.call(window, id); },
+  ];
+  // A request of the page's scripts, and each read of an answer's body, is pending from the call
+  // until its promise settled and one task later: the page's own continuations (microtasks) have run
+  // then, and whatever they started is recorded in turn.
+  let count = 0;
+  const settled = (key) => () => { native.setTimeout.call(window, () => home.drop(key), 0); };
+  const track = (promise, tag) => {
+    const key = frame + tag + (count += 1);
+    home.put(key, clock());
+    try { promise.then(settled(key), settled(key)); } catch (e) { home.drop(key); }
+    return promise;
+  };
+  const nativeFetch = window.fetch;
+  if (nativeFetch) { window.fetch = function (...args) { return track(nativeFetch.apply(window, args), 'f'); }; }
+  if (window.Response) {
+    for (const method of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+      const read = Response.prototype[method];
+      if (read) { Response.prototype[method] = function (...args) { return track(read.apply(this, args), 'b'); }; }
+    }
+  }
+  if (window.XMLHttpRequest) {
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      const key = frame + 'x' + (count += 1);
+      home.put(key, clock());
+      this.addEventListener('loadend', settled(key));
+      try { return send.apply(this, args); } catch (e) { home.drop(key); throw e; }
+    };
+  }
+  window.setTimeout = timer(native.setTimeout, false);
+  window.setInterval = timer(native.setInterval, true);
+  // One pool of ids serves both (either clears either).
+  window.clearTimeout = clear(native.clearTimeout);
+  window.clearInterval = clear(native.clearInterval);
+  if (native.requestAnimationFrame) {
+    [window.requestAnimationFrame, window.cancelAnimationFrame] =
+      frameLike(native.requestAnimationFrame, native.cancelAnimationFrame, 'r');
+  }
+  if (native.requestIdleCallback) {
+    [window.requestIdleCallback, window.cancelIdleCallback] =
+      frameLike(native.requestIdleCallback, native.cancelIdleCallback, 'i');
+  }
+})();"""
+    )
+
+
+_PENDING = """(name, horizon, ahead) => {
+  try {
+    const record = window[name];
+    const got = record && typeof record.pending === 'function' ? record.pending(horizon, ahead) : null;
+    if (Array.isArray(got) && got.length === 2) { return [Number(got[0]), got[1] === null ? null : Number(got[1])]; }
+  } catch (e) { /* a page that broke its record: nothing known */ }
+  return [null, null];
+}"""
+
+PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
+"""Only the record's answer (`[now, soonest]`, as in `READ`): the cheap round trip of a page watched
+until what it had due has run."""
+
+READ = (
+    """([maxNodes, limit, name, horizon, ahead]) => {
+  const pending = ("""
+    + _PENDING
+    + """)(name, horizon, ahead);
+  const root = document.documentElement;
+  if (document.getElementsByTagName('*').length > maxNodes) {
+    const html = root ? root.outerHTML : '';
+    return [html.length > limit ? html.slice(0, limit) : html, pending];
+  }
+  for (const el of document.querySelectorAll('input, textarea, select')) {
+    const type = (el.getAttribute('type') || '').toLowerCase();
+    if (el.tagName === 'INPUT' && type !== 'password' && type !== 'file') {
+      if (type === 'checkbox' || type === 'radio') { el.toggleAttribute('checked', el.checked); }
+      else if (el.getAttribute('value') !== el.value) { el.setAttribute('value', el.value); }
+    } else if (el.tagName === 'TEXTAREA' && el.textContent !== el.value) {
+      el.textContent = el.value;
+    } else if (el.tagName === 'SELECT') {
+      for (const o of el.options) { o.toggleAttribute('selected', o.selected); }
+    }
+  }
+  let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  return [root ? html + root.outerHTML : html, pending];
+}"""
+)
+"""The page's HTML and its pending timers in one round trip (`[html, [now, soonest]]`; no timer or
+promise of the page's is relied on):
+- a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
+  `outerHTML`; a cut page needs none);
+- otherwise live form values, which are DOM properties (a framework's two-way binding sets no `value`
+  attribute), are copied into attributes so the HTML shows what a person sees (passwords never), and
+  the HTML is what `page.content()` gives: the doctype, then `outerHTML`;
+- `[now, soonest]` is `window[name].pending(horizon, ahead)` (`init_script`), `[null, null]` when the record is
+  missing or answers nonsense."""
