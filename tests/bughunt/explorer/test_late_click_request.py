@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bughunt.explorer.factory import make_engine
-from tests.support.loopback import QuietHandler, serving
+from tests.support.engines import browser_on
+from tests.support.loopback import QuietHandler
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
@@ -43,12 +43,8 @@ class _Site(QuietHandler):
 
 @pytest.fixture(scope="module")
 def fetcher() -> Iterator[object]:
-    with serving(_Site) as url:
-        fetcher, _ = make_engine("browser", url + "/", timeout=10)
-        try:
-            yield fetcher
-        finally:
-            fetcher.close()
+    with browser_on(_Site) as engine:
+        yield engine
 
 
 def test_a_click_whose_request_starts_after_a_delay_is_read_with_its_answer(fetcher) -> None:

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from bughunt.explorer.factory import make_engine
 from bughunt.oracles import inspect_page
 from bughunt.oracles.lists import clicked_previous_page
 from bughunt.page import FetchedPage
-from tests.support.loopback import QuietHandler, serving
+from tests.support.engines import browser_on
+from tests.support.loopback import QuietHandler
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
@@ -49,12 +49,8 @@ class _Spa(QuietHandler):
 
 @pytest.fixture(scope="module")
 def fetcher() -> Iterator[object]:
-    with serving(_Spa) as url:
-        fetcher, _ = make_engine("browser", url + "/", timeout=10)
-        try:
-            yield fetcher
-        finally:
-            fetcher.close()
+    with browser_on(_Spa) as engine:
+        yield engine
 
 
 def _click(fetcher, label: str) -> FetchedPage:
