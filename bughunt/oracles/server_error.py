@@ -68,11 +68,16 @@ def soft_not_found(page: FetchedPage) -> bool:
     not-found template with status 200. No page of a record."""
     if not page.is_html or page.status >= 400:
         return False
+    heading = _first_heading(page)
+    return heading is not None and bool(_SOFT_404.search(heading.text()))
+
+
+def _first_heading(page: FetchedPage) -> Node | None:
+    """The page's first h1-h3 with text outside its banner and menus: what the page says it is."""
     for node in page.document.find_all("h1", "h2", "h3"):
-        if any(a.tag in ("nav", "header", "footer") for a in node.ancestors()) or not node.text():
-            continue
-        return bool(_SOFT_404.search(node.text()))
-    return False
+        if node.text() and not any(a.tag in ("nav", "header", "footer") for a in node.ancestors()):
+            return node
+    return None
 
 
 def soft_error(page: FetchedPage) -> Node | None:
@@ -83,18 +88,17 @@ def soft_error(page: FetchedPage) -> Node | None:
     nothing says the thing is missing (a soft 404 is another matter); else None."""
     if not page.is_html or page.status >= 400:
         return None
-    for node in page.document.find_all("h1", "h2", "h3"):
-        if any(a.tag in ("nav", "header", "footer") for a in node.ancestors()) or not node.text():
-            continue
-        words = " ".join(_WORDS.findall(node.text().lower()))
-        block = node.parent
-        if words not in _ERROR_HEADINGS or block is None:
-            return None
-        text = block.short_text(MAX_ERROR_PAGE_CHARS)
-        if text is None or _NOT_FOUND.search(text) or block.find_all("input", "textarea", "select"):
-            return None
-        return node
-    return None
+    node = _first_heading(page)
+    if node is None:
+        return None
+    words = " ".join(_WORDS.findall(node.text().lower()))
+    block = node.parent
+    if words not in _ERROR_HEADINGS or block is None:
+        return None
+    text = block.short_text(MAX_ERROR_PAGE_CHARS)
+    if text is None or _NOT_FOUND.search(text) or block.find_all("input", "textarea", "select"):
+        return None
+    return node
 
 
 def check_server_error(
