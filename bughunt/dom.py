@@ -215,7 +215,10 @@ def parse_html(text: str) -> Node:
             continue
         if not tag or tag[0] in "-_!":  # comments, doctype
             continue
-        node = Node(tag, {k: v or "" for k, v in source.attributes.items()}, parent=parent)
+        attrs = source.attributes
+        if None in attrs.values():  # a bare attribute (`<input disabled>`) reads as ""
+            attrs = {k: v or "" for k, v in attrs.items()}
+        node = Node(tag, attrs, parent=parent)
         parent.children.append(node)
         if tag == "script":
             code = source.text(deep=True)
