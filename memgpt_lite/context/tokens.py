@@ -96,30 +96,41 @@ class Base64Ranks:
     """The BPE ranks of an encoding kept as its file spells them (base64 of the token's bytes → the
     rank's digits), read as bytes → rank. Decoding all 100k-200k lines at load costs more than the
     encoding of everything a run counts in Python (which asks for a few thousand), so a token is
-    spelled in base64, and its rank read, when asked. Only what `byte_pair_encode` and the counter
-    use: `in`, `[]` and `get`."""
+    spelled in base64, and its rank read, when asked. Once `decoded` (tiktoken's encoder is built
+    from it, and keeps it), lookups use that copy and the base64 one is dropped: one copy in memory.
+    Only what `byte_pair_encode` and the counter use: `in`, `[]` and `get`."""
 
-    __slots__ = ("_ranks",)
+    __slots__ = ("_ranks", "_decoded")
 
     def __init__(self, ranks: dict[bytes, bytes]) -> None:
         self._ranks = ranks  # base64 token → decimal rank
+        self._decoded: dict[bytes, int] | None = None
 
     def __len__(self) -> int:
-        return len(self._ranks)
+        return len(self._ranks) if self._decoded is None else len(self._decoded)
 
     def __contains__(self, token: bytes) -> bool:
+        if self._decoded is not None:
+            return token in self._decoded
         return b2a_base64(token, newline=False) in self._ranks
 
     def __getitem__(self, token: bytes) -> int:
+        if self._decoded is not None:
+            return self._decoded[token]
         return int(self._ranks[b2a_base64(token, newline=False)])
 
     def get(self, token: bytes, default: int | None = None) -> int | None:
+        if self._decoded is not None:
+            return self._decoded.get(token, default)
         rank = self._ranks.get(b2a_base64(token, newline=False))
         return default if rank is None else int(rank)
 
     def decoded(self) -> dict[bytes, int]:
         """Every rank keyed by the token's bytes (what tiktoken's encoder is built from)."""
-        return {a2b_base64(token): int(rank) for token, rank in self._ranks.items()}
+        if self._decoded is None:
+            self._decoded = {a2b_base64(token): int(rank) for token, rank in self._ranks.items()}
+            self._ranks = {}
+        return self._decoded
 
 
 @cache
