@@ -82,7 +82,19 @@ class Node:
 
     def text(self) -> str:
         """Visible text with whitespace collapsed (script and style contents excluded)."""
-        return " ".join(" ".join(self._strings(skip=_NO_TEXT)).split())
+        children = self.children
+        if len(children) == 1 and type(children[0]) is str:  # most elements asked: a link, a heading
+            return " ".join(children[0].split())
+        # the loop of `_strings`, inlined: pages ask for tens of thousands of texts per run
+        strings: list[str] = []
+        stack: list[Node | str] = children[::-1]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                strings.append(item)
+            elif item.tag not in _NO_TEXT:
+                stack.extend(item.children[::-1])
+        return " ".join(" ".join(strings).split())
 
     def short_text(self, limit: int) -> str | None:
         """`text()` when it is at most `limit` characters, else None — without reading the rest of a
@@ -203,7 +215,10 @@ def parse_html(text: str) -> Node:
             continue
         if not tag or tag[0] in "-_!":  # comments, doctype
             continue
-        node = Node(tag, {k: v or "" for k, v in source.attributes.items()}, parent=parent)
+        attrs = source.attributes
+        if None in attrs.values():  # a bare attribute (`<input disabled>`) reads as ""
+            attrs = {k: v or "" for k, v in attrs.items()}
+        node = Node(tag, attrs, parent=parent)
         parent.children.append(node)
         if tag == "script":
             code = source.text(deep=True)
@@ -214,12 +229,10 @@ def parse_html(text: str) -> Node:
             node.line = line
         # Deeper than the cap: the children hang on the deepest allowed ancestor instead.
         holder, below = (node, depth + 1) if depth < MAX_DEPTH else (parent, depth)
-        children = []
-        child = source.child
+        child = source.last_child  # pushed last to first, so they come off the stack in order
         while child is not None:
-            children.append(child)
-            child = child.next
-        stack.extend((c, holder, below) for c in reversed(children))
+            stack.append((child, holder, below))
+            child = child.prev
     return root
 
 
@@ -243,20 +256,34 @@ def structure_hash(root: Node) -> str:
         node = stack.pop()
         order.append(node)
         stack.extend(c for c in node.children if isinstance(c, Node) and c.tag not in _SKIP_STRUCTURE)
+    # Repeated parts of a page (the items of a list, their links) are the same tag, attributes and
+    # children's digests over and over: each such key is hashed once per page.
+    known: dict[tuple[str, tuple[bytes, ...]], bytes] = {}
     for node in reversed(order):
-        attrs = sorted(
-            f"{k}={' '.join(sorted(v.split())) if k == 'class' else v}" if k in _STRUCTURAL_VALUES else k
-            for k, v in node.attrs.items()
-        )
+        head = node.tag
+        if node.attrs:
+            head += "\0" + "\0".join(
+                sorted(
+                    f"{k}={' '.join(sorted(v.split())) if k == 'class' else v}"
+                    if k in _STRUCTURAL_VALUES
+                    else k
+                    for k, v in node.attrs.items()
+                )
+            )
+        else:
+            head += "\0"
         seen: dict[bytes, None] = {}
         for child in node.children:
             if isinstance(child, Node) and child.tag not in _SKIP_STRUCTURE:
                 seen.setdefault(digests.pop(id(child)), None)
-        h = hashlib.blake2b(digest_size=16)
-        h.update(node.tag.encode() + b"\0" + "\0".join(attrs).encode("utf-8", "replace") + b"\1")
-        for d in seen:
-            h.update(d)
-        digests[id(node)] = h.digest()
+        key = (head, tuple(seen))
+        digest = known.get(key)
+        if digest is None:
+            h = hashlib.blake2b(head.encode("utf-8", "replace") + b"\1", digest_size=16)
+            for d in seen:
+                h.update(d)
+            digest = known[key] = h.digest()
+        digests[id(node)] = digest
     return digests[id(root)].hex()
 
 

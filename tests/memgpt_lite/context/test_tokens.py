@@ -140,12 +140,20 @@ def test_counting_line_by_line_is_exactly_counting_the_whole_text(encoding):
 
 
 @pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
-def test_the_python_encoder_counts_exactly_as_tiktoken(encoding):
+@pytest.mark.parametrize("ranks", ["base64", "decoded"])
+def test_the_python_encoder_counts_exactly_as_tiktoken(encoding, ranks, monkeypatch):
     # A counter counts its first PYTHON_BPE_CHARS characters in Python and then with tiktoken: the
-    # switch must not change a single count, whatever the text holds.
+    # switch must not change a single count, whatever the text holds. The ranks are read as the file
+    # spells them (base64) until tiktoken's encoder is built, and from its decoded copy after.
+    import memgpt_lite.context.tokens as tokens
     from memgpt_lite.context.tokens import _count_in_python
 
     enc = load_encoding(encoding)
+    if ranks == "base64":
+        fresh = tokens.load_ranks.__wrapped__(encoding)  # not the cached ranks, decoded for `enc`
+        monkeypatch.setattr(tokens, "load_ranks", lambda name: fresh)
+    else:
+        fresh = tokens.load_ranks(encoding)
     rnd = random.Random(11)
     alphabet = "aZé日本語🙂 \t\n\r,.'/-_?&=%0123456789ÀßØ\u2028\u00a0\u0301" + "".join(
         chr(rnd.randrange(0x20, 0x3000)) for _ in range(60)
@@ -153,6 +161,7 @@ def test_the_python_encoder_counts_exactly_as_tiktoken(encoding):
     texts = [*SAMPLES, "a \n", "  \n\n", "x\n", "\ud800 lone surrogate", "'s 'LL 'Ve", "1234567 8"]
     texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 80))) for _ in range(3000)]
     assert [_count_in_python(t, encoding) for t in texts] == [len(enc.encode_ordinary(t)) for t in texts]
+    assert (fresh._decoded is None) == (ranks == "base64")
 
 
 def test_a_counter_builds_tiktokens_encoder_only_past_its_python_allowance(monkeypatch):
