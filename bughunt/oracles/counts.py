@@ -22,6 +22,7 @@ from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
 from bughunt.oracles.lists import (
     find_lists,
+    first_page_number,
     has_pagination,
     identities,
     item_facts,
@@ -163,14 +164,15 @@ def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | No
     None when the list cannot be walked whole (longer, a page failed, or no fetch)."""
     if fetch is None:
         return None
-    seen = {list_page_key(page.url)}
+    first = first_page_number(page)
+    seen = {list_page_key(page.url, first)}
     queue = other_pages(page)
     out: list[FetchedPage] = []
     while queue:
         url = queue.pop(0)
-        if list_page_key(url) in seen:
+        if list_page_key(url, first) in seen:
             continue
-        seen.add(list_page_key(url))
+        seen.add(list_page_key(url, first))
         if len(out) >= MAX_PAGES:
             return None
         try:
