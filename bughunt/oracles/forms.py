@@ -45,7 +45,7 @@ from bughunt.oracles.base import (
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
-from bughunt.oracles.reading import resolve
+from bughunt.oracles.reading import missing_value, resolve
 from bughunt.oracles.server_error import soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import hash_route, route_of, same_origin
@@ -366,13 +366,9 @@ def _labelled_text(node: Node, keys: set[str]) -> str | None:
     return match.group("value").strip()
 
 
-_NO_VALUE = frozenset({"none", "null", "nil", "undefined", "-", "—", "–"})
-"""What a page prints for a value that is not stored (a template printing Python's None)."""
-
-
 def stored(value: str) -> bool:
     """Whether a value a resource page shows is a stored one, not the print of a missing one."""
-    return bool(value) and normalised(value) not in _NO_VALUE
+    return not missing_value(value)
 
 
 def _shared_values(fields: list[tuple[Node, str, str, set[str], bool]]) -> bool:

@@ -31,6 +31,15 @@ def is_page_key(key: str) -> bool:
     return key.lower() in PAGE_KEYS or bool(_PREFIXED_PAGE.match(key))
 
 
+_NO_VALUE = frozenset({"", "none", "null", "nil", "undefined", "-", "—", "–"})
+"""What a page prints for a value that is not stored (a template printing Python's None, a dash)."""
+
+
+def missing_value(text: str) -> bool:
+    """Whether a shown value is the print of a missing one ("None", "null", "—", nothing)."""
+    return " ".join(text.split()).casefold() in _NO_VALUE
+
+
 @lru_cache(maxsize=KEPT)
 def resolve(base: str, href: str) -> str | None:
     """`bughunt.urls.absolute(base, href)`, kept."""
