@@ -19,6 +19,7 @@ from bughunt.page import FetchedPage, is_fragment
 
 from .engine import Engine
 from .graph import CLICK_MARK
+from .language import switches_language
 from .templates import safe_route, structure_hash
 
 MAX_SELECTOR_CHARS = 300
@@ -78,6 +79,9 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
             route = safe_route(route) if route is not None else None
         if route is None or route == own or route in actions or not engine.followable(route):
             continue
+        if switches_language(route):
+            continue  # the same state in other words (`language`): no way onward
+
         routes.append(route)
         place = in_items.get(action.target) if own is not None else None
         if place is not None:

@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, urlencode
 from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.oracles.destructive import destructive_action
-from bughunt.oracles.reading import PAGE_KEYS
+from bughunt.oracles.reading import is_page_key
 from bughunt.page import FetchedPage
 
 from .engine import Engine
@@ -113,7 +113,7 @@ def _paged_twins(a: str, b: str) -> bool:
 
 def _unpaged(route: str) -> str:
     path, _, query = route.partition("?")
-    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k.lower() not in PAGE_KEYS]
+    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if not is_page_key(k)]
     return path + (f"?{urlencode(kept)}" if kept else "")
 
 

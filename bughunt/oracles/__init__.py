@@ -25,6 +25,7 @@ from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.destructive import check_unconfirmed_destructive
 from bughunt.oracles.forms import check_form_drops_value
 from bughunt.oracles.pagination import check_duplicate_pagination
+from bughunt.oracles.row_pages import check_row_pages
 from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.oracles.server_error import check_server_error
 from bughunt.oracles.unsafe_get import check_unsafe_get
@@ -39,6 +40,7 @@ ORACLES: dict[str, Oracle] = {
     "unconfirmed_destructive": check_unconfirmed_destructive,
     "client_error": check_client_errors,
     "unsafe_get": check_unsafe_get,
+    "row_pages": check_row_pages,
 }
 
 __all__ = [

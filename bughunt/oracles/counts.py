@@ -22,6 +22,7 @@ from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
 from bughunt.oracles.lists import (
     find_lists,
+    first_page_number,
     has_pagination,
     identities,
     item_facts,
@@ -34,6 +35,10 @@ from bughunt.page import FetchedPage, base_url
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
+# "Record Count: 70", "Total: 12": a colon before the number says it counts only with a word that
+# counts — "Age: 34" or "Year: 2020" is a fact of the page, not the length of a list.
+_COLON = re.compile(r"^(?P<label>[^\d()\[\]:]{2,50}?)\s*:\s*(?P<n>\d{1,6})$")
+_COUNTING = re.compile(r"\b(?:count|total|records|results|items|entries|rows|found|matches)\b", re.I)
 _NOT_ITEMS = re.compile(
     r"\b(sec|secs|seconds?|min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?|ago|read|"
     r"kb|mb|gb|views?|points?|stars?|px|%)\b",
@@ -44,6 +49,8 @@ _NOT_ITEMS = re.compile(
 def parse_count(text: str) -> tuple[str, int] | None:
     text = " ".join(text.split())
     match = _BRACKETED.match(text) or _LEADING.match(text)
+    if match is None and (colon := _COLON.match(text)) and _COUNTING.search(colon.group("label")):
+        match = colon
     if not match or _NOT_ITEMS.search(match.group("label")):
         return None
     return match.group("label").strip(" :-—"), int(match.group("n"))
@@ -127,10 +134,23 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
         siblings = node.parent.elements
         following = siblings[siblings.index(node) + 1 :]
         if following:
-            items = list_items(following[0], min_items=1 if level == 0 else 2)
+            after = _unwrapped(following[0])
+            items = list_items(after, min_items=1 if level == 0 else 2)
             return items if items is not None or level else _run(following)
         node = node.parent
     return None
+
+
+def _unwrapped(node: Node) -> Node:
+    """The list inside wrappers that hold nothing else (`div.scroll > table`): the element a label
+    precedes may be a box for its list rather than the list."""
+    while (
+        node.tag not in ("ul", "ol", "table")
+        and len(node.elements) == 1
+        and not any(isinstance(c, str) and c.strip() for c in node.children)
+    ):
+        node = node.elements[0]
+    return node
 
 
 def _run(following: list[Node]) -> list[Node] | None:
@@ -174,14 +194,15 @@ def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | No
     None when the list cannot be walked whole (longer, a page failed, or no fetch)."""
     if fetch is None:
         return None
-    seen = {list_page_key(page.url)}
+    first = first_page_number(page)
+    seen = {list_page_key(page.url, first)}
     queue = other_pages(page)
     out: list[FetchedPage] = []
     while queue:
         url = queue.pop(0)
-        if list_page_key(url) in seen:
+        if list_page_key(url, first) in seen:
             continue
-        seen.add(list_page_key(url))
+        seen.add(list_page_key(url, first))
         if len(out) >= MAX_PAGES:
             return None
         try:

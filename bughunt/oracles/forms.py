@@ -45,7 +45,7 @@ from bughunt.oracles.base import (
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
-from bughunt.oracles.reading import resolve
+from bughunt.oracles.reading import missing_value, resolve
 from bughunt.oracles.server_error import soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import hash_route, route_of, same_origin
@@ -366,6 +366,47 @@ def _labelled_text(node: Node, keys: set[str]) -> str | None:
     return match.group("value").strip()
 
 
+def stored(value: str) -> bool:
+    """Whether a value a resource page shows is a stored one, not the print of a missing one."""
+    return not missing_value(value)
+
+
+def _shared_values(fields: list[tuple[Node, str, str, set[str], bool]]) -> bool:
+    """Whether two filled visible text fields hold one value: only then can one have replaced the other's."""
+    values = [
+        normalised(v) for n, _name, v, _k, vis in fields if v and vis and n.tag in ("input", "textarea")
+    ]
+    return len(set(values)) < len(values)
+
+
+def replaced_values(
+    fields: list[tuple[Node, str, str, set[str], bool]], scope: Node, *, record_item: bool = False
+) -> list[tuple[str, str]]:
+    """Filled fields holding another field's value where the resource shows a value of their own: the
+    form replaced the stored value with its neighbour's (a copy-paste in the code that fills it) —
+    the neighbour's own value shown as the resource shows it, so the two are told apart there."""
+    filled = [
+        (name, value, keys)
+        for node, name, value, keys, visible in fields
+        if value and visible and node.tag in ("input", "textarea")
+    ]
+    if len(filled) < 2:
+        return []
+    shown = {name: shown_value(scope, keys, record_item=record_item) for name, _v, keys in filled}
+    out = []
+    for name, value, _keys in filled:
+        mine = shown[name]
+        if not stored(mine) or normalised(mine) == normalised(value):
+            continue
+        donors = [
+            other for other, v, _k in filled
+            if other != name and normalised(v) == normalised(value) and normalised(shown[other]) == normalised(v)
+        ]  # fmt: skip
+        if donors:
+            out.append((name, mine))
+    return out
+
+
 def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
@@ -556,7 +597,9 @@ def check_form_drops_value(
             continue  # a search or filter form (GET) edits nothing
         fields = _fields(form, doc)
         empty = [f for f in fields if not f[2]]
-        if not empty or not any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields):
+        if not (empty or _shared_values(fields)) or not any(
+            f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields
+        ):
             # Nothing empty, or a blank new-item form: a filled hidden token or a select's default
             # option is no sign of a stored value.
             continue
@@ -565,20 +608,22 @@ def check_form_drops_value(
         compared += 1
         for resource, scope in _resources(form, page, fields, fetch, config):
             shown_in_form = _words(form.text())
+            record_item = scope is not resource.document
             dropped = [
                 (name, value)
                 for _n, name, _v, keys, _vis in empty
-                if (value := shown_value(scope, keys, record_item=scope is not resource.document))
+                if stored(value := shown_value(scope, keys, record_item=record_item))
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form
             ]
+            dropped += replaced_values(fields, scope, record_item=record_item)
             dropped += [
                 (name, text)
                 for name, text in _dropped_by_position(
                     page, fields, resource, scope, {n for n, _ in dropped}, fetch, config
                 )
-                if not _words(text) <= shown_in_form
+                if stored(text) and not _words(text) <= shown_in_form
             ]
             if dropped:
                 findings.append(

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
-from bughunt.oracles.reading import KEPT, list_page_key, numbered_page_of, resolve
+from bughunt.oracles.reading import KEPT, list_page_key, named_page, numbered_page_of, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of
 
@@ -407,6 +407,26 @@ _DISABLED = frozenset({"disabled", "is-disabled", "inactive"})
 _CURRENT = frozenset({"active", "current", "is-current", "selected"})
 
 
+def first_page_number(page: FetchedPage) -> int:
+    """The number of a list's first page in its page parameter: 0 when its pager counts from 0 (the
+    link that reads "2" opens `?page=1`), else 1. A bare list URL is that first page."""
+    return page.derived(_first_page_number)
+
+
+def _first_page_number(page: FetchedPage) -> int:
+    base = base_url(page)
+    for pager in pager_nodes(page):
+        for node, href in targets(pager):
+            text = node.text()
+            if not text.isdigit() or href.startswith("#"):
+                continue
+            url = resolve(base, href)
+            number = named_page(url) if url else None
+            if number is not None:
+                return 0 if number == int(text) - 1 else 1
+    return 1
+
+
 def other_pages(page: FetchedPage) -> list[str]:
     """URLs of the list's other pages: enabled controls of its pagers, and rel=next/prev links, whose
     target is not this page, and links to this path with another named page number (`?page=3`) —
@@ -417,7 +437,8 @@ def other_pages(page: FetchedPage) -> list[str]:
 
 def _other_pages(page: FetchedPage) -> list[str]:
     base = base_url(page)
-    here = list_page_key(page.url)
+    first = first_page_number(page)
+    here = list_page_key(page.url, first)
     controls: list[tuple[Node, str]] = [
         (n, href)
         for n, href in targets(page.document)
@@ -436,7 +457,7 @@ def _other_pages(page: FetchedPage) -> list[str]:
     out: list[str] = []
     for node, href in controls:
         url = resolve(base, href) if not href.startswith("#") else None
-        if not url or url in out or list_page_key(url) == here or _inactive(node):
+        if not url or url in out or list_page_key(url, first) == here or _inactive(node):
             continue
         out.append(url)
     return out

@@ -41,6 +41,7 @@ from bughunt.oracles.base import (
 from bughunt.oracles.lists import (
     clicked_previous_page,
     find_lists,
+    first_page_number,
     identities,
     is_pager,
     item_facts,
@@ -49,7 +50,7 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
-from bughunt.oracles.reading import KEPT, PAGE_KEYS, resolve
+from bughunt.oracles.reading import KEPT, is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import same_origin
 
@@ -134,7 +135,7 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
     number only if the pager agrees, see `previous_page_url`)."""
     parts = urlsplit(url)
     for key, value in parse_qsl(parts.query):
-        if key.lower() in PAGE_KEYS and value.isdigit():
+        if is_page_key(key) and value.isdigit():
             rest = re.sub(rf"(?<![^&?]){re.escape(key)}=\d+", f"{key}=#", parts.query)
             return f"{parts.path}?{rest}", int(value), True
     match = _PATH_NUMBER.search(parts.path)
@@ -143,16 +144,17 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
     return None
 
 
-def _in_sequence(current: str, previous: str) -> bool:
+def _in_sequence(current: str, previous: str, first: int = 1) -> bool:
     """Whether `previous` can be the page before `current` in one list: the same URL with page N-1,
-    or the bare list URL before page 2 (`/news` → `/news?p=2`, `/` → `/feed/2`). A "previous post"
-    link between two articles is not: their lists (comments, sidebars) are not one sequence."""
+    or the bare list URL before the second page (`/news` → `/news?p=2`, `/` → `/feed/2`; `?page=1`
+    when the pager counts from `first` 0). A "previous post" link between two articles is not:
+    their lists (comments, sidebars) are not one sequence."""
     here, there = page_number(current), page_number(previous)
     if here is None:
         return False
     if there is not None:
         return there[0] == here[0] and there[1] == here[1] - 1
-    return here[1] == 2
+    return here[1] == first + 1
 
 
 def _in_pager(page: FetchedPage, controls: list[tuple[Node, str | None]]) -> list[tuple[Node, str | None]]:
@@ -180,10 +182,11 @@ def previous_page_url(page: FetchedPage) -> str | None:
         if n.tag in ("a", "link") and {"prev", "previous"} & set(n.get("rel").lower().split())
     ]
     candidates += [url for n, url in controls if n.tag != "link" and _PREV_TEXT.match(n.text())]
+    first = first_page_number(page)
     for url in candidates:
-        if url and _in_sequence(page.url, url):
+        if url and _in_sequence(page.url, url, first):
             return url
-    if here[1] < 2:
+    if here[1] <= first:
         return None
     for _, url in controls if here[2] else _in_pager(page, controls):
         there = page_number(url) if url else None
@@ -198,7 +201,7 @@ def _with_page(url: str, number: int) -> str:
     """`url` with its named page parameter set to `number` (the first such parameter only)."""
     parts = urlsplit(url)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    at = next(i for i, (k, v) in enumerate(pairs) if k.lower() in PAGE_KEYS and v.isdigit())
+    at = next(i for i, (k, v) in enumerate(pairs) if is_page_key(k) and v.isdigit())
     pairs[at] = (pairs[at][0], str(number))
     return urlunsplit(parts._replace(query=urlencode(pairs), fragment=""))
 

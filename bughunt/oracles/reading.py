@@ -5,6 +5,7 @@ pure (strings in, a value out), so a kept answer is the answer."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
@@ -18,6 +19,27 @@ KEPT = 8192
 reads (the page, a previous page, a counted list's others) fit many times over, in ~2 MB at most."""
 
 
+_PREFIXED_PAGE = re.compile(r"^page[_\-.](?!(?:size|count|length|limit|len)$)\w+$", re.I)
+"""A page parameter named for one of several lists on a page (`?page_contacts=2`, `?page-comments=3`),
+not the size of one (`page_size`)."""
+
+
+@lru_cache(maxsize=KEPT)
+def is_page_key(key: str) -> bool:
+    """Whether a query parameter names a page of a list: one of `PAGE_KEYS`, or one prefixed for a
+    list of its own (`page_<list>`, as sites with several paged lists on one page name them)."""
+    return key.lower() in PAGE_KEYS or bool(_PREFIXED_PAGE.match(key))
+
+
+_NO_VALUE = frozenset({"", "none", "null", "nil", "undefined", "-", "—", "–"})
+"""What a page prints for a value that is not stored (a template printing Python's None, a dash)."""
+
+
+def missing_value(text: str) -> bool:
+    """Whether a shown value is the print of a missing one ("None", "null", "—", nothing)."""
+    return " ".join(text.split()).casefold() in _NO_VALUE
+
+
 @lru_cache(maxsize=KEPT)
 def resolve(base: str, href: str) -> str | None:
     """`bughunt.urls.absolute(base, href)`, kept."""
@@ -25,16 +47,24 @@ def resolve(base: str, href: str) -> str | None:
 
 
 @lru_cache(maxsize=KEPT)
-def list_page_key(url: str) -> tuple[str, str]:
-    """A URL as the page of a list it names: path and page number (a bare list URL is page 1)."""
+def list_page_key(url: str, first: int = 1) -> tuple[str, str]:
+    """A URL as the page of a list it names: path and page number (a bare list URL is the first page,
+    `first`: 1, or 0 for a pager counting from 0 — `lists.first_page_number`)."""
     parts = urlsplit(url)
-    number = next((v for k, v in parse_qsl(parts.query) if k.lower() in PAGE_KEYS and v.isdigit()), "1")
+    number = next((v for k, v in parse_qsl(parts.query) if is_page_key(k) and v.isdigit()), str(first))
     return parts.path.rstrip("/") or "/", str(int(number))
+
+
+@lru_cache(maxsize=KEPT)
+def named_page(url: str) -> int | None:
+    """The number of the page `url` names by a page parameter (`?page=3` → 3), else None."""
+    parts = urlsplit(url)
+    return next((int(v) for k, v in parse_qsl(parts.query) if is_page_key(k) and v.isdigit()), None)
 
 
 @lru_cache(maxsize=KEPT)
 def numbered_page_of(url: str) -> str | None:
     """The path of `url` when its query names a page by number (`/tag/x?page=3` → `/tag/x`), else None."""
     parts = urlsplit(url)
-    named = any(k.lower() in PAGE_KEYS and v.isdigit() for k, v in parse_qsl(parts.query))
+    named = any(is_page_key(k) and v.isdigit() for k, v in parse_qsl(parts.query))
     return parts.path if named else None

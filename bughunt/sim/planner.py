@@ -486,7 +486,9 @@ def route_shape(route: str) -> str:
             params.append(f"{key}=<n>")
         else:
             params.append(f"{key}=<slug>")
-    return f"{shaped}?{'&'.join(params)}"
+    # The same parameters in another order are one page type (`?size=25&page=2`, `?page=1&size=25`:
+    # a pager that appends its key to the query it was given).
+    return f"{shaped}?{'&'.join(sorted(params))}"
 
 
 def first_page_alias(route: str, siblings: Iterable[str], seen: Iterable[str]) -> bool:

@@ -7,7 +7,7 @@ import statistics
 import pytest
 
 from bughunt import site
-from bughunt.planning import bfs_paths, leads_on, planner_strategy, shortest_tour
+from bughunt.planning import bfs_paths, leads_on, planner_strategy, route_shape, shortest_tour
 from bughunt.planning_bounds import best_blind_walk, expected_steps_to_all
 from bughunt.sim.engine import RunConfig, SimSite, run
 from bughunt.sim.memory import Memory
@@ -261,3 +261,8 @@ def test_planner_beats_frontier_on_sites_it_was_not_built_for(opaque):
                 run(RunConfig(name, budget=s.n_nodes * 5 // 4), seed, s).coverage for seed in range(8)
             ]
     assert statistics.fmean(cov["planner"]) > statistics.fmean(cov["frontier"]) + 0.03
+
+
+def test_the_same_query_parameters_in_another_order_are_one_page_type():
+    assert route_shape("/items/?size=25&page=2") == route_shape("/items/?page=1&size=50")
+    assert route_shape("/items/?size=25&page=2") != route_shape("/items/?page=1")
