@@ -69,6 +69,13 @@ TAB_S = 3.0
 """How long closing an abandoned tab and opening a new one may take before the browser is restarted."""
 
 
+def with_user_headers(request: dict[str, str], user: dict[str, str]) -> dict[str, str]:
+    """The request's headers with the user's (`--header`) in their place: header names are
+    case-insensitive, so a request key matching a user key in another case is dropped, not sent twice."""
+    mine = {name.lower() for name in user}
+    return {**{k: v for k, v in request.items() if k.lower() not in mine}, **user}
+
+
 def _checked(pending: Any) -> tuple[float | None, float | None]:
     """`[now, soonest]` as the page gave it, each a finite number or None."""
     if not isinstance(pending, list) or len(pending) != 2:
@@ -330,7 +337,7 @@ class BrowserEngine(HttpEngine):
         elif self._gate.judge(request.method, url, request.headers, (request.post_data_buffer or b"")):
             route.abort("blockedbyclient")
         elif where == self.origin and self.headers:
-            route.continue_(headers={**request.headers, **self.headers})
+            route.continue_(headers=with_user_headers(request.headers, self.headers))
         else:
             route.continue_()
 
