@@ -42,7 +42,7 @@ from .idle_controls import CLICK_FAILED
 from .login import Credentials, LoginFailed, confirm_logged_in
 from .page_scripts import PENDING, READ, init_script
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
-from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers
+from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -67,6 +67,13 @@ MAX_NAVIGATIONS = 10
 as a navigation loop (a `<meta http-equiv=refresh content=0>` reloading itself) and is abandoned."""
 TAB_S = 3.0
 """How long closing an abandoned tab and opening a new one may take before the browser is restarted."""
+
+
+def with_user_headers(request: dict[str, str], user: dict[str, str]) -> dict[str, str]:
+    """The request's headers with the user's (`--header`) in their place: header names are
+    case-insensitive, so a request key matching a user key in another case is dropped, not sent twice."""
+    mine = {name.lower() for name in user}
+    return {**{k: v for k, v in request.items() if k.lower() not in mine}, **user}
 
 
 def _checked(pending: Any) -> tuple[float | None, float | None]:
@@ -284,15 +291,35 @@ class BrowserEngine(HttpEngine):
         # good; a crashed one closes at once.
         kill_renderers(self._marker)
         try:
-            with deadline_guard(self._marker, time.monotonic(), "the tab did not close", slack=TAB_S):
+            started = time.monotonic()
+            with deadline_guard(self._marker, started, "the tab did not close", slack=TAB_S):
                 if old is not None:
                     old.close()
+                self._await_renderers_gone(take_killed(self._marker), started + TAB_S / 2)
                 self._new_tab()
         except Exception as exc:  # noqa: BLE001 — the context itself is stuck or gone: start over
             logger.info("replacing the tab failed ({}); restarting the browser", type(exc).__name__)
             self._notice("the browser was restarted after a hostile page; a login made in it may be lost")
             self.close()
             self.start()
+
+    def _await_renderers_gone(self, pids: set[int], until: float) -> None:
+        """Wait (until `until`) for the browser to stop listing the renderers we killed: a tab opened
+        sooner can be handed the killed spare renderer and hang until the step's timeout."""
+        if not pids or self._browser is None:
+            return
+        cdp = self._browser.new_browser_cdp_session()
+        listed: set[int] = set()
+        try:
+            while time.monotonic() < until:
+                info = cdp.send("SystemInfo.getProcessInfo")
+                listed = {process.get("id") for process in info.get("processInfo", [])}
+                if not pids & listed:
+                    return
+                time.sleep(0.02)
+            logger.debug("the browser still lists killed renderers {}; opening the tab anyway", pids & listed)
+        finally:
+            cdp.detach()
 
     def close(self) -> None:
         self._save_trace()
@@ -330,7 +357,7 @@ class BrowserEngine(HttpEngine):
         elif self._gate.judge(request.method, url, request.headers, (request.post_data_buffer or b"")):
             route.abort("blockedbyclient")
         elif where == self.origin and self.headers:
-            route.continue_(headers={**request.headers, **self.headers})
+            route.continue_(headers=with_user_headers(request.headers, self.headers))
         else:
             route.continue_()
 

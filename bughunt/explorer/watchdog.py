@@ -92,8 +92,25 @@ def _kill(pids: list[int]) -> int:
     return killed
 
 
+KILLED: dict[str, set[int]] = {}
+"""Marker → renderer pids killed and not yet taken (`take_killed`). Chromium keeps a *spare* renderer
+for the next tab, and the kill ends it too: a tab opened before the browser has noticed that death is
+given the dead spare and hangs. Whoever opens the next tab waits until the browser no longer lists
+these pids. Written by the timer thread and the engine's, hence the lock."""
+_KILLED_LOCK = threading.Lock()
+
+
 def kill_renderers(marker: str) -> int:
-    return _kill(renderer_pids(marker))
+    pids = renderer_pids(marker)
+    with _KILLED_LOCK:
+        KILLED.setdefault(marker, set()).update(pids)
+    return _kill(pids)
+
+
+def take_killed(marker: str) -> set[int]:
+    """The renderer pids killed for `marker` since the last call (and forget them)."""
+    with _KILLED_LOCK:
+        return KILLED.pop(marker, set())
 
 
 def kill_browser(marker: str) -> int:
