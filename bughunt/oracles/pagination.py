@@ -49,7 +49,7 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
-from bughunt.oracles.reading import KEPT, PAGE_KEYS, resolve
+from bughunt.oracles.reading import KEPT, PAGE_KEYS, page_param, page_value, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import same_origin
 
@@ -133,10 +133,11 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
     (`?page=3`: named, the site says so) or the path's last segment (`/feed/3`: not named — a page
     number only if the pager agrees, see `previous_page_url`)."""
     parts = urlsplit(url)
-    for key, value in parse_qsl(parts.query):
-        if key.lower() in PAGE_KEYS and value.isdigit():
-            rest = re.sub(rf"(?<![^&?]){re.escape(key)}=\d+", f"{key}=#", parts.query)
-            return f"{parts.path}?{rest}", int(value), True
+    named = page_param(parts.query)
+    if named is not None:
+        key, number = named
+        rest = re.sub(rf"(?<![^&?]){re.escape(key)}=[^&]*", f"{key}=#", parts.query)
+        return f"{parts.path}?{rest}", number, True
     match = _PATH_NUMBER.search(parts.path)
     if match:
         return parts.path[: match.start()] + "/#", int(match.group(1)), False
@@ -198,7 +199,7 @@ def _with_page(url: str, number: int) -> str:
     """`url` with its named page parameter set to `number` (the first such parameter only)."""
     parts = urlsplit(url)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    at = next(i for i, (k, v) in enumerate(pairs) if k.lower() in PAGE_KEYS and v.isdigit())
+    at = next(i for i, (k, v) in enumerate(pairs) if k.lower() in PAGE_KEYS and page_value(v) is not None)
     pairs[at] = (pairs[at][0], str(number))
     return urlunsplit(parts._replace(query=urlencode(pairs), fragment=""))
 
