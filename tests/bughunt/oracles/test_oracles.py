@@ -154,6 +154,22 @@ def test_matching_counts_durations_and_paged_totals_are_silent():
     assert ORACLES["count_mismatch"](threaded, None) == []  # replies count too
 
 
+def test_a_list_that_says_it_is_empty_lists_no_items():
+    def shelf(count: int, rows: str) -> FetchedPage:
+        return page(
+            f"<p>Shelf <strong>{count} books</strong> here.</p>"
+            f"<table><tr><th>Title</th><th>Author</th></tr>{rows}</table>",
+            "/shelf",
+        )
+
+    empty_row = '<tr><td colspan="2"><em>There are no books on this shelf</em></td></tr>'
+    assert ORACLES["count_mismatch"](shelf(0, empty_row), None) == []
+    assert kinds(ORACLES["count_mismatch"](shelf(2, empty_row), None)) == ["count_mismatch"]
+    # one real row that happens to start with "No" is an item
+    real_row = '<tr><td><a href="/b/1">No Country for Old Men</a></td><td>McCarthy</td></tr>'
+    assert kinds(ORACLES["count_mismatch"](shelf(0, real_row), None)) == ["count_mismatch"]
+
+
 # --- edit forms that drop stored values -------------------------------------------------------
 
 PRODUCT_VIEW = page(
