@@ -251,6 +251,20 @@ def test_confirmation_pages_and_harmless_routes_are_silent():
     assert ORACLES["unconfirmed_destructive"](failed, None) == []
 
 
+def test_a_delete_link_that_says_it_is_confirmed_is_no_suspicion():
+    editor = page(
+        '<h1>Edit project</h1><form method="post"><input name="name" value="Atlas"><button>Save</button></form>'
+        '<a class="btn" href="/projects/7/delete?confirm=1&rev=12">Delete</a>'
+        '<a href="/projects/8/delete/">Delete</a><a href="/projects/9/delete?confirm=0">Delete</a>',
+        "/projects/7/edit",
+    )
+    findings = {f.evidence["target"]: f for f in ORACLES["unconfirmed_destructive"](editor, None)}
+    assert not findings[ORIGIN + "/projects/7/delete?confirm=1&rev=12"].suspected
+    # a plain link may lead to a confirmation page, and `confirm=0` asks: both stay suspected only
+    assert findings[ORIGIN + "/projects/8/delete/"].suspected
+    assert findings[ORIGIN + "/projects/9/delete?confirm=0"].suspected
+
+
 # --- inspect_page -----------------------------------------------------------------------------
 
 
