@@ -66,6 +66,19 @@ def test_event_handler_in_user_content_fires():
     assert finding.evidence["handler"] == "onerror" and "review" in finding.evidence["container"]
 
 
+def test_script_inside_a_link_title_in_a_menu_fires():
+    # A title printed unescaped into a menu of links: the script sits in the link, beside its words.
+    menu = '<div class="dropdown-menu"><a class="item" href="/shelf/a">Atlas</a>{}</div>'
+    bad = page(menu.format('<a class="item" href="/shelf/b">Big <script>steal()</script> maps</a>'), "/shelf")
+    assert kinds(ORACLES["unescaped_script"](bad, None)) == ["unescaped_script"]
+    escaped = page(
+        menu.format('<a class="item" href="/shelf/b">Big &lt;script&gt;steal()&lt;/script&gt; maps</a>')
+    )
+    assert ORACLES["unescaped_script"](escaped, None) == []
+    own = page(menu.format('<a class="item" href="/shelf/b"><script>track("b")</script></a>'))
+    assert ORACLES["unescaped_script"](own, None) == []  # alone in its link: one sign only
+
+
 def test_escaped_script_and_the_sites_own_scripts_are_silent():
     good = page(
         REVIEWS.format('<div class="review"><p>Love it &lt;script&gt;steal()&lt;/script&gt;</p></div>')
