@@ -258,6 +258,16 @@ def _appended(page: FetchedPage) -> list[Finding]:
     return []
 
 
+_NUMBER = re.compile(r"\d+")
+
+
+def _gist(item: Node) -> str:
+    """An item's words, numbers aside: a repeated item shows them again (its rank, `11.` on one page
+    and `10.` on the other, may move). Entries of a log that name one resource (two revisions of an
+    article, each linking to it) share an identity but not their words: other entries, no repeat."""
+    return _NUMBER.sub("#", " ".join(item.text().split()))
+
+
 def check_duplicate_pagination(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -273,8 +283,15 @@ def check_duplicate_pagination(
         before = there[key]
         if items == before:
             continue  # the same list on both pages: furniture, not the paginated content
-        seen = set().union(*before) if before else set()
-        repeated = [keys for keys in items if keys and keys & seen]
+        shown_before: dict[str, set[str]] = {}
+        for keys, node in zip(before, _content_items(previous)[key], strict=True):
+            for k in keys:
+                shown_before.setdefault(k, set()).add(_gist(node))
+        repeated = [
+            keys
+            for keys, node in zip(items, _content_items(page)[key], strict=True)
+            if keys and any(_gist(node) in shown_before.get(k, ()) for k in keys)
+        ]
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
             continue
         titles = _titles(page)  # only for a finding: it reads every list of the page

@@ -172,3 +172,35 @@ def test_a_count_over_pages_linked_with_spaced_numbers_counts_every_page():
     wrong = page("/shelf", label.replace("5 books", "7 books") + cards("Dune", "Emma", "Ulysses")
                  + spaced_pager("/shelf", range(1, 3), 1))  # fmt: skip
     assert [f.kind for f in ORACLES["count_mismatch"](wrong, Recorder(second))] == ["count_mismatch"]
+
+
+def log_rows(*rows: tuple[int, str, str]) -> str:
+    # A change log: each row an edit of a book, linking to the book (one book edited twice links twice).
+    body = "".join(
+        f'<tr><td>{rev}</td><td><a href="/book/{book.lower()}">{book}</a></td><td>{note}</td></tr>'
+        for rev, book, note in rows
+    )
+    return f'<table class="log"><tr><th>Rev</th><th>Book</th><th>Note</th></tr>{body}</table>'
+
+
+def test_two_entries_of_a_log_about_one_resource_are_not_a_repeat():
+    first = page("/changes?page=1", log_rows((3, "Dune", "typo"), (2, "Emma", "tip"), (5, "Walden", "new cover"))
+                 + pager_q("/changes", 2, 1))  # fmt: skip
+    second = page("/changes?page=2", log_rows((2, "Dune", "first draft"), (1, "Emma", "imported"), (1, "Ada", "new"))
+                  + pager_q("/changes", 2, 2))  # fmt: skip
+    assert check(second, Recorder(first)) == []
+    # the same entry shown again (its rank or revision number aside) is a repeat
+    again = page("/changes?page=2", log_rows((5, "Walden", "new cover"), (1, "Emma", "imported"), (1, "Ada", "new"))
+                 + pager_q("/changes", 2, 2))  # fmt: skip
+    assert check(again, Recorder(first)) == ["duplicate_pagination"]
+
+
+def pager_q(path: str, last: int, current: int) -> str:
+    return (
+        '<ul class="pagination">'
+        + "".join(
+            f"<li><span>{n}</span></li>" if n == current else f'<li><a href="{path}?page={n}">{n}</a></li>'
+            for n in range(1, last + 1)
+        )
+        + "</ul>"
+    )
