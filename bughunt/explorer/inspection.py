@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.reading import PAGE_KEYS
 from bughunt.page import FetchedPage
 
@@ -43,7 +44,7 @@ def inspect(
     )
     # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.
     version = None if allow_destructive else graph.app_version
-    fetch = _oracle_fetch(engine, reuse=not allow_destructive, version=version)
+    fetch = _oracle_fetch(engine, reuse=not allow_destructive, version=version, guarded=not allow_destructive)
     findings = inspect_page(page, fetch, config)
     # Most pages have no finding: memory's bugs are read only for one to join.
     return same_root_cause(findings, graph.live_bugs()) if findings else []
@@ -116,17 +117,31 @@ def _unpaged(route: str) -> str:
     return path + (f"?{urlencode(kept)}" if kept else "")
 
 
-def _oracle_fetch(engine: Engine, *, reuse: bool, version: str | None) -> Callable[[str], FetchedPage]:
+def may_open(engine: Engine, url: str) -> bool:
+    """Whether a page may be opened without `--allow-destructive`: a route of this origin the walk may
+    click (`Engine.followable`) whose URL names no destructive action (`destructive_action`)."""
+    route = engine.route_of(url)
+    return route is not None and engine.followable(route) and destructive_action(url) is None
+
+
+def _oracle_fetch(
+    engine: Engine, *, reuse: bool, version: str | None, guarded: bool
+) -> Callable[[str], FetchedPage]:
     # The oracles may look at related pages (the previous page of a list, the article behind a
     # form). Their `OracleFetch` keeps the pages of one step; only failures are kept here, so a
     # fetch the oracles ask for *again* (a page after a destructive action) is a fresh request.
     # With `reuse`, a page the session already loaded is taken from the engine instead of asked for
     # again (`Engine.reuse_page`): the walk wrote nothing, so the site would answer the same.
+    # `guarded` (no --allow-destructive): an oracle opens no page the walk would refuse to click —
+    # an avoided or robots-disallowed route, or one whose URL names a destructive action — since a GET
+    # there may delete what it names (a form's "resource" guessed among known routes, a row's link).
     failed: dict[str, OSError] = {}
 
     def fetch(url: str) -> FetchedPage:
         if url in failed:
             raise failed[url]
+        if guarded and not may_open(engine, url):
+            raise PermissionError(f"oracles do not open what the walk would not: {url}")
         if reuse:
             page = engine.reuse_page(url, version)
             if page is not None:

@@ -116,6 +116,9 @@ def credentials_from_args(
         name, sep, value = item.partition(":")
         if not sep or not _HEADER_NAME.fullmatch(name.strip()) or "\n" in value or "\r" in value:
             raise UsageError("--header: expected 'Name: value' (one header per option)")
+        if any(n.lower() == name.strip().lower() for n, _ in parsed_headers):
+            # Which of two values would the site get? Engines differ; refuse rather than guess.
+            raise UsageError(f"--header {name.strip()}: given twice (header names ignore case)")
         parsed_headers.append((name.strip(), value.strip()))
     state_values = _storage_state_values(storage_state) if storage_state is not None else ()
     return Credentials(

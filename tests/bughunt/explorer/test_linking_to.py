@@ -31,6 +31,12 @@ class _Pages:
     def __init__(self, *pages: FetchedPage) -> None:
         self.pages = {p.url: p for p in pages}
 
+    def route_of(self, url: str) -> str | None:
+        return url.removeprefix("http://app.test") if url.startswith("http://app.test/") else None
+
+    def followable(self, route: str) -> bool:
+        return True
+
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
         return None
 

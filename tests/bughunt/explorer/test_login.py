@@ -252,6 +252,7 @@ def test_a_sites_cookies_never_reach_another_fetcher(site):
         ({"cookies": ["novalue"]}, "--cookie: expected NAME=VALUE"),
         ({"headers": ["X-Token " + HEADER_VALUE]}, "--header: expected 'Name: value'"),
         ({"headers": ["X-A: b\r\nX-Evil: c"]}, "--header: expected 'Name: value'"),
+        ({"headers": ["X-Token: a", "x-token: " + HEADER_VALUE]}, "--header x-token: given twice"),
         (
             {"login_url": "http://elsewhere.test/login", "username": "a", "password_env": "HOME"},
             "same origin",

@@ -145,6 +145,12 @@ class _Graph:
 
 
 class _Engine:
+    def route_of(self, url: str) -> str | None:
+        return route_of(url)
+
+    def followable(self, route: str) -> bool:
+        return True
+
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
         return None
 
