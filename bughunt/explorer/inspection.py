@@ -19,6 +19,7 @@ from bughunt.page import FetchedPage
 from .engine import Engine
 from .graph import ExplorationGraph
 from .store import Bug
+from .tree_views import tree_template
 
 
 def inspect(
@@ -52,10 +53,11 @@ def inspect(
 
 def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Finding]:
     """Findings that join an open bug of one root cause: the same kind, normalised message and error
-    (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
-    page led to each — `/user/john` reached from one post and `/user/susan` from another; or the same
-    stored payload (`source_key`) on any two routes (a feed and its author's page). The
-    finding keeps its route (an occurrence) and takes the bug's fingerprint."""
+        (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
+        page led to each — `/user/john` reached from one post and `/user/susan` from another; or the same
+        stored payload (`source_key`) on any two routes (a feed and its author's page); or one marked view
+    of two pages of a tree of paths at any depth (`tree_views`: `/a/_history/`, `/a/b/_history/`). The
+        finding keeps its route (an occurrence) and takes the bug's fingerprint."""
     out: list[Finding] = []
     own = {b.fingerprint for b in bugs if b.status == "open"}
     for f in findings:
@@ -71,6 +73,7 @@ def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Fi
         template = (
             one_template(route_shape(twin.route), f.shape)
             or one_template(route_shape(twin.route), route_shape(f.route))
+            or tree_template(route_shape(twin.route), route_shape(f.route))
             or f.shape
         )
         out.append(replace(f, shape=template, fingerprint=twin.fingerprint))
@@ -93,9 +96,13 @@ def _same_cause(f: Finding, bug: Bug) -> bool:
     # The page's shape may read a query value as data (`?page=<v>` beside links to other pages)
     # where the bug's bare route reads it as a number (`?page=<n>`): either reading may match. And
     # page 2 of a list is its template's page as much as page 1 (`/user/a`, `/user/b?page=2`).
+    # A view of pages in a tree is one template at any depth (`tree_views`).
     mine_shapes = (f.shape, route_shape(f.route))
-    if all(one_template(route_shape(bug.route), s) is None for s in mine_shapes) and not _paged_twins(
-        bug.route, f.route
+    theirs_shape = route_shape(bug.route)
+    if (
+        all(one_template(theirs_shape, s) is None for s in mine_shapes)
+        and not _paged_twins(bug.route, f.route)
+        and tree_template(theirs_shape, route_shape(f.route)) is None
     ):
         return False
     mine, theirs = f.evidence.get("error_key"), stored.get("error_key")

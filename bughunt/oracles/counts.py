@@ -249,7 +249,24 @@ def _read_labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] |
     if not labels:
         return []  # most pages show no count: their lists need not be found
     containers = {id(c) for c, _ in find_lists(page.document)}
-    return [(label, noun, shown, labelled_list(label, containers)) for label, noun, shown in labels]
+    return [
+        (label, noun, shown, _without_placeholder(labelled_list(label, containers)))
+        for label, noun, shown in labels
+    ]
+
+
+_EMPTY_TEXT = re.compile(r"^(?:there (?:are|is) )?(?:no|nothing|none)\b|\b(?:is|are) empty\b|^empty\b", re.I)
+
+
+def _without_placeholder(items: list[Node] | None) -> list[Node] | None:
+    """A list drawn with one row that says it is empty ("There are no articles", "No items", a cell
+    spanning the table) lists nothing: no items, not one."""
+    if items is None or len(items) != 1:
+        return items
+    item = items[0]
+    if item.find_all("a") or not _EMPTY_TEXT.search(" ".join(item.text().split())):
+        return items
+    return []
 
 
 def _keys(items: list[Node], page: FetchedPage) -> list[frozenset[str]]:

@@ -12,6 +12,8 @@ Two ways to see one, neither naming any site's routes:
   `OracleConfig.allow_destructive` (disposable environments) it is opened and confirmed by its
   observable effect: the item is gone from the page that listed it, or its resource went from 2xx
   to 404/410. A confirmation page (2xx with a confirmation step) clears it.
+  A link whose query says it is already confirmed (`?confirm=1`) is reported confirmed, unopened:
+  its author meant the click to be the confirmation.
 """
 
 from __future__ import annotations
@@ -255,6 +257,20 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
     return False, "no visible effect"
 
 
+_CONFIRMING_KEYS = frozenset({"confirm", "confirmed", "confirmation", "yes", "sure", "force"})
+_FALSE_VALUES = frozenset({"", "0", "false", "no", "off", "n"})
+
+
+def confirms_itself(url: str) -> str | None:
+    """The query parameter by which a destructive URL says it is already confirmed (`?confirm=1`,
+    `?confirmed=yes`): following such a link does not stop at a confirmation page — whoever wrote it
+    meant the click to be the confirmation, so it needs no opening to be known. None when none does."""
+    for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        if key.lower() in _CONFIRMING_KEYS and value.strip().lower() not in _FALSE_VALUES:
+            return f"{key}={value}"
+    return None
+
+
 def check_unconfirmed_destructive(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -265,7 +281,9 @@ def check_unconfirmed_destructive(
     for action in destructive_actions(page):
         suspected = True
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
-        if config.allow_destructive and fetch is not None and opened < config.max_destructive:
+        if said := confirms_itself(action.url):
+            suspected, effect = False, f"not opened: the link says it is confirmed ({said})"
+        elif config.allow_destructive and fetch is not None and opened < config.max_destructive:
             opened += 1
             try:
                 judged = _confirm(page, action, fetch)

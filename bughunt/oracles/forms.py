@@ -131,14 +131,41 @@ def _with_segments(url: str, segments: list[str]) -> str:
     return f"{parts.scheme}://{parts.netloc}{path}"
 
 
+def _edit_segment(segment: str) -> bool:
+    """A path segment that names the edit action, marks around it aside (`edit`, `_edit`, `~edit`:
+    frameworks that keep action names apart from page slugs prefix them)."""
+    return segment.lower().strip("_-.~!+@$") in _EDIT_WORDS
+
+
 def _edit_like(url: str) -> bool:
-    return any(s.lower() in _EDIT_WORDS for s in _segments(url))
+    return any(_edit_segment(s) for s in _segments(url))
+
+
+def _viewed_page(page: FetchedPage) -> str | None:
+    """The page an edit URL edits when the page says so: the URL without its edit segment
+    (`/guides/setup/_edit/` → `/guides/setup/`), when the edit page links to it (its "View" tab or
+    breadcrumb) — the address a wiki or CMS gives a page and its editor alike."""
+    segments = _segments(page.url)
+    rest = [s for s in segments if not _edit_segment(s)]
+    if len(rest) == len(segments) or hash_route(urlsplit(page.url).fragment):
+        return None
+    bare = _with_segments(page.url, rest).rstrip("/")
+    base = base_url(page)
+    for _node, href in targets(page.document):
+        url = resolve(base, href)
+        if (
+            url
+            and urlsplit(url)._replace(fragment="").geturl().rstrip("/") == bare
+            and not urlsplit(url).query
+        ):
+            return url
+    return None
 
 
 def _identifier(url: str) -> str | None:
     """The resource an edit URL names (`/items/7/edit` → `7`), or None (`/profile/edit`, `/settings`)."""
     segments = _segments(url)
-    rest = [s for s in segments if s.lower() not in _EDIT_WORDS]
+    rest = [s for s in segments if not _edit_segment(s)]
     if len(rest) == len(segments) or not rest:
         return None  # not an edit URL
     if segment_shape(rest[-1]) == rest[-1] and len(rest) < 2:
@@ -151,7 +178,7 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
     ident = _identifier(page.url)
     if ident is None:
         return []
-    rest = [s for s in _segments(page.url) if s.lower() not in _EDIT_WORDS]
+    rest = [s for s in _segments(page.url) if not _edit_segment(s)]
     base = base_url(page)
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
     urls = [resolve(base, href) for _, href in targets(page.document)]
@@ -192,6 +219,9 @@ def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_
         url = resolve(base, href)
         if url and url != page.url and same_origin(url, page.url) and url not in urls:
             urls.append(url)
+    if (viewed := _viewed_page(page)) is not None:
+        # Links inside an editor's form are its tools (move, delete, preview), not the page it edits.
+        urls = [viewed, *(u for u in urls if u != viewed)]
     ident = _identifier(page.url)
     if not urls or (ident is not None and not any(ident in _segments(u) for u in urls)):
         # A "Back" link to the list (`/items`) leads away from the record the URL names
@@ -314,10 +344,13 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
     secondary line "by ann (view links)" names the owner, not a description) — a word of three
     letters at least."""
     for node in doc.iter():
-        if node.tag in _FURNITURE or _in_furniture(node):
+        # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
+        # tabs over a wiki page), not furniture shared with other pages.
+        if node.tag != "h1" and (node.tag in _FURNITURE or _in_furniture(node)):
             continue
-        names = [node.get(a) for a in ("data-field", "itemprop", "name", "id") if node.get(a)]
-        names += [w for c in node.classes for w in (c, *_CLASS_PARTS.split(c))]
+        names = [node.get(a) for a in ("data-field", "itemprop", "name") if node.get(a)]
+        # an id is read like the class list: `article-title` names the title
+        names += [w for c in (*node.classes, node.get("id")) if c for w in (c, *_CLASS_PARTS.split(c))]
         if any(key(n) in keys for n in names if key(n)):
             if node.tag == "meta":
                 value = node.get("content")

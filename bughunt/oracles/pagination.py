@@ -50,7 +50,7 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
-from bughunt.oracles.reading import KEPT, is_page_key, resolve
+from bughunt.oracles.reading import KEPT, is_page_key, page_param, page_value, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import same_origin
 
@@ -134,10 +134,11 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
     (`?page=3`: named, the site says so) or the path's last segment (`/feed/3`: not named — a page
     number only if the pager agrees, see `previous_page_url`)."""
     parts = urlsplit(url)
-    for key, value in parse_qsl(parts.query):
-        if is_page_key(key) and value.isdigit():
-            rest = re.sub(rf"(?<![^&?]){re.escape(key)}=\d+", f"{key}=#", parts.query)
-            return f"{parts.path}?{rest}", int(value), True
+    named = page_param(parts.query)
+    if named is not None:
+        key, number = named
+        rest = re.sub(rf"(?<![^&?]){re.escape(key)}=[^&]*", f"{key}=#", parts.query)
+        return f"{parts.path}?{rest}", number, True
     match = _PATH_NUMBER.search(parts.path)
     if match:
         return parts.path[: match.start()] + "/#", int(match.group(1)), False
@@ -201,7 +202,7 @@ def _with_page(url: str, number: int) -> str:
     """`url` with its named page parameter set to `number` (the first such parameter only)."""
     parts = urlsplit(url)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    at = next(i for i, (k, v) in enumerate(pairs) if is_page_key(k) and v.isdigit())
+    at = next(i for i, (k, v) in enumerate(pairs) if is_page_key(k) and page_value(v) is not None)
     pairs[at] = (pairs[at][0], str(number))
     return urlunsplit(parts._replace(query=urlencode(pairs), fragment=""))
 
@@ -260,6 +261,16 @@ def _appended(page: FetchedPage) -> list[Finding]:
     return []
 
 
+_NUMBER = re.compile(r"\d+")
+
+
+def _gist(item: Node) -> str:
+    """An item's words, numbers aside: a repeated item shows them again (its rank, `11.` on one page
+    and `10.` on the other, may move). Entries of a log that name one resource (two revisions of an
+    article, each linking to it) share an identity but not their words: other entries, no repeat."""
+    return _NUMBER.sub("#", " ".join(item.text().split()))
+
+
 def check_duplicate_pagination(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -275,8 +286,15 @@ def check_duplicate_pagination(
         before = there[key]
         if items == before:
             continue  # the same list on both pages: furniture, not the paginated content
-        seen = set().union(*before) if before else set()
-        repeated = [keys for keys in items if keys and keys & seen]
+        shown_before: dict[str, set[str]] = {}
+        for keys, node in zip(before, _content_items(previous)[key], strict=True):
+            for k in keys:
+                shown_before.setdefault(k, set()).add(_gist(node))
+        repeated = [
+            keys
+            for keys, node in zip(items, _content_items(page)[key], strict=True)
+            if keys and any(_gist(node) in shown_before.get(k, ()) for k in keys)
+        ]
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
             continue
         titles = _titles(page)  # only for a finding: it reads every list of the page

@@ -46,25 +46,40 @@ def resolve(base: str, href: str) -> str | None:
     return absolute(base, href)
 
 
+def page_value(value: str) -> int | None:
+    """A page parameter's value as a number, whitespace around it ignored: a template that breaks
+    `href="?page=\n  2"` over lines gives `?page=%20%202` once the newline is dropped (as URL parsers
+    do), and servers read it as page 2 (Python's `int`, PHP's `intval`, JavaScript's `Number` alike)."""
+    text = value.strip()
+    return int(text) if text.isdigit() else None
+
+
+def page_param(query: str) -> tuple[str, int] | None:
+    """The first parameter of `query` named as a page whose value is a number: (its key, the number)."""
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if is_page_key(key) and (number := page_value(value)) is not None:
+            return key, number
+    return None
+
+
 @lru_cache(maxsize=KEPT)
 def list_page_key(url: str, first: int = 1) -> tuple[str, str]:
     """A URL as the page of a list it names: path and page number (a bare list URL is the first page,
     `first`: 1, or 0 for a pager counting from 0 — `lists.first_page_number`)."""
     parts = urlsplit(url)
-    number = next((v for k, v in parse_qsl(parts.query) if is_page_key(k) and v.isdigit()), str(first))
-    return parts.path.rstrip("/") or "/", str(int(number))
+    named = page_param(parts.query)
+    return parts.path.rstrip("/") or "/", str(named[1] if named else first)
 
 
 @lru_cache(maxsize=KEPT)
 def named_page(url: str) -> int | None:
     """The number of the page `url` names by a page parameter (`?page=3` → 3), else None."""
-    parts = urlsplit(url)
-    return next((int(v) for k, v in parse_qsl(parts.query) if is_page_key(k) and v.isdigit()), None)
+    named = page_param(urlsplit(url).query)
+    return named[1] if named else None
 
 
 @lru_cache(maxsize=KEPT)
 def numbered_page_of(url: str) -> str | None:
     """The path of `url` when its query names a page by number (`/tag/x?page=3` → `/tag/x`), else None."""
     parts = urlsplit(url)
-    named = any(is_page_key(k) and v.isdigit() for k, v in parse_qsl(parts.query))
-    return parts.path if named else None
+    return parts.path if page_param(parts.query) else None

@@ -3,7 +3,7 @@
 A site's own scripts live in `<head>` or at block level; a `<script>` (or an element with an
 inline event handler such as `onerror`) that shows two of three signs — inside a container named
 like user content (comment, reply, review, message, bio, …), directly inside a text-level element
-(a paragraph, a list item, a table cell), next to running text — was written by a user and should
+(a paragraph, a list item, a table cell, a link: a title printed into a menu), next to running text — was written by a user and should
 have been escaped. A handler on a named field of a form (`<label><input name="x" onchange="…">
 Send</label>`) is the form's own. The code's normalised digest (`source_key`, a number) goes with the finding: one
 stored payload shown on several lists is one root cause.
@@ -19,7 +19,7 @@ from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
 
 _TEXT_LEVEL = frozenset(
-    "p span li td dd dt blockquote em strong b i u small label h1 h2 h3 h4 h5 h6 pre code q cite".split()
+    "a p span li td dd dt blockquote em strong b i u small label h1 h2 h3 h4 h5 h6 pre code q cite".split()
 )
 _USER_WORDS = frozenset(
     "comment comments reply replies review reviews message messages msg post posts bio user usercontent "

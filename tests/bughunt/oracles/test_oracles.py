@@ -66,6 +66,19 @@ def test_event_handler_in_user_content_fires():
     assert finding.evidence["handler"] == "onerror" and "review" in finding.evidence["container"]
 
 
+def test_script_inside_a_link_title_in_a_menu_fires():
+    # A title printed unescaped into a menu of links: the script sits in the link, beside its words.
+    menu = '<div class="dropdown-menu"><a class="item" href="/shelf/a">Atlas</a>{}</div>'
+    bad = page(menu.format('<a class="item" href="/shelf/b">Big <script>steal()</script> maps</a>'), "/shelf")
+    assert kinds(ORACLES["unescaped_script"](bad, None)) == ["unescaped_script"]
+    escaped = page(
+        menu.format('<a class="item" href="/shelf/b">Big &lt;script&gt;steal()&lt;/script&gt; maps</a>')
+    )
+    assert ORACLES["unescaped_script"](escaped, None) == []
+    own = page(menu.format('<a class="item" href="/shelf/b"><script>track("b")</script></a>'))
+    assert ORACLES["unescaped_script"](own, None) == []  # alone in its link: one sign only
+
+
 def test_escaped_script_and_the_sites_own_scripts_are_silent():
     good = page(
         REVIEWS.format('<div class="review"><p>Love it &lt;script&gt;steal()&lt;/script&gt;</p></div>')
@@ -154,6 +167,22 @@ def test_matching_counts_durations_and_paged_totals_are_silent():
     assert ORACLES["count_mismatch"](threaded, None) == []  # replies count too
 
 
+def test_a_list_that_says_it_is_empty_lists_no_items():
+    def shelf(count: int, rows: str) -> FetchedPage:
+        return page(
+            f"<p>Shelf <strong>{count} books</strong> here.</p>"
+            f"<table><tr><th>Title</th><th>Author</th></tr>{rows}</table>",
+            "/shelf",
+        )
+
+    empty_row = '<tr><td colspan="2"><em>There are no books on this shelf</em></td></tr>'
+    assert ORACLES["count_mismatch"](shelf(0, empty_row), None) == []
+    assert kinds(ORACLES["count_mismatch"](shelf(2, empty_row), None)) == ["count_mismatch"]
+    # one real row that happens to start with "No" is an item
+    real_row = '<tr><td><a href="/b/1">No Country for Old Men</a></td><td>McCarthy</td></tr>'
+    assert kinds(ORACLES["count_mismatch"](shelf(0, real_row), None)) == ["count_mismatch"]
+
+
 # --- edit forms that drop stored values -------------------------------------------------------
 
 PRODUCT_VIEW = page(
@@ -233,6 +262,20 @@ def test_confirmation_pages_and_harmless_routes_are_silent():
     assert ORACLES["unconfirmed_destructive"](search, None) == []
     failed = page("<h1>Error</h1>", "/projects/7/delete", status=500)
     assert ORACLES["unconfirmed_destructive"](failed, None) == []
+
+
+def test_a_delete_link_that_says_it_is_confirmed_is_no_suspicion():
+    editor = page(
+        '<h1>Edit project</h1><form method="post"><input name="name" value="Atlas"><button>Save</button></form>'
+        '<a class="btn" href="/projects/7/delete?confirm=1&rev=12">Delete</a>'
+        '<a href="/projects/8/delete/">Delete</a><a href="/projects/9/delete?confirm=0">Delete</a>',
+        "/projects/7/edit",
+    )
+    findings = {f.evidence["target"]: f for f in ORACLES["unconfirmed_destructive"](editor, None)}
+    assert not findings[ORIGIN + "/projects/7/delete?confirm=1&rev=12"].suspected
+    # a plain link may lead to a confirmation page, and `confirm=0` asks: both stay suspected only
+    assert findings[ORIGIN + "/projects/8/delete/"].suspected
+    assert findings[ORIGIN + "/projects/9/delete?confirm=0"].suspected
 
 
 # --- inspect_page -----------------------------------------------------------------------------

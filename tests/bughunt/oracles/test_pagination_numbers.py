@@ -134,3 +134,73 @@ def test_page_numbers_say_where_they_come_from():
     assert page_number("http://x.test/list?sort=new&page=3") == ("/list?sort=new&page=#", 3, True)
     assert page_number("http://x.test/tag/93") == ("/tag/#", 93, False)
     assert page_number("http://x.test/tag/python") is None
+
+
+def spaced_pager(path: str, pages: range, current: int) -> str:
+    # A template that breaks each href over lines (`?page=\n   2`): URL parsers drop the newline and
+    # keep the spaces, so the link names `?page=%20%20%202`, which servers read as page 2.
+    items = "".join(
+        f'<li class="{"active" if n == current else ""}"><a href="{path}?page=\n   {n}"> {n} </a></li>'
+        for n in pages
+    )
+    return f'<ul class="pagination">{items}</ul>'
+
+
+def test_a_page_number_with_spaces_around_it_is_that_page():
+    assert page_number("http://x.test/list?page=%20%203") == ("/list?page=#", 3, True)
+    assert page_number("http://x.test/list?page=%20") is None
+    second = page(
+        "/shelf?page=   2", cards("Ulysses", "Walden", "Beloved") + spaced_pager("/shelf", range(1, 3), 2)
+    )
+    first = page(
+        "/shelf?page=   1", cards("Dune", "Emma", "Ulysses") + spaced_pager("/shelf", range(1, 3), 1)
+    )
+    fetch = Recorder(first)
+    assert check(second, fetch) == ["duplicate_pagination"] and fetch.asked == [first.url]
+
+
+def test_a_count_over_pages_linked_with_spaced_numbers_counts_every_page():
+    # "5 books" over two pages of 3 and 2: the spaced link to page 2 is another page, not this one.
+    label = "<p>There are <strong>5 books</strong> on this shelf.</p>"
+    first = page("/shelf", label + cards("Dune", "Emma", "Ulysses") + spaced_pager("/shelf", range(1, 3), 1))
+    second_url = "/shelf?page=   2"  # as the link resolves; the engine encodes it
+    second = page(second_url, label + cards("Walden", "Beloved") + spaced_pager("/shelf", range(1, 3), 2))
+    fetch = Recorder(second)
+    assert [f.kind for f in ORACLES["count_mismatch"](first, fetch)] == []
+    assert fetch.asked == [ORIGIN + second_url]
+    # and a count that page 2 does not make up is still wrong
+    wrong = page("/shelf", label.replace("5 books", "7 books") + cards("Dune", "Emma", "Ulysses")
+                 + spaced_pager("/shelf", range(1, 3), 1))  # fmt: skip
+    assert [f.kind for f in ORACLES["count_mismatch"](wrong, Recorder(second))] == ["count_mismatch"]
+
+
+def log_rows(*rows: tuple[int, str, str]) -> str:
+    # A change log: each row an edit of a book, linking to the book (one book edited twice links twice).
+    body = "".join(
+        f'<tr><td>{rev}</td><td><a href="/book/{book.lower()}">{book}</a></td><td>{note}</td></tr>'
+        for rev, book, note in rows
+    )
+    return f'<table class="log"><tr><th>Rev</th><th>Book</th><th>Note</th></tr>{body}</table>'
+
+
+def test_two_entries_of_a_log_about_one_resource_are_not_a_repeat():
+    first = page("/changes?page=1", log_rows((3, "Dune", "typo"), (2, "Emma", "tip"), (5, "Walden", "new cover"))
+                 + pager_q("/changes", 2, 1))  # fmt: skip
+    second = page("/changes?page=2", log_rows((2, "Dune", "first draft"), (1, "Emma", "imported"), (1, "Ada", "new"))
+                  + pager_q("/changes", 2, 2))  # fmt: skip
+    assert check(second, Recorder(first)) == []
+    # the same entry shown again (its rank or revision number aside) is a repeat
+    again = page("/changes?page=2", log_rows((5, "Walden", "new cover"), (1, "Emma", "imported"), (1, "Ada", "new"))
+                 + pager_q("/changes", 2, 2))  # fmt: skip
+    assert check(again, Recorder(first)) == ["duplicate_pagination"]
+
+
+def pager_q(path: str, last: int, current: int) -> str:
+    return (
+        '<ul class="pagination">'
+        + "".join(
+            f"<li><span>{n}</span></li>" if n == current else f'<li><a href="{path}?page={n}">{n}</a></li>'
+            for n in range(1, last + 1)
+        )
+        + "</ul>"
+    )

@@ -1,0 +1,43 @@
+"""One view of pages in a tree of paths is one template at any depth (`explorer.tree_views`): a bug
+found on the history view of a top page and of a nested page is one bug; plain words after
+different prefixes are not. Generic routes, no application's."""
+
+from __future__ import annotations
+
+from bughunt.explorer.inspection import same_root_cause
+from bughunt.explorer.store import Bug
+from bughunt.explorer.tree_views import tree_template, view_of
+from bughunt.fingerprint import route_shape
+from bughunt.oracles import Finding
+
+
+def test_a_marked_view_at_any_depth_is_one_template():
+    top, nested, root = (route_shape(r) for r in ("/garden/_log/", "/garden/herbs/mint/_log/", "/_log/"))
+    assert tree_template(top, nested) == tree_template(root, nested) == "/**/_log/"
+    assert view_of(route_shape("/garden/herbs/_remove/?sure=1")) is not None
+    assert tree_template(top, route_shape("/garden/herbs/_edit/")) is None  # another view
+    assert tree_template(top, top) is None
+
+
+def test_plain_words_after_different_prefixes_are_other_templates():
+    assert tree_template(route_shape("/user/ann/delete"), route_shape("/post/7/comment/3/delete")) is None
+    assert tree_template(route_shape("/_/x"), route_shape("/a/_/x")) is None  # a lone mark is no name
+
+
+def bug(route: str, error: str) -> Bug:
+    return Bug(
+        id=1, fingerprint="f" * 16, route=route, kind="server_error", message="server answered 500",
+        evidence=f'{{"error_key": "{error}"}}', status="open", version=None, seen_at=0.0, step=1,
+        superseded_by=None,
+    )  # fmt: skip
+
+
+def finding(route: str, error: str) -> Finding:
+    return Finding("server_error", route, "server answered 500", {"error_key": error})
+
+
+def test_one_error_on_one_view_at_two_depths_is_one_bug():
+    (joined,) = same_root_cause([finding("/garden/herbs/mint/_log/", "e1")], [bug("/garden/_log/", "e1")])
+    assert joined.fingerprint == "f" * 16
+    (other,) = same_root_cause([finding("/garden/herbs/mint/_log/", "e2")], [bug("/garden/_log/", "e1")])
+    assert other.fingerprint != "f" * 16  # another error is another bug
