@@ -346,11 +346,17 @@ def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
     if _SECOND_PAGE_TEXT.match(label) and pagers:
         return origin
     # An icon-only pager ("‹ ›" drawn as pictures) on its first page: the one enabled control
-    # without words is the way on (the way back is disabled there).
-    icons = [
-        n for p in pagers for n in p.find_all("a", "button") if not n.text() and not _inactive(n)
-    ]  # fmt: skip
+    # without words is the way on (the way back is disabled there). A pager drawn twice, above and
+    # below its table, holds that control twice: copies alike in every tag and attribute are one.
+    icons = {
+        _markup(n) for p in pagers for n in p.find_all("a", "button") if not n.text() and not _inactive(n)
+    }  # fmt: skip
     return origin if not label.strip() and len(icons) == 1 else None
+
+
+def _markup(node: Node) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Every element of `node`, tag and attributes: two copies of one control have the same."""
+    return tuple((n.tag, tuple(sorted(n.attrs.items()))) for n in node.iter())
 
 
 def pager_nodes(page: FetchedPage) -> list[Node]:

@@ -278,7 +278,8 @@ def test_an_error_page_answered_200_is_a_server_error(body: str, fires: bool) ->
 # --- an admin table paged by two icon buttons in its header, the next rows fetched in place -----------
 
 
-def admin_table(ids: range, first_page: bool) -> str:
+def admin_table(ids: range, first_page: bool, footer: bool = False) -> str:
+    """Rows `ids` under a header pager of two icon buttons, drawn again in the footer when `footer`."""
     prev = ' disabled="true"' if first_page else ""
     nav = (
         '<tr><th colspan="2"><div id="pagination" class="pagination">'
@@ -287,17 +288,22 @@ def admin_table(ids: range, first_page: bool) -> str:
         "</div></th></tr>"
     )
     rows = "".join(f'<tr><td><a href="/s{n}">/s{n}</a></td><td>link {n}</td></tr>' for n in ids)
-    return f"<table><thead>{nav}</thead><tbody>{rows}</tbody></table>"
+    foot = f"<tfoot>{nav}</tfoot>" if footer else ""
+    return f"<table><thead>{nav}</thead><tbody>{rows}</tbody>{foot}</table>"
 
 
 @pytest.mark.parametrize(("second", "fires"), [(range(4, 8), True), (range(5, 9), False)])
-def test_an_icon_only_pager_clicked_on_its_first_page_is_compared_with_it(second: range, fires: bool) -> None:
-    before = page(admin_table(range(0, 5), True), "/admin")
-    after = replace(page(admin_table(second, False), "/admin"), clicked_from=(before, ""))
+@pytest.mark.parametrize("footer", [False, True])
+def test_an_icon_only_pager_clicked_on_its_first_page_is_compared_with_it(
+    second: range, fires: bool, footer: bool
+) -> None:
+    # `footer`: the pager drawn again below the table, its "next" a second copy of the same control
+    before = page(admin_table(range(0, 5), True, footer), "/admin")
+    after = replace(page(admin_table(second, False, footer), "/admin"), clicked_from=(before, ""))
     found = check_duplicate_pagination(after, None)
     assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
     # On a later page both icons are enabled: which one was clicked is unknown, nothing is compared.
-    later = replace(page(admin_table(second, False), "/admin"), clicked_from=(after, ""))
+    later = replace(page(admin_table(second, False, footer), "/admin"), clicked_from=(after, ""))
     assert check_duplicate_pagination(later, None) == []
 
 
