@@ -4,7 +4,8 @@ other clicks and links, or the pager waits behind every row's buttons and the re
 
 from __future__ import annotations
 
-from bughunt.explorer.browser import BrowserEngine
+from bughunt.actions import page_clicks
+from bughunt.explorer.browser import BrowserEngine, _label_of
 from bughunt.explorer.facts import read_page
 from bughunt.page import FetchedPage
 from bughunt.planning import planner_strategy
@@ -73,3 +74,12 @@ def test_the_planner_takes_the_next_page_of_a_list_before_its_rows() -> None:
 
     assert "/links#click-3" not in choices()
     assert choices(next_pages=["/links#click-3"]) == {"/links#click-3"}
+
+
+def test_a_click_replayed_by_its_selector_keeps_the_controls_label() -> None:
+    # the link table keeps a click state's selector only: the label is read off the page clicked
+    page = _table()
+    walked = page_clicks(page)
+    by_label = {n.text(): walked.selectors.of(n) for n in walked.clickables if n.text()}
+    assert _label_of(page, by_label["Copy"]) == "Copy"
+    assert _label_of(page, "#nowhere > button") == ""

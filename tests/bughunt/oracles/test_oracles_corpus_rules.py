@@ -305,6 +305,9 @@ def test_an_icon_only_pager_clicked_on_its_first_page_is_compared_with_it(
     # On a later page both icons are enabled: which one was clicked is unknown, nothing is compared.
     later = replace(page(admin_table(second, False, footer), "/admin"), clicked_from=(after, ""))
     assert check_duplicate_pagination(later, None) == []
+    # A click on a worded control of the first page ("20" rows a page) shows the first rows again: no pager turned.
+    more = replace(page(admin_table(range(0, 10), False, footer), "/admin"), clicked_from=(before, "20"))
+    assert check_duplicate_pagination(more, None) == []
 
 
 def test_a_more_button_repeat_of_a_post_known_only_by_its_text_fires() -> None:
