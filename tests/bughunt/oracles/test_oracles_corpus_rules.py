@@ -279,7 +279,8 @@ def test_an_error_page_answered_200_is_a_server_error(body: str, fires: bool) ->
 
 
 def admin_table(ids: range, first_page: bool, footer: bool = False) -> str:
-    """Rows `ids` under a header pager of two icon buttons, drawn again in the footer when `footer`."""
+    """Rows `ids` under a header pager of two icon buttons, drawn again in the footer when `footer`,
+    then beside search fields in the header's row (a run of wordless items nearer the pager)."""
     prev = ' disabled="true"' if first_page else ""
     nav = (
         '<tr><th colspan="2"><div id="pagination" class="pagination">'
@@ -289,7 +290,12 @@ def admin_table(ids: range, first_page: bool, footer: bool = False) -> str:
     )
     rows = "".join(f'<tr><td><a href="/s{n}">/s{n}</a></td><td>link {n}</td></tr>' for n in ids)
     foot = f"<tfoot>{nav}</tfoot>" if footer else ""
-    return f"<table><thead>{nav}</thead><tbody>{rows}</tbody>{foot}</table>"
+    field = (
+        '<div class="search"><input name="{0}"><button type="button" aria-label="Clear"><svg/></button></div>'
+    )
+    fields = "".join(field.format(name) for name in ("q", "user", "domain"))
+    head = nav.replace("<tr>", f"<tr><th><div>{fields}</div></th>", 1) if footer else nav
+    return f"<table><thead>{head}</thead><tbody>{rows}</tbody>{foot}</table>"
 
 
 @pytest.mark.parametrize(("second", "fires"), [(range(4, 8), True), (range(5, 9), False)])
