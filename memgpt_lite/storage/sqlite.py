@@ -126,24 +126,24 @@ def open_sqlite_readonly(path: Path, what: str, *, check: bool = True) -> sqlite
     SQLite's `mode=ro` alone is not enough: on a WAL database it creates `-wal` and `-shm` files next to
     it and leaves them behind. So a database whose WAL is empty is opened `immutable=1` (no locks, no
     side files); one with a non-empty WAL (a writer is running, or was killed) is copied, with its WAL,
-    to a private temporary folder and read there, so that SQLite's recovery writes only the copy.
+    to a private temporary folder and read there, so that SQLite's recovery writes only the copy. The
+    same holds for a rollback journal (`-journal`, Chroma's mode): a writer killed inside a transaction
+    leaves pages of it in the file and the old pages in a hot journal, which `immutable=1` would ignore
+    (a torn read: "malformed"); the copy is rolled back instead.
     `check` runs `PRAGMA quick_check(1)`: a page garbled in the middle of the file is one `StoreError`
     naming it here, not a raw error (or a crash in a library) later. Every `StoreError` names the file."""
     path = Path(path)
     check_sqlite_file(path, what)
-    wal = Path(f"{path}-wal")
-    try:
-        wal_size = wal.stat().st_size
-    except FileNotFoundError:
-        wal_size = 0
+    sides = [side for side in (Path(f"{path}-wal"), Path(f"{path}-journal")) if _size(side)]
     db: sqlite3.Connection
     try:
-        if wal_size:
+        if sides:
             tmp = tempfile.mkdtemp(prefix="memgpt-lite-readonly-")
             try:
                 copy = Path(tmp) / path.name
                 shutil.copyfile(path, copy)
-                shutil.copyfile(wal, Path(f"{copy}-wal"))
+                for side in sides:
+                    shutil.copyfile(side, Path(tmp) / side.name)
                 db = sqlite3.connect(
                     copy, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False,
                     factory=_SnapshotConnection,
@@ -165,6 +165,13 @@ def open_sqlite_readonly(path: Path, what: str, *, check: bool = True) -> sqlite
         db.close()
         raise StoreError(f"{what} {path} is damaged or not a database: {e}") from e
     return db
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _quick_check(db: sqlite3.Connection) -> None:

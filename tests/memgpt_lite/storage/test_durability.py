@@ -84,3 +84,40 @@ def test_an_evaluation_case_copy_is_written_without_fsync(evals_hashing_store, t
     # the user's store is opened to judge (durable); the case's copy is opened and written as scratch
     assert sorted(seen) == [(False, False), (True, True)] and calls == [], seen
     assert durable()
+
+
+def test_a_rollback_journal_left_by_a_killed_writer_is_rolled_back_on_a_copy(tmp_path):
+    """Chroma keeps its database in rollback-journal mode: a writer killed inside a transaction leaves
+    some of the transaction's pages in the file and the old ones in a hot `-journal`. A read-only open
+    must see the last committed state, and leave both files as they were."""
+    import hashlib
+    import subprocess
+    import sys
+
+    from memgpt_lite.storage.sqlite import open_sqlite_readonly
+
+    path = tmp_path / "db.sqlite3"
+    writer = (
+        "import os, signal, sqlite3, sys\n"
+        "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "db.execute('PRAGMA journal_mode=DELETE')\n"
+        "db.execute('CREATE TABLE t (n INTEGER, pad TEXT)')\n"
+        "db.execute('BEGIN')\n"
+        "db.executemany('INSERT INTO t VALUES (?, ?)', [(i, 'x' * 500) for i in range(200)])\n"
+        "db.execute('COMMIT')\n"
+        "db.execute('PRAGMA cache_size=2')\n"  # the transaction spills its pages into the file
+        "db.execute('BEGIN')\n"
+        "db.execute(\"UPDATE t SET pad = 'y' * 900\")\n"
+        "db.executemany('INSERT INTO t VALUES (?, ?)', [(i, 'z' * 700) for i in range(2000)])\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    subprocess.run([sys.executable, "-c", writer, str(path)], timeout=60, check=False)
+    journal = tmp_path / "db.sqlite3-journal"
+    assert journal.stat().st_size > 0, "the killed writer left no hot journal: the test shows nothing"
+    before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in tmp_path.iterdir()}
+    db = open_sqlite_readonly(path, "test database")
+    try:
+        assert db.execute("SELECT count(*), max(length(pad)) FROM t").fetchone() == (200, 500)
+    finally:
+        db.close()
+    assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in tmp_path.iterdir()} == before
