@@ -78,13 +78,14 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
             if own is None or not action.selector or len(action.selector) > MAX_SELECTOR_CHARS:
                 continue
             digest = hashlib.sha256(f"{own} {action.selector}".encode()).hexdigest()[:12]
-            route: str | None = f"{own}{CLICK_MARK}{digest}"
-            clicks.append((str(route), own.split(CLICK_MARK)[0], action.selector))
+            state = f"{own}{CLICK_MARK}{digest}"
+            route: str | None = state
+            clicks.append((state, own.split(CLICK_MARK)[0], action.selector))
             if ways_on is None:
                 selectors = page_clicks(page).selectors
                 ways_on = {selectors.of(n) for n in pager_ways_on(page)}
             if action.selector in ways_on:
-                next_pages.add(route)
+                next_pages.add(state)
         else:
             route = engine.route_of(action.target)
             route = safe_route(route) if route is not None else None
