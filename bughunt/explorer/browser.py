@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from loguru import logger
 
 from bughunt.actions import Action, page_clicks
-from bughunt.dom import selector_shape
+from bughunt.dom import Node, selector_shape
 from bughunt.oracles.client_errors import partial_document
 from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
@@ -119,6 +119,18 @@ record ids)."""
 CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
 """Environment variable naming the Chromium executable (`--browser-path` wins over it)."""
 _GET_CHROMIUM = "apt-get install chromium, or name one with --browser-path or " + CHROMIUM_ENV
+
+
+def _click_label(node: Node) -> str:
+    return (node.text() or node.get("aria-label"))[:120]
+
+
+def _label_of(page: FetchedPage, selector: str) -> str:
+    """The label of the control at `selector` on `page`: a click state is replayed from the link
+    table by its selector alone, and the oracles read what the click was ("20" rows, "Next")."""
+    walked = page_clicks(page)
+    found = next((n for n in walked.clickables if walked.selectors.of(n) == selector), None)
+    return _click_label(found) if found is not None else ""
 
 
 def chromium_path(explicit: str | None = None) -> str:
@@ -699,7 +711,7 @@ class BrowserEngine(HttpEngine):
             if len(clicks) >= MAX_CLICKS_PER_PAGE:
                 break
             selector = walked.selectors.of(node)
-            label = (node.text() or node.get("aria-label"))[:120]
+            label = _click_label(node)
             if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
                 continue  # a "Log out" or "Delete" button is never clicked
             # The same control repeated in every item of a list (a favourite button per preview)
@@ -779,7 +791,8 @@ class BrowserEngine(HttpEngine):
         if before.page is not None and not response:
             # a new state of the same document (its URL may have changed by `pushState`, as a
             # single-page app's pager does): the oracles may compare it with the page it was made from
-            page = replace(page, clicked_from=(before.page, action.label))
+            label = action.label or _label_of(before.page, action.selector)
+            page = replace(page, clicked_from=(before.page, label))
         return self.classify(route, page)
 
     # -- logging in ------------------------------------------------------------------------------

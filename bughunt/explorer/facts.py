@@ -14,7 +14,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from bughunt.actions import page_actions
+from bughunt.actions import page_actions, page_clicks
+from bughunt.oracles.lists import pager_ways_on
 from bughunt.page import FetchedPage, is_fragment
 
 from .engine import Engine
@@ -41,6 +42,9 @@ class PageFacts:
     """Routes reached by a GET form submitted with generated values."""
     clicks: tuple[tuple[str, str, str], ...] = ()
     """(click state's route, page route, selector) of every control that acts without an address."""
+    next_pages: frozenset[str] = frozenset()
+    """Click states of the controls that lead to the next page of the page's list (a pager's "Next"
+    or its one enabled icon, `lists.pager_ways_on`): a list paged without addresses."""
     text: str = ""
     fragment: bool = False
     structure_hash: str | None = None
@@ -64,6 +68,8 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
     weight: dict[str, int] = {}
     probes: set[str] = set()
     clicks: list[tuple[str, str, str]] = []
+    next_pages: set[str] = set()
+    ways_on: set[str] | None = None  # the selectors of the pager's ways on, read at the first click
     for action in engine.actions(page):
         if action.kind == "click" and engine.can_click:
             # No address of its own: a harness-made route names the state the click leaves. An engine
@@ -72,8 +78,14 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
             if own is None or not action.selector or len(action.selector) > MAX_SELECTOR_CHARS:
                 continue
             digest = hashlib.sha256(f"{own} {action.selector}".encode()).hexdigest()[:12]
-            route: str | None = f"{own}{CLICK_MARK}{digest}"
-            clicks.append((str(route), own.split(CLICK_MARK)[0], action.selector))
+            state = f"{own}{CLICK_MARK}{digest}"
+            route: str | None = state
+            clicks.append((state, own.split(CLICK_MARK)[0], action.selector))
+            if ways_on is None:
+                selectors = page_clicks(page).selectors
+                ways_on = {selectors.of(n) for n in pager_ways_on(page)}
+            if action.selector in ways_on:
+                next_pages.add(state)
         else:
             route = engine.route_of(action.target)
             route = safe_route(route) if route is not None else None
@@ -101,6 +113,7 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
         weight=weight,
         probes=frozenset(probes),
         clicks=tuple(clicks),
+        next_pages=frozenset(next_pages),
         text=page_text(page),
         fragment=is_fragment(page),
         structure_hash=structure_hash(page),

@@ -46,6 +46,10 @@ class SessionHints:
     listed_at: dict[str, frozenset[str]] = field(default_factory=dict)
     """Page route → the routes it links from the items of its lists, for the pages of this session:
     what a choice asked about a page the explorer is not standing on reads (`Chooser.past_hubs`)."""
+    next_pages: frozenset[str] = frozenset()
+    """The last page's clicks to the next page of its list (`PageFacts.next_pages`)."""
+    next_pages_at: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Page route → its clicks to the next page of its list, for the pages of this session that have one."""
 
     actions_at: OrderedDict[str, dict[str, tuple[str, str]]] = field(default_factory=OrderedDict)
     """Page route → its actions, for the last `ACTIONS_PAGES` pages: the label of a link followed from
@@ -72,6 +76,7 @@ class SessionHints:
         own (a click state, `<page>#click-…`: a hub `Chooser.past_hubs` may look past too)."""
         self.actions = dict(facts.actions)
         self.listed = frozenset(facts.places)
+        self.next_pages = facts.next_pages
         own = facts.own
         if own is not None:
             for name in dict.fromkeys((own, state or own)):
@@ -80,6 +85,10 @@ class SessionHints:
                 if len(self.actions_at) > ACTIONS_PAGES:
                     self.actions_at.popitem(last=False)
                 self.listed_at[name] = self.listed
+                if facts.next_pages:
+                    self.next_pages_at[name] = facts.next_pages
+                else:
+                    self.next_pages_at.pop(name, None)
             for route, place in facts.places.items():
                 group = self.siblings.setdefault((own, place), [])
                 if len(group) < MAX_SIBLINGS:
@@ -110,6 +119,7 @@ class SessionHints:
             popularity=self.popularity,
             saturated=index.saturated() | _broken(graph, template_of),
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
+            next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
         )
 

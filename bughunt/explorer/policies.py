@@ -48,6 +48,8 @@ class PlannerHints:
     """Templates whose visited instances (two or more) all have one DOM structure hash."""
     listed: frozenset[str] = frozenset()
     """The current page's links from the items of its lists (previews, rows), not its navigation."""
+    next_pages: frozenset[str] = frozenset()
+    """The current page's click states that lead to the next page of its list (`PageFacts.next_pages`)."""
     variants: frozenset[str] = frozenset()
     """When the current page is a structural variant of its template (`templates.variant`): its own
     links to page types already loaded (none of the template's other instances has them), until one
@@ -132,6 +134,7 @@ class StrategyPolicy:
                 hints.saturated,
                 hints.listed,
                 hints.variants,
+                hints.next_pages,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 

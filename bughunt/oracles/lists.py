@@ -345,12 +345,37 @@ def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
     pagers = pager_nodes(origin)
     if _SECOND_PAGE_TEXT.match(label) and pagers:
         return origin
-    # An icon-only pager ("‹ ›" drawn as pictures) on its first page: the one enabled control
-    # without words is the way on (the way back is disabled there).
-    icons = [
-        n for p in pagers for n in p.find_all("a", "button") if not n.text() and not _inactive(n)
-    ]  # fmt: skip
-    return origin if not label.strip() and len(icons) == 1 else None
+    return origin if not label.strip() and _icon_way_on(_active_controls(pagers)) else None
+
+
+def pager_ways_on(page: FetchedPage) -> list[Node]:
+    """The controls of the page's pager that lead to its next page: those that read as the next or
+    the second page ("2", "Next", "›"), else, on an icon-only pager's first page, its one enabled
+    control without words (each copy of it: a pager drawn above and below its table)."""
+    return list(page.derived(_pager_ways_on))
+
+
+def _pager_ways_on(page: FetchedPage) -> list[Node]:
+    controls = _active_controls(pager_nodes(page))
+    named = [n for n in controls if _SECOND_PAGE_TEXT.match(n.text() or n.get("aria-label"))]
+    return named or _icon_way_on(controls)
+
+
+def _active_controls(pagers: list[Node]) -> list[Node]:
+    return [n for p in pagers for n in p.find_all("a", "button") if not _inactive(n)]
+
+
+def _icon_way_on(controls: list[Node]) -> list[Node]:
+    """An icon-only pager ("‹ ›" drawn as pictures) on its first page: the one enabled control
+    without words is the way on (the way back is disabled there). A pager drawn twice, above and
+    below its table, holds that control twice: copies alike in every tag and attribute are one."""
+    icons = [n for n in controls if not n.text()]
+    return icons if len({_markup(n) for n in icons}) == 1 else []
+
+
+def _markup(node: Node) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Every element of `node`, tag and attributes: two copies of one control have the same."""
+    return tuple((n.tag, tuple(sorted(n.attrs.items()))) for n in node.iter())
 
 
 def pager_nodes(page: FetchedPage) -> list[Node]:

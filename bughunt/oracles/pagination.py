@@ -70,7 +70,9 @@ def furniture(node: Node) -> bool:
 
 
 def _scope(page: FetchedPage, runs: list[tuple[Node, str, list[Node]]]) -> list[tuple[Node, str, list[Node]]]:
-    """The runs the page's pager pages: those inside the pager's nearest ancestor holding a run."""
+    """The runs the page's pager pages: those inside the pager's nearest ancestor holding a run. A
+    run of items without words (search fields beside the pager, in a table's header row) is the
+    list's controls, not a list the pager pages."""
     pagers = pager_nodes(page)
     if not pagers:
         return runs
@@ -80,6 +82,7 @@ def _scope(page: FetchedPage, runs: list[tuple[Node, str, list[Node]]]) -> list[
             r
             for r in runs
             if id(r[0]) not in pager_ids
+            and any(i.text() for i in r[2])
             and not any(id(a) in pager_ids for a in r[0].ancestors())
             and (r[0] is ancestor or any(a is ancestor for a in r[0].ancestors()))
         ]

@@ -20,8 +20,9 @@ from .memory import KnownLinks, Memory
 from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
-Rank = tuple[bool, int, bool, int, bool]
-"""A fresh link's rank in a choice: an alias, its sampled level, not leading on from here, its referrers, not listed."""
+Rank = tuple[bool, int, bool, bool, int, bool]
+"""A fresh link's rank in a choice: an alias, its sampled level, not a click to the next page of this
+list, not leading on from here, its referrers, not listed."""
 
 TEMPLATE_SAMPLE = 2
 """Visited instances of a template (route shape, DOM structure) before the planner prefers other
@@ -38,7 +39,7 @@ class Planner:
 
     __slots__ = (
         "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
-        "_indexes",
+        "next_pages", "_indexes",
     )  # fmt: skip
 
     def __init__(
@@ -51,6 +52,7 @@ class Planner:
         saturated: frozenset[str] = frozenset(),
         listed: frozenset[Hashable] = frozenset(),
         variants: frozenset[Hashable] = frozenset(),
+        next_pages: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -60,6 +62,7 @@ class Planner:
         self.saturated = saturated
         self.listed = listed
         self.variants = variants
+        self.next_pages = next_pages
         # The `KnownIndex` of the memory last planned over, shared by every planner derived from this
         # one (`with_routes`, `with_templates`: one per choice), so it outlives a choice.
         self._indexes: list[KnownIndex[Any]] = []
@@ -91,6 +94,7 @@ class Planner:
                 self.saturated,
                 self.listed,
                 self.variants,
+                self.next_pages,
             )
         )
 
@@ -103,6 +107,7 @@ class Planner:
         saturated: Iterable[str] = (),
         listed: Iterable[Hashable] = (),
         variants: Iterable[Hashable] = (),
+        next_pages: Iterable[Hashable] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -122,7 +127,10 @@ class Planner:
         share (your own profile among others' profiles; the explorer's `_variant_items`): such a page
         relates to the session differently, and so, most likely, do the pages only it links to (your
         own articles, with their edit and delete actions). Each is wanted like an instance of an
-        unsampled template."""
+        unsampled template. `next_pages` are the current page's clicks to the next page of its list
+        where the list has no addresses (a pager of buttons that swaps the table in place): wanted
+        like an unsampled template and before the page's other links, since the page's click states
+        are one template and its pager would wait behind every row's buttons."""
         return self._derived(
             Planner(
                 self.routes,
@@ -133,6 +141,7 @@ class Planner:
                 frozenset(saturated),
                 frozenset(listed),
                 frozenset(variants),
+                frozenset(next_pages),
             )
         )
 
@@ -315,6 +324,7 @@ class Planner:
             return (
                 q in again,
                 sampled(q),
+                q not in self.next_pages,
                 not leads_on(here, self.route(q)),
                 referrers.get(q, 0),
                 q not in self.listed,
@@ -325,7 +335,7 @@ class Planner:
         # The next page of this list, even of a sampled type, is best taken now: coming back for it
         # later costs a trip. (Another sub-page of a sampled type waits like any instance.)
         stay = not (best_rank[0] or best_rank[1]) or any(
-            not r[0] and next_page(here, self.route(q)) for q, r in ranks.items()
+            not r[0] and (q in self.next_pages or next_page(here, self.route(q))) for q, r in ranks.items()
         )
         return ranks, best_rank, stay
 
@@ -342,7 +352,7 @@ class Planner:
             # one more is the same state again.
             if q in self.probes:
                 return 1
-            if q in self.variants:
+            if q in self.variants or q in self.next_pages:
                 return 0
             t = template(q)
             return 0 if t is None else self._sampled_template(t, covered)
@@ -376,6 +386,10 @@ class Planner:
         chosen: set[N] = set()
         for qs in by_template.values():
             if min(ranks[q] for q in qs) != best:
+                continue
+            ahead = [q for q in qs if q in self.next_pages]
+            if ahead:  # the next page of this list, not the most linked of the page's other clicks
+                chosen.add(ahead[0])
                 continue
             top = max(self.popularity.get(q, 0) for q in qs)
             tops = [q for q in qs if self.popularity.get(q, 0) == top]

@@ -278,7 +278,9 @@ def test_an_error_page_answered_200_is_a_server_error(body: str, fires: bool) ->
 # --- an admin table paged by two icon buttons in its header, the next rows fetched in place -----------
 
 
-def admin_table(ids: range, first_page: bool) -> str:
+def admin_table(ids: range, first_page: bool, footer: bool = False) -> str:
+    """Rows `ids` under a header pager of two icon buttons, drawn again in the footer when `footer`,
+    then beside search fields in the header's row (a run of wordless items nearer the pager)."""
     prev = ' disabled="true"' if first_page else ""
     nav = (
         '<tr><th colspan="2"><div id="pagination" class="pagination">'
@@ -287,18 +289,31 @@ def admin_table(ids: range, first_page: bool) -> str:
         "</div></th></tr>"
     )
     rows = "".join(f'<tr><td><a href="/s{n}">/s{n}</a></td><td>link {n}</td></tr>' for n in ids)
-    return f"<table><thead>{nav}</thead><tbody>{rows}</tbody></table>"
+    foot = f"<tfoot>{nav}</tfoot>" if footer else ""
+    field = (
+        '<div class="search"><input name="{0}"><button type="button" aria-label="Clear"><svg/></button></div>'
+    )
+    fields = "".join(field.format(name) for name in ("q", "user", "domain"))
+    head = nav.replace("<tr>", f"<tr><th><div>{fields}</div></th>", 1) if footer else nav
+    return f"<table><thead>{head}</thead><tbody>{rows}</tbody>{foot}</table>"
 
 
 @pytest.mark.parametrize(("second", "fires"), [(range(4, 8), True), (range(5, 9), False)])
-def test_an_icon_only_pager_clicked_on_its_first_page_is_compared_with_it(second: range, fires: bool) -> None:
-    before = page(admin_table(range(0, 5), True), "/admin")
-    after = replace(page(admin_table(second, False), "/admin"), clicked_from=(before, ""))
+@pytest.mark.parametrize("footer", [False, True])
+def test_an_icon_only_pager_clicked_on_its_first_page_is_compared_with_it(
+    second: range, fires: bool, footer: bool
+) -> None:
+    # `footer`: the pager drawn again below the table, its "next" a second copy of the same control
+    before = page(admin_table(range(0, 5), True, footer), "/admin")
+    after = replace(page(admin_table(second, False, footer), "/admin"), clicked_from=(before, ""))
     found = check_duplicate_pagination(after, None)
     assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
     # On a later page both icons are enabled: which one was clicked is unknown, nothing is compared.
-    later = replace(page(admin_table(second, False), "/admin"), clicked_from=(after, ""))
+    later = replace(page(admin_table(second, False, footer), "/admin"), clicked_from=(after, ""))
     assert check_duplicate_pagination(later, None) == []
+    # A click on a worded control of the first page ("20" rows a page) shows the first rows again: no pager turned.
+    more = replace(page(admin_table(range(0, 10), False, footer), "/admin"), clicked_from=(before, "20"))
+    assert check_duplicate_pagination(more, None) == []
 
 
 def test_a_more_button_repeat_of_a_post_known_only_by_its_text_fires() -> None:

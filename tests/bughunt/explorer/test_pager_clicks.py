@@ -1,0 +1,85 @@
+"""A list paged by buttons without addresses (an htmx table's icon pager, swapped in place): the page's
+clicks to its next page are known (`PageFacts.next_pages`) and the planner takes one before the page's
+other clicks and links, or the pager waits behind every row's buttons and the repeat it shows is missed."""
+
+from __future__ import annotations
+
+from bughunt.actions import page_clicks
+from bughunt.explorer.browser import BrowserEngine, _label_of
+from bughunt.explorer.facts import read_page
+from bughunt.page import FetchedPage
+from bughunt.planning import planner_strategy
+from bughunt.sim.memory import Memory
+from bughunt.sim.rng import mulberry32
+from bughunt.urls import route_of
+
+ORIGIN = "http://links.test"
+
+
+def _nav(first_page: bool, words: bool) -> str:
+    prev = ' disabled="true"' if first_page else ""
+    label = "Next" if words else '<svg viewBox="0 0 9 9"><path d="m3 6 3-3"/></svg>'
+    return (
+        '<tr><th><div class="pagination">'
+        f'<button type="button" class="nav prev" onclick="turn(-1)"{prev}><svg><path d="m6 3-3 3"/></svg></button>'
+        f'<button type="button" class="nav next" onclick="turn(1)">{label}</button>'
+        "</div></th></tr>"
+    )
+
+
+def _table(first_page: bool = True, words: bool = False) -> FetchedPage:
+    nav = _nav(first_page, words)
+    rows = "".join(
+        f'<tr id="tr-{n}"><td><a href="/links/{n}/edit">link {n}</a></td>'
+        f'<td><button type="button" onclick="copy({n})">Copy</button></td></tr>'
+        for n in range(3)
+    )
+    html = (
+        "<!doctype html><html><head><title>Links</title></head><body>"
+        f"<table><thead>{nav}</thead><tbody>{rows}</tbody><tfoot>{nav}</tfoot></table></body></html>"
+    )
+    url = ORIGIN + "/links"
+    return FetchedPage(url, route_of(url), 200, {}, "text/html", html, 1.0)
+
+
+def _next_selectors(page: FetchedPage) -> set[str]:
+    facts = read_page(page, BrowserEngine(ORIGIN + "/", respect_robots=False))
+    selector = {route: selector for route, _, selector in facts.clicks}
+    return {selector[route] for route in facts.next_pages}
+
+
+def test_the_icon_pager_of_a_first_page_is_its_way_to_the_next_page_above_and_below_the_table() -> None:
+    found = _next_selectors(_table())
+    assert len(found) == 2, found  # the header's and the footer's copy
+    assert all(s.endswith("button:nth-of-type(2)") for s in found), found
+
+
+def test_two_enabled_icons_tell_no_way_on_but_a_next_that_says_so_does() -> None:
+    assert _next_selectors(_table(first_page=False)) == set()  # "‹" or "›": which leads on is unknown
+    assert len(_next_selectors(_table(first_page=False, words=True))) == 2
+
+
+def test_the_planner_takes_the_next_page_of_a_list_before_its_rows() -> None:
+    edits = [f"/links/{n}/edit" for n in range(3)]
+    clicks = [f"/links#click-{n}" for n in range(4)]
+    mem = Memory()
+    mem.write("/links", (*edits, *clicks))
+
+    def shape(route: str) -> str:
+        return "/links#click" if "#click" in route else "/links/<n>/edit"
+
+    def choices(**hints: object) -> set[str]:
+        planner = planner_strategy.with_templates(shape, listed=edits, **hints)  # type: ignore[arg-type]
+        return {planner("/links", (*edits, *clicks), mem, mulberry32(s)) for s in range(1000, 1012)}
+
+    assert "/links#click-3" not in choices()
+    assert choices(next_pages=["/links#click-3"]) == {"/links#click-3"}
+
+
+def test_a_click_replayed_by_its_selector_keeps_the_controls_label() -> None:
+    # the link table keeps a click state's selector only: the label is read off the page clicked
+    page = _table()
+    walked = page_clicks(page)
+    by_label = {n.text(): walked.selectors.of(n) for n in walked.clickables if n.text()}
+    assert _label_of(page, by_label["Copy"]) == "Copy"
+    assert _label_of(page, "#nowhere > button") == ""
