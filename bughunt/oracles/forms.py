@@ -147,7 +147,8 @@ def _viewed_page(page: FetchedPage) -> str | None:
     breadcrumb) — the address a wiki or CMS gives a page and its editor alike."""
     segments = _segments(page.url)
     rest = [s for s in segments if not _edit_segment(s)]
-    if len(rest) == len(segments) or hash_route(urlsplit(page.url).fragment):
+    # `/edit` alone names no page: the site's root is not what a bare editor edits (a profile's).
+    if not rest or len(rest) == len(segments) or hash_route(urlsplit(page.url).fragment):
         return None
     bare = _with_segments(page.url, rest).rstrip("/")
     base = base_url(page)

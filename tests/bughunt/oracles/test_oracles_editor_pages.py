@@ -68,3 +68,30 @@ def test_an_editor_at_the_pages_address_is_compared_with_that_page():
 
 def test_an_editor_showing_the_stored_title_is_silent():
     assert ORACLES["form_drops_value"](editor("Setup guide"), fetcher([])) == []
+
+
+def test_a_bare_editor_is_not_compared_with_the_sites_root():
+    """`/edit` (a profile's editor in a single-page app) minus its edit segment is the root: the home
+    page in its menu is not what it edits — the profile behind it is (`linked_from`)."""
+    from bughunt.oracles import OracleConfig
+
+    home = page("/", "<h1>Feed</h1><p>Posts of the people you follow.</p>")
+    profile = page(
+        "/user/ann", '<h1>ann</h1><h5>Knits and writes about wool.</h5><a href="/edit">Edit profile</a>'
+    )
+    form = page(
+        "/edit",
+        '<nav><a href="/">Home</a></nav><form method="post"><input name="username" value="ann">'
+        '<input name="about_me" value=""><button>Save</button></form>',
+    )
+    served = {p.url: p for p in (home, profile)}
+    asked: list[str] = []
+
+    def fetch(url: str) -> FetchedPage:
+        asked.append(url)
+        return served[url]
+
+    config = OracleConfig(linked_from=lambda route: ["/user/ann"], loaded=lambda route: True)
+    (finding,) = ORACLES["form_drops_value"](form, fetch, config)
+    assert finding.evidence["resource_url"] == profile.url
+    assert home.url not in asked
