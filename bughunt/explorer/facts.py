@@ -93,7 +93,6 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
             continue
         if switches_language(route):
             continue  # the same state in other words (`language`): no way onward
-
         routes.append(route)
         place = in_items.get(action.target) if own is not None else None
         if place is not None:

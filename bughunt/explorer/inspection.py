@@ -53,11 +53,11 @@ def inspect(
 
 def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Finding]:
     """Findings that join an open bug of one root cause: the same kind, normalised message and error
-        (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
-        page led to each — `/user/john` reached from one post and `/user/susan` from another; or the same
-        stored payload (`source_key`) on any two routes (a feed and its author's page); or one marked view
+    (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
+    page led to each — `/user/john` reached from one post and `/user/susan` from another; or the same
+    stored payload (`source_key`) on any two routes (a feed and its author's page); or one marked view
     of two pages of a tree of paths at any depth (`tree_views`: `/a/_history/`, `/a/b/_history/`). The
-        finding keeps its route (an occurrence) and takes the bug's fingerprint."""
+    finding keeps its route (an occurrence) and takes the bug's fingerprint."""
     out: list[Finding] = []
     own = {b.fingerprint for b in bugs if b.status == "open"}
     for f in findings:

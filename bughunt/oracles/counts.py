@@ -168,16 +168,15 @@ def _with_nested(items: list[Node]) -> int:
     """Items plus nested items of the same kind: a threaded "Comments (5)" counts the replies too."""
     kinds = {_kind(i) for i in items}
     tags = {i.tag for i in items}
-    if not all(tag.isalnum() for tag in tags):
-        return len(items) + sum(1 for i in items for n in i.iter() if n is not i and _kind(n) in kinds)
     # A kind is its element's tag, then a "." "#" or " " or nothing: with alphanumeric tags, an
     # element of another alphanumeric tag is of none of the items' kinds, and is passed without
     # reading its classes (an item's whole subtree is walked, most of it links and text).
+    every = not all(tag.isalnum() for tag in tags)
     return len(items) + sum(
         1
         for i in items
         for n in i.iter()
-        if n is not i and (n.tag in tags or not n.tag.isalnum()) and _kind(n) in kinds
+        if n is not i and (every or n.tag in tags or not n.tag.isalnum()) and _kind(n) in kinds
     )
 
 

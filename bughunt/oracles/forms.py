@@ -405,11 +405,18 @@ def stored(value: str) -> bool:
     return not missing_value(value)
 
 
+def _filled_text(fields: list[tuple[Node, str, str, set[str], bool]]) -> list[tuple[str, str, set[str]]]:
+    """(name, value, keys) of the filled visible text fields."""
+    return [
+        (name, value, keys)
+        for node, name, value, keys, visible in fields
+        if value and visible and node.tag in ("input", "textarea")
+    ]
+
+
 def _shared_values(fields: list[tuple[Node, str, str, set[str], bool]]) -> bool:
     """Whether two filled visible text fields hold one value: only then can one have replaced the other's."""
-    values = [
-        normalised(v) for n, _name, v, _k, vis in fields if v and vis and n.tag in ("input", "textarea")
-    ]
+    values = [normalised(v) for _name, v, _k in _filled_text(fields)]
     return len(set(values)) < len(values)
 
 
@@ -419,11 +426,7 @@ def replaced_values(
     """Filled fields holding another field's value where the resource shows a value of their own: the
     form replaced the stored value with its neighbour's (a copy-paste in the code that fills it) —
     the neighbour's own value shown as the resource shows it, so the two are told apart there."""
-    filled = [
-        (name, value, keys)
-        for node, name, value, keys, visible in fields
-        if value and visible and node.tag in ("input", "textarea")
-    ]
+    filled = _filled_text(fields)
     if len(filled) < 2:
         return []
     shown = {name: shown_value(scope, keys, record_item=record_item) for name, _v, keys in filled}
