@@ -3,7 +3,7 @@
 Run by `python -m corpus run` before every start, with the checkout's virtualenv and
 DJANGO_SETTINGS_MODULE=bookmarks.settings.prod: `{venv}/bin/python ho3_linkding_seed.py {root}`
 migrates a fresh `data/db.sqlite3` and fills it through linkding's own models. The data is ours and
-fixed: alice (`corpus-alice-pw`, the explorer's account) with 75 bookmarks (the list shows 30 a page)
+fixed: alice (`corpus-alice-pw`, the explorer's account, the instance's superuser) with 75 bookmarks (the list shows 30 a page)
 under 14 tags, notes on some, two imported from a browser (a Firefox `place:` query and a mailto link,
 as browser exports have them), one description pasted with markup; bob and carol with bookmarks and tags
 of their own; alice and bob share some bookmarks publicly (the public shared list pages too).
@@ -38,7 +38,10 @@ from bookmarks.models import Bookmark, Tag  # noqa: E402
 start = timezone.now() - timedelta(days=400)
 users = {}
 for name in ("alice", "bob", "carol"):
-    user = User.objects.create_user(name, f"{name}@corpus.example", f"corpus-{name}-pw")
+    # alice is the instance's owner: linkding's setup makes the first user a superuser
+    # (LD_SUPERUSER_NAME in its Docker image, `createsuperuser` in its docs)
+    create = User.objects.create_superuser if name == "alice" else User.objects.create_user
+    user = create(name, f"{name}@corpus.example", f"corpus-{name}-pw")
     users[name] = user
     profile = user.profile
     profile.enable_sharing = name in ("alice", "bob")
