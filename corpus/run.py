@@ -82,6 +82,10 @@ def _load() -> str:
     return f"{one:.2f}/{five:.2f}"
 
 
+OK_EXITS: frozenset[int] = frozenset({0, 3})
+"""bughunt's exit codes of a run that went through (3: bugs under `--fail-on`, which the corpus never sets)."""
+
+
 def _bughunt(args: list[str], timeout_s: float, env: dict[str, str]) -> dict[str, Any]:
     """Run a bughunt command in its own process group, bounded; its `--json` output parsed."""
     process = subprocess.Popen(
@@ -100,10 +104,14 @@ def _bughunt(args: list[str], timeout_s: float, env: dict[str, str]) -> dict[str
     finally:
         if process.poll() is None:
             stop_group(process)
+    tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+    if process.returncode not in OK_EXITS:
+        # A run that printed its JSON may still have failed (explore exits 1 when nothing could be
+        # explored, e.g. robots.txt disallows the start page): its row must say so, not read as done.
+        raise BuildError(f"bughunt {args[0]} exited {process.returncode}: {tail[0]}")
     try:
         parsed: dict[str, Any] = json.loads(out)
     except json.JSONDecodeError:
-        tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
         raise BuildError(f"bughunt {args[0]} exited {process.returncode}: {tail[0]}") from None
     return parsed
 

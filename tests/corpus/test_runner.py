@@ -6,6 +6,7 @@ as data, a small git repository made on the spot and Python's own http.server on
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -146,3 +147,13 @@ def test_two_commands_on_one_app_and_work_folder_are_refused_not_interleaved(tmp
                 pass
     with exclusive(app, tmp_path):  # released on the way out
         pass
+
+
+def test_a_run_that_explored_nothing_is_an_error_not_a_finished_row(tmp_path: Path) -> None:
+    """bughunt prints its JSON and exits 1 when nothing could be explored (here: nothing listens on
+    the port, so robots.txt is unreachable and every path disallowed); the row must be an error."""
+    from corpus.run import _bughunt
+
+    with pytest.raises(BuildError, match=r"exited 1: .*nothing could be explored"):
+        _bughunt(["explore", "--url", f"http://127.0.0.1:{free_port()}/", "--store", str(tmp_path / "s"),
+                  "--budget", "1", "--json"], 60.0, dict(os.environ))  # fmt: skip
