@@ -39,7 +39,7 @@ from .engine import FetchResult
 from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .idle_controls import CLICK_FAILED
-from .login import Credentials, LoginFailed, confirm_logged_in
+from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .page_scripts import PENDING, READ, init_script
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
@@ -809,6 +809,9 @@ class BrowserEngine(HttpEngine):
         try:
             self._load(creds.login_url)
             password = self._page.locator("input[type=password]:visible").first
+            landed = self.route_of(self._page.url)
+            if landed is not None and landed != where and not password.count():
+                raise StillLoggedIn(f"--login-url {where}: no form there, it sent the visitor on to {landed}")
             password.wait_for(timeout=self.timeout * 1000)
             form = password.locator("xpath=ancestor::form[1]")
             scope = form if form.count() else self._page

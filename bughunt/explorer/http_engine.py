@@ -29,7 +29,7 @@ from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
 
 from .engine import FetchResult, FetchStats, LoginLost, Outcome
-from .login import Credentials, LoginFailed, http_login
+from .login import Credentials, LoginFailed, StillLoggedIn, http_login
 from .transport import USER_AGENT, fetch_page
 
 # A login page is recognised by its address or by a login form; both are generic conventions.
@@ -365,6 +365,9 @@ class HttpEngine:
         self._loaded.clear()
         try:
             self._form_login(creds)
+        except StillLoggedIn:
+            self._walled_anyway.add(result.route)  # walled for this account; the session is fine
+            return result
         except LoginFailed:
             raise LoginLost(
                 f"the login wall came back at {result.route} and logging in again failed"

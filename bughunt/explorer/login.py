@@ -39,6 +39,13 @@ class LoginFailed(UsageError):
     """The login options did not log in (no password form, the form came back, the wall stayed)."""
 
 
+class StillLoggedIn(LoginFailed):
+    """The login page sent the visitor away without a form: many sites do that to a visitor who is
+    logged in already. Mid-session that means a wall that came up was not the login lost but a part of
+    the site closed to this account (another login, e.g. an admin area's); at the first login it is a
+    failed login like any other."""
+
+
 @dataclass(frozen=True)
 class Credentials:
     """Everything the login options gave. `repr` shows no secret."""
@@ -240,6 +247,9 @@ def http_login(engine: Engine, creds: Credentials) -> None:
     except (TimeoutError, OSError) as exc:
         raise LoginFailed(f"--login-url {where}: could not load it ({type(exc).__name__})") from None
     form = login_form(page)
+    landed = engine.route_of(page.url)
+    if form is None and page.redirects and landed is not None and landed != where:
+        raise StillLoggedIn(f"--login-url {where}: no form there, it sent the visitor on to {landed}")
     if form is None:
         hint = " (a form built by scripts needs --engine browser)" if page.document.find_all("script") else ""
         raise LoginFailed(f"--login-url {where}: no form with a password field there{hint}")

@@ -43,6 +43,9 @@ class Site:
         self.issued: list[str] = []
         self.echo = False
         """Link a debug page that shows the request's headers and the password back (a leaky site)."""
+        self.members_leave_login = False
+        """The login page sends a logged-in visitor on to the home page (Django's
+        `redirect_authenticated_user`, most frameworks' guest-only login routes)."""
 
 
 def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
@@ -69,6 +72,14 @@ def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
                 site.seen_header.append(self.headers["X-Token"])
             if self.path == "/robots.txt":
                 return self._send(404)
+            if self.path == "/login" and site.members_leave_login and cookies.get("session") in site.sessions:
+                return self._send(302, Location="/")
+            if self.path == "/staff":
+                # An area with its own login, closed to this account (an admin site): its wall.
+                return self._send(302, Location="/staff/login?next=/staff")
+            if self.path.startswith("/staff/login"):
+                return self._send(200, '<html><body><form method="post"><input name="u">'
+                                  '<input type="password" name="p"></form></body></html>')  # fmt: skip
             if self.path == "/login":
                 token = secrets.token_hex(8)
                 site.csrf.add(token)
@@ -83,6 +94,7 @@ def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
                 return self._send(
                     200,
                     '<html><body><a href="/private/1">mine</a> <a href="/private/2">more</a>'
+                    + (' <a href="/staff">Admin</a>' if site.members_leave_login else "")
                     + (' <a href="/debug">debug</a>' if site.echo else "")
                     + ' <a href="/logout">Log out</a></body></html>',
                 )
@@ -218,6 +230,38 @@ def test_a_page_walled_for_this_account_too_is_a_wall_not_a_lost_login(site):
         assert fetcher.fetch("/admin").outcome == "login_wall"
     assert fetcher.fetch("/private/1").outcome == "page"
     assert state.logins == 2  # one extra login to tell, then remembered
+
+
+@pytest.mark.parametrize(
+    "engine",
+    [
+        "http",
+        pytest.param(
+            "browser",
+            marks=[
+                pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium"),
+                pytest.mark.slow,
+            ],
+        ),
+    ],
+)
+def test_an_area_closed_to_this_account_is_a_wall_even_when_the_login_page_sends_members_away(
+    site, tmp_path, monkeypatch, capsys, engine
+):
+    """Logging in again to tell a lost login from a closed area: a login page that sends a logged-in
+    visitor away shows the session is fine. It used to end the session with `login_lost`."""
+    state, base = site
+    state.members_leave_login = True
+    monkeypatch.setenv("BH_TEST_PASSWORD", PASSWORD)
+    argv = [
+        "explore", "--url", base + "/", "--store", str(tmp_path / "s"), "--budget", "8", "--engine", engine,
+        "--login-url", "/login", "--username", "alice@example.test", "--password-env", "BH_TEST_PASSWORD",
+        "--json",
+    ]  # fmt: skip
+    assert main(argv) in (0, 3)
+    out = json.loads(capsys.readouterr().out)
+    assert out["stop_reason"] != "login_lost"
+    assert "/private/1" in out["pages_visited"] and state.logins == 1
 
 
 def test_cookie_and_header_options_are_sent_on_every_request(site):
