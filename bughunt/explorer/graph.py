@@ -163,6 +163,10 @@ class ExplorationGraph:
     def bugs(self) -> list[Bug]:
         return self.store.bug_table.all()
 
+    def bug_routes(self) -> dict[str, list[str]]:
+        """The routes each bug was seen on, by fingerprint, in the order they were first seen."""
+        return {fp: [o.route for o in occ] for fp, occ in self.store.bug_table.occurrences().items()}
+
     def open_bug_routes(self) -> list[str]:
         return list(dict.fromkeys(b.route for b in self.live_bugs() if b.status == "open"))
 
