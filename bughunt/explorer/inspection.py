@@ -48,8 +48,16 @@ def inspect(
     version = None if allow_destructive else graph.app_version
     fetch = _oracle_fetch(engine, reuse=not allow_destructive, version=version, guarded=not allow_destructive)
     findings = inspect_page(page, fetch, config)
-    # Most pages have no finding: memory's bugs are read only for one to join.
-    return same_root_cause(findings, graph.live_bugs(), graph.bug_routes()) if findings else []
+    # Most pages have no finding, and most findings are a bug seen again: memory's bugs are read only
+    # for a finding to join, their routes only when one is new.
+    if not findings:
+        return []
+    bugs = [b for b in graph.live_bugs() if b.status == "open"]
+    if all(f.fingerprint in {b.fingerprint for b in bugs} for f in findings):
+        return list(findings)
+    kinds = {f.kind for f in findings}
+    routes = graph.bug_routes([b.fingerprint for b in bugs if b.kind in kinds], _MAX_ROUTES)
+    return same_root_cause(findings, bugs, routes)
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,7 +144,7 @@ class _Graph:
         self.bug_reads += 1
         return []
 
-    def bug_routes(self) -> dict[str, list[str]]:
+    def bug_routes(self, fingerprints: list[str], limit: int) -> dict[str, list[str]]:
         self.route_reads += 1
         return {}
 
