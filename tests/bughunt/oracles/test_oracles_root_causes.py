@@ -165,3 +165,22 @@ def test_one_delete_control_drawn_on_every_collections_list_is_one_bug():
     # In one batch (one page listing both) the second joins the first.
     both = same_root_cause([teams, people], [])
     assert {f.fingerprint for f in both} == {teams.fingerprint}
+
+
+def test_memory_gives_a_bugs_first_routes_in_the_order_they_were_seen(tmp_path):
+    from bughunt.explorer.graph import ExplorationGraph
+    from bughunt.explorer.store import ExplorerStore
+
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        for step, route in enumerate(["/teams/show/3", "/teams/show/5", "/teams/edit/3", "/teams/show/3"], 1):
+            store.bug_table.add_occurrence("a" * 16, route, step)
+        store.bug_table.add_occurrence("b" * 16, "/elsewhere", 1)
+        graph = ExplorationGraph(store)
+        assert graph.bug_routes(["a" * 16], 2) == {"a" * 16: ["/teams/show/3", "/teams/show/5"]}
+        assert graph.bug_routes(["a" * 16, "c" * 16], 9) == {
+            "a" * 16: ["/teams/show/3", "/teams/show/5", "/teams/edit/3"],
+            "c" * 16: [],
+        }
+    finally:
+        store.close()
