@@ -53,7 +53,8 @@ def inspect(
     if not findings:
         return []
     bugs = [b for b in graph.live_bugs() if b.status == "open"]
-    if all(f.fingerprint in {b.fingerprint for b in bugs} for f in findings):
+    open_bugs = {b.fingerprint for b in bugs}
+    if all(f.fingerprint in open_bugs for f in findings):
         return list(findings)
     kinds = {f.kind for f in findings}
     routes = graph.bug_routes([b.fingerprint for b in bugs if b.kind in kinds], _MAX_ROUTES)
