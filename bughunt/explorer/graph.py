@@ -12,7 +12,7 @@ Nothing else in the loop writes during a step; sessions start and end in transac
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from loguru import logger
@@ -162,6 +162,10 @@ class ExplorationGraph:
 
     def bugs(self) -> list[Bug]:
         return self.store.bug_table.all()
+
+    def bug_routes(self, fingerprints: Iterable[str], limit: int) -> dict[str, list[str]]:
+        """The first `limit` routes each of these bugs was seen on, by fingerprint."""
+        return {fp: self.store.bug_table.occurrence_routes(fp, limit) for fp in fingerprints}
 
     def open_bug_routes(self) -> list[str]:
         return list(dict.fromkeys(b.route for b in self.live_bugs() if b.status == "open"))

@@ -6,8 +6,8 @@ resource that the form does not link back to) and the pages that link to a route
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode
 
 from bughunt.fingerprint import normalise_message, one_template, route_shape
@@ -18,6 +18,7 @@ from bughunt.page import FetchedPage
 
 from .engine import Engine
 from .graph import ExplorationGraph
+from .record_views import same_record
 from .store import Bug
 from .tree_views import tree_template
 
@@ -47,66 +48,126 @@ def inspect(
     version = None if allow_destructive else graph.app_version
     fetch = _oracle_fetch(engine, reuse=not allow_destructive, version=version, guarded=not allow_destructive)
     findings = inspect_page(page, fetch, config)
-    # Most pages have no finding: memory's bugs are read only for one to join.
-    return same_root_cause(findings, graph.live_bugs()) if findings else []
+    # Most pages have no finding, and most findings are a bug seen again: memory's bugs are read only
+    # for a finding to join, their routes only when one is new.
+    if not findings:
+        return []
+    bugs = [b for b in graph.live_bugs() if b.status == "open"]
+    open_bugs = {b.fingerprint for b in bugs}
+    if all(f.fingerprint in open_bugs for f in findings):
+        return list(findings)
+    kinds = {f.kind for f in findings}
+    routes = graph.bug_routes([b.fingerprint for b in bugs if b.kind in kinds], _MAX_ROUTES)
+    return same_root_cause(findings, bugs, routes)
 
 
-def same_root_cause(findings: Sequence[Finding], bugs: Sequence[Bug]) -> list[Finding]:
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """An open bug (or a finding of this batch) as a later finding may join it: the routes it was
+    seen on and its stored facts (numbers only: page text is quarantined)."""
+
+    fingerprint: str
+    kind: str
+    message: str
+    routes: tuple[str, ...]
+    facts: dict[str, object]
+
+
+_MAX_ROUTES = 32
+"""Routes of one bug a finding is compared with: its own and its first occurrences."""
+_ANY_ROUTE = ("source_key", "control_key")
+"""Facts that are one root cause on any two routes: one stored payload (a feed and its author's
+page), one control drawn by one template (a list's Delete button on every model's list)."""
+_SEEN = ("error_key", "fields_key", "shown", "listed")
+"""Facts that say what a finding saw: two views of one record join only when they saw the same."""
+
+
+def same_root_cause(
+    findings: Sequence[Finding], bugs: Sequence[Bug], routes: Mapping[str, Sequence[str]] | None = None
+) -> list[Finding]:
     """Findings that join an open bug of one root cause: the same kind, normalised message and error
     (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
     page led to each — `/user/john` reached from one post and `/user/susan` from another; or the same
-    stored payload (`source_key`) on any two routes (a feed and its author's page); or one marked view
-    of two pages of a tree of paths at any depth (`tree_views`: `/a/_history/`, `/a/b/_history/`). The
-    finding keeps its route (an occurrence) and takes the bug's fingerprint."""
+    stored payload (`source_key`) or the same drawn control (`control_key`) on any two routes; or one
+    marked view of two pages of a tree of paths at any depth, or of a page addressed by its identifier
+    (`tree_views`: `/a/_history/`, `/a/b/_history/`, `/42/history/`); or two views of one record that
+    saw the same (`record_views`: `/groups/show/3`, `/groups/edit/3`). A bug is compared on every
+    route it was seen on (`routes`: its occurrences by fingerprint), and a finding with the findings
+    before it in the batch. The finding keeps its route (an occurrence) and takes the bug's
+    fingerprint."""
+    routes = routes or {}
+    known = [
+        _Known(b.fingerprint, b.kind, b.message, _bug_routes(b, routes), _stored_facts(b))
+        for b in bugs
+        if b.status == "open"
+    ]
+    own = {k.fingerprint for k in known}
     out: list[Finding] = []
-    own = {b.fingerprint for b in bugs if b.status == "open"}
     for f in findings:
         # A finding that is an open bug already stays that bug (a store from before the merge).
-        twin = (
-            None
-            if f.fingerprint in own
-            else next((b for b in bugs if b.status == "open" and _same_cause(f, b)), None)
-        )
-        if twin is None:
-            out.append(f)
-            continue
-        template = (
-            one_template(route_shape(twin.route), f.shape)
-            or one_template(route_shape(twin.route), route_shape(f.route))
-            or tree_template(route_shape(twin.route), route_shape(f.route))
-            or f.shape
-        )
-        out.append(replace(f, shape=template, fingerprint=twin.fingerprint))
+        joined = None if f.fingerprint in own else _join(f, known)
+        if joined is not None:
+            f = replace(f, shape=joined[1], fingerprint=joined[0].fingerprint)
+        out.append(f)
+        own.add(f.fingerprint)
+        known.append(_Known(f.fingerprint, f.kind, f.message, (f.route,), _facts(f.evidence)))
     return out
 
 
-def _same_cause(f: Finding, bug: Bug) -> bool:
-    if bug.kind != f.kind or bug.route == f.route or bug.fingerprint == f.fingerprint:
-        return False
-    if normalise_message(bug.message) != normalise_message(f.message):
-        return False
+def _bug_routes(bug: Bug, routes: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([bug.route, *routes.get(bug.fingerprint, ())]))[:_MAX_ROUTES]
+
+
+def _stored_facts(bug: Bug) -> dict[str, object]:
     try:
         stored = json.loads(bug.evidence or "{}")
     except ValueError:
         stored = {}
-    stored = stored if isinstance(stored, dict) else {}
-    source = f.evidence.get("source_key")
-    if source is not None and source == stored.get("source_key"):
-        return True  # one stored payload shown on two pages of any templates (a feed, a profile)
-    # The page's shape may read a query value as data (`?page=<v>` beside links to other pages)
-    # where the bug's bare route reads it as a number (`?page=<n>`): either reading may match. And
-    # page 2 of a list is its template's page as much as page 1 (`/user/a`, `/user/b?page=2`).
-    # A view of pages in a tree is one template at any depth (`tree_views`).
-    mine_shapes = (f.shape, route_shape(f.route))
-    theirs_shape = route_shape(bug.route)
-    if (
-        all(one_template(theirs_shape, s) is None for s in mine_shapes)
-        and not _paged_twins(bug.route, f.route)
-        and tree_template(theirs_shape, route_shape(f.route)) is None
-    ):
-        return False
-    mine, theirs = f.evidence.get("error_key"), stored.get("error_key")
-    return mine is None or theirs is None or mine == theirs
+    return _facts(stored) if isinstance(stored, dict) else {}
+
+
+def _facts(evidence: Mapping[str, object]) -> dict[str, object]:
+    return {k: v for k, v in evidence.items() if k in (*_ANY_ROUTE, *_SEEN) and not isinstance(v, str)}
+
+
+def _join(f: Finding, known: Sequence[_Known]) -> tuple[_Known, str] | None:
+    """The first known bug `f` is one root cause with, and the template they share."""
+    message = normalise_message(f.message)
+    mine = _facts(f.evidence)
+    for k in known:
+        if k.kind != f.kind or k.fingerprint == f.fingerprint or normalise_message(k.message) != message:
+            continue
+        if any(mine.get(key) is not None and mine.get(key) == k.facts.get(key) for key in _ANY_ROUTE):
+            return k, f.shape
+        error, theirs = mine.get("error_key"), k.facts.get("error_key")
+        same_error = error is None or theirs is None or error == theirs
+        saw_the_same = any(key in mine for key in _SEEN) and all(
+            mine.get(key) == k.facts.get(key) for key in _SEEN
+        )
+        for route in k.routes:
+            template = _one_template(f, route) if same_error else None
+            if template is not None:
+                return k, template
+            if saw_the_same and same_record(route, f.route):
+                return k, f.shape
+    return None
+
+
+def _one_template(f: Finding, route: str) -> str | None:
+    """The template `f`'s route shares with `route`, or None. The page's shape may read a query value
+    as data (`?page=<v>` beside links to other pages) where the bug's bare route reads it as a number
+    (`?page=<n>`): either reading may match. And page 2 of a list is its template's page as much as
+    page 1 (`/user/a`, `/user/b?page=2`). A view of pages in a tree is one template at any depth
+    (`tree_views`)."""
+    if route == f.route:
+        return f.shape
+    theirs, bare = route_shape(route), route_shape(f.route)
+    return (
+        one_template(theirs, f.shape)
+        or one_template(theirs, bare)
+        or tree_template(theirs, bare)
+        or (f.shape if _paged_twins(route, f.route) else None)
+    )
 
 
 def _paged_twins(a: str, b: str) -> bool:

@@ -7,11 +7,17 @@ history view found at two depths read as two bugs.
 The mark is the sign: a segment led by `_`, `~`, `@`, `+` or `!` is an action the framework keeps
 apart from page names (slugs never start with one), so what comes before it is a page path of any
 depth and what comes from it on is the view. Plain words after different prefixes
-(`/user/<slug>/delete`, `/post/<n>/comment/<n>/delete`) say nothing: those are two templates."""
+(`/user/<slug>/delete`, `/post/<n>/comment/<n>/delete`) say nothing: those are two templates.
+
+Such a tree often also answers each page by its identifier, the views then plain words after it
+(`/42/history/` beside `/kitchen/_history/`): a route led by an identifier alone is a page of the
+tree addressed by id, and its view is the marked view of the same word — one template with it, never
+with another view, and only beside a marked one (two plain routes compare by shape as ever)."""
 
 from __future__ import annotations
 
 _MARKS = ("_", "~", "@", "+", "!")
+_IDENTIFIERS = ("<n>", "<id>", "<uuid>")
 
 
 def _marked(segment: str) -> bool:
@@ -30,13 +36,40 @@ def view_of(shape: str) -> tuple[str, str] | None:
     return view, "/".join(segments[:at])
 
 
+def _by_id(shape: str) -> str | None:
+    """The view of a page addressed by its identifier (`/<n>/history/` → `/history/`): the path's
+    first segment is an identifier and a plain word follows it; None otherwise."""
+    path, sep, query = shape.partition("?")
+    segments = path.split("/")
+    if len(segments) < 3 or segments[1] not in _IDENTIFIERS or not segments[2].isalnum():
+        return None
+    return "/" + "/".join(segments[2:]) + (sep + query)
+
+
+def _unmarked(view: str) -> str:
+    return "/" + view[2:] if len(view) > 2 and view[1] in _MARKS else view
+
+
 def tree_template(a: str, b: str) -> str | None:
     """The view two route shapes are instances of, when both are one marked view of two pages of a
-    tree (`/<slug>/_history/`, `/recipes/<slug>/_history/` → `/**/_history/`), else None (the same
-    shape, or another view)."""
+    tree (`/<slug>/_history/`, `/recipes/<slug>/_history/` → `/**/_history/`), or one is that view
+    of a page addressed by its identifier (`/<n>/history/`), else None (the same shape, or another
+    view)."""
     if a == b:
         return None
     va, vb = view_of(a), view_of(b)
-    if va is None or vb is None or va[0] != vb[0]:
+    if va is None and vb is None:
         return None
-    return "/**" + va[0]
+    if va is not None and vb is not None:
+        return "/**" + va[0] if va[0] == vb[0] else None
+    marked = (va or vb)[0]  # type: ignore[index]  # one of the two is a marked view
+    plain = _by_id(b if va is not None else a)
+    return "/**" + marked if plain is not None and plain == _unmarked(marked) else None
+
+
+def page_path(path: str) -> str | None:
+    """The page a route's marked view is of, as the route names it (`/kitchen/scones/_edit/` →
+    `/kitchen/scones`, the root's `/_edit/` → ""); None when the path holds no marked segment."""
+    segments = path.partition("?")[0].split("/")
+    at = next((i for i, s in enumerate(segments) if _marked(s)), None)
+    return None if at is None else "/".join(segments[:at])

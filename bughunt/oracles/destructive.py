@@ -25,9 +25,11 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 from loguru import logger
 
 from bughunt.dom import Node
+from bughunt.fingerprint import route_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, fetch_again
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of, same_origin
 
@@ -150,6 +152,25 @@ class DestructiveControl:
     label: str
     control: str
     """"link", "button" or "form"."""
+    markup: str = ""
+    """The control as its template draws it (`control_markup`)."""
+
+
+def control_markup(node: Node) -> str:
+    """What a template draws of a control, without what it fills in per record: the tag, the names of
+    its attributes, its classes and the words of its label (numbers aside). Two links drawn by one
+    macro (a list's Delete button on every model's list) read the same; a hand-made link reads
+    otherwise."""
+    words = [w for w in _words(node.text() or node.get("title") or node.get("aria-label")) if not w.isdigit()]
+    return " ".join([node.tag, *sorted(node.attrs), "." + ".".join(sorted(node.classes)), *words])
+
+
+def control_key(control: DestructiveControl) -> int:
+    """One root cause for every record's action drawn by one template: the control's markup and the
+    action's address below its collection (`/groups/delete/3`, `/contacts/delete/41` → `delete/<n>`),
+    hashed to a number (the label stays quarantined evidence)."""
+    tail = route_shape(action_route(control.url)).partition("?")[0].strip("/").split("/")[1:]
+    return error_key(control.markup + " " + "/".join(tail))
 
 
 def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
@@ -157,13 +178,14 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
     base = base_url(page)
     here = urlsplit(page.url)
     found: dict[str, DestructiveControl] = {}
-    controls: list[tuple[str | None, str, str]] = []
+    controls: list[tuple[str | None, str, str, str]] = []
     for node, href in targets(page.document):
         if node.tag == "link":
             continue
         label = node.text() or node.get("title") or node.get("aria-label")
         if _MAY_DESTROY.search(href + " " + label) and not _confirmed_or_not_get(node):
-            controls.append((_target(base, href), label, "link" if node.tag == "a" else "button"))
+            kind = "link" if node.tag == "a" else "button"
+            controls.append((_target(base, href), label, kind, control_markup(node)))
     for form in page.document.find_all("form"):
         if form.get("method", "get").lower() != "get" or _confirmed_or_not_get(form):
             continue
@@ -171,10 +193,10 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
             b for b in form.iter() if b.tag == "button" or (b.tag == "input" and b.get("type") == "submit")
         ]
         label = " ".join(b.text() or b.get("value") for b in buttons)
-        controls.append((resolve(base, form.get("action") or page.url), label, "form"))
+        controls.append((resolve(base, form.get("action") or page.url), label, "form", control_markup(form)))
     if destructive_action(page.url) and has_confirmation_step(page):
         return []  # a confirmation page: its controls are the confirmation, not an unconfirmed action
-    for url, label, control in controls:
+    for url, label, control, markup in controls:
         if not url or url == page.url or not same_origin(url, page.url) or url in found:
             continue
         if _CONFIRM.search(label):
@@ -183,7 +205,7 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         # links back to the same list with another query: that is navigation, not an action).
         elsewhere = (urlsplit(url).path, _hash_route(url)) != (here.path, _hash_route(page.url))
         if destructive_action(url) or (elsewhere and destructive_label(label)):
-            found[url] = DestructiveControl(url, label, control)
+            found[url] = DestructiveControl(url, label, control, markup)
     return list(found.values())
 
 
@@ -305,6 +327,7 @@ def check_unconfirmed_destructive(
                     control=action.control,
                     label=action.label,
                     effect=effect,
+                    control_key=control_key(action),
                 ),
                 suspected=suspected,
             )

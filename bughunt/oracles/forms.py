@@ -46,7 +46,7 @@ from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
 from bughunt.oracles.reading import missing_value, resolve
-from bughunt.oracles.server_error import soft_not_found
+from bughunt.oracles.server_error import error_key, soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import hash_route, route_of, same_origin
 
@@ -673,6 +673,7 @@ def check_form_drops_value(
                             f'name="{dropped[0][0]}"',
                             field=dropped[0][0],
                             fields=quoted(n for n, _ in dropped),
+                            fields_key=error_key(" ".join(sorted(n for n, _ in dropped))),
                             resource_url=resource.url,
                             shown=short(dropped[0][1]),
                         ),

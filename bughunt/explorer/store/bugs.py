@@ -126,6 +126,17 @@ class BugTable:
             (fingerprint, route, step, step),
         )
 
+    def occurrence_routes(self, fingerprint: str, limit: int) -> list[str]:
+        """The first `limit` routes `fingerprint` was seen on, in the order they were first seen."""
+        try:
+            rows = self.db.execute(
+                "SELECT route FROM occurrences WHERE fingerprint = ? ORDER BY first_step, route LIMIT ?",
+                (fingerprint, limit),
+            ).fetchall()
+        except sqlite3.OperationalError:  # a store written before the table existed, opened read-only
+            return []
+        return [str(r[0]) for r in rows]
+
     def occurrences(self) -> dict[str, list[Occurrence]]:
         """Every bug's occurrences by fingerprint, in the order the routes were first seen."""
         try:

@@ -129,6 +129,7 @@ class _Graph:
 
     def __init__(self) -> None:
         self.bug_reads = 0
+        self.route_reads = 0
 
     def known_pages(self) -> list[str]:
         return []
@@ -142,6 +143,10 @@ class _Graph:
     def live_bugs(self) -> list[Any]:
         self.bug_reads += 1
         return []
+
+    def bug_routes(self, fingerprints: list[str], limit: int) -> dict[str, list[str]]:
+        self.route_reads += 1
+        return {}
 
 
 class _Engine:
@@ -162,8 +167,8 @@ def test_memory_bugs_are_read_only_for_a_finding_to_join() -> None:
     graph = _Graph()
     quiet = page("<p>nothing wrong here</p>")
     assert inspection.inspect(quiet, _Engine(), graph, allow_destructive=False) == []  # type: ignore[arg-type]
-    assert graph.bug_reads == 0
+    assert graph.bug_reads == graph.route_reads == 0
     broken = FetchedPage(ORIGIN + "/x", "/x", 500, {}, "text/html", "<h1>Error</h1>", 1.0)
     found = inspection.inspect(broken, _Engine(), graph, allow_destructive=False)  # type: ignore[arg-type]
     assert [f.kind for f in found] == ["server_error"]
-    assert graph.bug_reads == 1
+    assert graph.bug_reads == graph.route_reads == 1

@@ -24,20 +24,21 @@ def test_plain_words_after_different_prefixes_are_other_templates():
     assert tree_template(route_shape("/_/x"), route_shape("/a/_/x")) is None  # a lone mark is no name
 
 
-def bug(route: str, error: str) -> Bug:
+def bug(route: str, error: int) -> Bug:
     return Bug(
         id=1, fingerprint="f" * 16, route=route, kind="server_error", message="server answered 500",
-        evidence=f'{{"error_key": "{error}"}}', status="open", version=None, seen_at=0.0, step=1,
+        evidence=f'{{"error_key": {error}}}', status="open", version=None, seen_at=0.0, step=1,
         superseded_by=None,
     )  # fmt: skip
 
 
-def finding(route: str, error: str) -> Finding:
+def finding(route: str, error: int) -> Finding:
+    # An error key is a number (`server_error.error_key`): the error line itself is quarantined.
     return Finding("server_error", route, "server answered 500", {"error_key": error})
 
 
 def test_one_error_on_one_view_at_two_depths_is_one_bug():
-    (joined,) = same_root_cause([finding("/garden/herbs/mint/_log/", "e1")], [bug("/garden/_log/", "e1")])
+    (joined,) = same_root_cause([finding("/garden/herbs/mint/_log/", 1)], [bug("/garden/_log/", 1)])
     assert joined.fingerprint == "f" * 16
-    (other,) = same_root_cause([finding("/garden/herbs/mint/_log/", "e2")], [bug("/garden/_log/", "e1")])
+    (other,) = same_root_cause([finding("/garden/herbs/mint/_log/", 2)], [bug("/garden/_log/", 1)])
     assert other.fingerprint != "f" * 16  # another error is another bug
