@@ -23,6 +23,9 @@ MAX_NODES = 300_000
 """Elements and text pieces kept per page; the rest of a larger document is dropped (and logged)."""
 MAX_PARSE_CHARS = 8_000_000
 _NO_TEXT = frozenset(("script", "style", "template"))
+KEPT_TEXT_CHARS = 200
+"""An element keeps its `text()` up to this long (a link's, an item's, a control's); a longer one, a
+whole section's, is read again when asked."""
 
 
 @dataclass(eq=False, slots=True)
@@ -41,6 +44,9 @@ class Node:
     _order: list[Node] | None = field(default=None, init=False, repr=False)
     """A root's elements in document order, kept at the first walk: every oracle walks the whole page,
     and a parsed tree is never changed."""
+    _text: str | None = field(default=None, init=False, repr=False)
+    """`text()`, kept when short (`KEPT_TEXT_CHARS`): the oracles ask a list item, a link or a
+    control for its text again and again, and a parsed tree is never changed."""
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -82,6 +88,15 @@ class Node:
 
     def text(self) -> str:
         """Visible text with whitespace collapsed (script and style contents excluded)."""
+        kept = self._text
+        if kept is not None:
+            return kept
+        text = self._read_text()
+        if len(text) <= KEPT_TEXT_CHARS:
+            self._text = text
+        return text
+
+    def _read_text(self) -> str:
         children = self.children
         if len(children) == 1 and type(children[0]) is str:  # most elements asked: a link, a heading
             return " ".join(children[0].split())

@@ -100,6 +100,28 @@ class FetchedPage:
     def _derived(self) -> dict[Callable[[FetchedPage], object], object]:
         return {}
 
+    def share_readings(self, earlier: FetchedPage) -> bool:
+        """Take what was read off `earlier` — its parsed tree and every reading kept with it (`derived`,
+        the base URL, visible text, structure hash) — when it is the same response read the same way:
+        the same URL, media type and body (and no click or served fragment behind either). Each reading
+        is a function of those alone, so it would come out the same; a page loaded again unchanged (a
+        step to a page an oracle fetched, a list's page walked again) is not parsed and read anew.
+        Returns whether it did."""
+        if not (
+            self.url == earlier.url
+            and self.content_type == earlier.content_type
+            and self.body == earlier.body
+            and self.clicked_from is None
+            and earlier.clicked_from is None
+            and self.served_fragment == earlier.served_fragment
+        ):
+            return False
+        mine, theirs = self.__dict__, earlier.__dict__
+        for name in _READINGS:
+            if name in theirs and name not in mine:
+                mine[name] = theirs[name]  # as `cached_property` keeps it
+        return True
+
     def header(self, name: str) -> str:
         lowered = name.lower()
         return next((v for k, v in self.headers.items() if k.lower() == lowered), "")
@@ -115,6 +137,10 @@ class FetchedPage:
         start = max(0, at - width // 3) if at >= 0 else 0
         piece = body[start : start + width]
         return ("…" if start else "") + piece + ("…" if start + width < len(body) else "")
+
+
+_READINGS = ("document", "base", "visible_text", "structure_hash", "_derived")
+"""`FetchedPage`'s cached readings: functions of its URL, media type and body (`share_readings`)."""
 
 
 def is_html(content_type: str) -> bool:

@@ -76,6 +76,7 @@ class LoadedPages:
         old = self._pages.pop(route, None)
         if old is not None:
             self._chars -= len(old.body)
+            page.share_readings(old)  # loaded again unchanged: read once
         self._pages[route] = page
         self._chars += len(page.body)
         while len(self._pages) > REUSED_PAGES or self._chars > REUSED_BYTES:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import cache
 
 from bughunt.oracles import Finding
 from bughunt.sim.memory import NoMemory
@@ -274,6 +275,13 @@ class Explorer:
 
 
 def _count(text: str) -> int:
+    return _line_counter()(text)
+
+
+@cache
+def _line_counter() -> Callable[[str], int]:
+    """The process's counter of working-context lines, found once: an import in `_count` itself ran
+    the import machinery for each of the thousands of pieces a session counts."""
     from .factory import shared_counter
 
-    return shared_counter().count_lines(text)
+    return shared_counter().count_lines

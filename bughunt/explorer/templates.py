@@ -16,6 +16,7 @@ one; this makes the promise hold whatever a fetcher returns).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from itertools import islice
 from typing import Any
 from urllib.parse import quote, unquote
@@ -43,8 +44,11 @@ SATURATED_AFTER = 3
 # delimiters, and '%' of existing escapes. Commas, spaces, quotes and brackets are encoded, so a route
 # can never read as prose or split a comma-separated list in the working context.
 _ROUTE_SAFE = "/?&=%-._~:@+!$;"
+SAFE_ROUTES_CACHED = 1 << 14
+"""`safe_route` answers kept: a page's links are read again on every page that shows them (menus)."""
 
 
+@lru_cache(maxsize=SAFE_ROUTES_CACHED)
 def safe_route(route: str) -> str | None:
     """The canonical form of `route` (percent-encoded, at most `MAX_ROUTE_CHARS`), or None when it
     cannot be one (not a path, or too long)."""

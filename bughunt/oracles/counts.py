@@ -14,6 +14,7 @@ read") are not counts.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import takewhile
 
 from loguru import logger
@@ -30,7 +31,7 @@ from bughunt.oracles.lists import (
     list_items,
     other_pages,
 )
-from bughunt.oracles.reading import list_page_key
+from bughunt.oracles.reading import KEPT, list_page_key
 from bughunt.page import FetchedPage, base_url
 
 _BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
@@ -46,7 +47,24 @@ _NOT_ITEMS = re.compile(
 )
 
 
+KEPT_CHARS = 200
+"""`parse_count` keeps its answers for texts up to this long (a count is at most ~60 characters;
+longer texts are asked too, as an element's children, and are parsed each time rather than kept)."""
+
+
 def parse_count(text: str) -> tuple[str, int] | None:
+    """(label, number) of a text that is a count, else None."""
+    return _parse_kept(text) if len(text) <= KEPT_CHARS else _parse(text)
+
+
+@lru_cache(maxsize=KEPT)
+def _parse_kept(text: str) -> tuple[str, int] | None:
+    # asked of every short text with a digit: an element and its wrappers often share one ("27"
+    # in `<li><a>`), and pages repeat them (a pager's numbers, the same badges)
+    return _parse(text)
+
+
+def _parse(text: str) -> tuple[str, int] | None:
     text = " ".join(text.split())
     match = _BRACKETED.match(text) or _LEADING.match(text)
     if match is None and (colon := _COLON.match(text)) and _COUNTING.search(colon.group("label")):

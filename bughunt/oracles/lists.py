@@ -401,6 +401,8 @@ def _pager_nodes(page: FetchedPage) -> list[Node]:
 def _named_pager(node: Node) -> bool:
     # the raw attributes, not the class tokens: asked of every element, and neither word holds a space
     attrs = node.attrs
+    if not attrs:
+        return False  # most elements: nothing names them
     names = f"{attrs.get('class', '')} {attrs.get('id', '')} {attrs.get('aria-label', '')}".lower()
     return "pagination" in names or "pager" in names
 

@@ -750,7 +750,10 @@ def _query_key(route: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     return path, tuple(sorted(_pairs(query)))
 
 
+@lru_cache(maxsize=ROUTE_SHAPES_CACHED)
 def _segments(path: str) -> tuple[str, ...]:
+    # asked of the current page's path for every link a choice weighs (`leads_on`), and again each
+    # time a link is weighed from another page
     return tuple(s for s in path.split("#")[0].split("/") if s)
 
 

@@ -245,3 +245,15 @@ def test_a_url_too_long_to_follow_is_named_by_a_bounded_route():
     escaped = bounded_route("http://a.test/" + "%20" * 1_000)
     assert len(escaped) <= MAX_ROUTE_CHARS and escaped.endswith("%20") and "%2" not in escaped[-2:]
     assert bounded_route("http://a.test/short?q=1") == "/short?q=1"
+
+
+def test_an_elements_short_text_is_read_once_and_a_long_one_each_time():
+    from bughunt.dom import KEPT_TEXT_CHARS, parse_html
+
+    root = parse_html(f"<ul><li><a href='/a'> Post   one </a></li></ul><p>{'x ' * KEPT_TEXT_CHARS}</p>")
+    link = root.find_all("a")[0]
+    assert link.text() == "Post one" and link._text == "Post one"
+    assert link.text() is link.text()
+    long = root.find_all("p")[0]
+    assert len(long.text()) > KEPT_TEXT_CHARS and long._text is None
+    assert root.find_all("li")[0].text() == "Post one"

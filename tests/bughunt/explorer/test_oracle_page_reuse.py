@@ -118,3 +118,40 @@ def test_with_allow_destructive_every_oracle_fetch_is_fresh(site, tmp_path, caps
     data = _explore(site, tmp_path, capsys, "--allow-destructive")
     assert [(b["route"], b["kind"]) for b in data["bugs"]] == [("/list?page=2", "duplicate_pagination")]  # type: ignore[attr-defined]
     assert ASKED["GET /list"] == 2
+
+
+def test_a_page_loaded_again_unchanged_is_not_read_again(site):
+    # The same URL, media type and body: the tree and every reading kept with it are the earlier
+    # page's (each is a function of those alone); a changed body is read afresh.
+    from bughunt.actions import page_actions
+
+    engine = HttpEngine(site + "/", respect_robots=False)
+    first = engine.fetch("/list").page
+    assert first is not None
+    walked = page_actions(first)
+    digest = first.structure_hash
+    again = engine.fetch("/list").page
+    assert again is not None and again is not first
+    assert again.document is first.document and page_actions(again) is walked
+    assert again.structure_hash == digest and again.visible_text == first.visible_text
+    other = engine.fetch("/list?page=2").page
+    assert other is not None and other.document is not first.document
+
+
+def test_only_the_same_response_shares_its_readings():
+    from dataclasses import replace
+
+    from bughunt.page import FetchedPage
+
+    page = FetchedPage("http://h/a", "/a", 200, {}, "text/html", "<p>one</p>", 1.0)
+    tree = page.document
+    same = replace(page, elapsed_ms=2.0, headers={"x": "y"})
+    assert same.share_readings(page) and same.document is tree
+    for changed in (
+        replace(page, body="<p>two</p>"),
+        replace(page, url="http://h/b"),
+        replace(page, content_type="text/plain"),
+        replace(page, clicked_from=(page, "More")),
+    ):
+        assert not changed.share_readings(page)
+        assert changed.document is not tree

