@@ -348,6 +348,7 @@ class BrowserEngine(HttpEngine):
         except Exception as exc:  # noqa: BLE001 — the context itself is stuck or gone: start over
             logger.info("replacing the tab failed ({}); restarting the browser", type(exc).__name__)
             self._notice("the browser was restarted after a hostile page; a login made in it may be lost")
+            self._loaded.clear()
             self.close()
             self.start()
 
@@ -467,11 +468,17 @@ class BrowserEngine(HttpEngine):
     # -- loading ---------------------------------------------------------------------------------
     def _fetch(self, route: str) -> FetchResult:
         """`HttpEngine._fetch`, with a page that had to be abandoned (it blocked its renderer, or kept
-        navigating) recorded as refused: no retry, not a failure of the site's network."""
+        navigating) recorded as refused: no retry, not a failure of the site's network. The page loaded
+        is kept for the oracles (`reuse_page`) until the next click: a load sends no write (the route
+        handler and the gate refuse them), a click may change what the browser holds (its storage, a
+        cookie a script sets) and so what a page shows."""
         try:
-            return super()._fetch(route)
+            result = super()._fetch(route)
         except HostilePage as exc:
             return self._abandoned(route, exc)
+        if result.page is not None:
+            self._loaded.add(result.route, result.page)
+        return result
 
     def _abandoned(self, route: str, exc: HostilePage) -> FetchResult:
         self._replace_tab()
@@ -833,6 +840,7 @@ class BrowserEngine(HttpEngine):
         before = self.fetch(route)
         if before.outcome != "page":
             return before
+        self._loaded.clear()  # what the click changes in the browser may change what any page shows
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         self._errors = []

@@ -99,3 +99,13 @@ def test_a_click_that_sets_off_nothing_is_read_at_once(fetcher) -> None:
     # before the record: `QUIET_S` of quiet, then watched for a request until `LATE_S` after the click
     assert sum(waits) < QUIET_S * 1000, waits
     assert time.monotonic() - started < LATE_S + 5.0  # the fetch of the page clicked on included
+
+
+def test_the_oracles_reuse_pages_loaded_since_the_last_click_and_none_from_before_it(fetcher) -> None:
+    fetcher.perform(next(a for a in fetcher.actions(fetcher.fetch("/button").page) if a.kind == "click"))
+    assert fetcher.reuse_page(fetcher.url_of("/button"), None) is None  # the click forgot it
+    loaded = fetcher.fetch("/chain").page
+    assert fetcher.reuse_page(fetcher.url_of("/chain"), None) is loaded
+    page = fetcher.fetch("/button").page
+    fetcher.perform(next(a for a in fetcher.actions(page) if a.kind == "click"))
+    assert fetcher.reuse_page(fetcher.url_of("/chain"), None) is None
