@@ -28,6 +28,11 @@ PAGES = {
     # a worker's request looks like the page's own, and the record cannot see it
     "/worker": "<!doctype html><title>Worker</title><h1>Waiting</h1><script>"
     "new Worker('/w.js').onmessage = e => { document.querySelector('h1').textContent = e.data; };</script>",
+    # clicks that load another document, at once or from a timer: read as a load of it, settled
+    "/nav": "<!doctype html><title>Nav</title><h1>Nav</h1><button id=now>Now</button><button id=soon>Soon</button>"
+    "<script>document.getElementById('now').addEventListener('click', () => { location.href = '/chain'; });"
+    "document.getElementById('soon').addEventListener('click', () => {"
+    " setTimeout(() => { location.href = '/xhr'; }, 100); });</script>",
     "/button": "<!doctype html><title>Button</title><h1>Before</h1><button id=b>Go</button><script>"
     "document.getElementById('b').addEventListener('click', () => {"
     " document.querySelector('h1').textContent = 'After'; });</script>",
@@ -109,3 +114,14 @@ def test_the_oracles_reuse_pages_loaded_since_the_last_click_and_none_from_befor
     page = fetcher.fetch("/button").page
     fetcher.perform(next(a for a in fetcher.actions(page) if a.kind == "click"))
     assert fetcher.reuse_page(fetcher.url_of("/chain"), None) is None
+
+
+@pytest.mark.parametrize(("label", "route", "shown"), [("Now", "/chain", "Second"), ("Soon", "/xhr", "Slow")])
+def test_a_click_that_loads_a_document_is_read_once_it_settled(
+    fetcher, label: str, route: str, shown: str
+) -> None:
+    page = fetcher.fetch("/nav").page
+    click = next(a for a in fetcher.actions(page) if a.kind == "click" and a.label == label)
+    after = fetcher.perform(click)
+    assert after.page is not None and after.page.url.endswith(route), after
+    assert f"<h1>{shown}</h1>" in after.page.body
