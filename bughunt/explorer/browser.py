@@ -87,7 +87,7 @@ class Record:
     vouches: bool = False
 
     @property
-    def quiet(self) -> bool:
+    def no_requests(self) -> bool:
         """It vouches, and none of the page's requests is pending (theirs are the entries due at 0)."""
         return self.vouches and (self.soonest is None or self.soonest > 0)
 
@@ -585,9 +585,8 @@ class BrowserEngine(HttpEngine):
         ahead = max(0.0, clicked_at + LATE_S - time.monotonic())
         try:
             record = self._pending(None, ahead)
-            horizon = record.now + ahead * 1000 if record.now is not None else None
-            while record.vouches and record.soonest is not None and horizon is not None:
-                assert record.now is not None
+            horizon = (record.now or 0.0) + ahead * 1000
+            while record.vouches and record.now is not None and record.soonest is not None:
                 left = stop - time.monotonic()
                 if left <= 0:
                     break
@@ -659,16 +658,16 @@ class BrowserEngine(HttpEngine):
         content_type = headers.get("content-type", "text/html" if response is None else "")
         body = ""
         settled = False
-        html = is_html(content_type)
+        readable = is_html(content_type)
         for attempt in range(READ_ATTEMPTS):
             try:
                 unfollowed = self._unfollowed_traffic
-                body, traffic, record = self._watched_read(deadline, watch) if html else ("", 0, Record())
+                body, traffic, record = self._watched_read(deadline, watch) if readable else ("", 0, Record())
                 if (
-                    html
+                    readable
                     and not settled
                     and (
-                        (self._traffic != traffic and not record.quiet)
+                        (self._traffic != traffic and not record.no_requests)
                         or self._unfollowed_traffic != unfollowed
                         or (watch and self._followed_seen and not record.vouches)
                     )
@@ -680,7 +679,7 @@ class BrowserEngine(HttpEngine):
                     # record saw end before the read (they can reach us after it) are no such change.
                     settled = True
                     self._quiet(deadline, since=self._last_traffic, answered=watch)
-                    body = self._watched_read(deadline, watch)[0] if html else ""
+                    body = self._watched_read(deadline, watch)[0] if readable else ""
                 if self._navigations > MAX_NAVIGATIONS:
                     raise HostilePage("the page kept navigating")
                 break
