@@ -1,7 +1,7 @@
 """The browser engine's cost per page beside a bare Playwright loop over the same pages, in one run.
 
     python -m benchmarks.browser_overhead [--site builtin,conduit-htmx] [--budget 30] [--repeats 3]
-                                          [--seed 1000] [--json]
+                                          [--seed 1000] [--against DIR] [--json]
 
 For each built-in site (`bughunt serve-site --variant ...` in a process of its own, shared by every run
 on it; `builtin` is the 24-page site, conduit-htmx is explored logged in as its demo account), each
@@ -24,8 +24,14 @@ Per side: **wall s/page** and **CPU s/page** — the CPU of the whole process tr
 Node driver, every Chromium process): for the explorer each process's utime + stime sampled from /proc
 (a process's last sample kept after it ends; or `wait4`'s rusage of the reaped tree when that is
 larger), less its start-up run; for the bare side its own tree sampled at the loop's start and end. The
-ratio explorer/bare of each; medians over the repeats; `os.getloadavg()` before and after. Progress goes
-to stderr; `--json` prints one JSON object.
+ratio explorer/bare of each. **Loop wall s/page**: the explorer's session as its store records it (from
+its loop's start — after Chromium's launch and the login — to its end), less that of the `--budget 0`
+run, per page, beside the bare loop's wall: the process's start-up varies by seconds under load (2.9 to
+8.9 s between repeats at load ~12), which the process wall's subtraction carries into the figure.
+Medians over the repeats; `os.getloadavg()` before and after. `--against
+DIR` also runs the explorer side from another source tree (a before) in each repeat, beside the same bare
+loop (rows marked `[DIR]`), so a before and an after share the machine's load. Progress goes to stderr;
+`--json` prints one JSON object.
 """
 
 from __future__ import annotations
@@ -43,7 +49,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
-from benchmarks.engines import PASSWORD_ENV, REPO, Site, TreeMemory, explore_command, serving, tree_pids
+from benchmarks.engines import (
+    PASSWORD_ENV,
+    REPO,
+    Site,
+    TreeMemory,
+    explore_command,
+    serving,
+    store_facts,
+    tree_pids,
+)
 from benchmarks.figures import load_text
 from benchmarks.processes import stop
 from bughunt.explorer.store import ExplorerStore
@@ -96,11 +111,11 @@ class Ran:
     stderr: str
 
 
-def run_tree(cmd: list[str], env: dict[str, str], interval: float) -> Ran:
-    """Run `cmd` to completion; its wall time and its whole process tree's CPU."""
+def run_tree(cmd: list[str], env: dict[str, str], interval: float, cwd: Path = REPO) -> Ran:
+    """Run `cmd` (in `cwd`) to completion; its wall time and its whole process tree's CPU."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t = time.perf_counter()
-        p = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         tree = TreeCpu(p.pid, interval)
         tree.start()
         try:
@@ -142,20 +157,27 @@ def steps_loaded(store: Path, base_url: str) -> list[dict[str, str]]:
         explorer.close()
 
 
-def explore(site: Site, budget: int, seed: int, interval: float) -> tuple[Ran, Record, list[dict[str, str]]]:
+def explore(
+    site: Site, budget: int, seed: int, interval: float, code: Path | None = None
+) -> tuple[Ran, Record, list[dict[str, str]]]:
+    """One exploration in a fresh process and store, from `code` (a source tree; default this one:
+    `python -m` puts its working directory first on the path)."""
     env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
     if site.password is not None:
         env[PASSWORD_ENV] = site.password  # never on a command line
     with tempfile.TemporaryDirectory(prefix="bench-browser-") as tmp:
         store = Path(tmp) / "store"
         cmd = [*explore_command(site, "browser", budget, store), "--seed", str(seed)]
-        ran = run_tree(cmd, env, interval)
+        ran = run_tree(cmd, env, interval, code or REPO)
         if ran.returncode != 0:
             raise SystemExit(
                 f"error: explore --engine browser exited {ran.returncode}:\n{ran.stderr[-2000:]}"
             )
         items = steps_loaded(store, site.url)
-    return ran, json.loads(ran.stdout), items
+        session_s = store_facts(store)[0]
+    return ran, json.loads(ran.stdout) | {"session_s": session_s}, items
 
 
 def bare(site: Site, items: list[dict[str, str]], interval: float) -> Record:
@@ -217,30 +239,53 @@ def bare_loop(work_file: Path) -> int:
 # ---------------------------------------------------------------- one repeat, the benchmark
 
 
-def one_repeat(site: Site, budget: int, seed: int, interval: float) -> Record:
-    load_before = os.getloadavg()
-    start, start_json, _ = explore(site, 0, seed, interval)
-    run, run_json, items = explore(site, budget, seed, interval)
-    measured = bare(site, items, interval)
+def _explorer_side(
+    site: Site, budget: int, seed: int, interval: float, code: Path | None
+) -> tuple[Record, list[dict[str, str]]]:
+    start, start_json, _ = explore(site, 0, seed, interval, code)
+    run, run_json, items = explore(site, budget, seed, interval, code)
     pages = int(run_json["fetches"]) - int(start_json["fetches"])
     if pages <= 0 or not items:
         raise SystemExit(f"error: the explorer loaded no page past its start on {site.variant}")
-    explorer = _side(run, start, pages)
+    side = _side(run, start, pages) | {
+        "session_s": run_json["session_s"],
+        "start_session_s": start_json["session_s"],
+        "loop_s_per_page": max(run_json["session_s"] - start_json["session_s"], 0.0) / pages,
+        "steps": len(items),
+        "bugs": sorted(b["kind"] for b in run_json.get("bugs", [])),
+    }
+    return side, items
+
+
+def one_repeat(site: Site, budget: int, seed: int, interval: float, against: Path | None = None) -> Record:
+    load_before = os.getloadavg()
+    before = _explorer_side(site, budget, seed, interval, against)[0] if against is not None else None
+    explorer, items = _explorer_side(site, budget, seed, interval, None)
+    measured = bare(site, items, interval)
     baseline = measured | {
         "wall_s_per_page": measured["wall_s"] / len(items),
         "cpu_s_per_page": measured["cpu_s"] / len(items),
         "start_wall_s": measured["process_wall_s"] - measured["wall_s"],
         "start_cpu_s": measured["process_cpu_s"] - measured["cpu_s"],
+        "loop_s_per_page": measured["wall_s"] / len(items),
     }
-    return {
-        "explorer": explorer
-        | {"steps": len(items), "bugs": sorted(b["kind"] for b in run_json.get("bugs", []))},
+    out: Record = {
+        "explorer": explorer,
         "bare": baseline,
         "wall_ratio": explorer["wall_s_per_page"] / baseline["wall_s_per_page"],
         "cpu_ratio": explorer["cpu_s_per_page"] / baseline["cpu_s_per_page"],
+        "loop_ratio": explorer["loop_s_per_page"] / baseline["loop_s_per_page"],
         "load_before": list(load_before),
         "load_after": list(os.getloadavg()),
     }
+    if before is not None:
+        out |= {
+            "against": before,
+            "against_wall_ratio": before["wall_s_per_page"] / baseline["wall_s_per_page"],
+            "against_cpu_ratio": before["cpu_s_per_page"] / baseline["cpu_s_per_page"],
+            "against_loop_ratio": before["loop_s_per_page"] / baseline["loop_s_per_page"],
+        }
+    return out
 
 
 def _side(run: Ran, start: Ran, pages: int) -> Record:
@@ -255,10 +300,12 @@ def _side(run: Ran, start: Ran, pages: int) -> Record:
     }
 
 
-FIGURES = ("wall_s_per_page", "cpu_s_per_page", "pages", "start_wall_s", "start_cpu_s")
+FIGURES = ("wall_s_per_page", "cpu_s_per_page", "loop_s_per_page", "pages", "start_wall_s", "start_cpu_s")
 
 
-def run_benchmark(sites: list[str], budget: int, repeats: int, seed: int, interval: float) -> Record:
+def run_benchmark(
+    sites: list[str], budget: int, repeats: int, seed: int, interval: float, against: Path | None = None
+) -> Record:
     load_start = os.getloadavg()
     out: Record = {}
     for name in sites:
@@ -266,29 +313,39 @@ def run_benchmark(sites: list[str], budget: int, repeats: int, seed: int, interv
             reps: list[Record] = []
             for i in range(repeats):
                 print(f"[{name}] repeat {i + 1}/{repeats} ...", end=" ", file=sys.stderr, flush=True)
-                r = one_repeat(site, budget, seed, interval)
+                r = one_repeat(site, budget, seed, interval, against)
                 reps.append(r)
                 e, b = r["explorer"], r["bare"]
+                was = (
+                    f" (against: {r['against_wall_ratio']:.2f}x wall, {r['against_loop_ratio']:.2f}x loop)"
+                    if against is not None
+                    else ""
+                )
                 print(
                     f"explorer {e['wall_s_per_page'] * 1000:.0f} ms/page wall, {e['cpu_s_per_page'] * 1000:.0f} "
                     f"ms CPU; bare {b['wall_s_per_page'] * 1000:.0f} / {b['cpu_s_per_page'] * 1000:.0f}; "
-                    f"ratio {r['wall_ratio']:.2f}x wall, {r['cpu_ratio']:.2f}x CPU; load {os.getloadavg()[0]:.2f}",
+                    f"ratio {r['wall_ratio']:.2f}x wall, {r['cpu_ratio']:.2f}x CPU, {r['loop_ratio']:.2f}x loop{was}; "
+                    f"load {os.getloadavg()[0]:.2f}",
                     file=sys.stderr,
                     flush=True,
                 )
+        sides = ("explorer", "bare") + (("against",) if against is not None else ())
+        ratios = ("wall_ratio", "cpu_ratio", "loop_ratio") + (
+            ("against_wall_ratio", "against_cpu_ratio", "against_loop_ratio") if against is not None else ()
+        )
         out[name] = {
             "variant": SITES[name],
             "repeats": reps,
             "median": {
-                side: {k: statistics.median(r[side][k] for r in reps) for k in FIGURES}
-                for side in ("explorer", "bare")
+                side: {k: statistics.median(r[side][k] for r in reps) for k in FIGURES} for side in sides
             }
-            | {k: statistics.median(r[k] for r in reps) for k in ("wall_ratio", "cpu_ratio")},
+            | {k: statistics.median(r[k] for r in reps) for k in ratios},
         }
     return {
         "budget": budget,
         "repeats": repeats,
         "seed": seed,
+        "against": str(against) if against is not None else None,
         "cpus": os.cpu_count(),
         "load_start": list(load_start),
         "load_end": list(os.getloadavg()),
@@ -303,19 +360,27 @@ def render(result: Record) -> str:
         f"load (1/5/15 min) at start {load_text(result['load_start'])}, at end {load_text(result['load_end'])}",
         "",
         f"{'site':13} {'side':9} {'pages':>5} {'wall ms/page':>12} {'CPU ms/page':>11} "
-        f"{'start wall s':>12} {'start CPU s':>11}",
+        f"{'loop ms/page':>12} {'start wall s':>12} {'start CPU s':>11}",
     ]
+    against = result.get("against")
     for name, s in result["sites"].items():
         m = s["median"]
-        for side in ("explorer", "bare"):
+        for side in ("explorer", "bare") + (("against",) if against else ()):
             f = m[side]
             lines.append(
                 f"{name:13} {side:9} {f['pages']:5.0f} {f['wall_s_per_page'] * 1000:12.0f} "
-                f"{f['cpu_s_per_page'] * 1000:11.0f} {f['start_wall_s']:12.2f} {f['start_cpu_s']:11.2f}"
+                f"{f['cpu_s_per_page'] * 1000:11.0f} {f['loop_s_per_page'] * 1000:12.0f} "
+                f"{f['start_wall_s']:12.2f} {f['start_cpu_s']:11.2f}"
             )
         lines.append(
-            f"{name:13} {'ratio':9} {'':5} {m['wall_ratio']:11.2f}x {m['cpu_ratio']:10.2f}x   (explorer / bare)"
+            f"{name:13} {'ratio':9} {'':5} {m['wall_ratio']:11.2f}x {m['cpu_ratio']:10.2f}x "
+            f"{m['loop_ratio']:11.2f}x   (explorer / bare)"
         )
+        if against:
+            lines.append(
+                f"{name:13} {'ratio':9} {'':5} {m['against_wall_ratio']:11.2f}x {m['against_cpu_ratio']:10.2f}x "
+                f"{m['against_loop_ratio']:11.2f}x   (against / bare; against = {against})"
+            )
     return "\n".join(lines)
 
 
@@ -330,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--interval", type=float, default=0.05, help="seconds between /proc samples (default 0.05)"
     )
+    ap.add_argument(
+        "--against", type=Path, help="also run the explorer side from this source tree, in the same repeats"
+    )
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
     ap.add_argument("--bare", type=Path, help=argparse.SUPPRESS)  # the bare side's own process
     args = ap.parse_args(argv)
@@ -343,7 +411,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--budget and --repeats must be at least 1")
     if not args.interval > 0:
         ap.error("--interval must be positive")
-    result = run_benchmark(sites, args.budget, args.repeats, args.seed, args.interval)
+    if args.against is not None and not (args.against / "bughunt").is_dir():
+        ap.error(f"--against {args.against}: not a source tree (no bughunt/ in it)")
+    result = run_benchmark(sites, args.budget, args.repeats, args.seed, args.interval, args.against)
     print(json.dumps(result, indent=2) if args.json else render(result))
     return 0
 

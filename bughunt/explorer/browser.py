@@ -76,12 +76,28 @@ def with_user_headers(request: dict[str, str], user: dict[str, str]) -> dict[str
     return {**{k: v for k, v in request.items() if k.lower() not in mine}, **user}
 
 
-def _checked(pending: Any) -> tuple[float | None, float | None]:
-    """`[now, soonest]` as the page gave it, each a finite number or None."""
-    if not isinstance(pending, list) or len(pending) != 2:
-        return None, None
-    now, soonest = (v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in pending)
-    return now, soonest
+@dataclass(frozen=True)
+class Record:
+    """What the page's record (`page_scripts`) answered, checked: its clock and the soonest entry due
+    by the asked horizon (each a finite number or None), and whether it can vouch for the page's
+    requests — it answered and no document of the page made a worker (whose requests it cannot see)."""
+
+    now: float | None = None
+    soonest: float | None = None
+    vouches: bool = False
+
+    @property
+    def no_requests(self) -> bool:
+        """It vouches, and none of the page's requests is pending (theirs are the entries due at 0)."""
+        return self.vouches and (self.soonest is None or self.soonest > 0)
+
+
+def _checked(pending: Any) -> Record:
+    """The record's answer (`[now, soonest, workers]`) as the page gave it, checked."""
+    if not isinstance(pending, list) or len(pending) != 3:
+        return Record()
+    now, soonest = (v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in pending[:2])
+    return Record(now, soonest, now is not None and pending[2] is False)
 
 
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
@@ -106,8 +122,14 @@ LATE_S = 0.5
 the click is read as one that changed the page in place, or not at all. Under load the timer fires
 late; read too early, a pager's click looks idle and is learned so (`idle_controls`)."""
 _SCRIPTED = frozenset({"xhr", "fetch", "eventsource"})
-"""Requests a script makes to render what it fetched: a load that made one waits for quiet before it is
-read (what `load` waits for — the document, its scripts, styles and images — needs no such wait)."""
+"""Requests a script makes to render what it fetched: a load that made one the page's record does not
+follow waits for quiet before it is read (what `load` waits for — the document, its scripts, styles
+and images — needs no such wait)."""
+_FOLLOWED = frozenset({"xhr", "fetch"})
+"""Requests the page's record follows (`page_scripts`: each `fetch` and `XMLHttpRequest` of its
+documents, until settled and the page's continuations have run): the engine waits on the record for
+them, not for `QUIET_S` of quiet on the wire — unless the record cannot vouch (absent, or a worker,
+whose requests look the same, was made)."""
 MAX_CLIENT_ERRORS = 20
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_CLICKS_PER_PAGE = 15
@@ -196,7 +218,13 @@ class BrowserEngine(HttpEngine):
     """Request events (start or end) seen since `_watch`."""
     _last_traffic: float = field(default=0.0, init=False, repr=False)
     _scripted: bool = field(default=False, init=False, repr=False)
-    """A script's request (`_SCRIPTED`) was seen since `_watch`."""
+    """A script's request the record does not follow (`_SCRIPTED` but not `_FOLLOWED`) was seen since
+    `_watch`."""
+    _followed: set[Any] = field(default_factory=set, init=False, repr=False)
+    """The requests seen since `_watch` that the page's record follows (`_FOLLOWED`)."""
+    _followed_seen: bool = field(default=False, init=False, repr=False)
+    _unfollowed_traffic: int = field(default=0, init=False, repr=False)
+    """Request events (start or end) since `_watch` of requests the record does not follow."""
 
     # -- lifecycle -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -270,14 +298,20 @@ class BrowserEngine(HttpEngine):
         """Start counting the tab's requests afresh (a load or a click begins)."""
         self._in_flight.clear()
         self._answered.clear()
-        self._traffic = 0
-        self._scripted = False
+        self._followed.clear()
+        self._traffic = self._unfollowed_traffic = 0
+        self._scripted = self._followed_seen = False
         self._last_traffic = time.monotonic()
 
     def _on_request(self, request: Any) -> None:
         self._in_flight.add(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
+        if request.resource_type in _FOLLOWED:
+            self._followed.add(request)
+            self._followed_seen = True
+            return
+        self._unfollowed_traffic += 1
         if request.resource_type in _SCRIPTED:
             self._scripted = True
 
@@ -286,6 +320,8 @@ class BrowserEngine(HttpEngine):
         self._answered.discard(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
+        if request not in self._followed:
+            self._unfollowed_traffic += 1
 
     def _on_navigated(self, frame: Any) -> None:
         if frame.parent_frame is None:
@@ -312,6 +348,7 @@ class BrowserEngine(HttpEngine):
         except Exception as exc:  # noqa: BLE001 — the context itself is stuck or gone: start over
             logger.info("replacing the tab failed ({}); restarting the browser", type(exc).__name__)
             self._notice("the browser was restarted after a hostile page; a login made in it may be lost")
+            self._loaded.clear()
             self.close()
             self.start()
 
@@ -431,11 +468,17 @@ class BrowserEngine(HttpEngine):
     # -- loading ---------------------------------------------------------------------------------
     def _fetch(self, route: str) -> FetchResult:
         """`HttpEngine._fetch`, with a page that had to be abandoned (it blocked its renderer, or kept
-        navigating) recorded as refused: no retry, not a failure of the site's network."""
+        navigating) recorded as refused: no retry, not a failure of the site's network. The page loaded
+        is kept for the oracles (`reuse_page`) until the next click: a load sends no write (the route
+        handler and the gate refuse them), a click may change what the browser holds (its storage, a
+        cookie a script sets) and so what a page shows."""
         try:
-            return super()._fetch(route)
+            result = super()._fetch(route)
         except HostilePage as exc:
             return self._abandoned(route, exc)
+        if result.page is not None:
+            self._loaded.add(result.route, result.page)
+        return result
 
     def _abandoned(self, route: str, exc: HostilePage) -> FetchResult:
         self._replace_tab()
@@ -482,14 +525,17 @@ class BrowserEngine(HttpEngine):
             self._page.evaluate("0")
 
     def _settle(self, deadline: float) -> None:
-        """After `load`: a page whose scripts fetched (or that still has a request in flight) is read
-        once no request has been in flight for `QUIET_S` (capped by `SETTLE_S` and the deadline); any
-        other page at once — `load` already waited for its document, scripts, styles and images, a
-        request a script starts after that is caught by the read itself (`_snapshot`), and a timer due
-        soon by the watched read (`_watched_read`). This replaces `networkidle` (0.5 s of quiet, up to
-        `SETTLE_S`). A script's request whose answer came is not waited for here (`answered`): the
-        watched read waits while the page is still reading its body or running what it fetched."""
-        if self._in_flight or self._scripted:
+        """After `load`: a page with a request in flight that its record does not follow, or whose
+        scripts made one (an `EventSource`), is read once no request has been in flight for `QUIET_S`
+        (capped by `SETTLE_S` and the deadline); any other page at once — `load` already waited for its
+        document, scripts, styles and images, the page's `fetch` and XHR requests are waited for by the
+        watched read on the page's own record (`_watched_read`; when the record cannot vouch for them,
+        `_snapshot` waits for quiet and reads again), a request a script starts after that is caught by
+        the read itself (`_snapshot`), and a timer due soon by the watched read. This replaces
+        `networkidle` (0.5 s of quiet, up to `SETTLE_S`). A script's request whose answer came is not
+        waited for here (`answered`): the watched read waits while the page is still reading its body
+        or running what it fetched."""
+        if (self._in_flight - self._followed) or self._scripted:
             self._quiet(deadline, since=self._last_traffic, answered=True)
 
     def _quiet(self, deadline: float, since: float | None = None, *, answered: bool = False) -> None:
@@ -523,7 +569,39 @@ class BrowserEngine(HttpEngine):
         if self._traffic:
             self._quiet(deadline, since=self._last_traffic)
 
-    def _read(self, horizon: float | None) -> tuple[str, float | None, float | None]:
+    def _after_click(self, deadline: float, clicked_at: float) -> None:
+        """After a click that loaded no document: wait on the page's record for what the click set off —
+        its `fetch` and XHR requests until the page has run what they brought, and its timers due within
+        `LATE_S` of the click (htmx's `click delay:100ms`, which starts the request late) until they
+        ran — then for quiet when requests the record does not follow came and went (a stylesheet or
+        a script the new content loads). Bounded by `SETTLE_S` after the click and the deadline. A
+        click on a control that does nothing is read at once; waiting `LATE_S` for a request that
+        never comes was most of such a click's time. When the record cannot vouch (absent, a worker
+        made, or the page navigating away under it): `QUIET_S` of quiet, then a request watched for
+        until `LATE_S` after the click, as before the record."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        stop = min(deadline, clicked_at + SETTLE_S)
+        ahead = max(0.0, clicked_at + LATE_S - time.monotonic())
+        try:
+            record = self._pending(None, ahead)
+            horizon = (record.now or 0.0) + ahead * 1000
+            while record.vouches and record.now is not None and record.soonest is not None:
+                left = stop - time.monotonic()
+                if left <= 0:
+                    break
+                due = max(record.soonest - record.now, 0.0) / 1000
+                self._page.wait_for_timeout(min(left, due + QUIET_POLL_MS / 1000) * 1000)
+                record = self._pending(horizon)
+        except PlaywrightError:
+            record = Record()  # the document went away under the look (a script's navigation)
+        if not record.vouches:
+            self._quiet(deadline)
+            self._late_request(deadline, clicked_at)
+        elif self._unfollowed_traffic:
+            self._quiet(deadline, since=self._last_traffic)
+
+    def _read(self, horizon: float | None) -> tuple[str, Record]:
         """The rendered HTML (as `page.content()` gives it, live form values copied into attributes),
         cut at `MAX_BODY_BYTES` characters when the DOM is huge, and the page's record (`_pending`).
         One round trip (`page_scripts.READ`)."""
@@ -531,24 +609,27 @@ class BrowserEngine(HttpEngine):
             READ, [MAX_DOM_NODES, MAX_BODY_BYTES, self._record_name, horizon, WATCH_S * 1000]
         )
         html, pending = (got, None) if not isinstance(got, list) or len(got) != 2 else got
-        return (html if isinstance(html, str) else ""), *_checked(pending)
+        return (html if isinstance(html, str) else ""), _checked(pending)
 
-    def _pending(self, horizon: float | None) -> tuple[float | None, float | None]:
+    def _pending(self, horizon: float | None, ahead: float = WATCH_S) -> Record:
         """The page's timer record: its clock and the soonest of its entries due by `horizon` (on that
-        clock; None: within `WATCH_S`). What the page answers is checked, never trusted."""
-        return _checked(self._page.evaluate(PENDING, [self._record_name, horizon, WATCH_S * 1000]))
+        clock; None: within `ahead` seconds). What the page answers is checked, never trusted."""
+        return _checked(self._page.evaluate(PENDING, [self._record_name, horizon, ahead * 1000]))
 
-    def _watched_read(self, deadline: float, watch: bool) -> str:
+    def _watched_read(self, deadline: float, watch: bool) -> tuple[str, int, Record]:
         """The page's HTML; when `watch`, read once what it had due within `WATCH_S` of the first read
         has run (each timer fires, then its renderer must answer the next look at the record: one that a
         timer blocks is caught by the step's deadline on this step). Bounded by `SETTLE_S` from the
         first read and the deadline, whatever the page says; a page without the record (a document the
         init script did not reach, or one that broke it) is watched the whole `WATCH_S`, as every page
-        once was."""
-        html, now, soonest = self._read(None)
+        once was. Also returns the request events seen (`_traffic`) when the HTML given was read began,
+        and what the record said in that read."""
+        traffic = self._traffic
+        html, record = self._read(None)
         if not watch:
-            return html
+            return html, traffic, record
         first = time.monotonic()
+        now, soonest = record.now, record.soonest
         stop = min(deadline, first + (SETTLE_S if now is not None else WATCH_S))
         horizon = now + WATCH_S * 1000 if now is not None else None
         waited = False
@@ -560,10 +641,15 @@ class BrowserEngine(HttpEngine):
             # a timer late past its due time (a busy renderer) gets polled for until `stop`
             self._page.wait_for_timeout(min(left, max(due, 0.0) + QUIET_POLL_MS / 1000) * 1000)
             waited = True
-            now, soonest = self._pending(horizon)
+            record = self._pending(horizon)
+            now, soonest = record.now, record.soonest
             if now is None:
                 break  # the record is gone: the whole window has been watched, or the page broke it
-        return self._read(horizon)[0] if waited else html
+        if not waited:
+            return html, traffic, record
+        traffic = self._traffic
+        html, record = self._read(horizon)
+        return html, traffic, record
 
     def _snapshot(self, response: Any, started: float, deadline: float, *, watch: bool = True) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
@@ -572,16 +658,28 @@ class BrowserEngine(HttpEngine):
         content_type = headers.get("content-type", "text/html" if response is None else "")
         body = ""
         settled = False
+        readable = is_html(content_type)
         for attempt in range(READ_ATTEMPTS):
             try:
-                traffic = self._traffic
-                body = self._watched_read(deadline, watch) if is_html(content_type) else ""
-                if self._traffic != traffic and not settled:
+                unfollowed = self._unfollowed_traffic
+                body, traffic, record = self._watched_read(deadline, watch) if readable else ("", 0, Record())
+                if (
+                    readable
+                    and not settled
+                    and (
+                        (self._traffic != traffic and not record.no_requests)
+                        or self._unfollowed_traffic != unfollowed
+                        or (watch and self._followed_seen and not record.vouches)
+                    )
+                ):
                     # A request started or ended while the page was read (a script fetching after
-                    # `load`): the page was not settled; read it again once it is.
+                    # `load`), one the record does not follow came or went while it was watched, or
+                    # the page's scripts fetched and its record cannot vouch that they are done: the
+                    # page was not settled; read it again once it is. The late events of requests the
+                    # record saw end before the read (they can reach us after it) are no such change.
                     settled = True
                     self._quiet(deadline, since=self._last_traffic, answered=watch)
-                    body = self._watched_read(deadline, watch) if is_html(content_type) else ""
+                    body = self._watched_read(deadline, watch)[0] if readable else ""
                 if self._navigations > MAX_NAVIGATIONS:
                     raise HostilePage("the page kept navigating")
                 break
@@ -671,7 +769,10 @@ class BrowserEngine(HttpEngine):
                     self._watch()
                     self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
                     self._settle(deadline)
-                    dom = self._watched_read(deadline, watch=True)
+                    dom, _, record = self._watched_read(deadline, watch=True)
+                    if self._followed_seen and not record.vouches:
+                        self._quiet(deadline, since=self._last_traffic, answered=True)
+                        dom = self._watched_read(deadline, watch=True)[0]
                 shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
                 if dom is None:
                     dom = self._read(None)[0]
@@ -738,6 +839,7 @@ class BrowserEngine(HttpEngine):
         before = self.fetch(route)
         if before.outcome != "page":
             return before
+        self._loaded.clear()  # what the click changes in the browser may change what any page shows
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         self._errors = []
@@ -771,8 +873,7 @@ class BrowserEngine(HttpEngine):
                     if response:
                         self._settle(deadline)
                     else:
-                        self._quiet(deadline)
-                        self._late_request(deadline, clicked_at)
+                        self._after_click(deadline, clicked_at)
                 except PlaywrightError as exc:
                     # No response came back: not an HTTP error of the page, a control that could not be
                     # clicked (`idle_controls`: its shape is not tried again).

@@ -450,7 +450,8 @@ class HttpEngine:
 
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
         """The page of `url` this session already loaded (`LoadedPages`), else None. An engine that
-        clicks (the browser's) keeps none: a click may write."""
+        clicks (the browser's) keeps those loaded since its last click: a click may change what a page
+        shows."""
         route = self.route_of(url)
         return None if route is None else self._loaded.get(route, version)
 

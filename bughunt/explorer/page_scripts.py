@@ -25,10 +25,12 @@ def init_script(name: str) -> str:
     `setInterval` (its next run), `requestAnimationFrame` and `requestIdleCallback` of the document and
     of its same-origin frames (they share its renderer thread, so their timers can block it too); an
     entry goes when its callback runs or is cancelled. A `fetch`, an answer's body being read
-    (`Response.json()` and its kin) and an `XMLHttpRequest` are due from the moment they start (they are
-    work the page is doing now) until they settled and the page's continuations have run. `window[name].pending(horizon, ahead)` answers
-    `[now, soonest]`: the record's clock and the soonest due time at or before `horizon` (when it is
-    null: now + `ahead` ms), or null when nothing is due by then."""
+    (`Response.json()` and its kin) and an `XMLHttpRequest` are due (at 0: whatever the horizon) from
+    the moment they start — they are work the page is doing now — until they settled and the page's
+    continuations have run. `window[name].pending(horizon, ahead)` answers `[now, soonest, workers]`:
+    the record's clock, the soonest due time at or before `horizon` (when it is null: now + `ahead`
+    ms), or null when nothing is due by then, and whether a document made a `Worker` or
+    `SharedWorker` (a worker's requests look like the page's own, and the record cannot see them)."""
     return (
         """(() => {
   window.alert = () => {}; window.confirm = () => false; window.prompt = () => null;
@@ -43,9 +45,11 @@ def init_script(name: str) -> str:
   try { if (window.top !== window) { home = window.top[NAME] || null; } } catch (e) { home = null; }
   if (home === null) {
     const due = Object.create(null);  // no prototype: nothing the page changes later reaches it
+    let workers = false;
     home = freeze({
       put(key, when) { due[key] = when; },
       drop(key) { delete due[key]; },
+      worker() { workers = true; },
       pending(horizon, ahead) {
         const now = clock();
         const limit = typeof horizon === 'number' ? horizon : now + (Number(ahead) || 0);
@@ -54,7 +58,7 @@ def init_script(name: str) -> str:
           const when = due[key];
           if (when <= limit && (soonest === null || when < soonest)) { soonest = when; }
         }
-        return [now, soonest];
+        return [now, soonest, workers];
       },
     });
     define(window, NAME, {value: home, writable: false, configurable: false, enumerable: false});
@@ -98,7 +102,7 @@ def init_script(name: str) -> str:
   const settled = (key) => () => { native.setTimeout.call(window, () => home.drop(key), 0); };
   const track = (promise, tag) => {
     const key = frame + tag + (count += 1);
-    home.put(key, clock());
+    home.put(key, 0);
     try { promise.then(settled(key), settled(key)); } catch (e) { home.drop(key); }
     return promise;
   };
@@ -114,10 +118,16 @@ def init_script(name: str) -> str:
     const send = XMLHttpRequest.prototype.send;
     XMLHttpRequest.prototype.send = function (...args) {
       const key = frame + 'x' + (count += 1);
-      home.put(key, clock());
+      home.put(key, 0);
       this.addEventListener('loadend', settled(key));
       try { return send.apply(this, args); } catch (e) { home.drop(key); throw e; }
     };
+  }
+  for (const kind of ['Worker', 'SharedWorker']) {
+    const made = window[kind];
+    if (made) {
+      window[kind] = new Proxy(made, {construct(target, args, next) { home.worker(); return Reflect.construct(target, args, next); }});
+    }
   }
   window.setTimeout = timer(native.setTimeout, false);
   window.setInterval = timer(native.setInterval, true);
@@ -140,13 +150,15 @@ _PENDING = """(name, horizon, ahead) => {
   try {
     const record = window[name];
     const got = record && typeof record.pending === 'function' ? record.pending(horizon, ahead) : null;
-    if (Array.isArray(got) && got.length === 2) { return [Number(got[0]), got[1] === null ? null : Number(got[1])]; }
+    if (Array.isArray(got) && got.length === 3) {
+      return [Number(got[0]), got[1] === null ? null : Number(got[1]), got[2] === true];
+    }
   } catch (e) { /* a page that broke its record: nothing known */ }
-  return [null, null];
+  return [null, null, true];
 }"""
 
 PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
-"""Only the record's answer (`[now, soonest]`, as in `READ`): the cheap round trip of a page watched
+"""Only the record's answer (`[now, soonest, workers]`, as in `READ`): the cheap round trip of a page watched
 until what it had due has run."""
 
 READ = (
@@ -174,12 +186,12 @@ READ = (
   return [root ? html + root.outerHTML : html, pending];
 }"""
 )
-"""The page's HTML and its pending timers in one round trip (`[html, [now, soonest]]`; no timer or
+"""The page's HTML and its pending timers in one round trip (`[html, [now, soonest, workers]]`; no timer or
 promise of the page's is relied on):
 - a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
   `outerHTML`; a cut page needs none);
 - otherwise live form values, which are DOM properties (a framework's two-way binding sets no `value`
   attribute), are copied into attributes so the HTML shows what a person sees (passwords never), and
   the HTML is what `page.content()` gives: the doctype, then `outerHTML`;
-- `[now, soonest]` is `window[name].pending(horizon, ahead)` (`init_script`), `[null, null]` when the record is
-  missing or answers nonsense."""
+- `[now, soonest, workers]` is `window[name].pending(horizon, ahead)` (`init_script`), `[null, null, true]`
+  when the record is missing or answers nonsense."""
