@@ -102,6 +102,7 @@ def _same_cause(f: Finding, bug: Bug) -> bool:
     if (
         all(one_template(theirs_shape, s) is None for s in mine_shapes)
         and not _paged_twins(bug.route, f.route)
+        and not _filtered_twins(bug.route, f.route)
         and tree_template(theirs_shape, route_shape(f.route)) is None
     ):
         return False
@@ -116,6 +117,19 @@ def _paged_twins(a: str, b: str) -> bool:
     return (bare_a == bare_b or one_template(bare_a, bare_b) is not None) and (
         a != _unpaged(a) or b != _unpaged(b)
     )
+
+
+def _filtered_twins(a: str, b: str) -> bool:
+    """Whether two routes are views of sibling lists of one template, each with its own filters
+    (`/admin/author/list?country=x`, `/admin/book/list?genre=y&page=2`): the paths are one template
+    and the queries share no key but a page number. One key with two values (`?tab=likes`,
+    `?tab=followers`) is two views of a page, not one."""
+    (path_a, _, query_a), (path_b, _, query_b) = a.partition("?"), b.partition("?")
+    if not query_a or not query_b or one_template(route_shape(path_a), route_shape(path_b)) is None:
+        return False
+    keys_a = {k for k, _ in parse_qsl(query_a, keep_blank_values=True) if not is_page_key(k)}
+    keys_b = {k for k, _ in parse_qsl(query_b, keep_blank_values=True) if not is_page_key(k)}
+    return not keys_a & keys_b
 
 
 def _unpaged(route: str) -> str:

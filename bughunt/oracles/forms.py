@@ -362,7 +362,11 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
                 value = node.text()
             if value:
                 return value
-        if node.tag in ("dt", "th", "label") and key(node.text()) in keys and node.parent is not None:
+        if (
+            (node.tag in ("dt", "th", "label") or _key_cell(node))
+            and key(node.text()) in keys
+            and node.parent is not None
+        ):
             siblings = node.parent.elements
             after = siblings[siblings.index(node) + 1 :]
             if after and after[0].text():
@@ -370,6 +374,15 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
         if labelled := _labelled_text(node, keys):
             return labelled
     return ""
+
+
+def _key_cell(node: Node) -> bool:
+    """The first cell of a two-cell row: a table of properties (`<td>Released</td><td>2001-02-03</td>`,
+    an admin's details view under a "Column | Value" header) labels its values with plain cells."""
+    if node.tag != "td" or node.parent is None or node.parent.tag != "tr":
+        return False
+    cells = [c for c in node.parent.elements if c.tag in ("td", "th")]
+    return len(cells) == 2 and cells[0] is node
 
 
 def _text_outside_links(node: Node) -> str:
