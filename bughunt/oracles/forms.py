@@ -58,6 +58,9 @@ _CLASS_PARTS = re.compile(r"[-_]")
 _WORD = re.compile(r"\w+")
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
+_CREATE_WORDS = frozenset({"add", "new", "create"})
+"""The last segment of a page that makes a record (`/movie/add/`, `/#/items/new`): its form stores
+nothing yet, whatever defaults it shows (a rating of 0, today's date)."""
 MAX_RESOURCES = 2
 MAX_REFERRERS = 3
 """Pages that link to a form without an identifier opened to find the one showing its record."""
@@ -638,6 +641,8 @@ def check_form_drops_value(
     """One finding per edit form that drops values: the message is a template; the field names and
     the values the resource shows are evidence."""
     if fetch is None or not page.is_html or page.status >= 400:
+        return []
+    if any(seg.lower().strip("_-.~!+@$") in _CREATE_WORDS for seg in _segments(page.url)[-1:]):
         return []
     findings = []
     doc = page.document

@@ -190,3 +190,30 @@ def test_another_view_of_a_well_viewed_list_waits_for_its_records_but_its_next_p
     mem.write(here, paged)
     chosen = {planner_strategy(here, paged, mem, mulberry32(s)) for s in range(1000, 1012)}
     assert chosen == {"/gadgets?colour=red&page=2"}
+
+
+# --- a single-page admin: a create form with defaults, a "Remove" control that is a script's --------
+
+
+def test_a_form_that_makes_a_record_drops_nothing() -> None:
+    add = page(
+        '<form><label>Name</label><input name="name" type="text" value="">'
+        '<label>Currency</label><input name="currency" type="text" value="EUR">'
+        '<label>Rating</label><input name="rating" type="number" value="0"><button>Create</button></form>',
+        "/#/gadget/add/",
+    )
+    home = page("<h1>Welcome</h1><p class='name'>Gadget 7</p><p>EUR</p>", "/")
+    config = OracleConfig(known_routes=lambda: ["/"], linked_from=lambda route: ["/"], loaded=lambda r: True)
+    assert check_form_drops_value(add, Fetcher(home), config) == []
+
+
+def test_a_remove_control_that_goes_nowhere_is_no_get_that_destroys() -> None:
+    from bughunt.oracles.destructive import check_unconfirmed_destructive
+
+    widget = page(
+        '<div class="tags"><span>red</span><a href="#" title="Remove" class="remove"><svg></svg></a></div>',
+        "/#/gadget/7/",
+    )
+    assert check_unconfirmed_destructive(widget) == []
+    linked = page('<a href="/gadget/7/remove">Remove</a>', "/gadget/7")
+    assert [f.kind for f in check_unconfirmed_destructive(linked)] == ["unconfirmed_destructive"]
