@@ -346,7 +346,9 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
     """The value a resource page shows for a field with these keys, or "". In a record's item of a
     list (`record_item`) an element named for the field shows its own words, not its links' (a row's
     secondary line "by ann (view links)" names the owner, not a description) — a word of three
-    letters at least."""
+    letters at least. A table row shows its values under its table's column headings."""
+    if record_item and (column := _column_value(doc, keys)) is not None:
+        return column
     for node in doc.iter():
         # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
         # tabs over a wiki page), not furniture shared with other pages.
@@ -377,6 +379,30 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
         if labelled := _labelled_text(node, keys):
             return labelled
     return ""
+
+
+def _column_value(row: Node, keys: set[str]) -> str | None:
+    """The text of a table row's cell under the column heading that names the field (a list of
+    records: "Start Date" over "2022-01-20"), or None when the row's table has no such heading."""
+    if row.tag != "tr":
+        return None
+    table = next((a for a in row.ancestors() if a.tag == "table"), None)
+    if table is None:
+        return None
+    header = next(
+        (r for r in table.iter() if r.tag == "tr" and r.elements and all(c.tag == "th" for c in r.elements)),
+        None,
+    )
+    if header is None or header is row:
+        return None
+    cells = [c for c in row.elements if c.tag in ("td", "th")]
+    headings = [c for c in header.elements if c.tag in ("td", "th")]
+    if len(cells) != len(headings):
+        return None  # cells spanning columns: which is under which is not known
+    for heading, cell in zip(headings, cells, strict=True):
+        if key(heading.text()) in keys:
+            return _text_outside_links(cell) or cell.text()
+    return None
 
 
 def _key_cell(node: Node) -> bool:

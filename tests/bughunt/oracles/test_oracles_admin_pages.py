@@ -217,3 +217,38 @@ def test_a_remove_control_that_goes_nowhere_is_no_get_that_destroys() -> None:
     assert check_unconfirmed_destructive(widget) == []
     linked = page('<a href="/gadget/7/remove">Remove</a>', "/gadget/7")
     assert [f.kind for f in check_unconfirmed_destructive(linked)] == ["unconfirmed_destructive"]
+
+
+# --- a record's row in a list: its values stand under the column headings ----------------------------
+
+
+def bookings(start: str) -> FetchedPage:
+    return page(
+        "<table><thead><tr><th></th><th>Booked By</th><th>Start Date</th><th></th></tr></thead><tbody>"
+        '<tr><td><input type="checkbox"></td><td><a href="/#/booking/1/">ann_63</a></td>'
+        f'<td><span>{start}</span></td><td><a href="#">Menu</a></td></tr>'
+        '<tr><td><input type="checkbox"></td><td><a href="/#/booking/2/">bo_12</a></td>'
+        "<td><span>2022-02-22</span></td><td><a href='#'>Menu</a></td></tr></tbody></table>",
+        "/#/booking/",
+    )
+
+
+def booking_form(start: str) -> FetchedPage:
+    return page(
+        '<form><label>Booked By</label><input name="booked_by" type="text" value="ann_63">'
+        '<label>Note</label><input name="note" type="text" value="window seat">'
+        f'<label>Start Date</label><input name="start_date" type="date" value="{start}">'
+        "<button>Save</button></form>",
+        "/#/booking/1/",
+    )
+
+
+@pytest.mark.parametrize(("value", "fires"), [("", True), ("2022-01-20", False)])
+def test_a_form_reached_from_a_list_is_compared_with_the_cell_under_its_fields_heading(
+    value: str, fires: bool
+) -> None:
+    config = OracleConfig(linked_from=lambda route: ["/#/booking/"], loaded=lambda route: True)
+    found = check_form_drops_value(booking_form(value), Fetcher(bookings("2022-01-20")), config)
+    assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
+    if fires:
+        assert found[0].evidence["field"] == "start_date" and found[0].evidence["shown"] == "2022-01-20"
