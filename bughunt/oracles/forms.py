@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from loguru import logger
 
+from bughunt.actions import TEXT_INPUTS, scripted_form
 from bughunt.dom import Node
 from bughunt.fingerprint import segment_shape
 from bughunt.oracles.base import (
@@ -50,7 +51,6 @@ from bughunt.oracles.server_error import soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import hash_route, route_of, same_origin
 
-_TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
 _RESOURCE_ATTRS = ("data-resource", "data-view", "data-src", "data-source", "data-href")
 _NOT_KEY = re.compile(r"[^a-z0-9]")
@@ -83,7 +83,7 @@ def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str], bool]
         visible = True
         if node.tag == "input" and kind == "hidden":
             value, visible = node.get("value"), False
-        elif node.tag == "input" and kind in _TEXT_INPUTS and not node.get("readonly"):
+        elif node.tag == "input" and kind in TEXT_INPUTS and not node.get("readonly"):
             value = node.get("value")
         elif node.tag == "textarea":
             value = node.raw_text()
@@ -492,24 +492,12 @@ def _words(text: str) -> set[str]:
 
 def _writes(form: Node) -> bool:
     """A form that stores something: method POST, or an htmx post/put/patch, or a form a script
-    handles (no method, no action: a single-page app sends it through its API) with a submit button
-    and more than one text field (a search box is one field, and a GET search names its action)."""
+    sends (`actions.scripted_form`: a single-page app posts it through its API)."""
     if form.get("method", "get").lower() == "post" or any(
         form.get(a) for a in ("hx-post", "hx-put", "hx-patch")
     ):
         return True
-    if "method" in form.attrs or "action" in form.attrs or form.get("role") == "search":
-        return False
-    texts = [
-        n for n in form.iter()
-        if n.tag == "textarea" or (n.tag == "input" and n.get("type").lower() in _TEXT_INPUTS - {"search"})
-    ]  # fmt: skip
-    submits = [
-        n for n in form.iter()
-        if (n.tag == "button" and n.get("type", "submit").lower() == "submit")
-        or (n.tag == "input" and n.get("type").lower() == "submit")
-    ]  # fmt: skip
-    return len(texts) > 1 and bool(submits)
+    return scripted_form(form)
 
 
 def _dropped_by_position(

@@ -252,3 +252,19 @@ def test_a_form_reached_from_a_list_is_compared_with_the_cell_under_its_fields_h
     assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
     if fires:
         assert found[0].evidence["field"] == "start_date" and found[0].evidence["shown"] == "2022-01-20"
+
+
+# --- a form a single-page app sends itself is no GET to navigate to -----------------------------------
+
+
+def test_a_form_without_method_or_action_that_a_script_sends_is_not_submitted_as_a_get() -> None:
+    from bughunt.actions import extract_actions
+
+    editor_page = page(
+        '<form><input name="name" value="Ann"><input name="city" value="Oslo"><button>Save</button></form>'
+        '<form action="/search"><input name="q"><button>Go</button></form>'
+        "<form><input name='q'><button>Find</button></form>",
+        "/#/people/7/",
+    )
+    forms = [a.target for a in extract_actions(editor_page) if a.kind == "form"]
+    assert len(forms) == 2 and not any("city=" in t for t in forms)
