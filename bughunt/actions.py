@@ -23,7 +23,7 @@ from loguru import logger
 
 from bughunt.dom import Node, Selectors, selected_option
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, same_origin
+from bughunt.urls import absolute, hash_route, same_origin
 
 TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 """Input types a person types a value into."""
@@ -230,6 +230,9 @@ def _walk(page: FetchedPage) -> PageActions:
     actions: list[Action] = []
     elements: list[Node] = []
     items = _ItemPlaces()
+    # On a hash-routed app (`/#/forms/x/`) a form without method or action is its script's: the
+    # browser's own submit would GET the document's URL without its route (`/?date=…`), leaving the app.
+    routed = hash_route(urlsplit(page.url).fragment)
 
     def add(kind: Literal["link", "hx", "form", "click"], href: str | None, node: Node) -> None:
         url = absolute(base, href) if href is not None else None
@@ -265,6 +268,7 @@ def _walk(page: FetchedPage) -> PageActions:
                 method == "get"
                 and not any(node.get(f"hx-{verb}") for verb in ("post", "put", "patch", "delete"))
                 and not scripted_form(node)
+                and not (routed and "action" not in node.attrs and "method" not in node.attrs)
             ):
                 target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
                 if target:

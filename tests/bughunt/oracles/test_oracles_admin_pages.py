@@ -264,7 +264,16 @@ def test_a_form_without_method_or_action_that_a_script_sends_is_not_submitted_as
         '<form><input name="name" value="Ann"><input name="city" value="Oslo"><button>Save</button></form>'
         '<form action="/search"><input name="q"><button>Go</button></form>'
         "<form><input name='q'><button>Find</button></form>",
-        "/#/people/7/",
+        "/people/7",
     )
     forms = [a.target for a in extract_actions(editor_page) if a.kind == "form"]
     assert len(forms) == 2 and not any("city=" in t for t in forms)
+
+
+def test_a_one_field_form_without_action_on_a_hash_routed_page_is_not_submitted_as_a_get() -> None:
+    from bughunt.actions import extract_actions
+
+    body = "<form><input name='date' type='date'><button>Download</button></form>"
+    routed = [a for a in extract_actions(page(body, "/#/forms/schedule/")) if a.kind == "form"]
+    plain = [a for a in extract_actions(page(body, "/schedule")) if a.kind == "form"]
+    assert routed == [] and len(plain) == 1
