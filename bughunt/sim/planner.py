@@ -15,8 +15,6 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Generic, TypeVar, cast
 
-from bughunt.oracles.reading import is_page_key
-
 from .bfs import breadth_first
 from .memory import KnownLinks, Memory
 from .rng import Rng, pick
@@ -29,6 +27,21 @@ list, not leading on from here, its referrers, not listed."""
 TEMPLATE_SAMPLE = 2
 """Visited instances of a template (route shape, DOM structure) before the planner prefers other
 templates: one covers it, a second samples its data (a list that breaks only past its first page)."""
+
+
+PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
+"""Query parameters that name a page of a list (`?page=3`)."""
+
+_PREFIXED_PAGE = re.compile(r"^page[_\-.](?!(?:size|count|length|limit|len)$)\w+$", re.I)
+"""A page parameter named for one of several lists on a page (`?page_contacts=2`, `?page-comments=3`),
+not the size of one (`page_size`)."""
+
+
+@lru_cache(maxsize=8192)
+def is_page_key(key: str) -> bool:
+    """Whether a query parameter names a page of a list: one of `PAGE_KEYS`, or one prefixed for a
+    list of its own (`page_<list>`, as sites with several paged lists on one page name them)."""
+    return key.lower() in PAGE_KEYS or bool(_PREFIXED_PAGE.match(key))
 
 
 QUERY_VIEWS = 3
