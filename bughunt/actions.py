@@ -23,7 +23,29 @@ from loguru import logger
 
 from bughunt.dom import Node, Selectors, selected_option
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import absolute, same_origin
+from bughunt.urls import absolute, hash_route, same_origin
+
+TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
+"""Input types a person types a value into."""
+
+
+def scripted_form(form: Node) -> bool:
+    """A form a script sends, not the browser: no method and no action (a single-page app posts it
+    through its API and prevents the browser's own submit), with a submit button and more than one
+    text field — a search box is one field, and a GET search names its action. Submitting it as a GET
+    of the page's URL leaves the app for an address it never asks for."""
+    if "method" in form.attrs or "action" in form.attrs or form.get("role") == "search":
+        return False
+    texts = [
+        n for n in form.iter()
+        if n.tag == "textarea" or (n.tag == "input" and n.get("type").lower() in TEXT_INPUTS - {"search"})
+    ]  # fmt: skip
+    submits = [
+        n for n in form.iter()
+        if (n.tag == "button" and n.get("type", "submit").lower() == "submit")
+        or (n.tag == "input" and n.get("type").lower() == "submit")
+    ]  # fmt: skip
+    return len(texts) > 1 and bool(submits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +230,9 @@ def _walk(page: FetchedPage) -> PageActions:
     actions: list[Action] = []
     elements: list[Node] = []
     items = _ItemPlaces()
+    # On a hash-routed app (`/#/forms/x/`) a form without method or action is its script's: the
+    # browser's own submit would GET the document's URL without its route (`/?date=…`), leaving the app.
+    routed = hash_route(urlsplit(page.url).fragment)
 
     def add(kind: Literal["link", "hx", "form", "click"], href: str | None, node: Node) -> None:
         url = absolute(base, href) if href is not None else None
@@ -242,6 +267,8 @@ def _walk(page: FetchedPage) -> PageActions:
             if node.get("hx-get") or (
                 method == "get"
                 and not any(node.get(f"hx-{verb}") for verb in ("post", "put", "patch", "delete"))
+                and not scripted_form(node)
+                and not (routed and "action" not in node.attrs and "method" not in node.attrs)
             ):
                 target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
                 if target:

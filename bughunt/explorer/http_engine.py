@@ -430,7 +430,9 @@ class HttpEngine:
             return FetchResult("login_wall", route, page.url, detail=f"redirected to login {final}", **common)
         if status in (401, 403, 407):
             return FetchResult("login_wall", route, page.url, detail=f"HTTP {status}", **common)
-        if not page.is_html:
+        if not page.is_html and status < 500:
+            # A server error is one whatever it is written in: a framework's bare "Internal Server
+            # Error" is text/plain, and it is the page the oracles must see.
             media = page.content_type.split(";")[0].strip().lower()
             ctype = media if _MEDIA_TYPE.fullmatch(media) else "unknown"
             return FetchResult("non_html", route, page.url, detail=f"content-type {ctype}", **common)

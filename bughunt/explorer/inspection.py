@@ -157,8 +157,8 @@ def _one_template(f: Finding, route: str) -> str | None:
     """The template `f`'s route shares with `route`, or None. The page's shape may read a query value
     as data (`?page=<v>` beside links to other pages) where the bug's bare route reads it as a number
     (`?page=<n>`): either reading may match. And page 2 of a list is its template's page as much as
-    page 1 (`/user/a`, `/user/b?page=2`). A view of pages in a tree is one template at any depth
-    (`tree_views`)."""
+    page 1 (`/user/a`, `/user/b?page=2`); so are sibling lists with filters of their own (`_filtered_twins`). A
+    view of pages in a tree is one template at any depth (`tree_views`)."""
     if route == f.route:
         return f.shape
     theirs, bare = route_shape(route), route_shape(f.route)
@@ -166,7 +166,7 @@ def _one_template(f: Finding, route: str) -> str | None:
         one_template(theirs, f.shape)
         or one_template(theirs, bare)
         or tree_template(theirs, bare)
-        or (f.shape if _paged_twins(route, f.route) else None)
+        or (f.shape if _paged_twins(route, f.route) or _filtered_twins(route, f.route) else None)
     )
 
 
@@ -177,6 +177,19 @@ def _paged_twins(a: str, b: str) -> bool:
     return (bare_a == bare_b or one_template(bare_a, bare_b) is not None) and (
         a != _unpaged(a) or b != _unpaged(b)
     )
+
+
+def _filtered_twins(a: str, b: str) -> bool:
+    """Whether two routes are views of sibling lists of one template, each with its own filters
+    (`/admin/author/list?country=x`, `/admin/book/list?genre=y&page=2`): the paths are one template
+    and the queries share no key but a page number. One key with two values (`?tab=likes`,
+    `?tab=followers`) is two views of a page, not one."""
+    (path_a, _, query_a), (path_b, _, query_b) = a.partition("?"), b.partition("?")
+    if not query_a or not query_b or one_template(route_shape(path_a), route_shape(path_b)) is None:
+        return False
+    keys_a = {k for k, _ in parse_qsl(query_a, keep_blank_values=True) if not is_page_key(k)}
+    keys_b = {k for k, _ in parse_qsl(query_b, keep_blank_values=True) if not is_page_key(k)}
+    return not keys_a & keys_b
 
 
 def _unpaged(route: str) -> str:

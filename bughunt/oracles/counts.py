@@ -26,6 +26,7 @@ from bughunt.oracles.lists import (
     first_page_number,
     has_pagination,
     identities,
+    is_pager,
     item_facts,
     item_signature,
     list_items,
@@ -72,6 +73,81 @@ def _parse(text: str) -> tuple[str, int] | None:
     if not match or _NOT_ITEMS.search(match.group("label")):
         return None
     return match.group("label").strip(" :-—"), int(match.group("n"))
+
+
+# "Showing 11 to 20 of 64 items", "1–10 of 57 entries", "Displaying results 1 - 25 of 300": the
+# range a page of a list shows, said above or below it.
+_RANGE = re.compile(
+    r"^(?:[^\W\d]+\s+){0,2}(?P<a>\d{1,6})\s*(?:to|through|-|–|—)\s*(?P<b>\d{1,6})\s+of\s+(?P<n>\d{1,6})"
+    r"(?:\s+[^\W\d]+){0,2}\.?$",
+    re.I,
+)
+RANGE_LEVELS = 4
+"""Ancestors of a range line searched for the one list it describes (a card's footer, then the card)."""
+
+
+def parse_range(text: str) -> tuple[int, int, int] | None:
+    """(first, last, total) of a range line, or None."""
+    match = _RANGE.match(" ".join(text.split()))
+    if match is None:
+        return None
+    first, last, total = (int(match.group(k)) for k in ("a", "b", "n"))
+    return first, last, total
+
+
+def _range_lines(page: FetchedPage) -> list[tuple[Node, int, int, int]]:
+    order = list(page.document.iter())
+    words = _short_words(order)
+    found = []
+    for node in order:
+        if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
+            continue
+        parsed = parse_range(" ".join(own))
+        if parsed and not any(parse_range(_text(c, words)) for c in node.elements):
+            found.append((node, *parsed))
+    return found
+
+
+def _described_list(line: Node) -> list[Node] | None:
+    """The items of the one list a range line describes: the nearest ancestor holding lists other
+    than pagers holds exactly one table (else exactly one list); None when that is not clear."""
+    node = line
+    for _ in range(RANGE_LEVELS):
+        if node.parent is None:
+            return None
+        node = node.parent
+        lists = [
+            (c, items)
+            for c, items in find_lists(node)
+            if not is_pager(c, items) and not any(a is c for a in line.ancestors())
+        ]
+        if not lists:
+            continue
+        tables = [items for c, items in lists if c.tag == "table"]
+        if len(tables) == 1:
+            return tables[0]
+        outer = [
+            items for c, items in lists if not any(id(a) in {id(o) for o, _ in lists} for a in c.ancestors())
+        ]
+        return outer[0] if len(outer) == 1 and not tables else None
+    return None
+
+
+def range_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
+    """(line, rows the range says, rows listed) for each range line the list under it contradicts:
+    "11 to 20 of 64" says ten rows are on this page (fewer on the last page: the range ends at the
+    total), whatever the pager says; a range ending past its total contradicts itself."""
+    out = []
+    for line, first, last, total in _range_lines(page):
+        items = _without_placeholder(_described_list(line))
+        if items is None:
+            continue
+        said = max(last - first + 1, 0) if first else 0
+        if len(items) > said and first > 1:
+            continue  # a later page showing rows of the page before: the pager's bug, not the count's
+        if said != len(items) or last > total:
+            out.append((line, said, len(items)))
+    return out
 
 
 def _labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
@@ -325,6 +401,7 @@ def check_count_mismatch(
             if shown in (listed, nested, distinct):
                 continue
         mismatches.append((label, shown, listed))
+    mismatches += range_mismatches(page)
     if not mismatches:
         return []
     label, shown, listed = mismatches[0]

@@ -180,8 +180,8 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
     found: dict[str, DestructiveControl] = {}
     controls: list[tuple[str | None, str, str, str]] = []
     for node, href in targets(page.document):
-        if node.tag == "link":
-            continue
+        if node.tag == "link" or (href.strip().startswith("#") and not _hash_route(href.strip())):
+            continue  # `href="#"` goes nowhere: a script does what it says, no GET does
         label = node.text() or node.get("title") or node.get("aria-label")
         if _MAY_DESTROY.search(href + " " + label) and not _confirmed_or_not_get(node):
             kind = "link" if node.tag == "a" else "button"

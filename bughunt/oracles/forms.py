@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from loguru import logger
 
+from bughunt.actions import TEXT_INPUTS, scripted_form
 from bughunt.dom import Node
 from bughunt.fingerprint import segment_shape
 from bughunt.oracles.base import (
@@ -50,7 +51,6 @@ from bughunt.oracles.server_error import error_key, soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import hash_route, route_of, same_origin
 
-_TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
 _RESOURCE_ATTRS = ("data-resource", "data-view", "data-src", "data-source", "data-href")
 _NOT_KEY = re.compile(r"[^a-z0-9]")
@@ -58,6 +58,9 @@ _CLASS_PARTS = re.compile(r"[-_]")
 _WORD = re.compile(r"\w+")
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
+_CREATE_WORDS = frozenset({"add", "new", "create"})
+"""The last segment of a page that makes a record (`/movie/add/`, `/#/items/new`): its form stores
+nothing yet, whatever defaults it shows (a rating of 0, today's date)."""
 MAX_RESOURCES = 2
 MAX_REFERRERS = 3
 """Pages that link to a form without an identifier opened to find the one showing its record."""
@@ -80,7 +83,7 @@ def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str], bool]
         visible = True
         if node.tag == "input" and kind == "hidden":
             value, visible = node.get("value"), False
-        elif node.tag == "input" and kind in _TEXT_INPUTS and not node.get("readonly"):
+        elif node.tag == "input" and kind in TEXT_INPUTS and not node.get("readonly"):
             value = node.get("value")
         elif node.tag == "textarea":
             value = node.raw_text()
@@ -343,7 +346,9 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
     """The value a resource page shows for a field with these keys, or "". In a record's item of a
     list (`record_item`) an element named for the field shows its own words, not its links' (a row's
     secondary line "by ann (view links)" names the owner, not a description) — a word of three
-    letters at least."""
+    letters at least. A table row shows its values under its table's column headings."""
+    if record_item and (column := _column_value(doc, keys)) is not None:
+        return column
     for node in doc.iter():
         # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
         # tabs over a wiki page), not furniture shared with other pages.
@@ -362,7 +367,11 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
                 value = node.text()
             if value:
                 return value
-        if node.tag in ("dt", "th", "label") and key(node.text()) in keys and node.parent is not None:
+        if (
+            (node.tag in ("dt", "th", "label") or _key_cell(node))
+            and key(node.text()) in keys
+            and node.parent is not None
+        ):
             siblings = node.parent.elements
             after = siblings[siblings.index(node) + 1 :]
             if after and after[0].text():
@@ -370,6 +379,39 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
         if labelled := _labelled_text(node, keys):
             return labelled
     return ""
+
+
+def _column_value(row: Node, keys: set[str]) -> str | None:
+    """The text of a table row's cell under the column heading that names the field (a list of
+    records: "Start Date" over "2022-01-20"), or None when the row's table has no such heading."""
+    if row.tag != "tr":
+        return None
+    table = next((a for a in row.ancestors() if a.tag == "table"), None)
+    if table is None:
+        return None
+    header = next(
+        (r for r in table.iter() if r.tag == "tr" and r.elements and all(c.tag == "th" for c in r.elements)),
+        None,
+    )
+    if header is None or header is row:
+        return None
+    cells = [c for c in row.elements if c.tag in ("td", "th")]
+    headings = [c for c in header.elements if c.tag in ("td", "th")]
+    if len(cells) != len(headings):
+        return None  # cells spanning columns: which is under which is not known
+    for heading, cell in zip(headings, cells, strict=True):
+        if key(heading.text()) in keys:
+            return _text_outside_links(cell) or cell.text()
+    return None
+
+
+def _key_cell(node: Node) -> bool:
+    """The first cell of a two-cell row: a table of properties (`<td>Released</td><td>2001-02-03</td>`,
+    an admin's details view under a "Column | Value" header) labels its values with plain cells."""
+    if node.tag != "td" or node.parent is None or node.parent.tag != "tr":
+        return False
+    cells = [c for c in node.parent.elements if c.tag in ("td", "th")]
+    return len(cells) == 2 and cells[0] is node
 
 
 def _text_outside_links(node: Node) -> str:
@@ -450,24 +492,12 @@ def _words(text: str) -> set[str]:
 
 def _writes(form: Node) -> bool:
     """A form that stores something: method POST, or an htmx post/put/patch, or a form a script
-    handles (no method, no action: a single-page app sends it through its API) with a submit button
-    and more than one text field (a search box is one field, and a GET search names its action)."""
+    sends (`actions.scripted_form`: a single-page app posts it through its API)."""
     if form.get("method", "get").lower() == "post" or any(
         form.get(a) for a in ("hx-post", "hx-put", "hx-patch")
     ):
         return True
-    if "method" in form.attrs or "action" in form.attrs or form.get("role") == "search":
-        return False
-    texts = [
-        n for n in form.iter()
-        if n.tag == "textarea" or (n.tag == "input" and n.get("type").lower() in _TEXT_INPUTS - {"search"})
-    ]  # fmt: skip
-    submits = [
-        n for n in form.iter()
-        if (n.tag == "button" and n.get("type", "submit").lower() == "submit")
-        or (n.tag == "input" and n.get("type").lower() == "submit")
-    ]  # fmt: skip
-    return len(texts) > 1 and bool(submits)
+    return scripted_form(form)
 
 
 def _dropped_by_position(
@@ -625,6 +655,8 @@ def check_form_drops_value(
     """One finding per edit form that drops values: the message is a template; the field names and
     the values the resource shows are evidence."""
     if fetch is None or not page.is_html or page.status >= 400:
+        return []
+    if any(seg.lower().strip("_-.~!+@$") in _CREATE_WORDS for seg in _segments(page.url)[-1:]):
         return []
     findings = []
     doc = page.document

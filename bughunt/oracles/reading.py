@@ -5,30 +5,15 @@ pure (strings in, a value out), so a kept answer is the answer."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
+from bughunt.sim.planner import is_page_key as is_page_key
 from bughunt.urls import absolute
-
-PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
-"""Query parameters that name a page of a list (`?page=3`)."""
 
 KEPT = 8192
 """Answers kept per function: a page's links resolve against its own base, so the few pages a step
 reads (the page, a previous page, a counted list's others) fit many times over, in ~2 MB at most."""
-
-
-_PREFIXED_PAGE = re.compile(r"^page[_\-.](?!(?:size|count|length|limit|len)$)\w+$", re.I)
-"""A page parameter named for one of several lists on a page (`?page_contacts=2`, `?page-comments=3`),
-not the size of one (`page_size`)."""
-
-
-@lru_cache(maxsize=KEPT)
-def is_page_key(key: str) -> bool:
-    """Whether a query parameter names a page of a list: one of `PAGE_KEYS`, or one prefixed for a
-    list of its own (`page_<list>`, as sites with several paged lists on one page name them)."""
-    return key.lower() in PAGE_KEYS or bool(_PREFIXED_PAGE.match(key))
 
 
 _NO_VALUE = frozenset({"", "none", "null", "nil", "undefined", "-", "—", "–"})

@@ -29,6 +29,61 @@ TEMPLATE_SAMPLE = 2
 templates: one covers it, a second samples its data (a list that breaks only past its first page)."""
 
 
+PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
+"""Query parameters that name a page of a list (`?page=3`)."""
+
+_PREFIXED_PAGE = re.compile(r"^page[_\-.](?!(?:size|count|length|limit|len)$)\w+$", re.I)
+"""A page parameter named for one of several lists on a page (`?page_contacts=2`, `?page-comments=3`),
+not the size of one (`page_size`)."""
+
+
+@lru_cache(maxsize=8192)
+def is_page_key(key: str) -> bool:
+    """Whether a query parameter names a page of a list: one of `PAGE_KEYS`, or one prefixed for a
+    list of its own (`page_<list>`, as sites with several paged lists on one page name them)."""
+    return key.lower() in PAGE_KEYS or bool(_PREFIXED_PAGE.match(key))
+
+
+QUERY_VIEWS = 3
+"""Visited views of one path (the path alone, `?genre=<slug>`, `?sortBy=<slug>&sort=<slug>`: its
+query keys, a page number aside) after which another view, or another filter value of one, is the
+same state again (`sampled` 2), not a page type to sample: a list's sort, filter and page-size keys
+combine into dozens of key sets, each a "new" shape, while the list's records and their own pages
+wait. The pages of a visited view stay wanted as instances (page 3 after page 2: the data changes)."""
+
+
+def _view(template: str) -> tuple[str, frozenset[str]]:
+    """A template's path and the query keys that choose what its list shows (a page number aside:
+    `?genre=<slug>&page=<n>` is the `genre` view, on another page)."""
+    path, _, query = template.partition("?")
+    keys = (pair.partition("=")[0] for pair in query.split("&") if pair)
+    return path, frozenset(k for k in keys if not is_page_key(k))
+
+
+class QueryViews:
+    """The views of each path visited so far (`_view` of every visited template)."""
+
+    __slots__ = ("seen", "per_path")
+
+    def __init__(self, covered: Mapping[str, int]) -> None:
+        self.seen = {_view(t) for t, n in covered.items() if n > 0}
+        self.per_path = Counter(path for path, _ in self.seen)
+
+    def level(self, template: str, seen: int, samples: int) -> int | None:
+        """2 for a template of a path viewed `QUERY_VIEWS` ways already that is a new view of it, or
+        one more filter value of a sampled view (the same records, chosen again); else None."""
+        path, keys = _view(template)
+        if not keys and "?" not in template or self.per_path[path] < QUERY_VIEWS:
+            return None
+        if (path, keys) not in self.seen or (keys and seen >= samples):
+            return 2
+        return None
+
+
+def query_views(covered: Mapping[str, int]) -> QueryViews:
+    return QueryViews(covered)
+
+
 class Planner:
     """The ``planner`` strategy; `with_routes` gives it each node's route when nodes are not routes.
 
@@ -241,6 +296,7 @@ class Planner:
         if covered is None:
             covered = Counter(t for t in map(template, memory) if t is not None)  # type: ignore[call-overload]
         sampled = self._sampled(template, covered)
+        views = query_views(covered)
         again: set[N] = index.aliases()
         fresh = [q for q in links if q not in memory]
         # Every known unvisited node: the targets a search can reach are among these. The least
@@ -256,7 +312,7 @@ class Planner:
             for t, members in buckets.items():
                 if not members:
                     continue
-                level = 0 if t is None else self._sampled_template(t, covered)
+                level = 0 if t is None else self._sampled_template(t, covered, views)
                 if level >= least[0] and level >= least[1]:
                     continue
                 for q in members:
@@ -339,13 +395,19 @@ class Planner:
         )
         return ranks, best_rank, stay
 
-    def _sampled_template(self, t: str, covered: Mapping[str, int]) -> int:
-        """`sampled` of a node of template `t` that is neither a probe nor a variant."""
+    def _sampled_template(self, t: str, covered: Mapping[str, int], views: QueryViews) -> int:
+        """`sampled` of a node of template `t` that is neither a probe nor a variant. `views` are the
+        visited views of each path (`query_views`)."""
         if t in self.saturated:
             return 2
-        return 0 if covered.get(t, 0) < self.samples.get(t, TEMPLATE_SAMPLE) else 1
+        seen, samples = covered.get(t, 0), self.samples.get(t, TEMPLATE_SAMPLE)
+        if (level := views.level(t, seen, samples)) is not None:
+            return level
+        return 0 if seen < samples else 1
 
     def _sampled(self, template: Callable[[N], str | None], covered: Mapping[str, int]) -> Callable[[N], int]:
+        views = query_views(covered)
+
         def sampled(q: N) -> int:
             # 0: its template wants more visited instances; 1: it has enough, the other templates
             # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
@@ -355,7 +417,7 @@ class Planner:
             if q in self.variants or q in self.next_pages:
                 return 0
             t = template(q)
-            return 0 if t is None else self._sampled_template(t, covered)
+            return 0 if t is None else self._sampled_template(t, covered, views)
 
         return sampled
 
