@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cProfile
 import time
 from collections.abc import Iterator
 
@@ -174,16 +175,17 @@ def test_selectors_and_item_places_of_a_long_list_count_each_parent_once(monkeyp
 
 
 def test_first_step_work_grows_linearly_with_the_links_of_a_page():
-    def seconds(n: int) -> float:
+    # Work is counted in Python function calls (deterministic), not timed: a timing bound failed under
+    # the shared machine's load (speed belongs to `benchmarks.links`).
+    def calls(n: int) -> int:
         p = _list_page(n)
         assert p.document.tag == "#document"  # parsed first: the walk is what is measured
-        started = time.perf_counter()
-        extract_actions(p)
-        return time.perf_counter() - started
+        profile = cProfile.Profile()
+        profile.runcall(extract_actions, p)
+        return sum(stat.callcount for stat in profile.getstats())
 
-    seconds(200)
-    small, large = min(seconds(250) for _ in range(3)), min(seconds(2_000) for _ in range(3))
-    assert large < 8 * small * 3  # 8× the links: quadratic work would be 64×
+    small, large = calls(250), calls(2_000)
+    assert large < 8 * small * 1.5  # 8× the links: quadratic work would be 64×
 
 
 def test_a_page_of_more_links_than_the_cap_keeps_the_first_and_counts_only_those():
