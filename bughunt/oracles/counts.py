@@ -14,8 +14,10 @@ read") are not counts.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import takewhile
+from typing import Any
 
 from loguru import logger
 
@@ -96,16 +98,7 @@ def parse_range(text: str) -> tuple[int, int, int] | None:
 
 
 def _range_lines(page: FetchedPage) -> list[tuple[Node, int, int, int]]:
-    order = list(page.document.iter())
-    words = _short_words(order)
-    found = []
-    for node in order:
-        if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
-            continue
-        parsed = parse_range(" ".join(own))
-        if parsed and not any(parse_range(_text(c, words)) for c in node.elements):
-            found.append((node, *parsed))
-    return found
+    return _innermost(page, parse_range)
 
 
 def _described_list(line: Node) -> list[Node] | None:
@@ -165,6 +158,12 @@ _NO_TEXT = frozenset(("script", "style", "template"))
 
 
 def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
+    return _innermost(page, parse_count)
+
+
+def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]) -> list[Any]:
+    """Every element whose short text `parse` reads and none of whose child elements' texts it reads
+    (the label itself, not its wrappers), with what `parse` read."""
     order = list(page.document.iter())
     words = _short_words(order)
     found = []
@@ -172,8 +171,8 @@ def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
         if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
             continue
         text = " ".join(own)
-        parsed = parse_count(text) if _DIGIT.search(text) else None  # both forms hold a number
-        if parsed and not any(parse_count(_text(c, words)) for c in node.elements):
+        parsed = parse(text) if _DIGIT.search(text) else None  # every form read holds a number
+        if parsed and not any(parse(_text(c, words)) for c in node.elements):
             found.append((node, *parsed))
     return found
 

@@ -162,6 +162,21 @@ def creds(base: str, password: str = PASSWORD, **extra) -> Credentials:
     return Credentials(base + "/login", "alice@example.test", password, **extra)
 
 
+BOTH_ENGINES = pytest.mark.parametrize(
+    "engine",
+    [
+        "http",
+        pytest.param(
+            "browser",  # ~10 s of wall time: slow, started first
+            marks=[
+                pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium"),
+                pytest.mark.slow,
+            ],
+        ),
+    ],
+)
+"""The test runs on each engine; the browser's run is slow."""
+
 ENGINE_MEMBERS = frozenset(name for name in vars(Engine) if not name.startswith("_"))
 
 
@@ -232,19 +247,7 @@ def test_a_page_walled_for_this_account_too_is_a_wall_not_a_lost_login(site):
     assert state.logins == 2  # one extra login to tell, then remembered
 
 
-@pytest.mark.parametrize(
-    "engine",
-    [
-        "http",
-        pytest.param(
-            "browser",
-            marks=[
-                pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium"),
-                pytest.mark.slow,
-            ],
-        ),
-    ],
-)
+@BOTH_ENGINES
 def test_an_area_closed_to_this_account_is_a_wall_even_when_the_login_page_sends_members_away(
     site, tmp_path, monkeypatch, capsys, engine
 ):
@@ -320,19 +323,7 @@ def _all_text(paths: list[Path]) -> bytes:
     return out
 
 
-@pytest.mark.parametrize(
-    "engine",
-    [
-        "http",
-        pytest.param(
-            "browser",  # ~10 s of wall time: slow, started first
-            marks=[
-                pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium"),
-                pytest.mark.slow,
-            ],
-        ),
-    ],
-)
+@BOTH_ENGINES
 def test_no_secret_reaches_the_store_the_json_or_the_report(site, tmp_path, monkeypatch, capsys, engine):
     state, base = site
     monkeypatch.setenv("BH_TEST_PASSWORD", PASSWORD)
@@ -358,19 +349,7 @@ def test_no_secret_reaches_the_store_the_json_or_the_report(site, tmp_path, monk
     assert "give the login options again" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(
-    "engine",
-    [
-        "http",
-        pytest.param(
-            "browser",
-            marks=[
-                pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium"),
-                pytest.mark.slow,
-            ],
-        ),
-    ],
-)
+@BOTH_ENGINES
 def test_secrets_a_site_echoes_are_scrubbed_from_the_store_the_logs_the_json_and_the_report(
     site, tmp_path, monkeypatch, capsys, engine
 ):
