@@ -83,3 +83,29 @@ def test_a_click_replayed_by_its_selector_keeps_the_controls_label() -> None:
     by_label = {n.text(): walked.selectors.of(n) for n in walked.clickables if n.text()}
     assert _label_of(page, by_label["Copy"]) == "Copy"
     assert _label_of(page, "#nowhere > button") == ""
+
+
+def test_the_way_to_the_next_page_is_clicked_however_many_controls_come_before_it() -> None:
+    # A single-page app's list: a menu (controls of their own ids), then every row's "⋮" button, then an icon pager under the
+    # table (`href="#"` links whose click handler pages the list): more controls than a page's click
+    # allowance come before the pager's way on.
+    menu = "".join(
+        f'<li><a id="menu-{c}" href="#" onclick="menu({c!r})">Item {c}</a></li>'
+        for c in "abcdefghijklmnopqrst"
+    )
+    rows = "".join(
+        f'<tr><td><a href="#/items/{n}/">item {n}</a></td><td><a href="#" class="subtle"><svg></svg></a></td></tr>'
+        for n in range(15)
+    )
+    pager = (
+        '<div id="pagination"><ul><li><a href="#" class="subtle disabled"><svg class="left"></svg></a></li>'
+        '<li><input type="number" min="1" max="6"></li><li>of 6</li>'
+        '<li><a href="#" class="subtle"><svg class="right"></svg></a></li></ul></div>'
+    )
+    html = f"<!doctype html><html><head><title>Items</title></head><body><ul>{menu}</ul><table>{rows}</table>{pager}</body></html>"
+    url = ORIGIN + "/#/items/"
+    page = FetchedPage(url, "/#/items/", 200, {}, "text/html", html, 1.0)
+    engine = BrowserEngine(ORIGIN + "/", respect_robots=False)
+    selectors = [a.selector for a in engine.actions(page) if a.kind == "click"]
+    assert any(s.endswith("li:nth-of-type(4) > a") for s in selectors), selectors
+    assert _next_selectors(page) and _next_selectors(page) <= set(selectors)
