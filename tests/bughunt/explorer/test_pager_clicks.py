@@ -109,3 +109,28 @@ def test_the_way_to_the_next_page_is_clicked_however_many_controls_come_before_i
     selectors = [a.selector for a in engine.actions(page) if a.kind == "click"]
     assert any(s.endswith("li:nth-of-type(4) > a") for s in selectors), selectors
     assert _next_selectors(page) and _next_selectors(page) <= set(selectors)
+
+
+def _icon_pager(icons: tuple[str, ...]) -> FetchedPage:
+    links = "".join(
+        f'<li><a href="#" class="subtle"><svg class="svg-inline--fa fa-{i}" data-icon="{i}"></svg></a></li>'
+        for i in icons
+    )
+    html = (
+        "<!doctype html><html><head><title>Items</title></head><body><table><tr><td>a</td></tr></table>"
+        f'<div id="pagination"><ul>{links}</ul></div></body></html>'
+    )
+    url = ORIGIN + "/#/items/"
+    return FetchedPage(url, "/#/items/", 200, {}, "text/html", html, 1.0)
+
+
+def test_an_icon_named_for_a_right_arrow_is_the_way_on_on_any_page_of_the_list() -> None:
+    # On a middle page "‹" and "›" are both enabled and alike but for their pictures' names.
+    from bughunt.oracles.lists import pager_ways_on
+
+    ways = pager_ways_on(_icon_pager(("angle-left", "angle-right")))
+    assert [w.find_all("svg")[0].get("data-icon") for w in ways] == ["angle-right"]
+    ways = pager_ways_on(
+        _icon_pager(("angles-left", "angle-double-left", "angle-double-right", "chevron-left"))
+    )
+    assert ways == []  # a double arrow is the last page, and two plain icons tell nothing
