@@ -134,3 +134,15 @@ def test_an_icon_named_for_a_right_arrow_is_the_way_on_on_any_page_of_the_list()
         _icon_pager(("angles-left", "angle-double-left", "angle-double-right", "chevron-left"))
     )
     assert ways == []  # a double arrow is the last page, and two plain icons tell nothing
+
+
+def test_a_control_styled_disabled_is_not_offered_as_a_click() -> None:
+    # A link has no `disabled` attribute: a pager marks its "‹" on the first page with a class. Its
+    # click does nothing, and the lesson would hold for "›" too (one selector shape).
+    page = _icon_pager(("angle-left", "angle-right"))
+    disabled = page.body.replace('class="subtle"', 'class="subtle disabled"', 1)
+    disabled = disabled.replace("<table>", '<a href="#" id="menu">Menu</a><table>')
+    page = FetchedPage(page.url, page.route, 200, {}, "text/html", disabled, 1.0)
+    engine = BrowserEngine(ORIGIN + "/", respect_robots=False)
+    selectors = [a.selector for a in engine.actions(page) if a.selector.startswith("#pagination")]
+    assert selectors == ["#pagination > ul > li:nth-of-type(2) > a"], selectors
