@@ -146,3 +146,17 @@ def test_a_control_styled_disabled_is_not_offered_as_a_click() -> None:
     engine = BrowserEngine(ORIGIN + "/", respect_robots=False)
     selectors = [a.selector for a in engine.actions(page) if a.selector.startswith("#pagination")]
     assert selectors == ["#pagination > ul > li:nth-of-type(2) > a"], selectors
+
+
+def test_a_click_states_clicks_are_those_its_page_can_make_again() -> None:
+    # Page 2 of an icon pager is a click state of page 1 (same URL): its clicks are replayed on
+    # page 1, where "‹" is disabled — offering it would teach that the pager's shape leads nowhere.
+    from dataclasses import replace
+
+    menu = '<a href="#" id="menu">Menu</a><table>'
+    body = _icon_pager(("angle-left", "angle-right")).body.replace("<table>", menu)
+    first = replace(_icon_pager(()), body=body.replace('class="subtle"', 'class="subtle disabled"', 1))
+    second = replace(_icon_pager(()), body=body, clicked_from=(first, ""))
+    facts = read_page(second, BrowserEngine(ORIGIN + "/", respect_robots=False))
+    assert [selector for _, _, selector in facts.clicks] == ["#pagination > ul > li:nth-of-type(2) > a"]
+    assert len(facts.next_pages) == 1
