@@ -343,6 +343,13 @@ def clickable(node: Node) -> bool:
     attrs = node.attrs
     if "disabled" in attrs or attrs.get("aria-disabled") == "true":
         return False  # nobody can click it (a pager's "Previous" on its first page)
+    if "disabled" in node.classes or (
+        node.parent is not None and node.parent.tag == "li" and "disabled" in node.parent.classes
+    ):
+        # Styled as disabled (`a.disabled`, `li.disabled > a`): a link has no `disabled` attribute, so
+        # pagers mark it with a class; its click does nothing, and learning so (`idle_controls`) would
+        # teach that its shape — the same selector as the enabled "Next" beside it — leads nowhere.
+        return False
     if node.tag == "a" and "href" in attrs:
         href = attrs["href"].strip().lower()
         return href.startswith("javascript:") or href == "#"

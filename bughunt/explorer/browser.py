@@ -28,9 +28,10 @@ from urllib.parse import urlsplit
 
 from loguru import logger
 
-from bughunt.actions import Action, page_clicks
+from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node, selector_shape
 from bughunt.oracles.client_errors import partial_document
+from bughunt.oracles.lists import pager_ways_on
 from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
@@ -824,6 +825,13 @@ class BrowserEngine(HttpEngine):
             alike[shape] = alike.get(shape, 0) + 1
             known.add(selector)
             clicks.append(Action("click", page.url, label, selector))
+        # The way to the list's next page comes after the page's menus and every row's buttons (a
+        # pager under its table): the cap must not cut it, or the list's other pages are never seen.
+        for node in pager_ways_on(page):
+            selector = walked.selectors.of(node)
+            if selector not in known and clickable(node):
+                known.add(selector)
+                clicks.append(Action("click", page.url, _click_label(node), selector))
         return found + clicks
 
     def perform(self, action: Action) -> FetchResult:

@@ -70,8 +70,16 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
     clicks: list[tuple[str, str, str]] = []
     next_pages: set[str] = set()
     ways_on: set[str] | None = None  # the selectors of the pager's ways on, read at the first click
+    # A click state's clicks are made again on the page it was clicked on (the URL is that page's):
+    # a control that is no click there (a pager's "‹", disabled on the first page, enabled on the
+    # second) would do nothing, and teach that its shape — "›" too — leads nowhere.
+    origin = page.clicked_from[0] if page.clicked_from is not None and engine.can_click else None
+    origin = origin if origin is not None and engine.route_of(origin.url) == here else None
+    there = {a.selector for a in engine.actions(origin) if a.kind == "click"} if origin is not None else None
     for action in engine.actions(page):
         if action.kind == "click" and engine.can_click:
+            if there is not None and action.selector not in there:
+                continue
             # No address of its own: a harness-made route names the state the click leaves. An engine
             # that cannot click follows the control's literal target (`data-href`, an `onclick`
             # navigation) instead: "clicking" it there would only reload the page it sits on.

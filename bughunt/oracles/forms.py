@@ -140,6 +140,20 @@ def _edit_segment(segment: str) -> bool:
     return segment.lower().strip("_-.~!+@$") in _EDIT_WORDS
 
 
+def _page_link(href: str) -> bool:
+    """Whether a link may lead to the page of a stored record: not a script's control (`href="#"`, an
+    in-page anchor: on a single-page app it resolves to the app's root, not to a record), not a page
+    that makes a record (`#/movie/add/`, `/items/new`)."""
+    if not href:
+        return False
+    parts = urlsplit(href)
+    if href.startswith("#") and not hash_route(parts.fragment):
+        return False
+    route = parts.fragment if hash_route(parts.fragment) else parts.path
+    last = [s for s in route.split("?")[0].split("/") if s][-1:]
+    return not any(s.lower().strip("_-.~!+@$") in _CREATE_WORDS for s in last)
+
+
 def _edit_like(url: str) -> bool:
     return any(_edit_segment(s) for s in _segments(url))
 
@@ -215,9 +229,19 @@ def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
 def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_CONFIG) -> list[str]:
     base = base_url(page)
     hrefs = [form.get(a) for a in _RESOURCE_ATTRS if form.get(a)]
-    hrefs += [a.get("href") for a in form.find_all("a") if a.get("href")]
+    # A link in a field's label is that field's (a foreign key's "add" and "edit" buttons lead to the
+    # related record, not the one the form edits), and a link to a create page names no stored record.
+    hrefs += [
+        a.get("href")
+        for a in form.find_all("a")
+        if _page_link(a.get("href")) and not any(p.tag == "label" for p in a.ancestors())
+    ]
     if form.parent is not None:
-        hrefs += [a.get("href") for a in form.parent.find_all("a") if _NEAR_LINK.search(a.text())]
+        hrefs += [
+            a.get("href")
+            for a in form.parent.find_all("a")
+            if _NEAR_LINK.search(a.text()) and _page_link(a.get("href"))
+        ]
     urls: list[str] = []
     for href in hrefs:
         url = resolve(base, href)

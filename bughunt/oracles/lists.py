@@ -29,6 +29,8 @@ _HEADING_TAGS = frozenset(_HEADINGS)
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 # a pager's control for the page after the first: "2", "Next", "›", "下一页"
 _SECOND_PAGE_TEXT = re.compile(r"^\s*(?:2|next(?:\s*page)?|[›»>]|下一页)\s*[›»>]?\s*$", re.I)
+_NEXT_ICON = re.compile(r"(?:angle|chevron|arrow|caret|navigate)[-_]?(?:right|forward|next)\b")
+_LAST_ICON = re.compile(r"\b(?:double|last|end)\b")
 
 
 def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
@@ -357,8 +359,22 @@ def pager_ways_on(page: FetchedPage) -> list[Node]:
 
 def _pager_ways_on(page: FetchedPage) -> list[Node]:
     controls = _active_controls(pager_nodes(page))
-    named = [n for n in controls if _SECOND_PAGE_TEXT.match(n.text() or n.get("aria-label"))]
+    named = [n for n in controls if _SECOND_PAGE_TEXT.match(n.text() or n.get("aria-label")) or _next_icon(n)]
     return named or _icon_way_on(controls)
+
+
+def _next_icon(control: Node) -> bool:
+    """Whether a control's icon names the way on: its picture is named for an arrow to the right
+    (`fa-angle-right`, `data-icon="chevron-right"`, `<use href="#arrow-right">`, a ligature font's
+    `navigate_next`) — on any page of the list, where "‹" and "›" are both enabled and alike but for
+    their icon. A double arrow is the last page, not the next."""
+    names = " ".join(
+        f"{n.get('class')} {n.get('data-icon')} {n.get('href')} {n.get('xlink:href')}"
+        + (f" {n.text()}" if n.tag in ("i", "span") and len(n.text()) <= 20 else "")
+        for n in control.iter()
+        if n is not control
+    ).lower()
+    return bool(_NEXT_ICON.search(names)) and not _LAST_ICON.search(names)
 
 
 def _active_controls(pagers: list[Node]) -> list[Node]:

@@ -83,3 +83,80 @@ def test_a_click_replayed_by_its_selector_keeps_the_controls_label() -> None:
     by_label = {n.text(): walked.selectors.of(n) for n in walked.clickables if n.text()}
     assert _label_of(page, by_label["Copy"]) == "Copy"
     assert _label_of(page, "#nowhere > button") == ""
+
+
+def test_the_way_to_the_next_page_is_clicked_however_many_controls_come_before_it() -> None:
+    # A single-page app's list: a menu (controls of their own ids), then every row's "⋮" button, then an icon pager under the
+    # table (`href="#"` links whose click handler pages the list): more controls than a page's click
+    # allowance come before the pager's way on.
+    menu = "".join(
+        f'<li><a id="menu-{c}" href="#" onclick="menu({c!r})">Item {c}</a></li>'
+        for c in "abcdefghijklmnopqrst"
+    )
+    rows = "".join(
+        f'<tr><td><a href="#/items/{n}/">item {n}</a></td><td><a href="#" class="subtle"><svg></svg></a></td></tr>'
+        for n in range(15)
+    )
+    pager = (
+        '<div id="pagination"><ul><li><a href="#" class="subtle disabled"><svg class="left"></svg></a></li>'
+        '<li><input type="number" min="1" max="6"></li><li>of 6</li>'
+        '<li><a href="#" class="subtle"><svg class="right"></svg></a></li></ul></div>'
+    )
+    html = f"<!doctype html><html><head><title>Items</title></head><body><ul>{menu}</ul><table>{rows}</table>{pager}</body></html>"
+    url = ORIGIN + "/#/items/"
+    page = FetchedPage(url, "/#/items/", 200, {}, "text/html", html, 1.0)
+    engine = BrowserEngine(ORIGIN + "/", respect_robots=False)
+    selectors = [a.selector for a in engine.actions(page) if a.kind == "click"]
+    assert any(s.endswith("li:nth-of-type(4) > a") for s in selectors), selectors
+    assert _next_selectors(page) and _next_selectors(page) <= set(selectors)
+
+
+def _icon_pager(icons: tuple[str, ...]) -> FetchedPage:
+    links = "".join(
+        f'<li><a href="#" class="subtle"><svg class="svg-inline--fa fa-{i}" data-icon="{i}"></svg></a></li>'
+        for i in icons
+    )
+    html = (
+        "<!doctype html><html><head><title>Items</title></head><body><table><tr><td>a</td></tr></table>"
+        f'<div id="pagination"><ul>{links}</ul></div></body></html>'
+    )
+    url = ORIGIN + "/#/items/"
+    return FetchedPage(url, "/#/items/", 200, {}, "text/html", html, 1.0)
+
+
+def test_an_icon_named_for_a_right_arrow_is_the_way_on_on_any_page_of_the_list() -> None:
+    # On a middle page "‹" and "›" are both enabled and alike but for their pictures' names.
+    from bughunt.oracles.lists import pager_ways_on
+
+    ways = pager_ways_on(_icon_pager(("angle-left", "angle-right")))
+    assert [w.find_all("svg")[0].get("data-icon") for w in ways] == ["angle-right"]
+    ways = pager_ways_on(
+        _icon_pager(("angles-left", "angle-double-left", "angle-double-right", "chevron-left"))
+    )
+    assert ways == []  # a double arrow is the last page, and two plain icons tell nothing
+
+
+def test_a_control_styled_disabled_is_not_offered_as_a_click() -> None:
+    # A link has no `disabled` attribute: a pager marks its "‹" on the first page with a class. Its
+    # click does nothing, and the lesson would hold for "›" too (one selector shape).
+    page = _icon_pager(("angle-left", "angle-right"))
+    disabled = page.body.replace('class="subtle"', 'class="subtle disabled"', 1)
+    disabled = disabled.replace("<table>", '<a href="#" id="menu">Menu</a><table>')
+    page = FetchedPage(page.url, page.route, 200, {}, "text/html", disabled, 1.0)
+    engine = BrowserEngine(ORIGIN + "/", respect_robots=False)
+    selectors = [a.selector for a in engine.actions(page) if a.selector.startswith("#pagination")]
+    assert selectors == ["#pagination > ul > li:nth-of-type(2) > a"], selectors
+
+
+def test_a_click_states_clicks_are_those_its_page_can_make_again() -> None:
+    # Page 2 of an icon pager is a click state of page 1 (same URL): its clicks are replayed on
+    # page 1, where "‹" is disabled — offering it would teach that the pager's shape leads nowhere.
+    from dataclasses import replace
+
+    menu = '<a href="#" id="menu">Menu</a><table>'
+    body = _icon_pager(("angle-left", "angle-right")).body.replace("<table>", menu)
+    first = replace(_icon_pager(()), body=body.replace('class="subtle"', 'class="subtle disabled"', 1))
+    second = replace(_icon_pager(()), body=body, clicked_from=(first, ""))
+    facts = read_page(second, BrowserEngine(ORIGIN + "/", respect_robots=False))
+    assert [selector for _, _, selector in facts.clicks] == ["#pagination > ul > li:nth-of-type(2) > a"]
+    assert len(facts.next_pages) == 1

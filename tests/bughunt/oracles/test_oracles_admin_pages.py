@@ -254,6 +254,28 @@ def test_a_form_reached_from_a_list_is_compared_with_the_cell_under_its_fields_h
         assert found[0].evidence["field"] == "start_date" and found[0].evidence["shown"] == "2022-01-20"
 
 
+def test_links_in_a_fields_label_and_script_controls_in_the_form_are_not_the_record_it_edits() -> None:
+    # A foreign key's "add" and "edit" buttons (in its label, opening a new tab) lead to the related
+    # record, and `href="#"` (a dropdown) resolves to the app's root: none of them shows the booking.
+    form = page(
+        '<form><label>Booked By</label><input name="booked_by" type="text" value="ann_63">'
+        '<label>Show <a href="#/show/add/" target="_blank">+</a><a href="#/show/1/" target="_blank">'
+        '<svg aria-hidden="true"></svg></a></label><input type="text" value="Hamlet">'
+        '<input type="hidden" name="show" value="1"><a href="#">Pick</a>'
+        '<label>Start Date</label><input name="start_date" type="date" value="">'
+        "<button>Save</button></form>",
+        "/#/booking/1/",
+    )
+    show = page(
+        "<h1>Hamlet</h1><form><input name='title' value='Hamlet'><button>Save</button></form>", "/#/show/1/"
+    )
+    config = OracleConfig(linked_from=lambda route: ["/#/booking/"], loaded=lambda route: True)
+    fetcher = Fetcher(bookings("2022-01-20"), show, page("<h1>Home</h1>", "/"))
+    found = check_form_drops_value(form, fetcher, config)
+    assert [f.kind for f in found] == ["form_drops_value"]
+    assert found[0].evidence["resource_url"] == ORIGIN + "/#/booking/"
+
+
 # --- a form a single-page app sends itself is no GET to navigate to -----------------------------------
 
 
