@@ -78,6 +78,10 @@ MIN_SIBLINGS = 2
 """Other routes, differing in one segment only, that make that segment a variable (`<slug>`)."""
 
 
+IDENTIFIERS: frozenset[str] = frozenset({"<n>", "<uuid>", "<id>"})
+"""The placeholders `segment_shape` gives a segment that names one record (not a slug or a word)."""
+
+
 def segment_shape(segment: str) -> str:
     """One path segment or query value as a template part: numbers, ids and slugs become placeholders.
 

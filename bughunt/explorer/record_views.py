@@ -13,11 +13,9 @@ error, the same dropped fields, the same count over the same number of items).""
 
 from __future__ import annotations
 
-from bughunt.fingerprint import segment_shape
+from bughunt.fingerprint import IDENTIFIERS, segment_shape
 
 from .tree_views import page_path
-
-_IDENTIFIERS = frozenset({"<n>", "<id>", "<uuid>"})
 
 
 def _plain(segment: str) -> bool:
@@ -26,7 +24,7 @@ def _plain(segment: str) -> bool:
 
 def _last_identifier(parts: list[str]) -> int | None:
     """Where the record's identifier is: the last identifier of the path, below the collection."""
-    return next((i for i in range(len(parts) - 1, 1, -1) if segment_shape(parts[i]) in _IDENTIFIERS), None)
+    return next((i for i in range(len(parts) - 1, 1, -1) if segment_shape(parts[i]) in IDENTIFIERS), None)
 
 
 def same_record(a: str, b: str) -> bool:

@@ -16,8 +16,9 @@ with another view, and only beside a marked one (two plain routes compare by sha
 
 from __future__ import annotations
 
+from bughunt.fingerprint import IDENTIFIERS
+
 _MARKS = ("_", "~", "@", "+", "!")
-_IDENTIFIERS = ("<n>", "<id>", "<uuid>")
 
 
 def _marked(segment: str) -> bool:
@@ -41,7 +42,7 @@ def _by_id(shape: str) -> str | None:
     first segment is an identifier and a plain word follows it; None otherwise."""
     path, sep, query = shape.partition("?")
     segments = path.split("/")
-    if len(segments) < 3 or segments[1] not in _IDENTIFIERS or not segments[2].isalnum():
+    if len(segments) < 3 or segments[1] not in IDENTIFIERS or not segments[2].isalnum():
         return None
     return "/" + "/".join(segments[2:]) + (sep + query)
 
@@ -70,6 +71,5 @@ def tree_template(a: str, b: str) -> str | None:
 def page_path(path: str) -> str | None:
     """The page a route's marked view is of, as the route names it (`/kitchen/scones/_edit/` →
     `/kitchen/scones`, the root's `/_edit/` → ""); None when the path holds no marked segment."""
-    segments = path.partition("?")[0].split("/")
-    at = next((i for i, s in enumerate(segments) if _marked(s)), None)
-    return None if at is None else "/".join(segments[:at])
+    view = view_of(path.partition("?")[0])
+    return None if view is None else view[1]

@@ -98,6 +98,10 @@ def parse_range(text: str) -> tuple[int, int, int] | None:
 
 
 def _range_lines(page: FetchedPage) -> list[tuple[Node, int, int, int]]:
+    return page.derived(_find_range_lines)
+
+
+def _find_range_lines(page: FetchedPage) -> list[tuple[Node, int, int, int]]:
     return _innermost(page, parse_range)
 
 
@@ -105,23 +109,21 @@ def _described_list(line: Node) -> list[Node] | None:
     """The items of the one list a range line describes: the nearest ancestor holding lists other
     than pagers holds exactly one table (else exactly one list); None when that is not clear."""
     node = line
+    around = {id(a) for a in line.ancestors()}
     for _ in range(RANGE_LEVELS):
         if node.parent is None:
             return None
         node = node.parent
         lists = [
-            (c, items)
-            for c, items in find_lists(node)
-            if not is_pager(c, items) and not any(a is c for a in line.ancestors())
+            (c, items) for c, items in find_lists(node) if id(c) not in around and not is_pager(c, items)
         ]
         if not lists:
             continue
         tables = [items for c, items in lists if c.tag == "table"]
         if len(tables) == 1:
             return tables[0]
-        outer = [
-            items for c, items in lists if not any(id(a) in {id(o) for o, _ in lists} for a in c.ancestors())
-        ]
+        containers = {id(c) for c, _ in lists}
+        outer = [items for c, items in lists if not any(id(a) in containers for a in c.ancestors())]
         return outer[0] if len(outer) == 1 and not tables else None
     return None
 
@@ -164,8 +166,7 @@ def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
 def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]) -> list[Any]:
     """Every element whose short text `parse` reads and none of whose child elements' texts it reads
     (the label itself, not its wrappers), with what `parse` read."""
-    order = list(page.document.iter())
-    words = _short_words(order)
+    order, words = page.derived(_page_words)
     found = []
     for node in order:
         if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
@@ -175,6 +176,13 @@ def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]
         if parsed and not any(parse(_text(c, words)) for c in node.elements):
             found.append((node, *parsed))
     return found
+
+
+def _page_words(page: FetchedPage) -> tuple[list[Node], dict[int, list[str] | None]]:
+    """The document's elements and their short texts' words, read once for count labels and range
+    lines alike."""
+    order = list(page.document.iter())
+    return order, _short_words(order)
 
 
 def _short_words(order: list[Node]) -> dict[int, list[str] | None]:

@@ -134,10 +134,15 @@ def _with_segments(url: str, segments: list[str]) -> str:
     return f"{parts.scheme}://{parts.netloc}{path}"
 
 
+def _action_word(segment: str) -> str:
+    """A path segment as an action's word, marks around it aside (`edit`, `_edit`, `~edit`: frameworks
+    that keep action names apart from page slugs prefix them)."""
+    return segment.lower().strip("_-.~!+@$")
+
+
 def _edit_segment(segment: str) -> bool:
-    """A path segment that names the edit action, marks around it aside (`edit`, `_edit`, `~edit`:
-    frameworks that keep action names apart from page slugs prefix them)."""
-    return segment.lower().strip("_-.~!+@$") in _EDIT_WORDS
+    """A path segment that names the edit action."""
+    return _action_word(segment) in _EDIT_WORDS
 
 
 def _page_link(href: str) -> bool:
@@ -151,7 +156,7 @@ def _page_link(href: str) -> bool:
         return False
     route = parts.fragment if hash_route(parts.fragment) else parts.path
     last = [s for s in route.split("?")[0].split("/") if s][-1:]
-    return not any(s.lower().strip("_-.~!+@$") in _CREATE_WORDS for s in last)
+    return not any(_action_word(s) in _CREATE_WORDS for s in last)
 
 
 def _edit_like(url: str) -> bool:

@@ -80,10 +80,6 @@ class QueryViews:
         return None
 
 
-def query_views(covered: Mapping[str, int]) -> QueryViews:
-    return QueryViews(covered)
-
-
 class Planner:
     """The ``planner`` strategy; `with_routes` gives it each node's route when nodes are not routes.
 
@@ -243,7 +239,7 @@ class Planner:
                 reach.append(_reachable(cur, links, memory))
             return reach[0]
 
-        sampled = self._sampled(template, covered)
+        sampled = self._sampled(template, covered, QueryViews(covered))
 
         again = self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
@@ -295,8 +291,8 @@ class Planner:
         covered = index.covered(self.template_of)
         if covered is None:
             covered = Counter(t for t in map(template, memory) if t is not None)  # type: ignore[call-overload]
-        sampled = self._sampled(template, covered)
-        views = query_views(covered)
+        views = QueryViews(covered)
+        sampled = self._sampled(template, covered, views)
         again: set[N] = index.aliases()
         fresh = [q for q in links if q not in memory]
         # Every known unvisited node: the targets a search can reach are among these. The least
@@ -397,7 +393,7 @@ class Planner:
 
     def _sampled_template(self, t: str, covered: Mapping[str, int], views: QueryViews) -> int:
         """`sampled` of a node of template `t` that is neither a probe nor a variant. `views` are the
-        visited views of each path (`query_views`)."""
+        visited views of each path (`QueryViews`)."""
         if t in self.saturated:
             return 2
         seen, samples = covered.get(t, 0), self.samples.get(t, TEMPLATE_SAMPLE)
@@ -405,9 +401,9 @@ class Planner:
             return level
         return 0 if seen < samples else 1
 
-    def _sampled(self, template: Callable[[N], str | None], covered: Mapping[str, int]) -> Callable[[N], int]:
-        views = query_views(covered)
-
+    def _sampled(
+        self, template: Callable[[N], str | None], covered: Mapping[str, int], views: QueryViews
+    ) -> Callable[[N], int]:
         def sampled(q: N) -> int:
             # 0: its template wants more visited instances; 1: it has enough, the other templates
             # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
