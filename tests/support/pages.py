@@ -3,8 +3,11 @@ test module)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
+from bughunt.explorer.store import Bug
+from bughunt.oracles.base import Finding
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 
@@ -25,3 +28,29 @@ class Fetcher:
 def not_found(make: Callable[[str, str, int], FetchedPage]) -> Callable[[str], FetchedPage]:
     """A 404 page made by a test module's own page builder `make(body, path, status)`."""
     return lambda url: make("<h1>Not found</h1>", route_of(url), 404)
+
+
+class Site:
+    """Pages of one imaginary site: `page(body, path, status)` frames `body` in the site's layout
+    (`before` + body + `after`) at `origin + path`; `fetcher(*pages)` serves them, any other URL a 404
+    page of the site."""
+
+    def __init__(self, origin: str, before: str, after: str) -> None:
+        self.origin, self.before, self.after = origin, before, after
+
+    def page(self, body: str, path: str = "/", status: int = 200) -> FetchedPage:
+        url = self.origin + path
+        return FetchedPage(url, route_of(url), status, {}, "text/html", self.before + body + self.after, 1.0)
+
+    def fetcher(self, *pages: FetchedPage) -> Fetcher:
+        return Fetcher(*pages, missing=not_found(self.page))
+
+
+def open_bug(finding: Finding) -> Bug:
+    """The open bug memory keeps of `finding`: its facts stored as numbers only (page text is
+    quarantined), as the root-cause merge reads them."""
+    facts = {k: v for k, v in finding.evidence.items() if not isinstance(v, str)}
+    return Bug(
+        1, finding.fingerprint, finding.route, finding.kind, finding.message, json.dumps(facts), "open",
+        None, 0.0, 1, None,
+    )  # fmt: skip

@@ -5,14 +5,11 @@ shop written for the test, not any application's markup."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.inspection import same_root_cause
-from bughunt.explorer.store import Bug
-from bughunt.oracles import Finding, OracleConfig, counts
+from bughunt.oracles import OracleConfig, counts
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.forms import check_form_drops_value
 from bughunt.oracles.server_error import check_server_error
@@ -21,20 +18,16 @@ from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
 from bughunt.sim.rng import mulberry32
 from bughunt.urls import route_of
-from tests.support.pages import Fetcher as PageFetcher
-from tests.support.pages import not_found
+from tests.support.pages import Site, open_bug
 
 ORIGIN = "http://shop.test"
 
 
-def page(body: str, path: str = "/", status: int = 200) -> FetchedPage:
-    html = f"<html><head><title>Gadgets</title></head><body><div class='wrap'>{body}</div></body></html>"
-    url = ORIGIN + path
-    return FetchedPage(url, route_of(url), status, {}, "text/html", html, 1.0)
-
-
-def Fetcher(*pages: FetchedPage) -> PageFetcher:  # noqa: N802 (reads as the class it makes)
-    return PageFetcher(*pages, missing=not_found(page))
+SITE = Site(
+    ORIGIN, "<html><head><title>Gadgets</title></head><body><div class='wrap'>", "</div></body></html>"
+)
+page = SITE.page
+Fetcher = SITE.fetcher
 
 
 # --- the list: a table, then a footer with the range line and the pager ---------------------------
@@ -147,27 +140,19 @@ def test_a_server_error_in_plain_text_is_a_page_the_oracles_see() -> None:
 # --- one root cause on two lists, each with its own filters ---------------------------------------------
 
 
-def _bug(finding: Finding) -> Bug:
-    facts = {k: v for k, v in finding.evidence.items() if not isinstance(v, str)}
-    return Bug(
-        1, finding.fingerprint, finding.route, finding.kind, finding.message, json.dumps(facts), "open",
-        None, 0.0, 1, None,
-    )  # fmt: skip
-
-
-def test_a_count_wrong_on_two_filtered_lists_of_one_template_is_one_bug() -> None:
+def test_a_count_wrong_on_two_filtered_lists_of_one_template_is_oneopen_bug() -> None:
     def listing(path: str) -> FetchedPage:
         return gadgets(path, range(1, 4), 1, 10, 64)
 
     [first] = check_count_mismatch(listing("/admin/gadget/list?colour=red"))
     [again] = check_count_mismatch(listing("/admin/maker/list?country=se&page=2"))
     assert first.fingerprint != again.fingerprint
-    [merged] = same_root_cause([again], [_bug(first)])
+    [merged] = same_root_cause([again], [open_bug(first)])
     assert merged.fingerprint == first.fingerprint
     # one key, two values: two views of one page, not one list filtered two ways
     [tab_a] = check_count_mismatch(listing("/people/ann?tab=likes"))
     [tab_b] = check_count_mismatch(listing("/people/bo?tab=followers"))
-    assert same_root_cause([tab_b], [_bug(tab_a)]) == [tab_b]
+    assert same_root_cause([tab_b], [open_bug(tab_a)]) == [tab_b]
 
 
 # --- the planner: a list's sort and filter keys are views of one page, not page types -----------------

@@ -7,14 +7,12 @@ templates. Each fires on the bad page and is silent on the good one."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import pytest
 
 from bughunt.explorer.inspection import same_root_cause
-from bughunt.explorer.store import Bug
-from bughunt.oracles import Finding, OracleConfig
+from bughunt.oracles import OracleConfig
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.forms import check_form_drops_value
 from bughunt.oracles.lists import has_pagination, identities, list_items
@@ -22,21 +20,14 @@ from bughunt.oracles.pagination import check_duplicate_pagination, previous_page
 from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.oracles.server_error import check_server_error
 from bughunt.page import FetchedPage
-from bughunt.urls import route_of
-from tests.support.pages import Fetcher as PageFetcher
-from tests.support.pages import not_found
+from tests.support.pages import Site, open_bug
 
 ORIGIN = "http://app.test"
 
 
-def page(body: str, path: str = "/", status: int = 200) -> FetchedPage:
-    html = f"<html><head><title>t</title></head><body><main>{body}</main></body></html>"
-    url = ORIGIN + path
-    return FetchedPage(url, route_of(url), status, {}, "text/html", html, 1.0)
-
-
-def Fetcher(*pages: FetchedPage) -> PageFetcher:  # noqa: N802 (reads as the class it makes)
-    return PageFetcher(*pages, missing=not_found(page))
+SITE = Site(ORIGIN, "<html><head><title>t</title></head><body><main>", "</main></body></html>")
+page = SITE.page
+Fetcher = SITE.fetcher
 
 
 # --- a people directory: rows in a table, a "Load more" row fetching `?page=N+1` by htmx ----------
@@ -167,14 +158,6 @@ def test_an_item_a_faulty_pager_repeats_is_counted_once() -> None:
 # --- one stored payload on a feed and on its author's page: one root cause ------------------------
 
 
-def _bug(finding: Finding) -> Bug:
-    facts = {k: v for k, v in finding.evidence.items() if not isinstance(v, str)}
-    return Bug(
-        1, finding.fingerprint, finding.route, finding.kind, finding.message, json.dumps(facts), "open",
-        None, 0.0, 1, None,
-    )  # fmt: skip
-
-
 def _post(path: str, payload: str) -> FetchedPage:
     return page(f'<div class="post"><p>Look at this <img src="x" onerror="{payload}"> nice</p></div>', path)
 
@@ -184,12 +167,12 @@ def test_the_same_stored_payload_on_two_templates_is_one_bug_and_another_payload
     [on_profile] = check_unescaped_script(_post("/user/elif", "alert('one')"))
     [other] = check_unescaped_script(_post("/user/elif", "document.title='two'"))
     assert on_feed.fingerprint != on_profile.fingerprint  # two templates: the routes alone differ
-    [merged] = same_root_cause([on_profile], [_bug(on_feed)])
+    [merged] = same_root_cause([on_profile], [open_bug(on_feed)])
     assert merged.fingerprint == on_feed.fingerprint and merged.route == "/user/elif"
-    assert same_root_cause([other], [_bug(on_feed)]) == [other]
+    assert same_root_cause([other], [open_bug(on_feed)]) == [other]
 
 
-def test_a_repeat_on_the_second_page_of_two_authors_is_one_bug() -> None:
+def test_a_repeat_on_the_second_page_of_two_authors_is_oneopen_bug() -> None:
     # Each author's page 2 links its other pages, so its shape reads the page number as data
     # (`?page=<v>`); the bug stored from the first author's route reads it as a number.
     def second(author: str) -> FetchedPage:
@@ -198,7 +181,7 @@ def test_a_repeat_on_the_second_page_of_two_authors_is_one_bug() -> None:
     [first] = check_duplicate_pagination(second("ann"), Fetcher(journal("/user/ann?page=1", 5, range(3), 3)))
     [again] = check_duplicate_pagination(second("bo"), Fetcher(journal("/user/bo?page=1", 5, range(3), 3)))
     assert again.shape.endswith("?page=<v>") and first.fingerprint != again.fingerprint
-    [merged] = same_root_cause([again], [_bug(first)])
+    [merged] = same_root_cause([again], [open_bug(first)])
     assert merged.fingerprint == first.fingerprint and merged.route == "/user/bo?page=2"
 
 
@@ -246,13 +229,13 @@ def test_a_more_button_appending_a_post_already_shown_fires(
         assert "cy" in found[0].evidence["repeated"]
 
 
-def test_a_count_wrong_on_page_one_of_an_author_and_page_two_of_another_is_one_bug() -> None:
+def test_a_count_wrong_on_page_one_of_an_author_and_page_two_of_another_is_oneopen_bug() -> None:
     [first] = check_count_mismatch(journal("/user/ann", 9, range(3), 1))
     [again] = check_count_mismatch(journal("/user/bo?page=2", 9, range(3), 1))
     [elsewhere] = check_count_mismatch(journal("/tag/tea?page=2", 9, range(3), 1))
-    [merged] = same_root_cause([again], [_bug(first)])
+    [merged] = same_root_cause([again], [open_bug(first)])
     assert merged.fingerprint == first.fingerprint and merged.route == "/user/bo?page=2"
-    assert same_root_cause([elsewhere], [_bug(first)]) == [elsewhere]  # another collection
+    assert same_root_cause([elsewhere], [open_bug(first)]) == [elsewhere]  # another collection
 
 
 # --- an error handler that renders its error page with status 200 ---------------------------------

@@ -6,35 +6,25 @@ the good one; and one root cause on sibling routes met from different parents is
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from bughunt.explorer.inspection import same_root_cause
-from bughunt.explorer.store import Bug
 from bughunt.fingerprint import one_template
-from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.oracles import OracleConfig, inspect_page
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.forms import check_form_drops_value
 from bughunt.oracles.lists import has_pagination, identities, list_items, other_pages
 from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.oracles.server_error import check_server_error
 from bughunt.page import FetchedPage
-from bughunt.urls import route_of
-from tests.support.pages import Fetcher as PageFetcher
-from tests.support.pages import not_found
+from tests.support.pages import Site, open_bug
 
 ORIGIN = "http://app.test"
 
 
-def page(body: str, path: str = "/", status: int = 200) -> FetchedPage:
-    html = f"<html><head><title>t</title></head><body>{body}</body></html>"
-    url = ORIGIN + path
-    return FetchedPage(url, route_of(url), status, {}, "text/html", html, 1.0)
-
-
-def Fetcher(*pages: FetchedPage) -> PageFetcher:  # noqa: N802 (reads as the class it makes)
-    return PageFetcher(*pages, missing=not_found(page))
+SITE = Site(ORIGIN, "<html><head><title>t</title></head><body>", "</body></html>")
+page = SITE.page
+Fetcher = SITE.fetcher
 
 
 # --- a Bootstrap-macro blog: posts without headings, "0 Comments" badges, a « 1 » pager ----------
@@ -345,14 +335,6 @@ def test_one_template_merges_one_plain_word_below_the_collection_only() -> None:
     assert one_template("/export?pin=x", "/export?pin=x") is None
 
 
-def _bug(finding: Finding) -> Bug:
-    facts = {k: v for k, v in finding.evidence.items() if not isinstance(v, str)}
-    return Bug(
-        1, finding.fingerprint, finding.route, finding.kind, finding.message, json.dumps(facts), "open",
-        None, 0.0, 1, None,
-    )  # fmt: skip
-
-
 def _crash(path: str, line: str) -> FetchedPage:
     return page(f"<h1>Internal Server Error</h1><pre>Traceback\n{line}</pre>", path, 500)
 
@@ -363,13 +345,13 @@ def test_the_same_exception_on_sibling_routes_is_one_bug_and_another_exception_i
     [other] = check_server_error(_crash("/user/susan", "ZeroDivisionError: division by zero"))
     [elsewhere] = check_server_error(_crash("/moderate", "KeyError: 'location'"))
     assert first.fingerprint != again.fingerprint  # alone, each page sees only its own route
-    bugs = [_bug(first)]
+    bugs = [open_bug(first)]
     [merged] = same_root_cause([again], bugs)
     assert merged.fingerprint == first.fingerprint and merged.route == "/user/susan"
     assert merged.shape == "/user/<slug>"
     assert same_root_cause([other, elsewhere], bugs) == [other, elsewhere]
     # Both already open as two bugs (a store from before): each stays its own, none is "fixed".
-    assert same_root_cause([again], [_bug(first), _bug(again)]) == [again]
+    assert same_root_cause([again], [open_bug(first), open_bug(again)]) == [again]
 
 
 def test_inspect_page_of_a_clean_blog_finds_nothing() -> None:
