@@ -51,6 +51,8 @@ def main(root: Path) -> None:
     config.set("account-manager", "password_store", "HtPasswdStore")
     config.set("account-manager", "htpasswd_file", str(target / "htpasswd"))
     config.set("account-manager", "htpasswd_hash_type", "sha256")
+    # no "initial setup" session: without it the first visit to /login becomes a setup admin
+    config.set("account-manager", "auth_init", "false")
     config.set("query", "items_per_page", "20")
     config.set("query", "default_query", "status!=closed")
     config.set("query", "default_anonymous_query", "status!=closed")
