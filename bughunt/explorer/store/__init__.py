@@ -119,8 +119,10 @@ class ExplorerStore:
             self.close()
             raise
         self.db.row_factory = sqlite3.Row
-        self.meta = Meta(self.db)
-        self.history = History(self.db)
+        # the writer (it holds the lock) keeps copies of what it writes; a reader asks the file each time
+        writer = self._lock is not None and not self.read_only
+        self.meta = Meta(self.db, kept=writer)
+        self.history = History(self.db, kept=writer)
         self.changes = Changes()
         self.link_table = LinkTable(self.db, self.changes)
         self.visits = Visits(self.db, self.link_table)
@@ -182,6 +184,8 @@ class ExplorerStore:
                 yield db
         except BaseException:
             # their copies may hold writes that were rolled back
+            self.meta.forget_copy()
+            self.history.forget_copy()
             self.link_table.forget_copy()
             self.visits.forget_copy()
             self.bug_table.forget_copy()

