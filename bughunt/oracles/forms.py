@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from loguru import logger
 
@@ -57,6 +57,10 @@ _NOT_KEY = re.compile(r"[^a-z0-9]")
 _CLASS_PARTS = re.compile(r"[-_]")
 _WORD = re.compile(r"\w+")
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
+_TITLE_KEYS = frozenset({"title", "name", "subject", "heading", "headline"})
+"""Keys of a field holding the record's title (a page shows it as its main heading)."""
+_ID_KEY = re.compile(r"id|ID|pk|uuid|\w+[_-](?:id|ID)|\w*[a-z]Id")
+"""A query key that names a record by its identifier (`id`, `pk`, `post_id`, `postId`)."""
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
 _CREATE_WORDS = frozenset({"add", "new", "create"})
 """The last segment of a page that makes a record (`/movie/add/`, `/#/items/new`): its form stores
@@ -186,14 +190,29 @@ def _viewed_page(page: FetchedPage) -> str | None:
 
 
 def _identifier(url: str) -> str | None:
-    """The resource an edit URL names (`/items/7/edit` → `7`), or None (`/profile/edit`, `/settings`)."""
+    """The resource an edit URL names (`/items/7/edit` → `7`; `/blog/edit?id=7`, the record in a
+    query key named as an identifier, → `7`), or None (`/profile/edit`, `/settings`)."""
     segments = _segments(url)
     rest = [s for s in segments if not _edit_segment(s)]
-    if len(rest) == len(segments) or not rest:
+    if len(rest) == len(segments):
         return None  # not an edit URL
-    if segment_shape(rest[-1]) == rest[-1] and len(rest) < 2:
-        return None  # `/profile/edit`: no identifier, only a collection name
-    return rest[-1]
+    if rest and not (segment_shape(rest[-1]) == rest[-1] and len(rest) < 2):
+        return rest[-1]
+    # `/profile/edit`: no identifier in the path, only a collection name; the query may name one
+    return next(
+        (v for k, v in parse_qsl(urlsplit(url).query) if _ID_KEY.fullmatch(k) and segment_shape(v) != v),
+        None,
+    )
+
+
+def _carries_identifier(fields: list[tuple[Node, str, str, set[str], bool]], url: str) -> bool:
+    """Whether a form on an edit URL carries the record's identifier that URL names in a hidden input
+    (`<input type=hidden name=id value=7>` on `/blog/edit?id=7`): it edits that stored record, so
+    visible fields that all opened empty dropped every stored value — no new item's blank form."""
+    ident = _identifier(url)
+    return ident is not None and any(
+        not visible and value == ident for _n, _name, value, _k, visible in fields
+    )
 
 
 def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
@@ -408,6 +427,14 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
         if labelled := _labelled_text(node, keys):
             return labelled
     return ""
+
+
+def _main_heading(doc: Node) -> str:
+    """The text of a record page's one `h1` outside its forms, or "". A form leads with its record's
+    title and the record's page shows that title as its main heading, named or not (a bare `<h1>`):
+    the heading is the value of a title-like field that leads its form, when nothing names it."""
+    headings = [h for h in doc.find_all("h1") if not any(a.tag == "form" for a in h.ancestors())]
+    return headings[0].text() if len(headings) == 1 else ""
 
 
 def _column_value(row: Node, keys: set[str]) -> str | None:
@@ -695,22 +722,31 @@ def check_form_drops_value(
             continue  # a search or filter form (GET) edits nothing
         fields = _fields(form, doc)
         empty = [f for f in fields if not f[2]]
-        if not (empty or _shared_values(fields)) or not any(
-            f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields
+        if not (empty or _shared_values(fields)) or not (
+            any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields)
+            or _carries_identifier(fields, page.url)
         ):
             # Nothing empty, or a blank new-item form: a filled hidden token or a select's default
-            # option is no sign of a stored value.
+            # option is no sign of a stored value (the record's identifier from the URL is).
             continue
         if compared >= config.max_forms:
             break
         compared += 1
+        lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
         for resource, scope in _resources(form, page, fields, fetch, config):
             shown_in_form = _words(form.text())
             record_item = scope is not resource.document
             dropped = [
                 (name, value)
-                for _n, name, _v, keys, _vis in empty
-                if stored(value := shown_value(scope, keys, record_item=record_item))
+                for node, name, _v, keys, _vis in empty
+                if stored(
+                    value := shown_value(scope, keys, record_item=record_item)
+                    or (
+                        _main_heading(scope)
+                        if node is lead and keys & _TITLE_KEYS and not record_item
+                        else ""
+                    )
+                )
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form
