@@ -3,9 +3,10 @@
 Run by `python -m corpus run` before every start, with the app's own virtualenv:
 `{venv}/bin/python corpus/apps/babybuddy_seed.py {root}` (the settings module, SECRET_KEY and DB_NAME
 come from the app file's `env`). A fresh migrated database (Baby Buddy's own `migrate` also makes its
-default admin), the parent alice (`corpus-alice-pw`, the explorer's login) with ten rows a page, two
-children and enough feedings, diaper changes, sleep, tummy time and notes that every list pages. The
-text and times are ours and fixed, so every run explores the same site.
+default admin), the caregiver alice (`corpus-alice-pw`, the explorer's login: every permission on the
+tracked data, not staff) with ten rows a page, two children and enough feedings, diaper changes,
+sleep, tummy time and notes that every list pages. The text and times are ours and fixed, so every
+run explores the same site.
 """
 
 import os
@@ -25,6 +26,7 @@ django.setup()
 
 from core.models import Child, DiaperChange, Feeding, Note, Sleep, TummyTime  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth.models import Permission  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 call_command("migrate", verbosity=0)
@@ -38,8 +40,9 @@ BASE = datetime(2026, 11, 20, 6, 0, tzinfo=UTC)
 alice = get_user_model().objects.create_user(
     "alice", password="corpus-alice-pw", first_name="Alice", last_name="Okafor"
 )
-alice.is_superuser = alice.is_staff = True
-alice.save()
+# a caregiver, not the site's operator: every permission on the tracked data, no staff pages (the
+# user list, the Django admin of Baby Buddy's default `admin`)
+alice.user_permissions.set(Permission.objects.filter(content_type__app_label="core"))
 alice.settings.pagination_count = 10
 alice.settings.save()
 
