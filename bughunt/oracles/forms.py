@@ -314,14 +314,18 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
 
 
 def _shows_record(
-    resource: FetchedPage, scope: Node, fields: list[tuple[Node, str, str, set[str], bool]]
+    resource: FetchedPage,
+    scope: Node,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    chosen: tuple[str, ...] = (),
 ) -> int:
     """How many of the form's filled visible values `scope` (a part of `resource`) shows: the page
-    of the stored record shows some (a name, an e-mail), another page that links the form shows none."""
+    of the stored record shows some (a name, an e-mail), another page that links the form shows none.
+    `chosen` are the labels of the form's chosen options (`_chosen_labels`), values as much as typed ones."""
     shown = blocks(scope, base_url(resource), resource.url)
     values = [
         value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
-    ]
+    ] + list(chosen)
     # A record's own row shows a stored address as a link to it; on a whole page a link names
     # another page (an author), not a value of this one.
     linked = {normalised(a.text()) for a in scope.find_all("a")} if scope is not resource.document else set()
@@ -329,6 +333,24 @@ def _shows_record(
     return sum(
         any(holds(v, b) or _words(v) <= b.words for b in shown) or normalised(v) in linked for v in values
     )
+
+
+def _chosen_labels(form: Node, doc: Node) -> tuple[str, ...]:
+    """The labels of a form's chosen options: a checked radio button's label and a select's option
+    marked `selected` (not the first one a browser would submit by default). A record's row shows the
+    option it holds by that label ("Teo Okafor" for the radio button of child 2), not by its value."""
+    labels = {lab.get("for"): lab.text() for lab in doc.find_all("label") if lab.get("for")}
+    out = []
+    for node in form.iter():
+        if node.tag == "input" and node.get("type").lower() == "radio" and "checked" in node.attrs:
+            text = labels.get(node.get("id"), "") or (node.parent.text() if node.parent is not None else "")
+        elif node.tag == "option" and "selected" in node.attrs:
+            text = node.text()
+        else:
+            continue
+        if re.search(r"\w{3,}", text):
+            out.append(text)
+    return tuple(out)
 
 
 def record_scope(resource: FetchedPage, form_url: str) -> Node:
@@ -640,6 +662,7 @@ def _resources(
     if (inline := _inline_record(form, page, fields)) is not None:
         yield page, inline
         return
+    chosen = _chosen_labels(form, page.document)
     for urls in _referrers(page, config):
         best: tuple[int, FetchedPage, Node] | None = None
         for url in urls:
@@ -648,7 +671,7 @@ def _resources(
             scope = record_scope(resource, page.url)
             if scope is resource.document and not _names_record(resource.document, page.url):
                 continue  # the list's other page, not the one holding this record (a pager's state)
-            if (n := _shows_record(resource, scope, fields)) and (best is None or n > best[0]):
+            if (n := _shows_record(resource, scope, fields, chosen)) and (best is None or n > best[0]):
                 best = (n, resource, scope)
         if best is not None:
             yield best[1], best[2]
