@@ -305,13 +305,21 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
     for f in facts:
         shared.update(f.targets)
     repeated = Counter(f.label for f in facts)
+    urls = [_permalink(f, [(a, u) for a, u in f.links if shared[u] == 1]) for f in facts]
+    # A table row with no link at all among rows that have their own is the entry above it continued
+    # (a "details" row spanning the columns with its notes): its words are that entry's, and the same
+    # words under another entry ("Woke up calm.") are no repeat of it.
+    rows_linked = 2 * sum(1 for f, url in zip(facts, urls, strict=True) if url and f.item.tag == "tr") > len(
+        facts
+    )
     out: list[set[str]] = []
-    for f in facts:
-        url = _permalink(f, [(a, u) for a, u in f.links if shared[u] == 1])
+    for f, url in zip(facts, urls, strict=True):
         if f.control_only:
             out.append(set())  # a "Load more" row: the list's control, not one of its items
         elif url:
             out.append({"href:" + url})
+        elif rows_linked and f.item.tag == "tr" and not f.anchors:
+            out.append(set())
         elif f.label and not label_like(f.label) and repeated[f.label] == 1:
             out.append({"title:" + f.label})
         else:
