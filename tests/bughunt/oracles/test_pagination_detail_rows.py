@@ -2,8 +2,9 @@
 
 Generic markup, no application's templates: a paginated table of logged entries, each a row with
 its pencil link (`/entries/<n>/`) and cells; an entry with notes has a second row under it, with no
-link, spanning the columns. Notes repeat across entries ("Woke up calm."), so a notes row on page 2
-reads like one on page 1 while the entries differ.
+link, spanning the columns (`tr.row-details`: read with the table's rows and, by its class, as a run
+of its own). Notes repeat across entries ("Woke up calm."), so a notes row on page 2 reads like one
+on page 1 while the entries differ.
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ from .test_pagination_numbers import Recorder
 
 ORIGIN = "http://log.test"
 PER_PAGE, ENTRIES = 4, 10
-NOTES = ("Woke up calm.", "Woke up curious.")
+NOTES = {
+    1: "Woke up calm.",
+    3: "Woke up curious.",
+    5: "Woke up calm.",
+    6: "Woke up happy.",
+    7: "Woke up curious.",
+}
 
 
 def rows(n: int) -> str:
@@ -24,8 +31,8 @@ def rows(n: int) -> str:
         f'<tr><td><a href="/entries/{n}/" class="btn"><i class="icon-edit"></i></a></td>'
         f'<th scope="row">Nov {n}, 3 a.m.</th><td>{n % 3 + 1} hours</td></tr>'
     )
-    if n % 2:
-        entry += f'<tr class="row-details"><td colspan="3">{NOTES[n // 2 % 2]}</td></tr>'
+    if n in NOTES:
+        entry += f'<tr class="row-details"><td colspan="3">{NOTES[n]}</td></tr>'
     return entry
 
 
