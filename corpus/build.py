@@ -63,9 +63,10 @@ def _git(args: list[str], timeout_s: float = GIT_TIMEOUT_S) -> str:
 
 
 def _mirror(mirror: Path, repo: str) -> Path | None:
-    """The bare git dir the search tool's fetch left for `owner/name` (`<mirror>/<owner>+<name>[/repo]`)."""
+    """The git dir the search tool's fetch left for `owner/name`: `<mirror>/<owner>+<name>[/repo]`, bare,
+    or `.../repo/.git` when the fetch left a clone with its work tree."""
     base = mirror / repo.replace("/", "+")
-    for candidate in (base / "repo", base):
+    for candidate in (base / "repo", base, base / "repo" / ".git"):
         if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
             return candidate
     return None

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from loguru import logger
 
@@ -57,6 +57,10 @@ _NOT_KEY = re.compile(r"[^a-z0-9]")
 _CLASS_PARTS = re.compile(r"[-_]")
 _WORD = re.compile(r"\w+")
 _FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
+_TITLE_KEYS = frozenset({"title", "name", "subject", "heading", "headline"})
+"""Keys of a field holding the record's title (a page shows it as its main heading)."""
+_ID_KEY = re.compile(r"id|ID|pk|uuid|\w+[_-](?:id|ID)|\w*[a-z]Id")
+"""A query key that names a record by its identifier (`id`, `pk`, `post_id`, `postId`)."""
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
 _CREATE_WORDS = frozenset({"add", "new", "create"})
 """The last segment of a page that makes a record (`/movie/add/`, `/#/items/new`): its form stores
@@ -186,14 +190,29 @@ def _viewed_page(page: FetchedPage) -> str | None:
 
 
 def _identifier(url: str) -> str | None:
-    """The resource an edit URL names (`/items/7/edit` → `7`), or None (`/profile/edit`, `/settings`)."""
+    """The resource an edit URL names (`/items/7/edit` → `7`; `/blog/edit?id=7`, the record in a
+    query key named as an identifier, → `7`), or None (`/profile/edit`, `/settings`)."""
     segments = _segments(url)
     rest = [s for s in segments if not _edit_segment(s)]
-    if len(rest) == len(segments) or not rest:
+    if len(rest) == len(segments):
         return None  # not an edit URL
-    if segment_shape(rest[-1]) == rest[-1] and len(rest) < 2:
-        return None  # `/profile/edit`: no identifier, only a collection name
-    return rest[-1]
+    if rest and not (segment_shape(rest[-1]) == rest[-1] and len(rest) < 2):
+        return rest[-1]
+    # `/profile/edit`: no identifier in the path, only a collection name; the query may name one
+    return next(
+        (v for k, v in parse_qsl(urlsplit(url).query) if _ID_KEY.fullmatch(k) and segment_shape(v) != v),
+        None,
+    )
+
+
+def _carries_identifier(fields: list[tuple[Node, str, str, set[str], bool]], url: str) -> bool:
+    """Whether a form on an edit URL carries the record's identifier that URL names in a hidden input
+    (`<input type=hidden name=id value=7>` on `/blog/edit?id=7`): it edits that stored record, so
+    visible fields that all opened empty dropped every stored value — no new item's blank form."""
+    ident = _identifier(url)
+    return ident is not None and any(
+        not visible and value == ident for _n, _name, value, _k, visible in fields
+    )
 
 
 def _by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
@@ -295,14 +314,18 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
 
 
 def _shows_record(
-    resource: FetchedPage, scope: Node, fields: list[tuple[Node, str, str, set[str], bool]]
+    resource: FetchedPage,
+    scope: Node,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    chosen: tuple[str, ...] = (),
 ) -> int:
     """How many of the form's filled visible values `scope` (a part of `resource`) shows: the page
-    of the stored record shows some (a name, an e-mail), another page that links the form shows none."""
+    of the stored record shows some (a name, an e-mail), another page that links the form shows none.
+    `chosen` are the labels of the form's chosen options (`_chosen_labels`), values as much as typed ones."""
     shown = blocks(scope, base_url(resource), resource.url)
     values = [
         value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
-    ]
+    ] + list(chosen)
     # A record's own row shows a stored address as a link to it; on a whole page a link names
     # another page (an author), not a value of this one.
     linked = {normalised(a.text()) for a in scope.find_all("a")} if scope is not resource.document else set()
@@ -310,6 +333,24 @@ def _shows_record(
     return sum(
         any(holds(v, b) or _words(v) <= b.words for b in shown) or normalised(v) in linked for v in values
     )
+
+
+def _chosen_labels(form: Node, doc: Node) -> tuple[str, ...]:
+    """The labels of a form's chosen options: a checked radio button's label and a select's option
+    marked `selected` (not the first one a browser would submit by default). A record's row shows the
+    option it holds by that label ("Teo Okafor" for the radio button of child 2), not by its value."""
+    labels = {lab.get("for"): lab.text() for lab in doc.find_all("label") if lab.get("for")}
+    out = []
+    for node in form.iter():
+        if node.tag == "input" and node.get("type").lower() == "radio" and "checked" in node.attrs:
+            text = labels.get(node.get("id"), "") or (node.parent.text() if node.parent is not None else "")
+        elif node.tag == "option" and "selected" in node.attrs:
+            text = node.text()
+        else:
+            continue
+        if re.search(r"\w{3,}", text):
+            out.append(text)
+    return tuple(out)
 
 
 def record_scope(resource: FetchedPage, form_url: str) -> Node:
@@ -408,6 +449,14 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
         if labelled := _labelled_text(node, keys):
             return labelled
     return ""
+
+
+def _main_heading(doc: Node) -> str:
+    """The text of a record page's one `h1` outside its forms, or "". A form leads with its record's
+    title and the record's page shows that title as its main heading, named or not (a bare `<h1>`):
+    the heading is the value of a title-like field that leads its form, when nothing names it."""
+    headings = [h for h in doc.find_all("h1") if not any(a.tag == "form" for a in h.ancestors())]
+    return headings[0].text() if len(headings) == 1 else ""
 
 
 def _column_value(row: Node, keys: set[str]) -> str | None:
@@ -613,6 +662,7 @@ def _resources(
     if (inline := _inline_record(form, page, fields)) is not None:
         yield page, inline
         return
+    chosen = _chosen_labels(form, page.document)
     for urls in _referrers(page, config):
         best: tuple[int, FetchedPage, Node] | None = None
         for url in urls:
@@ -621,7 +671,7 @@ def _resources(
             scope = record_scope(resource, page.url)
             if scope is resource.document and not _names_record(resource.document, page.url):
                 continue  # the list's other page, not the one holding this record (a pager's state)
-            if (n := _shows_record(resource, scope, fields)) and (best is None or n > best[0]):
+            if (n := _shows_record(resource, scope, fields, chosen)) and (best is None or n > best[0]):
                 best = (n, resource, scope)
         if best is not None:
             yield best[1], best[2]
@@ -695,22 +745,31 @@ def check_form_drops_value(
             continue  # a search or filter form (GET) edits nothing
         fields = _fields(form, doc)
         empty = [f for f in fields if not f[2]]
-        if not (empty or _shared_values(fields)) or not any(
-            f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields
+        if not (empty or _shared_values(fields)) or not (
+            any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields)
+            or _carries_identifier(fields, page.url)
         ):
             # Nothing empty, or a blank new-item form: a filled hidden token or a select's default
-            # option is no sign of a stored value.
+            # option is no sign of a stored value (the record's identifier from the URL is).
             continue
         if compared >= config.max_forms:
             break
         compared += 1
+        lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
         for resource, scope in _resources(form, page, fields, fetch, config):
             shown_in_form = _words(form.text())
             record_item = scope is not resource.document
             dropped = [
                 (name, value)
-                for _n, name, _v, keys, _vis in empty
-                if stored(value := shown_value(scope, keys, record_item=record_item))
+                for node, name, _v, keys, _vis in empty
+                if stored(
+                    value := shown_value(scope, keys, record_item=record_item)
+                    or (
+                        _main_heading(scope)
+                        if node is lead and keys & _TITLE_KEYS and not record_item
+                        else ""
+                    )
+                )
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not _words(value) <= shown_in_form

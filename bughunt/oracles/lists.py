@@ -292,6 +292,22 @@ def _action(text: str, url: str) -> bool:
     return bool(words and words <= _ACTION_LINKS) or bool(set(last) & _ACTION_LINKS)
 
 
+def _details_row(facts: ItemFacts, linked_tables: dict[int, bool]) -> bool:
+    """A table row with no link at all among rows most of which link somewhere: the entry above it
+    continued (a "details" row spanning the columns with its notes, `tr.row-details`). Its words are
+    that entry's, and the same words under another entry ("Woke up calm.") are no repeat of it —
+    whether it is read with the table's rows or, by its own class, as a run of details rows.
+    `linked_tables` keeps the answer per table body (by `id`), read once for all its rows."""
+    row = facts.item
+    if row.tag != "tr" or facts.anchors or row.parent is None:
+        return False
+    body = row.parent
+    if id(body) not in linked_tables:
+        rows = [r for r in body.elements if r.tag == "tr"]
+        linked_tables[id(body)] = 2 * sum(1 for r in rows if r.find_all("a")) > len(rows)
+    return linked_tables[id(body)]
+
+
 def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> list[set[str]]:
     """What identifies each item of one list: its **permalink** — a link no other item of the list
     has (an author's profile, linked from each of their posts, is not), not an action ("Edit",
@@ -305,6 +321,7 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
     for f in facts:
         shared.update(f.targets)
     repeated = Counter(f.label for f in facts)
+    linked_tables: dict[int, bool] = {}
     out: list[set[str]] = []
     for f in facts:
         url = _permalink(f, [(a, u) for a, u in f.links if shared[u] == 1])
@@ -312,6 +329,8 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
             out.append(set())  # a "Load more" row: the list's control, not one of its items
         elif url:
             out.append({"href:" + url})
+        elif _details_row(f, linked_tables):
+            out.append(set())
         elif f.label and not label_like(f.label) and repeated[f.label] == 1:
             out.append({"title:" + f.label})
         else:

@@ -47,6 +47,7 @@ from bughunt.oracles.lists import (
     item_facts,
     item_runs,
     item_title,
+    other_pages,
     pager_nodes,
     targets,
 )
@@ -99,8 +100,9 @@ def _content_items(page: FetchedPage) -> dict[str, list[Node]]:
 
 
 def _items_by_position(page: FetchedPage) -> dict[str, list[Node]]:
+    frames = _pager_holders(page)
     runs = [
-        (c, sig, items)
+        (c, sig, [i for i in items if id(i) not in frames] if frames else items)
         for c, sig, items in item_runs(page.document)
         if not is_pager(c, items) and not furniture(c)
     ]
@@ -108,6 +110,24 @@ def _items_by_position(page: FetchedPage) -> dict[str, list[Node]]:
     for container, sig, items in _scope(page, runs):
         by_key.setdefault(f"{container.path()} > {sig}", []).append(items)
     return {key: lists[0] for key, lists in by_key.items() if len(lists) == 1}
+
+
+def _pager_holders(page: FetchedPage) -> set[int]:
+    """Ids of the elements holding two or more links to the list's other pages. An item holding the
+    pager is the page's frame around the list (a layout's content row beside its links and footer
+    rows, `div.row` each, the pager loose links in the content's column), not an item the pager pages:
+    its identity would be the pager's last link, the same on every page but the last, and the rows
+    beside it, the same on every page, would read as repeated items there."""
+    others = set(other_pages(page))
+    if not others:
+        return set()
+    base = base_url(page)
+    held: dict[int, int] = {}
+    for node, href in targets(page.document):
+        if node.tag == "a" and resolve(base, href) in others:
+            for ancestor in node.ancestors():
+                held[id(ancestor)] = held.get(id(ancestor), 0) + 1
+    return {key for key, n in held.items() if n >= 2}
 
 
 def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:

@@ -120,6 +120,24 @@ def test_builds_reset_the_checkout_and_an_ambiguous_find_changes_nothing(tmp_pat
     assert views.read_text(encoding="utf-8") == before
 
 
+def test_a_mirror_left_as_a_clone_with_its_work_tree_is_checked_out_from(tmp_path: Path) -> None:
+    # the search tool's fetch may leave `<owner>+<name>/repo/.git` instead of a bare `repo`
+    origin, commit = _repo(tmp_path)
+    spec = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
+    spec = re.sub(r'repo = "[^"]*"', 'repo = "t/origin"', spec)
+    spec = re.sub(r'commit = "[0-9a-f]{40}"', f'commit = "{commit}"', spec)
+    spec = spec.split("[[patches]]")[0] + 'subdir = "app"\n'
+    (tmp_path / "mini.toml").write_text(
+        spec.replace('name = "contact_app"', 'name = "mini"'), encoding="utf-8"
+    )
+    (tmp_path / "mirror" / "t+origin").mkdir(parents=True)
+    subprocess.run(
+        ["git", "clone", "-q", str(origin), str(tmp_path / "mirror" / "t+origin" / "repo")], check=True
+    )
+    co = checkout(load(tmp_path / "mini.toml"), tmp_path / "work", tmp_path / "mirror", False, lambda _: None)
+    assert (co.root / "views.py").read_text(encoding="utf-8").startswith("start = (page - 1) * 10")
+
+
 def test_the_server_is_served_on_loopback_and_its_whole_group_stopped(tmp_path: Path) -> None:
     spec = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
     spec = re.sub(
