@@ -250,6 +250,20 @@ def test_a_count_wrong_on_page_one_of_an_author_and_page_two_of_another_is_oneop
         ('<form><h2>Error</h2><p>Fix the fields below.</p><input name="email"></form>', False),
         ("<article><h1>Error handling in Go</h1><p>Errors are values.</p></article>", False),
         ("<div><h1>Settings</h1><h2>Error</h2><p>Boom</p></div>", False),  # not the page's heading
+        # a last-resort handler: the exception's class and message in a box, status 200
+        (
+            "<div><h1>TypeError: join(): Argument #1 must be of type array, null given</h1>"
+            "<p>An unforeseen error has occurred.</p><p>More info is in the error log.</p></div>",
+            True,
+        ),
+        ("<div><h1>app.errors.QuotaException: over quota</h1><p>Sorry.</p></div>", True),
+        # an article about an exception is long, and says more than a box of two lines
+        (
+            "<article><h1>TypeError: what it means</h1><p>"
+            + "When a function gets a value of the wrong type, the runtime raises it. " * 6
+            + "</p></article>",
+            False,
+        ),
     ],
 )
 def test_an_error_page_answered_200_is_a_server_error(body: str, fires: bool) -> None:
