@@ -458,3 +458,45 @@ def test_a_page_of_the_list_that_does_not_hold_the_record_is_not_its_record() ->
     )
     config = OracleConfig(linked_from=lambda route: ["/"])
     assert check_form_drops_value(bookmark_form(""), Fetcher(rows), config) == []
+
+
+# --- a wiki page's editor: the title field empty, the page shows its title only as its heading --------
+
+
+@pytest.mark.parametrize(
+    ("title_value", "edit_title", "fires"),
+    [
+        ("", "Notebook – Edit page Groceries", True),
+        ("Groceries", "Notebook – Edit page Groceries", False),  # the clean editor
+        ("", "Notebook – Edit page", False),  # the edit page never named the heading: an optional title
+    ],
+)
+def test_an_empty_title_field_beside_the_heading_its_page_shows_is_a_dropped_value(
+    title_value: str, edit_title: str, fires: bool
+) -> None:
+    notes = Site(ORIGIN, "<html><head><title>{t}</title></head><body><main>", "</main></body></html>")
+    shown = page(
+        "<h1>Groceries</h1><p>Milk, eggs and groceries for the week.</p>"
+        '<a href="/notes/groceries/edit">Edit</a>',
+        "/notes/groceries",
+    )
+    form = (
+        '<form method="post" action="/notes/groceries">'
+        f'<input type="text" name="noteTitle" placeholder="Enter the title" value="{title_value}">'
+        '<textarea name="body">Milk, eggs and groceries for the week.</textarea>'
+        '<input type="submit" value="Save"> <a href="/">Cancel</a></form>'
+    )
+    editor = FetchedPage(
+        ORIGIN + "/notes/groceries/edit",
+        "/notes/groceries/edit",
+        200,
+        {},
+        "text/html",
+        notes.before.replace("{t}", edit_title) + form + notes.after,
+        1.0,
+    )
+    config = OracleConfig(known_routes=lambda: ["/notes/groceries"])
+    found = check_form_drops_value(editor, Fetcher(shown), config)
+    assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
+    if fires:
+        assert found[0].evidence["field"] == "noteTitle" and found[0].evidence["shown"] == "Groceries"
