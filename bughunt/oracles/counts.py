@@ -37,7 +37,12 @@ from bughunt.oracles.lists import (
 from bughunt.oracles.reading import KEPT, list_page_key
 from bughunt.page import FetchedPage, base_url
 
-_BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
+_BRACKETED = re.compile(
+    r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]"
+    r"(?:\s+(?:for|matching)\s+[^()\[\]]{1,60})?$",
+    re.I,
+)
+"""`Label (N)`, and a search's `Results (N) for <words>`: what the count is of, said after it."""
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
 # "Record Count: 70", "Total: 12": a colon before the number says it counts only with a word that
 # counts — "Age: 34" or "Year: 2020" is a fact of the page, not the length of a list.

@@ -36,10 +36,14 @@ _LAST_ICON = re.compile(r"\b(?:double|last|end)\b")
 def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     """The items of `node` if it is a list container, else None.
 
-    `ul`/`ol`/`table` are lists whatever their length; any other element needs `min_items`
-    same-signature children (a lone child is usually a layout wrapper, not a one-item list)."""
+    `ul`/`ol`/`table`/`dl` are lists whatever their length (a `dl`'s items are its terms, each with
+    the descriptions after it — a search's matches, a glossary — or the `div`s grouping them); any
+    other element needs `min_items` same-signature children (a lone child is usually a layout wrapper,
+    not a one-item list)."""
     if node.tag in ("ul", "ol"):
         return [c for c in node.elements if c.tag == "li"]
+    if node.tag == "dl":
+        return [c for c in node.elements if c.tag == "dt"] or [c for c in node.elements if c.tag == "div"]
     if node.tag == "table":
         bodies = [c for c in node.elements if c.tag == "tbody"] or [node]
         rows = [r for b in bodies for r in b.elements if r.tag == "tr"]

@@ -500,3 +500,21 @@ def test_an_empty_title_field_beside_the_heading_its_page_shows_is_a_dropped_val
     assert [f.kind for f in found] == (["form_drops_value"] if fires else [])
     if fires:
         assert found[0].evidence["field"] == "noteTitle" and found[0].evidence["shown"] == "Groceries"
+
+
+# --- a search page: "Results (N) for <words>" above a description list of matches ---------------------
+
+
+@pytest.mark.parametrize(("said", "fires"), [(5, True), (4, False)])
+def test_a_search_count_for_its_words_labels_the_description_list_of_matches(said: int, fires: bool) -> None:
+    matches = "".join(
+        f'<dt><a href="/notes/n{n}?hl=test">n{n}</a><span>, line {n}</span></dt><dd>a test of {n}</dd>'
+        for n in range(4)
+    )
+    results = page(
+        f'<form action="/search"><input name="q" value="test"></form>'
+        f'<h2>Search results ({said}) for&nbsp;<b>test</b></h2><dl class="matches">{matches}</dl>',
+        "/search?q=test",
+    )
+    found = check_count_mismatch(results, Fetcher(results))
+    assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
