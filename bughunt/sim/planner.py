@@ -56,8 +56,13 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
     """A template's path and the query keys that choose what its list shows (a page number aside:
     `?genre=<slug>&page=<n>` is the `genre` view, on another page)."""
     path, _, query = template.partition("?")
-    keys = (pair.partition("=")[0] for pair in query.split("&") if pair)
-    return path, frozenset(k for k in keys if not is_page_key(k))
+    pairs = [pair.partition("=") for pair in query.split("&") if pair]
+    if _SCRIPT_PATH.search(path):
+        # A front controller's page type is its path (`/doku.php?do=search`), its other keys the view.
+        words = [f"{k}={v}" for k, _, v in pairs if v and not v.startswith("<")]
+        path += "?" + "&".join(words) if words else ""
+        pairs = [(k, eq, v) for k, eq, v in pairs if not v or v.startswith("<")]
+    return path, frozenset(k for k, _, _ in pairs if not is_page_key(k))
 
 
 class QueryViews:
@@ -527,6 +532,34 @@ def _shape_value(value: str) -> str:
     return value
 
 
+_SCRIPT_PATH = re.compile(r"\.(?:php\d?|phtml|cgi|pl|aspx?|jsp|cfm)$", re.I)
+"""A path that names a script (`/doku.php`, `/index.php`, `/cgi-bin/wiki.cgi`): a front controller,
+which routes by its query what other sites route by their path."""
+_QUERY_WORD = re.compile(r"^[a-z]{2,24}$")
+VIEW_KEYS = frozenset(
+    {
+        "do",
+        "action",
+        "act",
+        "a",
+        "op",
+        "cmd",
+        "mode",
+        "view",
+        "module",
+        "mod",
+        "controller",
+        "c",
+        "task",
+        "page",
+    }
+)
+"""Query keys by which front controllers choose the page to show (`?do=recent`, `?action=edit`,
+`?controller=board&action=show`, `?page=usermanager`): a lowercase word there is the page type asked
+for, as a path word names one elsewhere (`/recent`, `/edit`). Other words (`?id=start`, `?q=test`,
+`?srt=mtime`) are values: the record shown, the words searched, a sort."""
+
+
 ROUTE_SHAPES_CACHED = 1 << 16
 """Distinct routes whose shapes `route_shape` keeps: more than a 5,000-click exploration of a 15,000-page
 site knows, at a few hundred bytes each."""
@@ -550,12 +583,17 @@ def route_shape(route: str) -> str:
     if not query:
         return shaped
     params = []
+    # A front controller's page type stays, as a path's words do: with every value a `<slug>`,
+    # `/doku.php?do=recent` and `?do=index`, `?do=media` were one page type, sampled twice.
+    front = bool(_SCRIPT_PATH.search(path))
     for pair in query.split("&"):
         key, eq, value = pair.partition("=")
         if not eq:
             params.append(key)
         elif _NUMBER.match(value):
             params.append(f"{key}=<n>")
+        elif front and key.lower() in VIEW_KEYS and _QUERY_WORD.match(value):
+            params.append(f"{key}={value}")
         else:
             params.append(f"{key}=<slug>")
     # The same parameters in another order are one page type (`?size=25&page=2`, `?page=1&size=25`:
