@@ -89,13 +89,16 @@ _RANGE = re.compile(
     r"(?:\s+[^\W\d]+){0,2}\.?$",
     re.I,
 )
+_FIRST_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z0-9])")
 RANGE_LEVELS = 4
 """Ancestors of a range line searched for the one list it describes (a card's footer, then the card)."""
 
 
 def parse_range(text: str) -> tuple[int, int, int] | None:
-    """(first, last, total) of a range line, or None."""
-    match = _RANGE.match(" ".join(text.split()))
+    """(first, last, total) of a range line, or None. The line may say more in a sentence of its own
+    after it ("Displaying users 1-5 of 5 found. 5 users total.")."""
+    text = " ".join(text.split())
+    match = _RANGE.match(text) or _RANGE.match(_FIRST_SENTENCE.split(text, maxsplit=1)[0])
     if match is None:
         return None
     first, last, total = (int(match.group(k)) for k in ("a", "b", "n"))

@@ -48,7 +48,12 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
         bodies = [c for c in node.elements if c.tag == "tbody"] or [node]
         rows = [r for b in bodies for r in b.elements if r.tag == "tr"]
         # A header row is all `th`; a row led by a `th scope=row` (Django admin's changelist) is data.
-        return [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
+        rows = [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
+        # A row of one cell spanning the others' columns (the buttons and pager under the records, a
+        # group's caption) is the table's furniture beside rows of several cells, not a record.
+        if any(len(r.elements) > 1 for r in rows):
+            rows = [r for r in rows if not _spanning(r)]
+        return rows
     children = node.elements
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
         return None
@@ -58,6 +63,11 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     if all(item_signature(c) == first for c in children):
         return children
     return None
+
+
+def _spanning(row: Node) -> bool:
+    cells = row.elements
+    return len(cells) == 1 and cells[0].get("colspan", "1").strip() not in ("", "1")
 
 
 _DIGITS = re.compile(r"\d+")
