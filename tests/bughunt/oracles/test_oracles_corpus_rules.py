@@ -546,3 +546,37 @@ def test_a_range_line_with_a_total_after_it_counts_the_records_not_the_button_ro
     )
     found = check_count_mismatch(admin, Fetcher(admin))
     assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
+
+
+# --- a changelog paged by an offset, its "newer"/"older" controls forms that are only a button -------
+
+
+def changelog(ids: range, offset: int) -> str:
+    entries = "".join(
+        f'<li><a href="/notes?id=home&amp;rev={1000 + n}">rev {1000 + n}</a> <span class="sum">edit {n}</span></li>'
+        for n in ids
+    )
+    newer = (
+        '<form method="get" action="/notes"><input type="hidden" name="do" value="log">'
+        f'<input type="hidden" name="offset" value="{max(offset - 10, 0)}"><input type="hidden" name="id" value="home">'
+        '<button type="submit">&lt;&lt; more recent</button></form>'
+        if offset
+        else ""
+    )
+    older = (
+        '<form method="get" action="/notes"><input type="hidden" name="do" value="log">'
+        f'<input type="hidden" name="offset" value="{offset + 10}"><input type="hidden" name="id" value="home">'
+        '<button type="submit">less recent &gt;&gt;</button></form>'
+    )
+    return f'<ul class="changes">{entries}</ul><div class="pagenav">{newer}{older}</div>'
+
+
+@pytest.mark.parametrize(("second", "fires"), [(range(10, 20), False), (range(9, 19), True)])
+def test_an_offset_pager_s_page_is_compared_with_the_page_its_newer_button_opens(
+    second: range, fires: bool
+) -> None:
+    first = page(changelog(range(0, 10), 0), "/notes?do=log&offset=0&id=home")
+    two = page(changelog(second, 10), "/notes?do=log&offset=10&id=home")
+    assert previous_page_url(two) == first.url
+    found = check_duplicate_pagination(two, Fetcher(first))
+    assert [f.kind for f in found] == (["duplicate_pagination"] if fires else [])
