@@ -53,6 +53,7 @@ from bughunt.oracles.lists import (
 )
 from bughunt.oracles.reading import KEPT, is_page_key, page_param, page_value, resolve
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.planner import OFFSET_KEYS
 from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
@@ -204,8 +205,6 @@ def previous_page_url(page: FetchedPage) -> str | None:
     return _with_page(page.url, here[1] - 1) if here[2] else None
 
 
-OFFSET_KEYS = frozenset({"offset", "start", "first", "skip", "from"})
-"""Query keys an offset pager counts rows with (`?offset=20`, DokuWiki's `?first=20`), not pages."""
 _NEWER_TEXT = re.compile(r"^(?:[«‹←<]+\s*)?(?:newer|more recent)\b[\w\s]{0,20}$", re.I)
 """The control back to the page before in a list newest first ("<< more recent", "← Newer posts")."""
 

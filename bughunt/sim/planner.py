@@ -44,6 +44,10 @@ def is_page_key(key: str) -> bool:
     return key.lower() in PAGE_KEYS or bool(_PREFIXED_PAGE.match(key))
 
 
+OFFSET_KEYS = frozenset({"offset", "start", "first", "skip", "from"})
+"""Query keys an offset pager counts rows with (`?offset=20`, DokuWiki's `?first=20`), not pages: the
+next page has a higher value, by a page's length."""
+
 QUERY_VIEWS = 3
 """Visited views of one path (the path alone, `?genre=<slug>`, `?sortBy=<slug>&sort=<slug>`: its
 query keys, a page number aside) after which another view, or another filter value of one, is the
@@ -513,11 +517,14 @@ def next_page(here: str | None, there: str | None) -> bool:
         return False
     x, y = _pairs(here_query), _pairs(there_query)
     if len(y) == len(x) + 1 and all(p in y for p in x):
-        return [v for p in y if p not in x for v in (p[1],)] == ["2"]
+        # the first page carries no number: the second says 2, or an offset past the first rows
+        ((key, value),) = [p for p in y if p not in x]
+        return value == "2" or (key.lower() in OFFSET_KEYS and value.isdigit() and int(value) > 0)
     return _next_query_page(here_query, there_query)
 
 
 _NUMBER = re.compile(r"^\d+$")
+_INTEGER = re.compile(r"^-?\d+$")
 _ID = re.compile(r"^(?=[0-9a-fA-F-]*\d)[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*$")
 _SLUG = re.compile(r"^[0-9A-Za-z]+(?:[-_.~][0-9A-Za-z]+)+$")
 
@@ -858,7 +865,8 @@ def _next_number(a: str, b: str) -> bool:
 
 
 def _next_query_page(here: str, there: str) -> bool:
-    """The same query but for one numeric value one higher (``?page=2`` → ``?page=3``)."""
+    """The same query but for one numeric value one higher (``?page=2`` → ``?page=3``), or an offset
+    higher (``?first=20`` → ``?first=40``)."""
     x, y = here.split("&") if here else [], there.split("&") if there else []
     if len(x) != len(y):
         return False
@@ -868,7 +876,11 @@ def _next_query_page(here: str, there: str) -> bool:
     (p, q) = diffs[0]
     pk, _, pv = p.partition("=")
     qk, _, qv = q.partition("=")
-    return pk == qk and _next_number(pv, qv)
+    if pk != qk:
+        return False
+    if pk.lower() in OFFSET_KEYS and _INTEGER.match(pv) and qv.isdigit():
+        return int(qv) > int(pv)
+    return _next_number(pv, qv)
 
 
 def _better_elsewhere(

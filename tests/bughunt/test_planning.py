@@ -283,3 +283,13 @@ def test_a_front_controller_s_query_words_name_its_page_types():
     assert search == ("/doku.php?do=search", frozenset({"id", "q", "sf", "srt"}))
     assert _view(route_shape("/doku.php?id=start&do=recent"))[0] == "/doku.php?do=recent"
     assert _view(route_shape("/tag/python?page=2&sort=new")) == ("/tag/python", frozenset({"sort"}))
+
+
+def test_an_offset_pager_s_next_page_has_a_higher_offset():
+    from bughunt.sim.planner import next_page
+
+    assert next_page("/wiki.php?id=home&do=log", "/wiki.php?do=log&first=20&id=home")
+    assert next_page("/wiki.php?do=log&first=20&id=home", "/wiki.php?do=log&first=40&id=home")
+    assert next_page("/items?offset=-1", "/items?offset=19")
+    assert not next_page("/wiki.php?do=log&first=20&id=home", "/wiki.php?do=log&first=0&id=home")  # newer
+    assert not next_page("/items?sort=5", "/items?sort=9")  # not an offset: a value, not the next page
