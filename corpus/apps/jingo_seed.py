@@ -10,7 +10,7 @@ local accounts only (Google sign-in off), no Gravatar images (another origin), a
 
 Accounts: alice (``corpus-alice-pw``, the explorer's login) and bob (``corpus-bob-pw``); Jingo's
 password hash is the SHA-1 hex of the password. Pages: Home and 44 more (the list shows 10 a page:
-five pages), a quarter with two to four revisions; six mention "test" (the explorer's search word);
+five pages), about a third with two to four revisions; six mention "test" (the explorer's search word);
 one page's last commit message holds a pasted ``<script>``.
 """
 
