@@ -101,6 +101,20 @@ def followed(node: Node) -> bool:
     return all(node.get(attr, "get").strip().lower() in ("", "get") for attr in _SCRIPT_METHODS)
 
 
+_BUTTON_TYPES = frozenset(("hidden", "submit", "button", "image", "reset"))
+
+
+def button_only(form: Node) -> bool:
+    """Whether a GET form has nothing to fill: hidden values and a button (a wiki's "Older revisions"
+    button, a framework's `button_to`). Its submission is a fixed address, a link drawn as a button,
+    not a probe with made-up values."""
+    return all(
+        n.tag == "button" or (n.tag == "input" and n.get("type", "text").strip().lower() in _BUTTON_TYPES)
+        for n in form.iter()
+        if n.tag in ("input", "select", "textarea", "button")
+    )
+
+
 MAX_ACTIONS = 5_000
 """Actions (distinct targets) kept per page, in document order: the rest of a page of 100,000 links
 is not followed from it, nor placed (links to kept targets are still counted wherever they are)."""
@@ -286,7 +300,7 @@ def _walk(page: FetchedPage) -> PageActions:
             ):
                 target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
                 if target:
-                    add("form", form_submission(node, target), node)
+                    add("link" if button_only(node) else "form", form_submission(node, target), node)
             continue
         if attrs.get("hx-get"):
             add("hx", _hx_get(node), node)

@@ -168,6 +168,16 @@ def test_actions_counts_places_and_clickables_come_from_one_walk_of_the_page(mon
     assert action_counts(shown) and item_places(shown) and walks == 2
 
 
+def test_a_get_form_with_nothing_to_fill_is_a_link_not_a_probe():
+    body = """
+    <form method="get" action="/log"><input type="hidden" name="first" value="20">
+      <input type="hidden" name="id" value="home"><button type="submit">less recent &gt;&gt;</button></form>
+    <form method="get" action="/search"><input name="q"><button>Search</button></form>
+    """
+    got = [(a.kind, a.target) for a in extract_actions(page(body))]
+    assert got == [("link", "http://a.test/log?first=20&id=home"), ("form", "http://a.test/search?q=test")]
+
+
 def test_form_without_action_submits_to_the_page_itself_and_selected_option_wins():
     body = '<form><select name="n"><option>1</option><option selected>2</option></select></form>'
     assert action_targets(page(body, "/list?x=1")) == ["http://a.test/list?n=2"]
