@@ -87,6 +87,34 @@ _SAMPLE_BY_TYPE = {
 }
 _NO_VALUE_TYPES = frozenset(("submit", "button", "reset", "image", "file", "password"))
 MAX_LABEL = 120
+_SCRIPT_METHODS = ("data-method", "data-turbo-method")
+"""Attributes by which a framework's script sends a link as another request (Rails UJS, Turbo)."""
+
+
+def followed(node: Node) -> bool:
+    """Whether a `<a>`/`<area>` with an `href` is a way to a page: not a download, and not a link a
+    script sends as a write (`data-method="delete"`: a GET of its address is not what it does).
+    `rel=nofollow` asks search engines not to rank the target; people click such links (a wiki marks
+    its Recent Changes, Old revisions and Media Manager so), and so does the explorer."""
+    if "download" in node.attrs:
+        return False
+    return all(node.get(attr, "get").strip().lower() in ("", "get") for attr in _SCRIPT_METHODS)
+
+
+_BUTTON_TYPES = frozenset(("hidden", "submit", "button", "image", "reset"))
+
+
+def button_only(form: Node) -> bool:
+    """Whether a GET form has nothing to fill: hidden values and a button (a wiki's "Older revisions"
+    button, a framework's `button_to`). Its submission is a fixed address, a link drawn as a button,
+    not a probe with made-up values."""
+    return all(
+        n.tag == "button" or (n.tag == "input" and n.get("type", "text").strip().lower() in _BUTTON_TYPES)
+        for n in form.iter()
+        if n.tag in ("input", "select", "textarea", "button")
+    )
+
+
 MAX_ACTIONS = 5_000
 """Actions (distinct targets) kept per page, in document order: the rest of a page of 100,000 links
 is not followed from it, nor placed (links to kept targets are still counted wherever they are)."""
@@ -191,7 +219,7 @@ def _clicks(page: FetchedPage) -> PageClicks:
 def extract_actions(page: FetchedPage) -> list[Action]:
     """Every same-origin action of `page` a script-free client can see, in document order, one per target.
 
-    Links (`<a>`/`<area>` with `href`, minus `rel=nofollow` and downloads), `hx-get` (HTMX, also on
+    Links (`<a>`/`<area>` with `href`, minus downloads and script-sent writes: `followed`), `hx-get` (HTMX, also on
     buttons), `data-href`, `onclick` navigations to a literal address, and GET forms submitted with
     generated values (`form_submission`). POST forms are never actions: submitting one changes data.
     `hx-boost` makes links and forms AJAX requests to the same targets, so they are found as such.
@@ -212,7 +240,7 @@ def item_places(page: FetchedPage) -> dict[str, str]:
     a title, an author and a date; not a bare `<li><a>` of a tab bar). Links of one place, one per
     item, lead to instances of one page type (every preview's author link). Links in navigation
     chrome (nav, header, footer, menus, tab lists) have no place. Every `<a href>` counts, followed
-    or not (`rel=nofollow`): the markup, not the link, makes the place."""
+    or not (`followed`): the markup, not the link, makes the place."""
     return dict(page_actions(page).places)
 
 
@@ -259,7 +287,7 @@ def _walk(page: FetchedPage) -> PageActions:
                     place = items.place(node)
                     if place is not None:
                         places[url] = place
-            if "nofollow" in node.get("rel").lower().split() or "download" in node.attrs:
+            if not followed(node):
                 continue
             add("link", href, node)
         elif tag == "form":
@@ -272,7 +300,7 @@ def _walk(page: FetchedPage) -> PageActions:
             ):
                 target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
                 if target:
-                    add("form", form_submission(node, target), node)
+                    add("link" if button_only(node) else "form", form_submission(node, target), node)
             continue
         if attrs.get("hx-get"):
             add("hx", _hx_get(node), node)
@@ -451,8 +479,8 @@ class _ItemPlaces:
 def extract_links(page: FetchedPage, include_forms: bool = False) -> list[str]:
     """Absolute same-origin URLs of the page's `<a href>` links, in document order, without repeats.
 
-    With `include_forms`, the actions of GET forms are included where they appear. Links with
-    `rel=nofollow` and downloads are skipped; a non-HTML page has no links.
+    With `include_forms`, the actions of GET forms are included where they appear. Downloads and
+    links a script sends as writes are skipped (`followed`); a non-HTML page has no links.
     """
     if not page.is_html:
         return []
@@ -461,7 +489,7 @@ def extract_links(page: FetchedPage, include_forms: bool = False) -> list[str]:
     links: list[str] = []
     for node in page.document.iter():
         if node.tag == "a" and "href" in node.attrs:
-            if "nofollow" in node.get("rel").lower().split() or "download" in node.attrs:
+            if not followed(node):
                 continue
             url = absolute(base, node.get("href"))
         elif include_forms and node.tag == "form" and node.get("method", "get").lower() == "get":

@@ -37,7 +37,12 @@ from bughunt.oracles.lists import (
 from bughunt.oracles.reading import KEPT, list_page_key
 from bughunt.page import FetchedPage, base_url
 
-_BRACKETED = re.compile(r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]$")
+_BRACKETED = re.compile(
+    r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]"
+    r"(?:\s+(?:for|matching)\s+[^()\[\]]{1,60})?$",
+    re.I,
+)
+"""`Label (N)`, and a search's `Results (N) for <words>`: what the count is of, said after it."""
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
 # "Record Count: 70", "Total: 12": a colon before the number says it counts only with a word that
 # counts — "Age: 34" or "Year: 2020" is a fact of the page, not the length of a list.
@@ -84,13 +89,16 @@ _RANGE = re.compile(
     r"(?:\s+[^\W\d]+){0,2}\.?$",
     re.I,
 )
+_FIRST_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z0-9])")
 RANGE_LEVELS = 4
 """Ancestors of a range line searched for the one list it describes (a card's footer, then the card)."""
 
 
 def parse_range(text: str) -> tuple[int, int, int] | None:
-    """(first, last, total) of a range line, or None."""
-    match = _RANGE.match(" ".join(text.split()))
+    """(first, last, total) of a range line, or None. The line may say more in a sentence of its own
+    after it ("Displaying users 1-5 of 5 found. 5 users total.")."""
+    text = " ".join(text.split())
+    match = _RANGE.match(text) or _RANGE.match(_FIRST_SENTENCE.split(text, maxsplit=1)[0])
     if match is None:
         return None
     first, last, total = (int(match.group(k)) for k in ("a", "b", "n"))

@@ -89,14 +89,18 @@ def destructive_action(url: str) -> str | None:
     """The action named by a URL (`delete account`), or None if it names none.
 
     Path segments count (see `_names_action`), and of the query only an action-like key
-    (`?action=delete`): a search for "delete" (`?q=delete`) names no action. Close/cancel count with
-    an account-like noun anywhere in the path (`/account/close`, `/billing/cancel-subscription`)."""
+    (`?action=delete`) or a key that is itself the verb, given what to act on (`?delete=docs:card.txt`,
+    `?remove=7`: a front controller's delete link): a search for "delete" (`?q=delete`) names no
+    action. Close/cancel count with an account-like noun anywhere in the path (`/account/close`,
+    `/billing/cancel-subscription`)."""
     hashed = _hash_route(url)
     if hashed:
         return destructive_action(urljoin(url, hashed))
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
-    segments += [v for k, v in parse_qsl(parts.query) if k.lower() in _ACTION_KEYS]
+    pairs = parse_qsl(parts.query)
+    segments += [v for k, v in pairs if k.lower() in _ACTION_KEYS]
+    segments += [k for k, v in pairs if v and _names_action(k, _VERBS)]
     words = _words(" ".join(segments))
     acts = any(_names_action(s, _VERBS) for s in segments)
     closes = any(_names_action(s, _ACCOUNT_VERBS) for s in segments) and bool(_ACCOUNT_NOUNS & set(words))

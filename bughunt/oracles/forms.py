@@ -612,6 +612,36 @@ def _dropped_by_position(
     return out
 
 
+_TITLE_KEY = re.compile(r"(?<!sub)title$|^(?:subject|heading|headline)$")
+"""A field's key (`key`: `pageTitle`, `post_title`, "Enter the page title") that names a record's title."""
+
+
+def _dropped_title(
+    page: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]], scope: Node, found: set[str]
+) -> list[tuple[str, str]]:
+    """An empty visible title field whose value the resource shows as its main heading, unnamed (a
+    wiki page's `<h1>` over its text): the resource's first `h1` outside furniture, when the edit page
+    itself names it too — in its `<title>` or its own headings ("Edit page Hiring") — so the edit page
+    knew the title its field leaves out. An optional title left empty beside a heading the edit page
+    does not name ("Bookmark details") stays silent."""
+    empty = [
+        name
+        for node, name, value, keys, visible in fields
+        if not value and visible and name not in found and node.tag == "input"
+        and any(_TITLE_KEY.search(k) for k in keys)
+    ]  # fmt: skip
+    if not empty:
+        return []
+    heading = next((h for h in scope.find_all("h1") if h.text() and not _in_furniture(h)), None)
+    if heading is None or not stored(text := heading.text().strip()):
+        return []
+    named = _words(page.title or "")
+    for h in page.document.find_all("h1", "h2", "h3"):
+        if not any(a.tag == "form" for a in h.ancestors()):
+            named |= _words(h.text())
+    return [(empty[0], text)] if _words(text) and _words(text) <= named else []
+
+
 def _sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig) -> FetchedPage | None:
     """Another page of the resource's template that memory knows, fetched; None when there is none
     or it does not answer."""
@@ -775,6 +805,8 @@ def check_form_drops_value(
                 and not _words(value) <= shown_in_form
             ]
             dropped += replaced_values(fields, scope, record_item=record_item)
+            # (a body that mentions its own title is no chip beside the title's input: not filtered)
+            dropped += _dropped_title(page, fields, scope, {n for n, _ in dropped})
             dropped += [
                 (name, text)
                 for name, text in _dropped_by_position(

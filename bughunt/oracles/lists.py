@@ -36,15 +36,24 @@ _LAST_ICON = re.compile(r"\b(?:double|last|end)\b")
 def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     """The items of `node` if it is a list container, else None.
 
-    `ul`/`ol`/`table` are lists whatever their length; any other element needs `min_items`
-    same-signature children (a lone child is usually a layout wrapper, not a one-item list)."""
+    `ul`/`ol`/`table`/`dl` are lists whatever their length (a `dl`'s items are its terms, each with
+    the descriptions after it — a search's matches, a glossary — or the `div`s grouping them); any
+    other element needs `min_items` same-signature children (a lone child is usually a layout wrapper,
+    not a one-item list)."""
     if node.tag in ("ul", "ol"):
         return [c for c in node.elements if c.tag == "li"]
+    if node.tag == "dl":
+        return [c for c in node.elements if c.tag == "dt"] or [c for c in node.elements if c.tag == "div"]
     if node.tag == "table":
         bodies = [c for c in node.elements if c.tag == "tbody"] or [node]
         rows = [r for b in bodies for r in b.elements if r.tag == "tr"]
         # A header row is all `th`; a row led by a `th scope=row` (Django admin's changelist) is data.
-        return [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
+        rows = [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
+        # A row of one cell spanning the others' columns (the buttons and pager under the records, a
+        # group's caption) is the table's furniture beside rows of several cells, not a record.
+        if any(len(r.elements) > 1 for r in rows):
+            rows = [r for r in rows if not _spanning(r)]
+        return rows
     children = node.elements
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
         return None
@@ -54,6 +63,11 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     if all(item_signature(c) == first for c in children):
         return children
     return None
+
+
+def _spanning(row: Node) -> bool:
+    cells = row.elements
+    return len(cells) == 1 and cells[0].get("colspan", "1").strip() not in ("", "1")
 
 
 _DIGITS = re.compile(r"\d+")

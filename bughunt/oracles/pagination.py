@@ -27,6 +27,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
 
+from bughunt.actions import form_submission
 from bughunt.dom import Node
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
@@ -53,6 +54,7 @@ from bughunt.oracles.lists import (
 )
 from bughunt.oracles.reading import KEPT, is_page_key, page_param, page_value, resolve
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.planner import OFFSET_KEYS
 from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
@@ -197,7 +199,9 @@ def previous_page_url(page: FetchedPage) -> str | None:
     named page parameter with no control back to N-1 (a "Load more" page) gives the URL with N-1."""
     here = page_number(page.url)
     if here is None:
-        return None  # no number to be in sequence with (`_in_sequence`): most pages, no control read
+        # no page number to be in sequence with (`_in_sequence`): most pages, no control read — but
+        # an offset pager's page (`?first=20`) names the rows it starts at
+        return _previous_by_offset(page) if _offset(page.url) is not None else None
     base = base_url(page)
     controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
     candidates = [
@@ -219,6 +223,50 @@ def previous_page_url(page: FetchedPage) -> str | None:
     # A page reached by a "Load more" control has no way back (htmx loads `?page=2` into the page
     # the button was on): a parameter named as a page says where page N-1 is all the same.
     return _with_page(page.url, here[1] - 1) if here[2] else None
+
+
+_NEWER_TEXT = re.compile(r"^(?:[«‹←<]+\s*)?(?:newer|more recent)\b[\w\s]{0,20}$", re.I)
+"""The control back to the page before in a list newest first ("<< more recent", "← Newer posts")."""
+
+
+def _offset(url: str) -> tuple[str, int] | None:
+    """The offset parameter of `url` and its value, or None."""
+    for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        if k.lower() in OFFSET_KEYS and re.fullmatch(r"-?\d{1,7}", v.strip()):
+            return k, int(v)
+    return None
+
+
+def _without(url: str, key: str) -> tuple[str, frozenset[tuple[str, str]]]:
+    parts = urlsplit(url)
+    return parts.path, frozenset(
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != key
+    )
+
+
+def _previous_by_offset(page: FetchedPage) -> str | None:
+    """The page before an offset pager's page: a rel=prev or "previous"/"newer" control — a link,
+    or a GET form that is only a button (`<form><input type=hidden name=first value=0><button>`) —
+    to the same URL with a smaller offset, or none."""
+    key, here = _offset(page.url) or ("", 0)
+    base = base_url(page)
+    controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
+    for form in page.document.find_all("form"):
+        fields = [f for f in form.iter() if f.tag in ("input", "select", "textarea")]
+        if form.get("method", "get").strip().lower() in ("", "get") and all(
+            f.get("type").lower() in ("hidden", "submit") for f in fields
+        ):
+            controls.append((form, form_submission(form, resolve(base, form.get("action")) or page.url)))
+    same = _without(page.url, key)
+    for node, url in controls:
+        back = (
+            {"prev", "previous"} & set(node.get("rel").lower().split())
+            or _PREV_TEXT.match(node.text().strip())
+            or _NEWER_TEXT.match(node.text().strip())
+        )
+        if back and url and _without(url, key) == same and (_offset(url) or (key, -1))[1] < here:
+            return url
+    return None
 
 
 def _with_page(url: str, number: int) -> str:

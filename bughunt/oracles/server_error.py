@@ -51,6 +51,10 @@ _ERROR_HEADINGS = frozenset(
         "something went wrong", "an error occurred", "an error has occurred", "sorry something went wrong",
     }
 )  # fmt: skip
+_EXCEPTION_HEADING = re.compile(r"^\s*(?:[A-Za-z_]\w*[.\\])*[A-Z]\w*(?:Error|Exception)\s*:")
+"""A heading that names an uncaught exception, its class and then its message ("TypeError: implode()
+…", "java.lang.IllegalStateException: …"): the page a language's or framework's last-resort handler
+prints, whatever status it answers with."""
 _NOT_FOUND = re.compile(r"\b(?:404|not found|no such|does not exist|doesn't exist)\b", re.I)
 _WORDS = re.compile(r"[a-z0-9]+")
 MAX_ERROR_PAGE_CHARS = 300
@@ -85,7 +89,9 @@ def soft_error(page: FetchedPage) -> Node | None:
     error handler renders its error template with status 200): the page's first heading outside its
     banner and menus reads as nothing but an error ("Error!", "Something went wrong"), the block
     around it says little more, holds no field to fill (a form's own errors are not a crash) and
-    nothing says the thing is missing (a soft 404 is another matter); else None."""
+    nothing says the thing is missing (a soft 404 is another matter); else None. A heading that names
+    an exception and its message (`_EXCEPTION_HEADING`) reads as an error too: the handler of last
+    resort of many stacks prints just that, in a box, with status 200."""
     if not page.is_html or page.status >= 400:
         return None
     node = _first_heading(page)
@@ -93,7 +99,7 @@ def soft_error(page: FetchedPage) -> Node | None:
         return None
     words = " ".join(_WORDS.findall(node.text().lower()))
     block = node.parent
-    if words not in _ERROR_HEADINGS or block is None:
+    if block is None or (words not in _ERROR_HEADINGS and not _EXCEPTION_HEADING.match(node.text())):
         return None
     text = block.short_text(MAX_ERROR_PAGE_CHARS)
     if text is None or _NOT_FOUND.search(text) or block.find_all("input", "textarea", "select"):

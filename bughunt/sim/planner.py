@@ -44,6 +44,10 @@ def is_page_key(key: str) -> bool:
     return key.lower() in PAGE_KEYS or bool(_PREFIXED_PAGE.match(key))
 
 
+OFFSET_KEYS = frozenset({"offset", "start", "first", "skip", "from"})
+"""Query keys an offset pager counts rows with (`?offset=20`, DokuWiki's `?first=20`), not pages: the
+next page has a higher value, by a page's length."""
+
 QUERY_VIEWS = 3
 """Visited views of one path (the path alone, `?genre=<slug>`, `?sortBy=<slug>&sort=<slug>`: its
 query keys, a page number aside) after which another view, or another filter value of one, is the
@@ -56,8 +60,13 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
     """A template's path and the query keys that choose what its list shows (a page number aside:
     `?genre=<slug>&page=<n>` is the `genre` view, on another page)."""
     path, _, query = template.partition("?")
-    keys = (pair.partition("=")[0] for pair in query.split("&") if pair)
-    return path, frozenset(k for k in keys if not is_page_key(k))
+    pairs = [pair.partition("=") for pair in query.split("&") if pair]
+    if _SCRIPT_PATH.search(path):
+        # A front controller's page type is its path (`/doku.php?do=search`), its other keys the view.
+        words = [f"{k}={v}" for k, _, v in pairs if v and not v.startswith("<")]
+        path += "?" + "&".join(words) if words else ""
+        pairs = [(k, eq, v) for k, eq, v in pairs if not v or v.startswith("<")]
+    return path, frozenset(k for k, _, _ in pairs if not is_page_key(k))
 
 
 class QueryViews:
@@ -508,11 +517,14 @@ def next_page(here: str | None, there: str | None) -> bool:
         return False
     x, y = _pairs(here_query), _pairs(there_query)
     if len(y) == len(x) + 1 and all(p in y for p in x):
-        return [v for p in y if p not in x for v in (p[1],)] == ["2"]
+        # the first page carries no number: the second says 2, or an offset past the first rows
+        ((key, value),) = [p for p in y if p not in x]
+        return value == "2" or (key.lower() in OFFSET_KEYS and value.isdigit() and int(value) > 0)
     return _next_query_page(here_query, there_query)
 
 
 _NUMBER = re.compile(r"^\d+$")
+_INTEGER = re.compile(r"^-?\d+$")
 _ID = re.compile(r"^(?=[0-9a-fA-F-]*\d)[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*$")
 _SLUG = re.compile(r"^[0-9A-Za-z]+(?:[-_.~][0-9A-Za-z]+)+$")
 
@@ -525,6 +537,34 @@ def _shape_value(value: str) -> str:
     if _SLUG.match(value) and not value.replace(".", "").isalpha():
         return "<slug>"
     return value
+
+
+_SCRIPT_PATH = re.compile(r"\.(?:php\d?|phtml|cgi|pl|aspx?|jsp|cfm)$", re.I)
+"""A path that names a script (`/doku.php`, `/index.php`, `/cgi-bin/wiki.cgi`): a front controller,
+which routes by its query what other sites route by their path."""
+_QUERY_WORD = re.compile(r"^[a-z]{2,24}$")
+VIEW_KEYS = frozenset(
+    {
+        "do",
+        "action",
+        "act",
+        "a",
+        "op",
+        "cmd",
+        "mode",
+        "view",
+        "module",
+        "mod",
+        "controller",
+        "c",
+        "task",
+        "page",
+    }
+)
+"""Query keys by which front controllers choose the page to show (`?do=recent`, `?action=edit`,
+`?controller=board&action=show`, `?page=usermanager`): a lowercase word there is the page type asked
+for, as a path word names one elsewhere (`/recent`, `/edit`). Other words (`?id=start`, `?q=test`,
+`?srt=mtime`) are values: the record shown, the words searched, a sort."""
 
 
 ROUTE_SHAPES_CACHED = 1 << 16
@@ -550,12 +590,17 @@ def route_shape(route: str) -> str:
     if not query:
         return shaped
     params = []
+    # A front controller's page type stays, as a path's words do: with every value a `<slug>`,
+    # `/doku.php?do=recent` and `?do=index`, `?do=media` were one page type, sampled twice.
+    front = bool(_SCRIPT_PATH.search(path))
     for pair in query.split("&"):
         key, eq, value = pair.partition("=")
         if not eq:
             params.append(key)
         elif _NUMBER.match(value):
             params.append(f"{key}=<n>")
+        elif front and key.lower() in VIEW_KEYS and _QUERY_WORD.match(value):
+            params.append(f"{key}={value}")
         else:
             params.append(f"{key}=<slug>")
     # The same parameters in another order are one page type (`?size=25&page=2`, `?page=1&size=25`:
@@ -820,7 +865,8 @@ def _next_number(a: str, b: str) -> bool:
 
 
 def _next_query_page(here: str, there: str) -> bool:
-    """The same query but for one numeric value one higher (``?page=2`` → ``?page=3``)."""
+    """The same query but for one numeric value one higher (``?page=2`` → ``?page=3``), or an offset
+    higher (``?first=20`` → ``?first=40``)."""
     x, y = here.split("&") if here else [], there.split("&") if there else []
     if len(x) != len(y):
         return False
@@ -830,7 +876,11 @@ def _next_query_page(here: str, there: str) -> bool:
     (p, q) = diffs[0]
     pk, _, pv = p.partition("=")
     qk, _, qv = q.partition("=")
-    return pk == qk and _next_number(pv, qv)
+    if pk != qk:
+        return False
+    if pk.lower() in OFFSET_KEYS and _INTEGER.match(pv) and qv.isdigit():
+        return int(qv) > int(pv)
+    return _next_number(pv, qv)
 
 
 def _better_elsewhere(

@@ -37,14 +37,19 @@ def test_links_hx_data_href_and_literal_onclick_are_actions_in_document_order():
     <a href="https://elsewhere.test/x">off-origin</a>
     <a href="/one#frag">same target again</a>
     <a href="/nofollow" rel="nofollow">n</a>
+    <a href="/posts/5" data-method="delete" rel="nofollow">Delete</a>
+    <a href="/posts/5/pin" data-turbo-method="post">Pin</a>
+    <a href="/report.pdf" download>d</a>
     """
     got = extract_actions(page(body))
+    # rel=nofollow speaks to search engines, not to people: followed; a script's write and a download are not
     assert [(a.kind, a.target) for a in got] == [
         ("link", "http://a.test/one"),
         ("hx", "http://a.test/?page=2"),
         ("click", "http://a.test/row/7"),
         ("click", "http://a.test/clicked"),
         ("click", "http://a.test/assigned"),
+        ("link", "http://a.test/nofollow"),
     ]
     assert got[1].label == "More" and got[2].label == "Row seven"
     # selectors are for an engine that clicks: made when it asks (`page_clicks`), not with every walk
@@ -53,7 +58,7 @@ def test_links_hx_data_href_and_literal_onclick_are_actions_in_document_order():
     assert [(a.kind, a.target) for a in located] == [(a.kind, a.target) for a in got]
     assert [a.selector for a in located][:2] == ["html > body > a:nth-of-type(1)", "html > body > button"]
     # extract_links keeps its meaning: <a href> only.
-    assert extract_links(page(body)) == ["http://a.test/one"]
+    assert extract_links(page(body)) == ["http://a.test/one", "http://a.test/nofollow"]
 
 
 def test_an_hx_get_field_sends_its_own_value_as_htmx_does():
@@ -133,7 +138,7 @@ def test_actions_counts_places_and_clickables_come_from_one_walk_of_the_page(mon
     <nav><a href="/home">Home</a></nav>
     <div class="card"><a href="/p/1">One</a><span>by ann, today</span><a href="/u/ann">ann</a></div>
     <div class="card"><a href="/p/2">Two</a><span>by bob, today</span><a href="/u/ann">ann</a></div>
-    <a href="/about" rel="nofollow">not followed</a>
+    <a href="/about" download>not followed</a>
     <button type="button" onclick="more()">More</button>
     """
     shown = page(body)
@@ -161,6 +166,16 @@ def test_actions_counts_places_and_clickables_come_from_one_walk_of_the_page(mon
     # the callers get copies: changing one leaves the page's own walk as it was
     counts.clear(), places.clear()
     assert action_counts(shown) and item_places(shown) and walks == 2
+
+
+def test_a_get_form_with_nothing_to_fill_is_a_link_not_a_probe():
+    body = """
+    <form method="get" action="/log"><input type="hidden" name="first" value="20">
+      <input type="hidden" name="id" value="home"><button type="submit">less recent &gt;&gt;</button></form>
+    <form method="get" action="/search"><input name="q"><button>Search</button></form>
+    """
+    got = [(a.kind, a.target) for a in extract_actions(page(body))]
+    assert got == [("link", "http://a.test/log?first=20&id=home"), ("form", "http://a.test/search?q=test")]
 
 
 def test_form_without_action_submits_to_the_page_itself_and_selected_option_wins():

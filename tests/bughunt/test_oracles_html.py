@@ -40,7 +40,7 @@ def test_links_are_absolute_same_origin_in_order_without_repeats():
         '<a href="/dl.zip" download>d</a><a rel="nofollow" href="/nf">n</a>'
         '<form method="get" action="/find"></form><form method="post" action="/save"></form>'
     )
-    assert extract_links(page(body)) == ["http://a.test/x", "http://a.test/dir/y"]
+    assert extract_links(page(body)) == ["http://a.test/x", "http://a.test/dir/y", "http://a.test/nf"]
     assert extract_links(page(body), include_forms=True)[-1] == "http://a.test/find"
     assert extract_links(page('<base href="/root/"><a href="k">k</a>')) == ["http://a.test/root/k"]
     assert extract_links(page('<a href="/x">x</a>', content_type="application/pdf")) == []

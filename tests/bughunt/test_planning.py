@@ -11,6 +11,7 @@ from bughunt.planning import bfs_paths, leads_on, planner_strategy, route_shape,
 from bughunt.planning_bounds import best_blind_walk, expected_steps_to_all
 from bughunt.sim.engine import RunConfig, SimSite, run
 from bughunt.sim.memory import Memory
+from bughunt.sim.planner import _view
 from bughunt.sim.rng import mulberry32
 from bughunt.sim.strategies import get_strategy
 from memgpt_lite.errors import UsageError
@@ -266,3 +267,29 @@ def test_planner_beats_frontier_on_sites_it_was_not_built_for(opaque):
 def test_the_same_query_parameters_in_another_order_are_one_page_type():
     assert route_shape("/items/?size=25&page=2") == route_shape("/items/?page=1&size=50")
     assert route_shape("/items/?size=25&page=2") != route_shape("/items/?page=1")
+
+
+def test_a_front_controller_s_query_words_name_its_page_types():
+    """`/doku.php?do=recent` and `?do=media` are two page types, as `/recent` and `/media` would be,
+    and a search's refinements (`?do=search&sf=1&srt=mtime`) are views of the search page, counted
+    against it alone: with every query word a `<slug>`, every page of such a site was one path's views."""
+    assert route_shape("/doku.php?id=start&do=recent") != route_shape("/doku.php?id=start&do=index")
+    assert route_shape("/index.php?action=edit&id=12") == "/index.php?action=edit&id=<n>"
+    assert route_shape("/index.php?action=show&id=intro") == "/index.php?action=show&id=<slug>"  # a value
+    assert route_shape("/index.php?q=how-to-sharpen") == "/index.php?q=<slug>"
+    assert route_shape("/search?q=shoes") == route_shape("/search?q=boots")  # no script: a value
+    assert route_shape("/search?do=find") == "/search?do=<slug>"
+    search = _view(route_shape("/doku.php?id=start&do=search&q=test&sf=1&srt=mtime"))
+    assert search == ("/doku.php?do=search", frozenset({"id", "q", "sf", "srt"}))
+    assert _view(route_shape("/doku.php?id=start&do=recent"))[0] == "/doku.php?do=recent"
+    assert _view(route_shape("/tag/python?page=2&sort=new")) == ("/tag/python", frozenset({"sort"}))
+
+
+def test_an_offset_pager_s_next_page_has_a_higher_offset():
+    from bughunt.sim.planner import next_page
+
+    assert next_page("/wiki.php?id=home&do=log", "/wiki.php?do=log&first=20&id=home")
+    assert next_page("/wiki.php?do=log&first=20&id=home", "/wiki.php?do=log&first=40&id=home")
+    assert next_page("/items?offset=-1", "/items?offset=19")
+    assert not next_page("/wiki.php?do=log&first=20&id=home", "/wiki.php?do=log&first=0&id=home")  # newer
+    assert not next_page("/items?sort=5", "/items?sort=9")  # not an offset: a value, not the next page

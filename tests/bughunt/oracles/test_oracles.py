@@ -3,8 +3,11 @@ names and routes that are not the built-in site's, so nothing here can pass by b
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from bughunt.explorer.http_engine import DEFAULT_AVOID
 from bughunt.oracles import ORACLES, Finding, inspect_page
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
@@ -249,6 +252,16 @@ def test_destructive_get_without_confirmation_fires():
     assert kinds(ORACLES["unconfirmed_destructive"](removed, None)) == ["unconfirmed_destructive"]
     by_query = page("<h1>Done</h1>", "/index.php?title=Boot&action=delete")
     assert kinds(ORACLES["unconfirmed_destructive"](by_query, None)) == ["unconfirmed_destructive"]
+    # a front controller's delete link names the verb as its key and the thing as its value
+    by_key = page("<h1>Files</h1><p>The file was deleted.</p>", "/files.php?delete=docs:card.txt&tok=9f")
+    assert kinds(ORACLES["unconfirmed_destructive"](by_key, None)) == ["unconfirmed_destructive"]
+    listed = page(
+        '<ul><li>card.txt <a href="/files.php?delete=docs:card.txt&tok=9f">Delete</a></li></ul>', "/files.php"
+    )
+    (suspected,) = ORACLES["unconfirmed_destructive"](listed, None)
+    assert suspected.suspected and suspected.route == "/files.php?delete=docs:card.txt&tok=9f"
+    assert re.search(DEFAULT_AVOID, "/files.php?delete=docs:card.txt&tok=9f")  # never clicked
+    assert not re.search(DEFAULT_AVOID, "/files.php?deleted=1")  # a message after the fact
 
 
 def test_confirmation_pages_and_harmless_routes_are_silent():
