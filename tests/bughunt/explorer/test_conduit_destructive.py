@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bughunt.cli import main
+from bughunt.explorer import destructive_mode
 from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
 from tests.support.conduit_client import Client
 
@@ -130,3 +131,11 @@ def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_sta
     (bug,) = _destructive(data)
     assert bug["route"] == "/items/7/delete" and bug["suspected"] is not allow
     assert state["deleted"] is allow
+
+
+def test_without_the_flag_a_suspected_delete_fails_no_gate(site, tmp_path, capsys):
+    """Unopened, the link is a lead: the text says so, and `--fail-on open` passes a run whose only
+    open bug it is."""
+    assert main([*_explore(site, tmp_path / "s"), "--fail-on", "open"]) == 0
+    out = capsys.readouterr().out
+    assert "[open, suspected]" in out and destructive_mode.LEADS in out
