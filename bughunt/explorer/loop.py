@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import cache
 
 from bughunt.oracles import Finding
+from bughunt.oracles.base import OpenedAction
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import mulberry32
 
@@ -59,6 +60,8 @@ class Explorer:
         self.view: View = NoMemory()  # built at the start of each run, after expiry
         self.memory_rnd = mulberry32(config.seed)
         self._drop_walk = False
+        self.opened_destructive: dict[int, OpenedAction] = {}
+        """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
 
     def run(self) -> SessionResult:
         graph, cfg, engine = self.graph, self.config, self.engine
@@ -191,6 +194,7 @@ class Explorer:
                 self.engine,
                 graph,
                 allow_destructive=self.config.allow_destructive,
+                opened=self.opened_destructive,
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
             )
         self.walk.last_text = facts.text if facts is not None else ""
