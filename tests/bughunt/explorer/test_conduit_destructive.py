@@ -197,3 +197,35 @@ def test_the_walk_explores_first_and_deletes_once_when_it_is_over(tmp_path):
     (bug,) = _destructive(data)
     assert not bug["suspected"] and bug["route"] == deletes[0]
 
+
+def _refusing_site():
+    """`/` links its own Delete page, which refuses with a 200 page and no form (a root page that
+    cannot be deleted): opening it changes nothing."""
+    from bughunt.webapp.pages import Response
+    from bughunt.webapp.server import SiteServer
+
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    pages = {
+        "/": '<h1>Home</h1><a href="/about/">About</a> <a href="/_delete/">Delete page</a>',
+        "/about/": '<h1>About</h1><a href="/">Home</a>',
+        "/_delete/": '<h1>Delete "Home"</h1><p>You cannot delete the home page.</p><a href="/">Go back</a>',
+    }
+
+    def app(request):
+        body = pages.get(request.target.split("?")[0])
+        if body is None:
+            return Response(404, "<html><body>Not found</body></html>", html)
+        return Response(200, f"<html><body>{body}</body></html>", html)
+
+    return SiteServer(("127.0.0.1", 0), app)
+
+
+def test_with_the_flag_the_walk_leaves_destructive_addresses_to_the_oracle(site, tmp_path, cli_json):
+    """A walk that clicked `/_delete/` judged the refusal page (2xx, no form) an unconfirmed delete;
+    with --allow-destructive the walk does not click it, and opening it shows no effect: a lead."""
+    from bughunt.webapp.server import serving
+
+    with serving(_refusing_site()) as url:
+        data = cli_json("explore", "--url", url, "--store", str(tmp_path / "s"), "--budget", "3", "--allow-destructive", "--json")  # fmt: skip
+    assert "/_delete/" not in data["pages_visited"]
+    assert [(b["route"], b["suspected"]) for b in _destructive(data)] == [("/_delete/", True)]
