@@ -193,9 +193,11 @@ def _record_bugs(
         ever_reported = store.bug_table.ever_reported(f.fingerprint)
         if live is not None and live.status == "open":
             out.seen_again.append(f)
-            if destructive_mode.is_suspected(live.evidence) and not f.suspected:
-                # Suspected before (not opened), observed now: the evidence replaces the suspicion,
-                # and the suspected entry stays in the bug's history.
+            if destructive_mode.is_suspected(live.evidence) and f.evidence.get("observed") is True:
+                # Suspected before (not opened), its effect seen now (gone from its list, its resource
+                # 404, a redirect after the request): the evidence replaces the suspicion, and the
+                # suspected entry stays in the bug's history. A 2xx page with no confirmation step does
+                # not: a refusal ("you cannot delete this") reads the same.
                 evidence = _evidence(store, f, out.n, now)
                 store.bug_table.insert(
                     f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n

@@ -247,6 +247,7 @@ def _judge_opened(page: FetchedPage) -> list[Finding]:
                 action=action,
                 page_heading=heading,
                 redirected=bool(page.redirects),
+                observed=bool(page.redirects),
             ),
         )
     ]
@@ -317,12 +318,13 @@ def check_unconfirmed_destructive(
         key = control_key(action)
         earlier = ledger.get(key) if ledger is not None else None
         suspected = True
+        observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
         said = confirms_itself(action.url)
         if earlier is not None:
             if earlier.acted is None:
                 continue  # its template asked first (or could not be judged): no unconfirmed action
-            suspected = not earlier.acted
+            suspected, observed = not earlier.acted, bool(earlier.acted)
             effect = f"not opened: its template was opened at {earlier.url} ({earlier.effect})"
         elif config.allow_destructive and fetch is not None and opened < config.max_destructive:
             opened += 1
@@ -337,7 +339,7 @@ def check_unconfirmed_destructive(
                     ledger[key] = OpenedAction(action.url, verdict[0], verdict[1])
             if judged is None:
                 continue  # it asked for confirmation, failed, or needs a login: no unconfirmed action
-            suspected, effect = not judged[0], judged[1]
+            suspected, observed, effect = not judged[0], judged[0], judged[1]
         elif said:
             suspected, effect = False, f"not opened: the link says it is confirmed ({said})"
         findings.append(
@@ -352,6 +354,7 @@ def check_unconfirmed_destructive(
                     control=action.control,
                     label=action.label,
                     effect=effect,
+                    observed=observed,
                     control_key=key,
                 ),
                 suspected=suspected,

@@ -51,7 +51,12 @@ ERR = Finding("server_error", "/search/2", "HTTP 500 Internal Server Error: KeyE
 
 def _delete_link(suspected: bool) -> Finding:
     effect = "not opened (suspected)" if suspected else "gone from the page that listed it"
-    evidence = {"url": "http://h/items", "target": "http://h/items/7/delete", "effect": effect}
+    evidence = {
+        "url": "http://h/items",
+        "target": "http://h/items/7/delete",
+        "effect": effect,
+        "observed": not suspected,
+    }
     return Finding(
         "unconfirmed_destructive", "/items/7/delete", "destructive GET", evidence, suspected=suspected
     )
@@ -155,6 +160,12 @@ def test_a_suspected_bug_observed_later_carries_the_observation(store):
     that, it stays observed."""
     _step(store, "/items", [_delete_link(True)], now=100)
     assert is_suspected(store.bug_table.live()[0].evidence)
+    # the address opened by the walk answered 200 with no confirmation step: no effect seen (a refusal
+    # reads the same), so the suspicion stays
+    refusal = {"url": "http://h/items/7/delete", "request": "GET http://h/items/7/delete", "observed": False}
+    opened = Finding("unconfirmed_destructive", "/items/7/delete", "destructive GET", refusal)
+    _step(store, "/items/7/delete", [opened], now=150)
+    assert len(store.bug_table.all()) == 1 and is_suspected(store.bug_table.live()[0].evidence)
     confirmed = _step(store, "/items", [_delete_link(False)], now=200)
     assert not confirmed.new_bugs and confirmed.seen_again
     (live,) = store.bug_table.live()
