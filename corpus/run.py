@@ -64,7 +64,10 @@ class Run:
     found: dict[str, int | None] = field(default_factory=dict)
     missed: list[str] = field(default_factory=list)
     suspected: list[str] = field(default_factory=list)
+    """Missed planted bugs a lead points at (files from before 2026-12-04: found only by a lead)."""
     false_positives: list[dict[str, Any]] = field(default_factory=list)
+    leads: list[dict[str, Any]] = field(default_factory=list)
+    """Suspected reports (destructive links not opened): neither found bugs nor false positives."""
     duplicates: int = 0
     clicks: int | None = None
     pages_visited: int | None = None
@@ -159,6 +162,10 @@ def run_one(
             {"kind": r.kind, "route": r.routes[0], "click": r.first_click, "suspected": r.suspected}
             for r in scored.false_positives
         ]
+        run.leads = [
+            {"kind": r.kind, "route": r.routes[0], "click": r.first_click, "planted": bug_id}
+            for r, bug_id in scored.leads
+        ]
         counts = result.get("counts") or {}
         run.clicks = result.get("clicks")
         run.pages_visited = counts.get("pages_visited", len(result.get("pages_visited") or []))
@@ -179,8 +186,9 @@ def run_one(
 
 def _table(runs: list[Run]) -> Table:
     table = Table(
-        title="BugHunt on the corpus (found: planted bug id @ click it was first found; "
-        "? = only a suspected destructive link, not opened)"
+        title="BugHunt on the corpus (found: planted bug id @ click it was first found; leads: "
+        "destructive links not opened, counted neither found nor false positive; id? = the planted "
+        "bug a lead points at)"
     )
     for column in (
         "app",
@@ -190,6 +198,7 @@ def _table(runs: list[Run]) -> Table:
         "budget",
         "found",
         "false pos.",
+        "leads",
         "dup.",
         "pages",
         "repeat clicks",
@@ -202,17 +211,18 @@ def _table(runs: list[Run]) -> Table:
             found = f"error: {run.error}"
         elif run.build == "buggy":
             hits = ", ".join(
-                f"{bug_id}@{click}{'?' if bug_id in run.suspected else ''}"
-                for bug_id, click in sorted(run.found.items(), key=lambda kv: kv[1] or 0)
+                f"{bug_id}@{click}" for bug_id, click in sorted(run.found.items(), key=lambda kv: kv[1] or 0)
             )
             found = f"{len(run.found)}/{run.planted}" + (f": {hits}" if hits else "")
             if run.missed:
-                found += f"; missed {', '.join(run.missed)}"
+                pointed = {lead.get("planted") for lead in run.leads}
+                found += "; missed " + ", ".join(f"{m}{'?' if m in pointed else ''}" for m in run.missed)
         else:
             found = "-"
         fps = "; ".join(
             f"{fp['kind']}{'?' if fp.get('suspected') else ''} {fp['route']}" for fp in run.false_positives
         )
+        leads = "; ".join(lead["route"] for lead in run.leads)
         table.add_row(
             run.app,
             run.family,
@@ -221,6 +231,7 @@ def _table(runs: list[Run]) -> Table:
             str(run.budget),
             found,
             f"{len(run.false_positives)}" + (f": {fps}" if fps else ""),
+            f"{len(run.leads)}" + (f": {leads}" if leads else ""),
             str(run.duplicates),
             str(run.pages_visited),
             str(run.repeat_clicks)
@@ -252,8 +263,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     run.add_argument("--keep", action="store_true", help="keep each exploration's store in --work")
     run.add_argument(
         "--allow-destructive",
-        action="store_true",
-        help="pass --allow-destructive to bughunt (every build is a fresh seeded database: disposable)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="pass --allow-destructive to bughunt (default: every build is a fresh seeded database, "
+        "disposable); --no-allow-destructive measures the default of a real site (links suspected, unopened)",
     )
     table = sub.add_parser("table", help="print the table of a `run --json` output file")
     table.add_argument("file", type=Path)

@@ -3,6 +3,11 @@
 A reported bug matches a planted one when the kind is equal and the planted route regex fullmatches
 the route bughunt reports for it (or one of the routes its fingerprint was seen on). On the clean
 build nothing is planted, so every report is a false positive.
+
+A *suspected* report (a destructive link bughunt saw but did not open: no `--allow-destructive`) is
+no evidence — the clean build's link reads the same when it leads to a confirmation page — so it is
+scored as what bughunt's CI gates make of it, a lead: never a found bug, never a false positive,
+listed in `leads` (with the planted bug it points at, if any, in `suspected`).
 """
 
 from __future__ import annotations
@@ -27,9 +32,12 @@ class Report:
 class Score:
     found: dict[str, int | None] = field(default_factory=dict)  # planted id -> click first found
     missed: list[str] = field(default_factory=list)
-    suspected: list[str] = field(default_factory=list)  # found only by a suspected (unopened) report
+    suspected: list[str] = field(default_factory=list)  # missed, but pointed at by a lead
     false_positives: list[Report] = field(default_factory=list)
     duplicates: list[Report] = field(default_factory=list)
+    leads: list[tuple[Report, str | None]] = field(
+        default_factory=list
+    )  # suspected reports, their planted bug
 
 
 def reports(explore: dict[str, Any], memory: dict[str, Any]) -> list[Report]:
@@ -61,13 +69,15 @@ def score(planted: tuple[Bug, ...], found: list[Report]) -> Score:
     result = Score()
     for report in sorted(found, key=lambda r: (r.first_click is None, r.first_click or 0)):
         bug = next((b for b in planted if _matches(b, report)), None)
-        if bug is None:
+        if report.suspected:
+            result.leads.append((report, bug.id if bug is not None else None))
+        elif bug is None:
             result.false_positives.append(report)
         elif bug.id in result.found:
             result.duplicates.append(report)
         else:
             result.found[bug.id] = report.first_click
-            if report.suspected:
-                result.suspected.append(bug.id)
     result.missed = [b.id for b in planted if b.id not in result.found]
+    pointed = {bug_id for _, bug_id in result.leads}
+    result.suspected = [bug_id for bug_id in result.missed if bug_id in pointed]
     return result

@@ -71,6 +71,7 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"  [new] {bug['route']:<28} {bug['kind']:<24} {bug['fingerprint']}")
         print(
             f"{len(result['new'])} open bugs not in {args.baseline}, {len(result['accepted'])} accepted, "
-            f"{len(result['stale'])} accepted but no longer open"
+            f"{len(result['stale'])} accepted but no longer open, "
+            f"{len(result['suspected'])} suspected (leads, never new)"
         )
     return bl.EXIT_BUGS if result["new"] else 0

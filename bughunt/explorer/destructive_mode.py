@@ -19,6 +19,9 @@ from .store import ExplorerStore
 META_KEY = "destructive_sessions"
 OPENED = "destructive actions were opened: disposable environment"
 NOT_OPENED = "destructive actions were not opened: suspected ones are reported unconfirmed"
+LEADS = "suspected bugs are leads to look at: no --fail-on, JUnit failure or SARIF problem counts them"
+"""Why (`bughunt.reporters.records.ReportedBug.gates`): the page that offers a GET link to
+`/post/7/delete/` is the same whether that address deletes or shows a confirmation form."""
 
 
 def opened_in(store: ExplorerStore) -> list[str]:

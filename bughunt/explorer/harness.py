@@ -19,6 +19,7 @@ from bughunt.fingerprint import route_shape
 from bughunt.oracles import Finding
 from bughunt.page import FetchedPage
 
+from . import destructive_mode
 from .engine import FetchResult
 from .store import ExplorerStore
 
@@ -192,7 +193,17 @@ def _record_bugs(
         ever_reported = store.bug_table.ever_reported(f.fingerprint)
         if live is not None and live.status == "open":
             out.seen_again.append(f)
-            store.bug_table.confirm(live.id, version, now)
+            if destructive_mode.is_suspected(live.evidence) and f.evidence.get("observed") is True:
+                # Suspected before (not opened), its effect seen now (gone from its list, its resource
+                # 404, a redirect after the request): the evidence replaces the suspicion, and the
+                # suspected entry stays in the bug's history. A 2xx page with no confirmation step does
+                # not: a refusal ("you cannot delete this") reads the same.
+                evidence = _evidence(store, f, out.n, now)
+                store.bug_table.insert(
+                    f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n
+                )
+            else:
+                store.bug_table.confirm(live.id, version, now)
             if not dedupe:
                 # Without a bug list the agent cannot know it reported this already.
                 store.bug_table.add_report(

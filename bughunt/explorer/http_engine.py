@@ -24,6 +24,7 @@ from loguru import logger
 
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
+from bughunt.oracles.destructive import destructive_action
 from bughunt.page import FetchedPage
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
@@ -112,6 +113,10 @@ class HttpEngine:
     timeout: float = 10.0
     respect_robots: bool = True
     avoid: str = DEFAULT_AVOID
+    avoid_actions: bool = False
+    """Also never click a route that names a destructive action (`destructive_action`): with
+    --allow-destructive the oracles open those after the walk and judge them by their effect, so the
+    walk stays a reader (a refusal page answering 200 at `/_delete/` is no deletion)."""
     stats: FetchStats = field(default_factory=FetchStats)
     headers: dict[str, str] = field(default_factory=dict, repr=False)
     """Extra request headers (`--header`); values are secrets: never logged, stored or shown."""
@@ -197,7 +202,9 @@ class HttpEngine:
         if known is None:
             if len(self._followable) >= KEPT_ANSWERS:
                 self._followable.clear()
-            avoided = self._avoid is not None and self._avoid.search(route) is not None
+            avoided = (self._avoid is not None and self._avoid.search(route) is not None) or (
+                self.avoid_actions and destructive_action(self.url_of(route)) is not None
+            )
             known = self._followable[route] = not avoided and self.allowed(route)
         return known
 

@@ -6,15 +6,17 @@ resource that the form does not link back to) and the pages that link to a route
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode
 
 from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.oracles.base import OpenedAction
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.reading import is_page_key
 from bughunt.page import FetchedPage
+from bughunt.urls import route_of
 
 from .engine import Engine
 from .graph import ExplorationGraph
@@ -30,9 +32,15 @@ def inspect(
     *,
     allow_destructive: bool,
     clicked_on: str | None = None,
+    opened: MutableMapping[int, OpenedAction] | None = None,
 ) -> list[Finding]:
     """`clicked_on`: the page whose click led here (a button that navigates, no link): it leads to
-    this page before memory has written so."""
+    this page before memory has written so. `opened`: the destructive actions the session opened
+    (`OracleConfig.opened_destructive`); a page of a record the session deleted reports nothing —
+    what it shows (an error, a 404 handled badly) is the exploration's doing, not the site's."""
+
+    if opened and deleted_by_session(page.route, opened.values()):
+        return []
 
     def linked_from(route: str) -> list[str]:
         pages = graph.linking_to(route)
@@ -40,6 +48,7 @@ def inspect(
 
     config = OracleConfig(
         allow_destructive=allow_destructive,
+        opened_destructive=opened,
         known_routes=graph.known_pages,
         linked_from=linked_from,
         loaded=graph.is_state,
@@ -196,6 +205,18 @@ def _unpaged(route: str) -> str:
     path, _, query = route.partition("?")
     kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if not is_page_key(k)]
     return path + (f"?{urlencode(kept)}" if kept else "")
+
+
+def deleted_by_session(route: str, opened: Iterable[OpenedAction]) -> bool:
+    """Whether `route` is a view of a record whose destructive action the session opened and saw act
+    (`/contacts/31/edit` after `/contacts/31/delete`; `/groups/show/3` after `/groups/delete/3`)."""
+    path = route.partition("?")[0]
+    for action in opened:
+        if not action.acted:
+            continue
+        if same_record(path, route_of(action.url).partition("?")[0]):
+            return True
+    return False
 
 
 def may_open(engine: Engine, url: str) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import cache
 
 from bughunt.oracles import Finding
+from bughunt.oracles.base import OpenedAction
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import mulberry32
 
@@ -59,6 +60,11 @@ class Explorer:
         self.view: View = NoMemory()  # built at the start of each run, after expiry
         self.memory_rnd = mulberry32(config.seed)
         self._drop_walk = False
+        self.opened_destructive: dict[int, OpenedAction] = {}
+        """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
+        self.deferred_destructive: dict[object, str] = {}
+        """With --allow-destructive: each destructive control template the walk saw (`control_key`),
+        with the route of the first page that offered it, to open once the walk is over."""
 
     def run(self) -> SessionResult:
         graph, cfg, engine = self.graph, self.config, self.engine
@@ -114,7 +120,19 @@ class Explorer:
         if self.config.force_retest:
             self.graph.force_retest(position)
         status, detail = self._loop(chooser, session_id, position, outcomes)
+        if self.config.allow_destructive and status in ("budget", "done"):
+            self._open_deferred(session_id, self.graph.position or position, outcomes)
         return status, detail, self.graph.position or position
+
+    def _open_deferred(self, session_id: int, position: str, outcomes: list[StepOutcome]) -> None:
+        """--allow-destructive, once the walk is over: open each destructive control template the walk
+        saw, on the first page that offered it (a step that is no click), and report what it did. The
+        walk explored the site as it was; deleting while exploring cost records the walk had yet to
+        see (an author whose books then failed to list, the one post with the planted bug)."""
+        for key, route in list(self.deferred_destructive.items()):
+            if key in self.opened_destructive:
+                continue  # judged on an earlier page of this pass
+            outcomes.append(self._step(session_id, route, position, click=False, opening=True))
 
     def _loop(
         self, chooser: Chooser, session_id: int, position: str, outcomes: list[StepOutcome]
@@ -158,10 +176,11 @@ class Explorer:
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool = False, tokens: int = 0,
-        drop_walk: bool = False, click: bool = True, via: str | None = None,
+        drop_walk: bool = False, click: bool = True, via: str | None = None, opening: bool = False,
     ) -> StepOutcome:  # fmt: skip
         """Load `target`, read the page's facts, run the oracles, and write the step (one transaction).
-        `via` is the remembered page whose link `target` is when that is not `position`."""
+        `via` is the remembered page whose link `target` is when that is not `position`. `opening`: the
+        oracles may open destructive actions (`_open_deferred`); a walk step defers them."""
         graph = self.graph
         cfg = self.config
         # the link's kind and label: on the page the explorer stands on, or the remembered one it jumped past
@@ -190,9 +209,12 @@ class Explorer:
                 page,
                 self.engine,
                 graph,
-                allow_destructive=self.config.allow_destructive,
+                allow_destructive=opening,
+                opened=self.opened_destructive,
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
             )
+            if self.config.allow_destructive and not opening:
+                findings = self._defer(findings, result.final_route or target)
         self.walk.last_text = facts.text if facts is not None else ""
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment
@@ -234,6 +256,18 @@ class Explorer:
         if self.on_step is not None:
             self.on_step(out)
         return out
+
+    def _defer(self, findings: list[Finding], route: str) -> list[Finding]:
+        """The findings of a walk step, less the destructive links it saw unopened: with
+        --allow-destructive their verdict comes from opening them after the walk (`_open_deferred`)."""
+        kept = []
+        for f in findings:
+            key = f.evidence.get("control_key")
+            if f.kind == "unconfirmed_destructive" and "target" in f.evidence and key is not None:
+                self.deferred_destructive.setdefault(key, route)
+            else:
+                kept.append(f)
+        return kept
 
     def _archive(self) -> None:
         """Hand the site map and the bug history to the policy's long-term store, if it keeps one."""

@@ -238,7 +238,9 @@ class ExplorationSummary:
         if self.destructive.get("allow_destructive"):
             lines.append(f"{self.destructive['destructive_actions']} (--allow-destructive)")
         elif any(b.suspected for b in self.bugs):
-            lines.append(f"{destructive_mode.NOT_OPENED} (--allow-destructive opens them)")
+            lines.append(
+                f"{destructive_mode.NOT_OPENED} (--allow-destructive opens them); {destructive_mode.LEADS}"
+            )
         if self.model_reported:
             lines.append(
                 f"reported by the model, not confirmed by any oracle ({len(self.model_reported)}, not counted):"

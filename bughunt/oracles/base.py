@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, get_args
 
@@ -64,6 +64,17 @@ class Finding:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class OpenedAction:
+    """A destructive action the oracles opened (`allow_destructive`), as its template's verdict."""
+
+    url: str
+    acted: bool | None
+    """True: confirmed by its effect; False: opened, no visible effect; None: it asked first (a
+    confirmation page), failed or needed a login — no unconfirmed action."""
+    effect: str
+
+
 @dataclass(frozen=True)
 class OracleConfig:
     """How far the oracles may go on one page (one explorer step).
@@ -84,6 +95,12 @@ class OracleConfig:
     """Edit forms compared with their resource per page."""
     max_destructive: int = 2
     """Destructive actions opened per page (only with `allow_destructive`)."""
+    opened_destructive: MutableMapping[int, OpenedAction] | None = None
+    """The destructive actions the session opened, by control template (`destructive.control_key`):
+    each template is opened once, and its other instances take its verdict unopened, so that a list's
+    Delete link on every row and page deletes one record, not two a page (the walk keeps the data it
+    explores). The one thing an oracle writes: a record of what it did to the site, owned by the
+    session (`Explorer`), never stored. None: no record, every page may open `max_destructive`."""
     known_routes: Callable[[], Iterable[str]] | None = None
     linked_from: Callable[[str], Iterable[str]] | None = None
     loaded: Callable[[str], bool] | None = None

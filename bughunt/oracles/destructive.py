@@ -12,8 +12,12 @@ Two ways to see one, neither naming any site's routes:
   `OracleConfig.allow_destructive` (disposable environments) it is opened and confirmed by its
   observable effect: the item is gone from the page that listed it, or its resource went from 2xx
   to 404/410. A confirmation page (2xx with a confirmation step) clears it.
-  A link whose query says it is already confirmed (`?confirm=1`) is reported confirmed, unopened:
-  its author meant the click to be the confirmation.
+  A link whose query says it is already confirmed (`?confirm=1`) is reported confirmed, unopened
+  (without `allow_destructive`): its author meant the click to be the confirmation; with it, it is
+  opened like any other — its effect is better evidence than its words.
+  A session opens each control template once (`OracleConfig.opened_destructive`): the other rows'
+  Delete links take the first one's verdict unopened, so the exploration does not delete the data it
+  is exploring, one record per page.
 """
 
 from __future__ import annotations
@@ -26,7 +30,15 @@ from loguru import logger
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
-from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, fetch_again
+from bughunt.oracles.base import (
+    DEFAULT_CONFIG,
+    Fetch,
+    Finding,
+    OpenedAction,
+    OracleConfig,
+    evidence,
+    fetch_again,
+)
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.server_error import error_key
@@ -239,6 +251,7 @@ def _judge_opened(page: FetchedPage) -> list[Finding]:
                 action=action,
                 page_heading=heading,
                 redirected=bool(page.redirects),
+                observed=bool(page.redirects),
             ),
         )
     ]
@@ -304,21 +317,35 @@ def check_unconfirmed_destructive(
         return []
     findings = _judge_opened(page)
     opened = 0
+    ledger = config.opened_destructive
     for action in destructive_actions(page):
+        key = control_key(action)
+        earlier = ledger.get(key) if ledger is not None else None
         suspected = True
+        observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
-        if said := confirms_itself(action.url):
-            suspected, effect = False, f"not opened: the link says it is confirmed ({said})"
+        said = confirms_itself(action.url)
+        if earlier is not None:
+            if earlier.acted is None:
+                continue  # its template asked first (or could not be judged): no unconfirmed action
+            suspected, observed = not earlier.acted, bool(earlier.acted)
+            effect = f"not opened: its template was opened at {earlier.url} ({earlier.effect})"
         elif config.allow_destructive and fetch is not None and opened < config.max_destructive:
             opened += 1
             try:
                 judged = _confirm(page, action, fetch)
-            except OSError as err:
+            except OSError as err:  # not judged: another instance of the template may be opened later
                 logger.debug("destructive oracle could not confirm {}: {}", action.url, err)
                 judged = (False, "could not be opened")
+            else:
+                if ledger is not None:
+                    verdict = judged or (None, "a confirmation step")
+                    ledger[key] = OpenedAction(action.url, verdict[0], verdict[1])
             if judged is None:
                 continue  # it asked for confirmation, failed, or needs a login: no unconfirmed action
-            suspected, effect = not judged[0], judged[1]
+            suspected, observed, effect = not judged[0], judged[0], judged[1]
+        elif said:
+            suspected, effect = False, f"not opened: the link says it is confirmed ({said})"
         findings.append(
             Finding(
                 "unconfirmed_destructive",
@@ -331,7 +358,8 @@ def check_unconfirmed_destructive(
                     control=action.control,
                     label=action.label,
                     effect=effect,
-                    control_key=control_key(action),
+                    observed=observed,
+                    control_key=key,
                 ),
                 suspected=suspected,
             )

@@ -193,7 +193,7 @@ def _destructive(data: dict[str, Any]) -> str:
         )
     return (
         '<p class="sub">Destructive actions were not opened (off by default): suspected ones are '
-        "reported unconfirmed.</p>"
+        "reported unconfirmed, as leads to look at that no CI gate counts.</p>"
     )
 
 

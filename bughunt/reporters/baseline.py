@@ -5,7 +5,9 @@ accepted, and the CI gate (`--fail-on`) that reads it.
      "accepted": [{"fingerprint": "...", "kind": "...", "route": "...", "reason": "...", "accepted_at": "..."}]}
 
 `--fail-on none` never fails; `open` fails on any open bug; `new` on an open bug the baseline does not
-accept (with no baseline every open bug is new). Fixed bugs never fail a build.
+accept (with no baseline every open bug is new). Fixed bugs never fail a build, nor do suspected ones
+(a destructive link seen but not opened, `ReportedBug.gates`): they are leads to look at, and a
+baseline never accepts one — the same fingerprint confirmed later (`--allow-destructive`) is new.
 """
 
 from __future__ import annotations
@@ -107,12 +109,13 @@ def load(path: Path) -> Baseline:
 
 
 def accept_open(run: StoredRun, previous: Baseline | None, reason: str | None) -> Baseline:
-    """A baseline accepting every open bug of `run`: entries already in `previous` keep their reason
-    and date; the others get `reason`. Entries of bugs no longer open are dropped."""
+    """A baseline accepting every open bug of `run` that a gate counts (not the suspected ones):
+    entries already in `previous` keep their reason and date; the others get `reason`. Entries of
+    bugs no longer open are dropped."""
     kept = {e.fingerprint: e for e in previous.entries} if previous else {}
     now = datetime.now(UTC).isoformat(timespec="seconds")
     entries = []
-    for bug in run.open_bugs():
+    for bug in run.gating_bugs():
         old = kept.get(bug.fingerprint)
         entries.append(
             Entry(bug.fingerprint, bug.kind, bug.route, old.reason, old.accepted_at)
@@ -127,18 +130,20 @@ def failing(run: StoredRun, fail_on: str, baseline: Baseline | None) -> list[Rep
     if fail_on == "none":
         return []
     accepted = baseline.fingerprints if baseline is not None and fail_on == "new" else frozenset()
-    return [b for b in run.open_bugs() if b.fingerprint not in accepted]
+    return [b for b in run.gating_bugs() if b.fingerprint not in accepted]
 
 
 def check(run: StoredRun, baseline: Baseline) -> dict[str, Any]:
-    """`bughunt baseline check --json`: open bugs not accepted (`new`), accepted and still open, and
-    accepted entries no longer open (`stale`: fixed or gone, safe to drop)."""
-    open_now = {b.fingerprint: b for b in run.open_bugs()}
+    """`bughunt baseline check --json`: open bugs not accepted (`new`), accepted and still open,
+    accepted entries no longer open (`stale`: fixed or gone, safe to drop) and the suspected ones
+    (`suspected`: leads, never new — `ReportedBug.gates`)."""
+    open_now = {b.fingerprint: b for b in run.gating_bugs()}
     accepted = baseline.fingerprints
     return {
         "new": [_brief(b) for fp, b in open_now.items() if fp not in accepted],
         "accepted": [_brief(b) for fp, b in open_now.items() if fp in accepted],
         "stale": [e.as_json() for e in baseline.entries if e.fingerprint not in open_now],
+        "suspected": [_brief(b) for b in run.leads()],
     }
 
 

@@ -1,6 +1,7 @@
 """JUnit XML of an exploration, for CI test tabs: a suite `bughunt.oracles` with one test case per
 oracle run over the visited pages (failed when it has open bugs) and a suite `bughunt.bugs` with one
-test case per bug (failed while open, passed once fixed, skipped when a baseline accepts it)."""
+test case per bug (failed while open, passed once fixed, skipped when a baseline accepts it or while it
+is only suspected: a lead to look at, not a failure — `ReportedBug.gates`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ from xml.etree import ElementTree as ET
 
 from .records import ReportedBug, StoredRun
 
+SUSPECTED = "a lead to look at (--allow-destructive on a disposable copy confirms or clears it)"
+
 
 def junit_xml(run: StoredRun, accepted: frozenset[str] = frozenset()) -> str:
     root = ET.Element("testsuites", name="bughunt")
     oracles = ET.SubElement(root, "testsuite", name="bughunt.oracles")
     for kind in run.oracles:
-        found = [b for b in run.open_bugs() if b.kind == kind]
+        found = [b for b in run.gating_bugs() if b.kind == kind]
         case = ET.SubElement(
             oracles,
             "testcase",
@@ -38,6 +41,10 @@ def junit_xml(run: StoredRun, accepted: frozenset[str] = frozenset()) -> str:
             continue
         if bug.fingerprint in accepted:
             ET.SubElement(case, "skipped", message="accepted in the baseline")
+            continue
+        if bug.suspected:
+            skipped = ET.SubElement(case, "skipped", message=f"suspected, not opened: {SUSPECTED}")
+            skipped.text = _details(bug)
             continue
         failure = ET.SubElement(case, "failure", type=bug.kind, message=bug.message)
         failure.text = _details(bug)

@@ -44,6 +44,14 @@ class ReportedBug:
         return self.status == "open"
 
     @property
+    def gates(self) -> bool:
+        """Whether the bug counts for a CI gate (`--fail-on`, JUnit failures, SARIF problems): open and
+        observed. A suspected one (a destructive link seen, never opened) is a lead for a person to
+        look at: the same link may lead to a confirmation page, so failing a build on it would fail
+        correct sites alike."""
+        return self.open and not self.suspected
+
+    @property
     def seen_iso(self) -> str:
         return datetime.fromtimestamp(self.seen_at, UTC).isoformat(timespec="seconds")
 
@@ -63,6 +71,14 @@ class StoredRun:
 
     def open_bugs(self) -> list[ReportedBug]:
         return [b for b in self.bugs if b.open]
+
+    def gating_bugs(self) -> list[ReportedBug]:
+        """The open bugs a CI gate counts (`ReportedBug.gates`)."""
+        return [b for b in self.bugs if b.gates]
+
+    def leads(self) -> list[ReportedBug]:
+        """The open bugs only suspected (not opened): to look at, never failing a build."""
+        return [b for b in self.bugs if b.open and b.suspected]
 
 
 def reported_bug(bug: Bug, base_url: str, routes: Iterable[str] = ()) -> ReportedBug:

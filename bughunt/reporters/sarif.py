@@ -19,8 +19,19 @@ RULES: dict[str, KindInfo] = KIND_INFO
 
 
 def level(bug: ReportedBug) -> str:
-    """SARIF's level: "error" for a confirmed finding of high severity, else "warning"."""
-    return "error" if severity(bug.kind, bug.suspected) == "high" else "warning"
+    """SARIF's level: "error" for a confirmed finding of high severity, "warning" for the other
+    confirmed ones, "none" for a suspected one (its `kind` is "review", and SARIF allows no other level
+    beside a kind that is not "fail")."""
+    if bug.suspected:
+        return "none"
+    return "error" if severity(bug.kind) == "high" else "warning"
+
+
+def result_kind(bug: ReportedBug) -> str:
+    """SARIF's `kind`: "fail" for an observed bug; "review" ("requires review by a human user to
+    decide if it represents a problem", SARIF 2.1.0 §3.27.9) for a suspected one, which code scanning
+    gates do not count as a failure."""
+    return "review" if bug.suspected else "fail"
 
 
 def sarif_log(run: StoredRun, accepted: frozenset[str] | None = None) -> dict[str, Any]:
@@ -33,6 +44,7 @@ def sarif_log(run: StoredRun, accepted: frozenset[str] | None = None) -> dict[st
         result: dict[str, Any] = {
             "ruleId": bug.kind,
             "ruleIndex": index[bug.kind],
+            "kind": result_kind(bug),
             "level": level(bug),
             "message": {
                 "text": f"{bug.message} ({bug.route}{', suspected: not opened' if bug.suspected else ''})"

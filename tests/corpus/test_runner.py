@@ -54,14 +54,30 @@ def test_scoring_matches_kind_and_fullmatched_route_counts_duplicates_and_false_
         Report("duplicate_pagination", ("/c/3?page=2",), 9, False),  # the same planted bug again
         Report("server_error", ("/r/5/extra",), 3, False),  # no fullmatch
         Report("server_error", ("/x", "/r/8"), 12, False),  # matched by an occurrence's route
-        Report("count_mismatch", ("/c/2?page=2",), 2, True),  # right route, wrong kind
+        Report("count_mismatch", ("/c/2?page=2",), 2, False),  # right route, wrong kind
     ]
     result = score(planted, found)
     assert result.found == {"dup": 7, "500": 12}
     assert [r.routes[0] for r in result.duplicates] == ["/c/3?page=2"]
     assert sorted(r.routes[0] for r in result.false_positives) == ["/c/2?page=2", "/r/5/extra"]
-    assert result.missed == [] and result.suspected == []
+    assert result.missed == [] and result.suspected == [] and result.leads == []
     assert score((), found).found == {} and len(score((), found).false_positives) == len(found)
+
+
+def test_a_suspected_report_is_a_lead_neither_found_nor_false_positive() -> None:
+    """A destructive link not opened reads the same on the clean build (a confirmation page) and the
+    buggy one (a delete on GET): it proves neither, so it is scored as a lead."""
+    planted = (_bug("del", "unconfirmed_destructive", r"/post/\d+/delete/"),)
+    lead = Report("unconfirmed_destructive", ("/post/7/delete/",), 4, True)
+    other = Report("unconfirmed_destructive", ("/tag/x/remove",), 6, True)
+    buggy = score(planted, [lead, other])
+    assert buggy.found == {} and buggy.missed == ["del"] and buggy.suspected == ["del"]
+    assert buggy.false_positives == [] and buggy.leads == [(lead, "del"), (other, None)]
+    clean = score((), [lead])
+    assert clean.false_positives == [] and clean.leads == [(lead, None)]
+    # observed (opened and confirmed by its effect), the same report is a found bug
+    seen = Report("unconfirmed_destructive", ("/post/7/delete/",), 4, False)
+    assert score(planted, [seen]).found == {"del": 4} and score((), [seen]).false_positives == [seen]
 
 
 def test_an_app_file_with_a_bad_kind_or_name_is_one_clear_error(tmp_path: Path) -> None:

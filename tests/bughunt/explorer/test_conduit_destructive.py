@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bughunt.cli import main
+from bughunt.explorer import destructive_mode
 from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
 from tests.support.conduit_client import Client
 
@@ -130,3 +131,101 @@ def test_the_session_confirms_by_the_resource_answering_404_when_the_list_is_sta
     (bug,) = _destructive(data)
     assert bug["route"] == "/items/7/delete" and bug["suspected"] is not allow
     assert state["deleted"] is allow
+
+
+def test_without_the_flag_a_suspected_delete_fails_no_gate(site, tmp_path, capsys):
+    """Unopened, the link is a lead: the text says so, and `--fail-on open` passes a run whose only
+    open bug it is."""
+    assert main([*_explore(site, tmp_path / "s"), "--fail-on", "open"]) == 0
+    out = capsys.readouterr().out
+    assert "[open, suspected]" in out and destructive_mode.LEADS in out
+
+
+def _list_site():
+    """Items 1-3 on `/`, each with its page and a Delete link that deletes on GET and redirects back."""
+    from bughunt.webapp.pages import Response
+    from bughunt.webapp.server import SiteServer
+
+    items = {1, 2, 3}
+    deletes: list[str] = []
+    html = [("Content-Type", "text/html; charset=utf-8")]
+
+    def app(request):
+        path = request.target.split("?")[0]
+        if path == "/":
+            rows = "".join(
+                f'<li><a href="/items/{n}">Item {n}</a> <a href="/items/{n}/delete">Delete</a></li>'
+                for n in sorted(items)
+            )
+            return Response(200, f"<html><body><h1>Items</h1><ul>{rows}</ul></body></html>", tuple(html))
+        parts = path.strip("/").split("/")
+        if len(parts) >= 2 and parts[0] == "items" and parts[1].isdigit() and int(parts[1]) in items:
+            if parts[2:] == ["delete"]:
+                deletes.append(path)
+                items.discard(int(parts[1]))
+                return Response(302, "", (("Location", "/"),))
+            if not parts[2:]:
+                return Response(200, f'<html><body><h1>Item {parts[1]}</h1><a href="/">Back</a></body></html>', tuple(html))  # fmt: skip
+        return Response(404, "<html><body><h1>Not found</h1></body></html>", tuple(html))
+
+    return SiteServer(("127.0.0.1", 0), app), items, deletes
+
+
+def test_the_walk_explores_first_and_deletes_once_when_it_is_over(tmp_path):
+    """With --allow-destructive the walk sees every item as it was; after it, the Delete template is
+    opened once (not twice on the landing page, which left the walk two pages that answered 404)."""
+    from bughunt.explorer.config import SessionConfig
+    from bughunt.explorer.factory import make_policy
+    from bughunt.explorer.http_engine import HttpEngine
+    from bughunt.explorer.loop import Explorer
+    from bughunt.explorer.store import ExplorerStore
+    from bughunt.explorer.summary import summary
+    from bughunt.webapp.server import serving
+
+    server, items, deletes = _list_site()
+    with serving(server) as url:
+        store = ExplorerStore(tmp_path / "s")
+        try:
+            with make_policy("frontier", store=store) as policy:
+                config = SessionConfig(budget=3, allow_destructive=True)
+                result = Explorer(store, HttpEngine(url), policy, config).run()
+            data = summary(store, result)
+        finally:
+            store.close()
+    assert {"/items/1", "/items/2", "/items/3"} <= set(data["pages_visited"])
+    assert len(deletes) == 1 and len(items) == 2 and data["clicks"] == 3
+    (bug,) = _destructive(data)
+    assert not bug["suspected"] and bug["route"] == deletes[0]
+
+
+def _refusing_site():
+    """`/` links its own Delete page, which refuses with a 200 page and no form (a root page that
+    cannot be deleted): opening it changes nothing."""
+    from bughunt.webapp.pages import Response
+    from bughunt.webapp.server import SiteServer
+
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    pages = {
+        "/": '<h1>Home</h1><a href="/about/">About</a> <a href="/_delete/">Delete page</a>',
+        "/about/": '<h1>About</h1><a href="/">Home</a>',
+        "/_delete/": '<h1>Delete "Home"</h1><p>You cannot delete the home page.</p><a href="/">Go back</a>',
+    }
+
+    def app(request):
+        body = pages.get(request.target.split("?")[0])
+        if body is None:
+            return Response(404, "<html><body>Not found</body></html>", html)
+        return Response(200, f"<html><body>{body}</body></html>", html)
+
+    return SiteServer(("127.0.0.1", 0), app)
+
+
+def test_with_the_flag_the_walk_leaves_destructive_addresses_to_the_oracle(site, tmp_path, cli_json):
+    """A walk that clicked `/_delete/` judged the refusal page (2xx, no form) an unconfirmed delete;
+    with --allow-destructive the walk does not click it, and opening it shows no effect: a lead."""
+    from bughunt.webapp.server import serving
+
+    with serving(_refusing_site()) as url:
+        data = cli_json("explore", "--url", url, "--store", str(tmp_path / "s"), "--budget", "3", "--allow-destructive", "--json")  # fmt: skip
+    assert "/_delete/" not in data["pages_visited"]
+    assert [(b["route"], b["suspected"]) for b in _destructive(data)] == [("/_delete/", True)]

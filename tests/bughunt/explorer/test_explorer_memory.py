@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from bughunt.explorer.destructive_mode import is_suspected
 from bughunt.explorer.engine import FetchResult
 from bughunt.explorer.graph import ExplorationGraph, StepWrite
 from bughunt.explorer.store import ExplorerStore
@@ -46,6 +47,19 @@ def _step(store, route, findings, version="1.2", now=100.0, dedupe=True, status=
 
 
 ERR = Finding("server_error", "/search/2", "HTTP 500 Internal Server Error: KeyError 'q'", {"url": "http://h/search/2", "status": 500, "excerpt": "KeyError"})  # fmt: skip
+
+
+def _delete_link(suspected: bool) -> Finding:
+    effect = "not opened (suspected)" if suspected else "gone from the page that listed it"
+    evidence = {
+        "url": "http://h/items",
+        "target": "http://h/items/7/delete",
+        "effect": effect,
+        "observed": not suspected,
+    }
+    return Finding(
+        "unconfirmed_destructive", "/items/7/delete", "destructive GET", evidence, suspected=suspected
+    )
 
 
 @pytest.fixture
@@ -138,3 +152,23 @@ def test_a_store_from_before_a_column_existed_still_opens(tmp_path):
     store = ExplorerStore(tmp_path)
     assert "bug [open @ 1.2] /x server_error fp=fp" in render_working_context(store, "/")
     store.close()
+
+
+def test_a_suspected_bug_observed_later_carries_the_observation(store):
+    """Suspected first (a session without --allow-destructive), opened and confirmed later: the live
+    entry is the observed one, the suspected entry stays in its history; seen suspected again after
+    that, it stays observed."""
+    _step(store, "/items", [_delete_link(True)], now=100)
+    assert is_suspected(store.bug_table.live()[0].evidence)
+    # the address opened by the walk answered 200 with no confirmation step: no effect seen (a refusal
+    # reads the same), so the suspicion stays
+    refusal = {"url": "http://h/items/7/delete", "request": "GET http://h/items/7/delete", "observed": False}
+    opened = Finding("unconfirmed_destructive", "/items/7/delete", "destructive GET", refusal)
+    _step(store, "/items/7/delete", [opened], now=150)
+    assert len(store.bug_table.all()) == 1 and is_suspected(store.bug_table.live()[0].evidence)
+    confirmed = _step(store, "/items", [_delete_link(False)], now=200)
+    assert not confirmed.new_bugs and confirmed.seen_again
+    (live,) = store.bug_table.live()
+    assert not is_suspected(live.evidence) and live.status == "open" and len(store.bug_table.all()) == 2
+    _step(store, "/items", [_delete_link(True)], now=300)
+    assert [is_suspected(b.evidence) for b in store.bug_table.live()] == [False]

@@ -9,6 +9,7 @@ from importlib.resources import files
 import jsonschema
 from junitparser import Failure, JUnitXml, Skipped
 
+from bughunt.reporters import baseline as bl
 from bughunt.reporters.junit import junit_xml
 from bughunt.reporters.records import ReportedBug, StoredRun
 from bughunt.reporters.sarif import sarif_log
@@ -47,8 +48,11 @@ def test_every_shape_is_valid_sarif_with_baseline_states():
     assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in results["f1"]["relatedLocations"]] == [
         "http://127.0.0.1:8001/a/2", "http://127.0.0.1:8001/a/3",
     ]  # fmt: skip
-    assert results["f2"]["level"] == "warning" and results["f2"]["baselineState"] == "unchanged"
-    assert results["f1"]["level"] == "error" and results["f1"]["baselineState"] == "new"
+    # a suspected finding asks for a review (SARIF allows it no level but "none"); an observed one fails
+    assert (results["f2"]["kind"], results["f2"]["level"]) == ("review", "none")
+    assert results["f2"]["baselineState"] == "unchanged"
+    assert (results["f1"]["kind"], results["f1"]["level"]) == ("fail", "error")
+    assert results["f1"]["baselineState"] == "new"
     assert results["f4"]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "/d"
 
 
@@ -64,3 +68,22 @@ def test_junit_fails_open_bugs_skips_accepted_and_passes_fixed(tmp_path):
     assert oracles["server_error"].result and oracles["unescaped_script"].result
     assert oracles["unconfirmed_destructive"].result == []  # its one bug is accepted
     assert "also on: /a/2 /a/3" in by_fp["f1"].result[0].text
+
+
+def test_a_suspected_bug_is_a_lead_no_gate_counts_nor_baseline_accepts():
+    """A destructive link seen but not opened reads the same whether it deletes or leads to a
+    confirmation page: no CI gate fails on it, JUnit skips it, and a baseline never accepts it (so
+    the same fingerprint confirmed later fails `--fail-on new`)."""
+    assert [b.fingerprint for b in RUN.gating_bugs()] == ["f1", "f4"]
+    assert [b.fingerprint for b in RUN.leads()] == ["f2"]
+    assert [b.fingerprint for b in bl.failing(RUN, "open", None)] == ["f1", "f4"]
+    accepted = bl.accept_open(RUN, None, "known")
+    assert accepted.fingerprints == {"f1", "f4"}
+    checked = bl.check(RUN, accepted)
+    assert checked["new"] == [] and [b["fingerprint"] for b in checked["suspected"]] == ["f2"]
+    junit = {s.name: s for s in JUnitXml.fromstring(junit_xml(RUN))}
+    by_fp = {case.name.split()[-1]: case for case in junit["bughunt.bugs"]}
+    assert [type(r) for r in by_fp["f2"].result] == [Skipped]
+    assert "suspected, not opened" in by_fp["f2"].result[0].message
+    oracles = {case.name.split()[0]: case for case in junit["bughunt.oracles"]}
+    assert oracles["unconfirmed_destructive"].result == []
