@@ -44,13 +44,16 @@ from bughunt.page import FetchedPage
 from bughunt.sim.memory import NoMemory
 
 from .engine import FetchResult
-from .facts import PageFacts
+from .facts import PageFacts, way_on_selectors
 from .graph import CLICK_MARK
 from .store import ExplorerStore
 from .views import NoLinksView, View
 
 CLICK_FAILED = "click failed"
 """How an engine's `detail` begins for a click it could not do (`unclickable`)."""
+CHAIN_BROKEN = "click chain broken"
+"""How it begins when a click state's earlier clicks no longer reach the state it was made on: nothing
+is learned of the control then (it was never tried)."""
 
 
 def control_shape(route: str, page: str, selector: str | None = None) -> str:
@@ -104,9 +107,14 @@ def lessons(
             return ((shape, "shown_before"),) if _shown_before(store, target, page, shape, new) else ()
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         made = result.page.clicked_from if result.page is not None else None
-        if same or (made is not None and result.page is not None and same_document(made[0], result.page)):
-            return ((control_shape(target, page, selector), "same_state"),)
-        return ()
+        if made is not None and result.page is not None:
+            if CLICK_MARK in page and selector in way_on_selectors(made[0]):
+                return ()  # "›" past a list's last page says nothing of "›" on the other lists' pages
+            if same_document(made[0], result.page):
+                return ((control_shape(target, page, selector), "same_state"),)
+            if selector in way_on_selectors(made[0]):
+                return ()  # the list's next page: rows of its own in the same markup
+        return ((control_shape(target, page, selector), "same_state"),) if same else ()
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
     if why is None:

@@ -183,8 +183,9 @@ class Explorer:
             version, writes = self.versions.observe(
                 page, result.final_route or target, version, explored_any, confirmed=False
             )
-            facts = read_page(page, self.engine)
-            self.hints.absorb(facts, target if CLICK_MARK in target else None)
+            state = target if CLICK_MARK in target else None
+            facts = read_page(page, self.engine, state)
+            self.hints.absorb(facts, state)
             clicked = graph.click_of(target)
             findings = inspect(
                 page,
