@@ -854,8 +854,7 @@ class BrowserEngine(HttpEngine):
                 # The state this click was made on is not there any more (the list got shorter, a
                 # click of the way there navigated): not this control's failure, so nothing is
                 # learned of it (`idle_controls` reads only a `CLICK_FAILED` detail).
-                why = done.detail if isinstance(done, FetchResult) else "it left the page"
-                return FetchResult("blocked", route, self.url_of(route), detail=f"{CHAIN_BROKEN} ({why})")
+                return FetchResult("blocked", route, self.url_of(route), detail=CHAIN_BROKEN)
             page = done
         done = self._click(route, action.selector, page, action.label)
         return done if isinstance(done, FetchResult) else self.classify(route, done)

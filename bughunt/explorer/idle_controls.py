@@ -12,7 +12,7 @@ A click teaches the harness (never the model) what kind of control it was:
 - `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
   showed on another page (a menu in the page's chrome: its items do not depend on the page);
 - `unclickable`: a click the browser could not do (the control is hidden, say a close button in a
-  collapsed alert, disabled or covered): the control in that place (its `placed_shape`: positions
+  collapsed alert, disabled or covered) or whose navigation its gate refused: the control in that place (its `placed_shape`: positions
   kept, so a disabled "Previous" does not stand for "Next") is as hidden on every page, once it
   failed on two (one failure may be one record's: a button hidden for that item only);
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
@@ -51,6 +51,9 @@ from .views import NoLinksView, View
 
 CLICK_FAILED = "click failed"
 """How an engine's `detail` begins for a click it could not do (`unclickable`)."""
+REFUSED_CLICKS = (CLICK_FAILED, "gate refused")
+"""How it begins for a click that could not be done or whose navigation the browser's gate refused (it
+left the origin): the control in that place is refused alike on every page (`unclickable`)."""
 CHAIN_BROKEN = "click chain broken"
 """How it begins when a click state's earlier clicks no longer reach the state it was made on: nothing
 is learned of the control then (it was never tried)."""
@@ -84,11 +87,11 @@ def lessons(
     load; a click in place that `found` a new bug led somewhere after all). A GET that changed state
     also teaches its counterparts the page after newly offers
     (`/unfollow` after `/follow`): flipping it back is the same control."""
-    if click is not None and result.outcome == "blocked" and result.detail.startswith(CLICK_FAILED):
+    if click is not None and result.outcome == "blocked" and result.detail.startswith(REFUSED_CLICKS):
         # Twice, on two pages: one failure may be that page's (a button hidden for one record only).
         placed = placed_shape(click[1])
         again = any(
-            s.route != target and s.outcome == "blocked" and s.detail == "click_failed"
+            s.route != target and s.outcome == "blocked" and s.detail in ("click_failed", "gate_refused")
             and (other := store.link_table.click_of(s.route)) is not None and placed_shape(other[1]) == placed
             for s in store.history.steps()
         )  # fmt: skip
@@ -108,11 +111,14 @@ def lessons(
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         made = result.page.clicked_from if result.page is not None else None
         if made is not None and result.page is not None:
-            if CLICK_MARK in page and selector in way_on_selectors(made[0]):
+            way_on = selector in way_on_selectors(made[0])
+            if CLICK_MARK in page and way_on:
                 return ()  # "›" past a list's last page says nothing of "›" on the other lists' pages
-            if same_document(made[0], result.page):
+            if same_document(made[0], result.page) or not shows_new_words(made[0], result.page):
+                # Nothing to see that the page did not show: a menu or sidebar folded away, a panel
+                # whose text the page already held, a control whose write was refused.
                 return ((control_shape(target, page, selector), "same_state"),)
-            if selector in way_on_selectors(made[0]):
+            if way_on:
                 return ()  # the list's next page: rows of its own in the same markup
         return ((control_shape(target, page, selector), "same_state"),) if same else ()
     shape = control_shape(target, position)
@@ -167,6 +173,11 @@ def same_document(before: FetchedPage, after: FetchedPage) -> bool:
     if before.document.text() != after.document.text():
         return False
     return [n.tag for n in before.document.iter()] == [n.tag for n in after.document.iter()]
+
+
+def shows_new_words(before: FetchedPage, after: FetchedPage) -> bool:
+    """Whether `after` shows a word `before` did not show."""
+    return not set(after.visible_text.split()) <= set(before.visible_text.split())
 
 
 def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:

@@ -1,0 +1,56 @@
+"""Clicks that show nothing new are learned though they change the page's elements: a sidebar folded
+away (elements gone, no word or link the page did not show) is `same_state` after one click, and a
+control whose navigation the browser's gate refuses (it leaves the origin) is `unclickable` after two
+pages — where each was clicked again on every page that carries it."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from bughunt.explorer.config import SessionConfig
+from bughunt.explorer.factory import make_engine, make_policy
+from bughunt.explorer.graph import ExplorationGraph
+from bughunt.explorer.idle_controls import control_shape
+from bughunt.explorer.loop import Explorer
+from bughunt.explorer.store import ExplorerStore
+from tests.support.loopback import QuietHandler, serving
+
+pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+
+CHROME = (
+    '<button type="button" id="fold" onclick="document.getElementById(\'side\').outerHTML = \'\'">Menu</button>'
+    '<aside id="side"><p><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a> <a href="/d">D</a></p></aside>'
+    '<a href="#" id="out" onclick="location.href=\'http://elsewhere.test/manual\'; return false">Manual</a>'
+)
+
+
+class _Site(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        names = {"/": "Home", "/a": "Apples", "/b": "Bananas", "/c": "Cherries", "/d": "Dates"}
+        if self.path not in names:
+            return self.reply(404, "<html><body>no</body></html>")
+        body = f"<h1>{names[self.path]}</h1><p>All about {names[self.path].lower()}.</p>"
+        self.reply(200, f"<html><head><title>Fruit</title></head><body>{CHROME}{body}</body></html>")
+
+
+def test_a_fold_and_a_way_off_the_site_are_learned_not_clicked_on_every_page(tmp_path) -> None:
+    store = ExplorerStore(tmp_path / "s")
+    with serving(_Site) as url:
+        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                Explorer(store, engine, policy, SessionConfig(budget=20, retries=0)).run()
+            graph = ExplorationGraph(store)
+            clicks = [graph.click_of(s.route) for s in store.history.steps() if "#click-" in s.route]
+            selectors = [c[1] for c in clicks if c is not None]
+            learned = graph.idle_controls()
+            assert selectors.count("#fold") == 1, selectors
+            assert learned.get(control_shape("/#click-x", "/", "#fold")) == "same_state", learned
+            assert selectors.count("#out") == 2, selectors
+            assert learned.get("click@ #out") == "unclickable", learned
+            assert {"/a", "/b", "/c", "/d"} <= set(graph.visited())
+        finally:
+            engine.close()
+            store.close()
