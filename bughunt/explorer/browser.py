@@ -37,6 +37,7 @@ from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
 from .engine import FetchResult
+from .facts import way_on_selectors
 from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
@@ -917,7 +918,12 @@ class BrowserEngine(HttpEngine):
         if not response:
             # a new state of the same document (its URL may have changed by `pushState`, as a
             # single-page app's pager does): the oracles may compare it with the page it was made from
-            page = replace(page, clicked_from=(before, label or _label_of(before, selector)))
+            label = label or _label_of(before, selector)
+            if not label and selector in way_on_selectors(before):
+                # An icon without words that the pager reads as its way on: the oracles read what
+                # the click was from its label (`lists.clicked_previous_page`), on any page of the list.
+                label = "›"
+            page = replace(page, clicked_from=(before, label))
         return page
 
     # -- logging in ------------------------------------------------------------------------------

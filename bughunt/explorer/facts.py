@@ -73,9 +73,9 @@ def turned_page(page: FetchedPage) -> bool:
     return bool(items(page) - items(page.clicked_from[0]))
 
 
-def read_page(page: FetchedPage, engine: Engine, state: str | None = None) -> PageFacts:
-    """The facts of a page loaded as a page (outcome "page"); `state` is the click state's route it was
-    loaded as, when it is one (`<page>#click-…`)."""
+def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:
+    """The facts of a page loaded as a page (outcome "page"); `state` is (the click state's route it was
+    loaded as, the selector of its last click), when it is one (`<page>#click-…`)."""
     here = engine.route_of(page.url)
     own = safe_route(here) if here is not None else None
     walked = page_actions(page)  # made once per page, shared with the engine and the oracles
@@ -97,12 +97,18 @@ def read_page(page: FetchedPage, engine: Engine, state: str | None = None) -> Pa
         origin, depth = origin.clicked_from[0], depth + 1
     origin = origin if depth and engine.can_click and engine.route_of(origin.url) == here else None
     there = {a.selector for a in engine.actions(origin) if a.kind == "click"} if origin is not None else None
-    # ... except the way to the list's next page on a state that turned the list's page: "›" on page 2
-    # is not "›" on page 1. It is made on this state, replayed after the clicks that reached it
-    # (`MAX_CHAIN` at most), or page 3 of a list a script pages would be the state page 2 already is.
+    # ... except the way to the list's next page on a state its way on made, that turned the list's
+    # page: "›" on page 2 is not "›" on page 1. It is made on this state, replayed after the clicks
+    # that reached it (`MAX_CHAIN` at most), or page 3 of a list a script pages would be the state
+    # page 2 already is.
     chained = (
-        state
-        if origin is not None and state is not None and depth < MAX_CHAIN and turned_page(page)
+        state[0]
+        if origin is not None
+        and state is not None
+        and depth < MAX_CHAIN
+        and page.clicked_from is not None
+        and state[1] in way_on_selectors(page.clicked_from[0])
+        and turned_page(page)
         else None
     )
     for action in engine.actions(page):

@@ -105,15 +105,17 @@ def lessons(
         new = _new_links(facts.links, store.link_table.of(page))
         if found or final != target or before is None:
             return ()
+        made = result.page.clicked_from if result.page is not None else None
+        if made is not None and selector in way_on_selectors(made[0]) and (new or CLICK_MARK in page):
+            # The list's next page (the same page reached another way shows the same rows: no menu),
+            # or "›" past a list's last page, which says nothing of the other lists'.
+            return ()
         if new:
             shape = control_shape(target, page, selector)
             return ((shape, "shown_before"),) if _shown_before(store, target, page, shape, new) else ()
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
-        made = result.page.clicked_from if result.page is not None else None
         if made is not None and result.page is not None:
             way_on = selector in way_on_selectors(made[0])
-            if CLICK_MARK in page and way_on:
-                return ()  # "›" past a list's last page says nothing of "›" on the other lists' pages
             if same_document(made[0], result.page) or not shows_new_words(made[0], result.page):
                 # Nothing to see that the page did not show: a menu or sidebar folded away, a panel
                 # whose text the page already held, a control whose write was refused.

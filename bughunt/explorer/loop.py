@@ -183,9 +183,9 @@ class Explorer:
             version, writes = self.versions.observe(
                 page, result.final_route or target, version, explored_any, confirmed=False
             )
-            state = target if CLICK_MARK in target else None
-            facts = read_page(page, self.engine, state)
-            self.hints.absorb(facts, state)
+            made_by = graph.click_of(target)
+            facts = read_page(page, self.engine, (target, made_by[1]) if made_by is not None else None)
+            self.hints.absorb(facts, target if CLICK_MARK in target else None)
             clicked = graph.click_of(target)
             findings = inspect(
                 page,
