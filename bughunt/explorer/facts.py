@@ -62,15 +62,21 @@ def way_on_selectors(page: FetchedPage) -> set[str]:
 
 
 def turned_page(page: FetchedPage) -> bool:
-    """Whether a click in place showed items in the page's lists that the page it was made on did not
-    (another page of a list), not a control that added a link beside itself or changed nothing."""
+    """Whether a click in place showed items in the page's lists that none of the states before it
+    showed (another page of a list), not a control that added a link beside itself, changed nothing,
+    or went back to a page the clicks had shown."""
     if page.clicked_from is None:
         return False
 
     def items(p: FetchedPage) -> set[str]:
         return {" ".join(i.text().split()) for _, _, run in item_runs(p.document) for i in run}
 
-    return bool(items(page) - items(page.clicked_from[0]))
+    shown: set[str] = set()
+    before: FetchedPage | None = page.clicked_from[0]
+    while before is not None:
+        shown |= items(before)
+        before = before.clicked_from[0] if before.clicked_from is not None else None
+    return bool(items(page) - shown)
 
 
 def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:

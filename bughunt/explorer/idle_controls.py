@@ -4,7 +4,9 @@ A click teaches the harness (never the model) what kind of control it was:
 
 - `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
   the page did not have and left its DOM structure as it was, or changed only attribute values (the
-  class that opens a menu or shows a collapsed panel: same elements, same text);
+  class that opens a menu or shows a collapsed panel: same elements, same text), or showed no word
+  the page did not show, or showed no new link here nor on another page where a control of its shape
+  was clicked (a chrome menu of words: two samples);
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
@@ -116,6 +118,11 @@ def lessons(
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         if made is not None and result.page is not None:
             way_on = selector in way_on_selectors(made[0])
+            shape = control_shape(target, page, selector)
+            if not way_on and _no_links_before(store, target, page, shape):
+                # No way onward here, nor on another page where a control of its shape was clicked
+                # (a menu of the page's chrome that shows words, never links): two samples showed it.
+                return ((shape, "same_state"),)
             if same_document(made[0], result.page) or not shows_new_words(made[0], result.page):
                 # Nothing to see that the page did not show: a menu or sidebar folded away, a panel
                 # whose text the page already held, a control whose write was refused.
@@ -175,6 +182,22 @@ def same_document(before: FetchedPage, after: FetchedPage) -> bool:
     if before.document.text() != after.document.text():
         return False
     return [n.tag for n in before.document.iter()] == [n.tag for n in after.document.iter()]
+
+
+def _no_links_before(store: ExplorerStore, target: str, page: str, shape: str) -> bool:
+    """Did a click of the same shape on another page, loaded as a page, show no link its page did not
+    have."""
+    for route, there, selector in store.link_table.clicks():
+        if route == target or there == page or control_shape(route, there, selector) != shape:
+            continue
+        visit = store.visits.page(route)
+        if (
+            visit is not None
+            and visit.outcome == "page"
+            and not _new_links(store.link_table.of(route), store.link_table.of(there))
+        ):
+            return True
+    return False
 
 
 def shows_new_words(before: FetchedPage, after: FetchedPage) -> bool:

@@ -15,7 +15,7 @@ from bughunt.actions import Action
 from bughunt.explorer.browser import BrowserEngine
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_engine, make_policy
-from bughunt.explorer.facts import read_page
+from bughunt.explorer.facts import read_page, turned_page
 from bughunt.explorer.graph import MAX_CHAIN, ExplorationGraph
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
@@ -150,3 +150,20 @@ def test_a_repeat_on_the_fourth_page_of_a_list_paged_in_place_is_found(tmp_path)
         finally:
             engine.close()
             store.close()
+
+
+def test_a_list_s_last_page_has_no_way_on_and_going_back_turns_no_page() -> None:
+    from bughunt.oracles.lists import pager_ways_on
+
+    # the last page: "›" disabled, "‹" the one enabled icon — the way back, not on
+    last = _list_page(3).body.replace('class="next"', 'class="next disabled"')
+    last = last.replace(">‹<", '><svg data-icon="angle-left"></svg><').replace(
+        ">›<", '><svg data-icon="angle-right"></svg><'
+    )
+    page = replace(_list_page(3), body=last)
+    assert pager_ways_on(page) == []
+    # page 1 → 2 → "‹" → page 1 again: nothing the clicks had not shown, no page to chain on from
+    first = _list_page(1)
+    second = _list_page(2, clicked_from=first, label="›")
+    back = _list_page(1, clicked_from=second, label="")
+    assert turned_page(second) and not turned_page(back)

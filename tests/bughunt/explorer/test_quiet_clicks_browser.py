@@ -1,5 +1,6 @@
 """Clicks that show nothing new are learned though they change the page's elements: a sidebar folded
-away (elements gone, no word or link the page did not show) is `same_state` after one click, and a
+away (elements gone, no word or link the page did not show) is `same_state` after one click, one that
+shows words but no link after two pages, and a
 control whose navigation the browser's gate refuses (it leaves the origin) is `unclickable` after two
 pages — where each was clicked again on every page that carries it."""
 
@@ -23,6 +24,8 @@ CHROME = (
     '<button type="button" id="fold" onclick="document.getElementById(\'side\').outerHTML = \'\'">Menu</button>'
     '<aside id="side"><p><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a> <a href="/d">D</a></p></aside>'
     '<a href="#" id="out" onclick="location.href=\'http://elsewhere.test/manual\'; return false">Manual</a>'
+    '<button type="button" id="info" onclick="this.insertAdjacentHTML(\'afterend\', '
+    "'<p>Open daily at ' + location.pathname + '</p>')\">Info</button>"
 )
 
 
@@ -48,6 +51,9 @@ def test_a_fold_and_a_way_off_the_site_are_learned_not_clicked_on_every_page(tmp
             learned = graph.idle_controls()
             assert selectors.count("#fold") == 1, selectors
             assert learned.get(control_shape("/#click-x", "/", "#fold")) == "same_state", learned
+            # a control that shows words but never a link: sampled on two pages, then learned
+            assert selectors.count("#info") == 2, selectors
+            assert learned.get(control_shape("/#click-x", "/", "#info")) == "same_state", learned
             assert selectors.count("#out") == 2, selectors
             assert learned.get("click@ #out") == "unclickable", learned
             assert {"/a", "/b", "/c", "/d"} <= set(graph.visited())
