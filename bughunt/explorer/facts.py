@@ -98,10 +98,10 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     # A click state's clicks are made again on the page it was clicked on (the URL is that page's):
     # a control that is no click there (a pager's "‹", disabled on the first page, enabled on the
     # second) would do nothing, and teach that its shape — "›" too — leads nowhere.
-    origin, depth = page, 0
-    while origin.clicked_from is not None:  # the page as loaded, before the clicks that made this state
-        origin, depth = origin.clicked_from[0], depth + 1
-    origin = origin if depth and engine.can_click and engine.route_of(origin.url) == here else None
+    loaded, depth = page, 0
+    while loaded.clicked_from is not None:  # the page as loaded, before the clicks that made this state
+        loaded, depth = loaded.clicked_from[0], depth + 1
+    origin = loaded if depth and engine.can_click and engine.route_of(loaded.url) == here else None
     there = {a.selector for a in engine.actions(origin) if a.kind == "click"} if origin is not None else None
     # ... except the way to the list's next page on a state its way on made, that turned the list's
     # page: "›" on page 2 is not "›" on page 1. It is made on this state, replayed after the clicks
