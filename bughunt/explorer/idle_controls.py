@@ -14,9 +14,10 @@ A click teaches the harness (never the model) what kind of control it was:
 - `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
   showed on another page (a menu in the page's chrome: its items do not depend on the page);
 - `unclickable`: a click the browser could not do (the control is hidden, say a close button in a
-  collapsed alert, disabled or covered) or whose navigation its gate refused: the control in that place (its `placed_shape`: positions
-  kept, so a disabled "Previous" does not stand for "Next") is as hidden on every page, once it
-  failed on two (one failure may be one record's: a button hidden for that item only);
+  collapsed alert, disabled or covered) or whose navigation its gate refused: the control in that
+  place (its `placed_shape`: positions kept, so a disabled "Previous" does not stand for "Next") is
+  as hidden on every page, once it failed on two (one failure may be one record's: a button hidden
+  for that item only);
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
   `bughunt.oracles.unsafe_get.STATE_VERBS`) and that answered with the page it was clicked on, re-
   rendered (its structure at the new address) — one of a shape is enough to see what it does; a
@@ -126,7 +127,7 @@ def lessons(
             if same_document(made[0], result.page) or not shows_new_words(made[0], result.page):
                 # Nothing to see that the page did not show: a menu or sidebar folded away, a panel
                 # whose text the page already held, a control whose write was refused.
-                return ((control_shape(target, page, selector), "same_state"),)
+                return ((shape, "same_state"),)
             if way_on:
                 return ()  # the list's next page: rows of its own in the same markup
         return ((control_shape(target, page, selector), "same_state"),) if same else ()
