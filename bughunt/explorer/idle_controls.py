@@ -4,9 +4,10 @@ A click teaches the harness (never the model) what kind of control it was:
 
 - `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
   the page did not have and left its DOM structure as it was, or changed only attribute values (the
-  class that opens a menu or shows a collapsed panel: same elements, same text), or showed no word
-  the page did not show, or showed no new link here nor on another page where a control of its shape
-  was clicked (a chrome menu of words: two samples);
+  class that opens a menu or shows a collapsed panel: same elements, same text); and — for the
+  control in its place only (`placed_shape`) — a click that showed no word the page did not show,
+  or no new link here nor where the control in that place was clicked on another page (a chrome
+  menu of words: two samples);
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
@@ -117,20 +118,21 @@ def lessons(
             shape = control_shape(target, page, selector)
             return ((shape, "shown_before"),) if _shown_before(store, target, page, shape, new) else ()
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
+        shape = control_shape(target, page, selector)
         if made is not None and result.page is not None:
-            way_on = selector in way_on_selectors(made[0])
-            shape = control_shape(target, page, selector)
-            if not way_on and _no_links_before(store, target, page, shape):
-                # No way onward here, nor on another page where a control of its shape was clicked
-                # (a menu of the page's chrome that shows words, never links): two samples showed it.
+            if same_document(made[0], result.page):
                 return ((shape, "same_state"),)
-            if same_document(made[0], result.page) or not shows_new_words(made[0], result.page):
-                # Nothing to see that the page did not show: a menu or sidebar folded away, a panel
-                # whose text the page already held, a control whose write was refused.
-                return ((shape, "same_state"),)
-            if way_on:
+            if selector in way_on_selectors(made[0]):
                 return ()  # the list's next page: rows of its own in the same markup
-        return ((control_shape(target, page, selector), "same_state"),) if same else ()
+            # Nothing to see that the page did not show (a sidebar folded away, a button whose write
+            # was refused), or no way onward here nor where the control in this place was clicked on
+            # another page (a menu of words, never links: two samples): learned for the control in
+            # its place only, where these lessons are weakest — "Follow" beside "Edit" in a profile's
+            # toolbar is one shape without positions, and a refused follow would stop the edit form.
+            placed = placed_shape(selector)
+            if not shows_new_words(made[0], result.page) or _no_links_before(store, target, page, placed):
+                return ((placed, "same_state"),)
+        return ((shape, "same_state"),) if same else ()
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
     if why is None:
@@ -185,11 +187,11 @@ def same_document(before: FetchedPage, after: FetchedPage) -> bool:
     return [n.tag for n in before.document.iter()] == [n.tag for n in after.document.iter()]
 
 
-def _no_links_before(store: ExplorerStore, target: str, page: str, shape: str) -> bool:
-    """Did a click of the same shape on another page, loaded as a page, show no link its page did not
-    have."""
+def _no_links_before(store: ExplorerStore, target: str, page: str, placed: str) -> bool:
+    """Did a click of the control in the same place (`placed_shape`) on another page, loaded as a page,
+    show no link its page did not have."""
     for route, there, selector in store.link_table.clicks():
-        if route == target or there == page or control_shape(route, there, selector) != shape:
+        if route == target or there == page or placed_shape(selector) != placed:
             continue
         visit = store.visits.page(route)
         if (

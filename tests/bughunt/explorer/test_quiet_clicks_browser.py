@@ -13,7 +13,6 @@ import pytest
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.factory import make_engine, make_policy
 from bughunt.explorer.graph import ExplorationGraph
-from bughunt.explorer.idle_controls import control_shape
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
 from tests.support.loopback import QuietHandler, serving
@@ -50,13 +49,54 @@ def test_a_fold_and_a_way_off_the_site_are_learned_not_clicked_on_every_page(tmp
             selectors = [c[1] for c in clicks if c is not None]
             learned = graph.idle_controls()
             assert selectors.count("#fold") == 1, selectors
-            assert learned.get(control_shape("/#click-x", "/", "#fold")) == "same_state", learned
+            assert learned.get("click@ #fold") == "same_state", learned
             # a control that shows words but never a link: sampled on two pages, then learned
             assert selectors.count("#info") == 2, selectors
-            assert learned.get(control_shape("/#click-x", "/", "#info")) == "same_state", learned
+            assert learned.get("click@ #info") == "same_state", learned
             assert selectors.count("#out") == 2, selectors
             assert learned.get("click@ #out") == "unclickable", learned
             assert {"/a", "/b", "/c", "/d"} <= set(graph.visited())
+        finally:
+            engine.close()
+            store.close()
+
+
+FOLLOW_JS = "fetch('/follow', {method: 'POST'}).catch(() => { more.innerHTML = '<b class=alert>Could not follow</b>' })"
+DETAILS_JS = "more.innerHTML = '<i>Shown on ' + location.pathname + '</i>'"
+TOOLS = (
+    f'<div class="tools"><div><button type="button" onclick="{FOLLOW_JS}">Follow</button></div>'
+    f'<div><button type="button" onclick="{DETAILS_JS}">Details</button></div></div><p id="more"></p>'
+)
+
+
+class _Profiles(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        names = {"/": "Home", "/a": "Ann", "/b": "Bob", "/c": "Cy"}
+        if self.path not in names:
+            return self.reply(404, "<html><body>no</body></html>")
+        nav = '<p><a href="/a">Ann</a> <a href="/b">Bob</a> <a href="/c">Cy</a></p>'
+        body = f"<h1>{names[self.path]}</h1>{nav}{TOOLS}"
+        self.reply(200, f"<html><head><title>People</title></head><body>{body}</body></html>")
+
+
+def test_a_lesson_of_a_refused_write_holds_for_its_place_not_for_the_button_beside_it(tmp_path) -> None:
+    # "Follow" (its POST refused, an alert added) and "Details" are one shape without positions.
+    store = ExplorerStore(tmp_path / "s")
+    with serving(_Profiles) as url:
+        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                Explorer(store, engine, policy, SessionConfig(budget=20, retries=0)).run()
+            graph = ExplorationGraph(store)
+            clicks = [graph.click_of(s.route) for s in store.history.steps() if "#click-" in s.route]
+            selectors = [c[1] for c in clicks if c is not None]
+            follow = "html > body > div > div:nth-of-type(1) > button"
+            details = "html > body > div > div:nth-of-type(2) > button"
+            # Two buttons of one shape, each clicked, neither showing a link: what one teaches holds
+            # for the control in its place, never for the other button beside it.
+            assert selectors.count(follow) >= 1 and selectors.count(details) >= 1, selectors
+            learned = graph.idle_controls()
+            assert "click html > body > div > div > button" not in learned, learned
         finally:
             engine.close()
             store.close()
