@@ -5,9 +5,7 @@ A click teaches the harness (never the model) what kind of control it was:
 - `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
   the page did not have and left its DOM structure as it was, or changed only attribute values (the
   class that opens a menu or shows a collapsed panel: same elements, same text); and — for the
-  control in its place only (`placed_shape`) — a click that showed no word the page did not show,
-  or no new link here nor where the control in that place was clicked on another page (a chrome
-  menu of words: two samples);
+  control in its place only (`placed_shape`) — a click that showed no word the page did not show;
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
@@ -125,13 +123,11 @@ def lessons(
             if selector in way_on_selectors(made[0]):
                 return ()  # the list's next page: rows of its own in the same markup
             # Nothing to see that the page did not show (a sidebar folded away, a button whose write
-            # was refused), or no way onward here nor where the control in this place was clicked on
-            # another page (a menu of words, never links: two samples): learned for the control in
-            # its place only, where these lessons are weakest — "Follow" beside "Edit" in a profile's
-            # toolbar is one shape without positions, and a refused follow would stop the edit form.
-            placed = placed_shape(selector)
-            if not shows_new_words(made[0], result.page) or _no_links_before(store, target, page, placed):
-                return ((placed, "same_state"),)
+            # was refused): learned for the control in its place only — "Follow" beside "Edit" in a
+            # profile's toolbar is one shape without positions. Not from other pages' clicks of it:
+            # your own profile holds "Edit" where the others hold "Follow".
+            if not shows_new_words(made[0], result.page):
+                return ((placed_shape(selector), "same_state"),)
         return ((shape, "same_state"),) if same else ()
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
@@ -185,22 +181,6 @@ def same_document(before: FetchedPage, after: FetchedPage) -> bool:
     if before.document.text() != after.document.text():
         return False
     return [n.tag for n in before.document.iter()] == [n.tag for n in after.document.iter()]
-
-
-def _no_links_before(store: ExplorerStore, target: str, page: str, placed: str) -> bool:
-    """Did a click of the control in the same place (`placed_shape`) on another page, loaded as a page,
-    show no link its page did not have."""
-    for route, there, selector in store.link_table.clicks():
-        if route == target or there == page or placed_shape(selector) != placed:
-            continue
-        visit = store.visits.page(route)
-        if (
-            visit is not None
-            and visit.outcome == "page"
-            and not _new_links(store.link_table.of(route), store.link_table.of(there))
-        ):
-            return True
-    return False
 
 
 def shows_new_words(before: FetchedPage, after: FetchedPage) -> bool:

@@ -1,6 +1,5 @@
 """Clicks that show nothing new are learned though they change the page's elements: a sidebar folded
-away (elements gone, no word or link the page did not show) is `same_state` after one click, one that
-shows words but no link after two pages, and a
+away (elements gone, no word or link the page did not show) is `same_state` after one click, and a
 control whose navigation the browser's gate refuses (it leaves the origin) is `unclickable` after two
 pages — where each was clicked again on every page that carries it."""
 
@@ -23,8 +22,6 @@ CHROME = (
     '<button type="button" id="fold" onclick="document.getElementById(\'side\').outerHTML = \'\'">Menu</button>'
     '<aside id="side"><p><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a> <a href="/d">D</a></p></aside>'
     '<a href="#" id="out" onclick="location.href=\'http://elsewhere.test/manual\'; return false">Manual</a>'
-    '<button type="button" id="info" onclick="this.insertAdjacentHTML(\'afterend\', '
-    "'<p>Open daily at ' + location.pathname + '</p>')\">Info</button>"
 )
 
 
@@ -50,9 +47,6 @@ def test_a_fold_and_a_way_off_the_site_are_learned_not_clicked_on_every_page(tmp
             learned = graph.idle_controls()
             assert selectors.count("#fold") == 1, selectors
             assert learned.get("click@ #fold") == "same_state", learned
-            # a control that shows words but never a link: sampled on two pages, then learned
-            assert selectors.count("#info") == 2, selectors
-            assert learned.get("click@ #info") == "same_state", learned
             assert selectors.count("#out") == 2, selectors
             assert learned.get("click@ #out") == "unclickable", learned
             assert {"/a", "/b", "/c", "/d"} <= set(graph.visited())
@@ -71,11 +65,13 @@ TOOLS = (
 
 class _Profiles(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        names = {"/": "Home", "/a": "Ann", "/b": "Bob", "/c": "Cy"}
+        names = {"/": "Home", "/a": "Ann", "/b": "Bob", "/c": "Cy", "/me": "Me", "/edit": "Edit me"}
         if self.path not in names:
             return self.reply(404, "<html><body>no</body></html>")
-        nav = '<p><a href="/a">Ann</a> <a href="/b">Bob</a> <a href="/c">Cy</a></p>'
-        body = f"<h1>{names[self.path]}</h1>{nav}{TOOLS}"
+        nav = '<p><a href="/a">Ann</a> <a href="/b">Bob</a> <a href="/c">Cy</a> <a href="/me">Me</a></p>'
+        # your own profile holds "Edit" where the others hold "Follow" (a script's navigation)
+        tools = TOOLS.replace(FOLLOW_JS, "location.assign('/ed' + 'it')") if self.path == "/me" else TOOLS
+        body = f"<h1>{names[self.path]}</h1>{nav}{tools}"
         self.reply(200, f"<html><head><title>People</title></head><body>{body}</body></html>")
 
 
@@ -86,7 +82,7 @@ def test_a_lesson_of_a_refused_write_holds_for_its_place_not_for_the_button_besi
         engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
         try:
             with make_policy("planner", store=store) as policy:
-                Explorer(store, engine, policy, SessionConfig(budget=20, retries=0)).run()
+                Explorer(store, engine, policy, SessionConfig(budget=30, retries=0)).run()
             graph = ExplorationGraph(store)
             clicks = [graph.click_of(s.route) for s in store.history.steps() if "#click-" in s.route]
             selectors = [c[1] for c in clicks if c is not None]
@@ -97,6 +93,8 @@ def test_a_lesson_of_a_refused_write_holds_for_its_place_not_for_the_button_besi
             assert selectors.count(follow) >= 1 and selectors.count(details) >= 1, selectors
             learned = graph.idle_controls()
             assert "click html > body > div > div > button" not in learned, learned
+            # and what "Follow" showed on the others' pages says nothing of "Edit" in its place
+            assert graph.is_visited("/edit"), [s.route for s in store.history.steps()]
         finally:
             engine.close()
             store.close()
