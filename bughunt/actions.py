@@ -56,12 +56,15 @@ class Action:
     `target` is absolute (for a form, its query already holds the generated values); `label` is the
     page's own text, untrusted (display and the llm's untrusted block only); `selector` locates the
     element for a browser click (set by `page_clicks`; empty in `page_actions`, whose engine loads).
+    `after` are the selectors of the clicks made first, in order, on the loaded target: a click on a
+    state that clicks reached (the third page of a list paged by a script's "›").
     """
 
     kind: Literal["link", "hx", "form", "click"]
     target: str
     label: str = ""
     selector: str = ""
+    after: tuple[str, ...] = ()
 
 
 # `location.href = '/x'`, `window.location='/x'`, `location.assign("/x")`, `document.location.replace('/x')`:

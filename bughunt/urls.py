@@ -94,7 +94,8 @@ _ROOTED = re.compile(r"/(?![/\\.])(?:(?![\s\\;]|/\.|%2[eE]|\?(?:#|\Z)).)*\Z", re
 @lru_cache(maxsize=8192)  # pure; a site repeats the same links on every page (urljoin is most of it)
 def absolute(base: str, href: str) -> str | None:
     """Resolve `href` against `base`, dropping the fragment unless it is a hash route (`#/…`); None for
-    non-HTTP schemes and URL templates (`url_template`)."""
+    non-HTTP schemes and URL templates (`url_template`). A bare fragment (`#`, `#top`) is `base`
+    itself, its hash route kept."""
     href = href.strip()
     if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")) or url_template(href):
         return None
@@ -103,6 +104,10 @@ def absolute(base: str, href: str) -> str | None:
         # origin plus itself (what urljoin gives, at a quarter of its cost: a page of 100,000 links).
         url, _, fragment = href.partition("#")
         return _origin_prefix(base) + url + (f"#{fragment}" if hash_route(fragment) else "")
+    if href.startswith("#") and not hash_route(href[1:]):
+        # A place on this document (`#`, `#top`) is the document itself: on a hash-routed page
+        # (`/#/movie/`) that is its route, not the app's root, which resolving would give.
+        href = base
     url, fragment = urldefrag(urljoin(base, href))
     if urlsplit(url).scheme not in ("http", "https"):
         return None

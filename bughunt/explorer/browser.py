@@ -37,9 +37,10 @@ from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
 from .engine import FetchResult
+from .facts import way_on_selectors
 from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
-from .idle_controls import CLICK_FAILED
+from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .page_scripts import PENDING, READ, init_script
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
@@ -835,19 +836,36 @@ class BrowserEngine(HttpEngine):
         return found + clicks
 
     def perform(self, action: Action) -> FetchResult:
-        """A link, HTMX or form action is a page load of its target; a click is done on its page, and
-        what it leaves (a new URL, or new content at the same one) is the resulting state."""
+        """A link, HTMX or form action is a page load of its target; a click is done on its page (after
+        the clicks of `action.after`, which reached the state it was made on), and what it leaves (a
+        new URL, or new content at the same one) is the resulting state."""
         if action.kind != "click" or not action.selector:
             return super().perform(action)
-        from playwright.sync_api import Error as PlaywrightError
-
         route = self.route_of(action.target)
         if route is None:
             return FetchResult("blocked", action.target[:200], "", detail="not a route of this site")
         before = self.fetch(route)
-        if before.outcome != "page":
+        if before.outcome != "page" or before.page is None:
             return before
         self._loaded.clear()  # what the click changes in the browser may change what any page shows
+        page = before.page
+        for selector in action.after:
+            done = self._click(route, selector, page, "")
+            if isinstance(done, FetchResult) or done.clicked_from is None:
+                # The state this click was made on is not there any more (the list got shorter, a
+                # click of the way there navigated): not this control's failure, so nothing is
+                # learned of it (`idle_controls` reads only a `CLICK_FAILED` detail).
+                return FetchResult("blocked", route, self.url_of(route), detail=CHAIN_BROKEN)
+            page = done
+        done = self._click(route, action.selector, page, action.label)
+        return done if isinstance(done, FetchResult) else self.classify(route, done)
+
+    def _click(self, route: str, selector: str, before: FetchedPage, label: str) -> FetchedPage | FetchResult:
+        """Click `selector` on the page as it stands (`before`, loaded as `route`): the page the click
+        leaves, which keeps `before` (`clicked_from`) when no document was loaded — or the click's
+        failure."""
+        from playwright.sync_api import Error as PlaywrightError
+
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         self._errors = []
@@ -865,7 +883,7 @@ class BrowserEngine(HttpEngine):
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
                 try:
-                    control = self._page.locator(action.selector).first
+                    control = self._page.locator(selector).first
                     if not (control.is_visible() and control.is_enabled()):
                         # Hidden (a collapsed alert's close button, an item of a closed menu) or
                         # disabled (a pager's "Previous" on page 1): the click would wait its whole
@@ -876,7 +894,7 @@ class BrowserEngine(HttpEngine):
                             self.url_of(route),
                             detail=f"{CLICK_FAILED} (hidden or disabled)",
                         )
-                    self._page.click(action.selector, timeout=min(self.timeout, 5.0) * 1000)
+                    self._page.click(selector, timeout=min(self.timeout, 5.0) * 1000)
                     clicked_at = time.monotonic()
                     if response:
                         self._settle(deadline)
@@ -897,12 +915,16 @@ class BrowserEngine(HttpEngine):
                 )
         except HostilePage as exc:
             return self._abandoned(route, exc)
-        if before.page is not None and not response:
+        if not response:
             # a new state of the same document (its URL may have changed by `pushState`, as a
             # single-page app's pager does): the oracles may compare it with the page it was made from
-            label = action.label or _label_of(before.page, action.selector)
-            page = replace(page, clicked_from=(before.page, label))
-        return self.classify(route, page)
+            label = label or _label_of(before, selector)
+            if not label and selector in way_on_selectors(before):
+                # An icon without words that the pager reads as its way on: the oracles read what
+                # the click was from its label (`lists.clicked_previous_page`), on any page of the list.
+                label = "›"
+            page = replace(page, clicked_from=(before, label))
+        return page
 
     # -- logging in ------------------------------------------------------------------------------
     def _form_login(self, creds: Credentials) -> None:

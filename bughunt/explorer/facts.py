@@ -15,11 +15,11 @@ import hashlib
 from dataclasses import dataclass, field
 
 from bughunt.actions import page_actions, page_clicks
-from bughunt.oracles.lists import pager_ways_on
+from bughunt.oracles.lists import item_runs, pager_ways_on
 from bughunt.page import FetchedPage, is_fragment
 
 from .engine import Engine
-from .graph import CLICK_MARK
+from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
 from .templates import safe_route, structure_hash
 
@@ -55,8 +55,33 @@ def page_text(page: FetchedPage | None) -> str:
     return page.visible_text if page is not None else ""
 
 
-def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
-    """The facts of a page loaded as a page (outcome "page")."""
+def way_on_selectors(page: FetchedPage) -> set[str]:
+    """The selectors of the page's clicks to the next page of its list (`lists.pager_ways_on`)."""
+    selectors = page_clicks(page).selectors
+    return {selectors.of(n) for n in pager_ways_on(page)}
+
+
+def turned_page(page: FetchedPage) -> bool:
+    """Whether a click in place showed items in the page's lists that none of the states before it
+    showed (another page of a list), not a control that added a link beside itself, changed nothing,
+    or went back to a page the clicks had shown."""
+    if page.clicked_from is None:
+        return False
+
+    def items(p: FetchedPage) -> set[str]:
+        return {" ".join(i.text().split()) for _, _, run in item_runs(p.document) for i in run}
+
+    shown: set[str] = set()
+    before: FetchedPage | None = page.clicked_from[0]
+    while before is not None:
+        shown |= items(before)
+        before = before.clicked_from[0] if before.clicked_from is not None else None
+    return bool(items(page) - shown)
+
+
+def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:
+    """The facts of a page loaded as a page (outcome "page"); `state` is (the click state's route it was
+    loaded as, the selector of its last click), when it is one (`<page>#click-…`)."""
     here = engine.route_of(page.url)
     own = safe_route(here) if here is not None else None
     walked = page_actions(page)  # made once per page, shared with the engine and the oracles
@@ -73,27 +98,43 @@ def read_page(page: FetchedPage, engine: Engine) -> PageFacts:
     # A click state's clicks are made again on the page it was clicked on (the URL is that page's):
     # a control that is no click there (a pager's "‹", disabled on the first page, enabled on the
     # second) would do nothing, and teach that its shape — "›" too — leads nowhere.
-    origin = page.clicked_from[0] if page.clicked_from is not None and engine.can_click else None
-    origin = origin if origin is not None and engine.route_of(origin.url) == here else None
+    loaded, depth = page, 0
+    while loaded.clicked_from is not None:  # the page as loaded, before the clicks that made this state
+        loaded, depth = loaded.clicked_from[0], depth + 1
+    origin = loaded if depth and engine.can_click and engine.route_of(loaded.url) == here else None
     there = {a.selector for a in engine.actions(origin) if a.kind == "click"} if origin is not None else None
+    # ... except the way to the list's next page on a state its way on made, that turned the list's
+    # page: "›" on page 2 is not "›" on page 1. It is made on this state, replayed after the clicks
+    # that reached it (`MAX_CHAIN` at most), or page 3 of a list a script pages would be the state
+    # page 2 already is.
+    chained = (
+        state[0]
+        if origin is not None
+        and state is not None
+        and depth < MAX_CHAIN
+        and page.clicked_from is not None
+        and state[1] in way_on_selectors(page.clicked_from[0])
+        and turned_page(page)
+        else None
+    )
     for action in engine.actions(page):
         if action.kind == "click" and engine.can_click:
-            if there is not None and action.selector not in there:
-                continue
             # No address of its own: a harness-made route names the state the click leaves. An engine
             # that cannot click follows the control's literal target (`data-href`, an `onclick`
             # navigation) instead: "clicking" it there would only reload the page it sits on.
             if own is None or not action.selector or len(action.selector) > MAX_SELECTOR_CHARS:
                 continue
-            digest = hashlib.sha256(f"{own} {action.selector}".encode()).hexdigest()[:12]
-            state = f"{own}{CLICK_MARK}{digest}"
-            route: str | None = state
-            clicks.append((state, own.split(CLICK_MARK)[0], action.selector))
             if ways_on is None:
-                selectors = page_clicks(page).selectors
-                ways_on = {selectors.of(n) for n in pager_ways_on(page)}
+                ways_on = way_on_selectors(page)
+            on = chained if chained is not None and action.selector in ways_on else None
+            if on is None and there is not None and action.selector not in there:
+                continue
+            digest = hashlib.sha256(f"{on or own} {action.selector}".encode()).hexdigest()[:12]
+            made = f"{own}{CLICK_MARK}{digest}"
+            route: str | None = made
+            clicks.append((made, on or own.split(CLICK_MARK)[0], action.selector))
             if action.selector in ways_on:
-                next_pages.add(state)
+                next_pages.add(made)
         else:
             route = engine.route_of(action.target)
             route = safe_route(route) if route is not None else None

@@ -28,6 +28,10 @@ from .versions import VersionWrites
 
 CLICK_MARK = "#click-"
 """Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such."""
+MAX_CHAIN = 6
+"""Clicks one state may take from its page's load: a state made on a state that clicks reached (the
+third page of a list a script pages) is replayed as the whole sequence, every time it is loaded, so
+the sequence is bounded (a list's seventh page at most)."""
 IDLE_KEY = "idle_controls"
 """Meta key of the controls learned to lead nowhere new (`idle_controls`): JSON, shape → lesson."""
 IDLE_LESSONS = frozenset(
@@ -92,6 +96,19 @@ class ExplorationGraph:
     def click_of(self, route: str) -> tuple[str, str] | None:
         """(page route, selector) of a click state, None for an address."""
         return self.store.link_table.click_of(route) if CLICK_MARK in route else None
+
+    def click_chain(self, route: str) -> tuple[str, tuple[str, ...]] | None:
+        """(the address it starts from, the selectors clicked there in order) of a click state: one
+        click, or the sequence that reached the state it was made on, then its own; None for an
+        address."""
+        selectors: list[str] = []
+        while len(selectors) <= MAX_CHAIN and (click := self.click_of(route)) is not None:
+            route, selector = click
+            selectors.append(selector)
+        if not selectors:
+            return None
+        # a broken or over-long chain (no store writes one) starts from its page's own load
+        return route.split(CLICK_MARK)[0], tuple(reversed(selectors))
 
     def idle_controls(self) -> dict[str, str]:
         """Control shape → lesson (`bughunt.explorer.idle_controls`) of every control learned to lead

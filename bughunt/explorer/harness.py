@@ -162,6 +162,7 @@ def detail_code(result: FetchResult) -> str:
         # end, a navigation its network gate refused (it left the origin), a control it could not click.
         for needle, code in (
             ("robots", "robots_disallowed"),
+            ("click chain broken", "click_chain_broken"),
             ("click failed", "click_failed"),
             ("hostile page", "hostile_page"),
             ("gate refused", "gate_refused"),

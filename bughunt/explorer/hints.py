@@ -85,10 +85,12 @@ class SessionHints:
                 if len(self.actions_at) > ACTIONS_PAGES:
                     self.actions_at.popitem(last=False)
                 self.listed_at[name] = self.listed
-                if facts.next_pages:
-                    self.next_pages_at[name] = facts.next_pages
-                else:
-                    self.next_pages_at.pop(name, None)
+            # A state's ways on are made on the state (`read_page`: page 3 after page 2), not the page's.
+            name = state or own
+            if facts.next_pages:
+                self.next_pages_at[name] = facts.next_pages
+            else:
+                self.next_pages_at.pop(name, None)
             for route, place in facts.places.items():
                 group = self.siblings.setdefault((own, place), [])
                 if len(group) < MAX_SIBLINGS:

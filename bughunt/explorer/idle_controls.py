@@ -4,7 +4,8 @@ A click teaches the harness (never the model) what kind of control it was:
 
 - `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
   the page did not have and left its DOM structure as it was, or changed only attribute values (the
-  class that opens a menu or shows a collapsed panel: same elements, same text);
+  class that opens a menu or shows a collapsed panel: same elements, same text); and — for the
+  control in its place only (`placed_shape`) — a click that showed no word the page did not show;
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
@@ -12,9 +13,10 @@ A click teaches the harness (never the model) what kind of control it was:
 - `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
   showed on another page (a menu in the page's chrome: its items do not depend on the page);
 - `unclickable`: a click the browser could not do (the control is hidden, say a close button in a
-  collapsed alert, disabled or covered): the control in that place (its `placed_shape`: positions
-  kept, so a disabled "Previous" does not stand for "Next") is as hidden on every page, once it
-  failed on two (one failure may be one record's: a button hidden for that item only);
+  collapsed alert, disabled or covered) or whose navigation its gate refused: the control in that
+  place (its `placed_shape`: positions kept, so a disabled "Previous" does not stand for "Next") is
+  as hidden on every page, once it failed on two (one failure may be one record's: a button hidden
+  for that item only);
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
   `bughunt.oracles.unsafe_get.STATE_VERBS`) and that answered with the page it was clicked on, re-
   rendered (its structure at the new address) — one of a shape is enough to see what it does; a
@@ -44,13 +46,19 @@ from bughunt.page import FetchedPage
 from bughunt.sim.memory import NoMemory
 
 from .engine import FetchResult
-from .facts import PageFacts
+from .facts import PageFacts, way_on_selectors
 from .graph import CLICK_MARK
 from .store import ExplorerStore
 from .views import NoLinksView, View
 
 CLICK_FAILED = "click failed"
 """How an engine's `detail` begins for a click it could not do (`unclickable`)."""
+REFUSED_CLICKS = (CLICK_FAILED, "gate refused")
+"""How it begins for a click that could not be done or whose navigation the browser's gate refused (it
+left the origin): the control in that place is refused alike on every page (`unclickable`)."""
+CHAIN_BROKEN = "click chain broken"
+"""How it begins when a click state's earlier clicks no longer reach the state it was made on: nothing
+is learned of the control then (it was never tried)."""
 
 
 def control_shape(route: str, page: str, selector: str | None = None) -> str:
@@ -81,11 +89,11 @@ def lessons(
     load; a click in place that `found` a new bug led somewhere after all). A GET that changed state
     also teaches its counterparts the page after newly offers
     (`/unfollow` after `/follow`): flipping it back is the same control."""
-    if click is not None and result.outcome == "blocked" and result.detail.startswith(CLICK_FAILED):
+    if click is not None and result.outcome == "blocked" and result.detail.startswith(REFUSED_CLICKS):
         # Twice, on two pages: one failure may be that page's (a button hidden for one record only).
         placed = placed_shape(click[1])
         again = any(
-            s.route != target and s.outcome == "blocked" and s.detail == "click_failed"
+            s.route != target and s.outcome == "blocked" and s.detail in ("click_failed", "gate_refused")
             and (other := store.link_table.click_of(s.route)) is not None and placed_shape(other[1]) == placed
             for s in store.history.steps()
         )  # fmt: skip
@@ -99,14 +107,28 @@ def lessons(
         new = _new_links(facts.links, store.link_table.of(page))
         if found or final != target or before is None:
             return ()
+        made = result.page.clicked_from if result.page is not None else None
+        if made is not None and selector in way_on_selectors(made[0]) and (new or CLICK_MARK in page):
+            # The list's next page (the same page reached another way shows the same rows: no menu),
+            # or "›" past a list's last page, which says nothing of the other lists'.
+            return ()
         if new:
             shape = control_shape(target, page, selector)
             return ((shape, "shown_before"),) if _shown_before(store, target, page, shape, new) else ()
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
-        made = result.page.clicked_from if result.page is not None else None
-        if same or (made is not None and result.page is not None and same_document(made[0], result.page)):
-            return ((control_shape(target, page, selector), "same_state"),)
-        return ()
+        shape = control_shape(target, page, selector)
+        if made is not None and result.page is not None:
+            if same_document(made[0], result.page):
+                return ((shape, "same_state"),)
+            if selector in way_on_selectors(made[0]):
+                return ()  # the list's next page: rows of its own in the same markup
+            # Nothing to see that the page did not show (a sidebar folded away, a button whose write
+            # was refused): learned for the control in its place only — "Follow" beside "Edit" in a
+            # profile's toolbar is one shape without positions. Not from other pages' clicks of it:
+            # your own profile holds "Edit" where the others hold "Follow".
+            if not shows_new_words(made[0], result.page):
+                return ((placed_shape(selector), "same_state"),)
+        return ((shape, "same_state"),) if same else ()
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
     if why is None:
@@ -159,6 +181,11 @@ def same_document(before: FetchedPage, after: FetchedPage) -> bool:
     if before.document.text() != after.document.text():
         return False
     return [n.tag for n in before.document.iter()] == [n.tag for n in after.document.iter()]
+
+
+def shows_new_words(before: FetchedPage, after: FetchedPage) -> bool:
+    """Whether `after` shows a word `before` did not show."""
+    return not set(after.visible_text.split()) <= set(before.visible_text.split())
 
 
 def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:

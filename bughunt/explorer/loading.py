@@ -1,6 +1,7 @@
-"""Loading a target: a route is fetched, a click state's route is the click done on its page, and a
-failed load is retried with exponential backoff (bounded: `retries` extra attempts). A failure that
-persists is returned as such: the loop does not count it a visit."""
+"""Loading a target: a route is fetched, a click state's route is the click done on its page (after
+the clicks that reached the state it was made on), and a failed load is retried with exponential
+backoff (bounded: `retries` extra attempts). A failure that persists is returned as such: the loop
+does not count it a visit."""
 
 from __future__ import annotations
 
@@ -37,11 +38,11 @@ def load(
 def _load(engine: Engine, graph: ExplorationGraph, target: str) -> FetchResult:
     # A click that leaves the URL as it was is a state of its own (route + structure: it is stored
     # under the click's route); one that navigates leads to the new URL, like a redirect.
-    click = graph.click_of(target)
-    if click is None:
+    chain = graph.click_chain(target)
+    if chain is None:
         return engine.fetch(target)
-    page_route, selector = click
-    result = engine.perform(Action("click", engine.url_of(page_route), "", selector))
+    page_route, selectors = chain
+    result = engine.perform(Action("click", engine.url_of(page_route), "", selectors[-1], selectors[:-1]))
     if result.outcome == "page" and (result.final_route or result.route) == page_route:
         return replace(result, route=target, final_route=target)
     return replace(result, route=target)

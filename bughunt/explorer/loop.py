@@ -202,7 +202,8 @@ class Explorer:
             version, writes = self.versions.observe(
                 page, result.final_route or target, version, explored_any, confirmed=False
             )
-            facts = read_page(page, self.engine)
+            made_by = graph.click_of(target)
+            facts = read_page(page, self.engine, (target, made_by[1]) if made_by is not None else None)
             self.hints.absorb(facts, target if CLICK_MARK in target else None)
             clicked = graph.click_of(target)
             findings = inspect(

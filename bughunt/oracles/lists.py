@@ -391,9 +391,20 @@ def pager_ways_on(page: FetchedPage) -> list[Node]:
 
 
 def _pager_ways_on(page: FetchedPage) -> list[Node]:
-    controls = _active_controls(pager_nodes(page))
-    named = [n for n in controls if _SECOND_PAGE_TEXT.match(n.text() or n.get("aria-label")) or _next_icon(n)]
-    return named or _icon_way_on(controls)
+    pagers = pager_nodes(page)
+    controls = _active_controls(pagers)
+    named = [n for n in controls if _names_way_on(n)]
+    if named:
+        return named
+    if any(_names_way_on(n) for p in pagers for n in p.find_all("a", "button")):
+        # The pager names its way on and shows it disabled: the list's last page. Its one enabled
+        # icon is the way back ("‹"), not the next page.
+        return []
+    return _icon_way_on(controls)
+
+
+def _names_way_on(control: Node) -> bool:
+    return bool(_SECOND_PAGE_TEXT.match(control.text() or control.get("aria-label"))) or _next_icon(control)
 
 
 def _next_icon(control: Node) -> bool:
