@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cache
 
 from bughunt.oracles import Finding
-from bughunt.oracles.base import OpenedAction
+from bughunt.oracles.base import NO_EFFECT_TRIES, OpenedAction
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import mulberry32
 
@@ -62,9 +62,10 @@ class Explorer:
         self._drop_walk = False
         self.opened_destructive: dict[int, OpenedAction] = {}
         """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
-        self.deferred_destructive: dict[object, str] = {}
+        self.deferred_destructive: dict[object, list[str]] = {}
         """With --allow-destructive: each destructive control template the walk saw (`control_key`),
-        with the route of the first page that offered it, to open once the walk is over."""
+        with the routes of the first pages that offered it (`NO_EFFECT_TRIES`: a record with no
+        visible effect hands over to the next), to open once the walk is over."""
 
     def run(self) -> SessionResult:
         graph, cfg, engine = self.graph, self.config, self.engine
@@ -129,10 +130,12 @@ class Explorer:
         saw, on the first page that offered it (a step that is no click), and report what it did. The
         walk explored the site as it was; deleting while exploring cost records the walk had yet to
         see (an author whose books then failed to list, the one post with the planted bug)."""
-        for key, route in list(self.deferred_destructive.items()):
-            if key in self.opened_destructive:
-                continue  # judged on an earlier page of this pass
-            outcomes.append(self._step(session_id, route, position, click=False, opening=True))
+        for key, routes in list(self.deferred_destructive.items()):
+            for route in routes:
+                earlier = self.opened_destructive.get(key)
+                if earlier is not None and earlier.settled:
+                    break  # judged on an earlier page of this pass
+                outcomes.append(self._step(session_id, route, position, click=False, opening=True))
 
     def _loop(
         self, chooser: Chooser, session_id: int, position: str, outcomes: list[StepOutcome]
@@ -265,7 +268,9 @@ class Explorer:
         for f in findings:
             key = f.evidence.get("control_key")
             if f.kind == "unconfirmed_destructive" and "target" in f.evidence and key is not None:
-                self.deferred_destructive.setdefault(key, route)
+                routes = self.deferred_destructive.setdefault(key, [])
+                if route not in routes and len(routes) < NO_EFFECT_TRIES:
+                    routes.append(route)
             else:
                 kept.append(f)
         return kept

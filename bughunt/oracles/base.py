@@ -73,6 +73,19 @@ class OpenedAction:
     """True: confirmed by its effect; False: opened, no visible effect; None: it asked first (a
     confirmation page), failed or needed a login — no unconfirmed action."""
     effect: str
+    tries: int = 1
+    """Records of the template opened so far: one with no visible effect may be one the site keeps
+    (a wiki's home page, a root article), so the next record's page tries again (`settled`)."""
+
+    @property
+    def settled(self) -> bool:
+        """Whether the template's verdict stands for its other instances: an effect or a confirmation
+        step settles it at once, no visible effect only after `NO_EFFECT_TRIES` records."""
+        return self.acted is not False or self.tries >= NO_EFFECT_TRIES
+
+
+NO_EFFECT_TRIES = 3
+"""Records of one destructive template opened before "no visible effect" is its verdict."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,10 @@ Two ways to see one, neither naming any site's routes:
   opened like any other — its effect is better evidence than its words.
   A session opens each control template once (`OracleConfig.opened_destructive`): the other rows'
   Delete links take the first one's verdict unopened, so the exploration does not delete the data it
-  is exploring, one record per page.
+  is exploring, one record per page. A record's own page offering its action names the record in it
+  (`/wiki/Alpha` → `/pages/Alpha/delete`): every such page is one template (`control_key`). No
+  visible effect may be a record the site keeps (a home page), so the template is opened on the next
+  record's page, up to `NO_EFFECT_TRIES` records, before that verdict stands.
 """
 
 from __future__ import annotations
@@ -181,11 +184,18 @@ def control_markup(node: Node) -> str:
     return " ".join([node.tag, *sorted(node.attrs), "." + ".".join(sorted(node.classes)), *words])
 
 
-def control_key(control: DestructiveControl) -> int:
+def control_key(control: DestructiveControl, page_url: str = "") -> int:
     """One root cause for every record's action drawn by one template: the control's markup and the
     action's address below its collection (`/groups/delete/3`, `/contacts/delete/41` → `delete/<n>`),
-    hashed to a number (the label stays quarantined evidence)."""
+    hashed to a number (the label stays quarantined evidence). A segment that repeats one of the
+    offering page's own below its collection names the record that page shows, whatever its words
+    (`/wiki/Code-Review` offering `/pages/Code-Review/delete` → `<record>/delete`): each record's
+    page draws one template, not one per record."""
     tail = route_shape(action_route(control.url)).partition("?")[0].strip("/").split("/")[1:]
+    raw = urlsplit(control.url).path.strip("/").split("/")[1:]
+    shown = {s for s in urlsplit(page_url).path.strip("/").split("/")[1:] if s}
+    if len(raw) == len(tail):
+        tail = ["<record>" if r in shown else t for r, t in zip(raw, tail, strict=True)]
     return error_key(control.markup + " " + "/".join(tail))
 
 
@@ -319,18 +329,19 @@ def check_unconfirmed_destructive(
     opened = 0
     ledger = config.opened_destructive
     for action in destructive_actions(page):
-        key = control_key(action)
+        key = control_key(action, page.url)
         earlier = ledger.get(key) if ledger is not None else None
         suspected = True
         observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
         said = confirms_itself(action.url)
-        if earlier is not None:
+        may_open = config.allow_destructive and fetch is not None and opened < config.max_destructive
+        if earlier is not None and (earlier.settled or not may_open):
             if earlier.acted is None:
                 continue  # its template asked first (or could not be judged): no unconfirmed action
             suspected, observed = not earlier.acted, bool(earlier.acted)
             effect = f"not opened: its template was opened at {earlier.url} ({earlier.effect})"
-        elif config.allow_destructive and fetch is not None and opened < config.max_destructive:
+        elif may_open and fetch is not None:
             opened += 1
             try:
                 judged = _confirm(page, action, fetch)
@@ -340,7 +351,8 @@ def check_unconfirmed_destructive(
             else:
                 if ledger is not None:
                     verdict = judged or (None, "a confirmation step")
-                    ledger[key] = OpenedAction(action.url, verdict[0], verdict[1])
+                    tries = earlier.tries + 1 if earlier is not None else 1
+                    ledger[key] = OpenedAction(action.url, verdict[0], verdict[1], tries)
             if judged is None:
                 continue  # it asked for confirmation, failed, or needs a login: no unconfirmed action
             suspected, observed, effect = not judged[0], judged[0], judged[1]

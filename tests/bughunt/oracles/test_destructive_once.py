@@ -10,7 +10,7 @@ import re
 
 from bughunt.explorer.inspection import deleted_by_session
 from bughunt.oracles import ORACLES, OracleConfig
-from bughunt.oracles.base import OpenedAction
+from bughunt.oracles.base import NO_EFFECT_TRIES, OpenedAction
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 
@@ -126,3 +126,68 @@ def test_the_pages_of_a_record_the_session_deleted():
     assert deleted_by_session("/groups/show/3", shown) and not deleted_by_session("/groups/show/4", shown)
     kept = [OpenedAction(ORIGIN + "/contacts/31/delete", False, "no visible effect")]
     assert not deleted_by_session("/contacts/31/edit", kept)
+
+
+class WikiSite:
+    """Pages named by words, each offering its own Delete link (`/pages/<name>/delete`, a GET that
+    deletes and redirects home); the home page is kept whatever its link says (no visible effect);
+    with `inert` no page is ever deleted."""
+
+    def __init__(self, inert: bool = False) -> None:
+        self.pages = ["Home", "Alpha", "Beta", "Gamma", "Delta"]
+        self.inert = inert
+        self.requests: list[str] = []
+
+    def page(self, name: str) -> FetchedPage:
+        if name not in self.pages:
+            return _page("<h1>Not found</h1>", f"/wiki/{name}", 404)
+        link = f'<a class="btn" href="/pages/{name}/delete">Delete this page</a>'
+        return _page(f"<h1>{name}</h1><p>Some text.</p>{link}", f"/wiki/{name}")
+
+    def __call__(self, url: str) -> FetchedPage:
+        self.requests.append(url)
+        path = url.removeprefix(ORIGIN)
+        if m := re.fullmatch(r"/pages/(\w+)/delete", path):
+            if m[1] != "Home" and not self.inert and m[1] in self.pages:
+                self.pages.remove(m[1])
+            return _page(self.page("Home").body, "/wiki/Home", redirects=(url,))
+        return self.page(path.removeprefix("/wiki/"))
+
+    def deletes(self) -> list[str]:
+        return [u.removeprefix(ORIGIN) for u in self.requests if "/delete" in u]
+
+
+def test_each_record_page_draws_one_template():
+    """A record's own page offering its Delete link (`/wiki/Alpha` → `/pages/Alpha/delete`): the
+    record's name is the page's, so every such page is one template, opened once."""
+    site, ledger = WikiSite(), {}
+    config = OracleConfig(allow_destructive=True, opened_destructive=ledger)
+    (alpha,) = _destructive(site.page("Alpha"), site, config)
+    (beta,) = _destructive(site.page("Beta"), site, config)
+    assert site.deletes() == ["/pages/Alpha/delete"] and "Beta" in site.pages
+    assert alpha.evidence["control_key"] == beta.evidence["control_key"] and len(ledger) == 1
+    assert alpha.evidence["observed"] and not beta.suspected
+
+
+def test_a_record_with_no_visible_effect_hands_over_to_the_next():
+    """The home page is kept: its Delete did nothing visible, which says little of the template, so
+    the next record's page opens its own and that settles it."""
+    site, ledger = WikiSite(), {}
+    config = OracleConfig(allow_destructive=True, opened_destructive=ledger)
+    (home,) = _destructive(site.page("Home"), site, config)
+    assert home.suspected and home.evidence["effect"] == "no visible effect"
+    (alpha,) = _destructive(site.page("Alpha"), site, config)
+    assert not alpha.suspected and alpha.evidence["observed"]
+    (beta,) = _destructive(site.page("Beta"), site, config)
+    assert not beta.suspected
+    assert site.deletes() == ["/pages/Home/delete", "/pages/Alpha/delete"]
+
+
+def test_no_visible_effect_stands_after_a_few_records():
+    site, ledger = WikiSite(inert=True), {}
+    config = OracleConfig(allow_destructive=True, opened_destructive=ledger)
+    for name in site.pages:
+        (finding,) = _destructive(site.page(name), site, config)
+        assert finding.suspected
+    assert site.deletes() == [f"/pages/{n}/delete" for n in site.pages[:NO_EFFECT_TRIES]]
+    assert next(iter(ledger.values())).settled
