@@ -84,9 +84,10 @@ class _Known:
 
 _MAX_ROUTES = 32
 """Routes of one bug a finding is compared with: its own and its first occurrences."""
-_ANY_ROUTE = ("source_key", "control_key")
+_ANY_ROUTE = ("source_key", "control_key", "form_key")
 """Facts that are one root cause on any two routes: one stored payload (a feed and its author's
-page), one control drawn by one template (a list's Delete button on every model's list)."""
+page), one control drawn by one template (a list's Delete button on every model's list), one form
+(the same fields) dropping the same values (an editor and a section editor rendering one form)."""
 _SEEN = ("error_key", "fields_key", "shown", "listed")
 """Facts that say what a finding saw: two views of one record join only when they saw the same."""
 
@@ -97,7 +98,7 @@ def same_root_cause(
     """Findings that join an open bug of one root cause: the same kind, normalised message and error
     (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
     page led to each — `/user/john` reached from one post and `/user/susan` from another; or the same
-    stored payload (`source_key`) or the same drawn control (`control_key`) on any two routes; or one
+    stored payload (`source_key`) or the same drawn control (`control_key`) or form dropping the same values (`form_key`) on any two routes; or one
     marked view of two pages of a tree of paths at any depth, or of a page addressed by its identifier
     (`tree_views`: `/a/_history/`, `/a/b/_history/`, `/42/history/`); or two views of one record that
     saw the same (`record_views`: `/groups/show/3`, `/groups/edit/3`). A bug is compared on every

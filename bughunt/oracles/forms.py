@@ -826,6 +826,13 @@ def check_form_drops_value(
                             field=dropped[0][0],
                             fields=quoted(n for n, _ in dropped),
                             fields_key=error_key(" ".join(sorted(n for n, _ in dropped))),
+                            # one form class that two views render (an editor and a section
+                            # editor): its whole field list and what it drops, on any route
+                            form_key=error_key(
+                                " ".join(sorted({f[1] for f in fields}))
+                                + " | "
+                                + " ".join(sorted(n for n, _ in dropped))
+                            ),
                             resource_url=resource.url,
                             shown=short(dropped[0][1]),
                         ),

@@ -141,6 +141,29 @@ def test_the_same_field_dropped_on_a_pages_editor_and_its_section_editor_is_one_
     assert same_root_cause([elsewhere], [as_bug(whole)], routes)[0].fingerprint == whole.fingerprint
 
 
+def test_one_form_dropping_the_same_field_on_unrelated_routes_is_one_bug():
+    """The root page's section editor (`/_section/…`) is no view of `/guides/setup/_edit/` in any
+    tree, yet it renders the same form dropping the same field: one form class, one bug. A form with
+    other fields dropping a field of that name is another."""
+    resource = page(
+        "/guides/setup/", "<dl><dt>Title</dt><dd>Setup</dd><dt>Body</dt><dd>Hello there</dd></dl>"
+    )
+    fetch = Fetcher(resource, missing=missing)
+    [whole] = check_form_drops_value(form_page("/guides/setup/_edit/"), fetch)
+    [root_section] = check_form_drops_value(form_page("/_section/part-one-a/"), fetch)
+    [joined] = same_root_cause([root_section], [as_bug(whole)])
+    assert joined.fingerprint == whole.fingerprint and joined.route == "/_section/part-one-a/"
+    other_form = page(
+        "/settings/profile/",
+        '<form method="post"><label for="t">Title</label><input id="t" name="title" type="text">'
+        '<label for="n">Nickname</label><input id="n" name="nickname" type="text" value="Hello there">'
+        '<button type="submit">Save</button></form><a href="/guides/setup/">Back</a>',
+    )
+    [other] = check_form_drops_value(other_form, fetch)
+    assert other.evidence["fields_key"] == whole.evidence["fields_key"]
+    assert same_root_cause([other], [as_bug(whole)]) == [other]
+
+
 # -- one control drawn by one template ------------------------------------------------------------
 
 
