@@ -62,7 +62,7 @@ class Explorer:
         self._drop_walk = False
         self.opened_destructive: dict[int, OpenedAction] = {}
         """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
-        self.deferred_destructive: dict[object, list[str]] = {}
+        self.deferred_destructive: dict[int, list[str]] = {}
         """With --allow-destructive: each destructive control template the walk saw (`control_key`),
         with the routes of the first pages that offered it (`NO_EFFECT_TRIES`: a record with no
         visible effect hands over to the next), to open once the walk is over."""
@@ -267,7 +267,7 @@ class Explorer:
         kept = []
         for f in findings:
             key = f.evidence.get("control_key")
-            if f.kind == "unconfirmed_destructive" and "target" in f.evidence and key is not None:
+            if f.kind == "unconfirmed_destructive" and "target" in f.evidence and isinstance(key, int):
                 routes = self.deferred_destructive.setdefault(key, [])
                 if route not in routes and len(routes) < NO_EFFECT_TRIES:
                     routes.append(route)
