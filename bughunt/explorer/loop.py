@@ -63,7 +63,7 @@ class Explorer:
         self.opened_destructive: dict[int, OpenedAction] = {}
         """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
         self.deferred_destructive: dict[object, str] = {}
-        """With --allow-destructive: each destructive control template the walk saw (`control_key`),
+        """With --allow-destructive: each destructive control template the walk saw (`opening_key`),
         with the route of the first page that offered it, to open once the walk is over."""
 
     def run(self) -> SessionResult:
@@ -263,7 +263,7 @@ class Explorer:
         --allow-destructive their verdict comes from opening them after the walk (`_open_deferred`)."""
         kept = []
         for f in findings:
-            key = f.evidence.get("control_key")
+            key = f.evidence.get("opening_key")
             if f.kind == "unconfirmed_destructive" and "target" in f.evidence and key is not None:
                 self.deferred_destructive.setdefault(key, route)
             else:

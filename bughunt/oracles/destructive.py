@@ -15,7 +15,8 @@ Two ways to see one, neither naming any site's routes:
   A link whose query says it is already confirmed (`?confirm=1`) is reported confirmed, unopened
   (without `allow_destructive`): its author meant the click to be the confirmation; with it, it is
   opened like any other — its effect is better evidence than its words.
-  A session opens each control template once (`OracleConfig.opened_destructive`): the other rows'
+  A session opens each control template once per route shape (`opening_key`: one macro's Delete link
+  on two collections is opened on each, their views may differ): the other rows'
   Delete links take the first one's verdict unopened, so the exploration does not delete the data it
   is exploring, one record per page.
 """
@@ -189,6 +190,17 @@ def control_key(control: DestructiveControl) -> int:
     return error_key(control.markup + " " + "/".join(tail))
 
 
+def opening_key(control: DestructiveControl) -> int:
+    """The template one opening judges: the control's markup and the action's whole route shape, its
+    query keys without their values (`/changes/<n>/delete/`, `?do=media&delete=&sectok=`). One macro's
+    Delete link on every collection's list is one root cause to report (`control_key`), but each
+    collection's view decides what a GET does — one deletes, another answers a confirmation page — so
+    each is opened for itself, once."""
+    path = route_shape(action_route(control.url)).partition("?")[0]
+    keys = sorted({k for k, _ in parse_qsl(urlsplit(control.url).query, keep_blank_values=True)})
+    return error_key(control.markup + " " + path + "?" + "&".join(keys))
+
+
 def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
     """The page's GET controls that read as destructive, in document order, one per URL."""
     base = base_url(page)
@@ -319,8 +331,8 @@ def check_unconfirmed_destructive(
     opened = 0
     ledger = config.opened_destructive
     for action in destructive_actions(page):
-        key = control_key(action)
-        earlier = ledger.get(key) if ledger is not None else None
+        key, opening = control_key(action), opening_key(action)
+        earlier = ledger.get(opening) if ledger is not None else None
         suspected = True
         observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
@@ -340,7 +352,7 @@ def check_unconfirmed_destructive(
             else:
                 if ledger is not None:
                     verdict = judged or (None, "a confirmation step")
-                    ledger[key] = OpenedAction(action.url, verdict[0], verdict[1])
+                    ledger[opening] = OpenedAction(action.url, verdict[0], verdict[1])
             if judged is None:
                 continue  # it asked for confirmation, failed, or needs a login: no unconfirmed action
             suspected, observed, effect = not judged[0], judged[0], judged[1]
@@ -360,6 +372,7 @@ def check_unconfirmed_destructive(
                     effect=effect,
                     observed=observed,
                     control_key=key,
+                    opening_key=opening,
                 ),
                 suspected=suspected,
             )
