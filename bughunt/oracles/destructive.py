@@ -283,9 +283,22 @@ def _resource_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}/" + "/".join(segments)
 
 
+_TOKEN_KEY = re.compile(r"(?i)tok|csrf|xsrf|nonce|sesskey|signature|^sig$|^_?hash$")
+
+
+def _identity(url: str) -> str:
+    """A control's URL less the values of its token-like query keys (`sectok`, `csrf_token`, `nonce`):
+    a page that draws a fresh token on every load still lists the same action."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = "&".join(f"{k}={'' if _TOKEN_KEY.search(k) else v}" for k, v in pairs)
+    return parts._replace(query=query).geturl()
+
+
 def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tuple[bool, str] | None:
     """Open `action` and look for its effect: (confirmed, effect), or None when it did not act
-    (an error answer, a confirmation page, a login wall)."""
+    (an error answer, a confirmation page, a login wall). A page with a POST form is a confirmation
+    page only if nothing happened: a file manager that deletes on GET answers with its upload form."""
     resource = _resource_of(action.url)
     before = None
     if resource and resource != page.url:
@@ -296,15 +309,21 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
     result = fetch_again(fetch, action.url)
     if _is_login(result):
         return None
-    if not result.redirects and (result.status >= 400 or (result.is_html and has_confirmation_step(result))):
+    if not result.redirects and result.status >= 400:
         return None
+    asks = not result.redirects and result.is_html and has_confirmation_step(result)
     after = result if result.url == page.url else fetch_again(fetch, page.url)
-    still_listed = any(resolve(base_url(after), href) == action.url for _, href in targets(after.document))
-    if not still_listed:
+    mine = _identity(action.url)
+    still_listed = any(
+        _identity(resolve(base_url(after), href) or "") == mine for _, href in targets(after.document)
+    )
+    if not still_listed and 200 <= after.status < 300:  # an error page lists nothing: no effect seen
         return True, "gone from the page that listed it"
     if resource and before is not None and 200 <= before < 300:
         if fetch_again(fetch, resource).status in (404, 410):
             return True, "its resource now answers 404"
+    if asks:
+        return None
     return False, "no visible effect"
 
 
