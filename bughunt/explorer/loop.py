@@ -37,6 +37,9 @@ from .templates import structure_hash
 from .versions import VersionWatch, VersionWrites
 from .views import ContextIndex, View, build_view, remember
 
+_DEFERRED_ROUTES = 3
+"""Pages kept per deferred destructive template: the first may no longer offer it after the walk."""
+
 
 class Explorer:
     """Runs sessions of one policy over one store and one site (through one engine)."""
@@ -62,9 +65,10 @@ class Explorer:
         self._drop_walk = False
         self.opened_destructive: dict[int, OpenedAction] = {}
         """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
-        self.deferred_destructive: dict[object, str] = {}
+        self.deferred_destructive: dict[object, list[str]] = {}
         """With --allow-destructive: each destructive control template the walk saw (`opening_key`),
-        with the route of the first page that offered it, to open once the walk is over."""
+        with the routes of the first pages that offered it (`_DEFERRED_ROUTES`), to open once the walk
+        is over."""
 
     def run(self) -> SessionResult:
         graph, cfg, engine = self.graph, self.config, self.engine
@@ -129,10 +133,13 @@ class Explorer:
         saw, on the first page that offered it (a step that is no click), and report what it did. The
         walk explored the site as it was; deleting while exploring cost records the walk had yet to
         see (an author whose books then failed to list, the one post with the planted bug)."""
-        for key, route in list(self.deferred_destructive.items()):
-            if key in self.opened_destructive:
-                continue  # judged on an earlier page of this pass
-            outcomes.append(self._step(session_id, route, position, click=False, opening=True))
+        for key, routes in list(self.deferred_destructive.items()):
+            for route in routes:
+                if key in self.opened_destructive:
+                    break  # judged on an earlier page of this pass
+                # A page that no longer offers it (another template's opening deleted the record it
+                # showed) judges nothing: the next page that offered it is tried.
+                outcomes.append(self._step(session_id, route, position, click=False, opening=True))
 
     def _loop(
         self, chooser: Chooser, session_id: int, position: str, outcomes: list[StepOutcome]
@@ -265,7 +272,9 @@ class Explorer:
         for f in findings:
             key = f.evidence.get("opening_key")
             if f.kind == "unconfirmed_destructive" and "target" in f.evidence and key is not None:
-                self.deferred_destructive.setdefault(key, route)
+                routes = self.deferred_destructive.setdefault(key, [])
+                if route not in routes and len(routes) < _DEFERRED_ROUTES:
+                    routes.append(route)
             else:
                 kept.append(f)
         return kept

@@ -317,7 +317,9 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
     still_listed = any(
         _identity(resolve(base_url(after), href) or "") == mine for _, href in targets(after.document)
     )
-    if not still_listed and 200 <= after.status < 300:  # an error page lists nothing: no effect seen
+    # Against an answer that looks like a confirmation page, only a listing page that still answers
+    # shows the link gone: an error page lists nothing.
+    if not still_listed and (not asks or 200 <= after.status < 300):
         return True, "gone from the page that listed it"
     if resource and before is not None and 200 <= before < 300:
         if fetch_again(fetch, resource).status in (404, 410):
