@@ -63,9 +63,10 @@ class Explorer:
         self.opened_destructive: dict[int, OpenedAction] = {}
         """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
         self.deferred_destructive: dict[int, list[str]] = {}
-        """With --allow-destructive: each destructive control template the walk saw (`control_key`),
+        """With --allow-destructive: each destructive control template the walk saw (`opening_key`),
         with the routes of the first pages that offered it (`NO_EFFECT_TRIES`: a record with no
-        visible effect hands over to the next), to open once the walk is over."""
+        visible effect, or a page that no longer offers it, hands over to the next), to open once the
+        walk is over."""
 
     def run(self) -> SessionResult:
         graph, cfg, engine = self.graph, self.config, self.engine
@@ -135,6 +136,8 @@ class Explorer:
                 earlier = self.opened_destructive.get(key)
                 if earlier is not None and earlier.settled:
                     break  # judged on an earlier page of this pass
+                # A page that no longer offers it (another template's opening deleted the record it
+                # showed) judges nothing: the next page that offered it is tried.
                 outcomes.append(self._step(session_id, route, position, click=False, opening=True))
 
     def _loop(
@@ -266,7 +269,7 @@ class Explorer:
         --allow-destructive their verdict comes from opening them after the walk (`_open_deferred`)."""
         kept = []
         for f in findings:
-            key = f.evidence.get("control_key")
+            key = f.evidence.get("opening_key")
             if f.kind == "unconfirmed_destructive" and "target" in f.evidence and isinstance(key, int):
                 routes = self.deferred_destructive.setdefault(key, [])
                 if route not in routes and len(routes) < NO_EFFECT_TRIES:

@@ -109,7 +109,7 @@ class OracleConfig:
     max_destructive: int = 2
     """Destructive actions opened per page (only with `allow_destructive`)."""
     opened_destructive: MutableMapping[int, OpenedAction] | None = None
-    """The destructive actions the session opened, by control template (`destructive.control_key`):
+    """The destructive actions the session opened, by control template (`destructive.opening_key`):
     each template is opened once, and its other instances take its verdict unopened, so that a list's
     Delete link on every row and page deletes one record, not two a page (the walk keeps the data it
     explores). The one thing an oracle writes: a record of what it did to the site, owned by the

@@ -15,7 +15,8 @@ Two ways to see one, neither naming any site's routes:
   A link whose query says it is already confirmed (`?confirm=1`) is reported confirmed, unopened
   (without `allow_destructive`): its author meant the click to be the confirmation; with it, it is
   opened like any other — its effect is better evidence than its words.
-  A session opens each control template once (`OracleConfig.opened_destructive`): the other rows'
+  A session opens each control template once per route shape (`opening_key`: one macro's Delete link
+  on two collections is opened on each, their views may differ): the other rows'
   Delete links take the first one's verdict unopened, so the exploration does not delete the data it
   is exploring, one record per page. A record's own page offering its action names the record in it
   (`/wiki/Alpha` → `/pages/Alpha/delete`): every such page is one template (`control_key`). No
@@ -184,19 +185,35 @@ def control_markup(node: Node) -> str:
     return " ".join([node.tag, *sorted(node.attrs), "." + ".".join(sorted(node.classes)), *words])
 
 
+def _record_shape(control: DestructiveControl, page_url: str) -> list[str]:
+    """The action's route shape as path segments, a segment below its collection that repeats one of
+    the offering page's own named `<record>`: the record that page shows, whatever its words."""
+    shape = route_shape(action_route(control.url)).partition("?")[0].strip("/").split("/")
+    raw = urlsplit(control.url).path.strip("/").split("/")
+    shown = {s for s in urlsplit(page_url).path.strip("/").split("/")[1:] if s}
+    if len(raw) == len(shape):
+        shape = shape[:1] + ["<record>" if r in shown else t for r, t in zip(raw[1:], shape[1:], strict=True)]
+    return shape
+
+
 def control_key(control: DestructiveControl, page_url: str = "") -> int:
     """One root cause for every record's action drawn by one template: the control's markup and the
     action's address below its collection (`/groups/delete/3`, `/contacts/delete/41` → `delete/<n>`),
-    hashed to a number (the label stays quarantined evidence). A segment that repeats one of the
-    offering page's own below its collection names the record that page shows, whatever its words
-    (`/wiki/Code-Review` offering `/pages/Code-Review/delete` → `<record>/delete`): each record's
-    page draws one template, not one per record."""
-    tail = route_shape(action_route(control.url)).partition("?")[0].strip("/").split("/")[1:]
-    raw = urlsplit(control.url).path.strip("/").split("/")[1:]
-    shown = {s for s in urlsplit(page_url).path.strip("/").split("/")[1:] if s}
-    if len(raw) == len(tail):
-        tail = ["<record>" if r in shown else t for r, t in zip(raw, tail, strict=True)]
-    return error_key(control.markup + " " + "/".join(tail))
+    hashed to a number (the label stays quarantined evidence). A record's own page offering its action
+    names the record in it (`/wiki/Code-Review` offering `/pages/Code-Review/delete` →
+    `<record>/delete`): each record's page draws one template, not one per record."""
+    return error_key(control.markup + " " + "/".join(_record_shape(control, page_url)[1:]))
+
+
+def opening_key(control: DestructiveControl, page_url: str = "") -> int:
+    """The template one opening judges: the control's markup and the action's whole route shape (the
+    record named as in `control_key`), its query keys without their values (`/changes/<n>/delete/`,
+    `?do=media&delete=&sectok=`). One macro's Delete link on every collection's list is one root cause
+    to report (`control_key`), but each collection's view decides what a GET does — one deletes,
+    another answers a confirmation page — so each is opened for itself."""
+    path = "/" + "/".join(_record_shape(control, page_url))
+    keys = sorted({k for k, _ in parse_qsl(urlsplit(control.url).query, keep_blank_values=True)})
+    return error_key(control.markup + " " + path + "?" + "&".join(keys))
 
 
 def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
@@ -281,9 +298,22 @@ def _resource_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}/" + "/".join(segments)
 
 
+_TOKEN_KEY = re.compile(r"(?i)tok|csrf|xsrf|nonce|sesskey|signature|^sig$|^_?hash$")
+
+
+def _identity(url: str) -> str:
+    """A control's URL less the values of its token-like query keys (`sectok`, `csrf_token`, `nonce`):
+    a page that draws a fresh token on every load still lists the same action."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = "&".join(f"{k}={'' if _TOKEN_KEY.search(k) else v}" for k, v in pairs)
+    return parts._replace(query=query).geturl()
+
+
 def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tuple[bool, str] | None:
     """Open `action` and look for its effect: (confirmed, effect), or None when it did not act
-    (an error answer, a confirmation page, a login wall)."""
+    (an error answer, a confirmation page, a login wall). A page with a POST form is a confirmation
+    page only if nothing happened: a file manager that deletes on GET answers with its upload form."""
     resource = _resource_of(action.url)
     before = None
     if resource and resource != page.url:
@@ -294,15 +324,23 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
     result = fetch_again(fetch, action.url)
     if _is_login(result):
         return None
-    if not result.redirects and (result.status >= 400 or (result.is_html and has_confirmation_step(result))):
+    if not result.redirects and result.status >= 400:
         return None
+    asks = not result.redirects and result.is_html and has_confirmation_step(result)
     after = result if result.url == page.url else fetch_again(fetch, page.url)
-    still_listed = any(resolve(base_url(after), href) == action.url for _, href in targets(after.document))
-    if not still_listed:
+    mine = _identity(action.url)
+    still_listed = any(
+        _identity(resolve(base_url(after), href) or "") == mine for _, href in targets(after.document)
+    )
+    # Against an answer that looks like a confirmation page, only a listing page that still answers
+    # shows the link gone: an error page lists nothing.
+    if not still_listed and (not asks or 200 <= after.status < 300):
         return True, "gone from the page that listed it"
     if resource and before is not None and 200 <= before < 300:
         if fetch_again(fetch, resource).status in (404, 410):
             return True, "its resource now answers 404"
+    if asks:
+        return None
     return False, "no visible effect"
 
 
@@ -329,8 +367,8 @@ def check_unconfirmed_destructive(
     opened = 0
     ledger = config.opened_destructive
     for action in destructive_actions(page):
-        key = control_key(action, page.url)
-        earlier = ledger.get(key) if ledger is not None else None
+        key, opening = control_key(action, page.url), opening_key(action, page.url)
+        earlier = ledger.get(opening) if ledger is not None else None
         suspected = True
         observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
@@ -352,7 +390,7 @@ def check_unconfirmed_destructive(
                 if ledger is not None:
                     verdict = judged or (None, "a confirmation step")
                     tries = earlier.tries + 1 if earlier is not None else 1
-                    ledger[key] = OpenedAction(action.url, verdict[0], verdict[1], tries)
+                    ledger[opening] = OpenedAction(action.url, verdict[0], verdict[1], tries)
             if judged is None:
                 continue  # it asked for confirmation, failed, or needs a login: no unconfirmed action
             suspected, observed, effect = not judged[0], judged[0], judged[1]
@@ -372,6 +410,7 @@ def check_unconfirmed_destructive(
                     effect=effect,
                     observed=observed,
                     control_key=key,
+                    opening_key=opening,
                 ),
                 suspected=suspected,
             )

@@ -229,3 +229,49 @@ def test_with_the_flag_the_walk_leaves_destructive_addresses_to_the_oracle(site,
         data = cli_json("explore", "--url", url, "--store", str(tmp_path / "s"), "--budget", "3", "--allow-destructive", "--json")  # fmt: skip
     assert "/_delete/" not in data["pages_visited"]
     assert [(b["route"], b["suspected"]) for b in _destructive(data)] == [("/_delete/", True)]
+
+
+def _two_templates_site():
+    """`/` lists items with a Trash link each (`/trash/<n>`); each item's page has a Delete link. Both
+    act on GET and redirect: trashing item 1 (the first template opened after the walk) leaves `/items/1` a 404."""
+    from bughunt.webapp.pages import Response
+    from bughunt.webapp.server import SiteServer
+
+    items = {1, 2, 3}
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+
+    def app(request):
+        path = request.target.split("?")[0]
+        if path == "/":
+            rows = "".join(
+                f'<li><a href="/items/{n}">Item {n}</a> <a href="/trash/{n}">Trash</a></li>'
+                for n in sorted(items)
+            )
+            return Response(200, f"<html><body><h1>Items</h1><ul>{rows}</ul></body></html>", html)
+        parts = path.strip("/").split("/")
+        if parts[0] == "trash":
+            parts = ["items", parts[-1], "delete"]
+        if len(parts) >= 2 and parts[0] == "items" and parts[1].isdigit() and int(parts[1]) in items:
+            if parts[2:] == ["delete"]:
+                items.discard(int(parts[1]))
+                return Response(302, "", (("Location", "/"),))
+            if not parts[2:]:
+                body = f'<h1>Item {parts[1]}</h1><a href="/">Back</a> <a class="danger" href="{path}/delete">Delete</a>'
+                return Response(200, f"<html><body>{body}</body></html>", html)
+        return Response(404, "<html><body><h1>Not found</h1></body></html>", html)
+
+    return SiteServer(("127.0.0.1", 0), app)
+
+
+def test_a_template_whose_first_page_is_gone_after_the_walk_is_opened_on_the_next(tmp_path, cli_json):
+    """Trash (seen first, on `/`) deletes item 1; the Delete link was first seen on `/items/1`, a 404
+    by then: it is opened on the next item's page the walk saw, not dropped."""
+    from bughunt.webapp.server import serving
+
+    with serving(_two_templates_site()) as url:
+        data = cli_json("explore", "--url", url, "--store", str(tmp_path / "s"), "--budget", "3", "--allow-destructive", "--json")  # fmt: skip
+    found = {
+        (b["route"].strip("/").split("/")[-1 if "/items/" in b["route"] else 0], b["suspected"])
+        for b in _destructive(data)
+    }
+    assert found == {("trash", False), ("delete", False)}

@@ -1,4 +1,4 @@
-"""`--allow-destructive` opens each destructive control template once a session: a list's Delete link
+"""`--allow-destructive` opens each destructive control template once a session per route shape: a list's Delete link
 on every row deletes one record, not two a page, and the other rows take its verdict unopened; a
 template that asks first is not opened again; a link that says it is confirmed (`?confirm=1`) is
 opened like any other when opening is allowed; and a page of a record the session deleted reports
@@ -191,3 +191,19 @@ def test_no_visible_effect_stands_after_a_few_records():
         assert finding.suspected
     assert site.deletes() == [f"/pages/{n}/delete" for n in site.pages[:NO_EFFECT_TRIES]]
     assert next(iter(ledger.values())).settled
+
+
+def test_one_macro_on_two_collections_is_opened_on_each():
+    """One Delete macro draws every list's link; the posts' view asks first, the notes' view deletes on
+    GET. The posts' confirmation page must not clear the notes' links unopened."""
+    site, ledger = NotesSite(), {}
+    config = OracleConfig(allow_destructive=True, opened_destructive=ledger)
+    posts = _page('<ul><li>Post 1 <a class="btn" href="/posts/1/delete">Delete</a></li></ul>', "/posts")
+    assert _destructive(posts, site, config) == []
+    found = _destructive(site.listing(), site, config)
+    assert ORIGIN + "/notes/1/delete" in site.deletes() and 1 not in site.notes
+    assert found and not any(f.suspected for f in found)
+    assert found[0].evidence["effect"] == "gone from the page that listed it"
+    # one root cause to report: both collections' links share the drawn control
+    (asked,) = [a for a in ledger.values() if a.acted is None]
+    assert asked.url == ORIGIN + "/posts/1/delete"
