@@ -205,6 +205,8 @@ class BrowserEngine(HttpEngine):
     _errors: list[ClientError] = field(default_factory=list, init=False, repr=False)
     _writing: bool = field(default=False, init=False, repr=False)
     """True only while logging in: the one time the explorer lets the page send a write."""
+    _acting: bool = field(default=False, init=False, repr=False)
+    """True only while the harness opens a destructive action (`open_action`): its page's writes are sent."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
@@ -393,7 +395,7 @@ class BrowserEngine(HttpEngine):
         request = route.request
         url = request.url
         where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
-        if request.method not in _READS and not self._writing:
+        if request.method not in _READS and not (self._writing or self._acting):
             # Exploring never writes: a button that favourites, follows or deletes through the page's
             # API (a POST/PUT/DELETE fetch) is not sent. What the page then logs about the refused
             # request is our doing, not the page's fault (`_record` drops it).
@@ -482,6 +484,19 @@ class BrowserEngine(HttpEngine):
             self._loaded.add(result.route, result.page)
         return result
 
+    def open_action(self, url: str) -> FetchedPage:
+        """`Engine.open_action`: the load of `url` with its page's writes admitted (by the routing and
+        the gate), to the end of its settled read; a write after it (or on any other load) is refused.
+        `_loaded` forgets every page: what they showed may be gone now."""
+        self._acting = True
+        try:
+            return self.fetch_page(url)
+        finally:
+            self._acting = False
+            if self._gate is not None:
+                self._gate.arm_action(False)
+            self._loaded.clear()
+
     def _abandoned(self, route: str, exc: HostilePage) -> FetchResult:
         self._replace_tab()
         logger.info("abandoned {} ({})", route, exc)
@@ -497,6 +512,7 @@ class BrowserEngine(HttpEngine):
         self._blocked_write = False
         self._gate.take_refusals()
         self._gate.arm_load(url)  # the harness's own choice, even when its path reads destructive
+        self._gate.arm_action(self._acting)
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         try:

@@ -110,6 +110,12 @@ class Engine(Protocol):
         `OSError` when there is none to be had."""
         ...
 
+    def open_action(self, url: str) -> FetchedPage:
+        """`fetch_page` of a destructive action the harness chose to open (`--allow-destructive`): an
+        engine that holds back what a page writes (the browser) lets this page's writes through, as
+        they are the action (a single-page app's delete route deletes through its API once mounted)."""
+        ...
+
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
         """The oracles' cheaper door: the page of `url` this session already loaded, when nothing since
         can have changed it (no write, no login, `version` the app version of its load), else None

@@ -9,7 +9,9 @@ connections Chromium opens ahead of a request; a proxy sees them all (Chromium i
   a request of its own, so a hop to another origin is refused like any other request;
 - refuses upgrades (WebSocket), pings and beacons, and speculative loads (`Purpose: prefetch`);
 - admits a write (POST/PUT/PATCH/DELETE) only when the harness armed one (`arm_write`): the login form's
-  own submit, the single write that carries the password;
+  own submit, the single write that carries the password; or, while the harness opens a destructive
+  action it chose to open (`arm_action`, `--allow-destructive`), the writes that action's page sends
+  on the origins (a single-page app's delete route deletes through its API): they are the action;
 - refuses a GET whose path reads destructive (`avoid`, `destructive_action`) unless it is the harness's
   own load (`arm_load`): a button's script deleting through a GET is not the explorer's choice;
 - refuses any request other than that submit carrying the password (in the URL or the body);
@@ -96,6 +98,7 @@ class Gate:
     _write_armed: bool = field(default=False, init=False)
     _write_to: str | None = field(default=None, init=False)
     _load_armed: str | None = field(default=None, init=False)
+    _action_armed: bool = field(default=False, init=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
     _server: asyncio.Server | None = field(default=None, init=False, repr=False)
     port: int = field(default=0, init=False)
@@ -156,6 +159,13 @@ class Gate:
         with self._lock:
             self._load_armed = url
 
+    def arm_action(self, on: bool) -> None:
+        """Admit the writes of the page being loaded (none carrying the secret), or stop admitting them:
+        the harness opens a destructive action with `--allow-destructive`, and what its page sends is
+        the action being judged."""
+        with self._lock:
+            self._action_armed = on
+
     def take_refusals(self) -> list[Refusal]:
         with self._lock:
             taken, self.refusals = self.refusals, []
@@ -192,6 +202,8 @@ class Gate:
         carries = self._carries_secret(url.encode() + b"\n" + body + b"\n" + _basic_credentials(headers))
         with self._lock:
             if method in WRITES:
+                if self._action_armed and not carries:
+                    return None
                 if not (self._write_armed and carries and self._write_to in (None, url)):
                     return self._refuse(method, url, "write not made by the harness")
                 self._write_armed = False  # the login submit, once

@@ -487,6 +487,10 @@ class HttpEngine:
             raise OSError(f"{url}: {result.outcome} ({result.detail})")
         return result.page
 
+    def open_action(self, url: str) -> FetchedPage:
+        """`Engine.open_action`: over HTTP the GET is the whole action; no page script writes."""
+        return self.fetch_page(url)
+
     def _wait(self) -> None:
         wait = self._last_request + self.delay - time.monotonic()
         if wait > 0:

@@ -233,6 +233,18 @@ def test_the_gate_admits_one_write_carrying_the_password_only_when_armed() -> No
     assert [r.reason for r in gate.take_refusals()][:2] == ["write not made by the harness"] * 2
 
 
+def test_the_gate_admits_the_writes_of_an_armed_action_but_never_the_password_or_another_origin() -> None:
+    gate = Gate("http://127.0.0.1:8000", secret="s3cret&x")
+    home = "http://127.0.0.1:8000"
+    assert gate.judge("DELETE", home + "/api/items/2", {}, b"") is not None
+    gate.arm_action(True)  # the harness opens a destructive action (--allow-destructive)
+    assert gate.judge("DELETE", home + "/api/items/2", {}, b"") is None
+    assert gate.judge("POST", home + "/api/x", {}, b"password=s3cret%26x") is not None
+    assert gate.judge("DELETE", "http://127.0.0.1:8001/api/items/2", {}, b"") is not None
+    gate.arm_action(False)
+    assert gate.judge("DELETE", home + "/api/items/3", {}, b"") is not None
+
+
 def test_a_login_that_sends_the_password_by_basic_auth_is_the_armed_write() -> None:
     # A single-page app's login often posts to a token endpoint with `Authorization: Basic`: the
     # password is in that header, base64 with the username, not in the body. Refused, the SPA could

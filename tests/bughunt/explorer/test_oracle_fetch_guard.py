@@ -19,6 +19,7 @@ class _Engine:
 
     def __init__(self) -> None:
         self.fetched: list[str] = []
+        self.opened: list[str] = []
 
     def route_of(self, url: str) -> str | None:
         return route_of(url) if url.startswith(ORIGIN + "/") else None
@@ -32,6 +33,10 @@ class _Engine:
     def fetch_page(self, url: str) -> FetchedPage:
         self.fetched.append(url)
         return FetchedPage(url, route_of(url), 200, {}, "text/html", "<p>ok</p>", 1.0)
+
+    def open_action(self, url: str) -> FetchedPage:
+        self.opened.append(url)
+        return self.fetch_page(url)
 
 
 @pytest.mark.parametrize(
@@ -59,4 +64,7 @@ def test_a_guarded_fetch_opens_ordinary_pages_and_an_unguarded_one_opens_destruc
     assert guarded(ORIGIN + "/notes/7?page=2").status == 200
     opened = inspection._oracle_fetch(engine, reuse=False, version=None, guarded=False)  # type: ignore[arg-type]
     assert opened(ORIGIN + "/notes/7/remove").status == 200
-    assert engine.fetched == [ORIGIN + "/notes/7?page=2", ORIGIN + "/notes/7/remove"]
+    assert opened(ORIGIN + "/notes/7").status == 200
+    assert engine.fetched == [ORIGIN + "/notes/7?page=2", ORIGIN + "/notes/7/remove", ORIGIN + "/notes/7"]
+    # only the destructive action is opened as one (in the browser, with its page's writes sent)
+    assert engine.opened == [ORIGIN + "/notes/7/remove"]
