@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from typing import Any
 
-from bughunt.explorer.factory import make_engine
+from bughunt.explorer.config import SessionConfig
+from bughunt.explorer.factory import make_engine, make_policy
+from bughunt.explorer.loop import Explorer
+from bughunt.explorer.store import ExplorerStore
 from tests.support.loopback import serving
 
 
@@ -21,3 +25,19 @@ def browser_on(handler: type[BaseHTTPRequestHandler], **options: Any) -> Iterato
             yield engine
         finally:
             engine.close()
+
+
+@contextmanager
+def explored_in_browser(
+    handler: type[BaseHTTPRequestHandler], store_dir: Path, budget: int
+) -> Iterator[tuple[ExplorerStore, Any]]:
+    """`handler` explored in the browser by the planner for `budget` clicks (robots.txt not read, no
+    retries); the block reads the store, the engine still open (to replay a state). Both closed after."""
+    store = ExplorerStore(store_dir)
+    try:
+        with browser_on(handler, respect_robots=False) as engine:
+            with make_policy("planner", store=store) as policy:
+                Explorer(store, engine, policy, SessionConfig(budget=budget, retries=0)).run()
+            yield store, engine
+    finally:
+        store.close()

@@ -13,15 +13,12 @@ import pytest
 
 from bughunt.actions import Action
 from bughunt.explorer.browser import BrowserEngine
-from bughunt.explorer.config import SessionConfig
-from bughunt.explorer.factory import make_engine, make_policy
 from bughunt.explorer.facts import read_page, turned_page
 from bughunt.explorer.graph import MAX_CHAIN, ExplorationGraph
-from bughunt.explorer.loop import Explorer
-from bughunt.explorer.store import ExplorerStore
 from bughunt.page import FetchedPage
 from bughunt.urls import absolute
-from tests.support.loopback import QuietHandler, serving
+from tests.support.engines import explored_in_browser
+from tests.support.loopback import QuietHandler
 
 ORIGIN = "http://links.test"
 
@@ -130,26 +127,18 @@ class _Spa(QuietHandler):
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 def test_a_repeat_on_the_fourth_page_of_a_list_paged_in_place_is_found(tmp_path) -> None:
-    store = ExplorerStore(tmp_path / "s")
-    with serving(_Spa) as url:
-        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
-        try:
-            with make_policy("planner", store=store) as policy:
-                Explorer(store, engine, policy, SessionConfig(budget=8, retries=0)).run()
-            graph = ExplorationGraph(store)
-            bugs = [b for b in store.bug_table.live() if b.kind == "duplicate_pagination"]
-            assert len(bugs) == 1, [(b.kind, b.route) for b in store.bug_table.live()]
-            steps = {s.n: s.route for s in store.history.steps()}
-            (seen,) = store.bug_table.occurrences()[bugs[0].fingerprint]
-            chain = graph.click_chain(steps[seen.first_step])
-            assert chain is not None and chain[0] == "/#/items/", chain
-            assert len(chain[1]) == 3 and len(set(chain[1])) == 1, chain  # "›", "›", "›": the fourth page
-            # the state is loaded again as the same sequence of clicks: still the fourth page
-            again = engine.perform(Action("click", engine.url_of(chain[0]), "", chain[1][-1], chain[1][:-1]))
-            assert again.page is not None and "Item number 10" in again.page.visible_text
-        finally:
-            engine.close()
-            store.close()
+    with explored_in_browser(_Spa, tmp_path / "s", 8) as (store, engine):
+        graph = ExplorationGraph(store)
+        bugs = [b for b in store.bug_table.live() if b.kind == "duplicate_pagination"]
+        assert len(bugs) == 1, [(b.kind, b.route) for b in store.bug_table.live()]
+        steps = {s.n: s.route for s in store.history.steps()}
+        (seen,) = store.bug_table.occurrences()[bugs[0].fingerprint]
+        chain = graph.click_chain(steps[seen.first_step])
+        assert chain is not None and chain[0] == "/#/items/", chain
+        assert len(chain[1]) == 3 and len(set(chain[1])) == 1, chain  # "›", "›", "›": the fourth page
+        # the state is loaded again as the same sequence of clicks: still the fourth page
+        again = engine.perform(Action("click", engine.url_of(chain[0]), "", chain[1][-1], chain[1][:-1]))
+        assert again.page is not None and "Item number 10" in again.page.visible_text
 
 
 def test_a_list_s_last_page_has_no_way_on_and_going_back_turns_no_page() -> None:

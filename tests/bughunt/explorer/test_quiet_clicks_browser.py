@@ -9,12 +9,10 @@ import shutil
 
 import pytest
 
-from bughunt.explorer.config import SessionConfig
-from bughunt.explorer.factory import make_engine, make_policy
 from bughunt.explorer.graph import ExplorationGraph
-from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
-from tests.support.loopback import QuietHandler, serving
+from tests.support.engines import explored_in_browser
+from tests.support.loopback import QuietHandler
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
@@ -34,25 +32,22 @@ class _Site(QuietHandler):
         self.reply(200, f"<html><head><title>Fruit</title></head><body>{CHROME}{body}</body></html>")
 
 
+def _clicked_selectors(store: ExplorerStore, graph: ExplorationGraph) -> list[str]:
+    """The selector of every click the walk made, in order."""
+    clicks = [graph.click_of(s.route) for s in store.history.steps() if "#click-" in s.route]
+    return [c[1] for c in clicks if c is not None]
+
+
 def test_a_fold_and_a_way_off_the_site_are_learned_not_clicked_on_every_page(tmp_path) -> None:
-    store = ExplorerStore(tmp_path / "s")
-    with serving(_Site) as url:
-        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
-        try:
-            with make_policy("planner", store=store) as policy:
-                Explorer(store, engine, policy, SessionConfig(budget=20, retries=0)).run()
-            graph = ExplorationGraph(store)
-            clicks = [graph.click_of(s.route) for s in store.history.steps() if "#click-" in s.route]
-            selectors = [c[1] for c in clicks if c is not None]
-            learned = graph.idle_controls()
-            assert selectors.count("#fold") == 1, selectors
-            assert learned.get("click@ #fold") == "same_state", learned
-            assert selectors.count("#out") == 2, selectors
-            assert learned.get("click@ #out") == "unclickable", learned
-            assert {"/a", "/b", "/c", "/d"} <= set(graph.visited())
-        finally:
-            engine.close()
-            store.close()
+    with explored_in_browser(_Site, tmp_path / "s", 20) as (store, engine):
+        graph = ExplorationGraph(store)
+        selectors = _clicked_selectors(store, graph)
+        learned = graph.idle_controls()
+        assert selectors.count("#fold") == 1, selectors
+        assert learned.get("click@ #fold") == "same_state", learned
+        assert selectors.count("#out") == 2, selectors
+        assert learned.get("click@ #out") == "unclickable", learned
+        assert {"/a", "/b", "/c", "/d"} <= set(graph.visited())
 
 
 FOLLOW_JS = "fetch('/follow', {method: 'POST'}).catch(() => { more.innerHTML = '<b class=alert>Could not follow</b>' })"
@@ -77,24 +72,15 @@ class _Profiles(QuietHandler):
 
 def test_a_lesson_of_a_refused_write_holds_for_its_place_not_for_the_button_beside_it(tmp_path) -> None:
     # "Follow" (its POST refused, an alert added) and "Details" are one shape without positions.
-    store = ExplorerStore(tmp_path / "s")
-    with serving(_Profiles) as url:
-        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
-        try:
-            with make_policy("planner", store=store) as policy:
-                Explorer(store, engine, policy, SessionConfig(budget=30, retries=0)).run()
-            graph = ExplorationGraph(store)
-            clicks = [graph.click_of(s.route) for s in store.history.steps() if "#click-" in s.route]
-            selectors = [c[1] for c in clicks if c is not None]
-            follow = "html > body > div > div:nth-of-type(1) > button"
-            details = "html > body > div > div:nth-of-type(2) > button"
-            # Two buttons of one shape, each clicked, neither showing a link: what one teaches holds
-            # for the control in its place, never for the other button beside it.
-            assert selectors.count(follow) >= 1 and selectors.count(details) >= 1, selectors
-            learned = graph.idle_controls()
-            assert "click html > body > div > div > button" not in learned, learned
-            # and what "Follow" showed on the others' pages says nothing of "Edit" in its place
-            assert graph.is_visited("/edit"), [s.route for s in store.history.steps()]
-        finally:
-            engine.close()
-            store.close()
+    with explored_in_browser(_Profiles, tmp_path / "s", 30) as (store, engine):
+        graph = ExplorationGraph(store)
+        selectors = _clicked_selectors(store, graph)
+        follow = "html > body > div > div:nth-of-type(1) > button"
+        details = "html > body > div > div:nth-of-type(2) > button"
+        # Two buttons of one shape, each clicked, neither showing a link: what one teaches holds
+        # for the control in its place, never for the other button beside it.
+        assert selectors.count(follow) >= 1 and selectors.count(details) >= 1, selectors
+        learned = graph.idle_controls()
+        assert "click html > body > div > div > button" not in learned, learned
+        # and what "Follow" showed on the others' pages says nothing of "Edit" in its place
+        assert graph.is_visited("/edit"), [s.route for s in store.history.steps()]
