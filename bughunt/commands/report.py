@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"written: {', '.join(ci['written'])} ({ci['open_bugs']} open bugs)")
         return 0
-    from bughunt.report import counts, load_report_data, render_report
+    from bughunt.report import counts, is_lead, load_report_data, render_report
 
     data = load_report_data(args.store)
     html = mark_report(render_report(data))
@@ -110,7 +110,9 @@ def run(args: argparse.Namespace) -> int:
         "sessions": len(data.get("sessions", [])),
         "pages_visited": shown["pages_visited"],
         "bugs": len(live),
-        "open_bugs": sum(b.get("status") == "open" for b in live),
+        # what a CI gate counts; the suspected ones apart, as `leads` (the JUnit/SARIF path says the same)
+        "open_bugs": sum(b.get("status") == "open" and not is_lead(b) for b in live),
+        "leads": sum(is_lead(b) for b in live),
         **({"ci_files": ci["written"]} if ci else {}),
     }
     if args.json:
@@ -134,4 +136,8 @@ def _write_ci_files(args: argparse.Namespace) -> dict[str, Any]:
     accepted = bl.load(args.baseline).fingerprints if args.baseline is not None else None
     run = read_run(args.store)
     written = write_ci_files(run, junit=args.junit, sarif=args.sarif, accepted=accepted)
-    return {"written": [str(p) for p in written], "open_bugs": len(run.open_bugs())}
+    return {
+        "written": [str(p) for p in written],
+        "open_bugs": len(run.gating_bugs()),
+        "leads": len(run.leads()),
+    }

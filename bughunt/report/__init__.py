@@ -99,6 +99,13 @@ def session_clicks(data: dict[str, Any]) -> dict[str, int]:
     return {str(s.get("name")): int(s.get("clicks") or 0) for s in data.get("sessions", [])}
 
 
+def is_lead(bug: dict[str, Any]) -> bool:
+    """An open bug only suspected, never opened (`ReportedBug.gates`): shown apart from the open bugs."""
+    from bughunt.explorer.destructive_mode import is_suspected
+
+    return bug.get("status") == "open" and is_suspected(bug.get("evidence") or {})
+
+
 def counts(data: dict[str, Any]) -> dict[str, Any]:
     """The report's counts, in the CLI's vocabulary: clicks (all sessions), pages visited, pages known,
     and the last session's fetches when the store records them."""
@@ -120,7 +127,8 @@ def _summary(data: dict[str, Any]) -> str:
     s = data.get("summary") or {}
     n = counts(data)
     bugs = [b for b in data.get("bugs", []) if not b.get("superseded_by")]
-    open_bugs = sum(b.get("status") == "open" for b in bugs)
+    leads = sum(is_lead(b) for b in bugs)
+    open_bugs = sum(b.get("status") == "open" for b in bugs) - leads
     coverage = s.get("coverage")
     sessions = data.get("sessions", [])
     tiles = [
@@ -159,7 +167,16 @@ def _summary(data: dict[str, Any]) -> str:
             )
         )
     tiles += [
-        _tile("open bugs", open_bugs),
+        _tile("open bugs", open_bugs, "open bugs a CI gate counts (leads are apart)"),
+        *(
+            [
+                _tile(
+                    "leads", leads, "suspected destructive links, not opened: to look at, no gate counts them"
+                )
+            ]
+            if leads
+            else []
+        ),
         _tile("fixed bugs", sum(b.get("status") == "fixed" for b in bugs)),
         _tile("duplicate reports", s.get("duplicate_reports", 0)),
         _tile("repeat visits", s.get("repeat_visits", 0), "clicks onto a page already visited"),
@@ -341,7 +358,8 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
         f"{facet_attributes(bug_facets(bug, data))}>"
         f'<header><span class="kind">{escape(str(bug.get("kind")))}</span>'
         f'<span class="route">{escape(str(bug.get("route")))}</span>'
-        f'<span class="status {escape(status)}">{escape(status)}</span></header>'
+        f'<span class="status {escape(status)}">{escape(status)}</span>'
+        f"{_LEAD_BADGE if is_lead(bug) else ''}</header>"
         f'<p class="message">{escape(str(bug.get("message", "")))}</p>'
         f'<p class="meta">fingerprint <code>{escape(str(bug.get("fingerprint")))}</code> · '
         f"{'found' if status == 'open' else 'marked ' + escape(status)} at step "
@@ -351,6 +369,10 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
         f"{_evidence(bug.get('evidence') or {}, base, builtin, str(bug.get('kind')))}{older}</article>"
     )
 
+
+_LEAD_BADGE = (
+    '<span class="status lead" title="a destructive link seen, never opened">lead: not opened</span>'
+)
 
 _IN_THE_VIEW = frozenset({"client_errors", "screenshot", "dom_snapshot"})
 """Evidence keys the bug view shows readably (`_view`), left out of the raw evidence table."""

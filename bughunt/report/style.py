@@ -49,6 +49,7 @@ svg .repeat-tick{fill:#ef6c00}svg .token-bar{fill:#9aa5b1}svg .fixed-dot{fill:#1
 .bug .kind{font-weight:650}.bug .route{font-family:ui-monospace,monospace;color:#52606d}
 .status{font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;border-radius:99px;padding:1px 9px;background:#e4e7eb}
 .status.open{background:#fde8e8;color:#c62828}.status.fixed{background:#e3f2fd;color:#1565c0}
+.status.lead{background:#fff4e5;color:#8a4b00}
 .bug .message{margin:6px 0 2px;font-size:1.02rem}.bug .meta{margin:0 0 8px;color:#7b8794;font-size:.85rem}
 table{border-collapse:collapse;width:100%;font-size:.88rem}
 th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eef0f2;vertical-align:top}

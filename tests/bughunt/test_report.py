@@ -234,8 +234,24 @@ def test_cli_json_and_report_agree_on_every_count(tmp_path, capsys):
         assert _tile_value(html, "pages known") == str(last["pages_known"])
     assert _tile_value(html, "coverage") == f"{last['coverage']:.0%}"
     assert "<td>12 / 12</td>" in html and "<td>10 / 10</td>" in html
-    live_open = sum(b["status"] == "open" for b in last["bugs"])
-    assert _tile_value(html, "open bugs") == str(live_open)
+    live_open = [b for b in last["bugs"] if b["status"] == "open"]
+    leads = sum(b["suspected"] for b in live_open)
+    assert leads, "the built-in site's GET delete is only suspected without --allow-destructive"
+    assert _tile_value(html, "open bugs") == str(len(live_open) - leads)
+    assert _tile_value(html, "leads") == str(leads)
+
+
+def test_a_suspected_bug_is_a_lead_not_an_open_bug_a_gate_counts():
+    data = synthetic()
+    lead = {"fingerprint": "f3", "route": "/item/3/delete", "kind": "unconfirmed_destructive", "status": "open",
+            "version": "1.3", "seen_at": "t2", "superseded_by": None, "id": 3, "message": "delete",
+            "evidence": {"suspected": True}, "step": 4}  # fmt: skip
+    data["bugs"].append(lead)
+    html = render_report(data)
+    assert _tile_value(html, "open bugs") == "0" and _tile_value(html, "leads") == "1"
+    card = html[html.index('id="bug-f3"') :]
+    assert "lead: not opened" in card[: card.index("</header>")]
+    assert '<div class="label">leads</div>' not in render_report(synthetic())  # no lead, no tile
 
 
 def test_report_leads_with_a_table_of_bugs_linking_each_card_with_filters():
