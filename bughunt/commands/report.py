@@ -95,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"written: {', '.join(ci['written'])} ({ci['open_bugs']} open bugs)")
         return 0
-    from bughunt.report import counts, is_lead, load_report_data, render_report
+    from bughunt.report import counts, load_report_data, render_report
+    from bughunt.report.overview import is_lead
 
     data = load_report_data(args.store)
     html = mark_report(render_report(data))

@@ -17,7 +17,15 @@ from typing import Any
 
 from bughunt.report.charts import coverage_svg, tokens_svg
 from bughunt.report.graph import site_map_svg
-from bughunt.report.overview import FILTER_SCRIPT, bug_facets, bugs_overview, facet_attributes, live_bugs
+from bughunt.report.overview import (
+    FILTER_SCRIPT,
+    LEAD_BADGE,
+    bug_facets,
+    bugs_overview,
+    facet_attributes,
+    is_lead,
+    live_bugs,
+)
 from bughunt.report.style import CSS
 
 __all__ = ["load_report_data", "render_report", "save_html", "write_atomic", "write_report"]
@@ -97,13 +105,6 @@ STOP_REASONS = {
 def session_clicks(data: dict[str, Any]) -> dict[str, int]:
     """Clicks per session, as the exploration counted them (`bughunt.explorer.summary.session_clicks`)."""
     return {str(s.get("name")): int(s.get("clicks") or 0) for s in data.get("sessions", [])}
-
-
-def is_lead(bug: dict[str, Any]) -> bool:
-    """An open bug only suspected, never opened (`ReportedBug.gates`): shown apart from the open bugs."""
-    from bughunt.explorer.destructive_mode import is_suspected
-
-    return bug.get("status") == "open" and is_suspected(bug.get("evidence") or {})
 
 
 def counts(data: dict[str, Any]) -> dict[str, Any]:
@@ -359,7 +360,7 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
         f'<header><span class="kind">{escape(str(bug.get("kind")))}</span>'
         f'<span class="route">{escape(str(bug.get("route")))}</span>'
         f'<span class="status {escape(status)}">{escape(status)}</span>'
-        f"{_LEAD_BADGE if is_lead(bug) else ''}</header>"
+        f"{LEAD_BADGE if is_lead(bug) else ''}</header>"
         f'<p class="message">{escape(str(bug.get("message", "")))}</p>'
         f'<p class="meta">fingerprint <code>{escape(str(bug.get("fingerprint")))}</code> · '
         f"{'found' if status == 'open' else 'marked ' + escape(status)} at step "
@@ -369,10 +370,6 @@ def _bug_card(bug: dict[str, Any], history: list[dict[str, Any]], data: dict[str
         f"{_evidence(bug.get('evidence') or {}, base, builtin, str(bug.get('kind')))}{older}</article>"
     )
 
-
-_LEAD_BADGE = (
-    '<span class="status lead" title="a destructive link seen, never opened">lead: not opened</span>'
-)
 
 _IN_THE_VIEW = frozenset({"client_errors", "screenshot", "dom_snapshot"})
 """Evidence keys the bug view shows readably (`_view`), left out of the raw evidence table."""

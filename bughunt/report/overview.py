@@ -39,6 +39,16 @@ def live_bugs(data: dict[str, Any]) -> list[dict[str, Any]]:
     return live
 
 
+def is_lead(bug: dict[str, Any]) -> bool:
+    """An open bug only suspected, never opened (`ReportedBug.gates`): shown apart from the open bugs."""
+    from bughunt.explorer.destructive_mode import is_suspected
+
+    return bug.get("status") == "open" and is_suspected(bug.get("evidence") or {})
+
+
+LEAD_BADGE = '<span class="status lead" title="a destructive link seen, never opened">lead: not opened</span>'
+
+
 def _session_of(data: dict[str, Any]) -> dict[int, str]:
     return {int(s["n"]): str(s.get("session")) for s in data.get("steps", []) if s.get("n") is not None}
 
@@ -102,12 +112,14 @@ def bugs_overview(data: dict[str, Any], statuses: dict[str, list[tuple[str, str,
         rows.append(
             f"<tr{facet_attributes(facets)}><td><a href='#bug-{fp}'>{escape(str(bug.get('kind')))}</a></td>"
             f"<td>{severity}</td><td><code>{escape(str(bug.get('route')))}</code></td><td>{seen}</td>"
-            f"<td>{per_version or escape(str(bug.get('status')))}</td></tr>"
+            f"<td>{per_version or escape(str(bug.get('status')))}{' ' + LEAD_BADGE if is_lead(bug) else ''}</td></tr>"
         )
     filters = "".join(_select(k, sorted(v)) for k, v in facets_seen.items() if len(v) > 1)
-    open_count = sum(b.get("status") == "open" for b in bugs)
+    leads = sum(is_lead(b) for b in bugs)
+    open_count = sum(b.get("status") == "open" for b in bugs) - leads
+    lead_words = f", {leads} lead{'s' if leads != 1 else ''}" if leads else ""
     head = (
-        f'<p class="sub">{len(bugs)} bug{"s" if len(bugs) != 1 else ""}, {open_count} open · '
+        f'<p class="sub">{len(bugs)} bug{"s" if len(bugs) != 1 else ""}, {open_count} open{lead_words} · '
         f'showing <span id="bug-filter-count">{len(bugs)}</span></p>'
     )
     box = f'<div id="bug-filters" class="filters">{filters}</div>' if filters else ""
