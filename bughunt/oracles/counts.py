@@ -168,7 +168,11 @@ _NO_TEXT = frozenset(("script", "style", "template"))
 
 
 def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
-    return _innermost(page, parse_count)
+    """The page's count labels but those its `<title>` repeats, number and all: that is what the page
+    is called (a record named "Parser crash (2)" under its own heading), not the length of a list."""
+    labels = _innermost(page, parse_count)
+    title = " ".join(page.title.lower().split()) if labels else ""
+    return [(node, noun, n) for node, noun, n in labels if " ".join(node.text().lower().split()) not in title]
 
 
 def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]) -> list[Any]:
