@@ -52,7 +52,7 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
         # A row of one cell spanning the others' columns (the buttons and pager under the records, a
         # group's caption) is the table's furniture beside rows of several cells, not a record.
         if any(len(r.elements) > 1 for r in rows):
-            rows = [r for r in rows if not _spanning(r)]
+            rows = [r for r in rows if not spanning(r)]
         return rows
     children = node.elements
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
@@ -65,7 +65,9 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     return None
 
 
-def _spanning(row: Node) -> bool:
+def spanning(row: Node) -> bool:
+    """A table row of one cell spanning the others' columns: the table's furniture or a group's
+    caption, not a record."""
     cells = row.elements
     return len(cells) == 1 and cells[0].get("colspan", "1").strip() not in ("", "1")
 
