@@ -335,9 +335,10 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
     asks = not result.redirects and result.is_html and has_confirmation_step(result)
     after = result if result.url == page.url else fetch_again(fetch, page.url)
     mine = _identity(action.url)
+    # a form of hidden values is listed by its submission, which no link target shows
     still_listed = any(
         _identity(resolve(base_url(after), href) or "") == mine for _, href in targets(after.document)
-    )
+    ) or any(_identity(c.url) == mine for c in destructive_actions(after) if c.control == "form")
     # Against an answer that looks like a confirmation page, only a listing page that still answers
     # shows the link gone: an error page lists nothing.
     if not still_listed and (not asks or 200 <= after.status < 300):
