@@ -398,10 +398,14 @@ def check_duplicate_pagination(
         for keys, node in zip(before, _content_items(previous)[key], strict=True):
             for k in keys:
                 shown_before.setdefault(k, set()).add(_gist(node))
+        # An item leading both pages (a profile's header drawn like the posts under it, a pinned
+        # post) is the page's own, not one the pager carried over from the end of the page before.
         repeated = [
             keys
-            for keys, node in zip(items, _content_items(page)[key], strict=True)
-            if keys and any(_gist(node) in shown_before.get(k, ()) for k in keys)
+            for at, (keys, node) in enumerate(zip(items, _content_items(page)[key], strict=True))
+            if keys
+            and any(_gist(node) in shown_before.get(k, ()) for k in keys)
+            and not (at == 0 and before[:1] == [keys])
         ]
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
             continue
