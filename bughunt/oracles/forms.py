@@ -664,9 +664,11 @@ def _sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig)
         url = origin + route
         other = _segments(url)
         # One template: the same collection and depth (`/article/8/<slug>` beside `/article/7/<slug>`),
-        # not an edit or destructive page of it.
+        # not an edit or destructive page of it, nor another page of this record (`?page=2` of a
+        # profile shows its header again: the record's words, not the template's).
         if (
-            len(other) != len(segments)
+            urlsplit(url).path == urlsplit(resource.url).path
+            or len(other) != len(segments)
             or other[:1] != segments[:1]
             or _edit_like(url)
             or destructive_action(url)

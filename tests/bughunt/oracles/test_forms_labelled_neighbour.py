@@ -18,9 +18,9 @@ def page(path: str, body: str) -> FetchedPage:
     return FetchedPage(ORIGIN + path, route_of(ORIGIN + path), 200, {}, "text/html", html, 1.0)
 
 
-def profile(heading: str) -> FetchedPage:
+def profile(heading: str, path: str = "/member/ann") -> FetchedPage:
     return page(
-        "/member/ann",
+        path,
         f'<table><tr><td><img src="/ann.png" alt=""></td><td><h1>{heading}</h1><p>{ABOUT}</p>'
         '<p>3 followers, 1 following</p><p><a href="/settings">Edit your profile</a></p></td></tr></table>',
     )
@@ -36,9 +36,13 @@ def editor(about: str) -> FetchedPage:
     )
 
 
-def check(form: FetchedPage, resource: FetchedPage) -> list:
-    config = OracleConfig(linked_from=lambda route: [resource.route], loaded=lambda route: True)
-    return ORACLES["form_drops_value"](form, lambda url: {resource.url: resource}[url], config)
+def check(form: FetchedPage, resource: FetchedPage, *others: FetchedPage) -> list:
+    config = OracleConfig(
+        linked_from=lambda route: [resource.route],
+        loaded=lambda route: True,
+        known_routes=lambda: [o.route for o in others],
+    )
+    return ORACLES["form_drops_value"](form, lambda url: {p.url: p for p in (resource, *others)}[url], config)
 
 
 def test_an_empty_field_after_a_labelled_heading_drops_the_text_under_it():
@@ -52,3 +56,12 @@ def test_the_filled_form_is_silent():
 
 def test_a_label_over_another_value_is_no_neighbour():
     assert check(editor(""), profile("Member: bob")) == []
+
+
+def test_the_records_next_page_is_no_other_instance_of_its_template():
+    """Memory knows the profile's second page of posts first: it shows the same header (the record's
+    own words), so it cannot tell template words from values; another member's profile can."""
+    second = profile("Member: ann", "/member/ann?page=2")
+    other = page("/member/bob", "<h1>Member: bob</h1><p>Builds boats.</p>")
+    (finding,) = check(editor(""), profile("Member: ann"), second, other)
+    assert finding.evidence["shown"] == ABOUT
