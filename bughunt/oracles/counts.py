@@ -33,6 +33,7 @@ from bughunt.oracles.lists import (
     item_signature,
     list_items,
     other_pages,
+    spanning,
 )
 from bughunt.oracles.reading import KEPT, list_page_key
 from bughunt.page import FetchedPage, base_url
@@ -43,6 +44,11 @@ _BRACKETED = re.compile(
     re.I,
 )
 """`Label (N)`, and a search's `Results (N) for <words>`: what the count is of, said after it."""
+_BARE = re.compile(
+    r"^[\(\[]\s*(?P<n>\d{1,6})\s+(?P<label>matches|match|results?|items?|entries|entry|rows?|records?)\s*[\)\]]$",
+    re.I,
+)
+"""`(12 matches)`: a count in brackets that says itself what it counts, beside a heading it qualifies."""
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
 # "Record Count: 70", "Total: 12": a colon before the number says it counts only with a word that
 # counts — "Age: 34" or "Year: 2020" is a fact of the page, not the length of a list.
@@ -74,7 +80,7 @@ def _parse_kept(text: str) -> tuple[str, int] | None:
 
 def _parse(text: str) -> tuple[str, int] | None:
     text = " ".join(text.split())
-    match = _BRACKETED.match(text) or _LEADING.match(text)
+    match = _BRACKETED.match(text) or _LEADING.match(text) or _BARE.match(text)
     if match is None and (colon := _COLON.match(text)) and _COUNTING.search(colon.group("label")):
         match = colon
     if not match or _NOT_ITEMS.search(match.group("label")):
@@ -168,7 +174,11 @@ _NO_TEXT = frozenset(("script", "style", "template"))
 
 
 def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
-    return _innermost(page, parse_count)
+    """The page's count labels but those its `<title>` repeats, number and all: that is what the page
+    is called (a record named "Parser crash (2)" under its own heading), not the length of a list."""
+    labels = _innermost(page, parse_count)
+    title = " ".join(page.title.lower().split()) if labels else ""
+    return [(node, noun, n) for node, noun, n in labels if " ".join(node.text().lower().split()) not in title]
 
 
 def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]) -> list[Any]:
@@ -234,6 +244,10 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
     if containers is None:
         root = next((a for a in label.ancestors() if a.parent is None), label)
         containers = {id(c) for c, _ in find_lists(root)}
+    row = next((a for a in label.ancestors() if a.tag == "tr"), None)
+    if row is not None and spanning(row):
+        table = next((a for a in row.ancestors() if a.tag == "table"), None)
+        return _group(table, row) if table is not None else None
     if any(a.tag in ("li", "tr", "article") or id(a) in containers for a in label.ancestors()):
         return None
     node: Node = label
@@ -245,9 +259,50 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
         if following:
             after = _unwrapped(following[0])
             items = list_items(after, min_items=1 if level == 0 else 2)
+            if items and after.tag == "table" and (first := _group(after, None)):
+                return first  # a heading over a grouped table counts its first group
             return items if items is not None or level else _run(following)
         node = node.parent
     return None
+
+
+def _rows(table: Node) -> list[Node]:
+    """The table's own rows in order, across its `thead`/`tbody`/`tfoot` sections."""
+    rows: list[Node] = []
+    for child in table.elements:
+        if child.tag == "tr":
+            rows.append(child)
+        elif child.tag in ("thead", "tbody", "tfoot"):
+            rows += [r for r in child.elements if r.tag == "tr"]
+    return rows
+
+
+def _group_heading(row: Node) -> bool:
+    """A row of one spanning cell that holds a count: the heading of the group of rows under it."""
+    return spanning(row) and any(parse_count(n.text()) for n in row.iter() if len(n.text()) <= LABEL_CHARS)
+
+
+def _group(table: Node, heading: Node | None) -> list[Node] | None:
+    """The records of one group of a table grouped under headings that count them ("1.0 (12
+    matches)" in a row spanning the table, then its rows): those after `heading` up to the next
+    such heading. With `heading` None, the group before the table's first heading row, which a
+    heading over the table counts — None when no record comes before it (a table whose group
+    headings lead its rows is counted whole) or the table has no group headings."""
+    rows = _rows(table)
+    if heading is None and not any(_group_heading(r) for r in rows):
+        return None
+    records = {id(r) for r in list_items(table) or ()}
+    at = next((n for n, r in enumerate(rows) if r is heading), None) if heading is not None else None
+    if heading is not None and at is None:
+        return None
+    start = at + 1 if at is not None else 0
+    out: list[Node] = []
+    for row in rows[start:]:
+        if _group_heading(row):
+            break
+        if id(row) in records:
+            out.append(row)
+    return out if out or heading is not None else None
 
 
 def _unwrapped(node: Node) -> Node:

@@ -32,6 +32,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from loguru import logger
 
+from bughunt.actions import button_only, form_submission
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
 from bughunt.oracles.base import (
@@ -236,7 +237,12 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
             b for b in form.iter() if b.tag == "button" or (b.tag == "input" and b.get("type") == "submit")
         ]
         label = " ".join(b.text() or b.get("value") for b in buttons)
-        controls.append((resolve(base, form.get("action") or page.url), label, "form", control_markup(form)))
+        target = resolve(base, form.get("action") or page.url)
+        # A form of hidden values and buttons is a link drawn as a button: it asks for its action
+        # with those values (`?action=delete&version=1` on the page's own address).
+        if target and button_only(form):
+            target = form_submission(form, target)
+        controls.append((target, label, "form", control_markup(form)))
     if destructive_action(page.url) and has_confirmation_step(page):
         return []  # a confirmation page: its controls are the confirmation, not an unconfirmed action
     for url, label, control, markup in controls:
@@ -329,9 +335,10 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
     asks = not result.redirects and result.is_html and has_confirmation_step(result)
     after = result if result.url == page.url else fetch_again(fetch, page.url)
     mine = _identity(action.url)
+    # a form of hidden values is listed by its submission, which no link target shows
     still_listed = any(
         _identity(resolve(base_url(after), href) or "") == mine for _, href in targets(after.document)
-    )
+    ) or any(_identity(c.url) == mine for c in destructive_actions(after) if c.control == "form")
     # Against an answer that looks like a confirmation page, only a listing page that still answers
     # shows the link gone: an error page lists nothing.
     if not still_listed and (not asks or 200 <= after.status < 300):

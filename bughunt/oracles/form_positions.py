@@ -121,12 +121,20 @@ def _inline_text(node: Node, base: str, resource: str, furniture: frozenset[str]
     return " ".join(parts)
 
 
+_LABELLED = re.compile(r"^[^:]{1,40}:\s*(?P<value>\S.*)$", re.S)
+"""A line that names what it shows before a colon ("User: ann", "Email: ann@example.test")."""
+
+
 def holds(value: str, block: Block) -> bool:
     """A field's value holds a block: the same text, or every word of the block is one of the value's
-    (a rendered markdown body, a tag of a comma-separated list)."""
+    (a rendered markdown body, a tag of a comma-separated list), or the block is the value under a
+    label of its own ("User: ann" for a username field: a profile's heading)."""
     if not value or not block.words:
         return False
-    return _norm(value) == _norm(block.text) or block.words <= _words(value)
+    if _norm(value) == _norm(block.text) or block.words <= _words(value):
+        return True
+    labelled = _LABELLED.match(block.text)
+    return labelled is not None and _norm(labelled.group("value")) == _norm(value)
 
 
 def _content_like(block: Block) -> bool:

@@ -51,6 +51,8 @@ from bughunt.oracles.server_error import error_key, soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import hash_route, route_of, same_origin
 
+LABEL_CHARS = 40
+"""A field's label is short: longer text beside a field is no label."""
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
 _RESOURCE_ATTRS = ("data-resource", "data-view", "data-src", "data-source", "data-href")
 _NOT_KEY = re.compile(r"[^a-z0-9]")
@@ -412,11 +414,14 @@ def _in_furniture(node: Node) -> bool:
     return any(a.tag in _FURNITURE for a in node.ancestors())
 
 
-def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
+def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelled_only: bool = False) -> str:
     """The value a resource page shows for a field with these keys, or "". In a record's item of a
     list (`record_item`) an element named for the field shows its own words, not its links' (a row's
     secondary line "by ann (view links)" names the owner, not a description) — a word of three
-    letters at least. A table row shows its values under its table's column headings."""
+    letters at least. A table row shows its values under its table's column headings. An element
+    named for the field that shows the field's name ("Keywords:" in `th#h_keywords`) is its label:
+    the value is beside it. `labelled_only`: only values shown beside a label naming the field (a
+    table of properties), none found by an element's name or class."""
     if record_item and (column := _column_value(doc, keys)) is not None:
         return column
     for node in doc.iter():
@@ -427,7 +432,11 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False) -> str:
         names = [node.get(a) for a in ("data-field", "itemprop", "name") if node.get(a)]
         # an id is read like the class list: `article-title` names the title
         names += [w for c in (*node.classes, node.get("id")) if c for w in (c, *_CLASS_PARTS.split(c))]
-        if any(key(n) in keys for n in names if key(n)):
+        if (
+            not labelled_only
+            and any(key(n) in keys for n in names if key(n))
+            and key(node.short_text(LABEL_CHARS) or "") not in keys
+        ):
             if node.tag == "meta":
                 value = node.get("content")
             elif record_item:
@@ -655,9 +664,11 @@ def _sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig)
         url = origin + route
         other = _segments(url)
         # One template: the same collection and depth (`/article/8/<slug>` beside `/article/7/<slug>`),
-        # not an edit or destructive page of it.
+        # not an edit or destructive page of it, nor another page of this record (`?page=2` of a
+        # profile shows its header again: the record's words, not the template's).
         if (
-            len(other) != len(segments)
+            urlsplit(url).path == urlsplit(resource.url).path
+            or len(other) != len(segments)
             or other[:1] != segments[:1]
             or _edit_like(url)
             or destructive_action(url)
@@ -693,6 +704,9 @@ def _resources(
         yield page, inline
         return
     chosen = _chosen_labels(form, page.document)
+    if _posts_to_itself(form, page) and _shows_record(page, page.document, fields, chosen) >= MIN_OWN_SHOWN:
+        yield page, page.document
+        return
     for urls in _referrers(page, config):
         best: tuple[int, FetchedPage, Node] | None = None
         for url in urls:
@@ -706,6 +720,18 @@ def _resources(
         if best is not None:
             yield best[1], best[2]
             return
+
+
+MIN_OWN_SHOWN = 2
+"""Filled values of a form that posts to its own page the page must show outside it for the form to
+edit the record the page shows (a comment form's prefilled name is one value at most)."""
+
+
+def _posts_to_itself(form: Node, page: FetchedPage) -> bool:
+    """Whether the form sends to the page it is on (its action that page, a fragment aside): a record's
+    page with its own "Modify" form under the record's properties."""
+    action = resolve(base_url(page), form.get("action")) if form.get("action") else None
+    return action is not None and action.partition("#")[0] == page.url.partition("#")[0]
 
 
 def _inline_record(
@@ -788,6 +814,19 @@ def check_form_drops_value(
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
         for resource, scope in _resources(form, page, fields, fetch, config):
             shown_in_form = _words(form.text())
+            if resource is page and scope is page.document:
+                # The record's own page: only values beside labels naming their fields are compared
+                # (its comments, a sidebar, the form's neighbours are no values of its fields).
+                dropped = [
+                    (name, value)
+                    for _node, name, _v, keys, visible in empty
+                    if visible
+                    and stored(value := shown_value(scope, keys, labelled_only=True))
+                    and not _words(value) <= shown_in_form
+                ]
+                if dropped:
+                    findings.append(_dropping(page, resource, fields, dropped))
+                break
             record_item = scope is not resource.document
             dropped = [
                 (name, value)
@@ -815,29 +854,34 @@ def check_form_drops_value(
                 if stored(text) and not _words(text) <= shown_in_form
             ]
             if dropped:
-                findings.append(
-                    Finding(
-                        "form_drops_value",
-                        page.route,
-                        MESSAGE,
-                        evidence(
-                            page,
-                            f'name="{dropped[0][0]}"',
-                            field=dropped[0][0],
-                            fields=quoted(n for n, _ in dropped),
-                            fields_key=error_key(" ".join(sorted(n for n, _ in dropped))),
-                            # one form class that two views render (an editor and a section
-                            # editor): its whole field list and what it drops, on any route
-                            form_key=error_key(
-                                " ".join(sorted({f[1] for f in fields}))
-                                + " | "
-                                + " ".join(sorted(n for n, _ in dropped))
-                            ),
-                            resource_url=resource.url,
-                            shown=short(dropped[0][1]),
-                        ),
-                        shape=page_shape(page),
-                    )
-                )
+                findings.append(_dropping(page, resource, fields, dropped))
             break  # the first resource page that answered is the one the form edits
     return findings
+
+
+def _dropping(
+    page: FetchedPage,
+    resource: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    dropped: list[tuple[str, str]],
+) -> Finding:
+    return Finding(
+        "form_drops_value",
+        page.route,
+        MESSAGE,
+        evidence(
+            page,
+            f'name="{dropped[0][0]}"',
+            field=dropped[0][0],
+            fields=quoted(n for n, _ in dropped),
+            fields_key=error_key(" ".join(sorted(n for n, _ in dropped))),
+            # one form class that two views render (an editor and a section editor): its whole
+            # field list and what it drops, on any route
+            form_key=error_key(
+                " ".join(sorted({f[1] for f in fields})) + " | " + " ".join(sorted(n for n, _ in dropped))
+            ),
+            resource_url=resource.url,
+            shown=short(dropped[0][1]),
+        ),
+        shape=page_shape(page),
+    )

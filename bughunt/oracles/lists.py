@@ -52,7 +52,7 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
         # A row of one cell spanning the others' columns (the buttons and pager under the records, a
         # group's caption) is the table's furniture beside rows of several cells, not a record.
         if any(len(r.elements) > 1 for r in rows):
-            rows = [r for r in rows if not _spanning(r)]
+            rows = [r for r in rows if not spanning(r)]
         return rows
     children = node.elements
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
@@ -65,7 +65,9 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     return None
 
 
-def _spanning(row: Node) -> bool:
+def spanning(row: Node) -> bool:
+    """A table row of one cell spanning the others' columns: the table's furniture or a group's
+    caption, not a record."""
     cells = row.elements
     return len(cells) == 1 and cells[0].get("colspan", "1").strip() not in ("", "1")
 
@@ -76,8 +78,9 @@ _DIGITS = re.compile(r"\d+")
 def item_signature(node: Node) -> str:
     """What a template loop's items share, or "" for an element that cannot be one: tag and classes;
     `article` elements as they are; for another item without classes, its tag with its id's pattern (`div#comment-<n>`) or the signature of
-    its first child (`div > div.card`)."""
-    if node.tag not in _ITEM_TAGS:
+    its first child (`div > div.card`). A `table` of one row is a record laid out as a table (an avatar
+    beside a post's text, one such table per post), an item like a `div`; a table of rows is a list."""
+    if node.tag not in _ITEM_TAGS and not (node.tag == "table" and len(list_items(node) or ()) == 1):
         return ""
     if node.classes or node.tag == "article":
         return node.signature()  # an <article> is a self-contained item by definition, classes or not
@@ -206,13 +209,18 @@ class ItemFacts:
         return frozenset(url for _, url in self.links)
 
     @cached_property
+    def whole_text(self) -> str:
+        """The item's text, lower case, spaces collapsed, at most 300 characters."""
+        return " ".join(self.text.lower().split())[:300]
+
+    @cached_property
     def label(self) -> str:
         if self.heading is not None:
             return " ".join(self.heading.text().lower().split())
         link = self.title_link
         if link is not None and not label_like(link.text()):
             return " ".join(link.text().lower().split())
-        return " ".join(self.text.lower().split())[:300]
+        return self.whole_text
 
     @cached_property
     def title(self) -> str:
@@ -326,15 +334,18 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
     """What identifies each item of one list: its **permalink** — a link no other item of the list
     has (an author's profile, linked from each of their posts, is not), not an action ("Edit",
     "Delete"), see `_permalink`; else its label — heading, title link or whole text — when that label
-    is unique in the list and is not a count or an action word. An item with neither has no identity
-    (an empty set): it is never reported as a repeat. `memo` (`item_facts` of the items' page, whose
-    links resolve against `base`) keeps what is read off each item for the next list that holds it."""
+    is unique in the list and is not a count or an action word. An item without a heading whose link
+    label others share (each post of a feed names its author: no title of its own) is told by its
+    whole text, when that is unique. An item with none of these has no identity (an empty set): it is
+    never reported as a repeat. `memo` (`item_facts` of the items' page, whose links resolve against
+    `base`) keeps what is read off each item for the next list that holds it."""
     memo = {} if memo is None else memo
     facts = [_facts(i, base, memo) for i in items]
     shared: Counter[str] = Counter()
     for f in facts:
         shared.update(f.targets)
     repeated = Counter(f.label for f in facts)
+    texts: Counter[str] | None = None
     linked_tables: dict[int, bool] = {}
     out: list[set[str]] = []
     for f in facts:
@@ -347,6 +358,11 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
             out.append(set())
         elif f.label and not label_like(f.label) and repeated[f.label] == 1:
             out.append({"title:" + f.label})
+        elif f.heading is None and f.label and repeated[f.label] > 1 and f.label != f.whole_text:
+            if texts is None:
+                texts = Counter(g.whole_text for g in facts)
+            unique = texts[f.whole_text] == 1 and not label_like(f.whole_text)
+            out.append({"text:" + f.whole_text} if unique else set())
         else:
             out.append(set())
     return out

@@ -200,8 +200,11 @@ def previous_page_url(page: FetchedPage) -> str | None:
     here = page_number(page.url)
     if here is None:
         # no page number to be in sequence with (`_in_sequence`): most pages, no control read — but
-        # an offset pager's page (`?first=20`) names the rows it starts at
-        return _previous_by_offset(page) if _offset(page.url) is not None else None
+        # an offset pager's page (`?first=20`) names the rows it starts at, and a cursor pager's
+        # (`?before=58`) the record it starts past
+        if _offset(page.url) is not None:
+            return _previous_by_offset(page)
+        return _previous_by_cursor(page) if _cursor(page.url) is not None else None
     base = base_url(page)
     controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
     candidates = [
@@ -237,18 +240,52 @@ def _offset(url: str) -> tuple[str, int] | None:
     return None
 
 
-def _without(url: str, key: str) -> tuple[str, frozenset[tuple[str, str]]]:
+CURSOR_KEYS = frozenset(
+    "before after cursor max_id min_id since_id until_id before_id after_id starting_after ending_before".split()
+)
+"""Query keys a keyset (cursor) pager names a page by: the record or token it starts past
+(`?before=58`, `?max_id=…`). Their values are no page numbers: only the page's own control back
+("Newer", rel=prev) says which page came before."""
+
+
+def _cursor(url: str) -> tuple[str, str] | None:
+    """The cursor parameter of `url` and its value, or None."""
+    for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        if k.lower() in CURSOR_KEYS and v.strip():
+            return k, v
+    return None
+
+
+def _without(url: str, keys: frozenset[str]) -> tuple[str, frozenset[tuple[str, str]]]:
+    """The URL's path and its query pairs but those of `keys` (lower case)."""
     parts = urlsplit(url)
     return parts.path, frozenset(
-        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != key
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() not in keys
     )
 
 
 def _previous_by_offset(page: FetchedPage) -> str | None:
-    """The page before an offset pager's page: a rel=prev or "previous"/"newer" control — a link,
-    or a GET form that is only a button (`<form><input type=hidden name=first value=0><button>`) —
-    to the same URL with a smaller offset, or none."""
+    """The page before an offset pager's page: a control back (`_back_controls`) to the same URL
+    with a smaller offset, or none."""
     key, here = _offset(page.url) or ("", 0)
+    same = _without(page.url, frozenset({key.lower()}))
+    for url in _back_controls(page):
+        if _without(url, frozenset({key.lower()})) == same and (_offset(url) or (key, -1))[1] < here:
+            return url
+    return None
+
+
+def _previous_by_cursor(page: FetchedPage) -> str | None:
+    """The page before a cursor pager's page: a control back (`_back_controls`) to the same URL with
+    another cursor or none (the list's first page), or none. A "Newer" that opens the first page
+    from every page is taken all the same: only the page right after the first can repeat it."""
+    same = _without(page.url, CURSOR_KEYS)
+    return next((u for u in _back_controls(page) if u != page.url and _without(u, CURSOR_KEYS) == same), None)
+
+
+def _back_controls(page: FetchedPage) -> list[str]:
+    """Where the page's controls back lead: rel=prev or "previous"/"newer" controls — links, or GET
+    forms that are only a button (`<form><input type=hidden name=first value=0><button>`)."""
     base = base_url(page)
     controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
     for form in page.document.find_all("form"):
@@ -257,16 +294,16 @@ def _previous_by_offset(page: FetchedPage) -> str | None:
             f.get("type").lower() in ("hidden", "submit") for f in fields
         ):
             controls.append((form, form_submission(form, resolve(base, form.get("action")) or page.url)))
-    same = _without(page.url, key)
-    for node, url in controls:
-        back = (
+    return [
+        url
+        for node, url in controls
+        if url
+        and (
             {"prev", "previous"} & set(node.get("rel").lower().split())
             or _PREV_TEXT.match(node.text().strip())
             or _NEWER_TEXT.match(node.text().strip())
         )
-        if back and url and _without(url, key) == same and (_offset(url) or (key, -1))[1] < here:
-            return url
-    return None
+    ]
 
 
 def _with_page(url: str, number: int) -> str:
@@ -361,10 +398,14 @@ def check_duplicate_pagination(
         for keys, node in zip(before, _content_items(previous)[key], strict=True):
             for k in keys:
                 shown_before.setdefault(k, set()).add(_gist(node))
+        # An item leading both pages (a profile's header drawn like the posts under it, a pinned
+        # post) is the page's own, not one the pager carried over from the end of the page before.
         repeated = [
             keys
-            for keys, node in zip(items, _content_items(page)[key], strict=True)
-            if keys and any(_gist(node) in shown_before.get(k, ()) for k in keys)
+            for at, (keys, node) in enumerate(zip(items, _content_items(page)[key], strict=True))
+            if keys
+            and any(_gist(node) in shown_before.get(k, ()) for k in keys)
+            and not (at == 0 and before[:1] == [keys])
         ]
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
             continue
