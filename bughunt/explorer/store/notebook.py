@@ -34,15 +34,30 @@ def _observation_row(
 
 
 class Notebook:
-    def __init__(self, db: sqlite3.Connection) -> None:
+    """The writing process (`kept`) answers `notes` from a copy read once after its last write to
+    them — the working context lists the notes at every step, and only its own process writes the
+    store — dropped when a transaction rolls back (`forget_copy`). A reader reads the table each time."""
+
+    def __init__(self, db: sqlite3.Connection, *, kept: bool = False) -> None:
         self.db = db
+        self._kept = kept
+        self._notes: list[Note] | None = None
 
     def notes(self) -> list[Note]:
-        return rows_as(Note, self.db.execute("SELECT * FROM notes ORDER BY id"))
+        if self._kept and self._notes is not None:
+            return list(self._notes)
+        notes = rows_as(Note, self.db.execute("SELECT * FROM notes ORDER BY id"))
+        if self._kept:
+            self._notes = list(notes)
+        return notes
+
+    def forget_copy(self) -> None:
+        self._notes = None
 
     def add_note(
         self, text: str, session_id: int | None, step: int | None, now: float, author: str = "model"
     ) -> None:
+        self._notes = None
         if author == "harness":
             # One hand-over at a time: the newest replaces the last (it summarises everything before it).
             self.db.execute("DELETE FROM notes WHERE author = 'harness'")
@@ -96,6 +111,7 @@ class Notebook:
 
     def expire(self, cutoff: float) -> dict[str, int]:
         """Forget notes and observations unused since `cutoff`."""
+        self._notes = None
         return {
             "notes": self.db.execute("DELETE FROM notes WHERE last_used_at < ?", (cutoff,)).rowcount,
             "observations": self.db.execute(

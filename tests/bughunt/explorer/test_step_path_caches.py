@@ -117,3 +117,40 @@ def test_observations_added_together_keep_their_order_and_step(tmp_path):
         assert kept[0].id < kept[1].id and '"source": "headers"' in kept[0].provenance
     finally:
         store.close()
+
+
+def test_the_writer_keeps_the_notes_until_it_writes_them_or_a_step_rolls_back(tmp_path):
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        notebook = store.notebook
+        with store.transaction():
+            notebook.add_note("first", 1, 1, 1.0)
+        statements: list[str] = []
+        store.db.set_trace_callback(statements.append)
+        assert [n.text for n in notebook.notes()] == [n.text for n in notebook.notes()] == ["first"]
+        assert sum("FROM notes" in s for s in statements) == 1  # read once, then the copy
+        with store.transaction():
+            notebook.add_note("hand-over", 1, 2, 2.0, author="harness")
+        assert [n.text for n in notebook.notes()] == ["first", "hand-over"]
+        try:
+            with store.transaction():
+                notebook.add_note("lost", 1, 3, 3.0)
+                assert [n.text for n in notebook.notes()][-1] == "lost"
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            pass
+        assert [n.text for n in notebook.notes()] == ["first", "hand-over"]
+        with store.transaction():
+            notebook.expire(2.5)
+        assert [n.text for n in notebook.notes()] == []
+        store.db.set_trace_callback(None)
+        reader = ExplorerStore(tmp_path / "s", create=False, lock=False)
+        try:
+            statements.clear()
+            reader.db.set_trace_callback(statements.append)
+            reader.notebook.notes(), reader.notebook.notes()
+            assert sum("FROM notes" in s for s in statements) == 2  # a reader asks the file each time
+        finally:
+            reader.close()
+    finally:
+        store.close()
