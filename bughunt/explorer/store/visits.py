@@ -109,6 +109,12 @@ class Visits:
         row = self.db.execute("SELECT 1 FROM pages WHERE outcome IN ('page', 'redirect') LIMIT 1").fetchone()
         return row is not None
 
+    def structure_hash_of(self, route: str) -> str | None:
+        """The structure hash `route` was last written with (None when unknown or not visited), from
+        the copy: asked at every step, where `page` would read and build the whole row."""
+        s = self._load().get(route)
+        return s.structure_hash if s is not None else None
+
     def page(self, route: str) -> Visit | None:
         row = self.db.execute("SELECT * FROM pages WHERE route = ?", (route,)).fetchone()
         return row_as(Visit, row) if row else None

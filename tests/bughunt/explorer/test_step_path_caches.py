@@ -154,3 +154,20 @@ def test_the_writer_keeps_the_notes_until_it_writes_them_or_a_step_rolls_back(tm
             reader.close()
     finally:
         store.close()
+
+
+def test_a_pages_structure_hash_is_read_from_the_kept_visits(tmp_path):
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        with store.transaction():
+            store.visits.record("/a", "page", 200, "1.0", [], 1.0)
+            store.visits.set_structure_hash("/a", "h1")
+            store.visits.record("/b", "http_error", 404, "1.0", [], 1.0)
+        statements: list[str] = []
+        store.db.set_trace_callback(statements.append)
+        for _ in range(3):
+            assert [store.visits.structure_hash_of(r) for r in ("/a", "/b", "/c")] == ["h1", None, None]
+        store.db.set_trace_callback(None)
+        assert len(statements) == 1  # the visited set read once, as the policies read it
+    finally:
+        store.close()
