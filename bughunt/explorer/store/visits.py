@@ -161,7 +161,7 @@ class Visits:
             " tested_version = excluded.tested_version, needs_retest = 0 RETURNING visits",
             (route, outcome, status, now, now, now, version),
         ).fetchone()
-        seen = visits > 1
+        seen = int(visits) > 1
         if self._seen is not None:
             self._visit(route, outcome, now)
         if links is not None:
