@@ -88,7 +88,7 @@ def record_step(
     A `failed` fetch (no answer) is a step but not a visit: the route stays unvisited, to be retried."""
     route = result.final_route if result.outcome == "page" and result.final_route else result.route
     detail = detail_code(result)
-    repeat = store.visits.page(route) is not None
+    repeat = store.visits.is_visited(route)
     n = store.history.add_step(
         session_id,
         route=result.route,
@@ -299,24 +299,23 @@ def _quarantine_label(
 def _quarantine(store: ExplorerStore, page: FetchedPage, step: int, now: float) -> None:
     """Keep what the page said — its text and its response headers — as quarantined observations:
     auditable (and what the note gate compares notes with after a resume), never trusted."""
+    kept: list[tuple[str, dict[str, Any]]] = []
     headers = "\n".join(f"{k}: {v}" for k, v in page.headers.items() if not _SECRET_HEADER.search(k))[
         :OBSERVATION_CHARS
     ]
     if headers:
-        store.notebook.add_observation(
-            headers,
-            {"source": "response headers", "url": page.url, "route": page.route, "step": step},
-            step,
-            now,
+        kept.append(
+            (headers, {"source": "response headers", "url": page.url, "route": page.route, "step": step})
         )
     text = page.visible_text[:OBSERVATION_CHARS]
-    if not text:
-        return
-    provenance = {
-        "url": page.url,
-        "route": page.route,
-        "status": page.status,
-        "step": step,
-        "sha256": hashlib.sha256(page.body.encode("utf-8", "replace")).hexdigest()[:16],
-    }
-    store.notebook.add_observation(text, provenance, step, now)
+    if text:
+        provenance = {
+            "url": page.url,
+            "route": page.route,
+            "status": page.status,
+            "step": step,
+            "sha256": hashlib.sha256(page.body.encode("utf-8", "replace")).hexdigest()[:16],
+        }
+        kept.append((text, provenance))
+    if kept:
+        store.notebook.add_observations(kept, step, now)

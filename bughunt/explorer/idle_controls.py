@@ -160,12 +160,10 @@ def _link_lesson(
 ) -> str | None:
     if final == position != target:
         return "round_trip"
-    here = store.visits.page(position)
+    here = store.visits.structure_hash_of(position)
     there = urlsplit(target)
     # The page after is the page clicked on, re-rendered: its structure, at another address.
-    again = (
-        here is not None and here.structure_hash is not None and here.structure_hash == facts.structure_hash
-    )
+    again = here is not None and here == facts.structure_hash
     if again and there.query and there.path == urlsplit(position).path and target not in facts.links:
         new = _new_links(facts.links, store.link_table.of(position))
         if new and all(control_shape(r, position) == shape for r in new):

@@ -22,6 +22,8 @@ from urllib.parse import quote, quote_plus
 
 REDACTED = "[secret]"
 MIN_SECRET_CHARS = 4
+_CHECKED_FORMS = 24
+"""Up to this many forms, `Scrubber.text` looks for each before scanning for all (~3 secrets' worth)."""
 
 
 def _forms(value: str) -> set[str]:
@@ -48,6 +50,7 @@ class Scrubber:
     def __init__(self, values: Iterable[str] = ()) -> None:
         self._values: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
+        self._forms: tuple[str, ...] = ()
         self.add(values)
 
     def add(self, values: Iterable[str]) -> int:
@@ -60,18 +63,24 @@ class Scrubber:
         self._values |= new
         forms = set().union(*(_forms(v) for v in self._values if len(v) >= MIN_SECRET_CHARS))
         # longest first: a value containing another is replaced whole
-        self._pattern = (
-            re.compile("|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)))
-            if forms
-            else None
-        )
+        self._forms = tuple(sorted(forms, key=len, reverse=True))
+        self._pattern = re.compile("|".join(re.escape(f) for f in self._forms)) if forms else None
         return short
 
     def __bool__(self) -> bool:
         return self._pattern is not None
 
     def text(self, text: str) -> str:
-        return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
+        pattern = self._pattern
+        if pattern is None:
+            return text
+        # Most texts hold no secret: a substring search per form (in C, skipping ahead) tells so several
+        # times faster than the alternation's scan, which then runs only where one is found (a
+        # page's text is written at every step). Past `_CHECKED_FORMS` forms the scan is cheaper.
+        forms = self._forms
+        if len(forms) <= _CHECKED_FORMS and not any(f in text for f in forms):
+            return text
+        return pattern.sub(REDACTED, text)
 
     def data(self, value: Any) -> Any:
         """`value` with every string inside it scrubbed (JSON-like data: dicts, lists, tuples). Bytes are

@@ -178,6 +178,8 @@ class ContextIndex:
         """Routes linked from a remembered page and not visited, in order."""
         self._unvisited_set: set[str] = set()
         self._parts: _Parts | None = None
+        self._tail: tuple[tuple[str, ...], int] = ((), 0)
+        """The last bug and note lines counted, and their tokens: the same lines step after step."""
         store.changes.watchers.add(self)
 
     def touched(self, routes: Iterable[str]) -> None:
@@ -224,9 +226,16 @@ class ContextIndex:
             # the last links line ends the text: counted without its newline
             last = next(r for r in visits.latest() if r in parts.lines)
             total += count(_links_line(last, store.link_table.table()[last])) - parts.lines[last]
-        for i, line in enumerate(tail):
-            total += count(line + ("\n" if i < len(tail) - 1 else ""))
-        return total
+        return total + self._tail_tokens(tail)
+
+    def _tail_tokens(self, tail: list[str]) -> int:
+        """Tokens of the trailer's lines, each but the last with its newline."""
+        lines, n = self._tail
+        if lines != tuple(tail):
+            count = self.count
+            n = sum(count(line + ("\n" if i < len(tail) - 1 else "")) for i, line in enumerate(tail))
+            self._tail = (tuple(tail), n)
+        return n
 
     def _update(self) -> None:
         store = self.store

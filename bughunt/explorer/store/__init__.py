@@ -127,7 +127,7 @@ class ExplorerStore:
         self.link_table = LinkTable(self.db, self.changes)
         self.visits = Visits(self.db, self.link_table)
         self.bug_table = BugTable(self.db)
-        self.notebook = Notebook(self.db)
+        self.notebook = Notebook(self.db, kept=writer)
 
     def _open(self) -> sqlite3.Connection:
         # The store is small: checking it whole on open is cheap, and a damaged page would otherwise
@@ -189,6 +189,7 @@ class ExplorerStore:
             self.link_table.forget_copy()
             self.visits.forget_copy()
             self.bug_table.forget_copy()
+            self.notebook.forget_copy()
             raise
 
     def expire(self, cutoff: float) -> dict[str, int]:

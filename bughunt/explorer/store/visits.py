@@ -109,6 +109,12 @@ class Visits:
         row = self.db.execute("SELECT 1 FROM pages WHERE outcome IN ('page', 'redirect') LIMIT 1").fetchone()
         return row is not None
 
+    def structure_hash_of(self, route: str) -> str | None:
+        """The structure hash `route` was last written with (None when unknown or not visited), from
+        the copy: asked at every step, where `page` would read and build the whole row."""
+        s = self._load().get(route)
+        return s.structure_hash if s is not None else None
+
     def page(self, route: str) -> Visit | None:
         row = self.db.execute("SELECT * FROM pages WHERE route = ?", (route,)).fetchone()
         return row_as(Visit, row) if row else None
@@ -146,19 +152,16 @@ class Visits:
         now: float,
     ) -> bool:  # fmt: skip
         """Mark `route` visited (tested under `version`) and replace its links. Returns True for a revisit."""
-        seen = self.db.execute("SELECT 1 FROM pages WHERE route = ?", (route,)).fetchone() is not None
-        if not seen:
-            self.db.execute(
-                "INSERT INTO pages(route, outcome, status, first_visited_at, last_visited_at, last_used_at, visits,"
-                " tested_version) VALUES (?,?,?,?,?,?,1,?)",
-                (route, outcome, status, now, now, now, version),
-            )
-        else:
-            self.db.execute(
-                "UPDATE pages SET outcome = ?, status = ?, last_visited_at = ?, last_used_at = ?, visits = visits + 1,"
-                " tested_version = ?, needs_retest = 0 WHERE route = ?",
-                (outcome, status, now, now, version, route),
-            )
+        # one statement a step instead of a look and a write: a first visit is the row's first count
+        (visits,) = self.db.execute(
+            "INSERT INTO pages(route, outcome, status, first_visited_at, last_visited_at, last_used_at, visits,"
+            " tested_version) VALUES (?,?,?,?,?,?,1,?) ON CONFLICT(route) DO UPDATE SET"
+            " outcome = excluded.outcome, status = excluded.status, last_visited_at = excluded.last_visited_at,"
+            " last_used_at = excluded.last_used_at, visits = visits + 1,"
+            " tested_version = excluded.tested_version, needs_retest = 0 RETURNING visits",
+            (route, outcome, status, now, now, now, version),
+        ).fetchone()
+        seen = int(visits) > 1
         if self._seen is not None:
             self._visit(route, outcome, now)
         if links is not None:
@@ -205,17 +208,22 @@ class Visits:
         return self._dropped(self.db.execute(sql, args).rowcount)
 
     def set_structure_hash(self, route: str, digest: str | None) -> str | None:
-        """Store the page's structure hash; returns the previous one."""
-        row = self.db.execute("SELECT structure_hash FROM pages WHERE route = ?", (route,)).fetchone()
-        self.db.execute("UPDATE pages SET structure_hash = ? WHERE route = ?", (digest, route))
+        """Store the page's structure hash; returns the previous one (from the copy kept in step with
+        this connection's writes when it holds the route: one statement a step, not two)."""
         s = self._seen.get(route) if self._seen is not None else None
+        if s is not None:
+            before = s.structure_hash
+        else:
+            row = self.db.execute("SELECT structure_hash FROM pages WHERE route = ?", (route,)).fetchone()
+            before = row["structure_hash"] if row else None
+        self.db.execute("UPDATE pages SET structure_hash = ? WHERE route = ?", (digest, route))
         if s is not None:
             if s.outcome == "page" and s.structure_hash != digest:
                 self.hash_log.append(route)
                 if self._hashes is not None:
                     self._hashes[route] = digest
             s.structure_hash = digest
-        return row["structure_hash"] if row else None
+        return before
 
     def mark_for_retest(self, version: str) -> int:
         """Version invalidation: every page tested under another version becomes "needs retest"."""

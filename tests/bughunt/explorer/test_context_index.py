@@ -114,6 +114,7 @@ def test_kept_figures_match_the_store_after_every_kind_of_write(tmp_path, seed):
                         store.expire(clock - 20)
                     else:
                         store.visits.record(route, "page", 200, "1", _routes(rnd), clock)
+                        store.notebook.add_note(f"rolled back {i}", 1, i, clock)
                         raise KeyboardInterrupt  # the step is rolled back: the copies must be too
             except KeyboardInterrupt:
                 pass

@@ -316,3 +316,24 @@ def test_the_request_head_is_a_clients_with_given_headers_replacing_defaults(raw
     ), lines
     assert "accept-encoding: identity" in lines and "accept: text/html,*/*;q=0.5" in lines
     assert f"user-agent: {USER_AGENT.lower()}" in lines and "cookie: sid=abc123" in lines
+
+
+def test_an_empty_jar_is_not_asked_and_each_header_set_is_sent_as_given(raw_server, monkeypatch):
+    heads: list[str] = []
+
+    def handler(conn: socket.socket, path: str, head: str) -> None:
+        heads.append(head.lower())
+        conn.sendall(HEAD + PAGE)
+
+    base = raw_server(handler)
+    asked: list[object] = []
+    monkeypatch.setattr(httpx.Cookies, "set_cookie_header", lambda self, request: asked.append(request))
+    jar = httpx.Cookies()
+    fetch_page(base + "/", headers={"X-Token": "one"}, cookies=jar)
+    assert asked == []  # nothing in the jar: no cookie header to compute
+    fetch_page(base + "/", headers={"X-Token": "two"}, cookies=jar)
+    jar.set("sid", "abc123", domain="127.0.0.1")
+    fetch_page(base + "/", headers={"X-Token": "one"}, cookies=jar)
+    assert len(asked) == 1
+    assert ["x-token: one" in h for h in heads] == [True, False, True]
+    assert "x-token: two" in heads[1] and all(h.count("user-agent:") == 1 for h in heads)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from urllib.parse import quote, quote_plus
 
 import pytest
@@ -108,3 +109,34 @@ def test_the_log_patcher_scrubs_every_message_before_a_sink_sees_it():
         logger.remove(sink)
         logger.configure(patcher=None)
     assert [line.strip() for line in out] == ["cookie [secret] and [secret]/"]
+
+
+@pytest.mark.parametrize("values", [1, 2, 40], ids=["one-secret", "two-secrets", "forty-secrets"])
+def test_a_text_without_a_secret_is_not_scanned_and_one_with_any_form_is_scrubbed(values, monkeypatch):
+    secrets = [f"{SECRET}-{i}" for i in range(values)]
+    scrubber = Scrubber(secrets)
+    scanned = _Scans(scrubber._pattern)
+    monkeypatch.setattr(scrubber, "_pattern", scanned)
+    clean = "an ordinary page " * 200
+    assert scrubber.text(clean) is clean
+    # a few secrets' forms are looked for one by one, the alternation run only on a find
+    assert scanned.texts == ([] if values <= 2 else [clean])
+    for secret in (secrets[0], secrets[-1]):
+        for shown in (
+            secret,
+            quote(secret, safe="").lower(),
+            base64.b64encode(secret.encode()).decode().rstrip("="),
+        ):
+            assert scrubber.text(f"{clean} {shown} end") == f"{clean} {REDACTED} end", shown
+
+
+class _Scans:
+    """A compiled pattern that remembers the texts it scanned."""
+
+    def __init__(self, pattern: re.Pattern[str] | None) -> None:
+        assert pattern is not None
+        self._pattern, self.texts = pattern, list[str]()
+
+    def sub(self, repl: str, text: str) -> str:
+        self.texts.append(text)
+        return self._pattern.sub(repl, text)

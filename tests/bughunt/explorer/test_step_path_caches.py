@@ -72,3 +72,102 @@ def test_the_writer_keeps_meta_and_the_step_count_and_forgets_them_on_a_rollback
             reader.close()
     finally:
         store.close()
+
+
+def test_a_visit_and_its_structure_hash_are_written_without_reading_the_row_back(tmp_path):
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        visits = store.visits
+        with store.transaction():
+            assert visits.record("/a", "page", 200, "1.0", ["/b"], 1.0) is False
+            assert visits.set_structure_hash("/a", "h1") is None
+        assert visits.is_visited("/a")  # the copy the policies read is loaded
+        statements: list[str] = []
+        store.db.set_trace_callback(statements.append)
+        with store.transaction():
+            assert visits.record("/a", "page", 200, "1.1", ["/c"], 2.0) is True
+            assert visits.set_structure_hash("/a", "h2") == "h1"
+        store.db.set_trace_callback(None)
+        assert not [s for s in statements if s.lstrip().upper().startswith("SELECT")], statements
+        page = visits.page("/a")
+        assert page is not None and (page.visits, page.tested_version, page.structure_hash) == (
+            2,
+            "1.1",
+            "h2",
+        )
+        assert (page.first_visited_at, page.last_visited_at) == (1.0, 2.0)
+        # a store opened afresh (no copy yet) reads the previous hash from the file
+        store.close()
+        store = ExplorerStore(tmp_path / "s")
+        with store.transaction():
+            assert store.visits.set_structure_hash("/a", "h3") == "h2"
+    finally:
+        store.close()
+
+
+def test_observations_added_together_keep_their_order_and_step(tmp_path):
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        with store.transaction():
+            store.notebook.add_observations(
+                [("h: v", {"source": "headers"}), ("page text", {"step": 1})], 1, 3.0
+            )
+        kept = store.notebook.observations()
+        assert [(o.text, o.step, o.at) for o in kept] == [("h: v", 1, 3.0), ("page text", 1, 3.0)]
+        assert kept[0].id < kept[1].id and '"source": "headers"' in kept[0].provenance
+    finally:
+        store.close()
+
+
+def test_the_writer_keeps_the_notes_until_it_writes_them_or_a_step_rolls_back(tmp_path):
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        notebook = store.notebook
+        with store.transaction():
+            notebook.add_note("first", 1, 1, 1.0)
+        statements: list[str] = []
+        store.db.set_trace_callback(statements.append)
+        assert [n.text for n in notebook.notes()] == [n.text for n in notebook.notes()] == ["first"]
+        assert sum("FROM notes" in s for s in statements) == 1  # read once, then the copy
+        with store.transaction():
+            notebook.add_note("hand-over", 1, 2, 2.0, author="harness")
+        assert [n.text for n in notebook.notes()] == ["first", "hand-over"]
+        try:
+            with store.transaction():
+                notebook.add_note("lost", 1, 3, 3.0)
+                assert [n.text for n in notebook.notes()][-1] == "lost"
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            pass
+        assert [n.text for n in notebook.notes()] == ["first", "hand-over"]
+        with store.transaction():
+            notebook.expire(2.5)
+        assert [n.text for n in notebook.notes()] == []
+        store.db.set_trace_callback(None)
+        reader = ExplorerStore(tmp_path / "s", create=False, lock=False)
+        try:
+            statements.clear()
+            reader.db.set_trace_callback(statements.append)
+            reader.notebook.notes(), reader.notebook.notes()
+            assert sum("FROM notes" in s for s in statements) == 2  # a reader asks the file each time
+        finally:
+            reader.close()
+    finally:
+        store.close()
+
+
+def test_a_pages_structure_hash_is_read_from_the_kept_visits(tmp_path):
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        with store.transaction():
+            store.visits.record("/a", "page", 200, "1.0", [], 1.0)
+            store.visits.set_structure_hash("/a", "h1")
+            store.visits.record("/b", "http_error", 404, "1.0", [], 1.0)
+        statements: list[str] = []
+        store.db.set_trace_callback(statements.append)
+        for _ in range(3):
+            assert [store.visits.structure_hash_of(r) for r in ("/a", "/b", "/c")] == ["h1", None, None]
+        store.db.set_trace_callback(None)
+        assert len(statements) == 1  # the visited set read once, as the policies read it
+    finally:
+        store.close()
