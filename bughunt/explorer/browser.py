@@ -853,11 +853,13 @@ class BrowserEngine(HttpEngine):
         clicks: list[Action] = []
         alike: dict[str, int] = {}
         for node in walked.clickables:
-            if len(clicks) >= MAX_CLICKS_PER_PAGE:
-                break
             selector = walked.selectors.of(node)
             label = _click_label(node)
             if selector in known or _avoided(node, label):
+                continue
+            if len(clicks) >= MAX_CLICKS_PER_PAGE and not destructive_label(label):
+                # Past the cap only a Delete is taken: an opened menu's layer comes last in the
+                # document, after every row's buttons, and whether its Delete asks first is a bug.
                 continue
             # The same control repeated in every item of a list (a favourite button per preview)
             # differs only in its positions: two of them show what the control does, more are the
