@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bughunt.explorer.graph import ExplorationGraph
 from tests.support.engines import explored_in_browser
 from tests.support.loopback import QuietHandler
 
@@ -64,5 +65,9 @@ def test_a_menus_delete_that_sends_its_write_at_once_is_unconfirmed(tmp_path: Pa
     with explored_in_browser(_app(asks), tmp_path / "s", 20) as (store, _engine):
         found = [b for b in store.bug_table.live() if b.kind == "unconfirmed_destructive"]
         routes = [s.route for s in store.history.steps()]
+        graph = ExplorationGraph(store)
+        chains = [chain[1] for r in routes if "#click-" in r and (chain := graph.click_chain(r)) is not None]
     assert [b.route for b in found] == ([] if asks else ["/"]), (found, routes)
     assert sum("#click-" in r for r in routes) >= 2, routes  # the menu, then its Delete on that state
+    # the menu stays open after a Delete that did not ask: that Delete is not made again on it
+    assert not [c for c in chains if len(c) > 1 and c[-1] == c[-2]], chains
