@@ -389,8 +389,8 @@ def clickable(node: Node) -> bool:
         for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")
     ):
         return True
-    if attrs.get("role") in ("button", "link", "tab"):
-        return True
+    if attrs.get("role") in ("button", "link", "tab", "menuitem"):
+        return True  # an item of a script's menu (a row's Edit, Delete) acts like a button
     kind = attrs.get("type", "").lower()
     if node.tag == "button" and kind != "submit":
         # Without a type, a button in a form submits it (POST forms are never actions).

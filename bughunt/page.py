@@ -53,6 +53,9 @@ class FetchedPage:
     """For a state the browser engine reached by a click that left the URL as it was: the page the
     click was made on, and the clicked control's label (untrusted page text). A pager of a single-page
     app that has no addresses (`href="javascript:"`) pages its list this way."""
+    refused_writes: tuple[str, ...] = ()
+    """For a click state (`clicked_from`): the writes ("DELETE /api/items/7") the click made the page
+    send, which the browser engine refused — exploring never writes."""
     served_fragment: bool = False
     """The browser engine's page whose server sent a piece of a page (`fragment_text`): its `body` is
     the document Chromium built around it, where a script may have added a title."""

@@ -31,6 +31,7 @@ from loguru import logger
 from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node, selector_shape
 from bughunt.oracles.client_errors import partial_document
+from bughunt.oracles.destructive import destructive_label
 from bughunt.oracles.lists import pager_ways_on
 from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
@@ -103,7 +104,28 @@ def _checked(pending: Any) -> Record:
 
 
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
-_AVOID_LABEL = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out|delete|destroy|remove|unsubscribe)\b")
+_LOG_OUT = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out)\b")
+_DESTROYS = re.compile(r"(?i)\b(delete|destroy|remove|unsubscribe)\b")
+
+
+def _avoided(node: Node, label: str) -> bool:
+    """A "Log out" is never clicked: it ends the session, which a script may keep in the page. A
+    destructive control is clicked only where its click shows whether it asks first: a script's
+    control whose label says what it does ("Delete item"), outside any form and dialog — the write it
+    sends is refused (`_guard`) and judged (`destructive._judge_clicked`). A dialog's button is the
+    confirmation itself, a form's the form's write; an unlabelled one (`onclick="remove(3)"`) says
+    nothing the oracle could judge."""
+    said = f"{label} {node.get('onclick')}"
+    if _LOG_OUT.search(said):
+        return True
+    if not _DESTROYS.search(said):
+        return False
+    return not destructive_label(label) or any(
+        a.tag in ("form", "dialog") or a.get("role") in ("dialog", "alertdialog")
+        for a in (node, *node.ancestors())
+    )
+
+
 SETTLE_S = 1.5
 """After `load` or a click, how long a page may keep fetching before it is read (scripts render after
 load)."""
@@ -208,6 +230,8 @@ class BrowserEngine(HttpEngine):
     _acting: bool = field(default=False, init=False, repr=False)
     """True only while the harness opens a destructive action (`open_action`): its page's writes are sent."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
+    _refused: list[str] = field(default_factory=list, init=False, repr=False)
+    """The writes refused since the last load or click ("DELETE /api/items/7"): what a click sent."""
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
     _record_name: str = field(default="", init=False, repr=False)
@@ -400,6 +424,7 @@ class BrowserEngine(HttpEngine):
             # API (a POST/PUT/DELETE fetch) is not sent. What the page then logs about the refused
             # request is our doing, not the page's fault (`_record` drops it).
             self._blocked_write = True
+            self._refused.append(f"{request.method} {urlsplit(url).path}"[:300])
             route.abort("blockedbyclient")
         elif url.startswith(("data:", "blob:", "about:")):
             route.continue_()
@@ -510,6 +535,7 @@ class BrowserEngine(HttpEngine):
         self._drain_events()
         self._errors = []
         self._blocked_write = False
+        self._refused = []
         self._gate.take_refusals()
         self._gate.arm_load(url)  # the harness's own choice, even when its path reads destructive
         self._gate.arm_action(self._acting)
@@ -827,12 +853,14 @@ class BrowserEngine(HttpEngine):
         clicks: list[Action] = []
         alike: dict[str, int] = {}
         for node in walked.clickables:
-            if len(clicks) >= MAX_CLICKS_PER_PAGE:
-                break
             selector = walked.selectors.of(node)
             label = _click_label(node)
-            if selector in known or _AVOID_LABEL.search(label + " " + node.get("onclick")):
-                continue  # a "Log out" or "Delete" button is never clicked
+            if selector in known or _avoided(node, label):
+                continue
+            if len(clicks) >= MAX_CLICKS_PER_PAGE and not destructive_label(label):
+                # Past the cap only a Delete is taken: an opened menu's layer comes last in the
+                # document, after every row's buttons, and whether its Delete asks first is a bug.
+                continue
             # The same control repeated in every item of a list (a favourite button per preview)
             # differs only in its positions: two of them show what the control does, more are the
             # same state again, each one a click of the budget.
@@ -886,6 +914,7 @@ class BrowserEngine(HttpEngine):
         deadline = time.monotonic() + self.timeout
         self._errors = []
         self._blocked_write = False
+        self._refused = []
         response: list[Any] = []
 
         def navigation(r: Any) -> None:
@@ -939,7 +968,7 @@ class BrowserEngine(HttpEngine):
                 # An icon without words that the pager reads as its way on: the oracles read what
                 # the click was from its label (`lists.clicked_previous_page`), on any page of the list.
                 label = "›"
-            page = replace(page, clicked_from=(before, label))
+            page = replace(page, clicked_from=(before, label), refused_writes=tuple(self._refused))
         return page
 
     # -- logging in ------------------------------------------------------------------------------

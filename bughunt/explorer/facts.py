@@ -14,7 +14,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from bughunt.actions import page_actions, page_clicks
+from bughunt.actions import Action, page_actions, page_clicks
+from bughunt.oracles.destructive import destructive_label
 from bughunt.oracles.lists import item_runs, pager_ways_on
 from bughunt.page import FetchedPage, is_fragment
 
@@ -79,6 +80,19 @@ def turned_page(page: FetchedPage) -> bool:
     return bool(items(page) - shown)
 
 
+def _revealed_destructive(action: Action, state: tuple[str, str] | None, depth: int) -> bool:
+    """Whether a control only this click state shows (an opened menu's "Delete item") is made on the
+    state, replayed after the clicks that reached it: its click shows whether it asks first
+    (`destructive._judge_clicked`), and from the page's fresh load it is not there to click. Not on
+    the state its own click made (the menu still open after it): that click was judged."""
+    return (
+        state is not None
+        and depth < MAX_CHAIN
+        and state[1] != action.selector
+        and destructive_label(action.label)
+    )
+
+
 def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:
     """The facts of a page loaded as a page (outcome "page"); `state` is (the click state's route it was
     loaded as, the selector of its last click), when it is one (`<page>#click-…`)."""
@@ -128,7 +142,9 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
                 ways_on = way_on_selectors(page)
             on = chained if chained is not None and action.selector in ways_on else None
             if on is None and there is not None and action.selector not in there:
-                continue
+                if not _revealed_destructive(action, state, depth):
+                    continue
+                on = state[0] if state is not None else None
             digest = hashlib.sha256(f"{on or own} {action.selector}".encode()).hexdigest()[:12]
             made = f"{own}{CLICK_MARK}{digest}"
             route: str | None = made

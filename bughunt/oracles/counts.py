@@ -6,7 +6,8 @@ right after it in one container (a heading over a flat loop: see `labelled_list`
 "3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
 paginated list legitimately exceeds one page: it is compared with the items of all its pages when
 the pagers lead to at most `MAX_PAGES` others (fetched), else skipped; an item a faulty pager
-repeats on two pages is one item. A pager that leads to no
+repeats on two pages is one item. A list whose range line states its total ("1 to 10 of 37") is
+compared with that total instead, however it is paged. A pager that leads to no
 other page (« 1 » with disabled arrows) pages nothing: the list is complete. Durations ("3 min
 read") are not counts.
 """
@@ -14,7 +15,7 @@ read") are not counts.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from functools import lru_cache
 from itertools import takewhile
 from typing import Any
@@ -128,18 +129,24 @@ def _described_list(line: Node) -> list[Node] | None:
         if node.parent is None:
             return None
         node = node.parent
-        lists = [
-            (c, items) for c, items in find_lists(node) if id(c) not in around and not is_pager(c, items)
-        ]
-        if not lists:
-            continue
-        tables = [items for c, items in lists if c.tag == "table"]
-        if len(tables) == 1:
-            return tables[0]
-        containers = {id(c) for c, _ in lists}
-        outer = [items for c, items in lists if not any(id(a) in containers for a in c.ancestors())]
-        return outer[0] if len(outer) == 1 and not tables else None
+        holds, items = _one_list_in(node, around)
+        if holds:
+            return items
     return None
+
+
+def _one_list_in(node: Node, around: Set[int] = frozenset()) -> tuple[bool, list[Node] | None]:
+    """Whether `node` holds lists besides pagers (and lists whose ids are in `around`), and the items
+    of the one it holds: its one table, else its one outermost list; None when that is not clear."""
+    lists = [(c, items) for c, items in find_lists(node) if id(c) not in around and not is_pager(c, items)]
+    if not lists:
+        return False, None
+    tables = [items for c, items in lists if c.tag == "table"]
+    if len(tables) == 1:
+        return True, tables[0]
+    containers = {id(c) for c, _ in lists}
+    outer = [items for c, items in lists if not any(id(a) in containers for a in c.ancestors())]
+    return True, outer[0] if len(outer) == 1 and not tables else None
 
 
 def range_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
@@ -157,6 +164,16 @@ def range_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
         if said != len(items) or last > total:
             out.append((line, said, len(items)))
     return out
+
+
+def _range_total(page: FetchedPage, items: list[Node]) -> int | None:
+    """The total a range line states for the list whose items are `items` ("1 to 10 of 37": 37), or
+    None when no range line describes that list."""
+    for line, _first, _last, total in _range_lines(page):
+        described = _described_list(line)
+        if items and described and described[0] is items[0]:
+            return total
+    return None
 
 
 def _labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
@@ -261,7 +278,7 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
             items = list_items(after, min_items=1 if level == 0 else 2)
             if items and after.tag == "table" and (first := _group(after, None)):
                 return first  # a heading over a grouped table counts its first group
-            return items if items is not None or level else _run(following)
+            return items if items is not None or level else _run(following) or _boxed(after)
         node = node.parent
     return None
 
@@ -303,6 +320,23 @@ def _group(table: Node, heading: Node | None) -> list[Node] | None:
         if id(row) in records:
             out.append(row)
     return out if out or heading is not None else None
+
+
+BOX_CHARS = 300
+"""Text a box may hold beside its one list and still be that list's box (its range line, a pager
+bar's labels), not a section that merely contains a list."""
+
+
+def _boxed(box: Node) -> list[Node] | None:
+    """The rows of the one table in the box right after a label, when the box holds little else: a
+    table drawn with its pager bar under it in one element (a script's data table) is the list the
+    heading before the box counts. Only a table: a box holding one `ul` may be a lone preview with
+    its tags."""
+    _holds, items = _one_list_in(box)
+    table = next((a for a in items[0].ancestors() if a.tag == "table"), None) if items else None
+    if table is None:
+        return None
+    return items if len(box.text()) - len(table.text()) <= BOX_CHARS else None
 
 
 def _unwrapped(node: Node) -> Node:
@@ -455,6 +489,13 @@ def check_count_mismatch(
         if items is None or shown == len(items) or shown == _with_nested(items):
             continue
         listed = len(items)
+        total = _range_total(page, items)
+        if total is not None:
+            # the list's range line states its whole total: what the count says too, however the
+            # list is paged (a script's pager leads to no address to walk)
+            if shown != total:
+                mismatches.append((label, shown, total))
+            continue
         # whether the list is paged matters only for a count it disagrees with: asked then
         if shown > listed and has_pagination(page):
             # Part of the list: compared only once every page of it is walked.

@@ -43,6 +43,7 @@ from bughunt.oracles.base import (
     OracleConfig,
     evidence,
     fetch_again,
+    page_shape,
 )
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
@@ -290,6 +291,36 @@ def _judge_opened(page: FetchedPage) -> list[Finding]:
     ]
 
 
+CLICK_MESSAGE = "destructive control sends its write at once, with no confirmation step"
+
+
+def _judge_clicked(page: FetchedPage) -> list[Finding]:
+    """A click state whose click, on a control labelled as destroying ("Delete item"), made the page
+    send a write at once (refused by the browser engine: `FetchedPage.refused_writes`): nothing asked
+    first. A control in an open dialog is the confirmation (the engine never clicks it)."""
+    if page.clicked_from is None or not page.refused_writes:
+        return []
+    before, label = page.clicked_from
+    if not destructive_label(label) or _dialog_open(before):
+        return []
+    return [
+        Finding(
+            "unconfirmed_destructive",
+            page.route,
+            CLICK_MESSAGE,
+            evidence(page, label, label=label, writes="\n".join(page.refused_writes), observed=True),
+            shape=page_shape(page),
+        )
+    ]
+
+
+def _dialog_open(page: FetchedPage) -> bool:
+    return any(
+        n.tag == "dialog" and "open" in n.attrs or n.get("role") in ("dialog", "alertdialog")
+        for n in page.document.iter()
+    )
+
+
 def _resource_of(url: str) -> str | None:
     """`/items/7/delete` → `/items/7`: the thing the action acts on, when its URL names it."""
     hashed = _hash_route(url)
@@ -370,7 +401,7 @@ def check_unconfirmed_destructive(
 ) -> list[Finding]:
     if not page.is_html or page.status >= 400:
         return []
-    findings = _judge_opened(page)
+    findings = _judge_opened(page) + _judge_clicked(page)
     opened = 0
     ledger = config.opened_destructive
     for action in destructive_actions(page):

@@ -28,7 +28,13 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _HEADING_TAGS = frozenset(_HEADINGS)
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 # a pager's control for the page after the first: "2", "Next", "›", "下一页"
-_SECOND_PAGE_TEXT = re.compile(r"^\s*(?:2|next(?:\s*page)?|[›»>]|下一页)\s*[›»>]?\s*$", re.I)
+_SECOND_PAGE_TEXT = re.compile(
+    r"^\s*(?:2|(?:go\s+to\s+(?:the\s+)?)?next(?:\s*page)?|[›»>]|下一页)\s*[›»>]?\s*$", re.I
+)
+# an accessible pager's button says which page it opens ("Go to next page", "Previous page", "Page 3")
+_PAGE_CONTROL_TEXT = re.compile(
+    r"^(?:go\s+to\s+(?:the\s+)?)?(?:first|last|next|previous|prev)\s+page$|^page\s+\d+$", re.I
+)
 _NEXT_ICON = re.compile(r"(?:angle|chevron|arrow|caret|navigate)[-_]?(?:right|forward|next)\b")
 _LAST_ICON = re.compile(r"\b(?:double|last|end)\b")
 
@@ -465,13 +471,30 @@ def _pager_nodes(page: FetchedPage) -> list[Node]:
     found = [c for c, items in find_lists(root) if is_pager(c, items)]
     ids = {id(c) for c in found}
     for node in root.iter():
-        if id(node) in ids or not _named_pager(node) or not node.find_all("a", "button"):
+        if (
+            id(node) in ids
+            or not (_named_pager(node) or _page_buttons(node))
+            or not node.find_all("a", "button")
+        ):
             continue
         if any(id(a) in ids for a in node.ancestors()) or any(id(d) in ids for d in node.iter()):
             continue
         found.append(node)
         ids.add(id(node))
     return found
+
+
+def _page_buttons(node: Node) -> bool:
+    """A bar of controls only, two or more of which say the page they open ("Go to next page", "Page
+    2": an accessible pager's buttons, each an icon with a screen-reader label), is a pager whatever
+    its element is named."""
+    controls = node.elements
+    if len(controls) < 2 or any(c.tag not in ("a", "button") for c in controls):
+        return False
+    said = sum(
+        1 for c in controls if _PAGE_CONTROL_TEXT.match(" ".join((c.text() or c.get("aria-label")).split()))
+    )
+    return said >= 2
 
 
 def _named_pager(node: Node) -> bool:
