@@ -26,8 +26,8 @@ Two ways to see one, neither naming any site's routes:
   short label reads as destructive (a single-page app's "Delete" button, `href="#"`) acts through the
   page's script, so nothing about it is known until it is clicked. With `allow_destructive` it is
   clicked once per template, its writes let through: a write the server accepted with no dialog asked
-  first (a `confirm()` the browser answers "cancel") is the unconfirmed action; a dialog, or no write
-  the server took (a confirmation step drawn instead, a "Remove" that only changes the page), clears it. Without the click nothing is reported (not even a
+  first (a `confirm()` the browser answers "cancel") and no confirmation step drawn is the unconfirmed
+  action; a dialog, or no write at all, clears it. Without the click nothing is reported (not even a
   lead: most such buttons ask first, and the page cannot say which).
 """
 
@@ -284,9 +284,11 @@ def script_controls(page: FetchedPage) -> list[DestructiveControl]:
     return list(found.values())
 
 
-def _confirm_click(action: DestructiveControl, click: ClickControl) -> tuple[bool, str] | None:
-    """Click a script control with its writes let through: (True, effect) when the server took a write
-    it sent without asking first, else None (it asked, or it wrote nothing: no unconfirmed action)."""
+def _confirm_click(
+    page: FetchedPage, action: DestructiveControl, click: ClickControl
+) -> tuple[bool, str] | None:
+    """Click a script control with its writes let through: (confirmed, effect), or None when it asked
+    first (a dialog, or a confirmation step drawn in the page instead of a write)."""
     done = click(action.selector)
     if done.asked:
         return None
@@ -294,10 +296,9 @@ def _confirm_click(action: DestructiveControl, click: ClickControl) -> tuple[boo
     if accepted:
         method, url, status = accepted[0]
         return True, f"the click sent {method} {route_of(url)}, answered {status}, without asking first"
-    # No write the server took: nothing of its data was destroyed — a confirmation step drawn in the
-    # page, or a control that only changes the page ("Remove" an item of a form's list widget, 3 of
-    # them on a Vue admin's edit pages).
-    return None
+    if done.page is not None and done.page is not page and has_confirmation_step(done.page):
+        return None
+    return False, "no visible effect"
 
 
 def _judge_opened(page: FetchedPage) -> list[Finding]:
@@ -433,7 +434,7 @@ def check_unconfirmed_destructive(
             opened += 1
             try:
                 if config.click is not None and action.selector:
-                    judged = _confirm_click(action, config.click)
+                    judged = _confirm_click(page, action, config.click)
                 else:
                     assert fetch is not None  # `door`
                     judged = _confirm(page, action, fetch)

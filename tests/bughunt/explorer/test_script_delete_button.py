@@ -32,7 +32,7 @@ function draw(ids) {
   app.innerHTML = '<h1>Items</h1><table>' + ids.map(n => '<tr><td>Item ' + n + '</td><td>'
     + (MENU ? '<a href="#" class="menu" data-n="' + n + '">⋮</a>' : '')
     + ((!MENU || open === n) ? '<a href="#" class="delete" data-n="' + n + '">Delete</a>' : '')
-    + '</td></tr>').join('') + '</table><p>Picked: red <a href="#" class="unpick">Remove</a></p>';
+    + '</td></tr>').join('') + '</table>';
 }
 function load() { fetch('/api/items').then(r => r.json()).then(draw); }
 app.addEventListener('click', e => {
@@ -41,7 +41,6 @@ app.addEventListener('click', e => {
   e.preventDefault();
   const n = Number(a.dataset.n);
   if (a.classList.contains('menu')) { open = n; load(); return; }
-  if (a.classList.contains('unpick')) { a.parentNode.textContent = ''; return; }  // the page only
   if (!ASKS || confirm('Delete item ' + n + '?')) {
     fetch('/api/items/' + n, {method: 'DELETE'}).then(load);
   }
@@ -96,15 +95,14 @@ def _judge(asks: bool) -> tuple[list[dict[str, object]], list[int]]:
 
 def test_a_delete_button_whose_click_deletes_without_asking_is_confirmed_by_the_write_it_sent() -> None:
     findings, left = _judge(asks=False)
-    # every row's button is one template, clicked once; "Remove" wrote nothing: no finding
-    assert len(findings) == 1
+    assert len(findings) == 1  # every row's button is one template, clicked once
     (found,) = findings
     assert found["suspected"] is False and found["observed"] is True and found["control"] == "script"
     assert "DELETE /api/items/1" in str(found["effect"])
     assert left == [2, 3]
 
 
-def test_a_delete_button_that_asks_first_and_a_remove_that_writes_nothing_are_no_finding() -> None:
+def test_a_delete_button_that_asks_first_is_no_finding_and_deletes_nothing() -> None:
     findings, left = _judge(asks=True)
     assert findings == []
     assert left == [1, 2, 3]
