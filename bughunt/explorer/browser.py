@@ -30,7 +30,6 @@ from loguru import logger
 
 from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node, selector_shape
-from bughunt.oracles.base import ScriptedClick
 from bughunt.oracles.client_errors import partial_document
 from bughunt.oracles.lists import pager_ways_on
 from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
@@ -43,7 +42,7 @@ from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
-from .page_scripts import ASKED, PENDING, READ, init_script
+from .page_scripts import PENDING, READ, init_script
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
 
@@ -209,8 +208,6 @@ class BrowserEngine(HttpEngine):
     _acting: bool = field(default=False, init=False, repr=False)
     """True only while the harness opens a destructive action (`open_action`): its page's writes are sent."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
-    _writes: dict[Any, int | None] = field(default_factory=dict, init=False, repr=False)
-    """While acting (`click_writes`): each write request the page sent, with its answer's status."""
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
     _record_name: str = field(default="", init=False, repr=False)
@@ -311,8 +308,6 @@ class BrowserEngine(HttpEngine):
         self._last_traffic = time.monotonic()
 
     def _on_request(self, request: Any) -> None:
-        if self._acting and request.method not in _READS:
-            self._writes[request] = None
         self._in_flight.add(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
@@ -439,8 +434,6 @@ class BrowserEngine(HttpEngine):
         if request in self._in_flight and request.resource_type in _SCRIPTED:
             self._answered.add(request)
             self._last_traffic = time.monotonic()
-        if request in self._writes and GATE_HEADER not in response.headers:
-            self._writes[request] = response.status
         if GATE_HEADER in response.headers:
             # Our refusal, not the site's answer: neither it nor what the page logs about it is the
             # page's fault.
@@ -503,49 +496,6 @@ class BrowserEngine(HttpEngine):
             if self._gate is not None:
                 self._gate.arm_action(False)
             self._loaded.clear()
-
-    def click_writes(self, action: Action) -> ScriptedClick:
-        """`Engine.click_writes`: load the action's page, make the clicks that reach its state
-        (`action.after`), then click `action.selector` with the page's writes let through (by the
-        routing and the gate) until the click's effects settle. `_loaded` forgets every page."""
-        route = self.route_of(action.target)
-        if route is None:
-            raise OSError(f"{action.target[:200]}: not a route of this site")
-        page = self.fetch_page(action.target)
-        for selector in action.after:
-            done = self._click(route, selector, page, "")
-            if isinstance(done, FetchResult) or done.clicked_from is None:
-                raise OSError(f"{route}: {CHAIN_BROKEN}")
-            page = done
-        assert self._gate is not None  # started by the load
-        asked = self._asked()
-        self._writes = {}
-        self._acting = True
-        self._gate.arm_action(True)
-        try:
-            clicked = self._click(route, action.selector, page, action.label)
-        finally:
-            self._acting = False
-            self._gate.arm_action(False)
-            self._loaded.clear()
-        if isinstance(clicked, FetchResult):
-            raise OSError(f"{route}: {clicked.detail}")
-        writes = tuple((r.method, r.url, status) for r, status in self._writes.items())
-        self._writes = {}
-        after = self._asked()
-        # A record that cannot say (the page broke it) counts as asked: no finding from what is unknown.
-        return ScriptedClick(asked is None or after is None or after > asked, writes, clicked)
-
-    def _asked(self) -> int | None:
-        """Dialogs the page opened so far (`page_scripts.ASKED`), or None when that cannot be read."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        try:
-            with deadline_guard(self._marker, time.monotonic(), "blocked", slack=PROBE_S):
-                got = self._page.evaluate(ASKED, self._record_name)
-        except (PlaywrightError, HostilePage):
-            return None
-        return got if isinstance(got, int) else None
 
     def _abandoned(self, route: str, exc: HostilePage) -> FetchResult:
         self._replace_tab()

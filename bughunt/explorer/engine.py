@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from bughunt.actions import Action
-from bughunt.oracles.base import ScriptedClick
 from bughunt.page import FetchedPage
 
 Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
@@ -115,13 +114,6 @@ class Engine(Protocol):
         """`fetch_page` of a destructive action the harness chose to open (`--allow-destructive`): an
         engine that holds back what a page writes (the browser) lets this page's writes through, as
         they are the action (a single-page app's delete route deletes through its API once mounted)."""
-        ...
-
-    def click_writes(self, action: Action) -> ScriptedClick:
-        """A destructive script control the harness chose to click (`--allow-destructive`, engines that
-        `can_click`): `action.target`'s page loaded, the clicks of `action.after` made, then
-        `action.selector` clicked with the page's writes let through; what it sent and whether it asked
-        first. `OSError` when the click cannot be made."""
         ...
 
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:

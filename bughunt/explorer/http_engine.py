@@ -24,7 +24,6 @@ from loguru import logger
 
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
-from bughunt.oracles.base import ScriptedClick
 from bughunt.oracles.destructive import destructive_action
 from bughunt.page import FetchedPage
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
@@ -491,10 +490,6 @@ class HttpEngine:
     def open_action(self, url: str) -> FetchedPage:
         """`Engine.open_action`: over HTTP the GET is the whole action; no page script writes."""
         return self.fetch_page(url)
-
-    def click_writes(self, action: Action) -> ScriptedClick:
-        """`Engine.click_writes`: no scripts run over HTTP, so there is no click to make."""
-        raise OSError(f"the {self.name} engine runs no scripts: {action.selector} cannot be clicked")
 
     def _wait(self) -> None:
         wait = self._last_request + self.delay - time.monotonic()

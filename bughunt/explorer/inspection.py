@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
-from bughunt.oracles.base import ClickControl, OpenedAction
+from bughunt.oracles.base import OpenedAction
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.reading import is_page_key
 from bughunt.page import FetchedPage
@@ -33,11 +33,9 @@ def inspect(
     allow_destructive: bool,
     clicked_on: str | None = None,
     opened: MutableMapping[int, OpenedAction] | None = None,
-    click: ClickControl | None = None,
 ) -> list[Finding]:
     """`clicked_on`: the page whose click led here (a button that navigates, no link): it leads to
-    this page before memory has written so. `click`: the page's script controls may be clicked
-    (`OracleConfig.click`). `opened`: the destructive actions the session opened
+    this page before memory has written so. `opened`: the destructive actions the session opened
     (`OracleConfig.opened_destructive`); a page of a record the session deleted reports nothing —
     what it shows (an error, a 404 handled badly) is the exploration's doing, not the site's."""
 
@@ -54,7 +52,6 @@ def inspect(
         known_routes=graph.known_pages,
         linked_from=linked_from,
         loaded=graph.is_state,
-        click=click,
     )
     # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.
     version = None if allow_destructive else graph.app_version

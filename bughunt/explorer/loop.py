@@ -14,9 +14,8 @@ import time
 from collections.abc import Callable
 from functools import cache
 
-from bughunt.actions import Action
 from bughunt.oracles import Finding
-from bughunt.oracles.base import NO_EFFECT_TRIES, ClickControl, OpenedAction
+from bughunt.oracles.base import NO_EFFECT_TRIES, OpenedAction
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import mulberry32
 
@@ -220,7 +219,6 @@ class Explorer:
                 allow_destructive=opening,
                 opened=self.opened_destructive,
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
-                click=self._clicker(result.final_route or target),
             )
             if self.config.allow_destructive and not opening:
                 findings = self._defer(findings, result.final_route or target)
@@ -272,18 +270,6 @@ class Explorer:
         if self.on_step is not None:
             self.on_step(out)
         return out
-
-    def _clicker(self, route: str) -> ClickControl | None:
-        """With --allow-destructive and an engine that runs scripts: a click on a control of the state
-        at `route`, reached again from its page's load (`ExplorationGraph.click_chain`), its writes let
-        through — the walk defers it (`_defer`), the opening after the walk makes it. Else None: the
-        oracles read no script control."""
-        if not (self.config.allow_destructive and self.engine.can_click):
-            return None
-        chain = self.graph.click_chain(route)
-        page_route, after = (chain[0], tuple(chain[1])) if chain is not None else (route, ())
-        url = self.engine.url_of(page_route)
-        return lambda selector: self.engine.click_writes(Action("click", url, "", selector, after))
 
     def _defer(self, findings: list[Finding], route: str) -> list[Finding]:
         """The findings of a walk step, less the destructive links it saw unopened: with

@@ -21,8 +21,7 @@ FRAME_MS = 16
 
 def init_script(name: str) -> str:
     """The init script of every document of the context: dialogs and popups switched off, and the timer
-    record published as the non-writable, non-configurable `window[name]` of the top document (with
-    the count of dialogs its documents opened, `ASKED`).
+    record published as the non-writable, non-configurable `window[name]` of the top document.
 
     The record holds one due time (ms, `Date.now` as it was at start) per pending `setTimeout`,
     `setInterval` (its next run), `requestAnimationFrame` and `requestIdleCallback` of the document and
@@ -36,10 +35,7 @@ def init_script(name: str) -> str:
     `SharedWorker` (a worker's requests look like the page's own, and the record cannot see them)."""
     return (
         """(() => {
-  // Each dialog is answered at once ("cancel") and counted: a Delete button that asks first is told
-  // from one that does not (`ASKED`).
-  const ask = (answer) => () => { try { if (home) { home.ask(); } } catch (e) { /* ours broken */ } return answer; };
-  window.alert = ask(undefined); window.confirm = ask(false); window.prompt = ask(null);
+  window.alert = () => {}; window.confirm = () => false; window.prompt = () => null;
   window.open = () => null;
   const NAME = """
         + json.dumps(name)
@@ -51,10 +47,8 @@ def init_script(name: str) -> str:
   try { if (window.top !== window) { home = window.top[NAME] || null; } } catch (e) { home = null; }
   if (home === null) {
     const due = Object.create(null);  // no prototype: nothing the page changes later reaches it
-    let workers = false, asked = 0;
+    let workers = false;
     home = freeze({
-      ask() { asked += 1; },
-      asked() { return asked; },
       put(key, when) { due[key] = when; },
       drop(key) { delete due[key]; },
       worker() { workers = true; },
@@ -164,16 +158,6 @@ _PENDING = """(name, horizon, ahead) => {
   } catch (e) { /* a page that broke its record: nothing known */ }
   return [null, null, true];
 }"""
-
-ASKED = """(name) => {
-  try {
-    const record = window[name];
-    const got = record && typeof record.asked === 'function' ? record.asked() : null;
-    return typeof got === 'number' ? got : null;
-  } catch (e) { return null; }
-}"""
-"""How many dialogs (`alert`, `confirm`, `prompt`) the page's documents opened, or null when the
-record cannot say (a page that broke it)."""
 
 PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
 """Only the record's answer (`[now, soonest, workers]`, as in `READ`): the cheap round trip of a page watched

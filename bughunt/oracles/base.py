@@ -88,25 +88,6 @@ NO_EFFECT_TRIES = 3
 """Records of one destructive template opened before "no visible effect" is its verdict."""
 
 
-@dataclass(frozen=True, slots=True)
-class ScriptedClick:
-    """What one click on a page's script control did while its writes were let through (a Delete
-    button of a single-page app, opened with `allow_destructive`)."""
-
-    asked: bool
-    """The page opened a dialog (`confirm()`, `alert()`, `prompt()`) on the click: the browser answered
-    it "cancel", so nothing a confirmation guards was sent."""
-    writes: tuple[tuple[str, str, int | None], ...]
-    """Each write request the click sent (POST/PUT/PATCH/DELETE): method, URL, status (None: no answer)."""
-    page: FetchedPage | None = None
-    """The state the click left, when it could be read."""
-
-
-ClickControl = Callable[[str], ScriptedClick]
-"""Click the control at a CSS selector on the page being inspected, its writes let through (raises
-`OSError` when the click cannot be made)."""
-
-
 @dataclass(frozen=True)
 class OracleConfig:
     """How far the oracles may go on one page (one explorer step).
@@ -136,11 +117,6 @@ class OracleConfig:
     known_routes: Callable[[], Iterable[str]] | None = None
     linked_from: Callable[[str], Iterable[str]] | None = None
     loaded: Callable[[str], bool] | None = None
-    click: ClickControl | None = None
-    """An engine that runs the page's scripts (the browser), with `--allow-destructive`: the
-    destructive-action oracle reads the page's script controls too (a Delete button with no address)
-    and, when `allow_destructive`, clicks one to see whether it writes without asking first. None:
-    script controls are not read (nothing can be known of them without the click)."""
 
 
 DEFAULT_CONFIG = OracleConfig()

@@ -22,13 +22,6 @@ Two ways to see one, neither naming any site's routes:
   (`/wiki/Alpha` → `/pages/Alpha/delete`): every such page is one template (`control_key`). No
   visible effect may be a record the site keeps (a home page), so the template is opened on the next
   record's page, up to `NO_EFFECT_TRIES` records, before that verdict stands.
-- *Scripted* (an engine that runs scripts, with `OracleConfig.click`): a control with no address whose
-  short label reads as destructive (a single-page app's "Delete" button, `href="#"`) acts through the
-  page's script, so nothing about it is known until it is clicked. With `allow_destructive` it is
-  clicked once per template, its writes let through: a write the server accepted with no dialog asked
-  first (a `confirm()` the browser answers "cancel") and no confirmation step drawn is the unconfirmed
-  action; a dialog, or no write at all, clears it. Without the click nothing is reported (not even a
-  lead: most such buttons ask first, and the page cannot say which).
 """
 
 from __future__ import annotations
@@ -39,12 +32,10 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from loguru import logger
 
-from bughunt.actions import page_clicks
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
-    ClickControl,
     Fetch,
     Finding,
     OpenedAction,
@@ -183,9 +174,6 @@ class DestructiveControl:
     """"link", "button" or "form"."""
     markup: str = ""
     """The control as its template draws it (`control_markup`)."""
-    selector: str = ""
-    """A script control's CSS selector on its page (`url` is then the page's own): it is clicked, not
-    requested."""
 
 
 def control_markup(node: Node) -> str:
@@ -262,43 +250,6 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         if destructive_action(url) or (elsewhere and destructive_label(label)):
             found[url] = DestructiveControl(url, label, control, markup)
     return list(found.values())
-
-
-def script_controls(page: FetchedPage) -> list[DestructiveControl]:
-    """The page's controls with no address whose short label reads as destructive ("Delete", "🗑
-    Remove"), one per template (`control_markup`: every row's Delete button is one), in document order.
-    Their script decides what a click does; only clicking it tells (`_confirm_click`)."""
-    if not page.is_html:
-        return []
-    walked = page_clicks(page)
-    found: dict[str, DestructiveControl] = {}
-    for node in walked.clickables:
-        if node.tag == "a" and not node.get("href").strip().lower().startswith(("#", "javascript:")):
-            continue  # a link: `destructive_actions` reads it by its address
-        label = node.text() or node.get("title") or node.get("aria-label")
-        if not destructive_label(label) or _confirmed_or_not_get(node) or _CONFIRM.search(label):
-            continue
-        markup = control_markup(node)
-        if markup not in found:
-            found[markup] = DestructiveControl(page.url, label, "script", markup, walked.selectors.of(node))
-    return list(found.values())
-
-
-def _confirm_click(
-    page: FetchedPage, action: DestructiveControl, click: ClickControl
-) -> tuple[bool, str] | None:
-    """Click a script control with its writes let through: (confirmed, effect), or None when it asked
-    first (a dialog, or a confirmation step drawn in the page instead of a write)."""
-    done = click(action.selector)
-    if done.asked:
-        return None
-    accepted = [(m, u, s) for m, u, s in done.writes if s is not None and 200 <= s < 400]
-    if accepted:
-        method, url, status = accepted[0]
-        return True, f"the click sent {method} {route_of(url)}, answered {status}, without asking first"
-    if done.page is not None and done.page is not page and has_confirmation_step(done.page):
-        return None
-    return False, "no visible effect"
 
 
 def _judge_opened(page: FetchedPage) -> list[Finding]:
@@ -415,29 +366,23 @@ def check_unconfirmed_destructive(
     findings = _judge_opened(page)
     opened = 0
     ledger = config.opened_destructive
-    scripted = script_controls(page) if config.click is not None else []
-    for action in [*destructive_actions(page), *scripted]:
+    for action in destructive_actions(page):
         key, opening = control_key(action, page.url), opening_key(action, page.url)
         earlier = ledger.get(opening) if ledger is not None else None
         suspected = True
         observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
-        said = None if action.selector else confirms_itself(action.url)
-        door = config.click if action.selector else fetch
-        may_open = config.allow_destructive and door is not None and opened < config.max_destructive
+        said = confirms_itself(action.url)
+        may_open = config.allow_destructive and fetch is not None and opened < config.max_destructive
         if earlier is not None and (earlier.settled or not may_open):
             if earlier.acted is None:
                 continue  # its template asked first (or could not be judged): no unconfirmed action
             suspected, observed = not earlier.acted, bool(earlier.acted)
             effect = f"not opened: its template was opened at {earlier.url} ({earlier.effect})"
-        elif may_open:
+        elif may_open and fetch is not None:
             opened += 1
             try:
-                if config.click is not None and action.selector:
-                    judged = _confirm_click(page, action, config.click)
-                else:
-                    assert fetch is not None  # `door`
-                    judged = _confirm(page, action, fetch)
+                judged = _confirm(page, action, fetch)
             except OSError as err:  # not judged: another instance of the template may be opened later
                 logger.debug("destructive oracle could not confirm {}: {}", action.url, err)
                 judged = (False, "could not be opened")
@@ -460,7 +405,6 @@ def check_unconfirmed_destructive(
                     page,
                     action.label,
                     target=action.url,
-                    **({"selector": action.selector} if action.selector else {}),
                     control=action.control,
                     label=action.label,
                     effect=effect,
