@@ -50,6 +50,10 @@ class SessionHints:
     """The last page's clicks to the next page of its list (`PageFacts.next_pages`)."""
     next_pages_at: dict[str, frozenset[str]] = field(default_factory=dict)
     """Page route → its clicks to the next page of its list, for the pages of this session that have one."""
+    menu_words: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
+    """Placed click shape → the words its first click in place this session showed with new controls and
+    no new link, and the page it was made on (`idle_controls.lessons`: a menu of the page's chrome shows the same words on
+    every page)."""
 
     actions_at: OrderedDict[str, dict[str, tuple[str, str]]] = field(default_factory=OrderedDict)
     """Page route → its actions, for the last `ACTIONS_PAGES` pages: the label of a link followed from

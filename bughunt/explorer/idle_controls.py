@@ -11,7 +11,9 @@ A click teaches the harness (never the model) what kind of control it was:
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
   flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`);
 - `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
-  showed on another page (a menu in the page's chrome: its items do not depend on the page);
+  showed on another page (a menu in the page's chrome: its items do not depend on the page); or that
+  showed no new link but new controls, whose words are exactly those the control in its place showed
+  on another page this session (a language menu of script controls: `menu_words`);
 - `unclickable`: a click the browser could not do (the control is hidden, say a close button in a
   collapsed alert, disabled or covered) or whose navigation its gate refused: the control in that
   place (its `placed_shape`: positions kept, so a disabled "Previous" does not stand for "Next") is
@@ -38,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from urllib.parse import urlsplit
 
+from bughunt.actions import page_clicks
 from bughunt.dom import selector_shape
 from bughunt.fingerprint import segment_shape
 from bughunt.oracles.client_errors import route_words, url_shape
@@ -82,13 +85,14 @@ def placed_shape(selector: str) -> str:
 
 def lessons(
     store: ExplorerStore, target: str, position: str, result: FetchResult, facts: PageFacts | None,
-    click: tuple[str, str] | None, *, found: bool = False,
+    click: tuple[str, str] | None, *, found: bool = False, menu_words: dict[str, tuple[frozenset[str], str]] | None = None,
 ) -> tuple[tuple[str, str], ...]:  # fmt: skip
     """What the step to `target` from `position` taught about its control, as (shape, lesson) pairs:
     none when the control led somewhere (or the step says nothing: an error, a fragment, a failed
     load; a click in place that `found` a new bug led somewhere after all). A GET that changed state
     also teaches its counterparts the page after newly offers
-    (`/unfollow` after `/follow`): flipping it back is the same control."""
+    (`/unfollow` after `/follow`): flipping it back is the same control. `menu_words` (the session's,
+    `SessionHints.menu_words`) keeps what each click shape showed in place with no link."""
     if click is not None and result.outcome == "blocked" and result.detail.startswith(REFUSED_CLICKS):
         # Twice, on two pages: one failure may be that page's (a button hidden for one record only).
         placed = placed_shape(click[1])
@@ -128,6 +132,16 @@ def lessons(
             # your own profile holds "Edit" where the others hold "Follow".
             if not shows_new_words(made[0], result.page):
                 return ((placed_shape(selector), "same_state"),)
+            if menu_words is not None and shows_new_controls(made[0], result.page):
+                # New controls and no link (a language menu of script controls): a menu of the page's
+                # chrome when the control in its place showed the very same words on another page (15
+                # of 100 clicks of a Vue admin opened its language menu, on every page); a "more" or a
+                # details toggle shows each page's own, and what a refused write shows (an alert, no
+                # control) says nothing of the button another page holds in its place.
+                placed, words = placed_shape(selector), new_words(made[0], result.page)
+                first, there = menu_words.setdefault(placed, (words, page))
+                if there != page and first == words:
+                    return ((placed, "shown_before"),)
         return ((shape, "same_state"),) if same else ()
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
@@ -183,7 +197,20 @@ def same_document(before: FetchedPage, after: FetchedPage) -> bool:
 
 def shows_new_words(before: FetchedPage, after: FetchedPage) -> bool:
     """Whether `after` shows a word `before` did not show."""
-    return not set(after.visible_text.split()) <= set(before.visible_text.split())
+    return bool(new_words(before, after))
+
+
+def shows_new_controls(before: FetchedPage, after: FetchedPage) -> bool:
+    """Whether `after` holds a control to click (`actions.page_clicks`) at a place `before` had none."""
+    had = page_clicks(before)
+    places = {had.selectors.of(n) for n in had.clickables}
+    now = page_clicks(after)
+    return any(now.selectors.of(n) not in places for n in now.clickables)
+
+
+def new_words(before: FetchedPage, after: FetchedPage) -> frozenset[str]:
+    """The words `after` shows that `before` did not."""
+    return frozenset(after.visible_text.split()) - frozenset(before.visible_text.split())
 
 
 def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:

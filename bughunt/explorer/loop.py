@@ -230,7 +230,14 @@ class Explorer:
             (live := graph.store.bug_table.live_one(f.fingerprint)) is None or live.status != "open"
             for f in findings
         )
-        idle = lessons(graph.store, target, origin, result, facts, click_of, found=found) if click else ()
+        idle = (
+            lessons(
+                graph.store, target, origin, result, facts, click_of, found=found,
+                menu_words=self.hints.menu_words,
+            )
+            if click
+            else ()
+        )  # fmt: skip
         landed = (result.final_route or result.route) if result.outcome == "page" else position
         # A click that left its page as it was (`same_state`) is that page again: the explorer stays.
         stays = partial or (click_of is not None and any(why == "same_state" for _, why in idle))

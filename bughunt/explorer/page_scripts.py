@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+from bughunt.actions import HIDDEN_MARK
+
 FRAME_MS = 16
 """When an animation frame or an idle callback is taken to be due: the next frame."""
 
@@ -161,8 +163,21 @@ PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
 """Only the record's answer (`[now, soonest, workers]`, as in `READ`): the cheap round trip of a page watched
 until what it had due has run."""
 
+_CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href]"
+"""Elements `bughunt.actions.clickable` may take for a control (a link only with `href="#"` or
+`javascript:`): the ones the read marks hidden."""
+MAX_LOOKS = 3000
+"""Controls looked at per read (each look may lay the page out once)."""
+
 READ = (
     """([maxNodes, limit, name, horizon, ahead]) => {
+  const CONTROLS = """
+    + json.dumps(_CONTROLS)
+    + """, MARK = """
+    + json.dumps(HIDDEN_MARK)
+    + """, MAX_LOOKS = """
+    + str(MAX_LOOKS)
+    + """;
   const pending = ("""
     + _PENDING
     + """)(name, horizon, ahead);
@@ -182,6 +197,18 @@ READ = (
       for (const o of el.options) { o.toggleAttribute('selected', o.selected); }
     }
   }
+  // Controls nobody can click now (no box, or `visibility: hidden`: a closed modal's buttons, a folded
+  // menu's items) are marked so, as Playwright judges visibility before a click; the mark goes when
+  // they show again.
+  let looked = 0;
+  for (const el of document.querySelectorAll(CONTROLS)) {
+    if (looked++ >= MAX_LOOKS) { break; }
+    const href = (el.getAttribute('href') || '').trim().toLowerCase();
+    if (el.tagName === 'A' && href !== '#' && !href.startsWith('javascript:')) { continue; }
+    const box = el.getBoundingClientRect();
+    const hidden = !box.width || !box.height || getComputedStyle(el).visibility === 'hidden';
+    if (hidden !== el.hasAttribute(MARK)) { el.toggleAttribute(MARK, hidden); }
+  }
   let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
   return [root ? html + root.outerHTML : html, pending];
 }"""
@@ -190,7 +217,9 @@ READ = (
 promise of the page's is relied on):
 - a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
   `outerHTML`; a cut page needs none);
-- otherwise live form values, which are DOM properties (a framework's two-way binding sets no `value`
+- otherwise controls that have no box or are `visibility: hidden` get the attribute `HIDDEN_MARK` (and lose
+  it once shown), so the engine offers no click Playwright would refuse (`bughunt.actions.clickable`);
+- live form values, which are DOM properties (a framework's two-way binding sets no `value`
   attribute), are copied into attributes so the HTML shows what a person sees (passwords never), and
   the HTML is what `page.content()` gives: the doctype, then `outerHTML`;
 - `[now, soonest, workers]` is `window[name].pending(horizon, ahead)` (`init_script`), `[null, null, true]`
