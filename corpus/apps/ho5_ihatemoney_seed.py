@@ -1,7 +1,7 @@
 """Seed ihatemoney for the corpus: a fresh SQLite database (the app's migrations) with two projects.
 `demo` is the public demonstration project the home page links to ("Try out the demo"): five
 members, one of whom only ever owes, and 236 expenses (three pages of bills, a few whose
-description holds "test", one with pasted markup). `flatmates` is the private project the explorer
+description holds "test", the oldest with pasted markup). `flatmates` is the private project the explorer
 logs in to (project identifier + private code): four members who all pay, 48 expenses each with a
 receipt link, and four reimbursements. Run by the corpus with the app's virtualenv:
 `python ho5_ihatemoney_seed.py ROOT`."""
@@ -114,8 +114,8 @@ def main() -> None:
             )
         for n, what in enumerate(TEST_WORDS):
             bill(demo, payers[n % 4], people, what, 100 + n * 41, round(rng.uniform(10, 60), 2))
-        # a description someone pasted markup into, the newest bill: it must show as text
-        bill(demo, payers[1], people, "<script>alert('ihm')</script> snacks", 470, 12.5)
+        # a description someone pasted markup into, the oldest bill (the list's last page): it must show as text
+        bill(demo, payers[1], people, "<script>alert('ihm')</script> snacks", -3, 12.5)
 
         flat, mates = project(
             "flatmates", "Flat 3B", "corpus-flatmates-pw", ["Noor", "Tariq", "Lena", "Omar"]
