@@ -66,6 +66,26 @@ class QuietHandler(BaseHTTPRequestHandler):
         pass
 
 
+def script_shell(app_js: str, title: str = "T") -> type[QuietHandler]:
+    """A single-page app of one script: `/app.js` is `app_js`, every other path the same shell (an empty
+    `#app` the script fills), and no robots.txt."""
+
+    class Shell(QuietHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            if self.path == "/app.js":
+                self.reply(200, app_js, "application/javascript")
+            elif self.path == "/robots.txt":
+                self.reply(404, "", "text/plain")
+            else:
+                self.reply(
+                    200,
+                    f'<html><head><title>{title}</title></head><body><div id="app"></div>'
+                    '<script src="/app.js"></script></body></html>',
+                )
+
+    return Shell
+
+
 @contextmanager
 def raw_serving(handle: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
     """A loopback socket server below HTTP, for servers that misbehave on purpose: `handle(conn, stopping)`

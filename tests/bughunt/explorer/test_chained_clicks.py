@@ -18,7 +18,7 @@ from bughunt.explorer.graph import MAX_CHAIN, ExplorationGraph
 from bughunt.page import FetchedPage
 from bughunt.urls import absolute
 from tests.support.engines import explored_in_browser
-from tests.support.loopback import QuietHandler
+from tests.support.loopback import script_shell
 
 ORIGIN = "http://links.test"
 
@@ -114,15 +114,7 @@ route();
 """
 
 
-class _Spa(QuietHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        if self.path == "/app.js":
-            self.reply(200, APP_JS, "application/javascript")
-        elif self.path == "/robots.txt":
-            self.reply(404, "", "text/plain")
-        else:
-            shell = '<html><head><title>Shop</title></head><body><div id="app"></div><script src="/app.js"></script></body></html>'
-            self.reply(200, shell)
+_Spa = script_shell(APP_JS, title="Shop")
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")

@@ -13,7 +13,7 @@ from bughunt.oracles import inspect_page
 from bughunt.oracles.lists import clicked_previous_page
 from bughunt.page import FetchedPage
 from tests.support.engines import browser_on
-from tests.support.loopback import QuietHandler
+from tests.support.loopback import script_shell
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
@@ -36,15 +36,7 @@ show(1);
 """
 
 
-class _Spa(QuietHandler):
-    def do_GET(self) -> None:  # noqa: N802
-        if self.path == "/app.js":
-            self.reply(200, APP_JS, "application/javascript")
-        elif self.path == "/robots.txt":
-            self.reply(404, "", "text/plain")
-        else:
-            shell = '<html><head><title>T</title></head><body><div id="app"></div><script src="/app.js"></script></body></html>'
-            self.reply(200, shell)
+_Spa = script_shell(APP_JS)
 
 
 @pytest.fixture(scope="module")
