@@ -74,6 +74,7 @@ _DIGITS = re.compile(r"^\d+$")
 _UUID_ONLY = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _HEX_ID = re.compile(r"^(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}$")
 _MIXED = re.compile(r"^(?=.*\d)(?=.*[a-zA-Z])[a-zA-Z0-9]+$")
+_DESIGNATOR = re.compile(r"^([a-zA-Z]{2,})(\d+)$")
 MIN_SIBLINGS = 2
 """Other routes, differing in one segment only, that make that segment a variable (`<slug>`)."""
 
@@ -86,13 +87,18 @@ def segment_shape(segment: str) -> str:
     """One path segment or query value as a template part: numbers, ids and slugs become placeholders.
 
     A slug is hyphenated with three or more words, or with a word mixing letters and digits
-    (`how-to-test-k2p9`); `delete-account` and `change-password` stay words."""
+    (`how-to-test-k2p9`); `delete-account` and `change-password` stay words. A word of letters
+    followed by a number (`issue17`) is its word and `<n>` (`issue<n>`): one record of a class."""
     if _DIGITS.match(segment):
         return "<n>"
     if _UUID_ONLY.match(segment):
         return "<uuid>"
     if _HEX_ID.match(segment):
         return "<id>"
+    if designator := _DESIGNATOR.match(segment):
+        # A record named by its class and number in one word (`/issue17`, `/msg42`, `/file3`): the
+        # word is the collection, the number the record, as in `/issue/17`.
+        return f"{designator.group(1)}<n>"
     words = [w for w in re.split(r"[-_.]", segment) if w]
     if len(words) >= 2 and (len(words) >= 3 or any(_MIXED.match(w) for w in words)):
         return "<slug>"

@@ -207,3 +207,16 @@ def test_memory_gives_a_bugs_first_routes_in_the_order_they_were_seen(tmp_path):
         }
     finally:
         store.close()
+
+
+def test_records_named_by_class_and_number_in_one_word_are_one_template():
+    """`/issue17` and `/issue18` (a tracker's designators: the class and the record's number in one
+    word) are two records of one template, as `/issue/17` and `/issue/18` are: a count wrong on every
+    issue page is one bug, not one per issue. Words that merely hold a digit stay words."""
+    a = Finding("count_mismatch", "/issue17", "count label disagrees with the list it labels")
+    b = Finding("count_mismatch", "/issue18", "count label disagrees with the list it labels")
+    assert a.shape == b.shape == "/issue<n>" and a.fingerprint == b.fingerprint
+    assert route_shape("/file32/steps.txt") == route_shape("/file7/steps.txt") == "/file<n>/steps.txt"
+    assert route_shape("/msg3") != route_shape("/issue3")  # another class is another template
+    for word in ("/v2", "/h1", "/2fa", "/k2p9"):
+        assert route_shape(word) == word
