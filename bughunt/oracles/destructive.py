@@ -34,7 +34,7 @@ from loguru import logger
 
 from bughunt.actions import button_only, form_submission
 from bughunt.dom import Node
-from bughunt.fingerprint import route_shape
+from bughunt.fingerprint import IDENTIFIERS, route_shape
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
@@ -189,12 +189,18 @@ def control_markup(node: Node) -> str:
 
 def _record_shape(control: DestructiveControl, page_url: str) -> list[str]:
     """The action's route shape as path segments, a segment below its collection that repeats one of
-    the offering page's own named `<record>`: the record that page shows, whatever its words."""
+    the offering page's own words named `<record>`: the record that page shows, whatever its words
+    (an identifier is its placeholder whatever page offers it)."""
     shape = route_shape(action_route(control.url)).partition("?")[0].strip("/").split("/")
     raw = urlsplit(control.url).path.strip("/").split("/")
     shown = {s for s in urlsplit(page_url).path.strip("/").split("/")[1:] if s}
     if len(raw) == len(shape):
-        shape = shape[:1] + ["<record>" if r in shown else t for r, t in zip(raw[1:], shape[1:], strict=True)]
+        # Only a named record: a number is `<n>` on every page already, and the offering page's number
+        # may be another collection's record (a group's page listing contact 2 beside group 2).
+        shape = shape[:1] + [
+            "<record>" if r in shown and t not in IDENTIFIERS else t
+            for r, t in zip(raw[1:], shape[1:], strict=True)
+        ]
     return shape
 
 

@@ -190,6 +190,17 @@ def test_one_delete_control_drawn_on_every_collections_list_is_one_bug():
     assert {f.fingerprint for f in both} == {teams.fingerprint}
 
 
+def test_a_related_lists_delete_naming_the_number_of_the_page_it_is_on_is_still_that_template():
+    """A group's page (`/groups/show/2`) lists its contacts with the list macro's Delete: contact 2
+    has the group's number by chance, and is still a record of the contacts' template, one bug with
+    the groups' list's Delete, as contact 3 is."""
+    [groups] = check_unconfirmed_destructive(listing("/groups/list/", "groups"))[:1]
+    related = check_unconfirmed_destructive(listing("/groups/show/2", "contacts"))
+    assert [f.route for f in related] == ["/contacts/delete/1", "/contacts/delete/2"]
+    assert len({f.evidence["control_key"] for f in [groups, *related]}) == 1
+    assert {f.fingerprint for f in same_root_cause(related, [as_bug(groups)])} == {groups.fingerprint}
+
+
 def test_memory_gives_a_bugs_first_routes_in_the_order_they_were_seen(tmp_path):
     from bughunt.explorer.graph import ExplorationGraph
     from bughunt.explorer.store import ExplorerStore
