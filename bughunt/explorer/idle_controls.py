@@ -130,7 +130,8 @@ def lessons(
             # was refused): learned for the control in its place only — "Follow" beside "Edit" in a
             # profile's toolbar is one shape without positions. Not from other pages' clicks of it:
             # your own profile holds "Edit" where the others hold "Follow".
-            if not shows_new_words(made[0], result.page):
+            words = new_words(made[0], result.page)
+            if not words:
                 return ((placed_shape(selector), "same_state"),)
             if menu_words is not None and shows_new_controls(made[0], result.page):
                 # New controls and no link (a language menu of script controls): a menu of the page's
@@ -138,7 +139,7 @@ def lessons(
                 # of 100 clicks of a Vue admin opened its language menu, on every page); a "more" or a
                 # details toggle shows each page's own, and what a refused write shows (an alert, no
                 # control) says nothing of the button another page holds in its place.
-                placed, words = placed_shape(selector), new_words(made[0], result.page)
+                placed = placed_shape(selector)
                 first, there = menu_words.setdefault(placed, (words, page))
                 if there != page and first == words:
                     return ((placed, "shown_before"),)
@@ -193,11 +194,6 @@ def same_document(before: FetchedPage, after: FetchedPage) -> bool:
     if before.document.text() != after.document.text():
         return False
     return [n.tag for n in before.document.iter()] == [n.tag for n in after.document.iter()]
-
-
-def shows_new_words(before: FetchedPage, after: FetchedPage) -> bool:
-    """Whether `after` shows a word `before` did not show."""
-    return bool(new_words(before, after))
 
 
 def shows_new_controls(before: FetchedPage, after: FetchedPage) -> bool:
