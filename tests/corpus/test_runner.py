@@ -106,13 +106,18 @@ def _repo(tmp_path: Path) -> tuple[Path, str]:
     return origin, commit.strip()
 
 
-def test_builds_reset_the_checkout_and_an_ambiguous_find_changes_nothing(tmp_path: Path) -> None:
-    origin, commit = _repo(tmp_path)
+def _mini_spec(commit: str) -> str:
+    """contact_app's app file pointed at the test's own repository (`_repo`): no patches, named mini."""
     spec = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
     spec = re.sub(r'repo = "[^"]*"', 'repo = "t/origin"', spec)
     spec = re.sub(r'commit = "[0-9a-f]{40}"', f'commit = "{commit}"', spec)
     spec = spec.split("[[patches]]")[0] + 'subdir = "app"\n'
-    spec = spec.replace('name = "contact_app"', 'name = "mini"')
+    return spec.replace('name = "contact_app"', 'name = "mini"')
+
+
+def test_builds_reset_the_checkout_and_an_ambiguous_find_changes_nothing(tmp_path: Path) -> None:
+    origin, commit = _repo(tmp_path)
+    spec = _mini_spec(commit)
     spec += '[[bugs]]\nid = "b"\nkind = "duplicate_pagination"\nroute = "/"\ndepth = 1\nwhat = ""\n'
     spec += '[[bugs.inject]]\nfile = "views.py"\nfind = "(page - 1) * 10"\nreplace = "(page - 1) * 9"\n'
     (tmp_path / "mini.toml").write_text(spec, encoding="utf-8")
@@ -139,13 +144,7 @@ def test_builds_reset_the_checkout_and_an_ambiguous_find_changes_nothing(tmp_pat
 def test_a_mirror_left_as_a_clone_with_its_work_tree_is_checked_out_from(tmp_path: Path) -> None:
     # the search tool's fetch may leave `<owner>+<name>/repo/.git` instead of a bare `repo`
     origin, commit = _repo(tmp_path)
-    spec = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
-    spec = re.sub(r'repo = "[^"]*"', 'repo = "t/origin"', spec)
-    spec = re.sub(r'commit = "[0-9a-f]{40}"', f'commit = "{commit}"', spec)
-    spec = spec.split("[[patches]]")[0] + 'subdir = "app"\n'
-    (tmp_path / "mini.toml").write_text(
-        spec.replace('name = "contact_app"', 'name = "mini"'), encoding="utf-8"
-    )
+    (tmp_path / "mini.toml").write_text(_mini_spec(commit), encoding="utf-8")
     (tmp_path / "mirror" / "t+origin").mkdir(parents=True)
     subprocess.run(
         ["git", "clone", "-q", str(origin), str(tmp_path / "mirror" / "t+origin" / "repo")], check=True
