@@ -210,3 +210,17 @@ def test_a_link_inside_chrome_within_an_item_has_no_place_whatever_was_asked_bef
     places = item_places(page(body))
     assert set(places) == {"http://a.test/p/0", "http://a.test/p/1", "http://a.test/p/2"}
     assert places["http://a.test/p/0"] == "main > div.card >> a"
+
+
+def test_the_base_url_is_read_from_a_base_element_and_a_page_without_one_is_not_walked(monkeypatch):
+    based = page('<head><BASE\n href="/sub/"></head><body><a href="x">x</a></body>')
+    assert based.base == ORIGIN + "/sub/"
+    assert action_targets(based) == [ORIGIN + "/sub/x"]
+    assert page('<p>&lt;base href="/sub/"&gt; is text</p><a href="x">x</a>').base == ORIGIN + "/dir/here"
+
+    def walked(node: Node, tag: str) -> list[Node]:
+        raise AssertionError("a page whose text has no <base> tag has no base element to look for")
+
+    monkeypatch.setattr(Node, "find_all", walked)
+    plain = page('<a href="/p/1">one</a><p>based on <b>it</b>, baseline</p>')
+    assert plain.base == plain.url
