@@ -194,6 +194,19 @@ def test_structure_hash_ignores_text_and_values_but_not_structure():
     assert len(a.structure_hash) == 32 and int(a.structure_hash, 16) >= 0
 
 
+def test_structure_hash_skips_scripts_styles_templates_and_noscript_and_what_they_hold():
+    plain = page('<div class="a"><p>x</p></div>')
+    for hidden in (
+        "<noscript><div class='b'><img src=x></div></noscript>",
+        "<template><ul><li>1</li></ul></template>",
+        "<script>var a = '<div>'</script><style>p {}</style>",
+    ):
+        shown = page(f'<div class="a">{hidden}<p>x</p>{hidden}</div>')
+        list(shown.document.iter())  # the root's order, kept by an earlier walk, is what it reads
+        assert shown.structure_hash == plain.structure_hash
+    assert page('<div class="a"><p>x</p><div class="b"></div></div>').structure_hash != plain.structure_hash
+
+
 def test_structure_hash_of_a_very_deep_page_does_not_recurse():
     deep = page("<div>" * 50_000 + "x" + "</div>" * 50_000)
     assert len(deep.structure_hash) == 32
