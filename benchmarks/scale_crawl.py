@@ -36,15 +36,20 @@ def crawl(
     timeout: float = 10.0,
     *,
     prepare: Callable[[httpx.Client], object] | None = None,
+    pause_s: float = 0.0,
 ) -> Crawl:
     """GET each `base_url + route` in order, parse it and resolve its links; error answers count too
-    (the explorer fetched them as well). `prepare` (a login) runs on the client first, not timed."""
+    (the explorer fetched them as well). `prepare` (a login) runs on the client first, not timed.
+    `pause_s`: idle that long before each request (a sleep: no CPU of its own), as a client that does
+    other work between its requests does (`benchmarks.overhead`, the paced loop)."""
     pages = links = 0
     with httpx.Client(timeout=timeout, follow_redirects=False) as client:
         if prepare is not None:
             prepare(client)
         start = time.thread_time()
         for route in routes:
+            if pause_s > 0:
+                time.sleep(pause_s)
             url = base_url.rstrip("/") + route
             response = client.get(url)
             tree = LexborHTMLParser(response.text)

@@ -265,16 +265,12 @@ def structure_hash(root: Node) -> str:
     Computed bottom-up without recursion (a 100,000-deep page is only a long loop).
     """
     digests: dict[int, bytes] = {}
-    order: list[Node] = []
-    stack: list[Node] = [root]
-    while stack:  # pre-order; reversed it is a valid post-order (children before parents)
-        node = stack.pop()
-        order.append(node)
-        stack.extend(c for c in node.children if isinstance(c, Node) and c.tag not in _SKIP_STRUCTURE)
     # Repeated parts of a page (the items of a list, their links) are the same tag, attributes and
     # children's digests over and over: each such key is hashed once per page.
     known: dict[tuple[str, tuple[bytes, ...]], bytes] = {}
-    for node in reversed(order):
+    # Document order reversed is a post-order (children before parents); a root keeps that order for
+    # every walk of the page. The elements inside a skipped one get digests no parent reads.
+    for node in reversed(list(root.iter())):
         head = node.tag
         if node.attrs:
             head += "\0" + "\0".join(

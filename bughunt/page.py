@@ -17,6 +17,7 @@ from urllib.parse import urljoin
 from bughunt.dom import Node, parse_html, structure_hash
 
 _T = TypeVar("_T")
+_BASE_TAG = re.compile(r"(?i)<base[\s/>]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,10 @@ class FetchedPage:
     @cached_property
     def base(self) -> str:
         """The URL the page's relative links resolve against (its `<base href>`, else its own URL)."""
+        if _BASE_TAG.search(self.body) is None:
+            # no element is in the tree whose tag is not in the text: most pages have no <base>, and
+            # finding none walks the whole tree
+            return self.url
         bases = self.document.find_all("base")
         href = bases[0].get("href") if bases else ""
         return urljoin(self.url, href) if href else self.url

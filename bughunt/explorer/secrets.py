@@ -51,6 +51,8 @@ class Scrubber:
         self._values: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
         self._forms: tuple[str, ...] = ()
+        self.added = 0
+        """How many times secrets were added: text written before the last addition may hold one."""
         self.add(values)
 
     def add(self, values: Iterable[str]) -> int:
@@ -61,6 +63,7 @@ class Scrubber:
             return 0
         short = sum(len(v) < MIN_SECRET_CHARS for v in new)
         self._values |= new
+        self.added += 1
         forms = set().union(*(_forms(v) for v in self._values if len(v) >= MIN_SECRET_CHARS))
         # longest first: a value containing another is replaced whole
         self._forms = tuple(sorted(forms, key=len, reverse=True))

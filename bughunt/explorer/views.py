@@ -280,6 +280,8 @@ class _Parts:
         self.unvisited_sum = 0
         self.lines: dict[str, int] = {}
         self.lines_sum = 0
+        self.counted: dict[str, Sequence[str]] = {}
+        """Route → the list of links its line was counted from (`lines`)."""
         store = index.store
         for r in store.visits.visited():
             self.update(r)
@@ -307,11 +309,16 @@ class _Parts:
         self.unvisited_sum += self._place(
             self.unvisited, r, index.config.link_table and r in index._unvisited_set
         )
-        self.lines_sum -= self.lines.pop(r, 0)
         links = store.link_table.table().get(r) if index.config.link_table and visited else None
-        if links:
-            self.lines[r] = self.count(_links_line(r, links) + "\n")
-            self.lines_sum += self.lines[r]
+        if not links:
+            self.lines_sum -= self.lines.pop(r, 0)
+            self.counted.pop(r, None)
+        elif self.counted.get(r) is not links:
+            # A route is touched when a page linking to it is written; its own line changes only
+            # when its list does (the link table replaces a page's list, never edits it in place).
+            n = self.count(_links_line(r, links) + "\n")
+            self.lines_sum += n - self.lines.get(r, 0)
+            self.lines[r], self.counted[r] = n, links
 
     def _place(self, pieces: dict[str, int], r: str, listed: bool) -> int:
         """Put `r`'s piece in `pieces` or take it out, as `listed` says; what their sum changed by."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -13,6 +14,7 @@ import pytest
 
 from benchmarks.overhead import HEADER, form_login
 from benchmarks.recorded_site import Recording, read_requests
+from benchmarks.scale_crawl import crawl
 from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
 from bughunt.webapp.pages import Response
 from bughunt.webapp.server import Request
@@ -61,5 +63,22 @@ def test_a_tiny_run_measures_the_explorer_beside_the_bare_loop_over_its_own_requ
         # four clicks' CPU is within the start-up run's noise under load: only its sign is not asserted
         assert site["start_cpu_s"] > 0 and site["bare_cpu_s"] > 0
         assert site["over_bare"] == pytest.approx(site["explorer_cpu_s"] / site["bare_cpu_s"])
+        # the paced loop replays the same requests, idling before each as the explorer worked per request
+        assert run["pause_s"] == pytest.approx(
+            max(0.0, (run["explorer_cpu_s"] - run["bare_cpu_s"]) / run["bare_requests"])
+        )
+        assert run["over_paced"] == pytest.approx(run["explorer_cpu_s"] / run["paced_cpu_s"])
     assert "× bare" in p.stderr  # progress, one line a round
     assert HEADER.split()[0] == "site"
+
+
+def test_the_paced_loop_idles_before_each_request_without_counting_the_idle_as_cpu():
+    with running_conduit() as url:
+        routes = ["/", "/?page=2", "/"]
+        plain = crawl(url, routes)
+        started = time.perf_counter()
+        paced = crawl(url, routes, pause_s=0.2)
+        wall = time.perf_counter() - started
+    assert plain.pages == paced.pages == 3 and plain.links == paced.links > 0
+    assert wall >= 3 * 0.2  # it idled before each request
+    assert paced.cpu_s < 0.3  # a sleep is no CPU: 0.6 s of idle would be

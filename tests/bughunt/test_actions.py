@@ -194,6 +194,19 @@ def test_structure_hash_ignores_text_and_values_but_not_structure():
     assert len(a.structure_hash) == 32 and int(a.structure_hash, 16) >= 0
 
 
+def test_structure_hash_skips_scripts_styles_templates_and_noscript_and_what_they_hold():
+    plain = page('<div class="a"><p>x</p></div>')
+    for hidden in (
+        "<noscript><div class='b'><img src=x></div></noscript>",
+        "<template><ul><li>1</li></ul></template>",
+        "<script>var a = '<div>'</script><style>p {}</style>",
+    ):
+        shown = page(f'<div class="a">{hidden}<p>x</p>{hidden}</div>')
+        list(shown.document.iter())  # the root's order, kept by an earlier walk, is what it reads
+        assert shown.structure_hash == plain.structure_hash
+    assert page('<div class="a"><p>x</p><div class="b"></div></div>').structure_hash != plain.structure_hash
+
+
 def test_structure_hash_of_a_very_deep_page_does_not_recurse():
     deep = page("<div>" * 50_000 + "x" + "</div>" * 50_000)
     assert len(deep.structure_hash) == 32
@@ -210,3 +223,17 @@ def test_a_link_inside_chrome_within_an_item_has_no_place_whatever_was_asked_bef
     places = item_places(page(body))
     assert set(places) == {"http://a.test/p/0", "http://a.test/p/1", "http://a.test/p/2"}
     assert places["http://a.test/p/0"] == "main > div.card >> a"
+
+
+def test_the_base_url_is_read_from_a_base_element_and_a_page_without_one_is_not_walked(monkeypatch):
+    based = page('<head><BASE\n href="/sub/"></head><body><a href="x">x</a></body>')
+    assert based.base == ORIGIN + "/sub/"
+    assert action_targets(based) == [ORIGIN + "/sub/x"]
+    assert page('<p>&lt;base href="/sub/"&gt; is text</p><a href="x">x</a>').base == ORIGIN + "/dir/here"
+
+    def walked(node: Node, tag: str) -> list[Node]:
+        raise AssertionError("a page whose text has no <base> tag has no base element to look for")
+
+    monkeypatch.setattr(Node, "find_all", walked)
+    plain = page('<a href="/p/1">one</a><p>based on <b>it</b>, baseline</p>')
+    assert plain.base == plain.url

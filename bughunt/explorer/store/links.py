@@ -23,6 +23,8 @@ class LinkTable:
         self._table: dict[str, list[str]] | None = None
         self._into: dict[str, dict[str, None]] | None = None
         """route -> the pages linking to it (a page once, however often it links there)."""
+        self._written: dict[str, int] = {}
+        """route -> the connection's `Scrubber.added` when this connection last wrote its links."""
 
     def _load(self) -> tuple[dict[str, list[str]], dict[str, dict[str, None]]]:
         if self._table is None or self._into is None:
@@ -57,6 +59,7 @@ class LinkTable:
 
     def forget_copy(self) -> None:
         self._table = self._into = None
+        self._written.clear()  # a rolled-back transaction may have undone those writes
         self.changes.dropped()
 
     def of(self, route: str) -> list[str]:
@@ -70,18 +73,33 @@ class LinkTable:
         return {r["dst"] for r in rows}
 
     def replace(self, route: str, links: list[str]) -> None:
+        added = self._secrets_added()
+        if (
+            self._table is not None
+            and self._written.get(route) == added
+            and self._table.get(route, []) == links
+        ):
+            # A page visited again with the links it had: its rows are what this connection wrote,
+            # scrubbed of the same secrets (a secret learned since would have them written again).
+            return
         self.db.execute("DELETE FROM links WHERE src = ?", (route,))
         self.db.executemany(
             "INSERT INTO links(src, pos, dst) VALUES (?,?,?)", [(route, i, d) for i, d in enumerate(links)]
         )
         if self._table is not None:
             self._set(route, list(links))
+            self._written[route] = added
+
+    def _secrets_added(self) -> int:
+        scrubber = getattr(self.db, "scrubber", None)
+        return scrubber.added if scrubber is not None else 0
 
     def drop(self, routes: list[str]) -> None:
         self.db.executemany("DELETE FROM links WHERE src = ?", [(r,) for r in routes])
         if self._table is not None:
             for route in routes:
                 self._set(route, [])
+                self._written.pop(route, None)
 
     def _set(self, route: str, links: list[str]) -> None:
         table, into = self._load()

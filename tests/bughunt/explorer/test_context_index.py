@@ -146,3 +146,39 @@ def test_a_trip_stops_at_the_nearest_goal_and_takes_the_same_path(seed):
         onward = lambda n: [d for d in graph.get(n, ()) if d != n]  # noqa: E731
         want = _reference_path({n: onward(n) for n in graph}, source, goals)
         assert _nearest(source, goals, onward) == want
+
+
+def test_a_links_line_is_counted_again_only_when_its_links_change(tmp_path):
+    """A page is touched whenever a page linking to it is written; its own links line is the same
+    until its own links change, so it is not counted again (the count stays exact: above)."""
+    counter = TokenCounter()
+    counted: list[str] = []
+
+    def count(text: str) -> int:
+        counted.append(text)
+        return counter.count_lines(text)
+
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        index = ContextIndex(store, MemoryConfig(), count)
+        with store.transaction():
+            store.visits.record("/hub", "page", 200, "1", ["/a", "/b"], 1.0)
+        index.tokens("/hub")
+        with store.transaction():
+            store.visits.record("/a", "page", 200, "1", ["/hub", "/b"], 2.0)
+        index.tokens("/a")
+        counted.clear()
+        with store.transaction():  # /b links back to /hub and /a: both are touched, neither changed
+            store.visits.record("/b", "page", 200, "1", ["/hub", "/a"], 3.0)
+        total = index.tokens("/b")
+        assert not [t for t in counted if t.startswith(("links /hub ", "links /a "))]
+        assert [t for t in counted if t.startswith("links /b ")]
+        assert total == counter.count_lines(render_working_context(store, "/b", MemoryConfig()))
+        with store.transaction():  # the hub's links change: its line is counted again
+            store.visits.record("/hub", "page", 200, "1", ["/a", "/b", "/c"], 4.0)
+        counted.clear()
+        total = index.tokens("/hub")
+        assert [t for t in counted if t.startswith("links /hub ")]
+        assert total == counter.count_lines(render_working_context(store, "/hub", MemoryConfig()))
+    finally:
+        store.close()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bughunt.explorer.graph import CLICK_MARK, ExplorationGraph
 from bughunt.explorer.inspection import inspect
+from bughunt.explorer.secrets import REDACTED
 from bughunt.explorer.store import ExplorerStore
 from bughunt.page import FetchedPage
 
@@ -67,3 +68,35 @@ def test_the_page_whose_button_navigated_to_a_form_is_its_record_before_memory_k
     kinds = [f.kind for f in inspect(form, engine, graph, allow_destructive=False, clicked_on="/people/ann")]
     assert kinds == ["form_drops_value"]
     assert inspect(form, engine, graph, allow_destructive=False) == []
+
+
+def test_a_page_written_again_with_the_same_links_is_not_rewritten_unless_a_secret_was_learned(
+    tmp_path: Path,
+) -> None:
+    store = ExplorerStore(tmp_path / "s")
+    statements: list[str] = []
+    store.db.set_trace_callback(statements.append)
+    try:
+        links = ["/a", "/b?token=tok-123456"]
+        with store.transaction():
+            store.link_table.replace("/", links)
+        table = store.link_table.table()  # the writer's copy is kept from here on
+        with store.transaction():
+            store.link_table.replace("/", links)
+        statements.clear()
+        with store.transaction():
+            store.link_table.replace("/", list(links))
+        assert not [s for s in statements if "links" in s]  # the same links: nothing to write
+        store.add_secrets(["tok-123456"])
+        with store.transaction():
+            store.link_table.replace("/", list(links))  # rows written before the secret was known
+        assert [r["dst"] for r in store.db.execute("SELECT dst FROM links ORDER BY pos")] == [
+            "/a",
+            f"/b?token={REDACTED}",
+        ]
+        with store.transaction():
+            store.link_table.replace("/", ["/a"])  # other links: written
+        assert [r["dst"] for r in store.db.execute("SELECT dst FROM links")] == ["/a"]
+        assert table["/"] == ["/a"]
+    finally:
+        store.close()
