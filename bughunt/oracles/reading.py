@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
+from bughunt.sim.planner import is_offset_key as is_offset_key
 from bughunt.sim.planner import is_page_key as is_page_key
 from bughunt.urls import absolute
 
