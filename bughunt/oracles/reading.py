@@ -49,6 +49,17 @@ def page_param(query: str) -> tuple[str, int] | None:
 
 
 @lru_cache(maxsize=KEPT)
+def names_later_page(url: str) -> bool:
+    """Whether `url` names a page of a list by its number (`?page=2`) or by the rows it starts past
+    (`?offset=20`, `?@startwith=49`): a page after the list's first."""
+    for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        number = page_value(value)
+        if number is not None and (is_page_key(key) or (is_offset_key(key) and number > 0)):
+            return True
+    return False
+
+
+@lru_cache(maxsize=KEPT)
 def list_page_key(url: str, first: int = 1) -> tuple[str, str]:
     """A URL as the page of a list it names: path and page number (a bare list URL is the first page,
     `first`: 1, or 0 for a pager counting from 0 — `lists.first_page_number`)."""
