@@ -20,6 +20,7 @@ KINDS = frozenset(
         "form_drops_value",
         "unconfirmed_destructive",
         "client_error",
+        "unsafe_get",
     }
 )
 ENGINES = frozenset({"http", "browser", "auto"})

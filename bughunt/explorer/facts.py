@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 
 from bughunt.actions import Action, page_actions, page_clicks
 from bughunt.oracles.destructive import destructive_label
-from bughunt.oracles.lists import item_runs, pager_ways_on
+from bughunt.oracles.lists import item_runs, pager_ways_on, reads_way_on
+from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, is_fragment
+from bughunt.sim.planner import next_page
 
 from .engine import Engine
 from .graph import CLICK_MARK, MAX_CHAIN
@@ -45,7 +47,9 @@ class PageFacts:
     """(click state's route, page route, selector) of every control that acts without an address."""
     next_pages: frozenset[str] = frozenset()
     """Click states of the controls that lead to the next page of the page's list (a pager's "Next"
-    or its one enabled icon, `lists.pager_ways_on`): a list paged without addresses."""
+    or its one enabled icon, `lists.pager_ways_on`): a list paged without addresses; and links that
+    say they are the way on ("next >>") to an address naming a later page (`?start=50`) that the
+    URLs alone do not show as this page's next (`planner.next_page`: `/` → `/issue?@startwith=49`)."""
     text: str = ""
     fragment: bool = False
     structure_hash: str | None = None
@@ -154,6 +158,16 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         else:
             route = engine.route_of(action.target)
             route = safe_route(route) if route is not None else None
+            if (
+                route is not None
+                and reads_way_on(action.label)
+                and names_later_page(action.target)
+                and not next_page(own, route)
+            ):
+                # A "next >>" to the list's next batch on another address than the page's own (a
+                # tracker's front page listing the index whose later batches are
+                # `/issue?@startwith=49`): the URLs alone do not say this page's list goes on there.
+                next_pages.add(route)
         if route is None or route == own or route in actions or not engine.followable(route):
             continue
         if switches_language(route):

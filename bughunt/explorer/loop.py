@@ -199,6 +199,13 @@ class Explorer:
             result = clicked_back(
                 result, position, self.walk.page, self.hints.actions.get(target, ("", ""))[1]
             )
+        elif result.page is not None and result.page.redirects and result.final_route == via:
+            # A jump past a hub took a link of a remembered page and the GET redirected back to it
+            # (`/unfollow/carol` → `/user/carol`): that page as the session loaded it, kept while
+            # nothing could change it (`Engine.reuse_page`; the load kept the answer under the link's
+            # own route), is the page before.
+            jumped_from = self.engine.reuse_page(self.engine.url_of(via), graph.app_version)
+            result = clicked_back(result, via, jumped_from, (came_by or ("", ""))[1])
         facts: PageFacts | None = None
         findings: list[Finding] = []
         version, writes = graph.app_version, VersionWrites()

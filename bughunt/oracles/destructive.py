@@ -52,12 +52,17 @@ from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of, same_origin
 
 _VERBS = frozenset(
-    "delete remove destroy deactivate unsubscribe erase purge wipe terminate drop trash".split()
+    "delete remove destroy deactivate unsubscribe erase purge wipe terminate drop trash unlink".split()
 )
+"""Verbs that lose data when a GET runs them. `unlink` takes a thing off its record (a message off its
+ticket, an attachment off its page) and is how many systems name deleting a file."""
 _ACCOUNT_VERBS = frozenset({"close", "cancel"})
 _ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", "user"})
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
 _ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "_method"})
+_KEY_MARKS = "@$:"
+"""Marks a framework puts before its own query keys so they never clash with a form's fields
+(`?@action=unlink`, OData's `$filter`): `@action` is the framework's `action`."""
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 _PASSWORD = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
 MESSAGE = "destructive action runs on a plain GET with no confirmation step"
@@ -117,7 +122,7 @@ def destructive_action(url: str) -> str | None:
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
     pairs = parse_qsl(parts.query)
-    segments += [v for k, v in pairs if k.lower() in _ACTION_KEYS]
+    segments += [v for k, v in pairs if k.lower().lstrip(_KEY_MARKS) in _ACTION_KEYS]
     segments += [k for k, v in pairs if v and _names_action(k, _VERBS)]
     words = _words(" ".join(segments))
     acts = any(_names_action(s, _VERBS) for s in segments)

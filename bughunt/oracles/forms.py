@@ -32,7 +32,7 @@ from loguru import logger
 
 from bughunt.actions import TEXT_INPUTS, scripted_form
 from bughunt.dom import Node
-from bughunt.fingerprint import segment_shape
+from bughunt.fingerprint import IDENTIFIERS, segment_shape
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
@@ -288,9 +288,10 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
     """Pages that may show the record of a form whose URL names no resource (`/settings`,
     `/edit-profile`), in two rounds: those memory knows link to it (the profile with its "Edit"
     button); then the form page's own links to pages memory has not loaded yet (a profile in the
-    menu of a settings page met first may link back). Deeper routes first in each — a site-wide menu
-    links the form from `/` too — at most `MAX_REFERRERS` each, never an edit, destructive or the
-    form's own page."""
+    menu of a settings page met first may link back). The list of the record's collection first
+    (`/user` for `/user3`: its row shows the record, while every page's menu links "Your details"),
+    then deeper routes — a site-wide menu links the form from `/` too — at most `MAX_REFERRERS`
+    each, never an edit, destructive or the form's own page."""
     if config.linked_from is None:
         return []
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
@@ -311,8 +312,24 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
             if url != page.url and not _edit_like(url) and not destructive_action(url)
             and all(url not in done for done in out)
         ]  # fmt: skip
-        out.append(sorted(kept, key=lambda u: -len(_segments(u)))[:MAX_REFERRERS])
+        listing = _collection(page.url)
+        out.append(sorted(kept, key=lambda u: (_segments(u) != listing, -len(_segments(u))))[:MAX_REFERRERS])
     return out
+
+
+def _collection(url: str) -> list[str] | None:
+    """The path of the list a record's page belongs to: its segments before the record's identifier
+    (`/items/7/edit` → `/items`; a record named by its class and number in one word, `/user3` →
+    `/user`), or None when the path names no record (`/settings`). A record's list shows its values
+    in the record's row; the site's other pages link its form from their menus ("Your details")."""
+    segments = _segments(url)
+    for at, segment in enumerate(segments):
+        shape = segment_shape(segment)
+        if shape in IDENTIFIERS and at:
+            return segments[:at]
+        if shape.endswith("<n>") and shape != "<n>":
+            return [*segments[:at], shape.removesuffix("<n>")]
+    return None
 
 
 def _shows_record(

@@ -52,9 +52,8 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
-from bughunt.oracles.reading import KEPT, is_page_key, page_param, page_value, resolve
+from bughunt.oracles.reading import KEPT, is_offset_key, is_page_key, page_param, page_value, resolve
 from bughunt.page import FetchedPage, base_url
-from bughunt.sim.planner import OFFSET_KEYS
 from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
@@ -62,7 +61,10 @@ _FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "me
 _PATH_NUMBER = re.compile(r"/(\d{1,4})/?$")
 NEARLY_SAME = 0.75
 """Share of a list's items also on the previous page above which the list is furniture."""
-_PREV_TEXT = re.compile(r"^(?:[«‹←]\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←])?$|^[«‹←]$", re.I)
+_PREV_TEXT = re.compile(
+    r"^(?:[«‹←<]{1,2}\s*)?(?:prev|previous)(?:\s*page)?(?:\s*[«‹←<]{1,2})?$|^[«‹←]$", re.I
+)
+"""A control back: "Previous", "‹ Prev", and drawn with ASCII arrows as older templates do ("<< previous")."""
 
 
 def furniture(node: Node) -> bool:
@@ -235,7 +237,7 @@ _NEWER_TEXT = re.compile(r"^(?:[«‹←<]+\s*)?(?:newer|more recent)\b[\w\s]{0,
 def _offset(url: str) -> tuple[str, int] | None:
     """The offset parameter of `url` and its value, or None."""
     for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
-        if k.lower() in OFFSET_KEYS and re.fullmatch(r"-?\d{1,7}", v.strip()):
+        if is_offset_key(k) and re.fullmatch(r"-?\d{1,7}", v.strip()):
             return k, int(v)
     return None
 

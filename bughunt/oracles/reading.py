@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
+from bughunt.sim.planner import is_offset_key as is_offset_key
 from bughunt.sim.planner import is_page_key as is_page_key
 from bughunt.urls import absolute
 
@@ -45,6 +46,17 @@ def page_param(query: str) -> tuple[str, int] | None:
         if is_page_key(key) and (number := page_value(value)) is not None:
             return key, number
     return None
+
+
+@lru_cache(maxsize=KEPT)
+def names_later_page(url: str) -> bool:
+    """Whether `url` names a page of a list by its number (`?page=2`) or by the rows it starts past
+    (`?offset=20`, `?@startwith=49`): a page after the list's first."""
+    for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        number = page_value(value)
+        if number is not None and (is_page_key(key) or (is_offset_key(key) and number > 0)):
+            return True
+    return False
 
 
 @lru_cache(maxsize=KEPT)

@@ -25,7 +25,8 @@ from urllib.parse import parse_qsl, urlsplit
 from bughunt.actions import page_actions
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
 from bughunt.oracles.destructive import _names_action, action_route, destructive_action, requested_url
-from bughunt.page import FetchedPage
+from bughunt.oracles.reading import resolve
+from bughunt.page import FetchedPage, base_url
 
 STATE_VERBS = frozenset(
     (
@@ -85,13 +86,20 @@ def _counterpart(page: FetchedPage, url: str) -> str | None:
                     return action.target
         return None
     head, _, tail = url.partition(verb)
-    for action in page_actions(page).actions:
-        target = action.target
+    for target in _control_targets(page):
         if target != url and target.startswith(head) and target.endswith(tail):
             middle = target[len(head) : len(target) - len(tail)] if tail else target[len(head) :]
             if middle.lower() in STATE_VERBS:
                 return target
     return None
+
+
+def _control_targets(page: FetchedPage) -> list[str]:
+    """Where the page's controls lead: its actions, and its forms' actions whatever their method —
+    a "Follow" drawn as a POST form (with its CSRF token) offers the counterpart as much as a link."""
+    base = base_url(page)
+    forms = [resolve(base, f.get("action") or page.url) for f in page.document.find_all("form")]
+    return [a.target for a in page_actions(page).actions] + [u for u in forms if u]
 
 
 def _moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int]]:

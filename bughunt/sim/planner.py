@@ -44,9 +44,19 @@ def is_page_key(key: str) -> bool:
     return key.lower() in PAGE_KEYS or bool(_PREFIXED_PAGE.match(key))
 
 
-OFFSET_KEYS = frozenset({"offset", "start", "first", "skip", "from"})
+OFFSET_KEYS = frozenset({"offset", "start", "first", "skip", "from", "startwith", "startindex", "startat"})
 """Query keys an offset pager counts rows with (`?offset=20`, DokuWiki's `?first=20`), not pages: the
 next page has a higher value, by a page's length."""
+
+_KEY_MARKS = re.compile(r"[@$:_\-]")
+
+
+@lru_cache(maxsize=8192)
+def is_offset_key(key: str) -> bool:
+    """Whether a query parameter counts the rows a page starts at: one of `OFFSET_KEYS`, however the
+    framework marks or joins it (Roundup's `@startwith`, OData's `$skip`, `start_index`)."""
+    return _KEY_MARKS.sub("", key.lower()) in OFFSET_KEYS
+
 
 QUERY_VIEWS = 3
 """Visited views of one path (the path alone, `?genre=<slug>`, `?sortBy=<slug>&sort=<slug>`: its
@@ -519,7 +529,7 @@ def next_page(here: str | None, there: str | None) -> bool:
     if len(y) == len(x) + 1 and all(p in y for p in x):
         # the first page carries no number: the second says 2, or an offset past the first rows
         ((key, value),) = [p for p in y if p not in x]
-        return value == "2" or (key.lower() in OFFSET_KEYS and value.isdigit() and int(value) > 0)
+        return value == "2" or (is_offset_key(key) and value.isdigit() and int(value) > 0)
     return _next_query_page(here_query, there_query)
 
 
@@ -878,7 +888,7 @@ def _next_query_page(here: str, there: str) -> bool:
     qk, _, qv = q.partition("=")
     if pk != qk:
         return False
-    if pk.lower() in OFFSET_KEYS and _INTEGER.match(pv) and qv.isdigit():
+    if is_offset_key(pk) and _INTEGER.match(pv) and qv.isdigit():
         return int(qv) > int(pv)
     return _next_number(pv, qv)
 

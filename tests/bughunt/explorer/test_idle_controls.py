@@ -336,3 +336,25 @@ def test_travel_opens_a_goal_past_explored_hubs_instead_of_reloading_them(tmp_pa
         finally:
             engine.close()
             store.close()
+
+
+def test_a_toggle_opened_by_a_jump_past_a_hub_is_judged_against_the_page_that_offered_it(tmp_path):
+    """A jump (`Choice.via`) opens a link of a remembered page while the explorer stands elsewhere:
+    when the GET redirects back to that page, the page as the session loaded it is the page before."""
+    with _social() as (url, site):
+        store = ExplorerStore(tmp_path / "s")
+        engine = HttpEngine(url, timeout=2.0, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                explorer = Explorer(store, engine, policy, SessionConfig(budget=0, retries=0))
+                session = explorer.run().session_id
+                # the explorer stands on / ; /people/bob is remembered (loaded), its Follow link known
+                explorer._step(session, "/people/bob", "/", click=False)
+                explorer._step(session, "/", "/people/bob", click=False)
+                explorer._step(session, "/people/bob/follow", "/", via="/people/bob")
+            assert site.followers["bob"] == 6
+            bugs = [(b.kind, b.route) for b in store.bug_table.live()]
+            assert bugs == [("unsafe_get", "/people/bob/follow")]
+        finally:
+            engine.close()
+            store.close()

@@ -92,3 +92,19 @@ def test_a_query_verb_flipped_in_place_is_its_counterpart():
     assert [(f.route, f.evidence["control_after"]) for f in found] == [
         ("/item/7?like=1", SITE + "/item/7?like=0")
     ]
+
+
+def test_a_link_that_gave_way_to_its_counterpart_drawn_as_a_post_form_is_the_effect():
+    # "Unfollow" is a plain link; once it ran, the page offers "Follow" as a form that posts with its
+    # token. The page's other numbers moved too (an unread badge in the menu went), so no count says it.
+    before = page(
+        "/cook/ines",
+        "<a href='/inbox'>Inbox 2</a><h1>ines</h1><p>4 followers</p><a href='/unfollow/ines'>Unfollow</a>",
+    )
+    form = "<form action='/follow/ines' method='post'><input type='hidden' name='t' value='x'><input type='submit' value='Follow'></form>"
+    after = after_get(
+        "/unfollow/ines", before, f"<a href='/inbox'>Inbox</a><h1>ines</h1><p>3 followers</p>{form}"
+    )
+    findings = check_unsafe_get(after)
+    assert [(f.kind, f.route) for f in findings] == [("unsafe_get", "/unfollow/ines")]
+    assert findings[0].evidence["control_after"] == SITE + "/follow/ines"
