@@ -69,23 +69,54 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
     return path, frozenset(k for k, _, _ in pairs if not is_page_key(k))
 
 
-class QueryViews:
-    """The views of each path visited so far (`_view` of every visited template)."""
+@lru_cache(maxsize=8192)
+def kind_keys(template: str) -> tuple[str, ...]:
+    """The keys under which `template` is one kind of page with the same action of other sections:
+    its path with one literal segment before the last replaced by `*`, when the last segment is a
+    literal (`/feedings/add/` and `/sleep/add/` are both `/*/add/`; `/a/<n>/edit` and `/b/<n>/edit`
+    both `/*/<n>/edit`). A path ending in a value (`/a/<n>`: a record) or of one segment (a section's
+    own page) has none: records and sections are what differs; one section's form, edit or delete
+    page is the others' again, with other field names."""
+    path, sep, query = template.partition("?")
+    parts = path.split("/")
+    placed = [i for i, s in enumerate(parts) if s]
+    if "#" in template or len(placed) < 2 or not _literal(parts[placed[-1]]):
+        return ()
+    keys = []
+    for i in placed[:-1]:
+        if _literal(parts[i]):
+            keys.append("/".join([*parts[:i], "*", *parts[i + 1 :]]) + sep + query)
+    return tuple(keys)
 
-    __slots__ = ("seen", "per_path")
+
+def _literal(segment: str) -> bool:
+    return "<" not in segment and not segment.isdigit()
+
+
+class QueryViews:
+    """What the visited templates show of each path: its views (`_view` of every visited template)
+    and the kinds of page they are (`kind_keys`)."""
+
+    __slots__ = ("seen", "per_path", "kinds")
 
     def __init__(self, covered: Mapping[str, int]) -> None:
-        self.seen = {_view(t) for t, n in covered.items() if n > 0}
+        visited = [t for t, n in covered.items() if n > 0]
+        self.seen = {_view(t) for t in visited}
         self.per_path = Counter(path for path, _ in self.seen)
+        self.kinds = Counter(key for t in visited for key in kind_keys(t))
 
     def level(self, template: str, seen: int, samples: int) -> int | None:
         """2 for a template of a path viewed `QUERY_VIEWS` ways already that is a new view of it, or
-        one more filter value of a sampled view (the same records, chosen again); else None."""
+        one more filter value of a sampled view (the same records, chosen again); 1 for a template
+        not visited of a kind `TEMPLATE_SAMPLE` visited templates of other sections are (`kind_keys`:
+        a third form of one kind waits, as a third instance of a template does, for the kinds of page
+        not seen yet); else None."""
         path, keys = _view(template)
-        if not keys and "?" not in template or self.per_path[path] < QUERY_VIEWS:
-            return None
-        if (path, keys) not in self.seen or (keys and seen >= samples):
+        viewed = ("?" in template or bool(keys)) and self.per_path[path] >= QUERY_VIEWS
+        if viewed and ((path, keys) not in self.seen or (keys and seen >= samples)):
             return 2
+        if seen == 0 and any(self.kinds[key] >= TEMPLATE_SAMPLE for key in kind_keys(template)):
+            return 1
         return None
 
 

@@ -17,7 +17,7 @@ from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.templates import below_item, saturated_templates, template_function
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
-from bughunt.sim.planner import first_page_alias
+from bughunt.sim.planner import first_page_alias, kind_keys
 from bughunt.sim.rng import mulberry32
 from tests.support.loopback import QuietHandler, serving
 
@@ -103,6 +103,22 @@ def test_a_sub_page_of_a_sampled_type_waits_but_the_next_page_of_a_list_does_not
     assert _choices(planner, "/people/bob", ("/", "/people/bob/likes"), mem) == {"/"}
     # the next page of this list, of a type seen too, is taken while here
     assert _choices(planner, "/list", ("/", "/list?page=2"), mem) == {"/list?page=2"}
+
+
+def test_the_same_action_of_a_third_section_waits_for_the_kinds_of_page_not_seen():
+    assert kind_keys("/feedings/add/") == ("/*/add/",)
+    assert kind_keys("/a/<n>/edit") == ("/*/<n>/edit",)
+    assert kind_keys("/a/<n>") == () and kind_keys("/feedings/") == (), "a record, a section: no kind"
+    mem = Memory()
+    sections = ("/feedings/", "/sleep/", "/notes/", "/pumping/")
+    forms = tuple(f"{s}add/" for s in sections)
+    mem.write("/", (*forms, *sections))
+    mem.write(forms[0], ("/",))
+    # one form of the kind seen: a second one samples it as a second instance would
+    assert forms[1] in _choices(planner_strategy, "/", ("/", *forms[1:], *sections), mem)
+    mem.write(forms[1], ("/",))
+    # two seen: the other sections' forms wait for the sections' own pages, not yet seen
+    assert _choices(planner_strategy, "/", ("/", *forms[2:], *sections), mem) <= set(sections)
 
 
 # -- templates ----------------------------------------------------------------------------------------
