@@ -147,6 +147,20 @@ class _Site(QuietHandler):
         self.reply(status, body)
 
 
+class _Redirecting(_Site):
+    """`_Site`, where a page of status 302 answers a redirect to its body."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        status, body = type(self).pages.get(self.path, (404, "<html><body>no</body></html>"))
+        if status != 302:
+            self.reply(status, body)
+            return
+        self.send_response(302)
+        self.send_header("Location", body)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
 def _page(*hrefs: str, extra: str = "") -> tuple[int, str]:
     links = "".join(f'<li><a href="{h}">{h}</a></li>' for h in hrefs)
     return 200, f"<html><head><title>t</title></head><body><ul>{links}</ul>{extra}</body></html>"
@@ -154,7 +168,7 @@ def _page(*hrefs: str, extra: str = "") -> tuple[int, str]:
 
 @contextmanager
 def _serving(pages: dict[str, tuple[int, str]]) -> Iterator[str]:
-    handler = type("Handler", (_Site,), {"pages": pages})
+    handler = type("Handler", (_Redirecting,), {"pages": pages})
     with serving(handler) as url:
         yield url + "/"
 
@@ -222,6 +236,25 @@ def test_a_page_type_that_answers_500_is_not_sampled_again_before_the_others(tmp
             favs = [i for i, r in enumerate(walk) if r.endswith("/fav")]
             infos = [i for i, r in enumerate(walk) if r.endswith("/info")]
             assert len(infos) == 3 and (len(favs) == 1 or favs[1] > max(infos)), walk
+
+
+def test_a_link_that_redirected_onto_a_page_seen_is_not_followed_again_before_new_pages(tmp_path):
+    # Each item's "go" link does something and sends the browser back to the list: a click onto a
+    # page already visited, and so is every other item's.
+    items = [f"/item/{i}" for i in range(1, 6)]
+    pages = {"/": _page(*items, "/about", "/help")}
+    for item, tag in zip(items, ("p", "table", "form", "section", "nav"), strict=True):
+        # the items' data differs (so does their markup): their pages are worth visiting
+        pages[item] = _page("/", f"{item}/go", f"{item}/notes", extra=f"<{tag}>x</{tag}>")
+        pages[f"{item}/go"] = (302, "/")
+        pages[f"{item}/notes"] = _page(item, extra=f"<{tag}>x</{tag}>")
+    pages["/about"] = pages["/help"] = _page("/")
+    with _serving(pages) as url:
+        for seed in range(1000, 1004):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=16, seed=seed)
+            goes = [i for i, r in enumerate(walk) if r.endswith("/go")]
+            new = [i for i, r in enumerate(walk) if not r.endswith("/go") and r not in walk[:i]]
+            assert len(goes) == 1 or goes[1] > new[-1], f"a second bounce before the pages not seen: {walk}"
 
 
 def test_the_busiest_author_is_visited_first(tmp_path):
