@@ -61,7 +61,7 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
     `?genre=<slug>&page=<n>` is the `genre` view, on another page)."""
     path, _, query = template.partition("?")
     pairs = [pair.partition("=") for pair in query.split("&") if pair]
-    if _SCRIPT_PATH.search(path):
+    if front_controller(path):
         # A front controller's page type is its path (`/doku.php?do=search`), its other keys the view.
         words = [f"{k}={v}" for k, _, v in pairs if v and not v.startswith("<")]
         path += "?" + "&".join(words) if words else ""
@@ -573,7 +573,10 @@ def _shape_value(value: str) -> str:
 _SCRIPT_PATH = re.compile(r"\.(?:php\d?|phtml|cgi|pl|aspx?|jsp|cfm)$", re.I)
 """A path that names a script (`/doku.php`, `/index.php`, `/cgi-bin/wiki.cgi`): a front controller,
 which routes by its query what other sites route by their path."""
-_QUERY_WORD = re.compile(r"^[a-z]{2,24}$")
+_QUERY_WORD = re.compile(r"^[a-z]{2,24}$|^[A-Za-z][a-z]+(?:[A-Z][a-z]+){1,5}$")
+"""A word a view key's value names a page type with: lowercase (`recent`), or a class-like name of
+a few capitalised words (`BoardViewController`, `taskModification`) as query-routed apps name their
+controllers; not a record's key (`Start`, `ABC12`)."""
 VIEW_KEYS = frozenset(
     {
         "do",
@@ -596,6 +599,13 @@ VIEW_KEYS = frozenset(
 `?controller=board&action=show`, `?page=usermanager`): a lowercase word there is the page type asked
 for, as a path word names one elsewhere (`/recent`, `/edit`). Other words (`?id=start`, `?q=test`,
 `?srt=mtime`) are values: the record shown, the words searched, a sort."""
+
+
+def front_controller(path: str) -> bool:
+    """Whether a path routes by its query (`front_controller`'s view keys name the page type): a
+    script (`/doku.php`) or the site's root (`/?controller=Board&action=show&id=3`, an app routed
+    by its query string alone, whose every page is at `/`)."""
+    return path in ("", "/") or bool(_SCRIPT_PATH.search(path))
 
 
 ROUTE_SHAPES_CACHED = 1 << 16
@@ -623,7 +633,7 @@ def route_shape(route: str) -> str:
     params = []
     # A front controller's page type stays, as a path's words do: with every value a `<slug>`,
     # `/doku.php?do=recent` and `?do=index`, `?do=media` were one page type, sampled twice.
-    front = bool(_SCRIPT_PATH.search(path))
+    front = front_controller(path)
     for pair in query.split("&"):
         key, eq, value = pair.partition("=")
         if not eq:

@@ -17,7 +17,7 @@ from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.templates import below_item, saturated_templates, template_function
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
-from bughunt.sim.planner import first_page_alias, kind_keys
+from bughunt.sim.planner import first_page_alias, kind_keys, route_shape
 from bughunt.sim.rng import mulberry32
 from tests.support.loopback import QuietHandler, serving
 
@@ -119,6 +119,23 @@ def test_the_same_action_of_a_third_section_waits_for_the_kinds_of_page_not_seen
     mem.write(forms[1], ("/",))
     # two seen: the other sections' forms wait for the sections' own pages, not yet seen
     assert _choices(planner_strategy, "/", ("/", *forms[2:], *sections), mem) <= set(sections)
+
+
+def test_an_app_routed_by_its_query_string_alone_has_a_page_type_per_controller_and_action():
+    def at(controller: str, action: str, n: int) -> str:
+        return f"/?controller={controller}&action={action}&id={n}"
+
+    assert route_shape(at("TaskController", "show", 3)) == "/?action=show&controller=TaskController&id=<n>"
+    assert route_shape("/?page=Start") == "/?page=<slug>", "a record's name is a value"
+    assert route_shape("/list?action=show") == "/list?action=<slug>", "a path of its own routes by its path"
+    mem = Memory()
+    tasks = [at("TaskController", "show", n) for n in range(1, 5)]
+    comment = at("CommentController", "edit", 1)
+    mem.write("/", (*tasks, comment))
+    for task in tasks[:TEMPLATE_SAMPLE]:
+        mem.write(task, ("/",))
+    # two tasks shown: a comment's edit form (another page type at the same address) comes first
+    assert _choices(planner_strategy, "/", ("/", *tasks[TEMPLATE_SAMPLE:], comment), mem) == {comment}
 
 
 # -- templates ----------------------------------------------------------------------------------------
