@@ -21,8 +21,8 @@ from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
 Rank = tuple[bool, int, bool, bool, int, bool]
-"""A fresh link's rank in a choice: an alias, its sampled level, not a click to the next page of this
-list, not leading on from here, its referrers, not listed."""
+"""A fresh link's rank in a choice: an alias, its sampled level, not the next page of this list (a
+click or an address), not leading on from here, its referrers, not listed."""
 
 TEMPLATE_SAMPLE = 2
 """Visited instances of a template (route shape, DOM structure) before the planner prefers other
@@ -72,8 +72,8 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
 @lru_cache(maxsize=8192)
 def kind_keys(template: str) -> tuple[str, ...]:
     """The keys under which `template` is one kind of page with the same action of other sections:
-    its path with one literal segment before the last replaced by `*`, when the last segment is a
-    literal (`/feedings/add/` and `/sleep/add/` are both `/*/add/`; `/a/<n>/edit` and `/b/<n>/edit`
+    its path with one segment before the last that names a section (a word, a hyphenated word)
+    replaced by `*`, when the last segment is a literal (`/feedings/add/` and `/sleep/add/` are both `/*/add/`; `/a/<n>/edit` and `/b/<n>/edit`
     both `/*/<n>/edit`). A path ending in a value (`/a/<n>`: a record) or of one segment (a section's
     own page) has none: records and sections are what differs; one section's form, edit or delete
     page is the others' again, with other field names."""
@@ -84,13 +84,18 @@ def kind_keys(template: str) -> tuple[str, ...]:
         return ()
     keys = []
     for i in placed[:-1]:
-        if _literal(parts[i]):
+        if _section(parts[i]):
             keys.append("/".join([*parts[:i], "*", *parts[i + 1 :]]) + sep + query)
     return tuple(keys)
 
 
 def _literal(segment: str) -> bool:
     return "<" not in segment and not segment.isdigit()
+
+
+def _section(segment: str) -> bool:
+    """A segment a section may be named by: a word, or a hyphenated one (`tummy-time`, shaped `<slug>`)."""
+    return _literal(segment) or segment == "<slug>"
 
 
 class QueryViews:
@@ -411,12 +416,14 @@ class Planner:
         here = self.route(cur)
 
         # A link that leads on from here (this page's tab, its next page) before a rarer one: the
-        # rarer one is an item other lists show too, this one hangs off this page alone.
+        # rarer one is an item other lists show too, this one hangs off this page alone. Of those,
+        # the next page of this list first (a click or an address): its items are a page's worth of
+        # new data, and the pagination oracle compares the two pages while both are fresh.
         def rank(q: N) -> Rank:
             return (
                 q in again,
                 sampled(q),
-                q not in self.next_pages,
+                q not in self.next_pages and not next_page(here, self.route(q)),
                 not leads_on(here, self.route(q)),
                 referrers.get(q, 0),
                 q not in self.listed,

@@ -108,6 +108,7 @@ def test_a_sub_page_of_a_sampled_type_waits_but_the_next_page_of_a_list_does_not
 def test_the_same_action_of_a_third_section_waits_for_the_kinds_of_page_not_seen():
     assert kind_keys("/feedings/add/") == ("/*/add/",)
     assert kind_keys("/a/<n>/edit") == ("/*/<n>/edit",)
+    assert kind_keys(route_shape("/tummy-time/add/")) == ("/*/add/",), "a hyphenated section too"
     assert kind_keys("/a/<n>") == () and kind_keys("/feedings/") == (), "a record, a section: no kind"
     mem = Memory()
     sections = ("/feedings/", "/sleep/", "/notes/", "/pumping/")
@@ -136,6 +137,17 @@ def test_an_app_routed_by_its_query_string_alone_has_a_page_type_per_controller_
         mem.write(task, ("/",))
     # two tasks shown: a comment's edit form (another page type at the same address) comes first
     assert _choices(planner_strategy, "/", ("/", *tasks[TEMPLATE_SAMPLE:], comment), mem) == {comment}
+
+
+def test_a_lists_next_page_comes_before_its_items():
+    mem = Memory()
+    items = ("/notes/1/", "/notes/2/")
+    here = ("/", *items, "/notes/?page=2")
+    mem.write("/", ("/notes/",))
+    mem.write("/notes/", here)
+    # the items are what the list lists (`listed`), the pager is not: the next page still comes first
+    planner = planner_strategy.with_templates(route_shape, listed=items)
+    assert _choices(planner, "/notes/", here, mem) == {"/notes/?page=2"}
 
 
 # -- templates ----------------------------------------------------------------------------------------
