@@ -286,6 +286,20 @@ def test_a_link_that_redirected_onto_a_page_seen_is_not_followed_again_before_ne
             assert len(goes) == 1 or goes[1] > new[-1], f"a second bounce before the pages not seen: {walk}"
 
 
+def test_a_root_that_redirects_to_the_home_page_is_gone_past_not_clicked_again(tmp_path):
+    # Every page's logo links the root, which answers with a redirect to the home page: a trip back
+    # by the logo is the home page again, a repeat click; the links memory holds for it are enough.
+    sections = ("/a", "/b", "/c", "/d")
+    pages = {"/": (302, "/home"), "/home": _page(*sections)}
+    for s in sections:
+        pages[s] = _page("/", f"{s}/x")
+        pages[f"{s}/x"] = _page("/")
+    with _serving(pages) as url:
+        for seed in range(1000, 1004):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=10, seed=seed)
+            assert walk.count("/") == 1 and len(walk) == len(set(walk)), walk
+
+
 def test_the_busiest_author_is_visited_first(tmp_path):
     previews = "".join(
         f'<div class="preview"><a class="author" href="/people/{who}">{who}</a><a href="/post/{n}">post</a></div>'
