@@ -661,8 +661,10 @@ def first_page_alias(route: str, siblings: Iterable[str], seen: Iterable[str]) -
     ``/list``), judging by the URLs alone? The number must be 0 or 1 and the smallest one that
     `siblings` (the links beside it) give that parameter; an empty value equals no value
     (``?own=&page=1`` is ``?own`` page 1). Most pagers link their first page by number while the
-    list itself is linked without one: the same page at two addresses. (One route; to ask about many
-    against the same siblings, build one `FirstPageAliases`.)"""
+    list itself is linked without one: the same page at two addresses. A page `seen` with the same
+    query parameters in another order (``?b=2&a=1`` beside ``?a=1&b=2``: links built by appending
+    to the query they were given) is one too. (One route; to ask about many against the same
+    siblings, build one `FirstPageAliases`.)"""
     return FirstPageAliases(siblings, seen)(route)
 
 
@@ -700,6 +702,8 @@ class FirstPageAliases:
         path, _, query = route.partition("?")
         if not query:
             return False
+        if "&" in query and _query_key(route) in self._seen:
+            return True  # the same parameters in another order
         pairs = _pairs(query)
         for i, (key, value) in enumerate(pairs):
             if value not in ("0", "1"):
@@ -719,8 +723,9 @@ def _route(routes: Mapping[Hashable, str] | None, node: Hashable) -> str | None:
     return node if isinstance(node, str) and node.startswith("/") else None
 
 
-_FIRST = re.compile(r"(?:^|&)[^&=]*=[01](?:&|$)")
-"""A query with a parameter whose value is 0 or 1: the only routes `FirstPageAliases` can call aliases."""
+_FIRST = re.compile(r"&|(?:^|&)[^&=]*=[01](?:&|$)")
+"""A query of several parameters, or one whose value is 0 or 1: the only routes `FirstPageAliases` can
+call aliases."""
 
 
 class KnownIndex(Generic[N]):

@@ -40,6 +40,16 @@ def test_a_first_page_number_is_the_page_already_seen():
     assert _choices(planner_strategy, "/list", ("/list?page=1", "/list?page=2"), mem) == {"/list?page=2"}
 
 
+def test_the_same_parameters_in_another_order_are_the_page_already_seen():
+    assert first_page_alias("/m?b=2&a=x", [], ["/m?a=x&b=2"])
+    assert not first_page_alias("/m?b=3&a=x", [], ["/m?a=x&b=2"])
+    mem = Memory()
+    here = ("/m?a=x&b=2", "/m?b=2&a=x", "/other")
+    mem.write("/", here)
+    mem.write("/m?a=x&b=2", here)
+    assert _choices(planner_strategy, "/m?a=x&b=2", here, mem) == {"/other"}
+
+
 def test_when_every_link_here_is_one_more_instance_it_heads_for_a_page_type_not_seen():
     mem = Memory()
     items = [f"/item/{i}" for i in range(1, 6)]
