@@ -21,8 +21,8 @@ from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
 Rank = tuple[bool, int, bool, bool, int, bool]
-"""A fresh link's rank in a choice: an alias, its sampled level, not the next page of this list (a
-click or an address), not leading on from here, its referrers, not listed."""
+"""A fresh link's rank in a choice: an alias, its sampled level, not a click to the next page of this
+list, not leading on from here, its referrers, not listed."""
 
 TEMPLATE_SAMPLE = 2
 """Visited instances of a template (route shape, DOM structure) before the planner prefers other
@@ -416,14 +416,12 @@ class Planner:
         here = self.route(cur)
 
         # A link that leads on from here (this page's tab, its next page) before a rarer one: the
-        # rarer one is an item other lists show too, this one hangs off this page alone. Of those,
-        # the next page of this list first (a click or an address): its items are a page's worth of
-        # new data, and the pagination oracle compares the two pages while both are fresh.
+        # rarer one is an item other lists show too, this one hangs off this page alone.
         def rank(q: N) -> Rank:
             return (
                 q in again,
                 sampled(q),
-                q not in self.next_pages and not next_page(here, self.route(q)),
+                q not in self.next_pages,
                 not leads_on(here, self.route(q)),
                 referrers.get(q, 0),
                 q not in self.listed,

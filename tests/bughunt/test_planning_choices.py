@@ -149,17 +149,6 @@ def test_an_app_routed_by_its_query_string_alone_has_a_page_type_per_controller_
     assert _choices(planner_strategy, "/", ("/", *tasks[TEMPLATE_SAMPLE:], comment), mem) == {comment}
 
 
-def test_a_lists_next_page_comes_before_its_items():
-    mem = Memory()
-    items = ("/notes/1/", "/notes/2/")
-    here = ("/", *items, "/notes/?page=2")
-    mem.write("/", ("/notes/",))
-    mem.write("/notes/", here)
-    # the items are what the list lists (`listed`), the pager is not: the next page still comes first
-    planner = planner_strategy.with_templates(route_shape, listed=items)
-    assert _choices(planner, "/notes/", here, mem) == {"/notes/?page=2"}
-
-
 # -- templates ----------------------------------------------------------------------------------------
 def test_links_side_by_side_are_one_template_and_their_sub_pages_too():
     t = template_function({}, [["/profile/alice", "/profile/bob"], ["/editor", "/settings"]])
