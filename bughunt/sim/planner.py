@@ -561,7 +561,12 @@ def next_page(here: str | None, there: str | None) -> bool:
 
 _NUMBER = re.compile(r"^\d+$")
 _INTEGER = re.compile(r"^-?\d+$")
-_ID = re.compile(r"^(?=[0-9a-fA-F-]*\d)[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*$")
+_ID = re.compile(
+    r"^(?=[0-9a-fA-F.-]*\d)(?:[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*|[0-9a-f]{7,40}(?:\.{2,3}[0-9a-f]{7,40})?)$"
+)
+"""A record's generated identifier: a long hexadecimal one or a UUID, or a version's hash as version
+control abbreviates it (7 lowercase hex digits and more) and a range of two (`2e09a6f..9b6bc80`, a
+git-backed wiki's compare page), so one page's revisions are one page type, not one each."""
 _SLUG = re.compile(r"^[0-9A-Za-z]+(?:[-_.~][0-9A-Za-z]+)+$")
 
 

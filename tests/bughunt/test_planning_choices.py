@@ -149,6 +149,13 @@ def test_an_app_routed_by_its_query_string_alone_has_a_page_type_per_controller_
     assert _choices(planner_strategy, "/", ("/", *tasks[TEMPLATE_SAMPLE:], comment), mem) == {comment}
 
 
+def test_a_version_hash_and_a_range_of_two_are_values_not_page_types():
+    # a git-backed wiki's revision and compare pages: one page type each, not one per commit
+    assert route_shape("/wiki/Hiring/d94c8a4") == route_shape("/wiki/Hiring/5e8a4e0") == "/wiki/Hiring/<id>"
+    assert route_shape("/wiki/Notes/compare/2e09a6f..9b6bc80") == "/wiki/Notes/compare/<id>"
+    assert route_shape("/p/facade") == "/p/facade", "a word of hex letters without a digit is a word"
+
+
 # -- templates ----------------------------------------------------------------------------------------
 def test_links_side_by_side_are_one_template_and_their_sub_pages_too():
     t = template_function({}, [["/profile/alice", "/profile/bob"], ["/editor", "/settings"]])
