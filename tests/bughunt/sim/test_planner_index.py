@@ -19,12 +19,15 @@ def _pairs(query: str) -> list[tuple[str, str]]:
 
 
 def reference_first_page_alias(route: str, siblings: list[str], seen: list[str]) -> bool:
-    """The check as it was before the index (commit 5ca7955), verbatim but for names."""
+    """The check as it was before the index (commit 5ca7955), verbatim but for names, plus the alias of
+    a page seen with its parameters in another order (the same (path, sorted pairs) key)."""
     path, _, query = route.partition("?")
     if not query:
         return False
     pairs = _pairs(query)
     known = {(r.partition("?")[0], tuple(sorted(_pairs(r.partition("?")[2])))) for r in seen}
+    if "&" in query and (path, tuple(sorted(pairs))) in known:
+        return True
     for i, (key, value) in enumerate(pairs):
         if value not in ("0", "1"):
             continue
