@@ -701,12 +701,16 @@ class FirstPageAliases:
     def add_seen(self, route: str) -> None:
         self._seen.add(_query_key(route))
 
+    def seen_in_another_order(self, route: str) -> bool:
+        """Whether a page seen has `route`'s path and query parameters (in any order)."""
+        return _query_key(route) in self._seen
+
     def __call__(self, route: str) -> bool:
         path, _, query = route.partition("?")
         if not query:
             return False
-        if "&" in query and _query_key(route) in self._seen:
-            return True  # the same parameters in another order
+        if "&" in query and self.seen_in_another_order(route):
+            return True
         pairs = _pairs(query)
         for i, (key, value) in enumerate(pairs):
             if value not in ("0", "1"):
@@ -726,9 +730,9 @@ def _route(routes: Mapping[Hashable, str] | None, node: Hashable) -> str | None:
     return node if isinstance(node, str) and node.startswith("/") else None
 
 
-_FIRST = re.compile(r"&|(?:^|&)[^&=]*=[01](?:&|$)")
-"""A query of several parameters, or one whose value is 0 or 1: the only routes `FirstPageAliases` can
-call aliases."""
+_FIRST = re.compile(r"(?:^|&)[^&=]*=[01](?:&|$)")
+"""A query with a parameter whose value is 0 or 1: the only routes `FirstPageAliases` can call first-page
+aliases (one of several parameters may be an alias in another order: `KnownIndex._by_key`)."""
 
 
 class KnownIndex(Generic[N]):
@@ -742,7 +746,7 @@ class KnownIndex(Generic[N]):
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
         "_followed", "unvisited", "linkers", "_log", "bucket_of", "_buckets", "_bucketed", "_by_path",
-        "_stale", "_alias_true", "_rewrites",
+        "_stale", "_alias_true", "_rewrites", "_by_key",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
@@ -757,6 +761,9 @@ class KnownIndex(Generic[N]):
         self._by_path: dict[str, list[N]] = {}
         self._stale: set[str] = set()
         self._alias_true: set[N] = set()
+        # Routes of several parameters not yet seen in another order, by their (path, sorted pairs):
+        # each becomes an alias when a page of that key is remembered, without asking every choice.
+        self._by_key: dict[tuple[str, tuple[tuple[str, str], ...]], list[N]] = {}
         self._covered: Counter[str] = Counter()
         self._template_of: dict[N, str] = {}
         self._followed: tuple[object, int, int, int] = (None, -1, 0, 0)
@@ -791,6 +798,7 @@ class KnownIndex(Generic[N]):
                 aliases.add_seen(r)
                 aliases.add_sibling(r)
                 stale.add(r.partition("?")[0])
+                self._alias_true.update(self._by_key.pop(_query_key(r), ()))
             for q in links:
                 referrers[q] += 1
                 linkers.setdefault(q, []).append(p)
@@ -804,6 +812,11 @@ class KnownIndex(Generic[N]):
                     if _FIRST.search(query):
                         candidates[q] = rq
                         self._by_path.setdefault(path, []).append(q)
+                    if "&" in query:
+                        if aliases.seen_in_another_order(rq):
+                            self._alias_true.add(q)
+                        else:
+                            self._by_key.setdefault(_query_key(rq), []).append(q)
         self._items.extend(new)
 
     def _follow(

@@ -133,6 +133,8 @@ def _site(rnd: random.Random) -> dict[str, list[str]]:
     pages = ["/"]
     pages += [f"/list/{i}" for i in range(3)]  # linked bare beside its pager: page 1 is an alias
     pages += [f"/list/{i}?page={p}" for i in range(3) for p in range(1, 4)]
+    # a sorted page linked with its parameters in either order: one is the other seen again
+    pages += [f"/list/{i}?{q}" for i in range(2) for q in ("page=2&sort=top", "sort=top&page=2")]
     pages += [f"/profile/{name}" for name in ("alice", "bob", "carol", "dave", "erin")]
     pages += [f"/profile/{name}/likes" for name in ("alice", "bob")]
     pages += [f"/item/{n}" for n in range(15)]
