@@ -154,10 +154,12 @@ class Chooser:
         if self.policy.uses_model or not (memory.visited and memory.link_table) or memory.capacity:
             return route, None
         graph = self.graph
-        if not graph.is_explored(route):
+        # A remembered redirect (the site's root answering with its home page) is gone past as the
+        # page it leads to: clicking it again is that page again, a repeat click.
+        hop = graph.landing(route)
+        if not graph.is_explored(hop):
             return route, None
         seen = {position}
-        hop = route
         for ahead in range(1, MAX_HUB_HOPS + 1):
             # A click state is a hub like any page: an address it links to is fetched as it stands.
             if not graph.is_explored(hop) or hop in seen:
@@ -171,7 +173,7 @@ class Chooser:
                 break
             if not graph.is_visited(nxt):
                 return nxt, hop
-            hop = nxt
+            hop = graph.landing(nxt)
         # The plan did not reach one: an unvisited link a state of that page showed (the page after a
         # click on it: a pager's next page, a "show all") is reached without redoing the click.
         for state, page, _ in graph.store.link_table.clicks():
@@ -219,7 +221,8 @@ class Chooser:
         memory = self.config.memory
         if self.policy.uses_model or not (memory.visited and memory.link_table) or memory.capacity:
             return first, None
-        if path is None or len(path) < 3 or not all(self.graph.is_explored(r) for r in path[1:-1]):
+        graph = self.graph
+        if path is None or len(path) < 3 or not all(graph.is_explored(graph.landing(r)) for r in path[1:-1]):
             return first, None
         return path[-1], path[-2]
 

@@ -125,6 +125,17 @@ class ExplorationGraph:
         """Whether `route` was loaded as a page (`explored`)."""
         return self.store.visits.is_explored(route)
 
+    def landing(self, route: str) -> str:
+        """Where a click on `route` lands, as memory knows it: the page a remembered redirect led to
+        (`/` answering with the start page at `/home`), when that page was loaded; else `route`."""
+        if self.is_explored(route) or not self.is_visited(route):
+            return route
+        visit = self.store.visits.page(route)
+        if visit is None or visit.outcome != "redirect":
+            return route
+        links = self.links_of(route)
+        return links[0] if len(links) == 1 and self.is_explored(links[0]) else route
+
     def is_known(self, route: str) -> bool:
         """Whether `route` is in `known()`."""
         return self.store.visits.is_explored(route) or self.store.link_table.is_linked(route)

@@ -38,6 +38,8 @@ class SessionHints:
     probes: set[str] = field(default_factory=set)
     partials: set[str] = field(default_factory=set)
     """Routes that answered a fragment (an HTMX partial) in this session."""
+    returns: set[str] = field(default_factory=set)
+    """Routes clicked in this session that redirected onto a page visited before (`_returning`)."""
     popularity: Counter[str] = field(default_factory=Counter)
     """Route → how many elements of the pages first seen in this session lead to it."""
     counted: set[str] = field(default_factory=set)
@@ -123,7 +125,9 @@ class SessionHints:
             probes=frozenset(self.probes),
             samples=self._samples(template_of, self._known_pages(graph)),
             popularity=self.popularity,
-            saturated=index.saturated() | _broken(graph, template_of),
+            saturated=index.saturated()
+            | _broken(graph, template_of)
+            | _returning(self.returns, template_of, index),
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
@@ -182,6 +186,14 @@ def _broken(graph: ExplorationGraph, template_of: Templates) -> frozenset[str]:
     return frozenset(
         template_of(b.route) for b in graph.live_bugs() if b.kind == "server_error" and b.status == "open"
     )
+
+
+def _returning(returns: Iterable[str], template_of: Templates, index: TemplateIndex) -> frozenset[str]:
+    # A link that redirects onto a page already visited (a toggle or a "mark read" that sends the
+    # browser back, a `?next=` login bounce, a canonicalising redirect of another address of the same
+    # page) is that page again: another instance of its template most likely does the same, so the
+    # template waits like a saturated one — unless one of its instances was a page of its own.
+    return frozenset(t for t in map(template_of, returns) if t not in index.loaded)
 
 
 def _variant_items(

@@ -1,7 +1,7 @@
 """Page templates: which remembered pages are instances of one page type, judged generically.
 
 A *template* is a route shape plus, where the site shows it, the DOM structure. The shape comes from
-the URL alone: numeric segments and query values become ``<n>``, long hexadecimal/UUID identifiers
+the URL alone: numeric segments and query values become ``<n>``, long hexadecimal/UUID identifiers and version hashes
 ``<id>``, hyphenated slugs and other query values ``<slug>`` (``/tag/web-dev?page=2`` →
 ``/tag/<slug>?page=<n>``). Two routes whose shapes differ in one literal segment at the same position
 (``/tag/python``, ``/tag/webdev``) are one template when their pages have the same structure hash

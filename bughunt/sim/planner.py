@@ -71,7 +71,7 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
     `?genre=<slug>&page=<n>` is the `genre` view, on another page)."""
     path, _, query = template.partition("?")
     pairs = [pair.partition("=") for pair in query.split("&") if pair]
-    if _SCRIPT_PATH.search(path):
+    if front_controller(path):
         # A front controller's page type is its path (`/doku.php?do=search`), its other keys the view.
         words = [f"{k}={v}" for k, _, v in pairs if v and not v.startswith("<")]
         path += "?" + "&".join(words) if words else ""
@@ -79,23 +79,59 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
     return path, frozenset(k for k, _, _ in pairs if not is_page_key(k))
 
 
-class QueryViews:
-    """The views of each path visited so far (`_view` of every visited template)."""
+@lru_cache(maxsize=8192)
+def kind_keys(template: str) -> tuple[str, ...]:
+    """The keys under which `template` is one kind of page with the same action of other sections:
+    its path with one segment before the last that names a section (a word, a hyphenated word)
+    replaced by `*`, when the last segment is a literal (`/feedings/add/` and `/sleep/add/` are both `/*/add/`; `/a/<n>/edit` and `/b/<n>/edit`
+    both `/*/<n>/edit`). A path ending in a value (`/a/<n>`: a record) or of one segment (a section's
+    own page) has none: records and sections are what differs; one section's form, edit or delete
+    page is the others' again, with other field names."""
+    path, sep, query = template.partition("?")
+    parts = path.split("/")
+    placed = [i for i, s in enumerate(parts) if s]
+    if "#" in template or len(placed) < 2 or not _literal(parts[placed[-1]]):
+        return ()
+    keys = []
+    for i in placed[:-1]:
+        if _section(parts[i]):
+            keys.append("/".join([*parts[:i], "*", *parts[i + 1 :]]) + sep + query)
+    return tuple(keys)
 
-    __slots__ = ("seen", "per_path")
+
+def _literal(segment: str) -> bool:
+    return "<" not in segment and not segment.isdigit()
+
+
+def _section(segment: str) -> bool:
+    """A segment a section may be named by: a word, or a hyphenated one (`tummy-time`, shaped `<slug>`)."""
+    return _literal(segment) or segment == "<slug>"
+
+
+class QueryViews:
+    """What the visited templates show of each path: its views (`_view` of every visited template)
+    and the kinds of page they are (`kind_keys`)."""
+
+    __slots__ = ("seen", "per_path", "kinds")
 
     def __init__(self, covered: Mapping[str, int]) -> None:
-        self.seen = {_view(t) for t, n in covered.items() if n > 0}
+        visited = [t for t, n in covered.items() if n > 0]
+        self.seen = {_view(t) for t in visited}
         self.per_path = Counter(path for path, _ in self.seen)
+        self.kinds = Counter(key for t in visited for key in kind_keys(t))
 
     def level(self, template: str, seen: int, samples: int) -> int | None:
         """2 for a template of a path viewed `QUERY_VIEWS` ways already that is a new view of it, or
-        one more filter value of a sampled view (the same records, chosen again); else None."""
+        one more filter value of a sampled view (the same records, chosen again); 1 for a template
+        not visited of a kind `TEMPLATE_SAMPLE` visited templates of other sections are (`kind_keys`:
+        a third form of one kind waits, as a third instance of a template does, for the kinds of page
+        not seen yet); else None."""
         path, keys = _view(template)
-        if not keys and "?" not in template or self.per_path[path] < QUERY_VIEWS:
-            return None
-        if (path, keys) not in self.seen or (keys and seen >= samples):
+        viewed = ("?" in template or bool(keys)) and self.per_path[path] >= QUERY_VIEWS
+        if viewed and ((path, keys) not in self.seen or (keys and seen >= samples)):
             return 2
+        if seen == 0 and any(self.kinds[key] >= TEMPLATE_SAMPLE for key in kind_keys(template)):
+            return 1
         return None
 
 
@@ -535,7 +571,12 @@ def next_page(here: str | None, there: str | None) -> bool:
 
 _NUMBER = re.compile(r"^\d+$")
 _INTEGER = re.compile(r"^-?\d+$")
-_ID = re.compile(r"^(?=[0-9a-fA-F-]*\d)[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*$")
+_ID = re.compile(
+    r"^(?=[0-9a-fA-F.-]*\d)(?:[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*|[0-9a-f]{7,40}(?:\.{2,3}[0-9a-f]{7,40})?)$"
+)
+"""A record's generated identifier: a long hexadecimal one or a UUID, or a version's hash as version
+control abbreviates it (7 lowercase hex digits and more) and a range of two (`2e09a6f..9b6bc80`, a
+git-backed wiki's compare page), so one page's revisions are one page type, not one each."""
 _SLUG = re.compile(r"^[0-9A-Za-z]+(?:[-_.~][0-9A-Za-z]+)+$")
 
 
@@ -552,7 +593,10 @@ def _shape_value(value: str) -> str:
 _SCRIPT_PATH = re.compile(r"\.(?:php\d?|phtml|cgi|pl|aspx?|jsp|cfm)$", re.I)
 """A path that names a script (`/doku.php`, `/index.php`, `/cgi-bin/wiki.cgi`): a front controller,
 which routes by its query what other sites route by their path."""
-_QUERY_WORD = re.compile(r"^[a-z]{2,24}$")
+_QUERY_WORD = re.compile(r"^[a-z]{2,24}$|^[A-Za-z][a-z]+(?:[A-Z][a-z]+){1,5}$")
+"""A word a view key's value names a page type with: lowercase (`recent`), or a class-like name of
+a few capitalised words (`BoardViewController`, `taskModification`) as query-routed apps name their
+controllers; not a record's key (`Start`, `ABC12`)."""
 VIEW_KEYS = frozenset(
     {
         "do",
@@ -575,6 +619,13 @@ VIEW_KEYS = frozenset(
 `?controller=board&action=show`, `?page=usermanager`): a lowercase word there is the page type asked
 for, as a path word names one elsewhere (`/recent`, `/edit`). Other words (`?id=start`, `?q=test`,
 `?srt=mtime`) are values: the record shown, the words searched, a sort."""
+
+
+def front_controller(path: str) -> bool:
+    """Whether a path routes by its query (`front_controller`'s view keys name the page type): a
+    script (`/doku.php`) or the site's root (`/?controller=Board&action=show&id=3`, an app routed
+    by its query string alone, whose every page is at `/`)."""
+    return path in ("", "/") or bool(_SCRIPT_PATH.search(path))
 
 
 ROUTE_SHAPES_CACHED = 1 << 16
@@ -602,7 +653,7 @@ def route_shape(route: str) -> str:
     params = []
     # A front controller's page type stays, as a path's words do: with every value a `<slug>`,
     # `/doku.php?do=recent` and `?do=index`, `?do=media` were one page type, sampled twice.
-    front = bool(_SCRIPT_PATH.search(path))
+    front = front_controller(path)
     for pair in query.split("&"):
         key, eq, value = pair.partition("=")
         if not eq:
@@ -623,8 +674,10 @@ def first_page_alias(route: str, siblings: Iterable[str], seen: Iterable[str]) -
     ``/list``), judging by the URLs alone? The number must be 0 or 1 and the smallest one that
     `siblings` (the links beside it) give that parameter; an empty value equals no value
     (``?own=&page=1`` is ``?own`` page 1). Most pagers link their first page by number while the
-    list itself is linked without one: the same page at two addresses. (One route; to ask about many
-    against the same siblings, build one `FirstPageAliases`.)"""
+    list itself is linked without one: the same page at two addresses. A page `seen` with the same
+    query parameters in another order (``?b=2&a=1`` beside ``?a=1&b=2``: links built by appending
+    to the query they were given) is one too. (One route; to ask about many against the same
+    siblings, build one `FirstPageAliases`.)"""
     return FirstPageAliases(siblings, seen)(route)
 
 
@@ -658,10 +711,16 @@ class FirstPageAliases:
     def add_seen(self, route: str) -> None:
         self._seen.add(_query_key(route))
 
+    def seen_in_another_order(self, route: str) -> bool:
+        """Whether a page seen has `route`'s path and query parameters (in any order)."""
+        return _query_key(route) in self._seen
+
     def __call__(self, route: str) -> bool:
         path, _, query = route.partition("?")
         if not query:
             return False
+        if "&" in query and self.seen_in_another_order(route):
+            return True
         pairs = _pairs(query)
         for i, (key, value) in enumerate(pairs):
             if value not in ("0", "1"):
@@ -682,7 +741,8 @@ def _route(routes: Mapping[Hashable, str] | None, node: Hashable) -> str | None:
 
 
 _FIRST = re.compile(r"(?:^|&)[^&=]*=[01](?:&|$)")
-"""A query with a parameter whose value is 0 or 1: the only routes `FirstPageAliases` can call aliases."""
+"""A query with a parameter whose value is 0 or 1: the only routes `FirstPageAliases` can call first-page
+aliases (one of several parameters may be an alias in another order: `KnownIndex._by_key`)."""
 
 
 class KnownIndex(Generic[N]):
@@ -696,7 +756,7 @@ class KnownIndex(Generic[N]):
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
         "_followed", "unvisited", "linkers", "_log", "bucket_of", "_buckets", "_bucketed", "_by_path",
-        "_stale", "_alias_true", "_rewrites",
+        "_stale", "_alias_true", "_rewrites", "_by_key",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
@@ -711,6 +771,9 @@ class KnownIndex(Generic[N]):
         self._by_path: dict[str, list[N]] = {}
         self._stale: set[str] = set()
         self._alias_true: set[N] = set()
+        # Routes of several parameters not yet seen in another order, by their (path, sorted pairs):
+        # each becomes an alias when a page of that key is remembered, without asking every choice.
+        self._by_key: dict[tuple[str, tuple[tuple[str, str], ...]], list[N]] = {}
         self._covered: Counter[str] = Counter()
         self._template_of: dict[N, str] = {}
         self._followed: tuple[object, int, int, int] = (None, -1, 0, 0)
@@ -745,6 +808,7 @@ class KnownIndex(Generic[N]):
                 aliases.add_seen(r)
                 aliases.add_sibling(r)
                 stale.add(r.partition("?")[0])
+                self._alias_true.update(self._by_key.pop(_query_key(r), ()))
             for q in links:
                 referrers[q] += 1
                 linkers.setdefault(q, []).append(p)
@@ -758,6 +822,11 @@ class KnownIndex(Generic[N]):
                     if _FIRST.search(query):
                         candidates[q] = rq
                         self._by_path.setdefault(path, []).append(q)
+                    if "&" in query:
+                        if aliases.seen_in_another_order(rq):
+                            self._alias_true.add(q)
+                        else:
+                            self._by_key.setdefault(_query_key(rq), []).append(q)
         self._items.extend(new)
 
     def _follow(

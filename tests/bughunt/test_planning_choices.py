@@ -17,7 +17,7 @@ from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.templates import below_item, saturated_templates, template_function
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
-from bughunt.sim.planner import first_page_alias
+from bughunt.sim.planner import first_page_alias, kind_keys, route_shape
 from bughunt.sim.rng import mulberry32
 from tests.support.loopback import QuietHandler, serving
 
@@ -38,6 +38,16 @@ def test_a_first_page_number_is_the_page_already_seen():
     mem = Memory()
     mem.write("/list", ("/list?page=1", "/list?page=2"))
     assert _choices(planner_strategy, "/list", ("/list?page=1", "/list?page=2"), mem) == {"/list?page=2"}
+
+
+def test_the_same_parameters_in_another_order_are_the_page_already_seen():
+    assert first_page_alias("/m?b=2&a=x", [], ["/m?a=x&b=2"])
+    assert not first_page_alias("/m?b=3&a=x", [], ["/m?a=x&b=2"])
+    mem = Memory()
+    here = ("/m?a=x&b=2", "/m?b=2&a=x", "/other")
+    mem.write("/", here)
+    mem.write("/m?a=x&b=2", here)
+    assert _choices(planner_strategy, "/m?a=x&b=2", here, mem) == {"/other"}
 
 
 def test_when_every_link_here_is_one_more_instance_it_heads_for_a_page_type_not_seen():
@@ -105,6 +115,47 @@ def test_a_sub_page_of_a_sampled_type_waits_but_the_next_page_of_a_list_does_not
     assert _choices(planner, "/list", ("/", "/list?page=2"), mem) == {"/list?page=2"}
 
 
+def test_the_same_action_of_a_third_section_waits_for_the_kinds_of_page_not_seen():
+    assert kind_keys("/feedings/add/") == ("/*/add/",)
+    assert kind_keys("/a/<n>/edit") == ("/*/<n>/edit",)
+    assert kind_keys(route_shape("/tummy-time/add/")) == ("/*/add/",), "a hyphenated section too"
+    assert kind_keys("/a/<n>") == () and kind_keys("/feedings/") == (), "a record, a section: no kind"
+    mem = Memory()
+    sections = ("/feedings/", "/sleep/", "/notes/", "/pumping/")
+    forms = tuple(f"{s}add/" for s in sections)
+    mem.write("/", (*forms, *sections))
+    mem.write(forms[0], ("/",))
+    # one form of the kind seen: a second one samples it as a second instance would
+    assert forms[1] in _choices(planner_strategy, "/", ("/", *forms[1:], *sections), mem)
+    mem.write(forms[1], ("/",))
+    # two seen: the other sections' forms wait for the sections' own pages, not yet seen
+    assert _choices(planner_strategy, "/", ("/", *forms[2:], *sections), mem) <= set(sections)
+
+
+def test_an_app_routed_by_its_query_string_alone_has_a_page_type_per_controller_and_action():
+    def at(controller: str, action: str, n: int) -> str:
+        return f"/?controller={controller}&action={action}&id={n}"
+
+    assert route_shape(at("TaskController", "show", 3)) == "/?action=show&controller=TaskController&id=<n>"
+    assert route_shape("/?page=Start") == "/?page=<slug>", "a record's name is a value"
+    assert route_shape("/list?action=show") == "/list?action=<slug>", "a path of its own routes by its path"
+    mem = Memory()
+    tasks = [at("TaskController", "show", n) for n in range(1, 5)]
+    comment = at("CommentController", "edit", 1)
+    mem.write("/", (*tasks, comment))
+    for task in tasks[:TEMPLATE_SAMPLE]:
+        mem.write(task, ("/",))
+    # two tasks shown: a comment's edit form (another page type at the same address) comes first
+    assert _choices(planner_strategy, "/", ("/", *tasks[TEMPLATE_SAMPLE:], comment), mem) == {comment}
+
+
+def test_a_version_hash_and_a_range_of_two_are_values_not_page_types():
+    # a git-backed wiki's revision and compare pages: one page type each, not one per commit
+    assert route_shape("/wiki/Hiring/d94c8a4") == route_shape("/wiki/Hiring/5e8a4e0") == "/wiki/Hiring/<id>"
+    assert route_shape("/wiki/Notes/compare/2e09a6f..9b6bc80") == "/wiki/Notes/compare/<id>"
+    assert route_shape("/p/facade") == "/p/facade", "a word of hex letters without a digit is a word"
+
+
 # -- templates ----------------------------------------------------------------------------------------
 def test_links_side_by_side_are_one_template_and_their_sub_pages_too():
     t = template_function({}, [["/profile/alice", "/profile/bob"], ["/editor", "/settings"]])
@@ -131,6 +182,20 @@ class _Site(QuietHandler):
         self.reply(status, body)
 
 
+class _Redirecting(_Site):
+    """`_Site`, where a page of status 302 answers a redirect to its body."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        status, body = type(self).pages.get(self.path, (404, "<html><body>no</body></html>"))
+        if status != 302:
+            self.reply(status, body)
+            return
+        self.send_response(302)
+        self.send_header("Location", body)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
 def _page(*hrefs: str, extra: str = "") -> tuple[int, str]:
     links = "".join(f'<li><a href="{h}">{h}</a></li>' for h in hrefs)
     return 200, f"<html><head><title>t</title></head><body><ul>{links}</ul>{extra}</body></html>"
@@ -138,7 +203,7 @@ def _page(*hrefs: str, extra: str = "") -> tuple[int, str]:
 
 @contextmanager
 def _serving(pages: dict[str, tuple[int, str]]) -> Iterator[str]:
-    handler = type("Handler", (_Site,), {"pages": pages})
+    handler = type("Handler", (_Redirecting,), {"pages": pages})
     with serving(handler) as url:
         yield url + "/"
 
@@ -206,6 +271,39 @@ def test_a_page_type_that_answers_500_is_not_sampled_again_before_the_others(tmp
             favs = [i for i, r in enumerate(walk) if r.endswith("/fav")]
             infos = [i for i, r in enumerate(walk) if r.endswith("/info")]
             assert len(infos) == 3 and (len(favs) == 1 or favs[1] > max(infos)), walk
+
+
+def test_a_link_that_redirected_onto_a_page_seen_is_not_followed_again_before_new_pages(tmp_path):
+    # Each item's "go" link does something and sends the browser back to the list: a click onto a
+    # page already visited, and so is every other item's.
+    items = [f"/item/{i}" for i in range(1, 6)]
+    pages = {"/": _page(*items, "/about", "/help")}
+    for item, tag in zip(items, ("p", "table", "form", "section", "nav"), strict=True):
+        # the items' data differs (so does their markup): their pages are worth visiting
+        pages[item] = _page("/", f"{item}/go", f"{item}/notes", extra=f"<{tag}>x</{tag}>")
+        pages[f"{item}/go"] = (302, "/")
+        pages[f"{item}/notes"] = _page(item, extra=f"<{tag}>x</{tag}>")
+    pages["/about"] = pages["/help"] = _page("/")
+    with _serving(pages) as url:
+        for seed in range(1000, 1004):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=16, seed=seed)
+            goes = [i for i, r in enumerate(walk) if r.endswith("/go")]
+            new = [i for i, r in enumerate(walk) if not r.endswith("/go") and r not in walk[:i]]
+            assert len(goes) == 1 or goes[1] > new[-1], f"a second bounce before the pages not seen: {walk}"
+
+
+def test_a_root_that_redirects_to_the_home_page_is_gone_past_not_clicked_again(tmp_path):
+    # Every page's logo links the root, which answers with a redirect to the home page: a trip back
+    # by the logo is the home page again, a repeat click; the links memory holds for it are enough.
+    sections = ("/a", "/b", "/c", "/d")
+    pages = {"/": (302, "/home"), "/home": _page(*sections)}
+    for s in sections:
+        pages[s] = _page("/", f"{s}/x")
+        pages[f"{s}/x"] = _page("/")
+    with _serving(pages) as url:
+        for seed in range(1000, 1004):
+            walk = _walk(url, tmp_path / f"s{seed}", budget=10, seed=seed)
+            assert walk.count("/") == 1 and len(walk) == len(set(walk)), walk
 
 
 def test_the_busiest_author_is_visited_first(tmp_path):

@@ -19,12 +19,15 @@ def _pairs(query: str) -> list[tuple[str, str]]:
 
 
 def reference_first_page_alias(route: str, siblings: list[str], seen: list[str]) -> bool:
-    """The check as it was before the index (commit 5ca7955), verbatim but for names."""
+    """The check as it was before the index (commit 5ca7955), verbatim but for names, plus the alias of
+    a page seen with its parameters in another order (the same (path, sorted pairs) key)."""
     path, _, query = route.partition("?")
     if not query:
         return False
     pairs = _pairs(query)
     known = {(r.partition("?")[0], tuple(sorted(_pairs(r.partition("?")[2])))) for r in seen}
+    if "&" in query and (path, tuple(sorted(pairs))) in known:
+        return True
     for i, (key, value) in enumerate(pairs):
         if value not in ("0", "1"):
             continue
@@ -130,6 +133,8 @@ def _site(rnd: random.Random) -> dict[str, list[str]]:
     pages = ["/"]
     pages += [f"/list/{i}" for i in range(3)]  # linked bare beside its pager: page 1 is an alias
     pages += [f"/list/{i}?page={p}" for i in range(3) for p in range(1, 4)]
+    # a sorted page linked with its parameters in either order: one is the other seen again
+    pages += [f"/list/{i}?{q}" for i in range(2) for q in ("page=2&sort=top", "sort=top&page=2")]
     pages += [f"/profile/{name}" for name in ("alice", "bob", "carol", "dave", "erin")]
     pages += [f"/profile/{name}/likes" for name in ("alice", "bob")]
     pages += [f"/item/{n}" for n in range(15)]
