@@ -25,9 +25,8 @@ from bughunt.dom import selector_shape
 from bughunt.planning import route_shape
 from bughunt.urls import hash_route
 
-from .graph import CLICK_MARK
-
 __all__ = [
+    "CLICK_MARK",
     "TemplateIndex",
     "Templates",
     "below_item",
@@ -42,6 +41,9 @@ __all__ = [
 ]
 
 MAX_ROUTE_CHARS = 300
+CLICK_MARK = "#click-"
+"""Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such
+(`graph.ExplorationGraph` keeps its click, `facts.read_page` makes it)."""
 CONTROL_TEMPLATE = "click "
 """How the template of a click state begins: the kind of control clicked (`Templates.control_of`)."""
 SATURATED_AFTER = 3
