@@ -19,7 +19,7 @@ from .facts import PageFacts
 from .graph import ExplorationGraph
 from .known_pages import KnownPages
 from .policies import PlannerHints
-from .templates import TemplateIndex, Templates, below_item, control_template
+from .templates import TemplateIndex, Templates, below_item
 
 ACTIONS_PAGES = 256
 """Pages whose actions (kind, label) are kept: a bounded cost whatever the site's size."""
@@ -50,9 +50,6 @@ class SessionHints:
     """The last page's clicks to the next page of its list (`PageFacts.next_pages`)."""
     next_pages_at: dict[str, frozenset[str]] = field(default_factory=dict)
     """Page route → its clicks to the next page of its list, for the pages of this session that have one."""
-    control_kinds: dict[str, bool] = field(default_factory=dict)
-    """The template of each kind of control the session's pages offered (`templates.control_template`)
-    → whether one page offered it more than once (a row's menu button, every item of a group)."""
     menu_words: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
     """Placed click shape → the words its first click in place this session showed with new controls and
     no new link, and the page it was made on (`idle_controls.lessons`: a menu of the page's chrome shows the same words on
@@ -84,9 +81,6 @@ class SessionHints:
         self.actions = dict(facts.actions)
         self.listed = frozenset(facts.places)
         self.next_pages = facts.next_pages
-        offered = Counter(control_template(selector) for _, _, selector in facts.clicks)
-        for kind, n in offered.items():
-            self.control_kinds[kind] = self.control_kinds.get(kind, False) or n > 1
         own = facts.own
         if own is not None:
             for name in dict.fromkeys((own, state or own)):
@@ -154,13 +148,6 @@ class SessionHints:
             if any(below_item(t, item) for item in listed):
                 samples[t] = 1
         samples.update((template_of(r), 1) for r in self.partials)
-        # A control a page holds once (a user menu, a toolbar's filter button, a form's picker) shows
-        # what it does in one click: a second, on another page, is chrome clicked again. One repeated
-        # in a page's items (a row's menu) is clicked on two items, as a page type's two instances
-        # are, since what it shows depends on the item (a row without a description breaks its menu).
-        samples.update(
-            (kind, TEMPLATE_SAMPLE if repeated else 1) for kind, repeated in self.control_kinds.items()
-        )
         return samples
 
     def _known_templates(self, template_of: Templates, known: KnownPages) -> set[str]:

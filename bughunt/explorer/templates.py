@@ -30,7 +30,6 @@ __all__ = [
     "TemplateIndex",
     "Templates",
     "below_item",
-    "control_template",
     "route_shape",
     "safe_route",
     "saturated_templates",
@@ -117,7 +116,7 @@ class Templates:
             click = self.control_of(route) if self.control_of is not None else None
             if click is not None:
                 # a click state's route names its click by a digest: one selector, for good
-                memo = self._memo[route] = control_template(click[1])
+                memo = self._memo[route] = CONTROL_TEMPLATE + selector_shape(click[1])
             elif (memo := self._template(route)) and (self.control_of is None or CLICK_MARK not in route):
                 # a click state not known yet (asked before its page's step was written) is asked again
                 self._memo[route] = memo
@@ -134,11 +133,6 @@ class Templates:
             if key in self._merged:
                 return self._merged[key]
         return _under_merged(shaped, self._merged)
-
-
-def control_template(selector: str) -> str:
-    """The template of the click states of the control at `selector`: its kind, on any page."""
-    return CONTROL_TEMPLATE + selector_shape(selector)
 
 
 def template_function(hashes: Mapping[str, str | None], siblings: Iterable[Sequence[str]] = ()) -> Templates:

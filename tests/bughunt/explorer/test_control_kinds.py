@@ -12,12 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bughunt.explorer.facts import PageFacts
-from bughunt.explorer.graph import ExplorationGraph
-from bughunt.explorer.hints import SessionHints
-from bughunt.explorer.store import ExplorerStore
-from bughunt.explorer.templates import CONTROL_TEMPLATE, TemplateIndex, control_template
-from bughunt.planning import TEMPLATE_SAMPLE
+from bughunt.explorer.templates import CONTROL_TEMPLATE, TemplateIndex
 from tests.support.engines import explored_in_browser
 from tests.support.loopback import QuietHandler
 
@@ -108,26 +103,3 @@ def test_a_click_state_is_of_its_kind_of_controls_template() -> None:
     assert "/#/c/#click-9" not in template_of._memo
     # loaded states are counted under their kind
     assert CONTROL_TEMPLATE + "#app > table > tbody > tr > td > button" in index.loaded
-
-
-def test_a_control_a_page_holds_once_is_sampled_once_one_repeated_in_its_items_twice(tmp_path: Path) -> None:
-    rows = "#app > table > tbody > tr:nth-of-type({}) > td > button"
-    hints = SessionHints()
-    hints.absorb(
-        PageFacts(
-            own="/#/a/",
-            clicks=(
-                ("/#/a/#click-1", "/#/a/", "#user"),
-                ("/#/a/#click-2", "/#/a/", rows.format(1)),
-                ("/#/a/#click-3", "/#/a/", rows.format(2)),
-            ),
-        )
-    )
-    hints.absorb(PageFacts(own="/#/b/", clicks=(("/#/b/#click-4", "/#/b/", "#user"),)))
-    store = ExplorerStore(tmp_path / "s")
-    try:
-        samples = hints.planner(ExplorationGraph(store), "/#/a/", []).samples
-    finally:
-        store.close()
-    assert samples[control_template("#user")] == 1
-    assert samples[control_template(rows.format(1))] == TEMPLATE_SAMPLE
