@@ -24,7 +24,7 @@ from . import destructive_mode, retest
 from .engine import FetchResult
 from .harness import FAILURES, StepOutcome, record_step
 from .store import Bug, ExplorerStore
-from .templates import CLICK_MARK as CLICK_MARK  # where the states it keeps are named
+from .templates import CLICK_MARK as CLICK_MARK  # re-exported: how the states kept here are named
 from .versions import VersionWrites
 
 MAX_CHAIN = 6

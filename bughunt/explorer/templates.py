@@ -118,7 +118,8 @@ class Templates:
                 # a click state's route names its click by a digest: one selector, for good
                 memo = self._memo[route] = CONTROL_TEMPLATE + selector_shape(click[1])
             elif (memo := self._template(route)) and (self.control_of is None or CLICK_MARK not in route):
-                # a click state not known yet (asked before its page's step was written) is asked again
+                # kept, but for a click state not known yet (asked before its page's step was
+                # written): its answer changes once it is, so it is asked again
                 self._memo[route] = memo
         return memo
 
