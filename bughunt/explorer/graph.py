@@ -24,10 +24,9 @@ from . import destructive_mode, retest
 from .engine import FetchResult
 from .harness import FAILURES, StepOutcome, record_step
 from .store import Bug, ExplorerStore
+from .templates import CLICK_MARK as CLICK_MARK  # re-exported: how the states kept here are named
 from .versions import VersionWrites
 
-CLICK_MARK = "#click-"
-"""Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such."""
 MAX_CHAIN = 6
 """Clicks one state may take from its page's load: a state made on a state that clicks reached (the
 third page of a list a script pages) is replayed as the whole sequence, every time it is loaded, so

@@ -118,7 +118,8 @@ class SessionHints:
         touched = log[read:] if read_from is visits and epoch == visits.hash_epoch else None
         self.hashes_read = (visits, visits.hash_epoch, len(log))
         index = self.index
-        template_of = index.update(hashes, self.siblings, self.grown, touched)
+        # a click state is of its kind of control's template
+        template_of = index.update(hashes, self.siblings, self.grown, touched, graph.click_of)
         self.grown.clear()
         return PlannerHints(
             template_of=template_of,

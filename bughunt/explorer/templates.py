@@ -21,10 +21,12 @@ from itertools import islice
 from typing import Any
 from urllib.parse import quote, unquote
 
+from bughunt.dom import selector_shape
 from bughunt.planning import route_shape
 from bughunt.urls import hash_route
 
 __all__ = [
+    "CLICK_MARK",
     "TemplateIndex",
     "Templates",
     "below_item",
@@ -38,6 +40,11 @@ __all__ = [
 ]
 
 MAX_ROUTE_CHARS = 300
+CLICK_MARK = "#click-"
+"""Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such
+(`graph.ExplorationGraph` keeps its click, `facts.read_page` makes it)."""
+CONTROL_TEMPLATE = "click "
+"""How the template of a click state begins: the kind of control clicked (`Templates.control_of`)."""
 SATURATED_AFTER = 3
 """Loaded instances of one structure hash that make a template saturated (two can agree by chance)."""
 # What may stay unencoded in a remembered route: RFC 3986 unreserved characters, the path and query
@@ -76,9 +83,16 @@ def templates(hashes: Mapping[str, str | None]) -> dict[str, str]:
 class Templates:
     """`template_function`'s answer: call it with a route; `listed` are the templates whose instances
     a page lists side by side (siblings in repeated markup): items of a collection, where the data
-    varies most from one instance to the next."""
+    varies most from one instance to the next.
 
-    __slots__ = ("_table", "_merged", "listed", "_memo", "epoch", "changed")
+    A click state (a route `control_of` knows: its page and the selector clicked there) is of the
+    template of the kind of control clicked — its selector's shape, whatever page it is on: a row's
+    menu button, a pager, a form's date picker, the sidebar's toggle are four kinds, each sampled on
+    its own. By the page's route alone every state of a list page was one template, so the states of
+    its pager sampled it and its rows' menus waited behind every other page type. A control the
+    page's chrome repeats on every page type (a user menu) is one kind on all of them."""
+
+    __slots__ = ("_table", "_merged", "listed", "_memo", "epoch", "changed", "control_of")
 
     def __init__(
         self, table: dict[str, str], merged: dict[tuple[Any, ...], str], listed: frozenset[str]
@@ -92,11 +106,21 @@ class Templates:
         # names, in this epoch, the routes whose answer did.
         self.epoch = 0
         self.changed: list[str] = []
+        self.control_of: Callable[[str], tuple[str, str] | None] | None = None
+        """A click state's route → (its page, the selector clicked), None for a route that is no
+        click state known (the explorer's link table, `ExplorationGraph.click_of`)."""
 
     def __call__(self, route: str) -> str:
         memo = self._memo.get(route)
         if memo is None:
-            memo = self._memo[route] = self._template(route)
+            click = self.control_of(route) if self.control_of is not None else None
+            if click is not None:
+                # a click state's route names its click by a digest: one selector, for good
+                memo = self._memo[route] = CONTROL_TEMPLATE + selector_shape(click[1])
+            elif (memo := self._template(route)) and (self.control_of is None or CLICK_MARK not in route):
+                # kept, but for a click state not known yet (asked before its page's step was
+                # written): its answer changes once it is, so it is asked again
+                self._memo[route] = memo
         return memo
 
     def _template(self, route: str) -> str:
@@ -172,18 +196,21 @@ class TemplateIndex:
     def update(
         self, hashes: Mapping[str, str | None], siblings: Mapping[tuple[str, str], Sequence[str]],
         changed: Iterable[tuple[str, str]], touched: Sequence[str] | None = None,
+        control_of: Callable[[str], tuple[str, str] | None] | None = None,
     ) -> Templates:  # fmt: skip
         """The templates of `hashes` and `siblings` (as `template_function(hashes, siblings.values())`),
         `changed` naming the sibling groups that grew since the last call. `touched`, when given, names
         every route whose entry in `hashes` was added, changed or taken out since the last call (the
         store's `Visits.hash_log`): the hashes read before are then checked by those routes alone,
-        not compared whole at every step."""
+        not compared whole at every step. `control_of` names each click state's control
+        (`Templates.control_of`), the same at every call: loaded states are counted by its templates."""
         new = self._gained(hashes, touched)
         if new is None:
             sizes, epoch = dict.fromkeys(siblings, 0), self.function.epoch
             self.__init__()  # type: ignore[misc]
             self._sibling_sizes, self.function.epoch = sizes, epoch + 1
             changed, new = siblings, list(hashes.items())
+        self.function.control_of = control_of
         items, read = self._items, self._read
         for route, digest in new:
             read[route] = len(items)
