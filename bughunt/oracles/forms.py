@@ -19,7 +19,9 @@ title and the body), checked against another instance of the resource's template
 one. When the URL names no resource (`/settings`) or no named resource answers, the pages memory knows
 that link to the form (`OracleConfig.linked_from`) are tried — then the form page's own links to
 pages not loaded yet (`OracleConfig.loaded`) — and the one showing most of the form's filled values
-is compared; on a feed of such records, only the item holding the link to the form (`record_scope`). At most `OracleConfig.max_forms` edit forms are compared per page.
+is compared; on a feed of such records, only the item holding the link to the form (`record_scope`). An
+account's own profile form whose name field is empty while the page's user bar shows the name beside
+the login the form holds drops it (`account_name`). At most `OracleConfig.max_forms` edit forms are compared per page.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from loguru import logger
 from bughunt.actions import TEXT_INPUTS, scripted_form
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
+from bughunt.oracles.account_name import dropped_account_name
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
@@ -828,6 +831,9 @@ def check_form_drops_value(
         if compared >= config.max_forms:
             break
         compared += 1
+        if own := dropped_account_name(form, doc, fields):
+            findings.append(_dropping(page, page, fields, own))
+            continue  # the user bar named the account's stored name: no other page is needed
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
         for resource, scope in _resources(form, page, fields, fetch, config):
             shown_in_form = _words(form.text())
