@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 
 class LoopbackServer(ThreadingHTTPServer):
@@ -66,22 +66,33 @@ class QuietHandler(BaseHTTPRequestHandler):
         pass
 
 
-def script_shell(app_js: str, title: str = "T") -> type[QuietHandler]:
+def script_shell(app_js: str, title: str = "T", *, api: bool = False) -> type[QuietHandler]:
     """A single-page app of one script: `/app.js` is `app_js`, every other path the same shell (an empty
-    `#app` the script fills), and no robots.txt."""
+    `#app` the script fills), and no robots.txt. With `api`, `/api/…` answers an empty JSON object.
+    Every write that reaches the server is kept in the class's `writes` ("DELETE /api/x") and refused."""
 
     class Shell(QuietHandler):
+        writes: ClassVar[list[str]] = []
+
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             if self.path == "/app.js":
                 self.reply(200, app_js, "application/javascript")
             elif self.path == "/robots.txt":
                 self.reply(404, "", "text/plain")
+            elif api and self.path.startswith("/api/"):
+                self.reply(200, "{}", "application/json")
             else:
                 self.reply(
                     200,
                     f'<html><head><title>{title}</title></head><body><div id="app"></div>'
                     '<script src="/app.js"></script></body></html>',
                 )
+
+        def _write(self) -> None:
+            self.writes.append(f"{self.command} {self.path}")
+            self.reply(405, "", "text/plain")
+
+        do_POST = do_PUT = do_PATCH = do_DELETE = _write  # noqa: N815 (http.server's names)
 
     return Shell
 

@@ -14,7 +14,7 @@ import pytest
 
 from bughunt.explorer.templates import CONTROL_TEMPLATE, TemplateIndex
 from tests.support.engines import explored_in_browser
-from tests.support.loopback import QuietHandler
+from tests.support.loopback import script_shell
 
 pytestmark_browser = pytest.mark.skipif(
     shutil.which("chromium") is None, reason="Debian's chromium is not installed"
@@ -64,18 +64,7 @@ route();
 """
 
 
-class _Spa(QuietHandler):
-    def do_GET(self) -> None:  # noqa: N802
-        if self.path == "/app.js":
-            self.reply(200, APP_JS % PAGES, "application/javascript")
-        elif self.path.startswith("/api/"):
-            self.reply(200, "{}", "application/json")
-        else:
-            shell = '<html><head><title>T</title></head><body><div id="app"></div><script src="/app.js"></script></body></html>'
-            self.reply(200, shell)
-
-    def do_DELETE(self) -> None:  # noqa: N802
-        raise AssertionError("the explorer sent a write")
+_Spa = script_shell(APP_JS % PAGES, api=True)
 
 
 @pytestmark_browser
@@ -84,6 +73,7 @@ def test_a_rows_menu_is_opened_before_the_other_pages_second_states(tmp_path: Pa
         found = [b for b in store.bug_table.live() if b.kind == "unconfirmed_destructive"]
         routes = [s.route for s in store.history.steps()]
     assert [b.route for b in found] == ["/#/items/"], routes
+    assert _Spa.writes == []  # the Delete was clicked with its write refused
 
 
 def test_a_click_state_is_of_its_kind_of_controls_template() -> None:

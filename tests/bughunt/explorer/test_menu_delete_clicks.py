@@ -14,7 +14,7 @@ import pytest
 
 from bughunt.explorer.graph import ExplorationGraph
 from tests.support.engines import explored_in_browser
-from tests.support.loopback import QuietHandler
+from tests.support.loopback import script_shell
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
@@ -43,26 +43,10 @@ const remove = i => fetch('/api/tasks/' + i, {method: 'DELETE'}).catch(() => {})
 """
 
 
-def _app(asks: bool) -> type[QuietHandler]:
-    class _Spa(QuietHandler):
-        def do_GET(self) -> None:  # noqa: N802
-            if self.path == "/app.js":
-                self.reply(200, APP_JS % ("true" if asks else "false"), "application/javascript")
-            elif self.path.startswith("/api/"):
-                self.reply(200, "{}", "application/json")
-            else:
-                shell = '<html><head><title>T</title></head><body><div id="app"></div><script src="/app.js"></script></body></html>'
-                self.reply(200, shell)
-
-        def do_DELETE(self) -> None:  # noqa: N802
-            raise AssertionError("the explorer sent a write")
-
-    return _Spa
-
-
 @pytest.mark.parametrize("asks", [False, True])
 def test_a_menus_delete_that_sends_its_write_at_once_is_unconfirmed(tmp_path: Path, asks: bool) -> None:
-    with explored_in_browser(_app(asks), tmp_path / "s", 20) as (store, _engine):
+    spa = script_shell(APP_JS % ("true" if asks else "false"), api=True)
+    with explored_in_browser(spa, tmp_path / "s", 20) as (store, _engine):
         found = [b for b in store.bug_table.live() if b.kind == "unconfirmed_destructive"]
         routes = [s.route for s in store.history.steps()]
         graph = ExplorationGraph(store)
@@ -71,3 +55,4 @@ def test_a_menus_delete_that_sends_its_write_at_once_is_unconfirmed(tmp_path: Pa
     assert sum("#click-" in r for r in routes) >= 2, routes  # the menu, then its Delete on that state
     # the menu stays open after a Delete that did not ask: that Delete is not made again on it
     assert not [c for c in chains if len(c) > 1 and c[-1] == c[-2]], chains
+    assert spa.writes == []  # the Delete was clicked with its write refused
