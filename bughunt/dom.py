@@ -320,7 +320,9 @@ _GENERATED_ID = re.compile(
     """,
     re.VERBOSE,
 )
-_NTH = re.compile(r":nth-of-type\(\d+\)")
+# A table cell's position names its column, a field of every row (a Copy button under "ID" and a menu
+# under "Actions" are two controls): kept in a shape, unlike the positions of the rows themselves.
+_NTH = re.compile(r"(?<!\btd)(?<!\bth):nth-of-type\(\d+\)")
 _RECORD_ID = re.compile(r"#[A-Za-z_-]*\d[\w-]*")
 
 
@@ -330,7 +332,8 @@ def generated_id(ident: str) -> bool:
 
 
 def selector_shape(selector: str, *, positions: bool = False) -> str:
-    """A `Selectors` selector without positions (`:nth-of-type`; kept with `positions`) and with ids
+    """A `Selectors` selector without positions (`:nth-of-type`, but for a table cell's column; all
+    kept with `positions`) and with ids
     holding a digit (a record's: `#tr-6d1a…`, `#post-42`) as `#<id>`: the control repeated in every
     item of a list, or side by side in a group, is one shape. Idempotent."""
     return _RECORD_ID.sub("#<id>", selector if positions else _NTH.sub("", selector))
