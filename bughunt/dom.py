@@ -258,7 +258,8 @@ _SKIP_STRUCTURE = frozenset(("script", "style", "template", "noscript"))
 
 
 def structure_hash(root: Node) -> str:
-    """A Crawljax-style digest of a tree: tags, attribute names and the values of id/class/role/type/name.
+    """A Crawljax-style digest of a tree: tags, attribute names and the values of id/class/role/type/name
+    (an id a framework generates as it renders changes from load to load: its name only).
 
     Text is ignored, and a node's children are deduplicated by their own digests (order kept), so a list
     of 5 items and the same list of 7 hash alike while a new section, form or error box changes it.
@@ -276,7 +277,7 @@ def structure_hash(root: Node) -> str:
             head += "\0" + "\0".join(
                 sorted(
                     f"{k}={' '.join(sorted(v.split())) if k == 'class' else v}"
-                    if k in _STRUCTURAL_VALUES
+                    if k in _STRUCTURAL_VALUES and not (k == "id" and generated_id(v))
                     else k
                     for k, v in node.attrs.items()
                 )
@@ -299,12 +300,40 @@ def structure_hash(root: Node) -> str:
 
 
 _CSS_IDENT = re.compile(r"[A-Za-z][\w-]*")
-_NTH = re.compile(r":nth-of-type\(\d+\)")
+# Ids a script makes up as it renders, numbered in render order or random: they change from load to
+# load (a menu's trigger rendered after a query answers takes another number), so a selector anchored
+# on one names another control, or none, at the next load, and each row's copy of a control would be
+# a kind of its own. The conventions of the common frameworks, not of one application: React's useId
+# (`:r1:`, `«r1»`, `_r_8_`, inside any prefix), Radix, Headless UI, Reach, MUI, Mantine, React Aria,
+# Downshift, Vue's useId (`v-0-1`), Angular Material/CDK (`mat-input-3`), Ember (`ember12`),
+# Bootstrap-vue (`__BVID__12`), and `id-<uuid>`.
+_GENERATED_ID = re.compile(
+    r"""
+    [:«][rR][0-9a-zA-Z]*[:»]
+    | (?:^|[^A-Za-z0-9])[rR]_[0-9a-z]+_(?:$|[^A-Za-z0-9])
+    | ^(?:radix|headlessui|reach|mui|mantine|react-aria\d*|downshift)-
+    | ^v-\d+(?:-\d+)*$
+    | ^(?:mat|cdk)-[\w-]*-\d+$
+    | ^ember\d+$
+    | ^__BVID__\d+
+    | ^id-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
+    """,
+    re.VERBOSE,
+)
+# A table cell's position names its column, a field of every row (a Copy button under "ID" and a menu
+# under "Actions" are two controls): kept in a shape, unlike the positions of the rows themselves.
+_NTH = re.compile(r"(?<!\btd)(?<!\bth):nth-of-type\(\d+\)")
 _RECORD_ID = re.compile(r"#[A-Za-z_-]*\d[\w-]*")
 
 
+def generated_id(ident: str) -> bool:
+    """Whether an id is one a framework generates as it renders (it changes from load to load)."""
+    return _GENERATED_ID.search(ident) is not None
+
+
 def selector_shape(selector: str, *, positions: bool = False) -> str:
-    """A `Selectors` selector without positions (`:nth-of-type`; kept with `positions`) and with ids
+    """A `Selectors` selector without positions (`:nth-of-type`, but for a table cell's column; all
+    kept with `positions`) and with ids
     holding a digit (a record's: `#tr-6d1a…`, `#post-42`) as `#<id>`: the control repeated in every
     item of a list, or side by side in a group, is one shape. Idempotent."""
     return _RECORD_ID.sub("#<id>", selector if positions else _NTH.sub("", selector))
@@ -336,13 +365,13 @@ class Selectors:
         return step
 
     def of(self, node: Node) -> str:
-        """`#id` when `node` has a usable one, else an `:nth-of-type` path from the root (or from the
-        nearest ancestor with a usable id)."""
+        """`#id` when `node` has a usable one (not `generated_id`), else an `:nth-of-type` path from
+        the root (or from the nearest ancestor with a usable id)."""
         parts: list[str] = []
         current: Node | None = node
         while current is not None and current.tag != "#document":
             ident = current.get("id")
-            if ident and _CSS_IDENT.fullmatch(ident):
+            if ident and _CSS_IDENT.fullmatch(ident) and not generated_id(ident):
                 parts.append(f"#{ident}")
                 break
             parent = current.parent

@@ -37,6 +37,7 @@ from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
+from .alike_controls import alike_sample
 from .engine import FetchResult
 from .facts import way_on_selectors
 from .gate import GATE_HEADER, Gate
@@ -157,9 +158,6 @@ whose requests look the same, was made)."""
 MAX_CLIENT_ERRORS = 20
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_CLICKS_PER_PAGE = 15
-MAX_ALIKE_CLICKS = 2
-"""Clicks kept per repeated control (one `selector_shape`: selectors equal but for positions and
-record ids)."""
 
 
 CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
@@ -850,24 +848,27 @@ class BrowserEngine(HttpEngine):
         # (`idle_controls`) and not clicked again in that shape.
         here = self.route_of(page.url)
         known = {a.selector for a in found if a.kind != "link" or self.route_of(a.target) != here}
-        clicks: list[Action] = []
-        alike: dict[str, int] = {}
+        candidates: dict[str, tuple[Node, str]] = {}  # selector → its element and label
         for node in walked.clickables:
             selector = walked.selectors.of(node)
             label = _click_label(node)
-            if selector in known or _avoided(node, label):
+            if selector not in known and selector not in candidates and not _avoided(node, label):
+                candidates[selector] = (node, label)
+        # The same control repeated in every item of a list (a favourite button per preview)
+        # differs only in its positions: a few of them show what the control does, more are the
+        # same state again, each one a click of the budget (`alike_sample`).
+        copies: dict[str, list[Node]] = {}
+        for selector, (node, _) in candidates.items():
+            copies.setdefault(selector_shape(selector), []).append(node)
+        sampled = {id(n) for group in copies.values() for n in alike_sample(group)}
+        clicks: list[Action] = []
+        for selector, (node, label) in candidates.items():
+            if id(node) not in sampled:
                 continue
             if len(clicks) >= MAX_CLICKS_PER_PAGE and not destructive_label(label):
                 # Past the cap only a Delete is taken: an opened menu's layer comes last in the
                 # document, after every row's buttons, and whether its Delete asks first is a bug.
                 continue
-            # The same control repeated in every item of a list (a favourite button per preview)
-            # differs only in its positions: two of them show what the control does, more are the
-            # same state again, each one a click of the budget.
-            shape = selector_shape(selector)
-            if alike.get(shape, 0) >= MAX_ALIKE_CLICKS:
-                continue
-            alike[shape] = alike.get(shape, 0) + 1
             known.add(selector)
             clicks.append(Action("click", page.url, label, selector))
         # The way to the list's next page comes after the page's menus and every row's buttons (a

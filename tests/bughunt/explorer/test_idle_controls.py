@@ -202,9 +202,10 @@ def test_control_shapes():
         control_shape("/p#click-abc", "/p", "nav > li:nth-of-type(3) > a.toggle")
         == "click nav > li > a.toggle"
     )
-    # An id holding a digit names a record (a table row): every row's button is one shape.
+    # An id holding a digit names a record (a table row): every row's button is one shape (its
+    # column kept: another column's button is another control).
     row = "#tr-6d1a77e2-5e89 > td:nth-of-type(5) > button:nth-of-type(1)"
-    assert control_shape("/p#click-abc", "/p", row) == "click #<id> > td > button"
+    assert control_shape("/p#click-abc", "/p", row) == "click #<id> > td:nth-of-type(5) > button"
     # A lesson that the control cannot be clicked is kept for its place (a disabled "Previous").
     assert placed_shape(row) == "click@ #<id> > td:nth-of-type(5) > button:nth-of-type(1)"
     assert control_shape("/p#click-abc", "/p", "#tab-users > a") == "click #tab-users > a"

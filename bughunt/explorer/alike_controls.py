@@ -1,0 +1,57 @@
+"""Which copies of a control repeated in every item of a list are clicked.
+
+Copies of one control (one `selector_shape`: equal but for positions and record ids) mostly do the
+same thing, so only a few are clicked (`MAX_ALIKE_CLICKS`). But what a copy does may depend on the
+item it sits in: a row's menu that opens an edit form of the row's record fails only on a record
+missing a field, which its row shows differently (an empty cell, a placeholder in another style).
+So the copies clicked are those of items that differ in structure (`structure_hash`: text aside,
+one item of each kind), first in document order, then the first of the rest up to the minimum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bughunt.dom import Node, structure_hash
+
+MAX_ALIKE_CLICKS = 2
+"""Clicks kept per repeated control when its items all look alike."""
+MAX_ALIKE_KINDS = 3
+"""Clicks kept per repeated control at most: one per kind of item it sits in."""
+
+
+def _chain(node: Node) -> list[Node]:
+    """`node`'s ancestors from the root down, `node` last."""
+    chain = [node]
+    while chain[-1].parent is not None:
+        chain.append(chain[-1].parent)
+    chain.reverse()
+    return chain
+
+
+def _items(copies: Sequence[Node]) -> list[Node]:
+    """The item each copy sits in: its ancestor where the copies' ways from the root part."""
+    chains = [_chain(n) for n in copies]
+    depth = 0
+    while all(depth < len(c) for c in chains) and all(c[depth] is chains[0][depth] for c in chains):
+        depth += 1
+    return [c[min(depth, len(c) - 1)] for c in chains]
+
+
+def alike_sample(copies: Sequence[Node]) -> list[Node]:
+    """The copies of one repeated control to click, in document order: the first copy in each kind
+    of item (at most `MAX_ALIKE_KINDS`), then the first others up to `MAX_ALIKE_CLICKS`."""
+    if len(copies) <= MAX_ALIKE_CLICKS:
+        return list(copies)
+    kinds: set[str] = set()
+    kept: set[int] = set()
+    for index, item in enumerate(_items(copies)):
+        digest = structure_hash(item)
+        if digest not in kinds and len(kinds) < MAX_ALIKE_KINDS:
+            kinds.add(digest)
+            kept.add(index)
+    for index in range(len(copies)):
+        if len(kept) >= MAX_ALIKE_CLICKS:
+            break
+        kept.add(index)
+    return [copies[i] for i in sorted(kept)]
