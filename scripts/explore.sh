@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
 ensure_venv ""
+ensure_chromium "--engine browser will say how to get it"
 exec bughunt explore --builtin-site --store ./bughunt-store --budget 30 --report ./bughunt-report.html "$@"

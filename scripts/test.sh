@@ -5,11 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
 ensure_venv test
-# Headless Chromium for the demo page's end-to-end test (Debian's package; Playwright drives it).
-if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-    || echo "warning: could not install chromium; browser tests will be skipped" >&2
-fi
+ensure_chromium "browser tests will be skipped"
 # One bytecode cache for the run's ~300 Python processes (xdist workers, CLI commands under test), kept in
 # .venv between runs (outside the tree, so fresh clones made by tests stay untouched; the README test's
 # clones inherit this one). Without it (PYTHONDONTWRITEBYTECODE, or no cache for a new clone) every process

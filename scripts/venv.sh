@@ -30,3 +30,13 @@ key = {"project": data.get("project"), "build-system": data.get("build-system"),
 print(hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest())
 PY
 }
+
+# Debian's headless Chromium for the browser engine (`--engine browser`/`auto`) and the browser tests;
+# Playwright drives it and never downloads a browser. Installed only where it is missing and apt-get can
+# run (root); elsewhere the explorer names the package in one line when a run needs it.
+ensure_chromium() {
+  if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+      || echo "warning: could not install chromium; $1" >&2
+  fi
+}
