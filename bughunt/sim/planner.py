@@ -723,7 +723,7 @@ class FirstPageAliases:
         # (path, key) given a value by a sibling or a page seen: a filter, whose empty value is the
         # filter off (a key never given one is a flag, `?own=`, kept); and the seen queries per path
         self._valued: set[tuple[str, str]] = set()
-        self._seen_at: dict[str, set[tuple[tuple[str, str], ...]]] = {}
+        self._seen_at: dict[str, set[tuple[str, ...]]] = {}
         for sibling in siblings:
             self.add_sibling(sibling)
         for route in seen:
@@ -743,21 +743,25 @@ class FirstPageAliases:
     def add_seen(self, route: str) -> None:
         key = _query_key(route)
         self._seen.add(key)
-        self._seen_at.setdefault(key[0], set()).add(key[1])
-        self._valued.update((key[0], k) for k, v in key[1] if v)
+        path, _, query = route.partition("?")
+        self._seen_at.setdefault(path, set()).add(tuple(sorted(p for p in query.split("&") if p)))
+        self._valued.update((path, k) for k, v in key[1] if v)
 
     def filter_off(self, route: str) -> bool:
-        """Whether a page seen is `route` with its empty filters taken out (``?genre=&page=2`` after
-        ``?page=2``; ``?genre=`` after the path alone), the page seen's own empty filters too."""
-        path, pairs = _query_key(route)
+        """Whether a page seen is `route` with its empty filters (`key=`, a key given a value
+        elsewhere) taken out (``?genre=&page=2`` after ``?page=2``; ``?genre=`` after the path
+        alone), the page seen's own empty filters too."""
+        path, _, query = route.partition("?")
         valued = self._valued
-        if not any(not v and (path, k) in valued for k, v in pairs):
+
+        def bare(parts: Iterable[str]) -> tuple[str, ...]:
+            return tuple(sorted(p for p in parts if not (p[-1:] == "=" and (path, p[:-1]) in valued)))
+
+        parts = [p for p in query.split("&") if p]
+        mine = bare(parts)
+        if len(mine) == len(parts):
             return False
-        bare = tuple(p for p in pairs if p[1] or (path, p[0]) not in valued)
-        return any(
-            tuple(p for p in seen if p[1] or (path, p[0]) not in valued) == bare
-            for seen in self._seen_at.get(path, ())
-        )
+        return any(bare(seen) == mine for seen in self._seen_at.get(path, ()))
 
     def seen_in_another_order(self, route: str) -> bool:
         """Whether a page seen has `route`'s path and query parameters (in any order)."""
