@@ -699,10 +699,7 @@ def first_page_alias(route: str, siblings: Iterable[str], seen: Iterable[str]) -
     (``?own=&page=1`` is ``?own`` page 1). Most pagers link their first page by number while the
     list itself is linked without one: the same page at two addresses. A page `seen` with the same
     query parameters in another order (``?b=2&a=1`` beside ``?a=1&b=2``: links built by appending
-    to the query they were given) is one too, and so is one with a filter left empty
-    (``/books?genre=`` beside ``/books``, when a sibling or a page seen gives ``genre`` a value: a
-    list's "All" option, or a filter form's blank field carried along by its pager, shows the
-    records the list shows without it). (One route; to ask about many against the same
+    to the query they were given) is one too. (One route; to ask about many against the same
     siblings, build one `FirstPageAliases`.)"""
     return FirstPageAliases(siblings, seen)(route)
 
@@ -715,15 +712,11 @@ class FirstPageAliases:
     planner's time on a site with thousands of paginated lists. Siblings and seen pages can be added
     later (`add_sibling`, `add_seen`): what `KnownIndex` keeps from choice to choice."""
 
-    __slots__ = ("_seen", "_least", "_valued", "_seen_at")
+    __slots__ = ("_seen", "_least")
 
     def __init__(self, siblings: Iterable[str] = (), seen: Iterable[str] = ()) -> None:
         self._seen: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
         self._least: dict[tuple[str, str], int] = {}
-        # (path, key) given a value by a sibling or a page seen: a filter, whose empty value is the
-        # filter off (a key never given one is a flag, `?own=`, kept); and the seen queries per path
-        self._valued: set[tuple[str, str]] = set()
-        self._seen_at: dict[str, set[tuple[str, ...]]] = {}
         for sibling in siblings:
             self.add_sibling(sibling)
         for route in seen:
@@ -733,35 +726,13 @@ class FirstPageAliases:
         path, _, query = sibling.partition("?")
         least = self._least
         for key, value in _pairs(query):
-            if value:
-                self._valued.add((path, key))
             if _NUMBER.match(value):
                 number = int(value)
                 if (path, key) not in least or number < least[(path, key)]:
                     least[(path, key)] = number
 
     def add_seen(self, route: str) -> None:
-        key = _query_key(route)
-        self._seen.add(key)
-        path, _, query = route.partition("?")
-        self._seen_at.setdefault(path, set()).add(tuple(sorted(p for p in query.split("&") if p)))
-        self._valued.update((path, k) for k, v in key[1] if v)
-
-    def filter_off(self, route: str) -> bool:
-        """Whether a page seen is `route` with its empty filters (`key=`, a key given a value
-        elsewhere) taken out (``?genre=&page=2`` after ``?page=2``; ``?genre=`` after the path
-        alone), the page seen's own empty filters too."""
-        path, _, query = route.partition("?")
-        valued = self._valued
-
-        def bare(parts: Iterable[str]) -> tuple[str, ...]:
-            return tuple(sorted(p for p in parts if not (p[-1:] == "=" and (path, p[:-1]) in valued)))
-
-        parts = [p for p in query.split("&") if p]
-        mine = bare(parts)
-        if len(mine) == len(parts):
-            return False
-        return any(bare(seen) == mine for seen in self._seen_at.get(path, ()))
+        self._seen.add(_query_key(route))
 
     def seen_in_another_order(self, route: str) -> bool:
         """Whether a page seen has `route`'s path and query parameters (in any order)."""
@@ -772,8 +743,6 @@ class FirstPageAliases:
         if not query:
             return False
         if "&" in query and self.seen_in_another_order(route):
-            return True
-        if _EMPTY.search(query) and self.filter_off(route):
             return True
         pairs = _pairs(query)
         for i, (key, value) in enumerate(pairs):
@@ -796,10 +765,7 @@ def _route(routes: Mapping[Hashable, str] | None, node: Hashable) -> str | None:
 
 _FIRST = re.compile(r"(?:^|&)[^&=]*=[01](?:&|$)")
 """A query with a parameter whose value is 0 or 1: the only routes `FirstPageAliases` can call first-page
-aliases (one of several parameters may be an alias in another order: `KnownIndex._by_key`), with
-those of `_EMPTY`."""
-_EMPTY = re.compile(r"(?:^|&)[^&=]+=(?:&|$)")
-"""A query with a parameter given an empty value: a filter left off (`FirstPageAliases.filter_off`)."""
+aliases (one of several parameters may be an alias in another order: `KnownIndex._by_key`)."""
 
 
 class KnownIndex(Generic[N]):
@@ -876,7 +842,7 @@ class KnownIndex(Generic[N]):
                     aliases.add_sibling(rq)
                     path, _, query = rq.partition("?")
                     stale.add(path)
-                    if _FIRST.search(query) or _EMPTY.search(query):
+                    if _FIRST.search(query):
                         candidates[q] = rq
                         self._by_path.setdefault(path, []).append(q)
                     if "&" in query:

@@ -50,23 +50,6 @@ def test_the_same_parameters_in_another_order_are_the_page_already_seen():
     assert _choices(planner_strategy, "/m?a=x&b=2", here, mem) == {"/other"}
 
 
-def test_a_filter_left_empty_is_the_list_already_seen():
-    # A list's "All" option (`?genre=`) and a pager that carries the blank field along
-    # (`?genre=&page=2`) show what the list without the filter shows: the page seen, at another address.
-    assert first_page_alias("/books?genre=", ["/books?genre=poetry"], ["/books"])
-    assert first_page_alias("/books?genre=&page=2", ["/books?genre=poetry"], ["/books?page=2"])
-    assert first_page_alias("/books?page=2&genre=", ["/books?genre=poetry"], ["/books?genre=&page=2"])
-    assert not first_page_alias("/books?genre=", [], ["/books"]), "a key never given a value is a flag"
-    assert not first_page_alias("/books?genre=&page=2", ["/books?genre=poetry"], ["/books"])
-    assert not first_page_alias("/books?author=&genre=poetry", ["/books?author=1"], ["/books"])
-    mem = Memory()
-    here = ("/books?genre=", "/books?genre=poetry", "/books?genre=&page=2", "/books?page=2", "/about")
-    mem.write("/", ("/books", "/about"))
-    mem.write("/books", here)
-    mem.write("/books?page=2", ("/books",))
-    assert _choices(planner_strategy, "/books", here, mem) <= {"/books?genre=poetry", "/about"}
-
-
 def test_when_every_link_here_is_one_more_instance_it_heads_for_a_page_type_not_seen():
     mem = Memory()
     items = [f"/item/{i}" for i in range(1, 6)]

@@ -20,26 +20,13 @@ def _pairs(query: str) -> list[tuple[str, str]]:
 
 def reference_first_page_alias(route: str, siblings: list[str], seen: list[str]) -> bool:
     """The check as it was before the index (commit 5ca7955), verbatim but for names, plus the alias of
-    a page seen with its parameters in another order (the same (path, sorted pairs) key) and of a page
-    seen with its empty filters taken out (a key some sibling or page seen gives a value)."""
+    a page seen with its parameters in another order (the same (path, sorted pairs) key)."""
     path, _, query = route.partition("?")
     if not query:
         return False
     pairs = _pairs(query)
     known = {(r.partition("?")[0], tuple(sorted(_pairs(r.partition("?")[2])))) for r in seen}
     if "&" in query and (path, tuple(sorted(pairs))) in known:
-        return True
-    valued = {
-        (r.partition("?")[0], k) for r in [*siblings, *seen] for k, v in _pairs(r.partition("?")[2]) if v
-    }
-
-    def bare(q: str) -> list[str]:
-        # a filter left empty (`key=`, the key given a value somewhere) is the filter off
-        return sorted(p for p in q.split("&") if p and not (p.endswith("=") and (path, p[:-1]) in valued))
-
-    if len(bare(query)) < len([p for p in query.split("&") if p]) and any(
-        r.partition("?")[0] == path and bare(r.partition("?")[2]) == bare(query) for r in seen
-    ):
         return True
     for i, (key, value) in enumerate(pairs):
         if value not in ("0", "1"):
