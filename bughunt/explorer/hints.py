@@ -40,8 +40,6 @@ class SessionHints:
     """Routes that answered a fragment (an HTMX partial) in this session."""
     returns: set[str] = field(default_factory=set)
     """Routes clicked in this session that redirected onto a page visited before (`_returning`)."""
-    files: set[str] = field(default_factory=set)
-    """Routes clicked in this session that answered a file, not a page (`_downloads`)."""
     popularity: Counter[str] = field(default_factory=Counter)
     """Route → how many elements of the pages first seen in this session lead to it."""
     counted: set[str] = field(default_factory=set)
@@ -130,8 +128,7 @@ class SessionHints:
             popularity=self.popularity,
             saturated=index.saturated()
             | _broken(graph, template_of)
-            | _returning(self.returns, template_of, index)
-            | _downloads(self.files, template_of, index),
+            | _returning(self.returns, template_of, index),
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
@@ -198,14 +195,6 @@ def _returning(returns: Iterable[str], template_of: Templates, index: TemplateIn
     # page) is that page again: another instance of its template most likely does the same, so the
     # template waits like a saturated one — unless one of its instances was a page of its own.
     return frozenset(t for t in map(template_of, returns) if t not in index.loaded)
-
-
-def _downloads(files: Iterable[str], template_of: Templates, index: TemplateIndex) -> frozenset[str]:
-    # A link that answered a file (an export of a list as CSV, a feed, a calendar: not HTML) has no
-    # page to check: another instance of its template is most likely the same download of other
-    # rows or in another format (`?format=csv`, then `?format=tab`), so the template waits like a
-    # saturated one — unless one of its instances was a page.
-    return frozenset(t for t in map(template_of, files) if t not in index.loaded)
 
 
 def _variant_items(

@@ -268,8 +268,6 @@ class Explorer:
             self.hints.partials.add(out.route)
         if out.repeat and click and not retesting and result.route != out.route:
             self.hints.returns.add(result.route)
-        if result.outcome == "non_html" and not retesting:
-            self.hints.files.add(result.route)
         self.walk.last = out
         # A failed route is written into this session's view as a dead end, so no policy walks back to
         # it now; the view is rebuilt from the store next session, where failures are not visits.

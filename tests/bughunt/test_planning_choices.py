@@ -512,36 +512,3 @@ def test_a_search_forms_answer_comes_before_more_items_of_a_sampled_list(tmp_pat
             looked = [i for i, r in enumerate(walk) if r.startswith("/search?")]
             seen = [i for i, r in enumerate(walk) if r.startswith("/pages/")]
             assert looked and looked[0] < seen[TEMPLATE_SAMPLE + 2], f"the search's answer first: {walk}"
-
-
-def test_a_page_type_that_answered_a_file_waits_for_the_pages_not_seen(tmp_path):
-    # A list offers its rows as downloads in several formats (`?format=csv`, `?format=tab`, ...):
-    # the first answers a file, not a page, and the other formats are the same download again.
-    formats = ("csv", "tab", "json", "xml")
-    exports = [f"/list?format={f}" for f in formats]
-    sections = ("/a", "/b", "/c", "/d")
-
-    class Exporting(_Site):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-            if self.path.startswith("/list?format="):
-                self.reply(200, "id,name\n1,x\n", content_type="text/csv")
-                return
-            super().do_GET()
-
-    Exporting.pages = {
-        "/": _page("/list", *sections),
-        "/list": _page("/", *exports),
-        **{
-            s: _page("/", extra=f"<{tag}>{s}</{tag}>")
-            for s, tag in zip(sections, "p table form dl".split(), strict=True)
-        },
-    }
-    with serving(Exporting) as url:
-        for seed in range(1000, 1006):
-            walk = _walk(url + "/", tmp_path / f"s{seed}", budget=10, seed=seed)
-            files = [i for i, r in enumerate(walk) if "format=" in r]
-            seen = [i for i, r in enumerate(walk) if r in sections]
-            assert len(seen) == len(sections), walk
-            assert len(files) == 1 or files[1] > seen[-1], (
-                f"a second download before the pages not seen: {walk}"
-            )
