@@ -468,3 +468,47 @@ def test_only_the_choice_made_standing_on_a_page_weighs_the_working_context(tmp_
     assert all(tokens[0] > 0 for tokens in choices), choices
     assert all(t == 0 for tokens in choices for t in tokens[1:]), choices
     assert any(len(tokens) > 1 for tokens in choices), choices  # the walk went past hubs
+
+
+def test_a_search_forms_answer_comes_before_more_items_of_a_sampled_list(tmp_path):
+    # A search box on every page (a GET form: its answer is reached with a made-up query) and a long
+    # list of pages of one type, each linking the next: once that type is sampled, the first look at
+    # the search's answer comes before one more page of the chain, not after every one of them.
+    search = '<form action="/search" method="get"><input name="q"><button>Go</button></form>'
+    words = [
+        f"{w}-notes"
+        for w in ("alpha", "bravo", "charlie", "delta", "echo", "fox", "golf", "hotel", "india", "kilo")
+    ]
+    tags = ["p", "section", "article", "aside", "figure", "blockquote", "pre", "dl", "details", "address"]
+    items = "".join(f'<li class="item"><a href="/pages/{w}">{w}</a></li>' for w in words)
+    nav = f'<nav><a href="/">Home</a><a href="/pages">All pages</a>{search}</nav>'
+
+    def page(body: str) -> tuple[int, str]:
+        return 200, f"<html><head><title>t</title></head><body>{nav}<main>{body}</main></body></html>"
+
+    pages = {
+        "/": page("<p>Welcome</p>"),
+        "/pages": page(f"<ul>{items}</ul>"),
+        # each page links the next one in its text (a rarer link than the search box on every page)
+        # and its text is marked up its own way: the pages differ, the type is not saturated
+        **{
+            f"/pages/{w}": page(f"<h1>{w}</h1><{tag}>See <a href='/pages/{n}'>{n}</a></{tag}>")
+            for w, n, tag in zip(words, [*words[1:], words[0]], tags, strict=True)
+        },
+        "/search": page("<p>Search the pages</p>"),
+    }
+
+    class Searching(_Site):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            if self.path.startswith("/search?"):
+                self.reply(200, page("<p>3 results</p><ul><li>alpha</li></ul>")[1])
+                return
+            super().do_GET()
+
+    Searching.pages = pages
+    with serving(Searching) as url:
+        for seed in range(1000, 1004):
+            walk = _walk(url + "/", tmp_path / f"s{seed}", budget=12, seed=seed)
+            looked = [i for i, r in enumerate(walk) if r.startswith("/search?")]
+            seen = [i for i, r in enumerate(walk) if r.startswith("/pages/")]
+            assert looked and looked[0] < seen[TEMPLATE_SAMPLE + 2], f"the search's answer first: {walk}"
