@@ -139,7 +139,10 @@ class Node:
 
     def signature(self) -> str:
         """Tag and sorted classes: what repeated list items have in common."""
-        return self.tag + "".join(f".{c}" for c in sorted(self.classes))
+        names = self.attrs.get("class")
+        if not names or names.isspace():  # most elements: no class (asked of every list item and link)
+            return self.tag
+        return self.tag + "." + ".".join(sorted(names.split()))
 
     def path(self) -> str:
         """A readable location such as `main > div.comments > p.card-text`."""
