@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from bughunt.dom import Node
+from bughunt.dom import Node, parse_html
+from bughunt.oracles.lists import _URL_ATTRS, targets
 
 _CLASS_CHARS = " \t\nab-c_x\u00a0\u2003"  # ASCII and Unicode white space, as `str.split` reads both
 
@@ -25,3 +26,34 @@ def test_an_elements_signature_is_its_tag_and_sorted_classes(seed: int) -> None:
             attrs["class"] = "".join(rnd.choice(_CLASS_CHARS) for _ in range(rnd.randint(0, 12)))
         node = Node(rnd.choice(("div", "a", "li")), attrs)
         assert node.signature() == _signature_as_defined(node), attrs
+
+
+def _targets_as_defined(doc: Node) -> list[tuple[Node, str]]:
+    out = []
+    for node in doc.iter():
+        if node.tag not in ("a", "link", "button", "li", "span", "div", "option"):
+            continue
+        href = next((node.get(a) for a in _URL_ATTRS if node.get(a)), "")
+        if href and (node.tag in ("a", "link") or not node.get("href")):
+            out.append((node, href))
+    return out
+
+
+def _random_page(rnd: random.Random) -> str:
+    parts = []
+    for _ in range(rnd.randint(1, 40)):
+        tag = rnd.choice(("a", "link", "button", "li", "span", "div", "option", "p", "form", "td"))
+        attrs = " ".join(
+            f'{name}="{rnd.choice(("", "/x", "#", " "))}"' if rnd.random() < 0.8 else name
+            for name in rnd.sample((*_URL_ATTRS, "class", "title"), rnd.randint(0, 4))
+        )
+        parts.append(f"<{tag} {attrs}>t" + ("" if rnd.random() < 0.3 else f"</{tag}>"))
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_targets_of_a_page_are_those_the_plain_walk_finds(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(300):
+        doc = parse_html(_random_page(rnd))
+        assert targets(doc) == _targets_as_defined(doc)
