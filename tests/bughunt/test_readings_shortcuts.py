@@ -8,7 +8,9 @@ import random
 import pytest
 
 from bughunt.dom import Node, parse_html
+from bughunt.oracles.counts import LABEL_CHARS, _innermost, parse_count, parse_range
 from bughunt.oracles.lists import _URL_ATTRS, targets
+from bughunt.page import FetchedPage
 
 _CLASS_CHARS = " \t\nab-c_x\u00a0\u2003"  # ASCII and Unicode white space, as `str.split` reads both
 
@@ -57,3 +59,40 @@ def test_the_targets_of_a_page_are_those_the_plain_walk_finds(seed: int) -> None
     for _ in range(300):
         doc = parse_html(_random_page(rnd))
         assert targets(doc) == _targets_as_defined(doc)
+
+
+def _innermost_as_defined(doc: Node, parse) -> list:  # type: ignore[no-untyped-def]
+    """Count labels and range lines as every element's own `short_text` reads them."""
+    found = []
+    for node in doc.iter():
+        if node.tag in ("script", "style", "title", "option", "#document", "html", "body"):
+            continue
+        text = node.short_text(LABEL_CHARS)
+        parsed = parse(text) if text is not None else None
+        if parsed and not any(parse(c.text()) for c in node.elements):
+            found.append((node, *parsed))
+    return found
+
+
+_LABEL_TEXTS = ("Comments (3)", "12 articles", "Showing 1-10 of 42", "1 to 20 of 300 results", "x", "(7)", "")
+
+
+def _random_counts_page(rnd: random.Random) -> FetchedPage:
+    parts = []
+    for _ in range(rnd.randint(1, 30)):
+        tag = rnd.choice(("div", "span", "h2", "p", "li", "script", "option", "b"))
+        inner = rnd.choice(_LABEL_TEXTS) + (
+            f"<i>{rnd.choice(_LABEL_TEXTS)}</i>" if rnd.random() < 0.3 else ""
+        )
+        parts.append(f"<{tag}>{inner}" + ("" if rnd.random() < 0.4 else f"</{tag}>"))
+    html = f"<html><head><title>t</title></head><body>{''.join(parts)}</body></html>"
+    return FetchedPage("http://app.test/", "/", 200, {}, "text/html", html, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_count_labels_and_range_lines_are_those_each_element_reads_alone(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(200):
+        p = _random_counts_page(rnd)
+        assert _innermost(p, parse_count) == _innermost_as_defined(p.document, parse_count)
+        assert _innermost(p, parse_range) == _innermost_as_defined(p.document, parse_range)
