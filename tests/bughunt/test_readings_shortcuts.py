@@ -4,6 +4,8 @@ plain definition it replaces answers, tested on random input against that defini
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -61,7 +63,7 @@ def test_the_targets_of_a_page_are_those_the_plain_walk_finds(seed: int) -> None
         assert targets(doc) == _targets_as_defined(doc)
 
 
-def _innermost_as_defined(doc: Node, parse) -> list:  # type: ignore[no-untyped-def]
+def _innermost_as_defined(doc: Node, parse: Callable[[str], tuple[Any, ...] | None]) -> list[Any]:
     """Count labels and range lines as every element's own `short_text` reads them."""
     found = []
     for node in doc.iter():
