@@ -201,23 +201,28 @@ def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
 def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]) -> list[Any]:
     """Every element whose short text `parse` reads and none of whose child elements' texts it reads
     (the label itself, not its wrappers), with what `parse` read."""
-    order, words = page.derived(_page_words)
+    numbered, words = page.derived(_page_words)
     found = []
-    for node in order:
-        if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
-            continue
-        text = " ".join(own)
-        parsed = parse(text) if _DIGIT.search(text) else None  # every form read holds a number
+    for node, text in numbered:
+        parsed = parse(text)
         if parsed and not any(parse(_text(c, words)) for c in node.elements):
             found.append((node, *parsed))
     return found
 
 
-def _page_words(page: FetchedPage) -> tuple[list[Node], dict[int, list[str] | None]]:
-    """The document's elements and their short texts' words, read once for count labels and range
-    lines alike."""
-    order = list(page.document.iter())
-    return order, _short_words(order)
+def _page_words(page: FetchedPage) -> tuple[list[tuple[Node, str]], dict[int, list[str] | None]]:
+    """The elements that may be labels (in document order, with their short texts) and every
+    element's short text's words, read once for count labels and range lines alike: a label's
+    text holds a number, as every form either reads does."""
+    words = _short_words(list(page.document.iter()))
+    numbered = []
+    for node in page.document.iter():
+        if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
+            continue
+        text = " ".join(own)
+        if _DIGIT.search(text):
+            numbered.append((node, text))
+    return numbered, words
 
 
 def _short_words(order: list[Node]) -> dict[int, list[str] | None]:

@@ -383,12 +383,20 @@ def targets(doc: Node) -> list[tuple[Node, str]]:
     element (nodes hash by identity; read-only for callers): several oracles ask for one page's."""
     out = []
     for node in doc.iter():
-        if node.tag not in ("a", "link", "button", "li", "span", "div", "option"):
+        attrs = node.attrs
+        # most elements: no attribute, or not one of these tags (a loop per element, not a generator)
+        if not attrs or node.tag not in _TARGET_TAGS:
             continue
-        href = next((node.get(a) for a in _URL_ATTRS if node.get(a)), "")
-        if href and (node.tag in ("a", "link") or not node.get("href")):
-            out.append((node, href))
+        for name in _URL_ATTRS:
+            href = attrs.get(name)
+            if href:
+                if node.tag in ("a", "link") or not attrs.get("href"):
+                    out.append((node, href))
+                break
     return out
+
+
+_TARGET_TAGS = frozenset(("a", "link", "button", "li", "span", "div", "option"))
 
 
 def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:

@@ -259,3 +259,50 @@ def test_an_elements_short_text_is_read_once_and_a_long_one_each_time():
     long = root.find_all("p")[0]
     assert len(long.text()) > KEPT_TEXT_CHARS and long._text is None
     assert root.find_all("li")[0].text() == "Post one"
+
+
+def _scanned(text: str) -> str:
+    """What `_bounded_nesting` answered before its shortcut: the text as sent unless the scan of
+    every tag finds it nesting past the cap."""
+    from bughunt import dom
+
+    depth = deepest = 0
+    for closing, name, selfclosing in dom._TAG.findall(text):
+        if closing:
+            depth = max(0, depth - 1)
+        elif not selfclosing and name.lower() not in dom._VOID:
+            depth += 1
+            deepest = max(deepest, depth)
+    return text if deepest <= dom.MAX_SOURCE_NESTING else "rewritten"
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1, 2])
+def test_a_page_that_cannot_nest_past_the_cap_is_parsed_as_sent_without_the_scan(extra, monkeypatch):
+    from bughunt import dom
+
+    n = dom.MAX_SOURCE_NESTING + extra
+    deep = "<div>" * n + "x" + "</div>" * n
+    flat = "<p>a</p><!-- c --><br>" * n + "<" * 3  # many tags, none deep; lone brackets in text
+    for body in (deep, flat):
+        bounded = dom._bounded_nesting(body)
+        assert (bounded == body) == (_scanned(body) == body), (extra, body[:40])
+    # the shortcut is taken only where the count proves it: one `<` fewer than the cap needs no scan
+    scans: list[str] = []
+    monkeypatch.setattr(dom, "_TAG", _Spy(dom._TAG, scans))
+    dom._bounded_nesting("<div>" * dom.MAX_SOURCE_NESTING + "</div>" * dom.MAX_SOURCE_NESTING)
+    assert scans == []
+    dom._bounded_nesting("<div>" * (dom.MAX_SOURCE_NESTING + 1))
+    assert scans[:1] == ["findall"]  # one more: scanned (and rewritten)
+
+
+class _Spy:
+    def __init__(self, pattern, calls: list[str]) -> None:
+        self.pattern, self.calls = pattern, calls
+
+    def findall(self, text: str):
+        self.calls.append("findall")
+        return self.pattern.findall(text)
+
+    def finditer(self, text: str):
+        self.calls.append("finditer")
+        return self.pattern.finditer(text)
