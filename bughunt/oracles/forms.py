@@ -434,6 +434,16 @@ def _in_furniture(node: Node) -> bool:
     return any(a.tag in _FURNITURE for a in node.ancestors())
 
 
+_CONTROLS = frozenset({"form", "input", "select", "textarea"})
+
+
+def _holds_controls(node: Node) -> bool:
+    """Whether an element holds a form's controls (a `filter-box` around a search form and its menu of
+    preset filters, a `comment-form` wrapper): its words are the controls' labels and menus, not a
+    value the page shows for the field it is named after."""
+    return any(d.tag in _CONTROLS for d in node.iter() if d is not node)
+
+
 def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelled_only: bool = False) -> str:
     """The value a resource page shows for a field with these keys, or "". In a record's item of a
     list (`record_item`) an element named for the field shows its own words, not its links' (a row's
@@ -456,6 +466,7 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
             not labelled_only
             and any(key(n) in keys for n in names if key(n))
             and key(node.short_text(LABEL_CHARS) or "") not in keys
+            and not _holds_controls(node)
         ):
             if node.tag == "meta":
                 value = node.get("content")
