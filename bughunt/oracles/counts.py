@@ -341,14 +341,24 @@ def _boxed(box: Node) -> list[Node] | None:
 
 def _unwrapped(node: Node) -> Node:
     """The list inside wrappers that hold nothing else (`div.scroll > table`): the element a label
-    precedes may be a box for its list rather than the list."""
-    while (
-        node.tag not in ("ul", "ol", "table")
-        and len(node.elements) == 1
-        and not any(isinstance(c, str) and c.strip() for c in node.children)
+    precedes may be a box for its list rather than the list. What a wrapper holds unseen does not
+    count (`form > input[type=hidden] + table`: a form around a table for its rows' actions carries
+    its CSRF token beside it)."""
+    while node.tag not in ("ul", "ol", "table") and not any(
+        isinstance(c, str) and c.strip() for c in node.children
     ):
-        node = node.elements[0]
+        shown = [e for e in node.elements if not _unseen(e)]
+        if len(shown) != 1:
+            break
+        node = shown[0]
     return node
+
+
+def _unseen(node: Node) -> bool:
+    """An element a page never shows: a hidden input, a script, a template."""
+    if node.tag == "input":
+        return (node.get("type") or "").lower() == "hidden"
+    return node.tag in ("script", "template", "style")
 
 
 def _run(following: list[Node]) -> list[Node] | None:
