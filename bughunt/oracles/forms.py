@@ -430,8 +430,15 @@ def _naming_item(doc: Node, items: dict[int, Node], form_url: str) -> Node | Non
     return None
 
 
-def _in_furniture(node: Node) -> bool:
-    return any(a.tag in _FURNITURE for a in node.ancestors())
+def _in_furniture(node: Node, scope: Node | None = None) -> bool:
+    """Inside a menu, header, footer or form — below `scope`: a record's item of a list held in a form
+    for bulk actions (a checkbox a row) is inside that form, and its values are the record's."""
+    for a in node.ancestors():
+        if a is scope:
+            return False
+        if a.tag in _FURNITURE:
+            return True
+    return False
 
 
 _CONTROLS = frozenset({"form", "input", "select", "textarea"})
@@ -457,7 +464,7 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
     for node in doc.iter():
         # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
         # tabs over a wiki page), not furniture shared with other pages.
-        if node.tag != "h1" and (node.tag in _FURNITURE or _in_furniture(node)):
+        if node.tag != "h1" and (node.tag in _FURNITURE or _in_furniture(node, doc)):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name") if node.get(a)]
         # an id is read like the class list: `article-title` names the title
@@ -725,16 +732,16 @@ def _resources(
     (`record_scope`): those the form or its URL names (the whole page), else — none answering — the
     one of the pages linking to it that shows most of its filled values."""
     answered = False
+    chosen = _chosen_labels(form, page.document)
     for url in resource_urls(form, page, config):
         if (resource := _fetched(fetch, url)) is not None:
             answered = True
-            yield resource, resource.document
+            yield resource, _record_part(resource, page.url, fields, chosen)
     if answered:
         return
     if (inline := _inline_record(form, page, fields)) is not None:
         yield page, inline
         return
-    chosen = _chosen_labels(form, page.document)
     if _posts_to_itself(form, page) and _shows_record(page, page.document, fields, chosen) >= MIN_OWN_SHOWN:
         yield page, page.document
         return
@@ -751,6 +758,21 @@ def _resources(
         if best is not None:
             yield best[1], best[2]
             return
+
+
+def _record_part(
+    resource: FetchedPage,
+    form_url: str,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    chosen: tuple[str, ...],
+) -> Node:
+    """The part of a page the form names (its "Cancel" back to the list it was opened from) to compare:
+    the list item holding the record's link to this form when that item shows some of the form's filled
+    values (the record's row among others'), else the whole page (the record's own page)."""
+    scope = record_scope(resource, form_url)
+    if scope is not resource.document and _shows_record(resource, scope, fields, chosen):
+        return scope
+    return resource.document
 
 
 MIN_OWN_SHOWN = 2
