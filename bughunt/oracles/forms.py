@@ -27,6 +27,7 @@ the login the form holds drops it (`account_name`). At most `OracleConfig.max_fo
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
@@ -118,7 +119,13 @@ def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str], bool]
             if k and key(k)
         }
         out.append((node, name, value.strip(), keys, visible))
-    return out
+    # A key several fields share names none of them: a split date and time widget labels each of its
+    # parts "Date:" and "Time:" (`date_added_0`, `date_accessed_0`), and a page's `field-date_added`
+    # cell would read as the value of every date the form has.
+    shared = Counter(k for *_, keys, _v in out for k in keys)
+    return [
+        (node, name, value, {k for k in keys if shared[k] == 1}, vis) for node, name, value, keys, vis in out
+    ]
 
 
 def _route_path(url: str) -> str:
