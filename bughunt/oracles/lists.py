@@ -29,7 +29,7 @@ _HEADING_TAGS = frozenset(_HEADINGS)
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 # a pager's control for the page after the first: "2", "Next", "›", "下一页"
 _SECOND_PAGE_TEXT = re.compile(
-    r"^\s*(?:2|(?:go\s+to\s+(?:the\s+)?)?next(?:\s*page)?|[›»>]|下一页)\s*[›»>]{0,2}\s*$", re.I
+    r"^\s*(?:2|(?:go\s+to\s+(?:the\s+)?)?next(?:\s*page)?|[›»>→]|下一页)\s*[›»>→]{0,2}\s*$", re.I
 )
 # an accessible pager's button says which page it opens ("Go to next page", "Previous page", "Page 3")
 _PAGE_CONTROL_TEXT = re.compile(
