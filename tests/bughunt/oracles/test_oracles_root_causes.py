@@ -263,3 +263,21 @@ def test_one_list_template_paged_wrong_under_two_views_of_one_collection_is_one_
     assert joined.fingerprint == mine.fingerprint and joined.route == "/marks/shared?page=2"
     # another collection's list drawn alike may be paged by other code: another bug
     assert same_root_cause([people], [as_bug(mine)]) == [people]
+
+
+# -- one view at its pretty address and at its query-routed one -------------------------------------------
+
+
+def miscount(path: str) -> Finding:
+    rows = "".join(f'<li class="task"><a href="/task/{n}">Task {n} of the plan</a></li>' for n in range(1, 5))
+    [found] = check_count_mismatch(page(path, f'<main><h2>5 tasks</h2><ul class="tasks">{rows}</ul></main>'))
+    return found
+
+
+def test_one_list_view_at_its_pretty_and_its_query_routed_address_is_one_bug():
+    pretty = miscount("/list/10")
+    routed = miscount("/?controller=TaskList&action=show&project_id=10&show_subtasks=1")
+    [joined] = same_root_cause([routed], [as_bug(pretty)])
+    assert joined.fingerprint == pretty.fingerprint
+    other = miscount("/?controller=TaskList&action=show&project_id=11")  # another project's list
+    assert same_root_cause([other], [as_bug(pretty)]) == [other]
