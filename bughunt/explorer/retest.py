@@ -57,12 +57,9 @@ def structure_changed(store: ExplorerStore, route: str, old_hash: str) -> int:
 
     hashes = store.visits.structure_hashes()
     shape = route_shape(route)
-    new_hash = hashes.get(route)
-    # A mate already showing the new structure was re-tested under it: marking it due again made two
-    # instances of one template re-test each other in turn for the rest of the session.
     mates = [
         r for r, h in hashes.items()
-        if r != route and (h == old_hash or route_shape(r) == shape) and (new_hash is None or h != new_hash)
+        if r != route and (h == old_hash or route_shape(r) == shape)
     ]  # fmt: skip
     for r in mates:
         store.visits.mark_route_for_retest(r)
@@ -95,7 +92,11 @@ def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> tu
     table = store.link_table.all()
     here = [r for r in table.get(position, []) if r in followable]
     others = due - {position}
-    step = step_toward_nearest_unknown(position, here, DueView(table, others)) if others else None
+    step = (
+        step_toward_nearest_unknown(position, here, DueView(table, others, store.visits.is_visited))
+        if others
+        else None
+    )
     if step is None and position in due:
         return position, dropped  # reload the page we stand on
     return step, dropped

@@ -50,21 +50,24 @@ class NoLinksView:
 class DueView:
     """Remembered links, with the pages due for retest looking unknown: the nearest one is the goal.
 
-    Every other page is known, whether the table has its links or not: a visited page that offers no
-    links (a dialog's content served as a fragment) read as unknown was the walk's goal again after
-    every fetch — a fragment does not move the explorer, so the walk stepped onto the same dialog on
-    every click left; and a link not visited yet read as unknown made the walk a walk to new pages,
-    one of them a toggle re-drawn with a fresh request token on every load (`?show=1&csrf_token=…`),
-    new each time, taken on every click left."""
+    A page is known when it has links in the table or was `visited`: a visited page that offers no
+    links (a dialog's content served as a fragment, a page with nothing to click) has no row, and read
+    as unknown it was the walk's goal again after every fetch — a fragment does not move the explorer,
+    so the walk stepped onto the same dialog on every click left."""
 
-    __slots__ = ("table", "due")
+    __slots__ = ("table", "due", "visited")
 
-    def __init__(self, table: dict[str, list[str]], due: set[str]) -> None:
+    def __init__(
+        self, table: dict[str, list[str]], due: set[str], visited: Callable[[str], bool] = lambda _: False
+    ) -> None:
         self.table = table
         self.due = due
+        self.visited = visited
 
     def __contains__(self, node: object) -> bool:
-        return node not in self.due
+        if node in self.due:
+            return False
+        return node in self.table or (isinstance(node, str) and self.visited(node))
 
     def links(self, node: str) -> Sequence[str]:
         return self.table.get(node, ())

@@ -1,6 +1,4 @@
-"""A re-test walk heads for the pages due, once each: not for pages it has already seen that simply link
-nowhere, nor for links it has not visited (a toggle re-drawn with a fresh request token is a new link
-each time), nor back to a template mate that already shows the new structure.
+"""A re-test walk heads for the pages due, not for pages it has already seen that simply link nowhere.
 
 The walk steps toward the nearest page that looks unknown; a visited page that offers no links (a dialog's
 content opened as a fragment, a page with nothing to click) has no row in the link table, and was taken
@@ -9,7 +7,6 @@ again on every click left (a project manager's notifications dialog: 40 of 100 c
 
 from __future__ import annotations
 
-import secrets
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,9 +39,6 @@ class _Site(QuietHandler):
             self.reply(404, "", "text/plain")
             return
         links = "".join(f'<a href="{h}">{h.strip("/") or "home"}</a>' for h in PAGES[path])
-        if path.startswith("/item/"):
-            # a switch of the item's view, drawn with a fresh request token on every load
-            links += f'<a href="{path}?details=1&csrf_token={secrets.token_hex(16)}">details</a>'
         extra = "<aside><form><input name=q></form></aside>" if type(self).layout == "new" else ""
         self.reply(
             200, f"<html><head><title>{path}</title></head><body><main>{links}</main>{extra}</body></html>"
@@ -83,20 +77,3 @@ def test_a_retest_walk_does_not_step_onto_a_visited_page_without_links(tmp_path:
     fetched = Counter(r.route for r in second)
     assert retested & {"/item/1", "/item/2"}, "the pages due were re-tested"
     assert fetched["/note"] <= 1, f"the dialog was fetched again and again: {fetched}"
-
-
-def test_a_retest_walk_re_tests_each_page_once_and_no_fresh_token_link(tmp_path: Path) -> None:
-    with _serving("old") as url:
-        _run(url, tmp_path / "s", budget=20)
-    with _serving("new") as url:
-        _run(url, tmp_path / "s", budget=12)
-    store = ExplorerStore(tmp_path / "s")
-    try:
-        second = [r for r in store.history.steps() if r.session_id == 2]
-    finally:
-        store.close()
-    retested = Counter(r.route for r in second if r.retest)
-    # two items of one template showing the new structure do not make each other due in turn
-    assert max(retested.values()) == 1, retested
-    fresh = [r.route for r in second if r.retest and "csrf_token" in r.route]
-    assert len(fresh) <= 1, f"the walk took fresh-token links: {fresh}"
