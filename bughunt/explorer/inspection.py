@@ -90,6 +90,10 @@ page), one control drawn by one template (a list's Delete button on every model'
 (the same fields) dropping the same values (an editor and a section editor rendering one form)."""
 _SEEN = ("error_key", "fields_key", "shown", "listed")
 """Facts that say what a finding saw: two views of one record join only when they saw the same."""
+_ONE_COLLECTION = ("list_key",)
+"""Facts that are one root cause on two views of one collection (`/marks?page=2`, `/marks/shared?page=3`:
+routes under one first path segment): one list template (its place on the page and its items' look)
+paged wrong under each view — the views share the code that slices the list."""
 
 
 def same_root_cause(
@@ -137,7 +141,11 @@ def _stored_facts(bug: Bug) -> dict[str, object]:
 
 
 def _facts(evidence: Mapping[str, object]) -> dict[str, object]:
-    return {k: v for k, v in evidence.items() if k in (*_ANY_ROUTE, *_SEEN) and not isinstance(v, str)}
+    return {
+        k: v
+        for k, v in evidence.items()
+        if k in (*_ANY_ROUTE, *_SEEN, *_ONE_COLLECTION) and not isinstance(v, str)
+    }
 
 
 def _join(f: Finding, known: Sequence[_Known]) -> tuple[_Known, str] | None:
@@ -148,6 +156,10 @@ def _join(f: Finding, known: Sequence[_Known]) -> tuple[_Known, str] | None:
         if k.kind != f.kind or k.fingerprint == f.fingerprint or normalise_message(k.message) != message:
             continue
         if any(mine.get(key) is not None and mine.get(key) == k.facts.get(key) for key in _ANY_ROUTE):
+            return k, f.shape
+        if any(
+            mine.get(key) is not None and mine.get(key) == k.facts.get(key) for key in _ONE_COLLECTION
+        ) and any(_one_collection(route, f.route) for route in k.routes):
             return k, f.shape
         error, theirs = mine.get("error_key"), k.facts.get("error_key")
         same_error = error is None or theirs is None or error == theirs
@@ -161,6 +173,13 @@ def _join(f: Finding, known: Sequence[_Known]) -> tuple[_Known, str] | None:
             if saw_the_same and same_record(route, f.route):
                 return k, f.shape
     return None
+
+
+def _one_collection(a: str, b: str) -> bool:
+    """Whether two routes are views of one collection: the same first path segment (`/marks`,
+    `/marks/shared`, `/marks/archived`)."""
+    first_a = a.partition("?")[0].strip("/").split("/")[0]
+    return bool(first_a) and first_a == b.partition("?")[0].strip("/").split("/")[0]
 
 
 def _one_template(f: Finding, route: str) -> str | None:

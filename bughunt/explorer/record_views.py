@@ -13,9 +13,16 @@ error, the same dropped fields, the same count over the same number of items).""
 
 from __future__ import annotations
 
+import re
+from urllib.parse import parse_qsl
+
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
+from bughunt.sim.planner import front_controller
 
 from .tree_views import page_path
+
+_ID_KEY = re.compile(r"(?:[a-z]+[_-])?id", re.I)
+"""A query key naming a record by its identifier: `id`, `project_id`, `task-id`."""
 
 
 def _plain(segment: str) -> bool:
@@ -36,6 +43,8 @@ def same_record(a: str, b: str) -> bool:
     path_a, path_b = a.partition("?")[0], b.partition("?")[0]
     if path_a == path_b:
         return False
+    if _routed_twin(a, b) or _routed_twin(b, a):
+        return True
     tree_a, tree_b = page_path(path_a), page_path(path_b)
     if tree_a is not None or tree_b is not None:
         return tree_a == tree_b
@@ -53,3 +62,18 @@ def same_record(a: str, b: str) -> bool:
         and _plain(parts_b[at - 1])
         and parts_a[at + 1 :] == parts_b[at + 1 :]
     )
+
+
+def _routed_twin(pretty: str, routed: str) -> bool:
+    """Whether `routed` is the query-routed address of the record `pretty` names: an app that routes
+    some pages by path and the rest by query (`/list/10` and `/?controller=…&project_id=10`, one list
+    view at two addresses) names the record under one identifier key, with the path's identifier."""
+    path, _, query = routed.partition("?")
+    if not query or not front_controller(path):
+        return False
+    parts = pretty.partition("?")[0].rstrip("/").split("/")
+    at = _last_identifier(parts)
+    if at is None:
+        return False
+    ids = [v for k, v in parse_qsl(query, keep_blank_values=True) if _ID_KEY.fullmatch(k)]
+    return ids == [parts[at]]

@@ -92,7 +92,11 @@ def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> tu
     table = store.link_table.all()
     here = [r for r in table.get(position, []) if r in followable]
     others = due - {position}
-    step = step_toward_nearest_unknown(position, here, DueView(table, others)) if others else None
+    step = (
+        step_toward_nearest_unknown(position, here, DueView(table, others, store.visits.is_visited))
+        if others
+        else None
+    )
     if step is None and position in due:
         return position, dropped  # reload the page we stand on
     return step, dropped

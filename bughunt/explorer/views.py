@@ -48,16 +48,26 @@ class NoLinksView:
 
 
 class DueView:
-    """Remembered links, with the pages due for retest looking unknown: the nearest one is the goal."""
+    """Remembered links, with the pages due for retest looking unknown: the nearest one is the goal.
 
-    __slots__ = ("table", "due")
+    A page is known when it has links in the table or was `visited`: a visited page that offers no
+    links (a dialog's content served as a fragment, a page with nothing to click) has no row, and read
+    as unknown it was the walk's goal again after every fetch — a fragment does not move the explorer,
+    so the walk stepped onto the same dialog on every click left."""
 
-    def __init__(self, table: dict[str, list[str]], due: set[str]) -> None:
+    __slots__ = ("table", "due", "visited")
+
+    def __init__(
+        self, table: dict[str, list[str]], due: set[str], visited: Callable[[str], bool] = lambda _: False
+    ) -> None:
         self.table = table
         self.due = due
+        self.visited = visited
 
     def __contains__(self, node: object) -> bool:
-        return node in self.table and node not in self.due
+        if node in self.due:
+            return False
+        return node in self.table or (isinstance(node, str) and self.visited(node))
 
     def links(self, node: str) -> Sequence[str]:
         return self.table.get(node, ())

@@ -168,6 +168,8 @@ def unlabelled_values(
         block.text
         for block in shown[start + 1 : min(after)]
         if _content_like(block)
+        # a line labelling itself ("Swimlane: Default") is another field's value, as after the last one
+        and not _SELF_LABELLED.match(block.text)
         and _norm(block.text) not in furniture
         and not any(holds(v, block) for v in values if v)
     ]

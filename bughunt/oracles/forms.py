@@ -27,6 +27,7 @@ the login the form holds drops it (`account_name`). At most `OracleConfig.max_fo
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
@@ -118,7 +119,13 @@ def _fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str], bool]
             if k and key(k)
         }
         out.append((node, name, value.strip(), keys, visible))
-    return out
+    # A key several fields share names none of them: a split date and time widget labels each of its
+    # parts "Date:" and "Time:" (`date_added_0`, `date_accessed_0`), and a page's `field-date_added`
+    # cell would read as the value of every date the form has.
+    shared = Counter(k for *_, keys, _v in out for k in keys)
+    return [
+        (node, name, value, {k for k in keys if shared[k] == 1}, vis) for node, name, value, keys, vis in out
+    ]
 
 
 def _route_path(url: str) -> str:
@@ -430,8 +437,25 @@ def _naming_item(doc: Node, items: dict[int, Node], form_url: str) -> Node | Non
     return None
 
 
-def _in_furniture(node: Node) -> bool:
-    return any(a.tag in _FURNITURE for a in node.ancestors())
+def _in_furniture(node: Node, scope: Node | None = None) -> bool:
+    """Inside a menu, header, footer or form — below `scope`: a record's item of a list held in a form
+    for bulk actions (a checkbox a row) is inside that form, and its values are the record's."""
+    for a in node.ancestors():
+        if a is scope:
+            return False
+        if a.tag in _FURNITURE:
+            return True
+    return False
+
+
+_CONTROLS = frozenset({"form", "input", "select", "textarea"})
+
+
+def _holds_controls(node: Node) -> bool:
+    """Whether an element holds a form's controls (a `filter-box` around a search form and its menu of
+    preset filters, a `comment-form` wrapper): its words are the controls' labels and menus, not a
+    value the page shows for the field it is named after."""
+    return any(d.tag in _CONTROLS for d in node.iter() if d is not node)
 
 
 def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelled_only: bool = False) -> str:
@@ -447,7 +471,7 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
     for node in doc.iter():
         # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
         # tabs over a wiki page), not furniture shared with other pages.
-        if node.tag != "h1" and (node.tag in _FURNITURE or _in_furniture(node)):
+        if node.tag != "h1" and (node.tag in _FURNITURE or _in_furniture(node, doc)):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name") if node.get(a)]
         # an id is read like the class list: `article-title` names the title
@@ -456,6 +480,7 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
             not labelled_only
             and any(key(n) in keys for n in names if key(n))
             and key(node.short_text(LABEL_CHARS) or "") not in keys
+            and not _holds_controls(node)
         ):
             if node.tag == "meta":
                 value = node.get("content")
@@ -714,16 +739,16 @@ def _resources(
     (`record_scope`): those the form or its URL names (the whole page), else — none answering — the
     one of the pages linking to it that shows most of its filled values."""
     answered = False
+    chosen = _chosen_labels(form, page.document)
     for url in resource_urls(form, page, config):
         if (resource := _fetched(fetch, url)) is not None:
             answered = True
-            yield resource, resource.document
+            yield resource, _record_part(resource, page.url, fields, chosen)
     if answered:
         return
     if (inline := _inline_record(form, page, fields)) is not None:
         yield page, inline
         return
-    chosen = _chosen_labels(form, page.document)
     if _posts_to_itself(form, page) and _shows_record(page, page.document, fields, chosen) >= MIN_OWN_SHOWN:
         yield page, page.document
         return
@@ -740,6 +765,21 @@ def _resources(
         if best is not None:
             yield best[1], best[2]
             return
+
+
+def _record_part(
+    resource: FetchedPage,
+    form_url: str,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    chosen: tuple[str, ...],
+) -> Node:
+    """The part of a page the form names (its "Cancel" back to the list it was opened from) to compare:
+    the list item holding the record's link to this form when that item shows some of the form's filled
+    values (the record's row among others'), else the whole page (the record's own page)."""
+    scope = record_scope(resource, form_url)
+    if scope is not resource.document and _shows_record(resource, scope, fields, chosen):
+        return scope
+    return resource.document
 
 
 MIN_OWN_SHOWN = 2

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
-from bughunt.oracles.reading import KEPT, list_page_key, named_page, numbered_page_of, resolve
+from bughunt.oracles.reading import KEPT, is_page_key, list_page_key, named_page, numbered_page_of, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of
 
@@ -29,7 +29,7 @@ _HEADING_TAGS = frozenset(_HEADINGS)
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 # a pager's control for the page after the first: "2", "Next", "›", "下一页"
 _SECOND_PAGE_TEXT = re.compile(
-    r"^\s*(?:2|(?:go\s+to\s+(?:the\s+)?)?next(?:\s*page)?|[›»>]|下一页)\s*[›»>]{0,2}\s*$", re.I
+    r"^\s*(?:2|(?:go\s+to\s+(?:the\s+)?)?next(?:\s*page)?|[›»>→]|下一页)\s*[›»>→]{0,2}\s*$", re.I
 )
 # an accessible pager's button says which page it opens ("Go to next page", "Previous page", "Page 3")
 _PAGE_CONTROL_TEXT = re.compile(
@@ -353,13 +353,17 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
     repeated = Counter(f.label for f in facts)
     texts: Counter[str] | None = None
     linked_tables: dict[int, bool] = {}
+    permalinks = [_permalink(f, [(a, u) for a, u in f.links if shared[u] == 1]) for f in facts]
+    # A permalink that keeps the list's page number (`?page=2&details=46`: a details panel opened over
+    # the page it was clicked on) names the same item on every page: the number is not the item's.
+    paged = [_without_page_number(u) if u else u for u in permalinks]
+    bare_count = Counter(paged)
     out: list[set[str]] = []
-    for f in facts:
-        url = _permalink(f, [(a, u) for a, u in f.links if shared[u] == 1])
+    for f, url, bare in zip(facts, permalinks, paged, strict=True):
         if f.control_only:
             out.append(set())  # a "Load more" row: the list's control, not one of its items
         elif url:
-            out.append({"href:" + url})
+            out.append({"href:" + (bare if bare and bare_count[bare] == 1 else url)})
         elif _details_row(f, linked_tables):
             out.append(set())
         elif f.label and not label_like(f.label) and repeated[f.label] == 1:
@@ -372,6 +376,19 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
         else:
             out.append(set())
     return out
+
+
+def _without_page_number(url: str) -> str:
+    """`url` without its page-number parameters (`is_page_key`), in the order the rest came."""
+    head, sep, query = url.partition("?")
+    if not sep:
+        return url
+    query, hash_, fragment = query.partition("#")
+    pairs = query.split("&")
+    kept = [p for p in pairs if not is_page_key(p.partition("=")[0])]
+    if len(kept) == len(pairs):
+        return url
+    return head + ("?" + "&".join(kept) if kept else "") + hash_ + fragment
 
 
 _URL_ATTRS = ("href", "hx-get", "data-hx-get", "data-href", "data-url")

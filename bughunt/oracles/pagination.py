@@ -53,6 +53,7 @@ from bughunt.oracles.lists import (
     targets,
 )
 from bughunt.oracles.reading import KEPT, is_offset_key, is_page_key, page_param, page_value, resolve
+from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import same_origin
 
@@ -423,6 +424,15 @@ def _repeats(page: FetchedPage, names: list[str], previous_url: str, key: str) -
         "duplicate_pagination",
         page.route,
         "paginated list repeats items from its previous page",
-        evidence(page, names[0], previous_url=previous_url, repeated=quoted(names), list=key),
+        # `list_key`: where the list sits and what its items look like, as a number (no page text in
+        # memory): one list template paged wrong under two views of one collection is one root cause
+        evidence(
+            page,
+            names[0],
+            previous_url=previous_url,
+            repeated=quoted(names),
+            list=key,
+            list_key=error_key(key),
+        ),
         shape=page_shape(page),
     )

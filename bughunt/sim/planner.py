@@ -950,9 +950,16 @@ def _pairs(query: str) -> list[tuple[str, str]]:
     return [(k, v) for k, _, v in (p.partition("=") for p in query.split("&") if p)]
 
 
+_TOKEN_KEY = re.compile(r"csrf|xsrf|token|nonce|authenticity", re.I)
+"""A query key carrying a request token (`csrf_token`, `authenticity_token`, `_nonce`): a site draws it
+afresh on every load, so one link has a new address each time the page is shown."""
+
+
 def _query_key(route: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A route's path and its query parameters in order, a request token's value masked: a toggle
+    re-drawn with a fresh token (`?show=1&csrf_token=<new>`) is the page seen again."""
     path, _, query = route.partition("?")
-    return path, tuple(sorted(_pairs(query)))
+    return path, tuple(sorted((k, "<token>" if _TOKEN_KEY.search(k) else v) for k, v in _pairs(query)))
 
 
 @lru_cache(maxsize=ROUTE_SHAPES_CACHED)

@@ -33,3 +33,9 @@ def test_a_next_page_the_urls_show_and_other_links_are_left_alone():
     assert _facts("/ticket", '<a href="/ticket?page=2">Next</a>').next_pages == set()
     # a "next" link to a page that names no later page of a list (the next article) is no pager
     assert _facts("/", '<a href="/ticket3">next &gt;&gt;</a>').next_pages == set()
+
+
+def test_a_next_link_drawn_with_an_arrow_is_the_way_on():
+    # a list shown at a pretty address whose pager links the query-routed address (`?controller=…`)
+    facts = _facts("/projects", '<a href="/?controller=Projects&amp;action=show&amp;page=2">Next &rarr;</a>')
+    assert facts.next_pages == {"/?controller=Projects&action=show&page=2"}

@@ -11,7 +11,7 @@ from bughunt.explorer.record_views import same_record
 from bughunt.explorer.store import Bug
 from bughunt.explorer.tree_views import tree_template
 from bughunt.fingerprint import route_shape
-from bughunt.oracles import Finding
+from bughunt.oracles import ORACLES, Finding
 from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.destructive import check_unconfirmed_destructive
 from bughunt.oracles.forms import check_form_drops_value
@@ -231,3 +231,53 @@ def test_records_named_by_class_and_number_in_one_word_are_one_template():
     assert route_shape("/msg3") != route_shape("/issue3")  # another class is another template
     for word in ("/v2", "/h1", "/2fa", "/k2p9"):
         assert route_shape(word) == word
+
+
+# -- one list template paged wrong under two views of one collection ------------------------------------
+
+
+def _marks(path: str, number: int, first: int, numbered: bool = False) -> FetchedPage:
+    items = "".join(
+        f'<li class="mark"><a href="https://site{n}.example/">Site {n} reading list</a>'
+        f'<div class="actions"><a href="{path}?details={n}">View</a></div></li>'
+        for n in range(first, first + 4)
+    )
+    pager = "".join(f'<li><a href="{path}?page={n}">{n}</a></li>' for n in (1, 2, 3) if n != number)
+    query = f"?page={number}" if number > 1 or numbered else ""
+    return page(
+        path + query, f'<main><ul class="marks">{items}</ul><ul class="pagination">{pager}</ul></main>'
+    )
+
+
+def repeated_item(path: str) -> Finding:
+    first, second = _marks(path, 1, 1), _marks(path, 2, 4)  # page 2 starts with page 1's last item
+    alias = _marks(path, 1, 1, numbered=True)  # the pager's link back to page 1
+    [found] = ORACLES["duplicate_pagination"](second, Fetcher(first, alias, second, missing=missing))
+    return found
+
+
+def test_one_list_template_paged_wrong_under_two_views_of_one_collection_is_one_bug():
+    mine, shared, people = repeated_item("/marks"), repeated_item("/marks/shared"), repeated_item("/people")
+    assert mine.fingerprint != shared.fingerprint  # alone, each page reads its own shape
+    [joined] = same_root_cause([shared], [as_bug(mine)])
+    assert joined.fingerprint == mine.fingerprint and joined.route == "/marks/shared?page=2"
+    # another collection's list drawn alike may be paged by other code: another bug
+    assert same_root_cause([people], [as_bug(mine)]) == [people]
+
+
+# -- one view at its pretty address and at its query-routed one -------------------------------------------
+
+
+def miscount(path: str) -> Finding:
+    rows = "".join(f'<li class="task"><a href="/task/{n}">Task {n} of the plan</a></li>' for n in range(1, 5))
+    [found] = check_count_mismatch(page(path, f'<main><h2>5 tasks</h2><ul class="tasks">{rows}</ul></main>'))
+    return found
+
+
+def test_one_list_view_at_its_pretty_and_its_query_routed_address_is_one_bug():
+    pretty = miscount("/list/10")
+    routed = miscount("/?controller=TaskList&action=show&project_id=10&show_subtasks=1")
+    [joined] = same_root_cause([routed], [as_bug(pretty)])
+    assert joined.fingerprint == pretty.fingerprint
+    other = miscount("/?controller=TaskList&action=show&project_id=11")  # another project's list
+    assert same_root_cause([other], [as_bug(pretty)]) == [other]

@@ -1,0 +1,76 @@
+"""A link that carries the page's CSRF token in its query (`?show_details=1&csrf_token=<fresh>`) is the
+same link on every load though its token is new each time: a list's "show details" / "hide details"
+toggle, re-drawn with a fresh token after each click, was taken again and again (a project tool's
+task list: 18 of 100 clicks flipping one switch). The planner reads a seen page's address with its
+token masked: the toggle is seen once each way, then the site's other pages come first."""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from pathlib import Path
+
+from bughunt.explorer.config import SessionConfig
+from bughunt.explorer.factory import make_policy
+from bughunt.explorer.http_engine import HttpEngine
+from bughunt.explorer.loop import Explorer
+from bughunt.explorer.store import ExplorerStore
+from bughunt.sim.planner import first_page_alias
+from tests.support.loopback import QuietHandler, serving
+
+ITEMS = 12
+
+
+class _Site(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802
+        path, _, query = self.path.partition("?")
+        token = secrets.token_hex(32)
+        if path == "/robots.txt":
+            self.reply(404, "", "text/plain")
+            return
+        if path == "/list":
+            shown = "show_details=1" in query
+            switch = "hide_details=1" if shown else "show_details=1"
+            rows = "".join(f'<li><a href="/item/{n}">Item {n}</a></li>' for n in range(1, ITEMS + 1))
+            body = (
+                f'<h1>Items</h1><a href="/list?action=show&{switch}&csrf_token={token}">toggle details</a>'
+                f'<ul class="items">{rows}</ul>'
+            )
+        elif path.startswith("/item/"):
+            n = path.rsplit("/", 1)[1]
+            body = f'<h1>Item {n}</h1><p>About item {n}.</p><a href="/list">Back to the list</a>'
+        elif path == "/":
+            body = '<h1>Home</h1><a href="/list">Items</a>'
+        else:
+            self.reply(404, "<h1>Not found</h1>")
+            return
+        self.reply(200, f"<html><head><title>{path}</title></head><body>{body}</body></html>")
+
+
+def test_a_link_seen_with_another_token_is_a_page_seen() -> None:
+    assert first_page_alias(
+        "/list?action=show&show_details=1&csrf_token=bbb",
+        [],
+        ["/list?action=show&show_details=1&csrf_token=aaa"],
+    )
+    assert not first_page_alias(
+        "/list?action=show&show_details=1&id=2", [], ["/list?action=show&show_details=1&id=1"]
+    )
+
+
+def test_a_toggle_redrawn_with_a_fresh_token_is_not_flipped_again_and_again(tmp_path: Path) -> None:
+    with serving(_Site) as url:
+        store = ExplorerStore(tmp_path / "s")
+        try:
+            with make_policy("planner", store=store) as policy:
+                engine = HttpEngine(url + "/", respect_robots=False)
+                Explorer(store, engine, policy, SessionConfig(budget=ITEMS + 3)).run()  # type: ignore[arg-type]
+            steps = store.history.steps()
+        finally:
+            store.close()
+    toggles = Counter(
+        "show" if "show_details" in s.route else "hide" for s in steps if "details=1" in s.route
+    )
+    items = {s.route for s in steps if s.route.startswith("/item/")}
+    assert max(toggles.values(), default=0) <= 1, toggles
+    assert len(items) == ITEMS, sorted(items)
