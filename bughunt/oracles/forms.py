@@ -47,7 +47,9 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.form_links import dropped_address
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
+from bughunt.oracles.form_records import showing_item
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
 from bughunt.oracles.reading import missing_value, resolve
 from bughunt.oracles.server_error import error_key, soft_not_found
@@ -636,11 +638,15 @@ def _dropped_by_position(
                 page_texts(sibling.document, base_url(sibling), sibling.url) if sibling else set()
             )
         text = next((t for t in texts if normalised(t) not in (template_texts or set())), "")
+        if text and node.get("type").lower() == "url" and not _ADDRESS.search(text):
+            continue  # an address field's value reads as an address: words beside it are another field's
         if text:
             out.append((name, text))
     return out
 
 
+_ADDRESS = re.compile(r"^\S+://\S+$|^[\w-]+(?:\.[\w-]+)+(?:/\S*)?$")
+"""Text that reads as an address (`https://…`, `example.org/page`)."""
 _TITLE_KEY = re.compile(r"(?<!sub)title$|^(?:subject|heading|headline)$")
 """A field's key (`key`: `pageTitle`, `post_title`, "Enter the page title") that names a record's title."""
 
@@ -714,10 +720,11 @@ def _resources(
     (`record_scope`): those the form or its URL names (the whole page), else — none answering — the
     one of the pages linking to it that shows most of its filled values."""
     answered = False
+    ident = _identifier(page.url)
     for url in resource_urls(form, page, config):
         if (resource := _fetched(fetch, url)) is not None:
             answered = True
-            yield resource, resource.document
+            yield resource, _listed_record(resource, page.url, ident)
     if answered:
         return
     if (inline := _inline_record(form, page, fields)) is not None:
@@ -735,11 +742,30 @@ def _resources(
             scope = record_scope(resource, page.url)
             if scope is resource.document and not _names_record(resource.document, page.url):
                 continue  # the list's other page, not the one holding this record (a pager's state)
+            if scope is resource.document and _record_id(page.url) is None:
+                # no item links to a form that names no record: the item showing its values is it
+                scope = (
+                    showing_item(
+                        resource.document, lambda item: _shows_record(resource, item, fields, chosen)
+                    )
+                    or scope
+                )
             if (n := _shows_record(resource, scope, fields, chosen)) and (best is None or n > best[0]):
                 best = (n, resource, scope)
         if best is not None:
             yield best[1], best[2]
             return
+
+
+def _listed_record(resource: FetchedPage, form_url: str, ident: str | None) -> Node:
+    """The part of a page the form names (its "Cancel" link) to compare: the whole page, unless the
+    form's URL names a record (`/bills/edit/288`) the page's URL does not and the page lists it — a
+    "Cancel" back to the list of bills, whose row linking to this form is the record (`record_scope`).
+    Read whole, the list's other rows (the next bill's description after this one's last field)
+    were taken for the values this record's empty fields dropped."""
+    if ident is None or ident in _segments(resource.url):
+        return resource.document
+    return record_scope(resource, form_url)
 
 
 MIN_OWN_SHOWN = 2
@@ -876,6 +902,8 @@ def check_form_drops_value(
                 )
                 if stored(text) and not _words(text) <= shown_in_form
             ]
+            if record_item:
+                dropped += dropped_address(fields, scope, base_url(resource), {n for n, _ in dropped})
             if dropped:
                 findings.append(_dropping(page, resource, fields, dropped))
             break  # the first resource page that answered is the one the form edits
