@@ -309,6 +309,15 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
             if node.tag == "a" and not any(a.tag == "form" for a in node.ancestors())
         ]
         rounds.append([u for u in own if u and same_origin(u, page.url) and not config.loaded(route_of(u))])
+    listing = _collection(page.url)
+    # A form that names no record (`/settings`) is not another record's: pages naming one
+    # (`/users/51`, another player's profile) come after the lists and pages that name none.
+    unnamed = listing is None and _record_id(page.url) is None
+
+    def rank(u: str) -> tuple[bool, bool, int]:
+        named = unnamed and any(segment_shape(seg) in IDENTIFIERS for seg in _segments(u))
+        return (_segments(u) != listing, named, -len(_segments(u)))
+
     out: list[list[str]] = []
     for urls in rounds:
         kept = [
@@ -317,8 +326,7 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
             if url != page.url and not _edit_like(url) and not destructive_action(url)
             and all(url not in done for done in out)
         ]  # fmt: skip
-        listing = _collection(page.url)
-        out.append(sorted(kept, key=lambda u: (_segments(u) != listing, -len(_segments(u))))[:MAX_REFERRERS])
+        out.append(sorted(kept, key=rank)[:MAX_REFERRERS])
     return out
 
 

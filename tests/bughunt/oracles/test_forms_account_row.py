@@ -4,7 +4,8 @@ Generic markup, no application's templates: `/settings` holds the signed-in acco
 e-mail, affiliation, web site) and every page's menu links to it; the list of accounts `/people`
 shows a row per account under column headers (name, web site, affiliation). No row links to the
 settings, so the list was read whole — the affiliation column's first value is another account's —
-and an affiliation the form left empty went unseen. The row showing the form's values is the record.
+and an affiliation the form left empty went unseen. The row showing the form's values is the record;
+other players' profiles (pages naming a record the form does not) come after the list.
 """
 
 from __future__ import annotations
@@ -60,9 +61,17 @@ def settings(affiliation: str) -> FetchedPage:
     return _page("/settings", f'<form method="post">{inputs}<button type="submit">Save</button></form>')
 
 
+def profile(n: int) -> FetchedPage:
+    name, site, aff = PEOPLE[n - 1]
+    return _page(f"/people/{n}", f"<h1>{name}</h1><p>{aff}</p>")
+
+
 def findings(affiliation: str) -> list[tuple[str, str]]:
-    config = OracleConfig(linked_from=lambda route: ["/people"], loaded=lambda route: True)
-    found = ORACLES["form_drops_value"](settings(affiliation), Recorder(people()), config)
+    # every page's menu links to the settings: other players' profiles, loaded first, and the list
+    linked = ["/people/1/followers", "/people/1", "/people/3", "/people"]
+    config = OracleConfig(linked_from=lambda route: linked, loaded=lambda route: True)
+    pages = [people(), profile(1), profile(3), _page("/people/1/followers", "<ul><li>cy</li></ul>")]
+    found = ORACLES["form_drops_value"](settings(affiliation), Recorder(*pages), config)
     return [(f.evidence["fields"], f.evidence["shown"]) for f in found]
 
 
