@@ -132,9 +132,14 @@ def _label(node: Node) -> str:
 
 def form_submission(form: Node, action_url: str) -> str:
     """The URL a GET `form` submits to with generated values: hidden and preset values as they are,
-    a sample word for empty text fields, the selected (else first) option of a select, checked boxes."""
+    a sample word for empty text fields, the selected (else first) option of a select, checked boxes.
+    A search form with filters beside its search box (dates, amounts, a second box) is sent as a
+    person searches: the first empty search box (`_search_box`) gets the sample word and the other
+    empty fields that are not required stay empty — every filter filled at once (a date range of one
+    day, "test" as a minimum amount) matches nothing, or is refused, and no list of results is seen."""
     pairs: list[tuple[str, str]] = []
     radios: set[str] = set()
+    box = _search_box(form)
     for field_node in form.iter():
         name = field_node.get("name")
         if not name or "disabled" in field_node.attrs or field_node is form:
@@ -150,6 +155,9 @@ def form_submission(form: Node, action_url: str) -> str:
                         radios.add(name)
                 continue
             value = field_node.get("value") if "value" in field_node.attrs else ""
+            if not value and box is not None and field_node is not box and "required" not in field_node.attrs:
+                pairs.append((name, ""))  # a filter beside the search box, left as it is
+                continue
             pairs.append((name, value or _SAMPLE_BY_TYPE.get(kind, "" if kind == "hidden" else SAMPLE_WORD)))
         elif field_node.tag == "select":
             chosen = selected_option(field_node)
@@ -159,6 +167,25 @@ def form_submission(form: Node, action_url: str) -> str:
             pairs.append((name, field_node.text() or SAMPLE_WORD))
     parts = urlsplit(action_url)
     return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urlencode(pairs), ""))
+
+
+def _search_box(form: Node) -> Node | None:
+    """The box a person types a search into, when the form has other fields to leave empty: its first
+    enabled plain text or search input — empty, or holding the search the results page shows again
+    (`?search=test` redrawn with `value="test"`: the next empty box is a filter, not the search) —
+    in a form with at least one more input a person would type into. None for a form of one box
+    (sent as before) or with no such box (every field of a filter form of dates and amounts is
+    filled, as before)."""
+    typed = [
+        n
+        for n in form.iter()
+        if n.tag == "input"
+        and n.get("name")
+        and "disabled" not in n.attrs
+        and n.get("type", "text").lower() in TEXT_INPUTS
+    ]
+    boxes = [n for n in typed if n.get("type", "text").lower() in ("", "text", "search")]
+    return boxes[0] if boxes and len(typed) > 1 else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -263,11 +263,16 @@ def parse_html(text: str) -> Node:
 # (hrefs, ids of items, text) changes with the data and is ignored.
 _STRUCTURAL_VALUES = ("id", "class", "role", "type", "name")
 _SKIP_STRUCTURE = frozenset(("script", "style", "template", "noscript"))
+_STATE_ATTRS = frozenset(("checked", "selected"))
+"""A form control's value, not its structure: which boxes of a record's form are ticked, which
+option is chosen. Hashed, every record of one edit form (a bill owed by two people, another by
+three) was a structure of its own and its template never saturated: all 48 of them were opened."""
 
 
 def structure_hash(root: Node) -> str:
     """A Crawljax-style digest of a tree: tags, attribute names and the values of id/class/role/type/name
-    (an id a framework generates as it renders changes from load to load: its name only).
+    (an id a framework generates as it renders changes from load to load: its name only; `checked`
+    and `selected`, a form's values, not at all).
 
     Text is ignored, and a node's children are deduplicated by their own digests (order kept), so a list
     of 5 items and the same list of 7 hash alike while a new section, form or error box changes it.
@@ -288,6 +293,7 @@ def structure_hash(root: Node) -> str:
                     if k in _STRUCTURAL_VALUES and not (k == "id" and generated_id(v))
                     else k
                     for k, v in node.attrs.items()
+                    if k not in _STATE_ATTRS
                 )
             )
         else:

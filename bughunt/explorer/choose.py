@@ -133,7 +133,9 @@ class Chooser:
             actions=[Option(r, *self.hints.actions.get(r, ("link", ""))) for r in links],
             site_text=walk.site_text,
             planner=(
-                self.hints.planner(graph, position, links, standing=not ahead)
+                self.hints.planner(
+                    graph, position, links, standing=not ahead, start=self.engine.start_route()
+                )
                 if self.policy.reads_templates
                 else None
             ),

@@ -108,10 +108,12 @@ class SessionHints:
         self.probes |= facts.probes
 
     def planner(
-        self, graph: ExplorationGraph, position: str, links: list[str], *, standing: bool = True
-    ) -> PlannerHints:
+        self, graph: ExplorationGraph, position: str, links: list[str], *, standing: bool = True,
+        start: str | None = None,
+    ) -> PlannerHints:  # fmt: skip
         """The planner's hints for a choice at `position` among `links`; `standing` False for a page
-        the explorer is not on (its list items are those it showed when it was loaded)."""
+        the explorer is not on (its list items are those it showed when it was loaded); `start` the
+        session's start page."""
         visits = graph.store.visits
         hashes = visits.page_hashes()
         log, (read_from, epoch, read) = visits.hash_log, self.hashes_read
@@ -132,6 +134,7 @@ class SessionHints:
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
+            start=start,
         )
 
     def _known_pages(self, graph: ExplorationGraph) -> KnownPages:

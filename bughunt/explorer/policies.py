@@ -54,6 +54,8 @@ class PlannerHints:
     """When the current page is a structural variant of its template (`templates.variant`): its own
     links to page types already loaded (none of the template's other instances has them), until one
     of them is visited."""
+    start: str | None = None
+    """The session's start page: a person goes back there when what is left is not linked from here."""
 
 
 @dataclass(slots=True)
@@ -135,6 +137,7 @@ class StrategyPolicy:
                 hints.listed,
                 hints.variants,
                 hints.next_pages,
+                hints.start,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 

@@ -51,6 +51,12 @@ _BARE = re.compile(
 )
 """`(12 matches)`: a count in brackets that says itself what it counts, beside a heading it qualifies."""
 _LEADING = re.compile(r"^(?P<n>\d{1,6})\s+(?P<label>[^\d()\[\]]{2,50})$")
+_PAGE_OF = re.compile(
+    r"^page\s+\d{1,6}\s+of\s+(?P<n>\d{1,6})\s+(?P<label>matches|results?|items?|entries|records?|rows?)$",
+    re.I,
+)
+"""`Page 1 of 7 results`: the page a search is on, and how many results it has — the count is of the
+word after it ("Page 1 of 3", no such word, counts pages, not items)."""
 # "Record Count: 70", "Total: 12": a colon before the number says it counts only with a word that
 # counts — "Age: 34" or "Year: 2020" is a fact of the page, not the length of a list.
 _COLON = re.compile(r"^(?P<label>[^\d()\[\]:]{2,50}?)\s*:\s*(?P<n>\d{1,6})$")
@@ -81,7 +87,7 @@ def _parse_kept(text: str) -> tuple[str, int] | None:
 
 def _parse(text: str) -> tuple[str, int] | None:
     text = " ".join(text.split())
-    match = _BRACKETED.match(text) or _LEADING.match(text) or _BARE.match(text)
+    match = _BRACKETED.match(text) or _LEADING.match(text) or _BARE.match(text) or _PAGE_OF.match(text)
     if match is None and (colon := _COLON.match(text)) and _COUNTING.search(colon.group("label")):
         match = colon
     if not match or _NOT_ITEMS.search(match.group("label")):
@@ -278,7 +284,7 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
         if node.parent is None:
             return None
         siblings = node.parent.elements
-        following = siblings[siblings.index(node) + 1 :]
+        following = _past_controls(siblings[siblings.index(node) + 1 :])
         if following:
             after = _unwrapped(following[0])
             if climbed:
@@ -315,6 +321,19 @@ def _controls_only(node: Node) -> bool:
         elif item.tag not in _CONTROL_TAGS:
             stack.extend(item.children)
     return True
+
+
+def _past_controls(following: list[Node]) -> list[Node]:
+    """The elements after a label, past the search form redrawn between a search's count and its
+    results ("Page 1 of 7 results", the form holding the query, a rule, then the table) — a GET form
+    and `hr`, which are no list and hold none of its items."""
+    at = 0
+    while at < len(following) and (
+        following[at].tag == "hr"
+        or (following[at].tag == "form" and following[at].get("method", "get").strip().lower() in ("", "get"))
+    ):
+        at += 1
+    return following[at:]
 
 
 def _rows(table: Node) -> list[Node]:

@@ -370,7 +370,10 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
         except OSError:
             before = None
     result = fetch_again(fetch, action.url)
-    if _is_login(result):
+    if _is_login(result) and not _is_login(page):
+        # A login wall: the session is gone, nothing can be judged. An account's settings page that
+        # lists API tokens beside its change-password form has a password field before and after
+        # the opening: the same page again, not a login.
         return None
     if not result.redirects and result.status >= 400:
         return None

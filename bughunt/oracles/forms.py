@@ -48,7 +48,9 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.form_links import dropped_address
 from bughunt.oracles.form_positions import blocks, holds, normalised, page_texts, unlabelled_values
+from bughunt.oracles.form_records import showing_item
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
 from bughunt.oracles.reading import missing_value, resolve
 from bughunt.oracles.server_error import error_key, soft_not_found
@@ -314,6 +316,15 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
             if node.tag == "a" and not any(a.tag == "form" for a in node.ancestors())
         ]
         rounds.append([u for u in own if u and same_origin(u, page.url) and not config.loaded(route_of(u))])
+    listing = _collection(page.url)
+    # A form that names no record (`/settings`) is not another record's: pages naming one
+    # (`/users/51`, another player's profile) come after the lists and pages that name none.
+    unnamed = listing is None and _record_id(page.url) is None
+
+    def rank(u: str) -> tuple[bool, bool, int]:
+        named = unnamed and any(segment_shape(seg) in IDENTIFIERS for seg in _segments(u))
+        return (_segments(u) != listing, named, -len(_segments(u)))
+
     out: list[list[str]] = []
     for urls in rounds:
         kept = [
@@ -322,8 +333,7 @@ def _referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
             if url != page.url and not _edit_like(url) and not destructive_action(url)
             and all(url not in done for done in out)
         ]  # fmt: skip
-        listing = _collection(page.url)
-        out.append(sorted(kept, key=lambda u: (_segments(u) != listing, -len(_segments(u))))[:MAX_REFERRERS])
+        out.append(sorted(kept, key=rank)[:MAX_REFERRERS])
     return out
 
 
@@ -661,11 +671,15 @@ def _dropped_by_position(
                 page_texts(sibling.document, base_url(sibling), sibling.url) if sibling else set()
             )
         text = next((t for t in texts if normalised(t) not in (template_texts or set())), "")
+        if text and node.get("type").lower() == "url" and not _ADDRESS.search(text):
+            continue  # an address field's value reads as an address: words beside it are another field's
         if text:
             out.append((name, text))
     return out
 
 
+_ADDRESS = re.compile(r"^\S+://\S+$|^[\w-]+(?:\.[\w-]+)+(?:/\S*)?$")
+"""Text that reads as an address (`https://…`, `example.org/page`)."""
 _TITLE_KEY = re.compile(r"(?<!sub)title$|^(?:subject|heading|headline)$")
 """A field's key (`key`: `pageTitle`, `post_title`, "Enter the page title") that names a record's title."""
 
@@ -740,10 +754,11 @@ def _resources(
     one of the pages linking to it that shows most of its filled values."""
     answered = False
     chosen = _chosen_labels(form, page.document)
+    ident = _identifier(page.url)
     for url in resource_urls(form, page, config):
         if (resource := _fetched(fetch, url)) is not None:
             answered = True
-            yield resource, _record_part(resource, page.url, fields, chosen)
+            yield resource, _record_part(resource, page.url, fields, chosen, ident)
     if answered:
         return
     if (inline := _inline_record(form, page, fields)) is not None:
@@ -760,6 +775,14 @@ def _resources(
             scope = record_scope(resource, page.url)
             if scope is resource.document and not _names_record(resource.document, page.url):
                 continue  # the list's other page, not the one holding this record (a pager's state)
+            if scope is resource.document and _record_id(page.url) is None:
+                # no item links to a form that names no record: the item showing its values is it
+                scope = (
+                    showing_item(
+                        resource.document, lambda item: _shows_record(resource, item, fields, chosen)
+                    )
+                    or scope
+                )
             if (n := _shows_record(resource, scope, fields, chosen)) and (best is None or n > best[0]):
                 best = (n, resource, scope)
         if best is not None:
@@ -772,14 +795,20 @@ def _record_part(
     form_url: str,
     fields: list[tuple[Node, str, str, set[str], bool]],
     chosen: tuple[str, ...],
+    ident: str | None,
 ) -> Node:
     """The part of a page the form names (its "Cancel" back to the list it was opened from) to compare:
-    the list item holding the record's link to this form when that item shows some of the form's filled
-    values (the record's row among others'), else the whole page (the record's own page)."""
+    the list item holding the record's link to this form when the form's URL names a record
+    (`/bills/edit/288`) the page's URL does not, or when that item shows some of the form's filled
+    values (the record's row among others'); else the whole page (the record's own page). Read whole,
+    a list's other rows (the next bill's description after this one's last field) were taken for the
+    values this record's empty fields dropped."""
     scope = record_scope(resource, form_url)
-    if scope is not resource.document and _shows_record(resource, scope, fields, chosen):
+    if scope is resource.document:
         return scope
-    return resource.document
+    if ident is not None and ident not in _segments(resource.url):
+        return scope
+    return scope if _shows_record(resource, scope, fields, chosen) else resource.document
 
 
 MIN_OWN_SHOWN = 2
@@ -916,6 +945,8 @@ def check_form_drops_value(
                 )
                 if stored(text) and not _words(text) <= shown_in_form
             ]
+            if record_item:
+                dropped += dropped_address(fields, scope, base_url(resource), {n for n, _ in dropped})
             if dropped:
                 findings.append(_dropping(page, resource, fields, dropped))
             break  # the first resource page that answered is the one the form edits

@@ -78,7 +78,8 @@ def furniture(node: Node) -> bool:
 def _scope(page: FetchedPage, runs: list[tuple[Node, str, list[Node]]]) -> list[tuple[Node, str, list[Node]]]:
     """The runs the page's pager pages: those inside the pager's nearest ancestor holding a run. A
     run of items without words (search fields beside the pager, in a table's header row) is the
-    list's controls, not a list the pager pages."""
+    list's controls, not a list the pager pages (nor are a form's labelled fields, left out before:
+    `_fields_only`)."""
     pagers = pager_nodes(page)
     if not pagers:
         return runs
@@ -97,6 +98,40 @@ def _scope(page: FetchedPage, runs: list[tuple[Node, str, list[Node]]]) -> list[
     return runs
 
 
+_FIELD_TAGS = frozenset({"input", "select", "textarea"})
+_FIELD_WORDS = frozenset({"label", "option", "optgroup", "button", "legend"})
+
+
+def _fields_only(item: Node) -> bool:
+    """Whether the item is a form field's wrapper: it holds a field (an input that is not hidden, a
+    select, a textarea) and no link, and either a `label` or no words but those of its labels,
+    options and buttons ("Payer" + "Any payer, Amina, …"; "What?" + an input + its help text). A
+    row of records with a checkbox for bulk actions has no label of its own and words (or a link)
+    of its own, so it stays a list item."""
+    fields = 0
+    labelled = False
+    for node in item.iter():
+        if node.tag == "a" and node.get("href").strip()[:1] not in ("", "#"):
+            return False  # a link somewhere ("Everyone"/"No one" on `#` pick the field's boxes)
+        if node.tag in _FIELD_TAGS and node.get("type").lower() != "hidden":
+            fields += 1
+        labelled = labelled or node.tag == "label"
+    if not fields:
+        return False
+    if labelled:
+        return True
+    words = len("".join(item.text().split()))
+    held = sum(
+        len("".join(n.text().split())) for n in item.iter() if n.tag in _FIELD_WORDS and not _in_words(n)
+    )
+    return words <= held
+
+
+def _in_words(node: Node) -> bool:
+    """Inside another label/option/button (its words are counted with that one's)."""
+    return any(a.tag in _FIELD_WORDS for a in node.ancestors())
+
+
 def _content_items(page: FetchedPage) -> dict[str, list[Node]]:
     """Lists by position (container path + item signature), keeping positions that occur once on
     the page, as their items. Kept with the page (read-only): a page is compared as the current one
@@ -105,11 +140,15 @@ def _content_items(page: FetchedPage) -> dict[str, list[Node]]:
 
 
 def _items_by_position(page: FetchedPage) -> dict[str, list[Node]]:
+    # A run of form fields (a filter form's "Search", "Payer", "Start date" boxes in the toolbar
+    # that holds the pager; an add-record form in a dialog) is a form's layout, never what a pager
+    # pages: read as a list it hid the table of records beside it from `_scope`, or repeated its
+    # labels on every page.
     frames = _pager_holders(page)
     runs = [
         (c, sig, [i for i in items if id(i) not in frames] if frames else items)
         for c, sig, items in item_runs(page.document)
-        if not is_pager(c, items) and not furniture(c)
+        if not is_pager(c, items) and not furniture(c) and not all(_fields_only(i) for i in items)
     ]
     by_key: dict[str, list[list[Node]]] = {}
     for container, sig, items in _scope(page, runs):

@@ -146,7 +146,7 @@ class Planner:
 
     __slots__ = (
         "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
-        "next_pages", "_indexes",
+        "next_pages", "start", "_indexes",
     )  # fmt: skip
 
     def __init__(
@@ -160,6 +160,7 @@ class Planner:
         listed: frozenset[Hashable] = frozenset(),
         variants: frozenset[Hashable] = frozenset(),
         next_pages: frozenset[Hashable] = frozenset(),
+        start: Hashable | None = None,
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -170,6 +171,7 @@ class Planner:
         self.listed = listed
         self.variants = variants
         self.next_pages = next_pages
+        self.start = start
         # The `KnownIndex` of the memory last planned over, shared by every planner derived from this
         # one (`with_routes`, `with_templates`: one per choice), so it outlives a choice.
         self._indexes: list[KnownIndex[Any]] = []
@@ -202,6 +204,7 @@ class Planner:
                 self.listed,
                 self.variants,
                 self.next_pages,
+                self.start,
             )
         )
 
@@ -215,6 +218,7 @@ class Planner:
         listed: Iterable[Hashable] = (),
         variants: Iterable[Hashable] = (),
         next_pages: Iterable[Hashable] = (),
+        start: Hashable | None = None,
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -237,7 +241,12 @@ class Planner:
         unsampled template. `next_pages` are the current page's clicks to the next page of its list
         where the list has no addresses (a pager of buttons that swaps the table in place): wanted
         like an unsampled template and before the page's other links, since the page's click states
-        are one template and its pager would wait behind every row's buttons."""
+        are one template and its pager would wait behind every row's buttons. `start` is the
+        session's start page: when memory knows a page of a type sampled less than any link here
+        offers, and no known link from here leads to it (a second project's pages, linked only from
+        its own pages, once the session has moved into the first), the walk goes back to the start
+        page when that page leads there, as a person would, rather than open every further instance
+        of the types here."""
         return self._derived(
             Planner(
                 self.routes,
@@ -249,6 +258,7 @@ class Planner:
                 frozenset(listed),
                 frozenset(variants),
                 frozenset(next_pages),
+                start,
             )
         )
 
@@ -303,6 +313,13 @@ class Planner:
             first_look = self._first_look(template, covered)
             ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers, first_look)
             if stay or not _better_elsewhere(cur, reachable()[0], memory, again, sampled, best_rank[1]):
+                level = best_rank[1]
+
+                def better(q: N) -> bool:
+                    return q not in memory and q not in again and sampled(q) < level
+
+                if not stay and (home := self._home(cur, memory, better)) is not None:
+                    return home
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
                     best = self._most_linked(fresh, ranks, best_rank, template)
@@ -390,6 +407,8 @@ class Planner:
                 return q not in memory and q not in again and sampled(q) < level
 
             if stay or not (least[0] < level and search.find(better)):
+                if not stay and least[0] < level and (home := self._home(cur, memory, better)) is not None:
+                    return home
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
                     best = self._most_linked(fresh, ranks, best_rank, template)
@@ -419,6 +438,14 @@ class Planner:
         keys = {q: (q in again, sampled(q), dist[q], straggle(q), referrers[q]) for q in targets}
         nearest = min(keys.values())
         return search.first[pick(rnd, [q for q in targets if keys[q] == nearest])]
+
+    def _home(self, cur: N, memory: KnownLinks[N], better: Callable[[N], bool]) -> N | None:
+        """The start page, when memory knows its links, it is not the current page, and a `better`
+        node is reachable from it over known links (the caller found none reachable from here)."""
+        start = cast(N, self.start)
+        if start is None or start == cur or start not in memory:
+            return None
+        return start if _Search(start, memory.links(start), memory).find(better) else None
 
     def _ranks(
         self, cur: N, fresh: Sequence[N], again: Collection[N], sampled: Callable[[N], int],
