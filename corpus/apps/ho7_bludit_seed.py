@@ -8,6 +8,7 @@ author whose account was removed;
 the newest with a title someone pasted markup into. PHP's built-in server runs on a free loopback port while
 the seed works and is stopped after. Run by the corpus: `python ho7_bludit_seed.py ROOT ROUTER`."""
 
+import html
 import http.cookiejar
 import json
 import re
@@ -102,7 +103,7 @@ def main() -> None:
                 {
                     "tokenCSRF": token(page),
                     "title": title,
-                    "content": f"<p>{title}. A short post written for the corpus, number {n + 1}.</p>"
+                    "content": f"<p>{html.escape(title)}. A short post written for the corpus, number {n + 1}.</p>"
                     + ("<p>The recipe was tested twice before it went up.</p>" if n % 4 == 1 else ""),
                     "description": f"Post number {n + 1} about the {SUBJECTS[n % len(SUBJECTS)]}",
                     "tags": ",".join([TAGS[n % 4], TAGS[(n + 1) % 4]]),
