@@ -20,10 +20,9 @@ from .memory import KnownLinks, Memory
 from .rng import Rng, pick
 
 N = TypeVar("N", bound=Hashable)
-Rank = tuple[bool, int, bool, bool, bool, int, bool]
-"""A fresh link's rank in a choice: an alias, its sampled level, not a first look at a form's answer
-(`Planner._first_look`), not a click to the next page of this list, not leading on from here, its
-referrers, not listed."""
+Rank = tuple[bool, int, bool, bool, int, bool]
+"""A fresh link's rank in a choice: an alias, its sampled level, not a click to the next page of this
+list, not leading on from here, its referrers, not listed."""
 
 TEMPLATE_SAMPLE = 2
 """Visited instances of a template (route shape, DOM structure) before the planner prefers other
@@ -310,8 +309,7 @@ class Planner:
         again = self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
         if fresh:
-            first_look = self._first_look(template, covered)
-            ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers, first_look)
+            ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers)
             if stay or not _better_elsewhere(cur, reachable()[0], memory, again, sampled, best_rank[1]):
                 level = best_rank[1]
 
@@ -399,8 +397,7 @@ class Planner:
                 least[alias] = min(least[alias], sampled(q))
         search = _Search(cur, links, memory)
         if fresh:
-            first_look = self._first_look(template, covered)
-            ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers, first_look)
+            ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers)
             level = best_rank[1]
 
             def better(q: N) -> bool:
@@ -449,7 +446,7 @@ class Planner:
 
     def _ranks(
         self, cur: N, fresh: Sequence[N], again: Collection[N], sampled: Callable[[N], int],
-        referrers: Mapping[N, int], first_look: Callable[[N], bool] = lambda q: False,
+        referrers: Mapping[N, int],
     ) -> tuple[dict[N, Rank], Rank, bool]:  # fmt: skip
         """Each fresh link's rank (lower is better), the best rank, and whether to stay: take a link
         from here rather than look for a better page elsewhere."""
@@ -461,7 +458,6 @@ class Planner:
             return (
                 q in again,
                 sampled(q),
-                not first_look(q),
                 q not in self.next_pages,
                 not leads_on(here, self.route(q)),
                 referrers.get(q, 0),
@@ -476,25 +472,6 @@ class Planner:
             not r[0] and (q in self.next_pages or next_page(here, self.route(q))) for q, r in ranks.items()
         )
         return ranks, best_rank, stay
-
-    def _first_look(
-        self, template: Callable[[N], str | None], covered: Mapping[str, int]
-    ) -> Callable[[N], bool]:
-        """Whether a link is a probe (a GET form submitted with made-up values) whose page type no
-        visited page is: the first look at what the form answers (search results and their count).
-        A probe waits like one more instance of a sampled page type (`sampled` 1: its data is made
-        up), but among the links that wait it comes first: the other waiting links are instances of
-        page types already seen, while the form's answer is seen nowhere else (a search box on every
-        page waited behind every item of a long list, one wiki page after another)."""
-        probes = self.probes
-
-        def first_look(q: N) -> bool:
-            if q not in probes:
-                return False
-            t = template(q)
-            return t is not None and covered.get(t, 0) == 0
-
-        return first_look
 
     def _sampled_template(self, t: str, covered: Mapping[str, int], views: QueryViews) -> int:
         """`sampled` of a node of template `t` that is neither a probe nor a variant. `views` are the
