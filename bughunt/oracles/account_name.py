@@ -17,7 +17,7 @@ import re
 from bughunt.dom import Node
 
 NAME_KEYS = frozenset({"name", "fullname", "realname", "displayname", "yourname"})
-"""Field keys (`forms.key`) of the one field holding a person's whole name (not a first or last part)."""
+"""Field keys (`form_fields.key`) of the one field holding a person's whole name (not a first or last part)."""
 LOGIN_KEYS = frozenset({"login", "username", "loginname", "userid", "account", "accountname"})
 MAX_NAME_CHARS = 60
 _LABEL = re.compile(r"^[^:()]{1,40}:\s*")

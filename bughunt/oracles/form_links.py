@@ -2,7 +2,7 @@
 
 A record that stores an address (a receipt's link, a bookmark's URL, a contact's web site) shows it in
 its list row as a link to that address — often under a word of the site's ("show", an icon), never
-its own text, so no label or position names it (`forms.shown_value`, `form_positions`). When the
+its own text, so no label or position names it (`form_values.shown_value`, `form_positions`). When the
 form's only empty address field (an `<input type=url>`, or a field keyed as a URL, link or web site)
 belongs to a record whose row links to exactly one page of another site that no other row of its list
 links to, that address is the stored value the form dropped. A link the list's rows share (a "share
@@ -19,7 +19,7 @@ from bughunt.oracles.reading import resolve
 from bughunt.urls import same_origin
 
 _ADDRESS_KEY = re.compile(r"(?:url|link|website|homepage|webpage)$")
-"""A field's key (`forms.key`: `external_link` → `externallink`) naming an address."""
+"""A field's key (`form_fields.key`: `external_link` → `externallink`) naming an address."""
 
 
 def _address_field(node: Node, keys: set[str]) -> bool:

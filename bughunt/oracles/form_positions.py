@@ -1,7 +1,7 @@
 """Where a resource page shows an edit form's fields when nothing on it names them.
 
 A page often shows a stored value in an unmarked element (a summary in a bare `<p>` under the title):
-no class, id or label says which field it is, so `forms.shown_value` cannot find it. Its *position*
+no class, id or label says which field it is, so `form_values.shown_value` cannot find it. Its *position*
 can: forms list their fields in the order pages show them. When an empty text field sits between two
 filled fields of the form, and the resource page shows both neighbours' values in the same order with
 text in between that no field of the form holds, that text is the empty field's stored value.

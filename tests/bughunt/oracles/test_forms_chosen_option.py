@@ -1,5 +1,5 @@
 """An edit form found from the list that links it, by the option it has chosen
-(`forms._chosen_labels`).
+(`form_fields.chosen_labels`).
 
 Generic markup: a log of entries, one table row each (time, child, note) with a pencil linking to
 the entry's edit form `/entries/<n>/` (no edit word in its URL, no link back). The form's only filled

@@ -1,5 +1,5 @@
 """A record's form reached from every page's menu is compared with its collection's list first
-(`forms._collection`): `/person3` ("Your details", posting to itself, no link back) is linked from the
+(`form_urls.collection_path`): `/person3` ("Your details", posting to itself, no link back) is linked from the
 menu of every message page and from the row of `/person`, which shows its organisation.
 
 Generic markup of our own: a tracker whose pages share a side menu; the person list is a table of

@@ -1,5 +1,5 @@
 """Edit forms whose visible fields all opened empty, and a record's title shown as its page's bare
-main heading (`forms._carries_identifier`, `forms._main_heading`).
+main heading (`form_fields.carries_identifier`, `form_values.main_heading`).
 
 Generic markup: an edit form at `/notes/edit?id=7` (the record named in the query) with a hidden `id`
 input, a "Back" link to the list `/`; the note's page `/notes/7/first-note` shows its title in a

@@ -1,5 +1,5 @@
 """Edit forms that replace a stored value with a neighbour's, and resource pages that print a missing
-value as "None" (`forms.replaced_values`, `forms.stored`).
+value as "None" (`form_compare.replaced_values`, `form_values.stored`).
 
 Generic markup: an edit form at `/people/edit/7` with a "Back" link to `/people/show/7`, whose page
 lists the record's fields as a table of `th`/`td` pairs.

@@ -9,7 +9,7 @@ import pytest
 
 from bughunt.dom import Node
 from bughunt.explorer import inspection
-from bughunt.oracles import OracleConfig, forms
+from bughunt.oracles import OracleConfig, form_pages
 from bughunt.oracles.counts import _count_labels, parse_count
 from bughunt.oracles.lists import _PAGER_TEXT, find_lists, identities, is_pager, item_facts
 from bughunt.page import FetchedPage
@@ -114,10 +114,10 @@ def test_an_edit_page_does_not_parse_memory_routes_without_its_identifier(
         asked.append(url)
         return real(url)
 
-    monkeypatch.setattr(forms, "destructive_action", counted)
+    monkeypatch.setattr(form_pages, "destructive_action", counted)
     known = [f"/item/{n}" for n in range(5000)] + ["/article/how-to-k2p9"]
     edit = page("<form method='post'><input name='title' value='x'></form>", "/editor/how-to-k2p9")
-    urls = forms._by_identifier(edit, OracleConfig(known_routes=lambda: known))
+    urls = form_pages.by_identifier(edit, OracleConfig(known_routes=lambda: known))
     assert urls == [f"{ORIGIN}/article/how-to-k2p9"]
     assert len(asked) < 10  # the 5,000 routes without the identifier are passed over by text
 

@@ -4,7 +4,7 @@ position of the field between its filled neighbours. Made-up recipe site, no bui
 from __future__ import annotations
 
 from bughunt.oracles import ORACLES, OracleConfig
-from bughunt.oracles.forms import shown_value
+from bughunt.oracles.form_values import shown_value
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 from tests.support.pages import Fetcher as PageFetcher

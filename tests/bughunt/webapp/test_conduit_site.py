@@ -318,5 +318,5 @@ def test_the_untagged_articles_editor_drops_only_its_unlabelled_description(site
     assert set(both.evidence["fields"].split("\n")) == {"tags", "description"}
     assert both.fingerprint == finding.fingerprint  # one editor template, one bug
     # The article page names the description nowhere: without the position rule it is missed.
-    monkeypatch.setattr(forms, "_dropped_by_position", lambda *args: [])
+    monkeypatch.setattr(forms, "dropped_by_position", lambda *args: [])
     assert [f for f in inspect_page(editor, client.fetch, known) if f.kind == "form_drops_value"] == []

@@ -1,0 +1,113 @@
+"""Values an edit form dropped that no label names, and values it replaced (the form oracle, `forms`).
+
+A filled field holding a neighbour's value where the page shows one of its own (`replaced_values`), an
+empty field's value located by its filled neighbours (`dropped_by_position`, see `form_positions`), and
+an empty title field shown only as the page's main heading (`dropped_title`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bughunt.dom import Node
+from bughunt.oracles.base import (
+    Fetch,
+    OracleConfig,
+)
+from bughunt.oracles.form_fields import filled_text, word_set
+from bughunt.oracles.form_pages import sibling_instance
+from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
+from bughunt.oracles.form_values import in_furniture, shown_value, stored
+from bughunt.page import FetchedPage, base_url
+
+
+def replaced_values(
+    fields: list[tuple[Node, str, str, set[str], bool]], scope: Node, *, record_item: bool = False
+) -> list[tuple[str, str]]:
+    """Filled fields holding another field's value where the resource shows a value of their own: the
+    form replaced the stored value with its neighbour's (a copy-paste in the code that fills it) —
+    the neighbour's own value shown as the resource shows it, so the two are told apart there."""
+    filled = filled_text(fields)
+    if len(filled) < 2:
+        return []
+    shown = {name: shown_value(scope, keys, record_item=record_item) for name, _v, keys in filled}
+    out = []
+    for name, value, _keys in filled:
+        mine = shown[name]
+        if not stored(mine) or normalised(mine) == normalised(value):
+            continue
+        donors = [
+            other for other, v, _k in filled
+            if other != name and normalised(v) == normalised(value) and normalised(shown[other]) == normalised(v)
+        ]  # fmt: skip
+        if donors:
+            out.append((name, mine))
+    return out
+
+
+def dropped_by_position(
+    page: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    resource: FetchedPage,
+    scope: Node,
+    found: set[str],
+    fetch: Fetch,
+    config: OracleConfig,
+) -> list[tuple[str, str]]:
+    """Empty visible text fields whose stored value the resource shows unlabelled, located by the
+    filled fields around them (`form_positions`); text another instance of the resource's template
+    shows too is the template's, not a value."""
+    pairs = [(name, value) for _n, name, value, _k, _vis in fields]
+    shown = blocks(scope, base_url(resource), resource.url)
+    furniture: set[str] | None = None
+    template_texts: set[str] | None = None
+    out = []
+    for i, (node, name, value, _keys, visible) in enumerate(fields):
+        if value or not visible or name in found or node.tag not in ("input", "textarea"):
+            continue
+        if furniture is None:
+            furniture = page_texts(page.document, base_url(page), page.url)
+        texts = unlabelled_values(pairs, i, shown, furniture)
+        if texts and template_texts is None:
+            sibling = sibling_instance(resource, fetch, config)
+            template_texts = (
+                page_texts(sibling.document, base_url(sibling), sibling.url) if sibling else set()
+            )
+        text = next((t for t in texts if normalised(t) not in (template_texts or set())), "")
+        if text and node.get("type").lower() == "url" and not _ADDRESS.search(text):
+            continue  # an address field's value reads as an address: words beside it are another field's
+        if text:
+            out.append((name, text))
+    return out
+
+
+_ADDRESS = re.compile(r"^\S+://\S+$|^[\w-]+(?:\.[\w-]+)+(?:/\S*)?$")
+"""Text that reads as an address (`https://…`, `example.org/page`)."""
+_TITLE_KEY = re.compile(r"(?<!sub)title$|^(?:subject|heading|headline)$")
+"""A field's key (`key`: `pageTitle`, `post_title`, "Enter the page title") that names a record's title."""
+
+
+def dropped_title(
+    page: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]], scope: Node, found: set[str]
+) -> list[tuple[str, str]]:
+    """An empty visible title field whose value the resource shows as its main heading, unnamed (a
+    wiki page's `<h1>` over its text): the resource's first `h1` outside furniture, when the edit page
+    itself names it too — in its `<title>` or its own headings ("Edit page Hiring") — so the edit page
+    knew the title its field leaves out. An optional title left empty beside a heading the edit page
+    does not name ("Bookmark details") stays silent."""
+    empty = [
+        name
+        for node, name, value, keys, visible in fields
+        if not value and visible and name not in found and node.tag == "input"
+        and any(_TITLE_KEY.search(k) for k in keys)
+    ]  # fmt: skip
+    if not empty:
+        return []
+    heading = next((h for h in scope.find_all("h1") if h.text() and not in_furniture(h)), None)
+    if heading is None or not stored(text := heading.text().strip()):
+        return []
+    named = word_set(page.title or "")
+    for h in page.document.find_all("h1", "h2", "h3"):
+        if not any(a.tag == "form" for a in h.ancestors()):
+            named |= word_set(h.text())
+    return [(empty[0], text)] if word_set(text) and word_set(text) <= named else []

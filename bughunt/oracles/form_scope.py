@@ -1,0 +1,212 @@
+"""Which page, and which part of it, shows the record an edit form edits (the form oracle, `forms`).
+
+The part is the list item holding the link to the form or naming the record's identifier
+(`record_scope`), else the whole page; a form swapped into a list edits its own or the previous item; a
+form posting to its own page edits the record that page shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bughunt.dom import Node
+from bughunt.oracles.base import (
+    Fetch,
+    OracleConfig,
+)
+from bughunt.oracles.form_fields import chosen_labels, word_set
+from bughunt.oracles.form_pages import fetched, referrers, resource_urls
+from bughunt.oracles.form_positions import blocks, holds, normalised
+from bughunt.oracles.form_records import showing_item
+from bughunt.oracles.form_urls import path_segments, record_id, url_identifier
+from bughunt.oracles.form_values import FURNITURE
+from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
+from bughunt.oracles.reading import resolve
+from bughunt.page import FetchedPage, base_url
+
+
+def shows_record(
+    resource: FetchedPage,
+    scope: Node,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    chosen: tuple[str, ...] = (),
+) -> int:
+    """How many of the form's filled visible values `scope` (a part of `resource`) shows: the page
+    of the stored record shows some (a name, an e-mail), another page that links the form shows none.
+    `chosen` are the labels of the form's chosen options (`chosen_labels`), values as much as typed ones."""
+    shown = blocks(scope, base_url(resource), resource.url)
+    values = [
+        value for node, _name, value, _k, visible in fields if value and visible and node.tag != "select"
+    ] + list(chosen)
+    # A record's own row shows a stored address as a link to it; on a whole page a link names
+    # another page (an author), not a value of this one.
+    linked = {normalised(a.text()) for a in scope.find_all("a")} if scope is not resource.document else set()
+    # A value may stand inside a block with other words ("User: ann" shows the username "ann").
+    return sum(
+        any(holds(v, b) or word_set(v) <= b.words for b in shown) or normalised(v) in linked for v in values
+    )
+
+
+def record_scope(resource: FetchedPage, form_url: str) -> Node:
+    """The part of a page linking to a form that shows the form's record: the list item holding the
+    link (a feed of posts, each with its own "Edit"), else the whole page (a profile). A link in the
+    page's menu says nothing about where the record is."""
+    base = base_url(resource)
+    doc = resource.document
+    items = {id(i): i for _, _, run in item_runs(doc) for i in run}
+    items.update({id(i): i for _, run in find_lists(doc) for i in run})
+    for node, href in targets(doc):
+        if resolve(base, href) != form_url or any(
+            a.tag == "nav" or a.get("role") in ("navigation", "menu", "menubar") for a in node.ancestors()
+        ):
+            continue
+        item = next((a for a in node.ancestors() if id(a) in items), None)
+        if item is not None:
+            return item
+    return _naming_item(doc, items, form_url) or doc
+
+
+def names_record(doc: Node, form_url: str) -> bool:
+    """Whether a whole page names the record an edit URL carries (in an attribute or its text): a
+    page of the same list that does not is another page of it, and its records are not this one.
+    True when the URL names no record (`/settings`)."""
+    named = record_id(form_url)
+    if named is None:
+        return True
+    return bool(named.search(doc.text())) or any(
+        named.search(v) for node in doc.iter() for v in node.attrs.values()
+    )
+
+
+def _naming_item(doc: Node, items: dict[int, Node], form_url: str) -> Node | None:
+    """The innermost list item that names the record's identifier in an attribute (a row whose
+    controls carry the record's id in `hx-vals`, a stats link `?id=<id>`, `id="row-<id>"`): its link to
+    the form may be a template a script fills (`/items/{id}/edit`)."""
+    named = record_id(form_url)
+    if named is None:
+        return None
+    for node in doc.iter():
+        if any(named.search(value) for value in node.attrs.values()):
+            item = next((a for a in (node, *node.ancestors()) if id(a) in items), None)
+            if item is not None:
+                return item
+    return None
+
+
+def resources(
+    form: Node,
+    page: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    fetch: Fetch,
+    config: OracleConfig,
+) -> Iterator[tuple[FetchedPage, Node]]:
+    """The pages that may show what the form edits, fetched, each with the part of it to compare
+    (`record_scope`): those the form or its URL names (the whole page), else — none answering — the
+    one of the pages linking to it that shows most of its filled values."""
+    answered = False
+    chosen = chosen_labels(form, page.document)
+    ident = url_identifier(page.url)
+    for url in resource_urls(form, page, config):
+        if (resource := fetched(fetch, url)) is not None:
+            answered = True
+            yield resource, _record_part(resource, page.url, fields, chosen, ident)
+    if answered:
+        return
+    if (inline := _inline_record(form, page, fields)) is not None:
+        yield page, inline
+        return
+    if _posts_to_itself(form, page) and shows_record(page, page.document, fields, chosen) >= MIN_OWN_SHOWN:
+        yield page, page.document
+        return
+    for urls in referrers(page, config):
+        best: tuple[int, FetchedPage, Node] | None = None
+        for url in urls:
+            if (resource := fetched(fetch, url)) is None:
+                continue
+            scope = record_scope(resource, page.url)
+            if scope is resource.document and not names_record(resource.document, page.url):
+                continue  # the list's other page, not the one holding this record (a pager's state)
+            if scope is resource.document and record_id(page.url) is None:
+                # no item links to a form that names no record: the item showing its values is it
+                scope = (
+                    showing_item(resource.document, lambda item: shows_record(resource, item, fields, chosen))
+                    or scope
+                )
+            if (n := shows_record(resource, scope, fields, chosen)) and (best is None or n > best[0]):
+                best = (n, resource, scope)
+        if best is not None:
+            yield best[1], best[2]
+            return
+
+
+def _record_part(
+    resource: FetchedPage,
+    form_url: str,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    chosen: tuple[str, ...],
+    ident: str | None,
+) -> Node:
+    """The part of a page the form names (its "Cancel" back to the list it was opened from) to compare:
+    the list item holding the record's link to this form when the form's URL names a record
+    (`/bills/edit/288`) the page's URL does not, or when that item shows some of the form's filled
+    values (the record's row among others'); else the whole page (the record's own page). Read whole,
+    a list's other rows (the next bill's description after this one's last field) were taken for the
+    values this record's empty fields dropped."""
+    scope = record_scope(resource, form_url)
+    if scope is resource.document:
+        return scope
+    if ident is not None and ident not in path_segments(resource.url):
+        return scope
+    return scope if shows_record(resource, scope, fields, chosen) else resource.document
+
+
+MIN_OWN_SHOWN = 2
+"""Filled values of a form that posts to its own page the page must show outside it for the form to
+edit the record the page shows (a comment form's prefilled name is one value at most)."""
+
+
+def _posts_to_itself(form: Node, page: FetchedPage) -> bool:
+    """Whether the form sends to the page it is on (its action that page, a fragment aside): a record's
+    page with its own "Modify" form under the record's properties."""
+    action = resolve(base_url(page), form.get("action")) if form.get("action") else None
+    return action is not None and action.partition("#")[0] == page.url.partition("#")[0]
+
+
+def _inline_record(
+    form: Node, page: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]]
+) -> Node | None:
+    """The record an edit form was opened beside, on its own page: a form swapped into a list —
+    into the row after the record's row (an inline "edit" row of a table), or into the record's own
+    item — edits that item. The item holding the form (its form skipped: `blocks` reads no form),
+    else the one right before it, when it shows some of the form's filled values."""
+    item = next(
+        (
+            a
+            for a in form.ancestors()
+            if a.tag in ("tr", "li")
+            or (a.parent is not None and any(i is a for i in list_items(a.parent) or []))
+        ),
+        None,
+    )
+    if item is None or item.parent is None:
+        return None
+    values = [word_set(v) for node, _n, v, _k, visible in fields if v and visible and node.tag != "select"]
+    siblings = item.parent.elements
+    at = next(n for n, s in enumerate(siblings) if s is item)
+    for scope in (item, *siblings[max(at - 1, 0) : at]):
+        shown = _words_outside_forms(scope)
+        if any(v and v <= shown for v in values):
+            return scope
+    return None
+
+
+def _words_outside_forms(scope: Node) -> set[str]:
+    """The words a part of a page shows outside its forms, a link's target included (a row showing
+    a bookmark's URL as its link)."""
+    words: set[str] = set()
+    for node in scope.iter():
+        if node.tag in FURNITURE or any(a.tag == "form" for a in node.ancestors()):
+            continue
+        words |= word_set(node.get("href"))
+        words.update(w for c in node.children if isinstance(c, str) for w in word_set(c))
+    return words

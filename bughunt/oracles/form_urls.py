@@ -1,0 +1,112 @@
+"""What the URL of an edit form or of a record's page names (the form oracle, `forms`).
+
+An edit URL holds an edit segment (`edit`, `_edit`, `~edit`, `update`…) and often the record's
+identifier (`/items/7/edit`, `/blog/edit?id=7`); a record's page shares its other segments; a page that
+makes a record ends in `add`/`new`/`create`. Read in a single-page app's hash route when it has one.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+from bughunt.fingerprint import IDENTIFIERS, segment_shape
+from bughunt.urls import hash_route
+
+_ID_KEY = re.compile(r"id|ID|pk|uuid|\w+[_-](?:id|ID)|\w*[a-z]Id")
+"""A query key that names a record by its identifier (`id`, `pk`, `post_id`, `postId`)."""
+_EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
+CREATE_WORDS = frozenset({"add", "new", "create"})
+"""The last segment of a page that makes a record (`/movie/add/`, `/#/items/new`): its form stores
+nothing yet, whatever defaults it shows (a rating of 0, today's date)."""
+
+
+def _route_path(url: str) -> str:
+    """The path that names the page: a single-page app's hash route (`/#/items/7/edit`) or the path."""
+    parts = urlsplit(url)
+    if hash_route(parts.fragment):
+        return parts.fragment.removeprefix("!").split("?")[0]
+    return parts.path
+
+
+def path_segments(url: str) -> list[str]:
+    return [s for s in _route_path(url).split("/") if s]
+
+
+def with_segments(url: str, segments: list[str]) -> str:
+    """`url` with its naming path replaced by `segments` (in the hash route when it has one)."""
+    parts = urlsplit(url)
+    path = "/" + "/".join(segments)
+    if hash_route(parts.fragment):
+        bang = "!" if parts.fragment.startswith("!") else ""
+        return f"{parts.scheme}://{parts.netloc}{parts.path or '/'}#{bang}{path}"
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def _action_word(segment: str) -> str:
+    """A path segment as an action's word, marks around it aside (`edit`, `_edit`, `~edit`: frameworks
+    that keep action names apart from page slugs prefix them)."""
+    return segment.lower().strip("_-.~!+@$")
+
+
+def edit_segment(segment: str) -> bool:
+    """A path segment that names the edit action."""
+    return _action_word(segment) in _EDIT_WORDS
+
+
+def page_link(href: str) -> bool:
+    """Whether a link may lead to the page of a stored record: not a script's control (`href="#"`, an
+    in-page anchor: on a single-page app it resolves to the app's root, not to a record), not a page
+    that makes a record (`#/movie/add/`, `/items/new`)."""
+    if not href:
+        return False
+    parts = urlsplit(href)
+    if href.startswith("#") and not hash_route(parts.fragment):
+        return False
+    route = parts.fragment if hash_route(parts.fragment) else parts.path
+    last = [s for s in route.split("?")[0].split("/") if s][-1:]
+    return not any(_action_word(s) in CREATE_WORDS for s in last)
+
+
+def edit_like(url: str) -> bool:
+    return any(edit_segment(s) for s in path_segments(url))
+
+
+def url_identifier(url: str) -> str | None:
+    """The resource an edit URL names (`/items/7/edit` → `7`; `/blog/edit?id=7`, the record in a
+    query key named as an identifier, → `7`), or None (`/profile/edit`, `/settings`)."""
+    segments = path_segments(url)
+    rest = [s for s in segments if not edit_segment(s)]
+    if len(rest) == len(segments):
+        return None  # not an edit URL
+    if rest and not (segment_shape(rest[-1]) == rest[-1] and len(rest) < 2):
+        return rest[-1]
+    # `/profile/edit`: no identifier in the path, only a collection name; the query may name one
+    return next(
+        (v for k, v in parse_qsl(urlsplit(url).query) if _ID_KEY.fullmatch(k) and segment_shape(v) != v),
+        None,
+    )
+
+
+def collection_path(url: str) -> list[str] | None:
+    """The path of the list a record's page belongs to: its segments before the record's identifier
+    (`/items/7/edit` → `/items`; a record named by its class and number in one word, `/user3` →
+    `/user`), or None when the path names no record (`/settings`). A record's list shows its values
+    in the record's row; the site's other pages link its form from their menus ("Your details")."""
+    segments = path_segments(url)
+    for at, segment in enumerate(segments):
+        shape = segment_shape(segment)
+        if shape in IDENTIFIERS and at:
+            return segments[:at]
+        if shape.endswith("<n>") and shape != "<n>":
+            return [*segments[:at], shape.removesuffix("<n>")]
+    return None
+
+
+def record_id(form_url: str) -> re.Pattern[str] | None:
+    """The record identifier an edit URL names, as a whole token (`7` in `tr-7`, not in `17`), when it
+    is one a record has (a number or an id-like word), else None."""
+    ident = url_identifier(form_url)
+    if ident is None or segment_shape(ident) == ident:
+        return None
+    return re.compile(rf"(?<![0-9A-Za-z]){re.escape(ident)}(?![0-9A-Za-z])")

@@ -1,0 +1,161 @@
+"""Reading the value a record's page shows for a form's field (the form oracle, `forms`).
+
+By an element named for the field (`data-field`, `itemprop`, `name`, id or class words), a `dt`/`th`/
+`label` term or a two-cell row's first cell naming it, a line labelling itself ("Phone: 555-0100"), or in
+a list's row the cell under the column heading naming it. Menus, headers, footers and forms are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bughunt.dom import Node
+from bughunt.oracles.form_fields import key
+from bughunt.oracles.reading import missing_value
+
+LABEL_CHARS = 40
+"""A field's label is short: longer text beside a field is no label."""
+_CLASS_PARTS = re.compile(r"[-_]")
+FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
+
+
+def in_furniture(node: Node, scope: Node | None = None) -> bool:
+    """Inside a menu, header, footer or form — below `scope`: a record's item of a list held in a form
+    for bulk actions (a checkbox a row) is inside that form, and its values are the record's."""
+    for a in node.ancestors():
+        if a is scope:
+            return False
+        if a.tag in FURNITURE:
+            return True
+    return False
+
+
+_CONTROLS = frozenset({"form", "input", "select", "textarea"})
+
+
+def _holds_controls(node: Node) -> bool:
+    """Whether an element holds a form's controls (a `filter-box` around a search form and its menu of
+    preset filters, a `comment-form` wrapper): its words are the controls' labels and menus, not a
+    value the page shows for the field it is named after."""
+    return any(d.tag in _CONTROLS for d in node.iter() if d is not node)
+
+
+def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelled_only: bool = False) -> str:
+    """The value a resource page shows for a field with these keys, or "". In a record's item of a
+    list (`record_item`) an element named for the field shows its own words, not its links' (a row's
+    secondary line "by ann (view links)" names the owner, not a description) — a word of three
+    letters at least. A table row shows its values under its table's column headings. An element
+    named for the field that shows the field's name ("Keywords:" in `th#h_keywords`) is its label:
+    the value is beside it. `labelled_only`: only values shown beside a label naming the field (a
+    table of properties), none found by an element's name or class."""
+    if record_item and (column := _column_value(doc, keys)) is not None:
+        return column
+    for node in doc.iter():
+        # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
+        # tabs over a wiki page), not furniture shared with other pages.
+        if node.tag != "h1" and (node.tag in FURNITURE or in_furniture(node, doc)):
+            continue
+        names = [node.get(a) for a in ("data-field", "itemprop", "name") if node.get(a)]
+        # an id is read like the class list: `article-title` names the title
+        names += [w for c in (*node.classes, node.get("id")) if c for w in (c, *_CLASS_PARTS.split(c))]
+        if (
+            not labelled_only
+            and any(key(n) in keys for n in names if key(n))
+            and key(node.short_text(LABEL_CHARS) or "") not in keys
+            and not _holds_controls(node)
+        ):
+            if node.tag == "meta":
+                value = node.get("content")
+            elif record_item:
+                value = _text_outside_links(node)
+                value = value if re.search(r"\w{3,}", value) else ""
+            else:
+                value = node.text()
+            if value:
+                return value
+        if (
+            (node.tag in ("dt", "th", "label") or _key_cell(node))
+            and key(node.text()) in keys
+            and node.parent is not None
+        ):
+            siblings = node.parent.elements
+            after = siblings[siblings.index(node) + 1 :]
+            if after and after[0].text():
+                return after[0].text()
+        if labelled := _labelled_text(node, keys):
+            return labelled
+    return ""
+
+
+def main_heading(doc: Node) -> str:
+    """The text of a record page's one `h1` outside its forms, or "". A form leads with its record's
+    title and the record's page shows that title as its main heading, named or not (a bare `<h1>`):
+    the heading is the value of a title-like field that leads its form, when nothing names it."""
+    headings = [h for h in doc.find_all("h1") if not any(a.tag == "form" for a in h.ancestors())]
+    return headings[0].text() if len(headings) == 1 else ""
+
+
+def _column_value(row: Node, keys: set[str]) -> str | None:
+    """The text of a table row's cell under the column heading that names the field (a list of
+    records: "Start Date" over "2022-01-20"), or None when the row's table has no such heading."""
+    if row.tag != "tr":
+        return None
+    table = next((a for a in row.ancestors() if a.tag == "table"), None)
+    if table is None:
+        return None
+    header = next(
+        (r for r in table.iter() if r.tag == "tr" and r.elements and all(c.tag == "th" for c in r.elements)),
+        None,
+    )
+    if header is None or header is row:
+        return None
+    cells = [c for c in row.elements if c.tag in ("td", "th")]
+    headings = [c for c in header.elements if c.tag in ("td", "th")]
+    if len(cells) != len(headings):
+        return None  # cells spanning columns: which is under which is not known
+    for heading, cell in zip(headings, cells, strict=True):
+        if key(heading.text()) in keys:
+            return _text_outside_links(cell) or cell.text()
+    return None
+
+
+def _key_cell(node: Node) -> bool:
+    """The first cell of a two-cell row: a table of properties (`<td>Released</td><td>2001-02-03</td>`,
+    an admin's details view under a "Column | Value" header) labels its values with plain cells."""
+    if node.tag != "td" or node.parent is None or node.parent.tag != "tr":
+        return False
+    cells = [c for c in node.parent.elements if c.tag in ("td", "th")]
+    return len(cells) == 2 and cells[0] is node
+
+
+def _text_outside_links(node: Node) -> str:
+    parts: list[str] = []
+    stack: list[Node | str] = list(reversed(node.children))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif item.tag not in ("a", "script", "style", "button"):
+            stack.extend(reversed(item.children))
+    return " ".join(" ".join(parts).split())
+
+
+_LABELLED = re.compile(r"^(?P<label>[^:]{1,40}):\s*(?P<value>\S.*)$")
+_INLINE = frozenset("a abbr b code em i small span strong time".split())
+
+
+def _labelled_text(node: Node, keys: set[str]) -> str | None:
+    """The value of a line that labels itself (`<div>Phone: 555-0100</div>`, `<p><b>Email:</b>
+    ann@x</p>`) when the label is the field's, else None. Only a line of inline text: a block that
+    holds several such lines is not one value."""
+    if node.tag in _INLINE or any(c.tag not in _INLINE for c in node.elements):
+        return None
+    match = _LABELLED.match(node.short_text(200) or "")
+    if match is None or key(match.group("label")) not in keys:
+        return None
+    return match.group("value").strip()
+
+
+def stored(value: str) -> bool:
+    """Whether a value a resource page shows is a stored one, not the print of a missing one."""
+    return not missing_value(value)
