@@ -154,8 +154,8 @@ class ExplorationGraph:
         return self.store.visits.structure_hashes()
 
     def due(self) -> list[str]:
-        """Pages due for re-test."""
-        return self.store.visits.needs_retest()
+        """Pages due for re-test (one address per page: `Visits.due_pages`)."""
+        return self.store.visits.due_pages()
 
     def known(self) -> list[str]:
         """Every route memory knows: explored, or linked from a remembered page (click states too)."""

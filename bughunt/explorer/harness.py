@@ -88,7 +88,7 @@ def record_step(
     A `failed` fetch (no answer) is a step but not a visit: the route stays unvisited, to be retried."""
     route = result.final_route if result.outcome == "page" and result.final_route else result.route
     detail = detail_code(result)
-    repeat = store.visits.is_visited(route)
+    repeat = store.visits.is_seen_page(route)  # a fresh request token is not a new page
     n = store.history.add_step(
         session_id,
         route=result.route,

@@ -79,7 +79,7 @@ def plan_tour(links: dict[str, list[str]], start: str, targets: list[str]) -> li
 def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> tuple[str | None, bool]:
     """(the next route to re-test, or None when nothing is due (retest mode over); whether the planned
     walk is to be dropped — the step writes that, with everything else it changes)."""
-    due = set(store.visits.needs_retest())
+    due = set(store.visits.due_pages())  # one address per page, whatever its request token
     walk: list[str] = json.loads(store.meta.get(WALK_KEY) or "[]")
     if walk:
         if walk[0] in followable:
@@ -93,7 +93,7 @@ def next_retest(store: ExplorerStore, position: str, followable: set[str]) -> tu
     here = [r for r in table.get(position, []) if r in followable]
     others = due - {position}
     step = (
-        step_toward_nearest_unknown(position, here, DueView(table, others, store.visits.is_visited))
+        step_toward_nearest_unknown(position, here, DueView(table, others, store.visits.is_seen_page))
         if others
         else None
     )

@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar, cast
 from .bfs import breadth_first
 from .memory import KnownLinks, Memory
 from .rng import Rng, pick
+from .route_keys import page_key, query_pairs
 
 N = TypeVar("N", bound=Hashable)
 Rank = tuple[bool, int, bool, bool, int, bool]
@@ -571,7 +572,7 @@ def leads_on(here: str | None, there: str | None) -> bool:
     if a == b:
         # The same page with one more parameter is a view of it (a tab, a filter, the next page of
         # a list whose first page carries no number: `/x` → `/x?page=2`).
-        x, y = _pairs(here_query), _pairs(there_query)
+        x, y = query_pairs(here_query), query_pairs(there_query)
         return _next_query_page(here_query, there_query) or (len(y) == len(x) + 1 and all(p in y for p in x))
     return a[-1] in b
 
@@ -588,7 +589,7 @@ def next_page(here: str | None, there: str | None) -> bool:
         return True
     if a != b:
         return False
-    x, y = _pairs(here_query), _pairs(there_query)
+    x, y = query_pairs(here_query), query_pairs(there_query)
     if len(y) == len(x) + 1 and all(p in y for p in x):
         # the first page carries no number: the second says 2, or an offset past the first rows
         ((key, value),) = [p for p in y if p not in x]
@@ -729,18 +730,18 @@ class FirstPageAliases:
     def add_sibling(self, sibling: str) -> None:
         path, _, query = sibling.partition("?")
         least = self._least
-        for key, value in _pairs(query):
+        for key, value in query_pairs(query):
             if _NUMBER.match(value):
                 number = int(value)
                 if (path, key) not in least or number < least[(path, key)]:
                     least[(path, key)] = number
 
     def add_seen(self, route: str) -> None:
-        self._seen.add(_query_key(route))
+        self._seen.add(page_key(route))
 
     def seen_in_another_order(self, route: str) -> bool:
         """Whether a page seen has `route`'s path and query parameters (in any order)."""
-        return _query_key(route) in self._seen
+        return page_key(route) in self._seen
 
     def __call__(self, route: str) -> bool:
         path, _, query = route.partition("?")
@@ -748,7 +749,7 @@ class FirstPageAliases:
             return False
         if "&" in query and self.seen_in_another_order(route):
             return True
-        pairs = _pairs(query)
+        pairs = query_pairs(query)
         for i, (key, value) in enumerate(pairs):
             if value not in ("0", "1"):
                 continue
@@ -835,7 +836,7 @@ class KnownIndex(Generic[N]):
                 aliases.add_seen(r)
                 aliases.add_sibling(r)
                 stale.add(r.partition("?")[0])
-                self._alias_true.update(self._by_key.pop(_query_key(r), ()))
+                self._alias_true.update(self._by_key.pop(page_key(r), ()))
             for q in links:
                 referrers[q] += 1
                 linkers.setdefault(q, []).append(p)
@@ -853,7 +854,7 @@ class KnownIndex(Generic[N]):
                         if aliases.seen_in_another_order(rq):
                             self._alias_true.add(q)
                         else:
-                            self._by_key.setdefault(_query_key(rq), []).append(q)
+                            self._by_key.setdefault(page_key(rq), []).append(q)
         self._items.extend(new)
 
     def _follow(
@@ -948,22 +949,6 @@ class KnownIndex(Generic[N]):
                     true.discard(q)
         self._stale.clear()
         return {q for q in true if q not in memory}
-
-
-def _pairs(query: str) -> list[tuple[str, str]]:
-    return [(k, v) for k, _, v in (p.partition("=") for p in query.split("&") if p)]
-
-
-_TOKEN_KEY = re.compile(r"csrf|xsrf|token|nonce|authenticity", re.I)
-"""A query key carrying a request token (`csrf_token`, `authenticity_token`, `_nonce`): a site draws it
-afresh on every load, so one link has a new address each time the page is shown."""
-
-
-def _query_key(route: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A route's path and its query parameters in order, a request token's value masked: a toggle
-    re-drawn with a fresh token (`?show=1&csrf_token=<new>`) is the page seen again."""
-    path, _, query = route.partition("?")
-    return path, tuple(sorted((k, "<token>" if _TOKEN_KEY.search(k) else v) for k, v in _pairs(query)))
 
 
 @lru_cache(maxsize=ROUTE_SHAPES_CACHED)

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bughunt.sim.route_keys import PageKey, has_token, page_key
+
 from .links import LinkTable
 from .rows import Visit, row_as, rows_as
 
@@ -43,6 +45,9 @@ class Visits:
         moved, in order: what a reader that keeps figures over the hashes (the planner's templates)
         reads instead of comparing them all at every step."""
         self.hash_epoch = 0
+        self._token_pages: tuple[int, int, set[PageKey]] = (0, -1, set())
+        """(id and size of the copy it was read from, the page keys of the visited routes that carry a
+        request token): few routes carry one, so the set is small and read again only when the copy grows."""
         """Moves when `page_hashes` changed in ways `hash_log` does not name (the copy dropped or re-sorted)."""
 
     def _load(self) -> dict[str, _Seen]:
@@ -86,6 +91,20 @@ class Visits:
 
     def is_visited(self, route: str) -> bool:
         return route in self._load()
+
+    def is_seen_page(self, route: str) -> bool:
+        """Visited, or another route that is the same page but for a request token's value
+        (`route_keys.page_key`): a link re-drawn with a fresh token on every load is a page seen."""
+        seen = self._load()
+        if route in seen:
+            return True
+        if not has_token(route):
+            return False
+        ident, size, keys = self._token_pages
+        if ident != id(seen) or size != len(seen):
+            keys = {page_key(r) for r in seen if has_token(r)}
+            self._token_pages = (id(seen), len(seen), keys)
+        return page_key(route) in keys
 
     def explored(self) -> list[str]:
         """Routes fetched as real pages (not walls, skips or errors), in first-visit order."""
@@ -134,6 +153,15 @@ class Visits:
     def needs_retest(self) -> list[str]:
         seen = self._load()
         return [r for r, s in seen.items() if s.needs_retest] if self._due else []
+
+    def due_pages(self) -> list[str]:
+        """`needs_retest`, less the addresses of a page already re-tested under another request token
+        (`route_keys.page_key`): a toggle remembered under three tokens is one page to re-test, not three."""
+        due = self.needs_retest()
+        if not any(has_token(r) for r in due):
+            return due
+        done = {page_key(r) for r, s in self._load().items() if not s.needs_retest and has_token(r)}
+        return [r for r in due if not has_token(r) or page_key(r) not in done]
 
     def structure_hashes(self) -> dict[str, str | None]:
         """Route → structure hash of its last successful fetch (None when unknown), in first-visit order."""

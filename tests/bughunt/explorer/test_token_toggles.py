@@ -15,7 +15,10 @@ from bughunt.explorer.factory import make_policy
 from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.loop import Explorer
 from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.store.rows import Step
+from bughunt.explorer.summary import repeat_clicks
 from bughunt.sim.planner import first_page_alias
+from bughunt.sim.route_keys import PageKey, page_key
 from tests.support.loopback import QuietHandler, serving
 
 ITEMS = 12
@@ -74,3 +77,63 @@ def test_a_toggle_redrawn_with_a_fresh_token_is_not_flipped_again_and_again(tmp_
     items = {s.route for s in steps if s.route.startswith("/item/")}
     assert max(toggles.values(), default=0) <= 1, toggles
     assert len(items) == ITEMS, sorted(items)
+
+
+def _session(url: str, store_dir: Path, budget: int, policy: str = "planner", **config: object) -> list[Step]:
+    store = ExplorerStore(store_dir)
+    try:
+        with make_policy(policy, store=store) as chosen:
+            engine = HttpEngine(url + "/", respect_robots=False)
+            Explorer(store, engine, chosen, SessionConfig(budget=budget, **config)).run()  # type: ignore[arg-type]
+        return list(store.history.steps())
+    finally:
+        store.close()
+
+
+def test_the_retest_walk_does_not_take_a_toggle_seen_with_another_token(tmp_path: Path) -> None:
+    """`resume --retest`: every remembered page is due and the walk goes to the nearest page it does not
+    know. A toggle re-drawn with a fresh token read as unknown on every load of the list, so the walk
+    flipped it again and again instead of re-testing the items."""
+    with serving(_Site) as url:
+        first = _session(url, tmp_path / "s", ITEMS + 4)
+        steps = _session(url, tmp_path / "s", 2 * ITEMS + 4, force_retest=True)[len(first) :]
+    walk = [s.route for s in steps if s.retest]
+    assert walk, [s.route for s in steps]
+    toggles = Counter(page_key(r) for r in walk if "details=1" in r)
+    assert max(toggles.values(), default=0) <= 1, walk  # each toggle's page re-tested once at most
+    assert len({r for r in walk if r.startswith("/item/")}) == ITEMS, walk
+
+
+class _Switch(QuietHandler):
+    """A switch page whose one link flips it, re-drawn with a fresh token: any walk flips it again."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        path, _, query = self.path.partition("?")
+        on = "on=1" in query
+        link = f'<a href="/switch?on={0 if on else 1}&csrf_token={secrets.token_hex(32)}">switch</a>'
+        if path not in ("/", "/switch"):
+            self.reply(404, "<h1>Not found</h1>")
+            return
+        detail = "<ul><li>one</li><li>two</li></ul>" if on else "<p>Details hidden.</p>"
+        self.reply(200, f"<html><head><title>switch</title></head><body>{link}{detail}</body></html>")
+
+
+def test_a_toggle_seen_with_another_token_is_a_repeat(tmp_path: Path) -> None:
+    """Flipping the switch again lands on a page already seen: the step is a repeat and the summary's
+    repeat clicks count it, though its address is new each time."""
+    with serving(_Switch) as url:
+        steps = _session(url, tmp_path / "s", 6, policy="random")
+        store = ExplorerStore(tmp_path / "s")
+        try:
+            repeats = repeat_clicks(store)
+        finally:
+            store.close()
+    seen: set[PageKey] = set()
+    again = []
+    for s in steps:
+        if page_key(s.route) in seen:
+            again.append(s)
+        seen.add(page_key(s.route))
+    assert len(again) >= 3, [s.route for s in steps]
+    assert all(s.repeat for s in again), [(s.route, s.repeat) for s in again]
+    assert repeats >= len(again)

@@ -7,6 +7,7 @@ import random
 import re
 
 import bughunt.sim.planner as planner_module
+import bughunt.sim.route_keys as route_keys
 from bughunt.sim.memory import Memory
 from bughunt.sim.planner import FirstPageAliases, Planner, first_page_alias
 from bughunt.sim.rng import mulberry32
@@ -97,7 +98,7 @@ def test_one_choice_parses_each_known_route_a_bounded_number_of_times(monkeypatc
     # per query route and every sibling once per 0/1 parameter, O(Q·(V+Q)) — 414,140 parses for the
     # 2,000 query routes and 100 pages here (0.47 s); the index made 4,242 (0.012 s), the same choice.
     calls = 0
-    original = planner_module._pairs
+    original = planner_module.query_pairs
 
     def counted(query: str) -> list[tuple[str, str]]:
         nonlocal calls
@@ -105,7 +106,8 @@ def test_one_choice_parses_each_known_route_a_bounded_number_of_times(monkeypatc
         return original(query)
 
     memory, cur, links = _paginated_memory(lists=100, pages=20)
-    monkeypatch.setattr(planner_module, "_pairs", counted)
+    monkeypatch.setattr(planner_module, "query_pairs", counted)
+    monkeypatch.setattr(route_keys, "query_pairs", counted)  # the token-masked key parses there
     choice = Planner()(cur, links, memory, mulberry32(1000))
     known = 100 * 20 + 100
     assert choice is not None and not choice.endswith("?page=1"), "page 1 is the list itself: ranked last"

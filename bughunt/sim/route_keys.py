@@ -1,0 +1,34 @@
+"""What makes two routes the same page: a request token's value does not.
+
+One function (`page_key`) shared by everything that asks whether a route is a page already seen: the
+planner's seen links, the re-test walk's known pages and the visited set's repeat test. It lives in the
+simulator's layer, the lowest that reads routes, so the planner (which may not import `bughunt.urls`)
+and the explorer read it from the same place.
+"""
+
+from __future__ import annotations
+
+import re
+
+TOKEN_KEY = re.compile(r"csrf|xsrf|token|nonce|authenticity", re.I)
+"""A query key carrying a request token (`csrf_token`, `authenticity_token`, `_nonce`): a site draws it
+afresh on every load, so one link has a new address each time the page is shown."""
+
+PageKey = tuple[str, tuple[tuple[str, str], ...]]
+
+
+def query_pairs(query: str) -> list[tuple[str, str]]:
+    return [(k, v) for k, _, v in (p.partition("=") for p in query.split("&") if p)]
+
+
+def page_key(route: str) -> PageKey:
+    """A route's path and its query parameters in order, a request token's value masked: a toggle
+    re-drawn with a fresh token (`?show=1&csrf_token=<new>`) is the page seen again."""
+    path, _, query = route.partition("?")
+    return path, tuple(sorted((k, "<token>" if TOKEN_KEY.search(k) else v) for k, v in query_pairs(query)))
+
+
+def has_token(route: str) -> bool:
+    """Whether the route's query names a request token (only such routes can alias another)."""
+    _, _, query = route.partition("?")
+    return bool(query) and any(TOKEN_KEY.search(k) for k, _ in query_pairs(query))
