@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from bughunt.sim.route_keys import PageKey, has_token, page_key
@@ -45,10 +46,10 @@ class Visits:
         moved, in order: what a reader that keeps figures over the hashes (the planner's templates)
         reads instead of comparing them all at every step."""
         self.hash_epoch = 0
-        self._token_pages: tuple[int, int, set[PageKey]] = (0, -1, set())
-        """(id and size of the copy it was read from, the page keys of the visited routes that carry a
-        request token): few routes carry one, so the set is small and read again only when the copy grows."""
         """Moves when `page_hashes` changed in ways `hash_log` does not name (the copy dropped or re-sorted)."""
+        self._token_pages: tuple[int, int, set[PageKey]] = (0, 0, set())
+        """(id and size of the copy it was read from, the page keys of the visited routes that carry a
+        request token): a visit appends to the copy, so only the routes added since are read."""
 
     def _load(self) -> dict[str, _Seen]:
         if self._seen is None:
@@ -101,8 +102,10 @@ class Visits:
         if not has_token(route):
             return False
         ident, size, keys = self._token_pages
-        if ident != id(seen) or size != len(seen):
-            keys = {page_key(r) for r in seen if has_token(r)}
+        if ident != id(seen) or size > len(seen):
+            size, keys = 0, set()  # another copy (reloaded or re-sorted): read it whole
+        if size < len(seen):
+            keys |= {page_key(r) for r in islice(seen, size, None) if has_token(r)}
             self._token_pages = (id(seen), len(seen), keys)
         return page_key(route) in keys
 
