@@ -104,6 +104,16 @@ def _checked(pending: Any) -> Record:
     return Record(now, soonest, now is not None and pending[2] is False)
 
 
+def _made_worker(record: Record) -> bool:
+    """The record answered but cannot vouch: a document of the page made a worker. The worker's first
+    request may start after the page was read — its script can arrive before `load` and run after it,
+    and no request of it was in flight when the engine looked — so such a page is read again after
+    `QUIET_S` of quiet counted from its first read, not from the last request seen (which may have
+    ended long before, and `_followed_seen` was still False then: the page was read while its worker
+    had not fetched yet)."""
+    return record.now is not None and not record.vouches
+
+
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
 _LOG_OUT = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out)\b")
 _DESTROYS = re.compile(r"(?i)\b(delete|destroy|remove|unsubscribe)\b")
@@ -705,6 +715,7 @@ class BrowserEngine(HttpEngine):
             try:
                 unfollowed = self._unfollowed_traffic
                 body, traffic, record = self._watched_read(deadline, watch) if readable else ("", 0, Record())
+                worker = watch and _made_worker(record)
                 if (
                     readable
                     and not settled
@@ -712,15 +723,17 @@ class BrowserEngine(HttpEngine):
                         (self._traffic != traffic and not record.no_requests)
                         or self._unfollowed_traffic != unfollowed
                         or (watch and self._followed_seen and not record.vouches)
+                        or worker
                     )
                 ):
                     # A request started or ended while the page was read (a script fetching after
                     # `load`), one the record does not follow came or went while it was watched, or
-                    # the page's scripts fetched and its record cannot vouch that they are done: the
-                    # page was not settled; read it again once it is. The late events of requests the
-                    # record saw end before the read (they can reach us after it) are no such change.
+                    # the page's scripts fetched (or made a worker) and its record cannot vouch that
+                    # they are done: the page was not settled; read it again once it is. The late
+                    # events of requests the record saw end before the read (they can reach us after
+                    # it) are no such change.
                     settled = True
-                    self._quiet(deadline, since=self._last_traffic, answered=watch)
+                    self._quiet(deadline, since=None if worker else self._last_traffic, answered=watch)
                     body = self._watched_read(deadline, watch)[0] if readable else ""
                 if self._navigations > MAX_NAVIGATIONS:
                     raise HostilePage("the page kept navigating")
@@ -812,8 +825,9 @@ class BrowserEngine(HttpEngine):
                     self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
                     self._settle(deadline)
                     dom, _, record = self._watched_read(deadline, watch=True)
-                    if self._followed_seen and not record.vouches:
-                        self._quiet(deadline, since=self._last_traffic, answered=True)
+                    if (self._followed_seen and not record.vouches) or _made_worker(record):
+                        since = None if _made_worker(record) else self._last_traffic
+                        self._quiet(deadline, since=since, answered=True)
                         dom = self._watched_read(deadline, watch=True)[0]
                 shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)
                 if dom is None:

@@ -6,6 +6,7 @@ see) fetched."""
 from __future__ import annotations
 
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 
@@ -28,6 +29,11 @@ PAGES = {
     # a worker's request looks like the page's own, and the record cannot see it
     "/worker": "<!doctype html><title>Worker</title><h1>Waiting</h1><script>"
     "new Worker('/w.js').onmessage = e => { document.querySelector('h1').textContent = e.data; };</script>",
+    # the same, but its worker fetches only when the page tells it to (`release`, called by the test)
+    "/worker-later": "<!doctype html><title>Worker later</title><h1>Waiting</h1><script>"
+    "const w = new Worker('/w-later.js');"
+    "w.onmessage = e => { document.querySelector('h1').textContent = e.data; };"
+    "window.release = () => w.postMessage('go');</script><img src='/after-worker.png' alt=''>",
     # clicks that load another document, at once or from a timer: read as a load of it, settled
     "/nav": "<!doctype html><title>Nav</title><h1>Nav</h1><button id=now>Now</button><button id=soon>Soon</button>"
     "<script>document.getElementById('now').addEventListener('click', () => { location.href = '/chain'; });"
@@ -40,8 +46,29 @@ PAGES = {
 
 
 class _Site(QuietHandler):
+    later_started = threading.Event()
+    """Set once the worker of `/worker-later` sent its request (it is then held for 0.3 s)."""
+    worker_served = threading.Event()
+    """Set once the worker's script was sent: `/worker-later`'s image waits for it, and `load` for the
+    image, so the page is read with its worker's script loaded and nothing in flight."""
+
     def do_GET(self) -> None:  # noqa: N802
         path = self.path.split("?")[0]
+        if path == "/api/later":
+            type(self).later_started.set()
+            time.sleep(0.3)
+            self.reply(200, "Later", "text/plain")
+            return
+        if path == "/w-later.js":
+            js = "onmessage = () => fetch('/api/later').then(r => r.text())"
+            js += ".then(t => postMessage('from the worker: ' + t));"
+            self.reply(200, js, "application/javascript")
+            type(self).worker_served.set()
+            return
+        if path == "/after-worker.png":
+            type(self).worker_served.wait(5)
+            self.reply(404, "", "image/png")
+            return
         if path == "/api/first":
             self.reply(200, "/api/second", "text/plain")
         elif path == "/api/second":
@@ -89,6 +116,35 @@ def test_a_pages_requests_are_waited_for_on_its_record_and_what_they_brought_is_
 def test_a_workers_request_is_still_waited_for_on_the_wire(fetcher) -> None:
     page = fetcher.fetch("/worker").page
     assert page is not None and "from the worker: Slow" in page.body
+
+
+def test_a_workers_request_that_starts_after_the_first_read_is_still_waited_for(fetcher) -> None:
+    """The race behind the flaky test above, made certain: a worker whose script came before `load`
+    sends its first request only after the page was read (no request of the page was in flight then,
+    none of its `fetch` had been seen). The record says a worker was made, so the page is read again
+    after quiet on the wire — which now includes the worker's request."""
+    read = fetcher._read
+    released: list[bool] = []
+    _Site.later_started.clear()
+    _Site.worker_served.clear()
+
+    def read_then_release(horizon: float | None):  # the engine's own read, then the worker told to fetch
+        got = read(horizon)
+        if not released:
+            released.append(True)
+            # The worker's request starts on its own thread after this call has returned: its event
+            # (and the engine's routing of it, `_guard`) reaches the engine only on its next call to
+            # the browser — after it decided whether the page was settled.
+            fetcher._page.evaluate("release()")
+        return got
+
+    fetcher._read = read_then_release
+    try:
+        page = fetcher.fetch("/worker-later").page
+    finally:
+        del fetcher._read
+    assert page is not None and "from the worker: Later" in page.body, page.body
+    assert released and _Site.later_started.is_set()
 
 
 def test_a_click_that_sets_off_nothing_is_read_at_once(fetcher) -> None:

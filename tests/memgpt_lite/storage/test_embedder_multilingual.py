@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import numpy as np
 import pytest
 
@@ -88,12 +90,19 @@ def test_archival_search_finds_english_records_for_a_chinese_question(tmp_path, 
         "Daily note: lunch with the team, nothing about bugs.",
         "The export page crashes when the list is empty (BH-150).",
     ]
+    # One fixed instant for every write, search and access (`created_at=`, `now=`): with the wall clock,
+    # recency — min-max stretched over milliseconds, weighed like relevance — ranked by how long each
+    # insert took (a pause before the last insert put the settings record third). The same instant for
+    # all makes recency a tie, so what is found is found by meaning.
+    at = datetime(2026, 1, 1, tzinfo=UTC)
     with ArchivalStore(tmp_path / "archival", multilingual) as store:
         for text in records:
-            store.insert(text, importance=5)
-        hits = store.search("导出页面在列表为空时崩溃了吗？", page_size=2)  # did export crash on empty?
+            store.insert(text, importance=5, created_at=at)
+        # did export crash on empty?
+        hits = store.search("导出页面在列表为空时崩溃了吗？", page_size=2, now=at)
         assert hits.items[0].passage.content == records[3]
-        hits = store.search("设置表单现在能保存了吗？", page_size=2)  # does the settings form save now?
+        # does the settings form save now?
+        hits = store.search("设置表单现在能保存了吗？", page_size=2, now=at)
         assert records[1] in [h.passage.content for h in hits.items]
 
 
