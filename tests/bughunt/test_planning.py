@@ -11,9 +11,9 @@ from bughunt.planning import bfs_paths, leads_on, planner_strategy, route_shape,
 from bughunt.planning_bounds import best_blind_walk, expected_steps_to_all
 from bughunt.sim.engine import RunConfig, SimSite, run
 from bughunt.sim.memory import Memory
-from bughunt.sim.planner import _view
 from bughunt.sim.rng import mulberry32
 from bughunt.sim.strategies import get_strategy
+from bughunt.sim.template_sampling import _view
 from memgpt_lite.errors import UsageError
 from tests.support.known_links import (
     KnownTable as View,  # the minimal KnownLinks protocol, like the retest view

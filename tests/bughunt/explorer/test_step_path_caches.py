@@ -7,7 +7,7 @@ from __future__ import annotations
 from bughunt.explorer import loop
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.templates import safe_route
-from bughunt.sim.planner import _segments, leads_on
+from bughunt.sim.pager_links import _segments, leads_on
 
 
 def test_a_routes_canonical_form_is_kept():

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import re
 
+import bughunt.sim.first_page_aliases as first_page_aliases
+import bughunt.sim.pager_links as pager_links
 import bughunt.sim.planner as planner_module
 import bughunt.sim.route_keys as route_keys
 from bughunt.sim.memory import Memory
@@ -98,7 +100,7 @@ def test_one_choice_parses_each_known_route_a_bounded_number_of_times(monkeypatc
     # per query route and every sibling once per 0/1 parameter, O(Q·(V+Q)) — 414,140 parses for the
     # 2,000 query routes and 100 pages here (0.47 s); the index made 4,242 (0.012 s), the same choice.
     calls = 0
-    original = planner_module.query_pairs
+    original = route_keys.query_pairs
 
     def counted(query: str) -> list[tuple[str, str]]:
         nonlocal calls
@@ -106,7 +108,8 @@ def test_one_choice_parses_each_known_route_a_bounded_number_of_times(monkeypatc
         return original(query)
 
     memory, cur, links = _paginated_memory(lists=100, pages=20)
-    monkeypatch.setattr(planner_module, "query_pairs", counted)
+    monkeypatch.setattr(first_page_aliases, "query_pairs", counted)  # the planner's parses, by module
+    monkeypatch.setattr(pager_links, "query_pairs", counted)
     monkeypatch.setattr(route_keys, "query_pairs", counted)  # the token-masked key parses there
     choice = Planner()(cur, links, memory, mulberry32(1000))
     known = 100 * 20 + 100
