@@ -22,6 +22,7 @@ pages (a menu whose current item is not a link, a tag cloud).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -52,7 +53,16 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
-from bughunt.oracles.reading import KEPT, is_offset_key, is_page_key, page_param, page_value, resolve
+from bughunt.oracles.reading import (
+    KEPT,
+    is_cursor,
+    is_cursor_key,
+    is_offset_key,
+    is_page_key,
+    page_param,
+    page_value,
+    resolve,
+)
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import same_origin
@@ -282,27 +292,22 @@ def _offset(url: str) -> tuple[str, int] | None:
     return None
 
 
-CURSOR_KEYS = frozenset(
-    "before after cursor max_id min_id since_id until_id before_id after_id starting_after ending_before".split()
-)
-"""Query keys a keyset (cursor) pager names a page by: the record or token it starts past
-(`?before=58`, `?max_id=…`). Their values are no page numbers: only the page's own control back
-("Newer", rel=prev) says which page came before."""
-
-
 def _cursor(url: str) -> tuple[str, str] | None:
-    """The cursor parameter of `url` and its value, or None."""
+    """The cursor parameter of `url` and its value (`reading.is_cursor`), or None."""
     for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
-        if k.lower() in CURSOR_KEYS and v.strip():
+        if is_cursor(k, v):
             return k, v
     return None
 
 
-def _without(url: str, keys: frozenset[str]) -> tuple[str, frozenset[tuple[str, str]]]:
-    """The URL's path and its query pairs but those of `keys` (lower case)."""
+def _without(
+    url: str, keys: frozenset[str] | Callable[[str], bool]
+) -> tuple[str, frozenset[tuple[str, str]]]:
+    """The URL's path and its query pairs but those of `keys` (lower case, or the keys it says yes to)."""
     parts = urlsplit(url)
+    drop = keys if callable(keys) else keys.__contains__
     return parts.path, frozenset(
-        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() not in keys
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not drop(k.lower())
     )
 
 
@@ -319,10 +324,19 @@ def _previous_by_offset(page: FetchedPage) -> str | None:
 
 def _previous_by_cursor(page: FetchedPage) -> str | None:
     """The page before a cursor pager's page: a control back (`_back_controls`) to the same URL with
-    another cursor or none (the list's first page), or none. A "Newer" that opens the first page
-    from every page is taken all the same: only the page right after the first can repeat it."""
-    same = _without(page.url, CURSOR_KEYS)
-    return next((u for u in _back_controls(page) if u != page.url and _without(u, CURSOR_KEYS) == same), None)
+    another cursor or none (the list's first page); with no control back at all (a pager that only
+    goes on: "Next page" with `?_next=20`), the list's first page, the URL without its cursor. A
+    "Newer" that opens the first page from every page is taken all the same: only the page right
+    after the first can repeat it, and a list that pages right shares no item of its first page with
+    any later one."""
+    same = _without(page.url, is_cursor_key)
+    back = _back_controls(page)
+    found = next((u for u in back if u != page.url and _without(u, is_cursor_key) == same), None)
+    if found is not None or back:
+        return found
+    parts = urlsplit(page.url)
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not is_cursor(k, v)]
+    return urlunsplit(parts._replace(query=urlencode(kept)))
 
 
 def _back_controls(page: FetchedPage) -> list[str]:
