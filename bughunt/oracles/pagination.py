@@ -456,36 +456,50 @@ def check_duplicate_pagination(
                 shown_before.setdefault(k, set()).add(_gist(node))
         # An item leading both pages (a profile's header drawn like the posts under it, a pinned
         # post) is the page's own, not one the pager carried over from the end of the page before.
-        repeated = [
-            keys
+        at_ = [
+            at
             for at, (keys, node) in enumerate(zip(items, _content_items(page)[key], strict=True))
             if keys
             and any(_gist(node) in shown_before.get(k, ()) for k in keys)
             and not (at == 0 and before[:1] == [keys])
         ]
+        repeated = [items[at] for at in at_]
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
             continue
         titles = _titles(page)  # only for a finding: it reads every list of the page
         names = [short(titles.get(frozenset(k), "") or sorted(k)[0], 80) for k in repeated]
-        return [_repeats(page, names, previous.url, key)]
+        carried = len(at_) if at_ == list(range(len(at_))) and before[-len(at_) :] == repeated else None
+        return [_repeats(page, names, previous.url, key, carried)]
     return []
 
 
-def _repeats(page: FetchedPage, names: list[str], previous_url: str, key: str) -> Finding:
+def _pager_key(url: str) -> str:
+    """The query key that names the page of `url` in its list (`page`, `offset`, `_next`), or the path
+    when a path segment does (`/posts/2`)."""
+    for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        if is_page_key(k) or is_offset_key(k) or is_cursor(k, v):
+            return k.lower()
+    return "/"
+
+
+def _repeats(
+    page: FetchedPage, names: list[str], previous_url: str, key: str, carried: int | None = None
+) -> Finding:
     # One finding per page: the template names no page text (titles and list are evidence).
+    # `list_key`: where the list sits and what its items look like, as a number (no page text in
+    # memory): one list template paged wrong under two views of one collection is one root cause.
+    # `boundary_key`: the last `carried` items of the page before open this one, under one pager key —
+    # the off-by-one of a site's one slicing helper, whichever list it pages (a blog's front page, its
+    # tag, category, author and admin lists, each drawn by a template of its own): one root cause on
+    # any route (`inspection._ANY_ROUTE`).
+    facts: dict[str, object] = {"list_key": error_key(key)}
+    if carried is not None:
+        # (`error_key` reads numbers out of what it digests: the count is added to it, not digested)
+        facts["boundary_key"] = error_key(_pager_key(page.url)) * 1000 + min(carried, 999)
     return Finding(
         "duplicate_pagination",
         page.route,
         "paginated list repeats items from its previous page",
-        # `list_key`: where the list sits and what its items look like, as a number (no page text in
-        # memory): one list template paged wrong under two views of one collection is one root cause
-        evidence(
-            page,
-            names[0],
-            previous_url=previous_url,
-            repeated=quoted(names),
-            list=key,
-            list_key=error_key(key),
-        ),
+        evidence(page, names[0], previous_url=previous_url, repeated=quoted(names), list=key, **facts),
         shape=page_shape(page),
     )
