@@ -5,8 +5,9 @@ with what they match (`where …`, `for …`, `matching …`), and draws filter 
 between the heading and the table: the count oracle's label-over-list reading (`counts.labelled_list`)
 sees neither the count (its qualifier holds numbers) nor the table (not right after it). When the page
 has one heading stating such a total, exactly one table with data rows after it, and no way on to a
-later page (`lists.has_pagination`: a pager, or one "Next page" link to a later page), the table is
-all the rows there are, and the total is their number.
+later page (`lists.has_pagination`: a pager, or one "Next page" link to a later page) and the page
+is the list's first (its URL names no later page: the last page of a list has no way on either), the
+table is all the rows there are, and the total is their number.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 
 from bughunt.dom import Node
 from bughunt.oracles.lists import has_pagination
+from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage
 
 _HEADING_TOTAL = re.compile(
@@ -59,6 +61,7 @@ def heading_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
     if order[id(table)] < order[id(heading)] or any(_owner(t) is not None for t in tables):
         return []
     rows = _data_rows(table)
-    if rows == shown or has_pagination(page):
+    # a later page of the list (its last, with no way on: `?_next=20`) shows the rows left, not all
+    if rows == shown or has_pagination(page) or names_later_page(page.url):
         return []
     return [(heading, shown, rows)]

@@ -42,3 +42,8 @@ def test_a_table_with_a_next_page_link_is_part_of_its_rows():
     page = table_page(96, 20, "/db/things", more=True)
     assert has_pagination(page), "one Next page link to a keyset page is a way on"
     assert check_count_mismatch(page) == []
+
+
+def test_the_last_page_of_a_keyset_list_shows_the_rows_left():
+    # 30 rows in all, page 2 (`?_next=20`) shows the last 10 and no way on
+    assert check_count_mismatch(table_page(30, 10, "/db/things?_next=20")) == []
