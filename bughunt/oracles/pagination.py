@@ -189,6 +189,11 @@ def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     return page.derived(_identities_by_position)
 
 
+def content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
+    """The page's content lists by position, as their items' identities (`_content_lists`)."""
+    return _content_lists(page)
+
+
 def _identities_by_position(page: FetchedPage) -> dict[str, list[set[str]]]:
     base, memo = base_url(page), item_facts(page)
     return {key: identities(items, base, memo) for key, items in _content_items(page).items()}
