@@ -6,7 +6,8 @@ view. The claim is read off the element holding the link and nothing but its cou
 the link's words the label); the list is the one of the page's content lists (`pagination.
 content_lists`) whose items change from one of its pages to the next (a sidebar's recent posts are
 the same on every page) — compared only once every page of it is walked, an item a faulty pager
-repeats counted once. A list of one page has no list to tell from the page's other lists: skipped.
+repeats counted once (a last page holding one item, no run to read, may add one). A list of one page
+has no list to tell from the page's other lists: skipped.
 """
 
 from __future__ import annotations
@@ -62,13 +63,17 @@ def linked_mismatch(
     if not others:
         return []
     lists = [content_lists(p) for p in (page, *others)]
-    keys = [k for k in lists[0] if all(k in other for other in lists[1:])]
-    changing = [k for k in keys if any(other[k] != lists[0][k] for other in lists[1:])]
+    # the list is on this page and on another, and its items change; a page without it (the last,
+    # holding one item: a run of one is no list to `content_lists`) may add one item at most
+    changing = [k for k in lists[0] if any(k in other and other[k] != lists[0][k] for other in lists[1:])]
     if len(changing) != 1:
         return []
-    items = [frozenset(i) for other in lists for i in other[changing[0]]]
+    key = changing[0]
+    items = [frozenset(i) for other in lists if key in other for i in other[key]]
     if not all(items):
         return []
     holder, shown = claim
-    listed = len(set(items))
-    return [] if shown in (listed, len(items)) else [(holder, shown, listed)]
+    listed, unread = len(set(items)), sum(1 for other in lists if key not in other)
+    if listed <= shown <= len(items) + unread:
+        return []
+    return [(holder, shown, listed)]

@@ -13,7 +13,7 @@ from bughunt.page import FetchedPage
 from tests.support.pages import Site
 
 SITE = Site("http://blog.test", "<html><head><title>Blog</title></head><body>", "</body></html>")
-POSTS = {"design": list(range(1, 7)), "books": list(range(7, 9))}
+POSTS = {"design": list(range(1, 7)), "books": list(range(7, 9)), "travel": list(range(9, 16))}
 
 
 def category(slug: str, page: int, stated: dict[str, int]) -> FetchedPage:
@@ -54,3 +54,11 @@ def test_a_list_of_one_page_and_another_lists_count_are_left_alone():
     books = category("books", 1, counts)  # one page: its list is not told from the sidebar's
     assert check_count_mismatch(books, SITE.fetcher(books)) == []
     assert own_count(books, parse_count) is not None and own_count(books, parse_count)[1] == 5
+
+
+@pytest.mark.parametrize(("stated", "fires"), [(7, False), (12, True)])
+def test_a_last_page_holding_one_item_may_add_one(stated: int, fires: bool):
+    counts = {"travel": stated}
+    pages = [category("travel", n, counts) for n in (1, 2, 3)]  # 3, 3 and 1 posts
+    found = check_count_mismatch(pages[0], SITE.fetcher(*pages))
+    assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
