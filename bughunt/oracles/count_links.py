@@ -3,7 +3,8 @@ every page of a blog carries, on the category's own page, whose posts fill two p
 
 A widget's count is the length of the list its link opens; on that list's own page both are in
 view. The claim is read off the element holding the link and nothing but its count (`Label (N)`,
-the link's words the label); the list is the one of the page's content lists (`pagination.
+the link's words the label), standing among siblings that are counted links too (a menu's lone
+"Inbox (3)" counts what is unread); the list is the one of the page's content lists (`pagination.
 content_lists`) whose items change from one of its pages to the next (a sidebar's recent posts are
 the same on every page) — compared only once every page of it is walked, an item a faulty pager
 repeats counted once (a last page holding one item, no run to read, may add one). A list of one page
@@ -45,8 +46,24 @@ def own_count(page: FetchedPage, parse: Callable[[str], tuple[str, int] | None])
             continue
         parsed = parse(" ".join(holder.text().split()))
         if parsed is not None and parsed[0].casefold() == " ".join(node.text().split()).casefold():
-            found.append((holder, parsed[1]))
+            if _in_widget(holder, parse):
+                found.append((holder, parsed[1]))
     return found[0] if len({n for _, n in found}) == 1 else None
+
+
+def _in_widget(holder: Node, parse: Callable[[str], tuple[str, int] | None]) -> bool:
+    """Whether the element stands among siblings of its kind that are counted links too (a category
+    widget, a facet list): a menu's one counted link ("Inbox (3)" beside "Sent") counts what is
+    unread or new, not the list it opens."""
+    parent = holder.parent
+    if parent is None:
+        return False
+    counted = [
+        c
+        for c in parent.elements
+        if c.tag == holder.tag and c.find_all("a") and parse(" ".join(c.text().split()))
+    ]
+    return len(counted) >= 2
 
 
 def linked_mismatch(

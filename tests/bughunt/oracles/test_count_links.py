@@ -58,7 +58,15 @@ def test_a_list_of_one_page_and_another_lists_count_are_left_alone():
 
 @pytest.mark.parametrize(("stated", "fires"), [(7, False), (12, True)])
 def test_a_last_page_holding_one_item_may_add_one(stated: int, fires: bool):
-    counts = {"travel": stated}
+    counts = {"travel": stated, "books": 2}
     pages = [category("travel", n, counts) for n in (1, 2, 3)]  # 3, 3 and 1 posts
     found = check_count_mismatch(pages[0], SITE.fetcher(*pages))
     assert [f.kind for f in found] == (["count_mismatch"] if fires else [])
+
+
+def test_a_lone_counted_link_counts_something_else():
+    # "Design (7)" the one counted link of its list (an unread badge's shape): no widget, no claim
+    counts = {"design": 7}
+    first, second = category("design", 1, counts), category("design", 2, counts)
+    assert own_count(first, parse_count) is None
+    assert check_count_mismatch(first, SITE.fetcher(first, second)) == []
