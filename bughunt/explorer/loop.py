@@ -60,6 +60,8 @@ class Explorer:
         self.view: View = NoMemory()  # built at the start of each run, after expiry
         self.memory_rnd = mulberry32(config.seed)
         self._drop_walk = False
+        self._explored_before = False
+        """Whether memory held tested pages when this session started (`VersionWatch.observe`)."""
         self.opened_destructive: dict[int, OpenedAction] = {}
         """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
         self.deferred_destructive: dict[int, list[str]] = {}
@@ -83,6 +85,7 @@ class Explorer:
         context = ContextIndex(self.store, cfg.memory, _count)
         chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, context)
         position = graph.position
+        self._explored_before = bool(graph.explored())
         try:
             try:
                 status, detail, position = self._run(chooser, session_id, position, outcomes)
@@ -211,9 +214,13 @@ class Explorer:
         version, writes = graph.app_version, VersionWrites()
         if result.outcome == "page" and result.page is not None:
             page = result.page
-            explored_any = lambda: bool(graph.explored())  # noqa: E731 — asked only for a first version
+            # Asked only for a first version: were pages tested under an unknown one by an earlier
+            # session? This session's own pages do not count — a site that states its version on some
+            # pages only (an admin footer) has not changed between them, and re-testing every page
+            # visited so far spent the rest of the budget on pages seen this session.
+            explored_before = lambda: self._explored_before  # noqa: E731
             version, writes = self.versions.observe(
-                page, result.final_route or target, version, explored_any, confirmed=False
+                page, result.final_route or target, version, explored_before, confirmed=False
             )
             made_by = graph.click_of(target)
             facts = read_page(page, self.engine, (target, made_by[1]) if made_by is not None else None)

@@ -1,7 +1,7 @@
 """The application's version as the site states it, and what a stated version asks memory to do.
 
 What the site sends is trusted only when it is a version number (else it is quarantined with
-provenance and the version stays unknown). A version stated for the first time after pages were tested
+provenance and the version stays unknown). A version stated for the first time after earlier sessions tested pages
 under an unknown one, or a changed version, starts a re-test — once the next page says the same (one
 flapping answer is not an upgrade), and at most once per session (a server that keeps changing its mind
 must not starve the pages not yet visited). `--app-version` is the user's word and needs no confirmation.

@@ -24,6 +24,8 @@ from loguru import logger
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
+from bughunt.oracles.count_headings import heading_mismatches
+from bughunt.oracles.count_links import linked_mismatch
 from bughunt.oracles.lists import (
     find_lists,
     first_page_number,
@@ -576,6 +578,10 @@ def check_count_mismatch(
                 continue
         mismatches.append((label, shown, listed))
     mismatches += range_mismatches(page)
+    if not mismatches:
+        mismatches = heading_mismatches(page) or linked_mismatch(
+            page, parse_count, lambda: _all_pages(page, fetch)
+        )
     if not mismatches:
         return []
     label, shown, listed = mismatches[0]

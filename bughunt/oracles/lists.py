@@ -19,7 +19,15 @@ from urllib.parse import urlsplit
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
-from bughunt.oracles.reading import KEPT, is_page_key, list_page_key, named_page, numbered_page_of, resolve
+from bughunt.oracles.reading import (
+    KEPT,
+    is_page_key,
+    list_page_key,
+    named_page,
+    names_later_page,
+    numbered_page_of,
+    resolve,
+)
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of
 
@@ -547,6 +555,8 @@ def has_pagination(page: FetchedPage) -> bool:
 def _has_pagination(page: FetchedPage) -> bool:
     if other_pages(page):
         return True
+    if _way_on(page):
+        return True
     base = base_url(page)
     for pager in pager_nodes(page):
         for node in pager.find_all("a", "button"):
@@ -556,6 +566,20 @@ def _has_pagination(page: FetchedPage) -> bool:
             url = resolve(base, href) if href and not href.startswith("#") else None
             if url is None:
                 return True  # scripted: it pages, to where we cannot tell
+    return False
+
+
+def _way_on(page: FetchedPage) -> bool:
+    """Whether a link anywhere on the page says it opens the list's next page ("Next page") and leads
+    to an address naming a later page (`?page=2`, `?offset=20`, a keyset pager's `?_next=20`): a
+    pager of one link, outside any pager markup."""
+    base = base_url(page)
+    for node, href in targets(page.document):
+        if node.tag != "a" or not _SECOND_PAGE_TEXT.match(node.text()):
+            continue
+        url = resolve(base, href) if not href.startswith("#") else None
+        if url is not None and url != page.url and names_later_page(url):
+            return True
     return False
 
 

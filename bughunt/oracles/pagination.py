@@ -22,6 +22,7 @@ pages (a menu whose current item is not a link, a tag cloud).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -52,7 +53,16 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
-from bughunt.oracles.reading import KEPT, is_offset_key, is_page_key, page_param, page_value, resolve
+from bughunt.oracles.reading import (
+    KEPT,
+    is_cursor,
+    is_cursor_key,
+    is_offset_key,
+    is_page_key,
+    page_param,
+    page_value,
+    resolve,
+)
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import same_origin
@@ -179,6 +189,11 @@ def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     return page.derived(_identities_by_position)
 
 
+def content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
+    """The page's content lists by position, as their items' identities (`_content_lists`)."""
+    return _content_lists(page)
+
+
 def _identities_by_position(page: FetchedPage) -> dict[str, list[set[str]]]:
     base, memo = base_url(page), item_facts(page)
     return {key: identities(items, base, memo) for key, items in _content_items(page).items()}
@@ -282,27 +297,22 @@ def _offset(url: str) -> tuple[str, int] | None:
     return None
 
 
-CURSOR_KEYS = frozenset(
-    "before after cursor max_id min_id since_id until_id before_id after_id starting_after ending_before".split()
-)
-"""Query keys a keyset (cursor) pager names a page by: the record or token it starts past
-(`?before=58`, `?max_id=…`). Their values are no page numbers: only the page's own control back
-("Newer", rel=prev) says which page came before."""
-
-
 def _cursor(url: str) -> tuple[str, str] | None:
-    """The cursor parameter of `url` and its value, or None."""
+    """The cursor parameter of `url` and its value (`reading.is_cursor`), or None."""
     for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
-        if k.lower() in CURSOR_KEYS and v.strip():
+        if is_cursor(k, v):
             return k, v
     return None
 
 
-def _without(url: str, keys: frozenset[str]) -> tuple[str, frozenset[tuple[str, str]]]:
-    """The URL's path and its query pairs but those of `keys` (lower case)."""
+def _without(
+    url: str, keys: frozenset[str] | Callable[[str], bool]
+) -> tuple[str, frozenset[tuple[str, str]]]:
+    """The URL's path and its query pairs but those of `keys` (lower case, or the keys it says yes to)."""
     parts = urlsplit(url)
+    drop = keys if callable(keys) else keys.__contains__
     return parts.path, frozenset(
-        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() not in keys
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not drop(k.lower())
     )
 
 
@@ -319,10 +329,19 @@ def _previous_by_offset(page: FetchedPage) -> str | None:
 
 def _previous_by_cursor(page: FetchedPage) -> str | None:
     """The page before a cursor pager's page: a control back (`_back_controls`) to the same URL with
-    another cursor or none (the list's first page), or none. A "Newer" that opens the first page
-    from every page is taken all the same: only the page right after the first can repeat it."""
-    same = _without(page.url, CURSOR_KEYS)
-    return next((u for u in _back_controls(page) if u != page.url and _without(u, CURSOR_KEYS) == same), None)
+    another cursor or none (the list's first page); with no control back at all (a pager that only
+    goes on: "Next page" with `?_next=20`), the list's first page, the URL without its cursor. A
+    "Newer" that opens the first page from every page is taken all the same: only the page right
+    after the first can repeat it, and a list that pages right shares no item of its first page with
+    any later one."""
+    same = _without(page.url, is_cursor_key)
+    back = _back_controls(page)
+    found = next((u for u in back if u != page.url and _without(u, is_cursor_key) == same), None)
+    if found is not None or back:
+        return found
+    parts = urlsplit(page.url)
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not is_cursor(k, v)]
+    return urlunsplit(parts._replace(query=urlencode(kept)))
 
 
 def _back_controls(page: FetchedPage) -> list[str]:
@@ -442,36 +461,50 @@ def check_duplicate_pagination(
                 shown_before.setdefault(k, set()).add(_gist(node))
         # An item leading both pages (a profile's header drawn like the posts under it, a pinned
         # post) is the page's own, not one the pager carried over from the end of the page before.
-        repeated = [
-            keys
+        at_ = [
+            at
             for at, (keys, node) in enumerate(zip(items, _content_items(page)[key], strict=True))
             if keys
             and any(_gist(node) in shown_before.get(k, ()) for k in keys)
             and not (at == 0 and before[:1] == [keys])
         ]
+        repeated = [items[at] for at in at_]
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
             continue
         titles = _titles(page)  # only for a finding: it reads every list of the page
         names = [short(titles.get(frozenset(k), "") or sorted(k)[0], 80) for k in repeated]
-        return [_repeats(page, names, previous.url, key)]
+        carried = len(at_) if at_ == list(range(len(at_))) and before[-len(at_) :] == repeated else None
+        return [_repeats(page, names, previous.url, key, carried)]
     return []
 
 
-def _repeats(page: FetchedPage, names: list[str], previous_url: str, key: str) -> Finding:
+def _pager_key(url: str) -> str:
+    """The query key that names the page of `url` in its list (`page`, `offset`, `_next`), or the path
+    when a path segment does (`/posts/2`)."""
+    for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        if is_page_key(k) or is_offset_key(k) or is_cursor(k, v):
+            return k.lower()
+    return "/"
+
+
+def _repeats(
+    page: FetchedPage, names: list[str], previous_url: str, key: str, carried: int | None = None
+) -> Finding:
     # One finding per page: the template names no page text (titles and list are evidence).
+    # `list_key`: where the list sits and what its items look like, as a number (no page text in
+    # memory): one list template paged wrong under two views of one collection is one root cause.
+    # `boundary_key`: the last `carried` items of the page before open this one, under one pager key —
+    # the off-by-one of a site's one slicing helper, whichever list it pages (a blog's front page, its
+    # tag, category, author and admin lists, each drawn by a template of its own): one root cause on
+    # any route (`inspection._ANY_ROUTE`).
+    facts: dict[str, object] = {"list_key": error_key(key)}
+    if carried is not None:
+        # (`error_key` reads numbers out of what it digests: the count is added to it, not digested)
+        facts["boundary_key"] = error_key(_pager_key(page.url)) * 1000 + min(carried, 999)
     return Finding(
         "duplicate_pagination",
         page.route,
         "paginated list repeats items from its previous page",
-        # `list_key`: where the list sits and what its items look like, as a number (no page text in
-        # memory): one list template paged wrong under two views of one collection is one root cause
-        evidence(
-            page,
-            names[0],
-            previous_url=previous_url,
-            repeated=quoted(names),
-            list=key,
-            list_key=error_key(key),
-        ),
+        evidence(page, names[0], previous_url=previous_url, repeated=quoted(names), list=key, **facts),
         shape=page_shape(page),
     )

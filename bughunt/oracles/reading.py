@@ -5,6 +5,7 @@ pure (strings in, a value out), so a kept answer is the answer."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
@@ -48,13 +49,40 @@ def page_param(query: str) -> tuple[str, int] | None:
     return None
 
 
+CURSOR_KEYS = frozenset(
+    "before after cursor next maxid minid sinceid untilid beforeid afterid startingafter endingbefore"
+    " pagetoken nextpagetoken nexttoken".split()
+)
+"""Query keys a keyset (cursor) pager names a page by, their marks and joins aside (`_KEY_MARKS`): the
+record or token it starts past (`?before=58`, `?max_id=…`, a data browser's `?_next=20`, an API's
+`?page_token=…`). Their values are no page numbers."""
+
+_KEY_MARKS = re.compile(r"[@$:_\-]")
+
+
+@lru_cache(maxsize=KEPT)
+def is_cursor_key(key: str) -> bool:
+    """Whether a query key names a cursor pager's page (`CURSOR_KEYS`), however it is marked or joined."""
+    return _KEY_MARKS.sub("", key.lower()) in CURSOR_KEYS
+
+
+def is_cursor(key: str, value: str) -> bool:
+    """Whether a query pair names a page of a cursor pager: a cursor key with a token. A value that is
+    a path or an address is where a login or a form sends the user next (`?next=/admin`), no page."""
+    value = value.strip()
+    return is_cursor_key(key) and bool(value) and not value.startswith("/") and "://" not in value
+
+
 @lru_cache(maxsize=KEPT)
 def names_later_page(url: str) -> bool:
-    """Whether `url` names a page of a list by its number (`?page=2`) or by the rows it starts past
-    (`?offset=20`, `?@startwith=49`): a page after the list's first."""
+    """Whether `url` names a page of a list by its number (`?page=2`), by the rows it starts past
+    (`?offset=20`, `?@startwith=49`) or by the record a cursor pager starts past (`?_next=20`): a page
+    after the list's first."""
     for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
         number = page_value(value)
         if number is not None and (is_page_key(key) or (is_offset_key(key) and number > 0)):
+            return True
+        if is_cursor(key, value):
             return True
     return False
 

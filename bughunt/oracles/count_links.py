@@ -1,0 +1,96 @@
+"""A link to the very list a page shows, drawn with a count: "Design (21)" in a category widget that
+every page of a blog carries, on the category's own page, whose posts fill two pages of five.
+
+A widget's count is the length of the list its link opens; on that list's own page both are in
+view. The claim is read off the element holding the link and nothing but its count (`Label (N)`,
+the link's words the label), standing among siblings that are counted links too (a menu's lone
+"Inbox (3)" counts what is unread); the list is the one of the page's content lists (`pagination.
+content_lists`) whose items change from one of its pages to the next (a sidebar's recent posts are
+the same on every page) — compared only once every page of it is walked, an item a faulty pager
+repeats counted once (a last page holding one item, no run to read, may add one). A list of one page
+has no list to tell from the page's other lists: skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import parse_qsl, urlsplit
+
+from bughunt.dom import Node
+from bughunt.oracles.lists import targets
+from bughunt.oracles.pagination import content_lists
+from bughunt.oracles.reading import is_page_key, resolve
+from bughunt.page import FetchedPage, base_url
+
+
+def _first_page(url: str) -> str | None:
+    """The address of the list's first page `url` is a page of: its path when the query names only
+    the page (`?page=2`) or nothing; None for a filtered or sorted view (another list)."""
+    parts = urlsplit(url)
+    if any(not is_page_key(k) for k, _ in parse_qsl(parts.query, keep_blank_values=True)):
+        return None
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+
+
+def own_count(page: FetchedPage, parse: Callable[[str], tuple[str, int] | None]) -> tuple[Node, int] | None:
+    """(the element, the count) of a link to this list's first page whose element states how many
+    items it holds (`parse`: the count oracle's reading), when exactly one does."""
+    here = _first_page(page.url)
+    if here is None:
+        return None
+    base, found = base_url(page), []
+    for node, href in targets(page.document):
+        holder = node.parent
+        url = resolve(base, href) if node.tag == "a" and not href.startswith("#") else None
+        if url is None or holder is None or urlsplit(url).query or _first_page(url) != here:
+            continue
+        parsed = parse(" ".join(holder.text().split()))
+        if parsed is not None and parsed[0].casefold() == " ".join(node.text().split()).casefold():
+            if _in_widget(holder, parse):
+                found.append((holder, parsed[1]))
+    return found[0] if len({n for _, n in found}) == 1 else None
+
+
+def _in_widget(holder: Node, parse: Callable[[str], tuple[str, int] | None]) -> bool:
+    """Whether the element stands among siblings of its kind that are counted links too (a category
+    widget, a facet list): a menu's one counted link ("Inbox (3)" beside "Sent") counts what is
+    unread or new, not the list it opens."""
+    parent = holder.parent
+    if parent is None:
+        return False
+    counted = [
+        c
+        for c in parent.elements
+        if c.tag == holder.tag and c.find_all("a") and parse(" ".join(c.text().split()))
+    ]
+    return len(counted) >= 2
+
+
+def linked_mismatch(
+    page: FetchedPage,
+    parse: Callable[[str], tuple[str, int] | None],
+    walk: Callable[[], list[FetchedPage] | None],
+) -> list[tuple[Node, int, int]]:
+    """(the element, the count it states, the items the list holds) when they differ; `walk` gives
+    the list's other pages (None or none: not walked whole)."""
+    claim = own_count(page, parse)
+    if claim is None:
+        return []
+    others = walk()
+    if not others:
+        return []
+    lists = [content_lists(p) for p in (page, *others)]
+    # the list is on this page and on another, and its items change; a page without it (the last,
+    # holding one item: a run of one is no list to `content_lists`) may add one item at most
+    changing = [k for k in lists[0] if any(k in other and other[k] != lists[0][k] for other in lists[1:])]
+    if len(changing) != 1:
+        return []
+    key = changing[0]
+    items = [frozenset(i) for other in lists if key in other for i in other[key]]
+    if not all(items):
+        return []
+    holder, shown = claim
+    listed, unread = len(set(items)), sum(1 for other in lists if key not in other)
+    if listed <= shown <= len(items) + unread:
+        return []
+    return [(holder, shown, listed)]

@@ -1,0 +1,49 @@
+"""A heading stating how many rows a page's one table holds, with filter forms and facet lists between
+the two ("12 rows where kind = 3"): compared with the table's rows when no way on to a later page is
+drawn (a pager, or one "Next page" link to a keyset page). Made-up data browser, generic markup."""
+
+from __future__ import annotations
+
+import pytest
+
+from bughunt.oracles.counts import check_count_mismatch
+from bughunt.oracles.lists import has_pagination
+from tests.support.pages import Site
+
+SITE = Site(
+    "http://data.test", "<html><head><title>things</title></head><body><section>", "</section></body></html>"
+)
+
+
+def table_page(stated: int, rows: int, path: str = "/db/things?kind=3", more: bool = False):
+    facets = "".join(f'<li><a href="/db/things?kind={k}">kind {k}</a> {k * 4}</li>' for k in (1, 2, 3))
+    body = "".join(
+        f'<tr><td><a href="/db/things/{n}">{n}</a></td><td>Thing {n}</td><td>3</td></tr>' for n in range(rows)
+    )
+    pager = f'<p><a href="/db/things?kind=3&amp;_next={rows}">Next page</a></p>' if more else ""
+    return SITE.page(
+        f"<h1>things</h1><h3>{stated} rows\n   where kind = 3</h3>"
+        '<form action="/db/things" method="get"><select name="_col"><option>kind</option></select>'
+        '<input name="_val" value="3"><input type="submit" value="Apply"></form>'
+        f'<div class="facets"><p>kind</p><ul>{facets}</ul></div>'
+        f"<table><thead><tr><th>id</th><th>name</th><th>kind</th></tr></thead><tbody>{body}</tbody></table>"
+        + pager,
+        path,
+    )
+
+
+@pytest.mark.parametrize(("stated", "rows", "fires"), [(12, 12, False), (96, 12, True), (1, 0, False)])
+def test_a_heading_total_is_compared_with_the_one_table_below_it(stated: int, rows: int, fires: bool):
+    found = check_count_mismatch(table_page(stated, rows))
+    assert [f.kind for f in found] == (["count_mismatch"] if fires and rows else [])
+
+
+def test_a_table_with_a_next_page_link_is_part_of_its_rows():
+    page = table_page(96, 20, "/db/things", more=True)
+    assert has_pagination(page), "one Next page link to a keyset page is a way on"
+    assert check_count_mismatch(page) == []
+
+
+def test_the_last_page_of_a_keyset_list_shows_the_rows_left():
+    # 30 rows in all, page 2 (`?_next=20`) shows the last 10 and no way on
+    assert check_count_mismatch(table_page(30, 10, "/db/things?_next=20")) == []
