@@ -33,8 +33,8 @@ shutil.copy(Path(__file__).with_name("ho8_py4web_app.py"), app / "controllers.py
 )
 
 sys.path.insert(0, str(apps))
-from seeds.common import db  # noqa: E402  (the app exists only now)
 from pydal.validators import CRYPT  # noqa: E402
+from seeds.common import db  # noqa: E402  (the app exists only now)
 
 rng = random.Random(8)
 
