@@ -22,6 +22,7 @@ data = root / "data"
 # what an install leaves behind (the tracked skeleton stays)
 (data / "config.php").unlink(missing_ok=True)
 (data / "applied_migrations.txt").unlink(missing_ok=True)
+(data / "config.custom.php").unlink(missing_ok=True)
 for user in (data / "users").iterdir() if (data / "users").exists() else []:
     if user.is_dir() and user.name != "_":
         shutil.rmtree(user)
@@ -33,6 +34,8 @@ def php(*args: str) -> None:
     subprocess.run(["php", *args], cwd=root, check=True, stdout=subprocess.DEVNULL)
 
 
+# a test instance open to crawlers (the default asks them to keep out: meta robots noindex,nofollow)
+(data / "config.custom.php").write_text("<?php\nreturn ['allow_robots' => true];\n")
 php(
     "cli/do-install.php",
     "--default-user",
