@@ -3,10 +3,14 @@ replaces answers, tested on random input against that definition."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+import re
 
 import pytest
 
+from bughunt import dom
+from bughunt.dom import Node, generated_id, parse_html
 from bughunt.explorer.secrets import REDACTED, Scrubber, _forms
 
 _TEXT_CHARS = "ab-_/%=+ .\u00e9"
@@ -14,8 +18,6 @@ _TEXT_CHARS = "ab-_/%=+ .\u00e9"
 
 def _scrubbed_as_defined(secrets: list[str], text: str) -> str:
     """Every form of every secret replaced, longest first, in one scan."""
-    import re
-
     forms = sorted({f for s in secrets if len(s) >= 4 for f in _forms(s)}, key=len, reverse=True)
     if not forms:
         return text
@@ -32,3 +34,57 @@ def test_a_scrubbed_text_is_the_one_scan_of_every_form(seed: int) -> None:
             pieces = [rnd.choice((*secrets, "x", "/", "%2F", " ", "ab")) for _ in range(rnd.randint(0, 6))]
             text = "".join(pieces)[: rnd.randint(0, 30)]
             assert scrubber.text(text) == _scrubbed_as_defined(secrets, text), (secrets, text)
+
+
+def _structure_hash_as_defined(root: Node) -> str:
+    """Bottom-up, nothing kept between pages (the first definition, recursive: small trees only)."""
+
+    def digest(node: Node) -> bytes:
+        head = node.tag + "\0"
+        head += "\0".join(
+            sorted(
+                f"{k}={' '.join(sorted(v.split())) if k == 'class' else v}"
+                if k in ("id", "class", "role", "type", "name") and not (k == "id" and generated_id(v))
+                else k
+                for k, v in node.attrs.items()
+                if k not in ("checked", "selected")
+            )
+        )
+        seen: dict[bytes, None] = {}
+        for child in node.children:
+            if isinstance(child, Node) and child.tag not in ("script", "style", "template", "noscript"):
+                seen.setdefault(digest(child), None)
+        h = hashlib.blake2b(head.encode("utf-8", "replace") + b"\1", digest_size=16)
+        for d in seen:
+            h.update(d)
+        return h.digest()
+
+    return digest(root).hex()
+
+
+def _random_markup(rnd: random.Random) -> str:
+    parts = []
+    for _ in range(rnd.randint(0, 30)):
+        tag = rnd.choice(("div", "a", "li", "ul", "span", "input", "script", "form", "p"))
+        attrs = " ".join(
+            f'{name}="{rnd.choice(("", "x", "a b", "b  a", ":r1:", "7", "/x"))}"'
+            for name in rnd.sample(
+                ("id", "class", "role", "type", "href", "checked", "name", "title"), rnd.randint(0, 3)
+            )
+        )
+        parts.append(f"<{tag} {attrs}>t" + ("" if rnd.random() < 0.4 else f"</{tag}>"))
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_structure_hash_kept_across_pages_is_the_one_of_each_page_alone(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rnd = random.Random(seed)
+    # a small bound: the memos start afresh many times within the test
+    monkeypatch.setattr(dom, "_MEMO_ENTRIES", rnd.choice((2, 16, 8192)))
+    pages = [_random_markup(rnd) for _ in range(40)]
+    for _ in range(3):
+        for markup in rnd.sample(pages, len(pages)):
+            root = parse_html(markup)
+            assert dom.structure_hash(root) == _structure_hash_as_defined(root), markup
