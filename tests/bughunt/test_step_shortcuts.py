@@ -10,6 +10,7 @@ import re
 import pytest
 
 from bughunt import dom
+from bughunt.actions import _ItemPlaces
 from bughunt.dom import Node, generated_id, parse_html
 from bughunt.explorer.secrets import REDACTED, Scrubber, _forms
 
@@ -88,3 +89,49 @@ def test_the_structure_hash_kept_across_pages_is_the_one_of_each_page_alone(
         for markup in rnd.sample(pages, len(pages)):
             root = parse_html(markup)
             assert dom.structure_hash(root) == _structure_hash_as_defined(root), markup
+
+
+def _place_as_defined(link: Node) -> str | None:
+    """`item_places`' docstring, walked up from the link with nothing kept."""
+    around = [link.parent, *link.parent.ancestors()] if link.parent is not None else []
+    if any(n.tag in ("nav", "header", "footer", "menu") or n.get("role") in _CHROME_ROLES for n in around):
+        return None
+    chain = [link]
+    for up in link.ancestors():
+        parent = up.parent
+        if parent is not None and up.tag not in ("#document", "html", "body"):
+            alike = sum(1 for c in parent.elements if c.signature() == up.signature())
+            links = sum(1 for n in up.iter() if n.tag == "a")
+            if alike >= 2 and (links >= 2 or len(up.text()) > len(link.text()) + 3):
+                return f"{up.path()} >> {' > '.join(n.signature() for n in reversed(chain))}"
+        chain.append(up)
+    return None
+
+
+_CHROME_ROLES = ("navigation", "menu", "menubar", "tablist", "tab")
+
+
+def _random_lists(rnd: random.Random, depth: int = 0) -> str:
+    parts = []
+    for _ in range(rnd.randint(1, 4)):
+        tag = rnd.choice(("div", "li", "ul", "p", "nav", "span", "a", "section"))
+        cls = rnd.choice(("", ' class="item"', ' class="card x"', ' role="menu"', ' role="tab"'))
+        inner = (
+            _random_lists(rnd, depth + 1)
+            if depth < 3 and rnd.random() < 0.6
+            else rnd.choice(("", "t", "words here"))
+        )
+        extra = '<a href="/x">go</a>' if rnd.random() < 0.5 else ""
+        parts.append(f"<{tag}{cls}>{inner}{extra}</{tag}>" * rnd.choice((1, 1, 2, 3)))
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_links_item_place_is_the_one_its_ancestors_give(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(100):
+        root = parse_html(_random_lists(rnd))
+        places = _ItemPlaces()
+        links = [n for n in root.iter() if n.tag == "a"]
+        for link in rnd.sample(links, len(links)):  # in any order: what is kept serves the next
+            assert places.place(link) == _place_as_defined(link)
