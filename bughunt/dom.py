@@ -293,10 +293,13 @@ def structure_hash(root: Node) -> str:
     for node in reversed(list(root.iter())):
         attrs = node.attrs
         if attrs:
-            as_given = (node.tag, *attrs.items())
-            head = heads.get(as_given)
-            if head is None:
-                head = heads[as_given] = _head(node.tag, attrs)
+            if sum(map(len, attrs.values())) > _MEMO_VALUE_CHARS:
+                head = _head(node.tag, attrs)  # kept by no memo: see `_MEMO_VALUE_CHARS`
+            else:
+                as_given = (node.tag, *attrs.items())
+                head = heads.get(as_given)
+                if head is None:
+                    head = heads[as_given] = _head(node.tag, attrs)
         else:
             head = node.tag + "\0"
         seen: dict[bytes, None] = {}
@@ -335,6 +338,9 @@ def _head(tag: str, attrs: dict[str, str]) -> str:
 _MEMO_ENTRIES = 8192
 """Entries kept in each of `structure_hash`'s memos before they start afresh (a link's attributes,
 its address among them, make most heads of a big site's pages new: the memo must not grow with it)."""
+_MEMO_VALUE_CHARS = 512
+"""An element whose attribute values are longer in all (a framework's whole page state in one
+`data-page`, an inline image) is not kept in the heads' memo: 8,192 of them would hold megabytes."""
 _HEADS: dict[tuple[str, ...] | tuple[Any, ...], str] = {}
 """(tag, *attribute items) → the element's head, as `_head` makes it."""
 _DIGESTS: dict[tuple[Any, ...], bytes] = {}

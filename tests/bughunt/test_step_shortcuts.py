@@ -68,7 +68,7 @@ def _random_markup(rnd: random.Random) -> str:
     for _ in range(rnd.randint(0, 30)):
         tag = rnd.choice(("div", "a", "li", "ul", "span", "input", "script", "form", "p"))
         attrs = " ".join(
-            f'{name}="{rnd.choice(("", "x", "a b", "b  a", ":r1:", "7", "/x"))}"'
+            f'{name}="{rnd.choice(("", "x", "a b", "b  a", ":r1:", "7", "/x", "long " * 120))}"'
             for name in rnd.sample(
                 ("id", "class", "role", "type", "href", "checked", "name", "title"), rnd.randint(0, 3)
             )
