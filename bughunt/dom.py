@@ -297,9 +297,10 @@ def structure_hash(root: Node) -> str:
                 head = _head(node.tag, attrs)  # kept by no memo: see `_MEMO_VALUE_CHARS`
             else:
                 as_given = (node.tag, *attrs.items())
-                head = heads.get(as_given)
-                if head is None:
-                    head = heads[as_given] = _head(node.tag, attrs)
+                kept = heads.get(as_given)
+                if kept is None:
+                    kept = heads[as_given] = _head(node.tag, attrs)
+                head = kept
         else:
             head = node.tag + "\0"
         seen: dict[bytes, None] = {}
