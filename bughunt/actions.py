@@ -99,9 +99,14 @@ def followed(node: Node) -> bool:
     script sends as a write (`data-method="delete"`: a GET of its address is not what it does).
     `rel=nofollow` asks search engines not to rank the target; people click such links (a wiki marks
     its Recent Changes, Old revisions and Media Manager so), and so does the explorer."""
-    if "download" in node.attrs:
+    attrs = node.attrs
+    if "download" in attrs:
         return False
-    return all(node.get(attr, "get").strip().lower() in ("", "get") for attr in _SCRIPT_METHODS)
+    for attr in _SCRIPT_METHODS:  # a loop, not `all(...)`: asked of every link of every page
+        method = attrs.get(attr)
+        if method is not None and method.strip().lower() not in ("", "get"):
+            return False
+    return True
 
 
 _BUTTON_TYPES = frozenset(("hidden", "submit", "button", "image", "reset"))
@@ -444,16 +449,17 @@ class _ItemPlaces:
     children are tallied once, and what is asked of an ancestor (does it hold two links, how much
     text) is computed once, however many links it holds."""
 
-    __slots__ = ("_alike", "_signature", "_links", "_text", "_chrome", "_path")
+    __slots__ = ("_alike", "_signature", "_links", "_text", "_chrome", "_path", "_items")
 
     def __init__(self) -> None:
         # id(parent) → signature tally of its children; the tree outlives this
-        self._alike: dict[int, Counter[str]] = {}
+        self._alike: dict[int, dict[str, int]] = {}
         self._signature: dict[int, str] = {}
         self._links: dict[int, bool] = {}
         self._text: dict[int, int] = {}
         self._chrome: dict[int, bool] = {}
         self._path: dict[int, str] = {}
+        self._items: dict[int, tuple[Node, ...]] = {}
 
     def signature(self, node: Node) -> str:
         known = self._signature.get(id(node))
@@ -464,7 +470,13 @@ class _ItemPlaces:
     def _repeated(self, node: Node, parent: Node) -> bool:
         tally = self._alike.get(id(parent))
         if tally is None:
-            tally = self._alike[id(parent)] = Counter(self.signature(c) for c in parent.elements)
+            # a plain dict, not a `Counter`: one is made for each parent of a link's ancestors
+            tally = self._alike[id(parent)] = {}
+            signature = self.signature
+            for child in parent.children:
+                if isinstance(child, Node):
+                    key = signature(child)
+                    tally[key] = tally.get(key, 0) + 1
         return tally[self.signature(node)] >= 2
 
     def _two_links(self, node: Node) -> bool:
@@ -499,20 +511,44 @@ class _ItemPlaces:
             known = self._path[id(node)] = node.path()
         return known
 
-    def place(self, link: Node) -> str | None:
-        """Where in the items of a list `link` sits (`item_places`), or None."""
-        if self._in_chrome(link.parent):
-            return None
-        chain = [link]
-        for up in link.ancestors():
+    def _repeated_from(self, node: Node) -> tuple[Node, ...]:
+        """`node` and its ancestors that are repeated beside their siblings (`_repeated`; not the
+        document, `html` or `body`), nearest first: the elements a link below could be an item of.
+        Asked once per element, however many links it holds (the links of a page share most of
+        their ancestors, and a link outside every list walked up to the root)."""
+        known = self._items
+        unknown: list[Node] = []
+        current: Node | None = node
+        while current is not None and id(current) not in known:
+            unknown.append(current)
+            current = current.parent
+        found = known[id(current)] if current is not None else ()
+        for up in reversed(unknown):
             parent = up.parent
-            if parent is not None and up.tag not in ("#document", "html", "body"):
-                if self._repeated(up, parent) and (
-                    self._two_links(up) or self._text_size(up) > len(link.text()) + 3
-                ):
-                    inner = " > ".join(self.signature(n) for n in reversed(chain))
-                    return f"{self._path_of(up)} >> {inner}"
-            chain.append(up)
+            if (
+                parent is not None
+                and up.tag not in ("#document", "html", "body")
+                and self._repeated(up, parent)
+            ):
+                found = (up, *found)
+            known[id(up)] = found
+        return found
+
+    def place(self, link: Node) -> str | None:
+        """Where in the items of a list `link` sits (`item_places`), or None: below the nearest
+        repeated ancestor that holds more than the link (another link, or more text)."""
+        parent = link.parent
+        if parent is None or self._in_chrome(parent):
+            return None
+        for up in self._repeated_from(parent):
+            if self._two_links(up) or self._text_size(up) > len(link.text()) + 3:
+                chain = [link]
+                below = parent
+                while below is not up:
+                    chain.append(below)
+                    below = below.parent  # type: ignore[assignment]  # `up` is an ancestor
+                inner = " > ".join(self.signature(n) for n in reversed(chain))
+                return f"{self._path_of(up)} >> {inner}"
         return None
 
 

@@ -279,30 +279,35 @@ def structure_hash(root: Node) -> str:
     Computed bottom-up without recursion (a 100,000-deep page is only a long loop).
     """
     digests: dict[int, bytes] = {}
-    # Repeated parts of a page (the items of a list, their links) are the same tag, attributes and
-    # children's digests over and over: each such key is hashed once per page.
-    known: dict[tuple[str, tuple[bytes, ...]], bytes] = {}
+    # Repeated parts of a page (the items of a list, their links), and the parts every page of a
+    # site repeats (its header, menu, footer, the markup of its list items), are the same tag,
+    # attributes and children's digests over and over: each element's head and each subtree's digest
+    # are functions of those alone, kept for the process (bounded), so each is made once.
+    heads, known = _HEADS, _DIGESTS
+    if len(heads) > _MEMO_ENTRIES:
+        heads.clear()
+    if len(known) > _MEMO_ENTRIES:
+        known.clear()
     # Document order reversed is a post-order (children before parents); a root keeps that order for
     # every walk of the page. The elements inside a skipped one get digests no parent reads.
     for node in reversed(list(root.iter())):
-        head = node.tag
-        if node.attrs:
-            head += "\0" + "\0".join(
-                sorted(
-                    f"{k}={' '.join(sorted(v.split())) if k == 'class' else v}"
-                    if k in _STRUCTURAL_VALUES and not (k == "id" and generated_id(v))
-                    else k
-                    for k, v in node.attrs.items()
-                    if k not in _STATE_ATTRS
-                )
-            )
+        attrs = node.attrs
+        if attrs:
+            if sum(map(len, attrs.values())) > _MEMO_VALUE_CHARS:
+                head = _head(node.tag, attrs)  # kept by no memo: see `_MEMO_VALUE_CHARS`
+            else:
+                as_given = (node.tag, *attrs.items())
+                kept = heads.get(as_given)
+                if kept is None:
+                    kept = heads[as_given] = _head(node.tag, attrs)
+                head = kept
         else:
-            head += "\0"
+            head = node.tag + "\0"
         seen: dict[bytes, None] = {}
         for child in node.children:
             if isinstance(child, Node) and child.tag not in _SKIP_STRUCTURE:
                 seen.setdefault(digests.pop(id(child)), None)
-        key = (head, tuple(seen))
+        key = (head, *seen)
         digest = known.get(key)
         if digest is None:
             h = hashlib.blake2b(head.encode("utf-8", "replace") + b"\1", digest_size=16)
@@ -311,6 +316,36 @@ def structure_hash(root: Node) -> str:
             digest = known[key] = h.digest()
         digests[id(node)] = digest
     return digests[id(root)].hex()
+
+
+def _head(tag: str, attrs: dict[str, str]) -> str:
+    """What an element's digest reads of the element itself: its tag, its attributes' names and
+    its structural values (`structure_hash`)."""
+    return (
+        tag
+        + "\0"
+        + "\0".join(
+            sorted(
+                f"{k}={' '.join(sorted(v.split())) if k == 'class' else v}"
+                if k in _STRUCTURAL_VALUES and not (k == "id" and generated_id(v))
+                else k
+                for k, v in attrs.items()
+                if k not in _STATE_ATTRS
+            )
+        )
+    )
+
+
+_MEMO_ENTRIES = 8192
+"""Entries kept in each of `structure_hash`'s memos before they start afresh (a link's attributes,
+its address among them, make most heads of a big site's pages new: the memo must not grow with it)."""
+_MEMO_VALUE_CHARS = 512
+"""An element whose attribute values are longer in all (a framework's whole page state in one
+`data-page`, an inline image) is not kept in the heads' memo: 8,192 of them would hold megabytes."""
+_HEADS: dict[tuple[str, ...] | tuple[Any, ...], str] = {}
+"""(tag, *attribute items) → the element's head, as `_head` makes it."""
+_DIGESTS: dict[tuple[Any, ...], bytes] = {}
+"""(head, *children's digests, each once) → the subtree's digest."""
 
 
 _CSS_IDENT = re.compile(r"[A-Za-z][\w-]*")
