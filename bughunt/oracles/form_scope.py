@@ -15,6 +15,7 @@ from bughunt.oracles.base import (
     OracleConfig,
 )
 from bughunt.oracles.form_fields import chosen_labels, word_set
+from bughunt.oracles.form_opened import opened_record, page_before
 from bughunt.oracles.form_pages import fetched, referrers, resource_urls
 from bughunt.oracles.form_positions import blocks, holds, normalised
 from bughunt.oracles.form_records import showing_item
@@ -101,10 +102,18 @@ def resources(
     config: OracleConfig,
 ) -> Iterator[tuple[FetchedPage, Node]]:
     """The pages that may show what the form edits, fetched, each with the part of it to compare
-    (`record_scope`): those the form or its URL names (the whole page), else — none answering — the
+    (`record_scope`): the page a click opened the form on, when it showed the record
+    (`form_opened`); those the form or its URL names (the whole page), else — none answering — the
     one of the pages linking to it that shows most of its filled values."""
     answered = False
     chosen = chosen_labels(form, page.document)
+    if (before := page_before(page, fields)) is not None:
+        # A click opened the form in place (a single-page app's "Edit" swapping the record's view for
+        # a form): the record is what the page showed before the click, not a page an address names.
+        part = opened_record(before, fields, lambda scope: shows_record(before, scope, fields, chosen))
+        if part is not None:
+            yield before, part
+            return
     ident = url_identifier(page.url)
     for url in resource_urls(form, page, config):
         if (resource := fetched(fetch, url)) is not None:
