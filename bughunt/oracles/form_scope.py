@@ -102,18 +102,12 @@ def resources(
     config: OracleConfig,
 ) -> Iterator[tuple[FetchedPage, Node]]:
     """The pages that may show what the form edits, fetched, each with the part of it to compare
-    (`record_scope`): the page a click opened the form on, when it showed the record
-    (`form_opened`); those the form or its URL names (the whole page), else — none answering — the
-    one of the pages linking to it that shows most of its filled values."""
+    (`record_scope`): those the form or its URL names (the whole page); else — none answering — the
+    record the form was opened beside, the page it posts to, the page a click opened it on when that
+    showed the record (`form_opened`), or the one of the pages linking to it that shows most of its
+    filled values."""
     answered = False
     chosen = chosen_labels(form, page.document)
-    if (before := page_before(page, fields)) is not None:
-        # A click opened the form in place (a single-page app's "Edit" swapping the record's view for
-        # a form): the record is what the page showed before the click, not a page an address names.
-        part = opened_record(before, fields, lambda scope: shows_record(before, scope, fields, chosen))
-        if part is not None:
-            yield before, part
-            return
     ident = url_identifier(page.url)
     for url in resource_urls(form, page, config):
         if (resource := fetched(fetch, url)) is not None:
@@ -127,6 +121,14 @@ def resources(
     if _posts_to_itself(form, page) and shows_record(page, page.document, fields, chosen) >= MIN_OWN_SHOWN:
         yield page, page.document
         return
+    if (before := page_before(page, fields)) is not None:
+        # A click opened the form in place (a single-page app's "Edit" swapping the record's view for
+        # a form) and nothing names its record: it is what the page showed before the click, not a
+        # page that links to the form (a menu's).
+        part = opened_record(before, fields, lambda scope: shows_record(before, scope, fields, chosen))
+        if part is not None:
+            yield before, part
+            return
     for urls in referrers(page, config):
         best: tuple[int, FetchedPage, Node] | None = None
         for url in urls:
