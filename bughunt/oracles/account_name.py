@@ -7,7 +7,9 @@ as: Alice Admin (alice)"). When the form's name field (full name, real name, dis
 empty while the page shows that name beside the very login the form holds, the form was drawn
 without the stored name: saving it as drawn clears the name. No other page need show the name under
 a label — the user bar is the witness, and the login ties it to this form's account (an admin's
-form for another account holds another login, and is left alone).
+form for another account holds another login, and is left alone). A user card of two lines — the
+name over the login, as a sidebar's account button draws it — witnesses it alike; an application
+whose accounts log in by e-mail has the form's one e-mail as its login.
 """
 
 from __future__ import annotations
@@ -15,22 +17,28 @@ from __future__ import annotations
 import re
 
 from bughunt.dom import Node
+from bughunt.oracles.reading import missing_value
 
 NAME_KEYS = frozenset({"name", "fullname", "realname", "displayname", "yourname"})
 """Field keys (`form_fields.key`) of the one field holding a person's whole name (not a first or last part)."""
 LOGIN_KEYS = frozenset({"login", "username", "loginname", "userid", "account", "accountname"})
+EMAIL_KEYS = frozenset({"email", "mail", "emailaddres"})
 MAX_NAME_CHARS = 60
 _LABEL = re.compile(r"^[^:()]{1,40}:\s*")
 
 
 def _login(fields: list[tuple[Node, str, str, set[str], bool]]) -> str | None:
-    """The login an account form holds: one filled input keyed as a user name, one word."""
-    logins = {
-        value
-        for node, _name, value, keys, visible in fields
-        if visible and node.tag == "input" and keys & LOGIN_KEYS and value and len(value.split()) == 1
-    }
-    return logins.pop() if len(logins) == 1 else None
+    """The login an account form holds: one filled input keyed as a user name, one word — else, in a
+    form without one, its one filled e-mail (an application whose accounts log in by e-mail)."""
+    for login_keys in (LOGIN_KEYS, EMAIL_KEYS):
+        logins = {
+            value
+            for node, _name, value, keys, visible in fields
+            if visible and node.tag == "input" and keys & login_keys and value and len(value.split()) == 1
+        }
+        if logins:
+            return logins.pop() if len(logins) == 1 else None
+    return None
 
 
 def _shown_name(doc: Node, form: Node, login: str) -> str | None:
@@ -51,6 +59,30 @@ def _shown_name(doc: Node, form: Node, login: str) -> str | None:
     return None
 
 
+def _card_name(doc: Node, form: Node, login: str) -> str | None:
+    """The name a user card outside the form shows on the line above `login`: an element of exactly
+    two lines, the name then the login (a sidebar's account button: "Alice Archer" over
+    "alice@example.com", an avatar's initials beside them)."""
+    for node in doc.iter():
+        lines = node.elements
+        if len(lines) != 2 or node is form or any(a is form for a in node.ancestors()):
+            continue
+        name, second = (" ".join(line.text().split()) for line in lines)
+        if second != login or any(line.tag in ("a", "button", "input") for line in lines):
+            continue
+        if " ".join(node.text().split()) != f"{name} {login}":
+            continue  # the two lines are not all the element says
+        if (
+            name != login
+            and "@" not in name
+            and re.search(r"[^\W\d_]{2,}", name) is not None  # a word, not "N/A"
+            and len(name) <= MAX_NAME_CHARS
+            and not missing_value(name)
+        ):
+            return name
+    return None
+
+
 def dropped_account_name(
     form: Node, doc: Node, fields: list[tuple[Node, str, str, set[str], bool]]
 ) -> list[tuple[str, str]]:
@@ -63,5 +95,5 @@ def dropped_account_name(
     ]
     if len(empty) != 1 or (login := _login(fields)) is None:
         return []
-    shown = _shown_name(doc, form, login)
+    shown = _shown_name(doc, form, login) or _card_name(doc, form, login)
     return [(empty[0], shown)] if shown else []

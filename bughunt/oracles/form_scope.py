@@ -15,6 +15,7 @@ from bughunt.oracles.base import (
     OracleConfig,
 )
 from bughunt.oracles.form_fields import chosen_labels, word_set
+from bughunt.oracles.form_opened import opened_record, page_before
 from bughunt.oracles.form_pages import fetched, referrers, resource_urls
 from bughunt.oracles.form_positions import blocks, holds, normalised
 from bughunt.oracles.form_records import showing_item
@@ -101,8 +102,10 @@ def resources(
     config: OracleConfig,
 ) -> Iterator[tuple[FetchedPage, Node]]:
     """The pages that may show what the form edits, fetched, each with the part of it to compare
-    (`record_scope`): those the form or its URL names (the whole page), else — none answering — the
-    one of the pages linking to it that shows most of its filled values."""
+    (`record_scope`): those the form or its URL names (the whole page); else — none answering — the
+    record the form was opened beside, the page it posts to, the page a click opened it on when that
+    showed the record (`form_opened`), or the one of the pages linking to it that shows most of its
+    filled values."""
     answered = False
     chosen = chosen_labels(form, page.document)
     ident = url_identifier(page.url)
@@ -118,6 +121,14 @@ def resources(
     if _posts_to_itself(form, page) and shows_record(page, page.document, fields, chosen) >= MIN_OWN_SHOWN:
         yield page, page.document
         return
+    if (before := page_before(page, fields)) is not None:
+        # A click opened the form in place (a single-page app's "Edit" swapping the record's view for
+        # a form) and nothing names its record: it is what the page showed before the click, not a
+        # page that links to the form (a menu's).
+        part = opened_record(before, fields, lambda scope: shows_record(before, scope, fields, chosen))
+        if part is not None:
+            yield before, part
+            return
     for urls in referrers(page, config):
         best: tuple[int, FetchedPage, Node] | None = None
         for url in urls:

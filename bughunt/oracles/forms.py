@@ -19,15 +19,17 @@ title and the body), checked against another instance of the resource's template
 one. When the URL names no resource (`/settings`) or no named resource answers, the pages memory knows
 that link to the form (`OracleConfig.linked_from`) are tried — then the form page's own links to
 pages not loaded yet (`OracleConfig.loaded`) — and the one showing most of the form's filled values
-is compared; on a feed of such records, only the item holding the link to the form (`record_scope`). An
-account's own profile form whose name field is empty while the page's user bar shows the name beside
+is compared; on a feed of such records, only the item holding the link to the form (`record_scope`).
+Before those, a form a click opened in place (a single-page app's "Edit" button) naming nothing that
+answers is compared with the page the click was made on, when that showed its record (`form_opened`).
+An account's own profile form whose name field is empty while the page's user bar shows the name beside
 the login the form holds drops it (`account_name`). At most `OracleConfig.max_forms` edit forms are compared per page.
 
 This module is the oracle's entry; its parts, each named for what it does: `form_fields` (a form's
 fields and their keys), `form_urls` (what an edit or record URL names), `form_pages` (the pages that may
 show the record), `form_scope` (which page, and which part of it, shows the record), `form_values` (a
 field's value as a page shows it), `form_compare` (values dropped unlabelled, values replaced), and
-`form_positions`, `form_records`, `form_links`, `account_name`.
+`form_positions`, `form_records`, `form_opened`, `form_links`, `account_name`.
 """
 
 from __future__ import annotations
