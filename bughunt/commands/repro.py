@@ -9,6 +9,7 @@ is a pytest test that fails while the bug is there and passes once it is fixed
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -31,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--all", action="store_true", help="every open bug, one file each, into --out DIR")
     p.add_argument("--store", required=True, type=Path, help="store directory")
     p.add_argument("--out", type=Path, help="the file to write (a folder with --all); default: stdout")
+    p.add_argument(
+        "--json", action="store_true", help="print the files written (and bugs skipped) as JSON; needs --out"
+    )
     p.set_defaults(func=run)
 
 
@@ -43,6 +47,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give a bug's FINGERPRINT or --all (not both)")
     if args.all and args.out is None:
         raise UsageError("--all writes one file per bug: give --out DIR")
+    if args.json and args.out is None:
+        # without --out stdout is the reproduction itself, so it cannot also be a JSON document
+        raise UsageError("--json needs --out (without it the reproduction itself is printed)")
     store = ExplorerStore(args.store, create=False, lock=False)
     try:
         base_url = store.meta.get("base_url") or ""
@@ -57,20 +64,24 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     texts: list[tuple[str, str]] = []
+    skipped: list[str] = []
     for view in views:
         try:
             login = Login.from_dict(view["login"])
             texts.append((file_name(view), render(view, base_url, login, str(args.store))))
         except NotReproducible as exc:
+            skipped.append(str(exc))
             print(f"skipped: {exc}", file=sys.stderr)
     if not args.all:
         if not texts:
+            _print_json(args, [], skipped)
             return 1
         if args.out is None:
             sys.stdout.write(texts[0][1])
         else:
             _write(args.out, texts[0][1])
             print(f"wrote {args.out}", file=sys.stderr)
+            _print_json(args, [args.out], skipped)
         return 0
     if args.out.exists() and not args.out.is_dir():
         raise UsageError(f"--out {args.out}: exists and is not a folder")
@@ -78,7 +89,14 @@ def run(args: argparse.Namespace) -> int:
     for name, text in texts:
         _write(args.out / name, text)
     print(f"wrote {len(texts)} reproductions to {args.out}", file=sys.stderr)
+    _print_json(args, [args.out / name for name, _ in texts], skipped)
     return 0 if len(texts) == len(views) else 1
+
+
+def _print_json(args: argparse.Namespace, written: list[Path], skipped: list[str]) -> None:
+    if args.json:
+        doc = {"store": str(args.store), "out": str(args.out), "written": [str(p) for p in written]}
+        print(json.dumps({**doc, "skipped": skipped}, indent=2))
 
 
 def _ours(path: Path) -> bool:

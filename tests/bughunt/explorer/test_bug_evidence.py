@@ -293,3 +293,20 @@ def test_each_bug_names_the_login_of_the_session_that_saw_it(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "'cookies': {'sid': 'BUGHUNT_COOKIE_SID'}" in text and "s3cr3t-value" not in text
     assert not any(b"s3cr3t-value" in f.read_bytes() for f in (tmp_path / "s").iterdir() if f.is_file())
+
+
+def test_repro_json_lists_the_files_written_and_needs_out(builtin_store, tmp_path, capsys):
+    store, data = builtin_store
+    out = tmp_path / "repro"
+    assert main(["repro", "--all", "--store", str(store), "--out", str(out), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted(doc["written"]) == sorted(str(p) for p in out.iterdir()) and len(doc["written"]) == 6
+    assert doc["skipped"] == [] and doc["store"] == str(store)
+    fp = data["bugs"][0]["fingerprint"]
+    one = tmp_path / "test_one.py"
+    assert main(["repro", fp, "--store", str(store), "--out", str(one), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["written"] == [str(one)]
+    # without --out stdout is the reproduction itself: --json there is bad input, and writes nothing
+    assert main(["repro", fp, "--store", str(store), "--json"]) == 2
+    said = capsys.readouterr()
+    assert "--json needs --out" in said.out + said.err
