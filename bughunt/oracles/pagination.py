@@ -53,6 +53,7 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
+from bughunt.oracles.pager_by_shape import previous_by_shape
 from bughunt.oracles.reading import (
     KEPT,
     is_cursor,
@@ -261,7 +262,10 @@ def previous_page_url(page: FetchedPage) -> str | None:
         # (`?before=58`) the record it starts past
         if _offset(page.url) is not None:
             return _previous_by_offset(page)
-        return _previous_by_cursor(page) if _cursor(page.url) is not None else None
+        if _cursor(page.url) is not None:
+            return _previous_by_cursor(page)
+        # a key no reading names (`?pg=3`, a framework's own): the page's links say it pages
+        return previous_by_shape(page)
     base = base_url(page)
     controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
     candidates = [
