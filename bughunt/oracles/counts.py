@@ -26,6 +26,7 @@ from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
 from bughunt.oracles.count_headings import heading_mismatches
 from bughunt.oracles.count_links import linked_mismatch
+from bughunt.oracles.count_sections import section_list
 from bughunt.oracles.lists import (
     find_lists,
     first_page_number,
@@ -512,9 +513,15 @@ def _read_labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] |
         return []  # most pages show no count: their lists need not be found
     containers = {id(c) for c, _ in find_lists(page.document)}
     return [
-        (label, noun, shown, _without_placeholder(labelled_list(label, containers)))
+        (label, noun, shown, _without_placeholder(_counted_list(label, containers, page)))
         for label, noun, shown in labels
     ]
+
+
+def _counted_list(label: Node, containers: set[int], page: FetchedPage) -> list[Node] | None:
+    """The list the label's neighbour shows, else the one list of its section (`count_sections`)."""
+    found = labelled_list(label, containers)
+    return found if found is not None else section_list(label, page.document, parse_count)
 
 
 _EMPTY_TEXT = re.compile(r"^(?:there (?:are|is) )?(?:no|nothing|none)\b|\b(?:is|are) empty\b|^empty\b", re.I)
