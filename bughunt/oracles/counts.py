@@ -4,8 +4,8 @@ A label is a short element whose whole text is a count: `Label (N)`, `Label [N]`
 The list it labels is the element right after it, or the run of same-structure items that starts
 right after it in one container (a heading over a flat loop: see `labelled_list`); when nothing
 right after it is a list, the one content list of the label's own section (`count_sections`: a
-header bar of controls, a form wrapper or a filter form between them make no difference). Counts inside list items (a
-"3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
+header bar of controls, a form wrapper or a filter form between them make no difference). Counts
+inside list items (a "3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
 paginated list legitimately exceeds one page: it is compared with the items of all its pages when
 the pagers lead to at most `MAX_PAGES` others (fetched), else skipped; an item a faulty pager
 repeats on two pages is one item. A list whose range line states its total ("1 to 10 of 37") is
