@@ -2,8 +2,10 @@
 
 A label is a short element whose whole text is a count: `Label (N)`, `Label [N]` or `N label`.
 The list it labels is the element right after it, or the run of same-structure items that starts
-right after it in one container (a heading over a flat loop: see `labelled_list`). Counts inside list items (a
-"3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
+right after it in one container (a heading over a flat loop: see `labelled_list`); when nothing
+right after it is a list, the one content list of the label's own section (`count_sections`: a
+header bar of controls, a form wrapper or a filter form between them make no difference). Counts
+inside list items (a "3 comments" badge on a preview) label something not shown, so they are skipped. A total above a
 paginated list legitimately exceeds one page: it is compared with the items of all its pages when
 the pagers lead to at most `MAX_PAGES` others (fetched), else skipped; an item a faulty pager
 repeats on two pages is one item. A list whose range line states its total ("1 to 10 of 37") is
@@ -26,6 +28,7 @@ from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
 from bughunt.oracles.count_headings import heading_mismatches
 from bughunt.oracles.count_links import linked_mismatch
+from bughunt.oracles.count_sections import section_list
 from bughunt.oracles.lists import (
     find_lists,
     first_page_number,
@@ -281,7 +284,6 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
     if any(a.tag in ("li", "tr", "article") or id(a) in containers for a in label.ancestors()):
         return None
     node: Node = label
-    climbed = False
     for level in range(3):
         if node.parent is None:
             return None
@@ -289,40 +291,14 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
         following = _past_controls(siblings[siblings.index(node) + 1 :])
         if following:
             after = _unwrapped(following[0])
-            if climbed:
-                # past the list's header bar: the rows right after the bar are the list it counts
-                return _run(following) or list_items(after, min_items=2)
             items = list_items(after, min_items=1 if level == 0 else 2)
             if items and after.tag == "table" and (first := _group(after, None)):
                 return first  # a heading over a grouped table counts its first group
-            found = items if items is not None or level else _run(following) or _boxed(after)
-            if found is not None or level or not all(_controls_only(n) for n in following):
-                return found
-            # A count in a list's header bar, beside the bar's controls ("Select all", an actions
-            # menu, "Sort"): the list follows the bar.
-            climbed = True
+            # a count in a list's header bar, beside the bar's controls, and a table wrapped in a form
+            # with its hidden inputs are read by the label's section (`count_sections`)
+            return items if items is not None or level else _run(following) or _boxed(after)
         node = node.parent
     return None
-
-
-_WORD = re.compile(r"[^\W\d_]{2,}")
-_CONTROL_TAGS = frozenset(
-    {"a", "button", "select", "option", "label", "input", "script", "style", "template"}
-)
-
-
-def _controls_only(node: Node) -> bool:
-    """Whether an element shows nothing but controls: every word of it is a link's, a button's or a
-    menu's (punctuation between them aside)."""
-    stack: list[Node | str] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if _WORD.search(item):
-                return False
-        elif item.tag not in _CONTROL_TAGS:
-            stack.extend(item.children)
-    return True
 
 
 def _past_controls(following: list[Node]) -> list[Node]:
@@ -396,24 +372,15 @@ def _boxed(box: Node) -> list[Node] | None:
 
 def _unwrapped(node: Node) -> Node:
     """The list inside wrappers that hold nothing else (`div.scroll > table`): the element a label
-    precedes may be a box for its list rather than the list. What a wrapper holds unseen does not
-    count (`form > input[type=hidden] + table`: a form around a table for its rows' actions carries
-    its CSRF token beside it)."""
+    precedes may be a box for its list rather than the list. A wrapper holding more (a form with its
+    CSRF input beside the table) is left to the label's section (`count_sections`)."""
     while node.tag not in ("ul", "ol", "table") and not any(
         isinstance(c, str) and c.strip() for c in node.children
     ):
-        shown = [e for e in node.elements if not _unseen(e)]
-        if len(shown) != 1:
+        if len(node.elements) != 1:
             break
-        node = shown[0]
+        node = node.elements[0]
     return node
-
-
-def _unseen(node: Node) -> bool:
-    """An element a page never shows: a hidden input, a script, a template."""
-    if node.tag == "input":
-        return (node.get("type") or "").lower() == "hidden"
-    return node.tag in ("script", "template", "style")
 
 
 def _run(following: list[Node]) -> list[Node] | None:
@@ -512,9 +479,15 @@ def _read_labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] |
         return []  # most pages show no count: their lists need not be found
     containers = {id(c) for c, _ in find_lists(page.document)}
     return [
-        (label, noun, shown, _without_placeholder(labelled_list(label, containers)))
+        (label, noun, shown, _without_placeholder(_counted_list(label, containers, page)))
         for label, noun, shown in labels
     ]
+
+
+def _counted_list(label: Node, containers: set[int], page: FetchedPage) -> list[Node] | None:
+    """The list the label's neighbour shows, else the one list of its section (`count_sections`)."""
+    found = labelled_list(label, containers)
+    return found if found is not None else section_list(label, page.document, parse_count)
 
 
 _EMPTY_TEXT = re.compile(r"^(?:there (?:are|is) )?(?:no|nothing|none)\b|\b(?:is|are) empty\b|^empty\b", re.I)

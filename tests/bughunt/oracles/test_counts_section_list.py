@@ -1,0 +1,103 @@
+"""A count label's list found by the page's structure: the one list of repeated items in the label's
+own section, whatever stands between them (count_mismatch, `count_sections`).
+
+Generic markup, no application's: a card whose header holds the count and a button, whose body holds
+a filter form posting back and then the table; a results section whose count stands under its list.
+The label's neighbour shows no list in either, so only the section reading compares them.
+"""
+
+from __future__ import annotations
+
+from bughunt.oracles.counts import check_count_mismatch
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
+
+ORIGIN = "http://records.test"
+NAMES = ("Quarterly report", "Supplier audit", "Office move", "Budget review")
+
+
+def _page(body: str, path: str = "/records") -> FetchedPage:
+    html = f"<!doctype html><html><head><title>Records</title></head><body><main>{body}</main></body></html>"
+    url = ORIGIN + path
+    return FetchedPage(url, route_of(url), 200, {}, "text/html", html, 1.0)
+
+
+def _rows() -> str:
+    return "".join(
+        f'<tr><td><a href="/records/{i}">{name}</a></td><td>open since day {i}</td></tr>'
+        for i, name in enumerate(NAMES, start=1)
+    )
+
+
+def card(shown: int, extra_list: str = "", header_note: str = "") -> FetchedPage:
+    form = (
+        '<form method="post" action="/records/filter" class="filters">'
+        '<input type="hidden" name="csrf" value="x"><label>Status <select name="status">'
+        "<option>open</option><option>closed</option></select></label><button>Filter</button></form>"
+    )
+    return _page(
+        f'<div class="card"><div class="card-header"><h2>Records ({shown})</h2>{header_note}'
+        '<button type="button">New record</button></div>'
+        f'<div class="card-body">{form}<div class="wrap"><table><thead><tr><th>Name</th><th>State</th></tr>'
+        f"</thead><tbody>{_rows()}</tbody></table></div>{extra_list}</div></div>"
+    )
+
+
+def footer(shown: int) -> FetchedPage:
+    items = "".join(
+        f'<li class="hit"><a href="/records/{i}">{n}</a> — filed on day {i}</li>' for i, n in enumerate(NAMES)
+    )
+    total = f'<p class="total">{shown} results</p>'
+    return _page(f'<section class="results"><ul class="hits">{items}</ul>{total}</section>')
+
+
+def test_a_count_in_a_cards_header_counts_the_table_in_its_body_past_a_filter_form():
+    (finding,) = check_count_mismatch(card(5))
+    assert finding.evidence["shown"] == 5 and finding.evidence["listed"] == len(NAMES)
+
+
+def test_a_count_under_its_list_counts_that_list():
+    (finding,) = check_count_mismatch(footer(7))
+    assert finding.evidence["shown"] == 7 and finding.evidence["listed"] == len(NAMES)
+
+
+def test_the_right_counts_are_silent():
+    assert check_count_mismatch(card(len(NAMES))) == []
+    assert check_count_mismatch(footer(len(NAMES))) == []
+
+
+def test_a_section_holding_two_lists_is_silent():
+    # a second list in the card (recent notes): which of the two the count counts is not known
+    notes = '<ul class="notes"><li>Moved to the new office</li><li>Audit booked for March</li></ul>'
+    assert check_count_mismatch(card(5, extra_list=notes)) == []
+
+
+def test_a_count_beside_words_of_its_own_is_silent():
+    assert check_count_mismatch(card(5, header_note="<p>Archived records are not shown</p>")) == []
+
+
+def test_a_count_among_other_counts_is_silent():
+    # a profile's stats bar: "12 records · 3 followers" sums up several things, not the list below
+    stats = '<div class="stats"><span>12 records</span><span>3 followers</span></div>'
+    head = f'<div class="head"><h2>alice</h2>{stats}</div><p>Works in accounting.</p>'
+    body = f'<div class="profile">{head}<div class="box"><table><tbody>{_rows()}</tbody></table></div></div>'
+    assert check_count_mismatch(_page(body)) == []
+
+
+def test_a_count_inside_a_listed_item_is_silent():
+    cards = "".join(
+        f'<div class="post"><h3>{n}</h3><p>Some text of the post {i}</p>'
+        f'<span class="meta">{i + 3} comments</span></div>'
+        for i, n in enumerate(NAMES)
+    )
+    assert check_count_mismatch(_page(f'<div class="feed">{cards}</div>')) == []
+
+
+def test_a_small_list_inside_the_one_item_shown_is_silent():
+    # "Records (1)" over one record (no list of one) whose tags are a list: the tags are the record's
+    record = (
+        '<div class="record"><h3><a href="/records/1">Quarterly report</a></h3>'
+        "<p>Figures for the third quarter, with the supplier costs broken down by region.</p>"
+        '<ul class="tags"><li>finance</li><li>quarterly</li></ul></div>'
+    )
+    assert check_count_mismatch(_page(f'<div class="main"><h2>Records (1)</h2>{record}</div>')) == []
