@@ -140,7 +140,9 @@ def _text_outside_links(node: Node) -> str:
     return " ".join(" ".join(parts).split())
 
 
-_LABELLED = re.compile(r"^(?P<label>[^:]{1,40}):\s*(?P<value>\S.*)$")
+# A label's colon ends a word: space or an element's end follows it. A colon inside a token is no
+# label's (an anchor's `comment:1` over a change's "by bob, 8 weeks ago", a time's `10:30`, `ns:tag`).
+_LABELLED = re.compile(r"^(?P<label>[^:]{1,40}):\s+(?P<value>\S.*)$")
 _INLINE = frozenset("a abbr b code em i small span strong time".split())
 
 
