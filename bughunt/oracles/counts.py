@@ -514,6 +514,18 @@ def _distinct(keys: list[frozenset[str]]) -> int | None:
     return len(set(keys)) if all(keys) else None
 
 
+def _counted_elsewhere(page: FetchedPage, items: list[Node], shown: int) -> bool:
+    """Whether a list of the page apart from `items` (pagers left out) holds exactly `shown` items:
+    then the label counts that list. A list holding `items` (a grouped table's whole rows under a
+    group heading that counts them all) is the same list, not another; asked only on a mismatch."""
+    own = {id(i) for i in items}
+    return any(
+        len(other) == shown and not own & {id(n) for o in other for n in o.iter()}
+        for c, other in find_lists(page.document)
+        if not is_pager(c, other)
+    )
+
+
 def check_count_mismatch(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -549,6 +561,10 @@ def check_count_mismatch(
             distinct = _distinct(_keys(items, page) + [k for c in counted if c is not None for k in c[2]])
             if shown in (listed, nested, distinct):
                 continue
+        elif _counted_elsewhere(page, items, shown):
+            # another list on the page holds exactly that many items: the label counts that one (a
+            # report's "(53 matches)" heading over its description's bullets and then its 53-row table)
+            continue
         mismatches.append((label, shown, listed))
     mismatches += range_mismatches(page)
     if not mismatches:
