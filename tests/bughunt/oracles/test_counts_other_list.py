@@ -33,3 +33,15 @@ def test_a_count_that_the_pages_table_holds_is_not_the_descriptions_count():
 def test_a_count_no_list_on_the_page_holds_is_still_reported():
     (finding,) = check_count_mismatch(SITE.page(report(5), "/report/1"))
     assert finding.kind == "count_mismatch"
+
+
+def test_a_count_over_a_list_of_records_is_judged_even_when_a_menu_holds_that_many():
+    menu = "".join(
+        f'<li><a href="/view/{v}">{v}</a></li>' for v in ("Board", "List", "Calendar", "Gantt", "Files")
+    )
+    tasks = "".join(f'<div class="task"><a href="/task/{n}">Task {n}</a></div>' for n in range(1, 5))
+    page = SITE.page(
+        f'<ul class="views">{menu}</ul><h2>5 tasks</h2><div class="tasks">{tasks}</div>', "/list/10"
+    )
+    (finding,) = check_count_mismatch(page)
+    assert finding.evidence["shown"] == 5 and finding.evidence["listed"] == 4
