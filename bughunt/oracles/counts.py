@@ -33,6 +33,7 @@ from bughunt.oracles.lists import (
     find_lists,
     first_page_number,
     has_pagination,
+    holds_link,
     identities,
     is_pager,
     item_facts,
@@ -514,21 +515,19 @@ def _distinct(keys: list[frozenset[str]]) -> int | None:
     return len(set(keys)) if all(keys) else None
 
 
-def _linked(items: list[Node]) -> bool:
-    """Whether every item holds a link: a list of records, not of sentences."""
-    return all(any(n.tag == "a" and n.get("href") for n in item.iter()) for item in items)
-
-
 def _counted_elsewhere(page: FetchedPage, items: list[Node], shown: int) -> bool:
     """Whether the labelled list is prose (items without a link: a report's description in bullets)
     while a list of records apart from it (every item linked, pagers left out) holds exactly `shown`
     items: then the label counts that one. A list holding `items` (a grouped table's whole rows under
     a group heading that counts them all) is the same list, not another; asked only on a mismatch."""
-    if any(any(n.tag == "a" and n.get("href") for n in item.iter()) for item in items):
+    memo, base = item_facts(page), base_url(page)
+    if any(holds_link(item, memo, base) for item in items):
         return False
     own = {id(i) for i in items}
     return any(
-        len(other) == shown and _linked(other) and not own & {id(n) for o in other for n in o.iter()}
+        len(other) == shown
+        and all(holds_link(o, memo, base) for o in other)
+        and not own & {id(n) for o in other for n in o.iter()}
         for c, other in find_lists(page.document)
         if not is_pager(c, other)
     )

@@ -273,6 +273,12 @@ def _facts(item: Node, base: str, memo: ItemMemo) -> ItemFacts:
     return facts
 
 
+def holds_link(item: Node, memo: ItemMemo, base: str) -> bool:
+    """Whether the item holds a link (its `ItemFacts.anchors`, read once per page): a record's item,
+    not a sentence of prose."""
+    return any(a.get("href") for a in _facts(item, base, memo).anchors)
+
+
 def item_title(item: Node, memo: ItemMemo | None = None, base: str = "") -> str:
     return _facts(item, base, {} if memo is None else memo).title
 
