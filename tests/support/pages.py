@@ -25,6 +25,21 @@ class Fetcher:
         return self.pages.get(url) or self.missing(url)
 
 
+class Recorder:
+    """A fetch that serves the given pages, refuses (OSError) any other URL and remembers every URL
+    asked for."""
+
+    def __init__(self, *pages: FetchedPage) -> None:
+        self.pages = {p.url: p for p in pages}
+        self.asked: list[str] = []
+
+    def __call__(self, url: str) -> FetchedPage:
+        self.asked.append(url)
+        if url not in self.pages:
+            raise OSError(f"not served: {url}")
+        return self.pages[url]
+
+
 def not_found(make: Callable[[str, str, int], FetchedPage]) -> Callable[[str], FetchedPage]:
     """A 404 page made by a test module's own page builder `make(body, path, status)`."""
     return lambda url: make("<h1>Not found</h1>", route_of(url), 404)

@@ -12,6 +12,7 @@ from bughunt.oracles import ORACLES
 from bughunt.oracles.pagination import previous_page_url
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
+from tests.support.pages import Recorder
 
 ORIGIN = "http://ledger.test"
 
@@ -39,20 +40,6 @@ def numbered(current: int, last: int) -> str:
 def glyphs(current: int) -> str:
     back = f'<a href="/entries?batch={current - 1}">◂</a>' if current > 2 else '<a href="/entries">◂</a>'
     return f'<div class="bar">{back}<a href="/entries?batch={current + 1}">▸</a></div>'
-
-
-class Recorder:
-    """A fetch that serves given pages and remembers every URL asked for."""
-
-    def __init__(self, *pages: FetchedPage) -> None:
-        self.pages = {p.url: p for p in pages}
-        self.asked: list[str] = []
-
-    def __call__(self, url: str) -> FetchedPage:
-        self.asked.append(url)
-        if url not in self.pages:
-            raise OSError(f"not served: {url}")
-        return self.pages[url]
 
 
 def check(p: FetchedPage, fetch: Recorder) -> list[str]:

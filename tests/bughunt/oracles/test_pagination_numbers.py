@@ -11,6 +11,7 @@ from bughunt.oracles import ORACLES
 from bughunt.oracles.pagination import page_number, previous_page_url
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
+from tests.support.pages import Recorder
 
 ORIGIN = "http://library.test"
 
@@ -45,20 +46,6 @@ def box(title: str, hrefs: list[str]) -> str:
         + "".join(f'<li><a href="{h}">Shelf {h.rsplit("/", 1)[-1]}</a></li>' for h in hrefs)
         + "</ul></aside>"
     )
-
-
-class Recorder:
-    """A fetch that serves given pages and remembers every URL asked for."""
-
-    def __init__(self, *pages: FetchedPage) -> None:
-        self.pages = {p.url: p for p in pages}
-        self.asked: list[str] = []
-
-    def __call__(self, url: str) -> FetchedPage:
-        self.asked.append(url)
-        if url not in self.pages:
-            raise OSError(f"not served: {url}")
-        return self.pages[url]
 
 
 def check(p: FetchedPage, fetch: Recorder) -> list[str]:
