@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bughunt.planning import TEMPLATE_SAMPLE, leads_on
+from bughunt.sim.repeat_answers import RepeatAnswers
 
 from .facts import PageFacts
 from .graph import ExplorationGraph
@@ -40,6 +41,8 @@ class SessionHints:
     """Routes that answered a fragment (an HTMX partial) in this session."""
     returns: set[str] = field(default_factory=set)
     """Routes clicked in this session that redirected onto a page visited before (`_returning`)."""
+    answers: RepeatAnswers = field(default_factory=RepeatAnswers)
+    """The probes' forms, and those learned to answer a page already visited (`repeat_answers`)."""
     popularity: Counter[str] = field(default_factory=Counter)
     """Route → how many elements of the pages first seen in this session lead to it."""
     counted: set[str] = field(default_factory=set)
@@ -106,6 +109,8 @@ class SessionHints:
                 self.counted.add(own)
                 self.popularity.update(facts.weight)
         self.probes |= facts.probes
+        if own is not None and facts.probes:
+            self.answers.offered(own, facts.probes)
 
     def planner(
         self, graph: ExplorationGraph, position: str, links: list[str], *, standing: bool = True,
@@ -135,6 +140,7 @@ class SessionHints:
             next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
             start=start,
+            spent=self.answers.spent(),
         )
 
     def _known_pages(self, graph: ExplorationGraph) -> KnownPages:

@@ -275,6 +275,7 @@ class Explorer:
             self.hints.partials.add(out.route)
         if out.repeat and click and not retesting and result.route != out.route:
             self.hints.returns.add(result.route)
+            self.hints.answers.answered_again(result.route)  # a form's answer seen before (issue 25)
         self.walk.last = out
         # A failed route is written into this session's view as a dead end, so no policy walks back to
         # it now; the view is rebuilt from the store next session, where failures are not visits.

@@ -56,6 +56,8 @@ class PlannerHints:
     of them is visited."""
     start: str | None = None
     """The session's start page: a person goes back there when what is left is not linked from here."""
+    spent: frozenset[str] = frozenset()
+    """Probes of a form learned to answer a page already visited (`bughunt.sim.repeat_answers`)."""
 
 
 @dataclass(slots=True)
@@ -138,6 +140,7 @@ class StrategyPolicy:
                 hints.variants,
                 hints.next_pages,
                 hints.start,
+                hints.spent,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 

@@ -46,7 +46,7 @@ class Planner:
 
     __slots__ = (
         "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
-        "next_pages", "start", "_indexes",
+        "next_pages", "start", "spent", "_indexes",
     )  # fmt: skip
 
     def __init__(
@@ -61,6 +61,7 @@ class Planner:
         variants: frozenset[Hashable] = frozenset(),
         next_pages: frozenset[Hashable] = frozenset(),
         start: Hashable | None = None,
+        spent: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -72,6 +73,7 @@ class Planner:
         self.variants = variants
         self.next_pages = next_pages
         self.start = start
+        self.spent = spent
         # The `KnownIndex` of the memory last planned over, shared by every planner derived from this
         # one (`with_routes`, `with_templates`: one per choice), so it outlives a choice.
         self._indexes: list[KnownIndex[Any]] = []
@@ -105,6 +107,7 @@ class Planner:
                 self.variants,
                 self.next_pages,
                 self.start,
+                self.spent,
             )
         )
 
@@ -119,6 +122,7 @@ class Planner:
         variants: Iterable[Hashable] = (),
         next_pages: Iterable[Hashable] = (),
         start: Hashable | None = None,
+        spent: Iterable[Hashable] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -146,7 +150,8 @@ class Planner:
         offers, and no known link from here leads to it (a second project's pages, linked only from
         its own pages, once the session has moved into the first), the walk goes back to the start
         page when that page leads there, as a person would, rather than open every further instance
-        of the types here."""
+        of the types here. `spent` are probes of a form learned to answer a page already visited
+        (`repeat_answers`): they wait like a saturated template."""
         return self._derived(
             Planner(
                 self.routes,
@@ -159,6 +164,7 @@ class Planner:
                 frozenset(variants),
                 frozenset(next_pages),
                 start,
+                frozenset(spent),
             )
         )
 
@@ -392,7 +398,7 @@ class Planner:
             # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
             # one more is the same state again.
             if q in self.probes:
-                return 1
+                return 2 if q in self.spent else 1
             if q in self.variants or q in self.next_pages:
                 return 0
             t = template(q)
