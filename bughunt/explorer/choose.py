@@ -134,7 +134,12 @@ class Chooser:
             site_text=walk.site_text,
             planner=(
                 self.hints.planner(
-                    graph, position, links, standing=not ahead, start=self.engine.start_route()
+                    graph,
+                    position,
+                    links,
+                    standing=not ahead,
+                    start=self.engine.start_route(),
+                    budget=self.config.budget,
                 )
                 if self.policy.reads_templates
                 else None

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bughunt.planning import TEMPLATE_SAMPLE, leads_on
+from bughunt.sim.activity_share import over_share
 from bughunt.sim.repeat_answers import RepeatAnswers
 
 from .facts import PageFacts
@@ -114,11 +115,11 @@ class SessionHints:
 
     def planner(
         self, graph: ExplorationGraph, position: str, links: list[str], *, standing: bool = True,
-        start: str | None = None,
+        start: str | None = None, budget: int = 0,
     ) -> PlannerHints:  # fmt: skip
         """The planner's hints for a choice at `position` among `links`; `standing` False for a page
         the explorer is not on (its list items are those it showed when it was loaded); `start` the
-        session's start page."""
+        session's start page; `budget` the session's clicks (0: no share per page type)."""
         visits = graph.store.visits
         hashes = visits.page_hashes()
         log, (read_from, epoch, read) = visits.hash_log, self.hashes_read
@@ -135,7 +136,8 @@ class SessionHints:
             popularity=self.popularity,
             saturated=index.saturated()
             | _broken(graph, template_of)
-            | _returning(self.returns, template_of, index),
+            | _returning(self.returns, template_of, index)
+            | over_share({t: sum(h.values()) for t, h in index.loaded.items()}, budget),
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
