@@ -151,7 +151,7 @@ class Planner:
         its own pages, once the session has moved into the first), the walk goes back to the start
         page when that page leads there, as a person would, rather than open every further instance
         of the types here. `spent` are probes of a form learned to answer a page already visited
-        (`repeat_answers`): they wait like a saturated template."""
+        (`repeat_answers`): they wait behind every new page, saturated types' too."""
         return self._derived(
             Planner(
                 self.routes,
@@ -396,9 +396,11 @@ class Planner:
         def sampled(q: N) -> int:
             # 0: its template wants more visited instances; 1: it has enough, the other templates
             # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
-            # one more is the same state again.
+            # one more is the same state again; 3: a probe of a form that answered a page already
+            # visited (`spent`): a page seen, after even a saturated type's new pages (no trip is
+            # planned to one: the level of "nothing left").
             if q in self.probes:
-                return 2 if q in self.spent else 1
+                return 3 if q in self.spent else 1
             if q in self.variants or q in self.next_pages:
                 return 0
             t = template(q)

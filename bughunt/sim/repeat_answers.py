@@ -7,7 +7,8 @@ every page offers every page its own address for it (`/post/7?search=test`, `/ab
 each looks like a new link, and the site answers every one of them with the same page (it redirects
 to `/search/test`, or back to the page the form was sent from). Once one submission of a form has
 answered a page already visited, the same form submitted from another page is most likely that page
-again: it waits like a saturated page type (`Planner`'s `spent`) until nothing else is left.
+again: it waits behind every new page, even of a saturated type (`Planner`'s `spent`), until nothing
+else is left.
 
 A form is known by where it sends (the page's own path for a form without an action, written "")
 and the names of the fields it fills that the page's own address does not already hold with that
