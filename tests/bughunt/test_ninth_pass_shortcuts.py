@@ -4,9 +4,14 @@ it replaces answers, tested on random input against that definition."""
 from __future__ import annotations
 
 import random
+import re
+import sqlite3
+from typing import Any
 
 import pytest
 
+from bughunt.explorer.secrets import REDACTED, Scrubber, _forms
+from bughunt.explorer.store.scrubbing import ScrubbingConnection
 from bughunt.sim import template_sampling
 from bughunt.sim.template_sampling import QueryViews, _view
 
@@ -59,3 +64,82 @@ def _level_as_defined(views: QueryViews, template: str, seen: int, samples: int)
     if seen == 0 and any(views.kinds[key] >= template_sampling.TEMPLATE_SAMPLE for key in kinds):
         return 1
     return None
+
+
+_TEXT_CHARS = "ab-_/%=+ .\u00e9\0"
+
+
+def _scrubbed_as_defined(secrets: list[str], text: str) -> str:
+    """Every form of every secret replaced, longest first, in one scan."""
+    forms = sorted({f for s in secrets if len(s) >= 4 for f in _forms(s)}, key=len, reverse=True)
+    if not forms:
+        return text
+    return re.compile("|".join(re.escape(f) for f in forms)).sub(REDACTED, text)
+
+
+def _random_secrets(rnd: random.Random) -> list[str]:
+    # up to 12 secrets: past `_CHECKED_FORMS` forms the scrubber scans with its pattern instead
+    return [
+        "".join(rnd.choice(_TEXT_CHARS) for _ in range(rnd.randint(2, 9))) for _ in range(rnd.randint(0, 12))
+    ]
+
+
+def _random_text(rnd: random.Random, secrets: list[str]) -> str:
+    pieces = [rnd.choice((*secrets, "x", "/", "%2F", " ", "ab", "\0")) for _ in range(rnd.randint(0, 6))]
+    text = "".join(pieces)
+    start = rnd.randint(0, len(text))
+    return text[start : start + rnd.randint(0, 30)]  # a secret cut anywhere, or whole
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_text_holds_none_exactly_when_no_form_of_a_secret_is_in_it(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(300):
+        secrets = _random_secrets(rnd)
+        scrubber = Scrubber(secrets)
+        forms = {f for s in secrets if len(s) >= 4 for f in _forms(s)}
+        for _ in range(20):
+            text = _random_text(rnd, secrets)
+            assert scrubber.holds_none(text) == (not any(f in text for f in forms)), (secrets, text)
+
+
+def _value(rnd: random.Random, secrets: list[str]) -> Any:
+    return rnd.choice((None, 7, 2.5, b"\x00b", _random_text(rnd, secrets), _random_text(rnd, secrets)))
+
+
+def _rows_as_written(rows: list[tuple[Any, ...]], secrets: list[str], many: bool) -> list[tuple[Any, ...]]:
+    db = sqlite3.connect(":memory:", factory=ScrubbingConnection, isolation_level=None)
+    db.scrubber = Scrubber(secrets)
+    db.execute("CREATE TABLE t (a, b, c)")
+    if many:
+        db.executemany("INSERT INTO t VALUES (?,?,?)", iter(rows))  # any iterable, as before
+    else:
+        for row in rows:
+            db.execute("INSERT INTO t VALUES (?,?,?)", row)
+    written = db.execute("SELECT a, b, c FROM t ORDER BY rowid").fetchall()
+    db.close()
+    return written
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_rows_of_one_statement_are_written_as_each_scrubbed_alone(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(150):
+        secrets = _random_secrets(rnd)
+        rows = [tuple(_value(rnd, secrets) for _ in range(3)) for _ in range(rnd.randint(0, 12))]
+        plain = [
+            tuple(_scrubbed_as_defined(secrets, v) if isinstance(v, str) else v for v in row) for row in rows
+        ]
+        assert _rows_as_written(rows, secrets, many=True) == plain, (secrets, rows)
+        assert _rows_as_written(rows, secrets, many=False) == plain, (secrets, rows)
+
+
+def test_rows_of_other_shapes_are_scrubbed_one_by_one() -> None:
+    db = sqlite3.connect(":memory:", factory=ScrubbingConnection, isolation_level=None)
+    db.scrubber = Scrubber(["hunter22"])
+    db.execute("CREATE TABLE t (a, b)")
+    db.executemany("INSERT INTO t VALUES (?,?)", [["hunter22 x", 1], ("y", True)])
+    db.executemany("INSERT INTO t VALUES (:a, :b)", [{"a": "pw hunter22", "b": None}])
+    db.execute("INSERT INTO t VALUES (:a, :b)", {"a": "hunter22", "b": "z"})
+    written = db.execute("SELECT a, b FROM t ORDER BY rowid").fetchall()
+    assert written == [(f"{REDACTED} x", 1), ("y", 1), (f"pw {REDACTED}", None), (REDACTED, "z")]
