@@ -13,6 +13,7 @@ import pytest
 from bughunt.explorer.secrets import REDACTED, Scrubber, _forms
 from bughunt.explorer.store.scrubbing import ScrubbingConnection
 from bughunt.sim import template_sampling
+from bughunt.sim.planner import Planner
 from bughunt.sim.template_sampling import QueryViews, _view
 
 _TEMPLATE_PARTS = ("", "/", "a", "doku.php", "index.php", "<n>", "<slug>", "list", "x-y")
@@ -143,3 +144,35 @@ def test_rows_of_other_shapes_are_scrubbed_one_by_one() -> None:
     db.execute("INSERT INTO t VALUES (:a, :b)", {"a": "hunter22", "b": "z"})
     written = db.execute("SELECT a, b FROM t ORDER BY rowid").fetchall()
     assert written == [(f"{REDACTED} x", 1), ("y", 1), (f"pw {REDACTED}", None), (REDACTED, "z")]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_nodes_level_kept_per_template_for_a_choice_is_the_one_read_afresh(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(100):
+        templates = [_random_template(rnd) for _ in range(rnd.randint(1, 12))]
+        nodes = [f"/n/{i}" for i in range(30)]
+        of = {q: rnd.choice([*templates, None]) for q in nodes}
+        covered = {t: rnd.randint(0, 3) for t in templates if rnd.random() < 0.7}
+        views = QueryViews(covered)
+        planner = Planner(
+            probes=frozenset(rnd.sample(nodes, 3)),
+            samples={t: rnd.randint(1, 3) for t in templates if rnd.random() < 0.3},
+            saturated=frozenset(t for t in templates if rnd.random() < 0.2),
+            variants=frozenset(rnd.sample(nodes, 2)),
+            next_pages=frozenset(rnd.sample(nodes, 2)),
+        )
+        sampled = planner._sampled(of.get, covered, views)
+        for _ in range(200):  # nodes asked again and again, in random order, as the searches ask
+            q = rnd.choice(nodes)
+            assert sampled(q) == _sampled_as_defined(planner, of[q], q, covered, views), (q, of[q])
+
+
+def _sampled_as_defined(
+    planner: Planner, t: str | None, q: str, covered: dict[str, int], views: QueryViews
+) -> int:
+    if q in planner.probes:
+        return 1
+    if q in planner.variants or q in planner.next_pages:
+        return 0
+    return 0 if t is None else planner._sampled_template(t, covered, views)
