@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from bughunt.dom import Node, parse_html
 from bughunt.explorer.secrets import REDACTED, Scrubber, _forms
 from bughunt.explorer.store.scrubbing import ScrubbingConnection
+from bughunt.oracles.lists import item_signature, list_items
 from bughunt.sim import template_sampling
 from bughunt.sim.planner import Planner
 from bughunt.sim.template_sampling import QueryViews, _view
@@ -176,3 +178,40 @@ def _sampled_as_defined(
     if q in planner.variants or q in planner.next_pages:
         return 0
     return 0 if t is None else planner._sampled_template(t, covered, views)
+
+
+def _list_items_as_defined(node: Node, min_items: int = 2) -> list[Node] | None:
+    """`list_items` for an element other than `ul`/`ol`/`dl`/`table`, as first written: its element
+    children, all of one item signature, at least `min_items` of them."""
+    children = node.elements
+    if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
+        return None
+    first = item_signature(children[0])
+    if not first:
+        return None
+    if all(item_signature(c) == first for c in children):
+        return children
+    return None
+
+
+def _random_list_page(rnd: random.Random) -> str:
+    parts = []
+    for _ in range(rnd.randint(1, 40)):
+        tag = rnd.choice(("div", "li", "article", "section", "p", "span", "a", "tr", "ul"))
+        attrs = rnd.choice(("", ' class="card"', ' class="row item"', ' id="post-7"', ' id="x"'))
+        text = rnd.choice(("", "t", " ", "\n "))
+        close = "" if rnd.random() < 0.4 else f"</{tag}>"
+        parts.append(f"<{tag}{attrs}>{text}{close}")
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_items_of_a_container_are_those_of_the_plain_reading(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(300):
+        doc = parse_html(_random_list_page(rnd))
+        for node in doc.iter():
+            if node.tag in ("ul", "ol", "dl", "table"):
+                continue
+            for min_items in (0, 1, 2, 3):
+                assert list_items(node, min_items) == _list_items_as_defined(node, min_items), node.path()
