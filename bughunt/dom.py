@@ -306,7 +306,7 @@ def structure_hash(root: Node) -> str:
         seen: dict[bytes, None] = {}
         for child in node.children:
             # a child is a node or a string; a digest seen again keeps its first place
-            if type(child) is not str and child.tag not in _SKIP_STRUCTURE:
+            if isinstance(child, Node) and child.tag not in _SKIP_STRUCTURE:
                 seen[digests.pop(child)] = None
         key = (head, *seen)
         digest = known.get(key)
