@@ -278,7 +278,7 @@ def structure_hash(root: Node) -> str:
     of 5 items and the same list of 7 hash alike while a new section, form or error box changes it.
     Computed bottom-up without recursion (a 100,000-deep page is only a long loop).
     """
-    digests: dict[int, bytes] = {}
+    digests: dict[Node, bytes] = {}  # keyed by the node itself: nodes hash by identity (no `id()` call each)
     # Repeated parts of a page (the items of a list, their links), and the parts every page of a
     # site repeats (its header, menu, footer, the markup of its list items), are the same tag,
     # attributes and children's digests over and over: each element's head and each subtree's digest
@@ -305,8 +305,9 @@ def structure_hash(root: Node) -> str:
             head = node.tag + "\0"
         seen: dict[bytes, None] = {}
         for child in node.children:
+            # a child is a node or a string; a digest seen again keeps its first place
             if isinstance(child, Node) and child.tag not in _SKIP_STRUCTURE:
-                seen.setdefault(digests.pop(id(child)), None)
+                seen[digests.pop(child)] = None
         key = (head, *seen)
         digest = known.get(key)
         if digest is None:
@@ -314,8 +315,8 @@ def structure_hash(root: Node) -> str:
             for d in seen:
                 h.update(d)
             digest = known[key] = h.digest()
-        digests[id(node)] = digest
-    return digests[id(root)].hex()
+        digests[node] = digest
+    return digests[root].hex()
 
 
 def _head(tag: str, attrs: dict[str, str]) -> str:

@@ -68,8 +68,12 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
         if any(len(r.elements) > 1 for r in rows):
             rows = [r for r in rows if not spanning(r)]
         return rows
+    fewest = max(1, min_items)
+    # a node with fewer children of any kind has fewer elements (most nodes asked: no list is made)
+    if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(node.children) < fewest:
+        return None
     children = node.elements
-    if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(children) < max(1, min_items):
+    if len(children) < fewest:
         return None
     first = item_signature(children[0])
     if not first:

@@ -393,6 +393,9 @@ class Planner:
     def _sampled(
         self, template: Callable[[N], str | None], covered: Mapping[str, int], views: QueryViews
     ) -> Callable[[N], int]:
+        # a template's level, once per choice: the searches ask it of every node they pass
+        levels: dict[str, int] = {}
+
         def sampled(q: N) -> int:
             # 0: its template wants more visited instances; 1: it has enough, the other templates
             # come first; 2: saturated (its instances all showed one DOM structure, or it is broken):
@@ -404,7 +407,12 @@ class Planner:
             if q in self.variants or q in self.next_pages:
                 return 0
             t = template(q)
-            return 0 if t is None else self._sampled_template(t, covered, views)
+            if t is None:
+                return 0
+            level = levels.get(t)
+            if level is None:
+                level = levels[t] = self._sampled_template(t, covered, views)
+            return level
 
         return sampled
 

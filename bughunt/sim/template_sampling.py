@@ -25,9 +25,11 @@ combine into dozens of key sets, each a "new" shape, while the list's records an
 wait. The pages of a visited view stay wanted as instances (page 3 after page 2: the data changes)."""
 
 
+@lru_cache(maxsize=8192)
 def _view(template: str) -> tuple[str, frozenset[str]]:
     """A template's path and the query keys that choose what its list shows (a page number aside:
-    `?genre=<slug>&page=<n>` is the `genre` view, on another page)."""
+    `?genre=<slug>&page=<n>` is the `genre` view, on another page). A pure function of the string,
+    kept like `kind_keys`: every choice reads the view of every visited template again."""
     path, _, query = template.partition("?")
     pairs = [pair.partition("=") for pair in query.split("&") if pair]
     if front_controller(path):

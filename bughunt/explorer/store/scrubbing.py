@@ -19,7 +19,17 @@ class ScrubbingConnection(sqlite3.Connection):
         return super().execute(sql, self._scrubbed(parameters))
 
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> sqlite3.Cursor:
-        return super().executemany(sql, (self._scrubbed(p) for p in parameters))
+        scrubber = self.scrubber
+        if not scrubber:
+            return super().executemany(sql, parameters)
+        rows = parameters if type(parameters) is list else list(parameters)
+        # The rows of one statement (a page's links, its observations) hold no secret as a rule:
+        # their strings are searched once, joined, and written as given when none holds a form
+        # (a form found across a joint only sends them the row-by-row way, which finds it or not).
+        strings = _row_strings(rows)
+        if strings is not None and scrubber.holds_none("\0".join(strings)):
+            return super().executemany(sql, rows)
+        return super().executemany(sql, [self._scrubbed(p) for p in rows])
 
     def as_written(self, value: str) -> str:
         """`value` as a parameter of this connection is written (scrubbed)."""
@@ -30,17 +40,38 @@ class ScrubbingConnection(sqlite3.Connection):
         scrubber = self.scrubber
         if not scrubber:
             return parameters
-        if isinstance(parameters, Mapping):
-            return {k: scrubber.data(v) for k, v in parameters.items()}
-        if isinstance(parameters, Sequence) and not isinstance(parameters, (str, bytes)):
-            # a statement's parameters are mostly numbers, None and plain strings: those are dispatched
-            # here, without a call of `data` each (a step writes ~100 of them)
-            text, data = scrubber.text, scrubber.data
-            return tuple(
+        kind = type(parameters)
+        # a tuple or a list first, by its type: `isinstance` against the ABCs below costs more than
+        # scrubbing a step's short parameters (~60 statements a step)
+        if kind is not tuple and kind is not list:
+            if isinstance(parameters, Mapping):
+                return {k: scrubber.data(v) for k, v in parameters.items()}
+            if not isinstance(parameters, Sequence) or isinstance(parameters, (str, bytes)):
+                return parameters
+        # a statement's parameters are mostly numbers, None and plain strings: those are dispatched
+        # here, without a call of `data` each (a step writes ~100 of them)
+        text, data = scrubber.text, scrubber.data
+        return tuple(
+            [
                 text(v) if type(v) is str else v if v is None or type(v) in _AS_THEY_ARE else data(v)
                 for v in parameters
-            )
-        return parameters
+            ]
+        )
+
+
+def _row_strings(rows: list[Any]) -> list[str] | None:
+    """The strings of rows made only of tuples of strings, numbers, bytes and None (what
+    `_scrubbed` would write unchanged but for the strings); None for any other row."""
+    strings: list[str] = []
+    for row in rows:
+        if type(row) is not tuple:
+            return None
+        for v in row:
+            if type(v) is str:
+                strings.append(v)
+            elif v is not None and type(v) not in _AS_THEY_ARE:
+                return None
+    return strings
 
 
 _AS_THEY_ARE = frozenset((int, float, bytes))
