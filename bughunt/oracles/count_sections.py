@@ -2,7 +2,9 @@
 
 A count ("Tasks (7)", "12 bookmarks") states the length of the one list of repeated items in its own
 section: the nearest ancestor of the label that holds any content list at all must hold exactly one
-(two lists there — a table and a menu, two tabs of cards — leave it unknown which is counted). A
+(two lists there — a table and a menu, two tabs of cards — leave it unknown which is counted); a
+section that holds a list element with no items before it holds a content list ends the search (the
+label's list is drawn empty, or by scripts later, and the next list up is another card's). A
 content list is a `ul`/`ol`/`table` with items or a run of two or more same-shaped sibling elements
 (`lists.item_runs`), but not a pager, not a navigation menu (inside `nav`), not a run of form field
 boxes (each item a labelled input: a form's layout, not records), not a list inside another list's
@@ -100,12 +102,23 @@ def section_list(
         if node.tag in _STOP:
             return None
         held = [(c, items) for c, above, items in holders if id(node) in above]
+        if not held and _empty_list(node):
+            return None  # the section's own list is drawn empty (or filled by scripts): not the next one's
         if len(held) == 1:
             container, items = held[0]
             return items if _fills(container, node, label) else None
         if held:
             return None  # two lists in the label's section: which one it counts is not known
     return None
+
+
+_EMPTY_HOLDERS = frozenset(("ul", "ol", "tbody"))
+
+
+def _empty_list(section: Node) -> bool:
+    """Whether the section holds a list element with no items: a card's "0 reminders" over its empty
+    `ul` counts that list, and climbing past it would take a list of the next card or column."""
+    return any(not n.elements and not _navigation(n) for n in section.find_all(*_EMPTY_HOLDERS))
 
 
 def _fills(container: Node, section: Node, label: Node) -> bool:

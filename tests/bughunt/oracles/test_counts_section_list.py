@@ -101,3 +101,23 @@ def test_a_small_list_inside_the_one_item_shown_is_silent():
         '<ul class="tags"><li>finance</li><li>quarterly</li></ul></div>'
     )
     assert check_count_mismatch(_page(f'<div class="main"><h2>Records (1)</h2>{record}</div>')) == []
+
+
+def test_an_empty_list_in_the_labels_card_is_its_list_not_the_cards_beside_it():
+    # a dashboard card "0 reminders" over its own empty list, in a row beside a column of two
+    # record cards: the count's section is its card, whose list has no items; the record cards in
+    # the next column are another list
+    cards = "".join(
+        f'<div class="col"><div class="card"><a href="/records/{i}"><h4>{n}</h4></a>'
+        f"<p>Opened on day {i} by the office team</p></div></div>"
+        for i, n in enumerate(NAMES[:2])
+    )
+    timer = (
+        '<div class="col-4"><div class="card"><div class="card-header"><a href="/reminders">Reminders</a></div>'
+        '<div class="card-body"><span><strong>0 reminders</strong></span><div class="text"> </div></div>'
+        '<ul class="list-group"></ul></div></div>'
+    )
+    page = _page(
+        f'<div class="row">{timer}<section class="col-8"><div class="row">{cards}</div></section></div>'
+    )
+    assert check_count_mismatch(page) == []
