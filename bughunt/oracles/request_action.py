@@ -1,0 +1,66 @@
+"""What a GET's request says it does, read on its query: an action marked by a key and a verb.
+
+Frameworks that route every action through one address name the action in the query, the value of an
+action-like key (`?@action=unlink&msg=7`, `?controller=X&action=remove&id=3`, `?op=retire&id=4`): the
+*value* is the verb. Which verbs lose data or change state cannot be listed (`unlink`, `detach`,
+`retire`, `archive`…), so a value is taken as an action unless it reads as a view of the record (show,
+edit, list, search, export…), and only when the link acts on a record it names by number: a view chosen
+by name (`?do=media&ns=wiki`, `?action=recent`) names none. Such a GET is a *candidate* action: the walk
+never clicks it (`may_open`, `HttpEngine.followable`); with `--allow-destructive` the destructive oracle
+opens it after the walk and its **effect** decides whether it was anything and what (`action_effect`):
+the verb word lists stay only a hint of what to defer, never the verdict.
+
+Applies to every family with a front controller or an action parameter: Roundup's `@action`, Kanboard's
+`controller`/`action`, DokuWiki's `do`, Drupal's `op`, PHP admin screens' `?action=`/`?task=`.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+from bughunt.oracles.reading import is_page_key
+
+ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "act"})
+"""Query keys whose value names what the request does (a hint where to look, not a verdict)."""
+KEY_MARKS = "@$:_"
+"""Marks a framework puts before its own query keys so they never clash with a form's fields
+(`?@action=unlink`, `?_method=…`, OData's `$filter`): `@action` is the framework's `action`."""
+VIEW_WORDS = frozenset(
+    (
+        "show view display read get list index search find browse filter sort page detail details edit "
+        "new create add compose preview print export download raw source history diff revisions recent "
+        "changes home login signin register signup help about rss atom feed json csv xml render"
+    ).split()
+)
+"""Words of a request that shows something (a page, a form, a file): an action named with one is a
+view, whatever the rest of its name (`showList`, `export_csv`, `edit`)."""
+_WORD_VALUE = re.compile(r"[A-Za-z][A-Za-z_-]{2,31}")
+_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_NUMBER = re.compile(r"\d")
+
+
+def action_key(key: str) -> bool:
+    """Whether a query key names an action (`action`, `@action`, `_method`, `op`)."""
+    return key.lower().lstrip(KEY_MARKS) in ACTION_KEYS
+
+
+def _is_view(value: str) -> bool:
+    return any(p.lower() in VIEW_WORDS for p in _PARTS.findall(value))
+
+
+def marked_action(url: str) -> str | None:
+    """The verb a GET's query marks as an action on a record (`?@action=unlink&msg=7` → `unlink`), or
+    None: an action-like key whose value is a word that is no view word, beside another key naming a
+    record by number (not a page number)."""
+    pairs = parse_qsl(urlsplit(url).query, keep_blank_values=True)
+    record = any(
+        not action_key(k) and not is_page_key(k) and _NUMBER.search(v) for k, v in pairs if v.strip()
+    )
+    if not record:
+        return None
+    for key, value in pairs:
+        value = value.strip()
+        if action_key(key) and _WORD_VALUE.fullmatch(value) and not _is_view(value):
+            return value.lower()
+    return None
