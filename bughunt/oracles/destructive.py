@@ -43,7 +43,7 @@ from loguru import logger
 from bughunt.actions import button_only, form_submission
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, route_shape
-from bughunt.oracles.action_effect import STATE_CHANGE_MESSAGE, login_wall, state_flip
+from bughunt.oracles.action_effect import STATE_CHANGE_MESSAGE, login_wall, password_fields, state_flip
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
@@ -407,8 +407,8 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
         return None
     asks = not result.redirects and result.is_html and has_confirmation_step(result)
     after = result if result.url == page.url else fetch_again(fetch, page.url)
-    if login_wall(after, page):
-        return None  # the page that listed it now asks for a login: the action ended the session
+    if set(password_fields(after)) - set(password_fields(page)):
+        return None  # the page that listed it now asks for a password it did not: the session ended
     if not _named(action) and (flip := state_flip(page, after, action.url)):
         return Verdict(True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get")
     mine = _identity(action.url)

@@ -20,6 +20,7 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.oracles.reading import is_page_key
+from bughunt.sim.pager_links import is_offset_key
 
 ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "act"})
 """Query keys whose value names what the request does (a hint where to look, not a verdict)."""
@@ -31,13 +32,18 @@ VIEW_WORDS = frozenset(
         "show view display read get list index search find browse filter sort page detail details edit "
         "new create add compose preview print export download raw source history diff revisions recent "
         "changes home login signin register signup help about rss atom feed json csv xml render"
+        " logout logoff signout"
     ).split()
 )
 """Words of a request that shows something (a page, a form, a file): an action named with one is a
-view, whatever the rest of its name (`showList`, `export_csv`, `edit`)."""
+view, whatever the rest of its name (`showList`, `export_csv`, `edit`). Leaving the session is no action
+on a record either: the walk's avoid list keeps it out, and opening it would end the session the
+oracles judge with."""
 _WORD_VALUE = re.compile(r"[A-Za-z][A-Za-z_-]{2,31}")
 _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-_NUMBER = re.compile(r"\d")
+_IDENTIFIER = re.compile(r"\d{1,12}")
+_SIZE_KEY = re.compile(r"(?i)size|limit|per|count|max|min|len")
+"""Keys of a list's shape (`@pagesize=50`, `limit=20`): their numbers are no record."""
 
 
 def action_key(key: str) -> bool:
@@ -52,10 +58,12 @@ def _is_view(value: str) -> bool:
 def marked_action(url: str) -> str | None:
     """The verb a GET's query marks as an action on a record (`?@action=unlink&msg=7` → `unlink`), or
     None: an action-like key whose value is a word that is no view word, beside another key naming a
-    record by number (not a page number)."""
+    record by number (not a page, an offset or a list's size)."""
     pairs = parse_qsl(urlsplit(url).query, keep_blank_values=True)
     record = any(
-        not action_key(k) and not is_page_key(k) and _NUMBER.search(v) for k, v in pairs if v.strip()
+        _IDENTIFIER.fullmatch(v.strip())
+        and not (action_key(k) or is_page_key(k) or is_offset_key(k) or _SIZE_KEY.search(k))
+        for k, v in pairs
     )
     if not record:
         return None
