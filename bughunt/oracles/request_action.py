@@ -3,9 +3,10 @@
 Frameworks that route every action through one address name the action in the query, the value of an
 action-like key (`?@action=unlink&msg=7`, `?controller=X&action=remove&id=3`, `?op=retire&id=4`): the
 *value* is the verb. Which verbs lose data or change state cannot be listed (`unlink`, `detach`,
-`retire`, `archive`…), so a value is taken as an action unless it reads as a view of the record (show,
-edit, list, search, export…), and only when the link acts on a record it names by number: a view chosen
-by name (`?do=media&ns=wiki`, `?action=recent`) names none. Such a GET is a *candidate* action: the walk
+`retire`, `archive`…), so a value is taken as an action unless it reads as a view of the record — a view
+word (show, edit, list, search, export…), a noun by its ending (`integrations`, `activity`) or the
+record kind its own address names (`?controller=Project&action=project&project_id=1`) — and only when
+the link acts on a record it names by number: a view chosen by name (`?do=media&ns=wiki`) names none. Such a GET is a *candidate* action: the walk
 never clicks it (`may_open`, `HttpEngine.followable`); with `--allow-destructive` the destructive oracle
 opens it after the walk and its **effect** decides whether it was anything and what (`action_effect`):
 the verb word lists stay only a hint of what to defer, never the verdict.
@@ -51,8 +52,23 @@ def action_key(key: str) -> bool:
     return key.lower().lstrip(KEY_MARKS) in ACTION_KEYS
 
 
-def _is_view(value: str) -> bool:
-    return any(p.lower() in VIEW_WORDS for p in _PARTS.findall(value))
+_NOUN_ENDINGS = re.compile(r"(tion|sion|ment|ity|ness|ance|ence|ship|ings|[^s]s)$")
+"""How an English noun ends where a verb does not (`integrations`, `activity`, `settings`, `comments`):
+a page named by what it shows. An imperative verb (`unlink`, `retire`, `approve`, `detach`) ends
+otherwise; `access`, `process` keep their double s."""
+
+
+def _words_of(text: str) -> list[str]:
+    return [p.lower() for p in _PARTS.findall(text) if len(p) >= 3]
+
+
+def _is_view(value: str, address: set[str]) -> bool:
+    """A value that reads as a view: a view word, a noun's ending, or a noun of its own address — the
+    record kind a key or the path names (`?controller=Project&action=project&project_id=1`)."""
+    parts = _words_of(value)
+    if any(p in VIEW_WORDS for p in parts) or _NOUN_ENDINGS.search(value.lower()):
+        return True
+    return any(p.startswith(a) or a.startswith(p) for p in parts for a in address)
 
 
 def marked_action(url: str) -> str | None:
@@ -67,8 +83,14 @@ def marked_action(url: str) -> str | None:
     )
     if not record:
         return None
+    parts = urlsplit(url)
+    address = set(_words_of(parts.path))
+    for key, value in pairs:
+        address.update(_words_of(key))
+        if not action_key(key):
+            address.update(_words_of(value))
     for key, value in pairs:
         value = value.strip()
-        if action_key(key) and _WORD_VALUE.fullmatch(value) and not _is_view(value):
+        if action_key(key) and _WORD_VALUE.fullmatch(value) and not _is_view(value, address):
             return value.lower()
     return None

@@ -103,6 +103,9 @@ def test_marked_action_reads_the_verb_of_an_action_key_on_a_record():
     # a view of the record, a view chosen by name (no record), a page number: no action
     assert marked_action("http://x.test/?controller=TaskView&action=showList&task_id=4") is None
     assert marked_action("http://x.test/doku.php?do=media&ns=wiki") is None
+    # a noun is a page that shows something: by its ending, or as the record kind of its own address
+    assert marked_action("http://x.test/?controller=ProjectView&action=integrations&project_id=1") is None
+    assert marked_action("http://x.test/?controller=Activity&action=project&project_id=1") is None
     assert marked_action("http://x.test/items?action=archive&page=2") is None
     assert marked_action("http://x.test/search?q=detach&id=3") is None
 
