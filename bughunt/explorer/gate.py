@@ -12,7 +12,7 @@ connections Chromium opens ahead of a request; a proxy sees them all (Chromium i
   own submit, the single write that carries the password; or, while the harness opens a destructive
   action it chose to open (`arm_action`, `--allow-destructive`), the writes that action's page sends
   on the origins (a single-page app's delete route deletes through its API): they are the action;
-- refuses a GET whose path reads destructive (`avoid`, `destructive_action`) unless it is the harness's
+- refuses a GET whose path reads destructive (`avoid`, `deferred_action`) unless it is the harness's
   own load (`arm_load`): a button's script deleting through a GET is not the explorer's choice;
 - refuses any request other than that submit carrying the password (in the URL or the body);
 - sends cookies and the `--header` values only to the exact origin (Chromium's cookies ignore ports).
@@ -35,7 +35,7 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from loguru import logger
 
-from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.destructive import deferred_action
 
 GATE_HEADER = "x-bughunt-gate"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -222,7 +222,7 @@ class Gate:
         return bool(
             (self.avoid is not None and self.avoid.search(route))
             or _ABBREVIATED.search(parts.path)
-            or destructive_action(url) is not None
+            or deferred_action(url) is not None
         )
 
     def _carries_secret(self, data: bytes) -> bool:

@@ -25,6 +25,7 @@ from loguru import logger
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
 from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.request_action import marked_action
 from bughunt.page import FetchedPage
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
@@ -116,7 +117,8 @@ class HttpEngine:
     avoid_actions: bool = False
     """Also never click a route that names a destructive action (`destructive_action`): with
     --allow-destructive the oracles open those after the walk and judge them by their effect, so the
-    walk stays a reader (a refusal page answering 200 at `/_delete/` is no deletion)."""
+    walk stays a reader (a refusal page answering 200 at `/_delete/` is no deletion). A GET its query
+    marks as an action on a record (`marked_action`) is never clicked either way (`_defers`)."""
     stats: FetchStats = field(default_factory=FetchStats)
     headers: dict[str, str] = field(default_factory=dict, repr=False)
     """Extra request headers (`--header`); values are secrets: never logged, stored or shown."""
@@ -203,10 +205,16 @@ class HttpEngine:
             if len(self._followable) >= KEPT_ANSWERS:
                 self._followable.clear()
             avoided = (self._avoid is not None and self._avoid.search(route) is not None) or (
-                self.avoid_actions and destructive_action(self.url_of(route)) is not None
+                self._defers(route)
             )
             known = self._followable[route] = not avoided and self.allowed(route)
         return known
+
+    def _defers(self, route: str) -> bool:
+        """A GET its query marks as an action on a record (`marked_action`) is never the walk's, with or
+        without --allow-destructive; one named as destroying is left to the oracles under it."""
+        url = self.url_of(route)
+        return marked_action(url) is not None or (self.avoid_actions and destructive_action(url) is not None)
 
     def allowed(self, route: str) -> bool:
         if not self.respect_robots:

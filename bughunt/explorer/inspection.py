@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, urlencode
 from bughunt.fingerprint import normalise_message, one_template, route_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.oracles.base import OpenedAction
-from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.destructive import deferred_action
 from bughunt.oracles.reading import is_page_key
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
@@ -243,9 +243,10 @@ def deleted_by_session(route: str, opened: Iterable[OpenedAction]) -> bool:
 
 def may_open(engine: Engine, url: str) -> bool:
     """Whether a page may be opened without `--allow-destructive`: a route of this origin the walk may
-    click (`Engine.followable`) whose URL names no destructive action (`destructive_action`)."""
+    click (`Engine.followable`) whose URL names no destructive action and marks no action on a record
+    (`deferred_action`)."""
     route = engine.route_of(url)
-    return route is not None and engine.followable(route) and destructive_action(url) is None
+    return route is not None and engine.followable(route) and deferred_action(url) is None
 
 
 def _oracle_fetch(
@@ -273,7 +274,7 @@ def _oracle_fetch(
         try:
             # Unguarded (--allow-destructive), a URL that names a destructive action is opened as one:
             # in the browser its page's own writes go out (a client route that deletes once mounted).
-            if not guarded and destructive_action(url) is not None:
+            if not guarded and deferred_action(url) is not None:
                 return engine.open_action(url)
             return engine.fetch_page(url)
         except OSError as exc:

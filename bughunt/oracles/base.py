@@ -76,6 +76,8 @@ class OpenedAction:
     tries: int = 1
     """Records of the template opened so far: one with no visible effect may be one the site keeps
     (a wiki's home page, a root article), so the next record's page tries again (`settled`)."""
+    kind: str = "unconfirmed_destructive"
+    """The report its effect makes: a deletion, or a state change on a GET (`unsafe_get`)."""
 
     @property
     def settled(self) -> bool:

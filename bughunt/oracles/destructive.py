@@ -22,6 +22,14 @@ Two ways to see one, neither naming any site's routes:
   (`/wiki/Alpha` → `/pages/Alpha/delete`): every such page is one template (`control_key`). No
   visible effect may be a record the site keeps (a home page), so the template is opened on the next
   record's page, up to `NO_EFFECT_TRIES` records, before that verdict stands.
+- *Marked*: a GET whose query marks an action on a record under any verb (`?@action=detach&msg=7`,
+  `request_action.marked_action`) is never walked; unopened it is a lead like the linked ones, and
+  opened (`allow_destructive`) it is reported on its effect alone: gone from the page that listed it
+  is a deletion, its control given way to its counterpart (or relabelled, or a count moved by one) a
+  state change reported as `unsafe_get` (`action_effect.state_flip`); no effect seen, nothing.
+
+An answer is judged unless it is a login wall (`action_effect.login_wall`): a *new* password field with
+none of the record the action was offered on — not any page with a password field.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from loguru import logger
 from bughunt.actions import button_only, form_submission
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, route_shape
+from bughunt.oracles.action_effect import STATE_CHANGE_MESSAGE, login_wall, password_fields, state_flip
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
@@ -47,6 +56,7 @@ from bughunt.oracles.base import (
 )
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.request_action import ACTION_KEYS, action_key, marked_action
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of, same_origin
@@ -54,17 +64,14 @@ from bughunt.urls import route_of, same_origin
 _VERBS = frozenset(
     "delete remove destroy deactivate unsubscribe erase purge wipe terminate drop trash unlink".split()
 )
-"""Verbs that lose data when a GET runs them. `unlink` takes a thing off its record (a message off its
-ticket, an attachment off its page) and is how many systems name deleting a file."""
+"""Verbs that lose data when a GET runs them: a hint of what to defer and to suspect unopened, and the
+only reading of a verb in a path (`/files/3/unlink`). An action the query marks on a record under
+another verb (`?@action=detach&msg=7`) is deferred all the same (`marked_action`) and judged by its
+effect alone."""
 _ACCOUNT_VERBS = frozenset({"close", "cancel"})
 _ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", "user"})
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
-_ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "_method"})
-_KEY_MARKS = "@$:"
-"""Marks a framework puts before its own query keys so they never clash with a form's fields
-(`?@action=unlink`, OData's `$filter`): `@action` is the framework's `action`."""
 _NON_WORD = re.compile(r"[^a-z0-9]+")
-_PASSWORD = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
 MESSAGE = "destructive action runs on a plain GET with no confirmation step"
 
 
@@ -122,7 +129,7 @@ def destructive_action(url: str) -> str | None:
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
     pairs = parse_qsl(parts.query)
-    segments += [v for k, v in pairs if k.lower().lstrip(_KEY_MARKS) in _ACTION_KEYS]
+    segments += [v for k, v in pairs if action_key(k)]
     segments += [k for k, v in pairs if v and _names_action(k, _VERBS)]
     words = _words(" ".join(segments))
     acts = any(_names_action(s, _VERBS) for s in segments)
@@ -130,6 +137,13 @@ def destructive_action(url: str) -> str | None:
     if acts or closes:
         return " ".join(w for w in words if not w.isdigit())
     return None
+
+
+def deferred_action(url: str) -> str | None:
+    """The action a GET would run, so that no walk step sends it and, without --allow-destructive, no
+    oracle does (`may_open`): one its words name as destroying (`destructive_action`) or one its query
+    marks on a record (`marked_action`: `?@action=unlink&msg=7`), whatever the verb."""
+    return destructive_action(url) or marked_action(url)
 
 
 def destructive_label(label: str) -> bool:
@@ -155,12 +169,9 @@ def requested_url(page: FetchedPage) -> str:
     return page.redirects[0] if page.redirects else page.url
 
 
-def _is_login(page: FetchedPage) -> bool:
-    return bool(_PASSWORD.search(page.body))
-
-
 # A cheap first look, so a page with 30,000 links costs one regex each, not a URL parse each.
 _MAY_DESTROY = re.compile("|".join(sorted(_VERBS | _ACCOUNT_VERBS)), re.I)
+_MAY_MARK = re.compile(r"(?i)[?&][@$:_]*(?:" + "|".join(sorted(ACTION_KEYS)) + r")=")
 _CONFIRM_ATTRS = ("data-confirm", "hx-confirm", "data-turbo-confirm", "data-confirm-message")
 _METHOD_ATTRS = ("data-method", "data-turbo-method", "hx-method")
 
@@ -239,7 +250,9 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         if node.tag == "link" or (href.strip().startswith("#") and not _hash_route(href.strip())):
             continue  # `href="#"` goes nowhere: a script does what it says, no GET does
         label = node.text() or node.get("title") or node.get("aria-label")
-        if _MAY_DESTROY.search(href + " " + label) and not _confirmed_or_not_get(node):
+        if _MAY_DESTROY.search(href + " " + label) or _MAY_MARK.search(href):
+            if _confirmed_or_not_get(node):
+                continue
             kind = "link" if node.tag == "a" else "button"
             controls.append((_target(base, href), label, kind, control_markup(node)))
     for form in page.document.find_all("form"):
@@ -265,7 +278,7 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         # A label alone counts only for a control that leads to another path ("Remove filter"
         # links back to the same list with another query: that is navigation, not an action).
         elsewhere = (urlsplit(url).path, _hash_route(url)) != (here.path, _hash_route(page.url))
-        if destructive_action(url) or (elsewhere and destructive_label(label)):
+        if destructive_action(url) or marked_action(url) or (elsewhere and destructive_label(label)):
             found[url] = DestructiveControl(url, label, control, markup)
     return list(found.values())
 
@@ -274,7 +287,8 @@ def _judge_opened(page: FetchedPage) -> list[Finding]:
     """The page is the answer to a destructive GET the explorer made: did it act unconfirmed?"""
     asked = requested_url(page)
     action = destructive_action(asked)
-    if page.method != "GET" or action is None or _is_login(page):
+    before = page.clicked_from[0] if page.clicked_from else None
+    if page.method != "GET" or action is None or login_wall(page, before):
         return []
     if page.redirects:
         # The server acted and sent the browser elsewhere; only a confirmation page at a destructive
@@ -358,10 +372,27 @@ def _identity(url: str) -> str:
     return parts._replace(query=query).geturl()
 
 
-def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tuple[bool, str] | None:
-    """Open `action` and look for its effect: (confirmed, effect), or None when it did not act
-    (an error answer, a confirmation page, a login wall). A page with a POST form is a confirmation
-    page only if nothing happened: a file manager that deletes on GET answers with its upload form."""
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What opening an action did: `acted` (its effect seen), the effect in harness words, and the kind
+    of report the effect makes (a deletion, or a state change on a GET: `unsafe_get`)."""
+
+    acted: bool
+    effect: str
+    kind: str = "unconfirmed_destructive"
+
+
+def _named(action: DestructiveControl) -> bool:
+    """Whether the control's words say it destroys (its URL or its label), not only its query's mark."""
+    return destructive_action(action.url) is not None or destructive_label(action.label)
+
+
+def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Verdict | None:
+    """Open `action` and look for its effect, or None when it did not act (an error answer, a
+    confirmation page, a login wall). A page with a POST form is a confirmation page only if nothing
+    happened: a file manager that deletes on GET answers with its upload form. An action its words do
+    not name as destroying (`?@action=unlink&msg=7`) is first read for a state flip on the page it was
+    offered on (`action_effect.state_flip`): its counterpart drawn where it was is no deletion."""
     resource = _resource_of(action.url)
     before = None
     if resource and resource != page.url:
@@ -370,15 +401,16 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
         except OSError:
             before = None
     result = fetch_again(fetch, action.url)
-    if _is_login(result) and not _is_login(page):
-        # A login wall: the session is gone, nothing can be judged. An account's settings page that
-        # lists API tokens beside its change-password form has a password field before and after
-        # the opening: the same page again, not a login.
-        return None
+    if login_wall(result, page):
+        return None  # the session is gone (`action_effect.login_wall`): nothing can be judged
     if not result.redirects and result.status >= 400:
         return None
     asks = not result.redirects and result.is_html and has_confirmation_step(result)
     after = result if result.url == page.url else fetch_again(fetch, page.url)
+    if set(password_fields(after)) - set(password_fields(page)):
+        return None  # the page that listed it now asks for a password it did not: the session ended
+    if not _named(action) and (flip := state_flip(page, after, action.url)):
+        return Verdict(True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get")
     mine = _identity(action.url)
     # a form of hidden values is listed by its submission, which no link target shows
     still_listed = any(
@@ -387,13 +419,13 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> tup
     # Against an answer that looks like a confirmation page, only a listing page that still answers
     # shows the link gone: an error page lists nothing.
     if not still_listed and (not asks or 200 <= after.status < 300):
-        return True, "gone from the page that listed it"
+        return Verdict(True, "gone from the page that listed it")
     if resource and before is not None and 200 <= before < 300:
         if fetch_again(fetch, resource).status in (404, 410):
-            return True, "its resource now answers 404"
+            return Verdict(True, "its resource now answers 404")
     if asks:
         return None
-    return False, "no visible effect"
+    return Verdict(False, "no visible effect")
 
 
 _CONFIRMING_KEYS = frozenset({"confirm", "confirmed", "confirmation", "yes", "sure", "force"})
@@ -421,15 +453,20 @@ def check_unconfirmed_destructive(
     for action in destructive_actions(page):
         key, opening = control_key(action, page.url), opening_key(action, page.url)
         earlier = ledger.get(opening) if ledger is not None else None
+        # An action only its query marks (`marked_action`) is reported on its effect alone: opened and
+        # seen to act. Unopened it is still listed (suspected), so a walk under --allow-destructive
+        # defers it to the opening after the walk (`Explorer._defer`).
+        named = _named(action)
+        kind = "unconfirmed_destructive"
         suspected = True
         observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
         said = confirms_itself(action.url)
         may_open = config.allow_destructive and fetch is not None and opened < config.max_destructive
         if earlier is not None and (earlier.settled or not may_open):
-            if earlier.acted is None:
-                continue  # its template asked first (or could not be judged): no unconfirmed action
-            suspected, observed = not earlier.acted, bool(earlier.acted)
+            if earlier.acted is None or (not named and not earlier.acted):
+                continue  # its template asked first, could not be judged, or (unnamed) did nothing seen
+            suspected, observed, kind = not earlier.acted, bool(earlier.acted), earlier.kind
             effect = f"not opened: its template was opened at {earlier.url} ({earlier.effect})"
         elif may_open and fetch is not None:
             opened += 1
@@ -437,22 +474,27 @@ def check_unconfirmed_destructive(
                 judged = _confirm(page, action, fetch)
             except OSError as err:  # not judged: another instance of the template may be opened later
                 logger.debug("destructive oracle could not confirm {}: {}", action.url, err)
-                judged = (False, "could not be opened")
+                judged = Verdict(False, "could not be opened")
             else:
                 if ledger is not None:
-                    verdict = judged or (None, "a confirmation step")
                     tries = earlier.tries + 1 if earlier is not None else 1
-                    ledger[opening] = OpenedAction(action.url, verdict[0], verdict[1], tries)
-            if judged is None:
-                continue  # it asked for confirmation, failed, or needs a login: no unconfirmed action
-            suspected, observed, effect = not judged[0], judged[0], judged[1]
+                    ledger[opening] = (
+                        OpenedAction(action.url, judged.acted, judged.effect, tries, judged.kind)
+                        if judged is not None
+                        else OpenedAction(action.url, None, "a confirmation step", tries)
+                    )
+            if judged is None or (not named and not judged.acted):
+                continue  # it asked for confirmation, failed, needs a login, or (unnamed) did nothing seen
+            suspected, observed, effect, kind = not judged.acted, judged.acted, judged.effect, judged.kind
         elif said:
             suspected, effect = False, f"not opened: the link says it is confirmed ({said})"
+        elif not named:
+            effect = "not opened (a GET marking an action on a record; --allow-destructive judges its effect)"
         findings.append(
             Finding(
-                "unconfirmed_destructive",
+                kind,
                 action_route(action.url),
-                MESSAGE,
+                MESSAGE if kind == "unconfirmed_destructive" else STATE_CHANGE_MESSAGE,
                 evidence(
                     page,
                     action.label,

@@ -33,6 +33,7 @@ from bughunt.oracles.form_urls import (
 )
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.request_action import marked_action
 from bughunt.oracles.server_error import soft_not_found
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import hash_route, route_of, same_origin
@@ -86,7 +87,11 @@ def by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
         # are passed over without parsing each (an edit page must not cost more as memory grows).
         if not url or ident not in url:
             continue
-        if not same_origin(url, page.url) or edit_like(url) or destructive_action(url):
+        if (
+            not same_origin(url, page.url)
+            or edit_like(url)
+            or (destructive_action(url) or marked_action(url))
+        ):
             continue
         segs = path_segments(url)
         if ident not in segs:
@@ -167,7 +172,7 @@ def referrers(page: FetchedPage, config: OracleConfig) -> list[list[str]]:
         kept = [
             url
             for url in dict.fromkeys(urls)
-            if url != page.url and not edit_like(url) and not destructive_action(url)
+            if url != page.url and not edit_like(url) and not (destructive_action(url) or marked_action(url))
             and all(url not in done for done in out)
         ]  # fmt: skip
         out.append(sorted(kept, key=rank)[:MAX_REFERRERS])
@@ -194,7 +199,7 @@ def sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig) 
             or len(other) != len(segments)
             or other[:1] != segments[:1]
             or edit_like(url)
-            or destructive_action(url)
+            or (destructive_action(url) or marked_action(url))
         ):
             continue
         try:

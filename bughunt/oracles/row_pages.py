@@ -15,7 +15,7 @@ from loguru import logger
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig
-from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.destructive import deferred_action
 from bughunt.oracles.lists import find_lists, identities, is_pager, item_facts
 from bughunt.oracles.reading import missing_value
 from bughunt.oracles.server_error import check_server_error
@@ -57,7 +57,7 @@ def gap_row_page(page: FetchedPage, config: OracleConfig = DEFAULT_CONFIG) -> st
         best: tuple[int, str] | None = None
         for gap, key in zip(gaps, keys, strict=True):
             url = next((k.removeprefix("href:") for k in key if k.startswith("href:")), None)
-            if not gap or url is None or not same_origin(url, page.url) or destructive_action(url):
+            if not gap or url is None or not same_origin(url, page.url) or deferred_action(url):
                 continue
             if config.loaded is not None and config.loaded(route_of(url)):
                 continue

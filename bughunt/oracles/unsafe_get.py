@@ -19,13 +19,14 @@ oracle's. The message is a harness template; labels and numbers are evidence (qu
 
 from __future__ import annotations
 
-import re
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.actions import page_actions
+from bughunt.oracles.action_effect import STATE_CHANGE_MESSAGE, moved_counts
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
 from bughunt.oracles.destructive import _names_action, action_route, destructive_action, requested_url
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.request_action import action_key
 from bughunt.page import FetchedPage, base_url
 
 STATE_VERBS = frozenset(
@@ -37,12 +38,7 @@ STATE_VERBS = frozenset(
 )
 """Verbs of a request that changes what the server keeps for the user: general web verbs, like the
 destructive verbs, never one application's words."""
-_ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task"})
-MESSAGE = "a GET request changed server state (unsafe use of a safe method, RFC 9110 9.2.1; CWE-650)"
-_NUMBER = re.compile(r"\d+")
-MAX_MOVED_COUNTS = 2
-"""A toggle moves one count (and perhaps its twin in a header): more moving numbers is a page that
-changes anyway."""
+MESSAGE = STATE_CHANGE_MESSAGE
 
 
 def state_change(url: str) -> str | None:
@@ -53,7 +49,7 @@ def state_change(url: str) -> str | None:
     parts = urlsplit(url)
     query = parse_qsl(parts.query, keep_blank_values=True)
     segments = [s for s in parts.path.split("/") if s]
-    segments += [v for k, v in query if k.lower() in _ACTION_KEYS]
+    segments += [v for k, v in query if action_key(k)]
     for segment in segments:
         if _names_action(segment, STATE_VERBS):
             return segment.lower()
@@ -102,18 +98,6 @@ def _control_targets(page: FetchedPage) -> list[str]:
     return [a.target for a in page_actions(page).actions] + [u for u in forms if u]
 
 
-def _moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int]]:
-    """Numbers of the page text that moved by exactly one, when every other number stayed."""
-    old = [int(n) for n in _NUMBER.findall(before.document.text())]
-    new = [int(n) for n in _NUMBER.findall(after.document.text())]
-    if len(old) != len(new) or old == new:
-        return []
-    moved = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
-    if len(moved) > MAX_MOVED_COUNTS or any(abs(a - b) != 1 for a, b in moved):
-        return []
-    return moved
-
-
 def check_unsafe_get(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -133,7 +117,7 @@ def check_unsafe_get(
         effect = {"label_before": control[1], "label_after": after_control[1]}
     elif after_control is None and (counter := _counterpart(page, asked)) is not None:
         effect = {"control_after": counter}
-    moved = _moved_counts(before, page)
+    moved = moved_counts(before, page)
     if moved:
         effect["counts"] = "; ".join(f"{a} -> {b}" for a, b in moved)
     if not effect:
