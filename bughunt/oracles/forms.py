@@ -88,13 +88,13 @@ def check_form_drops_value(
         if compared >= config.max_forms:
             break
         compared += 1
-        if own := dropped_account_name(form, doc, fields):
-            findings.append(_dropping(page, page, fields, own))
+        if named := dropped_account_name(form, doc, fields):
+            findings.append(_dropping(page, page, fields, named))
             continue  # the user bar named the account's stored name: no other page is needed
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
-        for resource, scope, own in resources(form, page, fields, fetch, config):
+        for resource, scope, own_page in resources(form, page, fields, fetch, config):
             shown_in_form = word_set(form.text())
-            if own:
+            if own_page:
                 # The record's item on the form's own page: only values beside labels naming their
                 # fields are compared (its comments, a sidebar, the form's neighbours are no values).
                 dropped = [
