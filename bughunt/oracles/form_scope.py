@@ -1,8 +1,10 @@
 """Which page, and which part of it, shows the record an edit form edits (the form oracle, `forms`).
 
-The part is the list item holding the link to the form or naming the record's identifier
-(`record_scope`), else the whole page; a form swapped into a list edits its own or the previous item; a
-form posting to its own page edits the record that page shows.
+On a page the form names, the part is the list item holding the link to the form or naming the
+record's identifier (`record_scope`), else the whole page; a form swapped into a list edits its own or
+the previous item; else the record is the one item showing most of the form's filled values on the
+pages memory has — its own page when it posts to it, the page a click opened it on, the pages linking
+to it (`form_witness`).
 """
 
 from __future__ import annotations
