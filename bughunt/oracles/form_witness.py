@@ -94,8 +94,15 @@ def _items(doc: Node) -> list[tuple[Node, bool]]:
 
 
 def count_shown(node: Node, values: list[str], skip: set[int]) -> int:
+    """How many of the values `node` shows; a value inside a longer one shown there ("alice" in
+    "alice@club.test") is shown only where it stands apart."""
     text = _shown_text(node, skip)
-    return sum(f" {v} " in text for v in values)
+    n = 0
+    for value in sorted(values, key=len, reverse=True):
+        if f" {value} " in text:
+            n += 1
+            text = text.replace(f" {value} ", " \0 ")
+    return n
 
 
 def _contains(outer: Node, inner: Node) -> bool:
@@ -128,14 +135,8 @@ def witness(
         return None
     skip = _edit_forms(doc, fields)
     items = [(item, listed, count_shown(item, values, skip)) for item, listed in _items(doc)]
-    held = [(item, n) for item, listed, n in items if listed and n]
     counted = [
-        (n, item)
-        for item, listed, n in items
-        if n >= (max(min_shown, MIN_LISTED) if listed else min_shown)
-        # a block whose values all stand in one item of its list (a table of records, one row showing
-        # them) is that list, not one record: the item is, if it shows enough
-        and (listed or not any(m == n and o is not item and _contains(item, o) for o, m in held))
+        (n, item) for item, listed, n in items if n >= (max(min_shown, MIN_LISTED) if listed else min_shown)
     ]
     empty_keys = [f[3] for f in fields if not f[2] and f[4]]
     if counted:

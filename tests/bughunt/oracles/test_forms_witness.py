@@ -132,3 +132,21 @@ def test_the_members_own_definition_list_not_the_sidebar_of_others_witnesses_the
 
 def test_other_members_values_beside_a_profile_that_shows_none_are_no_dropped_value():
     assert _settings_findings("", "") == []
+
+
+# One record drawn in two blocks with no block around both: its name in a heading's section, its
+# e-mail and bio in a table of properties (the name inside the e-mail counts once, for the e-mail).
+SPLIT_RECORD = (
+    "<section><h1>alice</h1></section><table><tr><td>E-mail</td><td>alice@club.test</td></tr>"
+    "<tr><td>Bio</td><td>Keeps bees on the roof</td></tr></table>"
+)
+
+
+def test_a_record_split_over_two_blocks_is_read_as_one():
+    form = (
+        '<form method="post">'
+        + _fields(("name", "Name", "alice"), ("email", "E-mail", "alice@club.test"), ("bio", "Bio", ""))
+        + "<button>Save</button></form>"
+    )
+    found = check_form_drops_value(opened(SPLIT_RECORD, form), SITE.fetcher())
+    assert _found(found) == [("bio", "Keeps bees on the roof")]
