@@ -1,8 +1,10 @@
 """Which page, and which part of it, shows the record an edit form edits (the form oracle, `forms`).
 
-The part is the list item holding the link to the form or naming the record's identifier
-(`record_scope`), else the whole page; a form swapped into a list edits its own or the previous item; a
-form posting to its own page edits the record that page shows.
+On a page the form names, the part is the list item holding the link to the form or naming the
+record's identifier (`record_scope`), else the whole page; a form swapped into a list edits its own or
+the previous item; else the record is the one item showing most of the form's filled values on the
+pages memory has — its own page when it posts to it, the page a click opened it on, the pages linking
+to it (`form_witness`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ from bughunt.oracles.base import (
     OracleConfig,
 )
 from bughunt.oracles.form_fields import chosen_labels, word_set
-from bughunt.oracles.form_opened import opened_record, page_before
+from bughunt.oracles.form_opened import page_before
 from bughunt.oracles.form_pages import fetched, referrers, resource_urls
 from bughunt.oracles.form_positions import blocks, holds, normalised
-from bughunt.oracles.form_records import showing_item
 from bughunt.oracles.form_urls import path_segments, record_id, url_identifier
 from bughunt.oracles.form_values import FURNITURE
+from bughunt.oracles.form_witness import witness
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
 from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
@@ -100,54 +102,75 @@ def resources(
     fields: list[tuple[Node, str, str, set[str], bool]],
     fetch: Fetch,
     config: OracleConfig,
-) -> Iterator[tuple[FetchedPage, Node]]:
+) -> Iterator[tuple[FetchedPage, Node, bool]]:
     """The pages that may show what the form edits, fetched, each with the part of it to compare
-    (`record_scope`): those the form or its URL names (the whole page); else — none answering — the
-    record the form was opened beside, the page it posts to, the page a click opened it on when that
-    showed the record (`form_opened`), or the one of the pages linking to it that shows most of its
-    filled values."""
+    (`record_scope`) and whether it is the form's own page (only values beside labels count there):
+    those the form or its URL names; else — none answering — the record the form was opened beside,
+    or the item showing most of its filled values on its own page, the page a click opened it on
+    (`form_opened.page_before`) or the pages linking to it (`form_witness`)."""
     answered = False
     chosen = chosen_labels(form, page.document)
     ident = url_identifier(page.url)
     for url in resource_urls(form, page, config):
         if (resource := fetched(fetch, url)) is not None:
             answered = True
-            yield resource, _record_part(resource, page.url, fields, chosen, ident)
+            yield resource, _record_part(resource, page.url, fields, chosen, ident), False
     if answered:
         return
     if (inline := _inline_record(form, page, fields)) is not None:
-        yield page, inline
+        yield page, inline, False
         return
-    if _posts_to_itself(form, page) and shows_record(page, page.document, fields, chosen) >= MIN_OWN_SHOWN:
-        yield page, page.document
-        return
+    # Nothing names the record's page: the one item showing most of the form's filled values among
+    # the pages memory has — the form's own page (outside the form: a ticket's properties over its
+    # "Modify" form), the page a click opened it on (a single-page app's record view), the pages
+    # linking to it — is the record (`form_witness`); the earlier page wins a tie.
+    # The form's own page is a candidate when the form sends to it (a record's page with its own
+    # "Modify" form); a form sending elsewhere (a bulk edit) edits no record this page shows.
+    in_hand: list[tuple[FetchedPage, int]] = [(page, MIN_OWN_SHOWN)] if _posts_to_itself(form, page) else []
     if (before := page_before(page, fields)) is not None:
-        # A click opened the form in place (a single-page app's "Edit" swapping the record's view for
-        # a form) and nothing names its record: it is what the page showed before the click, not a
-        # page that links to the form (a menu's).
-        part = opened_record(before, fields, lambda scope: shows_record(before, scope, fields, chosen))
-        if part is not None:
-            yield before, part
-            return
-    for urls in referrers(page, config):
+        in_hand.append((before, 1))
+    rounds = referrers(page, config) or [[]]
+    for n, urls in enumerate(rounds):
+        # the form page's own links (the second round) are asked only when no page memory has shows it
+        group = [
+            *(in_hand if n == 0 else ()),
+            *((r, 1) for url in urls if (r := fetched(fetch, url)) is not None),
+        ]
         best: tuple[int, FetchedPage, Node] | None = None
-        for url in urls:
-            if (resource := fetched(fetch, url)) is None:
-                continue
-            scope = record_scope(resource, page.url)
-            if scope is resource.document and not names_record(resource.document, page.url):
-                continue  # the list's other page, not the one holding this record (a pager's state)
-            if scope is resource.document and record_id(page.url) is None:
-                # no item links to a form that names no record: the item showing its values is it
-                scope = (
-                    showing_item(resource.document, lambda item: shows_record(resource, item, fields, chosen))
-                    or scope
-                )
-            if (n := shows_record(resource, scope, fields, chosen)) and (best is None or n > best[0]):
-                best = (n, resource, scope)
+        for resource, least in group:
+            found = _witnessed(resource, page, fields, chosen, least)
+            if found is not None and (best is None or found[0] > best[0]):
+                best = (found[0], resource, found[1])
         if best is not None:
-            yield best[1], best[2]
+            yield best[1], best[2], best[1] is page
             return
+
+
+def _witnessed(
+    resource: FetchedPage,
+    page: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    chosen: tuple[str, ...],
+    least: int,
+) -> tuple[int, Node] | None:
+    """(values shown, part) of a candidate page for a form's record: the item holding the link to
+    the form (a feed's post with its own "Edit") when it shows a value, else the item showing most
+    (`form_witness.witness`); a whole page of a list that does not name the record the form's URL
+    names is another page of that list."""
+    if resource is not page and (scope := record_scope(resource, page.url)) is not resource.document:
+        n = shows_record(resource, scope, fields, chosen)
+        return (n, scope) if n >= least else None
+    if not names_record(resource.document, page.url):
+        return None  # the list's other page, not the one holding this record (a pager's state)
+    return witness(resource.document, fields, chosen, least)
+
+
+def _posts_to_itself(form: Node, page: FetchedPage) -> bool:
+    """Whether the form sends to the page it is on (no action, or that page's, a fragment aside)."""
+    if not form.get("action"):
+        return True
+    action = resolve(base_url(page), form.get("action"))
+    return action is not None and action.partition("#")[0] == page.url.partition("#")[0]
 
 
 def _record_part(
@@ -172,15 +195,8 @@ def _record_part(
 
 
 MIN_OWN_SHOWN = 2
-"""Filled values of a form that posts to its own page the page must show outside it for the form to
-edit the record the page shows (a comment form's prefilled name is one value at most)."""
-
-
-def _posts_to_itself(form: Node, page: FetchedPage) -> bool:
-    """Whether the form sends to the page it is on (its action that page, a fragment aside): a record's
-    page with its own "Modify" form under the record's properties."""
-    action = resolve(base_url(page), form.get("action")) if form.get("action") else None
-    return action is not None and action.partition("#")[0] == page.url.partition("#")[0]
+"""Filled values of a form its own page must show outside it, in one item, for the form to edit the
+record the page shows (a comment form's prefilled name is one value at most)."""
 
 
 def _inline_record(

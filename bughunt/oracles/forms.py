@@ -20,8 +20,9 @@ one. When the URL names no resource (`/settings`) or no named resource answers, 
 that link to the form (`OracleConfig.linked_from`) are tried — then the form page's own links to
 pages not loaded yet (`OracleConfig.loaded`) — and the one showing most of the form's filled values
 is compared; on a feed of such records, only the item holding the link to the form (`record_scope`).
-Before those, a form a click opened in place (a single-page app's "Edit" button) naming nothing that
-answers is compared with the page the click was made on, when that showed its record (`form_opened`).
+Which part of those pages — and of the form's own page, when the form posts to it, and of the page a
+click opened the form on in place — shows the record is one search (`form_witness`): the item (a list's
+row or card, a definition list, a table, a section) showing the most of the form's filled values.
 An account's own profile form whose name field is empty while the page's user bar shows the name beside
 the login the form holds drops it (`account_name`). At most `OracleConfig.max_forms` edit forms are compared per page.
 
@@ -29,7 +30,7 @@ This module is the oracle's entry; its parts, each named for what it does: `form
 fields and their keys), `form_urls` (what an edit or record URL names), `form_pages` (the pages that may
 show the record), `form_scope` (which page, and which part of it, shows the record), `form_values` (a
 field's value as a page shows it), `form_compare` (values dropped unlabelled, values replaced), and
-`form_positions`, `form_records`, `form_opened`, `form_links`, `account_name`.
+`form_positions`, `form_witness`, `form_opened`, `form_links`, `account_name`.
 """
 
 from __future__ import annotations
@@ -87,15 +88,15 @@ def check_form_drops_value(
         if compared >= config.max_forms:
             break
         compared += 1
-        if own := dropped_account_name(form, doc, fields):
-            findings.append(_dropping(page, page, fields, own))
+        if named := dropped_account_name(form, doc, fields):
+            findings.append(_dropping(page, page, fields, named))
             continue  # the user bar named the account's stored name: no other page is needed
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
-        for resource, scope in resources(form, page, fields, fetch, config):
+        for resource, scope, own_page in resources(form, page, fields, fetch, config):
             shown_in_form = word_set(form.text())
-            if resource is page and scope is page.document:
-                # The record's own page: only values beside labels naming their fields are compared
-                # (its comments, a sidebar, the form's neighbours are no values of its fields).
+            if own_page:
+                # The record's item on the form's own page: only values beside labels naming their
+                # fields are compared (its comments, a sidebar, the form's neighbours are no values).
                 dropped = [
                     (name, value)
                     for _node, name, _v, keys, visible in empty
