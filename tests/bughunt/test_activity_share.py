@@ -6,13 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bughunt.explorer.config import SessionConfig
-from bughunt.explorer.factory import make_policy
-from bughunt.explorer.http_engine import HttpEngine
-from bughunt.explorer.loop import Explorer
-from bughunt.explorer.store import ExplorerStore
 from bughunt.sim.activity_share import MIN_INSTANCES, over_share
 from tests.support.loopback import QuietHandler, serving
+from tests.support.walks import planner_walk
 
 RECORDS = 30
 TAGS = ("section", "pre", "dl", "aside", "figure")
@@ -54,14 +50,7 @@ class _Bills(QuietHandler):
 
 
 def _walk(url: str, store_dir: Path, budget: int, seed: int) -> list[str]:
-    store = ExplorerStore(store_dir)
-    try:
-        fetcher = HttpEngine(url, timeout=2.0, respect_robots=False)
-        with make_policy("planner", store=store) as policy:
-            Explorer(store, fetcher, policy, SessionConfig(budget=budget, seed=seed, retries=0)).run()
-        return [s.route for s in store.history.steps()]
-    finally:
-        store.close()
+    return [route for route, _final in planner_walk(url, store_dir, budget, seed)]
 
 
 def test_a_template_waits_once_its_instances_took_their_share_of_the_budget():

@@ -20,6 +20,7 @@ from bughunt.sim.memory import Memory
 from bughunt.sim.planner import first_page_alias, kind_keys, route_shape
 from bughunt.sim.rng import mulberry32
 from tests.support.loopback import QuietHandler, serving
+from tests.support.walks import planner_walk
 
 SEEDS = range(1000, 1012)
 
@@ -209,14 +210,7 @@ def _serving(pages: dict[str, tuple[int, str]]) -> Iterator[str]:
 
 
 def _walk(url: str, store_dir: Path, budget: int, seed: int = 1000) -> list[str]:
-    store = ExplorerStore(store_dir)
-    try:
-        fetcher = HttpEngine(url, timeout=2.0, respect_robots=False)
-        with make_policy("planner", store=store) as policy:
-            Explorer(store, fetcher, policy, SessionConfig(budget=budget, seed=seed, retries=0)).run()
-        return [s.route for s in store.history.steps()]
-    finally:
-        store.close()
+    return [route for route, _final in planner_walk(url, store_dir, budget, seed)]
 
 
 def test_a_fragment_leaves_the_explorer_on_the_page_it_was_swapped_into(tmp_path):

@@ -6,13 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from bughunt.explorer.config import SessionConfig
-from bughunt.explorer.factory import make_policy
-from bughunt.explorer.http_engine import HttpEngine
-from bughunt.explorer.loop import Explorer
-from bughunt.explorer.store import ExplorerStore
 from bughunt.sim.repeat_answers import RepeatAnswers, form_key
 from tests.support.loopback import QuietHandler, serving
+from tests.support.walks import planner_walk
 
 # A search box without an action in the chrome of every page: it is sent to the page it sits on,
 # and the site redirects every such request to one results page.
@@ -70,14 +66,7 @@ class _Blog(QuietHandler):
 
 
 def _walk(url: str, store_dir: Path, budget: int, seed: int) -> list[tuple[str, str | None]]:
-    store = ExplorerStore(store_dir)
-    try:
-        fetcher = HttpEngine(url, timeout=2.0, respect_robots=False)
-        with make_policy("planner", store=store) as policy:
-            Explorer(store, fetcher, policy, SessionConfig(budget=budget, seed=seed, retries=0)).run()
-        return [(s.route, s.final_route) for s in store.history.steps()]
-    finally:
-        store.close()
+    return planner_walk(url, store_dir, budget, seed)
 
 
 def test_a_form_is_known_by_where_it_sends_and_the_fields_it_fills():
