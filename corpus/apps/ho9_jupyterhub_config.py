@@ -5,8 +5,8 @@ Everything on loopback: the proxy (configurable-http-proxy, from npm, started by
 the serve script picks. Users log in with the
 dummy authenticator's shared password; alice is the one admin. Single-user servers are JupyterHub's
 own mock server (`jupyterhub.tests.mocksu`, a few lines of Tornado), so Start works offline with no
-Jupyter installed. Pages list 20 records (the default is 50), so the seed's 70 users and 26 groups
-take four and two pages."""
+Jupyter installed. Pages list 20 records (the default is 50), so the 70 users and 26 groups this file
+loads take four and two pages."""
 
 import os
 import sys
@@ -31,6 +31,53 @@ c.JupyterHub.authenticator_class = "dummy"
 c.DummyAuthenticator.password = "corpus-alice-pw"
 c.Authenticator.admin_users = {"alice"}
 c.Authenticator.allow_all = True
+
+# The seeded people and groups, loaded at every start (the database is fresh each time: the hub
+# creates the users, the groups, their members and properties itself; the seed adds the rest).
+FIRST = [
+    "amir",
+    "bea",
+    "chen",
+    "dara",
+    "emil",
+    "fatou",
+    "gita",
+    "hugo",
+    "ines",
+    "jon",
+    "kemal",
+    "lena",
+    "milo",
+]
+LAST = ["berg", "costa", "diaz", "eklund", "fischer", "garcia", "holm", "ito", "jansen", "kovac"]
+colleagues = [
+    f"{FIRST[i % len(FIRST)]}-{LAST[(i * 7) % len(LAST)]}{i // len(FIRST) or ''}" for i in range(69)
+]
+c.Authenticator.allowed_users = {"alice", *colleagues}
+COURSES = [
+    "algebra",
+    "biology",
+    "chemistry",
+    "databases",
+    "ecology",
+    "finance",
+    "geology",
+    "history",
+    "imaging",
+]
+groups = {}
+for index in range(26):
+    members = [colleagues[(index * 5 + k) % len(colleagues)] for k in range(2 + index % 4)]
+    if index % 3 == 0:
+        members.append("alice")
+    properties = {"course": f"C{100 + index}", "room": f"R{index % 7 + 1}.{10 + index}"}
+    if index % 2 == 0:
+        properties["term"] = ["autumn", "spring"][index % 4 // 2]
+    groups[f"{COURSES[index % len(COURSES)]}-{2024 + index // len(COURSES)}"] = {
+        "users": members,
+        "properties": properties,
+    }
+c.JupyterHub.load_groups = groups
 
 # a login lands on the home page (the default sends it on to spawn the default server)
 c.JupyterHub.default_url = "/hub/home"

@@ -1,12 +1,13 @@
 """Seed JupyterHub for the corpus: `python ho9_jupyterhub_seed.py ROOT`.
 
-Starts the hub once on its own (a fresh SQLite database: the hub creates its schema), fills it
-through its REST API with the seed service's token, stops it, then adds alice's named servers as
-rows (starting them through the API would spawn them). What is there afterwards:
+Starts the hub once on its own (a fresh SQLite database: the hub creates its schema, and the users
+and groups ho9_jupyterhub_config.py loads), issues alice's tokens through its REST API with the seed
+service's token, stops it, then adds alice's named servers as rows (starting them through the API
+would spawn them). What is there afterwards:
 
 - 70 users (alice, the admin the explorer logs in as, and 69 colleagues: four pages of 20 in the
-  admin panel), 26 groups (two pages), each with a few members and two or three properties
-  (course code, room, term);
+  admin panel) and 26 groups (two pages), each with a few members and two or three properties
+  (course code, room, term), from the config;
 - alice's API tokens: six, three of them used since they were issued;
 - alice's named servers: five, two of them used before (last activity set), three never started;
   one has a display name someone pasted markup into."""
@@ -73,49 +74,6 @@ try:
             time.sleep(0.5)
     else:
         raise SystemExit("the hub did not come up for seeding; see corpus-seed-hub.log")
-
-    FIRST = [
-        "amir",
-        "bea",
-        "chen",
-        "dara",
-        "emil",
-        "fatou",
-        "gita",
-        "hugo",
-        "ines",
-        "jon",
-        "kemal",
-        "lena",
-        "milo",
-    ]
-    LAST = ["berg", "costa", "diaz", "eklund", "fischer", "garcia", "holm", "ito", "jansen", "kovac"]
-    colleagues = [
-        f"{FIRST[i % len(FIRST)]}-{LAST[(i * 7) % len(LAST)]}{i // len(FIRST) or ''}" for i in range(69)
-    ]
-    api("POST", "/users", {"usernames": colleagues})
-
-    COURSES = [
-        "algebra",
-        "biology",
-        "chemistry",
-        "databases",
-        "ecology",
-        "finance",
-        "geology",
-        "history",
-        "imaging",
-    ]
-    for index in range(26):
-        name = f"{COURSES[index % len(COURSES)]}-{2024 + index // len(COURSES)}"
-        members = [colleagues[(index * 5 + k) % len(colleagues)] for k in range(2 + index % 4)]
-        if index % 3 == 0:
-            members.append("alice")
-        api("POST", f"/groups/{name}", {"users": members})
-        properties = {"course": f"C{100 + index}", "room": f"R{index % 7 + 1}.{10 + index}"}
-        if index % 2 == 0:
-            properties["term"] = ["autumn", "spring"][index % 4 // 2]
-        api("PUT", f"/groups/{name}/properties", properties)
 
     notes = [
         "laptop sync",
