@@ -70,15 +70,28 @@ def moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int
     return moved
 
 
+_TOKEN_KEY = re.compile(r"(?i)tok|csrf|xsrf|nonce|sesskey|signature|^sig$|^_?hash$")
+
+
+def control_identity(url: str) -> str:
+    """A control's URL less the values of its token-like query keys (`sectok`, `csrf_token`, `nonce`):
+    a page that draws a fresh token on every load still offers the same control."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = "&".join(f"{k}={'' if _TOKEN_KEY.search(k) else v}" for k, v in pairs)
+    return parts._replace(query=query).geturl()
+
+
 def _controls(page: FetchedPage) -> dict[str, str]:
     """Where the page's controls lead, with their labels: its actions, and its forms' actions whatever
-    their method (a "Follow" drawn as a POST form offers the counterpart as much as a link)."""
-    found = {a.target: a.label for a in page_actions(page).actions}
+    their method (a "Follow" drawn as a POST form offers the counterpart as much as a link), each by
+    its identity: a fresh request token is the same control, not its counterpart."""
+    found = {control_identity(a.target): a.label for a in page_actions(page).actions}
     base = base_url(page)
     for form in page.document.find_all("form"):
         target = resolve(base, form.get("action") or page.url)
         if target:
-            found.setdefault(target, "")
+            found.setdefault(control_identity(target), "")
     return found
 
 
@@ -100,6 +113,7 @@ def state_flip(before: FetchedPage, after: FetchedPage, url: str) -> dict[str, s
     """The flip `url`'s control shows between the page it was offered on and that page reloaded after
     it was opened (see the module), as evidence; empty when there is none."""
     old, new = _controls(before), _controls(after)
+    url = control_identity(url)
     if url not in old:
         return {}
     if url in new:

@@ -43,7 +43,13 @@ from loguru import logger
 from bughunt.actions import button_only, form_submission
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, route_shape
-from bughunt.oracles.action_effect import STATE_CHANGE_MESSAGE, login_wall, password_fields, state_flip
+from bughunt.oracles.action_effect import (
+    STATE_CHANGE_MESSAGE,
+    control_identity,
+    login_wall,
+    password_fields,
+    state_flip,
+)
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
@@ -360,18 +366,6 @@ def _resource_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}/" + "/".join(segments)
 
 
-_TOKEN_KEY = re.compile(r"(?i)tok|csrf|xsrf|nonce|sesskey|signature|^sig$|^_?hash$")
-
-
-def _identity(url: str) -> str:
-    """A control's URL less the values of its token-like query keys (`sectok`, `csrf_token`, `nonce`):
-    a page that draws a fresh token on every load still lists the same action."""
-    parts = urlsplit(url)
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
-    query = "&".join(f"{k}={'' if _TOKEN_KEY.search(k) else v}" for k, v in pairs)
-    return parts._replace(query=query).geturl()
-
-
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What opening an action did: `acted` (its effect seen), the effect in harness words, and the kind
@@ -411,11 +405,11 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
         return None  # the page that listed it now asks for a password it did not: the session ended
     if not _named(action) and (flip := state_flip(page, after, action.url)):
         return Verdict(True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get")
-    mine = _identity(action.url)
+    mine = control_identity(action.url)
     # a form of hidden values is listed by its submission, which no link target shows
     still_listed = any(
-        _identity(resolve(base_url(after), href) or "") == mine for _, href in targets(after.document)
-    ) or any(_identity(c.url) == mine for c in destructive_actions(after) if c.control == "form")
+        control_identity(resolve(base_url(after), href) or "") == mine for _, href in targets(after.document)
+    ) or any(control_identity(c.url) == mine for c in destructive_actions(after) if c.control == "form")
     # Against an answer that looks like a confirmation page, only a listing page that still answers
     # shows the link gone: an error page lists nothing.
     if not still_listed and (not asks or 200 <= after.status < 300):
