@@ -71,16 +71,25 @@ def _is_view(value: str, address: set[str]) -> bool:
     return any(p.startswith(a) or a.startswith(p) for p in parts for a in address)
 
 
+def _record_number(key: str, value: str) -> bool:
+    """Whether a query pair names a record by number: not a page, an offset or a list's size; not 0
+    (keys of stored records start at 1: a 0 is a root, a flag or none, `?ns=0`); not a bracketed
+    field of a form's array (`fn[edit][bob]=1` is a button's flag)."""
+    value = value.strip()
+    return (
+        _IDENTIFIER.fullmatch(value) is not None
+        and int(value) > 0
+        and "[" not in key
+        and not (action_key(key) or is_page_key(key) or is_offset_key(key) or _SIZE_KEY.search(key))
+    )
+
+
 def marked_action(url: str) -> str | None:
     """The verb a GET's query marks as an action on a record (`?@action=unlink&msg=7` → `unlink`), or
     None: an action-like key whose value is a word that is no view word, beside another key naming a
     record by number (not a page, an offset or a list's size)."""
     pairs = parse_qsl(urlsplit(url).query, keep_blank_values=True)
-    record = any(
-        _IDENTIFIER.fullmatch(v.strip())
-        and not (action_key(k) or is_page_key(k) or is_offset_key(k) or _SIZE_KEY.search(k))
-        for k, v in pairs
-    )
+    record = any(_record_number(k, v) for k, v in pairs)
     if not record:
         return None
     parts = urlsplit(url)

@@ -108,6 +108,12 @@ def test_marked_action_reads_the_verb_of_an_action_key_on_a_record():
     assert marked_action("http://x.test/?controller=Activity&action=project&project_id=1") is None
     assert marked_action("http://x.test/items?action=archive&page=2") is None
     assert marked_action("http://x.test/search?q=detach&id=3") is None
+    # a 0 is no stored record (a root namespace, a flag), nor is a bracketed field of a form's array
+    assert marked_action("http://x.test/doku.php?id=start&do=media&ns=0") is None
+    assert (
+        marked_action("http://x.test/doku.php?id=start&fn%5Bedit%5D%5Bbob%5D=1&do=admin&page=users") is None
+    )
+    assert marked_action("http://x.test/?op=retire&item=0&id=5") == "retire"
 
 
 def test_without_allow_destructive_the_walk_never_sends_a_marked_action(tmp_path):
