@@ -250,7 +250,8 @@ class ExplorationSummary:
 
 
 def repeat_clicks(store: ExplorerStore) -> int:
-    """Clicks (of every session; the landing on the start page is none) that reached a state already
+    """Clicks (of every session — the landing on the start page and the steps after a session's budget,
+    which open deferred actions, are none) that reached a state already
     visited and found nothing new — no bug entry was written at that step. A state already visited is
     a route visited before, or a click state that left its page's DOM structure as it was, or whose
     control was learned to leave the page as it was (a dropdown, a collapse: `idle_controls`)."""
@@ -259,9 +260,16 @@ def repeat_clicks(store: ExplorerStore) -> int:
     in_place = {
         shape for shape, why in ExplorationGraph(store).idle_controls().items() if why == "same_state"
     }
+    clicks = session_clicks(store)
+    seen: dict[int, int] = {}
     count = 0
     for step in store.history.steps():
-        if step.n == 1 or step.n in found:
+        if step.n == 1:
+            continue
+        # a session's clicks come first; the steps after them open the deferred actions and reload the
+        # pages that listed them to judge the effect (`Explorer._open_deferred`): no click, no repeat
+        seen[step.session_id] = seen.get(step.session_id, 0) + 1
+        if seen[step.session_id] > clicks.get(step.session_id, 0) or step.n in found:
             continue
         again = step.repeat
         click = store.link_table.click_of(step.route) if CLICK_MARK in step.route else None

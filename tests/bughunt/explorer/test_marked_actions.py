@@ -157,3 +157,35 @@ def test_without_allow_destructive_no_oracle_opens_a_marked_action(tmp_path):
         finally:
             engine.close()
         assert site.requests == ["/crate/1"] and len(site.labels["1"]) == 3
+
+
+class _Boxes(QuietHandler):
+    """Two boxes, each with a "nudge" link (`?op=nudge&id=N`) that does nothing and answers the box."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        path = urlsplit(self.path).path
+        if path == "/":
+            return self.reply(200, _html('<h1>Boxes</h1><a href="/box/1">one</a> <a href="/box/2">two</a>'))
+        m = re.fullmatch(r"/box/([12])", path)
+        if not m:
+            return self.reply(404, _html("<p>no such box</p>"))
+        n = m.group(1)
+        return self.reply(200, _html(f'<h1>Box {n}</h1><a href="/box/{n}?op=nudge&amp;id={n}">nudge</a>'))
+
+
+def test_the_openings_after_the_walk_are_no_repeat_clicks(tmp_path):
+    # the deferred action is opened after the session's clicks and changes nothing: its steps answer
+    # box pages the walk saw and find nothing, yet they are no clicks, so no repeat clicks either
+    from bughunt.explorer.summary import repeat_clicks, session_clicks
+
+    with serving(_Boxes) as url:
+        store = _explore(url + "/", tmp_path / "s", allow_destructive=True)
+        try:
+            steps = list(store.history.steps())
+            (clicks,) = session_clicks(store).values()
+            openings = steps[clicks + 1 :]
+            assert openings and all(s.repeat for s in openings) and not store.bug_table.all()
+            assert not any(s.repeat for s in steps[1 : clicks + 1])
+            assert repeat_clicks(store) == 0
+        finally:
+            store.close()
