@@ -11,7 +11,7 @@ import pytest
 
 from bughunt.dom import Node, parse_html
 from bughunt.oracles.counts import LABEL_CHARS, _innermost, parse_count, parse_range
-from bughunt.oracles.lists import _URL_ATTRS, targets
+from bughunt.oracles.link_targets import _URL_ATTRS, targets
 from bughunt.page import FetchedPage
 
 _CLASS_CHARS = " \t\nab-c_x\u00a0\u2003"  # ASCII and Unicode white space, as `str.split` reads both

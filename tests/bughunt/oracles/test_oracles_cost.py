@@ -11,7 +11,8 @@ from bughunt.dom import Node
 from bughunt.explorer import inspection
 from bughunt.oracles import OracleConfig, form_pages
 from bughunt.oracles.counts import _count_labels, parse_count
-from bughunt.oracles.lists import _PAGER_TEXT, find_lists, identities, is_pager, item_facts
+from bughunt.oracles.item_identity import identities, item_facts
+from bughunt.oracles.list_finding import _PAGER_TEXT, find_lists, is_pager
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 

@@ -1,0 +1,148 @@
+"""Finding the lists on a page: list containers and their items, runs of repeated items among mixed
+siblings, and which lists are pagers.
+
+A list container is a `ul`/`ol`/`table`, or any element with two or more element children that all
+share one tag and class set (the way server-side templates render a loop). Real templates mix their
+loop's items with tabs and a pager in one container, so `item_runs` also finds the repeated items
+*among* mixed siblings. Moved whole from `lists.py` (which re-exports these names).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from bughunt.dom import Node
+
+_ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
+
+
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+_HEADING_TAGS = frozenset(_HEADINGS)
+
+
+_PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
+
+
+def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
+    """The items of `node` if it is a list container, else None.
+
+    `ul`/`ol`/`table`/`dl` are lists whatever their length (a `dl`'s items are its terms, each with
+    the descriptions after it — a search's matches, a glossary — or the `div`s grouping them); any
+    other element needs `min_items` same-signature children (a lone child is usually a layout wrapper,
+    not a one-item list)."""
+    if node.tag in ("ul", "ol"):
+        return [c for c in node.elements if c.tag == "li"]
+    if node.tag == "dl":
+        return [c for c in node.elements if c.tag == "dt"] or [c for c in node.elements if c.tag == "div"]
+    if node.tag == "table":
+        bodies = [c for c in node.elements if c.tag == "tbody"] or [node]
+        rows = [r for b in bodies for r in b.elements if r.tag == "tr"]
+        # A header row is all `th`; a row led by a `th scope=row` (Django admin's changelist) is data.
+        rows = [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
+        # A row of one cell spanning the others' columns (the buttons and pager under the records, a
+        # group's caption) is the table's furniture beside rows of several cells, not a record.
+        if any(len(r.elements) > 1 for r in rows):
+            rows = [r for r in rows if not spanning(r)]
+        return rows
+    fewest = max(1, min_items)
+    # a node with fewer children of any kind has fewer elements (most nodes asked: no list is made)
+    if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(node.children) < fewest:
+        return None
+    children = node.elements
+    if len(children) < fewest:
+        return None
+    first = item_signature(children[0])
+    if not first:
+        return None
+    if all(item_signature(c) == first for c in children):
+        return children
+    return None
+
+
+def spanning(row: Node) -> bool:
+    """A table row of one cell spanning the others' columns: the table's furniture or a group's
+    caption, not a record."""
+    cells = row.elements
+    return len(cells) == 1 and cells[0].get("colspan", "1").strip() not in ("", "1")
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def item_signature(node: Node) -> str:
+    """What a template loop's items share, or "" for an element that cannot be one: tag and classes;
+    `article` elements as they are; for another item without classes, its tag with its id's pattern (`div#comment-<n>`) or the signature of
+    its first child (`div > div.card`). A `table` of one row is a record laid out as a table (an avatar
+    beside a post's text, one such table per post), an item like a `div`; a table of rows is a list."""
+    if node.tag not in _ITEM_TAGS and not (node.tag == "table" and len(list_items(node) or ()) == 1):
+        return ""
+    if node.classes or node.tag == "article":
+        return node.signature()  # an <article> is a self-contained item by definition, classes or not
+    ident = node.get("id")
+    if ident and _DIGITS.search(ident):
+        return f"{node.tag}#{_DIGITS.sub('<n>', ident)}"
+    inner = node.elements
+    if len(inner) == 1 and inner[0].classes:
+        return f"{node.tag} > {inner[0].signature()}"
+    return ""
+
+
+@lru_cache(maxsize=8)
+def find_lists(root: Node) -> list[tuple[Node, list[Node]]]:
+    """Every list container with its items, in document order (nested lists included). Cached per
+    parsed document (nodes hash by identity): several oracles ask for the same page's lists."""
+    return [(node, items) for node in root.iter() if (items := list_items(node)) is not None]
+
+
+@lru_cache(maxsize=8)
+def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
+    """(container, item signature, items) for every group of two or more children of one element
+    that share a tag and class set, whatever siblings they stand among (tabs, a pager, a heading) —
+    linked headings too, the items of a flat loop with no wrapper per item; plus every
+    `ul`/`ol`/`table` list (signature `li`/`tr`)."""
+    runs: list[tuple[Node, str, list[Node]]] = []
+    for node in root.iter():
+        if node.tag in ("ul", "ol", "table"):
+            items = list_items(node)
+            if items:
+                runs.append((node, "tr" if node.tag == "table" else "li", items))
+            continue
+        if node.tag in ("head", "html", "#document", "select", "tr", "p"):
+            continue
+        groups: dict[str, list[Node]] = {}
+        for child in node.elements:
+            if sig := item_signature(child) or _linked_heading(child):
+                groups.setdefault(sig, []).append(child)
+        runs += [(node, sig, items) for sig, items in groups.items() if len(items) >= 2]
+    return runs
+
+
+def _linked_heading(node: Node) -> str:
+    """A heading that links somewhere starts an item of a flat loop (`h3 > a`, then the item's text
+    and footer as its siblings, no wrapper per item): its signature, else "". A heading without a
+    link titles a section, not an item."""
+    if node.tag in _HEADINGS and any(a.get("href") for a in node.find_all("a")):
+        return node.signature()
+    return ""
+
+
+def is_pager(container: Node, items: list[Node]) -> bool:
+    """Pagination controls are lists too; they must not be compared as content."""
+    names = " ".join(container.classes + (container.get("id"), container.get("aria-label"))).lower()
+    if "pagination" in names or "pager" in names:
+        return True
+    # Half of the items reading as page numbers or arrows decide it: read no item text past that.
+    matched = unmatched = 0
+    for item in items:
+        if _PAGER_TEXT.match(item.text()):
+            matched += 1
+        else:
+            unmatched += 1
+        if matched * 2 >= len(items):
+            return True
+        if unmatched * 2 > len(items):
+            return False
+    return False
