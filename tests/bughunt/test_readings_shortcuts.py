@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bughunt.dom import Node, parse_html
-from bughunt.oracles.counts import LABEL_CHARS, _innermost, parse_count, parse_range
+from bughunt.oracles.count_labels import LABEL_CHARS, _innermost, parse_count, parse_range
 from bughunt.oracles.link_targets import _URL_ATTRS, targets
 from bughunt.page import FetchedPage
 

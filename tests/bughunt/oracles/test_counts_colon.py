@@ -53,7 +53,7 @@ def test_a_later_page_with_only_the_header_row_holds_no_rows():
 
 
 def test_a_short_texts_count_is_parsed_once_and_a_long_text_is_not_kept():
-    from bughunt.oracles.counts import KEPT_CHARS, _parse_kept
+    from bughunt.oracles.count_labels import KEPT_CHARS, _parse_kept
 
     _parse_kept.cache_clear()
     assert parse_count("Posts (3)") == parse_count("Posts (3)") == ("Posts", 3)

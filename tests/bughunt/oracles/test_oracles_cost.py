@@ -10,7 +10,7 @@ import pytest
 from bughunt.dom import Node
 from bughunt.explorer import inspection
 from bughunt.oracles import OracleConfig, form_pages
-from bughunt.oracles.counts import _count_labels, parse_count
+from bughunt.oracles.count_labels import _count_labels, parse_count
 from bughunt.oracles.item_identity import identities, item_facts
 from bughunt.oracles.list_finding import _PAGER_TEXT, find_lists, is_pager
 from bughunt.page import FetchedPage

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from bughunt.dom import Node
-from bughunt.oracles.counts import _kind, _with_nested
+from bughunt.oracles.counted_list import _kind, _with_nested
 
 TAGS = ("li", "div", "article", "tr", "p", "a", "span", "h3", "my-el", "a.b", "li#x", "div.c", "x y")
 CLASSES = ("", "c", "b", "c b", "reply", "x")

@@ -1,0 +1,102 @@
+"""Reading a counted list over all its pages: the list's other pages when its pagers lead to at most
+`MAX_PAGES` of them, and on each the list labelled with the same noun, its items and their
+identities (an item a faulty pager repeats on two pages is one item). Moved whole from `counts.py`
+(which re-exports the public names).
+"""
+
+from __future__ import annotations
+
+from loguru import logger
+
+from bughunt.dom import Node
+from bughunt.oracles.base import Fetch
+from bughunt.oracles.count_labels import _labels
+from bughunt.oracles.counted_list import _counted_list, _with_nested, _without_placeholder
+from bughunt.oracles.lists import (
+    find_lists,
+    first_page_number,
+    identities,
+    item_facts,
+    other_pages,
+)
+from bughunt.oracles.reading import list_page_key
+from bughunt.page import FetchedPage, base_url
+
+MAX_PAGES = 5
+"""Other pages of a paginated list fetched to count it whole; a longer list is not compared."""
+
+
+def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | None:
+    """The list's other pages, when its pagers lead to at most `MAX_PAGES` of them and all answer;
+    None when the list cannot be walked whole (longer, a page failed, or no fetch)."""
+    if fetch is None:
+        return None
+    first = first_page_number(page)
+    seen = {list_page_key(page.url, first)}
+    queue = other_pages(page)
+    out: list[FetchedPage] = []
+    while queue:
+        url = queue.pop(0)
+        if list_page_key(url, first) in seen:
+            continue
+        seen.add(list_page_key(url, first))
+        if len(out) >= MAX_PAGES:
+            return None
+        try:
+            other = fetch(url)
+        except OSError as err:
+            logger.debug("count oracle could not fetch {}: {}", url, err)
+            return None
+        if other.status >= 400 or not other.is_html:
+            return None
+        out.append(other)
+        queue += other_pages(other)
+    return out
+
+
+def _listed(page: FetchedPage, noun: str) -> tuple[int, int, list[frozenset[str]]] | None:
+    """Items of the list labelled `noun` on another page of it (alone, with nested ones, and their
+    identities), or None when that page has no such labelled list (then the list's pages cannot be
+    told apart). Kept with the page: the pages of one list are walked again from each of them."""
+    kept = page.derived(_no_lists)
+    if noun not in kept:
+        kept[noun] = _labelled_as(page, noun)
+    return kept[noun]
+
+
+def _no_lists(page: FetchedPage) -> dict[str, tuple[int, int, list[frozenset[str]]] | None]:
+    return {}
+
+
+def _labelled_as(page: FetchedPage, noun: str) -> tuple[int, int, list[frozenset[str]]] | None:
+    for _label, other_noun, _shown, items in _labelled(page):
+        if other_noun == noun and items is not None:
+            return len(items), _with_nested(items), _keys(items, page)
+    return None
+
+
+def _labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] | None]]:
+    """The page's count labels with the items of the list each labels (None: no list follows it),
+    read once per page."""
+    return page.derived(_read_labelled)
+
+
+def _read_labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] | None]]:
+    labels = _labels(page)
+    if not labels:
+        return []  # most pages show no count: their lists need not be found
+    containers = {id(c) for c, _ in find_lists(page.document)}
+    return [
+        (label, noun, shown, _without_placeholder(_counted_list(label, containers, page)))
+        for label, noun, shown in labels
+    ]
+
+
+def _keys(items: list[Node], page: FetchedPage) -> list[frozenset[str]]:
+    return [frozenset(k) for k in identities(items, base_url(page), item_facts(page))]
+
+
+def _distinct(keys: list[frozenset[str]]) -> int | None:
+    """Items of a list walked over its pages, an item repeated on two pages counted once (a pager's
+    own bug is not the count's); None when some item has no identity."""
+    return len(set(keys)) if all(keys) else None
