@@ -135,12 +135,24 @@ def _boxed(box: Node) -> list[Node] | None:
     """The rows of the one table in the box right after a label, when the box holds little else: a
     table drawn with its pager bar under it in one element (a script's data table) is the list the
     heading before the box counts. Only a table: a box holding one `ul` may be a lone preview with
-    its tags."""
+    its tags; and not a table under a heading of its own inside the box (one entry of a history,
+    its heading over the table of what it changed)."""
     _holds, items = _one_list_in(box)
     table = next((a for a in items[0].ancestors() if a.tag == "table"), None) if items else None
-    if table is None:
+    if table is None or _headed_inside(box, table):
         return None
     return items if len(box.text()) - len(table.text()) <= BOX_CHARS else None
+
+
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _headed_inside(box: Node, table: Node) -> bool:
+    """Whether a heading inside the box, outside the table, stands over it: the table is that
+    heading's (a history of one change, "comment:1 by carol", holding the table of its two field
+    changes), not a list the label before the box counts."""
+    inside = {id(n) for n in table.iter()}
+    return any(id(h) not in inside for h in box.find_all(*_HEADINGS))
 
 
 def _unwrapped(node: Node) -> Node:

@@ -121,3 +121,16 @@ def test_an_empty_list_in_the_labels_card_is_its_list_not_the_cards_beside_it():
         f'<div class="row">{timer}<section class="col-8"><div class="row">{cards}</div></section></div>'
     )
     assert check_count_mismatch(page) == []
+
+
+def test_a_history_of_one_change_counts_the_change_not_the_fields_it_changed():
+    # "Change History (1)" over a box holding one change: its own heading ("comment:1 by carol") over
+    # the table of the two fields it changed, and the comment; the table is the change's, not the list
+    change = (
+        '<div class="change"><h3 class="change"><a href="#comment:1">comment:1</a> by carol</h3>'
+        '<table class="changes"><tr><th>Resolution:</th><td>fixed</td></tr>'
+        "<tr><th>Status:</th><td>new → closed</td></tr></table>"
+        '<div class="comment"><p>Seen again on build 112.</p></div></div>'
+    )
+    page = _page(f'<h3>Change History <span class="count">(1)</span></h3><div id="changelog">{change}</div>')
+    assert check_count_mismatch(page) == []
