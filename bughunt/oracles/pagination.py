@@ -390,10 +390,25 @@ def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None
     if not prev_url or prev_url == page.url or not same_origin(prev_url, page.url):
         return None
     try:
-        return fetch(prev_url)
+        previous = fetch(prev_url)
     except OSError as err:
         logger.debug("pagination oracle could not fetch {}: {}", prev_url, err)
         return None
+    if _cursor(page.url) is not None and _cursor(prev_url) is None and not _links_to(previous, page.url):
+        # The first page of a cursor pager stands for the page before only when it pages on to this
+        # one: a cursor carried into another list's link (a filter added on page 3 of the unfiltered
+        # list, `?_next=40&branch=2`) starts that list past rows its own first page may show.
+        return None
+    return previous
+
+
+def _links_to(page: FetchedPage, url: str) -> bool:
+    """Whether `page` links to `url` (the same path and query pairs, however encoded)."""
+    want = _without(url, frozenset())
+    base = base_url(page)
+    return any(
+        (u := resolve(base, href)) and _without(u, frozenset()) == want for _n, href in targets(page.document)
+    )
 
 
 def _appended(page: FetchedPage) -> list[Finding]:
