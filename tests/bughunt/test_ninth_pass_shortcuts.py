@@ -4,7 +4,6 @@ it replaces answers, tested on random input against that definition."""
 from __future__ import annotations
 
 import random
-import re
 import sqlite3
 from typing import Any
 
@@ -17,6 +16,7 @@ from bughunt.oracles.lists import item_signature, list_items
 from bughunt.sim import template_sampling
 from bughunt.sim.planner import Planner
 from bughunt.sim.template_sampling import QueryViews, _view
+from tests.support.scrubbing import scrubbed_as_defined
 
 _TEMPLATE_PARTS = ("", "/", "a", "doku.php", "index.php", "<n>", "<slug>", "list", "x-y")
 _QUERY_KEYS = ("page", "p", "page_posts", "sort", "genre", "do", "q", "offset")
@@ -72,14 +72,6 @@ def _level_as_defined(views: QueryViews, template: str, seen: int, samples: int)
 _TEXT_CHARS = "ab-_/%=+ .\u00e9\0"
 
 
-def _scrubbed_as_defined(secrets: list[str], text: str) -> str:
-    """Every form of every secret replaced, longest first, in one scan."""
-    forms = sorted({f for s in secrets if len(s) >= 4 for f in _forms(s)}, key=len, reverse=True)
-    if not forms:
-        return text
-    return re.compile("|".join(re.escape(f) for f in forms)).sub(REDACTED, text)
-
-
 def _random_secrets(rnd: random.Random) -> list[str]:
     # up to 12 secrets: past `_CHECKED_FORMS` forms the scrubber scans with its pattern instead
     return [
@@ -131,7 +123,7 @@ def test_the_rows_of_one_statement_are_written_as_each_scrubbed_alone(seed: int)
         secrets = _random_secrets(rnd)
         rows = [tuple(_value(rnd, secrets) for _ in range(3)) for _ in range(rnd.randint(0, 12))]
         plain = [
-            tuple(_scrubbed_as_defined(secrets, v) if isinstance(v, str) else v for v in row) for row in rows
+            tuple(scrubbed_as_defined(secrets, v) if isinstance(v, str) else v for v in row) for row in rows
         ]
         assert _rows_as_written(rows, secrets, many=True) == plain, (secrets, rows)
         assert _rows_as_written(rows, secrets, many=False) == plain, (secrets, rows)
