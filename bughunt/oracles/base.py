@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, get_args
 
+from loguru import logger
+
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
 from bughunt.page import FetchedPage
@@ -135,6 +137,16 @@ class Oracle(Protocol):
 
 class OracleBudgetExceeded(OSError):
     """The page's oracle request budget is spent (an OSError: oracles treat it as "could not fetch")."""
+
+
+def fetch_or_none(fetch: Fetch, url: str, oracle: str) -> FetchedPage | None:
+    """`fetch(url)`, or None when it cannot be had (an `OSError`: another origin, the page's request
+    budget spent, the site down): the oracle skips what it would have compared."""
+    try:
+        return fetch(url)
+    except OSError as err:
+        logger.debug("{} oracle could not fetch {}: {}", oracle, url, err)
+        return None
 
 
 class OracleFetch:

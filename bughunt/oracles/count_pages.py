@@ -6,10 +6,8 @@ identities (an item a faulty pager repeats on two pages is one item). Moved whol
 
 from __future__ import annotations
 
-from loguru import logger
-
 from bughunt.dom import Node
-from bughunt.oracles.base import Fetch
+from bughunt.oracles.base import Fetch, fetch_or_none
 from bughunt.oracles.count_labels import _labels
 from bughunt.oracles.counted_list import _counted_list, _with_nested, _without_placeholder
 from bughunt.oracles.lists import (
@@ -42,12 +40,8 @@ def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | No
         seen.add(list_page_key(url, first))
         if len(out) >= MAX_PAGES:
             return None
-        try:
-            other = fetch(url)
-        except OSError as err:
-            logger.debug("count oracle could not fetch {}: {}", url, err)
-            return None
-        if other.status >= 400 or not other.is_html:
+        other = fetch_or_none(fetch, url, "count")
+        if other is None or other.status >= 400 or not other.is_html:
             return None
         out.append(other)
         queue += other_pages(other)

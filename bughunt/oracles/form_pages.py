@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from loguru import logger
-
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     Fetch,
     OracleConfig,
+    fetch_or_none,
 )
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.form_urls import (
@@ -202,20 +201,16 @@ def sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig) 
             or (destructive_action(url) or marked_action(url))
         ):
             continue
-        try:
-            sibling = fetch(url)
-        except OSError as err:
-            logger.debug("form oracle could not fetch {}: {}", route, err)
+        sibling = fetch_or_none(fetch, url, "form")
+        if sibling is None:
             return None
         return sibling if sibling.status < 400 and sibling.is_html and sibling.url != resource.url else None
     return None
 
 
 def fetched(fetch: Fetch, url: str) -> FetchedPage | None:
-    try:
-        resource = fetch(url)
-    except OSError as err:
-        logger.debug("form oracle could not fetch {}: {}", url, err)
+    resource = fetch_or_none(fetch, url, "form")
+    if resource is None:
         return None
     # A not-found page answered 200 (the URL without its edit segment names no page) is no record.
     return resource if resource.status < 400 and resource.is_html and not soft_not_found(resource) else None

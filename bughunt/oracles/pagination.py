@@ -26,8 +26,6 @@ from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from loguru import logger
-
 from bughunt.actions import form_submission
 from bughunt.dom import Node
 from bughunt.oracles.base import (
@@ -36,6 +34,7 @@ from bughunt.oracles.base import (
     Finding,
     OracleConfig,
     evidence,
+    fetch_or_none,
     page_shape,
     quoted,
     short,
@@ -389,10 +388,8 @@ def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None
     prev_url = previous_page_url(page)
     if not prev_url or prev_url == page.url or not same_origin(prev_url, page.url):
         return None
-    try:
-        previous = fetch(prev_url)
-    except OSError as err:
-        logger.debug("pagination oracle could not fetch {}: {}", prev_url, err)
+    previous = fetch_or_none(fetch, prev_url, "pagination")
+    if previous is None:
         return None
     if _cursor(page.url) is not None and _cursor(prev_url) is None and not _links_to(previous, page.url):
         # The first page of a cursor pager stands for the page before only when it pages on to this

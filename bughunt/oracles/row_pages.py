@@ -11,10 +11,8 @@ gaps has its page fetched, once per page: a 5xx answer is a server error of that
 
 from __future__ import annotations
 
-from loguru import logger
-
 from bughunt.dom import Node
-from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig
+from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, fetch_or_none
 from bughunt.oracles.destructive import deferred_action
 from bughunt.oracles.lists import find_lists, identities, is_pager, item_facts
 from bughunt.oracles.reading import missing_value
@@ -76,9 +74,7 @@ def check_row_pages(
     url = gap_row_page(page, config)
     if url is None:
         return []
-    try:
-        row_page = fetch(url)
-    except OSError as err:
-        logger.debug("row page oracle could not fetch {}: {}", url, err)
+    row_page = fetch_or_none(fetch, url, "row page")
+    if row_page is None:
         return []
     return check_server_error(row_page, None, config) if row_page.status >= 500 else []
