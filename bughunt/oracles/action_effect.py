@@ -22,6 +22,7 @@ from urllib.parse import parse_qsl, urlsplit
 from bughunt.actions import page_actions
 from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.route_keys import TOKEN_KEY
 
 STATE_CHANGE_MESSAGE = (
     "a GET request changed server state (unsafe use of a safe method, RFC 9110 9.2.1; CWE-650)"
@@ -70,15 +71,12 @@ def moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int
     return moved
 
 
-_TOKEN_KEY = re.compile(r"(?i)tok|csrf|xsrf|nonce|sesskey|signature|^sig$|^_?hash$")
-
-
 def control_identity(url: str) -> str:
     """A control's URL less the values of its token-like query keys (`sectok`, `csrf_token`, `nonce`):
     a page that draws a fresh token on every load still offers the same control."""
     parts = urlsplit(url)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    query = "&".join(f"{k}={'' if _TOKEN_KEY.search(k) else v}" for k, v in pairs)
+    query = "&".join(f"{k}={'' if TOKEN_KEY.search(k) else v}" for k, v in pairs)
     return parts._replace(query=query).geturl()
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
-TOKEN_KEY = re.compile(r"csrf|xsrf|token|nonce|authenticity", re.I)
-"""A query key carrying a request token (`csrf_token`, `authenticity_token`, `_nonce`): a site draws it
-afresh on every load, so one link has a new address each time the page is shown."""
+TOKEN_KEY = re.compile(r"(?i)csrf|xsrf|token|nonce|authenticity|sesskey|signature|tok$|^sig$|^_?hash$")
+"""A query key carrying a request token (`csrf_token`, `authenticity_token`, `_nonce`, `sectok`, `sesskey`,
+`sig`): a site draws it afresh on every load (or signs the link with it), so one link has a new address each
+time the page is shown. Whole-word shapes only for the short ones: `stock` or `hashtag` are data."""
 
 PageKey = tuple[str, tuple[tuple[str, str], ...]]
 

@@ -39,3 +39,18 @@ def test_a_counterpart_is_still_told_under_fresh_tokens():
 
 def test_identity_blanks_only_token_values():
     assert control_identity(ORIGIN + "/?op=pin&id=3&sectok=ff") == ORIGIN + "/?op=pin&id=3&sectok="
+
+
+def test_one_token_shape_for_controls_and_the_planners_pages():
+    # a signed link (`sig`, `sesskey`, `sectok`) is one page to the planner as it is one control to the oracles
+    from bughunt.sim.route_keys import page_key
+
+    for key in ("csrf_token", "sectok", "sesskey", "sig", "_hash", "authenticity_token", "nonce"):
+        a, b = f"/item?id=3&{key}=aa11", f"/item?id=3&{key}=bb22"
+        assert page_key(a) == page_key(b), key
+        assert control_identity(ORIGIN + a) == control_identity(ORIGIN + b), key
+    # data keys that merely contain those letters stay data
+    for key in ("stock", "hashtag", "design", "tokyo_ward"):
+        a, b = f"/item?{key}=1", f"/item?{key}=2"
+        assert page_key(a) != page_key(b), key
+        assert control_identity(ORIGIN + a) != control_identity(ORIGIN + b), key
