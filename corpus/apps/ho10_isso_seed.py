@@ -3,9 +3,9 @@
 Usage: ho10_isso_seed.py ROOT (run with the checkout's virtualenv). The comments are posted through
 the app's own API in-process (werkzeug's test client), so what the app does to a new comment (escaping,
 markup) is what the build does; then some are moved to the moderation queue and some deleted while
-replied to (isso keeps those as "staled"), so the admin's three lists all have rows: 150 published
-(two admin pages), 120 pending (two pages), 6 staled. A handful are anonymous, one author pasted a
-<script> into the name field.
+replied to (isso keeps those as "staled"), so the admin's three lists all have rows: 151 published
+(two admin pages), 119 pending (two pages), 6 staled. A handful are anonymous, one author pasted an
+<img onerror> into the name field.
 """
 
 from __future__ import annotations
