@@ -49,6 +49,8 @@ from bughunt.oracles.action_effect import (
     login_wall,
     password_fields,
     state_flip,
+    toggle_key,
+    toggled,
 )
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
@@ -374,6 +376,8 @@ class Verdict:
     acted: bool
     effect: str
     kind: str = "unconfirmed_destructive"
+    toggle: int | None = None
+    """Both directions of one toggle (`action_effect.toggle_key`), when the effect was one."""
 
 
 def _named(action: DestructiveControl) -> bool:
@@ -404,7 +408,15 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
     if set(password_fields(after)) - set(password_fields(page)):
         return None  # the page that listed it now asks for a password it did not: the session ended
     if not _named(action) and (flip := state_flip(page, after, action.url)):
-        return Verdict(True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get")
+        toggle = toggle_key(action.url, flip["control_after"]) if "control_after" in flip else None
+        return Verdict(
+            True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get", toggle
+        )
+    if counter := toggled(page, after, action.url):
+        # "Unsubscribe" gave way to "Subscribe": a toggle's undo in its place, nothing lost
+        # (`action_effect`, toggle): a state change on a GET, whatever its verb reads as.
+        effect = "gave way to its counterpart on the page it was offered on: control_after"
+        return Verdict(True, effect, "unsafe_get", toggle_key(action.url, counter))
     mine = control_identity(action.url)
     # a form of hidden values is listed by its submission, which no link target shows
     still_listed = any(
@@ -452,6 +464,7 @@ def check_unconfirmed_destructive(
         # defers it to the opening after the walk (`Explorer._defer`).
         named = _named(action)
         kind = "unconfirmed_destructive"
+        toggle: int | None = None
         suspected = True
         observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
@@ -480,6 +493,7 @@ def check_unconfirmed_destructive(
             if judged is None or (not named and not judged.acted):
                 continue  # it asked for confirmation, failed, needs a login, or (unnamed) did nothing seen
             suspected, observed, effect, kind = not judged.acted, judged.acted, judged.effect, judged.kind
+            toggle = judged.toggle
         elif said:
             suspected, effect = False, f"not opened: the link says it is confirmed ({said})"
         elif not named:
@@ -499,6 +513,7 @@ def check_unconfirmed_destructive(
                     observed=observed,
                     control_key=key,
                     opening_key=opening,
+                    **({"toggle_key": toggle} if toggle is not None else {}),
                 ),
                 suspected=suspected,
             )
