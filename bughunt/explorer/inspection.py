@@ -33,11 +33,13 @@ def inspect(
     allow_destructive: bool,
     clicked_on: str | None = None,
     opened: MutableMapping[int, OpenedAction] | None = None,
+    defer: bool = False,
 ) -> list[Finding]:
     """`clicked_on`: the page whose click led here (a button that navigates, no link): it leads to
     this page before memory has written so. `opened`: the destructive actions the session opened
     (`OracleConfig.opened_destructive`); a page of a record the session deleted reports nothing —
-    what it shows (an error, a 404 handled badly) is the exploration's doing, not the site's."""
+    what it shows (an error, a 404 handled badly) is the exploration's doing, not the site's. `defer`:
+    the session opens destructive controls after its walk (`OracleConfig.defer_opening`)."""
 
     if opened and deleted_by_session(page.route, opened.values()):
         return []
@@ -52,6 +54,7 @@ def inspect(
         known_routes=graph.known_pages,
         linked_from=linked_from,
         loaded=graph.is_state,
+        defer_opening=defer,
     )
     # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.
     version = None if allow_destructive else graph.app_version
