@@ -241,7 +241,18 @@ def control_key(control: DestructiveControl, page_url: str = "") -> int:
     hashed to a number (the label stays quarantined evidence). A record's own page offering its action
     names the record in it (`/wiki/Code-Review` offering `/pages/Code-Review/delete` →
     `<record>/delete`): each record's page draws one template, not one per record."""
-    return error_key(control.markup + " " + "/".join(_record_shape(control, page_url)[1:]))
+    return error_key(control.markup + " " + "/".join(_action_places(_record_shape(control, page_url)[1:])))
+
+
+def _action_places(segments: list[str]) -> list[str]:
+    """The segments of an action's address below its collection that say what it does and to which
+    record — its verb and the placeholders of what it names — without the literal words naming the
+    collection however deep they sit: a framework routing `/<app>/<controller>/<function>/<table>/<id>`
+    draws one grid's Delete as `catalogue/tools/delete/tool/<n>` and `catalogue/suppliers/delete/
+    supplier/<n>`, one template (`control_key`), as `/groups/delete/3` and `/contacts/delete/41` are.
+    An address without a verb in its path (`?delete=…`, `?action=…`) keeps its segments as they are."""
+    kept = [s for s in segments if s.startswith("<") or _names_action(s, _VERBS)]
+    return kept if any(not s.startswith("<") for s in kept) else segments
 
 
 def opening_key(control: DestructiveControl, page_url: str = "") -> int:
