@@ -66,10 +66,19 @@ def login_wall(answer: FetchedPage, before: FetchedPage | None) -> bool:
     return not (_headings(before) & _headings(answer))
 
 
+_CLOCK = re.compile(r"\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")
+"""A date or a time of day (`2026-12-05`, `05/12/2026`, `10:04`, `10:04:59`): a clock on the page
+(the last visit, a post's age, the server's time) ticks by one between two loads with no action at all."""
+
+
+def _counts(page: FetchedPage) -> list[int]:
+    return [int(n) for n in _NUMBER.findall(_CLOCK.sub(" ", page.document.text()))]
+
+
 def moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int]]:
-    """Numbers of the page text that moved by exactly one, when every other number stayed."""
-    old = [int(n) for n in _NUMBER.findall(before.document.text())]
-    new = [int(n) for n in _NUMBER.findall(after.document.text())]
+    """Numbers of the page text that moved by exactly one, when every other number stayed; the
+    numbers of dates and times of day are no counts (`_CLOCK`)."""
+    old, new = _counts(before), _counts(after)
     if len(old) != len(new) or old == new:
         return []
     moved = [(a, b) for a, b in zip(old, new, strict=True) if a != b]

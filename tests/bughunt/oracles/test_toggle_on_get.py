@@ -88,3 +88,27 @@ def test_both_directions_of_one_toggle_are_one_root_cause_and_a_deletion_stays_o
     assert subscribe.route.startswith("/misc.php?action=subscribe&tid=36")
     joined = same_root_cause([subscribe, unsubscribe], [])
     assert joined[0].fingerprint == joined[1].fingerprint
+
+
+class Profile:
+    """A member's profile showing the server's time and a "Change password" link marked as an action
+    (`?action=change_pass&id=3`) that changes nothing on a GET; the clock ticks between two loads."""
+
+    def __init__(self) -> None:
+        self.minute = 4
+
+    def page(self) -> FetchedPage:
+        self.minute += 1
+        body = (
+            f"<h1>alice</h1><p>Posts: 12</p><p>Last visit: 2026-12-05 10:{self.minute:02d}</p>"
+            '<p><a href="/profile.php?action=change_pass&amp;id=3">Change password</a></p>'
+        )
+        return _page(body, "/profile.php?id=3")
+
+    def __call__(self, url: str) -> FetchedPage:
+        return self.page()
+
+
+def test_a_clock_ticking_between_two_loads_is_no_effect_of_the_action():
+    site = Profile()
+    assert _opened(site.page(), site) == []
