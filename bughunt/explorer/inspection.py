@@ -33,11 +33,13 @@ def inspect(
     allow_destructive: bool,
     clicked_on: str | None = None,
     opened: MutableMapping[int, OpenedAction] | None = None,
+    defer: bool = False,
 ) -> list[Finding]:
     """`clicked_on`: the page whose click led here (a button that navigates, no link): it leads to
     this page before memory has written so. `opened`: the destructive actions the session opened
     (`OracleConfig.opened_destructive`); a page of a record the session deleted reports nothing —
-    what it shows (an error, a 404 handled badly) is the exploration's doing, not the site's."""
+    what it shows (an error, a 404 handled badly) is the exploration's doing, not the site's. `defer`:
+    the session opens destructive controls after its walk (`OracleConfig.defer_opening`)."""
 
     if opened and deleted_by_session(page.route, opened.values()):
         return []
@@ -52,6 +54,7 @@ def inspect(
         known_routes=graph.known_pages,
         linked_from=linked_from,
         loaded=graph.is_state,
+        defer_opening=defer,
     )
     # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.
     version = None if allow_destructive else graph.app_version
@@ -84,12 +87,13 @@ class _Known:
 
 _MAX_ROUTES = 32
 """Routes of one bug a finding is compared with: its own and its first occurrences."""
-_ANY_ROUTE = ("source_key", "control_key", "form_key", "boundary_key")
+_ANY_ROUTE = ("source_key", "control_key", "form_key", "boundary_key", "toggle_key")
 """Facts that are one root cause on any two routes: one stored payload (a feed and its author's
 page), one control drawn by one template (a list's Delete button on every model's list), one form
 (the same fields) dropping the same values (an editor and a section editor rendering one form), one
 pager carrying the same number of items over each page boundary under one page key (lists of several
-templates sliced by one helper)."""
+templates sliced by one helper), one toggle's two directions on one handler (subscribe/unsubscribe on a
+GET, whichever record each names: `action_effect.toggle_key`)."""
 _SEEN = ("error_key", "fields_key", "shown", "listed")
 """Facts that say what a finding saw: two views of one record join only when they saw the same."""
 _ONE_COLLECTION = ("list_key",)

@@ -233,6 +233,7 @@ class Explorer:
                 allow_destructive=opening,
                 opened=self.opened_destructive,
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
+                defer=self.config.allow_destructive and not opening,
             )
             if self.config.allow_destructive and not opening:
                 findings = self._defer(findings, result.final_route or target)

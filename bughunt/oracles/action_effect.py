@@ -10,6 +10,13 @@
   moved by one while the control stayed and every other number stayed. A state change on a GET is an
   unsafe GET (RFC 9110 §9.2.1), not a deletion.
 
+- A **toggle** is an action whose control gave way to one that differs from it only in its verb, one
+  verb holding the other (`?action=unsubscribe&fid=2` → `?action=subscribe&fid=2`, `/unfollow` →
+  `/follow`, `deactivate` → `activate`): its undo is offered in its place, so nothing was lost — even
+  for a verb that reads as destroying (unsubscribe, deactivate), this is a state change on a GET, not
+  a deletion. Both directions of one toggle on one handler are one root cause (`toggle_key`): the
+  handler takes the verb from the request, whichever record it names (a topic's, a forum's).
+
 Stated on forms, controls and numbers only: applies to every family (account pages, trackers' toggles,
 forums' subscriptions, admin screens' approve/retire links).
 """
@@ -21,6 +28,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.actions import page_actions
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import TOKEN_KEY
 
@@ -59,10 +67,19 @@ def login_wall(answer: FetchedPage, before: FetchedPage | None) -> bool:
     return not (_headings(before) & _headings(answer))
 
 
+_CLOCK = re.compile(r"\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")
+"""A date or a time of day (`2026-12-05`, `05/12/2026`, `10:04`, `10:04:59`): a clock on the page
+(the last visit, a post's age, the server's time) ticks by one between two loads with no action at all."""
+
+
+def _counts(page: FetchedPage) -> list[int]:
+    return [int(n) for n in _NUMBER.findall(_CLOCK.sub(" ", page.document.text()))]
+
+
 def moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int]]:
-    """Numbers of the page text that moved by exactly one, when every other number stayed."""
-    old = [int(n) for n in _NUMBER.findall(before.document.text())]
-    new = [int(n) for n in _NUMBER.findall(after.document.text())]
+    """Numbers of the page text that moved by exactly one, when every other number stayed; the
+    numbers of dates and times of day are no counts (`_CLOCK`)."""
+    old, new = _counts(before), _counts(after)
     if len(old) != len(new) or old == new:
         return []
     moved = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
@@ -121,3 +138,47 @@ def state_flip(before: FetchedPage, after: FetchedPage, url: str) -> dict[str, s
         return {"counts": "; ".join(f"{a} -> {b}" for a, b in moved)} if moved else {}
     counter = next((t for t in new if t not in old and _one_step_apart(t, url)), None)
     return {"control_after": counter} if counter else {}
+
+
+_VERB = re.compile(r"[a-z]{3,}")
+
+
+def _swapped_words(a: str, b: str) -> tuple[str, str] | None:
+    """The one query value or path segment where targets `a` and `b` differ, when those are both verbs
+    and one holds the other (`unsubscribe`, `subscribe`), else None."""
+    if not _one_step_apart(a, b):
+        return None
+    pa, pb = urlsplit(a), urlsplit(b)
+    if pa.path == pb.path:
+        qa, qb = parse_qsl(pa.query, keep_blank_values=True), parse_qsl(pb.query, keep_blank_values=True)
+        x, y = next((u, v) for (_, u), (_, v) in zip(qa, qb, strict=True) if u != v)
+    else:
+        x, y = next((u, v) for u, v in zip(pa.path.split("/"), pb.path.split("/"), strict=True) if u != v)
+    x, y = x.lower(), y.lower()
+    if not (_VERB.fullmatch(x) and _VERB.fullmatch(y)) or not (x in y or y in x):
+        return None
+    return x, y
+
+
+def toggled(before: FetchedPage, after: FetchedPage, url: str) -> str | None:
+    """The control `url`'s control gave way to on the page it was offered on, when that one differs
+    from it only in its verb (a toggle, see the module), else None."""
+    old, new = _controls(before), _controls(after)
+    url = control_identity(url)
+    if url not in old or url in new:
+        return None
+    return next((t for t in new if t not in old and _swapped_words(url, t)), None)
+
+
+def toggle_key(url: str, counterpart: str) -> int | None:
+    """One number for both directions of a toggle (`url` and the `counterpart` that replaced it, or
+    that it replaced): the handler's path, the key carrying the verb (or the verb's place in the path)
+    and the shorter verb — never the record either names. None when the two are no toggle."""
+    words = _swapped_words(control_identity(url), control_identity(counterpart))
+    if words is None:
+        return None
+    stem = min(words, key=len)
+    parts = urlsplit(url)
+    where = next((k for k, v in parse_qsl(parts.query, keep_blank_values=True) if v.lower() in words), "")
+    path = parts.path if where else "/".join(s for s in parts.path.split("/") if s.lower() not in words)
+    return error_key(f"toggle {path} {where} {stem}")

@@ -121,6 +121,10 @@ class OracleConfig:
     known_routes: Callable[[], Iterable[str]] | None = None
     linked_from: Callable[[str], Iterable[str]] | None = None
     loaded: Callable[[str], bool] | None = None
+    defer_opening: bool = False
+    """The session opens destructive controls after its walk (`--allow-destructive`, walking): a
+    control whose only question is a script's is listed then, to be opened and judged on its effect
+    (`destructive._asks_in_script`); otherwise it is never listed."""
 
 
 DEFAULT_CONFIG = OracleConfig()

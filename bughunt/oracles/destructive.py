@@ -49,6 +49,8 @@ from bughunt.oracles.action_effect import (
     login_wall,
     password_fields,
     state_flip,
+    toggle_key,
+    toggled,
 )
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
@@ -182,12 +184,17 @@ _CONFIRM_ATTRS = ("data-confirm", "hx-confirm", "data-turbo-confirm", "data-conf
 _METHOD_ATTRS = ("data-method", "data-turbo-method", "hx-method")
 
 
-def _confirmed_or_not_get(node: Node) -> bool:
-    """A control that asks first (`data-confirm`, `hx-confirm`, `onclick="return confirm(…)"`) or that
-    a script sends with another method (Rails' `data-method="delete"`) is no unconfirmed GET."""
-    if any(node.get(a) for a in _CONFIRM_ATTRS) or "confirm(" in node.get("onclick"):
-        return True
+def _not_get(node: Node) -> bool:
+    """A control a script sends with another method (Rails' `data-method="delete"`): no GET at all."""
     return any(node.get(a) and node.get(a).lower() != "get" for a in _METHOD_ATTRS)
+
+
+def _asks_in_script(node: Node) -> bool:
+    """A control whose only question is a script's (`data-confirm`, `hx-confirm`, `onclick="return
+    confirm(…)"`): its `href` is still a GET that a link prefetcher, a crawler or a browser without
+    scripts sends unasked. Never suspected on its words; with --allow-destructive opened after the
+    walk and reported only on its effect (the server's answer decides: a confirmation page clears it)."""
+    return any(node.get(a) for a in _CONFIRM_ATTRS) or "confirm(" in node.get("onclick")
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +205,8 @@ class DestructiveControl:
     """"link", "button" or "form"."""
     markup: str = ""
     """The control as its template draws it (`control_markup`)."""
+    scripted: bool = False
+    """Its only confirmation is a script's (`_asks_in_script`): judged on its effect alone."""
 
 
 def control_markup(node: Node) -> str:
@@ -232,7 +241,18 @@ def control_key(control: DestructiveControl, page_url: str = "") -> int:
     hashed to a number (the label stays quarantined evidence). A record's own page offering its action
     names the record in it (`/wiki/Code-Review` offering `/pages/Code-Review/delete` →
     `<record>/delete`): each record's page draws one template, not one per record."""
-    return error_key(control.markup + " " + "/".join(_record_shape(control, page_url)[1:]))
+    return error_key(control.markup + " " + "/".join(_action_places(_record_shape(control, page_url)[1:])))
+
+
+def _action_places(segments: list[str]) -> list[str]:
+    """The segments of an action's address below its collection that say what it does and to which
+    record — its verb and the placeholders of what it names — without the literal words naming the
+    collection however deep they sit: a framework routing `/<app>/<controller>/<function>/<table>/<id>`
+    draws one grid's Delete as `catalogue/tools/delete/tool/<n>` and `catalogue/suppliers/delete/
+    supplier/<n>`, one template (`control_key`), as `/groups/delete/3` and `/contacts/delete/41` are.
+    An address without a verb in its path (`?delete=…`, `?action=…`) keeps its segments as they are."""
+    kept = [s for s in segments if s.startswith("<") or _names_action(s, _VERBS)]
+    return kept if any(not s.startswith("<") for s in kept) else segments
 
 
 def opening_key(control: DestructiveControl, page_url: str = "") -> int:
@@ -251,18 +271,18 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
     base = base_url(page)
     here = urlsplit(page.url)
     found: dict[str, DestructiveControl] = {}
-    controls: list[tuple[str | None, str, str, str]] = []
+    controls: list[tuple[str | None, str, str, str, bool]] = []
     for node, href in targets(page.document):
         if node.tag == "link" or (href.strip().startswith("#") and not _hash_route(href.strip())):
             continue  # `href="#"` goes nowhere: a script does what it says, no GET does
         label = node.text() or node.get("title") or node.get("aria-label")
         if _MAY_DESTROY.search(href + " " + label) or _MAY_MARK.search(href):
-            if _confirmed_or_not_get(node):
+            if _not_get(node):
                 continue
             kind = "link" if node.tag == "a" else "button"
-            controls.append((_target(base, href), label, kind, control_markup(node)))
+            controls.append((_target(base, href), label, kind, control_markup(node), _asks_in_script(node)))
     for form in page.document.find_all("form"):
-        if form.get("method", "get").lower() != "get" or _confirmed_or_not_get(form):
+        if form.get("method", "get").lower() != "get" or _not_get(form):
             continue
         buttons = [
             b for b in form.iter() if b.tag == "button" or (b.tag == "input" and b.get("type") == "submit")
@@ -273,10 +293,10 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         # with those values (`?action=delete&version=1` on the page's own address).
         if target and button_only(form):
             target = form_submission(form, target)
-        controls.append((target, label, "form", control_markup(form)))
+        controls.append((target, label, "form", control_markup(form), _asks_in_script(form)))
     if destructive_action(page.url) and has_confirmation_step(page):
         return []  # a confirmation page: its controls are the confirmation, not an unconfirmed action
-    for url, label, control, markup in controls:
+    for url, label, control, markup, scripted in controls:
         if not url or url == page.url or not same_origin(url, page.url) or url in found:
             continue
         if _CONFIRM.search(label):
@@ -285,7 +305,7 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         # links back to the same list with another query: that is navigation, not an action).
         elsewhere = (urlsplit(url).path, _hash_route(url)) != (here.path, _hash_route(page.url))
         if destructive_action(url) or marked_action(url) or (elsewhere and destructive_label(label)):
-            found[url] = DestructiveControl(url, label, control, markup)
+            found[url] = DestructiveControl(url, label, control, markup, scripted)
     return list(found.values())
 
 
@@ -374,6 +394,8 @@ class Verdict:
     acted: bool
     effect: str
     kind: str = "unconfirmed_destructive"
+    toggle: int | None = None
+    """Both directions of one toggle (`action_effect.toggle_key`), when the effect was one."""
 
 
 def _named(action: DestructiveControl) -> bool:
@@ -404,7 +426,15 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
     if set(password_fields(after)) - set(password_fields(page)):
         return None  # the page that listed it now asks for a password it did not: the session ended
     if not _named(action) and (flip := state_flip(page, after, action.url)):
-        return Verdict(True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get")
+        toggle = toggle_key(action.url, flip["control_after"]) if "control_after" in flip else None
+        return Verdict(
+            True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get", toggle
+        )
+    if counter := toggled(page, after, action.url):
+        # "Unsubscribe" gave way to "Subscribe": a toggle's undo in its place, nothing lost
+        # (`action_effect`, toggle): a state change on a GET, whatever its verb reads as.
+        effect = "gave way to its counterpart on the page it was offered on: control_after"
+        return Verdict(True, effect, "unsafe_get", toggle_key(action.url, counter))
     mine = control_identity(action.url)
     # a form of hidden values is listed by its submission, which no link target shows
     still_listed = any(
@@ -450,8 +480,11 @@ def check_unconfirmed_destructive(
         # An action only its query marks (`marked_action`) is reported on its effect alone: opened and
         # seen to act. Unopened it is still listed (suspected), so a walk under --allow-destructive
         # defers it to the opening after the walk (`Explorer._defer`).
-        named = _named(action)
+        # A control that asks in a script only is judged like an action its query marks: on its
+        # effect, opened (`_asks_in_script`); its words alone suspect nothing.
+        named = _named(action) and not action.scripted
         kind = "unconfirmed_destructive"
+        toggle: int | None = None
         suspected = True
         observed = False  # whether what the action did was seen (its effect), not read off a page
         effect = "not opened (suspected; --allow-destructive opens and confirms it)"
@@ -480,8 +513,13 @@ def check_unconfirmed_destructive(
             if judged is None or (not named and not judged.acted):
                 continue  # it asked for confirmation, failed, needs a login, or (unnamed) did nothing seen
             suspected, observed, effect, kind = not judged.acted, judged.acted, judged.effect, judged.kind
+            toggle = judged.toggle
         elif said:
             suspected, effect = False, f"not opened: the link says it is confirmed ({said})"
+        elif action.scripted:
+            if not config.defer_opening:
+                continue  # asked in a script: never suspected on its words (`_asks_in_script`)
+            effect = "not opened (it asks in a script only; opened after the walk, judged on its effect)"
         elif not named:
             effect = "not opened (a GET marking an action on a record; --allow-destructive judges its effect)"
         findings.append(
@@ -499,6 +537,7 @@ def check_unconfirmed_destructive(
                     observed=observed,
                     control_key=key,
                     opening_key=opening,
+                    **({"toggle_key": toggle} if toggle is not None else {}),
                 ),
                 suspected=suspected,
             )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cached_property, lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
@@ -238,7 +238,7 @@ def identities(items: list[Node], base: str, memo: ItemMemo | None = None) -> li
     permalinks = [_permalink(f, [(a, u) for a, u in f.links if shared[u] == 1]) for f in facts]
     # A permalink that keeps the list's page number (`?page=2&details=46`: a details panel opened over
     # the page it was clicked on) names the same item on every page: the number is not the item's.
-    paged = [_without_page_number(u) if u else u for u in permalinks]
+    paged = _without_list_values([_without_page_number(u) if u else u for u in permalinks])
     bare_count = Counter(paged)
     out: list[set[str]] = []
     for f, url, bare in zip(facts, permalinks, paged, strict=True):
@@ -271,3 +271,28 @@ def _without_page_number(url: str) -> str:
     if len(kept) == len(pairs):
         return url
     return head + ("?" + "&".join(kept) if kept else "") + hash_ + fragment
+
+
+def _without_list_values(urls: list[str | None]) -> list[str | None]:
+    """`urls` (the items' permalinks) without the query pairs every one of them carries alike: a value
+    all items share names the list, not the item — a return address to the page they are listed on
+    (`?_referrer=<the page's address, encoded>`, `?url=/users/?page=2`, `?next=…`), which differs
+    from page to page for one record. Kept when fewer than two items have a permalink, or when
+    dropping the pairs would leave two items alike."""
+    present = [u for u in urls if u]
+    if len(present) < 2:
+        return urls
+    queries = [dict(parse_qsl(urlsplit(u).query, keep_blank_values=True)) for u in present]
+    shared = {k for k, v in queries[0].items() if all(q.get(k) == v for q in queries[1:])}
+    if not shared:
+        return urls
+    out: list[str | None] = []
+    for url in urls:
+        if not url:
+            out.append(url)
+            continue
+        parts = urlsplit(url)
+        pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in shared]
+        out.append(urlunsplit(parts._replace(query=urlencode(pairs))))
+    kept = [u for u in out if u]
+    return out if len(set(kept)) == len(kept) else urls

@@ -456,6 +456,17 @@ def _gist(item: Node) -> str:
     return _NUMBER.sub("#", " ".join(item.text().split()))
 
 
+def _same_words(here: list[Node], before: list[Node]) -> bool:
+    """Whether two lists read the same, item by item (their whole text): a strip of tabs and menus
+    ("List (85)", "Create", "Add filter", a page-size menu) whose links carry each page's own address
+    (`?url=/list?page=1`, `?page=1&page_size=10`) is the same list on both pages though no identity
+    matches — the page's furniture. Records of two pages never all read alike (a list that ignores
+    its page number is left alone already: `items == before`)."""
+    return len(here) == len(before) and all(
+        " ".join(a.text().split()) == " ".join(b.text().split()) for a, b in zip(here, before, strict=True)
+    )
+
+
 def check_duplicate_pagination(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -469,7 +480,7 @@ def check_duplicate_pagination(
         if key not in there or not items:
             continue
         before = there[key]
-        if items == before:
+        if items == before or _same_words(_content_items(page)[key], _content_items(previous)[key]):
             continue  # the same list on both pages: furniture, not the paginated content
         shown_before: dict[str, set[str]] = {}
         for keys, node in zip(before, _content_items(previous)[key], strict=True):

@@ -7,6 +7,12 @@ like user content (comment, reply, review, message, bio, …), directly inside a
 have been escaped. A handler on a named field of a form (`<label><input name="x" onchange="…">
 Send</label>`) is the form's own. The code's normalised digest (`source_key`, a number) goes with the finding: one
 stored payload shown on several lists is one root cause.
+
+A `<script nonce="…">` whose nonce the answer's Content-Security-Policy declares (`'nonce-…'`, in the
+header or a `<meta http-equiv>`) was written by the server for this very response: a nonce is drawn
+fresh per response precisely so that stored text cannot carry a valid one (CSP Level 3, §"nonce").
+Any family that sends a nonce-based CSP (Django-CSP, Rails, Helmet, PHP apps) draws its inline
+scripts that way, wherever they sit.
 """
 
 from __future__ import annotations
@@ -28,6 +34,20 @@ _USER_WORDS = frozenset(
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 _JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
 _ACTIVE_TAGS = frozenset("img svg iframe video audio object embed body marquee details math input".split())
+
+
+_NONCE = re.compile(r"'nonce-([^']+)'")
+
+
+def csp_nonces(page: FetchedPage) -> frozenset[str]:
+    """The script nonces the answer's Content-Security-Policy declares (header and `<meta http-equiv>`)."""
+    policies = [page.header("content-security-policy")]
+    policies += [
+        m.get("content")
+        for m in page.document.find_all("meta")
+        if m.get("http-equiv").lower() == "content-security-policy"
+    ]
+    return frozenset(n for policy in policies for n in _NONCE.findall(policy))
 
 
 def _words(node: Node) -> set[str]:
@@ -59,6 +79,8 @@ def _suspicious(node: Node) -> Node | None:
 
     Two signs of three are needed: inside a user-content container, directly inside a text-level
     element, next to running text. (A legacy `<td><script>document.write…</script></td>` has one.)
+    In the page's banner or footer (`_in_page_chrome`) the container sign is needed: text-level
+    beside text is how a layout writes its own name there.
     """
     parent = node.parent
     container = _user_container(node)
@@ -66,9 +88,26 @@ def _suspicious(node: Node) -> Node | None:
     beside_text = _has_text_sibling(node)
     if container is not None and (text_level or beside_text):
         return container
-    if text_level and beside_text:
+    if text_level and beside_text and not _in_page_chrome(node):
         return parent
     return None
+
+
+_SECTIONING = frozenset({"article", "aside", "main", "nav", "section"})
+_CHROME_ROLES = frozenset({"banner", "contentinfo"})
+
+
+def _in_page_chrome(node: Node) -> bool:
+    """Inside the page's banner or content-info landmark: a `<header>`/`<footer>` that no sectioning
+    element holds (an article's own header is the article's), or an element with that ARIA role. The
+    layout draws them around every page — a logo writing the app's name beside its text is the
+    layout's script; a post's title printed there would sit in a container of user content."""
+    for a in node.ancestors():
+        if a.get("role").lower() in _CHROME_ROLES:
+            return True
+        if a.tag in ("header", "footer"):
+            return not any(b.tag in _SECTIONING for b in a.ancestors())
+    return False
 
 
 def check_unescaped_script(
@@ -79,10 +118,13 @@ def check_unescaped_script(
     if not page.is_html:
         return []
     findings: dict[str, Finding] = {}
+    nonces = csp_nonces(page)
     for node in page.document.iter():
         if node.tag == "script":
             if node.get("type").lower().strip() not in _JS_TYPES or node.get("src"):
                 continue
+            if node.get("nonce") and node.get("nonce") in nonces:
+                continue  # the server's own script for this response (see the module)
             what, needle, handler = "script element", node.raw_text().strip()[:40] or "<script", ""
         elif node.tag in _ACTIVE_TAGS and any(k.startswith("on") for k in node.attrs):
             if _site_field(node):
