@@ -10,6 +10,8 @@ from http.cookiejar import Cookie, DefaultCookiePolicy
 import httpx
 import pytest
 
+from bughunt import dom
+from bughunt.dom import Node
 from bughunt.explorer import cookie_header
 from bughunt.explorer.cookie_header import add_cookie_header
 
@@ -95,3 +97,43 @@ def test_a_cookie_set_after_the_header_was_kept_is_sent() -> None:
     add_cookie_header(jar, second)
     assert first.headers["cookie"] == "sid=one"
     assert second.headers["cookie"] == "sid=two; csrf=x"
+
+
+_TAGS = ("div", "span", "a", "li", "ul", "p", "table", "tr", "td", "form", "select", "option", "script", "b")
+
+
+def _random_markup(rnd: random.Random) -> str:
+    parts = []
+    for _ in range(rnd.randint(0, 80)):
+        tag = rnd.choice(_TAGS)
+        r = rnd.random()
+        if r < 0.45:
+            parts.append(f'<{tag} class="c{rnd.randint(0, 3)}">')
+        elif r < 0.75:
+            parts.append(f"</{tag}>")
+        elif r < 0.85:
+            parts.append(rnd.choice(("text", " ", "<!-- c -->", "<br>", "<!doctype html>", "&amp;")))
+        else:
+            parts.append(f"<{tag}>x</{tag}>")
+    return "".join(parts)
+
+
+def _walked(root: Node) -> list[Node]:
+    """The root's elements in document order as `Node._walk` finds them, nothing kept."""
+    return list(root._walk())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_order_a_parse_keeps_is_the_walk_of_its_tree(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = random.Random(seed)
+    for i in range(300):
+        if i % 3 == 0:  # the caps too: children hung on an ancestor past the depth, a page cut short
+            monkeypatch.setattr(dom, "MAX_DEPTH", rnd.randint(2, 6))
+            monkeypatch.setattr(dom, "MAX_NODES", rnd.randint(5, 60))
+        else:
+            monkeypatch.undo()
+        markup = _random_markup(rnd) * rnd.randint(1, 3)
+        root = dom.parse_html(markup)
+        assert (root._order is not None) == bool(markup)  # kept by every parse of a text
+        walked = _walked(root)
+        assert all(a is b for a, b in zip(root.iter(), walked, strict=True))
