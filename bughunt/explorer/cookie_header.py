@@ -41,7 +41,7 @@ def _policy_key(jar: CookieJar) -> tuple[object, ...] | None:
     return (
         policy.netscape, policy.hide_cookie2, policy.strict_domain,
         policy.strict_rfc2965_unverifiable, policy.strict_ns_unverifiable, policy.strict_ns_domain,
-        policy.strict_ns_set_initial_dollar, policy.strict_ns_set_path, tuple(policy.secure_protocols),
+        policy.strict_ns_set_initial_dollar, policy.strict_ns_set_path, tuple(getattr(policy, "secure_protocols", ())),
         policy.blocked_domains(), policy.allowed_domains(),
     )  # fmt: skip
 
@@ -61,7 +61,7 @@ def add_cookie_header(cookies: httpx.Cookies, request: httpx.Request) -> None:
     for by_path in table.values():  # the jar's table (`CookieJar.__iter__` sorts that order away)
         for path, by_name in by_path.items():
             for cookie in by_name.values():
-                if path != "/" or cookie.is_expired(now):
+                if path != "/" or (cookie.expires is not None and cookie.expires <= now):
                     # a path below the root makes the header depend on the request's path, and an
                     # expired cookie is dropped by the jar as it is asked: the jar's own way
                     cookies.set_cookie_header(request)
