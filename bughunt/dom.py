@@ -226,6 +226,10 @@ def parse_html(text: str) -> Node:
     # Script lines for evidence: each script's text is found after the previous one's (linear).
     cursor, line, count = 0, 1, 0
     stack: list[tuple[Any, Node, int]] = [(lexbor, root, 1)]
+    # The elements are made in document order (children come off the stack first to last, and those
+    # hung on an ancestor past the depth cap follow the element they were below): the root's walk
+    # order (`Node.iter`), kept as they are made instead of walked again at the first `iter()`.
+    order = [root]
     while stack:
         source, parent, depth = stack.pop()
         count += 1
@@ -243,6 +247,7 @@ def parse_html(text: str) -> Node:
             attrs = {k: v or "" for k, v in attrs.items()}
         node = Node(tag, attrs, parent=parent)
         parent.children.append(node)
+        order.append(node)
         if tag == "script":
             code = source.text(deep=True)
             at = text.find(code, cursor) if code else -1
@@ -256,6 +261,7 @@ def parse_html(text: str) -> Node:
         while child is not None:
             stack.append((child, holder, below))
             child = child.prev
+    root._order = order
     return root
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import httpcore
 
+from bughunt.explorer.cookie_header import add_cookie_header
 from bughunt.explorer.httpx_client import httpx
 from bughunt.page import FetchedPage, is_html
 from bughunt.urls import absolute, bounded_route, same_origin
@@ -320,8 +321,9 @@ def _request_once(
 ) -> _Response:
     request = httpx.Request(method, url, headers=headers, data=data)  # a copy of `headers`
     if cookies is not None and cookies.jar:
-        # an empty jar adds no header, and asking it costs ~0.1 ms a request (a site with no cookies)
-        cookies.set_cookie_header(request)
+        # an empty jar adds no header, and asking it costs ~0.1 ms a request (a site with no cookies);
+        # a jar whose header cannot have changed is not asked again (`cookie_header`)
+        add_cookie_header(cookies, request)
     response = _CLIENT.transport(request.url).handle_request(request)
     response.request = request  # what a client sets: the cookie jar reads the request of a response
     try:
