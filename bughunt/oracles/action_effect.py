@@ -123,3 +123,30 @@ def state_flip(before: FetchedPage, after: FetchedPage, url: str) -> dict[str, s
         return {"counts": "; ".join(f"{a} -> {b}" for a, b in moved)} if moved else {}
     counter = next((t for t in new if t not in old and _one_step_apart(t, url)), None)
     return {"control_after": counter} if counter else {}
+
+
+_NEGATIONS = ("un", "dis", "de", "non", "en")
+"""Prefixes that undo a verb (`uninstall`, `deactivate`, `unsubscribe`; `disable` beside `enable`)."""
+
+
+def _stem(word: str) -> str:
+    return next((word[len(p) :] for p in _NEGATIONS if word.startswith(p) and len(word) - len(p) >= 4), word)
+
+
+def negated(counter: str, url: str) -> bool:
+    """Whether `counter` is `url` undone: one step apart (`_one_step_apart`), where the one segment or
+    value that differs is the same verb with and without a negating prefix (`uninstall-plugin` /
+    `install-plugin`, `?do=deactivate` / `?do=activate`, `disable` / `enable`). Another record's
+    control one step apart (`/items/8/delete` after `/items/7/delete`) is no such undoing."""
+    if not counter or not _one_step_apart(counter, url):
+        return False
+    a, b = urlsplit(counter), urlsplit(url)
+    pairs = [*zip(a.path.split("/"), b.path.split("/"), strict=False)]
+    pairs += [(x, y) for (_, x), (_, y) in zip(parse_qsl(a.query), parse_qsl(b.query), strict=False)]
+    x, y = next(((x, y) for x, y in pairs if x != y), ("", ""))
+    first = [re.split(r"[^a-z]+", w.lower())[0] for w in (x, y)]
+    return (
+        first[0] != first[1]
+        and _stem(first[0]) == _stem(first[1])
+        and x.lower()[len(first[0]) :] == y.lower()[len(first[1]) :]
+    )

@@ -47,6 +47,7 @@ from bughunt.oracles.action_effect import (
     STATE_CHANGE_MESSAGE,
     control_identity,
     login_wall,
+    negated,
     password_fields,
     state_flip,
 )
@@ -68,7 +69,7 @@ from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of, same_origin
 
 _VERBS = frozenset(
-    "delete remove destroy deactivate unsubscribe erase purge wipe terminate drop trash unlink".split()
+    "delete remove destroy deactivate uninstall unsubscribe erase purge wipe terminate drop trash unlink".split()
 )
 """Verbs that lose data when a GET runs them: a hint of what to defer and to suspect unopened, and the
 only reading of a verb in a path (`/files/3/unlink`). An action the query marks on a record under
@@ -223,6 +224,11 @@ def _record_shape(control: DestructiveControl, page_url: str) -> list[str]:
             "<record>" if r in shown and t not in IDENTIFIERS else t
             for r, t in zip(raw[1:], shape[1:], strict=True)
         ]
+        # What follows the segment naming the action is what it acts on (`/admin/uninstall-plugin/
+        # pluginAPI`, `/remove/tag/python`): a record, whatever its name, on every row that offers it.
+        verb = next((i for i, r in enumerate(raw) if _names_action(r, _VERBS)), None)
+        if verb is not None:
+            shape = shape[: verb + 1] + [t if t in IDENTIFIERS else "<record>" for t in shape[verb + 1 :]]
     return shape
 
 
@@ -403,7 +409,11 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
     after = result if result.url == page.url else fetch_again(fetch, page.url)
     if set(password_fields(after)) - set(password_fields(page)):
         return None  # the page that listed it now asks for a password it did not: the session ended
-    if not _named(action) and (flip := state_flip(page, after, action.url)):
+    flip = state_flip(page, after, action.url)
+    if flip and (not _named(action) or negated(flip.get("control_after", ""), action.url)):
+        # Its control gave way to its own undoing (Deactivate → Activate, `uninstall-plugin/x` →
+        # `install-plugin/x`): a state the page offers back, changed on a safe method (RFC 9110
+        # §9.2.1) — an unsafe GET, not a deletion, whatever the verb says.
         return Verdict(True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get")
     mine = control_identity(action.url)
     # a form of hidden values is listed by its submission, which no link target shows
