@@ -45,6 +45,7 @@ from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
+from .more_controls import more_controls
 from .page_scripts import PENDING, READ, init_script
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
@@ -913,9 +914,11 @@ class BrowserEngine(HttpEngine):
             clicks.append(Action("click", page.url, label, selector))
         # The way to the list's next page comes after the page's menus and every row's buttons (a
         # pager under its table): the cap must not cut it, or the list's other pages are never seen.
-        for node in pager_ways_on(page):
+        # So must a list's "Load more" (`more_controls`): its script's button may be a submit button.
+        more = more_controls(page)
+        for node in [*pager_ways_on(page), *more]:
             selector = walked.selectors.of(node)
-            if selector not in known and clickable(node):
+            if selector not in known and (clickable(node) or any(node is m for m in more)):
                 known.add(selector)
                 clicks.append(Action("click", page.url, _click_label(node), selector))
         return found + clicks
