@@ -217,6 +217,7 @@ def _record_shape(control: DestructiveControl, page_url: str) -> list[str]:
     shape = route_shape(action_route(control.url)).partition("?")[0].strip("/").split("/")
     raw = urlsplit(control.url).path.strip("/").split("/")
     shown = {s for s in urlsplit(page_url).path.strip("/").split("/")[1:] if s}
+    drawn = list(shape)
     if len(raw) == len(shape):
         # Only a named record: a number is `<n>` on every page already, and the offering page's number
         # may be another collection's record (a group's page listing contact 2 beside group 2).
@@ -226,9 +227,13 @@ def _record_shape(control: DestructiveControl, page_url: str) -> list[str]:
         ]
         # What follows the segment naming the action is what it acts on (`/admin/uninstall-plugin/
         # pluginAPI`, `/remove/tag/python`): a record, whatever its name, on every row that offers it.
+        # The action's own segment stays itself, whatever page offers it (the page that names it in
+        # its address too: an opening judged from the action's own route).
         verb = next((i for i, r in enumerate(raw) if _names_action(r, _VERBS)), None)
         if verb is not None:
-            shape = shape[: verb + 1] + [t if t in IDENTIFIERS else "<record>" for t in shape[verb + 1 :]]
+            shape = [*shape[:verb], drawn[verb]] + [
+                t if t in IDENTIFIERS else "<record>" for t in drawn[verb + 1 :]
+            ]
     return shape
 
 

@@ -86,3 +86,13 @@ def test_a_delete_whose_row_made_way_for_another_records_delete_is_still_a_delet
         site.listing(), site, OracleConfig(allow_destructive=True, opened_destructive={})
     )
     assert found and {f.kind for f in found} == {"unconfirmed_destructive"}, found
+
+
+def test_the_rows_control_is_one_template_whichever_page_names_it() -> None:
+    from bughunt.oracles.destructive import control_key, destructive_actions
+
+    listing = Plugins().listing()
+    first, *others = [a for a in destructive_actions(listing) if "uninstall" in a.url]
+    keys = {control_key(a, listing.url) for a in [first, *others]}
+    keys.add(control_key(first, first.url))  # judged from the action's own address after its opening
+    assert len(keys) == 1
