@@ -1,7 +1,7 @@
 """A link that carries the request's own id (`?…&rid=6b13da486e5e1`: a front controller stamps a drawn id
 on a request it forwards internally, and the page's links carry it on) is the same link on every load,
 though the id is new each time — as a CSRF token's value is. A feed reader's view links were taken again
-under each new id (70 of 100 clicks). A key that happens to be named so but holds a record's number
+under each new id (54 of 100 clicks). A key that happens to be named so but holds a record's number
 (`?rid=42`, a room or a revision) still tells pages apart."""
 
 from __future__ import annotations
