@@ -39,11 +39,13 @@ from memgpt_lite.errors import UsageError
 
 from .alike_controls import alike_sample
 from .engine import FetchResult
+from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
 from .facts import way_on_selectors
 from .gate import GATE_HEADER, Gate
 from .http_engine import HttpEngine
 from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
+from .more_controls import more_controls
 from .page_scripts import PENDING, READ, init_script
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
@@ -549,6 +551,13 @@ class BrowserEngine(HttpEngine):
         self._gate.arm_action(self._acting)
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
+        answered: list[Any] = []
+        page_then = self._page
+
+        def documents(r: Any) -> None:
+            if main_document(r, page_then.main_frame):
+                answered.append(r)
+
         try:
             if urlsplit(url).fragment:
                 # A hash route is a page of its own: a router that only watches the hash would keep
@@ -559,13 +568,23 @@ class BrowserEngine(HttpEngine):
                 self._blocked_write = False
             self._navigations = 0
             self._watch()
+            self._page.on("response", documents)
             response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
         except PlaywrightError as exc:
             if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
                 self._check_alive("the page blocked its renderer before load")
                 raise TimeoutError(f"the page took longer than {self.timeout:g}s to load") from None
+            if bodiless_failure(str(exc)) and answered and answered[-1].status >= 400:
+                # the site's empty error answer, which Chromium would not show (`error_answers`)
+                last = answered[-1]
+                return bodiless_page(
+                    last,
+                    self.route_of(last.url) or bounded_route(last.url),
+                    (time.perf_counter() - started) * 1000,
+                )
             raise FetchError(type(exc).__name__) from exc
         finally:
+            self._page.remove_listener("response", documents)
             self._gate.arm_load(None)
         with deadline_guard(self._marker, deadline, "the page blocked its renderer after load"):
             self._settle(deadline)
@@ -706,6 +725,14 @@ class BrowserEngine(HttpEngine):
     def _snapshot(self, response: Any, started: float, deadline: float, *, watch: bool = True) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
 
+        if response is not None and response.status >= 400 and self._page.url.startswith(CHROME_ERROR_PAGE):
+            # a click that navigated to an empty error answer (`error_answers`): the site's page
+            return bodiless_page(
+                response,
+                self.route_of(response.url) or bounded_route(response.url),
+                (time.perf_counter() - started) * 1000,
+                tuple(self._errors),
+            )
         headers = {k.lower(): v for k, v in (response.headers.items() if response is not None else ())}
         content_type = headers.get("content-type", "text/html" if response is None else "")
         body = ""
@@ -887,9 +914,11 @@ class BrowserEngine(HttpEngine):
             clicks.append(Action("click", page.url, label, selector))
         # The way to the list's next page comes after the page's menus and every row's buttons (a
         # pager under its table): the cap must not cut it, or the list's other pages are never seen.
-        for node in pager_ways_on(page):
+        # So must a list's "Load more" (`more_controls`): its script's button may be a submit button.
+        more = more_controls(page)
+        for node in [*pager_ways_on(page), *more]:
             selector = walked.selectors.of(node)
-            if selector not in known and clickable(node):
+            if selector not in known and (clickable(node) or any(node is m for m in more)):
                 known.add(selector)
                 clicks.append(Action("click", page.url, _click_label(node), selector))
         return found + clicks

@@ -24,6 +24,7 @@ from bughunt.sim.planner import next_page
 from .engine import Engine
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
+from .more_controls import more_controls
 from .templates import safe_route, structure_hash
 
 MAX_SELECTOR_CHARS = 300
@@ -61,9 +62,10 @@ def page_text(page: FetchedPage | None) -> str:
 
 
 def way_on_selectors(page: FetchedPage) -> set[str]:
-    """The selectors of the page's clicks to the next page of its list (`lists.pager_ways_on`)."""
+    """The selectors of the page's clicks to the next page of its list (`lists.pager_ways_on`), or to
+    more of it in place ("Load more": `more_controls`)."""
     selectors = page_clicks(page).selectors
-    return {selectors.of(n) for n in pager_ways_on(page)}
+    return {selectors.of(n) for n in [*pager_ways_on(page), *more_controls(page)]}
 
 
 def turned_page(page: FetchedPage) -> bool:

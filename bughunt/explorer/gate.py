@@ -150,7 +150,8 @@ class Gate:
 
     def arm_write(self, on: bool, to: str | None = None) -> None:
         """Admit the next write that carries the secret (one only; to exactly `to` when given: a form's
-        action), or stop admitting it."""
+        action) — or, when `to` is given, the next write to exactly `to` (a page that hashes the password
+        before posting it) —, or stop admitting it."""
         with self._lock:
             self._write_armed, self._write_to = on, to
 
@@ -204,7 +205,12 @@ class Gate:
             if method in WRITES:
                 if self._action_armed and not carries:
                     return None
-                if not (self._write_armed and carries and self._write_to in (None, url)):
+                # The login submit carries the password — or, sent by a page that hashes it first (a
+                # challenge computed from a server nonce, the plain field left unnamed), goes to exactly
+                # the action of the form the harness filled: only there, never where a script chooses.
+                submit = carries and self._write_to in (None, url)
+                hashed = not carries and self._write_to is not None and url == self._write_to
+                if not (self._write_armed and (submit or hashed)):
                     return self._refuse(method, url, "write not made by the harness")
                 self._write_armed = False  # the login submit, once
                 return None

@@ -141,11 +141,24 @@ def state_flip(before: FetchedPage, after: FetchedPage, url: str) -> dict[str, s
 
 
 _VERB = re.compile(r"[a-z]{3,}")
+_NEGATIONS = ("un", "dis", "de", "non", "en")
+"""Prefixes that undo a verb (`uninstall`, `deactivate`, `unsubscribe`; `disable` beside `enable`)."""
+
+
+def _stem(word: str) -> str:
+    return next((word[len(p) :] for p in _NEGATIONS if word.startswith(p) and len(word) - len(p) >= 4), word)
+
+
+def _undoes(x: str, y: str) -> bool:
+    """Whether verbs `x` and `y` are one action and its undoing: one holds the other (`unsubscribe`,
+    `subscribe`) or both are one stem under negating prefixes (`disable`, `enable`)."""
+    return x != y and (x in y or y in x or _stem(x) == _stem(y))
 
 
 def _swapped_words(a: str, b: str) -> tuple[str, str] | None:
-    """The one query value or path segment where targets `a` and `b` differ, when those are both verbs
-    and one holds the other (`unsubscribe`, `subscribe`), else None."""
+    """The verbs where targets `a` and `b` differ, when that is one query value or path segment whose
+    first words are an action and its undoing and the rest alike (`unsubscribe`/`subscribe`,
+    `uninstall-plugin`/`install-plugin`), else None."""
     if not _one_step_apart(a, b):
         return None
     pa, pb = urlsplit(a), urlsplit(b)
@@ -154,10 +167,15 @@ def _swapped_words(a: str, b: str) -> tuple[str, str] | None:
         x, y = next((u, v) for (_, u), (_, v) in zip(qa, qb, strict=True) if u != v)
     else:
         x, y = next((u, v) for u, v in zip(pa.path.split("/"), pb.path.split("/"), strict=True) if u != v)
-    x, y = x.lower(), y.lower()
-    if not (_VERB.fullmatch(x) and _VERB.fullmatch(y)) or not (x in y or y in x):
+    (x, rest_x), (y, rest_y) = (_first_word(w.lower()) for w in (x, y))
+    if rest_x != rest_y or not (_VERB.fullmatch(x) and _VERB.fullmatch(y)) or not _undoes(x, y):
         return None
     return x, y
+
+
+def _first_word(value: str) -> tuple[str, str]:
+    word = re.split(r"[^a-z]+", value, maxsplit=1)[0]
+    return word, value[len(word) :]
 
 
 def toggled(before: FetchedPage, after: FetchedPage, url: str) -> str | None:
@@ -177,8 +195,15 @@ def toggle_key(url: str, counterpart: str) -> int | None:
     words = _swapped_words(control_identity(url), control_identity(counterpart))
     if words is None:
         return None
-    stem = min(words, key=len)
+    stem = _stem(min(words, key=len))
     parts = urlsplit(url)
-    where = next((k for k, v in parse_qsl(parts.query, keep_blank_values=True) if v.lower() in words), "")
-    path = parts.path if where else "/".join(s for s in parts.path.split("/") if s.lower() not in words)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    where = next((k for k, v in query if _first_word(v.lower())[0] in words), "")
+    segments = parts.path.split("/")
+    if not where:
+        # the verb's segment and what follows it (the record it acts on: `uninstall-plugin/pluginAPI`,
+        # `/users/5/follow` keeps `/users/5` — its record goes with the digits below) leave the key
+        verb = next(i for i, s in enumerate(segments) if _first_word(s.lower())[0] in words)
+        where, segments = _first_word(segments[verb].lower())[1], segments[:verb]
+    path = "/".join("<n>" if s.isdigit() else s for s in segments)
     return error_key(f"toggle {path} {where} {stem}")

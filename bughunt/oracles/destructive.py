@@ -70,7 +70,7 @@ from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of, same_origin
 
 _VERBS = frozenset(
-    "delete remove destroy deactivate unsubscribe erase purge wipe terminate drop trash unlink".split()
+    "delete remove destroy deactivate uninstall unsubscribe erase purge wipe terminate drop trash unlink".split()
 )
 """Verbs that lose data when a GET runs them: a hint of what to defer and to suspect unopened, and the
 only reading of a verb in a path (`/files/3/unlink`). An action the query marks on a record under
@@ -225,6 +225,7 @@ def _record_shape(control: DestructiveControl, page_url: str) -> list[str]:
     shape = route_shape(action_route(control.url)).partition("?")[0].strip("/").split("/")
     raw = urlsplit(control.url).path.strip("/").split("/")
     shown = {s for s in urlsplit(page_url).path.strip("/").split("/")[1:] if s}
+    drawn = list(shape)
     if len(raw) == len(shape):
         # Only a named record: a number is `<n>` on every page already, and the offering page's number
         # may be another collection's record (a group's page listing contact 2 beside group 2).
@@ -232,6 +233,15 @@ def _record_shape(control: DestructiveControl, page_url: str) -> list[str]:
             "<record>" if r in shown and t not in IDENTIFIERS else t
             for r, t in zip(raw[1:], shape[1:], strict=True)
         ]
+        # What follows the segment naming the action is what it acts on (`/admin/uninstall-plugin/
+        # pluginAPI`, `/remove/tag/python`): a record, whatever its name, on every row that offers it.
+        # The action's own segment stays itself, whatever page offers it (the page that names it in
+        # its address too: an opening judged from the action's own route).
+        verb = next((i for i, r in enumerate(raw) if _names_action(r, _VERBS)), None)
+        if verb is not None:
+            shape = [*shape[:verb], drawn[verb]] + [
+                t if t in IDENTIFIERS else "<record>" for t in drawn[verb + 1 :]
+            ]
     return shape
 
 

@@ -415,7 +415,9 @@ def _appended(page: FetchedPage) -> list[Finding]:
     them apart — an item's identity is unique in its list (`identities`), so set beside the items
     shown before, it and that item lose their identities together (a second post by one author
     keeps its own text; two posts alike in words keep their own permalinks)."""
-    if page.clicked_from is None:
+    if page.clicked_from is None or page.redirects:
+        # A GET redirected back to the page it was clicked on (a toggle's Post/Redirect/Get without
+        # the POST) loaded that page anew: its list is the state after the action, no batch appended.
         return []
     origin = page.clicked_from[0]
     base = base_url(page)

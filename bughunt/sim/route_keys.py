@@ -15,7 +15,24 @@ TOKEN_KEY = re.compile(r"(?i)csrf|xsrf|token|nonce|authenticity|sesskey|signatur
 `sig`): a site draws it afresh on every load (or signs the link with it), so one link has a new address each
 time the page is shown. Whole-word shapes only for the short ones: `stock` or `hashtag` are data."""
 
+REQUEST_ID_KEY = re.compile(r"^_?(?:rid|req_?id|request_?id)$", re.I)
+"""A query key naming the request itself (`rid`, `request_id`): a front controller that forwards a request
+internally stamps the request's id on it, and the page's links carry it on (a feed reader's view links,
+`?a=normal&get=f_3&rid=6b13da486e5e1`, a new id on every load: 54 of 100 clicks went to its views
+again under new ids)."""
+_DRAWN_ID = re.compile(r"[0-9a-f]{10,40}", re.I)
+"""A value drawn per request (PHP's `uniqid()`, a hex digest), not a record's number: `rid=42` may be a
+room or a revision."""
+
 PageKey = tuple[str, tuple[tuple[str, str], ...]]
+
+
+def is_token(key: str, value: str) -> bool:
+    """Whether a query pair carries a value drawn afresh for each request: a token by its key's name
+    (`csrf_token`), or a request's id (`REQUEST_ID_KEY`) holding a drawn value (hex with a letter)."""
+    if TOKEN_KEY.search(key):
+        return True
+    return bool(REQUEST_ID_KEY.match(key) and _DRAWN_ID.fullmatch(value) and not value.isdigit())
 
 
 def query_pairs(query: str) -> list[tuple[str, str]]:
@@ -26,10 +43,10 @@ def page_key(route: str) -> PageKey:
     """A route's path and its query parameters in order, a request token's value masked: a toggle
     re-drawn with a fresh token (`?show=1&csrf_token=<new>`) is the page seen again."""
     path, _, query = route.partition("?")
-    return path, tuple(sorted((k, "<token>" if TOKEN_KEY.search(k) else v) for k, v in query_pairs(query)))
+    return path, tuple(sorted((k, "<token>" if is_token(k, v) else v) for k, v in query_pairs(query)))
 
 
 def has_token(route: str) -> bool:
     """Whether the route's query names a request token (only such routes can alias another)."""
     _, _, query = route.partition("?")
-    return bool(query) and any(TOKEN_KEY.search(k) for k, _ in query_pairs(query))
+    return bool(query) and any(is_token(k, v) for k, v in query_pairs(query))

@@ -112,3 +112,16 @@ class Profile:
 def test_a_clock_ticking_between_two_loads_is_no_effect_of_the_action():
     site = Profile()
     assert _opened(site.page(), site) == []
+
+
+def test_one_key_for_a_path_toggle_on_every_record_both_ways():
+    from bughunt.oracles.action_effect import toggle_key
+
+    origin = "http://cms.test"
+    a = toggle_key(origin + "/admin/uninstall-plugin/pluginAPI", origin + "/admin/install-plugin/pluginAPI")
+    b = toggle_key(origin + "/admin/install-plugin/pluginTags", origin + "/admin/uninstall-plugin/pluginTags")
+    assert a is not None and a == b
+    # enable/disable hold no verb of the other: one stem under negating prefixes
+    c = toggle_key(origin + "/feeds/3/disable", origin + "/feeds/3/enable")
+    d = toggle_key(origin + "/feeds/9/enable", origin + "/feeds/9/disable")
+    assert c is not None and c == d and c != a
