@@ -15,10 +15,10 @@ import hashlib
 import re
 from http import HTTPStatus
 
-from bughunt.actions import HIDDEN_MARK
 from bughunt.dom import Node
 from bughunt.fingerprint import normalise_message
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
+from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
 
 
@@ -62,7 +62,6 @@ MAX_ERROR_PAGE_CHARS = 300
 """An error page says little: the block under its heading holds at most this much text."""
 
 
-_NO_DISPLAY = re.compile(r"(?:^|;)\s*display\s*:\s*none\b", re.I)
 _SOFT_404 = re.compile(
     r"^\W*404\b|^\W*(?:page\s+)?not\s+found\b|\b(?:could\s+not|cannot|can't)\s+be\s+found\b", re.I
 )
@@ -89,20 +88,6 @@ def _first_heading(page: FetchedPage) -> Node | None:
             if not unseen(node):
                 return node
     return None
-
-
-def unseen(node: Node) -> bool:
-    """Is `node` inside something the page does not show: `hidden`, `aria-hidden="true"`, an inline
-    `display: none`, a `<dialog>` not open, or what the browser engine's read found without a box (`HIDDEN_MARK`: a closed modal)."""
-    for el in (node, *node.ancestors()):
-        attrs = el.attrs
-        if "hidden" in attrs or HIDDEN_MARK in attrs or attrs.get("aria-hidden", "").lower() == "true":
-            return True
-        if _NO_DISPLAY.search(attrs.get("style", "")):
-            return True
-        if el.tag == "dialog" and "open" not in attrs:
-            return True
-    return False
 
 
 def soft_error(page: FetchedPage) -> Node | None:
