@@ -431,12 +431,27 @@ def clickable(node: Node) -> bool:
         for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")
     ):
         return True
+    if inside_link(node):
+        # `<a href="#/add-users"><button>Add users</button></a>`: the click follows the link around
+        # it, which the walk already takes as a link — clicking the button too reached the same page
+        # twice (8 of 27 repeat clicks of a React admin at 100 clicks, corpus ho9_jupyterhub).
+        return False
     if attrs.get("role") in ("button", "link", "tab", "menuitem"):
         return True  # an item of a script's menu (a row's Edit, Delete) acts like a button
     kind = attrs.get("type", "").lower()
     if node.tag == "button" and kind != "submit":
         # Without a type, a button in a form submits it (POST forms are never actions).
         return kind == "button" or not any(a.tag == "form" for a in node.ancestors())
+    return False
+
+
+def inside_link(node: Node) -> bool:
+    """Is `node` inside a link to an address (not `#` nor `javascript:`): a control whose click is that
+    link's navigation."""
+    for a in node.ancestors():
+        if a.tag == "a" and "href" in a.attrs:
+            href = a.attrs["href"].strip().lower()
+            return bool(href) and href != "#" and not href.startswith("javascript:")
     return False
 
 

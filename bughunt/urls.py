@@ -51,11 +51,12 @@ def _canonical(part: str, pattern: re.Pattern[str]) -> str:
 def route_of(url: str, *, hash_routes: bool = False) -> str:
     """Path plus query of a URL, canonically percent-encoded: how pages are named in memory
     (`/search/2`, `/list?page=3`, `/px/a%20b%2Cc`). Equivalent spellings (`%7e`, `~`) give one route.
-    With `hash_routes` (the browser engine), a hash route is kept: `/#/article/x`."""
+    With `hash_routes` (the browser engine), a hash route is kept: `/#/article/x` (but for the root
+    route `#/`, which is the document's own route)."""
     parts = urlsplit(url)
     path = _canonical(parts.path or "/", _PATH_KEEP)
     route = path + (f"?{_canonical(parts.query, _QUERY_KEEP)}" if parts.query else "")
-    if hash_routes and hash_route(parts.fragment):
+    if hash_routes and page_of_its_own(parts.fragment):
         route += "#" + _canonical(parts.fragment, _QUERY_KEEP)
     return route
 
@@ -76,6 +77,13 @@ def hash_route(fragment: str) -> bool:
     """True for the fragment of a hash-routed single-page app (`#/article/x`, `#!/tag/y`): a page, not
     a place on one."""
     return fragment.startswith(("/", "!/"))
+
+
+def page_of_its_own(fragment: str) -> bool:
+    """A hash route that names a page other than its document's: not the root route `#/` (`#!/`),
+    which a hash router draws for the document with no hash too — `/admin#/` and `/admin` are one page
+    (named apart, a React admin's every control was clicked on both: corpus ho9_jupyterhub)."""
+    return hash_route(fragment) and fragment.removeprefix("!") != "/"
 
 
 _TEMPLATE = re.compile(r"\{[^{}]*\}|%7[Bb](?:(?!%7[Dd]).)*%7[Dd]")

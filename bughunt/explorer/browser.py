@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from loguru import logger
 
 from bughunt.actions import Action, clickable, page_clicks
-from bughunt.dom import Node, selector_shape
+from bughunt.dom import Node
 from bughunt.oracles.client_errors import partial_document
 from bughunt.oracles.destructive import destructive_label
 from bughunt.oracles.lists import pager_ways_on
@@ -37,7 +37,7 @@ from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
-from .alike_controls import alike_sample
+from .alike_controls import alike_groups, alike_sample
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
 from .facts import way_on_selectors
@@ -898,10 +898,8 @@ class BrowserEngine(HttpEngine):
         # The same control repeated in every item of a list (a favourite button per preview)
         # differs only in its positions: a few of them show what the control does, more are the
         # same state again, each one a click of the budget (`alike_sample`).
-        copies: dict[str, list[Node]] = {}
-        for selector, (node, _) in candidates.items():
-            copies.setdefault(selector_shape(selector), []).append(node)
-        sampled = {id(n) for group in copies.values() for n in alike_sample(group)}
+        groups = alike_groups({selector: node for selector, (node, _) in candidates.items()})
+        sampled = {id(n) for group in groups for n in alike_sample(group)}
         clicks: list[Action] = []
         for selector, (node, label) in candidates.items():
             if id(node) not in sampled:

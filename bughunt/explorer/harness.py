@@ -117,7 +117,16 @@ def record_step(
         store.visits.record(result.route, "redirect", result.status, version, [route], now)
     if result.outcome == "page" and structure_hash is not None:
         before = store.visits.set_structure_hash(route, structure_hash)
-        if before is not None and before != structure_hash:
+        if (
+            before is not None
+            and before != structure_hash
+            and not store.history.loaded_in_session(route, session_id, n)
+        ):
+            # An upgrade shows between sessions. Within one, a page drawn otherwise on its next load is
+            # the app's state, often one the walk's own clicks set (a script's table keeping its
+            # search panel and page size in local storage): taken for an upgrade, it put every list
+            # page due and the rest of the walk went round the hub pages toward them (31 of 38
+            # repeat clicks at 100 clicks, corpus ho7_starlette_admin).
             out.previous_hash = before
     if result.outcome == "page" and result.page is not None:
         _record_bugs(store, out, session_id, route, findings, version, dedupe, now)

@@ -23,7 +23,7 @@ from urllib.parse import quote, unquote
 
 from bughunt.dom import selector_shape
 from bughunt.planning import route_shape
-from bughunt.urls import hash_route
+from bughunt.urls import page_of_its_own
 
 __all__ = [
     "CLICK_MARK",
@@ -64,9 +64,9 @@ def safe_route(route: str) -> str | None:
     path, _, fragment = route.partition("#")
     # Decode once and re-encode, so "/a%20b" and "/a b" are the same route and escapes stay valid.
     encoded = quote(unquote(path), safe=_ROUTE_SAFE)
-    if hash_route(fragment):
+    if page_of_its_own(fragment):
         # A single-page app's hash route is a page of its own (`/#/article/x`); a plain anchor is
-        # a place on one and is dropped.
+        # a place on one and is dropped, and so is the root route `#/`, the document's own page.
         encoded += "#" + quote(unquote(fragment), safe=_ROUTE_SAFE + "#")
     return encoded if len(encoded) <= MAX_ROUTE_CHARS else None
 

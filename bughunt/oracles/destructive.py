@@ -66,6 +66,7 @@ from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.request_action import ACTION_KEYS, action_key, marked_action
 from bughunt.oracles.server_error import error_key
+from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of, same_origin
 
@@ -376,8 +377,11 @@ def _judge_clicked(page: FetchedPage) -> list[Finding]:
 
 
 def _dialog_open(page: FetchedPage) -> bool:
+    """A dialog the page shows. A closed one the layout carries for its scripts (an error modal,
+    `aria-hidden`) is none: taken for open, it made a row's Delete its confirmation, and a delete
+    sent at one click went unreported (corpus ho9_jupyterhub)."""
     return any(
-        n.tag == "dialog" and "open" in n.attrs or n.get("role") in ("dialog", "alertdialog")
+        (n.tag == "dialog" or n.get("role") in ("dialog", "alertdialog")) and not unseen(n)
         for n in page.document.iter()
     )
 

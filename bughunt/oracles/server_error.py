@@ -18,6 +18,7 @@ from http import HTTPStatus
 from bughunt.dom import Node
 from bughunt.fingerprint import normalise_message
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
+from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
 
 
@@ -77,10 +78,15 @@ def soft_not_found(page: FetchedPage) -> bool:
 
 
 def _first_heading(page: FetchedPage) -> Node | None:
-    """The page's first h1-h3 with text outside its banner and menus: what the page says it is."""
+    """The page's first h1-h3 with text outside its banner and menus, and shown: what the page says it
+    is. A heading nobody sees is not what the page says: the closed error dialog a layout carries on
+    every page for its scripts to open ("Error" over "The error", `aria-hidden`), read first on a page
+    whose own title is a smaller heading or drawn later by script, made each such page an error page
+    (5 of the 7 clean-build reports in 100 clicks on a Tornado app's pages, corpus ho9_jupyterhub)."""
     for node in page.document.find_all("h1", "h2", "h3"):
         if node.text() and not any(a.tag in ("nav", "header", "footer") for a in node.ancestors()):
-            return node
+            if not unseen(node):
+                return node
     return None
 
 

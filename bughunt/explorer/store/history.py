@@ -49,6 +49,15 @@ class History:
     def forget_copy(self) -> None:
         self._count = None
 
+    def loaded_in_session(self, route: str, session_id: int, before: int) -> bool:
+        """Whether session `session_id` loaded `route` as a page before step `before`."""
+        row = self.db.execute(
+            "SELECT 1 FROM steps WHERE session_id = ? AND n < ? AND outcome = 'page'"
+            " AND (route = ? OR final_route = ?) LIMIT 1",
+            (session_id, before, route, route),
+        ).fetchone()
+        return row is not None
+
     def repeat_visits(self) -> int:
         return int(self.db.execute("SELECT COALESCE(SUM(repeat), 0) FROM steps").fetchone()[0])
 

@@ -86,7 +86,9 @@ def test_safe_route_encodes_prose_and_bounds_length():
     # A hash route of a single-page app is a page of its own, not an anchor to drop.
     assert safe_route("/#/article/a b") == "/#/article/a%20b"
     assert safe_route("/#!/tag/x") == "/#!/tag/x"
-    assert safe_route("/#/") == "/#/" != safe_route("/#/profile/alice")
+    # ... but for the root route, which is the document's own page
+    assert safe_route("/#/") == "/" != safe_route("/#/profile/alice")
+    assert safe_route("/admin#!/") == "/admin" and safe_route("/admin#/?offset=20") == "/admin#/?offset=20"
     assert safe_route("/" + "a" * 400) is None and safe_route("javascript:alert(1)") is None
 
 

@@ -259,6 +259,18 @@ def test_a_count_wrong_on_page_one_of_an_author_and_page_two_of_another_is_oneop
             True,
         ),
         ("<div><h1>app.errors.QuotaException: over quota</h1><p>Sorry.</p></div>", True),
+        # the layout's closed error dialog, ready for its scripts, above nothing but a smaller heading
+        *(
+            (f'<div><h4>Add users</h4><textarea name="u"></textarea></div>{closed}', False)
+            for closed in (
+                '<div class="modal" role="dialog" aria-hidden="true"><h2>Error</h2><p>The error</p></div>',
+                '<div class="modal" role="dialog" data-bughunt-hidden=""><h2>Error</h2><p>Boom</p></div>',
+                '<div style="color: red; display:none"><h2>Error</h2><p>The error</p></div>',
+                "<dialog><h2>Error</h2><p>The error</p></dialog>",
+                "<div hidden><h2>Error</h2><p>The error</p></div>",
+            )
+        ),
+        ("<dialog open><h2>Error</h2><p>An error occurred.</p></dialog>", True),  # the dialog is shown
         # an article about an exception is long, and says more than a box of two lines
         (
             "<article><h1>TypeError: what it means</h1><p>"
