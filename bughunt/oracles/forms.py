@@ -48,7 +48,14 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.form_compare import dropped_by_position, dropped_title, replaced_values
-from bughunt.oracles.form_fields import carries_identifier, read_fields, shared_values, word_set, writes
+from bughunt.oracles.form_fields import (
+    carries_identifier,
+    read_fields,
+    shared_values,
+    shown_words,
+    word_set,
+    writes,
+)
 from bughunt.oracles.form_links import dropped_address
 from bughunt.oracles.form_scope import resources
 from bughunt.oracles.form_urls import CREATE_WORDS, path_segments
@@ -93,7 +100,7 @@ def check_form_drops_value(
             continue  # the user bar named the account's stored name: no other page is needed
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
         for resource, scope, own_page in resources(form, page, fields, fetch, config):
-            shown_in_form = word_set(form.text())
+            shown_in_form = shown_words(form)
             if own_page:
                 # The record's item on the form's own page: only values beside labels naming their
                 # fields are compared (its comments, a sidebar, the form's neighbours are no values).
