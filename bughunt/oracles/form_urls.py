@@ -68,6 +68,17 @@ def page_link(href: str) -> bool:
     return not any(_action_word(s) in CREATE_WORDS for s in last)
 
 
+def creates(url: str) -> bool:
+    """Whether a URL names a page that makes a record: a create word as its last segment
+    (`/items/new`), or followed by names alone (`/tools/new/tool`, a grid's "new" of its `tool` table),
+    no record's identifier after it."""
+    segments = path_segments(url)
+    for at, segment in enumerate(segments):
+        if _action_word(segment) in CREATE_WORDS and all(segment_shape(s) == s for s in segments[at + 1 :]):
+            return True
+    return False
+
+
 def edit_like(url: str) -> bool:
     return any(edit_segment(s) for s in path_segments(url))
 

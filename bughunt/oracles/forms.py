@@ -58,7 +58,7 @@ from bughunt.oracles.form_fields import (
 )
 from bughunt.oracles.form_links import dropped_address
 from bughunt.oracles.form_scope import resources
-from bughunt.oracles.form_urls import CREATE_WORDS, path_segments
+from bughunt.oracles.form_urls import creates
 from bughunt.oracles.form_values import main_heading, shown_value, stored
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
@@ -75,7 +75,7 @@ def check_form_drops_value(
     the values the resource shows are evidence."""
     if fetch is None or not page.is_html or page.status >= 400:
         return []
-    if any(seg.lower().strip("_-.~!+@$") in CREATE_WORDS for seg in path_segments(page.url)[-1:]):
+    if creates(page.url):
         return []
     findings = []
     doc = page.document

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bughunt.oracles.base import DEFAULT_CONFIG, OracleConfig
+from bughunt.oracles.form_urls import creates
 from bughunt.oracles.forms import check_form_drops_value
 from bughunt.page import FetchedPage
 from tests.support.pages import Site
@@ -214,3 +215,10 @@ def test_values_the_rows_cells_show_under_a_checkbox_headed_table_and_the_form_l
 def test_the_row_form_holding_every_value_is_silent_whatever_its_function_menus():
     filled = row_edit("ben@example.test", "Oslo")
     assert check_form_drops_value(filled, ADMIN.fetcher(SELECT), ROWS_LINK) == []
+
+
+def test_a_grids_new_record_page_named_before_its_table_makes_a_record():
+    # web2py's grid: `/tools/new/tool` makes a `tool`; `/tools/edit/tool/1` edits one (clean build
+    # of corpus ho8_web2py: its new-tool form was compared with the list and reported)
+    assert creates("http://seeds.test/tools/new/tool") and creates("http://seeds.test/items/new")
+    assert not creates("http://seeds.test/tools/edit/tool/1") and not creates("http://seeds.test/new/7/edit")
