@@ -17,7 +17,7 @@ from bughunt.oracles.base import (
 from bughunt.oracles.form_fields import filled_text, word_set
 from bughunt.oracles.form_pages import sibling_instance
 from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
-from bughunt.oracles.form_values import banner, in_furniture, shown_value, stored
+from bughunt.oracles.form_values import banner, headed_row, in_furniture, shown_value, stored
 from bughunt.page import FetchedPage, base_url
 
 
@@ -56,7 +56,11 @@ def dropped_by_position(
 ) -> list[tuple[str, str]]:
     """Empty visible text fields whose stored value the resource shows unlabelled, located by the
     filled fields around them (`form_positions`); text another instance of the resource's template
-    shows too is the template's, not a value."""
+    shows too is the template's, not a value. A row of a table with column headings is read by them,
+    never by position: a list's columns keep the list's order (ID, Activity, Title), not the form's
+    (a layout table's one row, a profile beside its picture, has no headings)."""
+    if headed_row(scope):
+        return []
     pairs = [(name, value) for _n, name, value, _k, _vis in fields]
     shown = blocks(scope, base_url(resource), resource.url)
     furniture: set[str] | None = None

@@ -161,6 +161,15 @@ def _column_value(row: Node, keys: set[str]) -> str | None:
     return None
 
 
+def headed_row(row: Node) -> bool:
+    """A table row under a row of column headings (a list's record), not the headings themselves."""
+    if row.tag != "tr":
+        return False
+    table = next((a for a in row.ancestors() if a.tag == "table"), None)
+    header = next((r for r in table.iter() if r.tag == "tr" and _heading_row(r)), None) if table else None
+    return header is not None and header is not row
+
+
 def _heading_row(row: Node) -> bool:
     """A table's row of column headings: `th` cells, save cells with no text (a select-all checkbox
     over a column of row checkboxes, an empty corner over the rows' buttons)."""

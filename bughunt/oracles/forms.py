@@ -24,7 +24,12 @@ Which part of those pages — and of the form's own page, when the form posts to
 click opened the form on in place — shows the record is one search (`form_witness`): the item (a list's
 row or card, a definition list, a table, a section) showing the most of the form's filled values.
 An account's own profile form whose name field is empty while the page's user bar shows the name beside
-the login the form holds drops it (`account_name`). At most `OracleConfig.max_forms` edit forms are compared per page.
+the login the form holds drops it (`account_name`). A named page that shows none of the form's typed
+values is not the record's (a grid's `/items/1` answering the list's empty frame); a form with nothing
+to type in is a record's read-only view, read like any labelled values; a select's options not chosen
+and a text area's text are no values the form shows beside its fields; a title field's value may be the
+heading right over the record's body (a forum post's subject). At most `OracleConfig.max_forms` edit
+forms are compared per page.
 
 This module is the oracle's entry; its parts, each named for what it does: `form_fields` (a form's
 fields and their keys), `form_urls` (what an edit or record URL names), `form_pages` (the pages that may

@@ -222,3 +222,40 @@ def test_a_grids_new_record_page_named_before_its_table_makes_a_record():
     # of corpus ho8_web2py: its new-tool form was compared with the list and reported)
     assert creates("http://seeds.test/tools/new/tool") and creates("http://seeds.test/items/new")
     assert not creates("http://seeds.test/tools/edit/tool/1") and not creates("http://seeds.test/new/7/edit")
+
+
+# -- a tracker's issue form posting to itself; its row in the index, columns in the index's order -----
+
+TRACKER = Site("http://bugs.test", "<html><head><title>Tracker</title></head><body>", "</body></html>")
+INDEX = TRACKER.page(
+    "<table><tr><th>ID</th><th>Activity</th><th>Title</th><th>Status</th><th>Creator</th><th>Assigned To</th></tr>"
+    + "".join(
+        f'<tr><td>{n}</td><td>just now</td><td><a href="/issue{n}">{title}</a> ({n})</td><td>unread</td>'
+        "<td>admin</td><td>alice</td></tr>"
+        for n, title in ((121, "Typo in the German translation"), (122, "Crash on empty search"))
+    )
+    + "</table>",
+    "/issue",
+)
+ISSUE = TRACKER.page(
+    '<h1>Typo in the German translation</h1><form method="post" action="issue121">'
+    '<table><tr><th>Title</th><td><input name="title" value="Typo in the German translation"></td></tr>'
+    '<tr><th>Priority</th><td><select name="priority"><option value="1" selected>critical</option></select></td></tr>'
+    '<tr><th>Status</th><td><select name="status"><option value="1" selected>unread</option></select></td></tr>'
+    '<tr><th>Superseder</th><td><input name="superseder" value="">'
+    '<a href="issue?@template=help&amp;property=superseder">(list)</a></td></tr>'
+    '<tr><th>Nosy</th><td><input name="nosy" value="alice,hana"></td></tr>'
+    '<tr><th>Change note</th><td><textarea name="@note"></textarea></td></tr></table>'
+    '<input type="submit" value="Submit changes"></form>',
+    "/issue121",
+)
+POPUP = TRACKER.page(
+    "<h2>Issues</h2><p>Pick the issues this one supersedes.</p>", "/issue?@template=help&property=superseder"
+)
+
+
+def test_an_indexs_columns_are_not_read_by_the_forms_order():
+    # the popup the form links shows none of the record: the index's row is the record's; its
+    # "Activity" cell is no stored superseder
+    config = replace(DEFAULT_CONFIG, linked_from=lambda _r: ["/issue"])
+    assert check_form_drops_value(ISSUE, TRACKER.fetcher(INDEX, POPUP), config) == []
