@@ -222,6 +222,10 @@ def test_a_grids_new_record_page_named_before_its_table_makes_a_record():
     # of corpus ho8_web2py: its new-tool form was compared with the list and reported)
     assert creates("http://seeds.test/tools/new/tool") and creates("http://seeds.test/items/new")
     assert not creates("http://seeds.test/tools/edit/tool/1") and not creates("http://seeds.test/new/7/edit")
+    # a CMS's `/admin/new-content` (clean build of corpus ho7_bludit) and `/users/add_user` make records;
+    # a page named "new-york-trip" is edited at `/trips/new-york-trip/edit`
+    assert creates("http://seeds.test/admin/new-content") and creates("http://seeds.test/users/add_user")
+    assert not creates("http://seeds.test/trips/new-york-trip/edit")
 
 
 # -- a tracker's issue form posting to itself; its row in the index, columns in the index's order -----
