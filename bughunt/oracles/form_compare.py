@@ -17,7 +17,7 @@ from bughunt.oracles.base import (
 from bughunt.oracles.form_fields import filled_text, word_set
 from bughunt.oracles.form_pages import sibling_instance
 from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
-from bughunt.oracles.form_values import in_furniture, shown_value, stored
+from bughunt.oracles.form_values import banner, headed_row, in_furniture, shown_value, stored
 from bughunt.page import FetchedPage, base_url
 
 
@@ -56,7 +56,11 @@ def dropped_by_position(
 ) -> list[tuple[str, str]]:
     """Empty visible text fields whose stored value the resource shows unlabelled, located by the
     filled fields around them (`form_positions`); text another instance of the resource's template
-    shows too is the template's, not a value."""
+    shows too is the template's, not a value. A row of a table with column headings is read by them,
+    never by position: a list's columns keep the list's order (ID, Activity, Title), not the form's
+    (a layout table's one row, a profile beside its picture, has no headings)."""
+    if headed_row(scope):
+        return []
     pairs = [(name, value) for _n, name, value, _k, _vis in fields]
     shown = blocks(scope, base_url(resource), resource.url)
     furniture: set[str] | None = None
@@ -87,14 +91,21 @@ _TITLE_KEY = re.compile(r"(?<!sub)title$|^(?:subject|heading|headline)$")
 """A field's key (`key`: `pageTitle`, `post_title`, "Enter the page title") that names a record's title."""
 
 
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_WORDS = re.compile(r"[^\W\d_]{3,}")
+"""A word of letters: a post's numbered, dated heading ("#1 2026-03-09 09:33") names no title."""
+
+
 def dropped_title(
     page: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]], scope: Node, found: set[str]
 ) -> list[tuple[str, str]]:
     """An empty visible title field whose value the resource shows as its main heading, unnamed (a
-    wiki page's `<h1>` over its text): the resource's first `h1` outside furniture, when the edit page
-    itself names it too — in its `<title>` or its own headings ("Edit page Hiring") — so the edit page
-    knew the title its field leaves out. An optional title left empty beside a heading the edit page
-    does not name ("Bookmark details") stays silent."""
+    wiki page's `<h1>` over its text): the resource's first `h1` outside furniture — in a record's
+    item of a page (a forum's post among the topic's posts), the item's first heading that has words —
+    when the edit page itself names it too — in its `<title>`, its own headings ("Edit page Hiring") or
+    a link outside its forms (the breadcrumb "Index » General » Fixing a table" back to the record) —
+    so the edit page knew the title its field leaves out. An optional title left empty beside a
+    heading the edit page does not name ("Bookmark details") stays silent."""
     empty = [
         name
         for node, name, value, keys, visible in fields
@@ -103,11 +114,60 @@ def dropped_title(
     ]  # fmt: skip
     if not empty:
         return []
-    heading = next((h for h in scope.find_all("h1") if h.text() and not in_furniture(h)), None)
+    over_body = _heading_over_body(scope, fields)
+    item = over_body is not None or scope.tag != "#document"
+    levels = _HEADINGS if item else ("h1",)
+    heading = over_body or next(
+        (
+            h
+            for h in scope.find_all(*levels)
+            if _WORDS.search(h.text()) and not in_furniture(h, scope) and not banner(h)
+        ),
+        None,
+    )
     if heading is None or not stored(text := heading.text().strip()):
         return []
     named = word_set(page.title or "")
-    for h in page.document.find_all("h1", "h2", "h3"):
+    for h in page.document.find_all("h1", "h2", "h3", *(("a",) if item else ())):
         if not any(a.tag == "form" for a in h.ancestors()):
             named |= word_set(h.text())
     return [(empty[0], text)] if word_set(text) and word_set(text) <= named else []
+
+
+BODY_PREFIX = 60
+"""Characters of a body's text that find where the page shows it (a long text is shown whole)."""
+
+
+def _heading_over_body(scope: Node, fields: list[tuple[Node, str, str, set[str], bool]]) -> Node | None:
+    """The heading right over the element showing the record's body (a filled text area's value), in
+    the nearest element around it that holds one: a forum post's or an article's title drawn over its
+    text with no label naming it, the page's banner heading far above."""
+    bodies = [
+        normalised(v)[:BODY_PREFIX] for n, _m, v, _k, vis in fields if n.tag == "textarea" and vis and v
+    ]
+    bodies = [b for b in bodies if len(b.split()) >= 3]
+    if not bodies:
+        return None
+    order = {id(n): at for at, n in enumerate(scope.iter())}
+    for body in bodies:
+        shown = next(
+            (n for n in scope.iter() if normalised(n.text()).startswith(body) and not in_furniture(n, scope)),
+            None,
+        )
+        if shown is None:
+            continue
+        while (
+            inner := next((c for c in shown.elements if normalised(c.text()).startswith(body)), None)
+        ) is not None:
+            shown = inner
+        for around in shown.ancestors():
+            over = [
+                h
+                for h in around.find_all(*_HEADINGS)
+                if order.get(id(h), len(order)) < order[id(shown)] and _WORDS.search(h.text())
+            ]
+            if over:
+                return over[-1]
+            if around is scope:
+                break
+    return None

@@ -54,20 +54,75 @@ def read_fields(form: Node, doc: Node) -> list[tuple[Node, str, str, set[str], b
         if not name:
             continue
         if not label and node.parent is not None and node.parent.tag == "label":
-            label = node.parent.text()
+            label = _own_text(node.parent, node)
         keys = {
             key(k)
-            for k in (name, node.get("id"), label, node.get("aria-label"), node.get("placeholder"))
+            for k in (
+                name,
+                _member(name),
+                node.get("id"),
+                _name_of(label),
+                node.get("aria-label"),
+                node.get("placeholder"),
+            )
             if k and key(k)
         }
         out.append((node, name, value.strip(), keys, visible))
     # A key several fields share names none of them: a split date and time widget labels each of its
     # parts "Date:" and "Time:" (`date_added_0`, `date_accessed_0`), and a page's `field-date_added`
     # cell would read as the value of every date the form has.
-    shared = Counter(k for *_, keys, _v in out for k in keys)
+    # A bracketed name's member (`fields[email]`) names its field when no other field holds that
+    # member, or when the others are menus beside a text field (`function[email]`, a choice of what
+    # to do to the e-mail): the text field holds the value, not the menu.
+    shared = Counter(k for _n, name, _v, keys, _vis in out for k in keys if k != key(_member(name)))
+    members = Counter(key(_member(name)) for _n, name, *_rest in out if _member(name))
+    texts = Counter(
+        key(_member(name)) for node, name, *_rest in out if _member(name) and node.tag != "select"
+    )
+
+    def kept(node: Node, name: str, k: str) -> bool:
+        if _member(name) and k == key(_member(name)):
+            lone = members[k] == 1 or (node.tag != "select" and texts[k] == 1)
+            return lone and not shared[k]
+        return shared[k] == 1
+
     return [
-        (node, name, value, {k for k in keys if shared[k] == 1}, vis) for node, name, value, keys, vis in out
+        (node, name, value, {k for k in keys if kept(node, name, k)}, vis)
+        for node, name, value, keys, vis in out
     ]
+
+
+_MARKS = re.compile(r"\([^)]*\)|\[[^]]*\]|[*:]")
+"""What a label says beside the field's name: "(Required)", "[optional]", an asterisk, a colon."""
+
+
+_BRACKETS = re.compile(r"\[([^][]+)\]$")
+
+
+def _member(name: str) -> str:
+    """The field a bracketed name names: `fields[email]`, `user[email]` (PHP's and Rails' arrays of a
+    record's fields) name `email`."""
+    found = _BRACKETS.search(name)
+    return found.group(1) if found else ""
+
+
+def _name_of(label: str) -> str:
+    """A label as the name of its field: "Subject (Required)" and "Subject *" name `subject`."""
+    return _MARKS.sub(" ", label) if label else label
+
+
+def _own_text(label: Node, control: Node) -> str:
+    """The text of a label wrapping its control, the control's own text left out (a text area's
+    content is its value, not its name)."""
+    parts: list[str] = []
+    stack: list[Node | str] = [label]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            parts.append(node)
+        elif node is not control:
+            stack.extend(reversed(node.children))
+    return " ".join(" ".join(parts).split())
 
 
 def carries_identifier(fields: list[tuple[Node, str, str, set[str], bool]], url: str) -> bool:
@@ -115,6 +170,23 @@ def shared_values(fields: list[tuple[Node, str, str, set[str], bool]]) -> bool:
 
 def word_set(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
+
+
+def shown_words(form: Node) -> set[str]:
+    """The words a form shows beside its fields (a tags widget's chips): its text outside the options
+    not chosen and outside its text areas. A select's other options are choices offered, not values
+    held: the stored category a record's row shows ("Power tools") is among them when the form drops
+    it (no option chosen) as much as when it does not; a text area's text is its own field's value
+    (notes that mention "power tools"), not another field's shown."""
+    words: set[str] = set()
+    stack: list[Node | str] = [form]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            words |= word_set(node)
+        elif node.tag != "textarea" and not (node.tag == "option" and "selected" not in node.attrs):
+            stack.extend(node.children)
+    return words
 
 
 def writes(form: Node) -> bool:

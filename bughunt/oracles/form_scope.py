@@ -9,7 +9,9 @@ to it (`form_witness`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from urllib.parse import unquote
 
 from bughunt.dom import Node
 from bughunt.oracles.base import (
@@ -54,19 +56,32 @@ def record_scope(resource: FetchedPage, form_url: str) -> Node:
     """The part of a page linking to a form that shows the form's record: the list item holding the
     link (a feed of posts, each with its own "Edit"), else the whole page (a profile). A link in the
     page's menu says nothing about where the record is."""
+    return next(iter(record_scopes(resource, form_url)), resource.document)
+
+
+def record_scopes(resource: FetchedPage, form_url: str) -> list[Node]:
+    """The list items holding the page's link to the form, innermost first (`record_scope`), or the
+    item naming the record's identifier; empty when none does. An item holding the link and nothing
+    else is an entry of a menu of the record's actions (Report, Delete, Edit, Quote under a forum
+    post), not the record."""
     base = base_url(resource)
     doc = resource.document
     items = {id(i): i for _, _, run in item_runs(doc) for i in run}
     items.update({id(i): i for _, run in find_lists(doc) for i in run})
+    # the link as the browser sent it: `where[id]=1` in the list's link is `where%5Bid%5D=1` in the
+    # form's address
+    wanted = unquote(form_url)
     for node, href in targets(doc):
-        if resolve(base, href) != form_url or any(
+        if unquote(resolve(base, href) or "") != wanted or any(
             a.tag == "nav" or a.get("role") in ("navigation", "menu", "menubar") for a in node.ancestors()
         ):
             continue
-        item = next((a for a in node.ancestors() if id(a) in items), None)
-        if item is not None:
-            return item
-    return _naming_item(doc, items, form_url) or doc
+        own = " ".join(node.text().split())
+        held = [a for a in node.ancestors() if id(a) in items and " ".join(a.text().split()) != own]
+        if held:
+            return held
+    named = _naming_item(doc, items, form_url)
+    return [named] if named is not None else []
 
 
 def names_record(doc: Node, form_url: str) -> bool:
@@ -111,10 +126,17 @@ def resources(
     answered = False
     chosen = chosen_labels(form, page.document)
     ident = url_identifier(page.url)
+    typed = [word_set(v) for n, _m, v, _k, vis in fields if vis and n.tag != "select" and _WORDS.search(v)]
     for url in resource_urls(form, page, config):
-        if (resource := fetched(fetch, url)) is not None:
-            answered = True
-            yield resource, _record_part(resource, page.url, fields, chosen, ident), False
+        if (resource := fetched(fetch, url)) is None:
+            continue
+        if typed and not any(words <= word_set(resource.document.text()) for words in typed):
+            # A record's page shows some of its values (a name, a title): a page showing none is not
+            # it — the edit URL without its edit segment answered by the list's empty frame (a grid
+            # with no action), a page another record's identifier happened to carry.
+            continue
+        answered = True
+        yield resource, _record_part(resource, page.url, fields, chosen, ident), False
     if answered:
         return
     if (inline := _inline_record(form, page, fields)) is not None:
@@ -157,9 +179,13 @@ def _witnessed(
     the form (a feed's post with its own "Edit") when it shows a value, else the item showing most
     (`form_witness.witness`); a whole page of a list that does not name the record the form's URL
     names is another page of that list."""
-    if resource is not page and (scope := record_scope(resource, page.url)) is not resource.document:
-        n = shows_record(resource, scope, fields, chosen)
-        return (n, scope) if n >= least else None
+    if resource is not page and (scopes := record_scopes(resource, page.url)):
+        # the innermost item around the link that shows the record (a forum post's footer of actions
+        # post's footer of actions is an item of the post, and shows none of it); none showing it (a
+        # topic's one post is no list), the page is searched as any other
+        shown = ((shows_record(resource, scope, fields, chosen), scope) for scope in scopes)
+        if (found := next(((n, scope) for n, scope in shown if n >= least), None)) is not None:
+            return found
     if not names_record(resource.document, page.url):
         return None  # the list's other page, not the one holding this record (a pager's state)
     return witness(resource.document, fields, chosen, least)
@@ -194,6 +220,8 @@ def _record_part(
     return scope if shows_record(resource, scope, fields, chosen) else resource.document
 
 
+_WORDS = re.compile(r"[^\W\d_]{3,}")
+"""A word of letters: a value a record's page shows in its text (a number may be any count's)."""
 MIN_OWN_SHOWN = 2
 """Filled values of a form its own page must show outside it, in one item, for the form to edit the
 record the page shows (a comment form's prefilled name is one value at most)."""

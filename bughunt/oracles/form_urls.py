@@ -68,6 +68,27 @@ def page_link(href: str) -> bool:
     return not any(_action_word(s) in CREATE_WORDS for s in last)
 
 
+def creates(url: str) -> bool:
+    """Whether a URL names a page that makes a record: a create word as a segment (`/items/new`) or
+    leading a two-word one (`/admin/new-content`, `/users/add_user`), followed by names alone (`/tools/new/tool`,
+    a grid's "new" of its `tool` table) — no record's identifier, no edit word after it (`/new-york/edit`
+    edits the page named so)."""
+    segments = path_segments(url)
+    for at, segment in enumerate(segments):
+        word = _action_word(segment)
+        after = segments[at + 1 :]
+        parts = _LEAD_WORD.split(word)
+        # a compound of two words only: a record's slug runs longer ("new-features-in-2026")
+        if (word in CREATE_WORDS or (len(parts) == 2 and parts[0] in CREATE_WORDS)) and all(
+            segment_shape(s) == s and not edit_segment(s) for s in after
+        ):
+            return True
+    return False
+
+
+_LEAD_WORD = re.compile(r"[-_]")
+
+
 def edit_like(url: str) -> bool:
     return any(edit_segment(s) for s in path_segments(url))
 

@@ -8,6 +8,7 @@ a list's row the cell under the column heading naming it. Menus, headers, footer
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from bughunt.dom import Node
 from bughunt.oracles.form_fields import key
@@ -21,13 +22,40 @@ FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "he
 
 def in_furniture(node: Node, scope: Node | None = None) -> bool:
     """Inside a menu, header, footer or form — below `scope`: a record's item of a list held in a form
-    for bulk actions (a checkbox a row) is inside that form, and its values are the record's."""
+    for bulk actions (a checkbox a row) is inside that form, and its values are the record's. A form
+    with nothing to type or choose in is a record's read-only view (a grid's "details" page drawn with
+    its form's labels), not furniture."""
     for a in node.ancestors():
         if a is scope:
             return False
-        if a.tag in FURNITURE:
+        if a.tag in FURNITURE and not read_only(a):
             return True
     return False
+
+
+_EDITABLE = frozenset({"select", "textarea"})
+_NOT_TYPED = frozenset({"hidden", "submit", "button", "reset", "image"})
+_READ_ONLY: dict[int, tuple[Node, bool]] = {}
+"""`read_only` of the forms met (by identity, the node kept so an id is not reused): a form's
+every element asks about it."""
+
+
+def read_only(form: Node) -> bool:
+    """A form with no field to type in or choose from: its labelled values are a record's, shown."""
+    if form.tag != "form":
+        return False
+    kept = _READ_ONLY.get(id(form))
+    if kept is not None and kept[0] is form:
+        return kept[1]
+    answer = not any(
+        n.tag in _EDITABLE
+        or (n.tag == "input" and n.get("type").lower() not in _NOT_TYPED and "hidden" not in n.attrs)
+        for n in form.iter()
+    )
+    if len(_READ_ONLY) > 4096:
+        _READ_ONLY.clear()
+    _READ_ONLY[id(form)] = (form, answer)
+    return answer
 
 
 _CONTROLS = frozenset({"form", "input", "select", "textarea"})
@@ -53,7 +81,7 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
     for node in doc.iter():
         # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
         # tabs over a wiki page), not furniture shared with other pages.
-        if node.tag != "h1" and (node.tag in FURNITURE or in_furniture(node, doc)):
+        if node.tag != "h1" and ((node.tag in FURNITURE and not read_only(node)) or in_furniture(node, doc)):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name") if node.get(a)]
         # an id is read like the class list: `article-title` names the title
@@ -91,8 +119,25 @@ def main_heading(doc: Node) -> str:
     """The text of a record page's one `h1` outside its forms, or "". A form leads with its record's
     title and the record's page shows that title as its main heading, named or not (a bare `<h1>`):
     the heading is the value of a title-like field that leads its form, when nothing names it."""
-    headings = [h for h in doc.find_all("h1") if not any(a.tag == "form" for a in h.ancestors())]
+    headings = [
+        h for h in doc.find_all("h1") if not any(a.tag == "form" for a in h.ancestors()) and not banner(h)
+    ]
     return headings[0].text() if len(headings) == 1 else ""
+
+
+def banner(heading: Node) -> bool:
+    """A heading that is a link to the site's home (`<h1><a href="index.php">Corpus Forum</a></h1>`):
+    the site's name on every page, not a record's title."""
+    links = [a for a in heading.find_all("a") if a.text().strip() == heading.text().strip()]
+    if not links:
+        return False
+    parts = urlsplit(links[0].get("href"))
+    return not parts.query and parts.path.rstrip("/").rpartition("/")[2] in (
+        "",
+        ".",
+        "index.php",
+        "index.html",
+    )
 
 
 def _column_value(row: Node, keys: set[str]) -> str | None:
@@ -103,10 +148,7 @@ def _column_value(row: Node, keys: set[str]) -> str | None:
     table = next((a for a in row.ancestors() if a.tag == "table"), None)
     if table is None:
         return None
-    header = next(
-        (r for r in table.iter() if r.tag == "tr" and r.elements and all(c.tag == "th" for c in r.elements)),
-        None,
-    )
+    header = next((r for r in table.iter() if r.tag == "tr" and _heading_row(r)), None)
     if header is None or header is row:
         return None
     cells = [c for c in row.elements if c.tag in ("td", "th")]
@@ -117,6 +159,26 @@ def _column_value(row: Node, keys: set[str]) -> str | None:
         if key(heading.text()) in keys:
             return _text_outside_links(cell) or cell.text()
     return None
+
+
+def headed_row(row: Node) -> bool:
+    """A table row under a row of column headings (a list's record), not the headings themselves."""
+    if row.tag != "tr":
+        return False
+    table = next((a for a in row.ancestors() if a.tag == "table"), None)
+    header = next((r for r in table.iter() if r.tag == "tr" and _heading_row(r)), None) if table else None
+    return header is not None and header is not row
+
+
+def _heading_row(row: Node) -> bool:
+    """A table's row of column headings: `th` cells, save cells with no text (a select-all checkbox
+    over a column of row checkboxes, an empty corner over the rows' buttons)."""
+    cells = row.elements
+    return (
+        bool(cells)
+        and any(c.tag == "th" for c in cells)
+        and all(c.tag == "th" or not c.text() for c in cells)
+    )
 
 
 def _key_cell(node: Node) -> bool:

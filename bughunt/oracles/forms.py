@@ -24,7 +24,12 @@ Which part of those pages — and of the form's own page, when the form posts to
 click opened the form on in place — shows the record is one search (`form_witness`): the item (a list's
 row or card, a definition list, a table, a section) showing the most of the form's filled values.
 An account's own profile form whose name field is empty while the page's user bar shows the name beside
-the login the form holds drops it (`account_name`). At most `OracleConfig.max_forms` edit forms are compared per page.
+the login the form holds drops it (`account_name`). A named page that shows none of the form's typed
+values is not the record's (a grid's `/items/1` answering the list's empty frame); a form with nothing
+to type in is a record's read-only view, read like any labelled values; a select's options not chosen
+and a text area's text are no values the form shows beside its fields; a title field's value may be the
+heading right over the record's body (a forum post's subject). At most `OracleConfig.max_forms` edit
+forms are compared per page.
 
 This module is the oracle's entry; its parts, each named for what it does: `form_fields` (a form's
 fields and their keys), `form_urls` (what an edit or record URL names), `form_pages` (the pages that may
@@ -48,10 +53,17 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.form_compare import dropped_by_position, dropped_title, replaced_values
-from bughunt.oracles.form_fields import carries_identifier, read_fields, shared_values, word_set, writes
+from bughunt.oracles.form_fields import (
+    carries_identifier,
+    read_fields,
+    shared_values,
+    shown_words,
+    word_set,
+    writes,
+)
 from bughunt.oracles.form_links import dropped_address
 from bughunt.oracles.form_scope import resources
-from bughunt.oracles.form_urls import CREATE_WORDS, path_segments
+from bughunt.oracles.form_urls import creates
 from bughunt.oracles.form_values import main_heading, shown_value, stored
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
@@ -68,7 +80,7 @@ def check_form_drops_value(
     the values the resource shows are evidence."""
     if fetch is None or not page.is_html or page.status >= 400:
         return []
-    if any(seg.lower().strip("_-.~!+@$") in CREATE_WORDS for seg in path_segments(page.url)[-1:]):
+    if creates(page.url):
         return []
     findings = []
     doc = page.document
@@ -93,7 +105,7 @@ def check_form_drops_value(
             continue  # the user bar named the account's stored name: no other page is needed
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
         for resource, scope, own_page in resources(form, page, fields, fetch, config):
-            shown_in_form = word_set(form.text())
+            shown_in_form = shown_words(form)
             if own_page:
                 # The record's item on the form's own page: only values beside labels naming their
                 # fields are compared (its comments, a sidebar, the form's neighbours are no values).

@@ -264,7 +264,9 @@ def test_a_filled_csrf_token_alone_does_not_make_an_edit_form():
 
 
 def test_new_item_forms_with_defaults_and_search_forms_edit_nothing():
-    home = page('<ul class="tag-list"><li>winter</li></ul>', "/")
+    # the record's page shows the record (its title) beside its tags: a page showing none of a
+    # form's values is no record's page (`form_scope.resources`)
+    home = page('<h2>Boot</h2><ul class="tag-list"><li>winter</li></ul>', "/")
     new_item = page(
         '<form method="post"><select name="kind"><option value="shoe">Shoe</option></select>'
         '<input name="title"><input type="hidden" name="tags" value=""></form><a href="/">Cancel</a>',
@@ -320,7 +322,7 @@ def test_messages_and_fingerprint_text_hold_no_page_text(bad):
 
 
 def test_a_dropped_field_name_is_evidence_only():
-    view = page(f"<dl><dt>{PHRASE}</dt><dd>kept</dd></dl>", "/items/boot-k2")
+    view = page(f"<h1>Boot</h1><dl><dt>{PHRASE}</dt><dd>kept</dd></dl>", "/items/boot-k2")
     form = page(
         f'<form method="post"><input name="title" value="Boot"><input name="{PHRASE}"></form>'
         '<a href="/items/boot-k2">Cancel</a>',
