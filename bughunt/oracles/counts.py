@@ -30,7 +30,7 @@ from bughunt.oracles.count_labels import parse_count
 from bughunt.oracles.count_labels import parse_range as parse_range
 from bughunt.oracles.count_links import linked_mismatch
 from bughunt.oracles.count_pages import MAX_PAGES as MAX_PAGES
-from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed
+from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed, ends_list
 from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
 from bughunt.oracles.count_ranges import _range_total, range_mismatches
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
@@ -66,7 +66,7 @@ def check_count_mismatch(
     if not page.is_html or page.status >= 400:
         return []
     mismatches: list[tuple[Node, int, int]] = []
-    walked: list[FetchedPage] | None = None
+    walked: dict[str, list[FetchedPage]] = {}
     for label, noun, shown, items in _labelled(page):
         if items is None or shown == len(items) or shown == _with_nested(items):
             continue
@@ -81,11 +81,11 @@ def check_count_mismatch(
         # whether the list is paged matters only for a count it disagrees with: asked then
         if shown > listed and has_pagination(page):
             # Part of the list: compared only once every page of it is walked.
-            if walked is None:
-                walked = _all_pages(page, fetch) or []
-            if not walked:
+            if noun not in walked:
+                walked[noun] = _all_pages(page, fetch, ends_list(noun)) or []
+            if not walked[noun]:
                 continue
-            counted = [_listed(other, noun) for other in walked]
+            counted = [_listed(other, noun) for other in walked[noun]]
             if any(c is None for c in counted):
                 continue
             listed += sum(c[0] for c in counted if c is not None)
