@@ -37,6 +37,7 @@ from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested
 from bughunt.oracles.counted_list import labelled_list as labelled_list
 from bughunt.oracles.lists import find_lists, has_pagination, holds_link, is_pager, item_facts
+from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, base_url
 
 
@@ -79,7 +80,9 @@ def check_count_mismatch(
                 mismatches.append((label, shown, total))
             continue
         # whether the list is paged matters only for a count it disagrees with: asked then
-        if shown > listed and has_pagination(page):
+        # a page that names a later page of its list (`?page=1` of a script-less pager drawn as
+        # arrows only) shows the rows left, never all: it too is compared only walked whole
+        if shown > listed and (has_pagination(page) or names_later_page(page.url)):
             # Part of the list: compared only once every page of it is walked.
             if noun not in walked:
                 walked[noun] = _all_pages(page, fetch, ends_list(noun)) or []
