@@ -87,7 +87,7 @@ def _parse(text: str) -> tuple[str, int] | None:
 # "Showing 11 to 20 of 64 items", "1–10 of 57 entries", "Displaying results 1 - 25 of 300": the
 # range a page of a list shows, said above or below it.
 _RANGE = re.compile(
-    r"^(?:[^\W\d]+\s+){0,2}(?P<a>\d{1,6})\s*(?:to|through|-|–|—)\s*(?P<b>\d{1,6})\s+of\s+(?P<n>\d{1,6})"
+    r"^(?:[^\W\d]+\s+){0,2}(?P<a>\d{1,6})\s*(?:to|through|thru|-|–|—)\s*(?P<b>\d{1,6})\s+of\s+(?P<n>\d{1,6})"
     r"(?:\s+[^\W\d]+){0,2}\.?$",
     re.I,
 )

@@ -6,10 +6,12 @@ identities (an item a faulty pager repeats on two pages is one item). Moved whol
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, fetch_or_none
 from bughunt.oracles.count_labels import _labels
-from bughunt.oracles.counted_list import _counted_list, _with_nested, _without_placeholder
+from bughunt.oracles.counted_list import _counted_list, _with_nested, _without_placeholder, drawn_empty
 from bughunt.oracles.lists import (
     find_lists,
     first_page_number,
@@ -24,9 +26,14 @@ MAX_PAGES = 5
 """Other pages of a paginated list fetched to count it whole; a longer list is not compared."""
 
 
-def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | None:
+def _all_pages(
+    page: FetchedPage, fetch: Fetch | None, ends: Callable[[FetchedPage], bool] | None = None
+) -> list[FetchedPage] | None:
     """The list's other pages, when its pagers lead to at most `MAX_PAGES` of them and all answer;
-    None when the list cannot be walked whole (longer, a page failed, or no fetch)."""
+    None when the list cannot be walked whole (longer, a page failed, or no fetch). A page `ends`
+    says the list ends at (it lists nothing: the pages past it hold nothing either) stops the walk
+    there, however many pages the pager offers: a count that pages a short list on into pages of
+    nothing (a search's "64 records found" over its three rows) is walked whole at its second page."""
     if fetch is None:
         return None
     first = first_page_number(page)
@@ -44,6 +51,8 @@ def _all_pages(page: FetchedPage, fetch: Fetch | None) -> list[FetchedPage] | No
         if other is None or other.status >= 400 or not other.is_html:
             return None
         out.append(other)
+        if ends is not None and ends(other):
+            return out
         queue += other_pages(other)
     return out
 
@@ -81,9 +90,19 @@ def _read_labelled(page: FetchedPage) -> list[tuple[Node, str, int, list[Node] |
         return []  # most pages show no count: their lists need not be found
     containers = {id(c) for c, _ in find_lists(page.document)}
     return [
-        (label, noun, shown, _without_placeholder(_counted_list(label, containers, page)))
+        (label, noun, shown, _drawn(label, _without_placeholder(_counted_list(label, containers, page))))
         for label, noun, shown in labels
     ]
+
+
+def _drawn(label: Node, items: list[Node] | None) -> list[Node] | None:
+    """The items, or none at all where no list follows the label but a line saying it is empty."""
+    return [] if items is None and drawn_empty(label) else items
+
+
+def ends_list(noun: str) -> Callable[[FetchedPage], bool]:
+    """Whether another page of the list labelled `noun` lists none of its items: the list ends there."""
+    return lambda other: (found := _listed(other, noun)) is not None and found[0] == 0
 
 
 def _keys(items: list[Node], page: FetchedPage) -> list[frozenset[str]]:

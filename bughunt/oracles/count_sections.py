@@ -45,7 +45,7 @@ def content_lists(root: Node) -> list[tuple[Node, list[Node]]]:
     kept = [
         (c, items)
         for c, items in runs
-        if not _navigation(c) and not _field_boxes(items) and not all(_controls_only(i) for i in items)
+        if not _navigation(c) and not field_boxes(items) and not all(_controls_only(i) for i in items)
     ]
     inside = {id(n) for _c, items in kept for item in items for n in item.iter() if n is not item}
     return [
@@ -77,9 +77,10 @@ def _navigation(container: Node) -> bool:
     return any(n.tag == "nav" or n.get("role") == "navigation" for n in (container, *container.ancestors()))
 
 
-def _field_boxes(items: list[Node]) -> bool:
-    """Each item a form field with its label: a form's layout, not a list of records."""
-    return all(any(n.tag in _FIELDS for n in item.iter()) for item in items)
+def field_boxes(items: list[Node]) -> bool:
+    """Each item a form field with its label: a form's layout, not a list of records (a list of no
+    items is no layout: a table drawn without rows)."""
+    return bool(items) and all(any(n.tag in _FIELDS for n in item.iter()) for item in items)
 
 
 def section_list(

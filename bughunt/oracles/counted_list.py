@@ -14,7 +14,7 @@ from itertools import takewhile
 
 from bughunt.dom import Node
 from bughunt.oracles.count_labels import LABEL_CHARS, parse_count
-from bughunt.oracles.count_sections import section_list
+from bughunt.oracles.count_sections import field_boxes, section_list
 from bughunt.oracles.lists import (
     find_lists,
     is_pager,
@@ -27,8 +27,14 @@ from bughunt.page import FetchedPage
 
 def _one_list_in(node: Node, around: Set[int] = frozenset()) -> tuple[bool, list[Node] | None]:
     """Whether `node` holds lists besides pagers (and lists whose ids are in `around`), and the items
-    of the one it holds: its one table, else its one outermost list; None when that is not clear."""
-    lists = [(c, items) for c, items in find_lists(node) if id(c) not in around and not is_pager(c, items)]
+    of the one it holds: its one table, else its one outermost list; None when that is not clear. A
+    table laying out a form's fields (a search form's row of a select, a box and buttons) holds no
+    records: it is not one of the lists."""
+    lists = [
+        (c, items)
+        for c, items in find_lists(node)
+        if id(c) not in around and not is_pager(c, items) and not field_boxes(items)
+    ]
     if not lists:
         return False, None
     tables = [items for c, items in lists if c.tag == "table"]
@@ -54,6 +60,9 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
     if row is not None and spanning(row):
         table = next((a for a in row.ancestors() if a.tag == "table"), None)
         return _group(table, row) if table is not None else None
+    bar = current_tab_bar(label)
+    if bar is not None:
+        return labelled_list(bar, containers)
     if any(a.tag in ("li", "tr", "article") or id(a) in containers for a in label.ancestors()):
         return None
     node: Node = label
@@ -74,13 +83,65 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
     return None
 
 
+def drawn_empty(label: Node) -> bool:
+    """Whether the element where the label's list would stand (right after the label, or after its
+    parent or grandparent: `labelled_list`'s places) is no list but a short line saying there is
+    nothing ("No records found", "There are no items"): the list is drawn empty, which a page past
+    the end of a list shows under a count still saying how many there are."""
+    node = label
+    for _level in range(3):
+        if node.parent is None:
+            return False
+        siblings = node.parent.elements
+        following = _past_controls(siblings[siblings.index(node) + 1 :])
+        if following:
+            text = " ".join(following[0].text().split())
+            return (
+                len(text) <= LABEL_CHARS and not following[0].find_all("a") and bool(_EMPTY_TEXT.search(text))
+            )
+        node = node.parent
+    return False
+
+
+_CURRENT = frozenset(("active", "current", "selected", "is-active"))
+
+
+def current_tab_bar(label: Node) -> Node | None:
+    """The tab bar (`ul`/`ol` of two or more items) whose current tab the label is: the label, or an
+    element between it and its item, is marked current (class `active`/`current`/`selected`,
+    `aria-current`, `aria-selected="true"`). A current tab's count ("List (85)" beside "Create",
+    "Open (12)" beside "Closed (3)") states the length of the list the tab shows, drawn under the
+    bar; a tab that is not current counts a list the page does not show. The tab says nothing but
+    the count: a tab holding a menu is no count of the list."""
+    chain: list[Node] = []
+    for node in (label, *label.ancestors()):
+        chain.append(node)
+        if node.tag == "li":
+            break
+    else:
+        return None
+    if " ".join(chain[-1].text().split()) != " ".join(label.text().split()):
+        return None  # the label is one of a menu the tab holds (a page-size dropdown's "5 items")
+    bar = chain[-1].parent
+    if bar is None or bar.tag not in ("ul", "ol") or sum(1 for c in bar.elements if c.tag == "li") < 2:
+        return None
+    marked = any(
+        _CURRENT & set(n.classes)
+        or n.get("aria-current", "false").lower() != "false"
+        or n.get("aria-selected").lower() == "true"
+        for n in chain
+    )
+    return bar if marked else None
+
+
 def _past_controls(following: list[Node]) -> list[Node]:
     """The elements after a label, past the search form redrawn between a search's count and its
-    results ("Page 1 of 7 results", the form holding the query, a rule, then the table) — a GET form
-    and `hr`, which are no list and hold none of its items."""
+    results ("Page 1 of 7 results", the form holding the query, a rule, then the table) — a GET form,
+    `hr` and empty elements (a layout's `clearfix`), which are no list and hold none of its items."""
     at = 0
     while at < len(following) and (
         following[at].tag == "hr"
+        or not (following[at].elements or following[at].text().strip())
         or (following[at].tag == "form" and following[at].get("method", "get").strip().lower() in ("", "get"))
     ):
         at += 1

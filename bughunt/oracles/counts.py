@@ -30,13 +30,14 @@ from bughunt.oracles.count_labels import parse_count
 from bughunt.oracles.count_labels import parse_range as parse_range
 from bughunt.oracles.count_links import linked_mismatch
 from bughunt.oracles.count_pages import MAX_PAGES as MAX_PAGES
-from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed
+from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed, ends_list
 from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
 from bughunt.oracles.count_ranges import _range_total, range_mismatches
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
-from bughunt.oracles.counted_list import _with_nested
+from bughunt.oracles.counted_list import _with_nested, current_tab_bar
 from bughunt.oracles.counted_list import labelled_list as labelled_list
 from bughunt.oracles.lists import find_lists, has_pagination, holds_link, is_pager, item_facts
+from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, base_url
 
 
@@ -66,7 +67,7 @@ def check_count_mismatch(
     if not page.is_html or page.status >= 400:
         return []
     mismatches: list[tuple[Node, int, int]] = []
-    walked: list[FetchedPage] | None = None
+    walked: dict[str, list[FetchedPage]] = {}
     for label, noun, shown, items in _labelled(page):
         if items is None or shown == len(items) or shown == _with_nested(items):
             continue
@@ -79,13 +80,15 @@ def check_count_mismatch(
                 mismatches.append((label, shown, total))
             continue
         # whether the list is paged matters only for a count it disagrees with: asked then
-        if shown > listed and has_pagination(page):
+        # a page that names a later page of its list (`?page=1` of a script-less pager drawn as
+        # arrows only) shows the rows left, never all: it too is compared only walked whole
+        if shown > listed and (has_pagination(page) or names_later_page(page.url)):
             # Part of the list: compared only once every page of it is walked.
-            if walked is None:
-                walked = _all_pages(page, fetch) or []
-            if not walked:
+            if noun not in walked:
+                walked[noun] = _all_pages(page, fetch, ends_list(noun)) or []
+            if not walked[noun]:
                 continue
-            counted = [_listed(other, noun) for other in walked]
+            counted = [_listed(other, noun) for other in walked[noun]]
             if any(c is None for c in counted):
                 continue
             listed += sum(c[0] for c in counted if c is not None)
@@ -93,6 +96,11 @@ def check_count_mismatch(
             distinct = _distinct(_keys(items, page) + [k for c in counted if c is not None for k in c[2]])
             if shown in (listed, nested, distinct):
                 continue
+        elif current_tab_bar(label) is not None:
+            # a tab's count may count more than the view under it shows (every record of the model
+            # the tab is for, the unread of an inbox): it is taken for the list's total only where
+            # the app pages the list by it (the paged branch above), never over one page
+            continue
         elif _counted_elsewhere(page, items, shown):
             # another list on the page holds exactly that many items: the label counts that one (a
             # report's "(53 matches)" heading over its description's bullets and then its 53-row table)
