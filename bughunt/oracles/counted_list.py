@@ -65,20 +65,30 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
         return labelled_list(bar, containers)
     if any(a.tag in ("li", "tr", "article") or id(a) in containers for a in label.ancestors()):
         return None
-    node: Node = label
+    place = _following(label)
+    if place is None:
+        return None
+    level, following = place
+    after = _unwrapped(following[0])
+    items = list_items(after, min_items=1 if level == 0 else 2)
+    if items and after.tag == "table" and (first := _group(after, None)):
+        return first  # a heading over a grouped table counts its first group
+    # a count in a list's header bar, beside the bar's controls, and a table wrapped in a form
+    # with its hidden inputs are read by the label's section (`count_sections`)
+    return items if items is not None or level else _run(following) or _boxed(after)
+
+
+def _following(label: Node) -> tuple[int, list[Node]] | None:
+    """Where the label's list would stand: the elements right after the label, or after its parent
+    or grandparent (the level), controls passed over — the first of those places holding any."""
+    node = label
     for level in range(3):
         if node.parent is None:
             return None
         siblings = node.parent.elements
         following = _past_controls(siblings[siblings.index(node) + 1 :])
         if following:
-            after = _unwrapped(following[0])
-            items = list_items(after, min_items=1 if level == 0 else 2)
-            if items and after.tag == "table" and (first := _group(after, None)):
-                return first  # a heading over a grouped table counts its first group
-            # a count in a list's header bar, beside the bar's controls, and a table wrapped in a form
-            # with its hidden inputs are read by the label's section (`count_sections`)
-            return items if items is not None or level else _run(following) or _boxed(after)
+            return level, following
         node = node.parent
     return None
 
@@ -88,19 +98,12 @@ def drawn_empty(label: Node) -> bool:
     parent or grandparent: `labelled_list`'s places) is no list but a short line saying there is
     nothing ("No records found", "There are no items"): the list is drawn empty, which a page past
     the end of a list shows under a count still saying how many there are."""
-    node = label
-    for _level in range(3):
-        if node.parent is None:
-            return False
-        siblings = node.parent.elements
-        following = _past_controls(siblings[siblings.index(node) + 1 :])
-        if following:
-            text = " ".join(following[0].text().split())
-            return (
-                len(text) <= LABEL_CHARS and not following[0].find_all("a") and bool(_EMPTY_TEXT.search(text))
-            )
-        node = node.parent
-    return False
+    place = _following(label)
+    if place is None:
+        return False
+    first = place[1][0]
+    text = " ".join(first.text().split())
+    return len(text) <= LABEL_CHARS and not first.find_all("a") and bool(_EMPTY_TEXT.search(text))
 
 
 _CURRENT = frozenset(("active", "current", "selected", "is-active"))
