@@ -73,6 +73,18 @@ _TITLE_KEYS = frozenset({"title", "name", "subject", "heading", "headline"})
 MESSAGE = "edit form leaves stored values empty that the resource page shows"
 
 
+def _filled_before_click(page: FetchedPage) -> set[str]:
+    """For a state a click in place made: the fields the page's writing forms held filled before the
+    click. A click may empty a field itself (a select widget's clear button, "Remove all items"): that
+    value was the server's and the explorer took it away — no value the form dropped."""
+    if page.clicked_from is None:
+        return set()
+    before = page.clicked_from[0].document
+    return {
+        f[1] for form in before.find_all("form") if writes(form) for f in read_fields(form, before) if f[2]
+    }
+
+
 def check_form_drops_value(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
@@ -85,11 +97,12 @@ def check_form_drops_value(
     findings = []
     doc = page.document
     compared = 0
+    cleared = _filled_before_click(page)
     for form in doc.find_all("form"):
         if not writes(form):
             continue  # a search or filter form (GET) edits nothing
         fields = read_fields(form, doc)
-        empty = [f for f in fields if not f[2]]
+        empty = [f for f in fields if not f[2] and f[1] not in cleared]
         if not (empty or shared_values(fields)) or not (
             any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields)
             or carries_identifier(fields, page.url)

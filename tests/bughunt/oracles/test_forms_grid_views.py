@@ -263,3 +263,16 @@ def test_an_indexs_columns_are_not_read_by_the_forms_order():
     # "Activity" cell is no stored superseder
     config = replace(DEFAULT_CONFIG, linked_from=lambda _r: ["/issue"])
     assert check_form_drops_value(ISSUE, TRACKER.fetcher(INDEX, POPUP), config) == []
+
+
+# -- a click in place that clears a field itself (a select widget's "×") ----------------------------
+
+
+def test_a_field_the_explorers_own_click_cleared_is_no_dropped_value():
+    served = tool_edit("Power tools")
+    cleared = replace(tool_edit(""), clicked_from=(served, "Remove all items"))
+    fetch = SITE.fetcher(TOOLS)
+    config = _config("/tools", "/tools/edit/1")
+    assert check_form_drops_value(cleared, fetch, config) == []
+    # the same empty select as the server drew it is still compared
+    assert _found(check_form_drops_value(tool_edit(""), fetch, config)) != []
