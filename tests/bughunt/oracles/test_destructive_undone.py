@@ -11,16 +11,12 @@ from urllib.parse import urlsplit
 
 from bughunt.oracles import ORACLES, OracleConfig
 from bughunt.page import FetchedPage
-from bughunt.urls import route_of
+from tests.support.pages import Site
 
 ORIGIN = "http://cms.test"
 
 
-def _page(body: str, path: str) -> FetchedPage:
-    url = ORIGIN + path
-    return FetchedPage(
-        url, route_of(url), 200, {}, "text/html", f"<html><body><main>{body}</main></body></html>", 1.0
-    )
+_page = Site(ORIGIN, "<html><body><main>", "</main></body></html>").page
 
 
 class Plugins:

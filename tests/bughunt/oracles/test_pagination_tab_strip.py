@@ -7,15 +7,12 @@ from __future__ import annotations
 
 from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.page import FetchedPage
-from bughunt.urls import route_of
-from tests.support.pages import Fetcher, not_found
+from tests.support.pages import Fetcher, Site, not_found
 
 ORIGIN = "http://admin.test"
 
 
-def _page(body: str, path: str, status: int = 200) -> FetchedPage:
-    url = ORIGIN + path
-    return FetchedPage(url, route_of(url), status, {}, "text/html", f"<html><body>{body}</body></html>", 1.0)
+_page = Site(ORIGIN, "<html><body>", "</body></html>").page
 
 
 def _users(page: int, rows: range) -> FetchedPage:

@@ -11,15 +11,12 @@ from urllib.parse import parse_qs, urlsplit
 from bughunt.explorer.inspection import same_root_cause
 from bughunt.oracles import ORACLES, OracleConfig
 from bughunt.page import FetchedPage
-from bughunt.urls import route_of
+from tests.support.pages import Site
 
 ORIGIN = "http://board.test"
 
 
-def _page(body: str, path: str) -> FetchedPage:
-    url = ORIGIN + path
-    html = f"<html><body><main>{body}</main></body></html>"
-    return FetchedPage(url, route_of(url), 200, {}, "text/html", html, 1.0)
+_page = Site(ORIGIN, "<html><body><main>", "</main></body></html>").page
 
 
 class Board:
