@@ -33,8 +33,10 @@ HELP = Site(
     "http://quills.test", "<html><head><title>Markdown | Quills</title></head><body>", "</body></html>"
 ).page("<h1>Markdown</h1><p>Markdown is a way to format text.</p>", "/admin/?action=help&id=markdown")
 """The help window the body's toolbar opens: a bare page titled by its topic."""
-POST = SITE.page(
-    '<article><h2>Harbour lights</h2><p class="body">Evening on the quay.</p></article>', "/?action=view&id=4"
+POST = Site(
+    "http://quills.test", "<html><head><title>Harbour lights | Quills</title></head><body>", "</body></html>"
+).page(
+    '<article><h1>Harbour lights</h1><p class="body">Evening on the quay.</p></article>', "/?action=view&id=4"
 )
 
 
@@ -64,3 +66,24 @@ def test_action_keys_that_make_a_record_and_those_that_edit_or_show_one():
     assert not creates("http://quills.test/?action=writer_profile&id=2")
     assert not creates("http://quills.test/?action=add_and_edit_item&id=2")
     assert not page_link("/admin/?action=new_post") and page_link("/?action=view&id=4")
+
+
+# -- a link in a field's own block is that field's: help on its syntax, not the record -------------
+
+
+def test_the_help_link_in_a_fields_toolbar_is_no_record_the_form_edits():
+    # the admin's index answers the create page itself (`/admin/`, no create word in its address):
+    # the body's toolbar links help on Markdown, whose heading is no stored title
+    assert check_form_drops_value(post_form("/admin/", ""), SITE.fetcher(HELP, POST), CONFIG) == []
+
+
+def test_a_view_link_beside_the_buttons_still_shows_the_record():
+    page = SITE.page(
+        '<h2>Edit post</h2><form method="post" action="/admin/?action=save">'
+        '<p><label for="t">Title</label><input id="t" name="title" value=""></p>'
+        '<p><label for="b">Body</label><textarea id="b" name="body">Evening on the quay.</textarea></p>'
+        '<p><input type="submit" value="Save"> <a href="/?action=view&amp;id=4">View post</a></p></form>',
+        "/admin/?action=edit_post&id=4",
+    )
+    found = check_form_drops_value(page, SITE.fetcher(HELP, POST), CONFIG)
+    assert [(f.evidence["fields"], f.evidence["shown"]) for f in found] == [("title", "Harbour lights")]
