@@ -95,8 +95,8 @@ def creates(url: str) -> bool:
     leading a two-word one (`/admin/new-content`, `/users/add_user`), followed by names alone (`/tools/new/tool`,
     a grid's "new" of its `tool` table) — no record's identifier, no edit word after it (`/new-york/edit`
     edits the page named so); or a query whose action key names a create page (`_creates_action`)."""
-    parts = urlsplit(url)
-    if _creates_action(parts.fragment.split("?", 1)[1] if "?" in parts.fragment else parts.query):
+    split = urlsplit(url)
+    if _creates_action(split.fragment.split("?", 1)[1] if "?" in split.fragment else split.query):
         return True
     segments = path_segments(url)
     for at, segment in enumerate(segments):
