@@ -38,8 +38,8 @@ _QUERY_WORD = re.compile(r"^[a-z]{2,24}$|^[A-Za-z][a-z]+(?:[A-Z][a-z]+){1,5}$")
 a few capitalised words (`BoardViewController`, `taskModification`) as query-routed apps name their
 controllers; not a record's key (`Start`, `ABC12`)."""
 _HANDLER_WORD = re.compile(r"^[a-z]{2,16}(?:_[a-z]{2,16}){1,3}$")
-"""An action key's value of a few lowercase words joined by underscores (`manage_users`, `edit_user`,
-`change_pass`), as plain PHP and Python handlers are named: a page type too (a page key's
+"""An action key's value of a few lowercase words joined by underscores (`manage_users`, `edit_user`),
+as plain PHP and Python handlers are named: on a directory's address a page type too (a page key's
 `?page=my_notes` may be a record's name, an action's is the handler's)."""
 ACTION_KEYS = frozenset({"action", "act", "do", "op", "cmd", "task"})
 """View keys that name what the request does: on a directory's address too (`/admin/?action=manage_users`,
@@ -78,10 +78,15 @@ def front_controller(path: str) -> bool:
 
 
 def action_page(path: str, key: str, value: str) -> bool:
-    """Whether an action key's value names the page type at `path` (`route_shape`): an index's address
-    (the root, a script, a directory) and a word or a handler's name, not a number or a slug."""
-    index = front_controller(path) or path.endswith("/")
-    return index and action_word_key(key) and bool(_QUERY_WORD.match(value) or _HANDLER_WORD.match(value))
+    """Whether an action key's value names the page type at `path` (`route_shape`): on a directory's
+    address (the root, `/admin/`), whose index script is named by nothing but the action, a word or a
+    handler's name (`?action=manage_users`); on a named script (`/search.php`), whose name is the page's
+    family, a word as for its other view keys (`?action=show_new` is one view of the searches)."""
+    if not action_word_key(key):
+        return False
+    if path.endswith("/") or not path:
+        return bool(_QUERY_WORD.match(value) or _HANDLER_WORD.match(value))
+    return front_controller(path) and bool(_QUERY_WORD.match(value))
 
 
 def action_word_key(key: str) -> bool:
