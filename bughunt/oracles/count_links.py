@@ -9,15 +9,22 @@ content_lists`) whose items change from one of its pages to the next (a sidebar'
 the same on every page) — compared only once every page of it is walked, an item a faulty pager
 repeats counted once (a last page holding one item, no run to read, may add one). A list of one page
 has no list to tell from the page's other lists: skipped.
+
+A count link may also lead to a place on its own page: a post's "8 comments" in its footer links
+`#comments`, the heading over the post's comments (`anchored_mismatch`). The list that place labels
+(`counted_list.labelled_list`, the heading being its label) is the one counted, compared when the page
+pages nothing (a list of comments split over pages shows part of the count), an empty item (a script's
+placeholder for the next comment) no record. Blogs, forums, trackers and wikis draw counts so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from bughunt.dom import Node
-from bughunt.oracles.lists import targets
+from bughunt.oracles.counted_list import _with_nested, labelled_list
+from bughunt.oracles.lists import has_pagination, targets
 from bughunt.oracles.pagination import content_lists
 from bughunt.oracles.reading import is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
@@ -94,3 +101,46 @@ def linked_mismatch(
     if listed <= shown <= len(items) + unread:
         return []
     return [(holder, shown, listed)]
+
+
+def _place(page: FetchedPage, url: str) -> str | None:
+    """The place on this page a link leads to (its fragment), or None when it leads elsewhere."""
+    here, there = urlsplit(page.url), urlsplit(url)
+    same = (here.scheme, here.netloc, here.path, here.query) == (
+        there.scheme,
+        there.netloc,
+        there.path,
+        there.query,
+    )
+    return there.fragment or None if same else None
+
+
+def anchored_mismatch(
+    page: FetchedPage, parse: Callable[[str], tuple[str, int] | None]
+) -> list[tuple[Node, int, int]]:
+    """(the link, the count it states, the items listed) for each link whose whole text is a count and
+    which leads to a place on this page labelling a list that holds another number of items."""
+    if has_pagination(page):
+        return []
+    doc, base = page.document, base_url(page)
+    places: dict[str, Node] = {}
+    for node in doc.iter():
+        key = node.get("id") or (node.get("name") if node.tag == "a" else "")
+        if key and key not in places:
+            places[key] = node
+    found = []
+    for node, href in targets(doc):
+        # the fragment is the place: joined as a browser joins it (`resolve` drops it)
+        url = urljoin(base, href.strip()) if node.tag == "a" and "#" in href else None
+        place = _place(page, url) if url else None
+        parsed = parse(" ".join(node.text().split())) if place in places else None
+        if place is None or parsed is None:
+            continue
+        items = labelled_list(places[place])
+        if not items:
+            continue
+        records = [i for i in items if i.text().strip() or i.elements]
+        shown = parsed[1]
+        if shown not in (len(records), _with_nested(records)):
+            found.append((node, shown, len(records)))
+    return found

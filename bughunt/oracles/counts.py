@@ -28,7 +28,7 @@ from bughunt.oracles.count_labels import KEPT_CHARS as KEPT_CHARS
 from bughunt.oracles.count_labels import LABEL_CHARS as LABEL_CHARS
 from bughunt.oracles.count_labels import parse_count
 from bughunt.oracles.count_labels import parse_range as parse_range
-from bughunt.oracles.count_links import linked_mismatch
+from bughunt.oracles.count_links import anchored_mismatch, linked_mismatch
 from bughunt.oracles.count_pages import MAX_PAGES as MAX_PAGES
 from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed, ends_list
 from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
@@ -108,8 +108,10 @@ def check_count_mismatch(
         mismatches.append((label, shown, listed))
     mismatches += range_mismatches(page)
     if not mismatches:
-        mismatches = heading_mismatches(page) or linked_mismatch(
-            page, parse_count, lambda: _all_pages(page, fetch)
+        mismatches = (
+            heading_mismatches(page)
+            or linked_mismatch(page, parse_count, lambda: _all_pages(page, fetch))
+            or anchored_mismatch(page, parse_count)
         )
     if not mismatches:
         return []

@@ -44,6 +44,34 @@ MAX_REFERRERS = 3
 """Pages that link to a form without an identifier opened to find the one showing its record."""
 
 
+_NOT_DATA = frozenset({"hidden", "submit", "button", "reset", "image"})
+
+
+def _data_fields(node: Node) -> int:
+    """The fields a person fills in under `node` (not a hidden token, not a button)."""
+    return sum(
+        1
+        for n in node.find_all("input", "textarea", "select")
+        if not (n.tag == "input" and n.get("type").lower() in _NOT_DATA)
+    )
+
+
+def _fields_link(link: Node, form: Node) -> bool:
+    """Whether a link in a form belongs to one field: it sits in the field's label, or in the block
+    inside the form that holds the field and its label and no other field (`<p><label>Body</label>
+    <span><a href="?action=help&id=markdown">…</a></span><textarea>`). A "View" or "Cancel" link
+    beside the buttons, or anywhere the nearest block with a field holds several, is the form's."""
+    for node in link.ancestors():
+        if node is form:
+            return False
+        if node.tag == "label":
+            return True
+        fields = _data_fields(node)
+        if fields:
+            return fields == 1 and bool(node.find_all("label"))
+    return False
+
+
 def _viewed_page(page: FetchedPage) -> str | None:
     """The page an edit URL edits when the page says so: the URL without its edit segment
     (`/guides/setup/_edit/` → `/guides/setup/`), when the edit page links to it (its "View" tab or
@@ -108,12 +136,11 @@ def by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
 def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_CONFIG) -> list[str]:
     base = base_url(page)
     hrefs = [form.get(a) for a in _RESOURCE_ATTRS if form.get(a)]
-    # A link in a field's label is that field's (a foreign key's "add" and "edit" buttons lead to the
-    # related record, not the one the form edits), and a link to a create page names no stored record.
+    # A link in a field's label or its block is that field's (a foreign key's "add" and "edit" buttons
+    # lead to the related record, a text area's toolbar to help on its syntax), not the record the form
+    # edits; a link to a create page names no stored record.
     hrefs += [
-        a.get("href")
-        for a in form.find_all("a")
-        if page_link(a.get("href")) and not any(p.tag == "label" for p in a.ancestors())
+        a.get("href") for a in form.find_all("a") if page_link(a.get("href")) and not _fields_link(a, form)
     ]
     if form.parent is not None:
         hrefs += [

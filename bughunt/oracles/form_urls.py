@@ -2,7 +2,8 @@
 
 An edit URL holds an edit segment (`edit`, `_edit`, `~edit`, `update`…) and often the record's
 identifier (`/items/7/edit`, `/blog/edit?id=7`); a record's page shares its other segments; a page that
-makes a record ends in `add`/`new`/`create`. Read in a single-page app's hash route when it has one.
+makes a record ends in `add`/`new`/`create`, or a front controller names it in its action key
+(`?action=write`, `?action=new_user`). Read in a single-page app's hash route when it has one.
 """
 
 from __future__ import annotations
@@ -11,14 +12,34 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
+from bughunt.oracles.request_action import action_key
 from bughunt.urls import hash_route
 
 _ID_KEY = re.compile(r"id|ID|pk|uuid|\w+[_-](?:id|ID)|\w*[a-z]Id")
 """A query key that names a record by its identifier (`id`, `pk`, `post_id`, `postId`)."""
 _EDIT_WORDS = frozenset({"edit", "editor", "update", "modify", "change", "amend"})
-CREATE_WORDS = frozenset({"add", "new", "create"})
-"""The last segment of a page that makes a record (`/movie/add/`, `/#/items/new`): its form stores
-nothing yet, whatever defaults it shows (a rating of 0, today's date)."""
+CREATE_WORDS = frozenset({"add", "new", "create", "write", "compose"})
+"""The last segment of a page that makes a record (`/movie/add/`, `/#/items/new`, a blog's `/write`, a
+mailer's `/compose`): its form stores nothing yet, whatever defaults it shows (a rating of 0, today's
+date)."""
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _creates_action(query: str) -> bool:
+    """Whether a query's action key names a page that makes a record: its value led by a create word, of
+    at most three words (`?action=write`, `?action=write_post`, `?do=addUser`, `?action=new_blog_post`) and
+    no edit word among them. Front controllers (plain PHP, admin screens) name every page so; their
+    create page shows a blank form beside links to other records, none of them the form's."""
+    for key, value in parse_qsl(query):
+        words = [w.lower() for w in _WORDS.findall(value)]
+        if (
+            action_key(key)
+            and 0 < len(words) <= 3
+            and words[0] in CREATE_WORDS
+            and not any(w in _EDIT_WORDS for w in words)
+        ):
+            return True
+    return False
 
 
 def _route_path(url: str) -> str:
@@ -65,14 +86,18 @@ def page_link(href: str) -> bool:
         return False
     route = parts.fragment if hash_route(parts.fragment) else parts.path
     last = [s for s in route.split("?")[0].split("/") if s][-1:]
-    return not any(_action_word(s) in CREATE_WORDS for s in last)
+    query = route.split("?", 1)[1] if "?" in route else parts.query
+    return not (any(_action_word(s) in CREATE_WORDS for s in last) or _creates_action(query))
 
 
 def creates(url: str) -> bool:
     """Whether a URL names a page that makes a record: a create word as a segment (`/items/new`) or
     leading a two-word one (`/admin/new-content`, `/users/add_user`), followed by names alone (`/tools/new/tool`,
     a grid's "new" of its `tool` table) — no record's identifier, no edit word after it (`/new-york/edit`
-    edits the page named so)."""
+    edits the page named so); or a query whose action key names a create page (`_creates_action`)."""
+    split = urlsplit(url)
+    if _creates_action(split.fragment.split("?", 1)[1] if "?" in split.fragment else split.query):
+        return True
     segments = path_segments(url)
     for at, segment in enumerate(segments):
         word = _action_word(segment)

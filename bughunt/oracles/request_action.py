@@ -45,6 +45,9 @@ _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _IDENTIFIER = re.compile(r"\d{1,12}")
 _SIZE_KEY = re.compile(r"(?i)size|limit|per|count|max|min|len")
 """Keys of a list's shape (`@pagesize=50`, `limit=20`): their numbers are no record."""
+_DATE_KEY = re.compile(r"(?i)[@$:_]*(year|month|day|week|date)")
+"""Keys of a date (`?action=archive&year=2026&month=09`, a blog's monthly archive, a calendar's day):
+their numbers choose a period to list, no record to act on."""
 
 
 def action_key(key: str) -> bool:
@@ -72,7 +75,7 @@ def _is_view(value: str, address: set[str]) -> bool:
 
 
 def _record_number(key: str, value: str) -> bool:
-    """Whether a query pair names a record by number: not a page, an offset or a list's size; not 0
+    """Whether a query pair names a record by number: not a page, an offset, a list's size or a date; not 0
     (keys of stored records start at 1: a 0 is a root, a flag or none, `?ns=0`); not a bracketed
     field of a form's array (`fn[edit][bob]=1` is a button's flag)."""
     value = value.strip()
@@ -80,7 +83,13 @@ def _record_number(key: str, value: str) -> bool:
         _IDENTIFIER.fullmatch(value) is not None
         and int(value) > 0
         and "[" not in key
-        and not (action_key(key) or is_page_key(key) or is_offset_key(key) or _SIZE_KEY.search(key))
+        and not (
+            action_key(key)
+            or is_page_key(key)
+            or is_offset_key(key)
+            or _SIZE_KEY.search(key)
+            or _DATE_KEY.fullmatch(key)
+        )
     )
 
 

@@ -37,6 +37,15 @@ _QUERY_WORD = re.compile(r"^[a-z]{2,24}$|^[A-Za-z][a-z]+(?:[A-Z][a-z]+){1,5}$")
 """A word a view key's value names a page type with: lowercase (`recent`), or a class-like name of
 a few capitalised words (`BoardViewController`, `taskModification`) as query-routed apps name their
 controllers; not a record's key (`Start`, `ABC12`)."""
+_HANDLER_WORD = re.compile(r"^[a-z]{2,16}(?:_[a-z]{2,16}){1,3}$")
+"""An action key's value of a few lowercase words joined by underscores (`manage_users`, `edit_user`),
+as plain PHP and Python handlers are named: on a directory's address a page type too (a page key's
+`?page=my_notes` may be a record's name, an action's is the handler's)."""
+ACTION_KEYS = frozenset({"action", "act", "do", "op", "cmd", "task"})
+"""View keys that name what the request does: on a directory's address too (`/admin/?action=manage_users`,
+served by the directory's index script, a front controller of its own) their word is the page type, where
+the other view keys are a listing's values (`/items/?c=red`, `/docs/?page=intro`). A path of its own
+routes by its path (`/list?action=show`, `/wiki/Start?action=edit`: a view of that page)."""
 VIEW_KEYS = frozenset(
     {
         "do",
@@ -66,6 +75,23 @@ def front_controller(path: str) -> bool:
     script (`/doku.php`) or the site's root (`/?controller=Board&action=show&id=3`, an app routed
     by its query string alone, whose every page is at `/`)."""
     return path in ("", "/") or bool(_SCRIPT_PATH.search(path))
+
+
+def action_page(path: str, key: str, value: str) -> bool:
+    """Whether an action key's value names the page type at `path` (`route_shape`): on a directory's
+    address (the root, `/admin/`), whose index script is named by nothing but the action, a word or a
+    handler's name (`?action=manage_users`); on a named script (`/search.php`), whose name is the page's
+    family, a word as for its other view keys (`?action=show_new` is one view of the searches)."""
+    if not action_word_key(key):
+        return False
+    if path.endswith("/") or not path:
+        return bool(_QUERY_WORD.match(value) or _HANDLER_WORD.match(value))
+    return front_controller(path) and bool(_QUERY_WORD.match(value))
+
+
+def action_word_key(key: str) -> bool:
+    """An action key (`ACTION_KEYS`), however a framework marks its own keys (`@action`, `_do`)."""
+    return key.lower().lstrip("@$:_") in ACTION_KEYS
 
 
 ROUTE_SHAPES_CACHED = 1 << 16
@@ -100,7 +126,9 @@ def route_shape(route: str) -> str:
             params.append(key)
         elif _NUMBER.match(value):
             params.append(f"{key}=<n>")
-        elif front and key.lower() in VIEW_KEYS and _QUERY_WORD.match(value):
+        elif (front and key.lower() in VIEW_KEYS and _QUERY_WORD.match(value)) or action_page(
+            path, key, value
+        ):
             params.append(f"{key}={value}")
         else:
             params.append(f"{key}=<slug>")

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from .pager_links import is_page_key
-from .route_shapes import front_controller
+from .route_shapes import action_page, front_controller
 
 TEMPLATE_SAMPLE = 2
 """Visited instances of a template (route shape, DOM structure) before the planner prefers other
@@ -32,8 +32,9 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
     kept like `kind_keys`: every choice reads the view of every visited template again."""
     path, _, query = template.partition("?")
     pairs = [pair.partition("=") for pair in query.split("&") if pair]
-    if front_controller(path):
-        # A front controller's page type is its path (`/doku.php?do=search`), its other keys the view.
+    if front_controller(path) or any(action_page(path, k, v) for k, _, v in pairs):
+        # A front controller's page type is its path (`/doku.php?do=search`), its other keys the view;
+        # so is a directory's with its action key's word (`/admin/?action=manage_users`, `route_shape`).
         words = [f"{k}={v}" for k, _, v in pairs if v and not v.startswith("<")]
         path += "?" + "&".join(words) if words else ""
         pairs = [(k, eq, v) for k, eq, v in pairs if not v or v.startswith("<")]

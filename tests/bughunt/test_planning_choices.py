@@ -150,6 +150,29 @@ def test_an_app_routed_by_its_query_string_alone_has_a_page_type_per_controller_
     assert _choices(planner_strategy, "/", ("/", *tasks[TEMPLATE_SAMPLE:], comment), mem) == {comment}
 
 
+def test_an_action_key_on_a_directorys_address_names_its_page_type():
+    # a plain PHP admin area served by its directory's index script (`/admin/` routes by `?action=`,
+    # as corpus ho10_chyrp's does): its users page is a page type of its own, not a third
+    # `?action=<slug>` after the posts and settings pages, waiting behind every post's edit form
+    assert route_shape("/admin/?action=manage_users") == "/admin/?action=manage_users"
+    assert route_shape("/admin/?action=edit_user&id=3") == "/admin/?action=edit_user&id=<n>"
+    # a named script is the page's family: a handler's name is one view of it, a word a page type
+    assert (
+        route_shape("/search.php?action=show_user_posts&user_id=3") == "/search.php?action=<slug>&user_id=<n>"
+    )
+    assert route_shape("/search.php?action=recent") == "/search.php?action=recent"
+    assert route_shape("/items/?c=red") == "/items/?c=<slug>", "another view key on a directory is a value"
+    assert route_shape("/list?action=show") == "/list?action=<slug>", "a path of its own routes by its path"
+    mem = Memory()
+    edits = [f"/admin/?action=edit_post&id={n}" for n in range(1, 6)]
+    here = ("/admin/?action=settings", *edits, "/admin/?action=manage_users")
+    mem.write("/admin/?action=manage", here)
+    mem.write("/admin/?action=settings", ("/admin/?action=manage",))
+    for edit in edits[:TEMPLATE_SAMPLE]:
+        mem.write(edit, ("/admin/?action=manage",))
+    assert _choices(planner_strategy, "/admin/?action=manage", here, mem) == {"/admin/?action=manage_users"}
+
+
 def test_a_version_hash_and_a_range_of_two_are_values_not_page_types():
     # a git-backed wiki's revision and compare pages: one page type each, not one per commit
     assert route_shape("/wiki/Hiring/d94c8a4") == route_shape("/wiki/Hiring/5e8a4e0") == "/wiki/Hiring/<id>"

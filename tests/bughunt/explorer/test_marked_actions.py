@@ -107,6 +107,9 @@ def test_marked_action_reads_the_verb_of_an_action_key_on_a_record():
     assert marked_action("http://x.test/?controller=ProjectView&action=integrations&project_id=1") is None
     assert marked_action("http://x.test/?controller=Activity&action=project&project_id=1") is None
     assert marked_action("http://x.test/items?action=archive&page=2") is None
+    # a blog's monthly archive: a date's numbers choose a period, no record (corpus ho10_chyrp)
+    assert marked_action("http://x.test/?action=archive&year=2026&month=09") is None
+    assert marked_action("http://x.test/?action=archive&year=2026&id=4") == "archive"
     assert marked_action("http://x.test/search?q=detach&id=3") is None
     # a 0 is no stored record (a root namespace, a flag), nor is a bracketed field of a form's array
     assert marked_action("http://x.test/doku.php?id=start&do=media&ns=0") is None
