@@ -109,6 +109,8 @@ def lessons(
         page, selector = click
         before = store.visits.page(page)
         new = _new_links(facts.links, store.link_table.of(page))
+        if not found and final != target and _flipped_back(store, page, selector, final):
+            return ((placed_shape(selector), "toggle"),)
         if found or final != target or before is None:
             return ()
         made = result.page.clicked_from if result.page is not None else None
@@ -154,6 +156,25 @@ def lessons(
         if state_change(r) is not None
     ]
     return ((shape, why), *flips)
+
+
+def _flipped_back(store: ExplorerStore, page: str, selector: str, final: str) -> bool:
+    """Did the click of `selector` on `page` navigate to `final`, the very page on which the control in
+    the same place was clicked to reach `page` (A → B → A): a script control that flips a view option
+    between two states (a "group by" checkbox that sets `window.location` to the page's own URL with
+    one query value flipped). Every page of every list then offers it again, each click leading to a
+    view of that list reached already or reached by the next click back (36 of 100 clicks of an
+    admin's lists). Stated on the two clicks only: a script pager's "›" on page 2 leads on to page 3,
+    and "‹" stands at another place than "›" did."""
+    placed = placed_shape(selector)
+    made = {
+        route
+        for route, there, other in store.link_table.clicks()
+        if there == final and placed_shape(other) == placed
+    }
+    return bool(made) and any(
+        s.route in made and s.outcome == "page" and s.final_route == page for s in store.history.steps()
+    )
 
 
 def _shown_before(store: ExplorerStore, target: str, page: str, shape: str, new: list[str]) -> bool:
