@@ -27,10 +27,11 @@ from .facts import PageFacts, read_page, site_texts
 from .graph import CLICK_MARK, ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
-from .idle_controls import idle_test, lessons, scrub
+from .idle_controls import idle_test, lessons, placed_shape, scrub
 from .inspection import inspect
 from .loading import clicked_back, load
 from .policies import Policy
+from .state_writes import MAX_SENT, state_writes
 from .store import ExplorerStore
 from .summary import SessionResult, hand_over
 from .templates import structure_hash
@@ -69,6 +70,10 @@ class Explorer:
         with the routes of the first pages that offered it (`NO_EFFECT_TRIES`: a record with no
         visible effect, or a page that no longer offers it, hands over to the next), to open once the
         walk is over."""
+        self.state_writes: dict[str, str] = {}
+        """With --allow-destructive: the click route of each control in its place whose click sent a
+        refused write naming a state change (`state_writes`), to make again with its writes sent once
+        the walk is over."""
 
     def run(self) -> SessionResult:
         graph, cfg, engine = self.graph, self.config, self.engine
@@ -127,7 +132,18 @@ class Explorer:
         status, detail = self._loop(chooser, session_id, position, outcomes)
         if self.config.allow_destructive and status in ("budget", "done"):
             self._open_deferred(session_id, self.graph.position or position, outcomes)
+            self._send_state_writes(session_id, self.graph.position or position, outcomes)
         return status, detail, self.graph.position or position
+
+    def _send_state_writes(self, session_id: int, position: str, outcomes: list[StepOutcome]) -> None:
+        """--allow-destructive, after the destructive openings: make each collected click again with
+        its page's writes sent (a step that is no click), so the oracles see what the API answers."""
+        for route in list(self.state_writes.values()):
+            self.engine.admit_writes(True)
+            try:
+                outcomes.append(self._step(session_id, route, position, click=False, opening=True))
+            finally:
+                self.engine.admit_writes(False)
 
     def _open_deferred(self, session_id: int, position: str, outcomes: list[StepOutcome]) -> None:
         """--allow-destructive, once the walk is over: open each destructive control template the walk
@@ -237,6 +253,8 @@ class Explorer:
             )
             if self.config.allow_destructive and not opening:
                 findings = self._defer(findings, result.final_route or target)
+                if made_by is not None and state_writes(page) and len(self.state_writes) < MAX_SENT:
+                    self.state_writes.setdefault(placed_shape(made_by[1]), target)
         self.walk.last_text = facts.text if facts is not None else ""
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment
