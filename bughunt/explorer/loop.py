@@ -31,7 +31,7 @@ from .idle_controls import idle_test, lessons, placed_shape, scrub
 from .inspection import inspect
 from .loading import clicked_back, load
 from .policies import Policy
-from .state_writes import MAX_SENT, state_writes
+from .state_writes import MAX_SENT, READ_KINDS, state_writes
 from .store import ExplorerStore
 from .summary import SessionResult, hand_over
 from .templates import structure_hash
@@ -141,7 +141,8 @@ class Explorer:
         for route in list(self.state_writes.values()):
             self.engine.admit_writes(True)
             try:
-                outcomes.append(self._step(session_id, route, position, click=False, opening=True))
+                step = self._step(session_id, route, position, click=False, opening=True, only=READ_KINDS)
+                outcomes.append(step)
             finally:
                 self.engine.admit_writes(False)
 
@@ -202,10 +203,12 @@ class Explorer:
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool = False, tokens: int = 0,
         drop_walk: bool = False, click: bool = True, via: str | None = None, opening: bool = False,
+        only: frozenset[str] | None = None,
     ) -> StepOutcome:  # fmt: skip
         """Load `target`, read the page's facts, run the oracles, and write the step (one transaction).
         `via` is the remembered page whose link `target` is when that is not `position`. `opening`: the
-        oracles may open destructive actions (`_open_deferred`); a walk step defers them."""
+        oracles may open destructive actions (`_open_deferred`); a walk step defers them. `only`: the
+        kinds of finding the step keeps (a state write's replay: `state_writes.READ_KINDS`)."""
         graph = self.graph
         cfg = self.config
         # the link's kind and label: on the page the explorer stands on, or the remembered one it jumped past
@@ -251,6 +254,8 @@ class Explorer:
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
                 defer=self.config.allow_destructive and not opening,
             )
+            if only is not None:
+                findings = [f for f in findings if f.kind in only]
             if self.config.allow_destructive and not opening:
                 findings = self._defer(findings, result.final_route or target)
                 if made_by is not None and state_writes(page) and len(self.state_writes) < MAX_SENT:

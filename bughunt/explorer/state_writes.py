@@ -9,8 +9,9 @@ disposable: the flag already lets the harness delete records), once the walk and
 openings are over, the click of each control in its place (`idle_controls.placed_shape`: the vote link
 of every comment is one) whose refused write names a state-changing verb (`unsafe_get.STATE_VERBS` in
 the write's path: like, vote, follow, subscribe, star, watch…) is made again with the page's writes
-admitted (`Engine.admit_writes`), as a step that is no click; the oracles read the state it leaves —
-an XHR/fetch answering 5xx is the server error of its API route (`client_errors`). A write that names
+admitted (`Engine.admit_writes`), as a step that is no click; the state it leaves is read for what the
+write's answer did (`READ_KINDS`) — an XHR/fetch answering 5xx is the server error of its API route
+(`client_errors`). A write that names
 no such verb (a form's save, a submit, a server's spawn, a delete: `destructive` judges those by their
 refusal) is never sent: what it would change is not known to be that small.
 
@@ -23,6 +24,12 @@ from __future__ import annotations
 
 from bughunt.oracles.unsafe_get import state_change
 from bughunt.page import FetchedPage
+
+READ_KINDS = frozenset({"server_error", "client_error"})
+"""What a replay's state is read for: what the write's answer did (its API's 5xx, the page's script
+failing on it). Every other oracle read that page on the walk, before the write changed it; read after
+it, a vote that took one comment out of the run of alike items (its "no votes" style dropped) made the
+thread's heading count one comment more than the run it starts (corpus ho10_isso, clean build)."""
 
 MAX_SENT = 5
 """Controls whose state writes are sent per session: one per control in its place, the first five."""

@@ -78,3 +78,42 @@ def test_a_vote_write_is_sent_once_after_the_walk_only_in_a_disposable_environme
     finally:
         engine.close()
         store.close()
+
+
+class _Stars(QuietHandler):
+    """A list under its count whose star link, once its write is answered, drops its item's "unstarred"
+    style: that item no longer looks like the others."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path != "/":
+            return self.reply(404, "<html><body>no</body></html>")
+        items = "".join(
+            f'<div class="item unstarred" id="item-{n}"><p>Item {n}: a short note on this</p>'
+            f"<a href=\"#\" onclick=\"fetch('/api/items/{n}/star', {{method: 'POST'}}).then(() => "
+            f"document.getElementById('item-{n}').className = 'item'); return false;\">☆</a></div>"
+            for n in range(1, 5)
+        )
+        body = f'<h1>Board</h1><div class="list"><h2>4 Items</h2><div class="rows">{items}</div></div>'
+        self.reply(200, f"<html><head><title>Board</title></head><body>{body}</body></html>")
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        RECEIVED.append(self.path)
+        self.reply(200, '{"stars": 1}', "application/json")
+
+
+def test_the_state_a_write_leaves_is_read_for_what_its_answer_did_only(tmp_path):
+    RECEIVED.clear()
+    store = ExplorerStore(tmp_path / "s")
+    with serving(_Stars) as url:
+        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                Explorer(
+                    store, engine, policy, SessionConfig(budget=10, retries=0, allow_destructive=True)
+                ).run()
+            assert [p for p in RECEIVED if p.endswith("/star")] == ["/api/items/1/star"], RECEIVED
+            # The count was read on the walk, before the write changed the page; not after it.
+            assert [b.kind for b in store.bug_table.live()] == []
+        finally:
+            engine.close()
+            store.close()
