@@ -147,7 +147,8 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         "--allow-destructive",
         action="store_true",
         help="DISPOSABLE ENVIRONMENTS ONLY: open GET links and forms that read as destructive (delete, "
-        "remove, ...) and confirm them by their effect (off: reported as suspected, never opened). "
+        "remove, ...) and confirm them by their effect (off: reported as suspected, never opened); "
+        "in the browser, also send once the refused write of a vote, like or follow control. "
         "Applies to this session only; "
         + (
             "it is not taken over from the sessions before"

@@ -532,6 +532,16 @@ class BrowserEngine(HttpEngine):
                 self._gate.arm_action(False)
             self._loaded.clear()
 
+    def admit_writes(self, on: bool) -> None:
+        """`Engine.admit_writes`: the routing and the gate let the writes of the next loads and clicks
+        through while on (as for `open_action`); off, they refuse them again and `_loaded` forgets
+        every page, which the write may have changed."""
+        self._acting = on
+        if not on:
+            if self._gate is not None:
+                self._gate.arm_action(False)
+            self._loaded.clear()
+
     def _abandoned(self, route: str, exc: HostilePage) -> FetchResult:
         self._replace_tab()
         logger.info("abandoned {} ({})", route, exc)

@@ -116,6 +116,12 @@ class Engine(Protocol):
         they are the action (a single-page app's delete route deletes through its API once mounted)."""
         ...
 
+    def admit_writes(self, on: bool) -> None:
+        """Send (`on`) or refuse again the writes the next loads and clicks make their page send: the
+        harness's replay of a state write it chose to send (`--allow-destructive`, `state_writes`).
+        Off, pages loaded before are no longer reused: the write may have changed them."""
+        ...
+
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
         """The oracles' cheaper door: the page of `url` this session already loaded, when nothing since
         can have changed it (no write, no login, `version` the app version of its load), else None

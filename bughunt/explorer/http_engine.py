@@ -499,6 +499,9 @@ class HttpEngine:
         """`Engine.open_action`: over HTTP the GET is the whole action; no page script writes."""
         return self.fetch_page(url)
 
+    def admit_writes(self, on: bool) -> None:
+        """`Engine.admit_writes`: over HTTP no page script writes, so there is nothing to admit."""
+
     def _wait(self) -> None:
         wait = self._last_request + self.delay - time.monotonic()
         if wait > 0:

@@ -5,11 +5,15 @@ A click teaches the harness (never the model) what kind of control it was:
 - `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
   the page did not have and left its DOM structure as it was, or changed only attribute values (the
   class that opens a menu or shows a collapsed panel: same elements, same text); and — for the
-  control in its place only (`placed_shape`) — a click that showed no word the page did not show;
+  control in its place only (`placed_shape`) — a click that showed no word the page did not show, or
+  that sent a write the browser's gate refused (it acted; the refusal, not the control, left the page
+  as it was);
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
-  flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`);
+  flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`); and, for the control
+  in its place, a click that navigated back to the page on which the same control was clicked to
+  reach this one (A → B → A: a script checkbox flipping a view option through `window.location`);
 - `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
   showed on another page (a menu in the page's chrome: its items do not depend on the page); or that
   showed no new link but new controls, whose words are exactly those the control in its place showed
@@ -109,6 +113,8 @@ def lessons(
         page, selector = click
         before = store.visits.page(page)
         new = _new_links(facts.links, store.link_table.of(page))
+        if not found and final != target and _flipped_back(store, page, selector, final):
+            return ((placed_shape(selector), "toggle"),)
         if found or final != target or before is None:
             return ()
         made = result.page.clicked_from if result.page is not None else None
@@ -122,7 +128,13 @@ def lessons(
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         shape = control_shape(target, page, selector)
         if made is not None and result.page is not None:
-            if same_document(made[0], result.page):
+            # A click that sent a write (refused: exploring never writes) acted; its page is unchanged
+            # because of the refusal, not because the control does nothing, so only its copies in that
+            # place (the same button of the other records) may be known to do the same, never every
+            # control of its shape: a row's toolbar is one shape without positions, and an admin's
+            # "Delete" taught "nowhere" to a comment thread's vote links on another page (ho10_isso).
+            wrote = bool(result.page.refused_writes)
+            if same_document(made[0], result.page) and not wrote:
                 return ((shape, "same_state"),)
             if selector in way_on_selectors(made[0]):
                 return ()  # the list's next page: rows of its own in the same markup
@@ -143,6 +155,8 @@ def lessons(
                 first, there = menu_words.setdefault(placed, (words, page))
                 if there != page and first == words:
                     return ((placed, "shown_before"),)
+            if wrote:
+                return ()
         return ((shape, "same_state"),) if same else ()
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
@@ -154,6 +168,25 @@ def lessons(
         if state_change(r) is not None
     ]
     return ((shape, why), *flips)
+
+
+def _flipped_back(store: ExplorerStore, page: str, selector: str, final: str) -> bool:
+    """Did the click of `selector` on `page` navigate to `final`, the very page on which the control in
+    the same place was clicked to reach `page` (A → B → A): a script control that flips a view option
+    between two states (a "group by" checkbox that sets `window.location` to the page's own URL with
+    one query value flipped). Every page of every list then offers it again, each click leading to a
+    view of that list reached already or reached by the next click back (36 of 100 clicks of an
+    admin's lists). Stated on the two clicks only: a script pager's "›" on page 2 leads on to page 3,
+    and "‹" stands at another place than "›" did."""
+    placed = placed_shape(selector)
+    made = {
+        route
+        for route, there, other in store.link_table.clicks()
+        if there == final and placed_shape(other) == placed
+    }
+    return bool(made) and any(
+        s.route in made and s.outcome == "page" and s.final_route == page for s in store.history.steps()
+    )
 
 
 def _shown_before(store: ExplorerStore, target: str, page: str, shape: str, new: list[str]) -> bool:

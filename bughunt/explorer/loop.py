@@ -27,10 +27,11 @@ from .facts import PageFacts, read_page, site_texts
 from .graph import CLICK_MARK, ExplorationGraph, StepWrite
 from .harness import StepOutcome, is_failure
 from .hints import SessionHints
-from .idle_controls import idle_test, lessons, scrub
+from .idle_controls import idle_test, lessons, placed_shape, scrub
 from .inspection import inspect
 from .loading import clicked_back, load
 from .policies import Policy
+from .state_writes import MAX_SENT, READ_KINDS, state_writes
 from .store import ExplorerStore
 from .summary import SessionResult, hand_over
 from .templates import structure_hash
@@ -69,6 +70,10 @@ class Explorer:
         with the routes of the first pages that offered it (`NO_EFFECT_TRIES`: a record with no
         visible effect, or a page that no longer offers it, hands over to the next), to open once the
         walk is over."""
+        self.state_writes: dict[str, str] = {}
+        """With --allow-destructive: the click route of each control in its place whose click sent a
+        refused write naming a state change (`state_writes`), to make again with its writes sent once
+        the walk is over."""
 
     def run(self) -> SessionResult:
         graph, cfg, engine = self.graph, self.config, self.engine
@@ -127,7 +132,19 @@ class Explorer:
         status, detail = self._loop(chooser, session_id, position, outcomes)
         if self.config.allow_destructive and status in ("budget", "done"):
             self._open_deferred(session_id, self.graph.position or position, outcomes)
+            self._send_state_writes(session_id, self.graph.position or position, outcomes)
         return status, detail, self.graph.position or position
+
+    def _send_state_writes(self, session_id: int, position: str, outcomes: list[StepOutcome]) -> None:
+        """--allow-destructive, after the destructive openings: make each collected click again with
+        its page's writes sent (a step that is no click), so the oracles see what the API answers."""
+        for route in list(self.state_writes.values()):
+            self.engine.admit_writes(True)
+            try:
+                step = self._step(session_id, route, position, click=False, opening=True, only=READ_KINDS)
+                outcomes.append(step)
+            finally:
+                self.engine.admit_writes(False)
 
     def _open_deferred(self, session_id: int, position: str, outcomes: list[StepOutcome]) -> None:
         """--allow-destructive, once the walk is over: open each destructive control template the walk
@@ -186,10 +203,12 @@ class Explorer:
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool = False, tokens: int = 0,
         drop_walk: bool = False, click: bool = True, via: str | None = None, opening: bool = False,
+        only: frozenset[str] | None = None,
     ) -> StepOutcome:  # fmt: skip
         """Load `target`, read the page's facts, run the oracles, and write the step (one transaction).
         `via` is the remembered page whose link `target` is when that is not `position`. `opening`: the
-        oracles may open destructive actions (`_open_deferred`); a walk step defers them."""
+        oracles may open destructive actions (`_open_deferred`); a walk step defers them. `only`: the
+        kinds of finding the step keeps (a state write's replay: `state_writes.READ_KINDS`)."""
         graph = self.graph
         cfg = self.config
         # the link's kind and label: on the page the explorer stands on, or the remembered one it jumped past
@@ -235,8 +254,12 @@ class Explorer:
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
                 defer=self.config.allow_destructive and not opening,
             )
+            if only is not None:
+                findings = [f for f in findings if f.kind in only]
             if self.config.allow_destructive and not opening:
                 findings = self._defer(findings, result.final_route or target)
+                if made_by is not None and state_writes(page) and len(self.state_writes) < MAX_SENT:
+                    self.state_writes.setdefault(placed_shape(made_by[1]), target)
         self.walk.last_text = facts.text if facts is not None else ""
         self.walk.site_text = site_texts(result.page, self.hints.actions) if result.page is not None else []
         partial = facts is not None and facts.fragment

@@ -161,7 +161,12 @@ _HOLDERS = frozenset(("ul", "ol", "table", "dl", "form"))
 
 
 def _prose(node: Node, parse: Callable[[str], tuple[str, int] | None], containers: set[int]) -> bool:
-    """Words beside a label that are neither controls, nor another count, nor a list or form."""
+    """Words beside a label that are neither controls, nor another count, nor a list or form. A
+    `noscript` is no words beside it: its text is shown only where scripts do not run, and a count
+    beside one was drawn by the page's scripts ("Javascript needs to be activated to view comments"
+    left in a comment thread's box above the "157 Comments" its script wrote)."""
+    if node.tag == "noscript":
+        return False
     if node.tag in _HOLDERS or node.find_all(*_HOLDERS) or any(id(n) in containers for n in node.iter()):
         return False
     return not _controls_only(node) and not _counts(node, parse)

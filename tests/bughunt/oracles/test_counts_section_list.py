@@ -134,3 +134,29 @@ def test_a_history_of_one_change_counts_the_change_not_the_fields_it_changed():
     )
     page = _page(f'<h3>Change History <span class="count">(1)</span></h3><div id="changelog">{change}</div>')
     assert check_count_mismatch(page) == []
+
+
+def thread(shown: int, aside: str) -> FetchedPage:
+    """A comment thread a script drew into its box: the heading it wrote, a compose box, the comments
+    (each with its permalink), and beside the heading what the box held before (`aside`)."""
+    comments = "".join(
+        f'<div class="comment" id="c-{i}"><div class="head"><b>Ann</b> <a href="#c-{i}">day {i}</a></div>'
+        f"<div class='text'><p>{name}: a comment on the post</p></div></div>"
+        for i, name in enumerate(NAMES, start=1)
+    )
+    compose = (
+        '<div class="compose"><textarea name="text"></textarea><input type="submit" value="Submit"></div>'
+    )
+    return _page(
+        f'<div id="thread">{aside}<h4>{shown} Comments</h4>{compose}<div id="root">{comments}</div></div>'
+    )
+
+
+def test_a_noscript_note_beside_a_scripts_heading_is_no_words_of_its_own():
+    # Its text is shown only where scripts do not run: the heading beside it was drawn by the scripts.
+    note = "<noscript>Javascript needs to be activated to view comments.</noscript>"
+    (finding,) = check_count_mismatch(thread(9, note))
+    assert finding.evidence["shown"] == 9 and finding.evidence["listed"] == len(NAMES)
+    assert check_count_mismatch(thread(len(NAMES), note)) == []
+    # Words a reader does see beside the count still say it may count something else.
+    assert check_count_mismatch(thread(9, "<p>Comments awaiting review are counted too.</p>")) == []
