@@ -63,9 +63,11 @@ for, as a path word names one elsewhere (`/recent`, `/edit`). Other words (`?id=
 
 def front_controller(path: str) -> bool:
     """Whether a path routes by its query (`front_controller`'s view keys name the page type): a
-    script (`/doku.php`) or the site's root (`/?controller=Board&action=show&id=3`, an app routed
-    by its query string alone, whose every page is at `/`)."""
-    return path in ("", "/") or bool(_SCRIPT_PATH.search(path))
+    script (`/doku.php`), the site's root (`/?controller=Board&action=show&id=3`, an app routed
+    by its query string alone, whose every page is at `/`) or a folder's index (`/i/?c=feed&a=edit`,
+    the script `index.php` of a folder served at the folder's address: an app mounted below the
+    root, routed by its query as at the root)."""
+    return path in ("", "/") or path.endswith("/") or bool(_SCRIPT_PATH.search(path))
 
 
 ROUTE_SHAPES_CACHED = 1 << 16
