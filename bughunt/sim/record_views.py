@@ -9,8 +9,8 @@ further page type — the edit page of a list's rows among them — read as one 
 instances of the types seen first: a database manager's walk opened its rows' edit pages at click 88 of 100.
 
 What tells a record's page from a view is its key: a view chooses *which* records a list shows (words: a sort
-column, a filter value, a search); a record's page names *one* record by its number or generated id
-(`id=7`, `where[id]=3`, `item=5f3a…`), under a key no visited view of the path carried. Stated on URL shapes
+column, a filter value, a search, a number of days); a record's page names *one* record by its number or
+generated id under an identifier key (`id=7`, `where[id]=3`, `task_id=5`) no visited view of the path carried. Stated on URL shapes
 alone: it applies to every family that addresses records by query (PHP front controllers, admin tools,
 CGI trackers, feed readers' `?id=`), in both engines; a path-routed record (`/items/7`) never reached
 `QueryViews`.
@@ -21,28 +21,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .pager_links import is_offset_key, is_page_key
+from .pager_links import is_page_key
 
 _RECORD_VALUES = frozenset({"<n>", "<id>"})
 """What a template shows for a record's number or generated identifier (`route_shape`)."""
 
-_SIZE_KEY = re.compile(r"(?i)(?:limit|size|per_?page|count|length|len|max|num|rows|items|n)$")
-"""A key that sets how many rows a list shows (`?limit=100`, `per_page=50`, `pageSize=25`): a number, and
-still a view."""
+_ID_KEY = re.compile(r"(?i)id(?:%5D|\])?$")
+"""A key that names a record by its identifier: `id`, `task_id`, `pid`, `itemId`, `where[id]` (encoded
+`where%5Bid%5D`). A number under another key is a quantity of a view (`daysback=30`, `desc=1`, `limit=50`)."""
 
 
 def record_keys(template: str) -> frozenset[str]:
     """The query keys of `template` that name one record: a number or a generated id as value, under a key
-    that is neither a page, an offset nor a page size."""
+    named as an identifier (`_ID_KEY`)."""
     _, _, query = template.partition("?")
     keys = set()
     for pair in query.split("&"):
         key, eq, value = pair.partition("=")
-        if (
-            eq
-            and value in _RECORD_VALUES
-            and not (is_page_key(key) or is_offset_key(key) or _SIZE_KEY.search(key))
-        ):
+        if eq and value in _RECORD_VALUES and _ID_KEY.search(key) and not is_page_key(key):
             keys.add(key)
     return frozenset(keys)
 

@@ -68,7 +68,7 @@ def test_a_listed_rows_edit_page_is_opened_before_the_other_key_sets_of_the_path
     assert visited[first_list + 1].startswith(f"/?edit={name}&"), visited
 
 
-def test_record_keys_are_numbers_under_keys_that_are_no_page_offset_or_size() -> None:
+def test_record_keys_are_numbers_under_identifier_keys() -> None:
     assert record_keys("/?edit=<slug>&where%5Bid%5D=<n>") == {"where%5Bid%5D"}
     assert record_keys("/x.php?id=<id>&page=<n>&offset=<n>&limit=<n>&per_page=<n>") == {"id"}
     assert record_keys("/?select=<slug>&order=<slug>") == frozenset()
@@ -82,3 +82,12 @@ def test_a_number_key_a_visited_view_carried_is_a_filter_value_again() -> None:
     # a new combination with the filter key seen before: one more view, it waits
     assert views.level("/?author=<n>&order=<slug>&select=<slug>", 0, 2) == 2
     assert not names_a_record("/?author=<n>&x=<slug>", frozenset({"author", "x"}), [frozenset({"author"})])
+
+
+def test_a_number_under_a_key_that_is_no_identifier_is_no_record() -> None:
+    # `?order=priority&desc=1`: a sort link's direction; `daysback=30`: a period; one more view each
+    assert record_keys("/query?component=<slug>&desc=<n>&order=<slug>") == frozenset()
+    assert record_keys("/?select=<slug>&desc%5B0%5D=<n>&order%5B0%5D=<slug>") == frozenset()
+    assert record_keys("/report?asc=<n>&sort=<slug>&id=<n>") == {"id"}
+    assert record_keys("/timeline?authors=<slug>&daysback=<n>") == frozenset()
+    assert record_keys("/?controller=<slug>&task_id=<n>&pid=<n>") == {"task_id", "pid"}
