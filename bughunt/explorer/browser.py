@@ -82,6 +82,10 @@ def with_user_headers(request: dict[str, str], user: dict[str, str]) -> dict[str
     return {**{k: v for k, v in request.items() if k.lower() not in mine}, **user}
 
 
+_REFUSED_JAVASCRIPT_URL = "Running the JavaScript URL violates"
+"""How Chromium words a `javascript:` URL refused by the page's Content-Security-Policy."""
+
+
 @dataclass(frozen=True)
 class Record:
     """What the page's record (`page_scripts`) answered, checked: its clock and the soonest entry due
@@ -461,6 +465,11 @@ class BrowserEngine(HttpEngine):
         text = message.text
         # Resource failures are judged by the response handler (XHR/fetch) or are our own blocking.
         if text.startswith("Failed to load resource"):
+            return
+        # A `javascript:` link the page's own policy refuses to run is a bookmarklet (a link to drag to
+        # the bookmarks bar, run on other sites): clicking it on the page is our use, not the page's
+        # script failing. An inline script the policy blocks says otherwise and stays (issue 25).
+        if text.startswith(_REFUSED_JAVASCRIPT_URL):
             return
         self._record("console_error", text, (message.location or {}).get("url", ""))
 

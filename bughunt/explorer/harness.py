@@ -255,10 +255,19 @@ def _template_shaped(
     An oracle sees one page: its shape comes from the page's own links, and an error page links to
     nothing, so `/tag/python` and `/tag/webdev` failing alike would be two bugs. Memory also knows the
     pages that link *to* the route (the tag cloud that listed both): their links are siblings too. A
-    finding fingerprinted on something else (a failed request's own path) keeps its fingerprint."""
+    finding fingerprinted on something else (a failed request's own path) keeps its fingerprint, and so
+    does one that is an open bug already (issue 25): the links beside one more record of a sampled
+    template (`/edit.php?id=229` among `?id=` links) would read its number as data and make the same
+    bug a second one."""
     out: list[Finding] = []
+    known: set[str] | None = None
     for f in findings:
         if f.fingerprint != make_fingerprint(f.shape, f.kind, f.message):
+            out.append(f)
+            continue
+        if known is None:
+            known = {b.fingerprint for b in store.bug_table.live() if b.status == "open"}
+        if f.fingerprint in known:
             out.append(f)
             continue
         shape = route_shape(f.route, {*page_links, *store.link_table.beside(f.route)})

@@ -42,10 +42,11 @@ _HANDLER_WORD = re.compile(r"^[a-z]{2,16}(?:_[a-z]{2,16}){1,3}$")
 as plain PHP and Python handlers are named: on a directory's address a page type too (a page key's
 `?page=my_notes` may be a record's name, an action's is the handler's)."""
 ACTION_KEYS = frozenset({"action", "act", "do", "op", "cmd", "task"})
-"""View keys that name what the request does: on a directory's address too (`/admin/?action=manage_users`,
-served by the directory's index script, a front controller of its own) their word is the page type, where
-the other view keys are a listing's values (`/items/?c=red`, `/docs/?page=intro`). A path of its own
-routes by its path (`/list?action=show`, `/wiki/Start?action=edit`: a view of that page)."""
+"""View keys that name what the request does. On a directory's address (`/admin/?action=manage_users`,
+served by the directory's index script, a front controller of its own: `front_controller`) their value
+names the page type even as a handler's name (`manage_users`), where the other view keys' values must be
+words. A path of its own routes by its path (`/list?action=show`, `/wiki/Start?action=edit`: a view of
+that page)."""
 VIEW_KEYS = frozenset(
     {
         "do",
@@ -72,9 +73,11 @@ for, as a path word names one elsewhere (`/recent`, `/edit`). Other words (`?id=
 
 def front_controller(path: str) -> bool:
     """Whether a path routes by its query (`front_controller`'s view keys name the page type): a
-    script (`/doku.php`) or the site's root (`/?controller=Board&action=show&id=3`, an app routed
-    by its query string alone, whose every page is at `/`)."""
-    return path in ("", "/") or bool(_SCRIPT_PATH.search(path))
+    script (`/doku.php`), the site's root (`/?controller=Board&action=show&id=3`, an app routed
+    by its query string alone, whose every page is at `/`) or a folder's index (`/i/?c=feed&a=edit`,
+    the script `index.php` of a folder served at the folder's address: an app mounted below the
+    root, routed by its query as at the root)."""
+    return path in ("", "/") or path.endswith("/") or bool(_SCRIPT_PATH.search(path))
 
 
 def action_page(path: str, key: str, value: str) -> bool:

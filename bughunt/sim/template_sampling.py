@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from .pager_links import is_page_key
+from .record_views import names_a_record
 from .route_shapes import action_page, front_controller
 
 TEMPLATE_SAMPLE = 2
@@ -74,12 +75,16 @@ class QueryViews:
     """What the visited templates show of each path: its views (`_view` of every visited template)
     and the kinds of page they are (`kind_keys`)."""
 
-    __slots__ = ("seen", "per_path", "kinds")
+    __slots__ = ("seen", "per_path", "kinds", "keys_of")
 
     def __init__(self, covered: Mapping[str, int]) -> None:
         visited = [t for t, n in covered.items() if n > 0]
         self.seen = {_view(t) for t in visited}
         self.per_path = Counter(path for path, _ in self.seen)
+        self.keys_of: dict[str, list[frozenset[str]]] = {}
+        """Path → the key sets of its visited views (what `record_views.names_a_record` reads)."""
+        for path, keys in self.seen:
+            self.keys_of.setdefault(path, []).append(keys)
         self.kinds = Counter(key for t in visited for key in kind_keys(t))
 
     def level(self, template: str, seen: int, samples: int) -> int | None:
@@ -87,10 +92,14 @@ class QueryViews:
         one more filter value of a sampled view (the same records, chosen again); 1 for a template
         not visited of a kind `TEMPLATE_SAMPLE` visited templates of other sections are (`kind_keys`:
         a third form of one kind waits, as a third instance of a template does, for the kinds of page
-        not seen yet); else None."""
+        not seen yet); else None. A new view that names one record under a key no visited view of
+        the path carried is a record's page, not a view (`record_views`): sampled as any template."""
         path, keys = _view(template)
         viewed = ("?" in template or bool(keys)) and self.per_path[path] >= QUERY_VIEWS
-        if viewed and ((path, keys) not in self.seen or (keys and seen >= samples)):
+        if viewed and (path, keys) not in self.seen:
+            if not names_a_record(template, keys, self.keys_of.get(path, ())):
+                return 2
+        elif viewed and keys and seen >= samples:
             return 2
         if seen == 0 and any(self.kinds[key] >= TEMPLATE_SAMPLE for key in kind_keys(template)):
             return 1

@@ -15,6 +15,7 @@ from bughunt.explorer.store.scrubbing import ScrubbingConnection
 from bughunt.oracles.lists import item_signature, list_items
 from bughunt.sim import template_sampling
 from bughunt.sim.planner import Planner
+from bughunt.sim.record_views import names_a_record
 from bughunt.sim.template_sampling import QueryViews, _view
 from tests.support.scrubbing import scrubbed_as_defined
 
@@ -61,7 +62,12 @@ def test_the_views_of_visited_templates_read_with_the_kept_views_are_the_plain_o
 def _level_as_defined(views: QueryViews, template: str, seen: int, samples: int) -> int | None:
     path, keys = _view.__wrapped__(template)
     viewed = ("?" in template or bool(keys)) and views.per_path[path] >= template_sampling.QUERY_VIEWS
-    if viewed and ((path, keys) not in views.seen or (keys and seen >= samples)):
+    # a new view naming one record under a key no visited view of the path carried is a record's page
+    record = names_a_record(template, keys, [k for p, k in views.seen if p == path])
+    if viewed and (
+        ((path, keys) not in views.seen and not record)
+        or ((path, keys) in views.seen and keys and seen >= samples)
+    ):
         return 2
     kinds = template_sampling.kind_keys(template)
     if seen == 0 and any(views.kinds[key] >= template_sampling.TEMPLATE_SAMPLE for key in kinds):
