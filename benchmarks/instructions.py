@@ -12,7 +12,7 @@ costs (a cache miss counts once, like an add).
     python -m benchmarks.instructions --url URL --routes FILE [--login-url U --username N --password-env VAR]
 
 is the bare loop (`benchmarks.scale_crawl.crawl`) in a process of its own, so that callgrind counts it:
-log in when told to (the page's form, `benchmarks.overhead.form_login`), then GET and parse each route
+log in when told to (the page's form, `benchmarks.scale_crawl.form_login`), then GET and parse each route
 of FILE (one a line; an empty file: none) and print the crawl as JSON. Its count over N routes less
 its count over none is what the N requests cost; the process's start-up and the login cancel out.
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.scale_crawl import crawl
+from benchmarks.scale_crawl import crawl, form_login
 
 HASH_SEED = "0"
 """PYTHONHASHSEED of every counted process: the same iteration orders, run after run."""
@@ -106,8 +106,6 @@ def main(argv: list[str] | None = None) -> int:
     routes = args.routes.read_text(encoding="utf-8").splitlines()
     prepare: Callable[[httpx.Client], object] | None = None
     if args.login_url:
-        from benchmarks.overhead import form_login
-
         password = os.environ.get(args.password_env or "", "")
         login = (args.login_url, args.username or "", password)
         prepare = lambda client: form_login(client, *login)  # noqa: E731

@@ -52,17 +52,14 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
 
-import httpx
 from rich.console import Console
-from selectolax.lexbor import LexborHTMLParser
 
 from benchmarks import instructions
 from benchmarks.figures import num
 from benchmarks.processes import serving
 from benchmarks.recorded_site import SITES, read_requests
-from benchmarks.scale_crawl import crawl
+from benchmarks.scale_crawl import crawl, form_login
 from benchmarks.scale_run import REPO, child_env, explore
 
 POLICIES: tuple[str, ...] = ("planner", "frontier", "visited", "random")
@@ -105,28 +102,6 @@ def site_process(name: str, record: Path) -> Iterator[Site]:
     cmd = [sys.executable, "-m", "benchmarks.recorded_site", "--site", name, "--record", str(record)]
     with serving(cmd, REPO, f"the {name} site") as answer:
         yield Site(name, str(answer["url"]), record, answer)
-
-
-def form_login(client: httpx.Client, login_url: str, username: str, password: str) -> None:
-    """What any scripted login does: GET the page, fill its password form (hidden fields kept), POST it."""
-    page = client.get(login_url)
-    form = next(
-        (f for f in LexborHTMLParser(page.text).css("form") if f.css_first("input[type=password]")), None
-    )
-    if form is None:
-        raise SystemExit(f"error: no login form at {login_url}")
-    fields: dict[str, str] = {}
-    for field in form.css("input[name]"):
-        name, kind = field.attributes.get("name") or "", (field.attributes.get("type") or "text").lower()
-        if kind == "password":
-            fields[name] = password
-        elif kind in ("text", "email"):
-            fields[name] = username
-        elif kind == "hidden":
-            fields[name] = field.attributes.get("value") or ""
-    answer = client.post(urljoin(login_url, form.attributes.get("action") or login_url), data=fields)
-    if answer.status_code >= 400:
-        raise SystemExit(f"error: the bare loop's login at {login_url} answered HTTP {answer.status_code}")
 
 
 def warm_token_counter(env: dict[str, str], code: Path | None) -> None:
