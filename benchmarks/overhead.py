@@ -1,7 +1,8 @@
 """CPU per click of the HTTP engine's explorer beside a bare httpx + parse loop over the very same URLs.
 
     python -m benchmarks.overhead [--site builtin,conduit-htmx,scale] [--budget 60] [--policy planner]
-                                  [--repeats 3] [--seed 1000] [--code DIR] [--against DIR] [--json]
+                                  [--repeats 3] [--seed 1000] [--code DIR] [--against DIR]
+                                  [--measure cpu|instructions] [--json]
 
 Each site (the 24-page built-in site, conduit-htmx logged in as its demo account, the ~14,700-page scale
 site) runs in a process of its own that writes down every request it answers
@@ -24,6 +25,12 @@ before each request as long as the explorer's work per request beyond the bare l
 adds no CPU of its own). The bare loop's requests come back to back; the explorer's come a few
 milliseconds apart, and on this machine a request made after an idle gap costs more CPU than one made
 at once (docs/benchmarks.md, "A paced baseline").
+`--measure instructions` adds, in the first round, the same three runs again with their
+instructions counted (valgrind's callgrind, `benchmarks.instructions`; ~50× slower): **instructions
+× bare** = (budget run − start-up run) ÷ (the bare loop's process over the same requests − over none).
+A count does not move with the machine's load, so it judges a 10–20 % change that CPU ratios at an
+uncontrolled load cannot; it leaves out the kernel's work (the bare loop's is mostly sockets), so it
+is not the CPU ratio's scale (docs/benchmarks.md, "Session 22").
 Figures are medians over the repeats; the load is read before and after. `--code DIR` runs the
 explorer from another source tree; `--against DIR` runs it from both, interleaved in each round (rows
 marked `[DIR]`), so a before and an after share the machine's load. Progress goes to stderr; `--json`
@@ -45,16 +52,14 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
 
-import httpx
 from rich.console import Console
-from selectolax.lexbor import LexborHTMLParser
 
+from benchmarks import instructions
 from benchmarks.figures import num
 from benchmarks.processes import serving
 from benchmarks.recorded_site import SITES, read_requests
-from benchmarks.scale_crawl import crawl
+from benchmarks.scale_crawl import crawl, form_login
 from benchmarks.scale_run import REPO, child_env, explore
 
 POLICIES: tuple[str, ...] = ("planner", "frontier", "visited", "random")
@@ -99,28 +104,6 @@ def site_process(name: str, record: Path) -> Iterator[Site]:
         yield Site(name, str(answer["url"]), record, answer)
 
 
-def form_login(client: httpx.Client, login_url: str, username: str, password: str) -> None:
-    """What any scripted login does: GET the page, fill its password form (hidden fields kept), POST it."""
-    page = client.get(login_url)
-    form = next(
-        (f for f in LexborHTMLParser(page.text).css("form") if f.css_first("input[type=password]")), None
-    )
-    if form is None:
-        raise SystemExit(f"error: no login form at {login_url}")
-    fields: dict[str, str] = {}
-    for field in form.css("input[name]"):
-        name, kind = field.attributes.get("name") or "", (field.attributes.get("type") or "text").lower()
-        if kind == "password":
-            fields[name] = password
-        elif kind in ("text", "email"):
-            fields[name] = username
-        elif kind == "hidden":
-            fields[name] = field.attributes.get("value") or ""
-    answer = client.post(urljoin(login_url, form.attributes.get("action") or login_url), data=fields)
-    if answer.status_code >= 400:
-        raise SystemExit(f"error: the bare loop's login at {login_url} answered HTTP {answer.status_code}")
-
-
 def warm_token_counter(env: dict[str, str], code: Path | None) -> None:
     """Count one token in `code`'s tree as its explorers will: a tree that keeps derived rank files
     (memgpt_lite.context.rank_file) writes its file now, like the bytecode the warm-up compiles,
@@ -132,9 +115,11 @@ def warm_token_counter(env: dict[str, str], code: Path | None) -> None:
 
 
 def one_round(
-    site: Site, policy: str, budget: int, seed: int, env: dict[str, str], code: Path | None
-) -> Record:
-    """Start-up run, budget run and the bare loop over the budget run's own requests after start-up."""
+    site: Site, policy: str, budget: int, seed: int, env: dict[str, str], code: Path | None,
+    count: Counting | None = None,
+) -> Record:  # fmt: skip
+    """Start-up run, budget run and the bare loop over the budget run's own requests after start-up;
+    with `count`, the same three again with their instructions counted (`count_instructions`)."""
     extra = site.explore_args()
     site.requests()  # whatever came before (the warm-up) is not this round's
     start = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra)
@@ -172,7 +157,65 @@ def one_round(
         "walk_digest": run.walk_digest,
         "bugs": sorted(f"{b.kind} {b.route}" for b in run.bugs),
         "wall_s": run.wall_s,
+        **({} if count is None else count_instructions(site, policy, budget, seed, env, code, gets, count)),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class Counting:
+    """Where `count_instructions` works: callgrind's files, and the bare loop's own environment."""
+
+    tmp: Path
+    bare_env: dict[str, str]
+
+
+def count_instructions(
+    site: Site, policy: str, budget: int, seed: int, env: dict[str, str], code: Path | None,
+    gets: list[str], count: Counting,
+) -> Record:  # fmt: skip
+    """The round's start-up run, budget run and bare loop again, each process under callgrind
+    (`benchmarks.instructions`): the explorer's instructions after start-up (budget run − start-up
+    run) and the bare loop's over the same requests (its process over them − over none). The walk and
+    the requests must be the CPU runs' own (a slower process must not have chosen otherwise)."""
+    extra, cenv = site.explore_args(), instructions.counted_env(env)
+    site.requests()
+    files = [count.tmp / "start.callgrind", count.tmp / "run.callgrind"]
+    explore(
+        site.url, policy, 0, seed=seed, env=cenv, code=code, extra=extra, wrap=instructions.counting(files[0])
+    )
+    prefix = site.requests()
+    run = explore(
+        site.url,
+        policy,
+        budget,
+        seed=seed,
+        env=cenv,
+        code=code,
+        extra=extra,
+        wrap=instructions.counting(files[1]),
+    )
+    asked = site.requests()
+    counted_gets = (
+        [t for m, t in asked[len(prefix) :] if m == "GET"] if asked[: len(prefix)] == prefix else []
+    )
+    start_ir, run_ir = (instructions.counted(f) for f in files)
+    for f in files:
+        f.unlink()
+    bare_n, bare_0 = instructions.bare_loop_instructions(
+        site.url, gets, env=count.bare_env, login=site.login, tmp=count.tmp
+    )
+    explorer_ir, bare_ir = run_ir - start_ir, bare_n - bare_0
+    return {
+        "ir_start": start_ir,
+        "ir_run": run_ir,
+        "ir_explorer": explorer_ir,
+        "ir_bare_n": bare_n,
+        "ir_bare_0": bare_0,
+        "ir_bare": bare_ir,
+        "ir_over_bare": explorer_ir / bare_ir if bare_ir > 0 else None,
+        "ir_walk_digest": run.walk_digest,
+        "ir_same_requests": counted_gets == gets,
+    }  # fmt: skip
 
 
 def summarise(rounds: list[Record]) -> Record:
@@ -207,6 +250,25 @@ def summarise(rounds: list[Record]) -> Record:
         "same_start": all(r["same_start"] for r in rounds),
         "walk_digest": first["walk_digest"],
         "bugs": first["bugs"],
+        **summarise_instructions(rounds, fetches),
+    }
+
+
+def summarise_instructions(rounds: list[Record], fetches: int) -> Record:
+    """The counted round's figures (counts do not move with the load: one round is enough)."""
+    counted = next((r for r in rounds if "ir_explorer" in r), None)
+    if counted is None:
+        return {}
+    ratio = counted["ir_over_bare"]
+    return {
+        "ir_explorer": counted["ir_explorer"],
+        "ir_bare": counted["ir_bare"],
+        "ir_explorer_per_fetch": counted["ir_explorer"] / fetches,
+        "ir_bare_per_fetch": counted["ir_bare"] / fetches,
+        "ir_over_bare": ratio,
+        "ir_within_target": ratio is not None and ratio <= TARGET,
+        # the counted runs walked and asked as the timed ones did
+        "ir_same": counted["ir_walk_digest"] == counted["walk_digest"] and counted["ir_same_requests"],
     }
 
 
@@ -218,6 +280,7 @@ def run_benchmark(
     seed: int,
     code: Path | None,
     against: Path | None = None,
+    measure: str = "cpu",
 ) -> Record:
     console = Console(stderr=True)
     load_start = os.getloadavg()
@@ -238,11 +301,20 @@ def run_benchmark(
                 explore(site.url, policy, 0, seed=seed, env=env, code=tree, extra=site.explore_args())
         for (tree, _), env in zip(trees, envs, strict=True):
             warm_token_counter(env, tree)
+        count = Counting(tmp, child_env(None, tmp / "pycache-bare")) if measure == "instructions" else None
         for i in range(repeats):
             for site in running:
                 for (tree, mark), env in zip(trees, envs, strict=True):
-                    r = one_round(site, policy, budget, seed, env, tree)
+                    r = one_round(site, policy, budget, seed, env, tree, count if i == 0 else None)
                     rounds[site.name + mark].append(r)
+                    if "ir_over_bare" in r:
+                        console.print(
+                            f"[{i + 1}/{repeats}] {site.name + mark:<13} instructions: explorer "
+                            f"{r['ir_explorer'] / 1e6:.1f} M, bare {r['ir_bare'] / 1e6:.1f} M, × bare "
+                            f"{num(r['ir_over_bare'], '.2f')}",
+                            highlight=False,
+                            markup=False,
+                        )
                     console.print(
                         f"[{i + 1}/{repeats}] {site.name + mark:<13} start {r['start_cpu_s']:.2f} s, {r['clicks']} clicks "
                         f"{r['explorer_cpu_s']:.2f} s over {r['requests_after_start']} requests; bare "
@@ -254,6 +326,7 @@ def run_benchmark(
     return {
         "policy": policy,
         "budget": budget,
+        "measure": measure,
         "repeats": repeats,
         "seed": seed,
         "code": str(code) if code else None,
@@ -272,6 +345,9 @@ HEADER = (
 )
 
 
+IR_HEADER = f"{'instructions (callgrind)':<28}{'M a fetch':>14}{'bare M/fetch':>14}{'× bare':>8}"
+
+
 def render(result: Record) -> str:
     load = [" ".join(f"{x:.2f}" for x in result[k]) for k in ("load_start", "load_end")]
     lines = [
@@ -287,8 +363,23 @@ def render(result: Record) -> str:
             f"{s['bare_ms_per_click']:>14.2f}{s['bare_ms_per_fetch']:>14.2f}{num(s['over_bare'], '.2f'):>8}"
             f"{s['paced_ms_per_fetch']:>15.2f}{num(s['over_paced'], '.2f'):>8}  {s['walk_digest']}{flags}"
         )
+    counted = {n: s for n, s in result["sites"].items() if "ir_over_bare" in s}
+    if counted:
+        lines.append(IR_HEADER)
+        for name, s in counted.items():
+            flags = "" if s["ir_same"] else "  (the counted run walked otherwise!)"
+            lines.append(
+                f"{name:<28}{s['ir_explorer_per_fetch'] / 1e6:>14.2f}{s['ir_bare_per_fetch'] / 1e6:>14.2f}"
+                f"{num(s['ir_over_bare'], '.2f'):>8}{flags}"
+            )
     verdicts = [f"{n} {'≤' if s['within_target'] else '>'} {TARGET:g}" for n, s in result["sites"].items()]
     lines.append("× bare (explorer CPU after start-up ÷ bare CPU, same requests): " + ", ".join(verdicts))
+    if counted:
+        ir_verdicts = [f"{n} {'≤' if s['ir_within_target'] else '>'} {TARGET:g}" for n, s in counted.items()]
+        lines.append(
+            "instructions × bare (callgrind, first round; the same ratio counted, not timed: "
+            "the load does not move it): " + ", ".join(ir_verdicts)
+        )
     lines.append(
         "× paced (shown beside, not judged): ÷ the same loop idling before each request as long as the "
         "explorer worked per request"
@@ -335,13 +426,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against", type=Path, help="also run the explorer from this tree, in the same rounds"
     )
+    parser.add_argument(
+        "--measure", choices=("cpu", "instructions"), default="cpu",
+        help="instructions: also count the first round's instructions under valgrind (slow; "
+        "the same ratio, load-independent)",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     args = parser.parse_args(argv)
+    if args.measure == "instructions" and not instructions.available():
+        parser.error("--measure instructions: valgrind is not installed")
     for flag, tree in (("--code", args.code), ("--against", args.against)):
         if tree is not None and not (tree / "bughunt" / "__init__.py").is_file():
             parser.error(f"{flag} {tree}: no bughunt package there")
     result = run_benchmark(
-        args.site, args.policy, args.budget, args.repeats, args.seed, args.code, args.against
+        args.site, args.policy, args.budget, args.repeats, args.seed, args.code, args.against, args.measure
     )
     print(json.dumps(result, indent=2) if args.json else render(result))
     return 0

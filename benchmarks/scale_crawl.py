@@ -57,3 +57,25 @@ def crawl(
             pages += 1
         cpu = time.thread_time() - start
     return Crawl(pages, links, cpu)
+
+
+def form_login(client: httpx.Client, login_url: str, username: str, password: str) -> None:
+    """What any scripted login does: GET the page, fill its password form (hidden fields kept), POST it."""
+    page = client.get(login_url)
+    form = next(
+        (f for f in LexborHTMLParser(page.text).css("form") if f.css_first("input[type=password]")), None
+    )
+    if form is None:
+        raise SystemExit(f"error: no login form at {login_url}")
+    fields: dict[str, str] = {}
+    for field in form.css("input[name]"):
+        name, kind = field.attributes.get("name") or "", (field.attributes.get("type") or "text").lower()
+        if kind == "password":
+            fields[name] = password
+        elif kind in ("text", "email"):
+            fields[name] = username
+        elif kind == "hidden":
+            fields[name] = field.attributes.get("value") or ""
+    answer = client.post(urljoin(login_url, form.attributes.get("action") or login_url), data=fields)
+    if answer.status_code >= 400:
+        raise SystemExit(f"error: the bare loop's login at {login_url} answered HTTP {answer.status_code}")

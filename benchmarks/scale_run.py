@@ -160,14 +160,16 @@ def explore(
     code: Path | None = None,
     progress: Progress | None = None,
     extra: Sequence[str] = (),
+    wrap: Sequence[str] = (),
 ) -> Run:
     """Explore `url` for `budget` clicks with `policy` in a fresh process and store; measure it. The
     process runs in `code` (a source tree; default this one): `python -m` puts its working directory
-    first on the path, before PYTHONPATH. `extra`: more options of `explore` (a login's)."""
+    first on the path, before PYTHONPATH. `extra`: more options of `explore` (a login's). `wrap`: a
+    command the explorer runs under (`benchmarks.instructions`' valgrind)."""
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         store = Path(tmp) / "store"
         cmd = [
-            sys.executable, "-m", "bughunt", "explore", "--url", url.rstrip("/") + "/", "--store", str(store),
+            *wrap, sys.executable, "-m", "bughunt", "explore", "--url", url.rstrip("/") + "/", "--store", str(store),
             "--budget", str(budget), "--policy", policy, "--seed", str(seed), "--json", *extra,
         ]  # fmt: skip
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -206,7 +208,9 @@ def explore(
             err.seek(0)
             stdout, stderr = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
         if exit_code != 0:
-            raise SystemExit(f"error: {' '.join(cmd[2:6])} ... exited {exit_code}:\n{stderr[-2000:]}")
+            raise SystemExit(
+                f"error: {' '.join(cmd[len(wrap) + 2 : len(wrap) + 6])} ... exited {exit_code}:\n{stderr[-2000:]}"
+            )
         result = json.loads(stdout)
         walk = _walk(store)
         if progress is not None:

@@ -4,6 +4,7 @@ at a tiny budget."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -82,3 +83,26 @@ def test_the_paced_loop_idles_before_each_request_without_counting_the_idle_as_c
     assert plain.pages == paced.pages == 3 and plain.links == paced.links > 0
     assert wall >= 3 * 0.2  # it idled before each request
     assert paced.cpu_s < 0.3  # a sleep is no CPU: 0.6 s of idle would be
+
+
+def test_the_instruction_count_is_read_from_callgrinds_summary_line(tmp_path):
+    from benchmarks.instructions import counted
+
+    out = tmp_path / "callgrind.out"
+    out.write_bytes(
+        b"version: 1\ncreator: callgrind-3.19.0\nevents: Ir\nsummary: 89059705\ntotals: 89059705\n"
+    )
+    assert counted(out) == 89059705
+
+
+def test_the_counted_bare_loop_logs_in_and_fetches_every_listed_route(tmp_path):
+    routes = tmp_path / "routes"
+    routes.write_text("/\n/settings\n", encoding="utf-8")
+    with running_conduit() as url:
+        p = subprocess.run(
+            [sys.executable, "-m", "benchmarks.instructions", "--url", url, "--routes", str(routes),
+             "--login-url", url + "/login", "--username", DEMO_USER, "--password-env", "BH_TEST_PW"],
+            cwd=ROOT, capture_output=True, text=True, timeout=120, env={**os.environ, "BH_TEST_PW": DEMO_PASSWORD},
+        )  # fmt: skip
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert json.loads(p.stdout)["pages"] == 2
