@@ -161,7 +161,15 @@ def test_an_action_key_on_a_directorys_address_names_its_page_type():
         route_shape("/search.php?action=show_user_posts&user_id=3") == "/search.php?action=<slug>&user_id=<n>"
     )
     assert route_shape("/search.php?action=recent") == "/search.php?action=recent"
-    assert route_shape("/items/?c=red") == "/items/?c=<slug>", "another view key on a directory is a value"
+    # a directory's index routes by its query as the root does (`front_controller`): a view key's word
+    # is a page type there too, a handler's name only under an action key, any other key a value
+    assert route_shape("/i/?c=feed&a=edit") == "/i/?a=edit&c=feed"
+    assert route_shape("/items/?colour=red") == "/items/?colour=<slug>", (
+        "a key that is no view key is a value"
+    )
+    assert route_shape("/items/?c=red_blue") == "/items/?c=<slug>", (
+        "a handler's name only under an action key"
+    )
     assert route_shape("/list?action=show") == "/list?action=<slug>", "a path of its own routes by its path"
     mem = Memory()
     edits = [f"/admin/?action=edit_post&id={n}" for n in range(1, 6)]
