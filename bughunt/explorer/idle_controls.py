@@ -128,13 +128,14 @@ def lessons(
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         shape = control_shape(target, page, selector)
         if made is not None and result.page is not None:
-            # A click that sent a write (refused: exploring never writes) acted; its page is unchanged
-            # because of the refusal, not because the control does nothing, so only its copies in that
-            # place (the same button of the other records) may be known to do the same, never every
-            # control of its shape: a row's toolbar is one shape without positions, and an admin's
-            # "Delete" taught "nowhere" to a comment thread's vote links on another page (ho10_isso).
-            wrote = bool(result.page.refused_writes)
-            if same_document(made[0], result.page) and not wrote:
+            if result.page.refused_writes:
+                # The click acted: it sent a write, which exploring refused. Its page is unchanged
+                # because of the refusal, not because the control does nothing, so only its copies in
+                # that place (the same button of the other records) are known to do the same. A row's
+                # toolbar is one shape without positions: an admin's "Delete" taught "nowhere" to a
+                # comment thread's vote and reply links of another page (corpus ho10_isso).
+                return ((placed_shape(selector), "same_state"),)
+            if same_document(made[0], result.page):
                 return ((shape, "same_state"),)
             if selector in way_on_selectors(made[0]):
                 return ()  # the list's next page: rows of its own in the same markup
@@ -155,8 +156,6 @@ def lessons(
                 first, there = menu_words.setdefault(placed, (words, page))
                 if there != page and first == words:
                     return ((placed, "shown_before"),)
-            if wrote:
-                return ()
         return ((shape, "same_state"),) if same else ()
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
