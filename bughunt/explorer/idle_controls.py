@@ -5,15 +5,11 @@ A click teaches the harness (never the model) what kind of control it was:
 - `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
   the page did not have and left its DOM structure as it was, or changed only attribute values (the
   class that opens a menu or shows a collapsed panel: same elements, same text); and — for the
-  control in its place only (`placed_shape`) — a click that showed no word the page did not show, or
-  that sent a write the browser's gate refused (it acted; the refusal, not the control, left the page
-  as it was);
+  control in its place only (`placed_shape`) — a click that showed no word the page did not show;
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
-  flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`); and, for the control
-  in its place, a click that navigated back to the page on which the same control was clicked to
-  reach this one (A → B → A: a script checkbox flipping a view option through `window.location`);
+  flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`);
 - `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
   showed on another page (a menu in the page's chrome: its items do not depend on the page); or that
   showed no new link but new controls, whose words are exactly those the control in its place showed
@@ -128,13 +124,6 @@ def lessons(
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         shape = control_shape(target, page, selector)
         if made is not None and result.page is not None:
-            if result.page.refused_writes:
-                # The click acted: it sent a write, which exploring refused. Its page is unchanged
-                # because of the refusal, not because the control does nothing, so only its copies in
-                # that place (the same button of the other records) are known to do the same. A row's
-                # toolbar is one shape without positions: an admin's "Delete" taught "nowhere" to a
-                # comment thread's vote and reply links of another page (corpus ho10_isso).
-                return ((placed_shape(selector), "same_state"),)
             if same_document(made[0], result.page):
                 return ((shape, "same_state"),)
             if selector in way_on_selectors(made[0]):
