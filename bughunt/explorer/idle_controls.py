@@ -9,7 +9,9 @@ A click teaches the harness (never the model) what kind of control it was:
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
-  flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`);
+  flipped to its counterpart and nothing else new (`?like=1` offering `?like=0`); and, for the control
+  in its place, a click that navigated back to the page on which the same control was clicked to
+  reach this one (A → B → A: a script checkbox flipping a view option through `window.location`);
 - `shown_before`: a click in place that showed new links — exactly the ones a control of its shape
   showed on another page (a menu in the page's chrome: its items do not depend on the page); or that
   showed no new link but new controls, whose words are exactly those the control in its place showed
