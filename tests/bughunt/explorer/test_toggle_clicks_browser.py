@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from bughunt.explorer.config import SessionConfig
-from bughunt.explorer.factory import make_engine, make_policy
 from bughunt.explorer.graph import ExplorationGraph
-from bughunt.explorer.loop import Explorer
-from bughunt.explorer.store import ExplorerStore
-from tests.support.loopback import QuietHandler, serving
+from tests.support.engines import explored_in_browser
+from tests.support.loopback import QuietHandler
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed"),
@@ -55,18 +51,8 @@ class _Lists(QuietHandler):
         self.reply(200, f"<html><head><title>{kind}</title></head><body>{body}</body></html>")
 
 
-@pytest.fixture(scope="module")
-def lists() -> Iterator[str]:
-    with serving(_Lists) as url:
-        yield url + "/"
-
-
-def test_a_checkbox_that_navigates_back_and_forth_is_learned_as_a_toggle(lists, tmp_path):
-    store = ExplorerStore(tmp_path / "s")
-    engine, _ = make_engine("browser", lists, timeout=10, respect_robots=False)
-    try:
-        with make_policy("planner", store=store) as policy:
-            Explorer(store, engine, policy, SessionConfig(budget=30, retries=0)).run()
+def test_a_checkbox_that_navigates_back_and_forth_is_learned_as_a_toggle(tmp_path):
+    with explored_in_browser(_Lists, tmp_path / "s", 30) as (store, _engine):
         graph = ExplorationGraph(store)
         learned = graph.idle_controls()
         assert any(
@@ -82,6 +68,3 @@ def test_a_checkbox_that_navigates_back_and_forth_is_learned_as_a_toggle(lists, 
         # Every list was still opened by its link.
         visited = store.visits.visited()
         assert all(f"/list?kind={k}" in visited for k in KINDS), visited
-    finally:
-        engine.close()
-        store.close()
