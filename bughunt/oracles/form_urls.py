@@ -12,7 +12,7 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
-from bughunt.oracles.request_action import action_key
+from bughunt.oracles.request_action import action_key, word_parts
 from bughunt.urls import hash_route
 
 _ID_KEY = re.compile(r"id|ID|pk|uuid|\w+[_-](?:id|ID)|\w*[a-z]Id")
@@ -22,7 +22,6 @@ CREATE_WORDS = frozenset({"add", "new", "create", "write", "compose"})
 """The last segment of a page that makes a record (`/movie/add/`, `/#/items/new`, a blog's `/write`, a
 mailer's `/compose`): its form stores nothing yet, whatever defaults it shows (a rating of 0, today's
 date)."""
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
 def _creates_action(query: str) -> bool:
@@ -31,7 +30,7 @@ def _creates_action(query: str) -> bool:
     no edit word among them. Front controllers (plain PHP, admin screens) name every page so; their
     create page shows a blank form beside links to other records, none of them the form's."""
     for key, value in parse_qsl(query):
-        words = [w.lower() for w in _WORDS.findall(value)]
+        words = word_parts(value)
         if (
             action_key(key)
             and 0 < len(words) <= 3

@@ -21,13 +21,14 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.oracles.reading import is_page_key
+from bughunt.sim import route_shapes
 from bughunt.sim.pager_links import is_offset_key
+from bughunt.sim.route_shapes import unmarked
 
-ACTION_KEYS = frozenset({"action", "op", "cmd", "do", "method", "task", "act"})
-"""Query keys whose value names what the request does (a hint where to look, not a verdict)."""
-KEY_MARKS = "@$:_"
-"""Marks a framework puts before its own query keys so they never clash with a form's fields
-(`?@action=unlink`, `?_method=…`, OData's `$filter`): `@action` is the framework's `action`."""
+ACTION_KEYS = route_shapes.ACTION_KEYS | {"method"}
+"""Query keys whose value names what the request does (a hint where to look, not a verdict): the keys
+by which front controllers name their pages (`route_shapes.ACTION_KEYS`) and a form's method override
+(`_method=delete`), which names what a request does and never a page."""
 VIEW_WORDS = frozenset(
     (
         "show view display read get list index search find browse filter sort page detail details edit "
@@ -52,7 +53,7 @@ their numbers choose a period to list, no record to act on."""
 
 def action_key(key: str) -> bool:
     """Whether a query key names an action (`action`, `@action`, `_method`, `op`)."""
-    return key.lower().lstrip(KEY_MARKS) in ACTION_KEYS
+    return unmarked(key) in ACTION_KEYS
 
 
 _NOUN_ENDINGS = re.compile(r"(tion|sion|ment|ity|ness|ance|ence|ship|ings|[^s]s)$")
@@ -61,8 +62,13 @@ a page named by what it shows. An imperative verb (`unlink`, `retire`, `approve`
 otherwise; `access`, `process` keep their double s."""
 
 
+def word_parts(text: str) -> list[str]:
+    """The lowercase words of an identifier however it joins them (`addUser`, `write_post`, `NEW-item`)."""
+    return [p.lower() for p in _PARTS.findall(text)]
+
+
 def _words_of(text: str) -> list[str]:
-    return [p.lower() for p in _PARTS.findall(text) if len(p) >= 3]
+    return [p for p in word_parts(text) if len(p) >= 3]
 
 
 def _is_view(value: str, address: set[str]) -> bool:

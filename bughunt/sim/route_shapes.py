@@ -41,6 +41,9 @@ _HANDLER_WORD = re.compile(r"^[a-z]{2,16}(?:_[a-z]{2,16}){1,3}$")
 """An action key's value of a few lowercase words joined by underscores (`manage_users`, `edit_user`),
 as plain PHP and Python handlers are named: on a directory's address a page type too (a page key's
 `?page=my_notes` may be a record's name, an action's is the handler's)."""
+KEY_MARKS = "@$:_"
+"""Marks a framework puts before its own query keys so they never clash with a form's fields
+(`?@action=unlink`, `?_method=…`, OData's `$filter`): `@action` is the framework's `action`."""
 ACTION_KEYS = frozenset({"action", "act", "do", "op", "cmd", "task"})
 """View keys that name what the request does. On a directory's address (`/admin/?action=manage_users`,
 served by the directory's index script, a front controller of its own: `front_controller`) their value
@@ -92,9 +95,14 @@ def action_page(path: str, key: str, value: str) -> bool:
     return front_controller(path) and bool(_QUERY_WORD.match(value))
 
 
+def unmarked(key: str) -> str:
+    """A query key as its framework means it: lowercase, without the marks before it (`KEY_MARKS`)."""
+    return key.lower().lstrip(KEY_MARKS)
+
+
 def action_word_key(key: str) -> bool:
     """An action key (`ACTION_KEYS`), however a framework marks its own keys (`@action`, `_do`)."""
-    return key.lower().lstrip("@$:_") in ACTION_KEYS
+    return unmarked(key) in ACTION_KEYS
 
 
 ROUTE_SHAPES_CACHED = 1 << 16
