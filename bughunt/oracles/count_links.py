@@ -123,24 +123,26 @@ def anchored_mismatch(
     if has_pagination(page):
         return []
     doc, base = page.document, base_url(page)
+    links: list[tuple[Node, str, int]] = []
+    for node, href in targets(doc):
+        # the fragment is the place: joined as a browser joins it (`resolve` drops it)
+        place = _place(page, urljoin(base, href.strip())) if node.tag == "a" and "#" in href else None
+        parsed = parse(" ".join(node.text().split())) if place is not None else None
+        if place is not None and parsed is not None:
+            links.append((node, place, parsed[1]))
+    if not links:
+        return []  # the whole tree is searched for places only when a count link leads to one
     places: dict[str, Node] = {}
     for node in doc.iter():
         key = node.get("id") or (node.get("name") if node.tag == "a" else "")
         if key and key not in places:
             places[key] = node
     found = []
-    for node, href in targets(doc):
-        # the fragment is the place: joined as a browser joins it (`resolve` drops it)
-        url = urljoin(base, href.strip()) if node.tag == "a" and "#" in href else None
-        place = _place(page, url) if url else None
-        parsed = parse(" ".join(node.text().split())) if place in places else None
-        if place is None or parsed is None:
-            continue
-        items = labelled_list(places[place])
+    for node, place, shown in links:
+        items = labelled_list(places[place]) if place in places else None
         if not items:
             continue
         records = [i for i in items if i.text().strip() or i.elements]
-        shown = parsed[1]
         if shown not in (len(records), _with_nested(records)):
             found.append((node, shown, len(records)))
     return found
