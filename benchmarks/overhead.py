@@ -266,7 +266,6 @@ def summarise_instructions(rounds: list[Record], fetches: int) -> Record:
         "ir_explorer_per_fetch": counted["ir_explorer"] / fetches,
         "ir_bare_per_fetch": counted["ir_bare"] / fetches,
         "ir_over_bare": ratio,
-        "ir_within_target": ratio is not None and ratio <= TARGET,
         # the counted runs walked and asked as the timed ones did
         "ir_same": counted["ir_walk_digest"] == counted["walk_digest"] and counted["ir_same_requests"],
     }
@@ -375,10 +374,10 @@ def render(result: Record) -> str:
     verdicts = [f"{n} {'≤' if s['within_target'] else '>'} {TARGET:g}" for n, s in result["sites"].items()]
     lines.append("× bare (explorer CPU after start-up ÷ bare CPU, same requests): " + ", ".join(verdicts))
     if counted:
-        ir_verdicts = [f"{n} {'≤' if s['ir_within_target'] else '>'} {TARGET:g}" for n, s in counted.items()]
         lines.append(
-            "instructions × bare (callgrind, first round; the same ratio counted, not timed: "
-            "the load does not move it): " + ", ".join(ir_verdicts)
+            "instructions × bare (callgrind, first round; counted, not timed: the load does not move it). "
+            f"Not on the CPU ratio's scale — the kernel's work is left out — so not judged against {TARGET:g}× "
+            "(docs/benchmarks.md, Session 22: at low load it runs 1.4-1.6× the CPU ratio)"
         )
     lines.append(
         "× paced (shown beside, not judged): ÷ the same loop idling before each request as long as the "
