@@ -11,9 +11,10 @@ of every comment is one) whose refused write names a state-changing verb (`unsaf
 the write's path: like, vote, follow, subscribe, star, watch…) is made again with the page's writes
 admitted (`Engine.admit_writes`), as a step that is no click; the state it leaves is read for what the
 write's answer did (`READ_KINDS`) — an XHR/fetch answering 5xx is the server error of its API route
-(`client_errors`). A write that names no such verb (a form's save, a submit, a server's spawn, a
-delete: `destructive` judges those by their refusal) is never sent: what it would change is not known
-to be that small.
+(`client_errors`). A click none of whose writes names such a verb (a form's save, a submit, a server's
+spawn, a delete: `destructive` judges those by their refusal) is never made again: what it would change
+is not known to be that small. A replayed click's page may send other writes with the verb's one: the
+engine admits every write of that one load (`--allow-destructive` already allows the harness to delete).
 
 Applies to every family whose vote, like, follow, star or subscribe controls are drawn by scripts
 (the single-page Conduit front ends' favourite and follow buttons, forums' votes, trackers' watch and
