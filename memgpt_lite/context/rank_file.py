@@ -10,8 +10,8 @@ atomically, checked on every open, rebuilt when absent, stale or damaged, and ne
 a writable cache directory the ranks are read from the bundled file as before.
 
 Why a CRC-32 of the body, not a SHA-256 (the first layout's): the check is against damage (a flipped
-bit, a short write), which a CRC-32 detects as surely — every error burst up to 32 bits, any other
-with a chance of 2^-32 of missing it. A digest kept in the same file guards against no deliberate
+bit, a short write), which a CRC-32 detects — every error burst up to 32 bits, any other with a
+chance of 2^-32 of missing it. A digest kept in the same file guards against no deliberate
 alteration, since whoever alters the body can write its digest too. The SHA-256 cost ~1.5 ms of CPU
 in every process that counted a token (this machine's CPU hashes with its SHA instructions), the
 CRC-32 ~0.5 ms; counted by valgrind, which runs neither SHA instructions nor carry-less multiplies,
