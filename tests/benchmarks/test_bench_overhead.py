@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from benchmarks.overhead import HEADER, form_login
+from benchmarks.overhead import form_login
+from benchmarks.overhead_report import HEADER
 from benchmarks.recorded_site import Recording, read_requests
 from benchmarks.scale_crawl import crawl
 from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
