@@ -58,21 +58,24 @@ def counted_env(env: dict[str, str]) -> dict[str, str]:
     return {**env, "PYTHONHASHSEED": HASH_SEED}
 
 
-def bare_loop_instructions(
+def bare_loops_instructions(
     url: str,
-    routes: Sequence[str],
+    lists: Sequence[Sequence[str]],
     *,
     env: dict[str, str],
     login: tuple[str, str, str] | None,
     tmp: Path,
-) -> tuple[int, int]:
-    """(instructions of the bare loop's process over `routes`, over none): the same process, the same
-    login, so that their difference is the requests'."""
+) -> tuple[list[int], int]:
+    """([instructions of the bare loop's process over each list of `lists`], over none): the same
+    process, the same login, so that each difference is that list's requests' (`benchmarks.overhead`
+    counts a short run's and a long run's requests, for the steady cost a request)."""
     counts = []
-    # a first run, not counted, over the same routes, writes the bytecode cache that both counted runs
+    # a first run, not counted, over the longest list, writes the bytecode cache that the counted runs
     # then read (modules the first response or parse imports too: over no routes, the counted run
     # over the routes compiled them, ~1.2 M instructions a request more on the 24-page site)
-    for label, some in (("warm", routes), ("n", routes), ("0", ())):
+    longest = max(lists, key=len, default=())
+    runs = [("warm", longest)] + [(f"n{i}", some) for i, some in enumerate(lists)] + [("0", ())]
+    for label, some in runs:
         listing, out = tmp / f"routes-{label}", tmp / f"bare-{label}.callgrind"
         listing.write_text("".join(f"{r}\n" for r in some), encoding="utf-8")
         cmd = [sys.executable, "-m", "benchmarks.instructions", "--url", url, "--routes", str(listing)]
@@ -92,7 +95,7 @@ def bare_loop_instructions(
         if label != "warm":
             counts.append(counted(out))
             out.unlink()
-    return counts[0], counts[1]
+    return counts[:-1], counts[-1]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,7 @@
 
     python -m benchmarks.overhead [--site builtin,conduit-htmx,scale] [--budget 60] [--policy planner]
                                   [--repeats 3] [--seed 1000] [--code DIR] [--against DIR]
-                                  [--measure cpu|instructions] [--json]
+                                  [--measure cpu|instructions] [--short-budget 4] [--json]
 
 Each site (the 24-page built-in site, conduit-htmx logged in as its demo account, the ~14,700-page scale
 site) runs in a process of its own that writes down every request it answers
@@ -31,10 +31,17 @@ instructions counted (valgrind's callgrind, `benchmarks.instructions`; ~50× slo
 A count does not move with the machine's load, so it judges a 10–20 % change that CPU ratios at an
 uncontrolled load cannot; it leaves out the kernel's work (the bare loop's is mostly sockets), so it
 is not the CPU ratio's scale (docs/benchmarks.md, "Session 22").
+Beside the run's ratio, which stays the headline, **× steady**: each round also runs the explorer at
+`--short-budget` (default 4) clicks and the bare loop over that run's own requests, so that two points
+give each side a steady cost a fetch (the slope) and a cost paid once a run (the intercept,
+`benchmarks.steady`); × steady = the explorer's slope ÷ the bare loop's, and **once ms** the explorer's
+intercept (beside the start-up figure: what a run pays once beyond start-up). With `--measure
+instructions` the short run and its bare loop are counted too (the same split in instructions).
 Figures are medians over the repeats; the load is read before and after. `--code DIR` runs the
 explorer from another source tree; `--against DIR` runs it from both, interleaved in each round (rows
 marked `[DIR]`), so a before and an after share the machine's load. Progress goes to stderr; `--json`
 prints one object.
+The medians and the tables: `benchmarks.overhead_report`.
 """
 
 from __future__ import annotations
@@ -43,7 +50,6 @@ import argparse
 import json
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,14 +63,17 @@ from rich.console import Console
 
 from benchmarks import instructions
 from benchmarks.figures import num
+from benchmarks.overhead_report import TARGET, mega, render, summarise
 from benchmarks.processes import serving
 from benchmarks.recorded_site import SITES, read_requests
 from benchmarks.scale_crawl import crawl, form_login
 from benchmarks.scale_run import REPO, child_env, explore
+from benchmarks.steady import Line, fit, steady_ratio
 
 POLICIES: tuple[str, ...] = ("planner", "frontier", "visited", "random")
-TARGET = 3.0
-"""The judged ratio's bound (issue 28): explorer CPU after start-up ≤ 3 × the bare loop's."""
+SHORT_BUDGET = 4
+"""The short run's clicks (`--short-budget`): with the long run, it splits a run's cost into a steady
+part a fetch and a part paid once (`benchmarks.steady`)."""
 PASSWORD_ENV = "BH_BENCH_PASSWORD"
 Record = dict[str, Any]
 
@@ -114,30 +123,56 @@ def warm_token_counter(env: dict[str, str], code: Path | None) -> None:
     )  # fmt: skip
 
 
+def _after_start(
+    asked: list[tuple[str, str]], prefix: list[tuple[str, str]]
+) -> tuple[bool, list[tuple[str, str]]]:
+    """(whether the run began with the start-up run's requests, its requests after them)."""
+    same_start = asked[: len(prefix)] == prefix
+    return same_start, asked[len(prefix) :] if same_start else asked
+
+
 def one_round(
     site: Site, policy: str, budget: int, seed: int, env: dict[str, str], code: Path | None,
-    count: Counting | None = None,
+    count: Counting | None = None, short_budget: int = 0,
 ) -> Record:  # fmt: skip
-    """Start-up run, budget run and the bare loop over the budget run's own requests after start-up;
-    with `count`, the same three again with their instructions counted (`count_instructions`)."""
+    """Start-up run, (with `short_budget`: a short run and the bare loop over its own requests,) budget
+    run and the bare loop over the budget run's own requests after start-up; with `count`, the same
+    again with their instructions counted (`count_instructions`)."""
     extra = site.explore_args()
     site.requests()  # whatever came before (the warm-up) is not this round's
     start = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra)
     prefix = site.requests()
-    run = explore(site.url, policy, budget, seed=seed, env=env, code=code, extra=extra)
-    asked = site.requests()
-    same_start = asked[: len(prefix)] == prefix
-    after = asked[len(prefix) :] if same_start else asked
-    gets = [target for method, target in after if method == "GET"]
     login = site.login
     prepare = None if login is None else lambda c: form_login(c, *login)
+    short: Record = {}
+    short_gets: list[str] = []
+    if 0 < short_budget < budget:
+        small = explore(site.url, policy, short_budget, seed=seed, env=env, code=code, extra=extra)
+        short_same, short_after = _after_start(site.requests(), prefix)
+        short_gets = [target for method, target in short_after if method == "GET"]
+        short_bare = crawl(site.url, short_gets, prepare=prepare)
+        site.requests()  # the bare loop's own: not the next run's
+        short = {
+            "short_budget": short_budget,
+            "short_clicks": small.clicks,
+            "short_same_start": short_same,
+            "short_requests_after_start": len(short_after),
+            "short_explorer_cpu_s": small.cpu_s - start.cpu_s,
+            "short_bare_cpu_s": short_bare.cpu_s,
+            "short_bare_requests": short_bare.pages,
+            "short_walk_digest": small.walk_digest,
+        }
+    run = explore(site.url, policy, budget, seed=seed, env=env, code=code, extra=extra)
+    asked = site.requests()
+    same_start, after = _after_start(asked, prefix)
+    gets = [target for method, target in after if method == "GET"]
     bare = crawl(site.url, gets, prepare=prepare)
     explorer_s = run.cpu_s - start.cpu_s
     # The same loop paced like the explorer: idle, before each request, for as long as the explorer
     # worked per request beyond the bare loop's own cost.
     pause = max(0.0, (explorer_s - bare.cpu_s) / len(gets)) if gets else 0.0
     paced = crawl(site.url, gets, prepare=prepare, pause_s=pause)
-    return {
+    record: Record = {
         "clicks": run.clicks,
         "fetches": run.fetches,
         "requests": len(asked),
@@ -157,7 +192,42 @@ def one_round(
         "walk_digest": run.walk_digest,
         "bugs": sorted(f"{b.kind} {b.route}" for b in run.bugs),
         "wall_s": run.wall_s,
-        **({} if count is None else count_instructions(site, policy, budget, seed, env, code, gets, count)),
+        **short,
+    }
+    record.update(steady_split(record))
+    if count is not None:
+        record.update(
+            count_instructions(
+                site, policy, budget, seed, env, code, gets, count, short_budget if short else 0, short_gets
+            )
+        )
+    return record
+
+
+def _ms(line: Line | None) -> tuple[float | None, float | None]:
+    return (None, None) if line is None else (1000 * line.per_fetch, 1000 * line.once)
+
+
+def steady_split(r: Record) -> Record:
+    """The round's steady CPU a fetch and CPU once a run, explorer and bare loop, from its short and
+    long runs (`benchmarks.steady`); {} without a short run. Each side's line is fitted over its own
+    requests (the explorer's after start-up, the bare loop's GETs among them)."""
+    if "short_explorer_cpu_s" not in r:
+        return {}
+    explorer = fit(
+        r["short_requests_after_start"],
+        r["short_explorer_cpu_s"],
+        r["requests_after_start"],
+        r["explorer_cpu_s"],
+    )
+    bare = fit(r["short_bare_requests"], r["short_bare_cpu_s"], r["bare_requests"], r["bare_cpu_s"])
+    (e_fetch, e_once), (b_fetch, b_once) = _ms(explorer), _ms(bare)
+    return {
+        "explorer_ms_per_fetch_steady": e_fetch,
+        "explorer_once_ms": e_once,
+        "bare_ms_per_fetch_steady": b_fetch,
+        "bare_once_ms": b_once,
+        "over_bare_steady": steady_ratio(explorer, bare),
     }
 
 
@@ -171,104 +241,70 @@ class Counting:
 
 def count_instructions(
     site: Site, policy: str, budget: int, seed: int, env: dict[str, str], code: Path | None,
-    gets: list[str], count: Counting,
+    gets: list[str], count: Counting, short_budget: int = 0, short_gets: list[str] | None = None,
 ) -> Record:  # fmt: skip
-    """The round's start-up run, budget run and bare loop again, each process under callgrind
-    (`benchmarks.instructions`): the explorer's instructions after start-up (budget run − start-up
-    run) and the bare loop's over the same requests (its process over them − over none). The walk and
-    the requests must be the CPU runs' own (a slower process must not have chosen otherwise)."""
+    """The round's start-up run, (short run,) budget run and bare loops again, each process under
+    callgrind (`benchmarks.instructions`): the explorer's instructions after start-up (budget run −
+    start-up run) and the bare loop's over the same requests (its process over them − over none). The
+    walk and the requests must be the CPU runs' own (a slower process must not have chosen otherwise)."""
     extra, cenv = site.explore_args(), instructions.counted_env(env)
+    out = count.tmp / "explore.callgrind"
+
+    def counted_run(clicks: int) -> tuple[int, str, list[tuple[str, str]]]:
+        """(instructions, walk digest, the requests it made)."""
+        run = explore(
+            site.url, policy, clicks, seed=seed, env=cenv, code=code, extra=extra,
+            wrap=instructions.counting(out),
+        )  # fmt: skip
+        ir = instructions.counted(out)
+        out.unlink()
+        return ir, run.walk_digest, site.requests()
+
     site.requests()
-    files = [count.tmp / "start.callgrind", count.tmp / "run.callgrind"]
-    explore(
-        site.url, policy, 0, seed=seed, env=cenv, code=code, extra=extra, wrap=instructions.counting(files[0])
+    start_ir, _, prefix = counted_run(0)
+
+    def gets_after(asked: list[tuple[str, str]]) -> list[str] | None:
+        same, after = _after_start(asked, prefix)
+        return [t for m, t in after if m == "GET"] if same else None
+
+    short: Record = {}
+    lists = [gets]
+    if short_budget:
+        short_ir, _, asked = counted_run(short_budget)
+        short = {"ir_short_run": short_ir, "ir_short_same_requests": gets_after(asked) == short_gets}
+        lists.append(short_gets or [])
+    run_ir, walk_digest, asked = counted_run(budget)
+    counted_gets = gets_after(asked)
+    bare_counts, bare_0 = instructions.bare_loops_instructions(
+        site.url, lists, env=count.bare_env, login=site.login, tmp=count.tmp
     )
-    prefix = site.requests()
-    run = explore(
-        site.url,
-        policy,
-        budget,
-        seed=seed,
-        env=cenv,
-        code=code,
-        extra=extra,
-        wrap=instructions.counting(files[1]),
-    )
-    asked = site.requests()
-    counted_gets = (
-        [t for m, t in asked[len(prefix) :] if m == "GET"] if asked[: len(prefix)] == prefix else []
-    )
-    start_ir, run_ir = (instructions.counted(f) for f in files)
-    for f in files:
-        f.unlink()
-    bare_n, bare_0 = instructions.bare_loop_instructions(
-        site.url, gets, env=count.bare_env, login=site.login, tmp=count.tmp
-    )
-    explorer_ir, bare_ir = run_ir - start_ir, bare_n - bare_0
+    explorer_ir, bare_ir = run_ir - start_ir, bare_counts[0] - bare_0
+    if short:
+        # both lines over the GETs the bare loops replayed (the CPU split's explorer line is over every
+        # request after start-up: the same counts when every one is a GET, as on the three sites)
+        short["ir_short_explorer"] = short["ir_short_run"] - start_ir
+        short["ir_short_bare"] = bare_counts[1] - bare_0
+        explorer = fit(len(short_gets or []), short["ir_short_explorer"], len(gets), explorer_ir)
+        bare = fit(len(short_gets or []), short["ir_short_bare"], len(gets), bare_ir)
+        short.update(
+            ir_explorer_per_fetch_steady=explorer.per_fetch if explorer else None,
+            ir_explorer_once=explorer.once if explorer else None,
+            ir_bare_per_fetch_steady=bare.per_fetch if bare else None,
+            ir_bare_once=bare.once if bare else None,
+            ir_steady_over_bare=steady_ratio(explorer, bare),
+        )
     return {
         "ir_start": start_ir,
         "ir_run": run_ir,
         "ir_explorer": explorer_ir,
-        "ir_bare_n": bare_n,
+        "ir_bare_n": bare_counts[0],
         "ir_bare_0": bare_0,
         "ir_bare": bare_ir,
         "ir_over_bare": explorer_ir / bare_ir if bare_ir > 0 else None,
-        "ir_walk_digest": run.walk_digest,
+        "ir_walk_digest": walk_digest,
         "ir_same_requests": counted_gets == gets,
+        **short,
     }  # fmt: skip
-
-
-def summarise(rounds: list[Record]) -> Record:
-    """Medians over the repeats; ratios per repeat first, then their median."""
-
-    def med(key: str) -> float:
-        return statistics.median(float(r[key]) for r in rounds)
-
-    first = rounds[0]
-    clicks, fetches = max(1, first["clicks"]), max(1, first["requests_after_start"])
-    explorer_s, bare_s = med("explorer_cpu_s"), med("bare_cpu_s")
-    ratios = [r["over_bare"] for r in rounds if r["over_bare"] is not None]
-    paced = [r["over_paced"] for r in rounds if r.get("over_paced") is not None]
-    return {
-        "clicks": first["clicks"],
-        "requests": first["requests"],
-        "requests_after_start": first["requests_after_start"],
-        "start_cpu_s": med("start_cpu_s"),
-        "explorer_cpu_s": explorer_s,
-        "bare_cpu_s": bare_s,
-        "explorer_ms_per_click": 1000 * explorer_s / clicks,
-        "bare_ms_per_click": 1000 * bare_s / clicks,
-        "explorer_ms_per_fetch": 1000 * explorer_s / fetches,
-        "bare_ms_per_fetch": 1000 * bare_s / fetches,
-        "over_bare": statistics.median(ratios) if ratios else None,
-        "within_target": bool(ratios) and statistics.median(ratios) <= TARGET,
-        "paced_cpu_s": med("paced_cpu_s"),
-        "paced_ms_per_fetch": 1000 * med("paced_cpu_s") / fetches,
-        "over_paced": statistics.median(paced) if paced else None,
-        # every repeat must have made the same walk and the same requests, else the medians mix runs
-        "same_walks": len({r["walk_digest"] for r in rounds}) == 1,
-        "same_start": all(r["same_start"] for r in rounds),
-        "walk_digest": first["walk_digest"],
-        "bugs": first["bugs"],
-        **summarise_instructions(rounds, fetches),
-    }
-
-
-def summarise_instructions(rounds: list[Record], fetches: int) -> Record:
-    """The counted round's figures (counts do not move with the load: one round is enough)."""
-    counted = next((r for r in rounds if "ir_explorer" in r), None)
-    if counted is None:
-        return {}
-    ratio = counted["ir_over_bare"]
-    return {
-        "ir_explorer": counted["ir_explorer"],
-        "ir_bare": counted["ir_bare"],
-        "ir_explorer_per_fetch": counted["ir_explorer"] / fetches,
-        "ir_bare_per_fetch": counted["ir_bare"] / fetches,
-        "ir_over_bare": ratio,
-        # the counted runs walked and asked as the timed ones did
-        "ir_same": counted["ir_walk_digest"] == counted["walk_digest"] and counted["ir_same_requests"],
-    }
 
 
 def run_benchmark(
@@ -280,6 +316,7 @@ def run_benchmark(
     code: Path | None,
     against: Path | None = None,
     measure: str = "cpu",
+    short_budget: int = SHORT_BUDGET,
 ) -> Record:
     console = Console(stderr=True)
     load_start = os.getloadavg()
@@ -304,13 +341,21 @@ def run_benchmark(
         for i in range(repeats):
             for site in running:
                 for (tree, mark), env in zip(trees, envs, strict=True):
-                    r = one_round(site, policy, budget, seed, env, tree, count if i == 0 else None)
+                    r = one_round(
+                        site, policy, budget, seed, env, tree, count if i == 0 else None, short_budget
+                    )
                     rounds[site.name + mark].append(r)
                     if "ir_over_bare" in r:
+                        steady = (
+                            f"; once {mega(r.get('ir_explorer_once'), 0, '.1f')} M, "
+                            f"× steady {num(r.get('ir_steady_over_bare'), '.2f')}"
+                            if "ir_short_explorer" in r
+                            else ""
+                        )
                         console.print(
                             f"[{i + 1}/{repeats}] {site.name + mark:<13} instructions: explorer "
                             f"{r['ir_explorer'] / 1e6:.1f} M, bare {r['ir_bare'] / 1e6:.1f} M, × bare "
-                            f"{num(r['ir_over_bare'], '.2f')}",
+                            f"{num(r['ir_over_bare'], '.2f')}{steady}",
                             highlight=False,
                             markup=False,
                         )
@@ -318,7 +363,14 @@ def run_benchmark(
                         f"[{i + 1}/{repeats}] {site.name + mark:<13} start {r['start_cpu_s']:.2f} s, {r['clicks']} clicks "
                         f"{r['explorer_cpu_s']:.2f} s over {r['requests_after_start']} requests; bare "
                         f"{r['bare_cpu_s']:.3f} s; × bare {num(r['over_bare'], '.2f')}; paced "
-                        f"{r['paced_cpu_s']:.3f} s, × paced {num(r['over_paced'], '.2f')}",
+                        f"{r['paced_cpu_s']:.3f} s, × paced {num(r['over_paced'], '.2f')}"
+                        + (
+                            f"; {r['short_clicks']} clicks {r['short_explorer_cpu_s']:.2f} s over "
+                            f"{r['short_requests_after_start']} requests, once "
+                            f"{num(r['explorer_once_ms'], '.1f')} ms, × steady {num(r['over_bare_steady'], '.2f')}"
+                            if "short_explorer_cpu_s" in r
+                            else ""
+                        ),
                         highlight=False,
                         markup=False,
                     )
@@ -326,6 +378,7 @@ def run_benchmark(
         "policy": policy,
         "budget": budget,
         "measure": measure,
+        "short_budget": short_budget if 0 < short_budget < budget else None,
         "repeats": repeats,
         "seed": seed,
         "code": str(code) if code else None,
@@ -336,54 +389,6 @@ def run_benchmark(
         "cpus": os.cpu_count(),
         "sites": {name: {**summarise(rs), "rounds": rs} for name, rs in rounds.items()},
     }
-
-
-HEADER = (
-    f"{'site':<14}{'clicks':>7}{'fetches':>8}{'start s':>8}{'cpu s':>7}{'ms/click':>9}{'ms/fetch':>9}"
-    f"{'bare ms/click':>14}{'bare ms/fetch':>14}{'× bare':>8}{'paced ms/fetch':>15}{'× paced':>8}  walk"
-)
-
-
-IR_HEADER = f"{'instructions (callgrind)':<28}{'M a fetch':>14}{'bare M/fetch':>14}{'× bare':>8}"
-
-
-def render(result: Record) -> str:
-    load = [" ".join(f"{x:.2f}" for x in result[k]) for k in ("load_start", "load_end")]
-    lines = [
-        f"{result['policy']}, --budget {result['budget']}, medians of {result['repeats']}; {result['cpus']} CPUs; "
-        f"load {load[0]} at the start, {load[1]} at the end",
-        HEADER,
-    ]
-    for name, s in result["sites"].items():
-        flags = "" if s["same_walks"] and s["same_start"] else "  (repeats differ!)"
-        lines.append(
-            f"{name:<14}{s['clicks']:>7}{s['requests_after_start']:>8}{s['start_cpu_s']:>8.2f}"
-            f"{s['explorer_cpu_s']:>7.2f}{s['explorer_ms_per_click']:>9.2f}{s['explorer_ms_per_fetch']:>9.2f}"
-            f"{s['bare_ms_per_click']:>14.2f}{s['bare_ms_per_fetch']:>14.2f}{num(s['over_bare'], '.2f'):>8}"
-            f"{s['paced_ms_per_fetch']:>15.2f}{num(s['over_paced'], '.2f'):>8}  {s['walk_digest']}{flags}"
-        )
-    counted = {n: s for n, s in result["sites"].items() if "ir_over_bare" in s}
-    if counted:
-        lines.append(IR_HEADER)
-        for name, s in counted.items():
-            flags = "" if s["ir_same"] else "  (the counted run walked otherwise!)"
-            lines.append(
-                f"{name:<28}{s['ir_explorer_per_fetch'] / 1e6:>14.2f}{s['ir_bare_per_fetch'] / 1e6:>14.2f}"
-                f"{num(s['ir_over_bare'], '.2f'):>8}{flags}"
-            )
-    verdicts = [f"{n} {'≤' if s['within_target'] else '>'} {TARGET:g}" for n, s in result["sites"].items()]
-    lines.append("× bare (explorer CPU after start-up ÷ bare CPU, same requests): " + ", ".join(verdicts))
-    if counted:
-        lines.append(
-            "instructions × bare (callgrind, first round; counted, not timed: the load does not move it). "
-            f"Not on the CPU ratio's scale — the kernel's work is left out — so not judged against {TARGET:g}× "
-            "(docs/benchmarks.md, Session 22: at low load it runs 1.4-1.6× the CPU ratio)"
-        )
-    lines.append(
-        "× paced (shown beside, not judged): ÷ the same loop idling before each request as long as the "
-        "explorer worked per request"
-    )
-    return "\n".join(lines)
 
 
 def _sites(text: str) -> list[str]:
@@ -430,16 +435,24 @@ def main(argv: list[str] | None = None) -> int:
         help="instructions: also count the first round's instructions under valgrind (slow; "
         "the same ratio, load-independent)",
     )  # fmt: skip
+    parser.add_argument(
+        "--short-budget", type=int, default=SHORT_BUDGET,
+        help=f"clicks of the short run that, with the --budget one, splits a run's cost into a steady cost "
+        f"a fetch and a cost once a run (default {SHORT_BUDGET}; 0: none)",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     args = parser.parse_args(argv)
+    if args.short_budget < 0:
+        parser.error("--short-budget: must be 0 (none) or more")
     if args.measure == "instructions" and not instructions.available():
         parser.error("--measure instructions: valgrind is not installed")
     for flag, tree in (("--code", args.code), ("--against", args.against)):
         if tree is not None and not (tree / "bughunt" / "__init__.py").is_file():
             parser.error(f"{flag} {tree}: no bughunt package there")
     result = run_benchmark(
-        args.site, args.policy, args.budget, args.repeats, args.seed, args.code, args.against, args.measure
-    )
+        args.site, args.policy, args.budget, args.repeats, args.seed, args.code, args.against, args.measure,
+        args.short_budget,
+    )  # fmt: skip
     print(json.dumps(result, indent=2) if args.json else render(result))
     return 0
 

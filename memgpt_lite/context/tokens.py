@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
-from memgpt_lite.context.rank_file import RankFile, RankTable, build, cache_dir, write
+from memgpt_lite.context.rank_file import SUFFIX, RankFile, RankTable, build, cache_dir, write
 from memgpt_lite.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ def load_ranks(name: str = "cl100k_base") -> Base64Ranks | RankFile:
     never from the network —, which is then written as that rank file for the processes to come."""
     spec = _spec(name)
     folder = cache_dir()
-    path = None if folder is None else folder / f"{name}.ranks"
+    path = None if folder is None else folder / f"{name}{SUFFIX}"
     if path is not None:
         mapped = RankFile.open(path, spec["sha256"])
         if mapped is not None:

@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from benchmarks.overhead import HEADER, form_login
+from benchmarks.overhead import form_login
+from benchmarks.overhead_report import HEADER
 from benchmarks.recorded_site import Recording, read_requests
 from benchmarks.scale_crawl import crawl
 from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
@@ -50,7 +51,7 @@ def test_the_bare_loop_logs_in_through_the_login_form():
 def test_a_tiny_run_measures_the_explorer_beside_the_bare_loop_over_its_own_requests():
     p = subprocess.run(
         [sys.executable, "-m", "benchmarks.overhead", "--site", "builtin,conduit-htmx", "--budget", "4",
-         "--repeats", "1", "--json"],
+         "--short-budget", "2", "--repeats", "1", "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert p.returncode == 0, p.stderr[-2000:]
@@ -69,8 +70,22 @@ def test_a_tiny_run_measures_the_explorer_beside_the_bare_loop_over_its_own_requ
             max(0.0, (run["explorer_cpu_s"] - run["bare_cpu_s"]) / run["bare_requests"])
         )
         assert run["over_paced"] == pytest.approx(run["explorer_cpu_s"] / run["paced_cpu_s"])
+        # the short run, beside: its own requests replayed by the bare loop, and the two runs' line
+        assert run["short_clicks"] == 2 and run["short_same_start"]
+        assert run["short_bare_requests"] == run["short_requests_after_start"] > 0
+        if run["requests_after_start"] > run["short_requests_after_start"]:
+            slope = (run["explorer_cpu_s"] - run["short_explorer_cpu_s"]) / (
+                run["requests_after_start"] - run["short_requests_after_start"]
+            )
+            assert run["explorer_ms_per_fetch_steady"] == pytest.approx(1000 * slope)
+            assert run["explorer_once_ms"] == pytest.approx(
+                1000 * (run["explorer_cpu_s"] - slope * run["requests_after_start"])
+            )
+        for key in ("explorer_once_ms", "over_bare_steady", "short_budget"):
+            assert key in site
     assert "× bare" in p.stderr  # progress, one line a round
-    assert HEADER.split()[0] == "site"
+    assert HEADER.split()[0] == "site" and "once ms" in HEADER and "× steady" in HEADER
+    assert result["short_budget"] == 2
 
 
 def test_the_paced_loop_idles_before_each_request_without_counting_the_idle_as_cpu():

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import memgpt_lite.context.tokens as tokens
-from memgpt_lite.context.rank_file import RankFile, build, merged_tokens
+from memgpt_lite.context.rank_file import _HEADER, SUFFIX, RankFile, build, merged_tokens
 from memgpt_lite.context.tokens import Base64Ranks, _count_in_python, _spec, load_encoding
 
 TEXT = "/articles?page=2, /tags/python\nvisited (3): /, /about, /zqxjkvw-naïve 日本\n"
@@ -43,7 +43,7 @@ def test_the_file_answers_every_token_and_no_other_as_the_bundled_file(encoding,
 
 def test_the_first_load_writes_the_file_and_later_ones_map_it_without_the_bundled_file(cache, monkeypatch):
     first = tokens.load_ranks("cl100k_base")
-    assert isinstance(first, RankFile) and (cache / "cl100k_base.ranks").is_file()
+    assert isinstance(first, RankFile) and (cache / f"cl100k_base{SUFFIX}").is_file()
     counted = _count_in_python(TEXT, "cl100k_base")
     assert counted == len(load_encoding("cl100k_base").encode_ordinary(TEXT))
 
@@ -57,13 +57,17 @@ def test_the_first_load_writes_the_file_and_later_ones_map_it_without_the_bundle
     assert _count_in_python(TEXT, "cl100k_base") == counted
 
 
-@pytest.mark.parametrize("damage", ["a byte of the body", "truncated", "another source", "empty"])
+@pytest.mark.parametrize(
+    "damage", ["a byte of the body", "a bit of a slot", "truncated", "another source", "empty"]
+)
 def test_a_damaged_or_stale_file_is_not_trusted_but_written_anew(cache, damage):
-    path = cache / "cl100k_base.ranks"
+    path = cache / f"cl100k_base{SUFFIX}"
     tokens.load_ranks("cl100k_base")
     data = bytearray(path.read_bytes())
     if damage == "a byte of the body":
         data[-1000] ^= 0x01  # one token's byte: a lookup would answer for the wrong token
+    elif damage == "a bit of a slot":
+        data[_HEADER + 4 * 1000 + 3] ^= 0x80  # a slot's index: a probe would land elsewhere
     elif damage == "truncated":
         data = data[: len(data) // 2]
     elif damage == "another source":
@@ -76,6 +80,16 @@ def test_a_damaged_or_stale_file_is_not_trusted_but_written_anew(cache, damage):
     assert isinstance(tokens.load_ranks("cl100k_base"), RankFile)
     assert RankFile.open(path, _spec("cl100k_base")["sha256"]) is not None
     assert _count_in_python(TEXT, "cl100k_base") == len(load_encoding("cl100k_base").encode_ordinary(TEXT))
+
+
+def test_a_file_of_the_first_layout_is_left_to_the_trees_that_read_it(cache):
+    # A tree of the first layout (`<name>.ranks`, a SHA-256 header) and this one, run side by side
+    # (a benchmark's --against), must not rewrite each other's file at every start.
+    first_layout = cache / "cl100k_base.ranks"
+    first_layout.write_bytes(b"bperank<" + bytes(100))
+    assert isinstance(tokens.load_ranks("cl100k_base"), RankFile)
+    assert first_layout.read_bytes() == b"bperank<" + bytes(100)
+    assert (cache / f"cl100k_base{SUFFIX}").is_file()
 
 
 @pytest.mark.parametrize("where", ["none asked for", "not writable"])
