@@ -54,6 +54,7 @@ from bughunt.oracles.base import (
 )
 from bughunt.oracles.form_compare import dropped_by_position, dropped_title, replaced_values
 from bughunt.oracles.form_fields import (
+    blank_nested,
     carries_identifier,
     read_fields,
     shared_values,
@@ -102,6 +103,10 @@ def check_form_drops_value(
         if not writes(form):
             continue  # a search or filter form (GET) edits nothing
         fields = read_fields(form, doc)
+        # A blank sub-form creating another record beside the edited one (an issue's "Log time") holds
+        # none of the edited record's values: its fields are left out of every comparison.
+        nested = blank_nested(fields)
+        fields = [f for f in fields if f[1] not in nested]
         empty = [f for f in fields if not f[2] and f[1] not in cleared]
         if not (empty or shared_values(fields)) or not (
             any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields)
