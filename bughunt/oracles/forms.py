@@ -64,6 +64,7 @@ from bughunt.oracles.form_fields import (
     writes,
 )
 from bughunt.oracles.form_links import dropped_address
+from bughunt.oracles.form_positions import normalised
 from bughunt.oracles.form_scope import resources
 from bughunt.oracles.form_tabs import form_identity, tab_address
 from bughunt.oracles.form_urls import creates, path_segments, url_identifier
@@ -191,6 +192,7 @@ def _check(
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not word_set(value) <= shown_in_form
+                and not _holds_other_values(value, fields)
             ]
             dropped += replaced_values(fields, scope, record_item=record_item)
             # (a body that mentions its own title is no chip beside the title's input: not filtered)
@@ -208,6 +210,18 @@ def _check(
                 findings.append(_dropping(page, resource, fields, dropped))
                 break  # the first resource page showing a dropped value is the one the form edits
     return findings
+
+
+def _holds_other_values(value: str, fields: list[tuple[Node, str, str, set[str], bool]]) -> bool:
+    """Whether an element named for a field shows another filled field's whole value (a title of two
+    words or more) among its text: a container of the record (`main-content` around the title and the
+    body), not that one field's value."""
+    shown = normalised(value)
+    return any(
+        len(own.split()) >= 2 and f" {own} " in f" {shown} "
+        for node, _name, v, _keys, visible in fields
+        if visible and node.tag == "input" and (own := normalised(v))
+    )
 
 
 def _dropping(
