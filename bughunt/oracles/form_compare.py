@@ -99,16 +99,19 @@ _WORDS = re.compile(r"[^\W\d_]{3,}")
 def dropped_title(
     page: FetchedPage, fields: list[tuple[Node, str, str, set[str], bool]], scope: Node, found: set[str]
 ) -> list[tuple[str, str]]:
-    """An empty visible title field whose value the resource shows as its main heading, unnamed (a
-    wiki page's `<h1>` over its text): the resource's first `h1` outside furniture — in a record's
+    """An empty visible title field leading the form (its first text field) whose value the resource
+    shows as its main heading, unnamed (a wiki page's `<h1>` over its text): the resource's first `h1` outside furniture — in a record's
     item of a page (a forum's post among the topic's posts), the item's first heading that has words —
     when the edit page itself names it too — in its `<title>`, its own headings ("Edit page Hiring") or
     a link outside its forms (the breadcrumb "Index » General » Fixing a table" back to the record) —
     so the edit page knew the title its field leaves out. An optional title left empty beside a
     heading the edit page does not name ("Bookmark details") stays silent."""
+    # The record's title leads its form: a title field further down names another page (a version's
+    # "Wiki page" title after its name), not the record the page heads.
+    lead = next((f for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
     empty = [
         name
-        for node, name, value, keys, visible in fields
+        for node, name, value, keys, visible in ([lead] if lead is not None else [])
         if not value and visible and name not in found and node.tag == "input"
         and any(_TITLE_KEY.search(k) for k in keys)
     ]  # fmt: skip

@@ -99,6 +99,31 @@ _MARKS = re.compile(r"\([^)]*\)|\[[^]]*\]|[*:]")
 _BRACKETS = re.compile(r"\[([^][]+)\]$")
 
 
+_PREFIX = re.compile(r"^([^][]+)\[")
+"""The record a bracketed name belongs to: `issue[subject]`, `time_entry[hours]` (Rails' and PHP's
+arrays of one record's fields)."""
+
+
+def blank_nested(fields: list[tuple[Node, str, str, set[str], bool]]) -> set[str]:
+    """Names of the fields of a blank sub-form for another record the edit form would create beside
+    the one it edits: bracketed fields of a record (`time_entry[...]` in an issue's form, a "Log time"
+    fieldset) none of whose text or hidden inputs holds a value, in a form whose filled fields belong to
+    another record (`issue[...]`). A new record's fields are empty by design; they are no stored value
+    of the record edited (an existing nested record carries its values, or at least its hidden id)."""
+    groups: dict[str, list[tuple[Node, str, str]]] = {}
+    for node, name, value, _keys, _visible in fields:
+        if found := _PREFIX.match(name):
+            groups.setdefault(found.group(1), []).append((node, name, value))
+    filled = {
+        prefix
+        for prefix, members in groups.items()
+        if any(value and node.tag in ("input", "textarea") for node, _name, value in members)
+    }
+    if not filled:
+        return set()
+    return {name for prefix, members in groups.items() if prefix not in filled for _n, name, _v in members}
+
+
 def _member(name: str) -> str:
     """The field a bracketed name names: `fields[email]`, `user[email]` (PHP's and Rails' arrays of a
     record's fields) name `email`."""

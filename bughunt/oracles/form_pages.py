@@ -133,9 +133,37 @@ def by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
     return sorted(found, key=lambda u: (-len(names & set(path_segments(u))), len(path_segments(u))))
 
 
+_UPDATE_METHODS = frozenset({"put", "patch"})
+_METHOD_KEYS = frozenset({"_method", "__method", "_http_method", "x-http-method-override"})
+
+
+def record_address(form: Node) -> str | None:
+    """The record's own address, when the form says it sends there to replace the record: a POST
+    overridden to PUT or PATCH (a hidden `_method=patch`: Rails, Laravel, Symfony, Express's
+    method-override; or an htmx `hx-put`/`hx-patch`) goes to the record's resource, whose GET is the
+    page showing it (`PATCH /projects/internal` beside `GET /projects/internal`) — wherever the form
+    stands (`/projects/internal/settings`, a tab of settings)."""
+    for attr in ("hx-put", "hx-patch"):
+        if form.get(attr):
+            return form.get(attr)
+    action = form.get("action")
+    if not action or form.get("method", "get").lower() != "post":
+        return None
+    for node in form.find_all("input"):
+        if (
+            node.get("type").lower() == "hidden"
+            and node.get("name").lower() in _METHOD_KEYS
+            and node.get("value").strip().lower() in _UPDATE_METHODS
+        ):
+            return action
+    return None
+
+
 def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_CONFIG) -> list[str]:
     base = base_url(page)
     hrefs = [form.get(a) for a in _RESOURCE_ATTRS if form.get(a)]
+    if (address := record_address(form)) is not None:
+        hrefs.append(address)
     # A link in a field's label or its block is that field's (a foreign key's "add" and "edit" buttons
     # lead to the related record, a text area's toolbar to help on its syntax), not the record the form
     # edits; a link to a create page names no stored record.
@@ -159,8 +187,11 @@ def resource_urls(form: Node, page: FetchedPage, config: OracleConfig = DEFAULT_
     ident = url_identifier(page.url)
     if not urls or (ident is not None and not any(ident in path_segments(u) for u in urls)):
         # A "Back" link to the list (`/items`) leads away from the record the URL names
-        # (`/items/7/edit`): the pages carrying the identifier come first.
+        # (`/items/7/edit`): the pages carrying the identifier come first — and the list after them,
+        # where the record's row (the item linking to this form) shows what its page may not (`forms`).
+        back = urls[:1]
         urls = list(dict.fromkeys([*by_identifier(page, config), *urls]))
+        return list(dict.fromkeys([*urls[:MAX_RESOURCES], *back]))
     return urls[:MAX_RESOURCES]
 
 

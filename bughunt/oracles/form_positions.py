@@ -157,7 +157,7 @@ def unlabelled_values(
     after_field = next((i for i in range(index + 1, len(values)) if values[i] and positions(i)), None)
     if before is None:
         return []
-    start = min(before)
+    start = _shown_at(before)
     if after_field is None:
         # Only a field no filled one follows: a filled field the page does not show might stand there.
         return [] if any(values[index + 1 :]) else _last_shown(values, shown, start, furniture)
@@ -176,6 +176,24 @@ def unlabelled_values(
 
 
 _SELF_LABELLED = re.compile(r"^[^:]{1,40}:\s*\S")
+
+
+def _shown_at(positions: list[int]) -> int:
+    """Where a value is shown among the blocks that hold it: the first block of the longest run of
+    consecutive ones. A body rendered as several paragraphs holds every short block made of its words
+    too (the project's name in the menu, "open" in a sidebar): the run of its paragraphs is where it
+    stands. A value shown whole in one block (a title in the heading and the breadcrumb) is first shown
+    at its first."""
+    best, best_len = positions[0], 0
+    run_start, run_len = positions[0], 0
+    for at, p in enumerate(positions):
+        if at and p == positions[at - 1] + 1:
+            run_len += 1
+        else:
+            run_start, run_len = p, 1
+        if run_len > best_len:
+            best, best_len = run_start, run_len
+    return best
 
 
 def _last_shown(values: Sequence[str], shown: Sequence[Block], start: int, furniture: set[str]) -> list[str]:

@@ -72,9 +72,7 @@ def record_scopes(resource: FetchedPage, form_url: str) -> list[Node]:
     # form's address
     wanted = unquote(form_url)
     for node, href in targets(doc):
-        if unquote(resolve(base, href) or "") != wanted or any(
-            a.tag == "nav" or a.get("role") in ("navigation", "menu", "menubar") for a in node.ancestors()
-        ):
+        if unquote(resolve(base, href) or "") != wanted or _in_navigation(node):
             continue
         own = " ".join(node.text().split())
         held = [a for a in node.ancestors() if id(a) in items and " ".join(a.text().split()) != own]
@@ -82,6 +80,10 @@ def record_scopes(resource: FetchedPage, form_url: str) -> list[Node]:
             return held
     named = _naming_item(doc, items, form_url)
     return [named] if named is not None else []
+
+
+def _in_navigation(node: Node) -> bool:
+    return any(a.tag == "nav" or a.get("role") in ("navigation", "menu", "menubar") for a in node.ancestors())
 
 
 def names_record(doc: Node, form_url: str) -> bool:
@@ -105,6 +107,8 @@ def _naming_item(doc: Node, items: dict[int, Node], form_url: str) -> Node | Non
         return None
     for node in doc.iter():
         if any(named.search(value) for value in node.attrs.values()):
+            if _in_navigation(node):
+                continue  # a breadcrumb or menu naming the record's page is navigation, no record's item
             item = next((a for a in (node, *node.ancestors()) if id(a) in items), None)
             if item is not None:
                 return item

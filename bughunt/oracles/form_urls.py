@@ -70,8 +70,14 @@ def _action_word(segment: str) -> str:
 
 
 def edit_segment(segment: str) -> bool:
-    """A path segment that names the edit action."""
-    return _action_word(segment) in _EDIT_WORDS
+    """A path segment that names the edit action: an edit word, or a compound of two words it leads
+    (`edit-content`, `edit_user`: a CMS's admin route naming what it edits — as `creates` reads
+    `new-content`); a record's slug runs longer (`edit-your-profile-in-five-steps`)."""
+    word = _action_word(segment)
+    if word in _EDIT_WORDS:
+        return True
+    parts = _LEAD_WORD.split(word)
+    return len(parts) == 2 and parts[0] in _EDIT_WORDS and parts[1].isalpha()
 
 
 def page_link(href: str) -> bool:

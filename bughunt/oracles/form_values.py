@@ -20,6 +20,15 @@ _CLASS_PARTS = re.compile(r"[-_]")
 FURNITURE = frozenset({"nav", "header", "footer", "form", "script", "style", "head"})
 
 
+def _furniture(node: Node) -> bool:
+    """A menu, header, footer or form around a page's content — not an article's own `header` (inside
+    an `article` or `main`: the record's title and summary, as `form_positions` reads it too), not a
+    record's read-only view drawn as a form."""
+    if node.tag not in FURNITURE or read_only(node):
+        return False
+    return not (node.tag == "header" and any(a.tag in ("article", "main") for a in node.ancestors()))
+
+
 def in_furniture(node: Node, scope: Node | None = None) -> bool:
     """Inside a menu, header, footer or form — below `scope`: a record's item of a list held in a form
     for bulk actions (a checkbox a row) is inside that form, and its values are the record's. A form
@@ -28,7 +37,7 @@ def in_furniture(node: Node, scope: Node | None = None) -> bool:
     for a in node.ancestors():
         if a is scope:
             return False
-        if a.tag in FURNITURE and not read_only(a):
+        if _furniture(a):
             return True
     return False
 
@@ -81,7 +90,7 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
     for node in doc.iter():
         # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
         # tabs over a wiki page), not furniture shared with other pages.
-        if node.tag != "h1" and ((node.tag in FURNITURE and not read_only(node)) or in_furniture(node, doc)):
+        if node.tag != "h1" and (_furniture(node) or in_furniture(node, doc)):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name") if node.get(a)]
         # an id is read like the class list: `article-title` names the title

@@ -48,12 +48,14 @@ from bughunt.oracles.base import (
     Finding,
     OracleConfig,
     evidence,
+    fetch_or_none,
     page_shape,
     quoted,
     short,
 )
 from bughunt.oracles.form_compare import dropped_by_position, dropped_title, replaced_values
 from bughunt.oracles.form_fields import (
+    blank_nested,
     carries_identifier,
     read_fields,
     shared_values,
@@ -62,8 +64,10 @@ from bughunt.oracles.form_fields import (
     writes,
 )
 from bughunt.oracles.form_links import dropped_address
+from bughunt.oracles.form_positions import normalised
 from bughunt.oracles.form_scope import resources
-from bughunt.oracles.form_urls import creates
+from bughunt.oracles.form_tabs import form_identity, tab_address
+from bughunt.oracles.form_urls import creates, path_segments, url_identifier
 from bughunt.oracles.form_values import main_heading, shown_value, stored
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
@@ -89,11 +93,35 @@ def check_form_drops_value(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
     """One finding per edit form that drops values: the message is a template; the field names and
-    the values the resource shows are evidence."""
+    the values the resource shows are evidence. A form in a hidden tab panel whose tab has its own
+    address is judged on that address's page, and reported there (`form_tabs`)."""
     if fetch is None or not page.is_html or page.status >= 400:
         return []
     if creates(page.url):
         return []
+    tabs: dict[str, set[tuple[str, str]]] = {}
+    findings = _check(page, fetch, config, tabs)
+    for url, forms in list(tabs.items())[:MAX_TABS]:
+        shown = fetch_or_none(fetch, url, "form")
+        if shown is not None and shown.is_html and shown.status < 400 and not creates(shown.url):
+            findings += _check(shown, fetch, config, None, forms)
+    return findings
+
+
+MAX_TABS = 2
+"""Tab pages a page's hidden edit forms are fetched on."""
+
+
+def _check(
+    page: FetchedPage,
+    fetch: Fetch,
+    config: OracleConfig,
+    tabs: dict[str, set[tuple[str, str]]] | None,
+    only: set[tuple[str, str]] | None = None,
+) -> list[Finding]:
+    """The page's edit forms compared; a form in a hidden tab panel is left to its tab's address
+    (`tabs` collects them; None: skipped), `only` the forms to compare (those hidden on the page that
+    led to this tab)."""
     findings = []
     doc = page.document
     compared = 0
@@ -101,7 +129,18 @@ def check_form_drops_value(
     for form in doc.find_all("form"):
         if not writes(form):
             continue  # a search or filter form (GET) edits nothing
+        if only is not None and form_identity(form) not in only:
+            continue
+        if (tab := tab_address(form, page)) is not None:
+            # shown at its tab's address, not here: judged and reported there
+            if tabs is not None:
+                tabs.setdefault(tab, set()).add(form_identity(form))
+            continue
         fields = read_fields(form, doc)
+        # A blank sub-form creating another record beside the edited one (an issue's "Log time") holds
+        # none of the edited record's values: its fields are left out of every comparison.
+        nested = blank_nested(fields)
+        fields = [f for f in fields if f[1] not in nested]
         empty = [f for f in fields if not f[2] and f[1] not in cleared]
         if not (empty or shared_values(fields)) or not (
             any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields)
@@ -116,8 +155,16 @@ def check_form_drops_value(
         if named := dropped_account_name(form, doc, fields):
             findings.append(_dropping(page, page, fields, named))
             continue  # the user bar named the account's stored name: no other page is needed
+        ident = url_identifier(page.url)
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
-        for resource, scope, own_page in resources(form, page, fields, fetch, config):
+        for n, (resource, scope, own_page) in enumerate(resources(form, page, fields, fetch, config)):
+            if n and (
+                scope is resource.document or (ident is not None and ident in path_segments(resource.url))
+            ):
+                # After the record's page, only the record's row in a list the form returns to (the
+                # item linking to this form, on a page not of this record) is asked: a feed's site
+                # shown in its row only.
+                continue
             shown_in_form = shown_words(form)
             if own_page:
                 # The record's item on the form's own page: only values beside labels naming their
@@ -145,6 +192,7 @@ def check_form_drops_value(
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
                 and not word_set(value) <= shown_in_form
+                and not _holds_other_values(value, fields)
             ]
             dropped += replaced_values(fields, scope, record_item=record_item)
             # (a body that mentions its own title is no chip beside the title's input: not filtered)
@@ -160,8 +208,20 @@ def check_form_drops_value(
                 dropped += dropped_address(fields, scope, base_url(resource), {n for n, _ in dropped})
             if dropped:
                 findings.append(_dropping(page, resource, fields, dropped))
-            break  # the first resource page that answered is the one the form edits
+                break  # the first resource page showing a dropped value is the one the form edits
     return findings
+
+
+def _holds_other_values(value: str, fields: list[tuple[Node, str, str, set[str], bool]]) -> bool:
+    """Whether an element named for a field shows another filled field's whole value (a title of two
+    words or more) among its text: a container of the record (`main-content` around the title and the
+    body), not that one field's value."""
+    shown = normalised(value)
+    return any(
+        len(own.split()) >= 2 and f" {own} " in f" {shown} "
+        for node, _name, v, _keys, visible in fields
+        if visible and node.tag == "input" and (own := normalised(v))
+    )
 
 
 def _dropping(
