@@ -104,26 +104,27 @@ def _span(cell: Node) -> int:
     return int(value) if value.isdigit() and 0 < int(value) < 100 else 1
 
 
-def _header_text(table: Node, column: int) -> str:
-    """The text of the table's header row (its first row, every cell a `th`) over `column`."""
-    rows = [
-        r
-        for r in table.iter()
-        if r.tag == "tr" and next((a for a in r.ancestors() if a.tag == "table"), None) is table
-    ]
-    if not rows or not _cells(rows[0]) or any(c.tag != "th" for c in _cells(rows[0])):
-        return ""
-    at = 0
-    for c in _cells(rows[0]):
-        if at <= column < at + _span(c):
-            return " ".join(c.text().split())
+def _header_cells(table: Node) -> list[tuple[int, int, str]]:
+    """(first column, columns spanned, text) of each cell of the table's header row — its first row,
+    when every cell of it is a `th` — else nothing."""
+    first = next((r for r in table.iter() if r.tag == "tr"), None)
+    if first is None or next((a for a in first.ancestors() if a.tag == "table"), None) is not table:
+        return []
+    cells = _cells(first)
+    if not cells or any(c.tag != "th" for c in cells):
+        return []
+    out, at = [], 0
+    for c in cells:
+        out.append((at, _span(c), " ".join(c.text().split())))
         at += _span(c)
-    return ""
+    return out
 
 
 def count_cells(page: FetchedPage) -> list[Claim]:
     """The page's count cells (see the module), in document order."""
-    base, by_table = base_url(page), {}
+    base = base_url(page)
+    by_table: dict[int, list[Claim]] = {}
+    headers: dict[int, list[tuple[int, int, str]]] = {}
     for node, href in targets(page.document):
         text = " ".join(node.text().split()) if node.tag == "a" else ""
         if not _WHOLE_NUMBER.match(text) or href.strip().startswith("#"):
@@ -141,7 +142,10 @@ def count_cells(page: FetchedPage) -> list[Claim]:
             or furniture(table)
         ):
             continue
-        header = _header_text(table, _column(row, cell))
+        if id(table) not in headers:
+            headers[id(table)] = _header_cells(table)
+        column = _column(row, cell)
+        header = next((t for at, span, t in headers[id(table)] if at <= column < at + span), "")
         if not _words(header):
             continue
         first = _cells(row)[0]
