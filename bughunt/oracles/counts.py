@@ -15,7 +15,9 @@ read") are not counts.
 
 The readings live in modules named for what they do: `count_labels` (parsing counts and range
 lines, finding the labels), `counted_list` (the list a label counts), `count_ranges` (a range line's
-list and total), `count_pages` (a counted list over all its pages); this module keeps the oracle.
+list and total), `count_pages` (a counted list over all its pages), `count_targets` (a count on this
+page of the list another page shows, compared with the total that page states); this module keeps the
+oracle.
 The names other modules import from here stay importable.
 """
 
