@@ -93,14 +93,21 @@ _RANGE = re.compile(
 )
 
 
+# "(1-25/43)": the range and its total in brackets, a slash before the total (Redmine's, Trac's and
+# other trackers' pagers draw it beside the page links). Brackets required: a bare "3-12/2020" is a date.
+_SLASHED = re.compile(r"^\(\s*(?P<a>\d{1,6})\s*[-–]\s*(?P<b>\d{1,6})\s*/\s*(?P<n>\d{1,6})\s*\)$")
+
+
 _FIRST_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z0-9])")
 
 
 def parse_range(text: str) -> tuple[int, int, int] | None:
-    """(first, last, total) of a range line, or None. The line may say more in a sentence of its own
-    after it ("Displaying users 1-5 of 5 found. 5 users total.")."""
+    """(first, last, total) of a range line ("1 to 10 of 37", "(1-25/43)"), or None. The line may say
+    more in a sentence of its own after it ("Displaying users 1-5 of 5 found. 5 users total.")."""
     text = " ".join(text.split())
-    match = _RANGE.match(text) or _RANGE.match(_FIRST_SENTENCE.split(text, maxsplit=1)[0])
+    match = (
+        _RANGE.match(text) or _SLASHED.match(text) or _RANGE.match(_FIRST_SENTENCE.split(text, maxsplit=1)[0])
+    )
     if match is None:
         return None
     first, last, total = (int(match.group(k)) for k in ("a", "b", "n"))

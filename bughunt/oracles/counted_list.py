@@ -29,11 +29,14 @@ def _one_list_in(node: Node, around: Set[int] = frozenset()) -> tuple[bool, list
     """Whether `node` holds lists besides pagers (and lists whose ids are in `around`), and the items
     of the one it holds: its one table, else its one outermost list; None when that is not clear. A
     table laying out a form's fields (a search form's row of a select, a box and buttons) holds no
-    records: it is not one of the lists."""
+    records: it is not one of the lists. Nor does a container drawn with nothing in it (a pager's
+    `<ul class="pages"></ul>` for a list of one page, beside its range line "(1-18/18)"; a filter
+    table a script fills): a slot, not a list — a table drawn with only its header row is a list of
+    no rows and stays one."""
     lists = [
         (c, items)
         for c, items in find_lists(node)
-        if id(c) not in around and not is_pager(c, items) and not field_boxes(items)
+        if id(c) not in around and not is_pager(c, items) and not field_boxes(items) and c.elements
     ]
     if not lists:
         return False, None

@@ -15,7 +15,9 @@ read") are not counts.
 
 The readings live in modules named for what they do: `count_labels` (parsing counts and range
 lines, finding the labels), `counted_list` (the list a label counts), `count_ranges` (a range line's
-list and total), `count_pages` (a counted list over all its pages); this module keeps the oracle.
+list and total), `count_pages` (a counted list over all its pages), `count_targets` (a count on this
+page of the list another page shows, compared with the total that page states); this module keeps the
+oracle.
 The names other modules import from here stay importable.
 """
 
@@ -33,6 +35,7 @@ from bughunt.oracles.count_pages import MAX_PAGES as MAX_PAGES
 from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed, ends_list
 from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
 from bughunt.oracles.count_ranges import _range_total, range_mismatches
+from bughunt.oracles.count_targets import target_mismatches
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested, current_tab_bar
 from bughunt.oracles.counted_list import labelled_list as labelled_list
@@ -112,6 +115,7 @@ def check_count_mismatch(
             heading_mismatches(page)
             or linked_mismatch(page, parse_count, lambda: _all_pages(page, fetch))
             or anchored_mismatch(page, parse_count)
+            or target_mismatches(page, fetch)
         )
     if not mismatches:
         return []

@@ -1,0 +1,231 @@
+"""A count on one page of the list another page shows: the count, or the list item holding it, links
+that page, which states how many it lists.
+
+Trackers, readers and dashboards summarise lists kept elsewhere: a project's overview draws a table of
+trackers with "open | closed | total" columns, each number a link to the issue list filtered so; a
+reader's list of categories says how many feeds each holds, the category's item linking its page of
+feeds. The linked page states its own total — a range line ("(1-18/18)", "1 to 10 of 37") or a count
+label naming the same things ("Design > Feeds (2)") — and the two must agree.
+
+A claim is read two ways, both on what the page means, never on one application's markup:
+- a *count cell*: a table cell holding nothing but a link whose text is a whole number, under a column
+  header, in a table with two or more such cells, the number not among the digits of the link's
+  address (`/issues/12` from "12", `?date=2026-12-12` from a calendar's "12": a record or a day, not a
+  count). What it counts is named by its column's header and its row's first cell — the link's own
+  words are only the number;
+- an *item count*: a count label inside a list item ("Design (7)", "7 feeds") whose noun — the
+  label's, or the tooltip of the number itself (`<span title="There are 7 feeds.">7</span>`) — is the
+  last path segment of exactly one of the item's links (`/category/4/feeds`, however the link reads:
+  "See subscriptions"): the page of those things. A badge in a menu, header or footer ("Unread (83)")
+  counts what is new or unread, not the list its link opens, and is no claim.
+The linked page (fetched, at most `MAX_TARGETS` a page, in document order: a table's first row covers
+each column) gives the total: a count label outside list items whose noun's last word is one of the
+claim's words (a heading the page's `<title>` repeats counts here: it names the page's list), else the
+one total its range lines state. A page stating neither is not compared: its list alone may be paged,
+filtered or drawn by scripts. The finding lands on the page showing the count (its number is the one
+that disagrees with two views of the list: the linked page's count and its rows).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from bughunt.dom import Node
+from bughunt.oracles.base import Fetch, fetch_or_none
+from bughunt.oracles.count_labels import _innermost, _labels, parse_count
+from bughunt.oracles.count_ranges import _range_lines
+from bughunt.oracles.lists import find_lists, targets
+from bughunt.oracles.pagination import furniture
+from bughunt.oracles.reading import resolve
+from bughunt.page import FetchedPage, base_url
+
+MAX_TARGETS = 3
+"""Linked pages fetched to compare a page's counts with (each costs one of the page's oracle requests)."""
+
+_WHOLE_NUMBER = re.compile(r"^\d{1,6}$")
+
+_DIGITS = re.compile(r"\d+")
+
+_TOOLTIP = re.compile(r"(?<![\d.,])(?P<n>\d{1,6})\s+(?P<noun>[^\W\d_]{2,30})")
+"""`There are 7 feeds.`: a number's tooltip saying what it counts."""
+
+ITEM_LEVELS = 4
+"""Ancestors of an item count searched for the list item holding it."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A count shown on the page (`node`, `shown`), the list page it links (`url`) and the words naming
+    what it counts (normalised: `_word`)."""
+
+    node: Node
+    shown: int
+    url: str
+    words: frozenset[str]
+
+
+def _word(word: str) -> str:
+    """A noun as compared: lower case, plural or singular alike ("feeds", "Feed"; "entries", "entry")."""
+    word = word.casefold()
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+
+
+def _words(text: str) -> set[str]:
+    return {_word(w) for w in re.findall(r"[^\W\d_]{2,}", text)}
+
+
+def _names_number(url: str, number: str) -> bool:
+    """Whether the number is among the digits of the address's path or query (an identifier, a page,
+    a date): then the link names that record or page, not a list the number counts."""
+    parts = urlsplit(url)
+    return number.lstrip("0") in {d.lstrip("0") for d in _DIGITS.findall(f"{parts.path}?{parts.query}")}
+
+
+def _cells(row: Node) -> list[Node]:
+    return [c for c in row.elements if c.tag in ("td", "th")]
+
+
+def _column(row: Node, cell: Node) -> int:
+    """The cell's column, colspans counted."""
+    at = 0
+    for c in _cells(row):
+        if c is cell:
+            return at
+        at += _span(c)
+    return -1
+
+
+def _span(cell: Node) -> int:
+    value = cell.get("colspan")
+    return int(value) if value.isdigit() and 0 < int(value) < 100 else 1
+
+
+def _header_cells(table: Node) -> list[tuple[int, int, str]]:
+    """(first column, columns spanned, text) of each cell of the table's header row — its first row,
+    when every cell of it is a `th` — else nothing."""
+    first = next((r for r in table.iter() if r.tag == "tr"), None)
+    if first is None or next((a for a in first.ancestors() if a.tag == "table"), None) is not table:
+        return []
+    cells = _cells(first)
+    if not cells or any(c.tag != "th" for c in cells):
+        return []
+    out, at = [], 0
+    for c in cells:
+        out.append((at, _span(c), " ".join(c.text().split())))
+        at += _span(c)
+    return out
+
+
+def count_cells(page: FetchedPage) -> list[Claim]:
+    """The page's count cells (see the module), in document order."""
+    base = base_url(page)
+    by_table: dict[int, list[Claim]] = {}
+    headers: dict[int, list[tuple[int, int, str]]] = {}
+    for node, href in targets(page.document):
+        text = " ".join(node.text().split()) if node.tag == "a" else ""
+        if not _WHOLE_NUMBER.match(text) or href.strip().startswith("#"):
+            continue
+        cell = next((a for a in node.ancestors() if a.tag in ("td", "th")), None)
+        row = cell.parent if cell is not None else None
+        table = next((a for a in row.ancestors() if a.tag == "table"), None) if row is not None else None
+        url = resolve(base, href)
+        if cell is None or cell.tag != "td" or row is None or row.tag != "tr" or table is None or url is None:
+            continue
+        if (
+            " ".join(cell.text().split()) != text
+            or _names_number(url, text)
+            or url == page.url
+            or furniture(table)
+        ):
+            continue
+        if id(table) not in headers:
+            headers[id(table)] = _header_cells(table)
+        column = _column(row, cell)
+        header = next((t for at, span, t in headers[id(table)] if at <= column < at + span), "")
+        if not _words(header):
+            continue
+        first = _cells(row)[0]
+        label = " ".join(first.text().split()) if first is not cell else ""
+        claim = Claim(cell, int(text), url, frozenset(_words(header) | _words(label)))
+        by_table.setdefault(id(table), []).append(claim)
+    return [c for claims in by_table.values() if len(claims) >= 2 for c in claims]
+
+
+def _noun(label: Node, noun: str, shown: int) -> str:
+    """What an item's count counts: the tooltip of its number when it says ("There are 7 feeds."),
+    else the label's own last word ("7 feeds", "Feeds (7)")."""
+    for node in label.iter():
+        title = node.get("title")
+        if title and " ".join(node.text().split()) == str(shown):
+            for match in _TOOLTIP.finditer(title):
+                said = f"{match.group('n')} {match.group('noun')}"
+                if int(match.group("n")) == shown and parse_count(said) is not None:
+                    return match.group("noun")
+    words = noun.split()
+    return words[-1] if words else ""
+
+
+def item_counts(page: FetchedPage) -> list[Claim]:
+    """The page's item counts (see the module), in document order."""
+    labels = _labels(page)
+    if not labels:
+        return []
+    items = {id(i): i for _c, found in find_lists(page.document) for i in found}
+    base, out = base_url(page), []
+    for label, noun, shown in labels:
+        item = next((a for a in list(label.ancestors())[:ITEM_LEVELS] if id(a) in items), None)
+        said = _word(_noun(label, noun, shown)) if item is not None else ""
+        if item is None or len(said) < 2 or furniture(item):
+            continue  # a menu's badge ("Unread (83)") counts what is new, not the list it opens
+        urls = {
+            url
+            for node, href in targets(item)
+            if node.tag == "a"
+            and (url := resolve(base, href)) is not None
+            and _word(urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]) == said
+        }
+        if len(urls) == 1:
+            out.append(Claim(label, shown, urls.pop(), frozenset({said})))
+    return out
+
+
+def stated_total(page: FetchedPage, words: frozenset[str]) -> int | None:
+    """How many the page says its list holds: a count label outside list items naming one of `words`
+    (its noun's last word), else the one total of its range lines; None when it says neither, or
+    says two."""
+    named = {
+        shown
+        for node, noun, shown in _innermost(page, parse_count)
+        if noun.split()
+        and _word(noun.split()[-1]) in words
+        and not any(a.tag in ("li", "tr", "article") for a in node.ancestors())
+    }
+    if named:
+        return named.pop() if len(named) == 1 else None
+    totals = {total for _line, _first, _last, total in _range_lines(page)}
+    return totals.pop() if len(totals) == 1 else None
+
+
+def target_mismatches(page: FetchedPage, fetch: Fetch | None) -> list[tuple[Node, int, int]]:
+    """(the count's element, the count, the linked page's total) for the first claim its linked page
+    contradicts, the linked pages fetched in document order, at most `MAX_TARGETS`."""
+    if fetch is None:
+        return []
+    claims = count_cells(page) + item_counts(page)
+    fetched: dict[str, FetchedPage | None] = {}
+    for claim in claims:
+        if claim.url not in fetched:
+            if len(fetched) >= MAX_TARGETS:
+                continue
+            fetched[claim.url] = fetch_or_none(fetch, claim.url, "count")
+        other = fetched[claim.url]
+        if other is None or other.status >= 400 or not other.is_html:
+            continue
+        total = stated_total(other, claim.words)
+        if total is not None and total != claim.shown:
+            return [(claim.node, claim.shown, total)]
+    return []
