@@ -12,7 +12,9 @@ A `<script nonce="…">` whose nonce the answer's Content-Security-Policy declar
 header or a `<meta http-equiv>`) was written by the server for this very response: a nonce is drawn
 fresh per response precisely so that stored text cannot carry a valid one (CSP Level 3, §"nonce").
 Any family that sends a nonce-based CSP (Django-CSP, Rails, Helmet, PHP apps) draws its inline
-scripts that way, wherever they sit.
+scripts that way, wherever they sit. Code that addresses a control of the page's own forms (a date
+picker's set-up naming its input's id, a button's `this.form.x`) is the template's widget wiring,
+wherever it sits too (`script_binding`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import re
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
+from bughunt.oracles.script_binding import bound_to_page_controls
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
 
@@ -136,9 +139,11 @@ def check_unescaped_script(
         context = _suspicious(node)
         if context is None:
             continue
+        code = node.raw_text() if node.tag == "script" else node.get(handler)
+        if bound_to_page_controls(code, node, page.document):
+            continue  # a widget's set-up beside its field: the template's (`script_binding`)
         message = f"{what} rendered unescaped inside user content"
         if message not in findings:
-            code = node.raw_text() if node.tag == "script" else node.get(handler)
             findings[message] = Finding(
                 "unescaped_script",
                 page.route,
