@@ -24,7 +24,7 @@ from bughunt.sim.planner import next_page
 from .engine import Engine
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
-from .markup_links import shows_markup
+from .markup_links import marked_targets
 from .more_controls import more_controls
 from .templates import safe_route, structure_hash
 
@@ -175,8 +175,6 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
                 # tracker's front page listing the index whose later batches are
                 # `/issue?@startwith=49`): the URLs alone do not say this page's list goes on there.
                 next_pages.add(route)
-        if route is not None and action.kind != "click" and shows_markup(action.label):
-            marked.add(route)  # the record's subject shown in a row where its id is the first link
         if route is None or route == own or route in actions or not engine.followable(route):
             continue
         if switches_language(route):
@@ -192,6 +190,10 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         actions[route] = (action.kind, action.label)
         if action.kind == "form":
             probes.add(route)
+    # (every link's text, not each target's first label: a row links its issue by number, then by subject)
+    for url in marked_targets(page) if own is not None else ():
+        if (route := engine.route_of(url)) is not None and (route := safe_route(route)) is not None:
+            marked.add(route)
     return PageFacts(
         own=own,
         links=tuple(routes),

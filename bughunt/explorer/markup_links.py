@@ -18,7 +18,12 @@ wikis and CMSs (a page's or post's title), admin lists (a row's name).
 from __future__ import annotations
 
 import re
+from urllib.parse import urljoin
 
+from bughunt.page import FetchedPage
+
+_ESCAPED_LT = re.compile(r"&lt;|&#0*60;|&#x0*3c;", re.I)
+"""A `<` written as text: the page's source holds it escaped, or no link's text can show markup."""
 _ACTIVE_MARKUP = re.compile(
     r"<\s*(?:script|iframe|img|svg|object|embed|video|audio|body|details|math|marquee)\b"
     r"|<[a-z][^<>]*\son[a-z]{3,}\s*=",
@@ -29,3 +34,16 @@ _ACTIVE_MARKUP = re.compile(
 def shows_markup(label: str) -> bool:
     """Whether a link's text shows an active element or an event handler written as text."""
     return bool(_ACTIVE_MARKUP.search(label))
+
+
+def marked_targets(page: FetchedPage) -> set[str]:
+    """The absolute addresses of the page's links whose own text shows markup written as text. Every
+    link to a target is read, not only its first: a tracker's row links its issue by number first and
+    by subject after."""
+    if not _ESCAPED_LT.search(page.body):
+        return set()
+    return {
+        urljoin(page.base, a.get("href").strip())
+        for a in page.document.find_all("a")
+        if a.get("href").strip() and shows_markup(a.text())
+    }
