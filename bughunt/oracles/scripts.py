@@ -68,13 +68,21 @@ def _has_text_sibling(node: Node) -> bool:
 
 
 _FIELDS = frozenset({"input", "select", "textarea"})
+_BUTTON_TYPES = frozenset({"button", "submit", "reset"})
 
 
 def _site_field(node: Node) -> bool:
-    """A named field of one of the site's forms (`<label><input name="x" onchange="…"> Send</label>`
-    inside a `<form>`): the form's own behaviour, not text a user wrote — a payload pasted into a post
-    is not a field of a form the site renders."""
-    return node.tag in _FIELDS and bool(node.get("name")) and any(a.tag == "form" for a in node.ancestors())
+    """A named field or a button of one of the site's forms (`<label><input name="x" onchange="…">
+    Send</label>`, a dialog's `<input type="button" value="Cancel" onclick="hideModal(this)">` inside
+    a `<form>`): the form's own behaviour, not text a user wrote — a payload pasted into a post is not
+    a field of a form the site renders, and pasted markup arms a text box (`<input onfocus autofocus>`)
+    or an image, not a form's buttons."""
+    if not any(a.tag == "form" for a in node.ancestors()):
+        return False
+    button = node.tag == "button" or (
+        node.tag == "input" and node.get("type").lower().strip() in _BUTTON_TYPES
+    )
+    return button or (node.tag in _FIELDS and bool(node.get("name")))
 
 
 def _suspicious(node: Node) -> Node | None:

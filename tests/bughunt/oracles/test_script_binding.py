@@ -54,3 +54,18 @@ def test_code_addressing_no_control_of_the_page_or_only_itself_is_no_widget() ->
     assert [f.kind for f in check_unescaped_script(_page(elsewhere + _PICKER))] == ["unescaped_script"]
     itself = '<p>Hi <input id="x" onfocus="document.getElementById(\'x\').remove()" autofocus> there</p>'
     assert [f.kind for f in check_unescaped_script(_page(itself))] == ["unescaped_script"]
+
+
+def test_a_dialogs_cancel_button_is_its_forms_own_and_a_pasted_text_box_is_not() -> None:
+    dialog = (
+        '<div id="ajax-modal"><form method="post" action="/tickets/bulk"><p>Move the tickets?</p>'
+        '<p class="buttons"><input type="submit" value="Move"> '
+        '<input type="button" value="Cancel" onclick="hideModal(this);"></p></form></div>'
+    )
+    assert check_unescaped_script(_page(dialog, "/tickets")) == []
+    # a moderation list inside one form: a comment's pasted box is text a user wrote, not a button
+    moderation = (
+        '<form method="post" action="/comments/bulk"><table><tr><td><input type="checkbox" name="ids[]" value="3"></td>'
+        '<td>Nice <input onfocus="alert(1)" autofocus> post</td></tr></table></form>'
+    )
+    assert [f.kind for f in check_unescaped_script(_page(moderation, "/comments"))] == ["unescaped_script"]
