@@ -133,10 +133,17 @@ class SessionHints:
         # a click state is of its kind of control's template
         template_of = index.update(hashes, self.siblings, self.grown, touched, graph.click_of)
         self.grown.clear()
+        samples = self._samples(template_of, self._known_pages(graph))
+        # A record opened for the markup its stored text holds (`markup_links`) was not chosen as a
+        # sample of its template's data: the template still wants as many others.
+        for route in self.marked:
+            if route in hashes:
+                t = template_of(route)
+                samples[t] = samples.get(t, TEMPLATE_SAMPLE) + 1
         return PlannerHints(
             template_of=template_of,
             probes=frozenset(self.probes),
-            samples=self._samples(template_of, self._known_pages(graph)),
+            samples=samples,
             popularity=self.popularity,
             saturated=index.saturated()
             | _broken(graph, template_of)
