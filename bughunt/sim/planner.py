@@ -31,9 +31,9 @@ from .template_sampling import kind_keys as kind_keys
 # known_index, template_sampling, known_search); the names other modules import from here stay importable.
 
 N = TypeVar("N", bound=Hashable)
-Rank = tuple[bool, int, bool, bool, bool, int, bool]
+Rank = tuple[bool, int, bool, bool, int, bool]
 """A fresh link's rank in a choice: an alias, its sampled level, not a click to the next page of this
-list, not leading on from here, not marked, its referrers, not listed."""
+list, not leading on from here, its referrers, not listed."""
 
 
 class Planner:
@@ -158,8 +158,8 @@ class Planner:
         (`repeat_answers`): they wait behind every new page, saturated types' too. `marked` are
         records whose link shows markup written as text (`explorer.markup_links`: stored text holding
         an element, its page where an unescaped print runs it): wanted like an unsampled template's
-        instance, and taken before the other links of their level that do not lead on from here (the
-        list's own next page and views first)."""
+        instance, and the instance of their template taken first (`_most_linked`) — which template
+        to take is chosen as without them."""
         return self._derived(
             Planner(
                 self.routes,
@@ -376,7 +376,6 @@ class Planner:
                 sampled(q),
                 q not in self.next_pages,
                 not leads_on(here, self.route(q)),
-                q not in self.marked,
                 referrers.get(q, 0),
                 q not in self.listed,
             )
