@@ -24,6 +24,7 @@ from bughunt.sim.planner import next_page
 from .engine import Engine
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
+from .markup_links import marked_targets
 from .more_controls import more_controls
 from .templates import safe_route, structure_hash
 
@@ -54,6 +55,9 @@ class PageFacts:
     text: str = ""
     fragment: bool = False
     structure_hash: str | None = None
+    marked: frozenset[str] = frozenset()
+    """Links whose text shows markup written as text (`markup_links`): a record whose stored text
+    holds an element or a handler, its page where an unescaped print would run it."""
 
 
 def page_text(page: FetchedPage | None) -> str:
@@ -114,6 +118,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     probes: set[str] = set()
     clicks: list[tuple[str, str, str]] = []
     next_pages: set[str] = set()
+    marked: set[str] = set()
     ways_on: set[str] | None = None  # the selectors of the pager's ways on, read at the first click
     # A click state's clicks are made again on the page it was clicked on (the URL is that page's):
     # a control that is no click there (a pager's "‹", disabled on the first page, enabled on the
@@ -185,6 +190,10 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         actions[route] = (action.kind, action.label)
         if action.kind == "form":
             probes.add(route)
+    # (every link's text, not each target's first label: a row links its issue by number, then by subject)
+    for url in marked_targets(page) if own is not None else ():
+        if (route := engine.route_of(url)) is not None and (route := safe_route(route)) is not None:
+            marked.add(route)
     return PageFacts(
         own=own,
         links=tuple(routes),
@@ -197,6 +206,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         text=page_text(page),
         fragment=is_fragment(page),
         structure_hash=structure_hash(page),
+        marked=frozenset(marked.intersection(routes)),
     )
 
 

@@ -54,6 +54,9 @@ class SessionHints:
     what a choice asked about a page the explorer is not standing on reads (`Chooser.past_hubs`)."""
     next_pages: frozenset[str] = frozenset()
     """The last page's clicks to the next page of its list (`PageFacts.next_pages`)."""
+    marked: set[str] = field(default_factory=set)
+    """Routes a page of this session linked with markup written in the link's text
+    (`PageFacts.marked`): records whose stored text holds an element, wanted until visited."""
     next_pages_at: dict[str, frozenset[str]] = field(default_factory=dict)
     """Page route → its clicks to the next page of its list, for the pages of this session that have one."""
     menu_words: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
@@ -110,6 +113,7 @@ class SessionHints:
                 self.counted.add(own)
                 self.popularity.update(facts.weight)
         self.probes |= facts.probes
+        self.marked |= facts.marked
         if own is not None and facts.probes:
             self.answers.offered(own, facts.probes)
 
@@ -129,10 +133,17 @@ class SessionHints:
         # a click state is of its kind of control's template
         template_of = index.update(hashes, self.siblings, self.grown, touched, graph.click_of)
         self.grown.clear()
+        samples = self._samples(template_of, self._known_pages(graph))
+        # A record opened for the markup its stored text holds (`markup_links`) was not chosen as a
+        # sample of its template's data: the template still wants as many others.
+        for route in self.marked:
+            if route in hashes:
+                t = template_of(route)
+                samples[t] = samples.get(t, TEMPLATE_SAMPLE) + 1
         return PlannerHints(
             template_of=template_of,
             probes=frozenset(self.probes),
-            samples=self._samples(template_of, self._known_pages(graph)),
+            samples=samples,
             popularity=self.popularity,
             saturated=index.saturated()
             | _broken(graph, template_of)
@@ -141,6 +152,7 @@ class SessionHints:
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
+            marked=frozenset(r for r in self.marked if r not in hashes),
             start=start,
             spent=self.answers.spent(),
         )

@@ -58,6 +58,9 @@ class PlannerHints:
     """The session's start page: a person goes back there when what is left is not linked from here."""
     spent: frozenset[str] = frozenset()
     """Probes of a form learned to answer a page already visited (`bughunt.sim.repeat_answers`)."""
+    marked: frozenset[str] = frozenset()
+    """Unvisited routes the session's pages linked with markup written in the link's text
+    (`bughunt.explorer.markup_links`): taken before the other links of their level."""
 
 
 @dataclass(slots=True)
@@ -141,6 +144,7 @@ class StrategyPolicy:
                 hints.next_pages,
                 hints.start,
                 hints.spent,
+                hints.marked,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 

@@ -12,7 +12,9 @@ A `<script nonce="…">` whose nonce the answer's Content-Security-Policy declar
 header or a `<meta http-equiv>`) was written by the server for this very response: a nonce is drawn
 fresh per response precisely so that stored text cannot carry a valid one (CSP Level 3, §"nonce").
 Any family that sends a nonce-based CSP (Django-CSP, Rails, Helmet, PHP apps) draws its inline
-scripts that way, wherever they sit.
+scripts that way, wherever they sit. Code that addresses a control of the page's own forms (a date
+picker's set-up naming its input's id, a button's `this.form.x`) is the template's widget wiring,
+wherever it sits too (`script_binding`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import re
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
+from bughunt.oracles.script_binding import bound_to_page_controls
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
 
@@ -65,13 +68,21 @@ def _has_text_sibling(node: Node) -> bool:
 
 
 _FIELDS = frozenset({"input", "select", "textarea"})
+_BUTTON_TYPES = frozenset({"button", "submit", "reset"})
 
 
 def _site_field(node: Node) -> bool:
-    """A named field of one of the site's forms (`<label><input name="x" onchange="…"> Send</label>`
-    inside a `<form>`): the form's own behaviour, not text a user wrote — a payload pasted into a post
-    is not a field of a form the site renders."""
-    return node.tag in _FIELDS and bool(node.get("name")) and any(a.tag == "form" for a in node.ancestors())
+    """A named field or a button of one of the site's forms (`<label><input name="x" onchange="…">
+    Send</label>`, a dialog's `<input type="button" value="Cancel" onclick="hideModal(this)">` inside
+    a `<form>`): the form's own behaviour, not text a user wrote — a payload pasted into a post is not
+    a field of a form the site renders, and pasted markup arms a text box (`<input onfocus autofocus>`)
+    or an image, not a form's buttons."""
+    if not any(a.tag == "form" for a in node.ancestors()):
+        return False
+    button = node.tag == "button" or (
+        node.tag == "input" and node.get("type").lower().strip() in _BUTTON_TYPES
+    )
+    return button or (node.tag in _FIELDS and bool(node.get("name")))
 
 
 def _suspicious(node: Node) -> Node | None:
@@ -136,9 +147,11 @@ def check_unescaped_script(
         context = _suspicious(node)
         if context is None:
             continue
+        code = node.raw_text() if node.tag == "script" else node.get(handler)
+        if bound_to_page_controls(code, node, page.document):
+            continue  # a widget's set-up beside its field: the template's (`script_binding`)
         message = f"{what} rendered unescaped inside user content"
         if message not in findings:
-            code = node.raw_text() if node.tag == "script" else node.get(handler)
             findings[message] = Finding(
                 "unescaped_script",
                 page.route,

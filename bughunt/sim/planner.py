@@ -46,7 +46,7 @@ class Planner:
 
     __slots__ = (
         "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
-        "next_pages", "start", "spent", "_indexes",
+        "next_pages", "start", "spent", "marked", "_indexes",
     )  # fmt: skip
 
     def __init__(
@@ -62,6 +62,7 @@ class Planner:
         next_pages: frozenset[Hashable] = frozenset(),
         start: Hashable | None = None,
         spent: frozenset[Hashable] = frozenset(),
+        marked: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -74,6 +75,7 @@ class Planner:
         self.next_pages = next_pages
         self.start = start
         self.spent = spent
+        self.marked = marked
         # The `KnownIndex` of the memory last planned over, shared by every planner derived from this
         # one (`with_routes`, `with_templates`: one per choice), so it outlives a choice.
         self._indexes: list[KnownIndex[Any]] = []
@@ -108,6 +110,7 @@ class Planner:
                 self.next_pages,
                 self.start,
                 self.spent,
+                self.marked,
             )
         )
 
@@ -123,6 +126,7 @@ class Planner:
         next_pages: Iterable[Hashable] = (),
         start: Hashable | None = None,
         spent: Iterable[Hashable] = (),
+        marked: Iterable[Hashable] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -151,7 +155,11 @@ class Planner:
         its own pages, once the session has moved into the first), the walk goes back to the start
         page when that page leads there, as a person would, rather than open every further instance
         of the types here. `spent` are probes of a form learned to answer a page already visited
-        (`repeat_answers`): they wait behind every new page, saturated types' too."""
+        (`repeat_answers`): they wait behind every new page, saturated types' too. `marked` are
+        records whose link shows markup written as text (`explorer.markup_links`: stored text holding
+        an element, its page where an unescaped print runs it): wanted like an unsampled template's
+        instance, and the instance of their template taken first (`_most_linked`) — which template
+        to take is chosen as without them."""
         return self._derived(
             Planner(
                 self.routes,
@@ -165,6 +173,7 @@ class Planner:
                 frozenset(next_pages),
                 start,
                 frozenset(spent),
+                frozenset(marked),
             )
         )
 
@@ -282,7 +291,7 @@ class Planner:
         if buckets is None:
             nodes: Iterable[N] = [*index.unvisited, *extra]
         else:
-            special = self.probes | self.variants
+            special = self.probes | self.variants | self.marked
             nodes = [*(cast(N, q) for q in special if q in index.unvisited), *extra]
             for t, members in buckets.items():
                 if not members:
@@ -404,7 +413,7 @@ class Planner:
             # planned to one: the level of "nothing left").
             if q in self.probes:
                 return 3 if q in self.spent else 1
-            if q in self.variants or q in self.next_pages:
+            if q in self.variants or q in self.next_pages or q in self.marked:
                 return 0
             t = template(q)
             if t is None:
@@ -444,7 +453,7 @@ class Planner:
         for qs in by_template.values():
             if min(ranks[q] for q in qs) != best:
                 continue
-            ahead = [q for q in qs if q in self.next_pages]
+            ahead = [q for q in qs if q in self.marked] or [q for q in qs if q in self.next_pages]
             if ahead:  # the next page of this list, not the most linked of the page's other clicks
                 chosen.add(ahead[0])
                 continue

@@ -1,0 +1,66 @@
+"""A script bound to the page's own form controls is the template's, not text a user stored.
+
+An application's templates wire their widgets with small inline scripts placed right beside the
+field they serve: a date picker set up after its input (`$('#issue_start_date').datepicker()`), a
+column chooser's "→" button moving options between two selects (`onclick="moveOptions(this.form.
+available_c, this.form.selected_c)"`), a submit hook selecting a list's options
+(`$('#selected_c option').prop(…)`). Such code names a control of one of the page's forms — by the id
+the template gave it (a `#id` selector or `getElementById`), or as a field of the handler's own form
+(`this.form.x`) — and it sits wherever the template put the field: in a paragraph, a table cell, a
+form laid out in a main region called `#content`. Stored text a user wrote (a comment, a title, a
+bio) is shown, not wired to the site's forms: the payloads that land in records (`alert(1)`,
+`document.title=…`, an `<img onerror>` pasted from a log) address no control of the page they are
+shown on. So a script that addresses one is read as the template's whatever the signs of its
+place (`scripts._suspicious`) say.
+
+Applies to every family whose templates write inline widget scripts: Rails helpers
+(`javascript_tag` after a field), Django admin widgets, PHP trackers and forums (jQuery set-ups after
+an input), WTForms/Jinja macros. The cost, stated: a payload written for this very page, addressing
+its controls by id, is read as the template's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bughunt.dom import Node
+
+_CONTROLS = frozenset({"input", "select", "textarea", "button", "form"})
+_STRING = re.compile(r"""(["'])((?:\\.|(?!\1).)*)\1""")
+_ID_SELECTOR = re.compile(r"#([A-Za-z_][\w-]*)")
+_BY_ID = re.compile(r"""getElementById\(\s*["']([^"']+)["']""")
+_OWN_FORM = re.compile(r"""\bthis\.form(?:\.elements)?(?:\.([A-Za-z_$][\w$]*)|\[\s*["']([^"']+)["']\s*\])""")
+
+
+def _control_ids(root: Node, own: Node) -> set[str]:
+    """The ids of the page's form controls (and forms), but those of `own` and what it holds: a
+    pasted `<input id=x onfocus="…getElementById('x')…">` addresses itself, not the site's form."""
+    mine = {id(n) for n in own.iter()}
+    return {n.get("id") for n in root.iter() if n.tag in _CONTROLS and n.get("id") and id(n) not in mine}
+
+
+def _addressed_ids(code: str) -> set[str]:
+    """The ids the code selects: `#id` in a string literal (a CSS selector), `getElementById('id')`."""
+    ids = set(_BY_ID.findall(code))
+    for _, literal in _STRING.findall(code):
+        ids.update(_ID_SELECTOR.findall(literal))
+    return ids
+
+
+def _own_form_fields(node: Node) -> set[str]:
+    """The names and ids of the fields of the form holding `node` (what `this.form.x` resolves to)."""
+    form = next((a for a in node.ancestors() if a.tag == "form"), None)
+    if form is None:
+        return set()
+    fields = (n for n in form.iter() if n.tag in _CONTROLS and n is not form and n is not node)
+    return {v for n in fields for v in (n.get("name"), n.get("id")) if v}
+
+
+def bound_to_page_controls(code: str, node: Node, root: Node) -> bool:
+    """Whether `code` (a script element's text or an inline handler's) addresses a control of the
+    page's own forms: an id a control of the page carries, or a field of the handler's own form."""
+    addressed = _addressed_ids(code)
+    if addressed and addressed & _control_ids(root, node):
+        return True
+    names = {a or b for a, b in _OWN_FORM.findall(code)}
+    return bool(names) and bool(names & _own_form_fields(node))

@@ -1,0 +1,71 @@
+"""A template's widget scripts are not stored XSS (issue 25, `bughunt.oracles.script_binding`): a
+date picker set up right after its input, inside a paragraph of a form laid out in the page's main
+region `#content`, and a column chooser's "→" button moving options with `this.form.x`, address
+controls of the page's own forms. A stored payload beside them — in a heading, in a cell beside
+text — still fires, and so does code that addresses an id no control of the page carries, or only
+its own element. Pages of our own."""
+
+from __future__ import annotations
+
+from bughunt.oracles.scripts import check_unescaped_script
+from bughunt.page import FetchedPage
+from bughunt.urls import route_of
+
+ORIGIN = "http://tracker.test"
+
+
+def _page(body: str, path: str = "/tickets/7/edit") -> FetchedPage:
+    url = ORIGIN + path
+    html = f'<html><body><div id="wrapper"><div id="content">{body}</div></div></body></html>'
+    return FetchedPage(url, route_of(url), 200, {}, "text/html", html, 1.0)
+
+
+_PICKER = (
+    '<form class="edit_entry" method="post" action="/tickets/7"><div class="box tabular">'
+    '<p><label for="entry_due_date">Due date</label><input type="date" id="entry_due_date" name="entry[due_date]">'
+    "<script>//<![CDATA[\n$(function() { $('#entry_due_date').addClass('date').datepicker(); });\n//]]></script></p>"
+    "</div><button>Save</button></form>"
+)
+_CHOOSER = (
+    '<form method="get" action="/tickets"><table><tr><td>Columns '
+    '<select id="available_c" name="available_columns" multiple><option>Status</option></select>'
+    '<input type="button" value="→" onclick="moveOptions(this.form.available_c, this.form.selected_c);">'
+    '<select id="selected_c" name="c[]" multiple><option>Subject</option></select>'
+    "<script>$('form').submit(function(){ $('#selected_c option').prop('selected', true); });</script>"
+    "</td></tr></table><button>Apply</button></form>"
+)
+
+
+def test_a_widgets_set_up_beside_its_field_is_the_templates() -> None:
+    assert check_unescaped_script(_page(_PICKER)) == []
+    assert check_unescaped_script(_page(_CHOOSER, "/tickets")) == []
+
+
+def test_a_stored_payload_beside_the_templates_widgets_still_fires() -> None:
+    heading = "<h3>Console shows <script>alert('stored')</script> on load</h3>"
+    found = check_unescaped_script(_page(heading + _PICKER))
+    assert [(f.kind, f.evidence["code"]) for f in found] == [("unescaped_script", "alert('stored')")]
+    cell = '<table><tr><td>See <img src=x onerror="this.form.entry_due_date.value=1"> here</td></tr></table>'
+    assert [f.kind for f in check_unescaped_script(_page(cell + _PICKER))] == ["unescaped_script"]
+
+
+def test_code_addressing_no_control_of_the_page_or_only_itself_is_no_widget() -> None:
+    elsewhere = "<p>Note <script>document.getElementById('entry_notes').remove()</script> done</p>"
+    assert [f.kind for f in check_unescaped_script(_page(elsewhere + _PICKER))] == ["unescaped_script"]
+    itself = '<p>Hi <input id="x" onfocus="document.getElementById(\'x\').remove()" autofocus> there</p>'
+    assert [f.kind for f in check_unescaped_script(_page(itself))] == ["unescaped_script"]
+
+
+def test_a_dialogs_cancel_button_is_its_forms_own_and_a_pasted_text_box_is_not() -> None:
+    dialog = (
+        '<div id="ajax-modal"><form method="post" action="/tickets/bulk"><p>Move the tickets?</p>'
+        '<p class="buttons"><input type="submit" value="Move"> '
+        '<input type="button" value="Cancel" onclick="hideModal(this);"></p></form></div>'
+    )
+    assert check_unescaped_script(_page(dialog, "/tickets")) == []
+    # a moderation list inside one form: a comment's pasted box is text a user wrote, not a button
+    moderation = (
+        '<form method="post" action="/comments/bulk"><table><tr><td><input type="checkbox" name="ids[]" value="3"></td>'
+        '<td>Nice <input onfocus="alert(1)" autofocus> post</td></tr></table></form>'
+    )
+    assert [f.kind for f in check_unescaped_script(_page(moderation, "/comments"))] == ["unescaped_script"]
