@@ -11,6 +11,7 @@ too. The Go build cache stays in the checkout (untracked), so a rebuild after th
 from __future__ import annotations
 
 import hashlib
+import html
 import os
 import subprocess
 import sys
@@ -86,7 +87,7 @@ def data_sql(user_id: int) -> str:
             starred = "true" if n % 11 == 0 else "false"
             url = f"https://{slug}.example.org/posts/{i + 1}"
             content = (
-                f"<p>{entry_title}: notes from the {title} team.</p>"
+                f"<p>{html.escape(entry_title)}: notes from the {title} team.</p>"
                 f"<p>Item {i + 1} of {count}, with a <a href='{url}'>link</a>.</p>"
             )
             lines.append(
