@@ -21,6 +21,7 @@ from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, is_fragment
 from bughunt.sim.planner import next_page
 
+from .control_words import control_words
 from .engine import Engine
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
@@ -44,8 +45,9 @@ class PageFacts:
     """Route → how many elements of the page lead to it."""
     probes: frozenset[str] = frozenset()
     """Routes reached by a GET form submitted with generated values."""
-    clicks: tuple[tuple[str, str, str], ...] = ()
-    """(click state's route, page route, selector) of every control that acts without an address."""
+    clicks: tuple[tuple[str, str, str, str], ...] = ()
+    """(click state's route, page route, selector, what it says: `control_words`) of every control
+    that acts without an address."""
     next_pages: frozenset[str] = frozenset()
     """Click states of the controls that lead to the next page of the page's list (a pager's "Next"
     or its one enabled icon, `lists.pager_ways_on`): a list paged without addresses; and links that
@@ -112,7 +114,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     places: dict[str, str] = {}
     weight: dict[str, int] = {}
     probes: set[str] = set()
-    clicks: list[tuple[str, str, str]] = []
+    clicks: list[tuple[str, str, str, str]] = []
     next_pages: set[str] = set()
     ways_on: set[str] | None = None  # the selectors of the pager's ways on, read at the first click
     # A click state's clicks are made again on the page it was clicked on (the URL is that page's):
@@ -154,7 +156,9 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
             digest = hashlib.sha256(f"{on or own} {action.selector}".encode()).hexdigest()[:12]
             made = f"{own}{CLICK_MARK}{digest}"
             route: str | None = made
-            clicks.append((made, on or own.split(CLICK_MARK)[0], action.selector))
+            clicks.append(
+                (made, on or own.split(CLICK_MARK)[0], action.selector, control_words(action.label))
+            )
             if action.selector in ways_on:
                 next_pages.add(made)
         else:

@@ -57,8 +57,9 @@ class StepWrite:
     dedupe: bool = True
     structure_hash: str | None = None
     failed: bool = False
-    clicks: Sequence[tuple[str, str, str]] = ()
-    """(click state's route, its page, the element's selector) for the page's new click states."""
+    clicks: Sequence[tuple[str, str, str, str]] = ()
+    """(click state's route, its page, the element's selector, what it says: `control_words`) for the
+    page's new click states."""
     version_writes: VersionWrites = field(default_factory=VersionWrites)
     drop_walk: bool = False
     """The choice found the planned re-test walk no longer matches the site."""
@@ -245,8 +246,8 @@ class ExplorationGraph:
             if w.drop_walk:
                 retest.drop_walk(store)
             self._write_version(w.version_writes, w.now)
-            for route, page, selector in w.clicks:
-                store.link_table.add_click(route, page, selector)
+            for route, page, selector, words in w.clicks:
+                store.link_table.add_click(route, page, selector, words)
             if w.idle:
                 table = self.idle_controls()
                 table.update(dict(w.idle))

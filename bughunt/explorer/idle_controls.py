@@ -50,6 +50,7 @@ from bughunt.oracles.unsafe_get import state_change
 from bughunt.page import FetchedPage
 from bughunt.sim.memory import NoMemory
 
+from .control_words import said_shape, said_shapes
 from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
 from .graph import CLICK_MARK
@@ -125,6 +126,12 @@ def lessons(
             return ((shape, "shown_before"),) if _shown_before(store, target, page, shape, new) else ()
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         shape = control_shape(target, page, selector)
+        if result.page is not None and result.page.refused_writes:
+            # It acted: its page is as it was because exploring refused its write. What it taught
+            # holds for the controls of its shape that say the same (`control_words`): a row's
+            # "Delete" says nothing of the vote links of a thread's rows, every entry's "Mark as read"
+            # does what the first one did.
+            shape = said_shape(shape, store.link_table.words_of(target))
         if made is not None and result.page is not None:
             if same_document(made[0], result.page):
                 return ((shape, "same_state"),)
@@ -238,9 +245,13 @@ def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:
 
 
 def idle_test(
-    table: Mapping[str, str], click_of: Callable[[str], tuple[str, str] | None]
+    table: Mapping[str, str],
+    click_of: Callable[[str], tuple[str, str] | None],
+    words_of: Callable[[str], str] = lambda route: "",
 ) -> Callable[[str, str], bool]:
-    """`is_idle(route, page)`: does the control leading to `route` from `page` have a learned shape."""
+    """`is_idle(route, page)`: does the control leading to `route` from `page` have a learned shape
+    (for a refused write's lesson, its shape and what it says: `words_of` a click state's route)."""
+    said = said_shapes(list(table))
 
     def is_idle(route: str, page: str) -> bool:
         if not table:
@@ -248,7 +259,10 @@ def idle_test(
         click = click_of(route) if CLICK_MARK in route else None
         if click is None:
             return control_shape(route, page) in table
-        return control_shape(route, *click) in table or placed_shape(click[1]) in table
+        shape = control_shape(route, *click)
+        if shape in table or placed_shape(click[1]) in table:
+            return True
+        return shape in said and said_shape(shape, words_of(route)) in table
 
     return is_idle
 

@@ -86,7 +86,7 @@ class Explorer:
         outcomes: list[StepOutcome] = []
         status, detail = "interrupted", ""
         self.view = build_view(self.store, cfg.memory, self.memory_rnd)
-        scrub(self.view, idle_test(graph.idle_controls(), graph.click_of))
+        scrub(self.view, idle_test(graph.idle_controls(), graph.click_of, graph.store.link_table.words_of))
         context = ContextIndex(self.store, cfg.memory, _count)
         chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, context)
         position = graph.position
@@ -303,7 +303,7 @@ class Explorer:
         self.walk.last = out
         # A failed route is written into this session's view as a dead end, so no policy walks back to
         # it now; the view is rebuilt from the store next session, where failures are not visits.
-        is_idle = idle_test(graph.idle_controls(), graph.click_of)
+        is_idle = idle_test(graph.idle_controls(), graph.click_of, graph.store.link_table.words_of)
         onward = [r for r in out.links if not is_idle(r, out.route)]
         remember(self.view, result.route, out.route, result.outcome, onward)
         if idle:
