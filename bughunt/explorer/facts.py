@@ -45,9 +45,10 @@ class PageFacts:
     """Route → how many elements of the page lead to it."""
     probes: frozenset[str] = frozenset()
     """Routes reached by a GET form submitted with generated values."""
-    clicks: tuple[tuple[str, str, str, str], ...] = ()
-    """(click state's route, page route, selector, what it says: `control_words`) of every control
-    that acts without an address."""
+    clicks: tuple[tuple[str, str, str], ...] = ()
+    """(click state's route, page route, selector) of every control that acts without an address."""
+    click_words: dict[str, str] = field(default_factory=dict)
+    """Click state's route → what its control says (`control_words`: a verb or a digest, no page text)."""
     next_pages: frozenset[str] = frozenset()
     """Click states of the controls that lead to the next page of the page's list (a pager's "Next"
     or its one enabled icon, `lists.pager_ways_on`): a list paged without addresses; and links that
@@ -114,7 +115,8 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     places: dict[str, str] = {}
     weight: dict[str, int] = {}
     probes: set[str] = set()
-    clicks: list[tuple[str, str, str, str]] = []
+    clicks: list[tuple[str, str, str]] = []
+    click_words: dict[str, str] = {}
     next_pages: set[str] = set()
     ways_on: set[str] | None = None  # the selectors of the pager's ways on, read at the first click
     # A click state's clicks are made again on the page it was clicked on (the URL is that page's):
@@ -156,9 +158,8 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
             digest = hashlib.sha256(f"{on or own} {action.selector}".encode()).hexdigest()[:12]
             made = f"{own}{CLICK_MARK}{digest}"
             route: str | None = made
-            clicks.append(
-                (made, on or own.split(CLICK_MARK)[0], action.selector, control_words(action.label))
-            )
+            clicks.append((made, on or own.split(CLICK_MARK)[0], action.selector))
+            click_words[made] = control_words(action.label)
             if action.selector in ways_on:
                 next_pages.add(made)
         else:
@@ -197,6 +198,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         weight=weight,
         probes=frozenset(probes),
         clicks=tuple(clicks),
+        click_words=click_words,
         next_pages=frozenset(next_pages),
         text=page_text(page),
         fragment=is_fragment(page),

@@ -287,6 +287,7 @@ class Explorer:
                 structure_hash=facts.structure_hash if facts is not None else None,
                 failed=is_failure(result.outcome, result.status),
                 clicks=facts.clicks if facts is not None else (), version_writes=writes, drop_walk=drop_walk,
+                click_words=facts.click_words if facts is not None else {},
                 idle=idle, came_by=came_by,
             )
         )  # fmt: skip
