@@ -5,7 +5,10 @@ A click teaches the harness (never the model) what kind of control it was:
 - `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
   the page did not have and left its DOM structure as it was, or changed only attribute values (the
   class that opens a menu or shows a collapsed panel: same elements, same text); and — for the
-  control in its place only (`placed_shape`) — a click that showed no word the page did not show;
+  control in its place only (`placed_shape`) — a click that showed no word the page did not show. A
+  click whose write the browser's gate refused acted: its lesson is kept for the controls of its
+  shape that say the same (`control_words.said_shape`), so a row's "Delete" teaches nothing of the vote
+  icons of its shape;
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
