@@ -41,7 +41,7 @@ never spaced) and no words token does (a verb or hex digits)."""
 
 def control_words(label: str) -> str:
     """What the control labelled `label` says: its leading known verb, a digest of its words, or ""."""
-    words = _WORD.findall(label.lower())
+    words: list[str] = _WORD.findall(label.lower())
     if not words:
         return ""
     if len(words) <= MAX_WORDS and (words[0] in STATE_VERBS or destructive_label(label)):
