@@ -14,7 +14,9 @@ so the lesson is kept under its shape *and* its words (`said_shape`):
   like, vote, follow, star, subscribe…) — the rest of such a label names the record ("Delete comment
   7"), not what the control does;
 - else the label's first `MAX_WORDS` words, digits and punctuation left out ("Mark as read", "Reply");
-- else nothing (""): an icon with no text, title or aria-label — the icons of one shape are one lesson.
+- else nothing (""): an icon with no text, title or aria-label — the icons of one shape are one lesson;
+- a leading "un" word says what its counterpart says ("Unstar" is "Star", "Unread" is "Read"): one
+  control in two states, each record showing one (a feed reader's entries, read or not, starred or not).
 
 The words are kept as the verb (the harness's own vocabulary) or a digest of the label's words: the
 page's text never enters trusted memory (labels are quarantined observations, `harness`). Applies to
@@ -44,6 +46,10 @@ def control_words(label: str) -> str:
     words: list[str] = _WORD.findall(label.lower())
     if not words:
         return ""
+    if words[0].startswith("un") and len(words[0]) > 4:
+        # a control and its counterpart are one control in two states ("Star" / "Unstar", "Read" /
+        # "Unread", as `unsafe_get` reads `/follow` and `/unfollow`): each record shows one of them
+        words[0] = words[0][2:]
     if len(words) <= MAX_WORDS and (words[0] in STATE_VERBS or destructive_label(label)):
         return words[0]
     return hashlib.sha256(" ".join(words[:MAX_WORDS]).encode()).hexdigest()[:12]
