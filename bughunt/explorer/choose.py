@@ -72,7 +72,7 @@ class Chooser:
         graph, engine = self.graph, self.engine
         # A link to the page itself (`#`, the same URL) is never progress, nor is a control learned to
         # lead nowhere new (`idle_controls`); a route that failed this session is left for the next one.
-        is_idle = idle_test(graph.idle_controls(), graph.click_of)
+        is_idle = idle_test(graph.idle_controls(), graph.click_of, graph.store.link_table.words_of)
         links = self._onward(position, walk.failed, is_idle)
         due = graph.due()
         dropped = False
@@ -195,7 +195,9 @@ class Chooser:
     def unvisited(self, failed: set[str]) -> list[str]:
         """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked,
         did not fail this session, and are not controls learned to lead nowhere new; in link-table order."""
-        is_idle = idle_test(self.graph.idle_controls(), self.graph.click_of)
+        is_idle = idle_test(
+            self.graph.idle_controls(), self.graph.click_of, self.graph.store.link_table.words_of
+        )
         left = {r for r in self.context.unvisited() if self._may_visit(r, failed, is_idle)}
         return [r for r in self.graph.linked() if r in left]
 

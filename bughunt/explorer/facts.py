@@ -21,6 +21,7 @@ from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, is_fragment
 from bughunt.sim.planner import next_page
 
+from .control_words import control_words
 from .engine import Engine
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
@@ -47,6 +48,8 @@ class PageFacts:
     """Routes reached by a GET form submitted with generated values."""
     clicks: tuple[tuple[str, str, str], ...] = ()
     """(click state's route, page route, selector) of every control that acts without an address."""
+    click_words: dict[str, str] = field(default_factory=dict)
+    """Click state's route → what its control says (`control_words`: a verb or a digest, no page text)."""
     next_pages: frozenset[str] = frozenset()
     """Click states of the controls that lead to the next page of the page's list (a pager's "Next"
     or its one enabled icon, `lists.pager_ways_on`): a list paged without addresses; and links that
@@ -117,6 +120,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     weight: dict[str, int] = {}
     probes: set[str] = set()
     clicks: list[tuple[str, str, str]] = []
+    click_words: dict[str, str] = {}
     next_pages: set[str] = set()
     marked: set[str] = set()
     ways_on: set[str] | None = None  # the selectors of the pager's ways on, read at the first click
@@ -160,6 +164,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
             made = f"{own}{CLICK_MARK}{digest}"
             route: str | None = made
             clicks.append((made, on or own.split(CLICK_MARK)[0], action.selector))
+            click_words[made] = control_words(action.label)
             if action.selector in ways_on:
                 next_pages.add(made)
         else:
@@ -202,6 +207,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         weight=weight,
         probes=frozenset(probes),
         clicks=tuple(clicks),
+        click_words=click_words,
         next_pages=frozenset(next_pages),
         text=page_text(page),
         fragment=is_fragment(page),

@@ -12,7 +12,7 @@ Nothing else in the loop writes during a step; sessions start and end in transac
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from loguru import logger
@@ -59,6 +59,8 @@ class StepWrite:
     failed: bool = False
     clicks: Sequence[tuple[str, str, str]] = ()
     """(click state's route, its page, the element's selector) for the page's new click states."""
+    click_words: Mapping[str, str] = field(default_factory=dict)
+    """Click state's route → what its control says (`control_words`), kept with the click state."""
     version_writes: VersionWrites = field(default_factory=VersionWrites)
     drop_walk: bool = False
     """The choice found the planned re-test walk no longer matches the site."""
@@ -246,7 +248,7 @@ class ExplorationGraph:
                 retest.drop_walk(store)
             self._write_version(w.version_writes, w.now)
             for route, page, selector in w.clicks:
-                store.link_table.add_click(route, page, selector)
+                store.link_table.add_click(route, page, selector, w.click_words.get(route, ""))
             if w.idle:
                 table = self.idle_controls()
                 table.update(dict(w.idle))

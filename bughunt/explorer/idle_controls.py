@@ -5,7 +5,10 @@ A click teaches the harness (never the model) what kind of control it was:
 - `same_state`: a click in place (a dropdown, a collapse, a tab already shown) that showed no link
   the page did not have and left its DOM structure as it was, or changed only attribute values (the
   class that opens a menu or shows a collapsed panel: same elements, same text); and — for the
-  control in its place only (`placed_shape`) — a click that showed no word the page did not show;
+  control in its place only (`placed_shape`) — a click that showed no word the page did not show. A
+  click whose write the browser's gate refused acted: its lesson is kept for the controls of its
+  shape that say the same (`control_words.said_shape`), so a row's "Delete" teaches nothing of the vote
+  icons of its shape;
 - `round_trip`: a GET that answered by redirecting back to the page it was clicked on (a toggle run
   by Post/Redirect/Get without the POST, a preference switch);
 - `toggle`: a GET to the same path with another query, rendering the same structure with the control
@@ -50,6 +53,7 @@ from bughunt.oracles.unsafe_get import state_change
 from bughunt.page import FetchedPage
 from bughunt.sim.memory import NoMemory
 
+from .control_words import said_shape, said_shapes
 from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
 from .graph import CLICK_MARK
@@ -125,6 +129,12 @@ def lessons(
             return ((shape, "shown_before"),) if _shown_before(store, target, page, shape, new) else ()
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         shape = control_shape(target, page, selector)
+        if result.page is not None and result.page.refused_writes:
+            # It acted: its page is as it was because exploring refused its write. What it taught
+            # holds for the controls of its shape that say the same (`control_words`): a row's
+            # "Delete" says nothing of the vote links of a thread's rows, every entry's "Mark as read"
+            # does what the first one did.
+            shape = said_shape(shape, store.link_table.words_of(target))
         if made is not None and result.page is not None:
             if same_document(made[0], result.page):
                 return ((shape, "same_state"),)
@@ -238,9 +248,13 @@ def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:
 
 
 def idle_test(
-    table: Mapping[str, str], click_of: Callable[[str], tuple[str, str] | None]
+    table: Mapping[str, str],
+    click_of: Callable[[str], tuple[str, str] | None],
+    words_of: Callable[[str], str] = lambda route: "",
 ) -> Callable[[str, str], bool]:
-    """`is_idle(route, page)`: does the control leading to `route` from `page` have a learned shape."""
+    """`is_idle(route, page)`: does the control leading to `route` from `page` have a learned shape
+    (for a refused write's lesson, its shape and what it says: `words_of` a click state's route)."""
+    said = said_shapes(list(table))
 
     def is_idle(route: str, page: str) -> bool:
         if not table:
@@ -248,7 +262,10 @@ def idle_test(
         click = click_of(route) if CLICK_MARK in route else None
         if click is None:
             return control_shape(route, page) in table
-        return control_shape(route, *click) in table or placed_shape(click[1]) in table
+        shape = control_shape(route, *click)
+        if shape in table or placed_shape(click[1]) in table:
+            return True
+        return shape in said and said_shape(shape, words_of(route)) in table
 
     return is_idle
 

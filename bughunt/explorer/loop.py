@@ -86,7 +86,7 @@ class Explorer:
         outcomes: list[StepOutcome] = []
         status, detail = "interrupted", ""
         self.view = build_view(self.store, cfg.memory, self.memory_rnd)
-        scrub(self.view, idle_test(graph.idle_controls(), graph.click_of))
+        scrub(self.view, idle_test(graph.idle_controls(), graph.click_of, graph.store.link_table.words_of))
         context = ContextIndex(self.store, cfg.memory, _count)
         chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, context)
         position = graph.position
@@ -287,6 +287,7 @@ class Explorer:
                 structure_hash=facts.structure_hash if facts is not None else None,
                 failed=is_failure(result.outcome, result.status),
                 clicks=facts.clicks if facts is not None else (), version_writes=writes, drop_walk=drop_walk,
+                click_words=facts.click_words if facts is not None else {},
                 idle=idle, came_by=came_by,
             )
         )  # fmt: skip
@@ -303,7 +304,7 @@ class Explorer:
         self.walk.last = out
         # A failed route is written into this session's view as a dead end, so no policy walks back to
         # it now; the view is rebuilt from the store next session, where failures are not visits.
-        is_idle = idle_test(graph.idle_controls(), graph.click_of)
+        is_idle = idle_test(graph.idle_controls(), graph.click_of, graph.store.link_table.words_of)
         onward = [r for r in out.links if not is_idle(r, out.route)]
         remember(self.view, result.route, out.route, result.outcome, onward)
         if idle:

@@ -32,6 +32,7 @@ from bughunt import site as builtin_site
 from . import destructive_mode
 from .bugview import bug_views, path_text
 from .config import STOP_REASONS
+from .control_words import said_shape
 from .graph import CLICK_MARK, ExplorationGraph
 from .harness import StepOutcome
 from .idle_controls import control_shape
@@ -254,7 +255,8 @@ def repeat_clicks(store: ExplorerStore) -> int:
     which open deferred actions, are none) that reached a state already
     visited and found nothing new — no bug entry was written at that step. A state already visited is
     a route visited before, or a click state that left its page's DOM structure as it was, or whose
-    control was learned to leave the page as it was (a dropdown, a collapse: `idle_controls`)."""
+    control was learned to leave the page as it was (a dropdown, a collapse: `idle_controls`; a refused
+    write's control, by its shape and what it says: `control_words`)."""
     found = {b.step for b in store.bug_table.all() if b.step is not None}
     hashes = store.visits.structure_hashes()
     in_place = {
@@ -275,9 +277,12 @@ def repeat_clicks(store: ExplorerStore) -> int:
         click = store.link_table.click_of(step.route) if CLICK_MARK in step.route else None
         if not again and click is not None:
             state = hashes.get(step.final_route or step.route)
-            again = (state is not None and state == hashes.get(click[0])) or control_shape(
-                step.route, *click
-            ) in in_place
+            shape = control_shape(step.route, *click)
+            again = (
+                (state is not None and state == hashes.get(click[0]))
+                or shape in in_place
+                or said_shape(shape, store.link_table.words_of(step.route)) in in_place
+            )
         count += again
     return count
 

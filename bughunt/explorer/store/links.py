@@ -1,7 +1,8 @@
 """The link table (each page's links in page order) and the browser engine's click states.
 
 A click (an element that acts without an address) is named by a harness-made route
-`<page route>#click-<digest>`; `click_actions` says which page and element it is.
+`<page route>#click-<digest>`; `click_actions` says which page and element it is, and what the element
+says (`explorer.control_words`: a verb or a digest of its label, never the label itself).
 """
 
 from __future__ import annotations
@@ -116,10 +117,10 @@ class LinkTable:
                 into.setdefault(d, {})[route] = None
         self.changes.touched((route, *old, *links))
 
-    def add_click(self, route: str, page: str, selector: str) -> None:
+    def add_click(self, route: str, page: str, selector: str, words: str = "") -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO click_actions(route, page, selector) VALUES (?,?,?)",
-            (route, page, selector),
+            "INSERT OR REPLACE INTO click_actions(route, page, selector, words) VALUES (?,?,?,?)",
+            (route, page, selector, words),
         )
 
     def clicks(self) -> list[tuple[str, str, str]]:
@@ -141,3 +142,11 @@ class LinkTable:
         except sqlite3.OperationalError:  # an old store opened read-only
             return None
         return (row["page"], row["selector"]) if row else None
+
+    def words_of(self, route: str) -> str:
+        """What a click state's control says (`explorer.control_words`), "" when nothing is known."""
+        try:
+            row = self.db.execute("SELECT words FROM click_actions WHERE route = ?", (route,)).fetchone()
+        except sqlite3.OperationalError:  # an old store opened read-only
+            return ""
+        return str(row["words"]) if row else ""

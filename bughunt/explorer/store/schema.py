@@ -5,7 +5,10 @@ Version 1 is every store written before the store kept a version (it has `user_v
 columns added later were added when such a store was opened. Version 2 is the same layout, complete,
 with a version; the migration 1 -> 2 adds what an older store lacks (tables and columns) and
 rewrites nothing. Version 3 adds `occurrences` (every route a bug was seen on, with its first and last
-step), filled for older stores from what they hold: each bug entry's own route and step, and the reports. The `format` meta key is still written, for older BugHunts that read only it.
+step), filled for older stores from what they hold: each bug entry's own route and step, and the reports. Version 4 adds
+`click_actions.words` (what a click state's control says, as `explorer.control_words` reduces it: a verb or a
+digest, never the page's text), empty for the click states of older stores. The `format` meta key is still
+written, for older BugHunts that read only it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from memgpt_lite.storage.sqlite import Schema, column_names, execute_script, tab
 
 FORMAT_VERSION = 1
 """The store format older BugHunts check (`meta.format`); the layout's own version is `SCHEMA_VERSION`."""
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,7 +70,7 @@ CREATE TABLE IF NOT EXISTS model_reports (
     observation INTEGER, session_id INTEGER, step INTEGER, at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS click_actions (
-    route TEXT PRIMARY KEY, page TEXT NOT NULL, selector TEXT NOT NULL
+    route TEXT PRIMARY KEY, page TEXT NOT NULL, selector TEXT NOT NULL, words TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS occurrences (
     fingerprint TEXT NOT NULL, route TEXT NOT NULL, first_step INTEGER NOT NULL, last_step INTEGER NOT NULL,
@@ -116,6 +119,12 @@ def _add_occurrences(db: sqlite3.Connection) -> None:
     )
 
 
+def _add_click_words(db: sqlite3.Connection) -> None:
+    """3 -> 4: what each click state's control says (`click_actions.words`); older ones say nothing known."""
+    if "words" not in column_names(db, "click_actions"):
+        db.execute("ALTER TABLE click_actions ADD COLUMN words TEXT NOT NULL DEFAULT ''")
+
+
 def _legacy_version(db: sqlite3.Connection) -> int | None:
     """A store from before `user_version`: version 1 when it holds BugHunt tables (None: foreign)."""
     if not TABLE_NAMES & table_names(db):
@@ -134,6 +143,6 @@ SCHEMA = Schema(
     "BugHunt store",
     SCHEMA_VERSION,
     TABLES + f"INSERT INTO meta(key, value) VALUES ('format', '{FORMAT_VERSION}');",
-    migrations=(_complete_version_1, _add_occurrences),
+    migrations=(_complete_version_1, _add_occurrences, _add_click_words),
     legacy=_legacy_version,
 )
