@@ -109,7 +109,8 @@ def followed(node: Node) -> bool:
     return True
 
 
-_BUTTON_TYPES = frozenset(("hidden", "submit", "button", "image", "reset"))
+UNTYPED_INPUTS = frozenset(("hidden", "submit", "button", "image", "reset"))
+"""Input types a person types nothing into: hidden values and buttons (the oracles' forms read them too)."""
 
 
 def button_only(form: Node) -> bool:
@@ -117,7 +118,7 @@ def button_only(form: Node) -> bool:
     button, a framework's `button_to`). Its submission is a fixed address, a link drawn as a button,
     not a probe with made-up values."""
     return all(
-        n.tag == "button" or (n.tag == "input" and n.get("type", "text").strip().lower() in _BUTTON_TYPES)
+        n.tag == "button" or (n.tag == "input" and n.get("type", "text").strip().lower() in UNTYPED_INPUTS)
         for n in form.iter()
         if n.tag in ("input", "select", "textarea", "button")
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from bughunt.actions import UNTYPED_INPUTS
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
 from bughunt.oracles.base import (
@@ -44,15 +45,12 @@ MAX_REFERRERS = 3
 """Pages that link to a form without an identifier opened to find the one showing its record."""
 
 
-_NOT_DATA = frozenset({"hidden", "submit", "button", "reset", "image"})
-
-
 def _data_fields(node: Node) -> int:
     """The fields a person fills in under `node` (not a hidden token, not a button)."""
     return sum(
         1
         for n in node.find_all("input", "textarea", "select")
-        if not (n.tag == "input" and n.get("type").lower() in _NOT_DATA)
+        if not (n.tag == "input" and n.get("type").lower() in UNTYPED_INPUTS)
     )
 
 

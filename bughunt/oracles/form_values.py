@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from bughunt.actions import UNTYPED_INPUTS
 from bughunt.dom import Node
 from bughunt.oracles.form_fields import key
 from bughunt.oracles.reading import missing_value
@@ -43,7 +44,6 @@ def in_furniture(node: Node, scope: Node | None = None) -> bool:
 
 
 _EDITABLE = frozenset({"select", "textarea"})
-_NOT_TYPED = frozenset({"hidden", "submit", "button", "reset", "image"})
 _READ_ONLY: dict[int, tuple[Node, bool]] = {}
 """`read_only` of the forms met (by identity, the node kept so an id is not reused): a form's
 every element asks about it."""
@@ -58,7 +58,7 @@ def read_only(form: Node) -> bool:
         return kept[1]
     answer = not any(
         n.tag in _EDITABLE
-        or (n.tag == "input" and n.get("type").lower() not in _NOT_TYPED and "hidden" not in n.attrs)
+        or (n.tag == "input" and n.get("type").lower() not in UNTYPED_INPUTS and "hidden" not in n.attrs)
         for n in form.iter()
     )
     if len(_READ_ONLY) > 4096:
