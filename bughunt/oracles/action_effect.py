@@ -67,9 +67,18 @@ def login_wall(answer: FetchedPage, before: FetchedPage | None) -> bool:
     return not (_headings(before) & _headings(answer))
 
 
-_CLOCK = re.compile(r"\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")
-"""A date or a time of day (`2026-12-05`, `05/12/2026`, `10:04`, `10:04:59`): a clock on the page
-(the last visit, a post's age, the server's time) ticks by one between two loads with no action at all."""
+_CLOCK = re.compile(
+    r"(?<![\d.])\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?![\d.])"
+    r"|(?<!\d)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?!\d)"
+    r"|\b\d+\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b",
+    re.I,
+)
+"""A date, a time of day or an age (`2026-12-05`, `05/12/2026`, `10:04`, `10:04:59`, `3 minutes
+ago`): a clock on the page (the last visit, a post's age, the server's time) ticks by one between
+two loads with no action at all. Joined into an ISO 8601 stamp (`2026-12-05T17:21:23Z`, a record's
+dump in YAML or JSON beside its fields) it is a clock as much: read as counts, the seconds of a job's
+`time:` moved by one whenever the reload fell in the next second, and a filter link beside it was
+reported as an unsafe GET in some runs and not in others (corpus ho12_minion)."""
 
 
 def _counts(page: FetchedPage) -> list[int]:
