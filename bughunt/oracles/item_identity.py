@@ -18,6 +18,7 @@ from bughunt.fingerprint import route_shape
 from bughunt.oracles.list_finding import _HEADING_TAGS, _HEADINGS
 from bughunt.oracles.reading import (
     KEPT,
+    is_offset_key,
     is_page_key,
     resolve,
 )
@@ -174,8 +175,21 @@ def label_like(text: str) -> bool:
 
 @lru_cache(maxsize=KEPT)
 def _names_identifier(url: str) -> bool:
-    """Whether the URL's route has an identifier (`/post/7`: a page of a detail template)."""
-    return "<" in route_shape(route_of(url))
+    """Whether the URL's route has an identifier (`/post/7`: a page of a detail template). A list's
+    position (`?offset=0`, `?page=2`) is none: a filter link that keeps the pager's offset
+    (`?offset=0&queue=mail`, the queue column of a job list) leads to a list, not to the item's own
+    page. Taken for one, on a page of two rows whose queues differ, it was each row's permalink in
+    place of its `?id=18`, and the row the page repeated from the page before went unrecognised."""
+    return "<" in route_shape(route_of(_without_position(url)))
+
+
+def _without_position(url: str) -> str:
+    """`url` without the query pairs that place a list (its page number, its offset)."""
+    head, sep, query = url.partition("?")
+    if not sep:
+        return url
+    kept = [p for p in query.split("&") if not (is_page_key(k := p.partition("=")[0]) or is_offset_key(k))]
+    return head + ("?" + "&".join(kept) if kept else "")
 
 
 def _permalink(facts: ItemFacts, links: list[tuple[Node, str]]) -> str | None:

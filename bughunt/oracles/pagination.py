@@ -52,6 +52,7 @@ from bughunt.oracles.lists import (
     pager_nodes,
     targets,
 )
+from bughunt.oracles.offset_first import first_page_of_offset
 from bughunt.oracles.pager_by_shape import previous_by_shape
 from bughunt.oracles.reading import (
     KEPT,
@@ -324,10 +325,11 @@ def _previous_by_offset(page: FetchedPage) -> str | None:
     with a smaller offset, or none."""
     key, here = _offset(page.url) or ("", 0)
     same = _without(page.url, frozenset({key.lower()}))
-    for url in _back_controls(page):
+    back = _back_controls(page)
+    for url in back:
         if _without(url, frozenset({key.lower()})) == same and (_offset(url) or (key, -1))[1] < here:
             return url
-    return None
+    return None if back or here <= 0 else first_page_of_offset(page.url)
 
 
 def _previous_by_cursor(page: FetchedPage) -> str | None:
@@ -390,6 +392,10 @@ def _previous_page(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None
         return None
     previous = fetch_or_none(fetch, prev_url, "pagination")
     if previous is None:
+        return None
+    if _offset(page.url) is not None and not _back_controls(page) and not _links_to(previous, page.url):
+        # An offset page with no control back (`offset_first`) follows the list's first page only
+        # when that page links on to it: a list reached another way starts where its own link said.
         return None
     if _cursor(page.url) is not None and _cursor(prev_url) is None and not _links_to(previous, page.url):
         # The first page of a cursor pager stands for the page before only when it pages on to this
