@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
+from bughunt.oracles.count_badges import badge_mismatches
 from bughunt.oracles.count_headings import heading_mismatches
 from bughunt.oracles.count_labels import KEPT_CHARS as KEPT_CHARS
 from bughunt.oracles.count_labels import LABEL_CHARS as LABEL_CHARS
@@ -116,6 +117,7 @@ def check_count_mismatch(
             or linked_mismatch(page, parse_count, lambda: _all_pages(page, fetch))
             or anchored_mismatch(page, parse_count)
             or target_mismatches(page, fetch)
+            or badge_mismatches(page)
         )
     if not mismatches:
         return []
