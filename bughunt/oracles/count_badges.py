@@ -55,7 +55,7 @@ def badge_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
     (total,) = totals
     here = urlsplit(page.url)
     mine = _list_query(page.url)
-    if not mine or _list_query(page.url) != frozenset(parse_qsl(here.query, keep_blank_values=True)):
+    if not mine or mine != frozenset(parse_qsl(here.query, keep_blank_values=True)):
         return []  # judged on the list's own address only: one place per badge, the first page shown
     base = base_url(page)
     for node, href in targets(page.document):
