@@ -70,15 +70,17 @@ def login_wall(answer: FetchedPage, before: FetchedPage | None) -> bool:
 _CLOCK = re.compile(
     r"(?<![\d.])\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?![\d.])"
     r"|(?<!\d)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?!\d)"
-    r"|\b\d+\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b",
+    r"|\b\d+\s*(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|secs?|mins?|hrs?)\b"
+    r"|\b\d+[hms]\b",
     re.I,
 )
-"""A date, a time of day or an age (`2026-12-05`, `05/12/2026`, `10:04`, `10:04:59`, `3 minutes
-ago`): a clock on the page (the last visit, a post's age, the server's time) ticks by one between
-two loads with no action at all. Joined into an ISO 8601 stamp (`2026-12-05T17:21:23Z`, a record's
-dump in YAML or JSON beside its fields) it is a clock as much: read as counts, the seconds of a job's
-`time:` moved by one whenever the reload fell in the next second, and a filter link beside it was
-reported as an unsafe GET in some runs and not in others (corpus ho12_minion)."""
+"""A date, a time of day, an age or a duration (`2026-12-05`, `05/12/2026`, `10:04`, `10:04:59`,
+`3 minutes ago`, a running job's `8 minutes`, `8m`): a clock on the page (the last visit, a post's
+age, a task's runtime, the server's time) ticks by one between two loads with no action at all.
+Joined into an ISO 8601 stamp (`2026-12-05T17:21:23Z`, a record's dump in YAML or JSON beside its
+fields) it is a clock as much: read as counts, the seconds of a job's `time:` (and an active job's
+runtime, in minutes) moved by one whenever the reload fell in the next second (minute), and a filter
+link beside them was reported as an unsafe GET in some runs and not in others (corpus ho12_minion)."""
 
 
 def _counts(page: FetchedPage) -> list[int]:

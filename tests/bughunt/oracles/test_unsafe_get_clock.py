@@ -69,5 +69,10 @@ def test_an_age_that_grows_by_one_minute_is_a_clock():
     assert _opened(Queue(stamp="{s} minutes ago")) == []
 
 
+def test_a_running_jobs_runtime_is_a_clock():
+    assert _opened(Queue(stamp="{s} minutes")) == []
+    assert _opened(Queue(stamp="runtime {s}m")) == []
+
+
 def test_a_link_that_moves_a_count_is_still_an_unsafe_get_beside_the_clock():
     assert _opened(Queue(retry_moves=True)) == ["unsafe_get"]
