@@ -187,9 +187,13 @@ class Chooser:
         # (`/admin` → `/admin#/blog/1`) holds its click states under the view it landed on.
         landed = graph.landing(route)
         # A click that changed the address (a script's menu pushing `#/people/1`) lands on that view.
-        for state, page, _ in graph.store.link_table.clicks():
-            shown = graph.landing(state)
-            if page in (route, landed) and graph.is_explored(shown):
+        # The page landed on first: its own unvisited link when the plan went round its click states
+        # (a script pager's pages, each a state the look-ahead may choose) instead.
+        states = [
+            graph.landing(s) for s, page, _ in graph.store.link_table.clicks() if page in (route, landed)
+        ]
+        for shown in dict.fromkeys([landed, *states] if landed != route else states):
+            if graph.is_explored(shown):
                 nxt = next(
                     (r for r in self._onward(shown, walk.failed, is_idle) if not graph.is_visited(r)), None
                 )
