@@ -10,9 +10,12 @@ and delete, the links to the public pages) was never clicked, and the walk stopp
 (corpus ho12_yancy). The idle click of the current item says nothing of items that name other views:
 it is learned for the control in its place only (`idle_controls.placed_shape`).
 
-A pager is such a menu too: its current page's number ("1" of a list with one page, or of page 1)
-selects the page shown, and learned for the pager's shape it took "2" and "Next" of every other list
-with it (the same editor's people list, three pages, never turned).
+A pager that pages nothing is such a menu too: « 1 » with its arrows disabled (a list of one page)
+selects the page shown, and learned for the pager's shape its idle click took "2" and "Next" of every
+other list with it (the same editor's people list, three pages, never turned). The idle click of a
+pager that does page (an enabled control besides the clicked one) keeps its shape's lesson: its other
+pages are reached by way of its "Next" (`pager_ways_on`); learned for the place only, every number of
+an admin's script pager was clicked to pages seen already (ho7_starlette_admin: repeats 16 → 23).
 
 Stated on what a page means, for every family with a menu that switches what the page shows: admin
 SPAs and editors (their models or schemas), tabs, mail and feed readers (folders, feeds), dashboards.
@@ -23,7 +26,7 @@ of the list, not a view's name.
 from __future__ import annotations
 
 from bughunt.actions import page_clicks
-from bughunt.oracles.pager_reading import pager_nodes
+from bughunt.oracles.pager_reading import _active_controls, pager_nodes
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
 
@@ -50,7 +53,8 @@ def names_shown_view(page: FetchedPage, label: str) -> bool:
 
 def current_item(page: FetchedPage, selector: str, label: str) -> bool:
     """Is the control at `selector` on `page` (saying `label`) an item of a menu that may select the
-    view shown: its words head the view (`names_shown_view`), or it is a control of the page's pager."""
+    view shown: its words head the view (`names_shown_view`), or it is a control of a pager of the page
+    that pages nothing (no enabled control but, perhaps, itself)."""
     if names_shown_view(page, label):
         return True
     pagers = pager_nodes(page)
@@ -60,5 +64,5 @@ def current_item(page: FetchedPage, selector: str, label: str) -> bool:
     node = next((n for n in walked.clickables if walked.selectors.of(n) == selector), None)
     if node is None:
         return False
-    held = {id(p) for p in pagers}
-    return any(id(a) in held for a in (node, *node.ancestors()))
+    held = {id(a) for a in (node, *node.ancestors())}
+    return any(id(p) in held and all(c is node for c in _active_controls([p])) for p in pagers)

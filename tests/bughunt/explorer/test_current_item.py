@@ -20,6 +20,10 @@ MENU = (
     '<ul id="menu"><li><a href="#" class="nav-link">Blog Posts</a></li>'
     '<li><a href="#" class="nav-link">People</a></li></ul>'
 )
+ONE_PAGE = (
+    '<nav><ul class="pagination"><li class="page-item active"><a class="page-link" href="#">1</a></li>'
+    '<li class="page-item disabled"><a class="page-link" href="#">Next</a></li></ul></nav>'
+)
 PAGER = (
     '<nav><ul class="pagination"><li class="page-item"><a class="page-link" href="#">1</a></li>'
     '<li class="page-item"><a class="page-link" href="#">2</a></li>'
@@ -41,9 +45,11 @@ def test_a_heading_that_holds_a_control_or_is_hidden_names_no_view() -> None:
     assert not names_shown_view(page(f"{MENU}<div hidden><h2>Blog Posts</h2></div>"), "Blog Posts")
 
 
-def test_a_pager_s_controls_are_items_of_a_menu_and_a_row_s_are_not() -> None:
+def test_a_pager_that_pages_nothing_is_a_menu_and_one_that_pages_or_a_row_s_control_is_not() -> None:
+    pager_one = "html > body > main > nav > ul > li:nth-of-type(1) > a"
+    single = page(f"{MENU}<main><h2>Blog</h2>{ROWS}{ONE_PAGE}</main>")
+    assert current_item(single, pager_one, "1")
     shown = page(f'{MENU}<main><h2>People</h2>{ROWS}{PAGER}<a href="#" id="more">Refresh</a></main>')
     assert current_item(shown, "#app", "x") is False  # no such control
-    pager_one = "html > body > main > nav > ul > li:nth-of-type(1) > a"
-    assert current_item(shown, pager_one, "1")
+    assert not current_item(shown, pager_one, "1")  # its "2" and "Next" page on
     assert not current_item(shown, "#more", "Refresh")

@@ -5,8 +5,8 @@ script pager ("1", "2", "Next", the hash route's page) and each row two icon lin
 named by their `title` ("Edit", "Delete": an icon font's glyph, drawn here as a box); the Delete icon sends its DELETE at once.
 
 - Clicking the menu's current item ("Blog Posts" over `<h2>Blog Posts</h2>`) changes nothing; that
-  says nothing of "People", which must still be clicked — and the one-page blog list's pager "1"
-  says nothing of the people list's "2".
+  says nothing of "People", which must still be clicked — and the one-page blog list's pager (« 1 »
+  with "Next" disabled: it pages nothing) says nothing of the people list's "2".
 - The people rows' "View" links lead to server pages that link nowhere on (`/people/3`): each is
   opened as a link of the view the menu's click showed, not by reloading the start page per page.
 - The Delete icon is a Delete (its `title`): its write sent at one click is `unconfirmed_destructive`,
@@ -49,7 +49,8 @@ function show() {
     + '</td><td>' + r + '</td></tr>').join('');
   let pager = '<nav><ul class="pagination">';
   for (let p = 1; p <= pages; p++) {
-    pager += '<li class="page-item"><a class="page-link" href="#" data-page="' + p + '">' + p + '</a></li>';
+    pager += '<li class="page-item' + (p == page ? ' active' : '') + '"><a class="page-link" href="#" data-page="'
+      + p + '">' + p + '</a></li>';
   }
   pager += '<li class="page-item' + (page >= pages ? ' disabled' : '') + '"><a class="page-link" href="#" '
     + 'data-page="' + (page + 1) + '">Next</a></li></ul></nav>';
