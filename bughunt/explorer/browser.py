@@ -182,7 +182,9 @@ _GET_CHROMIUM = "apt-get install chromium, or name one with --browser-path or " 
 
 
 def _click_label(node: Node) -> str:
-    return (node.text() or node.get("aria-label"))[:120]
+    """What a control says: its text, else the name an icon control carries (`aria-label`, `title`:
+    a row's trash icon titled "Delete" is a Delete, and the oracles judge its click as one)."""
+    return (node.text() or node.get("aria-label") or node.get("title"))[:120]
 
 
 def _label_of(page: FetchedPage, selector: str) -> str:

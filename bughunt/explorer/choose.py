@@ -17,7 +17,7 @@ from bughunt.sim.rng import derive_seed, mulberry32
 from . import retest
 from .config import SessionConfig
 from .engine import Engine
-from .graph import ExplorationGraph
+from .graph import CLICK_MARK, ExplorationGraph
 from .harness import StepOutcome
 from .hints import SessionHints
 from .idle_controls import idle_test
@@ -183,13 +183,22 @@ class Chooser:
             hop = graph.landing(nxt)
         # The plan did not reach one: an unvisited link a state of that page showed (the page after a
         # click on it: a pager's next page, a "show all") is reached without redoing the click.
-        for state, page, _ in graph.store.link_table.clicks():
-            if page == route and graph.is_explored(state):
+        # The page is the one `route` lands on: a start page redirecting to a single-page app's view
+        # (`/admin` → `/admin#/blog/1`) holds its click states under the view it landed on.
+        landed = graph.landing(route)
+        # A click that changed the address (a script's menu pushing `#/people/1`) lands on that view.
+        # The page landed on first: its own unvisited link when the plan went round its click states
+        # (a script pager's pages, each a state the look-ahead may choose) instead.
+        states = [
+            graph.landing(s) for s, page, _ in graph.store.link_table.clicks() if page in (route, landed)
+        ]
+        for shown in dict.fromkeys([landed, *states] if landed != route else states):
+            if graph.is_explored(shown):
                 nxt = next(
-                    (r for r in self._onward(state, walk.failed, is_idle) if not graph.is_visited(r)), None
+                    (r for r in self._onward(shown, walk.failed, is_idle) if not graph.is_visited(r)), None
                 )
                 if nxt is not None:
-                    return nxt, state
+                    return nxt, shown
         return route, None
 
     def unvisited(self, failed: set[str]) -> list[str]:
@@ -231,9 +240,21 @@ class Chooser:
         if self.policy.uses_model or not (memory.visited and memory.link_table) or memory.capacity:
             return first, None
         graph = self.graph
+        if path is None and first == self.engine.start_route():
+            # Only the start page leads there, by way of a click a script's page must redo (a single-
+            # page app's menu item showing another view, whose links memory holds): reloading the
+            # start page is a repeat click per goal (ho12_yancy: 24 of 100). Paths of links alone are
+            # left as they were.
+            way = _nearest(first, goals, self._remembered())
+            if way is not None and any(CLICK_MARK in r for r in way):
+                path = way
         if path is None or len(path) < 3 or not all(graph.is_explored(graph.landing(r)) for r in path[1:-1]):
             return first, None
         return path[-1], path[-2]
+
+    def _remembered(self) -> Callable[[str], list[str]]:
+        table, followable = self.graph.store.link_table.table(), self.engine.followable
+        return lambda src: [d for d in table.get(src, ()) if d != src and followable(d)]
 
     def _travel(self, position: str, goals: set[str]) -> tuple[str | None, list[str] | None]:
         """(first click, the whole path from `position` when the map leads there from here)."""

@@ -54,6 +54,7 @@ from bughunt.page import FetchedPage
 from bughunt.sim.memory import NoMemory
 
 from .control_words import said_shape, said_shapes
+from .current_item import current_item
 from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
 from .graph import CLICK_MARK
@@ -136,6 +137,10 @@ def lessons(
             # does what the first one did.
             shape = said_shape(shape, store.link_table.words_of(target))
         if made is not None and result.page is not None:
+            if current_item(made[0], selector, made[1]):
+                # A menu's current item (its words head the view shown, a pager's page shown):
+                # nothing of the items naming other views or pages (`current_item`).
+                shape = placed_shape(selector)
             if same_document(made[0], result.page):
                 return ((shape, "same_state"),)
             if selector in way_on_selectors(made[0]):

@@ -43,6 +43,7 @@ from loguru import logger
 from bughunt.actions import button_only, form_submission
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, route_shape
+from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.oracles.action_effect import (
     STATE_CHANGE_MESSAGE,
     control_identity,
@@ -371,9 +372,24 @@ def _judge_clicked(page: FetchedPage) -> list[Finding]:
             page.route,
             CLICK_MESSAGE,
             evidence(page, label, label=label, writes="\n".join(page.refused_writes), observed=True),
-            shape=page_shape(page),
+            shape=(shape := page_shape(page)),
+            # fingerprinted on the control's document, not on the view (`_views_shape`): a finding
+            # fingerprinted on something else than its route keeps its fingerprint (`harness`)
+            fingerprint=make_fingerprint(_views_shape(shape), "unconfirmed_destructive", CLICK_MESSAGE),
         )
     ]
+
+
+def _views_shape(shape: str) -> str:
+    """A click's write is its control's, drawn by one script in every view of its document: a single-
+    page app's hash routes (`/admin#/blog/1`, `/admin#/people/2`) show one list component per schema,
+    whose row's Delete is one control — one report, not one per view (corpus ho12_yancy). Every
+    segment of the hash route is a placeholder; the document's path keeps its shape."""
+    base, mark, fragment = shape.partition("#")
+    if not mark or not fragment.startswith("/"):
+        return shape
+    segments = [s for s in fragment.partition("#")[0].split("/") if s]
+    return base + "#/" + "/".join("<v>" for _ in segments)
 
 
 def _dialog_open(page: FetchedPage) -> bool:

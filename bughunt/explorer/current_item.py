@@ -1,0 +1,68 @@
+"""A menu's current item: the control that names the view its page already shows.
+
+A menu of script controls (a sidebar of schemas or tables, a tab bar, a list of folders) selects a
+view per item; the page shows one of them under a heading with that item's words ("Blog Posts" in
+the menu, `<h2>Blog Posts</h2>` over the table). Clicking that item selects what is selected: the
+page stays as it was — and an editor that never marks its current item (no `active` class, no
+`aria-current`) gives no other sign of it. Learned for the menu's shape, that idle click took every
+other item with it: a Vue editor's sidebar item "People" (the list with three pages, the rows to edit
+and delete, the links to the public pages) was never clicked, and the walk stopped after 7 clicks
+(corpus ho12_yancy). The idle click of the current item says nothing of items that name other views:
+it is learned for the control in its place only (`idle_controls.placed_shape`).
+
+A pager that pages nothing is such a menu too: « 1 » with its arrows disabled (a list of one page)
+selects the page shown, and learned for the pager's shape its idle click took "2" and "Next" of every
+other list with it (the same editor's people list, three pages, never turned). The idle click of a
+pager that does page (an enabled control besides the clicked one) keeps its shape's lesson: its other
+pages are reached by way of its "Next" (`pager_ways_on`); learned for the place only, every number of
+an admin's script pager was clicked to pages seen already (ho7_starlette_admin: repeats 16 → 23).
+
+Stated on what a page means, for every family with a menu that switches what the page shows: admin
+SPAs and editors (their models or schemas), tabs, mail and feed readers (folders, feeds), dashboards.
+A heading that holds a control is left out: a list's entry titled by its own script link is an item
+of the list, not a view's name.
+"""
+
+from __future__ import annotations
+
+from bughunt.actions import page_clicks
+from bughunt.oracles.pager_reading import _active_controls, pager_nodes
+from bughunt.oracles.visibility import unseen
+from bughunt.page import FetchedPage
+
+HEADINGS = ("h1", "h2", "h3")
+"""Where a page names the view it shows."""
+_CONTROLS = frozenset({"a", "button", "input", "select"})
+
+
+def _words(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def names_shown_view(page: FetchedPage, label: str) -> bool:
+    """Do the words of `label` (a control clicked on `page`) name the view `page` shows: a visible
+    heading holding no control says exactly them."""
+    said = _words(label)
+    if not said:
+        return False
+    return any(
+        _words(h.text()) == said and not unseen(h) and not any(n.tag in _CONTROLS for n in h.iter())
+        for h in page.document.find_all(*HEADINGS)
+    )
+
+
+def current_item(page: FetchedPage, selector: str, label: str) -> bool:
+    """Is the control at `selector` on `page` (saying `label`) an item of a menu that may select the
+    view shown: its words head the view (`names_shown_view`), or it is a control of a pager of the page
+    that pages nothing (no enabled control but, perhaps, itself)."""
+    if names_shown_view(page, label):
+        return True
+    pagers = pager_nodes(page)
+    if not pagers:
+        return False
+    walked = page_clicks(page)
+    node = next((n for n in walked.clickables if walked.selectors.of(n) == selector), None)
+    if node is None:
+        return False
+    held = {id(a) for a in (node, *node.ancestors())}
+    return any(id(p) in held and all(c is node for c in _active_controls([p])) for p in pagers)
