@@ -11,6 +11,7 @@ from bughunt.explorer.harness import _template_shaped
 from bughunt.explorer.inspection import same_root_cause
 from bughunt.explorer.store import ExplorerStore
 from bughunt.oracles.base import Finding
+from tests.bughunt.oracles.test_oracles_root_causes import as_bug
 
 MESSAGE = "a GET request changed server state"
 
@@ -35,3 +36,27 @@ def test_rows_that_joined_a_finding_of_their_batch_follow_its_new_shape(tmp_path
     assert shaped[0].shape == "/admin/uninstall-plugin/<slug>"
     assert len({f.fingerprint for f in shaped}) == 1, shaped
     assert [f.route for f in shaped] == [first.route, second.route]
+
+
+def test_one_edit_view_of_two_models_named_by_their_query_is_one_handler() -> None:
+    # a generic admin's edit view: `/admin/<model>/edit/?id=…&url=<the list it came from>`
+    message = "edit form leaves stored values empty that the resource page shows"
+    post = Finding(
+        "form_drops_value", "/admin/post/edit/?id=42&url=/admin/post/?page=1&page_size=20&modal=True", message,
+        {"fields_key": 1, "form_key": 2},
+    )  # fmt: skip
+    user = Finding(
+        "form_drops_value",
+        "/admin/user/edit/?id=eb192bf2-3387-44a4-97e6-206766f11910&url=/admin/user/?sort=2",
+        message,
+        {"fields_key": 3, "form_key": 4},
+    )
+    assert post.fingerprint != user.fingerprint
+    [joined] = same_root_cause([user], [as_bug(post)])
+    assert joined.fingerprint == post.fingerprint and joined.route == user.route
+    # another page of the admin whose query names no record is not the edit view
+    index = Finding("form_drops_value", "/admin/user/?sort=2&search=x", message, {"fields_key": 3})
+    assert same_root_cause([index], [as_bug(post)]) == [index]
+    # nor a view whose path is another template (`/admin/post/edit/` and `/admin/post/details/`)
+    details = Finding("form_drops_value", "/admin/post/details/?id=43", message, {"fields_key": 3})
+    assert same_root_cause([details], [as_bug(post)]) == [details]
