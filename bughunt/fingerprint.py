@@ -178,7 +178,8 @@ def _value_shape(value: str) -> str:
 
 def one_template(a: str, b: str) -> str | None:
     """The template two route shapes are instances of, when they differ in one plain word below the
-    collection (`/user/john/posts`, `/user/susan/posts` → `/user/<slug>/posts`) or in their query
+    collection (`/user/john/posts`, `/user/susan/posts` → `/user/<slug>/posts`; a word beside a
+    `<slug>` too) or in their query
     only (`/export`, `/export?pin=x` → `/export?<v>`), or None. Never the first segment
     (`/followers/x` and `/following/x` are two pages), nor a word directly followed by an identifier
     (`/comments/edit/<n>`, `/comments/delete/<n>` are two actions), nor a word and a query at once. Used for findings of one root cause on routes memory met from different parent pages,
@@ -195,8 +196,11 @@ def one_template(a: str, b: str) -> str | None:
     if len(differ) != 1 or differ[0] < 2:
         return None
     i = differ[0]
-    words = (parts_a[i], parts_b[i])
-    if any(not w or w.startswith("<") or segment_shape(w) != w for w in words):
+    # A plain word, or a name read as a slug (`/hub/spawn/alice`, `/hub/spawn/lena-jansen1`: one
+    # user's name is a word, another's mixes in a digit): two values of one variable either way. A
+    # number or an id beside a word is not (`/posts/new`, `/posts/<n>`: a form and a record).
+    words = [w for w in (parts_a[i], parts_b[i]) if w != "<slug>"]
+    if not words or any(not w or w.startswith("<") or segment_shape(w) != w for w in words):
         return None
     if i + 1 < len(parts_a) and parts_a[i + 1].startswith("<"):
         return None

@@ -1031,7 +1031,12 @@ class BrowserEngine(HttpEngine):
                 # An icon without words that the pager reads as its way on: the oracles read what
                 # the click was from its label (`lists.clicked_previous_page`), on any page of the list.
                 label = "›"
-            page = replace(page, clicked_from=(before, label), refused_writes=tuple(self._refused))
+            # No document came, so the answer is still the one `before` was loaded with: a click that
+            # opens a traceback's details on a 500 page leaves a page of that 500, not a page that
+            # answered 200 and shows the site's error page (one failure reported twice, issue 25).
+            page = replace(
+                page, status=before.status, clicked_from=(before, label), refused_writes=tuple(self._refused)
+            )
         return page
 
     # -- logging in ------------------------------------------------------------------------------

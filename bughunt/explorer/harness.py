@@ -261,9 +261,14 @@ def _template_shaped(
     bug a second one."""
     out: list[Finding] = []
     known: set[str] | None = None
+    # A finding may have joined one found before it in this batch (`inspection.same_root_cause`: one
+    # opening judging every row of a plugin list, the first row's verdict taken by the others); when
+    # that one is shaped anew here, the ones that joined it follow it, or the batch's one root cause
+    # is stored as two bugs (issue 25, a plugin toggle reported twice on a CMS's clean build).
+    moved: dict[str, str] = {}
     for f in findings:
         if f.fingerprint != make_fingerprint(f.shape, f.kind, f.message):
-            out.append(f)
+            out.append(replace(f, fingerprint=moved[f.fingerprint]) if f.fingerprint in moved else f)
             continue
         if known is None:
             known = {b.fingerprint for b in store.bug_table.live() if b.status == "open"}
@@ -271,7 +276,10 @@ def _template_shaped(
             out.append(f)
             continue
         shape = route_shape(f.route, {*page_links, *store.link_table.beside(f.route)})
-        out.append(f if shape == f.shape else replace(f, shape=shape, fingerprint=""))
+        shaped = f if shape == f.shape else replace(f, shape=shape, fingerprint="")
+        if shaped.fingerprint != f.fingerprint:
+            moved.setdefault(f.fingerprint, shaped.fingerprint)
+        out.append(shaped)
     return out
 
 

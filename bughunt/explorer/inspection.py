@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequenc
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode
 
-from bughunt.fingerprint import normalise_message, one_template, route_shape
+from bughunt.fingerprint import IDENTIFIERS, normalise_message, one_template, route_shape, segment_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.oracles.base import OpenedAction
 from bughunt.oracles.destructive import deferred_action
@@ -201,7 +201,13 @@ def _one_template(f: Finding, route: str) -> str | None:
         one_template(theirs, f.shape)
         or one_template(theirs, bare)
         or tree_template(theirs, bare)
-        or (f.shape if _paged_twins(route, f.route) or _filtered_twins(route, f.route) else None)
+        or (
+            f.shape
+            if _paged_twins(route, f.route)
+            or _filtered_twins(route, f.route)
+            or _queried_twins(route, f.route)
+            else None
+        )
     )
 
 
@@ -225,6 +231,24 @@ def _filtered_twins(a: str, b: str) -> bool:
     keys_a = {k for k, _ in parse_qsl(query_a, keep_blank_values=True) if not is_page_key(k)}
     keys_b = {k for k, _ in parse_qsl(query_b, keep_blank_values=True) if not is_page_key(k)}
     return not keys_a & keys_b
+
+
+def _queried_twins(a: str, b: str) -> bool:
+    """Whether two routes are one handler's pages of two records named by their query: the paths are
+    one template (`/admin/post/edit/`, `/admin/user/edit/`: a generic admin's edit view of each model)
+    and both name their record by one key holding an identifier (`?id=42`, `?id=<uuid>`). The rest of
+    each query is how the page was reached (a return address, `url=/admin/post/?page=2`; a display
+    flag) and differs from visit to visit: it kept one edit view's dropped values two bugs (issue 25,
+    a Flask-Admin; any CRUD framework addressing records as `?id=`)."""
+    (path_a, _, query_a), (path_b, _, query_b) = a.partition("?"), b.partition("?")
+    shape_a, shape_b = route_shape(path_a), route_shape(path_b)
+    if not query_a or not query_b or (shape_a != shape_b and one_template(shape_a, shape_b) is None):
+        return False
+    if path_a.rstrip("/").rpartition("/")[2] != path_b.rstrip("/").rpartition("/")[2]:
+        return False  # two views of one collection (`edit/`, `details/`), not one view of two
+    named_a = {k for k, v in parse_qsl(query_a) if segment_shape(v) in IDENTIFIERS}
+    named_b = {k for k, v in parse_qsl(query_b) if segment_shape(v) in IDENTIFIERS}
+    return bool(named_a & named_b)
 
 
 def _unpaged(route: str) -> str:

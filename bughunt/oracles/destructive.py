@@ -35,7 +35,7 @@ none of the record the action was offered on — not any page with a password fi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from loguru import logger
@@ -65,6 +65,7 @@ from bughunt.oracles.base import (
 )
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.record_places import record_places
 from bughunt.oracles.request_action import ACTION_KEYS, action_key, marked_action
 from bughunt.oracles.server_error import error_key
 from bughunt.oracles.visibility import unseen
@@ -209,6 +210,9 @@ class DestructiveControl:
     """The control as its template draws it (`control_markup`)."""
     scripted: bool = False
     """Its only confirmation is a script's (`_asks_in_script`): judged on its effect alone."""
+    records: frozenset[int] = field(default_factory=frozenset)
+    """The path segments that name its row's record, read off the page's other controls drawn alike
+    (`record_places`): `<record>` in its `control_key`, whatever the record's name looks like."""
 
 
 def control_markup(node: Node) -> str:
@@ -220,13 +224,21 @@ def control_markup(node: Node) -> str:
     return " ".join([node.tag, *sorted(node.attrs), "." + ".".join(sorted(node.classes)), *words])
 
 
-def _record_shape(control: DestructiveControl, page_url: str) -> list[str]:
+def _record_shape(control: DestructiveControl, page_url: str, *, rows: bool = False) -> list[str]:
     """The action's route shape as path segments, a segment below its collection that repeats one of
     the offering page's own words named `<record>`: the record that page shows, whatever its words
-    (an identifier is its placeholder whatever page offers it)."""
+    (an identifier is its placeholder whatever page offers it). `rows`: so is a segment in which the
+    page's other controls drawn alike name their own records (`DestructiveControl.records`)."""
     shape = route_shape(action_route(control.url)).partition("?")[0].strip("/").split("/")
     raw = urlsplit(control.url).path.strip("/").split("/")
     shown = {s for s in urlsplit(page_url).path.strip("/").split("/")[1:] if s}
+    if rows and len(raw) == len(shape):
+        # The row's record, by its place; a slug names a record wherever it stands, drawn on one row
+        # or many (a one-row list says nothing of its places).
+        shape = [
+            "<record>" if t == "<slug>" or (i in control.records and i > 0 and t not in IDENTIFIERS) else t
+            for i, t in enumerate(shape)
+        ]
     drawn = list(shape)
     if len(raw) == len(shape):
         # Only a named record: a number is `<n>` on every page already, and the offering page's number
@@ -253,7 +265,8 @@ def control_key(control: DestructiveControl, page_url: str = "") -> int:
     hashed to a number (the label stays quarantined evidence). A record's own page offering its action
     names the record in it (`/wiki/Code-Review` offering `/pages/Code-Review/delete` →
     `<record>/delete`): each record's page draws one template, not one per record."""
-    return error_key(control.markup + " " + "/".join(_action_places(_record_shape(control, page_url)[1:])))
+    places = _action_places(_record_shape(control, page_url, rows=True)[1:])
+    return error_key(control.markup + " " + "/".join(places))
 
 
 def _action_places(segments: list[str]) -> list[str]:
@@ -318,7 +331,8 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         elsewhere = (urlsplit(url).path, _hash_route(url)) != (here.path, _hash_route(page.url))
         if destructive_action(url) or marked_action(url) or (elsewhere and destructive_label(label)):
             found[url] = DestructiveControl(url, label, control, markup, scripted)
-    return list(found.values())
+    places = record_places([(c.url, c.markup) for c in found.values()], lambda s: _names_action(s, _VERBS))
+    return [replace(c, records=places[c.url]) if c.url in places else c for c in found.values()]
 
 
 def _judge_opened(page: FetchedPage) -> list[Finding]:

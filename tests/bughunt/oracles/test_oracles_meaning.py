@@ -333,6 +333,12 @@ def test_one_template_merges_one_plain_word_below_the_collection_only() -> None:
     assert one_template("/user/john?tab=a", "/user/susan?tab=b") is None
     assert one_template("/export", "/export?pin=x") == "/export?<v>"  # one handler, other parameters
     assert one_template("/export?pin=x", "/export?pin=x") is None
+    # a name that reads as a slug beside one that reads as a word: one variable (issue 25, a hub's
+    # `/hub/spawn/<user>` for `alice` and `lena-jansen1`); a number beside a word is not
+    assert one_template("/hub/spawn/alice", "/hub/spawn/<slug>") == "/hub/spawn/<slug>"
+    assert one_template("/user/<slug>/posts", "/user/susan/posts") == "/user/<slug>/posts"
+    assert one_template("/posts/new", "/posts/<n>") is None
+    assert one_template("/followers/<slug>", "/following/<slug>") is None
 
 
 def _crash(path: str, line: str) -> FetchedPage:
@@ -352,6 +358,16 @@ def test_the_same_exception_on_sibling_routes_is_one_bug_and_another_exception_i
     assert same_root_cause([other, elsewhere], bugs) == [other, elsewhere]
     # Both already open as two bugs (a store from before): each stays its own, none is "fixed".
     assert same_root_cause([again], [open_bug(first), open_bug(again)]) == [again]
+
+
+def test_the_same_exception_under_a_word_and_a_slug_of_one_variable_is_one_bug() -> None:
+    # `/spawn/alice` and `/spawn/lena-jansen1`: the second name mixes in a digit, so it reads as a slug
+    [first] = check_server_error(_crash("/spawn/alice", "AttributeError: 'NoneType' has no 'isoformat'"))
+    [again] = check_server_error(
+        _crash("/spawn/lena-jansen1", "AttributeError: 'NoneType' has no 'isoformat'")
+    )
+    [merged] = same_root_cause([again], [open_bug(first)])
+    assert merged.fingerprint == first.fingerprint and merged.route == "/spawn/lena-jansen1"
 
 
 def test_inspect_page_of_a_clean_blog_finds_nothing() -> None:
