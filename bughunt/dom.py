@@ -47,6 +47,12 @@ class Node:
     _text: str | None = field(default=None, init=False, repr=False)
     """`text()`, kept when short (`KEPT_TEXT_CHARS`): the oracles ask a list item, a link or a
     control for its text again and again, and a parsed tree is never changed."""
+    _elements: list[Node] | None = field(default=None, init=False, repr=False)
+    """A parsed node's element children, kept as `parse_html` makes them (None for a node built by
+    hand, whose children may still change): asked of most elements by several oracles each."""
+    _span: tuple[list[Node], int, int] | None = field(default=None, init=False, repr=False)
+    """A parsed node's place in its root's document order, (order, first, end): its subtree is that
+    slice (a walk of a subtree is then a copy in C, not a generator step per element)."""
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -58,15 +64,22 @@ class Node:
     @property
     def elements(self) -> list[Node]:
         """Element children only (no text)."""
+        kept = self._elements
+        if kept is not None:
+            return list(kept)  # a copy: callers may change their list, never the tree's
         return [c for c in self.children if isinstance(c, Node)]
 
     def iter(self) -> Iterator[Node]:
         """This node and every descendant element, in document order."""
-        if self.parent is not None:
-            return self._walk()
-        if self._order is None:
-            self._order = list(self._walk())
-        return iter(self._order)
+        if self.parent is None:
+            if self._order is None:
+                self._order = list(self._walk())
+            return iter(self._order)
+        span = self._span
+        if span is not None:
+            order, first, end = span
+            return iter(order[first:end])
+        return self._walk()
 
     def _walk(self) -> Iterator[Node]:
         stack: list[Node] = [self]
@@ -215,6 +228,7 @@ def parse_html(text: str) -> Node:
     `MAX_DEPTH` deep and `MAX_NODES` large.
     """
     root = Node("#document")
+    root._elements = []
     if not text:
         return root
     if len(text) > MAX_PARSE_CHARS:
@@ -246,7 +260,9 @@ def parse_html(text: str) -> Node:
         if None in attrs.values():  # a bare attribute (`<input disabled>`) reads as ""
             attrs = {k: v or "" for k, v in attrs.items()}
         node = Node(tag, attrs, parent=parent)
+        node._elements = []
         parent.children.append(node)
+        parent._elements.append(node)  # type: ignore[union-attr]  # every parsed node has a list
         order.append(node)
         if tag == "script":
             code = source.text(deep=True)
@@ -262,6 +278,14 @@ def parse_html(text: str) -> Node:
             stack.append((child, holder, below))
             child = child.prev
     root._order = order
+    # Each subtree is a slice of the document order (made depth first): from its element to the end
+    # of its last child's subtree, found children first by going through the order backwards.
+    ends = [0] * len(order)
+    for at in range(len(order) - 1, -1, -1):
+        node = order[at]
+        last = node._elements[-1] if node._elements else None  # type: ignore[index]
+        ends[at] = ends[last._span[1]] if last is not None else at + 1  # type: ignore[index]
+        node._span = (order, at, ends[at])
     return root
 
 
