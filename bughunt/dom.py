@@ -259,7 +259,7 @@ def parse_html(text: str) -> Node:
         attrs = source.attributes
         if None in attrs.values():  # a bare attribute (`<input disabled>`) reads as ""
             attrs = {k: v or "" for k, v in attrs.items()}
-        node = Node(tag, attrs, parent=parent)
+        node = Node(tag, attrs, [], parent)  # positional: a page makes hundreds
         node._elements = []
         parent.children.append(node)
         parent._elements.append(node)  # type: ignore[union-attr]  # every parsed node has a list
@@ -280,12 +280,10 @@ def parse_html(text: str) -> Node:
     root._order = order
     # Each subtree is a slice of the document order (made depth first): from its element to the end
     # of its last child's subtree, found children first by going through the order backwards.
-    ends = [0] * len(order)
     for at in range(len(order) - 1, -1, -1):
         node = order[at]
-        last = node._elements[-1] if node._elements else None  # type: ignore[index]
-        ends[at] = ends[last._span[1]] if last is not None else at + 1  # type: ignore[index]
-        node._span = (order, at, ends[at])
+        kids = node._elements
+        node._span = (order, at, kids[-1]._span[2] if kids else at + 1)  # type: ignore[index]
     return root
 
 
