@@ -244,6 +244,7 @@ def parse_html(text: str) -> Node:
     # hung on an ancestor past the depth cap follow the element they were below): the root's walk
     # order (`Node.iter`), kept as they are made instead of walked again at the first `iter()`.
     order = [root]
+    new = object.__new__
     while stack:
         source, parent, depth = stack.pop()
         count += 1
@@ -259,8 +260,18 @@ def parse_html(text: str) -> Node:
         attrs = source.attributes
         if None in attrs.values():  # a bare attribute (`<input disabled>`) reads as ""
             attrs = {k: v or "" for k, v in attrs.items()}
-        node = Node(tag, attrs, [], parent)  # positional: a page makes hundreds
+        # Made without the dataclass's `__init__` (a third of its instructions; a page makes
+        # hundreds): every field set here, as `__init__` sets it (`test_thirteenth_pass_shortcuts`).
+        node = new(Node)
+        node.tag = tag
+        node.attrs = attrs
+        node.children = []
+        node.parent = parent
+        node.line = 0
+        node._order = None
+        node._text = None
         node._elements = []
+        node._span = None
         parent.children.append(node)
         parent._elements.append(node)  # type: ignore[union-attr]  # every parsed node has a list
         order.append(node)

@@ -3,6 +3,7 @@ definition it replaces answers, tested on random input against that definition."
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -100,3 +101,15 @@ def test_the_destructive_first_look_answers_as_the_case_blind_search(seed: int) 
         expected = destructive._MAY_DESTROY.search(text) is not None
         assert destructive._may_destroy(text) == expected, text
     assert destructive._may_destroy("DEſTROY") and destructive._may_destroy("unlin\u212a")
+
+
+def test_a_parsed_node_has_every_field_a_node_made_by_hand_has() -> None:
+    # the parse makes its nodes without `Node.__init__`: a field it forgot would be unset
+    root = dom.parse_html('<div class="a"><p>x</p><script>1</script></div>')
+    made = Node("p")
+    for node in _walked(root):
+        for f in dataclasses.fields(Node):
+            getattr(node, f.name)  # raises AttributeError when unset
+        assert type(node.line) is int and type(node.attrs) is dict
+    assert {f.name for f in dataclasses.fields(Node)} == set(Node.__slots__)
+    assert made._elements is None and root.find_all("p")[0]._elements == []
