@@ -47,6 +47,12 @@ class Node:
     _text: str | None = field(default=None, init=False, repr=False)
     """`text()`, kept when short (`KEPT_TEXT_CHARS`): the oracles ask a list item, a link or a
     control for its text again and again, and a parsed tree is never changed."""
+    _elements: list[Node] | None = field(default=None, init=False, repr=False)
+    """A parsed node's element children, kept as `parse_html` makes them (None for a node built by
+    hand, whose children may still change): asked of most elements by several oracles each."""
+    _span: tuple[list[Node], int, int] | None = field(default=None, init=False, repr=False)
+    """A parsed node's place in its root's document order, (order, first, end): its subtree is that
+    slice (a walk of a subtree is then a copy in C, not a generator step per element)."""
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -58,15 +64,22 @@ class Node:
     @property
     def elements(self) -> list[Node]:
         """Element children only (no text)."""
+        kept = self._elements
+        if kept is not None:
+            return list(kept)  # a copy: callers may change their list, never the tree's
         return [c for c in self.children if isinstance(c, Node)]
 
     def iter(self) -> Iterator[Node]:
         """This node and every descendant element, in document order."""
-        if self.parent is not None:
-            return self._walk()
-        if self._order is None:
-            self._order = list(self._walk())
-        return iter(self._order)
+        if self.parent is None:
+            if self._order is None:
+                self._order = list(self._walk())
+            return iter(self._order)
+        span = self._span
+        if span is not None:
+            order, first, end = span
+            return iter(order[first:end])
+        return self._walk()
 
     def _walk(self) -> Iterator[Node]:
         stack: list[Node] = [self]
@@ -215,6 +228,7 @@ def parse_html(text: str) -> Node:
     `MAX_DEPTH` deep and `MAX_NODES` large.
     """
     root = Node("#document")
+    root._elements = []
     if not text:
         return root
     if len(text) > MAX_PARSE_CHARS:
@@ -230,6 +244,7 @@ def parse_html(text: str) -> Node:
     # hung on an ancestor past the depth cap follow the element they were below): the root's walk
     # order (`Node.iter`), kept as they are made instead of walked again at the first `iter()`.
     order = [root]
+    new = object.__new__
     while stack:
         source, parent, depth = stack.pop()
         count += 1
@@ -245,8 +260,20 @@ def parse_html(text: str) -> Node:
         attrs = source.attributes
         if None in attrs.values():  # a bare attribute (`<input disabled>`) reads as ""
             attrs = {k: v or "" for k, v in attrs.items()}
-        node = Node(tag, attrs, parent=parent)
+        # Made without the dataclass's `__init__` (a third of its instructions; a page makes
+        # hundreds): every field set here, as `__init__` sets it (`test_thirteenth_pass_shortcuts`).
+        node = new(Node)
+        node.tag = tag
+        node.attrs = attrs
+        node.children = []
+        node.parent = parent
+        node.line = 0
+        node._order = None
+        node._text = None
+        node._elements = []
+        node._span = None
         parent.children.append(node)
+        parent._elements.append(node)  # type: ignore[union-attr]  # every parsed node has a list
         order.append(node)
         if tag == "script":
             code = source.text(deep=True)
@@ -262,6 +289,12 @@ def parse_html(text: str) -> Node:
             stack.append((child, holder, below))
             child = child.prev
     root._order = order
+    # Each subtree is a slice of the document order (made depth first): from its element to the end
+    # of its last child's subtree, found children first by going through the order backwards.
+    for at in range(len(order) - 1, -1, -1):
+        node = order[at]
+        kids = node._elements
+        node._span = (order, at, kids[-1]._span[2] if kids else at + 1)  # type: ignore[index]
     return root
 
 
