@@ -26,6 +26,7 @@ from .engine import Engine
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
 from .markup_links import marked_targets
+from .missing_values import missing_value_targets
 from .more_controls import more_controls
 from .templates import safe_route, structure_hash
 
@@ -60,7 +61,8 @@ class PageFacts:
     structure_hash: str | None = None
     marked: frozenset[str] = frozenset()
     """Links whose text shows markup written as text (`markup_links`): a record whose stored text
-    holds an element or a handler, its page where an unescaped print would run it."""
+    holds an element or a handler, its page where an unescaped print would run it; and the own links
+    of a table's row missing a value (`missing_values`), where code assuming the value breaks."""
 
 
 def page_text(page: FetchedPage | None) -> str:
@@ -196,7 +198,8 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         if action.kind == "form":
             probes.add(route)
     # (every link's text, not each target's first label: a row links its issue by number, then by subject)
-    for url in marked_targets(page) if own is not None else ():
+    # ... and one row of each kind of missing value in its tables (`missing_values`)
+    for url in marked_targets(page) | missing_value_targets(page) if own is not None else ():
         if (route := engine.route_of(url)) is not None and (route := safe_route(route)) is not None:
             marked.add(route)
     return PageFacts(
