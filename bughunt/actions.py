@@ -22,7 +22,7 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 from loguru import logger
 
 from bughunt.dom import Node, Selectors, selected_option
-from bughunt.list_words import list_word
+from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
 
@@ -301,7 +301,6 @@ def _walk(page: FetchedPage) -> PageActions:
     # On a hash-routed app (`/#/forms/x/`) a form without method or action is its script's: the
     # browser's own submit would GET the document's URL without its route (`/?date=…`), leaving the app.
     routed = hash_route(urlsplit(page.url).fragment)
-    word: list[str] = []  # what the page's search boxes get (`list_words`), read at its first form
 
     def add(kind: Literal["link", "hx", "form", "click"], href: str | None, node: Node) -> None:
         url = absolute(base, href) if href is not None else None
@@ -341,12 +340,9 @@ def _walk(page: FetchedPage) -> PageActions:
             ):
                 target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
                 if target:
-                    if button_only(node):
-                        add("link", form_submission(node, target), node)
-                    else:
-                        if not word:  # read once, for the first form a person types into
-                            word.append(list_word(page.document) or SAMPLE_WORD)
-                        add("form", form_submission(node, target, word[0]), node)
+                    fixed = button_only(node)
+                    word = SAMPLE_WORD if fixed else search_word(page) or SAMPLE_WORD
+                    add("link" if fixed else "form", form_submission(node, target, word), node)
             continue
         if attrs.get("hx-get"):
             add("hx", _hx_get(node), node)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from bughunt.dom import Node
+from bughunt.page import FetchedPage
 
 MIN_ROWS = 3
 """Rows or items a list needs before one of its values is a search: fewer are no list to filter."""
@@ -31,6 +32,15 @@ _CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
 _CONTROLS = frozenset(("input", "select", "textarea", "button", "script", "style"))
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
+
+
+def search_word(page: FetchedPage) -> str | None:
+    """`list_word` of the page's document, read once per page (for its first form with a box)."""
+    return page.derived(_search_word)
+
+
+def _search_word(page: FetchedPage) -> str | None:
+    return list_word(page.document)
 
 
 def list_word(root: Node) -> str | None:
