@@ -61,8 +61,10 @@ class PageFacts:
     structure_hash: str | None = None
     marked: frozenset[str] = frozenset()
     """Links whose text shows markup written as text (`markup_links`): a record whose stored text
-    holds an element or a handler, its page where an unescaped print would run it; and the own links
-    of a table's row missing a value (`missing_values`), where code assuming the value breaks."""
+    holds an element or a handler, its page where an unescaped print would run it."""
+    odd_rows: dict[str, str] = field(default_factory=dict)
+    """The own links of one table row of each kind of missing value (`missing_values`) → its kind:
+    the record where code assuming the value breaks."""
 
 
 def page_text(page: FetchedPage | None) -> str:
@@ -198,10 +200,13 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         if action.kind == "form":
             probes.add(route)
     # (every link's text, not each target's first label: a row links its issue by number, then by subject)
-    # ... and one row of each kind of missing value in its tables (`missing_values`)
-    for url in marked_targets(page) | missing_value_targets(page) if own is not None else ():
+    for url in marked_targets(page) if own is not None else ():
         if (route := engine.route_of(url)) is not None and (route := safe_route(route)) is not None:
             marked.add(route)
+    odd_rows: dict[str, str] = {}
+    for url, kind in missing_value_targets(page).items() if own is not None else ():
+        if (route := engine.route_of(url)) is not None and (route := safe_route(route)) is not None:
+            odd_rows.setdefault(route, kind)
     return PageFacts(
         own=own,
         links=tuple(routes),
@@ -216,6 +221,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         fragment=is_fragment(page),
         structure_hash=structure_hash(page),
         marked=frozenset(marked.intersection(routes)),
+        odd_rows={r: k for r, k in odd_rows.items() if r in actions},
     )
 
 

@@ -28,14 +28,16 @@ MIN_ROWS = 3
 MAX_KINDS = 3
 """Sets of missing columns marked per table: a sparse table (every row missing something else) is
 data, not a few odd records."""
+MAX_HEAD_CHARS = 300
 _CONTROLS = frozenset(("input", "select", "textarea", "button"))
 _FILLED = re.compile(r"[^\W_]", re.UNICODE)
 
 
-def missing_value_targets(page: FetchedPage) -> set[str]:
+def missing_value_targets(page: FetchedPage) -> dict[str, str]:
     """The absolute addresses of the own links of one row of each kind of missing value in the
-    page's tables (see the module)."""
-    found: set[str] = set()
+    page's tables (see the module), each with its kind: the table's head and the columns missing,
+    the same on every page of one list (its second page's odd row is a kind already opened)."""
+    found: dict[str, str] = {}
     for table in page.document.find_all("table"):
         rows = _body_rows(table)
         if len(rows) < MIN_ROWS:
@@ -64,12 +66,14 @@ def missing_value_targets(page: FetchedPage) -> set[str]:
         if not kinds or len(kinds) > MAX_KINDS or sum(1 for m in missing if m) * 2 >= len(missing):
             continue  # no odd rows, or so many that they are the table's data
         shared = _shared_links(rows_cells)
-        for i in kinds.values():
+        head = " | ".join(th.text() for th in table.find_all("th"))[:MAX_HEAD_CHARS]
+        for gone, i in kinds.items():
             row = rows_cells[i][0]
+            kind = f"{width} {sorted(gone)} {head}"
             for a in row.iter():
                 href = a.get("href").strip() if a.tag == "a" else ""
                 if href and not href.startswith("#") and href not in shared:
-                    found.add(urljoin(page.base, href))
+                    found.setdefault(urljoin(page.base, href), kind)
     return found
 
 

@@ -3,7 +3,8 @@
 placeholder in other markup (`<i>NULL</i>`), and that product's edit page breaks on the missing
 value (a 500). The walk samples the edit pages in document order and would open rows 1 and 2; a
 tester opens the odd row, and so does the walk, right after the list. A table whose rows are all
-filled marks nothing, nor does one where most rows miss the value (that is the table's data)."""
+filled marks nothing, nor does one where most rows miss the value (that is the table's data); the
+list's second page showing a kind its first page showed is not wanted again."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from bughunt.cli import main
+from bughunt.explorer.facts import PageFacts
+from bughunt.explorer.hints import SessionHints
 from bughunt.explorer.missing_values import missing_value_targets
 from bughunt.page import FetchedPage
 from tests.support.loopback import QuietHandler, serving
@@ -78,9 +81,11 @@ def test_the_record_whose_row_misses_a_value_is_opened_from_the_list(site, tmp_p
 
 
 def _targets(missing: set[int]) -> set[str]:
-    return missing_value_targets(
-        FetchedPage(
-            "http://shop.test/products", "/products", 200, {}, "text/html", _page(_table(missing)), 1.0
+    return set(
+        missing_value_targets(
+            FetchedPage(
+                "http://shop.test/products", "/products", 200, {}, "text/html", _page(_table(missing)), 1.0
+            )
         )
     )
 
@@ -93,3 +98,11 @@ def test_only_the_own_links_of_one_row_of_each_kind_are_marked() -> None:
 def test_a_filled_table_or_a_mostly_empty_column_marks_nothing() -> None:
     assert _targets(set()) == set()
     assert _targets(set(range(1, 16))) == set()
+
+
+def test_a_kind_already_shown_by_the_lists_first_page_is_not_wanted_again_on_its_second() -> None:
+    hints = SessionHints()
+    first = {"/edit?id=5": "5 [4] id | name", "/edit?id=9": "5 [2] id | name"}
+    hints.absorb(PageFacts(own="/products", odd_rows=first))
+    hints.absorb(PageFacts(own="/products?page=2", odd_rows={"/edit?id=55": "5 [4] id | name"}))
+    assert hints.odd_rows == {"5 [4] id | name": ("/edit?id=5",), "5 [2] id | name": ("/edit?id=9",)}
