@@ -66,7 +66,7 @@ def missing_value_targets(page: FetchedPage) -> dict[str, str]:
         if not kinds or len(kinds) > MAX_KINDS or sum(1 for m in missing if m) * 2 >= len(missing):
             continue  # no odd rows, or so many that they are the table's data
         shared = _shared_links(rows_cells)
-        head = " | ".join(th.text() for th in table.find_all("th"))[:MAX_HEAD_CHARS]
+        head = _head(table)
         for gone, i in kinds.items():
             row = rows_cells[i][0]
             kind = f"{width} {sorted(gone)} {head}"
@@ -75,6 +75,16 @@ def missing_value_targets(page: FetchedPage) -> dict[str, str]:
                 if href and not href.startswith("#") and href not in shared:
                     found.setdefault(urljoin(page.base, href), kind)
     return found
+
+
+def _head(table: Node) -> str:
+    """The table's column headings: its first row of two or more heading cells alone (not a group's
+    heading row inside the body, which differs from one page of the list to the next)."""
+    for row in table.find_all("tr"):
+        cells = row.elements
+        if len(cells) >= 2 and all(c.tag == "th" for c in cells):
+            return " | ".join(c.text() for c in cells)[:MAX_HEAD_CHARS]
+    return ""
 
 
 def _body_rows(table: Node) -> list[Node]:

@@ -106,3 +106,12 @@ def test_a_kind_already_shown_by_the_lists_first_page_is_not_wanted_again_on_its
     hints.absorb(PageFacts(own="/products", odd_rows=first))
     hints.absorb(PageFacts(own="/products?page=2", odd_rows={"/edit?id=55": "5 [4] id | name"}))
     assert hints.odd_rows == {"5 [4] id | name": ("/edit?id=5",), "5 [2] id | name": ("/edit?id=9",)}
+
+
+def test_a_group_heading_in_the_body_is_no_part_of_the_kind() -> None:
+    def kinds(group: str) -> set[str]:
+        table = _table({5}).replace("<tbody>", f'<tbody><tr><th colspan="5">{group}</th></tr>')
+        page = FetchedPage("http://shop.test/p", "/p", 200, {}, "text/html", _page(table), 1.0)
+        return set(missing_value_targets(page).values())
+
+    assert kinds("urgent") == kinds("bug") and len(kinds("bug")) == 1
