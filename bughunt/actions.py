@@ -144,8 +144,7 @@ def form_submission(form: Node, action_url: str, word: str = SAMPLE_WORD) -> str
     person searches: the first empty search box (`_search_box`) gets the sample word and the other
     empty fields that are not required stay empty — every filter filled at once (a date range of one
     day, "test" as a minimum amount) matches nothing, or is refused, and no list of results is seen.
-    `word` is what a plain text or search box gets: the page's walk gives a value its list shows
-    (`list_words`), so the search matches some rows and the filtered list is seen."""
+    `word` fills plain text and search boxes (`list_words`: a value the page's list shows)."""
     pairs: list[tuple[str, str]] = []
     radios: set[str] = set()
     box = _search_box(form)
@@ -341,7 +340,9 @@ def _walk(page: FetchedPage) -> PageActions:
                 target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
                 if target:
                     fixed = button_only(node)
-                    word = SAMPLE_WORD if fixed else search_word(page) or SAMPLE_WORD
+                    # the list's word for the form filtering this page's list (its path), not a sidebar's
+                    own = not fixed and urlsplit(target).path == urlsplit(page.url).path
+                    word = (search_word(page) if own else None) or SAMPLE_WORD
                     add("link" if fixed else "form", form_submission(node, target, word), node)
             continue
         if attrs.get("hx-get"):
