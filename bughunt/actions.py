@@ -22,6 +22,7 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 from loguru import logger
 
 from bughunt.dom import Node, Selectors, selected_option
+from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
 
@@ -136,13 +137,14 @@ def _label(node: Node) -> str:
     return text[:MAX_LABEL]
 
 
-def form_submission(form: Node, action_url: str) -> str:
+def form_submission(form: Node, action_url: str, word: str = SAMPLE_WORD) -> str:
     """The URL a GET `form` submits to with generated values: hidden and preset values as they are,
     a sample word for empty text fields, the selected (else first) option of a select, checked boxes.
     A search form with filters beside its search box (dates, amounts, a second box) is sent as a
     person searches: the first empty search box (`_search_box`) gets the sample word and the other
     empty fields that are not required stay empty — every filter filled at once (a date range of one
-    day, "test" as a minimum amount) matches nothing, or is refused, and no list of results is seen."""
+    day, "test" as a minimum amount) matches nothing, or is refused, and no list of results is seen.
+    `word` fills plain text and search boxes (`list_words`: a value the page's list shows)."""
     pairs: list[tuple[str, str]] = []
     radios: set[str] = set()
     box = _search_box(form)
@@ -164,7 +166,8 @@ def form_submission(form: Node, action_url: str) -> str:
             if not value and box is not None and field_node is not box and "required" not in field_node.attrs:
                 pairs.append((name, ""))  # a filter beside the search box, left as it is
                 continue
-            pairs.append((name, value or _SAMPLE_BY_TYPE.get(kind, "" if kind == "hidden" else SAMPLE_WORD)))
+            typed = word if kind in ("", "text", "search") else SAMPLE_WORD
+            pairs.append((name, value or _SAMPLE_BY_TYPE.get(kind, "" if kind == "hidden" else typed)))
         elif field_node.tag == "select":
             chosen = selected_option(field_node)
             if chosen is not None:
@@ -336,7 +339,11 @@ def _walk(page: FetchedPage) -> PageActions:
             ):
                 target = absolute(base, node.get("hx-get") or node.get("action") or page.url)
                 if target:
-                    add("link" if button_only(node) else "form", form_submission(node, target), node)
+                    fixed = button_only(node)
+                    # the list's word for the form filtering this page's list (its path), not a sidebar's
+                    own = not fixed and urlsplit(target).path == urlsplit(page.url).path
+                    word = (search_word(page) if own else None) or SAMPLE_WORD
+                    add("link" if fixed else "form", form_submission(node, target, word), node)
             continue
         if attrs.get("hx-get"):
             add("hx", _hx_get(node), node)

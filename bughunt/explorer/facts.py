@@ -26,6 +26,7 @@ from .engine import Engine
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
 from .markup_links import marked_targets
+from .missing_values import missing_value_targets
 from .more_controls import more_controls
 from .templates import safe_route, structure_hash
 
@@ -61,6 +62,9 @@ class PageFacts:
     marked: frozenset[str] = frozenset()
     """Links whose text shows markup written as text (`markup_links`): a record whose stored text
     holds an element or a handler, its page where an unescaped print would run it."""
+    odd_rows: dict[str, str] = field(default_factory=dict)
+    """The own links of one table row of each kind of missing value (`missing_values`) → its kind:
+    the record where code assuming the value breaks."""
 
 
 def page_text(page: FetchedPage | None) -> str:
@@ -199,6 +203,10 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     for url in marked_targets(page) if own is not None else ():
         if (route := engine.route_of(url)) is not None and (route := safe_route(route)) is not None:
             marked.add(route)
+    odd_rows: dict[str, str] = {}
+    for url, kind in missing_value_targets(page).items() if own is not None else ():
+        if (route := engine.route_of(url)) is not None and (route := safe_route(route)) is not None:
+            odd_rows.setdefault(route, kind)
     return PageFacts(
         own=own,
         links=tuple(routes),
@@ -213,6 +221,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         fragment=is_fragment(page),
         structure_hash=structure_hash(page),
         marked=frozenset(marked.intersection(routes)),
+        odd_rows={r: k for r, k in odd_rows.items() if r in actions},
     )
 
 

@@ -57,6 +57,10 @@ class SessionHints:
     marked: set[str] = field(default_factory=set)
     """Routes a page of this session linked with markup written in the link's text
     (`PageFacts.marked`): records whose stored text holds an element, wanted until visited."""
+    odd_rows: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Kind of missing value → the own links of the first row of that kind a page of this session showed
+    (`PageFacts.odd_rows`): wanted until visited, as marked records are, one per kind (the same
+    kind on the list's next page is not wanted again). Opened, it is one sample of its template."""
     next_pages_at: dict[str, frozenset[str]] = field(default_factory=dict)
     """Page route → its clicks to the next page of its list, for the pages of this session that have one."""
     menu_words: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
@@ -114,6 +118,11 @@ class SessionHints:
                 self.popularity.update(facts.weight)
         self.probes |= facts.probes
         self.marked |= facts.marked
+        first: dict[str, tuple[str, ...]] = {}
+        for route, kind in facts.odd_rows.items():
+            first[kind] = (*first.get(kind, ()), route)
+        for kind, routes in first.items():
+            self.odd_rows.setdefault(kind, routes)
         if own is not None and facts.probes:
             self.answers.offered(own, facts.probes)
 
@@ -152,7 +161,7 @@ class SessionHints:
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),
             variants=_variant_items(graph, position, links, hashes, index),
-            marked=frozenset(r for r in self.marked if r not in hashes),
+            marked=frozenset(r for r in self.marked.union(*self.odd_rows.values()) if r not in hashes),
             start=start,
             spent=self.answers.spent(),
         )
