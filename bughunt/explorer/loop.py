@@ -166,12 +166,23 @@ class Explorer:
         """Click until the budget is spent or a stop reason says why not; returns (reason, detail)."""
         cfg, walk = self.config, self.walk
         clicks = failures_in_a_row = 0
+        reloaded = False
         while clicks < cfg.budget:
             if cfg.stop_at_bugs is not None and self.graph.open_bugs() >= cfg.stop_at_bugs:
                 return "done", f"{cfg.stop_at_bugs} bugs open, as asked"
             choice = chooser.choose(position, clicks, walk)
             self._drop_walk = choice.drop_walk
             if choice.target is None:
+                if not reloaded and clicks == 0 and self.graph.store.history.step_count() <= 1:
+                    # The first page of a first session offered nothing: a tester reloads a blank
+                    # page before calling the site empty (a script app read before it drew its
+                    # first view ended a session after 0 clicks). Once, after a pause; no click.
+                    reloaded = True
+                    self.sleep(cfg.retry_backoff_s)
+                    out = self._step(session_id, position, position, click=False)
+                    outcomes.append(out)
+                    position = self._moved(out, position)
+                    continue
                 left = len(walk.failed)
                 if left and failures_in_a_row:
                     # What is left failed to load, the last click too: the site, not memory, is the limit.
