@@ -21,7 +21,7 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
 
-from bughunt.dom import Node, Selectors, selected_option
+from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
 from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
@@ -121,7 +121,7 @@ def button_only(form: Node) -> bool:
     return all(
         n.tag == "button" or (n.tag == "input" and n.get("type", "text").strip().lower() in UNTYPED_INPUTS)
         for n in form.iter()
-        if n.tag in ("input", "select", "textarea", "button")
+        if n.tag in FORM_CONTROLS
     )
 
 

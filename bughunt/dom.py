@@ -23,6 +23,8 @@ MAX_NODES = 300_000
 """Elements and text pieces kept per page; the rest of a larger document is dropped (and logged)."""
 MAX_PARSE_CHARS = 8_000_000
 _NO_TEXT = frozenset(("script", "style", "template"))
+FORM_CONTROLS = frozenset(("input", "select", "textarea", "button"))
+"""Elements a person fills in or presses: what a list's text, a cell's value or a link-only form leaves out."""
 KEPT_TEXT_CHARS = 200
 """An element keeps its `text()` up to this long (a link's, an item's, a control's); a longer one, a
 whole section's, is read again when asked."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from bughunt.dom import Node
+from bughunt.dom import FORM_CONTROLS, Node
 from bughunt.page import FetchedPage
 
 MIN_ROWS = 3
@@ -29,7 +29,7 @@ MAX_VALUE_CHARS = 40
 MAX_VALUE_WORDS = 4
 _CHROME_TAGS = frozenset(("nav", "header", "footer", "menu", "thead", "select", "datalist"))
 _CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
-_CONTROLS = frozenset(("input", "select", "textarea", "button", "script", "style"))
+_CONTROLS = FORM_CONTROLS | {"script", "style"}
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin
 
-from bughunt.dom import Node
+from bughunt.dom import FORM_CONTROLS, Node
 from bughunt.page import FetchedPage
 
 MIN_ROWS = 3
@@ -29,7 +29,6 @@ MAX_KINDS = 3
 """Sets of missing columns marked per table: a sparse table (every row missing something else) is
 data, not a few odd records."""
 MAX_HEAD_CHARS = 300
-_CONTROLS = frozenset(("input", "select", "textarea", "button"))
 _FILLED = re.compile(r"[^\W_]", re.UNICODE)
 
 
@@ -112,7 +111,7 @@ def _shape(cell: Node) -> tuple[str, ...]:
 def _placeholder(cell: Node) -> bool:
     """Whether a cell shows no value: nothing, a dash, or its whole text in one element of its own
     (`<i>NULL</i>`), with no control or link in it (a cell holding a link or a form is an action)."""
-    if any(n.tag in _CONTROLS or n.tag == "a" for n in cell.iter()):
+    if any(n.tag in FORM_CONTROLS or n.tag == "a" for n in cell.iter()):
         return False
     text = cell.text()
     if not _FILLED.search(text):
