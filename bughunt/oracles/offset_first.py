@@ -25,8 +25,8 @@ def first_page_of_offset(url: str) -> str | None:
     or None when it has no offset past the first row."""
     parts = urlsplit(url)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    offsets = [v for k, v in pairs if is_offset_key(k)]
-    if not offsets or not all(v.strip().isdigit() and int(v) > 0 for v in offsets[:1]):
+    first = next((v.strip() for k, v in pairs if is_offset_key(k)), "")
+    if not first.isdigit() or int(first) == 0:
         return None
     kept = [(k, v) for k, v in pairs if not is_offset_key(k)]
     return urlunsplit(parts._replace(query=urlencode(kept), fragment=""))
