@@ -26,7 +26,7 @@ of the list, not a view's name.
 from __future__ import annotations
 
 from bughunt.actions import page_clicks
-from bughunt.oracles.pager_reading import _active_controls, pager_nodes
+from bughunt.oracles.pager_reading import active_controls, pager_nodes
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
 
@@ -65,4 +65,4 @@ def current_item(page: FetchedPage, selector: str, label: str) -> bool:
     if node is None:
         return False
     held = {id(a) for a in (node, *node.ancestors())}
-    return any(id(p) in held and all(c is node for c in _active_controls([p])) for p in pagers)
+    return any(id(p) in held and all(c is node for c in active_controls([p])) for p in pagers)

@@ -21,7 +21,7 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 from bughunt.dom import Node
-from bughunt.oracles.count_ranges import _range_lines
+from bughunt.oracles.count_ranges import range_lines
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import is_offset_key, is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
@@ -49,7 +49,7 @@ def _list_query(url: str) -> frozenset[tuple[str, str]]:
 def badge_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
     """(the link, its badge's count, the list's total) for the first filter link to this page's list
     whose badge counts more than the page says the list holds (see the module)."""
-    totals = {total for _line, _first, _last, total in _range_lines(page)}
+    totals = {total for _line, _first, _last, total in range_lines(page)}
     if len(totals) != 1:
         return []
     (total,) = totals

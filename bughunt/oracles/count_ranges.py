@@ -14,7 +14,7 @@ RANGE_LEVELS = 4
 """Ancestors of a range line searched for the one list it describes (a card's footer, then the card)."""
 
 
-def _range_lines(page: FetchedPage) -> list[tuple[Node, int, int, int]]:
+def range_lines(page: FetchedPage) -> list[tuple[Node, int, int, int]]:
     return page.derived(_find_range_lines)
 
 
@@ -42,7 +42,7 @@ def range_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
     "11 to 20 of 64" says ten rows are on this page (fewer on the last page: the range ends at the
     total), whatever the pager says; a range ending past its total contradicts itself."""
     out = []
-    for line, first, last, total in _range_lines(page):
+    for line, first, last, total in range_lines(page):
         items = _without_placeholder(_described_list(line))
         if items is None:
             continue
@@ -57,7 +57,7 @@ def range_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
 def _range_total(page: FetchedPage, items: list[Node]) -> int | None:
     """The total a range line states for the list whose items are `items` ("1 to 10 of 37": 37), or
     None when no range line describes that list."""
-    for line, _first, _last, total in _range_lines(page):
+    for line, _first, _last, total in range_lines(page):
         described = _described_list(line)
         if items and described and described[0] is items[0]:
             return total

@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, fetch_or_none
 from bughunt.oracles.count_labels import _innermost, _labels, parse_count
-from bughunt.oracles.count_ranges import _range_lines
+from bughunt.oracles.count_ranges import range_lines
 from bughunt.oracles.lists import find_lists, targets
 from bughunt.oracles.pagination import furniture
 from bughunt.oracles.reading import resolve
@@ -206,7 +206,7 @@ def stated_total(page: FetchedPage, words: frozenset[str]) -> int | None:
     }
     if named:
         return named.pop() if len(named) == 1 else None
-    totals = {total for _line, _first, _last, total in _range_lines(page)}
+    totals = {total for _line, _first, _last, total in range_lines(page)}
     return totals.pop() if len(totals) == 1 else None
 
 

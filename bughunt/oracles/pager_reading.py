@@ -51,7 +51,7 @@ def clicked_previous_page(page: FetchedPage) -> FetchedPage | None:
     pagers = pager_nodes(origin)
     if _SECOND_PAGE_TEXT.match(label) and pagers:
         return origin
-    return origin if not label.strip() and _icon_way_on(_active_controls(pagers)) else None
+    return origin if not label.strip() and _icon_way_on(active_controls(pagers)) else None
 
 
 def pager_ways_on(page: FetchedPage) -> list[Node]:
@@ -63,7 +63,7 @@ def pager_ways_on(page: FetchedPage) -> list[Node]:
 
 def _pager_ways_on(page: FetchedPage) -> list[Node]:
     pagers = pager_nodes(page)
-    controls = _active_controls(pagers)
+    controls = active_controls(pagers)
     named = [n for n in controls if _names_way_on(n)]
     if named:
         return named
@@ -97,7 +97,7 @@ def _next_icon(control: Node) -> bool:
     return bool(_NEXT_ICON.search(names)) and not _LAST_ICON.search(names)
 
 
-def _active_controls(pagers: list[Node]) -> list[Node]:
+def active_controls(pagers: list[Node]) -> list[Node]:
     return [n for p in pagers for n in p.find_all("a", "button") if not _inactive(n)]
 
 
