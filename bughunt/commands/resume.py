@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from .explore import add_run_options, run_session
+from .explore import run_session
+from .run_options import add_run_options
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
