@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from bughunt.actions import Action
+from bughunt.oracles.base import Finding
 from bughunt.page import FetchedPage
 
 Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
@@ -128,10 +129,22 @@ class Engine(Protocol):
         (then `fetch_page`). No request, and none of the oracles' allowance spent."""
         ...
 
-    def request(self, url: str, *, method: str = "GET", data: Mapping[str, str] | None = None) -> FetchedPage:
-        """One HTTP exchange with the session's cookies and headers, outside the step accounting (no
-        delay, not counted, not classified): the login form's own requests. Raises `OSError` or
-        `TimeoutError` when no response comes back."""
+    def request(
+        self,
+        url: str,
+        *,
+        method: str = "GET",
+        data: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> FetchedPage:
+        """One HTTP exchange with the session's cookies and headers (and `headers` for this one),
+        outside the step accounting (no delay, not counted, not classified): the login form's own
+        requests. Raises `OSError` or `TimeoutError` when no response comes back."""
+        ...
+
+    def take_login_findings(self) -> list[Finding]:
+        """What logging in found (the login form's refused submission, `login.refused_login`), once:
+        the session's first page step records it."""
         ...
 
     # -- acting ----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from loguru import logger
 
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
+from bughunt.oracles.base import Finding
 from bughunt.oracles.destructive import destructive_action
 from bughunt.oracles.request_action import marked_action
 from bughunt.page import FetchedPage
@@ -31,7 +32,7 @@ from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
 
 from .engine import FetchResult, FetchStats, LoginLost, Outcome
-from .login import Credentials, LoginFailed, StillLoggedIn, http_login
+from .login import Credentials, LoginFailed, StillLoggedIn, http_login, refused_login
 from .transport import USER_AGENT, fetch_page
 
 # A login page is recognised by its address or by a login form; both are generic conventions.
@@ -160,6 +161,8 @@ class HttpEngine:
         self._delay_warned = False
         self._oracle_fetches = 0
         self._logged_in = False
+        self._login_probed = False
+        self._login_findings: list[Finding] = []
         self._relogins = 0
         self._walled_anyway: set[str] = set()
         self._loaded = LoadedPages()
@@ -311,12 +314,30 @@ class HttpEngine:
     def close(self) -> None:
         """Release what the engine holds (the browser engine's Chromium)."""
 
-    def request(self, url: str, *, method: str = "GET", data: Mapping[str, str] | None = None) -> FetchedPage:
-        """One exchange with the session's cookies and headers, outside the step accounting: no delay,
-        not counted, not classified (the login form's own requests, `login.http_login`)."""
+    def request(
+        self,
+        url: str,
+        *,
+        method: str = "GET",
+        data: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> FetchedPage:
+        """One exchange with the session's cookies and headers (`headers` added for this one), outside
+        the step accounting: no delay, not counted, not classified (the login form's own requests,
+        `login.http_login`)."""
         if method != "GET":
             self._loaded.clear()  # a write (a login's POST): what was loaded before may have changed
+        if headers:
+            return fetch_page(
+                url, timeout=self.timeout, user_agent=USER_AGENT, headers={**self.headers, **headers},
+                cookies=self.cookies, method=method, data=data,
+            )  # fmt: skip
         return self._http(url, method=method, data=data)
+
+    def take_login_findings(self) -> list[Finding]:
+        """`Engine.take_login_findings`: the refused login's findings, handed over once."""
+        found, self._login_findings = self._login_findings, []
+        return found
 
     def _http(self, url: str, **kwargs: Any) -> FetchedPage:
         return fetch_page(
@@ -371,7 +392,12 @@ class HttpEngine:
         return given + [c.value for c in self.cookies.jar if c.value]
 
     def _form_login(self, creds: Credentials) -> None:
-        """The form login (the browser engine does it in the page instead)."""
+        """The form login (the browser engine does it in the page instead). Before the session's first
+        one, the form is submitted once with a wrong password (`refused_login`); the login that follows
+        leaves the session logged in."""
+        if not self._login_probed:
+            self._login_probed = True
+            self._login_findings = refused_login(self, creds)
         http_login(self, creds)
 
     def _after_wall(self, result: FetchResult) -> FetchResult:

@@ -22,6 +22,8 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from bughunt.dom import Node, selected_option
+from bughunt.oracles.base import Finding
+from bughunt.oracles.refused_form import check_refused_form
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, same_origin
 from memgpt_lite.errors import UsageError
@@ -187,15 +189,22 @@ def has_password_field(page: FetchedPage) -> bool:
     return any(n.get("type").lower() == "password" for n in page.document.find_all("input"))
 
 
+def username_field(form: Node) -> Node | None:
+    """The field of a login form that asks for the username: named like user/email/login, else the
+    first text field."""
+    inputs = [n for n in form.iter() if n.tag == "input" and n.get("name")]
+    texts = [n for n in inputs if n.get("type").lower() in _TEXT_TYPES]
+    user_field = next((n for n in texts if _USERNAME_HINT.search(n.get("name") + " " + n.get("id"))), None)
+    return user_field or (texts[0] if texts else None)
+
+
 def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str]]:
     """The name/value pairs a person logging in would submit: the username in the field that asks for
     it (named like user/email/login, else the first text field), the password in the password field,
     every hidden input (CSRF tokens) and preset value as the page gave it, checked boxes, the first
     named submit button."""
     inputs = [n for n in form.iter() if n.tag in ("input", "select", "textarea") and n.get("name")]
-    texts = [n for n in inputs if n.tag == "input" and n.get("type").lower() in _TEXT_TYPES]
-    user_field = next((n for n in texts if _USERNAME_HINT.search(n.get("name") + " " + n.get("id"))), None)
-    user_field = user_field or (texts[0] if texts else None)
+    user_field = username_field(form)
     pairs: list[tuple[str, str]] = []
     submitted = False
     for node in inputs:
@@ -233,6 +242,39 @@ def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str
         if button is not None:
             pairs.append((button.get("name"), button.get("value")))
     return pairs
+
+
+WRONG_PASSWORD = "bughunt-refused-login"
+"""The password of the refused login the explorer tries once before logging in (`refused_login`): no
+account's, and no secret."""
+
+
+def refused_login(engine: Engine, creds: Credentials) -> list[Finding]:
+    """A tester's first check of a login form: the username typed, a wrong password, and the form that
+    comes back must still hold the username (`oracles.refused_form`). Made once, before the session's
+    first login (which follows at once and leaves the session logged in); sent as a browser sends it,
+    with the login page as its referrer (a site's "back" after a refused login is that page). Only a
+    form that POSTs to this origin is tried: a GET form would put even a wrong password in an address.
+    Whatever fails here is left to the real login to report."""
+    assert creds.login_url is not None and creds.username is not None
+    try:
+        page = engine.request(creds.login_url)
+        form = login_form(page)
+        field = username_field(form) if form is not None else None
+        action = absolute(base_url(page), form.get("action") or page.url) if form is not None else None
+        if (
+            form is None
+            or field is None
+            or action is None
+            or not same_origin(action, engine.origin + "/")
+            or form.get("method", "get").strip().lower() != "post"
+        ):
+            return []
+        pairs = form_fields(form, creds.username, WRONG_PASSWORD)
+        answer = engine.request(action, method="POST", data=dict(pairs), headers={"Referer": page.url})
+    except (TimeoutError, OSError):
+        return []
+    return check_refused_form(answer, {field.get("name"): creds.username})
 
 
 def http_login(engine: Engine, creds: Credentials) -> None:

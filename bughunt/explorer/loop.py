@@ -265,6 +265,8 @@ class Explorer:
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
                 defer=self.config.allow_destructive and not opening,
             )
+            # what logging in found (the login form's refused submission): on the session's first page
+            findings += self.engine.take_login_findings()
             if only is not None:
                 findings = [f for f in findings if f.kind in only]
             if self.config.allow_destructive and not opening:

@@ -36,6 +36,7 @@ from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, fetch_or_none
 from bughunt.oracles.count_labels import _innermost, _labels, parse_count
 from bughunt.oracles.count_ranges import range_lines
+from bughunt.oracles.count_records import permalinks, record_total
 from bughunt.oracles.lists import find_lists, targets
 from bughunt.oracles.pagination import furniture
 from bughunt.oracles.reading import resolve
@@ -43,6 +44,10 @@ from bughunt.page import FetchedPage, base_url
 
 MAX_TARGETS = 3
 """Linked pages fetched to compare a page's counts with (each costs one of the page's oracle requests)."""
+
+MAX_RECORDS = 2
+"""Of those, cards' record pages (`count_records`): a list of twenty cards is judged on its first two
+— one card template draws them all."""
 
 _WHOLE_NUMBER = re.compile(r"^\d{1,6}$")
 
@@ -64,6 +69,8 @@ class Claim:
     shown: int
     url: str
     words: frozenset[str]
+    record: bool = False
+    """A card's count read against its record's page (`count_records`), not a list page's total."""
 
 
 def _word(word: str) -> str:
@@ -176,6 +183,7 @@ def item_counts(page: FetchedPage) -> list[Claim]:
         return []
     items = {id(i): i for _c, found in find_lists(page.document) for i in found}
     base, out = base_url(page), []
+    records: dict[int, str] | None = None
     for label, noun, shown in labels:
         item = next((a for a in list(label.ancestors())[:ITEM_LEVELS] if id(a) in items), None)
         said = _word(_noun(label, noun, shown)) if item is not None else ""
@@ -190,6 +198,11 @@ def item_counts(page: FetchedPage) -> list[Claim]:
         }
         if len(urls) == 1:
             out.append(Claim(label, shown, urls.pop(), frozenset({said})))
+        elif not urls:
+            # no page named for what it counts: the card's own page, which lists them (`count_records`)
+            records = permalinks(page) if records is None else records
+            if (record := records.get(id(item))) is not None and record != page.url:
+                out.append(Claim(label, shown, record, frozenset({said}), record=True))
     return out
 
 
@@ -213,19 +226,31 @@ def stated_total(page: FetchedPage, words: frozenset[str]) -> int | None:
 def target_mismatches(page: FetchedPage, fetch: Fetch | None) -> list[tuple[Node, int, int]]:
     """(the count's element, the count, the linked page's total) for the first claim its linked page
     contradicts, the linked pages fetched in document order, at most `MAX_TARGETS`."""
+    found = contradicted(page, fetch)
+    return [(found[0].node, found[0].shown, found[1])] if found is not None else []
+
+
+def contradicted(page: FetchedPage, fetch: Fetch | None) -> tuple[Claim, int] | None:
+    """The first claim its linked page contradicts, with that page's total (`target_mismatches`)."""
     if fetch is None:
-        return []
+        return None
     claims = count_cells(page) + item_counts(page)
     fetched: dict[str, FetchedPage | None] = {}
+    records = 0
     for claim in claims:
         if claim.url not in fetched:
-            if len(fetched) >= MAX_TARGETS:
+            if len(fetched) >= MAX_TARGETS or (claim.record and records >= MAX_RECORDS):
                 continue
+            records += claim.record
             fetched[claim.url] = fetch_or_none(fetch, claim.url, "count")
         other = fetched[claim.url]
         if other is None or other.status >= 400 or not other.is_html:
             continue
-        total = stated_total(other, claim.words)
+        total = (
+            record_total(other, next(iter(claim.words)), _word)
+            if claim.record
+            else stated_total(other, claim.words)
+        )
         if total is not None and total != claim.shown:
-            return [(claim.node, claim.shown, total)]
-    return []
+            return claim, total
+    return None

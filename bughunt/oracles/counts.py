@@ -24,6 +24,8 @@ The names other modules import from here stay importable.
 from __future__ import annotations
 
 from bughunt.dom import Node
+from bughunt.fingerprint import fingerprint as make_fingerprint
+from bughunt.fingerprint import route_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
 from bughunt.oracles.count_badges import badge_mismatches
 from bughunt.oracles.count_headings import heading_mismatches
@@ -36,13 +38,14 @@ from bughunt.oracles.count_pages import MAX_PAGES as MAX_PAGES
 from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed, ends_list
 from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
 from bughunt.oracles.count_ranges import _range_total, range_mismatches
-from bughunt.oracles.count_targets import target_mismatches
+from bughunt.oracles.count_targets import Claim, contradicted
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested, current_tab_bar
 from bughunt.oracles.counted_list import labelled_list as labelled_list
 from bughunt.oracles.lists import find_lists, has_pagination, holds_link, is_pager, item_facts
 from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, base_url
+from bughunt.urls import route_of
 
 
 def _counted_elsewhere(page: FetchedPage, items: list[Node], shown: int) -> bool:
@@ -116,9 +119,13 @@ def check_count_mismatch(
             heading_mismatches(page)
             or linked_mismatch(page, parse_count, lambda: _all_pages(page, fetch))
             or anchored_mismatch(page, parse_count)
-            or target_mismatches(page, fetch)
-            or badge_mismatches(page)
         )
+    if not mismatches and (claim := contradicted(page, fetch)) is not None:
+        if claim[0].record:
+            return [_record_finding(page, *claim)]
+        mismatches = [(claim[0].node, claim[0].shown, claim[1])]
+    if not mismatches:
+        mismatches = badge_mismatches(page)
     if not mismatches:
         return []
     label, shown, listed = mismatches[0]
@@ -139,3 +146,29 @@ def check_count_mismatch(
             shape=page_shape(page),
         )
     ]
+
+
+RECORD_MESSAGE = "a list's count of a record's items disagrees with the count the record's own page states"
+
+
+def _record_finding(page: FetchedPage, claim: Claim, total: int) -> Finding:
+    """A card's count its record's page contradicts (`count_records`). One card template summarises
+    its records on every list that shows them (the front page, a tag's page, the user's own): the
+    bug is fingerprinted on the record pages' template, so those lists report it once."""
+    shape = route_shape(route_of(claim.url))
+    return Finding(
+        "count_mismatch",
+        page.route,
+        RECORD_MESSAGE,
+        evidence(
+            page,
+            claim.node.text(),
+            label=quoted([claim.node.text()]),
+            shown=claim.shown,
+            listed=total,
+            record_url=claim.url,
+            mismatches=1,
+        ),
+        fingerprint=make_fingerprint(shape, "count_mismatch", RECORD_MESSAGE),
+        shape=page_shape(page),
+    )

@@ -116,7 +116,10 @@ def test_count_above_a_paged_list_is_compared_with_all_its_pages(second: int, fi
     fetch = Fetcher(blog("/?page=2", rest, 2, 2, label="Posts (5)"))
     findings = check_count_mismatch(first, fetch)
     assert [f.evidence["listed"] for f in findings] == ([3 + second] if fires else [])
-    assert fetch.calls == [ORIGIN + "/?page=2"]  # the one other page, once; « and the active 1 are not
+    # the one other page, once; « and the active 1 are not (a post's own page is fetched for its card's
+    # "0 Comments" when the list agrees with its label: `count_records`, at most two of them)
+    assert [c for c in fetch.calls if "/post/" not in c] == [ORIGIN + "/?page=2"]
+    assert len([c for c in fetch.calls if "/post/" in c]) <= 2
     assert check_count_mismatch(first) == []  # no fetch: the list cannot be walked, nothing compared
     unlabelled = Fetcher(blog("/?page=2", rest, 2, 2))  # page 2 shows no label: its list is not known
     assert check_count_mismatch(first, unlabelled) == []
