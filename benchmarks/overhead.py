@@ -150,25 +150,27 @@ def one_round(
     of one short process or one ~0.05 s loop on a shared machine (docs/benchmarks.md, Session 25)."""
     extra = site.explore_args()
     site.requests()  # whatever came before (the warm-up) is not this round's
-    start = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra)
+    start = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra, marked=True)
     prefix = site.requests()
     login = site.login
     prepare = None if login is None else lambda c: form_login(c, *login)
     short_gets: list[str] = []
     small, short_after, short_same, short_bare = None, [], False, None
     if 0 < short_budget < budget:
-        small = explore(site.url, policy, short_budget, seed=seed, env=env, code=code, extra=extra)
+        small = explore(
+            site.url, policy, short_budget, seed=seed, env=env, code=code, extra=extra, marked=True
+        )
         short_same, short_after = _after_start(site.requests(), prefix)
         short_gets = [target for method, target in short_after if method == "GET"]
         short_bare = _bare(site.url, short_gets, prepare, bare_passes)
         site.requests()  # the bare loop's own: not the next run's
-    run = explore(site.url, policy, budget, seed=seed, env=env, code=code, extra=extra)
+    run = explore(site.url, policy, budget, seed=seed, env=env, code=code, extra=extra, marked=True)
     asked = site.requests()
     same_start, after = _after_start(asked, prefix)
     gets = [target for method, target in after if method == "GET"]
     bare = _bare(site.url, gets, prepare, bare_passes)
     site.requests()
-    again = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra)
+    again = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra, marked=True)
     site.requests()  # start-up's requests again
     start_s = (start.cpu_s + again.cpu_s) / 2
     explorer_s = run.cpu_s - start_s
@@ -204,6 +206,10 @@ def one_round(
         "bare_passes_cpu_s": bare.passes,
         "bare_requests": bare.pages,
         "over_bare": explorer_s / bare.cpu_s if bare.cpu_s > 0 else None,
+        "loop_cpu_s": run.loop_cpu_s,
+        "over_bare_loop": run.loop_cpu_s / bare.cpu_s
+        if run.loop_cpu_s is not None and bare.cpu_s > 0
+        else None,
         "pause_s": pause,
         "paced_cpu_s": paced.cpu_s,
         "over_paced": explorer_s / paced.cpu_s if paced.cpu_s > 0 else None,

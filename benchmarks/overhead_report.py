@@ -37,6 +37,7 @@ def summarise(rounds: list[Record]) -> Record:
         "bare_ms_per_fetch": 1000 * bare_s / fetches,
         "over_bare": statistics.median(ratios) if ratios else None,
         **spread("over_bare", ratios),
+        **_loop_figures(rounds, clicks, fetches),
         "within_target": bool(ratios) and statistics.median(ratios) <= TARGET,
         "paced_cpu_s": med("paced_cpu_s"),
         "paced_ms_per_fetch": 1000 * med("paced_cpu_s") / fetches,
@@ -48,6 +49,23 @@ def summarise(rounds: list[Record]) -> Record:
         "bugs": first["bugs"],
         **summarise_steady(rounds),
         **summarise_instructions(rounds, fetches),
+    }
+
+
+def _loop_figures(rounds: list[Record], clicks: int, fetches: int) -> Record:
+    """The click loop's CPU read in the explorer's process (`benchmarks.loop_marks`) and its ratio to the
+    bare loop's, median and spread; {} when the tree measured has no mark."""
+    marked = [r for r in rounds if r.get("over_bare_loop") is not None]
+    if not marked:
+        return {}
+    loop_s = statistics.median(float(r["loop_cpu_s"]) for r in marked)
+    ratios = [float(r["over_bare_loop"]) for r in marked]
+    return {
+        "loop_cpu_s": loop_s,
+        "loop_ms_per_click": 1000 * loop_s / clicks,
+        "loop_ms_per_fetch": 1000 * loop_s / fetches,
+        "over_bare_loop": statistics.median(ratios),
+        **spread("over_bare_loop", ratios),
     }
 
 
@@ -130,12 +148,13 @@ def summarise_instructions(rounds: list[Record], fetches: int) -> Record:
 
 HEADER = (
     f"{'site':<14}{'clicks':>7}{'fetches':>8}{'start s':>8}{'once ms':>8}{'cpu s':>7}{'ms/click':>9}{'ms/fetch':>9}"
-    f"{'bare ms/click':>14}{'bare ms/fetch':>14}{'× bare':>8}{'IQR':>11}{'× steady':>9}{'IQR':>11}{'paced ms/fetch':>15}"
-    f"{'× paced':>8}  walk"
+    f"{'bare ms/click':>14}{'bare ms/fetch':>14}{'× bare':>8}{'IQR':>11}{'× loop':>8}{'IQR':>11}{'× steady':>9}{'IQR':>11}"
+    f"{'paced ms/fetch':>15}{'× paced':>8}  walk"
 )
 """`once ms`: the explorer's cost once a run beyond start-up (the steady split's intercept); `× steady`:
-its steady cost a fetch ÷ the bare loop's (the slopes); both `—` without a short run. `IQR`: the rounds'
-ratios' first and third quartiles, beside their median."""
+its steady cost a fetch ÷ the bare loop's (the slopes); both `—` without a short run. `× loop`: the click
+loop's CPU read in the explorer's process ÷ the bare loop's. `IQR`: the rounds' ratios' first and third
+quartiles, beside their median."""
 
 
 IR_HEADER = (
@@ -160,7 +179,8 @@ def render(result: Record) -> str:
             f"{num(s.get('explorer_once_ms'), '.1f'):>8}"
             f"{s['explorer_cpu_s']:>7.2f}{s['explorer_ms_per_click']:>9.2f}{s['explorer_ms_per_fetch']:>9.2f}"
             f"{s['bare_ms_per_click']:>14.2f}{s['bare_ms_per_fetch']:>14.2f}{num(s['over_bare'], '.2f'):>8}"
-            f"{quartiles(s, 'over_bare'):>11}{num(s.get('over_bare_steady'), '.2f'):>9}"
+            f"{quartiles(s, 'over_bare'):>11}{num(s.get('over_bare_loop'), '.2f'):>8}{quartiles(s, 'over_bare_loop'):>11}"
+            f"{num(s.get('over_bare_steady'), '.2f'):>9}"
             f"{quartiles(s, 'over_bare_steady'):>11}"
             f"{s['paced_ms_per_fetch']:>15.2f}{num(s['over_paced'], '.2f'):>8}  {s['walk_digest']}{flags}"
         )
@@ -185,6 +205,10 @@ def render(result: Record) -> str:
             f"Not on the CPU ratio's scale — the kernel's work is left out — so not judged against {TARGET:g}× "
             "(docs/benchmarks.md, Session 22: at low load it runs 1.4-1.6× the CPU ratio)"
         )
+    lines.append(
+        "× loop: the CPU of the explorer's click loop, read in its own process (no start-up run subtracted), "
+        "÷ the same bare CPU; IQR: the rounds' first and third quartiles"
+    )
     lines.append(
         "× paced (shown beside, not judged): ÷ the same loop idling before each request as long as the "
         "explorer worked per request"

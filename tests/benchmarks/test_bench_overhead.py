@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from benchmarks.loop_marks import loop_cpu_s
 from benchmarks.overhead import form_login
 from benchmarks.overhead_report import HEADER, spread
 from benchmarks.recorded_site import Recording, read_requests
@@ -72,6 +73,10 @@ def test_a_tiny_run_measures_the_explorer_beside_the_bare_loop_over_its_own_requ
         ratios = sorted(r["over_bare"] for r in site["rounds"])
         assert (site["over_bare_min"], site["over_bare_max"]) == (ratios[0], ratios[-1])
         assert site["over_bare_q1"] <= site["over_bare"] <= site["over_bare_q3"]
+        # the click loop's CPU, read in the explorer's own process: within its whole run's CPU
+        assert 0 < run["loop_cpu_s"] < run["cpu_s"]
+        assert run["over_bare_loop"] == pytest.approx(run["loop_cpu_s"] / run["bare_cpu_s"])
+        assert site["over_bare_loop_min"] <= site["over_bare_loop"] <= site["over_bare_loop_max"]
         assert run["over_bare"] == pytest.approx(run["explorer_cpu_s"] / run["bare_cpu_s"])
         # the paced loop replays the same requests, idling before each as the explorer worked per request
         assert run["pause_s"] == pytest.approx(
@@ -138,3 +143,8 @@ def test_the_counted_bare_loop_logs_in_and_fetches_every_listed_route(tmp_path):
         )  # fmt: skip
     assert p.returncode == 0, p.stderr[-2000:]
     assert json.loads(p.stdout)["pages"] == 2
+
+
+def test_the_loop_marks_add_up_every_loop_of_the_run_and_say_none_without_one():
+    assert loop_cpu_s("1.5 1.75\n2.0 2.25\n") == pytest.approx(0.5)
+    assert loop_cpu_s("") is None
