@@ -155,7 +155,8 @@ def one_round(
     login = site.login
     prepare = None if login is None else lambda c: form_login(c, *login)
     short_gets: list[str] = []
-    small, short_after, short_same, short_bare = None, [], False, None
+    short_after: list[tuple[str, str]] = []
+    small, short_same, short_bare = None, False, None
     if 0 < short_budget < budget:
         small = explore(
             site.url, policy, short_budget, seed=seed, env=env, code=code, extra=extra, marked=True
