@@ -50,15 +50,17 @@ import argparse
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 from rich.console import Console
 
 from benchmarks import instructions
@@ -72,6 +74,9 @@ from benchmarks.steady import Line, fit, steady_ratio
 
 POLICIES: tuple[str, ...] = ("planner", "frontier", "visited", "random")
 SHORT_BUDGET = 4
+BARE_PASSES = 3
+"""The bare loop's passes over a run's requests (`--bare-passes`): its figure is the median pass's CPU,
+as one pass (~0.03-0.07 s on the small sites) is within a shared machine's noise."""
 """The short run's clicks (`--short-budget`): with the long run, it splits a run's cost into a steady
 part a fetch and a part paid once (`benchmarks.steady`)."""
 PASSWORD_ENV = "BH_BENCH_PASSWORD"
@@ -133,41 +138,55 @@ def _after_start(
 
 def one_round(
     site: Site, policy: str, budget: int, seed: int, env: dict[str, str], code: Path | None,
-    count: Counting | None = None, short_budget: int = 0,
+    count: Counting | None = None, short_budget: int = 0, bare_passes: int = BARE_PASSES,
 ) -> Record:  # fmt: skip
     """Start-up run, (with `short_budget`: a short run and the bare loop over its own requests,) budget
-    run and the bare loop over the budget run's own requests after start-up; with `count`, the same
-    again with their instructions counted (`count_instructions`)."""
+    run, the bare loop over the budget run's own requests after start-up (`bare_passes` times), and
+    the start-up run again; with `count`, the same again with their instructions counted
+    (`count_instructions`).
+
+    The explorer's CPU after start-up is its run's less the mean of the two start-up runs around it,
+    and the bare loop's CPU is the median of its passes: each side's figure is then less the noise
+    of one short process or one ~0.05 s loop on a shared machine (docs/benchmarks.md, Session 25)."""
     extra = site.explore_args()
     site.requests()  # whatever came before (the warm-up) is not this round's
-    start = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra)
+    start = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra, marked=True)
     prefix = site.requests()
     login = site.login
     prepare = None if login is None else lambda c: form_login(c, *login)
-    short: Record = {}
     short_gets: list[str] = []
+    short_after: list[tuple[str, str]] = []
+    small, short_same, short_bare = None, False, None
     if 0 < short_budget < budget:
-        small = explore(site.url, policy, short_budget, seed=seed, env=env, code=code, extra=extra)
+        small = explore(
+            site.url, policy, short_budget, seed=seed, env=env, code=code, extra=extra, marked=True
+        )
         short_same, short_after = _after_start(site.requests(), prefix)
         short_gets = [target for method, target in short_after if method == "GET"]
-        short_bare = crawl(site.url, short_gets, prepare=prepare)
+        short_bare = _bare(site.url, short_gets, prepare, bare_passes)
         site.requests()  # the bare loop's own: not the next run's
+    run = explore(site.url, policy, budget, seed=seed, env=env, code=code, extra=extra, marked=True)
+    asked = site.requests()
+    same_start, after = _after_start(asked, prefix)
+    gets = [target for method, target in after if method == "GET"]
+    bare = _bare(site.url, gets, prepare, bare_passes)
+    site.requests()
+    again = explore(site.url, policy, 0, seed=seed, env=env, code=code, extra=extra, marked=True)
+    site.requests()  # start-up's requests again
+    start_s = (start.cpu_s + again.cpu_s) / 2
+    explorer_s = run.cpu_s - start_s
+    short: Record = {}
+    if small is not None and short_bare is not None:
         short = {
             "short_budget": short_budget,
             "short_clicks": small.clicks,
             "short_same_start": short_same,
             "short_requests_after_start": len(short_after),
-            "short_explorer_cpu_s": small.cpu_s - start.cpu_s,
+            "short_explorer_cpu_s": small.cpu_s - start_s,
             "short_bare_cpu_s": short_bare.cpu_s,
             "short_bare_requests": short_bare.pages,
             "short_walk_digest": small.walk_digest,
         }
-    run = explore(site.url, policy, budget, seed=seed, env=env, code=code, extra=extra)
-    asked = site.requests()
-    same_start, after = _after_start(asked, prefix)
-    gets = [target for method, target in after if method == "GET"]
-    bare = crawl(site.url, gets, prepare=prepare)
-    explorer_s = run.cpu_s - start.cpu_s
     # The same loop paced like the explorer: idle, before each request, for as long as the explorer
     # worked per request beyond the bare loop's own cost.
     pause = max(0.0, (explorer_s - bare.cpu_s) / len(gets)) if gets else 0.0
@@ -180,12 +199,18 @@ def one_round(
         "same_start": same_start,
         "requests_after_start": len(after),
         "not_replayed": len(after) - len(gets),  # not a GET (a login again): the bare loop skips it
-        "start_cpu_s": start.cpu_s,
+        "start_cpu_s": start_s,
+        "start_cpu_s_runs": [start.cpu_s, again.cpu_s],
         "cpu_s": run.cpu_s,
         "explorer_cpu_s": explorer_s,
         "bare_cpu_s": bare.cpu_s,
+        "bare_passes_cpu_s": bare.passes,
         "bare_requests": bare.pages,
         "over_bare": explorer_s / bare.cpu_s if bare.cpu_s > 0 else None,
+        "loop_cpu_s": run.loop_cpu_s,
+        "over_bare_loop": run.loop_cpu_s / bare.cpu_s
+        if run.loop_cpu_s is not None and bare.cpu_s > 0
+        else None,
         "pause_s": pause,
         "paced_cpu_s": paced.cpu_s,
         "over_paced": explorer_s / paced.cpu_s if paced.cpu_s > 0 else None,
@@ -202,6 +227,22 @@ def one_round(
             )
         )
     return record
+
+
+@dataclass(frozen=True, slots=True)
+class Bare:
+    """The bare loop over one list of requests, replayed: the median pass's CPU, and every pass's."""
+
+    pages: int
+    cpu_s: float
+    passes: list[float]
+
+
+def _bare(url: str, gets: list[str], prepare: Callable[[httpx.Client], object] | None, passes: int) -> Bare:
+    """The bare loop over `gets`, `passes` times one after the other (a client and a login each)."""
+    crawls = [crawl(url, gets, prepare=prepare) for _ in range(max(1, passes))]
+    cpu = [c.cpu_s for c in crawls]
+    return Bare(crawls[0].pages, statistics.median(cpu), cpu)
 
 
 def _ms(line: Line | None) -> tuple[float | None, float | None]:
@@ -317,6 +358,7 @@ def run_benchmark(
     against: Path | None = None,
     measure: str = "cpu",
     short_budget: int = SHORT_BUDGET,
+    bare_passes: int = BARE_PASSES,
 ) -> Record:
     console = Console(stderr=True)
     load_start = os.getloadavg()
@@ -342,8 +384,9 @@ def run_benchmark(
             for site in running:
                 for (tree, mark), env in zip(trees, envs, strict=True):
                     r = one_round(
-                        site, policy, budget, seed, env, tree, count if i == 0 else None, short_budget
-                    )
+                        site, policy, budget, seed, env, tree, count if i == 0 else None, short_budget,
+                        bare_passes,
+                    )  # fmt: skip
                     rounds[site.name + mark].append(r)
                     if "ir_over_bare" in r:
                         steady = (
@@ -379,6 +422,7 @@ def run_benchmark(
         "budget": budget,
         "measure": measure,
         "short_budget": short_budget if 0 < short_budget < budget else None,
+        "bare_passes": bare_passes,
         "repeats": repeats,
         "seed": seed,
         "code": str(code) if code else None,
@@ -440,6 +484,10 @@ def main(argv: list[str] | None = None) -> int:
         help=f"clicks of the short run that, with the --budget one, splits a run's cost into a steady cost "
         f"a fetch and a cost once a run (default {SHORT_BUDGET}; 0: none)",
     )  # fmt: skip
+    parser.add_argument(
+        "--bare-passes", type=_positive, default=BARE_PASSES,
+        help=f"the bare loop's passes over each run's requests; its CPU is the median pass's (default {BARE_PASSES})",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     args = parser.parse_args(argv)
     if args.short_budget < 0:
@@ -451,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{flag} {tree}: no bughunt package there")
     result = run_benchmark(
         args.site, args.policy, args.budget, args.repeats, args.seed, args.code, args.against, args.measure,
-        args.short_budget,
+        args.short_budget, args.bare_passes,
     )  # fmt: skip
     print(json.dumps(result, indent=2) if args.json else render(result))
     return 0

@@ -36,6 +36,8 @@ def summarise(rounds: list[Record]) -> Record:
         "explorer_ms_per_fetch": 1000 * explorer_s / fetches,
         "bare_ms_per_fetch": 1000 * bare_s / fetches,
         "over_bare": statistics.median(ratios) if ratios else None,
+        **spread("over_bare", ratios),
+        **_loop_figures(rounds, clicks, fetches),
         "within_target": bool(ratios) and statistics.median(ratios) <= TARGET,
         "paced_cpu_s": med("paced_cpu_s"),
         "paced_ms_per_fetch": 1000 * med("paced_cpu_s") / fetches,
@@ -47,6 +49,23 @@ def summarise(rounds: list[Record]) -> Record:
         "bugs": first["bugs"],
         **summarise_steady(rounds),
         **summarise_instructions(rounds, fetches),
+    }
+
+
+def _loop_figures(rounds: list[Record], clicks: int, fetches: int) -> Record:
+    """The click loop's CPU read in the explorer's process (`benchmarks.loop_marks`) and its ratio to the
+    bare loop's, median and spread; {} when the tree measured has no mark."""
+    marked = [r for r in rounds if r.get("over_bare_loop") is not None]
+    if not marked:
+        return {}
+    loop_s = statistics.median(float(r["loop_cpu_s"]) for r in marked)
+    ratios = [float(r["over_bare_loop"]) for r in marked]
+    return {
+        "loop_cpu_s": loop_s,
+        "loop_ms_per_click": 1000 * loop_s / clicks,
+        "loop_ms_per_fetch": 1000 * loop_s / fetches,
+        "over_bare_loop": statistics.median(ratios),
+        **spread("over_bare_loop", ratios),
     }
 
 
@@ -71,7 +90,29 @@ def summarise_steady(rounds: list[Record]) -> Record:
     for key in STEADY_KEYS:
         values = [r[key] for r in with_short if r.get(key) is not None]
         out[key] = statistics.median(values) if values else None
+    out.update(
+        spread(
+            "over_bare_steady",
+            [r["over_bare_steady"] for r in with_short if r.get("over_bare_steady") is not None],
+        )
+    )
     return out
+
+
+def spread(key: str, values: list[float]) -> Record:
+    """How far the rounds' ratios lie apart, printed beside their median: `KEY_min`, `KEY_max`, the
+    quartiles `KEY_q1`, `KEY_q3` (inclusive: the median's own neighbours at few rounds) and `KEY_iqr`.
+    A median judges a bound only when its rounds agree to well under its distance from the bound."""
+    if not values:
+        return {}
+    q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else (values[0],) * 3
+    return {
+        f"{key}_min": min(values),
+        f"{key}_max": max(values),
+        f"{key}_q1": q1,
+        f"{key}_q3": q3,
+        f"{key}_iqr": q3 - q1,
+    }
 
 
 def summarise_instructions(rounds: list[Record], fetches: int) -> Record:
@@ -107,10 +148,13 @@ def summarise_instructions(rounds: list[Record], fetches: int) -> Record:
 
 HEADER = (
     f"{'site':<14}{'clicks':>7}{'fetches':>8}{'start s':>8}{'once ms':>8}{'cpu s':>7}{'ms/click':>9}{'ms/fetch':>9}"
-    f"{'bare ms/click':>14}{'bare ms/fetch':>14}{'× bare':>8}{'× steady':>9}{'paced ms/fetch':>15}{'× paced':>8}  walk"
+    f"{'bare ms/click':>14}{'bare ms/fetch':>14}{'× bare':>8}{'IQR':>11}{'× loop':>8}{'IQR':>11}{'× steady':>9}{'IQR':>11}"
+    f"{'paced ms/fetch':>15}{'× paced':>8}  walk"
 )
 """`once ms`: the explorer's cost once a run beyond start-up (the steady split's intercept); `× steady`:
-its steady cost a fetch ÷ the bare loop's (the slopes); both `—` without a short run."""
+its steady cost a fetch ÷ the bare loop's (the slopes); both `—` without a short run. `× loop`: the click
+loop's CPU read in the explorer's process ÷ the bare loop's. `IQR`: the rounds' ratios' first and third
+quartiles, beside their median."""
 
 
 IR_HEADER = (
@@ -135,7 +179,9 @@ def render(result: Record) -> str:
             f"{num(s.get('explorer_once_ms'), '.1f'):>8}"
             f"{s['explorer_cpu_s']:>7.2f}{s['explorer_ms_per_click']:>9.2f}{s['explorer_ms_per_fetch']:>9.2f}"
             f"{s['bare_ms_per_click']:>14.2f}{s['bare_ms_per_fetch']:>14.2f}{num(s['over_bare'], '.2f'):>8}"
+            f"{quartiles(s, 'over_bare'):>11}{num(s.get('over_bare_loop'), '.2f'):>8}{quartiles(s, 'over_bare_loop'):>11}"
             f"{num(s.get('over_bare_steady'), '.2f'):>9}"
+            f"{quartiles(s, 'over_bare_steady'):>11}"
             f"{s['paced_ms_per_fetch']:>15.2f}{num(s['over_paced'], '.2f'):>8}  {s['walk_digest']}{flags}"
         )
     counted = {n: s for n, s in result["sites"].items() if "ir_over_bare" in s}
@@ -160,6 +206,10 @@ def render(result: Record) -> str:
             "(docs/benchmarks.md, Session 22: at low load it runs 1.4-1.6× the CPU ratio)"
         )
     lines.append(
+        "× loop: the CPU of the explorer's click loop, read in its own process (no start-up run subtracted), "
+        "÷ the same bare CPU; IQR: the rounds' first and third quartiles"
+    )
+    lines.append(
         "× paced (shown beside, not judged): ÷ the same loop idling before each request as long as the "
         "explorer worked per request"
     )
@@ -170,6 +220,12 @@ def render(result: Record) -> str:
             "explorer's CPU once a run beyond start-up (the intercept), medians of the rounds"
         )
     return "\n".join(lines)
+
+
+def quartiles(summary: Record, key: str) -> str:
+    """`q1–q3` of a ratio's rounds (`spread`), or `—`."""
+    q1, q3 = summary.get(f"{key}_q1"), summary.get(f"{key}_q3")
+    return "—" if q1 is None or q3 is None else f"{q1:.2f}–{q3:.2f}"
 
 
 def mega(value: float | None, width: int, spec: str = ".2f") -> str:

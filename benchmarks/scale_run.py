@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks import loop_marks
 from bughunt.explorer.store import ExplorerStore
 
 REPO = Path(__file__).resolve().parent.parent
@@ -52,6 +53,8 @@ class Run:
     bugs: list[Bug] = field(default_factory=list)
     walk: list[list[Any]] = field(default_factory=list)
     """[route, final route, outcome, status, tokens] per step, the free landing first."""
+    loop_cpu_s: float | None = None
+    """With `marked`: the CPU of the click loop alone, read in the process (`benchmarks.loop_marks`)."""
     cpu_by_step: list[tuple[int, float]] = field(default_factory=list)
     """(steps in the store, the process's CPU seconds so far) at each look while it ran (about twice
     a second; /proc/<pid>/stat): what the clicks of a stretch of the run cost (`marginal`)."""
@@ -161,15 +164,21 @@ def explore(
     progress: Progress | None = None,
     extra: Sequence[str] = (),
     wrap: Sequence[str] = (),
+    marked: bool = False,
 ) -> Run:
     """Explore `url` for `budget` clicks with `policy` in a fresh process and store; measure it. The
     process runs in `code` (a source tree; default this one): `python -m` puts its working directory
     first on the path, before PYTHONPATH. `extra`: more options of `explore` (a login's). `wrap`: a
-    command the explorer runs under (`benchmarks.instructions`' valgrind)."""
+    command the explorer runs under (`benchmarks.instructions`' valgrind). `marked`: launched with a
+    mark around its click loop, whose CPU is then `loop_cpu_s` (`benchmarks.loop_marks`)."""
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         store = Path(tmp) / "store"
+        marks = Path(tmp) / "loop-marks"
+        launch = ["-c", loop_marks.LAUNCH] if marked else ["-m", "bughunt"]
+        if marked:
+            env = {**env, loop_marks.ENV: str(marks)}
         cmd = [
-            *wrap, sys.executable, "-m", "bughunt", "explore", "--url", url.rstrip("/") + "/", "--store", str(store),
+            *wrap, sys.executable, *launch, "explore", "--url", url.rstrip("/") + "/", "--store", str(store),
             "--budget", str(budget), "--policy", policy, "--seed", str(seed), "--json", *extra,
         ]  # fmt: skip
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -209,7 +218,8 @@ def explore(
             stdout, stderr = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
         if exit_code != 0:
             raise SystemExit(
-                f"error: {' '.join(cmd[len(wrap) + 2 : len(wrap) + 6])} ... exited {exit_code}:\n{stderr[-2000:]}"
+                f"error: bughunt {' '.join(cmd[cmd.index('explore') : cmd.index('explore') + 3])} ... exited {exit_code}:\n"
+                f"{stderr[-2000:]}"
             )
         result = json.loads(stdout)
         walk = _walk(store)
@@ -230,5 +240,6 @@ def explore(
             wall_s=wall,
             bugs=[Bug(b["kind"], b["route"], bool(b.get("suspected"))) for b in result.get("bugs", [])],
             walk=walk,
+            loop_cpu_s=loop_marks.loop_cpu_s(marks.read_text("ascii")) if marked and marks.exists() else None,
             cpu_by_step=cpu_by_step,
         )

@@ -343,7 +343,7 @@ def _request_once(
             if size >= limit:
                 break
         raw = b"".join(chunks)
-        charset = response.charset_encoding or "utf-8"
+        charset = _charset(response.headers.get("content-type")) or "utf-8"
         try:
             text = raw.decode(charset, errors="replace")
         except LookupError:  # a charset Python does not know
@@ -351,3 +351,20 @@ def _request_once(
         return _Response(response.status_code, got_headers, content_type, text)
     finally:
         response.close()
+
+
+_CHARSETS: dict[str, str | None] = {}
+_MAX_CHARSETS = 64
+
+
+def _charset(content_type: str | None) -> str | None:
+    """`Response.charset_encoding` of a response with this `Content-Type`, read once per distinct value:
+    httpx parses the header with the standard library's e-mail message (~0.1 ms a response), and a
+    site sends a handful of distinct values."""
+    if content_type is None:
+        return None
+    if content_type not in _CHARSETS:
+        if len(_CHARSETS) >= _MAX_CHARSETS:
+            _CHARSETS.clear()
+        _CHARSETS[content_type] = httpx.Response(200, headers={"content-type": content_type}).charset_encoding
+    return _CHARSETS[content_type]

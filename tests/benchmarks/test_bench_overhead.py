@@ -13,8 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from benchmarks.loop_marks import loop_cpu_s
 from benchmarks.overhead import form_login
-from benchmarks.overhead_report import HEADER
+from benchmarks.overhead_report import HEADER, spread
 from benchmarks.recorded_site import Recording, read_requests
 from benchmarks.scale_crawl import crawl
 from bughunt.webapp.conduit import DEMO_PASSWORD, DEMO_USER, running_conduit
@@ -51,7 +52,7 @@ def test_the_bare_loop_logs_in_through_the_login_form():
 def test_a_tiny_run_measures_the_explorer_beside_the_bare_loop_over_its_own_requests():
     p = subprocess.run(
         [sys.executable, "-m", "benchmarks.overhead", "--site", "builtin,conduit-htmx", "--budget", "4",
-         "--short-budget", "2", "--repeats", "1", "--json"],
+         "--short-budget", "2", "--repeats", "2", "--bare-passes", "3", "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert p.returncode == 0, p.stderr[-2000:]
@@ -64,7 +65,19 @@ def test_a_tiny_run_measures_the_explorer_beside_the_bare_loop_over_its_own_requ
         assert run["bare_requests"] == run["requests_after_start"] - run["not_replayed"] > 0
         # four clicks' CPU is within the start-up run's noise under load: only its sign is not asserted
         assert site["start_cpu_s"] > 0 and site["bare_cpu_s"] > 0
-        assert site["over_bare"] == pytest.approx(site["explorer_cpu_s"] / site["bare_cpu_s"])
+        # start-up is run before and after the budget run, the bare loop three times: each side's figure
+        # is the mean of the two start-up runs, the median pass
+        assert run["start_cpu_s"] == pytest.approx(sum(run["start_cpu_s_runs"]) / 2)
+        assert len(run["bare_passes_cpu_s"]) == 3
+        assert run["bare_cpu_s"] == sorted(run["bare_passes_cpu_s"])[1]
+        ratios = sorted(r["over_bare"] for r in site["rounds"])
+        assert (site["over_bare_min"], site["over_bare_max"]) == (ratios[0], ratios[-1])
+        assert site["over_bare_q1"] <= site["over_bare"] <= site["over_bare_q3"]
+        # the click loop's CPU, read in the explorer's own process: within its whole run's CPU
+        assert 0 < run["loop_cpu_s"] < run["cpu_s"]
+        assert run["over_bare_loop"] == pytest.approx(run["loop_cpu_s"] / run["bare_cpu_s"])
+        assert site["over_bare_loop_min"] <= site["over_bare_loop"] <= site["over_bare_loop_max"]
+        assert run["over_bare"] == pytest.approx(run["explorer_cpu_s"] / run["bare_cpu_s"])
         # the paced loop replays the same requests, idling before each as the explorer worked per request
         assert run["pause_s"] == pytest.approx(
             max(0.0, (run["explorer_cpu_s"] - run["bare_cpu_s"]) / run["bare_requests"])
@@ -84,8 +97,17 @@ def test_a_tiny_run_measures_the_explorer_beside_the_bare_loop_over_its_own_requ
         for key in ("explorer_once_ms", "over_bare_steady", "short_budget"):
             assert key in site
     assert "× bare" in p.stderr  # progress, one line a round
-    assert HEADER.split()[0] == "site" and "once ms" in HEADER and "× steady" in HEADER
-    assert result["short_budget"] == 2
+    assert HEADER.split()[0] == "site" and "once ms" in HEADER and "× steady" in HEADER and "IQR" in HEADER
+    assert result["short_budget"] == 2 and result["bare_passes"] == 3
+
+
+def test_the_spread_of_the_rounds_ratios_is_their_range_and_quartiles():
+    out = spread("over_bare", [3.4, 2.9, 3.0, 3.1, 3.2])
+    assert (out["over_bare_min"], out["over_bare_max"]) == (2.9, 3.4)
+    assert out["over_bare_q1"] == pytest.approx(3.0) and out["over_bare_q3"] == pytest.approx(3.2)
+    assert out["over_bare_iqr"] == pytest.approx(0.2)
+    assert spread("over_bare", [3.0])["over_bare_iqr"] == 0
+    assert spread("over_bare", []) == {}
 
 
 def test_the_paced_loop_idles_before_each_request_without_counting_the_idle_as_cpu():
@@ -121,3 +143,8 @@ def test_the_counted_bare_loop_logs_in_and_fetches_every_listed_route(tmp_path):
         )  # fmt: skip
     assert p.returncode == 0, p.stderr[-2000:]
     assert json.loads(p.stdout)["pages"] == 2
+
+
+def test_the_loop_marks_add_up_every_loop_of_the_run_and_say_none_without_one():
+    assert loop_cpu_s("1.5 1.75\n2.0 2.25\n") == pytest.approx(0.5)
+    assert loop_cpu_s("") is None
