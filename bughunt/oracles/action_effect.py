@@ -199,6 +199,12 @@ def toggled(before: FetchedPage, after: FetchedPage, url: str) -> str | None:
     return next((t for t in new if t not in old and _swapped_words(url, t)), None)
 
 
+def toggle_effect(before: FetchedPage, after: FetchedPage, url: str) -> dict[str, str]:
+    """`toggled` as evidence (a `seen_twice.Judge`): the counterpart that took the control's place."""
+    counter = toggled(before, after, url)
+    return {"control_after": counter} if counter else {}
+
+
 def toggle_key(url: str, counterpart: str) -> int | None:
     """One number for both directions of a toggle (`url` and the `counterpart` that replaced it, or
     that it replaced): the handler's path, the key carrying the verb (or the verb's place in the path)
