@@ -83,14 +83,15 @@ runtime, in minutes) moved by one whenever the reload fell in the next second (m
 link beside them was reported as an unsafe GET in some runs and not in others (corpus ho12_minion)."""
 
 
-def _counts(page: FetchedPage) -> list[int]:
+def page_numbers(page: FetchedPage) -> list[int]:
+    """The numbers of the page's text, less its dates, times and durations (`_CLOCK`), in order."""
     return [int(n) for n in _NUMBER.findall(_CLOCK.sub(" ", page.document.text()))]
 
 
 def moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int]]:
     """Numbers of the page text that moved by exactly one, when every other number stayed; the
     numbers of dates and times of day are no counts (`_CLOCK`)."""
-    old, new = _counts(before), _counts(after)
+    old, new = page_numbers(before), page_numbers(after)
     if len(old) != len(new) or old == new:
         return []
     moved = [(a, b) for a, b in zip(old, new, strict=True) if a != b]

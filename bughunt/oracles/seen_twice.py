@@ -8,12 +8,13 @@ page was loaded (a count another opening moved). So the first comparison's effec
 
 (a) **kept on a reload** of the affected page: loaded again, it shows the same effect against the page
     before — the same relabelled control or the same counterpart (numbers beside it may move on every
-    load: a view counter), or, when numbers are all the effect, the same numbers moved the same way.
+    load: a view counter), or, when numbers are all the effect, a number that moved by one and stayed
+    (one that moved again on the reload is the page's own: a view counter beside a like counter).
     A page that changes on every load shows another change: a view counter two ahead, another banner;
 (b) **seen again when the link is followed a second time**, where that is a GET: the control now
     offered in its place (a toggle's counterpart, its undo) or the same control again (a relabelled
     one, a counter's) is opened, and the page reloaded must change on that control again — a toggle
-    flips back, a counter steps again. A page that changed on its own, or before the action was
+    flips back, a kept number steps again. A page that changed on its own, or before the action was
     opened, does not answer a second opening. An undo that is a form only (a POST with its token) is
     not sent, nor is one the oracles may not open (`PermissionError`: the walk's own refusals): then
     (a) alone decides. A toggle flipped back leaves the site as it was before the first opening.
@@ -30,7 +31,7 @@ from collections.abc import Callable
 from loguru import logger
 
 from bughunt.actions import page_actions
-from bughunt.oracles.action_effect import control_identity
+from bughunt.oracles.action_effect import control_identity, page_numbers
 from bughunt.oracles.base import Fetch, fetch_again
 from bughunt.page import FetchedPage
 
@@ -71,13 +72,45 @@ def second_opening(reloaded: FetchedPage, url: str, effect: dict[str, str]) -> s
     return _link_to(reloaded, effect.get("control_after") or url)
 
 
-def seen_twice(before: FetchedPage, effect: dict[str, str], url: str, judge: Judge, fetch: Fetch) -> bool:
-    """Whether the `effect` the GET of `url` had on `before` (by `judge`) is seen twice (see the
-    module): kept on a reload of `before`'s page, and seen again on a second opening where one can
-    be sent. A fetch that fails is no confirmation."""
+def _kept_counts(before: FetchedPage, after: FetchedPage, reloaded: FetchedPage) -> tuple[set[int], set[int]]:
+    """(kept, restless): the places of the page's numbers that moved by one from `before` to `after`
+    and stayed on the reload, and those that moved between `after` and the reload with no action at
+    all (a counter of the page's own loads, a view counter beside the like counter that moved)."""
+    b, a, r = page_numbers(before), page_numbers(after), page_numbers(reloaded)
+    if not len(b) == len(a) == len(r):
+        return set(), set()
+    restless = {i for i, (x, y) in enumerate(zip(a, r, strict=True)) if x != y}
+    kept = {i for i, (x, y) in enumerate(zip(b, a, strict=True)) if abs(x - y) == 1 and i not in restless}
+    return kept, restless
+
+
+def _stepped_again(kept: set[int], reloaded: FetchedPage, second: FetchedPage) -> bool:
+    """Whether a number of `kept` moved by one again after the second opening (up: a counter; down: a
+    toggle undone); the restless ones are not asked."""
+    r, s = page_numbers(reloaded), page_numbers(second)
+    return len(r) == len(s) and any(abs(r[i] - s[i]) == 1 for i in kept)
+
+
+def seen_twice(
+    before: FetchedPage, after: FetchedPage, effect: dict[str, str], url: str, judge: Judge, fetch: Fetch
+) -> bool:
+    """Whether the `effect` the GET of `url` had between `before` and `after` (by `judge`) is seen
+    twice (see the module): kept on a reload of `before`'s page, and seen again on a second opening
+    where one can be sent. Counts alone are read number by number: those that moved on the reload
+    too are the page's own (views), the others must stay, then step again. A fetch that fails is no
+    confirmation."""
+    counts_only = not any(k in effect for k in _CONTROL_KEYS)
+    kept: set[int] = set()
     try:
         reloaded = fetch_again(fetch, before.url)
-        if reloaded.status >= 400 or not _same(effect, judge(before, reloaded, url)):
+        if reloaded.status >= 400:
+            return False
+        if counts_only:
+            kept, _ = _kept_counts(before, after, reloaded)
+            if not kept:
+                logger.debug("unsafe GET {}: no moved number was kept on a reload", url)
+                return False
+        elif not _same(effect, judge(before, reloaded, url)):
             logger.debug("unsafe GET {}: its effect was not kept on a reload", url)
             return False
         again = second_opening(reloaded, url, effect)
@@ -91,7 +124,7 @@ def seen_twice(before: FetchedPage, effect: dict[str, str], url: str, judge: Jud
     except OSError as err:
         logger.debug("unsafe GET {} not confirmed: {}", url, err)
         return False
-    if not judge(reloaded, second, again):
+    if not (_stepped_again(kept, reloaded, second) if counts_only else judge(reloaded, second, again)):
         logger.debug("unsafe GET {}: a second opening ({}) changed nothing", url, again)
         return False
     return True

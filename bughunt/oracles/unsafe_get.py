@@ -133,7 +133,7 @@ def check_unsafe_get(
     if asked == before.url or destructive_action(asked) is not None:
         return []  # a click in place (no request of its own to judge), or a destructive action
     effect = _effect(before, page, asked)
-    if not effect or (fetch is not None and not seen_twice(before, effect, asked, _effect, fetch)):
+    if not effect or (fetch is not None and not seen_twice(before, page, effect, asked, _effect, fetch)):
         return []
     route = action_route(asked)
     return [

@@ -1,8 +1,9 @@
 """An unsafe GET is reported only when its effect is seen twice (`bughunt.oracles.seen_twice`): kept on
 a reload of the page it changed, and seen again when the link is followed a second time. A page that
 changes between loads on its own — a view counter, a word of the day, a rotating banner — gives a
-GET clicked on it an "effect" in one comparison that no reload keeps; a real toggle is still
-reported, on a page that counts its views too. The site is a small newsroom of our own, on loopback."""
+GET clicked on it an "effect" in one comparison that no reload keeps; a real toggle, and a real like
+counter whose link keeps its label, are still reported on pages that count their views too. The
+site is a small newsroom of our own, on loopback."""
 
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ class _Newsroom(QuietHandler):
     """`/news` counts its reads, shows a word of the day that changes with every load and a banner
     that rotates through three stories (`?action=promote&story=K`, which changes nothing); its
     "Reload" link redirects back and changes nothing. Each photo counts its views and has a
-    Star/Unstar link that a plain GET flips (a real unsafe GET) and that redirects back."""
+    Star/Unstar link that a plain GET flips (a real unsafe GET) and that redirects back. The column
+    counts its views and its likes; its "Like" link adds one on a GET and redirects back."""
 
     reads: int
+    likes: int
     views: dict[str, int]
     starred: set[str]
     requests: list[str]
@@ -50,7 +53,17 @@ class _Newsroom(QuietHandler):
             cls.requests.append(self.path)
             if self.path == "/":
                 links = "".join(f'<li><a href="/photos/{n}">photo {n}</a></li>' for n in cls.views)
+                links += '<li><a href="/column">column</a></li>'
                 return self.reply(200, _html(f'<h1>Home</h1><a href="/news">news</a><ul>{links}</ul>'))
+            if self.path == "/like":
+                cls.likes += 1
+                return self._back("/column")
+            if self.path == "/column":
+                cls.reads += 1
+                body = (
+                    f'<h1>Column</h1><p>{cls.reads} views</p><p>{cls.likes} likes</p><a href="/like">Like</a>'
+                )
+                return self.reply(200, _html(body))
             if self.path == "/news/reload":
                 return self._back("/news")
             if self.path.startswith("/news"):
@@ -81,7 +94,9 @@ class _Newsroom(QuietHandler):
 @contextmanager
 def _newsroom() -> Iterator[tuple[str, type[_Newsroom]]]:
     handler = type(
-        "Newsroom", (_Newsroom,), {"reads": 0, "views": {"1": 10, "2": 20}, "starred": set(), "requests": []}
+        "Newsroom",
+        (_Newsroom,),
+        {"reads": 0, "likes": 3, "views": {"1": 10, "2": 20}, "starred": set(), "requests": []},
     )
     with serving(handler) as url:
         yield url + "/", handler
@@ -105,7 +120,9 @@ def test_a_page_that_changes_on_its_own_gives_no_unsafe_get_and_a_real_toggle_st
             assert "/news/reload" in site.requests, site.requests
             assert any("action=promote" in p for p in site.requests), site.requests
             bugs = [(b.kind, re.sub(r"\d", "<n>", b.route)) for b in store.bug_table.live()]
+            assert [b for b in bugs if b[0] == "unsafe_get" and b[1].startswith("/news")] == [], bugs
             assert ("unsafe_get", "/photos/<n>/star") in bugs, bugs
-            assert [b for b in bugs if b[0] == "unsafe_get" and "/photos/" not in b[1]] == [], bugs
+            assert ("unsafe_get", "/like") in bugs, bugs  # its count kept on the reload, stepped again
+            assert site.likes == 5
         finally:
             store.close()
