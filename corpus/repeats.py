@@ -2,7 +2,8 @@
 
 A report that shows in one run and not the next on the same build depends on timing (a clock on the
 page, the load, the order of openings). Read like a flaky test: a false positive counts if **any**
-repeat made it (`false_positives`, `false_positives_union`); a planted bug counts found only if
+repeat made it (`false_positives`, `false_positives_union`; one report of two runs is one kind and
+route, request tokens masked); a planted bug counts found only if
 **every** repeat found it (`found`, `found_intersection`). Both other readings are kept beside them
 (`found_union`: found in any repeat; `false_positives_intersection`: made in every repeat), and each
 repeat's own row is in `repeats`. The row's scalar figures (clicks, pages, repeat clicks, stop
@@ -13,13 +14,21 @@ from __future__ import annotations
 
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlsplit
+
+from bughunt.sim.route_keys import TOKEN_KEY
 
 if TYPE_CHECKING:
     from corpus.run import Run
 
 
 def _key(report: dict[str, Any]) -> tuple[str, str]:
-    return report["kind"], report["route"]
+    """A report across repeats: its kind and route, the values of token-like query keys masked
+    (`csrf_token`: drawn afresh in every run, it made one toggle two reports of two runs)."""
+    parts = urlsplit(report["route"])
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = "&".join(f"{k}={'' if TOKEN_KEY.search(k) else v}" for k, v in pairs)
+    return report["kind"], parts._replace(query=query).geturl()
 
 
 def _reports(runs: list[Run], which: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

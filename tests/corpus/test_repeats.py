@@ -142,6 +142,20 @@ def test_one_run_keeps_the_rows_it_had_with_both_readings_equal(tmp_path: Path) 
     assert row.false_positives_union == row.false_positives_intersection == row.false_positives
 
 
+def test_one_report_of_two_runs_is_one_whatever_request_token_it_carries() -> None:
+    from corpus.repeats import merge
+
+    def row(token: str) -> Run:
+        fp = {"kind": "unsafe_get", "route": f"/?action=share&id=17&csrf_token={token}", "click": 9}
+        return Run("a", "f", "c", "clean", 100, "http", false_positives=[fp])
+
+    merged = merge([row("x1"), row("y2")])
+    assert [(f["route"], f["runs"]) for f in merged.false_positives] == [
+        ("/?action=share&id=17&csrf_token=x1", 2)
+    ]
+    assert len(merged.false_positives_intersection) == 1
+
+
 def test_a_repeat_below_one_is_refused(capsys) -> None:
     assert main(["run", "--apps", "contact_app", "--repeat", "0"]) == 2
     assert "--repeat must be a positive number" in capsys.readouterr().err
