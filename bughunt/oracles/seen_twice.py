@@ -93,12 +93,13 @@ def _stepped_again(kept: set[int], reloaded: FetchedPage, second: FetchedPage) -
 
 def seen_twice(
     before: FetchedPage, after: FetchedPage, effect: dict[str, str], url: str, judge: Judge, fetch: Fetch
-) -> bool:
+) -> bool | None:
     """Whether the `effect` the GET of `url` had between `before` and `after` (by `judge`) is seen
     twice (see the module): kept on a reload of `before`'s page, and seen again on a second opening
     where one can be sent. Counts alone are read number by number: those that moved on the reload
-    too are the page's own (views), the others must stay, then step again. A fetch that fails is no
-    confirmation."""
+    too are the page's own (views), the others must stay, then step again. None when it could not be
+    judged: a fetch failed (the site, or the oracles' requests of the step spent) — no confirmation,
+    and no verdict either (another instance of the control may be judged later)."""
     counts_only = not any(k in effect for k in _CONTROL_KEYS)
     kept: set[int] = set()
     try:
@@ -122,9 +123,20 @@ def seen_twice(
             return True  # the walk would not open it either: the reload alone decides
         second = fetch_again(fetch, before.url)
     except OSError as err:
-        logger.debug("unsafe GET {} not confirmed: {}", url, err)
-        return False
+        logger.debug("unsafe GET {} not judged: {}", url, err)
+        return None
     if not (_stepped_again(kept, reloaded, second) if counts_only else judge(reloaded, second, again)):
         logger.debug("unsafe GET {}: a second opening ({}) changed nothing", url, again)
         return False
     return True
+
+
+def confirmed_twice(
+    before: FetchedPage, after: FetchedPage, effect: dict[str, str], url: str, judge: Judge, fetch: Fetch
+) -> bool:
+    """`seen_twice` for an action opened by the destructive oracle: not judged (a fetch failed) is an
+    `OSError`, so the action's template is not settled by it (`destructive._confirm`'s callers)."""
+    seen = seen_twice(before, after, effect, url, judge, fetch)
+    if seen is None:
+        raise OSError(f"the effect of {url} could not be seen again")
+    return seen

@@ -79,3 +79,22 @@ def test_a_page_that_counts_its_own_loads_moves_on_the_reload_too():
     walked = site.board()
     found = _opened(walked, site)
     assert [f for f in found if f.kind == "unsafe_get"] == []
+
+
+def test_an_effect_that_could_not_be_seen_again_settles_nothing():
+    # the board stops answering after the upvote and the page's reload: the reload that would show
+    # the count kept fails, so nothing is reported and the template is left for another record
+    class Failing(Board):
+        def __call__(self, url: str) -> FetchedPage:
+            upvoted = [u for u in self.asked if "op=upvote" in u]
+            if upvoted and len(self.asked) - self.asked.index(upvoted[0]) >= 2:
+                raise OSError("the site stopped answering")
+            return super().__call__(url)
+
+    site = Failing()
+    walked = site.board()
+    ledger: dict = {}
+    config = OracleConfig(allow_destructive=True, opened_destructive=ledger, max_destructive=2)
+    found = ORACLES["unconfirmed_destructive"](walked, site, config)
+    assert [f for f in found if f.kind == "unsafe_get"] == []
+    assert site.votes == 3 and not any("upvote" in opened.url for opened in ledger.values())
