@@ -34,6 +34,7 @@ from corpus.build import (
     run_commands,
     set_up,
 )
+from corpus.repeats import false_positives_cell, found_cell, merge
 from corpus.score import Report, reports, score
 from corpus.server import free_port, serving, stop_group
 from corpus.spec import App, SpecError, load_apps
@@ -78,6 +79,19 @@ class Run:
     load: str = ""
     error: str | None = None
     allow_destructive: bool = False
+    repeat: int = 1
+    """How many times this build was explored at this budget (`--repeat`); with more than one, `found`
+    holds the bugs found in every repeat and `false_positives` the reports of any (`repeats.merge`)."""
+    found_union: dict[str, int | None] = field(default_factory=dict)
+    """Planted bugs found in any repeat (first click: the earliest)."""
+    found_intersection: dict[str, int | None] = field(default_factory=dict)
+    """Planted bugs found in every repeat (first click: the latest) — `found`."""
+    false_positives_union: list[dict[str, Any]] = field(default_factory=list)
+    """False positives of any repeat, by kind and route — `false_positives`."""
+    false_positives_intersection: list[dict[str, Any]] = field(default_factory=list)
+    """False positives of every repeat: the ones that do not depend on timing."""
+    repeats: list[dict[str, Any]] = field(default_factory=list)
+    """Each repeat's own row (empty for a single run)."""
 
 
 def _load() -> str:
@@ -139,13 +153,21 @@ def explore(
 
 
 def run_one(
-    co: Checkout, work: Path, buggy: bool, budget: int, engine: str, keep: bool, allow_destructive: bool
+    co: Checkout,
+    work: Path,
+    buggy: bool,
+    budget: int,
+    engine: str,
+    keep: bool,
+    allow_destructive: bool,
+    attempt: int = 1,
 ) -> Run:
+    """One exploration, scored; `attempt` (of `--repeat`) > 1 keeps its files in `<build>-<budget>-r<n>`."""
     app = co.app
     name = "buggy" if buggy else "clean"
     run = Run(app.name, app.family, app.commit, name, budget, engine, len(app.bugs) if buggy else 0)
     run.allow_destructive = allow_destructive
-    runs = work / app.name / "runs" / f"{name}-{budget}"
+    runs = work / app.name / "runs" / (f"{name}-{budget}" + (f"-r{attempt}" if attempt > 1 else ""))
     shutil.rmtree(runs, ignore_errors=True)
     started = time.monotonic()
     try:
@@ -181,7 +203,54 @@ def run_one(
         run.load = _load()
         if not keep:
             shutil.rmtree(runs / "store", ignore_errors=True)
+    # one run: what any repeat found is what every repeat found
+    run.found_union, run.found_intersection = dict(run.found), dict(run.found)
+    run.false_positives_union, run.false_positives_intersection = (
+        list(run.false_positives),
+        list(run.false_positives),
+    )
     return run
+
+
+def run_app(
+    app: App,
+    work: Path,
+    mirror: Path,
+    clone: bool,
+    budgets: list[int],
+    builds: list[str],
+    engine: str | None,
+    keep: bool,
+    allow_destructive: bool,
+    repeat: int = 1,
+) -> list[Run]:
+    """Every build of `app` at every budget, each explored `repeat` times (one row each: `merge`)."""
+    runs: list[Run] = []
+    try:
+        with exclusive(app, work):
+            co = checkout(app, work, mirror, clone, _progress)
+            set_up(co, work, _progress)
+            for budget in budgets:
+                for name in builds:
+                    tries = [
+                        run_one(
+                            co,
+                            work,
+                            name == "buggy",
+                            budget,
+                            engine or app.engine,
+                            keep,
+                            allow_destructive,
+                            attempt,
+                        )  # fmt: skip
+                        for attempt in range(1, repeat + 1)
+                    ]
+                    runs.append(merge(tries) if repeat > 1 else tries[0])
+            build(co, buggy=False)  # leave the checkout as the commit plus its patches
+    except BuildError as error:
+        _progress(str(error))
+        runs.append(Run(app.name, app.family, app.commit, "setup", 0, "-", error=str(error)))
+    return runs
 
 
 def _table(runs: list[Run]) -> Table:
@@ -209,6 +278,8 @@ def _table(runs: list[Run]) -> Table:
     for run in runs:
         if run.error:
             found = f"error: {run.error}"
+        elif run.build == "buggy" and run.repeat > 1:
+            found = found_cell(run) + (f"; missed {', '.join(run.missed)}" if run.missed else "")
         elif run.build == "buggy":
             hits = ", ".join(
                 f"{bug_id}@{click}" for bug_id, click in sorted(run.found.items(), key=lambda kv: kv[1] or 0)
@@ -222,6 +293,8 @@ def _table(runs: list[Run]) -> Table:
         fps = "; ".join(
             f"{fp['kind']}{'?' if fp.get('suspected') else ''} {fp['route']}" for fp in run.false_positives
         )
+        if run.repeat > 1:
+            fps = false_positives_cell(run)
         leads = "; ".join(lead["route"] for lead in run.leads)
         table.add_row(
             run.app,
@@ -230,7 +303,7 @@ def _table(runs: list[Run]) -> Table:
             run.build + (" (destructive opened)" if run.allow_destructive else ""),
             str(run.budget),
             found,
-            f"{len(run.false_positives)}" + (f": {fps}" if fps else ""),
+            fps if run.repeat > 1 else f"{len(run.false_positives)}" + (f": {fps}" if fps else ""),
             f"{len(run.leads)}" + (f": {leads}" if leads else ""),
             str(run.duplicates),
             str(run.pages_visited),
@@ -261,6 +334,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     run.add_argument("--json", action="store_true", help="print the runs as JSON instead of the table")
     run.add_argument("--keep", action="store_true", help="keep each exploration's store in --work")
+    run.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="explore each build at each budget N times (default 1): one row each, with the bugs found "
+        "in every repeat and in any, the false positives of any repeat and of every one",
+    )
     run.add_argument(
         "--allow-destructive",
         action=argparse.BooleanOptionalAction,
@@ -347,6 +427,8 @@ def main(argv: list[str] | None = None) -> int:
         apps = load_apps(args.apps.split(",") if args.apps else None)
         budgets = _numbers(args.budgets, "--budgets")
         builds = [b for b in args.builds.split(",") if b]
+        if args.repeat < 1:
+            raise SpecError(f"--repeat must be a positive number, got {args.repeat}")
         if not builds or set(builds) - {"clean", "buggy"}:
             raise SpecError(f"--builds must be clean, buggy or clean,buggy, got {args.builds!r}")
     except SpecError as error:
@@ -355,22 +437,10 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work.resolve()
     runs: list[Run] = []
     for app in apps:
-        try:
-            with exclusive(app, work):
-                co = checkout(app, work, args.mirror, args.clone, _progress)
-                set_up(co, work, _progress)
-                for budget in budgets:
-                    for name in builds:
-                        engine = args.engine or app.engine
-                        runs.append(
-                            run_one(
-                                co, work, name == "buggy", budget, engine, args.keep, args.allow_destructive
-                            )
-                        )
-                build(co, buggy=False)  # leave the checkout as the commit plus its patches
-        except BuildError as error:
-            _progress(str(error))
-            runs.append(Run(app.name, app.family, app.commit, "setup", 0, "-", error=str(error)))
+        runs += run_app(
+            app, work, args.mirror, args.clone, budgets, builds, args.engine, args.keep,
+            args.allow_destructive, args.repeat,
+        )  # fmt: skip
     if args.json:
         print(json.dumps([asdict(r) for r in runs], indent=2))
     else:

@@ -6,7 +6,7 @@ resource that the form does not link back to) and the pages that link to a route
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode
 
@@ -277,9 +277,15 @@ def may_open(engine: Engine, url: str) -> bool:
     return route is not None and engine.followable(route) and deferred_action(url) is None
 
 
-def _oracle_fetch(
-    engine: Engine, *, reuse: bool, version: str | None, guarded: bool
-) -> Callable[[str], FetchedPage]:
+def _oracle_fetch(engine: Engine, *, reuse: bool, version: str | None, guarded: bool) -> _SessionFetch:
+    return _SessionFetch(engine, reuse, version, guarded)
+
+
+class _SessionFetch:
+    """The oracles' fetch through the session's engine (see `_oracle_fetch`'s callers): a call may be
+    answered by a page the session already loaded (`reuse`); `fresh` always asks the site — what
+    `OracleFetch.again` sends after an action, and the reload that confirms an effect (`seen_twice`)."""
+
     # The oracles may look at related pages (the previous page of a list, the article behind a
     # form). Their `OracleFetch` keeps the pages of one step; only failures are kept here, so a
     # fetch the oracles ask for *again* (a page after a destructive action) is a fresh request.
@@ -288,25 +294,33 @@ def _oracle_fetch(
     # `guarded` (no --allow-destructive): an oracle opens no page the walk would refuse to click —
     # an avoided or robots-disallowed route, or one whose URL names a destructive action — since a GET
     # there may delete what it names (a form's "resource" guessed among known routes, a row's link).
-    failed: dict[str, OSError] = {}
 
-    def fetch(url: str) -> FetchedPage:
-        if url in failed:
-            raise failed[url]
-        if guarded and not may_open(engine, url):
+    def __init__(self, engine: Engine, reuse: bool, version: str | None, guarded: bool) -> None:
+        self._engine, self._reuse, self._version, self._guarded = engine, reuse, version, guarded
+        self._failed: dict[str, OSError] = {}
+
+    def __call__(self, url: str) -> FetchedPage:
+        return self._get(url, self._reuse)
+
+    def fresh(self, url: str) -> FetchedPage:
+        return self._get(url, False)
+
+    def _get(self, url: str, reuse: bool) -> FetchedPage:
+        engine = self._engine
+        if url in self._failed:
+            raise self._failed[url]
+        if self._guarded and not may_open(engine, url):
             raise PermissionError(f"oracles do not open what the walk would not: {url}")
         if reuse:
-            page = engine.reuse_page(url, version)
+            page = engine.reuse_page(url, self._version)
             if page is not None:
                 return page
         try:
             # Unguarded (--allow-destructive), a URL that names a destructive action is opened as one:
             # in the browser its page's own writes go out (a client route that deletes once mounted).
-            if not guarded and deferred_action(url) is not None:
+            if not self._guarded and deferred_action(url) is not None:
                 return engine.open_action(url)
             return engine.fetch_page(url)
         except OSError as exc:
-            failed[url] = exc
+            self._failed[url] = exc
             raise
-
-    return fetch

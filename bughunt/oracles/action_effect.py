@@ -83,14 +83,15 @@ runtime, in minutes) moved by one whenever the reload fell in the next second (m
 link beside them was reported as an unsafe GET in some runs and not in others (corpus ho12_minion)."""
 
 
-def _counts(page: FetchedPage) -> list[int]:
+def page_numbers(page: FetchedPage) -> list[int]:
+    """The numbers of the page's text, less its dates, times and durations (`_CLOCK`), in order."""
     return [int(n) for n in _NUMBER.findall(_CLOCK.sub(" ", page.document.text()))]
 
 
 def moved_counts(before: FetchedPage, after: FetchedPage) -> list[tuple[int, int]]:
     """Numbers of the page text that moved by exactly one, when every other number stayed; the
     numbers of dates and times of day are no counts (`_CLOCK`)."""
-    old, new = _counts(before), _counts(after)
+    old, new = page_numbers(before), page_numbers(after)
     if len(old) != len(new) or old == new:
         return []
     moved = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
@@ -197,6 +198,12 @@ def toggled(before: FetchedPage, after: FetchedPage, url: str) -> str | None:
     if url not in old or url in new:
         return None
     return next((t for t in new if t not in old and _swapped_words(url, t)), None)
+
+
+def toggle_effect(before: FetchedPage, after: FetchedPage, url: str) -> dict[str, str]:
+    """`toggled` as evidence (a `seen_twice.Judge`): the counterpart that took the control's place."""
+    counter = toggled(before, after, url)
+    return {"control_after": counter} if counter else {}
 
 
 def toggle_key(url: str, counterpart: str) -> int | None:

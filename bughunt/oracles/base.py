@@ -170,9 +170,13 @@ class OracleFetch:
     def __call__(self, url: str) -> FetchedPage:
         if url in self._cache:
             return self._cache[url]
-        return self.again(url)
+        return self._request(url, self._fetch)
 
     def again(self, url: str) -> FetchedPage:
+        # a fetch that may answer from pages the session loaded offers `fresh`: "anew" is a request
+        return self._request(url, getattr(self._fetch, "fresh", self._fetch))
+
+    def _request(self, url: str, fetch: Fetch) -> FetchedPage:
         if not same_origin(url, self._page.url):
             raise PermissionError(f"oracles may only fetch the page's own origin, not {url}")
         if self.requests >= self.limit:
@@ -180,7 +184,7 @@ class OracleFetch:
                 f"oracle request budget ({self.limit} per page) spent; {url} not fetched"
             )
         self.requests += 1
-        self._cache[url] = self._fetch(url)
+        self._cache[url] = fetch(url)
         return self._cache[url]
 
 

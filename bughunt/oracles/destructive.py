@@ -50,6 +50,7 @@ from bughunt.oracles.action_effect import (
     login_wall,
     password_fields,
     state_flip,
+    toggle_effect,
     toggle_key,
     toggled,
 )
@@ -67,6 +68,7 @@ from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.record_places import record_places
 from bughunt.oracles.request_action import ACTION_KEYS, action_key, marked_action
+from bughunt.oracles.seen_twice import confirmed_twice
 from bughunt.oracles.server_error import error_key
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage, base_url
@@ -484,6 +486,8 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
     if set(password_fields(after)) - set(password_fields(page)):
         return None  # the page that listed it now asks for a password it did not: the session ended
     if not _named(action) and (flip := state_flip(page, after, action.url)):
+        if not confirmed_twice(page, after, flip, action.url, state_flip, fetch):
+            return Verdict(False, "a state flip not seen again (`seen_twice`)")
         toggle = toggle_key(action.url, flip["control_after"]) if "control_after" in flip else None
         return Verdict(
             True, "state flipped on the page it was offered on: " + ", ".join(flip), "unsafe_get", toggle
@@ -491,6 +495,8 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
     if counter := toggled(page, after, action.url):
         # "Unsubscribe" gave way to "Subscribe": a toggle's undo in its place, nothing lost
         # (`action_effect`, toggle): a state change on a GET, whatever its verb reads as.
+        if not confirmed_twice(page, after, {"control_after": counter}, action.url, toggle_effect, fetch):
+            return Verdict(False, "a toggle not seen again (`seen_twice`)")
         effect = "gave way to its counterpart on the page it was offered on: control_after"
         return Verdict(True, effect, "unsafe_get", toggle_key(action.url, counter))
     mine = control_identity(action.url)

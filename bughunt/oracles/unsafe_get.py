@@ -13,6 +13,9 @@ clicked on, or answers at an address naming a state verb on the same path: `?lik
 - a count on the page moved by one (a follower count, a vote tally) while the page's other numbers
   stayed, so a clock or a random feed on the page is no effect.
 
+With a fetch (the explorer always lends one), the effect must also be seen twice (`seen_twice`): kept on
+a reload of the page, and seen again when the link (or its undo) is followed a second time.
+
 A request that names a destructive action (delete, remove…) is `unconfirmed_destructive`'s, not this
 oracle's. The message is a harness template; labels and numbers are evidence (quarantined).
 """
@@ -27,6 +30,7 @@ from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, e
 from bughunt.oracles.destructive import _names_action, action_route, destructive_action, requested_url
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.request_action import action_key
+from bughunt.oracles.seen_twice import seen_twice
 from bughunt.page import FetchedPage, base_url
 
 STATE_VERBS = frozenset(
@@ -98,29 +102,38 @@ def _control_targets(page: FetchedPage) -> list[str]:
     return [a.target for a in page_actions(page).actions] + [u for u in forms if u]
 
 
+def _effect(before: FetchedPage, after: FetchedPage, asked: str) -> dict[str, str]:
+    """What the GET of `asked`, a control of `before`, shows on `after` (the same page after it): the
+    control relabelled or given way to its counterpart, counts moved by one; empty when nothing."""
+    control = _control(before, asked)
+    if control is None:
+        return {}
+    after_control = _control(after, asked)
+    effect: dict[str, str] = {}
+    if after_control is not None and after_control[1] != control[1]:
+        effect = {"label_before": control[1], "label_after": after_control[1]}
+    elif after_control is None and (counter := _counterpart(after, asked)) is not None:
+        effect = {"control_after": counter}
+    moved = moved_counts(before, after)
+    if moved:
+        effect["counts"] = "; ".join(f"{a} -> {b}" for a, b in moved)
+    return effect
+
+
 def check_unsafe_get(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
-    """One finding when the GET that produced `page` visibly changed the page it was clicked on."""
+    """One finding when the GET that produced `page` visibly changed the page it was clicked on, and
+    (with a `fetch`) that change is seen twice (`seen_twice`: kept on a reload, seen again on a second
+    opening). Without a fetch (a page judged on its own) the one comparison stands."""
     if page.clicked_from is None or page.status >= 400:
         return []
     before, _label = page.clicked_from
     asked = requested_url(page)
     if asked == before.url or destructive_action(asked) is not None:
         return []  # a click in place (no request of its own to judge), or a destructive action
-    control = _control(before, asked)
-    if control is None:
-        return []
-    after_control = _control(page, asked)
-    effect: dict[str, str] = {}
-    if after_control is not None and after_control[1] != control[1]:
-        effect = {"label_before": control[1], "label_after": after_control[1]}
-    elif after_control is None and (counter := _counterpart(page, asked)) is not None:
-        effect = {"control_after": counter}
-    moved = moved_counts(before, page)
-    if moved:
-        effect["counts"] = "; ".join(f"{a} -> {b}" for a, b in moved)
-    if not effect:
+    effect = _effect(before, page, asked)
+    if not effect or (fetch is not None and not seen_twice(before, page, effect, asked, _effect, fetch)):
         return []
     route = action_route(asked)
     return [

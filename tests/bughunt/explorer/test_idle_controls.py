@@ -102,10 +102,15 @@ def test_a_get_that_toggles_state_is_clicked_once_per_shape_and_reported_as_unsa
         store = _explore(url, tmp_path / "s", budget=20)
         try:
             toggles = [p for p in site.requests if p.endswith(("/follow", "/unfollow"))]
-            # One click shows what the control does; its counterpart and the other profiles' are skipped.
-            assert len(toggles) == 1, site.requests
+            # One click shows what the control does; its counterpart and the other profiles' are skipped
+            # by the walk. The one other toggle request is the oracle's: the undo it opens to see the
+            # effect twice (`seen_twice`), which leaves the profile as it was.
+            assert len(toggles) == 2 and toggles[1] == toggles[0].replace("/follow", "/unfollow"), (
+                site.requests
+            )
             bugs = [b for b in store.bug_table.live() if b.kind == "unsafe_get"]
-            assert [b.route for b in bugs] == toggles
+            assert [b.route for b in bugs] == toggles[:1]
+            assert not site.followed
             evidence = json.loads(bugs[0].evidence)
             assert evidence["request"] == f"GET {toggles[0]}"
             learned = ExplorationGraph(store).idle_controls()
@@ -283,7 +288,9 @@ def test_a_query_toggle_answered_in_place_is_learned_and_reported_as_unsafe(tmp_
         store = _explore(url + "/", tmp_path / "s", budget=20)
         try:
             flips = [p for p in Likes.requests if "like=" in p]
-            assert len(flips) == 1, Likes.requests
+            # the walk's one click, and the undo the oracle opens to see the effect twice (`seen_twice`)
+            assert len(flips) == 2 and flips[1] == flips[0].replace("like=1", "like=0"), Likes.requests
+            assert not Likes.liked
             assert ExplorationGraph(store).idle_controls() == {"get /item/<n>?like=<v>": "toggle"}
             bugs = [(b.kind, b.route) for b in store.bug_table.live()]
             assert bugs == [("unsafe_get", flips[0])]
@@ -353,7 +360,8 @@ def test_a_toggle_opened_by_a_jump_past_a_hub_is_judged_against_the_page_that_of
                 explorer._step(session, "/people/bob", "/", click=False)
                 explorer._step(session, "/", "/people/bob", click=False)
                 explorer._step(session, "/people/bob/follow", "/", via="/people/bob")
-            assert site.followers["bob"] == 6
+            # followed by the jump, unfollowed by the undo that confirms the effect (`seen_twice`)
+            assert site.followers["bob"] == 5 and site.requests.count("/people/bob/unfollow") == 1
             bugs = [(b.kind, b.route) for b in store.bug_table.live()]
             assert bugs == [("unsafe_get", "/people/bob/follow")]
         finally:

@@ -141,8 +141,11 @@ def test_with_allow_destructive_a_marked_action_is_opened_after_the_walk_and_jud
             }
             assert ("unconfirmed_destructive", "/crate/<n>?@action=detach&label=<n>", True) in bugs
             assert ("unsafe_get", "/crate/<n>?cmd=seal&id=<n>", True) in bugs
-            # one opening per template: one label detached, one crate sealed, the rest left as they were
-            assert sum(len(v) for v in site.labels.values()) == 8 and len(site.sealed) == 1
+            # one opening per template: one label detached, one crate sealed — and unsealed by its
+            # counterpart, opened to see the effect twice (`seen_twice`) — the rest left as they were
+            assert sum(len(v) for v in site.labels.values()) == 8 and not site.sealed
+            toggles = [p for p in site.requests if "cmd=" in p]
+            assert len(toggles) == 2 and "cmd=seal" in toggles[0] and "cmd=unseal" in toggles[1]
             walked = site.requests[: site.requests.index(_marked(site.requests)[0])]
             assert {"/crate/1", "/crate/2", "/crate/3"} <= set(walked)
         finally:
