@@ -31,7 +31,7 @@ from loguru import logger
 from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node
 from bughunt.oracles.client_errors import partial_document
-from bughunt.oracles.destructive import destructive_label
+from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.lists import pager_ways_on
 from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route

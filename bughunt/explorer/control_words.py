@@ -10,7 +10,7 @@ again (ho11_miniflux: repeat clicks 10 → 24). What tells a Delete from a vote 
 so the lesson is kept under its shape *and* its words (`said_shape`):
 
 - the verb that leads a short label, when it is a verb the oracles know a request by: a destructive
-  one (`destructive.destructive_label`: delete, remove…) or a state one (`unsafe_get.STATE_VERBS`:
+  one (`destructive_words.destructive_label`: delete, remove…) or a state one (`unsafe_get.STATE_VERBS`:
   like, vote, follow, star, subscribe…) — the rest of such a label names the record ("Delete comment
   7"), not what the control does;
 - else the label's first `MAX_WORDS` words, digits and punctuation left out ("Mark as read", "Reply");
@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from bughunt.oracles.destructive import destructive_label
+from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.unsafe_get import STATE_VERBS
 
 MAX_WORDS = 4

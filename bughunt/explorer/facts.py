@@ -15,7 +15,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from bughunt.actions import Action, page_actions, page_clicks
-from bughunt.oracles.destructive import destructive_label
+from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.lists import item_runs, pager_ways_on, reads_way_on
 from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, is_fragment

@@ -35,7 +35,7 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from loguru import logger
 
-from bughunt.oracles.destructive import deferred_action
+from bughunt.oracles.destructive_words import deferred_action
 
 GATE_HEADER = "x-bughunt-gate"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})

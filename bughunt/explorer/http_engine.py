@@ -25,7 +25,7 @@ from loguru import logger
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
 from bughunt.oracles.base import Finding
-from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.destructive_words import destructive_action
 from bughunt.oracles.request_action import marked_action
 from bughunt.page import FetchedPage
 from bughunt.urls import MAX_ROUTE_CHARS, route_of

@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, urlencode
 from bughunt.fingerprint import IDENTIFIERS, normalise_message, one_template, route_shape, segment_shape
 from bughunt.oracles import Finding, OracleConfig, inspect_page
 from bughunt.oracles.base import OpenedAction
-from bughunt.oracles.destructive import deferred_action
+from bughunt.oracles.destructive_words import deferred_action
 from bughunt.oracles.reading import is_page_key
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of

@@ -64,53 +64,29 @@ from bughunt.oracles.base import (
     fetch_again,
     page_shape,
 )
+from bughunt.oracles.destructive_words import (
+    VERBS,
+    action_route,
+    destructive_action,
+    destructive_label,
+    hash_route,
+    may_destroy,
+    names_action,
+    reads_destructive,
+    words_of,
+)
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.record_places import record_places
-from bughunt.oracles.request_action import ACTION_KEYS, action_key, marked_action
+from bughunt.oracles.request_action import ACTION_KEYS, marked_action
 from bughunt.oracles.seen_twice import confirmed_twice
 from bughunt.oracles.server_error import error_key
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage, base_url
-from bughunt.urls import route_of, same_origin
+from bughunt.urls import same_origin
 
-_VERBS = frozenset(
-    "delete remove destroy deactivate uninstall unsubscribe erase purge wipe terminate drop trash unlink".split()
-)
-"""Verbs that lose data when a GET runs them: a hint of what to defer and to suspect unopened, and the
-only reading of a verb in a path (`/files/3/unlink`). An action the query marks on a record under
-another verb (`?@action=detach&msg=7`) is deferred all the same (`marked_action`) and judged by its
-effect alone."""
-_ACCOUNT_VERBS = frozenset({"close", "cancel"})
-_ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", "user"})
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
-_NON_WORD = re.compile(r"[^a-z0-9]+")
 MESSAGE = "destructive action runs on a plain GET with no confirmation step"
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in _NON_WORD.split(text.lower()) if w]
-
-
-def _reads_destructive(words: list[str]) -> bool:
-    found = set(words)
-    return bool(_VERBS & found or (_ACCOUNT_VERBS & found and _ACCOUNT_NOUNS & found))
-
-
-def _names_action(segment: str, verbs: frozenset[str]) -> bool:
-    """A path segment that is an action (`delete`, `delete-account`, `items_remove`), not a title
-    that mentions one (`how-to-delete-a-git-branch`): the verb leads a short segment, or stands in a
-    two-word one."""
-    words = _words(segment)
-    if not words or len(words) > 4:
-        return False
-    return words[0] in verbs or (len(words) <= 2 and bool(verbs & set(words)))
-
-
-def _hash_route(url: str) -> str:
-    """The single-page-app route after `#/` (`/#/article/x/delete` → `/article/x/delete`), or ""."""
-    fragment = urlsplit(url).fragment
-    return fragment if fragment.startswith("/") else ""
 
 
 def _target(base: str, href: str) -> str | None:
@@ -120,52 +96,6 @@ def _target(base: str, href: str) -> str | None:
         url = urljoin(base, href.strip())
         return url if urlsplit(url).scheme in ("http", "https") else None
     return resolve(base, href)
-
-
-def action_route(url: str) -> str:
-    """The route a finding names: path and query, plus the hash route if there is one."""
-    hashed = _hash_route(url)
-    return route_of(url) + (f"#{hashed}" if hashed else "")
-
-
-def destructive_action(url: str) -> str | None:
-    """The action named by a URL (`delete account`), or None if it names none.
-
-    Path segments count (see `_names_action`), and of the query only an action-like key
-    (`?action=delete`) or a key that is itself the verb, given what to act on (`?delete=docs:card.txt`,
-    `?remove=7`: a front controller's delete link): a search for "delete" (`?q=delete`) names no
-    action. Close/cancel count with an account-like noun anywhere in the path (`/account/close`,
-    `/billing/cancel-subscription`)."""
-    hashed = _hash_route(url)
-    if hashed:
-        return destructive_action(urljoin(url, hashed))
-    parts = urlsplit(url)
-    segments = [s for s in parts.path.split("/") if s]
-    pairs = parse_qsl(parts.query)
-    segments += [v for k, v in pairs if action_key(k)]
-    segments += [k for k, v in pairs if v and _names_action(k, _VERBS)]
-    words = _words(" ".join(segments))
-    acts = any(_names_action(s, _VERBS) for s in segments)
-    closes = any(_names_action(s, _ACCOUNT_VERBS) for s in segments) and bool(_ACCOUNT_NOUNS & set(words))
-    if acts or closes:
-        return " ".join(w for w in words if not w.isdigit())
-    return None
-
-
-def deferred_action(url: str) -> str | None:
-    """The action a GET would run, so that no walk step sends it and, without --allow-destructive, no
-    oracle does (`may_open`): one its words name as destroying (`destructive_action`) or one its query
-    marks on a record (`marked_action`: `?@action=unlink&msg=7`), whatever the verb."""
-    return destructive_action(url) or marked_action(url)
-
-
-def destructive_label(label: str) -> bool:
-    """A short control label that starts with a destructive verb ("Delete", "🗑 Remove item",
-    "Close account"); a sentence that merely mentions one ("How to delete your data") is not."""
-    words = _words(label)
-    return 0 < len(words) <= 4 and (
-        words[0] in _VERBS or (words[0] in _ACCOUNT_VERBS and _reads_destructive(words))
-    )
 
 
 def has_confirmation_step(page: FetchedPage) -> bool:
@@ -180,22 +110,6 @@ def has_confirmation_step(page: FetchedPage) -> bool:
 def requested_url(page: FetchedPage) -> str:
     """The URL that was asked for (before any redirect)."""
     return page.redirects[0] if page.redirects else page.url
-
-
-# A cheap first look, so a page with 30,000 links costs one regex each, not a URL parse each.
-_MAY_DESTROY = re.compile("|".join(sorted(_VERBS | _ACCOUNT_VERBS)), re.I)
-_MAY_DESTROY_LOWER = re.compile("|".join(sorted(_VERBS | _ACCOUNT_VERBS)))
-
-
-def _may_destroy(text: str) -> bool:
-    """`_MAY_DESTROY.search(text)`, asked of every link of every page. Without IGNORECASE the regex
-    engine skips ahead to the words' first letters instead of trying each word at each character
-    (~10x fewer instructions), so ASCII text (nearly all) is searched in lower case (the same
-    answer: an ASCII letter folds to ASCII letters only); other text as it is, by Unicode's case
-    folding (`ſ` is an `s` there)."""
-    if text.isascii():
-        return _MAY_DESTROY_LOWER.search(text.lower()) is not None
-    return _MAY_DESTROY.search(text) is not None
 
 
 _MAY_MARK = re.compile(r"(?i)[?&][@$:_]*(?:" + "|".join(sorted(ACTION_KEYS)) + r")=")
@@ -236,7 +150,9 @@ def control_markup(node: Node) -> str:
     its attributes, its classes and the words of its label (numbers aside). Two links drawn by one
     macro (a list's Delete button on every model's list) read the same; a hand-made link reads
     otherwise."""
-    words = [w for w in _words(node.text() or node.get("title") or node.get("aria-label")) if not w.isdigit()]
+    words = [
+        w for w in words_of(node.text() or node.get("title") or node.get("aria-label")) if not w.isdigit()
+    ]
     return " ".join([node.tag, *sorted(node.attrs), "." + ".".join(sorted(node.classes)), *words])
 
 
@@ -267,7 +183,7 @@ def _record_shape(control: DestructiveControl, page_url: str, *, rows: bool = Fa
         # pluginAPI`, `/remove/tag/python`): a record, whatever its name, on every row that offers it.
         # The action's own segment stays itself, whatever page offers it (the page that names it in
         # its address too: an opening judged from the action's own route).
-        verb = next((i for i, r in enumerate(raw) if _names_action(r, _VERBS)), None)
+        verb = next((i for i, r in enumerate(raw) if names_action(r, VERBS)), None)
         if verb is not None:
             shape = [*shape[:verb], drawn[verb]] + [
                 t if t in IDENTIFIERS else "<record>" for t in drawn[verb + 1 :]
@@ -292,7 +208,7 @@ def _action_places(segments: list[str]) -> list[str]:
     draws one grid's Delete as `catalogue/tools/delete/tool/<n>` and `catalogue/suppliers/delete/
     supplier/<n>`, one template (`control_key`), as `/groups/delete/3` and `/contacts/delete/41` are.
     An address without a verb in its path (`?delete=…`, `?action=…`) keeps its segments as they are."""
-    kept = [s for s in segments if s.startswith("<") or _names_action(s, _VERBS)]
+    kept = [s for s in segments if s.startswith("<") or names_action(s, VERBS)]
     return kept if any(not s.startswith("<") for s in kept) else segments
 
 
@@ -314,10 +230,10 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
     found: dict[str, DestructiveControl] = {}
     controls: list[tuple[str | None, str, str, str, bool]] = []
     for node, href in targets(page.document):
-        if node.tag == "link" or (href.strip().startswith("#") and not _hash_route(href.strip())):
+        if node.tag == "link" or (href.strip().startswith("#") and not hash_route(href.strip())):
             continue  # `href="#"` goes nowhere: a script does what it says, no GET does
         label = node.text() or node.get("title") or node.get("aria-label")
-        if _may_destroy(href + " " + label) or _MAY_MARK.search(href):
+        if may_destroy(href + " " + label) or _MAY_MARK.search(href):
             if _not_get(node):
                 continue
             kind = "link" if node.tag == "a" else "button"
@@ -344,10 +260,10 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
             continue  # "Yes, delete" is the confirmation step itself
         # A label alone counts only for a control that leads to another path ("Remove filter"
         # links back to the same list with another query: that is navigation, not an action).
-        elsewhere = (urlsplit(url).path, _hash_route(url)) != (here.path, _hash_route(page.url))
+        elsewhere = (urlsplit(url).path, hash_route(url)) != (here.path, hash_route(page.url))
         if destructive_action(url) or marked_action(url) or (elsewhere and destructive_label(label)):
             found[url] = DestructiveControl(url, label, control, markup, scripted)
-    places = record_places([(c.url, c.markup) for c in found.values()], lambda s: _names_action(s, _VERBS))
+    places = record_places([(c.url, c.markup) for c in found.values()], lambda s: names_action(s, VERBS))
     return [replace(c, records=places[c.url]) if c.url in places else c for c in found.values()]
 
 
@@ -434,12 +350,12 @@ def _dialog_open(page: FetchedPage) -> bool:
 
 def _resource_of(url: str) -> str | None:
     """`/items/7/delete` → `/items/7`: the thing the action acts on, when its URL names it."""
-    hashed = _hash_route(url)
+    hashed = hash_route(url)
     if hashed:
         return destructive_action(urljoin(url, hashed))
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
-    while segments and _reads_destructive(_words(segments[-1])):
+    while segments and reads_destructive(words_of(segments[-1])):
         segments.pop()
     if not segments or "/" + "/".join(segments) == parts.path.rstrip("/"):
         return None

@@ -20,7 +20,7 @@ from bughunt.oracles.base import (
     OracleConfig,
     fetch_or_none,
 )
-from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.destructive_words import destructive_action
 from bughunt.oracles.form_urls import (
     collection_path,
     edit_like,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, fetch_or_none
-from bughunt.oracles.destructive import deferred_action
+from bughunt.oracles.destructive_words import deferred_action
 from bughunt.oracles.lists import find_lists, identities, is_pager, item_facts
 from bughunt.oracles.reading import missing_value
 from bughunt.oracles.server_error import check_server_error

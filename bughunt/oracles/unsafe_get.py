@@ -27,7 +27,8 @@ from urllib.parse import parse_qsl, urlsplit
 from bughunt.actions import page_actions
 from bughunt.oracles.action_effect import STATE_CHANGE_MESSAGE, moved_counts
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
-from bughunt.oracles.destructive import _names_action, action_route, destructive_action, requested_url
+from bughunt.oracles.destructive import requested_url
+from bughunt.oracles.destructive_words import action_route, destructive_action, names_action
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.request_action import action_key
 from bughunt.oracles.seen_twice import seen_twice
@@ -55,7 +56,7 @@ def state_change(url: str) -> str | None:
     segments = [s for s in parts.path.split("/") if s]
     segments += [v for k, v in query if action_key(k)]
     for segment in segments:
-        if _names_action(segment, STATE_VERBS):
+        if names_action(segment, STATE_VERBS):
             return segment.lower()
     return next((k.lower() for k, _ in query if k.lower() in STATE_VERBS), None)
 

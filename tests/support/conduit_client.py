@@ -14,7 +14,7 @@ import urllib.request
 from collections import deque
 
 from bughunt.oracles import Finding, OracleConfig, inspect_page
-from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.destructive_words import destructive_action
 from bughunt.oracles.lists import targets
 from bughunt.page import FetchedPage
 from bughunt.urls import absolute, route_of, same_origin

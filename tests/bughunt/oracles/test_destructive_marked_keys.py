@@ -8,7 +8,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from bughunt.oracles import ORACLES, OracleConfig
-from bughunt.oracles.destructive import destructive_action
+from bughunt.oracles.destructive_words import destructive_action
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 

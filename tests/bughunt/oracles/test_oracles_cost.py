@@ -109,7 +109,7 @@ def test_an_edit_page_does_not_parse_memory_routes_without_its_identifier(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     asked: list[str] = []
-    from bughunt.oracles.destructive import destructive_action as real
+    from bughunt.oracles.destructive_words import destructive_action as real
 
     def counted(url: str) -> str | None:
         asked.append(url)

@@ -9,7 +9,7 @@ import pytest
 
 from bughunt.fingerprint import fingerprint_parts, route_shape
 from bughunt.oracles import ORACLES, OracleConfig, inspect_page
-from bughunt.oracles.destructive import destructive_label
+from bughunt.oracles.destructive_words import destructive_label
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 from tests.support.pages import Fetcher as PageFetcher

@@ -1,0 +1,111 @@
+"""What reads as destructive: the verbs in a URL's path or action-like query, and in a control's short
+label (delete, remove, close account…). The destructive oracle (`destructive`), the engines (which
+defer such GETs) and the state-change oracle (`unsafe_get`) all ask here; none names any site's
+routes.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urljoin, urlsplit
+
+from bughunt.oracles.request_action import action_key, marked_action
+from bughunt.urls import route_of
+
+VERBS = frozenset(
+    "delete remove destroy deactivate uninstall unsubscribe erase purge wipe terminate drop trash unlink".split()
+)
+"""Verbs that lose data when a GET runs them: a hint of what to defer and to suspect unopened, and the
+only reading of a verb in a path (`/files/3/unlink`). An action the query marks on a record under
+another verb (`?@action=detach&msg=7`) is deferred all the same (`marked_action`) and judged by its
+effect alone."""
+ACCOUNT_VERBS = frozenset({"close", "cancel"})
+ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", "user"})
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def words_of(text: str) -> list[str]:
+    return [w for w in _NON_WORD.split(text.lower()) if w]
+
+
+def reads_destructive(words: list[str]) -> bool:
+    found = set(words)
+    return bool(VERBS & found or (ACCOUNT_VERBS & found and ACCOUNT_NOUNS & found))
+
+
+def names_action(segment: str, verbs: frozenset[str]) -> bool:
+    """A path segment that is an action (`delete`, `delete-account`, `items_remove`), not a title
+    that mentions one (`how-to-delete-a-git-branch`): the verb leads a short segment, or stands in a
+    two-word one."""
+    words = words_of(segment)
+    if not words or len(words) > 4:
+        return False
+    return words[0] in verbs or (len(words) <= 2 and bool(verbs & set(words)))
+
+
+def hash_route(url: str) -> str:
+    """The single-page-app route after `#/` (`/#/article/x/delete` → `/article/x/delete`), or ""."""
+    fragment = urlsplit(url).fragment
+    return fragment if fragment.startswith("/") else ""
+
+
+def action_route(url: str) -> str:
+    """The route a finding names: path and query, plus the hash route if there is one."""
+    hashed = hash_route(url)
+    return route_of(url) + (f"#{hashed}" if hashed else "")
+
+
+def destructive_action(url: str) -> str | None:
+    """The action named by a URL (`delete account`), or None if it names none.
+
+    Path segments count (see `names_action`), and of the query only an action-like key
+    (`?action=delete`) or a key that is itself the verb, given what to act on (`?delete=docs:card.txt`,
+    `?remove=7`: a front controller's delete link): a search for "delete" (`?q=delete`) names no
+    action. Close/cancel count with an account-like noun anywhere in the path (`/account/close`,
+    `/billing/cancel-subscription`)."""
+    hashed = hash_route(url)
+    if hashed:
+        return destructive_action(urljoin(url, hashed))
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    pairs = parse_qsl(parts.query)
+    segments += [v for k, v in pairs if action_key(k)]
+    segments += [k for k, v in pairs if v and names_action(k, VERBS)]
+    words = words_of(" ".join(segments))
+    acts = any(names_action(s, VERBS) for s in segments)
+    closes = any(names_action(s, ACCOUNT_VERBS) for s in segments) and bool(ACCOUNT_NOUNS & set(words))
+    if acts or closes:
+        return " ".join(w for w in words if not w.isdigit())
+    return None
+
+
+def deferred_action(url: str) -> str | None:
+    """The action a GET would run, so that no walk step sends it and, without --allow-destructive, no
+    oracle does (`may_open`): one its words name as destroying (`destructive_action`) or one its query
+    marks on a record (`marked_action`: `?@action=unlink&msg=7`), whatever the verb."""
+    return destructive_action(url) or marked_action(url)
+
+
+def destructive_label(label: str) -> bool:
+    """A short control label that starts with a destructive verb ("Delete", "🗑 Remove item",
+    "Close account"); a sentence that merely mentions one ("How to delete your data") is not."""
+    words = words_of(label)
+    return 0 < len(words) <= 4 and (
+        words[0] in VERBS or (words[0] in ACCOUNT_VERBS and reads_destructive(words))
+    )
+
+
+# A cheap first look, so a page with 30,000 links costs one regex each, not a URL parse each.
+MAY_DESTROY = re.compile("|".join(sorted(VERBS | ACCOUNT_VERBS)), re.I)
+MAY_DESTROY_LOWER = re.compile("|".join(sorted(VERBS | ACCOUNT_VERBS)))
+
+
+def may_destroy(text: str) -> bool:
+    """`MAY_DESTROY.search(text)`, asked of every link of every page. Without IGNORECASE the regex
+    engine skips ahead to the words' first letters instead of trying each word at each character
+    (~10x fewer instructions), so ASCII text (nearly all) is searched in lower case (the same
+    answer: an ASCII letter folds to ASCII letters only); other text as it is, by Unicode's case
+    folding (`ſ` is an `s` there)."""
+    if text.isascii():
+        return MAY_DESTROY_LOWER.search(text.lower()) is not None
+    return MAY_DESTROY.search(text) is not None
