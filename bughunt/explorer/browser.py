@@ -30,6 +30,7 @@ from loguru import logger
 
 from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node
+from bughunt.explorer.form_buttons import in_a_dialog, writes_a_form
 from bughunt.oracles.client_errors import partial_document
 from bughunt.oracles.destructive import destructive_label
 from bughunt.oracles.lists import pager_ways_on
@@ -128,19 +129,17 @@ _DESTROYS = re.compile(r"(?i)\b(delete|destroy|remove|unsubscribe)\b")
 def _avoided(node: Node, label: str) -> bool:
     """A "Log out" is never clicked: it ends the session, which a script may keep in the page. A
     destructive control is clicked only where its click shows whether it asks first: a script's
-    control whose label says what it does ("Delete item"), outside any form and dialog — the write it
-    sends is refused (`_guard`) and judged (`destructive._judge_clicked`). A dialog's button is the
-    confirmation itself, a form's the form's write; an unlabelled one (`onclick="remove(3)"`) says
+    control whose label says what it does ("Delete item"), outside any dialog and no form's submit —
+    the write it sends is refused (`_guard`) and judged (`destructive._judge_clicked`). A dialog's
+    button is the confirmation itself, a form's submit the form's write; an unlabelled one (`onclick="remove(3)"`) says
     nothing the oracle could judge."""
     said = f"{label} {node.get('onclick')}"
     if _LOG_OUT.search(said):
         return True
     if not _DESTROYS.search(said):
         return False
-    return not destructive_label(label) or any(
-        a.tag in ("form", "dialog") or a.get("role") in ("dialog", "alertdialog")
-        for a in (node, *node.ancestors())
-    )
+    # A form's `type="button"` is the script's, not the form's write (`form_buttons`).
+    return not destructive_label(label) or in_a_dialog(node) or writes_a_form(node)
 
 
 SETTLE_S = 1.5
