@@ -30,6 +30,7 @@ from loguru import logger
 
 from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node
+from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes, split_fill
 from bughunt.explorer.form_buttons import in_a_dialog, writes_a_form
 from bughunt.oracles.client_errors import partial_document
 from bughunt.oracles.destructive import destructive_label
@@ -939,6 +940,9 @@ class BrowserEngine(HttpEngine):
             if selector not in known and (clickable(node) or any(node is m for m in more)):
                 known.add(selector)
                 clicks.append(Action("click", page.url, _click_label(node), selector))
+        # A list's filter box with no button: typed into, a value its list shows (`filter_typing`).
+        for node, value in filter_boxes(page):
+            clicks.append(Action("click", page.url, value, walked.selectors.of(node) + FILL_MARK + value))
         return found + clicks
 
     def perform(self, action: Action) -> FetchResult:
@@ -990,7 +994,8 @@ class BrowserEngine(HttpEngine):
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
                 try:
-                    control = self._page.locator(selector).first
+                    css, typed = split_fill(selector)  # a filter box's value (`filter_typing`)
+                    control = self._page.locator(css).first
                     if not (control.is_visible() and control.is_enabled()):
                         # Hidden (a collapsed alert's close button, an item of a closed menu) or
                         # disabled (a pager's "Previous" on page 1): the click would wait its whole
@@ -1001,7 +1006,10 @@ class BrowserEngine(HttpEngine):
                             self.url_of(route),
                             detail=f"{CLICK_FAILED} (hidden or disabled)",
                         )
-                    self._page.click(selector, timeout=min(self.timeout, 5.0) * 1000)
+                    if typed is None:
+                        self._page.click(selector, timeout=min(self.timeout, 5.0) * 1000)
+                    else:
+                        control.fill(typed, timeout=min(self.timeout, 5.0) * 1000)
                     clicked_at = time.monotonic()
                     if response:
                         self._settle(deadline)
