@@ -52,13 +52,14 @@ def filter_boxes(page: FetchedPage) -> list[tuple[Node, str]]:
     for form in doc.find_all("form"):
         if not _filters_in_place(form):
             continue
-        for box in form.iter():
-            if not _text_box(box):
-                continue
-            value = _column_word(tables, _label(doc, box)) or search_word(page)
-            if value:
-                out.append((box, value))
-                break
+        boxes = [box for box in form.iter() if _text_box(box)]
+        # The box whose column shows a word some rows share, else the first box with the word the
+        # whole list shows most (a box for names typed with a country matches nothing).
+        chosen = next(((b, w) for b in boxes if (w := _column_word(tables, _label(doc, b)))), None)
+        if chosen is None and boxes and (word := search_word(page)):
+            chosen = (boxes[0], word)
+        if chosen is not None:
+            out.append(chosen)
         if len(out) >= MAX_FILLS:
             break
     return out

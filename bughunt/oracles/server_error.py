@@ -120,9 +120,16 @@ def drawn_by_failed_script(page: FetchedPage) -> bool:
     """Whether the page's own script failed while it ran (an uncaught error or a console error) and no
     request of the page failed: an error view shown then is the script's error boundary drawing that
     failure — a consequence of the client error, reported once by `client_errors` — not a page a
-    server's error handler rendered. (A failed request keeps both readings: a server's answer.)"""
+    server's error handler rendered. (A failed request keeps both readings: a server's answer.) A
+    click on such a view that left it in place (its "Go back", a menu) is that view still: the
+    failure was the page's before the click, whose record starts afresh."""
     kinds = {e.kind for e in page.client_errors}
-    return bool(kinds) and "failed_request" not in kinds and not partial_document(page)
+    if "failed_request" in kinds or partial_document(page):
+        return False
+    if kinds:
+        return True
+    origin = page.clicked_from[0] if page.clicked_from is not None else None
+    return origin is not None and soft_error(origin) is not None and drawn_by_failed_script(origin)
 
 
 def check_server_error(

@@ -71,3 +71,14 @@ def test_a_form_with_a_submit_is_no_filter_box() -> None:
     assert filter_boxes(page(f"<form>{box}<button>Search</button></form>")) == []
     assert filter_boxes(page(f'<form action="/find">{box}</form>')) == []
     assert filter_boxes(page(f'<form>{box}<input type="password"></form>')) == []
+
+
+def test_the_box_whose_column_rows_share_a_word_is_the_one_typed_into() -> None:
+    rows = "".join(
+        f"<tr><td>Tree {n}</td><td>{town}</td></tr>" for n, town in enumerate(["Leeds", "Leeds", "York"])
+    )
+    table = f"<table><thead><tr><th>Name</th><th>Town</th></tr></thead><tbody>{rows}</tbody></table>"
+    form = '<form><label for="n">Name</label><input id="n"><label for="t">Town</label><input id="t"></form>'
+    html = f"<html><body>{form}{table}</body></html>"
+    page = FetchedPage("http://app.test/#/x", "/#/x", 200, {}, "text/html", html, 1.0)
+    assert [(box.get("id"), word) for box, word in filter_boxes(page)] == [("t", "Leeds")]

@@ -5,6 +5,8 @@ throws on every record of one collection). Pages here are made up (a hash-routed
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bughunt.oracles import inspect_page
 from bughunt.page import ClientError, FetchedPage
 from bughunt.urls import route_of
@@ -43,3 +45,11 @@ def test_an_error_page_after_a_failed_request_keeps_both_readings() -> None:
     failed = ClientError("failed_request", "GET 500", f"{APP}/api/shelf/4", 500)
     kinds = sorted(f.kind for f in inspect_page(view(failed, THROWN)))
     assert kinds == ["client_error", "server_error"]
+
+
+def test_a_click_that_leaves_the_error_boundary_in_place_is_that_failure_still() -> None:
+    thrown = view(THROWN)
+    clicked = replace(view(), clicked_from=(thrown, "Go back"))  # the click's record starts afresh
+    assert inspect_page(clicked) == []
+    # a click from a page that did not throw onto an error view is read as it was
+    assert [f.kind for f in inspect_page(replace(view(), clicked_from=(view(), "Open")))] == ["server_error"]
