@@ -15,6 +15,7 @@ hash of what the click left.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -1028,6 +1029,11 @@ class BrowserEngine(HttpEngine):
                 page = self._snapshot(
                     response[0] if response else None, started, deadline, watch=bool(response)
                 )
+                if typed is not None:
+                    # An app may keep a list's filter for the session: emptied again (`filter_typing`).
+                    with contextlib.suppress(PlaywrightError):
+                        control.fill("", timeout=min(self.timeout, 5.0) * 1000)
+                        self._after_click(deadline, time.monotonic())
         except HostilePage as exc:
             return self._abandoned(route, exc)
         if not response:

@@ -12,9 +12,12 @@ is read as a click's new state is (`browser._click`), so every oracle of rendere
 filtered list (the counts of `count_ranges` above all).
 
 A fill is carried as a click whose selector names the box and the value (`FILL_MARK`): the click
-states that replay it (`Action.after`) type it again. Applies to any family whose lists filter in
-place: admin SPAs, dashboards, data tables; never to a form with a submit (the form oracles' and the
-engines' GET submission) nor to a search box of another page's form.
+states that replay it (`Action.after`) type it again. Once the filtered list is read the box is
+emptied again: an app may keep a list's filter for the session (react-admin's store), and every later
+visit of the list would show the few rows filtered, not the list whose controls the walk knows.
+Applies to any family whose lists filter in place: admin SPAs, dashboards, data tables; never to a
+form with a submit (the form oracles' and the engines' GET submission) nor to a search box of
+another page's form.
 """
 
 from __future__ import annotations

@@ -38,17 +38,20 @@ function draw(q) {
 let timer = null;
 document.getElementById('f-title').addEventListener('input', e => {
   clearTimeout(timer);
-  timer = setTimeout(() => { location.hash = '#/shelves?q=' + encodeURIComponent(e.target.value); draw(e.target.value); }, 300);
+  timer = setTimeout(() => { localStorage.setItem('q', e.target.value); location.hash = '#/shelves?q=' + encodeURIComponent(e.target.value); draw(e.target.value); }, 300);
 });
-draw('');
+draw(localStorage.getItem('q') || '');  // the app keeps the list's filter for the session
 """
 
 
 @pytest.mark.parametrize("whole", [True, False])
 def test_a_filter_box_is_typed_into_and_its_filtered_list_judged(tmp_path: Path, whole: bool) -> None:
     spa = script_shell(APP_JS % ("true" if whole else "false"))
-    with explored_in_browser(spa, tmp_path / "s", 6) as (store, _engine):
+    with explored_in_browser(spa, tmp_path / "s", 6) as (store, engine):
         found = [b for b in store.bug_table.live() if b.kind == "count_mismatch"]
+        # the box was emptied after the filtered list was read: the list shows whole again
+        again = engine.fetch("/#/shelves").page
+        assert again is not None and len(again.document.find_all("tr")) == 11
         filled = [r for r in store.db.execute("SELECT selector FROM click_actions") if FILL_MARK in r[0]]
     assert filled, "the filter box was never typed into"
     assert filled[0][0].endswith(FILL_MARK + "Maple")  # a word three of the ten rows show
