@@ -248,6 +248,8 @@ class BrowserEngine(HttpEngine):
     """True only while the harness opens a destructive action (`open_action`): its page's writes are sent."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _refused: list[str] = field(default_factory=list, init=False, repr=False)
+    _typed_box: str | None = field(default=None, init=False, repr=False)
+    """The filter box the last click typed into, emptied before the page is used again (`filter_typing`)."""
     """The writes refused since the last load or click ("DELETE /api/items/7"): what a click sent."""
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
@@ -559,10 +561,24 @@ class BrowserEngine(HttpEngine):
         logger.info("abandoned {} ({})", route, exc)
         return FetchResult("blocked", route, self.url_of(route), detail=f"hostile page: {exc}")
 
+    def _empty_typed_box(self) -> None:
+        """Empty the filter box the last click typed into (`filter_typing`), and let the list redraw."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        css, self._typed_box = self._typed_box, None
+        if css is None or self._page is None:
+            return
+        deadline = time.monotonic() + self.timeout
+        with contextlib.suppress(PlaywrightError, HostilePage):
+            with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
+                self._page.locator(css).first.fill("", timeout=min(self.timeout, 5.0) * 1000)
+                self._after_click(deadline, time.monotonic())
+
     def _load(self, url: str) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
 
         self.start()
+        self._empty_typed_box()
         assert self._gate is not None
         self._drain_events()
         self._errors = []
@@ -977,6 +993,7 @@ class BrowserEngine(HttpEngine):
         failure."""
         from playwright.sync_api import Error as PlaywrightError
 
+        self._empty_typed_box()
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         self._errors = []
@@ -1030,10 +1047,9 @@ class BrowserEngine(HttpEngine):
                     response[0] if response else None, started, deadline, watch=bool(response)
                 )
                 if typed is not None:
-                    # An app may keep a list's filter for the session: emptied again (`filter_typing`).
-                    with contextlib.suppress(PlaywrightError):
-                        control.fill("", timeout=min(self.timeout, 5.0) * 1000)
-                        self._after_click(deadline, time.monotonic())
+                    # An app may keep a list's filter for the session: the box is emptied before the
+                    # page is used again (not now: the evidence's screenshot shows the filtered list).
+                    self._typed_box = css
         except HostilePage as exc:
             return self._abandoned(route, exc)
         if not response:
