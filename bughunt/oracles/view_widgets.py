@@ -4,7 +4,8 @@ A single-page app draws every view of its document with its own components: the 
 collection (`/admin#/album/1`, `/admin#/artist/10`) is one generic form, and a box drawn the same way
 in both (the same tag and classes: one widget component) that fails the same way in both fails by that
 component's code — one bug, whichever collection shows it (react-admin's inputs, Vue and Angular form
-kits). Pages at paths of their own (server-rendered forms, each a template) are not judged so: two
+kits); so is one list footer's "1-10 of N" wrong over the filtered rows of two collections (the one
+list component, over the one data provider). Pages at paths of their own (server-rendered forms, each a template) are not judged so: two
 templates' boxes may look alike and be two handlers' bugs. `widget_key` is a fact the explorer joins
 on any route (`inspection._ANY_ROUTE`).
 """

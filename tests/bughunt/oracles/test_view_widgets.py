@@ -77,3 +77,27 @@ def test_two_server_rendered_forms_stay_two_bugs() -> None:
 def test_the_key_names_the_document_and_the_widget() -> None:
     assert widget_key("http://x/p", []) is None
     assert widget_key("http://x/admin#/a/1", []) is None
+
+
+def filtered(base: str, collection: str, total: int) -> FetchedPage:
+    rows = "".join(f"<tr><td>{n}</td><td>Oak {n}</td></tr>" for n in range(1, 4))
+    url = f"{base}#/{collection}?filter=oak" if base == APP else f"{base}/{collection}?filter=oak"
+    return at(
+        url,
+        f"<h1>{collection.title()}</h1><table><thead><tr><th>Id</th><th>Name</th></tr></thead><tbody>{rows}</tbody>"
+        f"</table><div class='Kit-pager'><p class='Kit-displayed'>1-10 of {total}</p></div>",
+    )
+
+
+def test_one_list_footer_wrong_over_two_filtered_collections_is_one_bug() -> None:
+    from bughunt.oracles.counts import check_count_mismatch
+
+    spa = [f for c, n in (("shelf", 64), ("crate", 16)) for f in check_count_mismatch(filtered(APP, c, n))]
+    assert [f.kind for f in spa] == ["count_mismatch", "count_mismatch"]
+    assert len({f.fingerprint for f in same_root_cause(spa, [])}) == 1
+    paths = [
+        f
+        for c, n in (("shelf", 64), ("crate", 16))
+        for f in check_count_mismatch(filtered("http://app.test", c, n))
+    ]
+    assert len(paths) == 2 and len({f.fingerprint for f in same_root_cause(paths, [])}) == 2
