@@ -81,7 +81,8 @@ def test_the_key_names_the_document_and_the_widget() -> None:
 
 def filtered(base: str, collection: str, total: int) -> FetchedPage:
     rows = "".join(f"<tr><td>{n}</td><td>Oak {n}</td></tr>" for n in range(1, 4))
-    url = f"{base}#/{collection}?filter=oak" if base == APP else f"{base}/{collection}?filter=oak"
+    query = f"?filter=%7B%22{collection}_name%22%3A%22oak%22%7D&order=ASC&page=1&perPage=10&sort=id"
+    url = f"{base}#/{collection}{query}" if base == APP else f"{base}/{collection}{query}"
     return at(
         url,
         f"<h1>{collection.title()}</h1><table><thead><tr><th>Id</th><th>Name</th></tr></thead><tbody>{rows}</tbody>"
