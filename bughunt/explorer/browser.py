@@ -15,6 +15,7 @@ hash of what the click left.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -30,6 +31,8 @@ from loguru import logger
 
 from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node
+from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes, split_fill
+from bughunt.explorer.form_buttons import in_a_dialog, writes_a_form
 from bughunt.oracles.client_errors import partial_document
 from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.lists import pager_ways_on
@@ -128,19 +131,17 @@ _DESTROYS = re.compile(r"(?i)\b(delete|destroy|remove|unsubscribe)\b")
 def _avoided(node: Node, label: str) -> bool:
     """A "Log out" is never clicked: it ends the session, which a script may keep in the page. A
     destructive control is clicked only where its click shows whether it asks first: a script's
-    control whose label says what it does ("Delete item"), outside any form and dialog — the write it
-    sends is refused (`_guard`) and judged (`destructive._judge_clicked`). A dialog's button is the
-    confirmation itself, a form's the form's write; an unlabelled one (`onclick="remove(3)"`) says
+    control whose label says what it does ("Delete item"), outside any dialog and no form's submit —
+    the write it sends is refused (`_guard`) and judged (`destructive._judge_clicked`). A dialog's
+    button is the confirmation itself, a form's submit the form's write; an unlabelled one (`onclick="remove(3)"`) says
     nothing the oracle could judge."""
     said = f"{label} {node.get('onclick')}"
     if _LOG_OUT.search(said):
         return True
     if not _DESTROYS.search(said):
         return False
-    return not destructive_label(label) or any(
-        a.tag in ("form", "dialog") or a.get("role") in ("dialog", "alertdialog")
-        for a in (node, *node.ancestors())
-    )
+    # A form's `type="button"` is the script's, not the form's write (`form_buttons`).
+    return not destructive_label(label) or in_a_dialog(node) or writes_a_form(node)
 
 
 SETTLE_S = 1.5
@@ -247,6 +248,8 @@ class BrowserEngine(HttpEngine):
     """True only while the harness opens a destructive action (`open_action`): its page's writes are sent."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _refused: list[str] = field(default_factory=list, init=False, repr=False)
+    _typed_box: str | None = field(default=None, init=False, repr=False)
+    """The filter box the last click typed into, emptied before the page is used again (`filter_typing`)."""
     """The writes refused since the last load or click ("DELETE /api/items/7"): what a click sent."""
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
@@ -558,10 +561,24 @@ class BrowserEngine(HttpEngine):
         logger.info("abandoned {} ({})", route, exc)
         return FetchResult("blocked", route, self.url_of(route), detail=f"hostile page: {exc}")
 
+    def _empty_typed_box(self) -> None:
+        """Empty the filter box the last click typed into (`filter_typing`), and let the list redraw."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        css, self._typed_box = self._typed_box, None
+        if css is None or self._page is None:
+            return
+        deadline = time.monotonic() + self.timeout
+        with contextlib.suppress(PlaywrightError, HostilePage):
+            with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
+                self._page.locator(css).first.fill("", timeout=min(self.timeout, 5.0) * 1000)
+                self._after_click(deadline, time.monotonic())
+
     def _load(self, url: str) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
 
         self.start()
+        self._empty_typed_box()
         assert self._gate is not None
         self._drain_events()
         self._errors = []
@@ -940,6 +957,9 @@ class BrowserEngine(HttpEngine):
             if selector not in known and (clickable(node) or any(node is m for m in more)):
                 known.add(selector)
                 clicks.append(Action("click", page.url, _click_label(node), selector))
+        # A list's filter box with no button: typed into, a value its list shows (`filter_typing`).
+        for node, value in filter_boxes(page):
+            clicks.append(Action("click", page.url, value, walked.selectors.of(node) + FILL_MARK + value))
         return found + clicks
 
     def perform(self, action: Action) -> FetchResult:
@@ -973,6 +993,7 @@ class BrowserEngine(HttpEngine):
         failure."""
         from playwright.sync_api import Error as PlaywrightError
 
+        self._empty_typed_box()
         started = time.perf_counter()
         deadline = time.monotonic() + self.timeout
         self._errors = []
@@ -991,7 +1012,8 @@ class BrowserEngine(HttpEngine):
         try:
             with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
                 try:
-                    control = self._page.locator(selector).first
+                    css, typed = split_fill(selector)  # a filter box's value (`filter_typing`)
+                    control = self._page.locator(css).first
                     if not (control.is_visible() and control.is_enabled()):
                         # Hidden (a collapsed alert's close button, an item of a closed menu) or
                         # disabled (a pager's "Previous" on page 1): the click would wait its whole
@@ -1002,7 +1024,10 @@ class BrowserEngine(HttpEngine):
                             self.url_of(route),
                             detail=f"{CLICK_FAILED} (hidden or disabled)",
                         )
-                    self._page.click(selector, timeout=min(self.timeout, 5.0) * 1000)
+                    if typed is None:
+                        self._page.click(selector, timeout=min(self.timeout, 5.0) * 1000)
+                    else:
+                        control.fill(typed, timeout=min(self.timeout, 5.0) * 1000)
                     clicked_at = time.monotonic()
                     if response:
                         self._settle(deadline)
@@ -1021,6 +1046,10 @@ class BrowserEngine(HttpEngine):
                 page = self._snapshot(
                     response[0] if response else None, started, deadline, watch=bool(response)
                 )
+                if typed is not None:
+                    # An app may keep a list's filter for the session: the box is emptied before the
+                    # page is used again (not now: the evidence's screenshot shows the filtered list).
+                    self._typed_box = css
         except HostilePage as exc:
             return self._abandoned(route, exc)
         if not response:

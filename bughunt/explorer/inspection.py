@@ -87,13 +87,14 @@ class _Known:
 
 _MAX_ROUTES = 32
 """Routes of one bug a finding is compared with: its own and its first occurrences."""
-_ANY_ROUTE = ("source_key", "control_key", "form_key", "boundary_key", "toggle_key")
+_ANY_ROUTE = ("source_key", "control_key", "form_key", "boundary_key", "toggle_key", "widget_key")
 """Facts that are one root cause on any two routes: one stored payload (a feed and its author's
 page), one control drawn by one template (a list's Delete button on every model's list), one form
 (the same fields) dropping the same values (an editor and a section editor rendering one form), one
 pager carrying the same number of items over each page boundary under one page key (lists of several
 templates sliced by one helper), one toggle's two directions on one handler (subscribe/unsubscribe on a
-GET, whichever record each names: `action_effect.toggle_key`)."""
+GET, whichever record each names: `action_effect.toggle_key`), one widget component of a single-page
+document dropping its value in two views (`view_widgets.widget_key`)."""
 _SEEN = ("error_key", "fields_key", "shown", "listed")
 """Facts that say what a finding saw: two views of one record join only when they saw the same."""
 _ONE_COLLECTION = ("list_key",)

@@ -57,6 +57,10 @@ _NOT_ITEMS = re.compile(
 )
 
 
+_SELECTION = re.compile(r"\b(?:selected|checked|chosen)\b", re.I)
+"""`0 items selected`: a list's bulk-action bar counts the rows ticked, not the rows listed."""
+
+
 KEPT_CHARS = 200
 """`parse_count` keeps its answers for texts up to this long (a count is at most ~60 characters;
 longer texts are asked too, as an element's children, and are parsed each time rather than kept)."""
@@ -79,7 +83,7 @@ def _parse(text: str) -> tuple[str, int] | None:
     match = _BRACKETED.match(text) or _LEADING.match(text) or _BARE.match(text) or _PAGE_OF.match(text)
     if match is None and (colon := _COLON.match(text)) and _COUNTING.search(colon.group("label")):
         match = colon
-    if not match or _NOT_ITEMS.search(match.group("label")):
+    if not match or _NOT_ITEMS.search(match.group("label")) or _SELECTION.search(match.group("label")):
         return None
     return match.group("label").strip(" :-—"), int(match.group("n"))
 

@@ -70,6 +70,7 @@ from bughunt.oracles.form_tabs import form_identity, tab_address
 from bughunt.oracles.form_urls import creates, path_segments, url_identifier
 from bughunt.oracles.form_values import main_heading, shown_value, stored
 from bughunt.oracles.server_error import error_key
+from bughunt.oracles.view_widgets import widget_key
 from bughunt.page import FetchedPage, base_url
 
 _TITLE_KEYS = frozenset({"title", "name", "subject", "heading", "headline"})
@@ -247,6 +248,8 @@ def _dropping(
             ),
             resource_url=resource.url,
             shown=short(dropped[0][1]),
+            # one widget component dropping its value in views of one single-page document
+            widget_key=widget_key(page.url, (f[0] for f in fields if f[1] in {n for n, _ in dropped})),
         ),
         shape=page_shape(page),
     )

@@ -420,7 +420,9 @@ def _appended(page: FetchedPage) -> list[Finding]:
     click (texts unique there), and, where that item had a link or label of its own, none to tell
     them apart — an item's identity is unique in its list (`identities`), so set beside the items
     shown before, it and that item lose their identities together (a second post by one author
-    keeps its own text; two posts alike in words keep their own permalinks)."""
+    keeps its own text; two posts alike in words keep their own permalinks). Only a list that still
+    starts with the items shown before grew: a sort header's click that redrew a longer page of the
+    list in another order is no batch appended (corpus ho13_aiohttp_admin's clean build)."""
     if page.clicked_from is None or page.redirects:
         # A GET redirected back to the page it was clicked on (a toggle's Post/Redirect/Get without
         # the POST) loaded that page anew: its list is the state after the action, no batch appended.
@@ -435,6 +437,11 @@ def _appended(page: FetchedPage) -> list[Finding]:
         texts = [" ".join(i.text().split()) for i in before]
         if len(set(texts)) < len(texts):
             continue  # texts that repeat before the click identify nothing
+        if [" ".join(i.text().split()) for i in items[: len(before)]] != texts:
+            # A batch appended leaves the items shown before where they were: a list whose head
+            # changed was replaced (sorted anew, another page, filtered), and an item it shares
+            # with the list before is the same record in its new place, not one shown twice.
+            continue
         known = identities(before, base_url(origin))
         repeated: list[Node] = []
         for new in items[len(before) :]:

@@ -6,7 +6,9 @@ of its first `<pre>`, else its heading) is evidence (`error_line`), quarantined 
 normalised digest (`error_key`, a number) stays with the bug, so the explorer can tell one root cause
 on sibling routes from two. A page answered below 400 that is nothing but an error page ("Error!"
 over a line or two, no field, nothing said missing: an error handler that renders its template with
-status 200) is a server error too (`soft_error`).
+status 200) is a server error too (`soft_error`) — unless the page's own script failed while it ran
+(`drawn_by_failed_script`): a single-page app's error boundary ("Something went wrong") is what its
+script draws after throwing, one bug the client-error oracle reports with the error itself.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from http import HTTPStatus
 from bughunt.dom import Node
 from bughunt.fingerprint import normalise_message
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
+from bughunt.oracles.client_errors import partial_document
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
 
@@ -113,12 +116,28 @@ def soft_error(page: FetchedPage) -> Node | None:
     return node
 
 
+def drawn_by_failed_script(page: FetchedPage) -> bool:
+    """Whether the page's own script failed while it ran (an uncaught error or a console error) and no
+    request of the page failed: an error view shown then is the script's error boundary drawing that
+    failure — a consequence of the client error, reported once by `client_errors` — not a page a
+    server's error handler rendered. (A failed request keeps both readings: a server's answer.) A
+    click on such a view that left it in place (its "Go back", a menu) is that view still: the
+    failure was the page's before the click, whose record starts afresh."""
+    kinds = {e.kind for e in page.client_errors}
+    if "failed_request" in kinds or partial_document(page):
+        return False
+    if kinds:
+        return True
+    origin = page.clicked_from[0] if page.clicked_from is not None else None
+    return origin is not None and soft_error(origin) is not None and drawn_by_failed_script(origin)
+
+
 def check_server_error(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig = DEFAULT_CONFIG
 ) -> list[Finding]:
     if page.status < 500:
         heading = soft_error(page)
-        if heading is None:
+        if heading is None or drawn_by_failed_script(page):
             return []
         block = heading.parent.text() if heading.parent is not None else heading.text()
         return [

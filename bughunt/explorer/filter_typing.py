@@ -1,0 +1,151 @@
+"""Typing into a list's filter box: what a tester does with a filter that has no button.
+
+A single-page admin's list filters as you type: its filter form has no action, no method and no
+submit button; a script reads each box (debounced) and fetches the filtered list into the page
+(react-admin's always-on filters, Vue and Angular data tables, DataTables' search box). Such a box is
+no GET form the engines can submit by address, nor a control to click: the filtered list — its rows,
+its "1-10 of N", its pages — is only seen by typing into it. A person types a value the list shows
+in the column the box filters (the column headed by the box's label): a word at least two rows of
+that column share, not every row (`list_words`' reading, on that column), else the value the whole
+list shows most (`list_words.search_word`). Filled, the box sets off the script's request; the page
+is read as a click's new state is (`browser._click`), so every oracle of rendered lists judges the
+filtered list (the counts of `count_ranges` above all).
+
+A fill is carried as a click whose selector names the box and the value (`FILL_MARK`): the click
+states that replay it (`Action.after`) type it again. Once the filtered list is read the box is
+emptied again: an app may keep a list's filter for the session (react-admin's store), and every later
+visit of the list would show the few rows filtered, not the list whose controls the walk knows.
+Applies to any family whose lists filter in place: admin SPAs, dashboards, data tables; never to a
+form with a submit (the form oracles' and the engines' GET submission) nor to a search box of
+another page's form.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bughunt.dom import Node
+from bughunt.list_words import MIN_ROWS, search_word
+from bughunt.page import FetchedPage
+
+FILL_MARK = " >>fill="
+"""Between a box's selector and the value typed into it (no CSS selector holds it)."""
+MAX_FILLS = 1
+"""Boxes typed into per page: one filtered list shows the filter's handling; each fill is a click."""
+_TEXT_TYPES = frozenset(("", "text", "search"))
+_WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
+
+
+def split_fill(selector: str) -> tuple[str, str | None]:
+    """(the control's CSS selector, the value to type into it or None for a plain click)."""
+    css, mark, value = selector.partition(FILL_MARK)
+    return (css, value) if mark else (selector, None)
+
+
+def filter_boxes(page: FetchedPage) -> list[tuple[Node, str]]:
+    """The page's filter-as-you-type boxes with the value to type into each (at most `MAX_FILLS`),
+    when the page shows a table to filter."""
+    if not page.is_html:
+        return []
+    doc = page.document
+    tables = [t for t in doc.find_all("table") if not _in_nav(t) and len(_body_rows(t)) >= MIN_ROWS]
+    if not tables:
+        return []
+    out: list[tuple[Node, str]] = []
+    for form in doc.find_all("form"):
+        if not _filters_in_place(form):
+            continue
+        boxes = [box for box in form.iter() if _text_box(box)]
+        # The box whose column shows a word some rows share, else the first box with the word the
+        # whole list shows most (a box for names typed with a country matches nothing).
+        chosen = next(((b, w) for b in boxes if (w := _column_word(tables, _label(doc, b)))), None)
+        if chosen is None and boxes and (word := search_word(page)):
+            chosen = (boxes[0], word)
+        if chosen is not None:
+            out.append(chosen)
+        if len(out) >= MAX_FILLS:
+            break
+    return out
+
+
+def _filters_in_place(form: Node) -> bool:
+    """A form the page's script runs on each change: no action, no method, nothing submits it and no
+    password (a login). (An editor's form that saves as it changes would send a write: the browser
+    engine refuses every write while exploring.)"""
+    if "action" in form.attrs or "method" in form.attrs:
+        return False
+    for node in form.iter():
+        if node.tag == "button" and node.get("type", "submit").lower() == "submit":
+            return False
+        if node.tag == "input" and node.get("type", "").lower() in ("submit", "image", "password"):
+            return False
+    return True
+
+
+def _text_box(node: Node) -> bool:
+    return (
+        node.tag == "input"
+        and node.get("type", "").lower() in _TEXT_TYPES
+        and not node.get("value")
+        and node.get("role") != "combobox"
+        and "readonly" not in node.attrs
+        and "disabled" not in node.attrs
+        and node.get("aria-hidden") != "true"
+    )
+
+
+def _label(doc: Node, box: Node) -> str:
+    """The box's label: `aria-label`, else a `<label for>` naming its id, else its placeholder."""
+    said = box.get("aria-label")
+    if said:
+        return said.strip()
+    ident = box.get("id")
+    if ident:
+        for label in doc.find_all("label"):
+            if label.get("for") == ident:
+                return label.text().strip(" *:")
+    return box.get("placeholder", "").strip()
+
+
+def _column_word(tables: list[Node], label: str) -> str | None:
+    """A word (four letters or more) shown by the most rows — at least two, not every row — of the
+    column headed `label` in one of `tables`; None without such a column."""
+    if not label:
+        return None
+    wanted = label.casefold()
+    for table in tables:
+        heads = [c for c in table.find_all("th") if any(a.tag == "thead" for a in c.ancestors())]
+        index = next((i for i, h in enumerate(heads) if h.text().strip().casefold() == wanted), None)
+        if index is None:
+            continue
+        rows = [[c for c in r.elements if c.tag in ("td", "th")] for r in _body_rows(table)]
+        cells = [r[index] for r in rows if len(r) == len(heads)]
+        tally: dict[str, int] = {}
+        shown: dict[str, str] = {}  # a word as the rows show it first
+        for cell in cells:
+            for word in _WORD.findall(cell.text()):
+                shown.setdefault(word.casefold(), word)
+            for key in {w.casefold() for w in _WORD.findall(cell.text())}:
+                tally[key] = tally.get(key, 0) + 1
+        shared = [w for w in shown if 2 <= tally[w] < len(cells)]
+        if shared:
+            return shown[max(shared, key=lambda w: tally[w])]  # first of the most shown, in row order
+    return None
+
+
+def _in_nav(node: Node) -> bool:
+    return any(
+        a.tag in ("nav", "header", "footer") or a.get("role") == "navigation" for a in node.ancestors()
+    )
+
+
+def _body_rows(table: Node) -> list[Node]:
+    """The table's own body rows (not its head's, not those of a table nested in a cell)."""
+    rows = []
+    for row in table.find_all("tr"):
+        up = row.parent
+        while up is not None and up is not table and up.tag not in ("table", "thead"):
+            up = up.parent
+        if up is table:
+            rows.append(row)
+    return rows
