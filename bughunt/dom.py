@@ -488,3 +488,17 @@ def selected_option(select: Node) -> str | None:
     if chosen is None:
         return None
     return chosen.get("value") if "value" in chosen.attrs else chosen.text()
+
+
+def body_rows(table: Node) -> list[Node]:
+    """A table's own rows in document order, outside its head (not those of a table nested in a cell)."""
+    rows = []
+    for node in table.iter():
+        if node.tag != "tr":
+            continue
+        up = node.parent
+        while up is not None and up is not table and up.tag not in ("table", "thead"):
+            up = up.parent
+        if up is table:
+            rows.append(node)
+    return rows

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from bughunt.dom import FORM_CONTROLS, Node
+from bughunt.dom import FORM_CONTROLS, Node, body_rows
 from bughunt.page import FetchedPage
 
 MIN_ROWS = 3
@@ -64,7 +64,7 @@ def list_word(root: Node) -> str | None:
     for table in root.find_all("table"):
         if _in_chrome(table):
             continue
-        rows = [r for r in _rows(table) if len([c for c in r.elements if c.tag == "td"]) >= 2]
+        rows = [r for r in body_rows(table) if len([c for c in r.elements if c.tag == "td"]) >= 2]
         columns: dict[int, list[set[str]]] = {}
         for row in rows:
             for i, cell in enumerate(c for c in row.elements if c.tag in ("td", "th")):
@@ -85,20 +85,6 @@ def list_word(root: Node) -> str | None:
     if not tally:
         return None
     return min(tally, key=lambda v: (-tally[v], order[v]))
-
-
-def _rows(table: Node) -> list[Node]:
-    """The table's own rows (not those of a table nested in a cell), outside its head."""
-    rows = []
-    for node in table.iter():
-        if node.tag != "tr":
-            continue
-        up = node.parent
-        while up is not None and up is not table and up.tag != "table" and up.tag != "thead":
-            up = up.parent
-        if up is table:
-            rows.append(node)
-    return rows
 
 
 def _cell_value(cell: Node) -> str | None:

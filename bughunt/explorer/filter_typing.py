@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from bughunt.dom import Node
+from bughunt.dom import Node, body_rows
 from bughunt.list_words import MIN_ROWS, search_word
 from bughunt.page import FetchedPage
 
@@ -48,7 +48,7 @@ def filter_boxes(page: FetchedPage) -> list[tuple[Node, str]]:
     if not page.is_html:
         return []
     doc = page.document
-    tables = [t for t in doc.find_all("table") if not _in_nav(t) and len(_body_rows(t)) >= MIN_ROWS]
+    tables = [t for t in doc.find_all("table") if not _in_nav(t) and len(body_rows(t)) >= MIN_ROWS]
     if not tables:
         return []
     out: list[tuple[Node, str]] = []
@@ -118,7 +118,7 @@ def _column_word(tables: list[Node], label: str) -> str | None:
         index = next((i for i, h in enumerate(heads) if h.text().strip().casefold() == wanted), None)
         if index is None:
             continue
-        rows = [[c for c in r.elements if c.tag in ("td", "th")] for r in _body_rows(table)]
+        rows = [[c for c in r.elements if c.tag in ("td", "th")] for r in body_rows(table)]
         cells = [r[index] for r in rows if len(r) == len(heads)]
         tally: dict[str, int] = {}
         shown: dict[str, str] = {}  # a word as the rows show it first
@@ -137,15 +137,3 @@ def _in_nav(node: Node) -> bool:
     return any(
         a.tag in ("nav", "header", "footer") or a.get("role") == "navigation" for a in node.ancestors()
     )
-
-
-def _body_rows(table: Node) -> list[Node]:
-    """The table's own body rows (not its head's, not those of a table nested in a cell)."""
-    rows = []
-    for row in table.find_all("tr"):
-        up = row.parent
-        while up is not None and up is not table and up.tag not in ("table", "thead"):
-            up = up.parent
-        if up is table:
-            rows.append(row)
-    return rows

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin
 
-from bughunt.dom import FORM_CONTROLS, Node
+from bughunt.dom import FORM_CONTROLS, Node, body_rows
 from bughunt.page import FetchedPage
 
 MIN_ROWS = 3
@@ -38,7 +38,7 @@ def missing_value_targets(page: FetchedPage) -> dict[str, str]:
     the same on every page of one list (its second page's odd row is a kind already opened)."""
     found: dict[str, str] = {}
     for table in page.document.find_all("table"):
-        rows = _body_rows(table)
+        rows = [r for r in body_rows(table) if sum(1 for c in r.elements if c.tag == "td") >= 2]
         if len(rows) < MIN_ROWS:
             continue
         cells = [[c for c in row.elements if c.tag in ("td", "th")] for row in rows]
@@ -84,20 +84,6 @@ def _head(table: Node) -> str:
         if len(cells) >= 2 and all(c.tag == "th" for c in cells):
             return " | ".join(c.text() for c in cells)[:MAX_HEAD_CHARS]
     return ""
-
-
-def _body_rows(table: Node) -> list[Node]:
-    """The table's own rows of two or more data cells, outside its head (not a nested table's)."""
-    rows = []
-    for node in table.iter():
-        if node.tag != "tr" or sum(1 for c in node.elements if c.tag == "td") < 2:
-            continue
-        up = node.parent
-        while up is not None and up is not table and up.tag not in ("table", "thead"):
-            up = up.parent
-        if up is table:
-            rows.append(node)
-    return rows
 
 
 def _shape(cell: Node) -> tuple[str, ...]:
