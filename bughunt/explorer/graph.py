@@ -22,7 +22,7 @@ from bughunt.oracles import Finding
 
 from . import destructive_mode, retest
 from .engine import FetchResult
-from .harness import FAILURES, StepOutcome, record_step
+from .harness import ALL_KINDS, FAILURES, StepOutcome, record_step
 from .store import Bug, ExplorerStore
 from .templates import CLICK_MARK as CLICK_MARK  # re-exported: how the states kept here are named
 from .versions import VersionWrites
@@ -68,6 +68,8 @@ class StepWrite:
     """(control shape, lesson) of controls the step showed lead nowhere new (`idle_controls`)."""
     came_by: tuple[str, str] | None = None
     """(kind, label) of the link the step followed, as a page offered it (the label is page text)."""
+    judged: frozenset[str] = ALL_KINDS
+    """The kinds of bug whose checks judged the page in full (`harness._supersede`)."""
 
 
 class ExplorationGraph:
@@ -268,6 +270,7 @@ class ExplorationGraph:
                 structure_hash=w.structure_hash,
                 failed=w.failed,
                 came_by=w.came_by,
+                judged=w.judged,
             )
             due = retest.structure_changed(store, out.route, out.previous_hash) if out.previous_hash else 0
             retest.advance_walk(store, w.target)

@@ -9,6 +9,7 @@ a quarantined observation.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -16,7 +17,7 @@ from typing import Any
 
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
-from bughunt.oracles import Finding
+from bughunt.oracles import KINDS, Finding
 from bughunt.page import FetchedPage
 
 from . import destructive_mode
@@ -28,8 +29,14 @@ OBSERVATION_CHARS = 20_000
 _SECRET_HEADER = re.compile(r"(?i)cookie|auth|token|secret|session|csrf|api-?key")
 # Evidence fields that are the harness's own facts about the request; every other string an oracle
 # attaches (excerpts, headings, labels, script code) is page text and goes to quarantine.
-_FACT_FIELDS = frozenset({"request", "url", "status", "content_type", "elapsed_ms", "location", "line"})
+_FACT_FIELDS = frozenset(
+    {"request", "url", "status", "content_type", "elapsed_ms", "location", "line", "probe", "inspected"}
+)
+"""Evidence strings that are the explorer's own facts, not page text: `probe` names the one-off check
+that found a bug (`refused_form`), `inspected` the route whose inspection did."""
 
+
+ALL_KINDS = frozenset(KINDS)
 
 FAILURES = frozenset({"timeout", "network_error", "unreachable"})
 """Fetch outcomes that say nothing about the page (contract 3): not visits, retried later."""
@@ -82,10 +89,12 @@ def record_step(
     structure_hash: str | None = None,
     failed: bool = False,
     came_by: tuple[str, str] | None = None,
+    judged: frozenset[str] = ALL_KINDS,
 ) -> StepOutcome:
     """Write one step inside the caller's transaction (`ExplorationGraph.write_step`). Returns what changed.
 
-    A `failed` fetch (no answer) is a step but not a visit: the route stays unvisited, to be retried."""
+    A `failed` fetch (no answer) is a step but not a visit: the route stays unvisited, to be retried.
+    `judged`: the kinds of bug whose checks judged the page in full this step (`_supersede`)."""
     route = result.final_route if result.outcome == "page" and result.final_route else result.route
     detail = detail_code(result)
     repeat = store.visits.is_seen_page(route)  # a fresh request token is not a new page
@@ -130,6 +139,7 @@ def record_step(
             out.previous_hash = before
     if result.outcome == "page" and result.page is not None:
         _record_bugs(store, out, session_id, route, findings, version, dedupe, now)
+        _supersede(store, out, route, judged, version, now)
         _quarantine(store, result.page, n, now)
     store.meta.set("position", position)
     return out
@@ -208,7 +218,7 @@ def _record_bugs(
                 # 404, a redirect after the request): the evidence replaces the suspicion, and the
                 # suspected entry stays in the bug's history. A 2xx page with no confirmation step does
                 # not: a refusal ("you cannot delete this") reads the same.
-                evidence = _evidence(store, f, out.n, now)
+                evidence = _evidence(store, f, out.n, now, route)
                 store.bug_table.insert(
                     f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n
                 )
@@ -221,7 +231,7 @@ def _record_bugs(
                 )
             continue
         # New bug, or a fixed one that came back: a new live entry (superseding the fixed one).
-        evidence = _evidence(store, f, out.n, now)
+        evidence = _evidence(store, f, out.n, now, route)
         store.bug_table.insert(
             f.fingerprint, f.route, f.kind, f.message, evidence, "open", version, now, out.n
         )
@@ -237,14 +247,42 @@ def _record_bugs(
             now,
         )
         out.new_bugs.append(f)
+
+
+def _supersede(
+    store: ExplorerStore,
+    out: StepOutcome,
+    route: str,
+    judged: frozenset[str],
+    version: str | None,
+    now: float,
+) -> None:
+    """Re-tested and the symptom is gone: "fixed" supersedes "open", stamped with this version — only
+    when the check that found the bug ran again. That is a visit of the route the bug is on whose
+    inspection found it, judged in full for the bug's kind (no oracle failed or was refused a page it
+    asked for, its kind not held back), and not a bug a one-off probe found (the refused login's
+    dropped username: a logged-in visit of the login page sends no refused form)."""
+    seen = {f.fingerprint for f in (*out.new_bugs, *out.seen_again)}
     for bug in store.bug_table.live():
-        if bug.route == route and bug.status == "open" and bug.fingerprint not in seen:
-            # Re-tested and the symptom is gone: "fixed" supersedes "open", stamped with this version.
-            store.bug_table.insert(
-                bug.fingerprint, bug.route, bug.kind, bug.message,
-                {"fixed_on_step": out.n, "previous_evidence": bug.evidence}, "fixed", version, now, out.n,
-            )  # fmt: skip
-            out.fixed.append(bug.fingerprint)
+        if bug.route != route or bug.status != "open" or bug.fingerprint in seen or bug.kind not in judged:
+            continue
+        facts = _stored(bug.evidence)
+        if facts.get("probe") or facts.get("inspected", route) != route:
+            continue
+        store.bug_table.insert(
+            bug.fingerprint, bug.route, bug.kind, bug.message,
+            {"fixed_on_step": out.n, "previous_evidence": bug.evidence}, "fixed", version, now, out.n,
+        )  # fmt: skip
+        out.fixed.append(bug.fingerprint)
+
+
+def _stored(evidence: str) -> dict[str, Any]:
+    """A bug entry's stored facts (an entry from an older store may hold anything)."""
+    try:
+        facts = json.loads(evidence or "{}")
+    except ValueError:
+        return {}
+    return facts if isinstance(facts, dict) else {}
 
 
 def _template_shaped(
@@ -283,10 +321,11 @@ def _template_shaped(
     return out
 
 
-def _evidence(store: ExplorerStore, f: Finding, step: int, now: float) -> dict[str, Any]:
+def _evidence(store: ExplorerStore, f: Finding, step: int, now: float, inspected: str) -> dict[str, Any]:
     """Split an oracle's evidence: facts stay in the bug entry; page text becomes a quarantined
-    observation the entry points to, so a planted sentence can never ride into the bug table."""
-    facts: dict[str, Any] = {}
+    observation the entry points to, so a planted sentence can never ride into the bug table.
+    `inspected`: the route whose inspection found it (what re-tests it, `_supersede`)."""
+    facts: dict[str, Any] = {"inspected": inspected}
     raw: dict[str, str] = {}
     for key, value in dict(f.evidence).items():
         if key in _FACT_FIELDS or not isinstance(value, str):

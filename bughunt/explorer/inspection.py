@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode
 
 from bughunt.fingerprint import IDENTIFIERS, normalise_message, one_template, route_shape, segment_shape
-from bughunt.oracles import Finding, OracleConfig, inspect_page
+from bughunt.oracles import Finding, Judgement, OracleConfig, judge_page
 from bughunt.oracles.base import OpenedAction
 from bughunt.oracles.destructive_words import deferred_action
 from bughunt.oracles.reading import is_page_key
@@ -34,15 +34,16 @@ def inspect(
     clicked_on: str | None = None,
     opened: MutableMapping[int, OpenedAction] | None = None,
     defer: bool = False,
-) -> list[Finding]:
-    """`clicked_on`: the page whose click led here (a button that navigates, no link): it leads to
+) -> Judgement:
+    """The oracles' judgement of `page`, its findings joined to the open bugs of their root causes.
+    `clicked_on`: the page whose click led here (a button that navigates, no link): it leads to
     this page before memory has written so. `opened`: the destructive actions the session opened
     (`OracleConfig.opened_destructive`); a page of a record the session deleted reports nothing —
     what it shows (an error, a 404 handled badly) is the exploration's doing, not the site's. `defer`:
     the session opens destructive controls after its walk (`OracleConfig.defer_opening`)."""
 
     if opened and deleted_by_session(page.route, opened.values()):
-        return []
+        return Judgement([], complete=False)
 
     def linked_from(route: str) -> list[str]:
         pages = graph.linking_to(route)
@@ -59,18 +60,19 @@ def inspect(
     # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.
     version = None if allow_destructive else graph.app_version
     fetch = _oracle_fetch(engine, reuse=not allow_destructive, version=version, guarded=not allow_destructive)
-    findings = inspect_page(page, fetch, config)
+    judged = judge_page(page, fetch, config)
+    findings = judged.findings
     # Most pages have no finding, and most findings are a bug seen again: memory's bugs are read only
     # for a finding to join, their routes only when one is new.
     if not findings:
-        return []
+        return judged
     bugs = [b for b in graph.live_bugs() if b.status == "open"]
     open_bugs = {b.fingerprint for b in bugs}
     if all(f.fingerprint in open_bugs for f in findings):
-        return list(findings)
+        return judged
     kinds = {f.kind for f in findings}
     routes = graph.bug_routes([b.fingerprint for b in bugs if b.kind in kinds], _MAX_ROUTES)
-    return same_root_cause(findings, bugs, routes)
+    return Judgement(same_root_cause(findings, bugs, routes), judged.complete)
 
 
 @dataclass(frozen=True, slots=True)

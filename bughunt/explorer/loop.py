@@ -25,7 +25,7 @@ from .engine import Engine, LoginLost
 from .evidence_files import keep_screenshots
 from .facts import PageFacts, read_page, site_texts
 from .graph import CLICK_MARK, ExplorationGraph, StepWrite
-from .harness import StepOutcome, is_failure
+from .harness import ALL_KINDS, StepOutcome, is_failure
 from .hints import SessionHints
 from .idle_controls import idle_test, lessons, placed_shape, scrub
 from .inspection import inspect
@@ -241,6 +241,7 @@ class Explorer:
             result = clicked_back(result, via, jumped_from, (came_by or ("", ""))[1])
         facts: PageFacts | None = None
         findings: list[Finding] = []
+        judged: frozenset[str] = frozenset()
         version, writes = graph.app_version, VersionWrites()
         if result.outcome == "page" and result.page is not None:
             page = result.page
@@ -256,7 +257,7 @@ class Explorer:
             facts = read_page(page, self.engine, (target, made_by[1]) if made_by is not None else None)
             self.hints.absorb(facts, target if CLICK_MARK in target else None)
             clicked = graph.click_of(target)
-            findings = inspect(
+            judgement = inspect(
                 page,
                 self.engine,
                 graph,
@@ -265,12 +266,16 @@ class Explorer:
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
                 defer=self.config.allow_destructive and not opening,
             )
+            findings = list(judgement.findings)
+            judged = ALL_KINDS if judgement.complete else frozenset()
             # what logging in found (the login form's refused submission): on the session's first page
             findings += self.engine.take_login_findings()
             if only is not None:
                 findings = [f for f in findings if f.kind in only]
+                judged &= only
             if self.config.allow_destructive and not opening:
                 findings = self._defer(findings, result.final_route or target)
+                judged -= {"unconfirmed_destructive"}  # judged by opening, after the walk
                 if made_by is not None and state_writes(page) and len(self.state_writes) < MAX_SENT:
                     self.state_writes.setdefault(placed_shape(made_by[1]), target)
         self.walk.last_text = facts.text if facts is not None else ""
@@ -301,7 +306,7 @@ class Explorer:
                 failed=is_failure(result.outcome, result.status),
                 clicks=facts.clicks if facts is not None else (), version_writes=writes, drop_walk=drop_walk,
                 click_words=facts.click_words if facts is not None else {},
-                idle=idle, came_by=came_by,
+                idle=idle, came_by=came_by, judged=judged,
             )
         )  # fmt: skip
         out.click, out.partial = click, stays

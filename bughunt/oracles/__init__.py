@@ -7,6 +7,8 @@ heuristics each one uses are in its module's docstring and in `docs/site-and-ora
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from loguru import logger
 
 from bughunt.oracles.base import (
@@ -54,7 +56,9 @@ __all__ = [
     "OracleConfig",
     "OracleFetch",
     "evidence",
+    "Judgement",
     "inspect_page",
+    "judge_page",
     "same_origin_fetch",
 ]
 
@@ -67,6 +71,16 @@ def same_origin_fetch(
     return OracleFetch(page, fetch, limit)
 
 
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What the oracles found on a page, and whether every one of them judged it: none failed and
+    none was refused a page it asked for. Only a complete judgement says a bug it does not find again
+    is gone (`harness`: "fixed" supersedes "open")."""
+
+    findings: list[Finding]
+    complete: bool
+
+
 def inspect_page(
     page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig | None = None
 ) -> list[Finding]:
@@ -77,15 +91,26 @@ def inspect_page(
     share `config.max_requests` fetches. An oracle that fails is logged and skipped, so one odd page
     never stops an exploration.
     """
+    return judge_page(page, fetch, config).findings
+
+
+def judge_page(
+    page: FetchedPage, fetch: Fetch | None = None, config: OracleConfig | None = None
+) -> Judgement:
+    """`inspect_page`, saying also whether the judgement was complete (`Judgement`)."""
     config = config or DEFAULT_CONFIG
     guarded = same_origin_fetch(page, fetch, config.max_requests) if fetch is not None else None
     findings: dict[str, Finding] = {}
+    complete = True
     for name, oracle in ORACLES.items():
         try:
             results = oracle(page, guarded, config)
         except Exception as err:  # noqa: BLE001 — an oracle bug must not end the session
             logger.warning("oracle {} failed on {}: {!r}", name, page.url, err)
+            complete = False
             continue
         for finding in results:
             findings.setdefault(finding.fingerprint, finding)
-    return list(findings.values())
+    if guarded is not None and guarded.failures:
+        complete = False
+    return Judgement(list(findings.values()), complete)

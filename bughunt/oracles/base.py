@@ -165,6 +165,9 @@ class OracleFetch:
         self._fetch = fetch
         self.limit = limit
         self.requests = 0
+        self.failures = 0
+        """Same-origin requests that got no page (the budget spent, the site unreachable): a check that
+        needed one did not judge, so what it did not find this time says nothing (`inspect_page`)."""
         self._cache: dict[str, FetchedPage] = {page.url: page}
 
     def __call__(self, url: str) -> FetchedPage:
@@ -180,11 +183,18 @@ class OracleFetch:
         if not same_origin(url, self._page.url):
             raise PermissionError(f"oracles may only fetch the page's own origin, not {url}")
         if self.requests >= self.limit:
+            self.failures += 1
             raise OracleBudgetExceeded(
                 f"oracle request budget ({self.limit} per page) spent; {url} not fetched"
             )
         self.requests += 1
-        self._cache[url] = fetch(url)
+        try:
+            self._cache[url] = fetch(url)
+        except PermissionError:
+            raise  # a page the explorer never opens (policy, not chance): refused on every visit alike
+        except OSError:
+            self.failures += 1
+            raise
         return self._cache[url]
 
 

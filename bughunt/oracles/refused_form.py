@@ -64,7 +64,15 @@ def check_refused_form(answer: FetchedPage, typed: Mapping[str, str]) -> list[Fi
                 "form_drops_value",
                 answer.route,
                 MESSAGE,
-                evidence(answer, f'name="{dropped[0]}"', field=dropped[0], fields=quoted(dropped)),
+                # `probe`: a visit of this page does not send the refused form again, so only this
+                # probe can say the bug is gone (`harness`: what supersedes "open" with "fixed")
+                evidence(
+                    answer,
+                    f'name="{dropped[0]}"',
+                    field=dropped[0],
+                    fields=quoted(dropped),
+                    probe="refused_login",
+                ),
                 shape=page_shape(answer),
             )
         ]

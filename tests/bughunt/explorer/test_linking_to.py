@@ -65,9 +65,12 @@ def test_the_page_whose_button_navigated_to_a_form_is_its_record_before_memory_k
     )
     graph = ExplorationGraph(ExplorerStore(tmp_path / "s"))
     engine = _Pages(profile)
-    kinds = [f.kind for f in inspect(form, engine, graph, allow_destructive=False, clicked_on="/people/ann")]
+    kinds = [
+        f.kind
+        for f in inspect(form, engine, graph, allow_destructive=False, clicked_on="/people/ann").findings
+    ]
     assert kinds == ["form_drops_value"]
-    assert inspect(form, engine, graph, allow_destructive=False) == []
+    assert inspect(form, engine, graph, allow_destructive=False).findings == []
 
 
 def test_a_page_written_again_with_the_same_links_is_not_rewritten_unless_a_secret_was_learned(
