@@ -139,7 +139,7 @@ class Conduit:
         return token
 
     def article_row(self, slug: str) -> sqlite3.Row:
-        row = self.db.execute("SELECT * FROM articles WHERE slug=?", (slug,)).fetchone()
+        row: sqlite3.Row | None = self.db.execute("SELECT * FROM articles WHERE slug=?", (slug,)).fetchone()
         if row is None:
             raise ApiError(404, {"article": ["not found"]})
         return row
@@ -215,7 +215,8 @@ class Conduit:
                     self.db.execute("DELETE FROM follows WHERE follower=? AND followed=?", (uid, row["id"]))
                 return 200, {"profile": self.profile_json(row, uid)}
             case "GET", ["articles"] | ["articles", "feed"]:
-                where, args = [], []
+                where: list[str] = []
+                args: list[object] = []
                 if parts == ["articles", "feed"]:
                     where.append("a.author_id IN (SELECT followed FROM follows WHERE follower=?)")
                     args.append(need_user())
@@ -361,10 +362,10 @@ class Conduit:
                 self.db.execute("DELETE FROM comments WHERE id=?", (c["id"],))
                 return 204, {}
             case "GET", ["tags"]:
-                rows = self.db.execute(
+                tag_rows = self.db.execute(
                     "SELECT name FROM tags GROUP BY name ORDER BY COUNT(*) DESC, name LIMIT 20"
                 )
-                return 200, {"tags": [r[0] for r in rows]}
+                return 200, {"tags": [r[0] for r in tag_rows]}
         raise ApiError(404, {"path": ["not found"]})
 
 
