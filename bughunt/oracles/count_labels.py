@@ -108,6 +108,8 @@ _FIRST_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z0-9])")
 def parse_range(text: str) -> tuple[int, int, int] | None:
     """(first, last, total) of a range line ("1 to 10 of 37", "(1-25/43)"), or None. The line may say
     more in a sentence of its own after it ("Displaying users 1-5 of 5 found. 5 users total.")."""
+    if "/" not in text and "of" not in text.lower():
+        return None  # neither form can match (asked of every short text with a digit: most are none)
     text = " ".join(text.split())
     match = (
         _RANGE.match(text) or _SLASHED.match(text) or _RANGE.match(_FIRST_SENTENCE.split(text, maxsplit=1)[0])
