@@ -244,7 +244,10 @@ def _other_pages(page: FetchedPage) -> list[str]:
     controls: list[tuple[Node, str]] = [
         (n, href)
         for n, href in targets(page.document)
-        if n.tag in ("a", "link") and {"next", "prev", "previous"} & set(n.get("rel").lower().split())
+        # most links have no rel: no set made for them
+        if n.tag in ("a", "link")
+        and n.get("rel")
+        and {"next", "prev", "previous"} & set(n.get("rel").lower().split())
     ]
     for pager in pager_nodes(page):
         controls += targets(pager)
