@@ -108,6 +108,8 @@ _FIRST_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z0-9])")
 def parse_range(text: str) -> tuple[int, int, int] | None:
     """(first, last, total) of a range line ("1 to 10 of 37", "(1-25/43)"), or None. The line may say
     more in a sentence of its own after it ("Displaying users 1-5 of 5 found. 5 users total.")."""
+    if "/" not in text and "of" not in text.lower():
+        return None  # neither form can match (asked of every short text with a digit: most are none)
     text = " ".join(text.split())
     match = (
         _RANGE.match(text) or _SLASHED.match(text) or _RANGE.match(_FIRST_SENTENCE.split(text, maxsplit=1)[0])
@@ -179,9 +181,20 @@ def _short_words(order: list[Node]) -> dict[int, list[str] | None]:
     piece of text once (asking each element for its `short_text` reads a subtree per element)."""
     words: dict[int, list[str] | None] = {}
     for node in reversed(order):
-        own: list[str] = []
+        children = node.children
+        if not children:  # an image, a field, a line break: no words
+            words[id(node)] = []
+            continue
+        if len(children) == 1 and type(children[0]) is str:
+            # most elements: one piece of text (a link, a cell, a label) — the loop below, unrolled
+            own = children[0].split()
+            words[id(node)] = (
+                own if len(own) <= LABEL_CHARS // 2 and len(" ".join(own)) <= LABEL_CHARS else None
+            )
+            continue
+        own = []
         fits = True
-        for child in node.children:
+        for child in children:
             if isinstance(child, str):
                 own += child.split()
             elif child.tag not in _NO_TEXT:

@@ -20,16 +20,18 @@ placeholder for the next comment) no record. Blogs, forums, trackers and wikis d
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from bughunt.dom import Node
 from bughunt.oracles.counted_list import _with_nested, labelled_list
 from bughunt.oracles.lists import has_pagination, targets
 from bughunt.oracles.pagination import content_lists
-from bughunt.oracles.reading import is_page_key, resolve
+from bughunt.oracles.reading import KEPT, is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
 
 
+@lru_cache(maxsize=KEPT)  # asked of every link of a page, and pages share most of their links
 def _first_page(url: str) -> str | None:
     """The address of the list's first page `url` is a page of: its path when the query names only
     the page (`?page=2`) or nothing; None for a filtered or sorted view (another list)."""
@@ -49,7 +51,8 @@ def own_count(page: FetchedPage, parse: Callable[[str], tuple[str, int] | None])
     for node, href in targets(page.document):
         holder = node.parent
         url = resolve(base, href) if node.tag == "a" and not href.startswith("#") else None
-        if url is None or holder is None or urlsplit(url).query or _first_page(url) != here:
+        # a URL without "?" has no query (most links: not split)
+        if url is None or holder is None or ("?" in url and urlsplit(url).query) or _first_page(url) != here:
             continue
         parsed = parse(" ".join(holder.text().split()))
         if parsed is not None and parsed[0].casefold() == " ".join(node.text().split()).casefold():

@@ -110,6 +110,8 @@ class ItemFacts:
     def control_only(self) -> bool:
         """Whether all the item's text is the text of its buttons (a row holding the list's "Load more"
         control, drawn on every page of it): a control is no item to tell apart from the others."""
+        if not self.buttons:
+            return False  # no button's words for its text to be (most items: not their text read)
         text = "".join(self.text.split())
         return bool(text) and text == "".join("".join(b.text() for b in self.buttons).split())
 
@@ -209,6 +211,7 @@ def _permalink(facts: ItemFacts, links: list[tuple[Node, str]]) -> str | None:
     return links[0][1] if len({url for _, url in links}) == 1 else None
 
 
+@lru_cache(maxsize=KEPT)
 def _action(text: str, url: str) -> bool:
     """A link that acts on the item: its words, or its path's last word, are an action."""
     words = set(_LETTERS.findall(text.lower()))

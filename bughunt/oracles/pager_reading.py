@@ -125,6 +125,8 @@ def _pager_nodes(page: FetchedPage) -> list[Node]:
     found = [c for c, items in find_lists(root) if is_pager(c, items)]
     ids = {id(c) for c in found}
     for node in root.iter():
+        if not node.attrs and len(node.children) < 2:
+            continue  # neither named (`_named_pager`) nor a bar of controls (`_page_buttons`): most elements
         if (
             id(node) in ids
             or not (_named_pager(node) or _page_buttons(node))
@@ -142,6 +144,8 @@ def _page_buttons(node: Node) -> bool:
     """A bar of controls only, two or more of which say the page they open ("Go to next page", "Page
     2": an accessible pager's buttons, each an icon with a screen-reader label), is a pager whatever
     its element is named."""
+    if len(node.children) < 2:
+        return False  # most elements asked (every one of the page): fewer children, fewer controls
     controls = node.elements
     if len(controls) < 2 or any(c.tag not in ("a", "button") for c in controls):
         return False
@@ -240,7 +244,10 @@ def _other_pages(page: FetchedPage) -> list[str]:
     controls: list[tuple[Node, str]] = [
         (n, href)
         for n, href in targets(page.document)
-        if n.tag in ("a", "link") and {"next", "prev", "previous"} & set(n.get("rel").lower().split())
+        # most links have no rel: no set made for them
+        if n.tag in ("a", "link")
+        and n.get("rel")
+        and {"next", "prev", "previous"} & set(n.get("rel").lower().split())
     ]
     for pager in pager_nodes(page):
         controls += targets(pager)

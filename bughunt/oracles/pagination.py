@@ -271,7 +271,9 @@ def previous_page_url(page: FetchedPage) -> str | None:
     candidates = [
         url
         for n, url in controls
-        if n.tag in ("a", "link") and {"prev", "previous"} & set(n.get("rel").lower().split())
+        if n.tag in ("a", "link")
+        and n.get("rel")
+        and {"prev", "previous"} & set(n.get("rel").lower().split())
     ]
     candidates += [url for n, url in controls if n.tag != "link" and _PREV_TEXT.match(n.text())]
     first = first_page_number(page)
