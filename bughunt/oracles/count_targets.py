@@ -29,6 +29,7 @@ that disagrees with two views of the list: the linked page's count and its rows)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -230,11 +231,14 @@ def target_mismatches(page: FetchedPage, fetch: Fetch | None) -> list[tuple[Node
     return [(found[0].node, found[0].shown, found[1])] if found is not None else []
 
 
-def contradicted(page: FetchedPage, fetch: Fetch | None) -> tuple[Claim, int] | None:
-    """The first claim its linked page contradicts, with that page's total (`target_mismatches`)."""
+def contradicted(
+    page: FetchedPage, fetch: Fetch | None, rows: Sequence[Claim] = ()
+) -> tuple[Claim, int] | None:
+    """The first claim its linked page contradicts, with that page's total (`target_mismatches`);
+    `rows`, the page's row counts (`count_rows`), are read after its count cells and item counts."""
     if fetch is None:
         return None
-    claims = count_cells(page) + item_counts(page)
+    claims = count_cells(page) + item_counts(page) + list(rows)
     fetched: dict[str, FetchedPage | None] = {}
     records = 0
     for claim in claims:

@@ -38,6 +38,7 @@ from bughunt.oracles.count_pages import MAX_PAGES as MAX_PAGES
 from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed, ends_list
 from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
 from bughunt.oracles.count_ranges import _range_total, range_mismatches
+from bughunt.oracles.count_rows import row_counts, spread
 from bughunt.oracles.count_targets import Claim, contradicted
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested, current_tab_bar
@@ -121,7 +122,7 @@ def check_count_mismatch(
             or linked_mismatch(page, parse_count, lambda: _all_pages(page, fetch))
             or anchored_mismatch(page, parse_count)
         )
-    if not mismatches and (claim := contradicted(page, fetch)) is not None:
+    if not mismatches and (claim := contradicted(page, fetch, spread(row_counts(page)))) is not None:
         if claim[0].record:
             return [_record_finding(page, *claim)]
         mismatches = [(claim[0].node, claim[0].shown, claim[1])]
