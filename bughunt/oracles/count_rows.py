@@ -6,8 +6,10 @@ Dashboards summarise the lists they keep elsewhere so: a job queue's overview li
 its length, a forum index each board with its topics, an admin's home each model with its records, a
 tag table each tag with its uses. The row's link opens the list; the number beside it is the list's
 length, which the linked page states again (`count_targets.stated_total`: a count label naming the
-same things, or its range line's total). This is `count_targets`' count cell with the link on the
-name instead of on the number.
+same things, or the total of a range line whose words name them: "Showing 0-19 of 43 jobs" under
+"Jobs"). This is `count_targets`' count cell with the link on the name instead of on the number; the
+row's link leads to the record's page, which may page another of its lists, so an unnamed range line
+("1-10 of 25" of a user's comments beside a "Posts" column) states no total here.
 
 Read only where it means one thing: the row's first cell is nothing but its link, exactly one other
 cell of the row holds a whole number (a board's "Topics | Posts" row holds two: which one its page
@@ -67,7 +69,9 @@ def row_counts(page: FetchedPage) -> list[Claim]:
         if not _words(header):
             continue
         words = frozenset(_words(header) | _words(_text(node)))
-        by_table.setdefault(id(table), []).append(Claim(numbers[0], int(_text(numbers[0])), url, words))
+        by_table.setdefault(id(table), []).append(
+            Claim(numbers[0], int(_text(numbers[0])), url, words, named=True)
+        )
     return [c for claims in by_table.values() if len(claims) >= 2 for c in claims]
 
 

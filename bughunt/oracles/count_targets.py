@@ -72,6 +72,8 @@ class Claim:
     words: frozenset[str]
     record: bool = False
     """A card's count read against its record's page (`count_records`), not a list page's total."""
+    named: bool = False
+    """Compared only with a total that names what it counts (`stated_total(by_name=True)`)."""
 
 
 def _word(word: str) -> str:
@@ -207,10 +209,10 @@ def item_counts(page: FetchedPage) -> list[Claim]:
     return out
 
 
-def stated_total(page: FetchedPage, words: frozenset[str]) -> int | None:
+def stated_total(page: FetchedPage, words: frozenset[str], by_name: bool = False) -> int | None:
     """How many the page says its list holds: a count label outside list items naming one of `words`
-    (its noun's last word), else the one total of its range lines; None when it says neither, or
-    says two."""
+    (its noun's last word), else the one total of its range lines (`by_name`: of those whose own words
+    name one of `words`, "Showing 0-19 of 43 jobs"); None when it says neither, or says two."""
     named = {
         shown
         for node, noun, shown in _innermost(page, parse_count)
@@ -220,7 +222,11 @@ def stated_total(page: FetchedPage, words: frozenset[str]) -> int | None:
     }
     if named:
         return named.pop() if len(named) == 1 else None
-    totals = {total for _line, _first, _last, total in range_lines(page)}
+    totals = {
+        total
+        for line, _first, _last, total in range_lines(page)
+        if not by_name or _words(line.text()) & words
+    }
     return totals.pop() if len(totals) == 1 else None
 
 
@@ -253,7 +259,7 @@ def contradicted(
         total = (
             record_total(other, next(iter(claim.words)), _word)
             if claim.record
-            else stated_total(other, claim.words)
+            else stated_total(other, claim.words, claim.named)
         )
         if total is not None and total != claim.shown:
             return claim, total

@@ -63,3 +63,15 @@ def test_the_row_leading_to_another_kind_of_page_is_read_first_of_its_template()
 def test_a_row_with_two_numbers_says_no_count_of_its_link() -> None:
     assert row_counts(overview(74, "<td>2</td>")) == []
     assert check_count_mismatch(overview(74, "<td>2</td>"), fetcher()) == []
+
+
+def test_a_range_line_not_naming_what_the_column_counts_states_no_total() -> None:
+    # the linked page pages something else ("of 43" with no noun, or another noun): not compared
+    pages = [
+        SITE.page(
+            f"<h1>Queue</h1><p>Showing 0-2 of <b>{size + 5}</b> {noun}</p><ul><li>a</li><li>b</li><li>c</li></ul>",
+            path,
+        )
+        for path, size, noun in [("/queues/alpha", 3, ""), ("/failed", 43, "workers")]
+    ]
+    assert check_count_mismatch(overview(43), SITE.fetcher(*pages)) == []
