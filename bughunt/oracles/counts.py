@@ -125,6 +125,8 @@ def check_count_mismatch(
     if not mismatches and (claim := contradicted(page, fetch, spread(row_counts(page)))) is not None:
         if claim[0].record:
             return [_record_finding(page, *claim)]
+        if claim[0].named:
+            return [_row_finding(page, *claim)]
         mismatches = [(claim[0].node, claim[0].shown, claim[1])]
     if not mismatches:
         mismatches = badge_mismatches(page)
@@ -174,5 +176,31 @@ def _record_finding(page: FetchedPage, claim: Claim, total: int) -> Finding:
             mismatches=1,
         ),
         fingerprint=make_fingerprint(shape, "count_mismatch", RECORD_MESSAGE),
+        shape=page_shape(page),
+    )
+
+
+ROW_MESSAGE = "a summary table's count of a list disagrees with the total the list's own page states"
+
+
+def _row_finding(page: FetchedPage, claim: Claim, total: int) -> Finding:
+    """A table row's count its linked list's page contradicts (`count_rows`). A dashboard draws one
+    summary table on several pages (its overview, the queues page, their polling fragment): the bug
+    is fingerprinted on the linked list's route shape, so those pages report it once."""
+    shape = route_shape(route_of(claim.url))
+    return Finding(
+        "count_mismatch",
+        page.route,
+        ROW_MESSAGE,
+        evidence(
+            page,
+            claim.node.text(),
+            label=quoted([claim.node.text()]),
+            shown=claim.shown,
+            listed=total,
+            list_url=claim.url,
+            mismatches=1,
+        ),
+        fingerprint=make_fingerprint(shape, "count_mismatch", ROW_MESSAGE),
         shape=page_shape(page),
     )

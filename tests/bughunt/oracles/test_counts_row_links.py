@@ -75,3 +75,17 @@ def test_a_range_line_not_naming_what_the_column_counts_states_no_total() -> Non
         for path, size, noun in [("/queues/alpha", 3, ""), ("/failed", 43, "workers")]
     ]
     assert check_count_mismatch(overview(43), SITE.fetcher(*pages)) == []
+
+
+def test_one_summary_table_on_several_pages_is_one_bug_of_the_list_it_counts() -> None:
+    # the overview, the queues page and the overview's polling fragment draw one table: one fingerprint
+    pages = [overview(74)]
+    pages += [
+        SITE.page(pages[0].body.split("<div id=main>", 1)[1].split("</div></body>")[0], p)
+        for p in ("/queues", "/overview.poll")
+    ]
+    found = [f for p in pages for f in check_count_mismatch(p, fetcher())]
+    assert [f.route for f in found] == ["/overview", "/queues", "/overview.poll"]
+    assert (
+        len({f.fingerprint for f in found}) == 1 and found[0].evidence["list_url"] == SITE.origin + "/failed"
+    )
