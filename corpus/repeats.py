@@ -32,7 +32,7 @@ def _key(report: dict[str, Any]) -> tuple[str, str]:
 
 
 def _reports(runs: list[Run], which: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The reports of `which` (false_positives, leads) in any run and in every run, by kind and route,
+    """The reports of `which` (false_positives, leads, upstream) in any run and in every run, by kind and route,
     each as first seen with `runs`: how many repeats made it."""
     seen: dict[tuple[str, str], dict[str, Any]] = {}
     for run in runs:
@@ -54,6 +54,7 @@ def merge(runs: list[Run]) -> Run:
     found_all = {b: max((c for c in clicks[b] if c is not None), default=None) for b in every}
     fps_union, fps_all = _reports(runs, "false_positives")
     leads, _ = _reports(runs, "leads")
+    upstream, _ = _reports(runs, "upstream")
     missed = [b for b in planted if b not in found_all]
     errors = [f"repeat {i}: {r.error}" for i, r in enumerate(runs, 1) if r.error]
     return replace(
@@ -63,6 +64,7 @@ def merge(runs: list[Run]) -> Run:
         suspected=[b for b in missed if any(b in r.suspected for r in runs)],
         false_positives=fps_union,
         leads=leads,
+        upstream=upstream,
         duplicates=max(r.duplicates for r in runs),
         wall_s=round(sum(r.wall_s for r in runs), 1),
         load=", ".join(r.load for r in runs),

@@ -69,6 +69,9 @@ class Run:
     false_positives: list[dict[str, Any]] = field(default_factory=list)
     leads: list[dict[str, Any]] = field(default_factory=list)
     """Suspected reports (destructive links not opened): neither found bugs nor false positives."""
+    upstream: list[dict[str, Any]] = field(default_factory=list)
+    """Reports an `[[upstream]]` entry of the app file explains (the app as published misbehaves
+    there): neither found bugs nor false positives, each with the entry's id."""
     duplicates: int = 0
     clicks: int | None = None
     pages_visited: int | None = None
@@ -177,7 +180,7 @@ def run_one(
         with serving(co, port, runs / "server.log") as base:
             _progress(f"{app.name}: {name} build on {base}, exploring {budget} clicks ({engine})")
             result, found = explore(co, base, runs / "store", budget, engine, allow_destructive)
-        scored = score(app.bugs if buggy else (), found)
+        scored = score(app.bugs if buggy else (), found, app.upstream)
         run.found, run.missed, run.duplicates = scored.found, scored.missed, len(scored.duplicates)
         run.suspected = scored.suspected
         run.false_positives = [
@@ -187,6 +190,10 @@ def run_one(
         run.leads = [
             {"kind": r.kind, "route": r.routes[0], "click": r.first_click, "planted": bug_id}
             for r, bug_id in scored.leads
+        ]
+        run.upstream = [
+            {"kind": r.kind, "route": r.routes[0], "click": r.first_click, "upstream": entry_id}
+            for r, entry_id in scored.upstream
         ]
         counts = result.get("counts") or {}
         run.clicks = result.get("clicks")
@@ -257,7 +264,7 @@ def _table(runs: list[Run]) -> Table:
     table = Table(
         title="BugHunt on the corpus (found: planted bug id @ click it was first found; leads: "
         "destructive links not opened, counted neither found nor false positive; id? = the planted "
-        "bug a lead points at)"
+        "bug a lead points at; upstream: the app's own bugs its file lists, counted neither)"
     )
     for column in (
         "app",
@@ -268,6 +275,7 @@ def _table(runs: list[Run]) -> Table:
         "found",
         "false pos.",
         "leads",
+        "upstream",
         "dup.",
         "pages",
         "repeat clicks",
@@ -296,6 +304,7 @@ def _table(runs: list[Run]) -> Table:
         if run.repeat > 1:
             fps = false_positives_cell(run)
         leads = "; ".join(lead["route"] for lead in run.leads)
+        upstream = "; ".join(f"{u['upstream']} {u['route']}" for u in run.upstream)
         table.add_row(
             run.app,
             run.family,
@@ -305,6 +314,7 @@ def _table(runs: list[Run]) -> Table:
             found,
             fps if run.repeat > 1 else f"{len(run.false_positives)}" + (f": {fps}" if fps else ""),
             f"{len(run.leads)}" + (f": {leads}" if leads else ""),
+            f"{len(run.upstream)}" + (f": {upstream}" if upstream else ""),
             str(run.duplicates),
             str(run.pages_visited),
             str(run.repeat_clicks)

@@ -8,6 +8,10 @@ A *suspected* report (a destructive link bughunt saw but did not open: no `--all
 no evidence — the clean build's link reads the same when it leads to a confirmation page — so it is
 scored as what bughunt's CI gates make of it, a lead: never a found bug, never a false positive,
 listed in `leads` (with the planted bug it points at, if any, in `suspected`).
+
+A report an app file's `[[upstream]]` entry explains (a misbehaviour of the application as published,
+verified by hand) is the explorer right about the app: on either build it is neither a find nor a
+false positive, listed in `upstream` with the entry's id. A planted bug's match comes first.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpus.spec import Bug
+from corpus.spec import Bug, Upstream
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,7 @@ class Report:
     routes: tuple[str, ...]
     first_click: int | None
     suspected: bool
+    fingerprint: str = ""
 
 
 @dataclass
@@ -38,6 +43,7 @@ class Score:
     leads: list[tuple[Report, str | None]] = field(
         default_factory=list
     )  # suspected reports, their planted bug
+    upstream: list[tuple[Report, str]] = field(default_factory=list)  # reports an upstream entry explains
 
 
 def reports(explore: dict[str, Any], memory: dict[str, Any]) -> list[Report]:
@@ -55,7 +61,11 @@ def reports(explore: dict[str, Any], memory: dict[str, Any]) -> list[Report]:
         steps = [int(o["first_step"]) for o in seen if isinstance(o.get("first_step"), int)]
         out.append(
             Report(
-                str(bug.get("kind")), tuple(routes), min(steps) if steps else None, bool(bug.get("suspected"))
+                str(bug.get("kind")),
+                tuple(routes),
+                min(steps) if steps else None,
+                bool(bug.get("suspected")),
+                str(bug.get("fingerprint") or ""),
             )
         )
     return out
@@ -65,12 +75,23 @@ def _matches(planted: Bug, report: Report) -> bool:
     return report.kind == planted.kind and any(planted.route.fullmatch(r) for r in report.routes)
 
 
-def score(planted: tuple[Bug, ...], found: list[Report]) -> Score:
+def _explains(entry: Upstream, report: Report) -> bool:
+    if report.kind != entry.kind:
+        return False
+    if entry.route is None:
+        return bool(report.fingerprint) and report.fingerprint == entry.fingerprint
+    return any(entry.route.fullmatch(r) for r in report.routes)
+
+
+def score(planted: tuple[Bug, ...], found: list[Report], upstream: tuple[Upstream, ...] = ()) -> Score:
     result = Score()
     for report in sorted(found, key=lambda r: (r.first_click is None, r.first_click or 0)):
         bug = next((b for b in planted if _matches(b, report)), None)
+        known = next((u for u in upstream if _explains(u, report)), None) if bug is None else None
         if report.suspected:
             result.leads.append((report, bug.id if bug is not None else None))
+        elif known is not None:
+            result.upstream.append((report, known.id))
         elif bug is None:
             result.false_positives.append(report)
         elif bug.id in result.found:

@@ -52,6 +52,20 @@ class Bug:
 
 
 @dataclass(frozen=True)
+class Upstream:
+    """A misbehaviour of the application as published, verified by hand on the clean build: a report
+    it explains is the explorer right about the app, so it is scored neither a find nor a false
+    positive. Matched by kind and either a route pattern (fullmatched like a planted bug's) or the
+    report's fingerprint."""
+
+    id: str
+    kind: str
+    route: re.Pattern[str] | None
+    fingerprint: str
+    what: str
+
+
+@dataclass(frozen=True)
 class Login:
     url: str
     username: str
@@ -77,6 +91,7 @@ class App:
     patches: tuple[Edit, ...] = ()
     bugs: tuple[Bug, ...] = ()
     path: Path = Path()
+    upstream: tuple[Upstream, ...] = ()
 
 
 def _str(data: dict[str, object], key: str, where: str, default: str | None = None) -> str:
@@ -127,6 +142,29 @@ def _bug(data: dict[str, object], where: str) -> Bug:
     return Bug(bug_id, kind, route, depth, login, _str(data, "what", at), inject)
 
 
+def _upstream(data: dict[str, object], where: str) -> Upstream:
+    entry_id = _str(data, "id", where)
+    at = f"{where} upstream {entry_id}"
+    kind = _str(data, "kind", at)
+    if kind not in KINDS:
+        raise SpecError(f"{at}: kind {kind!r} is not one of {', '.join(sorted(KINDS))}")
+    route, fingerprint = data.get("route"), data.get("fingerprint", "")
+    if (route is None) == (not fingerprint):
+        raise SpecError(f"{at}: give exactly one of `route` and `fingerprint`")
+    if not isinstance(fingerprint, str) or (fingerprint and not re.fullmatch(r"[0-9a-f]{16}", fingerprint)):
+        raise SpecError(f"{at}: `fingerprint` must be 16 hexadecimal digits (a bug's fingerprint)")
+    pattern = None
+    if route is not None:
+        try:
+            pattern = re.compile(_str(data, "route", at))
+        except re.error as error:
+            raise SpecError(f"{at}: `route` is not a regular expression ({error})") from None
+    what = _str(data, "what", at)
+    if not what.strip():
+        raise SpecError(f"{at}: `what` must say how the app misbehaves and how it was verified")
+    return Upstream(entry_id, kind, pattern, fingerprint, what)
+
+
 def load(path: Path) -> App:
     """Read and check one application file."""
     where = str(path)
@@ -163,6 +201,12 @@ def load(path: Path) -> App:
     ids = [b.id for b in parsed]
     if len(set(ids)) != len(ids):
         raise SpecError(f"{where}: two bugs share an id")
+    upstream = data.get("upstream", [])
+    if not isinstance(upstream, list) or not all(isinstance(u, dict) for u in upstream):
+        raise SpecError(f"{where}: `upstream` must be a list of tables ([[upstream]])")
+    known = tuple(_upstream(u, where) for u in upstream)
+    if len({u.id for u in known} | set(ids)) != len(known) + len(ids):
+        raise SpecError(f"{where}: an upstream entry shares an id with another entry or a bug")
     return App(
         name=name,
         family=_str(data, "family", where),
@@ -181,6 +225,7 @@ def load(path: Path) -> App:
         patches=_edits(data, "patches", where),
         bugs=parsed,
         path=path,
+        upstream=known,
     )
 
 

@@ -46,12 +46,22 @@ def range_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
         items = _without_placeholder(_described_list(line))
         if items is None:
             continue
-        said = max(last - first + 1, 0) if first else 0
+        said = _rows_said(first, last, total)
         if len(items) > said and first > 1:
             continue  # a later page showing rows of the page before: the pager's bug, not the count's
         if said != len(items) or last > total:
             out.append((line, said, len(items)))
     return out
+
+
+def _rows_said(first: int, last: int, total: int) -> int:
+    """The rows a range says its page holds. A range of an empty list says none ("0 to 0 of 0"); one
+    that starts at 0 over a list that has rows counts from 0, as its pager's offset does ("Showing
+    0-19 of 43": twenty rows — Rack/Sinatra dashboards and offset-paged admin tools print the offset
+    itself), where reading the 0 as "no rows" made every first page a mismatch."""
+    if first == 0 and total == 0:
+        return 0
+    return max(last - first + 1, 0)
 
 
 def _range_total(page: FetchedPage, items: list[Node]) -> int | None:

@@ -29,6 +29,7 @@ that disagrees with two views of the list: the linked page's count and its rows)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -71,6 +72,8 @@ class Claim:
     words: frozenset[str]
     record: bool = False
     """A card's count read against its record's page (`count_records`), not a list page's total."""
+    named: bool = False
+    """Compared only with a total that names what it counts (`stated_total(by_name=True)`)."""
 
 
 def _word(word: str) -> str:
@@ -206,10 +209,10 @@ def item_counts(page: FetchedPage) -> list[Claim]:
     return out
 
 
-def stated_total(page: FetchedPage, words: frozenset[str]) -> int | None:
+def stated_total(page: FetchedPage, words: frozenset[str], by_name: bool = False) -> int | None:
     """How many the page says its list holds: a count label outside list items naming one of `words`
-    (its noun's last word), else the one total of its range lines; None when it says neither, or
-    says two."""
+    (its noun's last word), else the one total of its range lines (`by_name`: of those whose own words
+    name one of `words`, "Showing 0-19 of 43 jobs"); None when it says neither, or says two."""
     named = {
         shown
         for node, noun, shown in _innermost(page, parse_count)
@@ -219,7 +222,11 @@ def stated_total(page: FetchedPage, words: frozenset[str]) -> int | None:
     }
     if named:
         return named.pop() if len(named) == 1 else None
-    totals = {total for _line, _first, _last, total in range_lines(page)}
+    totals = {
+        total
+        for line, _first, _last, total in range_lines(page)
+        if not by_name or _words(line.text()) & words
+    }
     return totals.pop() if len(totals) == 1 else None
 
 
@@ -230,11 +237,14 @@ def target_mismatches(page: FetchedPage, fetch: Fetch | None) -> list[tuple[Node
     return [(found[0].node, found[0].shown, found[1])] if found is not None else []
 
 
-def contradicted(page: FetchedPage, fetch: Fetch | None) -> tuple[Claim, int] | None:
-    """The first claim its linked page contradicts, with that page's total (`target_mismatches`)."""
+def contradicted(
+    page: FetchedPage, fetch: Fetch | None, rows: Sequence[Claim] = ()
+) -> tuple[Claim, int] | None:
+    """The first claim its linked page contradicts, with that page's total (`target_mismatches`);
+    `rows`, the page's row counts (`count_rows`), are read after its count cells and item counts."""
     if fetch is None:
         return None
-    claims = count_cells(page) + item_counts(page)
+    claims = count_cells(page) + item_counts(page) + list(rows)
     fetched: dict[str, FetchedPage | None] = {}
     records = 0
     for claim in claims:
@@ -249,7 +259,7 @@ def contradicted(page: FetchedPage, fetch: Fetch | None) -> tuple[Claim, int] | 
         total = (
             record_total(other, next(iter(claim.words)), _word)
             if claim.record
-            else stated_total(other, claim.words)
+            else stated_total(other, claim.words, claim.named)
         )
         if total is not None and total != claim.shown:
             return claim, total

@@ -38,6 +38,7 @@ from bughunt.oracles.count_pages import MAX_PAGES as MAX_PAGES
 from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled, _listed, ends_list
 from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
 from bughunt.oracles.count_ranges import _range_total, range_mismatches
+from bughunt.oracles.count_rows import row_counts, spread
 from bughunt.oracles.count_targets import Claim, contradicted
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested, current_tab_bar
@@ -121,9 +122,11 @@ def check_count_mismatch(
             or linked_mismatch(page, parse_count, lambda: _all_pages(page, fetch))
             or anchored_mismatch(page, parse_count)
         )
-    if not mismatches and (claim := contradicted(page, fetch)) is not None:
+    if not mismatches and (claim := contradicted(page, fetch, spread(row_counts(page)))) is not None:
         if claim[0].record:
             return [_record_finding(page, *claim)]
+        if claim[0].named:
+            return [_row_finding(page, *claim)]
         mismatches = [(claim[0].node, claim[0].shown, claim[1])]
     if not mismatches:
         mismatches = badge_mismatches(page)
@@ -173,5 +176,31 @@ def _record_finding(page: FetchedPage, claim: Claim, total: int) -> Finding:
             mismatches=1,
         ),
         fingerprint=make_fingerprint(shape, "count_mismatch", RECORD_MESSAGE),
+        shape=page_shape(page),
+    )
+
+
+ROW_MESSAGE = "a summary table's count of a list disagrees with the total the list's own page states"
+
+
+def _row_finding(page: FetchedPage, claim: Claim, total: int) -> Finding:
+    """A table row's count its linked list's page contradicts (`count_rows`). A dashboard draws one
+    summary table on several pages (its overview, the queues page, their polling fragment): the bug
+    is fingerprinted on the linked list's route shape, so those pages report it once."""
+    shape = route_shape(route_of(claim.url))
+    return Finding(
+        "count_mismatch",
+        page.route,
+        ROW_MESSAGE,
+        evidence(
+            page,
+            claim.node.text(),
+            label=quoted([claim.node.text()]),
+            shown=claim.shown,
+            listed=total,
+            list_url=claim.url,
+            mismatches=1,
+        ),
+        fingerprint=make_fingerprint(shape, "count_mismatch", ROW_MESSAGE),
         shape=page_shape(page),
     )

@@ -64,6 +64,7 @@ from bughunt.oracles.base import (
     fetch_again,
     page_shape,
 )
+from bughunt.oracles.destructive_forms import unasked_alike
 from bughunt.oracles.destructive_words import (
     VERBS,
     action_route,
@@ -451,7 +452,7 @@ def check_unconfirmed_destructive(
 ) -> list[Finding]:
     if not page.is_html or page.status >= 400:
         return []
-    findings = _judge_opened(page) + _judge_clicked(page)
+    findings = _judge_opened(page) + _judge_clicked(page) + unasked_alike(page)
     opened = 0
     ledger = config.opened_destructive
     for action in destructive_actions(page):

@@ -11,6 +11,7 @@ import subprocess
 from dataclasses import asdict
 from pathlib import Path
 
+from corpus.repeats import merge
 from corpus.run import Run, _table, main, run_app
 from corpus.spec import load
 
@@ -143,8 +144,6 @@ def test_one_run_keeps_the_rows_it_had_with_both_readings_equal(tmp_path: Path) 
 
 
 def test_one_report_of_two_runs_is_one_whatever_request_token_it_carries() -> None:
-    from corpus.repeats import merge
-
     def row(token: str) -> Run:
         fp = {"kind": "unsafe_get", "route": f"/?action=share&id=17&csrf_token={token}", "click": 9}
         return Run("a", "f", "c", "clean", 100, "http", false_positives=[fp])
@@ -159,3 +158,19 @@ def test_one_report_of_two_runs_is_one_whatever_request_token_it_carries() -> No
 def test_a_repeat_below_one_is_refused(capsys) -> None:
     assert main(["run", "--apps", "contact_app", "--repeat", "0"]) == 2
     assert "--repeat must be a positive number" in capsys.readouterr().err
+
+
+def test_repeats_list_the_upstream_reports_of_any_run() -> None:
+    """A report an `[[upstream]]` entry explains is kept apart in every repeat's row and in the merged
+    one (any run's, by kind and route), never among the false positives."""
+
+    def row(routes: list[str]) -> Run:
+        run = Run("a", "f", "c" * 40, "clean", 30, "http")
+        run.upstream = [
+            {"kind": "count_mismatch", "route": r, "click": 3, "upstream": "up-1"} for r in routes
+        ]
+        return run
+
+    merged = merge([row(["/q?start=20"]), row(["/q?start=20", "/failed?start=40"])])
+    assert [(u["route"], u["runs"]) for u in merged.upstream] == [("/q?start=20", 2), ("/failed?start=40", 1)]
+    assert merged.false_positives == [] and all("upstream" in r for r in merged.repeats)

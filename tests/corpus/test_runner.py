@@ -18,7 +18,7 @@ import pytest
 from corpus.build import BuildError, Checkout, apply_edits, build, checkout, exclusive
 from corpus.score import Report, score
 from corpus.server import free_port, serving
-from corpus.spec import APPS_DIR, KINDS, Bug, Edit, SpecError, load, load_apps
+from corpus.spec import APPS_DIR, KINDS, Bug, Edit, SpecError, Upstream, load, load_apps
 
 SIX = KINDS - {"client_error", "unsafe_get"}
 
@@ -32,6 +32,11 @@ def test_every_app_file_follows_the_format() -> None:
         # as built (the set is held out: its app files are not rewritten after its baseline)
         assert all(0 <= bug.depth <= 3 for bug in app.bugs), app.name
         assert sum(bug.depth == 0 for bug in app.bugs) <= 1, app.name
+        for entry in app.upstream:
+            # an upstream entry explains the app as published, never a planted bug's report
+            assert entry.route is None or not any(
+                entry.kind == bug.kind and entry.route.pattern == bug.route.pattern for bug in app.bugs
+            ), (app.name, entry.id)
     for name in ("bluelog", "django_blog", "contact_app"):
         # the six kinds, or client_error instead of one of them
         kinds = {bug.kind for bug in apps[name].bugs}
@@ -81,6 +86,52 @@ def test_a_suspected_report_is_a_lead_neither_found_nor_false_positive() -> None
     # observed (opened and confirmed by its effect), the same report is a found bug
     seen = Report("unconfirmed_destructive", ("/post/7/delete/",), 4, False)
     assert score(planted, [seen]).found == {"del": 4} and score((), [seen]).false_positives == [seen]
+
+
+def test_an_upstream_entry_explains_a_report_on_either_build_neither_found_nor_false_positive() -> None:
+    """The app as published misbehaving (verified by hand) is the explorer right about it: such a
+    report is listed apart, on the clean build and the buggy one; a planted bug's match comes first."""
+    planted = (_bug("dup", "duplicate_pagination", r"/c/\d+\?page=\d+"),)
+    upstream = (
+        Upstream("keys-dup", "duplicate_pagination", re.compile(r"/keys/\w+\?start=\d+"), "", "why"),
+        Upstream("remove-get", "unconfirmed_destructive", None, "0123456789abcdef", "why"),
+    )
+    keys = Report("duplicate_pagination", ("/keys/failed?start=20",), 5, False)
+    by_print = Report("unconfirmed_destructive", ("/failed/remove/3",), 9, False, "0123456789abcdef")
+    other_print = Report("unconfirmed_destructive", ("/failed/remove/4",), 11, False, "fedcba9876543210")
+    both = Report("duplicate_pagination", ("/keys/x?start=20", "/c/2?page=2"), 7, False)
+    clean = score((), [keys, by_print, other_print], upstream)
+    assert [(r.routes[0], i) for r, i in clean.upstream] == [
+        ("/keys/failed?start=20", "keys-dup"),
+        ("/failed/remove/3", "remove-get"),
+    ]
+    assert clean.false_positives == [other_print]
+    buggy = score(planted, [keys, both], upstream)
+    assert buggy.found == {"dup": 7} and buggy.false_positives == [] and buggy.duplicates == []
+    assert [i for _, i in buggy.upstream] == ["keys-dup"]
+
+
+def test_an_upstream_entry_needs_a_kind_one_matcher_and_a_reason(tmp_path: Path) -> None:
+    text = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
+    path = tmp_path / "contact_app.toml"
+    good = '\n[[upstream]]\nid = "u1"\nkind = "server_error"\nroute = "/x"\nwhat = "the app 500s (curl)"\n'
+    path.write_text(text + good, encoding="utf-8")
+    assert [(u.id, u.kind, u.fingerprint) for u in load(path).upstream] == [("u1", "server_error", "")]
+    for bad, message in (
+        (good.replace('kind = "server_error"', 'kind = "crash"'), "kind 'crash' is not one of"),
+        (good.replace('route = "/x"', 'route = "/x"\nfingerprint = "0123456789abcdef"'), "exactly one of"),
+        (good.replace('route = "/x"\n', ""), "exactly one of"),
+        (good.replace('route = "/x"', 'fingerprint = "nope"'), "16 hexadecimal digits"),
+        (good.replace('route = "/x"', 'route = "("'), "not a regular expression"),
+        (good.replace('"the app 500s (curl)"', '" "'), "`what` must say"),
+        (
+            good.replace('id = "u1"', f'id = "{load(APPS_DIR / "contact_app.toml").bugs[0].id}"'),
+            "shares an id",
+        ),
+    ):
+        path.write_text(text + bad, encoding="utf-8")
+        with pytest.raises(SpecError, match=message):
+            load(path)
 
 
 def test_an_app_file_with_a_bad_kind_or_name_is_one_clear_error(tmp_path: Path) -> None:
