@@ -59,6 +59,7 @@ from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
 from .graph import CLICK_MARK
 from .store import ExplorerStore
+from .view_address import names_view
 from .views import NoLinksView, View
 
 CLICK_FAILED = "click failed"
@@ -212,7 +213,9 @@ def _link_lesson(
     store: ExplorerStore, target: str, position: str, final: str, facts: PageFacts, shape: str
 ) -> str | None:
     if final == position != target:
-        return "round_trip"
+        # A link to the view shown (the current item of a sidebar, a route the app completes) is
+        # no toggle: its shape is the other views' links too (`view_address`).
+        return None if names_view(target, final) else "round_trip"
     here = store.visits.structure_hash_of(position)
     there = urlsplit(target)
     # The page after is the page clicked on, re-rendered: its structure, at another address.
