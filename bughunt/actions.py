@@ -22,6 +22,7 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 from loguru import logger
 
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
+from bughunt.focus_controls import focus_control
 from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
@@ -446,6 +447,8 @@ def clickable(node: Node) -> bool:
         return False
     if attrs.get("role") in ("button", "link", "tab", "menuitem"):
         return True  # an item of a script's menu (a row's Edit, Delete) acts like a button
+    if focus_control(node):
+        return True  # a row or a column header a script made focusable: its handler acts (`focus_controls`)
     kind = attrs.get("type", "").lower()
     if node.tag == "button" and kind != "submit":
         # Without a type, a button in a form submits it (POST forms are never actions).

@@ -163,7 +163,7 @@ PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
 """Only the record's answer (`[now, soonest, workers]`, as in `READ`): the cheap round trip of a page watched
 until what it had due has run."""
 
-_CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href]"
+_CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href], [tabindex]"
 """Elements `bughunt.actions.clickable` may take for a control (a link only with `href="#"` or
 `javascript:`): the ones the read marks hidden."""
 MAX_LOOKS = 3000
