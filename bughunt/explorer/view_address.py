@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from bughunt.urls import hash_route
 
 
-def _parts(route: str) -> tuple[str, frozenset[tuple[str, str]]]:
+def route_parts(route: str) -> tuple[str, frozenset[tuple[str, str]]]:
     """A route's path (with its hash route's path) and the parameters of its query and hash route."""
     split = urlsplit(route)
     path, pairs = unquote(split.path) or "/", parse_qsl(split.query, keep_blank_values=True)
@@ -31,6 +31,6 @@ def _parts(route: str) -> tuple[str, frozenset[tuple[str, str]]]:
 def names_view(target: str, landed: str) -> bool:
     """Does the link `target`, which landed on `landed`, name that view (its path, and only
     parameters the view has with the same values)?"""
-    path, pairs = _parts(target)
-    there, shown = _parts(landed)
+    path, pairs = route_parts(target)
+    there, shown = route_parts(landed)
     return path == there and pairs <= shown
