@@ -31,10 +31,11 @@ GENERATED = [
     "record_dWBRl",  # an app's own name with a random suffix ("record_" + randomString(5))
     "record_revxU",
     "field-k3j9x",  # Math.random().toString(36)
+    "record_7AAVJ",
 ]
 STABLE = [
     "main", "post-42", "tr-6d1a9f", "user_r_name", "sidebar", "v-app", "mat-toolbar", "app", "tag-input",
-    "post_title", "id_first_name", "checkbox_0", "user_ID", "col-md4", "navbarNav",
+    "post_title", "id_first_name", "checkbox_0", "user_ID", "col-md4", "navbarNav", "tr-6D1A9F", "nav_MAIN",
 ]  # fmt: skip
 
 
