@@ -94,5 +94,4 @@ class ViewFamilies:
             return False
         here = _canonical(page)
         family = self.roots.get(here, here)
-        views = self.tried.get((family, placed(selector)))
-        return bool(views) and any(v != here for v in views)
+        return any(v != here for v in self.tried.get((family, placed(selector)), ()))
