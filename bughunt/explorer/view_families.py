@@ -1,6 +1,6 @@
-"""Views of one page a click reached by changing only its parameters' values: a list sorted by a
-column header, a tab or a filter chip that writes its state into the address (`#/items?sort=-title`
-from `#/items?sort=-created`).
+"""Views of one page a click reached by changing only its hash route's parameters' values: a list
+sorted by a column header, a tab or a filter chip that writes its state into a hash router's address
+(`#/items?sort=-title` from `#/items?sort=-created`).
 
 Such a view is the page it was clicked on, shown another way: its controls are that page's controls,
 each in its place. A sorted view's headers and rows clicked again, then those of the view each of them
@@ -21,26 +21,27 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from bughunt.oracles.reading import is_cursor_key, is_offset_key, is_page_key
 
 from .templates import CLICK_MARK
-from .view_address import route_parts
 
 
-def _pairs(route: str) -> dict[str, str]:
-    split = urlsplit(route)
-    pairs = parse_qsl(split.query, keep_blank_values=True)
-    if split.fragment.startswith(("/", "!/")):
-        pairs += parse_qsl(urlsplit(split.fragment).query, keep_blank_values=True)
-    return {unquote(k): unquote(v) for k, v in pairs}
+def _hash_state(route: str) -> tuple[str, str, dict[str, str]] | None:
+    """(the document's address, the hash route's path, its parameters), None without a hash route."""
+    document, _, fragment = route.partition("#")
+    if not fragment.startswith(("/", "!/")):
+        return None
+    inner = urlsplit(fragment)
+    pairs = parse_qsl(inner.query, keep_blank_values=True)
+    return unquote(document), unquote(inner.path), {unquote(k): unquote(v) for k, v in pairs}
 
 
 def other_view(page: str, landed: str) -> bool:
-    """Is `landed` the page `page` with only the values of some of its parameters changed (the same
-    path and hash route, the same parameter names), none of them a pager's?"""
-    if route_parts(page)[0] != route_parts(landed)[0]:
+    """Is `landed` the page `page` with only the values of some of its hash route's parameters changed
+    (the same document, the same hash route path and parameter names), none of them a pager's? A hash
+    route's change never loads a document: it is the app's own state, drawn in place (a change of the
+    document's query is a navigation, which `idle_controls` reads as a toggle when it flips back)."""
+    before, after = _hash_state(page), _hash_state(landed)
+    if before is None or after is None or before[:2] != after[:2] or before[2].keys() != after[2].keys():
         return False
-    before, after = _pairs(page), _pairs(landed)
-    if before.keys() != after.keys():
-        return False
-    changed = [k for k in before if before[k] != after[k]]
+    changed = [k for k in before[2] if before[2][k] != after[2][k]]
     return bool(changed) and not any(is_page_key(k) or is_offset_key(k) or is_cursor_key(k) for k in changed)
 
 
