@@ -22,6 +22,8 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 from loguru import logger
 
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
+from bughunt.focus_controls import focus_control
+from bughunt.form_owner import submit_buttons
 from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
@@ -41,12 +43,7 @@ def scripted_form(form: Node) -> bool:
         n for n in form.iter()
         if n.tag == "textarea" or (n.tag == "input" and n.get("type").lower() in TEXT_INPUTS - {"search"})
     ]  # fmt: skip
-    submits = [
-        n for n in form.iter()
-        if (n.tag == "button" and n.get("type", "submit").lower() == "submit")
-        or (n.tag == "input" and n.get("type").lower() == "submit")
-    ]  # fmt: skip
-    return len(texts) > 1 and bool(submits)
+    return len(texts) > 1 and bool(submit_buttons(form))
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,6 +443,8 @@ def clickable(node: Node) -> bool:
         return False
     if attrs.get("role") in ("button", "link", "tab", "menuitem"):
         return True  # an item of a script's menu (a row's Edit, Delete) acts like a button
+    if focus_control(node):
+        return True  # a row or a column header a script made focusable: its handler acts (`focus_controls`)
     kind = attrs.get("type", "").lower()
     if node.tag == "button" and kind != "submit":
         # Without a type, a button in a form submits it (POST forms are never actions).

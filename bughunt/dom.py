@@ -397,7 +397,11 @@ _CSS_IDENT = re.compile(r"[A-Za-z][\w-]*")
 # a kind of its own. The conventions of the common frameworks, not of one application: React's useId
 # (`:r1:`, `«r1»`, `_r_8_`, inside any prefix), Radix, Headless UI, Reach, MUI, Mantine, React Aria,
 # Downshift, Vue's useId (`v-0-1`), Angular Material/CDK (`mat-input-3`), Ember (`ember12`),
-# Bootstrap-vue (`__BVID__12`), and `id-<uuid>`.
+# Bootstrap-vue (`__BVID__12`), and `id-<uuid>`. And a name with a random suffix of its own
+# (`"record_" + randomString(5)`, `"field-" + Math.random().toString(36).slice(2, 7)`): a last segment
+# of 4–12 letters and digits mixing upper and lower case (`record_dWBRl`), with a digit between letters
+# (`field-k3j9x`), or capitals and digits (`record_7AAVJ`), which words (`tag-input`, `post_title`) and
+# records' numbers and hashes (`post-42`, `tr-6d1a9f`) do not.
 _GENERATED_ID = re.compile(
     r"""
     [:«][rR][0-9a-zA-Z]*[:»]
@@ -408,6 +412,9 @@ _GENERATED_ID = re.compile(
     | ^ember\d+$
     | ^__BVID__\d+
     | ^id-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
+    | [_-](?=[A-Za-z0-9]{4,12}$)(?=[a-z0-9]*[A-Z])(?=[A-Z0-9]*[a-z])
+    | [_-](?=[A-Za-z0-9]{4,12}$)(?![0-9a-fA-F]+$)[A-Za-z0-9]*[A-Za-z][0-9]+[A-Za-z]
+    | [_-](?=[A-Za-z0-9]{4,12}$)(?![0-9A-F]+$)(?=[A-Z]*[0-9])(?=[0-9]*[A-Z])[A-Z0-9]+$
     """,
     re.VERBOSE,
 )

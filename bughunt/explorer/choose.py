@@ -20,7 +20,7 @@ from .engine import Engine
 from .graph import CLICK_MARK, ExplorationGraph
 from .harness import StepOutcome
 from .hints import SessionHints
-from .idle_controls import idle_test
+from .idle_controls import idle_test, view_families
 from .policies import Decision, Option, Policy
 from .views import ContextIndex, View
 
@@ -72,7 +72,9 @@ class Chooser:
         graph, engine = self.graph, self.engine
         # A link to the page itself (`#`, the same URL) is never progress, nor is a control learned to
         # lead nowhere new (`idle_controls`); a route that failed this session is left for the next one.
-        is_idle = idle_test(graph.idle_controls(), graph.click_of, graph.store.link_table.words_of)
+        is_idle = idle_test(
+            graph.idle_controls(), graph.click_of, graph.store.link_table.words_of, view_families(graph.store)
+        )
         links = self._onward(position, walk.failed, is_idle)
         due = graph.due()
         dropped = False
@@ -205,7 +207,10 @@ class Chooser:
         """Routes memory knows (linked from a remembered page) but has not visited, that may be clicked,
         did not fail this session, and are not controls learned to lead nowhere new; in link-table order."""
         is_idle = idle_test(
-            self.graph.idle_controls(), self.graph.click_of, self.graph.store.link_table.words_of
+            self.graph.idle_controls(),
+            self.graph.click_of,
+            self.graph.store.link_table.words_of,
+            view_families(self.graph.store),
         )
         left = {r for r in self.context.unvisited() if self._may_visit(r, failed, is_idle)}
         return [r for r in self.graph.linked() if r in left]

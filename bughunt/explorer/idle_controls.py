@@ -59,6 +59,8 @@ from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
 from .graph import CLICK_MARK
 from .store import ExplorerStore
+from .view_address import names_view
+from .view_families import ViewFamilies
 from .views import NoLinksView, View
 
 CLICK_FAILED = "click failed"
@@ -212,7 +214,9 @@ def _link_lesson(
     store: ExplorerStore, target: str, position: str, final: str, facts: PageFacts, shape: str
 ) -> str | None:
     if final == position != target:
-        return "round_trip"
+        # A link to the view shown (the current item of a sidebar, a route the app completes) is
+        # no toggle: its shape is the other views' links too (`view_address`).
+        return None if names_view(target, final) else "round_trip"
     here = store.visits.structure_hash_of(position)
     there = urlsplit(target)
     # The page after is the page clicked on, re-rendered: its structure, at another address.
@@ -252,19 +256,29 @@ def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:
     return [r for r in links if r not in had and CLICK_MARK not in r]
 
 
+def view_families(store: ExplorerStore) -> ViewFamilies:
+    """The views of each page the walk's clicks reached (`view_families`), read from the store."""
+    steps = ((s.route, s.final_route, s.outcome) for s in store.history.steps())
+    return ViewFamilies.of(steps, store.link_table.click_of, placed_shape)
+
+
 def idle_test(
     table: Mapping[str, str],
     click_of: Callable[[str], tuple[str, str] | None],
     words_of: Callable[[str], str] = lambda route: "",
+    families: ViewFamilies | None = None,
 ) -> Callable[[str, str], bool]:
     """`is_idle(route, page)`: does the control leading to `route` from `page` have a learned shape
-    (for a refused write's lesson, its shape and what it says: `words_of` a click state's route)."""
+    (for a refused write's lesson, its shape and what it says: `words_of` a click state's route), or
+    was it clicked in its place on another view of its page (`view_families`)."""
     said = said_shapes(list(table))
 
     def is_idle(route: str, page: str) -> bool:
+        click = click_of(route) if CLICK_MARK in route else None
+        if click is not None and families is not None and families.tried_elsewhere(*click, placed_shape):
+            return True
         if not table:
             return False
-        click = click_of(route) if CLICK_MARK in route else None
         if click is None:
             return control_shape(route, page) in table
         shape = control_shape(route, *click)

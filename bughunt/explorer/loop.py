@@ -27,7 +27,7 @@ from .facts import PageFacts, read_page, site_texts
 from .graph import CLICK_MARK, ExplorationGraph, StepWrite
 from .harness import ALL_KINDS, StepOutcome, is_failure
 from .hints import SessionHints
-from .idle_controls import idle_test, lessons, placed_shape, scrub
+from .idle_controls import idle_test, lessons, placed_shape, scrub, view_families
 from .inspection import inspect
 from .loading import clicked_back, load
 from .policies import Policy
@@ -86,7 +86,15 @@ class Explorer:
         outcomes: list[StepOutcome] = []
         status, detail = "interrupted", ""
         self.view = build_view(self.store, cfg.memory, self.memory_rnd)
-        scrub(self.view, idle_test(graph.idle_controls(), graph.click_of, graph.store.link_table.words_of))
+        scrub(
+            self.view,
+            idle_test(
+                graph.idle_controls(),
+                graph.click_of,
+                graph.store.link_table.words_of,
+                view_families(graph.store),
+            ),
+        )
         context = ContextIndex(self.store, cfg.memory, _count)
         chooser = Chooser(graph, engine, self.policy, cfg, self.hints, self.view, context)
         position = graph.position
@@ -322,7 +330,9 @@ class Explorer:
         self.walk.last = out
         # A failed route is written into this session's view as a dead end, so no policy walks back to
         # it now; the view is rebuilt from the store next session, where failures are not visits.
-        is_idle = idle_test(graph.idle_controls(), graph.click_of, graph.store.link_table.words_of)
+        is_idle = idle_test(
+            graph.idle_controls(), graph.click_of, graph.store.link_table.words_of, view_families(graph.store)
+        )
         onward = [r for r in out.links if not is_idle(r, out.route)]
         remember(self.view, result.route, out.route, result.outcome, onward)
         if idle:

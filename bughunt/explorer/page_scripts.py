@@ -163,7 +163,7 @@ PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
 """Only the record's answer (`[now, soonest, workers]`, as in `READ`): the cheap round trip of a page watched
 until what it had due has run."""
 
-_CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href]"
+_CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href], [tabindex]"
 """Elements `bughunt.actions.clickable` may take for a control (a link only with `href="#"` or
 `javascript:`): the ones the read marks hidden."""
 MAX_LOOKS = 3000
@@ -198,7 +198,7 @@ READ = (
     }
   }
   // Controls nobody can click now (no box, or `visibility: hidden`: a closed modal's buttons, a folded
-  // menu's items) are marked so, as Playwright judges visibility before a click; the mark goes when
+  // menu's items; or under an open layer) are marked so, as Playwright judges visibility before a click; the mark goes when
   // they show again.
   let looked = 0;
   for (const el of document.querySelectorAll(CONTROLS)) {
@@ -206,7 +206,16 @@ READ = (
     const href = (el.getAttribute('href') || '').trim().toLowerCase();
     if (el.tagName === 'A' && href !== '#' && !href.startsWith('javascript:')) { continue; }
     const box = el.getBoundingClientRect();
-    const hidden = !box.width || !box.height || getComputedStyle(el).visibility === 'hidden';
+    let hidden = !box.width || !box.height || getComputedStyle(el).visibility === 'hidden';
+    if (!hidden) {
+      // Covered where a click lands (an open side panel or modal over the list): the click would hit
+      // the layer on top, as Playwright finds before it gives up. Only a point in the viewport is tested.
+      const x = box.left + box.width / 2, y = box.top + box.height / 2;
+      if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
+        const top = document.elementFromPoint(x, y);
+        hidden = top !== null && top !== el && !el.contains(top) && !top.contains(el);
+      }
+    }
     if (hidden !== el.hasAttribute(MARK)) { el.toggleAttribute(MARK, hidden); }
   }
   let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
@@ -217,8 +226,9 @@ READ = (
 promise of the page's is relied on):
 - a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
   `outerHTML`; a cut page needs none);
-- otherwise controls that have no box or are `visibility: hidden` get the attribute `HIDDEN_MARK` (and lose
-  it once shown), so the engine offers no click Playwright would refuse (`bughunt.actions.clickable`);
+- otherwise controls that have no box, are `visibility: hidden` or are covered at their centre by another
+  element (an open side panel or modal over them) get the attribute `HIDDEN_MARK` (and lose it once
+  shown), so the engine offers no click Playwright would refuse (`bughunt.actions.clickable`);
 - live form values, which are DOM properties (a framework's two-way binding sets no `value`
   attribute), are copied into attributes so the HTML shows what a person sees (passwords never), and
   the HTML is what `page.content()` gives: the doctype, then `outerHTML`;

@@ -28,8 +28,15 @@ GENERATED = [
     "ember123",
     "__BVID__12",
     "id-123e4567-e89b-12d3-a456-426614174000",
+    "record_dWBRl",  # an app's own name with a random suffix ("record_" + randomString(5))
+    "record_revxU",
+    "field-k3j9x",  # Math.random().toString(36)
+    "record_7AAVJ",
 ]
-STABLE = ["main", "post-42", "tr-6d1a9f", "user_r_name", "sidebar", "v-app", "mat-toolbar", "app"]
+STABLE = [
+    "main", "post-42", "tr-6d1a9f", "user_r_name", "sidebar", "v-app", "mat-toolbar", "app", "tag-input",
+    "post_title", "id_first_name", "checkbox_0", "user_ID", "col-md4", "navbarNav", "tr-6D1A9F", "nav_MAIN",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("ident", GENERATED)

@@ -155,6 +155,37 @@ def test_a_redirect_back_with_no_visible_effect_is_learned_but_no_bug(tmp_path):
             store.close()
 
 
+def test_a_link_to_the_view_shown_teaches_nothing_of_the_other_views_links(tmp_path):
+    """A sidebar's link to the list shown (`?kind=a`, completed by the site to `?kind=a&sort=name`)
+    lands where it was clicked, as a toggle's redirect does; its shape (`?kind=<v>`) is the other
+    lists' links too, and each of them is a list of its own."""
+
+    class Lists(QuietHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            m = re.fullmatch(r"/list\?kind=(\w)", self.path)
+            if self.path == "/" or m:
+                self.send_response(302)
+                self.send_header("Location", f"/list?kind={m.group(1) if m else 'a'}&sort=name")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            m = re.fullmatch(r"/list\?kind=(\w)&sort=name", self.path)
+            if m and m.group(1) in "abc":
+                nav = "".join(f'<li><a href="/list?kind={k}">{k}</a></li>' for k in "abc")
+                rows = "".join(f"<li>{m.group(1)} item {i}</li>" for i in range(3))
+                return self.reply(200, _html(f"<nav><ul>{nav}</ul></nav><ul>{rows}</ul>"))
+            self.reply(404, _html("no"))
+
+    with serving(Lists) as url:
+        store = _explore(url + "/", tmp_path / "s", budget=10)
+        try:
+            explored = set(store.visits.explored())
+            assert {f"/list?kind={k}&sort=name" for k in "abc"} <= explored, explored
+            assert "get /list?kind=<v>" not in ExplorationGraph(store).idle_controls()
+        finally:
+            store.close()
+
+
 def test_dead_ends_of_one_hub_are_visited_without_reloading_the_hub(tmp_path):
     class Hub(QuietHandler):
         def do_GET(self) -> None:  # noqa: N802

@@ -1,0 +1,98 @@
+"""Views of one page a click reached by changing only its hash route's parameters' values: a list
+sorted by a column header, a tab or a filter chip that writes its state into a hash router's address
+(`#/items?sort=-title` from `#/items?sort=-created`).
+
+Such a view is the page it was clicked on, shown another way: its controls are that page's controls,
+each in its place. A sorted view's headers and rows clicked again, then those of the view each of them
+sorts to, were 40 of 100 clicks of a Svelte dashboard's empty list (nine columns, each sort another
+address). So a control already clicked on one view of a page, in the same place (`placed_shape`), is
+not clicked on the page's other views: one click per control per page, however many views it has.
+Only what a click did counts — a link to another value (another collection, another record) leads to
+a page of its own — and never a pager's values (`?page=2`, `?offset=20`, a cursor): a list's later
+page shows other rows, whose controls the walk samples as it always did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from bughunt.oracles.reading import is_cursor_key, is_offset_key, is_page_key
+
+from .templates import CLICK_MARK
+
+
+def _hash_state(route: str) -> tuple[str, str, dict[str, str]] | None:
+    """(the document's address, the hash route's path, its parameters), None without a hash route."""
+    document, _, fragment = route.partition("#")
+    if not fragment.startswith(("/", "!/")):
+        return None
+    inner = urlsplit(fragment)
+    pairs = parse_qsl(inner.query, keep_blank_values=True)
+    return unquote(document), unquote(inner.path), {unquote(k): unquote(v) for k, v in pairs}
+
+
+def other_view(page: str, landed: str) -> bool:
+    """Is `landed` the page `page` with only the values of some of its hash route's parameters changed
+    (the same document, the same hash route path and parameter names), none of them a pager's? A hash
+    route's change never loads a document: it is the app's own state, drawn in place (a change of the
+    document's query is a navigation, which `idle_controls` reads as a toggle when it flips back)."""
+    before, after = _hash_state(page), _hash_state(landed)
+    if before is None or after is None or before[:2] != after[:2] or before[2].keys() != after[2].keys():
+        return False
+    changed = [k for k in before[2] if before[2][k] != after[2][k]]
+    return bool(changed) and not any(is_page_key(k) or is_offset_key(k) or is_cursor_key(k) for k in changed)
+
+
+def _canonical(route: str) -> str:
+    return unquote(route)
+
+
+@dataclass(frozen=True, slots=True)
+class ViewFamilies:
+    """Which remembered pages are views of one page (`root`), and the controls clicked on each family."""
+
+    roots: dict[str, str]
+    """A view a click reached (canonical route) → the page it is a view of."""
+    tried: dict[tuple[str, str], set[str]]
+    """(family's page, control's placed shape) → the views it was clicked on."""
+
+    @classmethod
+    def of(
+        cls,
+        steps: Iterable[tuple[str, str | None, str]],
+        click_of: Callable[[str], tuple[str, str] | None],
+        placed: Callable[[str], str],
+    ) -> ViewFamilies:
+        """From the walk's steps (route, final route, outcome) and the click states' (page, selector)."""
+        parent: dict[str, str] = {}
+        clicked: list[tuple[str, str]] = []
+        for route, final, outcome in steps:
+            if CLICK_MARK not in route or (click := click_of(route)) is None:
+                continue
+            page = _canonical(click[0])
+            clicked.append((page, click[1]))
+            if outcome == "page" and final:
+                landed = _canonical(final)
+                if landed != page and landed not in parent and other_view(page, landed):
+                    parent[landed] = page
+        roots: dict[str, str] = {}
+        for view in parent:
+            root, seen = view, {view}
+            while root in parent and parent[root] not in seen:
+                root = parent[root]
+                seen.add(root)
+            roots[view] = root
+        tried: dict[tuple[str, str], set[str]] = {}
+        for page, selector in clicked:
+            tried.setdefault((roots.get(page, page), placed(selector)), set()).add(page)
+        return cls(roots, tried)
+
+    def tried_elsewhere(self, page: str, selector: str, placed: Callable[[str], str]) -> bool:
+        """Was the control at `selector` on `page` clicked on another view of the same page?"""
+        if not self.roots:
+            return False
+        here = _canonical(page)
+        family = self.roots.get(here, here)
+        return any(v != here for v in self.tried.get((family, placed(selector)), ()))

@@ -1,0 +1,38 @@
+"""Elements a script made into controls by making them focusable: `tabindex="0"` on a table row, a
+column header, a list item or a plain box.
+
+A framework's click handler is a property no markup shows (Svelte's `on:click`, React's `onClick`), but
+an accessible one is reachable by keyboard too, and an element that is not focusable by itself becomes
+so only by `tabindex` ≥ 0: a records table's rows that open the record in a side panel, a column
+header that sorts the list, a card that opens its item. A negative `tabindex` is focusable by script
+only (a dialog, a menu's items moved between by arrow keys), and a landmark, a form field or a scroll
+container made focusable (`<pre tabindex="0">`, a `role="region"`) is read or typed into, not clicked.
+"""
+
+from __future__ import annotations
+
+from bughunt.dom import Node
+
+_NOT_CLICKED = frozenset((
+    "html", "body", "main", "section", "article", "aside", "nav", "header", "footer", "form", "fieldset",
+    "table", "thead", "tbody", "tfoot", "ul", "ol", "dl", "pre", "code", "iframe", "dialog", "video",
+    "audio", "canvas", "input", "select", "textarea", "option", "label",
+))  # fmt: skip
+"""Containers, landmarks and form fields: focusable to be scrolled, read or typed into."""
+_CONTAINER_ROLES = frozenset((
+    "dialog", "alertdialog", "region", "main", "document", "application", "grid", "table", "list",
+    "listbox", "tree", "treegrid", "tabpanel", "log", "status", "alert", "textbox", "searchbox",
+    "combobox", "slider", "spinbutton", "scrollbar", "separator", "img", "presentation", "none",
+))  # fmt: skip
+
+
+def focus_control(node: Node) -> bool:
+    """Is `node` made focusable (`tabindex` ≥ 0) as a control: not a container, landmark or field."""
+    raw = node.attrs.get("tabindex")
+    if raw is None or node.tag in _NOT_CLICKED:
+        return False
+    try:
+        index = int(raw.strip())
+    except ValueError:
+        return False
+    return index >= 0 and (node.attrs.get("role") or "").strip().lower() not in _CONTAINER_ROLES
