@@ -167,9 +167,9 @@ class _Engine:
 def test_memory_bugs_are_read_only_for_a_finding_to_join() -> None:
     graph = _Graph()
     quiet = page("<p>nothing wrong here</p>")
-    assert inspection.inspect(quiet, _Engine(), graph, allow_destructive=False) == []  # type: ignore[arg-type]
+    assert inspection.inspect(quiet, _Engine(), graph, allow_destructive=False).findings == []  # type: ignore[arg-type]
     assert graph.bug_reads == graph.route_reads == 0
     broken = FetchedPage(ORIGIN + "/x", "/x", 500, {}, "text/html", "<h1>Error</h1>", 1.0)
-    found = inspection.inspect(broken, _Engine(), graph, allow_destructive=False)  # type: ignore[arg-type]
+    found = inspection.inspect(broken, _Engine(), graph, allow_destructive=False).findings  # type: ignore[arg-type]
     assert [f.kind for f in found] == ["server_error"]
     assert graph.bug_reads == graph.route_reads == 1
