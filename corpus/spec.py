@@ -121,12 +121,17 @@ def _edits(data: dict[str, object], key: str, where: str) -> tuple[Edit, ...]:
     return tuple(edits)
 
 
-def _bug(data: dict[str, object], where: str) -> Bug:
-    bug_id = _str(data, "id", where)
-    at = f"{where} bug {bug_id}"
+def _kind(data: dict[str, object], at: str) -> str:
     kind = _str(data, "kind", at)
     if kind not in KINDS:
         raise SpecError(f"{at}: kind {kind!r} is not one of {', '.join(sorted(KINDS))}")
+    return kind
+
+
+def _bug(data: dict[str, object], where: str) -> Bug:
+    bug_id = _str(data, "id", where)
+    at = f"{where} bug {bug_id}"
+    kind = _kind(data, at)
     try:
         route = re.compile(_str(data, "route", at))
     except re.error as error:
@@ -145,9 +150,7 @@ def _bug(data: dict[str, object], where: str) -> Bug:
 def _upstream(data: dict[str, object], where: str) -> Upstream:
     entry_id = _str(data, "id", where)
     at = f"{where} upstream {entry_id}"
-    kind = _str(data, "kind", at)
-    if kind not in KINDS:
-        raise SpecError(f"{at}: kind {kind!r} is not one of {', '.join(sorted(KINDS))}")
+    kind = _kind(data, at)
     route, fingerprint = data.get("route"), data.get("fingerprint", "")
     if (route is None) == (not fingerprint):
         raise SpecError(f"{at}: give exactly one of `route` and `fingerprint`")

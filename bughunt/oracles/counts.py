@@ -124,9 +124,9 @@ def check_count_mismatch(
         )
     if not mismatches and (claim := contradicted(page, fetch, spread(row_counts(page)))) is not None:
         if claim[0].record:
-            return [_record_finding(page, *claim)]
+            return [_linked_finding(page, *claim, RECORD_MESSAGE, "record_url")]
         if claim[0].named:
-            return [_row_finding(page, *claim)]
+            return [_linked_finding(page, *claim, ROW_MESSAGE, "list_url")]
         mismatches = [(claim[0].node, claim[0].shown, claim[1])]
     if not mismatches:
         mismatches = badge_mismatches(page)
@@ -155,52 +155,29 @@ def check_count_mismatch(
 
 
 RECORD_MESSAGE = "a list's count of a record's items disagrees with the count the record's own page states"
-
-
-def _record_finding(page: FetchedPage, claim: Claim, total: int) -> Finding:
-    """A card's count its record's page contradicts (`count_records`). One card template summarises
-    its records on every list that shows them (the front page, a tag's page, the user's own): the
-    bug is fingerprinted on the record pages' template, so those lists report it once."""
-    shape = route_shape(route_of(claim.url))
-    return Finding(
-        "count_mismatch",
-        page.route,
-        RECORD_MESSAGE,
-        evidence(
-            page,
-            claim.node.text(),
-            label=quoted([claim.node.text()]),
-            shown=claim.shown,
-            listed=total,
-            record_url=claim.url,
-            mismatches=1,
-        ),
-        fingerprint=make_fingerprint(shape, "count_mismatch", RECORD_MESSAGE),
-        shape=page_shape(page),
-    )
-
-
 ROW_MESSAGE = "a summary table's count of a list disagrees with the total the list's own page states"
 
 
-def _row_finding(page: FetchedPage, claim: Claim, total: int) -> Finding:
-    """A table row's count its linked list's page contradicts (`count_rows`). A dashboard draws one
-    summary table on several pages (its overview, the queues page, their polling fragment): the bug
-    is fingerprinted on the linked list's route shape, so those pages report it once."""
+def _linked_finding(page: FetchedPage, claim: Claim, total: int, message: str, url_key: str) -> Finding:
+    """A count the page it links to contradicts: a list card's count its record's page states
+    (`count_records`, `RECORD_MESSAGE`), a summary table row's count its list's page totals
+    (`count_rows`, `ROW_MESSAGE`). One card or table template is drawn on several pages (a front
+    page and a tag's page; a dashboard's overview, its queues page and their polling fragment): the
+    bug is fingerprinted on the linked pages' route shape, so those pages report it once."""
     shape = route_shape(route_of(claim.url))
     return Finding(
         "count_mismatch",
         page.route,
-        ROW_MESSAGE,
+        message,
         evidence(
             page,
             claim.node.text(),
             label=quoted([claim.node.text()]),
             shown=claim.shown,
             listed=total,
-            list_url=claim.url,
             mismatches=1,
+            **{url_key: claim.url},
         ),
-        fingerprint=make_fingerprint(shape, "count_mismatch", ROW_MESSAGE),
+        fingerprint=make_fingerprint(shape, "count_mismatch", message),
         shape=page_shape(page),
     )
