@@ -73,7 +73,7 @@ class Chooser:
         # A link to the page itself (`#`, the same URL) is never progress, nor is a control learned to
         # lead nowhere new (`idle_controls`); a route that failed this session is left for the next one.
         is_idle = idle_test(
-            graph.idle_controls(), graph.click_of, graph.store.link_table.words_of, view_families(graph.store)
+            graph.idle_controls(), graph.click_of, graph.store.link_table.words_of, view_families(graph)
         )
         links = self._onward(position, walk.failed, is_idle)
         due = graph.due()
@@ -210,7 +210,7 @@ class Chooser:
             self.graph.idle_controls(),
             self.graph.click_of,
             self.graph.store.link_table.words_of,
-            view_families(self.graph.store),
+            view_families(self.graph),
         )
         left = {r for r in self.context.unvisited() if self._may_visit(r, failed, is_idle)}
         return [r for r in self.graph.linked() if r in left]

@@ -26,6 +26,7 @@ from .harness import ALL_KINDS, FAILURES, StepOutcome, record_step
 from .store import Bug, ExplorerStore
 from .templates import CLICK_MARK as CLICK_MARK  # re-exported: how the states kept here are named
 from .versions import VersionWrites
+from .view_families import ViewIndex
 
 MAX_CHAIN = 6
 """Clicks one state may take from its page's load: a state made on a state that clicks reached (the
@@ -79,6 +80,8 @@ class ExplorationGraph:
         self.store = store
         self._idle: tuple[str | None, dict[str, str]] = (None, {})
         """The idle-controls table as last decoded, with the text it was decoded from."""
+        self.view_index = ViewIndex()
+        """Views of one page, read a step at a time (`idle_controls.view_families`)."""
 
     # -- states and transitions --------------------------------------------------------------------
     @property

@@ -57,7 +57,7 @@ from .control_words import said_shape, said_shapes
 from .current_item import current_item
 from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
-from .graph import CLICK_MARK
+from .graph import CLICK_MARK, ExplorationGraph
 from .store import ExplorerStore
 from .view_address import names_view
 from .view_families import ViewFamilies
@@ -256,10 +256,17 @@ def _new_links(links: Iterable[str], before: Iterable[str]) -> list[str]:
     return [r for r in links if r not in had and CLICK_MARK not in r]
 
 
-def view_families(store: ExplorerStore) -> ViewFamilies:
-    """The views of each page the walk's clicks reached (`view_families`), read from the store."""
-    steps = ((s.route, s.final_route, s.outcome) for s in store.history.steps())
-    return ViewFamilies.of(steps, store.link_table.click_of, placed_shape)
+def view_families(graph: ExplorationGraph) -> ViewFamilies:
+    """The views of each page the walk's clicks reached (`view_families`), from the steps written
+    since the graph last looked (`ViewIndex`)."""
+    index, store = graph.view_index, graph.store
+    if store.history.step_count() > index.read_to:
+        steps = store.history.steps_after(index.read_to)
+        index.add(
+            ((s.route, s.final_route, s.outcome) for s in steps), store.link_table.click_of, placed_shape
+        )
+        index.read_to = steps[-1].n if steps else index.read_to
+    return index.families
 
 
 def idle_test(

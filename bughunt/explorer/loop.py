@@ -92,7 +92,7 @@ class Explorer:
                 graph.idle_controls(),
                 graph.click_of,
                 graph.store.link_table.words_of,
-                view_families(graph.store),
+                view_families(graph),
             ),
         )
         context = ContextIndex(self.store, cfg.memory, _count)
@@ -331,7 +331,7 @@ class Explorer:
         # A failed route is written into this session's view as a dead end, so no policy walks back to
         # it now; the view is rebuilt from the store next session, where failures are not visits.
         is_idle = idle_test(
-            graph.idle_controls(), graph.click_of, graph.store.link_table.words_of, view_families(graph.store)
+            graph.idle_controls(), graph.click_of, graph.store.link_table.words_of, view_families(graph)
         )
         onward = [r for r in out.links if not is_idle(r, out.route)]
         remember(self.view, result.route, out.route, result.outcome, onward)

@@ -66,28 +66,9 @@ class ViewFamilies:
         placed: Callable[[str], str],
     ) -> ViewFamilies:
         """From the walk's steps (route, final route, outcome) and the click states' (page, selector)."""
-        parent: dict[str, str] = {}
-        clicked: list[tuple[str, str]] = []
-        for route, final, outcome in steps:
-            if CLICK_MARK not in route or (click := click_of(route)) is None:
-                continue
-            page = _canonical(click[0])
-            clicked.append((page, click[1]))
-            if outcome == "page" and final:
-                landed = _canonical(final)
-                if landed != page and landed not in parent and other_view(page, landed):
-                    parent[landed] = page
-        roots: dict[str, str] = {}
-        for view in parent:
-            root, seen = view, {view}
-            while root in parent and parent[root] not in seen:
-                root = parent[root]
-                seen.add(root)
-            roots[view] = root
-        tried: dict[tuple[str, str], set[str]] = {}
-        for page, selector in clicked:
-            tried.setdefault((roots.get(page, page), placed(selector)), set()).add(page)
-        return cls(roots, tried)
+        index = ViewIndex()
+        index.add(steps, click_of, placed)
+        return index.families
 
     def tried_elsewhere(self, page: str, selector: str, placed: Callable[[str], str]) -> bool:
         """Was the control at `selector` on `page` clicked on another view of the same page?"""
@@ -96,3 +77,51 @@ class ViewFamilies:
         here = _canonical(page)
         family = self.roots.get(here, here)
         return any(v != here for v in self.tried.get((family, placed(selector)), ()))
+
+
+class ViewIndex:
+    """`ViewFamilies` kept up to date as steps are written: each step is read once (`add`), so what a
+    choice reads does not grow with the walk (issue 28). Families are joined again only when a step
+    finds a new view; a click on a known page is added to its family's controls as it comes."""
+
+    def __init__(self) -> None:
+        self.read_to = 0
+        """The last step number read (`ExplorationGraph.view_families`)."""
+        self._parent: dict[str, str] = {}
+        self._clicked: list[tuple[str, str]] = []
+        self.families = ViewFamilies({}, {})
+
+    def add(
+        self,
+        steps: Iterable[tuple[str, str | None, str]],
+        click_of: Callable[[str], tuple[str, str] | None],
+        placed: Callable[[str], str],
+    ) -> None:
+        """Read more steps (route, final route, outcome) in the order they were written."""
+        start, grown = len(self._clicked), False
+        for route, final, outcome in steps:
+            if CLICK_MARK not in route or (click := click_of(route)) is None:
+                continue
+            page = _canonical(click[0])
+            self._clicked.append((page, click[1]))
+            if outcome == "page" and final:
+                landed = _canonical(final)
+                if landed != page and landed not in self._parent and other_view(page, landed):
+                    self._parent[landed] = page
+                    grown = True
+        if grown:
+            self.families = ViewFamilies(self._roots(), {})
+            start = 0  # a page clicked earlier may be a view now: every click joins its family anew
+        roots, tried = self.families.roots, self.families.tried
+        for page, selector in self._clicked[start:]:
+            tried.setdefault((roots.get(page, page), placed(selector)), set()).add(page)
+
+    def _roots(self) -> dict[str, str]:
+        roots: dict[str, str] = {}
+        for view in self._parent:
+            root, seen = view, {view}
+            while root in self._parent and self._parent[root] not in seen:
+                root = self._parent[root]
+                seen.add(root)
+            roots[view] = root
+        return roots

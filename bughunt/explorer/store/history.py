@@ -34,6 +34,10 @@ class History:
             Step, self.db.execute("SELECT * FROM steps WHERE session_id = ? ORDER BY n", (session_id,))
         )
 
+    def steps_after(self, n: int) -> list[Step]:
+        """The steps written after step `n`, in order."""
+        return rows_as(Step, self.db.execute("SELECT * FROM steps WHERE n > ? ORDER BY n", (n,)))
+
     def last_step(self) -> Step | None:
         row = self.db.execute("SELECT * FROM steps ORDER BY n DESC LIMIT 1").fetchone()
         return row_as(Step, row) if row else None
