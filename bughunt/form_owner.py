@@ -10,18 +10,24 @@ from __future__ import annotations
 from bughunt.dom import Node
 
 
-def _submit(node: Node) -> bool:
-    kind = node.get("type", "submit").lower() if node.tag == "button" else node.get("type").lower()
-    return node.tag in ("button", "input") and kind == "submit"
+def submits(node: Node) -> bool:
+    """Whether `node` is a submit control (a button without a type or of type submit, an `input` of
+    type submit or image): any other control in a form is a script's."""
+    kind = node.get("type", "").lower()
+    if node.tag == "button":
+        return kind in ("", "submit")
+    if node.tag == "input":
+        return kind in ("submit", "image")
+    return False
 
 
 def submit_buttons(form: Node) -> list[Node]:
     """The submit buttons of `form`: inside it (unless they name another form), then elsewhere in the
     document naming its id in their `form` attribute."""
     ident = form.get("id")
-    own = [n for n in form.iter() if _submit(n) and n.get("form") in ("", ident)]
+    own = [n for n in form.iter() if submits(n) and n.get("form") in ("", ident)]
     if not ident:
         return own
     root = next(iter(reversed(list(form.ancestors()))), form)  # the document
     inside = {id(n) for n in own}
-    return own + [n for n in root.iter() if n.get("form") == ident and _submit(n) and id(n) not in inside]
+    return own + [n for n in root.iter() if n.get("form") == ident and submits(n) and id(n) not in inside]

@@ -11,17 +11,7 @@ judged (`destructive._judge_clicked`), and a confirmation dialog it opens instea
 from __future__ import annotations
 
 from bughunt.dom import Node
-
-
-def submits_its_form(node: Node) -> bool:
-    """Whether `node`, inside a form, is one of the form's submissions (a button without a type or of
-    type submit, an `input` of type submit or image); any other control in a form is the script's."""
-    kind = node.get("type", "").lower()
-    if node.tag == "button":
-        return kind in ("", "submit")
-    if node.tag == "input":
-        return kind in ("submit", "image")
-    return False
+from bughunt.form_owner import submits
 
 
 def in_a_dialog(node: Node) -> bool:
@@ -33,4 +23,4 @@ def in_a_dialog(node: Node) -> bool:
 
 def writes_a_form(node: Node) -> bool:
     """Whether `node` is a form's submission (inside a form, submitting it)."""
-    return submits_its_form(node) and any(a.tag == "form" for a in node.ancestors())
+    return submits(node) and any(a.tag == "form" for a in node.ancestors())

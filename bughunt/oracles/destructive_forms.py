@@ -22,6 +22,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from bughunt.dom import Node
+from bughunt.form_owner import submits
 from bughunt.oracles.base import Finding, evidence
 from bughunt.oracles.destructive_words import action_route, words_of
 from bughunt.oracles.reading import resolve
@@ -31,14 +32,6 @@ from bughunt.urls import same_origin
 MESSAGE = "destructive form sends its write at once, where the page's alike buttons ask first"
 
 _CONFIRM_ATTRS = ("data-confirm", "hx-confirm", "data-turbo-confirm", "data-confirm-message")
-
-
-def _submits(node: Node) -> bool:
-    """A form's submit control (as `explorer.form_buttons.submits_its_form` reads one)."""
-    kind = node.get("type", "").lower()
-    return (node.tag == "button" and kind in ("", "submit")) or (
-        node.tag == "input" and kind in ("submit", "image")
-    )
 
 
 def _asks(node: Node) -> bool:
@@ -62,7 +55,7 @@ def _writes(page: FetchedPage) -> list[tuple[Node, str, str, bool]]:
     for form in page.document.find_all("form"):
         if form.get("method", "get").lower() == "get":
             continue
-        buttons = [b for b in form.iter() if _submits(b)]
+        buttons = [b for b in form.iter() if submits(b)]
         target = resolve(base, form.get("action") or page.url)
         if len(buttons) != 1 or target is None or not same_origin(target, page.url):
             continue
