@@ -32,6 +32,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -256,6 +257,34 @@ def _clone_env(clone: Path) -> dict[str, str]:
     return env
 
 
+def _run_bounded(
+    args: list[str], cwd: Path, env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess:
+    """`subprocess.run` with a timeout that says where a stuck command was: Python's fault handler
+    (on by PYTHONFAULTHANDLER) prints every thread's stack on SIGABRT, so a command that spins is
+    stopped with that signal and its stack is the failure's message (CI once saw a command that takes
+    seconds spin for the whole timeout, and a bare kill told nothing)."""
+    proc = subprocess.Popen(
+        args,
+        cwd=cwd,
+        env={**env, "PYTHONFAULTHANDLER": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        pytest.fail(f"{' '.join(args)} did not end in {timeout:.0f} s; its stacks:\n{err[-6000:]}")
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("group", RUN_GROUPS, ids=[_test_id(g[0][0]) for g in RUN_GROUPS])
 def test_every_readme_command_works_in_a_fresh_clone(group: list[tuple[str, str]], clone: Path) -> None:
@@ -288,9 +317,7 @@ def test_every_readme_command_works_in_a_fresh_clone(group: list[tuple[str, str]
             before = _files(clone)
             started = time.monotonic()
             extra_env = next((e for prefix, e in FAST_ENV.items() if command.startswith(prefix)), {})
-            p = subprocess.run(
-                args, cwd=clone, env=env | extra_env, capture_output=True, text=True, timeout=600
-            )
+            p = _run_bounded(args, clone, env | extra_env, timeout=600)
             took = time.monotonic() - started
             if NEEDS_KEY in comment:
                 # one line on stderr; with --json the error is one JSON line on stdout instead
