@@ -64,15 +64,11 @@ def record_scopes(resource: FetchedPage, form_url: str) -> list[Node]:
     item naming the record's identifier; empty when none does. An item holding the link and nothing
     else is an entry of a menu of the record's actions (Report, Delete, Edit, Quote under a forum
     post), not the record."""
-    base = base_url(resource)
     doc = resource.document
     items = {id(i): i for _, _, run in item_runs(doc) for i in run}
     items.update({id(i): i for _, run in find_lists(doc) for i in run})
-    # the link as the browser sent it: `where[id]=1` in the list's link is `where%5Bid%5D=1` in the
-    # form's address
-    wanted = unquote(form_url)
-    for node, href in targets(doc):
-        if unquote(resolve(base, href) or "") != wanted or _in_navigation(node):
+    for node in _links_to(resource, form_url):
+        if _in_navigation(node):
             continue
         own = " ".join(node.text().split())
         held = [a for a in node.ancestors() if id(a) in items and " ".join(a.text().split()) != own]
@@ -80,6 +76,14 @@ def record_scopes(resource: FetchedPage, form_url: str) -> list[Node]:
             return held
     named = _naming_item(doc, items, form_url)
     return [named] if named is not None else []
+
+
+def _links_to(resource: FetchedPage, form_url: str) -> list[Node]:
+    """The elements of `resource` leading to the form at `form_url`, compared as the browser sent
+    it: `where[id]=1` in a list's link is `where%5Bid%5D=1` in the form's address."""
+    base = base_url(resource)
+    wanted = unquote(form_url)
+    return [node for node, href in targets(resource.document) if unquote(resolve(base, href) or "") == wanted]
 
 
 def _in_navigation(node: Node) -> bool:
@@ -192,7 +196,7 @@ def _witnessed(
             return found
     if not names_record(resource.document, page.url):
         return None  # the list's other page, not the one holding this record (a pager's state)
-    return witness(resource.document, fields, chosen, least)
+    return witness(resource.document, fields, chosen, least, _links_to(resource, page.url))
 
 
 def _posts_to_itself(form: Node, page: FetchedPage) -> bool:

@@ -12,7 +12,9 @@ those showing as many values as any is the record's. Two disjoint items showing 
 records the page does not tell apart, unless they are parts of one record (its name in a heading,
 its e-mail in a table under it): then their nearest common element is the record, when no two items
 of a list show a value for one of the empty fields (a feed whose every card shows its content says
-not which card the form edits). Stated on what pages mean — a record is where its values are shown
+not which card the form edits). Values fewer than an item of a list needs, all in one row of a list,
+are that row's — one record among others — unless the row holds or stands beside the page's link to
+the form (`_one_row`): a table, or the whole page, around it is no witness either. Stated on what pages mean — a record is where its values are shown
 together — not on any application's markup: a members list, a profile's `<dl>`, a card grid, a
 ticket's table of properties above its "Modify" form and a single-page app's record view beside the
 form its "Edit" opened are one search.
@@ -21,7 +23,7 @@ form its "Edit" opened are one search.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from bughunt.dom import Node
 from bughunt.oracles.form_fields import read_fields
@@ -124,19 +126,51 @@ def several_items_show(doc: Node, keys: set[str]) -> bool:
     return any(a is not b and not _contains(a, b) and not _contains(b, a) for a in showing for b in showing)
 
 
+def _one_row(
+    doc: Node, part: Node, n: int, found: tuple[list[str], set[int]], fields: Fields, links: Sequence[Node]
+) -> bool:
+    """Whether the `n` values `part` shows, fewer than `MIN_LISTED`, are one list item's (the item
+    inside `part`, or `part` inside it) that neither holds nor stands beside a link to the form: one
+    record among others, and so few values do not tell which — a table or a page showing a create
+    form's default title in one row of a list the site's menu links the form from. A forum post's
+    item with its own "Edit" link in the item after it is the form's record; a row showing a value
+    beside a label naming one of the form's fields ("E-mail | ann@…") is a property of the record,
+    not a record among others."""
+    if n >= MIN_LISTED:
+        return False
+    values, skip = found
+    rows = [run for _, _, run in item_runs(doc)] + [run for _, run in find_lists(doc)]
+    alone = False
+    for run in rows:
+        for k, item in enumerate(run):
+            if not (_contains(part, item) or _contains(item, part)) or count_shown(item, values, skip) < n:
+                continue
+            if any(shown_value(item, keys, labelled_only=True) for _n, _m, _v, keys, _s in fields):
+                continue
+            if any(_contains(near, link) for near in run[max(k - 1, 0) : k + 2] for link in links):
+                return False
+            alone = True
+    return alone
+
+
 def witness(
-    doc: Node, fields: Fields, chosen: Iterable[str] = (), min_shown: int = 1
+    doc: Node, fields: Fields, chosen: Iterable[str] = (), min_shown: int = 1, links: Sequence[Node] = ()
 ) -> tuple[int, Node] | None:
     """(values shown, part) of the one item of `doc` showing the most of the form's filled values —
     at least `min_shown` — or, when no item does, the whole page showing that many and no list of it
-    whose items each show an empty field; None when the page does not tell (two records show as many)."""
+    whose items each show an empty field; None when the page does not tell (two records show as many,
+    or the values are one list item's, too few to tell it, and `links` — the page's links to the form
+    — are not in or beside it: `_one_row`)."""
     values = shown_values(fields, chosen)
     if not values:
         return None
     skip = _edit_forms(doc, fields)
     items = [(item, listed, count_shown(item, values, skip)) for item, listed in _items(doc)]
     counted = [
-        (n, item) for item, listed, n in items if n >= (max(min_shown, MIN_LISTED) if listed else min_shown)
+        (n, item)
+        for item, listed, n in items
+        if n >= (max(min_shown, MIN_LISTED) if listed else min_shown)
+        and (listed or not _one_row(doc, item, n, (values, skip), fields, links))
     ]
     empty_keys = [f[3] for f in fields if not f[2] and f[4]]
     if counted:
@@ -150,5 +184,7 @@ def witness(
         return most, _common(inner)
     n = count_shown(doc, values, skip)
     if n < min_shown or any(several_items_show(doc, keys) for keys in empty_keys):
+        return None
+    if _one_row(doc, doc, n, (values, skip), fields, links):
         return None
     return n, doc

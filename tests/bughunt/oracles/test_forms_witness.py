@@ -150,3 +150,43 @@ def test_a_record_split_over_two_blocks_is_read_as_one():
     )
     found = check_form_drops_value(opened(SPLIT_RECORD, form), SITE.fetcher())
     assert _found(found) == [("bio", "Keeps bees on the roof")]
+
+
+# A new-booking form (no record in its URL) whose one default value, a film's title, is also one row of
+# the films table; the site's menu — a plain `div`, no `nav` — links the form from every page, so the
+# films page is a page "linking to it". One row showing one value is one record among others, and not
+# the form's: its empty fields (a customer's name) are no values the films page shows.
+MENU = (
+    '<div class="sidebar"><p><a href="/films">Films</a></p><p><a href="/forms/booking">Booking</a></p></div>'
+)
+FILMS = SITE.page(
+    MENU
+    + "<table><tr><th>id</th><th>Name</th><th>Rating</th><th>Director</th></tr>"
+    + "".join(
+        f"<tr><td>{n}</td><td>{name}</td><td>{r}</td><td>{d}</td></tr>"
+        for n, name, r, d in [
+            (1, "The Lantern of Ember", 99, "Hana Ito"),
+            (2, "A Voyage to the Moon", 71, "Ida Berg"),
+            (3, "The Forest of Winter", 64, "Ravi Shah"),
+        ]
+    )
+    + "</table>",
+    "/films",
+)
+
+
+def booking(name: str) -> FetchedPage:
+    return SITE.page(
+        MENU
+        + '<form method="post">'
+        + _fields(("film", "Film", "A Voyage to the Moon"), ("name", "Name", name), ("email", "E-mail", ""))
+        + "<button>Book</button></form>",
+        "/forms/booking",
+    )
+
+
+BOOKING_LINKED = OracleConfig(linked_from=lambda route: ["/films"], loaded=lambda route: True)
+
+
+def test_a_default_value_one_row_of_a_list_shows_makes_that_list_no_witness_of_the_form():
+    assert check_form_drops_value(booking(""), SITE.fetcher(FILMS), BOOKING_LINKED) == []
