@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import gc
 from collections.abc import Iterator
 
@@ -37,14 +38,21 @@ def test_paced_collector_keeps_a_higher_threshold_and_restores_after_an_error(
 def test_explore_runs_its_session_under_the_paced_collector(
     thresholds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from bughunt import settings
     from bughunt.commands import explore
 
     seen: list[tuple[int, ...]] = []
-    monkeypatch.setattr(explore, "_run_session", lambda *a, **k: seen.append(gc.get_threshold()) or 0)
+
+    def session(*args: object, **kwargs: object) -> int:
+        seen.append(gc.get_threshold())
+        return 0
+
+    monkeypatch.setattr(explore, "_run_session", session)
+    monkeypatch.setattr(settings, "apply", lambda args, stored: ({}, {}))
     gc.set_threshold(700, 10, 10)
-    args = explore.argparse.Namespace(password_given=None, url="http://127.0.0.1:9", builtin_site=False)
-    monkeypatch.setattr(explore.settings, "apply", lambda args, stored: ({}, {}))
-    args.password_env = None
+    args = argparse.Namespace(
+        password_given=None, password_env=None, url="http://127.0.0.1:9", builtin_site=False
+    )
     assert explore.run_session(args, resume=False) == 0
     assert seen == [(YOUNG_OBJECTS, 10, 10)]
     assert gc.get_threshold() == (700, 10, 10)
