@@ -463,6 +463,8 @@ def inside_link(node: Node) -> bool:
 
 
 _CHROME_TAGS = frozenset(("nav", "header", "footer", "menu"))
+_UNNAMED = frozenset(("#document", "html", "body"))
+"""Elements `Node.path` leaves out."""
 _CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
 
 
@@ -528,10 +530,21 @@ class _ItemPlaces:
         return inside
 
     def _path_of(self, node: Node) -> str:
-        known = self._path.get(id(node))
-        if known is None:
-            known = self._path[id(node)] = node.path()
-        return known
+        """`node.path()`, each step from its parent's (kept): the items of a page's lists share all
+        but their last steps, and each ancestor's path is made once."""
+        known = self._path
+        unknown: list[Node] = []
+        current: Node | None = node
+        while current is not None and id(current) not in known:
+            unknown.append(current)
+            current = current.parent
+        path = known[id(current)] if current is not None else ""
+        for up in reversed(unknown):
+            if up.tag not in _UNNAMED:
+                step = self.signature(up)
+                path = f"{path} > {step}" if path else step
+            known[id(up)] = path
+        return path
 
     def _repeated_from(self, node: Node) -> tuple[Node, ...]:
         """`node` and its ancestors that are repeated beside their siblings (`_repeated`; not the

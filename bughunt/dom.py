@@ -253,10 +253,12 @@ def parse_html(text: str) -> Node:
         if count > MAX_NODES:
             logger.info("page with more than {} nodes: the rest is not parsed", MAX_NODES)
             break
-        tag = source.tag
-        if tag == "-text":
+        # a text piece is told by its node type, without the tag name made into a string (half the
+        # nodes of a page are text)
+        if source.is_text_node:
             parent.children.append(source.text_content or "")
             continue
+        tag = source.tag
         if not tag or tag[0] in "-_!":  # comments, doctype
             continue
         attrs = source.attributes

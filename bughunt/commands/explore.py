@@ -26,6 +26,7 @@ from bughunt.explorer.bugview import Login, remember_login
 from bughunt.explorer.config import SessionConfig
 from bughunt.explorer.engine import LoginLost
 from bughunt.explorer.factory import make_engine, make_policy
+from bughunt.explorer.gc_pace import paced_collector
 from bughunt.explorer.harness import StepOutcome
 from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.login import Credentials, credentials_from_args
@@ -151,7 +152,7 @@ def run_session(args: argparse.Namespace, *, resume: bool) -> int:
         )
     from_store = frozenset(dest for dest, where in source.items() if where == "store")
     try:
-        with _sigterm_unwinds():
+        with _sigterm_unwinds(), paced_collector():
             return _run_session(args, resume=resume, from_store=from_store)
     except Terminated:
         print(f"terminated; `bughunt resume --store {args.store}` continues", file=sys.stderr)
