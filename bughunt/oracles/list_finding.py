@@ -93,7 +93,11 @@ def item_signature(node: Node) -> str:
     its first child (`div > div.card`). A `table` of one row is a record laid out as a table (an avatar
     beside a post's text, one such table per post), an item like a `div`; a table of rows is a list."""
     host = component_host(node)
-    if node.tag not in _ITEM_TAGS and not host and not (node.tag == "table" and len(list_items(node) or ()) == 1):
+    if (
+        node.tag not in _ITEM_TAGS
+        and not host
+        and not (node.tag == "table" and len(list_items(node) or ()) == 1)
+    ):
         return ""
     if node.classes or node.tag == "article" or host:
         return node.signature()  # an <article> is a self-contained item by definition, classes or not

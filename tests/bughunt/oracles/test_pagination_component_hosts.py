@@ -23,8 +23,12 @@ def _feed(number: int, entries: range) -> FetchedPage:
         "</feed-entry>"
         for n in entries
     )
-    pager = "".join(f'<li class="page-item"><a class="page-link" href="/?page={p}">{p}</a></li>' for p in (1, 2, 3))
-    return _page(f'<feed-list>{items}<nav><ul class="pagination">{pager}</ul></nav></feed-list>', f"/?page={number}")
+    pager = "".join(
+        f'<li class="page-item"><a class="page-link" href="/?page={p}">{p}</a></li>' for p in (1, 2, 3)
+    )
+    return _page(
+        f'<feed-list>{items}<nav><ul class="pagination">{pager}</ul></nav></feed-list>', f"/?page={number}"
+    )
 
 
 def _check(first: FetchedPage, second: FetchedPage) -> list:
