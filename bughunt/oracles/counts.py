@@ -44,8 +44,8 @@ from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested, current_tab_bar
 from bughunt.oracles.counted_list import labelled_list as labelled_list
 from bughunt.oracles.lists import find_lists, has_pagination, holds_link, is_pager, item_facts
-from bughunt.oracles.reading import names_later_page
 from bughunt.oracles.pager_empty import offered_empty_page
+from bughunt.oracles.reading import names_later_page
 from bughunt.oracles.view_widgets import widget_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import route_of
