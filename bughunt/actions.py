@@ -35,9 +35,8 @@ TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", 
 def scripted_form(form: Node) -> bool:
     """A form a script sends, not the browser: no method and no action (a single-page app posts it
     through its API and prevents the browser's own submit), with a submit button and more than one
-    text field (or, with no submit, a plain button sending it by script: `script_send_button`) — a
-    search box is one field, and a GET search names its action. Submitting it as a GET
-    of the page's URL leaves the app for an address it never asks for."""
+    text field (or a plain button sending it: `script_send_button`) — a search box is one field, and
+    a GET search names its action. Submitting it as a GET of the page's URL leaves the app."""
     if "method" in form.attrs or "action" in form.attrs or form.get("role") == "search":
         return False
     texts = [
