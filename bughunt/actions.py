@@ -23,7 +23,7 @@ from loguru import logger
 
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
 from bughunt.focus_controls import focus_control
-from bughunt.form_owner import submit_buttons
+from bughunt.form_owner import script_send_button, submit_buttons
 from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
@@ -35,15 +35,15 @@ TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", 
 def scripted_form(form: Node) -> bool:
     """A form a script sends, not the browser: no method and no action (a single-page app posts it
     through its API and prevents the browser's own submit), with a submit button and more than one
-    text field — a search box is one field, and a GET search names its action. Submitting it as a GET
-    of the page's URL leaves the app for an address it never asks for."""
+    text field (or a plain button sending it: `script_send_button`) — a search box is one field, and
+    a GET search names its action. Submitting it as a GET of the page's URL leaves the app."""
     if "method" in form.attrs or "action" in form.attrs or form.get("role") == "search":
         return False
     texts = [
         n for n in form.iter()
         if n.tag == "textarea" or (n.tag == "input" and n.get("type").lower() in TEXT_INPUTS - {"search"})
     ]  # fmt: skip
-    return len(texts) > 1 and bool(submit_buttons(form))
+    return len(texts) > 1 and bool(submit_buttons(form) or script_send_button(form))
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested, current_tab_bar
 from bughunt.oracles.counted_list import labelled_list as labelled_list
 from bughunt.oracles.lists import find_lists, has_pagination, holds_link, is_pager, item_facts
+from bughunt.oracles.pager_empty import offered_empty_page
 from bughunt.oracles.reading import names_later_page
 from bughunt.oracles.view_widgets import widget_key
 from bughunt.page import FetchedPage, base_url
@@ -131,7 +132,8 @@ def check_count_mismatch(
     if not mismatches:
         mismatches = badge_mismatches(page)
     if not mismatches:
-        return []
+        # no count label disagrees: the pager's own count, a page it offers that lists nothing
+        return [found] if (found := offered_empty_page(page, fetch)) is not None else []
     label, shown, listed = mismatches[0]
     message = "a displayed count disagrees with the number of items in the list it labels"
     return [

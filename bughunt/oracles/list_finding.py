@@ -72,14 +72,34 @@ def spanning(row: Node) -> bool:
 _DIGITS = re.compile(r"\d+")
 
 
+_CUSTOM_ELEMENT = re.compile(r"^[a-z][a-z0-9._]*-[a-z0-9._-]*$")
+"""HTML's valid custom element name: a lower-case letter, then a hyphen somewhere (`app-article-preview`,
+`sl-card`, `todo-item`)."""
+
+
+def component_host(node: Node) -> bool:
+    """A component's host element: an autonomous custom element (`<app-article-preview>`). A component
+    framework (Angular, Lit and other Web Components, Stencil, Vue or Svelte built as custom elements)
+    renders each instance of a component inside such an element named for it, so a loop over one
+    component is a run of one custom tag — the items of a list, as a server template's loop of
+    `div.card`s is. (An unknown tag without a hyphen is no custom element: HTML reserves those.)"""
+    return bool(_CUSTOM_ELEMENT.match(node.tag))
+
+
 def item_signature(node: Node) -> str:
     """What a template loop's items share, or "" for an element that cannot be one: tag and classes;
-    `article` elements as they are; for another item without classes, its tag with its id's pattern (`div#comment-<n>`) or the signature of
+    `article` elements and component hosts (`component_host`) as they are; for another item without
+    classes, its tag with its id's pattern (`div#comment-<n>`) or the signature of
     its first child (`div > div.card`). A `table` of one row is a record laid out as a table (an avatar
     beside a post's text, one such table per post), an item like a `div`; a table of rows is a list."""
-    if node.tag not in _ITEM_TAGS and not (node.tag == "table" and len(list_items(node) or ()) == 1):
+    host = component_host(node)
+    if (
+        node.tag not in _ITEM_TAGS
+        and not host
+        and not (node.tag == "table" and len(list_items(node) or ()) == 1)
+    ):
         return ""
-    if node.classes or node.tag == "article":
+    if node.classes or node.tag == "article" or host:
         return node.signature()  # an <article> is a self-contained item by definition, classes or not
     ident = node.get("id")
     if ident and _DIGITS.search(ident):

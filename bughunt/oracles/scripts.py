@@ -4,7 +4,8 @@ A site's own scripts live in `<head>` or at block level; a `<script>` (or an ele
 inline event handler such as `onerror`) that shows two of three signs — inside a container named
 like user content (comment, reply, review, message, bio, …), directly inside a text-level element
 (a paragraph, a list item, a table cell, a link: a title printed into a menu), next to running text — was written by a user and should
-have been escaped. A handler on a named field of a form (`<label><input name="x" onchange="…">
+have been escaped (a block among a formatted text's bare paragraphs — markdown passing raw HTML
+through — is next to running text: `_among_formatted_prose`). A handler on a named field of a form (`<label><input name="x" onchange="…">
 Send</label>`) is the form's own. The code's normalised digest (`source_key`, a number) goes with the finding: one
 stored payload shown on several lists is one root cause.
 
@@ -64,7 +65,25 @@ def _user_container(node: Node) -> Node | None:
 
 def _has_text_sibling(node: Node) -> bool:
     parent = node.parent
-    return parent is not None and any(isinstance(c, str) and c.strip() for c in parent.children)
+    return parent is not None and (
+        any(isinstance(c, str) and c.strip() for c in parent.children) or _among_formatted_prose(node)
+    )
+
+
+def _among_formatted_prose(node: Node) -> bool:
+    """A block among the paragraphs of a formatted text: its siblings hold a paragraph of words, and
+    neither it nor any sibling carries a class or an id. A text formatter (markdown, a rich-text
+    editor's HTML) writes bare `p`/`h2`/`ul` blocks and passes raw HTML through as a block of its own
+    between them; a template names the elements it lays out for its stylesheet (an avatar's `img`
+    beside a comment's text has its class). So the element sits in running text as much as one beside
+    a text node does."""
+    parent = node.parent
+    if parent is None or node.classes or node.get("id"):
+        return False
+    siblings = [c for c in parent.elements if c is not node]
+    if any(c.classes or c.get("id") for c in siblings):
+        return False
+    return any(c.tag == "p" and len(c.text().split()) >= 3 for c in siblings)
 
 
 _FIELDS = frozenset({"input", "select", "textarea"})
