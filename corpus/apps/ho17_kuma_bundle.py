@@ -32,8 +32,17 @@ def main() -> None:
         # `npm run build` passes the version the front end compares with the server's (About page)
         version = json.loads((root / "package.json").read_text(encoding="utf-8"))["version"]
         subprocess.run(
-            [str(vite), "build", "--config", "./config/vite.config.js", "--outDir", str(cache),
-             "--emptyOutDir", "--logLevel", "error"],
+            [
+                str(vite),
+                "build",
+                "--config",
+                "./config/vite.config.js",
+                "--outDir",
+                str(cache),
+                "--emptyOutDir",
+                "--logLevel",
+                "error",
+            ],
             cwd=root,
             check=True,
             env={**os.environ, "npm_package_version": version},

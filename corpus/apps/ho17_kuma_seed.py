@@ -27,11 +27,11 @@ import sqlite3
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 PASSWORD = "corpus-admin-pw"
-NOW = datetime.now(timezone.utc).replace(microsecond=0)
+NOW = datetime.now(UTC).replace(microsecond=0)
 
 CHECKS = [
     # name, type, group, description
@@ -44,7 +44,12 @@ CHECKS = [
     ("Payments queue", "port", "Production", None),
     ("CDN edge (eu)", "ping", "Production", None),
     ("CDN edge (us)", "ping", "Production", None),
-    ("Mail relay", "port", "Production", "Outgoing mail. Pasted from the runbook: <img src=x onerror=\"alert('kuma-xss')\">"),
+    (
+        "Mail relay",
+        "port",
+        "Production",
+        "Outgoing mail. Pasted from the runbook: <img src=x onerror=\"alert('kuma-xss')\">",
+    ),
     ("Status page", "http", "Production", None),
     ("Reports export", "push", "Production", "Nightly export job; pushes when it finishes."),
     ("Staging API", "http", "Staging", None),
@@ -154,7 +159,9 @@ def insert(db: sqlite3.Connection, table: str, row: dict[str, object]) -> int:
 
 
 def fill(db: sqlite3.Connection, password_hash: str) -> None:
-    insert(db, "user", {"id": 1, "username": "admin", "password": password_hash, "active": 1, "timezone": "UTC"})
+    insert(
+        db, "user", {"id": 1, "username": "admin", "password": password_hash, "active": 1, "timezone": "UTC"}
+    )
     insert(db, "setting", {"key": "checkUpdate", "value": "false", "type": "general"})
     created = stamp(NOW - timedelta(days=40))
     groups = {}
@@ -162,7 +169,14 @@ def fill(db: sqlite3.Connection, password_hash: str) -> None:
         groups[name] = insert(
             db,
             "monitor",
-            {"name": name, "type": "group", "active": 0, "user_id": 1, "interval": 60, "created_date": created},
+            {
+                "name": name,
+                "type": "group",
+                "active": 0,
+                "user_id": 1,
+                "interval": 60,
+                "created_date": created,
+            },
         )
     tag_ids = {name: insert(db, "tag", {"name": name, "color": color}) for name, color in TAGS}
     heartbeats = 0
@@ -181,7 +195,9 @@ def fill(db: sqlite3.Connection, password_hash: str) -> None:
         }
         monitor_id = insert(db, "monitor", row)
         if group == "Production":
-            insert(db, "monitor_tag", {"monitor_id": monitor_id, "tag_id": tag_ids["production"], "value": ""})
+            insert(
+                db, "monitor_tag", {"monitor_id": monitor_id, "tag_id": tag_ids["production"], "value": ""}
+            )
         if n % 3 == 0:
             insert(db, "monitor_tag", {"monitor_id": monitor_id, "tag_id": tag_ids["region"], "value": "eu"})
         if n in (0, 9, 21):
