@@ -4,9 +4,9 @@ Makes three fresh repositories under ROOT/.corpus-hg with the checkout's own `hg
 modules, run in this one process through `mercurial.dispatch`, so 150 commits take seconds, not a
 process each) and writes the hgweb configuration `hg serve --web-conf` reads:
 
-- `widgets` — 130 changesets by four authors over a small Python project (shortlog pages of 20,
-  changelog pages of 10): files added, edited, some commits that only delete lines, an empty
-  `requirements.txt`, a binary logo, a named branch merged back, tags, bookmarks; 18 commit messages
+- `widgets` — 133 changesets (three of them tags) by four authors over a small Python project (shortlog pages of 20,
+  changelog pages of 10): files added, edited, clean-ups that only delete lines in their module, an empty
+  `requirements.txt`, a binary logo, a named branch merged back, tags, bookmarks; 16 commit messages
   say "test", one pasted a `<script>` into its message;
 - `docs` — 28 changesets of a documentation folder; `scratch` — 3 changesets.
 

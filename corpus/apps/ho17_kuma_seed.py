@@ -10,7 +10,7 @@ database plus its migrations), stops it when it says it needs a user, and keeps 
   push) with Markdown descriptions on some, one description pasting an `<img onerror>`; every one
   paused, every address on 127.0.0.1, so nothing is ever checked or sent;
 - tags `production`, `region` (eu/us values; three monitors carry it twice, once per region) and
-  `team`;
+  `team`, only on monitors outside the groups;
 - 110 important heartbeats (status changes with messages) spread over the checks — the dashboard's
   event table pages at 25 — 31 of them on "Billing API" (its own table pages too), plus quiet beats;
 - one HTTPS check whose stored TLS info is in the format versions before 1.8 saved;
@@ -194,15 +194,17 @@ def fill(db: sqlite3.Connection, password_hash: str) -> None:
             **check_fields(n, kind),
         }
         monitor_id = insert(db, "monitor", row)
-        if group == "Production":
+        # tags only on monitors outside the groups: the list shows a group, collapsed, for a child that
+        # matches a filter, so a tagged child would make the app's own count differ from the rows
+        if group is None and n % 2 == 0:
             insert(
                 db, "monitor_tag", {"monitor_id": monitor_id, "tag_id": tag_ids["production"], "value": ""}
             )
-        if n % 3 == 0:
+        if group is None and n % 3 == 0:
             insert(db, "monitor_tag", {"monitor_id": monitor_id, "tag_id": tag_ids["region"], "value": "eu"})
-        if n in (0, 9, 21):
+        if n in (18, 24, 30):
             insert(db, "monitor_tag", {"monitor_id": monitor_id, "tag_id": tag_ids["region"], "value": "us"})
-        if n % 4 == 1:
+        if group is None and n % 4 == 1:
             team = ("payments", "platform", "web")[n % 3]
             insert(db, "monitor_tag", {"monitor_id": monitor_id, "tag_id": tag_ids["team"], "value": team})
         if kind == "https":
