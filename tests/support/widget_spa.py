@@ -5,7 +5,7 @@ navigation is made of elements no markup names as controls, and its views are mo
   `addEventListener`, a pointer cursor from the style sheet, no role, no tabindex) calls
   `history.pushState` with a path URL (no hash) and draws the section in place;
 - a board is a `<div>` card with a listener, drawn in place (the URL does not change), and its tabs are
-  custom elements (`<wk-tab>`) with listeners;
+  custom elements (`<wk-tab>`) with listeners (its Members tab drawn in its Cards tab's markup);
 - a person is an `href="#"` link that opens the person's panel *beside* the ones open (a river), whose
   "Show history" is a `<span>` with a listener;
 - a report is an `<li>` whose click a listener on its list handles (delegation: only its pointer cursor
@@ -75,15 +75,16 @@ function boards() {
         w('b', {}, null, b.name))));
   }
   const board = BOARDS[view.board];
-  const tabs = [['cards', 'Cards'], ['activity', 'Activity'], ['members', 'Members']].map(([key, label]) =>
+  const tabs = [['cards', 'Cards'], ['members', 'Members'], ['activity', 'Activity']].map(([key, label]) =>
     w('wk-tab', {}, () => { view.tab = key; draw(); }, label));
   let body;
   if (view.tab === 'cards') {
-    body = w('ul', {class: 'cards'}, null, ...board.cards.map(c => w('li', {}, null, c)));
+    body = w('ul', {class: 'items'}, null, ...board.cards.map(c => w('li', {}, null, c)));
   } else if (view.tab === 'activity') {
     body = w('ol', {class: 'log'}, null, ...board.activity.entries.map(e => w('li', {}, null, e)));
   } else {
-    body = w('p', {class: 'members'}, null, 'Members: ' + board.members.join(', '));
+    // the cards' template: a tab's view told from the one before by its heading only
+    body = w('ul', {class: 'items'}, null, ...board.members.map(m => w('li', {}, null, m)));
   }
   return w('div', {}, null, w('h1', {}, null, 'Board ' + board.name), w('div', {class: 'tabs'}, null, ...tabs),
     w('h2', {}, null, view.tab), body);

@@ -2,15 +2,22 @@
 `<span>`s with listeners that `pushState` a path, boards are `<div>` cards drawn in place with tabs that
 are custom elements, people open as panels beside each other from `href="#"` links, reports are `<li>`s
 whose list delegates their clicks, and the advanced settings sit behind a button in a shadow root. The
-walk finds the four bugs planted three clicks deep; main's walk stopped `done` after 0 clicks, one view."""
+walk finds the four bugs planted three clicks deep; main's walk stopped `done` after 0 clicks, one view.
+
+A page of thousands of clickable spans and a listener that never returns is read and walked in bounded
+time."""
 
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 
-from tests.support.engines import explored_in_browser
+from bughunt.explorer.acting_elements import MAX_ACTING
+from bughunt.focus_controls import ACTS_MARK
+from tests.support.engines import browser_on, explored_in_browser
+from tests.support.loopback import QuietHandler
 from tests.support.widget_spa import PLANTED, WidgetSpa
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
@@ -28,3 +35,62 @@ def test_views_no_markup_names_are_walked_to_the_bugs_three_clicks_deep(tmp_path
         assert found == sorted(PLANTED), (session.status, session.clicks, walk)
         assert len(views) >= 12, (len(views), walk)
         assert len(bugs) == len(PLANTED), [(b.kind, b.route, b.message) for b in bugs]
+
+
+SPANS = 3000
+HOSTILE_JS = (
+    """
+const box = document.getElementById('app');
+for (let i = 0; i < """
+    + str(SPANS)
+    + """; i++) {
+  const s = document.createElement('span');
+  s.textContent = 'item ' + i;
+  s.style.cursor = 'pointer';
+  s.addEventListener('click', () => { s.textContent += '!'; });
+  box.append(s);
+}
+const spin = document.createElement('div');
+spin.textContent = 'Spin';
+spin.addEventListener('click', () => { for (;;) {} });
+document.body.prepend(spin);
+"""
+)
+
+
+class _Hostile(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path == "/app.js":
+            return self.reply(200, HOSTILE_JS, "application/javascript")
+        if self.path == "/robots.txt":
+            return self.reply(404, "", "text/plain")
+        self.reply(
+            200,
+            '<html><head><title>H</title></head><body><div id="app"></div><script src="/app.js"></script></body></html>',
+        )
+
+
+def test_thousands_of_clickable_spans_are_marked_within_bounds() -> None:
+    with browser_on(_Hostile) as engine:
+        result = engine.fetch("/")
+        assert result.page is not None
+        assert 0 < result.page.body.count(ACTS_MARK) <= MAX_ACTING
+        clicks = [a for a in engine.actions(result.page) if a.kind == "click"]
+        assert 0 < len(clicks) <= 20, len(clicks)
+
+
+def test_a_listener_that_never_returns_costs_one_step_of_the_walk(tmp_path) -> None:
+    started = time.monotonic()
+    with explored_in_browser(_Hostile, tmp_path / "s", 6) as (store, _engine):
+        session = store.history.sessions()[-1]
+        steps = store.history.steps()
+        clicked = [(store.link_table.click_of(s.route) or ("", ""))[1] for s in steps]
+        spun = [
+            s for s, selector in zip(steps, clicked, strict=True) if selector.endswith("> div:nth-of-type(1)")
+        ]
+        assert session.status in ("budget", "done"), session
+        # the blocked renderer is given up at the step's deadline: a failed click, the walk goes on
+        assert len(spun) == 1 and spun[0].outcome == "blocked", list(
+            zip(clicked, [s.outcome for s in steps], strict=True)
+        )
+    assert time.monotonic() - started < 150
