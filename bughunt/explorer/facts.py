@@ -113,8 +113,8 @@ def _revealed_destructive(action: Action, state: tuple[str, str] | None, depth: 
 
 def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | None, depth: int) -> set[str]:
     """The selectors of the clicks a view opened in place shows and the state it was clicked on did not
-    (`view_states`): made on this state, replayed after the clicks that reached it. None past
-    `MAX_CHAIN` clicks from the load, or when the click opened no view (a menu, a row unfolded)."""
+    (`view_states`): made on this state, replayed after the clicks that reached it. None at
+    `MAX_CHAIN` clicks from the load, nor when the click opened no view (a menu, a row unfolded)."""
     if state is None or depth >= MAX_CHAIN or page.clicked_from is None or not opened_view(page):
         return set()
     before = {a.selector for a in engine.actions(page.clicked_from[0]) if a.kind == "click"}

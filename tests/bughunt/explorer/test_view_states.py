@@ -38,6 +38,15 @@ def test_a_view_is_a_heading_the_state_before_did_not_show(after: str, opened: b
     assert not opened_view(_page(after))  # a page loaded, not clicked: no view opened in place
 
 
+def _feed(page: int) -> str:
+    return "<h1>Feed</h1>" + "".join(f'<div class="item"><h2>Post {page}{n}</h2></div>' for n in range(3))
+
+
+def test_a_lists_other_page_is_no_view_though_its_items_have_headings() -> None:
+    assert not opened_view(_page(_feed(2), _page(_feed(1))))
+    assert opened_view(_page(_feed(2).replace("Feed", "Drafts"), _page(_feed(1))))
+
+
 def _copies(html: str, tag: str) -> list:
     return parse_html(f"<html><body>{html}</body></html>").find_all(tag)
 
