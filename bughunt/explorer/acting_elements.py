@@ -29,6 +29,9 @@ MAX_ACTING_LOOKS = 3000
 """Elements looked at per read for a listener or a pointer cursor."""
 MAX_ACTING = 400
 """Elements marked as acting per read, at most."""
+MAX_SHADOW_LOOKS = 3000
+"""Elements of shadow trees looked at per read for a listener (a shadow root's markup controls are found
+by one query each)."""
 CLICK_EVENTS = ("click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend")
 
 LISTEN = (
@@ -60,6 +63,9 @@ MARK_ACTING = (
     + """, SKIP = new Set("""
     + json.dumps(sorted(NOT_CLICKED))
     + """);
+    const MAX_SHADOW_LOOKS = """
+    + str(MAX_SHADOW_LOOKS)
+    + """;
     const MARKUP = 'a[href], button, input, select, textarea, summary, [onclick], [role], [tabindex], [hx-get], [data-href]';
     const INNER = 'a[href], button, [role=button], [role=link], [role=tab], [role=menuitem], [onclick]';
     const record = window[name];
@@ -73,7 +79,7 @@ MARK_ACTING = (
       return top === null || top === el || el.contains(top);
     };
     const found = new Map();  // element → the mark's value
-    let seen = 0;
+    let seen = 0, shadowLooks = 0;
     for (const el of (document.body ? document.body.getElementsByTagName('*') : [])) {
       if (seen++ >= """
     + str(MAX_ACTING_LOOKS)
@@ -85,8 +91,13 @@ MARK_ACTING = (
       if (heard(el) || typeof el.onclick === 'function') {
         how = 'listener';
       } else if (el.shadowRoot && el.localName.includes('-')) {
-        const inner = el.shadowRoot.querySelector(INNER);
-        if (inner !== null || [...el.shadowRoot.querySelectorAll('*')].slice(0, 200).some(heard)) {
+        let acts = el.shadowRoot.querySelector(INNER) !== null;
+        const walk = document.createTreeWalker(el.shadowRoot, NodeFilter.SHOW_ELEMENT);
+        while (!acts && shadowLooks < MAX_SHADOW_LOOKS && walk.nextNode() !== null) {
+          shadowLooks++;
+          acts = heard(walk.currentNode);
+        }
+        if (acts) {
           how = SHADOW + (el.shadowRoot.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 120);
         }
       } else if (getComputedStyle(el).cursor === 'pointer'
