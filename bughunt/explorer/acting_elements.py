@@ -14,7 +14,8 @@ the page's elements that markup does not already name as controls (at most `MAX_
   lives in the shadow tree; the mark carries its text, the control's label),
 and are shown where a click lands — unless they hold another such element or a control (a list that
 delegates its clicks, a panel with a listener that closes menus): those are containers, clicked
-through what they hold. Form fields, landmarks and the document's root are never marked. The mark is
+through what they hold; or they are part of a control (an icon in a `<label>`, a cell's box in a
+focusable row): their click is that control's. Form fields, landmarks and the document's root are never marked. The mark is
 `ACTS_MARK`; nothing the page says is trusted beyond which elements to try: a control that does
 nothing is learned as idle (`idle_controls`) like any other.
 """
@@ -78,6 +79,14 @@ MARK_ACTING = (
       const top = document.elementFromPoint(x, y);
       return top === null || top === el || el.contains(top);
     };
+    // A part of a control is that control: an icon in a `<label>` activates its field, a cell's box in a
+    // focusable row opens the row (`focus_controls`), a `<span>` in a button is the button.
+    const OWNER = 'a[href], button, label, summary, [role=button], [role=link], [role=tab], [role=menuitem], [tabindex]';
+    const partOfControl = (el) => {
+      const owner = el.parentElement ? el.parentElement.closest(OWNER) : null;
+      return owner !== null && (owner.localName === 'label' || !SKIP.has(owner.localName))
+        && !(Number(owner.getAttribute('tabindex')) < 0);
+    };
     const found = new Map();  // element → the mark's value
     let seen = 0, shadowLooks = 0;
     for (const el of (document.body ? document.body.getElementsByTagName('*') : [])) {
@@ -86,7 +95,7 @@ MARK_ACTING = (
     + """ || found.size >= """
     + str(MAX_ACTING)
     + """) { break; }
-      if (SKIP.has(el.localName) || el.matches(MARKUP)) { continue; }
+      if (SKIP.has(el.localName) || el.matches(MARKUP) || partOfControl(el)) { continue; }
       let how = null;
       if (heard(el) || typeof el.onclick === 'function') {
         how = 'listener';

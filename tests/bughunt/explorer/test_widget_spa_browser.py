@@ -94,3 +94,30 @@ def test_a_listener_that_never_returns_costs_one_step_of_the_walk(tmp_path) -> N
             zip(clicked, [s.outcome for s in steps], strict=True)
         )
     assert time.monotonic() - started < 150
+
+
+PARTS_JS = """
+for (const el of document.querySelectorAll('.acts')) { el.addEventListener('click', () => {}); }
+"""
+
+
+class _Parts(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path == "/app.js":
+            return self.reply(200, PARTS_JS, "application/javascript")
+        if self.path == "/robots.txt":
+            return self.reply(404, "", "text/plain")
+        self.reply(
+            200,
+            '<html><head><title>P</title></head><body><label>Name <i class="acts" id="help">?</i><input></label>'
+            '<table><tr tabindex="0"><td><div class="acts" id="cell">row</div></td></tr></table>'
+            '<span class="acts" id="alone">Open</span><script src="/app.js"></script></body></html>',
+        )
+
+
+def test_a_part_of_a_control_is_that_control_not_one_of_its_own() -> None:
+    with browser_on(_Parts) as engine:
+        result = engine.fetch("/")
+        assert result.page is not None
+        marked = {n.get("id") for n in result.page.document.iter() if ACTS_MARK in n.attrs}
+        assert marked == {"alone"}, marked
