@@ -22,7 +22,7 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 from loguru import logger
 
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
-from bughunt.focus_controls import focus_control
+from bughunt.focus_controls import acts_on_click, focus_control
 from bughunt.form_owner import script_send_button, submit_buttons
 from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
@@ -443,8 +443,8 @@ def clickable(node: Node) -> bool:
         return False
     if attrs.get("role") in ("button", "link", "tab", "menuitem"):
         return True  # an item of a script's menu (a row's Edit, Delete) acts like a button
-    if focus_control(node):
-        return True  # a row or a column header a script made focusable: its handler acts (`focus_controls`)
+    if focus_control(node) or acts_on_click(node):
+        return True  # made a control by script: focusable, a listener, a pointer cursor (`focus_controls`)
     kind = attrs.get("type", "").lower()
     if node.tag == "button" and kind != "submit":
         # Without a type, a button in a form submits it (POST forms are never actions).

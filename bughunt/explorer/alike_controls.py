@@ -18,6 +18,10 @@ MAX_ALIKE_CLICKS = 2
 """Clicks kept per repeated control when its items all look alike."""
 MAX_ALIKE_KINDS = 3
 """Clicks kept per repeated control at most: one per kind of item it sits in."""
+MAX_MENU = 8
+"""Copies at most of a menu of distinct views (`_menu`): each is clicked."""
+MAX_MENU_LABEL = 40
+"""Characters at most of a menu entry's label."""
 
 
 def _chain(node: Node) -> list[Node]:
@@ -41,7 +45,7 @@ def _items(copies: Sequence[Node]) -> list[Node]:
 def alike_sample(copies: Sequence[Node]) -> list[Node]:
     """The copies of one repeated control to click, in document order: the first copy in each kind
     of item (at most `MAX_ALIKE_KINDS`), then the first others up to `MAX_ALIKE_CLICKS`."""
-    if len(copies) <= MAX_ALIKE_CLICKS:
+    if len(copies) <= MAX_ALIKE_CLICKS or _menu(copies):
         return list(copies)
     kinds: set[str] = set()
     kept: set[int] = set()
@@ -55,6 +59,22 @@ def alike_sample(copies: Sequence[Node]) -> list[Node]:
             break
         kept.add(index)
     return [copies[i] for i in sorted(kept)]
+
+
+def _menu(copies: Sequence[Node]) -> bool:
+    """Whether the copies are a menu of distinct views, not one control repeated per item: few (at most
+    `MAX_MENU`), each the whole of its item (a section's `<span>` in a bar, a board's card, a `<li>`
+    holding only its link) and each named by a short label of its own ("Boards", "People"). A
+    favourite button per preview is a part of its item; a records table's rows say more than a name."""
+    if len(copies) > MAX_MENU:
+        return False
+    labels = [" ".join(n.text().split()) for n in copies]
+    return (
+        all(0 < len(label) <= MAX_MENU_LABEL for label in labels)
+        and len(set(labels)) == len(labels)
+        and all(item is n or " ".join(item.text().split()) == label
+                for item, n, label in zip(_items(copies), copies, labels, strict=True))
+    )  # fmt: skip
 
 
 def alike_groups(candidates: Mapping[str, Node]) -> list[list[Node]]:

@@ -33,6 +33,7 @@ from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node
 from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes, split_fill
 from bughunt.explorer.form_buttons import in_a_dialog, writes_a_form
+from bughunt.focus_controls import control_label
 from bughunt.oracles.client_errors import partial_document
 from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.lists import pager_ways_on
@@ -182,18 +183,12 @@ CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
 _GET_CHROMIUM = "apt-get install chromium, or name one with --browser-path or " + CHROMIUM_ENV
 
 
-def _click_label(node: Node) -> str:
-    """What a control says: its text, else the name an icon control carries (`aria-label`, `title`:
-    a row's trash icon titled "Delete" is a Delete, and the oracles judge its click as one)."""
-    return (node.text() or node.get("aria-label") or node.get("title"))[:120]
-
-
 def _label_of(page: FetchedPage, selector: str) -> str:
     """The label of the control at `selector` on `page`: a click state is replayed from the link
     table by its selector alone, and the oracles read what the click was ("20" rows, "Next")."""
     walked = page_clicks(page)
     found = next((n for n in walked.clickables if walked.selectors.of(n) == selector), None)
-    return _click_label(found) if found is not None else ""
+    return control_label(found) if found is not None else ""
 
 
 def chromium_path(explicit: str | None = None) -> str:
@@ -930,7 +925,7 @@ class BrowserEngine(HttpEngine):
         candidates: dict[str, tuple[Node, str]] = {}  # selector → its element and label
         for node in walked.clickables:
             selector = walked.selectors.of(node)
-            label = _click_label(node)
+            label = control_label(node)
             if selector not in known and selector not in candidates and not _avoided(node, label):
                 candidates[selector] = (node, label)
         # The same control repeated in every item of a list (a favourite button per preview)
@@ -956,7 +951,7 @@ class BrowserEngine(HttpEngine):
             selector = walked.selectors.of(node)
             if selector not in known and (clickable(node) or any(node is m for m in more)):
                 known.add(selector)
-                clicks.append(Action("click", page.url, _click_label(node), selector))
+                clicks.append(Action("click", page.url, control_label(node), selector))
         # A list's filter box with no button: typed into, a value its list shows (`filter_typing`).
         for node, value in filter_boxes(page):
             clicks.append(Action("click", page.url, value, walked.selectors.of(node) + FILL_MARK + value))

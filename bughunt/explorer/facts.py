@@ -29,6 +29,7 @@ from .markup_links import marked_targets
 from .missing_values import missing_value_targets
 from .more_controls import more_controls
 from .templates import safe_route, structure_hash
+from .view_states import opened_view
 
 MAX_SELECTOR_CHARS = 300
 
@@ -110,6 +111,16 @@ def _revealed_destructive(action: Action, state: tuple[str, str] | None, depth: 
     )
 
 
+def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | None, depth: int) -> set[str]:
+    """The selectors of the clicks a view opened in place shows and the state it was clicked on did not
+    (`view_states`): made on this state, replayed after the clicks that reached it. None at
+    `MAX_CHAIN` clicks from the load, nor when the click opened no view (a menu, a row unfolded)."""
+    if state is None or depth >= MAX_CHAIN or page.clicked_from is None or not opened_view(page):
+        return set()
+    before = {a.selector for a in engine.actions(page.clicked_from[0]) if a.kind == "click"}
+    return {a.selector for a in engine.actions(page) if a.kind == "click" and a.selector not in before}
+
+
 def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:
     """The facts of a page loaded as a page (outcome "page"); `state` is (the click state's route it was
     loaded as, the selector of its last click), when it is one (`<page>#click-…`)."""
@@ -128,6 +139,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     next_pages: set[str] = set()
     marked: set[str] = set()
     ways_on: set[str] | None = None  # the selectors of the pager's ways on, read at the first click
+    view_controls: set[str] | None = None  # the controls only the view this state opened shows
     # A click state's clicks are made again on the page it was clicked on (the URL is that page's):
     # a control that is no click there (a pager's "‹", disabled on the first page, enabled on the
     # second) would do nothing, and teach that its shape — "›" too — leads nowhere.
@@ -161,7 +173,9 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
                 ways_on = way_on_selectors(page)
             on = chained if chained is not None and action.selector in ways_on else None
             if on is None and there is not None and action.selector not in there:
-                if not _revealed_destructive(action, state, depth):
+                if view_controls is None:
+                    view_controls = _view_controls(page, engine, state, depth)
+                if action.selector not in view_controls and not _revealed_destructive(action, state, depth):
                     continue
                 on = state[0] if state is not None else None
             digest = hashlib.sha256(f"{on or own} {action.selector}".encode()).hexdigest()[:12]

@@ -61,6 +61,7 @@ from .graph import CLICK_MARK, ExplorationGraph
 from .store import ExplorerStore
 from .view_address import names_view
 from .view_families import ViewFamilies
+from .view_states import opened_view
 from .views import NoLinksView, View
 
 CLICK_FAILED = "click failed"
@@ -164,7 +165,10 @@ def lessons(
                 first, there = menu_words.setdefault(placed, (words, page))
                 if there != page and first == words:
                     return ((placed, "shown_before"),)
-        return ((shape, "same_state"),) if same else ()
+        # The same markup showing a heading the page did not (a tab's or a record's view drawn in the
+        # template of the one before) is a view of its own: its siblings open theirs (`view_states`).
+        viewed = result.page is not None and opened_view(result.page)
+        return ((shape, "same_state"),) if same and not viewed else ()
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
     if why is None:

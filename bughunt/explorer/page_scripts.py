@@ -15,6 +15,8 @@ import json
 
 from bughunt.actions import HIDDEN_MARK
 
+from .acting_elements import LISTEN, MARK_ACTING
+
 FRAME_MS = 16
 """When an animation frame or an idle callback is taken to be due: the next frame."""
 
@@ -48,10 +50,13 @@ def init_script(name: str) -> str:
   if (home === null) {
     const due = Object.create(null);  // no prototype: nothing the page changes later reaches it
     let workers = false;
+    const acting = new WeakSet();  // elements given a click listener (`acting_elements.LISTEN`)
     home = freeze({
       put(key, when) { due[key] = when; },
       drop(key) { delete due[key]; },
       worker() { workers = true; },
+      heard(el) { acting.add(el); },
+      listens(el) { return acting.has(el); },
       pending(horizon, ahead) {
         const now = clock();
         const limit = typeof horizon === 'number' ? horizon : now + (Number(ahead) || 0);
@@ -131,6 +136,9 @@ def init_script(name: str) -> str:
       window[kind] = new Proxy(made, {construct(target, args, next) { home.worker(); return Reflect.construct(target, args, next); }});
     }
   }
+"""
+        + LISTEN
+        + """
   window.setTimeout = timer(native.setTimeout, false);
   window.setInterval = timer(native.setInterval, true);
   // One pool of ids serves both (either clears either).
@@ -218,6 +226,9 @@ READ = (
     }
     if (hidden !== el.hasAttribute(MARK)) { el.toggleAttribute(MARK, hidden); }
   }
+"""
+    + MARK_ACTING
+    + """
   let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
   return [root ? html + root.outerHTML : html, pending];
 }"""
