@@ -24,6 +24,7 @@ from loguru import logger
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
 from bughunt.focus_controls import acts_on_click, focus_control
 from bughunt.form_owner import script_send_button, submit_buttons
+from bughunt.item_places import ItemPlaces
 from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
 from bughunt.urls import absolute, hash_route, same_origin
@@ -293,7 +294,7 @@ def _walk(page: FetchedPage) -> PageActions:
     base = base_url(page)
     actions: list[Action] = []
     elements: list[Node] = []
-    items = _ItemPlaces()
+    items = ItemPlaces()
     # On a hash-routed app (`/#/forms/x/`) a form without method or action is its script's: the
     # browser's own submit would GET the document's URL without its route (`/?date=…`), leaving the app.
     routed = hash_route(urlsplit(page.url).fragment)
@@ -460,131 +461,6 @@ def inside_link(node: Node) -> bool:
             href = a.attrs["href"].strip().lower()
             return bool(href) and href != "#" and not href.startswith("javascript:")
     return False
-
-
-_CHROME_TAGS = frozenset(("nav", "header", "footer", "menu"))
-_UNNAMED = frozenset(("#document", "html", "body"))
-"""Elements `Node.path` leaves out."""
-_CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
-
-
-class _ItemPlaces:
-    """`item_places` for every link of one page in linear time: the signatures of each parent's
-    children are tallied once, and what is asked of an ancestor (does it hold two links, how much
-    text) is computed once, however many links it holds."""
-
-    __slots__ = ("_alike", "_signature", "_links", "_text", "_chrome", "_path", "_items")
-
-    def __init__(self) -> None:
-        # id(parent) → signature tally of its children; the tree outlives this
-        self._alike: dict[int, dict[str, int]] = {}
-        self._signature: dict[int, str] = {}
-        self._links: dict[int, bool] = {}
-        self._text: dict[int, int] = {}
-        self._chrome: dict[int, bool] = {}
-        self._path: dict[int, str] = {}
-        self._items: dict[int, tuple[Node, ...]] = {}
-
-    def signature(self, node: Node) -> str:
-        known = self._signature.get(id(node))
-        if known is None:
-            known = self._signature[id(node)] = node.signature()
-        return known
-
-    def _repeated(self, node: Node, parent: Node) -> bool:
-        tally = self._alike.get(id(parent))
-        if tally is None:
-            # a plain dict, not a `Counter`: one is made for each parent of a link's ancestors
-            tally = self._alike[id(parent)] = {}
-            signature = self.signature
-            for child in parent.children:
-                if isinstance(child, Node):
-                    key = signature(child)
-                    tally[key] = tally.get(key, 0) + 1
-        return tally[self.signature(node)] >= 2
-
-    def _two_links(self, node: Node) -> bool:
-        known = self._links.get(id(node))
-        if known is None:
-            links = (n for n in node.iter() if n.tag == "a")
-            known = self._links[id(node)] = next(links, None) is not None and next(links, None) is not None
-        return known
-
-    def _text_size(self, node: Node) -> int:
-        known = self._text.get(id(node))
-        if known is None:
-            known = self._text[id(node)] = len(node.text())
-        return known
-
-    def _in_chrome(self, node: Node | None) -> bool:
-        """Is `node` navigation chrome or inside it: asked once per element, however many links it holds."""
-        known = self._chrome
-        unknown: list[Node] = []
-        while node is not None and id(node) not in known:
-            unknown.append(node)
-            node = node.parent
-        inside = known[id(node)] if node is not None else False
-        for up in reversed(unknown):
-            inside = inside or up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES
-            known[id(up)] = inside
-        return inside
-
-    def _path_of(self, node: Node) -> str:
-        """`node.path()`, each step from its parent's (kept): the items of a page's lists share all
-        but their last steps, and each ancestor's path is made once."""
-        known = self._path
-        unknown: list[Node] = []
-        current: Node | None = node
-        while current is not None and id(current) not in known:
-            unknown.append(current)
-            current = current.parent
-        path = known[id(current)] if current is not None else ""
-        for up in reversed(unknown):
-            if up.tag not in _UNNAMED:
-                step = self.signature(up)
-                path = f"{path} > {step}" if path else step
-            known[id(up)] = path
-        return path
-
-    def _repeated_from(self, node: Node) -> tuple[Node, ...]:
-        """`node` and its ancestors that are repeated beside their siblings (`_repeated`; not the
-        document, `html` or `body`), nearest first: the elements a link below could be an item of.
-        Asked once per element, however many links it holds (the links of a page share most of
-        their ancestors, and a link outside every list walked up to the root)."""
-        known = self._items
-        unknown: list[Node] = []
-        current: Node | None = node
-        while current is not None and id(current) not in known:
-            unknown.append(current)
-            current = current.parent
-        found = known[id(current)] if current is not None else ()
-        for up in reversed(unknown):
-            parent = up.parent
-            if (
-                parent is not None
-                and up.tag not in ("#document", "html", "body")
-                and self._repeated(up, parent)
-            ):
-                found = (up, *found)
-            known[id(up)] = found
-        return found
-
-    def place(self, link: Node) -> str | None:
-        """Where in the items of a list `link` sits (`item_places`), or None: below the nearest
-        repeated ancestor that holds more than the link (another link, or more text)."""
-        parent = link.parent
-        if parent is None or self._in_chrome(parent):
-            return None
-        for up in self._repeated_from(parent):
-            if self._two_links(up) or self._text_size(up) > len(link.text()) + 3:
-                chain = [link]
-                below = parent
-                while below is not up:
-                    chain.append(below)
-                    below = below.parent  # type: ignore[assignment]  # `up` is an ancestor
-                inner = " > ".join(self.signature(n) for n in reversed(chain))
-                return f"{self._path_of(up)} >> {inner}"
-        return None
 
 
 def extract_links(page: FetchedPage, include_forms: bool = False) -> list[str]:

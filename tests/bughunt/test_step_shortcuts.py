@@ -9,9 +9,9 @@ import random
 import pytest
 
 from bughunt import dom
-from bughunt.actions import _ItemPlaces
 from bughunt.dom import Node, generated_id, parse_html
 from bughunt.explorer.secrets import Scrubber
+from bughunt.item_places import ItemPlaces
 from tests.support.scrubbing import scrubbed_as_defined
 
 _TEXT_CHARS = "ab-_/%=+ .\u00e9"
@@ -123,7 +123,7 @@ def test_a_links_item_place_is_the_one_its_ancestors_give(seed: int) -> None:
     rnd = random.Random(seed)
     for _ in range(100):
         root = parse_html(_random_lists(rnd))
-        places = _ItemPlaces()
+        places = ItemPlaces()
         links = [n for n in root.iter() if n.tag == "a"]
         for link in rnd.sample(links, len(links)):  # in any order: what is kept serves the next
             assert places.place(link) == _place_as_defined(link)
