@@ -45,7 +45,7 @@ from .alike_controls import alike_groups, alike_sample
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
 from .facts import way_on_selectors
-from .gate import GATE_HEADER, Gate
+from .gate import GATE_HEADER, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
 from .http_engine import HttpEngine
 from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
@@ -215,6 +215,10 @@ def chromium_path(explicit: str | None = None) -> str:
     return found
 
 
+MAX_SOCKETS_KEPT = 50
+"""WebSockets a page opened kept per load (their paths say why a login form never came)."""
+
+
 @dataclass
 class BrowserEngine(HttpEngine):
     """An `HttpEngine` whose page loads, clicks and form login are Chromium's (it overrides `_load` and
@@ -243,6 +247,7 @@ class BrowserEngine(HttpEngine):
     """True only while the harness opens a destructive action (`open_action`): its page's writes are sent."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _refused: list[str] = field(default_factory=list, init=False, repr=False)
+    _sockets: list[str] = field(default_factory=list, init=False, repr=False)
     _typed_box: str | None = field(default=None, init=False, repr=False)
     """The filter box the last click typed into, emptied before the page is used again (`filter_typing`)."""
     """The writes refused since the last load or click ("DELETE /api/items/7"): what a click sent."""
@@ -320,7 +325,7 @@ class BrowserEngine(HttpEngine):
         self._sync_cookies_in()
         self._context.route("**/*", self._guard)
         # Inside an https tunnel the gate cannot see an upgrade; no WebSocket is ever connected.
-        self._context.route_web_socket("**/*", lambda ws: ws.close())
+        self._context.route_web_socket("**/*", self._close_socket)
         self._context.on("page", self._on_new_page)
         self._start_trace()
         self._new_tab()
@@ -426,6 +431,12 @@ class BrowserEngine(HttpEngine):
         self._pw = self._browser = self._context = self._page = self._gate = None
 
     # -- what the page does ------------------------------------------------------------------------
+    def _close_socket(self, socket: Any) -> None:
+        """A WebSocket the page opens is closed unconnected, its path kept for the login's error."""
+        if len(self._sockets) < MAX_SOCKETS_KEPT:
+            self._sockets.append(urlsplit(socket.url).path[:300])
+        socket.close()
+
     def _guard(self, route: Any) -> None:
         """The per-request first look (the gate is the containment): it fails refused requests fast,
         as the page's own failure rather than a gate page, and applies the gate's rules inside an
@@ -579,6 +590,7 @@ class BrowserEngine(HttpEngine):
         self._errors = []
         self._blocked_write = False
         self._refused = []
+        self._sockets = []
         self._gate.take_refusals()
         self._gate.arm_load(url)  # the harness's own choice, even when its path reads destructive
         self._gate.arm_action(self._acting)
@@ -994,6 +1006,7 @@ class BrowserEngine(HttpEngine):
         self._errors = []
         self._blocked_write = False
         self._refused = []
+        self._sockets = []
         response: list[Any] = []
 
         def navigation(r: Any) -> None:
@@ -1119,10 +1132,18 @@ class BrowserEngine(HttpEngine):
             # Playwright's first line says what it waited for ("Timeout 10000ms exceeded"); the rest is
             # its call log, which may quote the page.
             said = next(iter(str(exc).strip().splitlines()), "").replace(creds.password, "***")[:160]
+            stopped = [Refusal(*w.partition(" ")[::2], WRITE_REFUSED) for w in self._refused]
+            stopped += [Refusal("GET", path, "WebSocket closed") for path in self._sockets]
+            refused = refusal_summary(stopped + self._gate.take_refusals())
             raise LoginFailed(
                 f"--login-url {where}: the login form could not be used ({type(exc).__name__}"
                 + (f": {said}" if said else "")
                 + "); a slow site may need a longer --timeout"
+                + (
+                    f"; the page's requests the explorer refused meanwhile: {refused} — {REFUSED_HINT}"
+                    if refused
+                    else ""
+                )
             ) from None
         finally:
             self._writing = False

@@ -29,6 +29,7 @@ import base64
 import json
 import re
 import threading
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, quote_plus, urlsplit
@@ -61,6 +62,22 @@ class Refusal:
     method: str
     where: str
     reason: str
+
+
+WRITE_REFUSED = "write not made by the harness"
+REFUSED_HINT = (
+    "a page that must open a WebSocket or send a write (a realtime channel's long-poll POST) before it "
+    "shows its login form cannot be logged into: the explorer opens no WebSocket and sends no write but "
+    "the login submit"
+)
+"""Why refusals matter when a login form never became usable (the login error's last words)."""
+
+
+def refusal_summary(refusals: list[Refusal], limit: int = 3) -> str:
+    """The refusals most made, in harness words: "12 × write not made by the harness (POST
+    /socket.io/)", at most `limit` kinds, the most frequent first; "" for none."""
+    counted = Counter(refusals).most_common(limit)
+    return ", ".join(f"{n} × {r.reason} ({r.method} {r.where})" for r, n in counted)
 
 
 def origin_of(url: str) -> str:
@@ -211,7 +228,7 @@ class Gate:
                 submit = carries and self._write_to in (None, url)
                 hashed = not carries and self._write_to is not None and url == self._write_to
                 if not (self._write_armed and (submit or hashed)):
-                    return self._refuse(method, url, "write not made by the harness")
+                    return self._refuse(method, url, WRITE_REFUSED)
                 self._write_armed = False  # the login submit, once
                 return None
             if method not in READS:
