@@ -15,9 +15,10 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import islice
 from typing import Literal
-from urllib.parse import quote, urlencode, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
 
@@ -430,8 +431,16 @@ def clickable(node: Node) -> bool:
         # teach that its shape — the same selector as the enabled "Next" beside it — leads nowhere.
         return False
     if node.tag == "a" and "href" in attrs:
-        href = attrs["href"].strip().lower()
-        return href.startswith("javascript:") or href == "#"
+        href = attrs["href"].strip()
+        if href.lower().startswith("javascript:") or href == "#":
+            return True
+        # A fragment that names no element of the page is no place to scroll to: a script takes the
+        # click (a wiki's `#Some%20Title` opens that page into the story; a tab's `#settings`), as a
+        # listener on the link says too. A hash route (`#/…`) is a page, followed as a link.
+        fragment = href[1:]
+        if href.startswith("#") and not hash_route(fragment):
+            return acts_on_click(node) or unquote(fragment) not in _anchor_names(_root(node))
+        return False
     if any(
         k in attrs
         for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")
@@ -451,6 +460,20 @@ def clickable(node: Node) -> bool:
         # Without a type, a button in a form submits it (POST forms are never actions).
         return kind == "button" or not any(a.tag == "form" for a in node.ancestors())
     return False
+
+
+def _root(node: Node) -> Node:
+    top = node
+    while top.parent is not None:
+        top = top.parent
+    return top
+
+
+@lru_cache(maxsize=8)
+def _anchor_names(root: Node) -> frozenset[str]:
+    """The ids and anchor names of a parsed page: what an in-page fragment link scrolls to. Cached
+    per document (nodes hash by identity), since a page's links ask it one by one."""
+    return frozenset(v for n in root.iter() for k in ("id", "name") if (v := n.attrs.get(k)))
 
 
 def inside_link(node: Node) -> bool:
