@@ -127,7 +127,7 @@ def several_items_show(doc: Node, keys: set[str]) -> bool:
 
 
 def _one_row(
-    doc: Node, part: Node, n: int, found: tuple[list[str], set[int]], fields: Fields, links: Sequence[Node]
+    doc: Node, part: Node, n: int, shown: dict[int, int], fields: Fields, links: Sequence[Node]
 ) -> bool:
     """Whether the `n` values `part` shows, fewer than `MIN_LISTED`, are one list item's (the item
     inside `part`, or `part` inside it) that neither holds nor stands beside a link to the form: one
@@ -135,15 +135,14 @@ def _one_row(
     form's default title in one row of a list the site's menu links the form from. A forum post's
     item with its own "Edit" link in the item after it is the form's record; a row showing a value
     beside a label naming one of the form's fields ("E-mail | ann@…") is a property of the record,
-    not a record among others."""
+    not a record among others. `shown`: how many values each list item shows (`witness` counted them)."""
     if n >= MIN_LISTED:
         return False
-    values, skip = found
     rows = [run for _, _, run in item_runs(doc)] + [run for _, run in find_lists(doc)]
     alone = False
     for run in rows:
         for k, item in enumerate(run):
-            if not (_contains(part, item) or _contains(item, part)) or count_shown(item, values, skip) < n:
+            if not (_contains(part, item) or _contains(item, part)) or shown.get(id(item), 0) < n:
                 continue
             if any(shown_value(item, keys, labelled_only=True) for _n, _m, _v, keys, _s in fields):
                 continue
@@ -166,11 +165,12 @@ def witness(
         return None
     skip = _edit_forms(doc, fields)
     items = [(item, listed, count_shown(item, values, skip)) for item, listed in _items(doc)]
+    shown = {id(item): n for item, listed, n in items if listed}
     counted = [
         (n, item)
         for item, listed, n in items
         if n >= (max(min_shown, MIN_LISTED) if listed else min_shown)
-        and (listed or not _one_row(doc, item, n, (values, skip), fields, links))
+        and (listed or not _one_row(doc, item, n, shown, fields, links))
     ]
     empty_keys = [f[3] for f in fields if not f[2] and f[4]]
     if counted:
@@ -185,6 +185,6 @@ def witness(
     n = count_shown(doc, values, skip)
     if n < min_shown or any(several_items_show(doc, keys) for keys in empty_keys):
         return None
-    if _one_row(doc, doc, n, (values, skip), fields, links):
+    if _one_row(doc, doc, n, shown, fields, links):
         return None
     return n, doc

@@ -74,10 +74,14 @@ def _empty_state(pagers: list[Node]) -> Node | None:
     inside = {id(n) for p in pagers for n in p.iter()}
     for ancestor in islice(pagers[0].ancestors(), _NEAR):
         for node in ancestor.iter():
-            if id(node) in inside or node.find_all("a", "button"):
+            if id(node) in inside:
                 continue
+            # the short line first (a node's text is kept): only its small subtree is searched for
+            # links, not every element's below the page's body
             text = " ".join(node.text().split())
-            if text and len(text) <= _EMPTY_LINE_CHARS and _EMPTY_TEXT.search(text):
+            if not (text and len(text) <= _EMPTY_LINE_CHARS and _EMPTY_TEXT.search(text)):
+                continue
+            if not node.find_all("a", "button"):
                 return node
     return None
 
