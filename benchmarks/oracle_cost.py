@@ -31,10 +31,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bughunt.oracles import Finding, OracleConfig
+from bughunt.oracles import ORACLES, Finding, Oracle, OracleConfig
 from bughunt.page import ClientError, FetchedPage
 
 Recording = dict[str, Any]
@@ -191,41 +192,154 @@ def _config(call: dict[str, Any]) -> OracleConfig:
 
 def replay(rec: Recording) -> tuple[float, int, int]:
     """One pass over `rec` with fresh pages: (CPU seconds in `inspect_page`, pages parsed, diffs)."""
+    result = replay_parts(rec)
+    return result.cpu_s, result.parsed, result.diffs
+
+
+@dataclass
+class Replayed:
+    """One pass over a recording (`replay_parts`)."""
+
+    cpu_s: float
+    """CPU seconds in `inspect_page`, all its oracles."""
+    parsed: int
+    diffs: int
+    oracles: dict[str, float] = field(default_factory=dict)
+    """CPU seconds in each oracle, in `ORACLES` order: a reading two oracles share (the page's pager,
+    its lists) is counted in the first that asks for it."""
+    reading_s: float = 0.0
+    """CPU seconds reading each inspected page before the oracles (its tree, base and actions: what
+    the step reads for itself)."""
+    bare_s: float = 0.0
+    """CPU seconds of the bare loop's work on the same pages: a selectolax parse and the links
+    resolved, for every page parsed (the inspected ones and those the oracles fetched; no network)."""
+
+
+def replay_parts(rec: Recording, only: Iterable[str] | None = None, *, bare: bool = True) -> Replayed:
+    """`replay`, with the CPU of each oracle, of the step's reading and of the bare parse beside it.
+
+    `only`: run these oracles alone (the rest are left out; `()` runs none): then fetches are answered
+    by address rather than in the recorded order, and findings are not compared (`diffs` counts only
+    fetches the recording does not hold)."""
     from loguru import logger
 
+    import bughunt.oracles as oracles
     from bughunt.actions import page_actions
-    from bughunt.oracles import inspect_page
 
     logger.remove()
     pages = build_pages(rec)
-    cpu, diffs = 0.0, 0
-    for call in rec["calls"]:
-        answers = list(call["fetches"])
+    chosen = None if only is None else set(only)
+    every = dict(oracles.ORACLES)
+    spent = dict.fromkeys(every, 0.0)
 
-        def fetch(url: str, answers: list[list[Any]] = answers) -> FetchedPage:
-            if not answers or answers[0][0] != url:
-                raise Diff(f"{url} fetched where the recording did not")
-            answer = answers.pop(0)
-            if answer[1] is None:
-                raise OSError(answer[2])
-            return pages[int(answer[1])]
+    def timed(name: str, oracle: Oracle) -> Oracle:
+        def run(page: FetchedPage, fetch: Any, config: OracleConfig) -> list[Finding]:
+            start = time.process_time()
+            try:
+                return oracle(page, fetch, config)
+            finally:
+                spent[name] += time.process_time() - start
 
-        page = pages[call["page"]]
-        if page.is_html:
-            page.document, page.base, page_actions(page)  # what the step read before the oracles
-        start = time.process_time()
-        try:
-            found: list[Finding] | None = inspect_page(page, fetch, _config(call))
-        except Diff:
-            found = None
-        cpu += time.process_time() - start
-        if found is None or [f.to_dict() for f in found] != call["findings"] or answers:
-            diffs += 1
-    parsed = len(
-        {call["page"] for call in rec["calls"]}
-        | {f[1] for c in rec["calls"] for f in c["fetches"] if f[1] is not None}
+        return run
+
+    oracles.ORACLES.clear()
+    oracles.ORACLES.update(
+        {name: timed(name, oracle) for name, oracle in every.items() if chosen is None or name in chosen}
     )
-    return cpu, parsed, diffs
+    cpu = reading = 0.0
+    diffs = 0
+    try:
+        for call in rec["calls"]:
+            answers = list(call["fetches"])
+            by_url = {f[0]: f for f in answers}
+
+            def fetch(url: str, answers: list[list[Any]] = answers, by_url: dict[str, Any] = by_url) -> FetchedPage:
+                if chosen is not None:
+                    answer = by_url.get(url)
+                    if answer is None:
+                        raise Diff(f"{url} fetched where the recording did not")
+                elif not answers or answers[0][0] != url:
+                    raise Diff(f"{url} fetched where the recording did not")
+                else:
+                    answer = answers.pop(0)
+                if answer[1] is None:
+                    raise OSError(answer[2])
+                return pages[int(answer[1])]
+
+            page = pages[call["page"]]
+            start = time.process_time()
+            if page.is_html:
+                page.document, page.base, page_actions(page)  # what the step read before the oracles
+            reading += time.process_time() - start
+            start = time.process_time()
+            try:
+                found: list[Finding] | None = oracles.inspect_page(page, fetch, _config(call))
+            except Diff:
+                found = None
+            cpu += time.process_time() - start
+            if chosen is not None:
+                diffs += found is None
+            elif found is None or [f.to_dict() for f in found] != call["findings"] or answers:
+                diffs += 1
+    finally:
+        oracles.ORACLES.clear()
+        oracles.ORACLES.update(every)
+    parsed_ids = {call["page"] for call in rec["calls"]} | {
+        f[1] for c in rec["calls"] for f in c["fetches"] if f[1] is not None
+    }
+    bare_s = bare_parse(rec, parsed_ids) if bare else 0.0
+    kept = {name: spent[name] for name in every if chosen is None or name in chosen}
+    return Replayed(cpu, len(parsed_ids), diffs, kept, reading, bare_s)
+
+
+def bare_parse(rec: Recording, ids: Iterable[int]) -> float:
+    """CPU seconds of the bare loop's own work on pages `ids` of `rec` (`benchmarks.scale_crawl.crawl`
+    but the request: a lexbor parse, the links resolved)."""
+    from urllib.parse import urljoin
+
+    from selectolax.lexbor import LexborHTMLParser
+
+    bodies = [(rec["pages"][i]["url"], rec["pages"][i]["body"]) for i in sorted(ids)]
+    links = 0
+    start = time.process_time()
+    for url, body in bodies:
+        tree = LexborHTMLParser(body)
+        links += sum(1 for a in tree.css("a[href]") if urljoin(url, a.attributes.get("href") or ""))
+    spent = time.process_time() - start
+    if bodies and not links and any("href" in body for _, body in bodies):
+        raise SystemExit("error: the bare parse found no links")  # it did not do its work
+    return spent
+
+
+PARTS_HELP = "empty | read | all | oracle:NAME | bare"
+
+
+def run_part(part: str, path: Path) -> int:
+    """Do one part of a replay of the recording at `path` and nothing else, so that a process's
+    instruction count less another's is that part's (`benchmarks.oracle_instructions`): `empty` loads
+    the recording and builds its pages; `read` also reads each inspected page as the step does; `all`
+    also runs every oracle, `oracle:NAME` that one alone; `bare` does the bare loop's parse instead."""
+    import bughunt.actions  # noqa: F401 — imported by every part alike, so that no difference holds it
+
+    rec = json.loads(path.read_text())
+    if part == "empty":
+        build_pages(rec)
+    elif part == "bare":
+        build_pages(rec)
+        ids = {call["page"] for call in rec["calls"]} | {
+            f[1] for c in rec["calls"] for f in c["fetches"] if f[1] is not None
+        }
+        bare_parse(rec, ids)
+    elif part in ("read", "all") or part.startswith("oracle:"):
+        only = () if part == "read" else None if part == "all" else (part.removeprefix("oracle:"),)
+        if only and only[0] not in ORACLES:
+            raise SystemExit(f"error: no oracle named {only[0]!r} (one of {', '.join(ORACLES)})")
+        result = replay_parts(rec, only, bare=False)
+        if only is None and result.diffs:
+            raise SystemExit(f"error: {result.diffs} diffs replaying {path}")
+    else:
+        raise SystemExit(f"error: unknown part {part!r} ({PARTS_HELP})")
+    return 0
 
 
 def _replay_in(tree: Path | None, recordings: list[Path]) -> list[dict[str, Any]]:
@@ -261,9 +375,30 @@ def compare(recordings: list[Path], repeats: int, against: Path | None) -> list[
                 "ms_per_call_min": 1000 * min(cpu) / first["calls"],
                 "ms_per_call_median": 1000 * statistics.median(cpu) / first["calls"],
                 "ms_per_parsed_median": 1000 * statistics.median(cpu) / max(1, first["parsed"]),
+                "oracles_ms_per_call": {
+                    name: 1000 * statistics.median(run["oracles"][name] for run in runs) / first["calls"]
+                    for name in first["oracles"]
+                },
+                "reading_ms_per_call": 1000 * statistics.median(run["reading_s"] for run in runs) / first["calls"],
+                "bare_ms_per_call": 1000 * statistics.median(run["bare_s"] for run in runs) / first["calls"],
             }
         )  # fmt: skip
     return rows
+
+
+def _per_oracle(rows: Iterable[dict[str, Any]]) -> str:
+    """Each oracle's median CPU per inspected page, beside the step's reading of the page and the bare
+    loop's parse of the same pages (the one table a new oracle's cost shows in)."""
+    rows = list(rows)
+    names = [name for name in rows[0]["oracles_ms_per_call"]] if rows else []
+    heads = [f"{r['recording'][:14]}/{r['code'][-10:]}" for r in rows]
+    lines = [f"{'ms per inspected page (median)':32} " + " ".join(f"{h:>25}" for h in heads)]
+    for name in names:
+        lines.append(f"{name:32} " + " ".join(f"{r['oracles_ms_per_call'][name]:>25.3f}" for r in rows))
+    lines.append(f"{'all oracles':32} " + " ".join(f"{r['ms_per_call_median']:>25.3f}" for r in rows))
+    lines.append(f"{'the step reading the page':32} " + " ".join(f"{r['reading_ms_per_call']:>25.3f}" for r in rows))
+    lines.append(f"{'bare loop: parse + links':32} " + " ".join(f"{r['bare_ms_per_call']:>25.3f}" for r in rows))
+    return "\n".join(lines)
 
 
 def _table(rows: Iterable[dict[str, Any]], load: tuple[tuple[float, ...], tuple[float, ...]]) -> str:
@@ -286,9 +421,18 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["pass"]:  # one pass per recording, one JSON line each (what `compare` runs)
         for path in argv[1:]:
             rec = json.loads(Path(path).read_text())
-            cpu, parsed, diffs = replay(rec)
-            print(json.dumps({"cpu_s": cpu, "calls": len(rec["calls"]), "parsed": parsed, "diffs": diffs}))
+            r = replay_parts(rec)
+            print(
+                json.dumps(
+                    {
+                        "cpu_s": r.cpu_s, "calls": len(rec["calls"]), "parsed": r.parsed, "diffs": r.diffs,
+                        "oracles": r.oracles, "reading_s": r.reading_s, "bare_s": r.bare_s,
+                    }
+                )
+            )  # fmt: skip
         return 0
+    if argv[:1] == ["part"]:  # one part of a pass, for its instructions (`benchmarks.oracle_instructions`)
+        return run_part(argv[1], Path(argv[2]))
     if argv[:1] == ["record"]:
         if "--" not in argv:
             raise SystemExit("usage: python -m benchmarks.oracle_cost record OUT.json -- explore ...")
@@ -300,12 +444,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("recordings", nargs="+", type=Path)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--against", type=Path, help="also replay from this source tree, in the same rounds")
+    parser.add_argument(
+        "--measure", choices=["cpu", "instructions"], default="cpu",
+        help="instructions: also count each oracle's instructions a page with callgrind (~50x slower)",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     rows = compare(args.recordings, args.repeats, args.against)
     load = (load_before, os.getloadavg())
-    print(json.dumps({"rows": rows, "load": load}) if args.json else _table(rows, load))
+    counts = None
+    if args.measure == "instructions":
+        from benchmarks.oracle_instructions import count_recordings
+
+        counts = count_recordings(args.recordings, args.against)
+        load = (load_before, os.getloadavg())
+    if args.json:
+        print(json.dumps({"rows": rows, "load": load, **({"instructions": counts} if counts else {})}))
+    else:
+        print(_table(rows, load))
+        print(_per_oracle(rows))
+        if counts:
+            from benchmarks.oracle_instructions import render
+
+            print(render(counts))
     return 1 if any(row["diffs"] for row in rows) else 0
 
 
