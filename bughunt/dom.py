@@ -48,7 +48,8 @@ class Node:
     and a parsed tree is never changed."""
     _text: str | None = field(default=None, init=False, repr=False)
     """`text()`, kept when short (`KEPT_TEXT_CHARS`): the oracles ask a list item, a link or a
-    control for its text again and again, and a parsed tree is never changed."""
+    control for its text again and again, and a parsed tree is never changed. `parse_html` reads it
+    for every element (None there: longer)."""
     _elements: list[Node] | None = field(default=None, init=False, repr=False)
     """A parsed node's element children, kept as `parse_html` makes them (None for a node built by
     hand, whose children may still change): asked of most elements by several oracles each."""
@@ -129,6 +130,11 @@ class Node:
     def short_text(self, limit: int) -> str | None:
         """`text()` when it is at most `limit` characters, else None — without reading the rest of a
         big subtree (asking every element of a page for a short label is then linear, not quadratic)."""
+        kept = self._text
+        if kept is not None:
+            return kept if len(kept) <= limit else None
+        if self._elements is not None and limit <= KEPT_TEXT_CHARS:
+            return None  # parsed: `parse_html` kept every text this short
         words: list[str] = []
         size = -1
         for string in self._strings(skip=_NO_TEXT):
@@ -231,6 +237,7 @@ def parse_html(text: str) -> Node:
     """
     root = Node("#document")
     root._elements = []
+    root._text = ""  # read again below when the page has any text
     if not text:
         return root
     if len(text) > MAX_PARSE_CHARS:
@@ -293,13 +300,45 @@ def parse_html(text: str) -> Node:
             stack.append((child, holder, below))
             child = child.prev
     root._order = order
-    # Each subtree is a slice of the document order (made depth first): from its element to the end
-    # of its last child's subtree, found children first by going through the order backwards.
+    # One pass through the order backwards (children before parents) reads what every element is
+    # asked for by most readers of a page: its place in the order and its short text.
     for at in range(len(order) - 1, -1, -1):
         node = order[at]
         kids = node._elements
+        # Each subtree is a slice of the document order (made depth first): from its element to the
+        # end of its last child's subtree.
         node._span = (order, at, kids[-1]._span[2] if kids else at + 1)  # type: ignore[index]
+        node._text = _short_text_of(node.children)
     return root
+
+
+def _short_text_of(children: list[Node | str]) -> str | None:
+    """`Node.text()` of an element with these children when it is at most `KEPT_TEXT_CHARS` long,
+    else None, from its child elements' texts read already (`parse_html` reads children first): each
+    piece of text is split once, not once per element above it that a reader asks for its text.
+
+    The same text: `text()` is the words of every piece below, joined by one space, and a child's
+    text is its own words so joined; a child's text too long to keep makes its parent's too long."""
+    if len(children) == 1 and type(children[0]) is str:  # most elements: a link, a cell, a heading
+        text = " ".join(children[0].split())
+        return text if len(text) <= KEPT_TEXT_CHARS else None
+    parts: list[str] = []
+    size = -1
+    for child in children:
+        if type(child) is str:
+            piece = " ".join(child.split())
+        elif child.tag in _NO_TEXT:  # type: ignore[union-attr]
+            continue
+        else:
+            piece = child._text  # type: ignore[union-attr]
+            if piece is None:
+                return None
+        if piece:
+            size += len(piece) + 1
+            if size > KEPT_TEXT_CHARS:
+                return None
+            parts.append(piece)
+    return " ".join(parts)
 
 
 # Attribute values that say what an element *is* (kept in the structure hash); every other value

@@ -136,10 +136,6 @@ _DIGIT = re.compile(r"\d")
 _NOT_LABELS = frozenset(("script", "style", "title", "option", "#document", "html", "body"))
 
 
-_NO_TEXT = frozenset(("script", "style", "template"))
-"""Elements whose content is no text of their parent (as `Node.text` reads it)."""
-
-
 def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
     """The page's count labels but those its `<title>` repeats, number and all: that is what the page
     is called (a record named "Parser crash (2)" under its own heading), not the length of a list."""
@@ -151,66 +147,22 @@ def _count_labels(page: FetchedPage) -> list[tuple[Node, str, int]]:
 def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]) -> list[Any]:
     """Every element whose short text `parse` reads and none of whose child elements' texts it reads
     (the label itself, not its wrappers), with what `parse` read."""
-    numbered, words = page.derived(_page_words)
     found = []
-    for node, text in numbered:
+    for node, text in page.derived(_numbered):
         parsed = parse(text)
-        if parsed and not any(parse(_text(c, words)) for c in node.elements):
+        if parsed and not any(parse(c.text()) for c in node.elements):
             found.append((node, *parsed))
     return found
 
 
-def _page_words(page: FetchedPage) -> tuple[list[tuple[Node, str]], dict[int, list[str] | None]]:
-    """The elements that may be labels (in document order, with their short texts) and every
-    element's short text's words, read once for count labels and range lines alike: a label's
-    text holds a number, as every form either reads does."""
-    words = _short_words(list(page.document.iter()))
+def _numbered(page: FetchedPage) -> list[tuple[Node, str]]:
+    """The elements that may be labels (in document order, with their short texts), read once for
+    count labels and range lines alike: a label's text holds a number, as every form either reads
+    does. Each element's short text is the one `parse_html` kept (`Node.short_text`)."""
     numbered = []
     for node in page.document.iter():
-        if node.tag in _NOT_LABELS or (own := words[id(node)]) is None:
+        if node.tag in _NOT_LABELS or (text := node.short_text(LABEL_CHARS)) is None:
             continue
-        text = " ".join(own)
         if _DIGIT.search(text):
             numbered.append((node, text))
-    return numbered, words
-
-
-def _short_words(order: list[Node]) -> dict[int, list[str] | None]:
-    """For every element of a document (`order`: all of them, parents before children), the words
-    of its text when that text has at most `LABEL_CHARS` characters, else None — read bottom-up, each
-    piece of text once (asking each element for its `short_text` reads a subtree per element)."""
-    words: dict[int, list[str] | None] = {}
-    for node in reversed(order):
-        children = node.children
-        if not children:  # an image, a field, a line break: no words
-            words[id(node)] = []
-            continue
-        if len(children) == 1 and type(children[0]) is str:
-            # most elements: one piece of text (a link, a cell, a label) — the loop below, unrolled
-            own = children[0].split()
-            words[id(node)] = (
-                own if len(own) <= LABEL_CHARS // 2 and len(" ".join(own)) <= LABEL_CHARS else None
-            )
-            continue
-        own = []
-        fits = True
-        for child in children:
-            if isinstance(child, str):
-                own += child.split()
-            elif child.tag not in _NO_TEXT:
-                inner = words[id(child)]
-                if inner is None:
-                    fits = False
-                    break
-                own += inner
-            if len(own) > LABEL_CHARS // 2:
-                fits = False  # so many words cannot fit: each takes a character and a space
-                break
-        words[id(node)] = own if fits and len(" ".join(own)) <= LABEL_CHARS else None
-    return words
-
-
-def _text(node: Node, words: dict[int, list[str] | None]) -> str:
-    """`node.text()`, from the words read already when it is short."""
-    own = words[id(node)] if node.tag not in _NO_TEXT else None
-    return " ".join(own) if own is not None else node.text()
+    return numbered
