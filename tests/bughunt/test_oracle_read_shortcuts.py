@@ -51,8 +51,12 @@ def _random_markup(rnd: random.Random) -> str:
     return "".join(parts)
 
 
+_NO_TEXT = ("script", "style", "template")
+
+
 def _plain_short_words(order: list[Node]) -> dict[int, list[str] | None]:
-    """`count_labels._short_words` as it read before its shortcuts (one loop for every element)."""
+    """The short words of every element as count labels read them before `parse_html` kept each
+    element's text (one loop for every element)."""
     words: dict[int, list[str] | None] = {}
     for node in reversed(order):
         own: list[str] = []
@@ -60,7 +64,7 @@ def _plain_short_words(order: list[Node]) -> dict[int, list[str] | None]:
         for child in node.children:
             if isinstance(child, str):
                 own += child.split()
-            elif child.tag not in count_labels._NO_TEXT:
+            elif child.tag not in _NO_TEXT:
                 inner = words[id(child)]
                 if inner is None:
                     fits = False
@@ -74,9 +78,18 @@ def _plain_short_words(order: list[Node]) -> dict[int, list[str] | None]:
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_short_words_are_those_of_the_plain_loop(seed: int) -> None:
-    order = list(dom.parse_html(_random_markup(random.Random(seed))).iter())
-    assert count_labels._short_words(order) == _plain_short_words(order)
+def test_short_texts_kept_by_the_parse_are_those_of_the_plain_loop(seed: int) -> None:
+    markup = _random_markup(random.Random(seed))
+    order = list(dom.parse_html(markup).iter())
+    plain = _plain_short_words(order)
+    for node in order:
+        words = plain[id(node)]
+        assert node.short_text(count_labels.LABEL_CHARS) == (None if words is None else " ".join(words))
+    # and every kept text is the text read afresh (a tree built by hand keeps none)
+    for node in dom.parse_html(markup * 3).iter():
+        fresh = node._read_text()
+        assert node._text == (fresh if len(fresh) <= dom.KEPT_TEXT_CHARS else None)
+        assert node.text() == fresh
 
 
 @pytest.mark.parametrize("seed", range(60))
