@@ -253,7 +253,9 @@ def replay_parts(rec: Recording, only: Iterable[str] | None = None, *, bare: boo
             answers = list(call["fetches"])
             by_url = {f[0]: f for f in answers}
 
-            def fetch(url: str, answers: list[list[Any]] = answers, by_url: dict[str, Any] = by_url) -> FetchedPage:
+            def fetch(
+                url: str, answers: list[list[Any]] = answers, by_url: dict[str, Any] = by_url
+            ) -> FetchedPage:
                 if chosen is not None:
                     answer = by_url.get(url)
                     if answer is None:
@@ -396,8 +398,12 @@ def _per_oracle(rows: Iterable[dict[str, Any]]) -> str:
     for name in names:
         lines.append(f"{name:32} " + " ".join(f"{r['oracles_ms_per_call'][name]:>25.3f}" for r in rows))
     lines.append(f"{'all oracles':32} " + " ".join(f"{r['ms_per_call_median']:>25.3f}" for r in rows))
-    lines.append(f"{'the step reading the page':32} " + " ".join(f"{r['reading_ms_per_call']:>25.3f}" for r in rows))
-    lines.append(f"{'bare loop: parse + links':32} " + " ".join(f"{r['bare_ms_per_call']:>25.3f}" for r in rows))
+    lines.append(
+        f"{'the step reading the page':32} " + " ".join(f"{r['reading_ms_per_call']:>25.3f}" for r in rows)
+    )
+    lines.append(
+        f"{'bare loop: parse + links':32} " + " ".join(f"{r['bare_ms_per_call']:>25.3f}" for r in rows)
+    )
     return "\n".join(lines)
 
 

@@ -325,14 +325,15 @@ def _short_text_of(children: list[Node | str]) -> str | None:
     parts: list[str] = []
     size = -1
     for child in children:
-        if type(child) is str:
+        if isinstance(child, str):
             piece = " ".join(child.split())
-        elif child.tag in _NO_TEXT:  # type: ignore[union-attr]
+        elif child.tag in _NO_TEXT:
             continue
         else:
-            piece = child._text  # type: ignore[union-attr]
-            if piece is None:
+            kept = child._text
+            if kept is None:
                 return None
+            piece = kept
         if piece:
             size += len(piece) + 1
             if size > KEPT_TEXT_CHARS:

@@ -27,7 +27,9 @@ _HEADING_TAGS = frozenset(_HEADINGS)
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 
 
-def list_items(node: Node, min_items: int = 2, signatures: dict[Node, str] | None = None) -> list[Node] | None:
+def list_items(
+    node: Node, min_items: int = 2, signatures: dict[Node, str] | None = None
+) -> list[Node] | None:
     """The items of `node` if it is a list container, else None.
 
     `ul`/`ol`/`table`/`dl` are lists whatever their length (a `dl`'s items are its terms, each with
