@@ -2,7 +2,8 @@
 run, then replay it against one source tree or two.
 
     python -m benchmarks.oracle_cost record OUT.json -- explore --url URL --budget 60 ...
-    python -m benchmarks.oracle_cost replay REC.json [REC.json ...] [--repeats 5] [--against DIR] [--json]
+    python -m benchmarks.oracle_cost replay REC.json [REC.json ...] [--repeats 5] [--against DIR]
+                                     [--measure cpu|instructions] [--json]
 
 `record` runs `bughunt <args>` in this process and writes down every `inspect_page` call of the session:
 the page (its response, so a fresh copy parses it again), each page an oracle fetched (the same
@@ -18,6 +19,12 @@ the same recordings from another source tree too, in the same rounds (each round
 DIR, each in a process of its own), so the two share the machine's load. The figures are the minimum
 and the median over the repeats: CPU ms per inspected page, and per page the oracles parsed (the
 inspected pages and those they fetched), since parsing a fetched page is part of their cost.
+
+Beside them, **per oracle** (the table a new oracle's cost shows in): each oracle's median CPU per
+inspected page (a reading two oracles share is counted in the first that asks), the step's own reading
+of the page before the oracles (tree, base, actions) and the bare loop's parse and links of the same
+pages (`bare_parse`). `--measure instructions` also counts each oracle **alone** in instructions per
+inspected page with callgrind, load-independent (`benchmarks.oracle_instructions`; ~50x slower).
 """
 
 from __future__ import annotations

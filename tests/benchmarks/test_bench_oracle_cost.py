@@ -4,10 +4,15 @@ asks for anything else is a diff."""
 from __future__ import annotations
 
 import copy
+import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from benchmarks.oracle_cost import Recorder, replay
-from bughunt.oracles import inspect_page
+import pytest
+
+from benchmarks.oracle_cost import Recorder, replay, replay_parts, run_part
+from bughunt.oracles import ORACLES, inspect_page
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 
@@ -51,3 +56,22 @@ def test_other_findings_or_fetches_are_diffs() -> None:
     moved = copy.deepcopy(rec)
     moved["calls"][0]["fetches"][0][0] = ORIGIN + "/elsewhere"
     assert replay(moved)[2] == 1
+
+
+def test_each_oracle_is_timed_and_one_runs_alone() -> None:
+    rec = _recorded()
+    every = list(ORACLES)
+    whole = replay_parts(rec)
+    assert whole.diffs == 0 and list(whole.oracles) == every
+    assert whole.cpu_s >= sum(whole.oracles.values()) * 0.5  # the oracles' times are parts of the whole
+    alone = replay_parts(rec, ("duplicate_pagination",))
+    assert list(alone.oracles) == ["duplicate_pagination"] and alone.diffs == 0
+    assert list(ORACLES) == every  # the oracles are all back after a replay of one
+    with pytest.raises(SystemExit, match="no oracle named"):
+        run_part("oracle:no_such_oracle", _saved(rec))
+
+
+def _saved(rec: dict[str, Any]) -> Path:
+    path = Path(tempfile.mkdtemp()) / "rec.json"
+    path.write_text(json.dumps(rec))
+    return path
