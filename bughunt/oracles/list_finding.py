@@ -10,7 +10,6 @@ loop's items with tabs and a pager in one container, so `item_runs` also finds t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 
 from bughunt.dom import Node
@@ -27,16 +26,13 @@ _HEADING_TAGS = frozenset(_HEADINGS)
 _PAGER_TEXT = re.compile(r"^(?:\d+|next|prev|previous|first|last|older|newer|[«»‹›←→]+.*|.*[«»‹›←→]+)$", re.I)
 
 
-def list_items(
-    node: Node, min_items: int = 2, signatures: dict[Node, str] | None = None
-) -> list[Node] | None:
+def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     """The items of `node` if it is a list container, else None.
 
     `ul`/`ol`/`table`/`dl` are lists whatever their length (a `dl`'s items are its terms, each with
     the descriptions after it — a search's matches, a glossary — or the `div`s grouping them); any
     other element needs `min_items` same-signature children (a lone child is usually a layout wrapper,
-    not a one-item list). `signatures`: the items' signatures read already on this page (read into it
-    when new), so that a page's walks for lists and for runs of items read each element's once."""
+    not a one-item list)."""
     if node.tag in ("ul", "ol"):
         return [c for c in node.elements if c.tag == "li"]
     if node.tag == "dl":
@@ -58,32 +54,12 @@ def list_items(
     children = node.elements
     if len(children) < fewest:
         return None
-    signature = item_signature if signatures is None else _known(signatures)
-    first = signature(children[0])
+    first = item_signature(children[0])
     if not first:
         return None
-    if all(signature(c) == first for c in children):
+    if all(item_signature(c) == first for c in children):
         return children
     return None
-
-
-def _known(signatures: dict[Node, str]) -> Callable[[Node], str]:
-    """`item_signature`, each element's read once into `signatures`."""
-
-    def signature(node: Node) -> str:
-        known = signatures.get(node)
-        if known is None:
-            known = signatures[node] = item_signature(node)
-        return known
-
-    return signature
-
-
-@lru_cache(maxsize=8)
-def _signatures(root: Node) -> dict[Node, str]:
-    """The item signatures of `root`'s elements read so far (`find_lists` and `item_runs` ask for
-    most elements' each: read once per page)."""
-    return {}
 
 
 def spanning(row: Node) -> bool:
@@ -138,8 +114,7 @@ def item_signature(node: Node) -> str:
 def find_lists(root: Node) -> list[tuple[Node, list[Node]]]:
     """Every list container with its items, in document order (nested lists included). Cached per
     parsed document (nodes hash by identity): several oracles ask for the same page's lists."""
-    known = _signatures(root)
-    return [(node, items) for node in root.iter() if (items := list_items(node, 2, known)) is not None]
+    return [(node, items) for node in root.iter() if (items := list_items(node)) is not None]
 
 
 @lru_cache(maxsize=8)
@@ -149,7 +124,6 @@ def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
     linked headings too, the items of a flat loop with no wrapper per item; plus every
     `ul`/`ol`/`table` list (signature `li`/`tr`)."""
     runs: list[tuple[Node, str, list[Node]]] = []
-    signature = _known(_signatures(root))
     for node in root.iter():
         if node.tag in ("ul", "ol", "table"):
             items = list_items(node)
@@ -160,7 +134,7 @@ def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
             continue
         groups: dict[str, list[Node]] = {}
         for child in node.elements:
-            if sig := signature(child) or _linked_heading(child):
+            if sig := item_signature(child) or _linked_heading(child):
                 groups.setdefault(sig, []).append(child)
         runs += [(node, sig, items) for sig, items in groups.items() if len(items) >= 2]
     return runs
