@@ -30,6 +30,7 @@ inspected page with callgrind, load-independent (`benchmarks.oracle_instructions
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import runpy
@@ -434,6 +435,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["pass"]:  # one pass per recording, one JSON line each (what `compare` runs)
         for path in argv[1:]:
             rec = json.loads(Path(path).read_text())
+            # the last recording's garbage collected first, not in this one's timed parts (a full
+            # collection of its pages' trees fell in the next recording's reading: 0.6 -> 2.8 ms a page)
+            gc.collect()
             r = replay_parts(rec)
             print(
                 json.dumps(
