@@ -220,7 +220,7 @@ def _action(text: str, url: str) -> bool:
 
 
 def _details_row(facts: ItemFacts, linked_tables: dict[int, bool]) -> bool:
-    """A table row with no link at all among rows most of which link somewhere: the entry above it
+    """A table row with no link at all among rows half or more of which link somewhere: the entry above it
     continued (a "details" row spanning the columns with its notes, `tr.row-details`). Its words are
     that entry's, and the same words under another entry ("Woke up calm.") are no repeat of it —
     whether it is read with the table's rows or, by its own class, as a run of details rows.
@@ -231,7 +231,9 @@ def _details_row(facts: ItemFacts, linked_tables: dict[int, bool]) -> bool:
     body = row.parent
     if id(body) not in linked_tables:
         rows = [r for r in body.elements if r.tag == "tr"]
-        linked_tables[id(body)] = 2 * sum(1 for r in rows if r.find_all("a")) > len(rows)
+        # half or more: a list drawing each record on two rows (its linked title row, then a row of
+        # its requestors and dates) has as many rows without links as with, and a heading row more
+        linked_tables[id(body)] = 2 * sum(1 for r in rows if r.find_all("a")) >= len(rows) - 1
     return linked_tables[id(body)]
 
 
