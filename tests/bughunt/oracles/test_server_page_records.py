@@ -39,9 +39,9 @@ def others(n: int) -> str:
 
 def display(n: int, *, edit_links: tuple[int, ...] = ()) -> FetchedPage:
     box = (
-        '<div class="box"><div class="box-title"><a href="/Ticket/Modify.html?id={n}">Basics</a></div>'
+        f'<div class="box"><div class="box-title"><a href="/Ticket/Modify.html?id={n}">Basics</a></div>'
         "<div>Status: open</div><div>Queue: IT Support</div><div>Estimated: 60 minutes</div></div>"
-    ).format(n=n)
+    )
     people = (
         '<div class="box"><div class="box-title">People</div><div>Owner: Nobody in particular</div></div>'
     )
