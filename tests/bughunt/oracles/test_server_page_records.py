@@ -5,8 +5,8 @@ Generic markup, no application's templates: a help desk whose ticket page `/Tick
 shows the ticket's title as its heading over two boxes side by side (the first, "Basics", links to the
 ticket's edit page `/Ticket/Modify.html?id=N`), and a table of other tickets each linked by its number;
 a reply form at `/Ticket/Update.html?id=N` (its proposed status a select, the ticket's number a hidden
-field); a search whose tickets are drawn on two rows each (the linked title row, then a row of the
-requester and dates), paged by `?Page=N`.
+field); a search whose tickets are drawn on two rows each, one `tbody` a ticket (the linked title row, then a
+row of the requester, linked to their profile, and dates), paged by `?Page=N`.
 """
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ def search(number: int, tickets: range) -> FetchedPage:
     bodies = "".join(
         f'<tbody class="list-item"><tr><td><a href="/Ticket/Display.html?id={t}">{t}</a></td>'
         f'<td><a href="/Ticket/Display.html?id={t}">Ticket {t} subject</a></td><td>open</td></tr>'
-        f"<tr><td>{requesters[t % 3]}</td><td>3 days ago</td><td>2 days ago</td></tr></tbody>"
+        f'<tr><td></td><td><a href="/User/Summary.html?id={t % 3}">{requesters[t % 3]}</a></td>'
+        "<td>3 days ago</td><td>2 days ago</td></tr></tbody>"
         for t in tickets
     )
     pager = " ".join(
@@ -129,7 +130,7 @@ def search(number: int, tickets: range) -> FetchedPage:
     )
 
 
-def test_records_drawn_on_two_rows_repeat_only_by_their_linked_row():
+def test_records_drawn_on_two_rows_repeat_by_their_own_link_not_by_their_requesters():
     first = search(1, range(1, 4))
     assert [f.kind for f in ORACLES["duplicate_pagination"](search(2, range(4, 7)), Recorder(first))] == []
     repeated = search(2, range(3, 6))
