@@ -67,17 +67,21 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
 def _record_bodies(bodies: list[Node]) -> list[Node] | None:
     """The table's row groups when each is one record drawn on several rows (its linked title row,
     then a row of its requester and dates): two or more `tbody`s of the same number of rows, two or
-    more, none a caption or header row. A group of another size, or led by a caption, is a group of
+    more, none a caption or header row (a group of headings alone is the table's head). A group of another size, or led by a caption, is a group of
     records (a day's entries under its date), read by its rows."""
     if len(bodies) < 2:
         return None
-    sizes = set()
+    records, sizes = [], set()
     for body in bodies:
         rows = [r for r in body.elements if r.tag == "tr"]
-        if any(spanning(r) or not any(c.tag == "td" for c in r.elements) for r in rows):
+        data = [r for r in rows if any(c.tag == "td" for c in r.elements)]
+        if not data:
+            continue  # the column headings' rows (a bare `tr` of `th`s gets a `tbody` of its own)
+        if len(data) < len(rows) or any(spanning(r) for r in rows):
             return None
+        records.append(body)
         sizes.add(len(rows))
-    return bodies if len(sizes) == 1 and min(sizes) >= 2 else None
+    return records if len(records) >= 2 and len(sizes) == 1 and min(sizes) >= 2 else None
 
 
 def spanning(row: Node) -> bool:

@@ -124,9 +124,12 @@ def search(number: int, tickets: range) -> FetchedPage:
         f'<a href="/Search/Results.html?Query=open&amp;Page={n}">{n}</a>' if n != number else f"<b>{n}</b>"
         for n in (1, 2, 3)
     )
+    # the headings' rows stand bare in the table, as templates write them: the parser gives them a
+    # `tbody` of their own
+    head = "<tr><th>#</th><th>Subject</th><th>Status</th></tr><tr><th></th><th>Requester</th><th>Created</th></tr>"
     return page(
         f"/Search/Results.html?Query=open&Page={number}",
-        f'<h1>Found 9 tickets</h1><table>{bodies}</table><div class="paging">Page {pager}</div>',
+        f'<h1>Found 9 tickets</h1><table>{head}{bodies}</table><div class="paging">Page {pager}</div>',
     )
 
 
