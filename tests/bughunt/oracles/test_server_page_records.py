@@ -140,3 +140,15 @@ def test_records_drawn_on_two_rows_repeat_by_their_own_link_not_by_their_request
     assert [f.kind for f in ORACLES["duplicate_pagination"](repeated, Recorder(first))] == [
         "duplicate_pagination"
     ]
+
+
+def test_a_footer_line_closing_both_pages_beside_a_changing_line_is_no_repeat():
+    def with_footer(p: FetchedPage, took: str) -> FetchedPage:
+        footer = f'<div class="row"><div class="col">time to display: {took}</div><div class="col">Desk Inc.</div></div>'
+        return FetchedPage(
+            p.url, p.route, 200, {}, "text/html", p.body.replace("</body>", footer + "</body>"), 1.0
+        )
+
+    first = with_footer(search(1, range(1, 4)), "0.41")
+    second = with_footer(search(2, range(4, 7)), "0.38")
+    assert [f.kind for f in ORACLES["duplicate_pagination"](second, Recorder(first))] == []
