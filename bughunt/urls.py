@@ -29,8 +29,11 @@ def same_origin(a: str, b: str) -> bool:
     return origin(a) == origin(b)
 
 
-MAX_ROUTE_CHARS = 512
-"""Routes are names in trusted memory: a longer one is not followed (`HttpEngine.route_of` gives None)."""
+MAX_ROUTE_CHARS = 2048
+"""Routes are names in trusted memory: a longer one is not followed (`HttpEngine.route_of` gives None),
+nor kept in the link table (`templates.safe_route`). Long enough for the pager links of applications
+that carry their whole search in the query (a ticket tracker's column format and query, ~1,000
+characters once encoded); bounded so that a page cannot make memory hold an unbounded name."""
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 # Raw in a canonical route: unreserved characters and the delimiters that structure a path or query.
 # Everything else (spaces, commas, quotes, non-ASCII, controls) is percent-encoded.

@@ -23,7 +23,7 @@ from urllib.parse import quote, unquote
 
 from bughunt.dom import selector_shape
 from bughunt.planning import route_shape
-from bughunt.urls import page_of_its_own
+from bughunt.urls import MAX_ROUTE_CHARS, page_of_its_own
 
 __all__ = [
     "CLICK_MARK",
@@ -39,7 +39,6 @@ __all__ = [
     "variant",
 ]
 
-MAX_ROUTE_CHARS = 300
 CLICK_MARK = "#click-"
 """Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such
 (`graph.ExplorationGraph` keeps its click, `facts.read_page` makes it)."""

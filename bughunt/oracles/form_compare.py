@@ -61,7 +61,10 @@ def dropped_by_position(
     (a layout table's one row, a profile beside its picture, has no headings)."""
     if headed_row(scope):
         return []
-    pairs = [(name, value) for _n, name, value, _k, _vis in fields]
+    # Only what a person typed locates a field: a select's value is its option's code ("resolved",
+    # "3") and a hidden input's a token or the record's number, not what a page shows of the record
+    # (a reply form's hidden id and proposed status were matched to a ticket's heading and menu).
+    pairs = [(name, value if vis and node.tag != "select" else "") for node, name, value, _k, vis in fields]
     shown = blocks(scope, base_url(resource), resource.url)
     furniture: set[str] | None = None
     template_texts: set[str] | None = None

@@ -25,6 +25,7 @@ from bughunt.oracles.form_urls import (
     collection_path,
     edit_like,
     edit_segment,
+    names_in_query,
     page_link,
     path_segments,
     record_id,
@@ -119,10 +120,13 @@ def by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
         ):
             continue
         segs = path_segments(url)
-        if ident not in segs:
+        if ident in segs:
+            candidates: tuple[str, ...] = (with_segments(url, segs[: segs.index(ident) + 1]), url)
+        elif names_in_query(url, ident):
+            candidates = (url,)  # `Modify.html?id=7` → `Display.html?id=7`
+        else:
             continue
-        trimmed = with_segments(url, segs[: segs.index(ident) + 1])
-        for candidate in (trimmed, url):
+        for candidate in candidates:
             if candidate != page.url and candidate not in found:
                 found.append(candidate)
     # The resource shares the edit URL's other segments (`/article/edit/7` → `/article/7/<slug>`,

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from urllib.parse import unquote
 
 from bughunt.dom import Node
+from bughunt.fingerprint import route_shape
 from bughunt.oracles.base import (
     Fetch,
     OracleConfig,
@@ -22,12 +23,13 @@ from bughunt.oracles.form_fields import chosen_labels, word_set
 from bughunt.oracles.form_opened import page_before
 from bughunt.oracles.form_pages import fetched, referrers, resource_urls
 from bughunt.oracles.form_positions import blocks, holds, normalised
-from bughunt.oracles.form_urls import path_segments, record_id, url_identifier
+from bughunt.oracles.form_urls import names_in_query, path_segments, record_id, url_identifier
 from bughunt.oracles.form_values import FURNITURE
 from bughunt.oracles.form_witness import witness
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
 from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
+from bughunt.urls import route_of
 
 
 def shows_record(
@@ -223,9 +225,34 @@ def _record_part(
     scope = record_scope(resource, form_url)
     if scope is resource.document:
         return scope
-    if ident is not None and ident not in path_segments(resource.url):
+    if (
+        ident is not None
+        and ident not in path_segments(resource.url)
+        and not names_in_query(resource.url, ident)
+    ):
         return scope
-    return scope if shows_record(resource, scope, fields, chosen) else resource.document
+    if not shows_record(resource, scope, fields, chosen):
+        return resource.document
+    # The record's own page (its URL names the record): the item holding the form's link is the
+    # record's row only among other records' rows, each linking its own form; alone, it is a box of
+    # the record's page (a ticket's "Basics" box linking to its Modify form, beside the title it shows).
+    return scope if _links_other_forms(resource, form_url, ident) else resource.document
+
+
+def _links_other_forms(resource: FetchedPage, form_url: str, ident: str | None) -> bool:
+    """Whether `resource` links to the form of another record of the form's template (`/items/8/edit`
+    beside `/items/7/edit`): a list of records. True when the form's URL names no record."""
+    if ident is None:
+        return True
+    shape = route_shape(route_of(form_url))
+    base = base_url(resource)
+    wanted = unquote(form_url)
+    return any(
+        (url := resolve(base, href)) is not None
+        and unquote(url) != wanted
+        and route_shape(route_of(url)) == shape
+        for _node, href in targets(resource.document)
+    )
 
 
 _WORDS = re.compile(r"[^\W\d_]{3,}")

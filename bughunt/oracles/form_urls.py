@@ -63,10 +63,25 @@ def with_segments(url: str, segments: list[str]) -> str:
     return f"{parts.scheme}://{parts.netloc}{path}"
 
 
+_SCRIPT_SUFFIX = re.compile(r"\.(?:html?|php[0-9]?|aspx?|jspx?|cgi|pl|fcgi|do|action|cfm)$")
+"""The file suffix of a server page (`Modify.html`, `edit.php`, `Edit.aspx`, `update.cgi`): the page's
+name is the word before it, as a route's segment is in a framework that has no suffixes."""
+
+
 def _action_word(segment: str) -> str:
     """A path segment as an action's word, marks around it aside (`edit`, `_edit`, `~edit`: frameworks
-    that keep action names apart from page slugs prefix them)."""
-    return segment.lower().strip("_-.~!+@$")
+    that keep action names apart from page slugs prefix them) and a server page's file suffix
+    (`edit.php`, `Modify.html`)."""
+    return _SCRIPT_SUFFIX.sub("", segment.lower()).strip("_-.~!+@$")
+
+
+def names_in_query(url: str, ident: str) -> bool:
+    """Whether `url`'s query names the record `ident` under an identifier key (`?id=7`, `;id=7`): how a
+    server page of one script per view (`Display.html?id=7`, `show.php?id=7`) names its record."""
+    query = urlsplit(url).query
+    return ident in query and any(
+        _ID_KEY.fullmatch(k) and v == ident for k, v in parse_qsl(query.replace(";", "&"))
+    )
 
 
 def edit_segment(segment: str) -> bool:

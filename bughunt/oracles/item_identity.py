@@ -205,10 +205,25 @@ def _permalink(facts: ItemFacts, links: list[tuple[Node, str]]) -> str | None:
     for a, url in links:
         if a is title:
             return url
-    detail = [url for _, url in links if _names_identifier(url)]
+    detail = [(a, url) for a, url in links if _names_identifier(url)]
+    # A link written as the identifier it carries ("60", "#60" → `?id=60`) is the record's own number:
+    # a ticket's row leads with it, and its requester's profile link comes after.
+    numbered = [url for a, url in detail if _written_identifier(a, url)]
+    if len(set(numbered)) == 1:
+        return numbered[0]
     if detail:
-        return detail[-1]
+        return detail[-1][1]
     return links[0][1] if len({url for _, url in links}) == 1 else None
+
+
+_NUMBER_TEXT = re.compile(r"^#?\s*(\d{1,12})$")
+_URL_PARTS = re.compile(r"[/?&=;#]")
+
+
+def _written_identifier(link: Node, url: str) -> bool:
+    """Whether a link's words are the number its URL carries as a whole part (`60` → `?id=60`)."""
+    found = _NUMBER_TEXT.match(" ".join(link.text().split()))
+    return found is not None and found.group(1) in _URL_PARTS.split(url)
 
 
 @lru_cache(maxsize=KEPT)

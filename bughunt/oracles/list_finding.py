@@ -39,6 +39,8 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
         return [c for c in node.elements if c.tag == "dt"] or [c for c in node.elements if c.tag == "div"]
     if node.tag == "table":
         bodies = [c for c in node.elements if c.tag == "tbody"] or [node]
+        if (records := _record_bodies(bodies)) is not None:
+            return records
         rows = [r for b in bodies for r in b.elements if r.tag == "tr"]
         # A header row is all `th`; a row led by a `th scope=row` (Django admin's changelist) is data.
         rows = [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
@@ -60,6 +62,26 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     if all(item_signature(c) == first for c in children):
         return children
     return None
+
+
+def _record_bodies(bodies: list[Node]) -> list[Node] | None:
+    """The table's row groups when each is one record drawn on several rows (its linked title row,
+    then a row of its requester and dates): two or more `tbody`s of the same number of rows, two or
+    more, none a caption or header row (a group of headings alone is the table's head). A group of another size, or led by a caption, is a group of
+    records (a day's entries under its date), read by its rows."""
+    if len(bodies) < 2:
+        return None
+    records, sizes = [], set()
+    for body in bodies:
+        rows = [r for r in body.elements if r.tag == "tr"]
+        data = [r for r in rows if any(c.tag == "td" for c in r.elements)]
+        if not data:
+            continue  # the column headings' rows (a bare `tr` of `th`s gets a `tbody` of its own)
+        if len(data) < len(rows) or any(spanning(r) for r in rows):
+            return None
+        records.append(body)
+        sizes.add(len(rows))
+    return records if len(records) >= 2 and len(sizes) == 1 and min(sizes) >= 2 else None
 
 
 def spanning(row: Node) -> bool:

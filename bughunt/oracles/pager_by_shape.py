@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl, urlsplit
 
+from bughunt.dom import Node
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
@@ -37,13 +38,13 @@ def _pairs(url: str) -> tuple[str, list[tuple[str, str]]]:
     return parts.path, parse_qsl(parts.query, keep_blank_values=True)
 
 
-def _siblings(page: FetchedPage, key: str) -> list[tuple[str, str | None, str]]:
+def _siblings(page: FetchedPage, key: str) -> list[tuple[str, str | None, str, Node]]:
     """The page's links to its own route with only `key`'s value changed or `key` left out, as
-    (url, value or None, the link's words)."""
+    (url, value or None, the link's words, the link)."""
     path, pairs = _pairs(page.url)
     rest = sorted(p for p in pairs if p[0] != key)
     base = base_url(page)
-    found: list[tuple[str, str | None, str]] = []
+    found: list[tuple[str, str | None, str, Node]] = []
     for node, href in targets(page.document):
         url = resolve(base, href)
         if url is None or url == page.url or urlsplit(url).netloc != urlsplit(page.url).netloc:
@@ -54,8 +55,32 @@ def _siblings(page: FetchedPage, key: str) -> list[tuple[str, str | None, str]]:
         values = [v for k, v in there_pairs if k == key]
         if len(values) > 1:
             continue
-        found.append((url, values[0] if values else None, " ".join(node.text().split())))
+        found.append((url, values[0] if values else None, " ".join(node.text().split()), node))
     return found
+
+
+_PAGER_WORDS = frozenset(
+    {"page", "pages", "of", "first", "last", "prev", "previous", "next", "older", "newer", "more", "go", "to"}
+)
+_LETTER_WORD = re.compile(r"[^\W\d_]{2,}")
+MAX_PAGER_WORDS = 3
+"""Words other than a pager's own around a link written as a number, beyond which the link is a
+record's (a table row's "60" beside the ticket's subject, queue and owner), not a page's."""
+
+
+def in_record_row(link: Node) -> bool:
+    """Whether a link written as a number stands in a row of words: the nearest ancestor holding more
+    than the link (a table row, a list item, a pager) holds more than `MAX_PAGER_WORDS` words that are
+    not a pager's ("Page", "of", "Next" — or a pager's words in another language, a few at most). A
+    ticket list's `#60` link to `?id=60` is a record's name, not page 60 of the ticket page it is on."""
+    own = link.text()
+    for node in link.ancestors():
+        text = node.text()
+        if text.strip() == own.strip():
+            continue
+        words = [w for w in _LETTER_WORD.findall(text.lower()) if w not in _PAGER_WORDS]
+        return len(words) > MAX_PAGER_WORDS
+    return False
 
 
 def previous_by_shape(page: FetchedPage) -> str | None:
@@ -66,11 +91,15 @@ def previous_by_shape(page: FetchedPage) -> str | None:
         if not _WHOLE.match(value.strip()) or int(value) < 2:
             continue
         here = int(value)
-        siblings = _siblings(page, key)
+        siblings_nodes = _siblings(page, key)
+        siblings = [(url, v, text) for url, v, text, _node in siblings_nodes]
         if len({url for url, _, _ in siblings}) < 2:
             continue
         numbers = {int(v) if v is not None and _WHOLE.match(v.strip()) else None for _, v, _ in siblings}
-        written = any(v is not None and text == v.strip() for _, v, text in siblings)
+        written = any(
+            v is not None and text == v.strip() and not in_record_row(node)
+            for _, v, text, node in siblings_nodes
+        )
         both_ways = (here - 1 in numbers or (here == 2 and None in numbers)) and here + 1 in numbers
         # a way back and a way on labelled with other numbers ("Shelf 92", "Shelf 94") name records
         both_ways = both_ways and not any(_DIGIT.search(text) for _, _, text in siblings)

@@ -39,6 +39,7 @@ from bughunt.oracles.base import (
     quoted,
     short,
 )
+from bughunt.oracles.list_finding import _HEADING_TAGS
 from bughunt.oracles.lists import (
     clicked_previous_page,
     find_lists,
@@ -504,13 +505,18 @@ def check_duplicate_pagination(
             for k in keys:
                 shown_before.setdefault(k, set()).add(_gist(node))
         # An item leading both pages (a profile's header drawn like the posts under it, a pinned
-        # post) is the page's own, not one the pager carried over from the end of the page before.
+        # post) is the page's own, not one the pager carried over from the end of the page before;
+        # so is a bare line (no link, no heading) standing at the same place in lists of one length
+        # (a footer's copyright line closing both pages beside a line that changes, "time to display:
+        # 0.4 s"): a record carries its link or its heading wherever the pager puts it.
+        placed = {k: at for at, keys in enumerate(before) for k in keys} if len(items) == len(before) else {}
         at_ = [
             at
             for at, (keys, node) in enumerate(zip(items, _content_items(page)[key], strict=True))
             if keys
             and any(_gist(node) in shown_before.get(k, ()) for k in keys)
             and not (at == 0 and before[:1] == [keys])
+            and not (any(placed.get(k) == at for k in keys) and _bare_line(node))
         ]
         repeated = [items[at] for at in at_]
         if not repeated or (len(items) >= 3 and len(repeated) >= NEARLY_SAME * len(items)):
@@ -520,6 +526,11 @@ def check_duplicate_pagination(
         carried = len(at_) if at_ == list(range(len(at_))) and before[-len(at_) :] == repeated else None
         return [_repeats(page, names, previous.url, key, carried)]
     return []
+
+
+def _bare_line(item: Node) -> bool:
+    """An item of text alone: no link and no heading in it."""
+    return not any(n.tag == "a" or n.tag in _HEADING_TAGS for n in item.iter())
 
 
 def _pager_key(url: str) -> str:
