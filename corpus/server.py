@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import shlex
 import signal
@@ -49,7 +50,8 @@ def _answers(url: str) -> bool:
             return int(response.status) < 500
     except urllib.error.HTTPError as error:
         return error.code < 500
-    except (urllib.error.URLError, OSError):
+    except (urllib.error.URLError, http.client.HTTPException, OSError):
+        # HTTPException: a server still starting may answer with no proper status line (OctoPrint)
         return False
 
 
