@@ -81,9 +81,15 @@ _PREV_TEXT = re.compile(
 
 
 def furniture(node: Node) -> bool:
-    """Inside a menu, header or footer: the same on every page, never the paginated content."""
+    """Inside a menu, header or footer: the same on every page, never the paginated content. A footer
+    is also the element a template names so (`<div id="footer">`, `class="footer"`: the layouts
+    written before HTML5's `footer`, their credits and render time under every page)."""
     return any(
-        n.tag in _FURNITURE_TAGS or n.get("role") in _FURNITURE_ROLES for n in (node, *node.ancestors())
+        n.tag in _FURNITURE_TAGS
+        or n.get("role") in _FURNITURE_ROLES
+        or n.get("id") == "footer"
+        or "footer" in n.get("class").split()
+        for n in (node, *node.ancestors())
     )
 
 

@@ -17,6 +17,7 @@ from bughunt.page import FetchedPage
 from bughunt.planning import TEMPLATE_SAMPLE, planner_strategy
 from bughunt.sim.memory import Memory
 from bughunt.sim.rng import mulberry32
+from bughunt.urls import MAX_ROUTE_CHARS
 
 
 @pytest.mark.parametrize(
@@ -89,7 +90,7 @@ def test_safe_route_encodes_prose_and_bounds_length():
     # ... but for the root route, which is the document's own page
     assert safe_route("/#/") == "/" != safe_route("/#/profile/alice")
     assert safe_route("/admin#!/") == "/admin" and safe_route("/admin#/?offset=20") == "/admin#/?offset=20"
-    assert safe_route("/" + "a" * 400) is None and safe_route("javascript:alert(1)") is None
+    assert safe_route("/" + "a" * MAX_ROUTE_CHARS) is None and safe_route("javascript:alert(1)") is None
 
 
 def test_the_planner_covers_every_template_before_more_instances_of_one():

@@ -152,3 +152,19 @@ def test_a_footer_line_closing_both_pages_beside_a_changing_line_is_no_repeat():
     first = with_footer(search(1, range(1, 4)), "0.41")
     second = with_footer(search(2, range(4, 7)), "0.38")
     assert [f.kind for f in ORACLES["duplicate_pagination"](second, Recorder(first))] == []
+
+
+def test_a_footer_named_so_is_no_list_the_pager_pages():
+    # the credits line links the vendor's site: no bare line, but the template names its footer
+    def with_footer(p: FetchedPage, took: str) -> FetchedPage:
+        footer = (
+            f'<div id="footer" class="row"><div class="col">time to display: {took}</div>'
+            '<div class="col">Copyright <a href="https://desk.example/about">Desk Inc.</a></div></div>'
+        )
+        return FetchedPage(
+            p.url, p.route, 200, {}, "text/html", p.body.replace("</body>", footer + "</body>"), 1.0
+        )
+
+    first = with_footer(search(1, range(1, 4)), "0.41")
+    second = with_footer(search(2, range(4, 7)), "0.38")
+    assert [f.kind for f in ORACLES["duplicate_pagination"](second, Recorder(first))] == []
