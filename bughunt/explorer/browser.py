@@ -339,9 +339,9 @@ class BrowserEngine(HttpEngine):
         self._page.on("response", self._on_response)
         self._page.on("requestfailed", self._on_request_failed)
         self._page.on("framenavigated", self._on_navigated)
-        self._page.on("request", self._on_request)
-        self._page.on("requestfinished", self._on_request_ended)
-        self._page.on("requestfailed", self._on_request_ended)
+        self._page.on("request", self._channels.unless_channel(self._on_request))
+        self._page.on("requestfinished", self._channels.unless_channel(self._on_request_ended, ended=True))
+        self._page.on("requestfailed", self._channels.unless_channel(self._on_request_ended, ended=True))
 
     def _watch(self) -> None:
         """Start counting the tab's requests afresh (a load or a click begins)."""
@@ -354,8 +354,6 @@ class BrowserEngine(HttpEngine):
         self._channels.reset()
 
     def _on_request(self, request: Any) -> None:
-        if self._channels.saw_request(request):
-            return
         self._in_flight.add(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
@@ -368,8 +366,6 @@ class BrowserEngine(HttpEngine):
             self._scripted = True
 
     def _on_request_ended(self, request: Any) -> None:
-        if self._channels.saw_end(request):
-            return
         self._in_flight.discard(request)
         self._answered.discard(request)
         self._traffic += 1

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from bughunt.oracles.destructive_words import VERBS, names_action
@@ -72,6 +72,8 @@ class Frame:
     payload: Any = None
     error: bool = False
     """The protocol itself says so (socket.io's CONNECT_ERROR)."""
+    ack: str = ""
+    """The id pairing an event with its answer (socket.io's ack id, a JSON message's `id`/`re`)."""
 
 
 def split_polling(body: str) -> list[str]:
@@ -116,13 +118,13 @@ def read_frame(text: str) -> Frame:
     text = text[:MAX_FRAME_CHARS]
     m = _SIO.match(text) if text[:1] == "4" and text[1:2].isdigit() else None
     if m is not None:  # an engine.io message carrying a socket.io packet
-        kind, payload_text = m.group(1), m.group(4)
+        kind, ack, payload_text = m.group(1), m.group(3), m.group(4)
         payload = _json(payload_text) if payload_text else None
         if kind in ("2", "5"):  # EVENT, BINARY_EVENT
             name = payload[0] if isinstance(payload, list) and payload and isinstance(payload[0], str) else ""
-            return Frame(name[:100], payload=payload[1:] if isinstance(payload, list) else payload)
+            return Frame(name[:100], payload=payload[1:] if isinstance(payload, list) else payload, ack=ack)
         if kind in ("3", "6"):  # ACK, BINARY_ACK
-            return Frame("", answer=True, payload=payload)
+            return Frame("", answer=True, payload=payload, ack=ack)
         if kind == "4":  # CONNECT_ERROR
             return Frame("", answer=True, payload=payload, error=True)
         return Frame("", payload=payload)  # CONNECT, DISCONNECT
@@ -131,8 +133,15 @@ def read_frame(text: str) -> Frame:
     payload = _json(text)
     if payload is None:
         return Frame(" ".join(text.split()[:1])[:100])
-    reply = isinstance(payload, dict) and any(k in payload for k in ("re", "reply", "ack", "result", "error", "id"))
-    return Frame(_named(payload), answer=reply and not _named(payload), payload=payload)
+    named = _named(payload)
+    reply = isinstance(payload, dict) and any(
+        k in payload for k in ("re", "reply", "ack", "result", "error", "id")
+    )
+    ack = ""
+    if isinstance(payload, dict):
+        keys = ("id",) if named else ("re", "reply", "ack", "id")
+        ack = next((str(payload[k])[:40] for k in keys if isinstance(payload.get(k), (int, str))), "")
+    return Frame(named, answer=reply and not named, payload=payload, ack=ack)
 
 
 def verb_of(frame: Frame) -> tuple[str, str] | None:

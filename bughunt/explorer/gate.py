@@ -207,6 +207,14 @@ class Gate:
         with self._lock:
             self._write_armed = False
 
+    def carries_secret(self, frame: str) -> bool:
+        """A channel frame carries the password (in any of the forms a request would)."""
+        return self._carries_secret(frame.encode("utf-8", "replace"))
+
+    def refuse_frame(self, url: str, reason: str) -> None:
+        """A channel frame the engine kept back (`realtime`), listed with the gate's refusals."""
+        self._refuse("EMIT", url, reason)
+
     def take_refusals(self) -> list[Refusal]:
         with self._lock:
             taken, self.refusals = self.refusals, []
@@ -381,7 +389,9 @@ class Gate:
         with self._lock:
             armed, self._socket_armed = self._socket_armed, None
         if method != "GET" or not upgrade or armed is None or path != armed or self._carries_secret(head):
-            self._refuse(method or "CONNECT", f"{self._home}{path}", "upgrade (WebSocket) not opened by the page")
+            self._refuse(
+                method or "CONNECT", f"{self._home}{path}", "upgrade (WebSocket) not opened by the page"
+            )
             await self._answer_refused(writer, "upgrade (WebSocket)")
             return
         async with asyncio.timeout(self.timeout):

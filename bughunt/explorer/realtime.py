@@ -47,6 +47,7 @@ read anyway."""
 CHANNEL_QUIET_S = 0.3
 """How long a channel that spoke must stay silent before its page is read: a page answers a frame
 with its next event within a task, but the events reach the engine later on a loaded machine."""
+MAX_ACKS = 200
 MAX_READ_BYTES = 200_000
 """A long-poll answer read for error frames up to this size."""
 
@@ -79,6 +80,8 @@ class Channels:
     """A channel answered this step: until then a long-poll GET starting is the channel opening (its
     handshake), which is waited for as an event sent."""
     _polls: set[Any] = field(default_factory=set, repr=False)
+    _events: dict[str, str] = field(default_factory=dict, repr=False)
+    """The event each ack id was sent with (what an answer answers), the latest `MAX_ACKS`."""
 
     def reset(self) -> None:
         """A load or a click begins."""
@@ -117,16 +120,18 @@ class Channels:
 
     def _outbound(self, url: str, server: Any, message: str | bytes) -> None:
         text = message if isinstance(message, str) else message.decode("latin-1")
-        carries = self.gate._carries_secret  # one reading of "carries the password", the gate's
         kept, refused, secret = judge_frames(
-            [text], lambda f: carries(f.encode("utf-8", "replace")), login=self.writing(), writes=self.acting()
+            [text],
+            self.gate.carries_secret,  # one reading of "carries the password": the gate's
+            login=self.writing(),
+            writes=self.acting(),
         )
         if refused:
             self._refuse(url, [text], refused)
             return
         if secret:
             self.gate.spend_write()
-        self._sent()
+        self.asked(kept)
         server.send(message)
 
     def _inbound(self, url: str, socket: Any, message: str | bytes) -> None:
@@ -146,10 +151,13 @@ class Channels:
             return False
         body = request.post_data or ""
         frames = split_polling(body)
-        carries = self.gate._carries_secret
         kept, refused, _secret = judge_frames(
-            frames, lambda f: carries(f.encode("utf-8", "replace")), login=self.writing(), writes=self.acting()
+            frames,
+            self.gate.carries_secret,
+            login=self.writing(),
+            writes=self.acting(),
         )
+        self.asked(kept)
         if not refused:
             route.continue_()
             return True
@@ -158,8 +166,20 @@ class Channels:
             route.continue_(post_data=joined(kept, body))
         else:
             # the channel's own acknowledgement of a POST, so the page's transport stays up
-            route.fulfill(status=200, body="ok", headers={GATE_HEADER: "refused", "content-type": "text/plain"})
+            route.fulfill(
+                status=200, body="ok", headers={GATE_HEADER: "refused", "content-type": "text/plain"}
+            )
         return True
+
+    def unless_channel(self, handler: Callable[[Any], None], *, ended: bool = False) -> Callable[[Any], None]:
+        """`handler` for the engine's request events, called for every request but a channel's."""
+        saw = self.saw_end if ended else self.saw_request
+
+        def handle(request: Any) -> None:
+            if not saw(request):
+                handler(request)
+
+        return handle
 
     def saw_request(self, request: Any) -> bool:
         """A request started: True when it is a channel's (kept out of the engine's in-flight set: a
@@ -196,13 +216,23 @@ class Channels:
             self._judge_answer(request.url, frame)
 
     # -- both ------------------------------------------------------------------------------------
+    def asked(self, frames: list[str]) -> None:
+        """Frames the page sent: an event with an ack id is remembered, to name what its answer answers."""
+        self._sent()
+        for text in frames:
+            frame = read_frame(text)
+            if frame.event and frame.ack:
+                self._events[frame.ack] = frame.event
+                while len(self._events) > MAX_ACKS:
+                    del self._events[next(iter(self._events))]
+
     def _judge_answer(self, url: str, text: str) -> None:
         frame = read_frame(text)
         error = error_of(frame)
         if error is None:
             return
         said, status = error
-        event = frame.event or "answer"
+        event = frame.event or self._events.get(frame.ack, "") or "answer"
         parts = urlsplit(url)
         where = f"{parts.path}?event={event}"
         self.record("channel_error", f"EMIT {event}: {said}", where, status)
@@ -211,7 +241,7 @@ class Channels:
         path = urlsplit(url).path or "/"
         for event, reason in zip(event_names(frames), reasons, strict=False):
             self.refused().append(f"EMIT {path}#{event}"[:300])
-            self.gate.refusals.append(Refusal("EMIT", path, reason))
+            self.gate.refuse_frame(_origin(url) + path, reason)
         logger.debug("channel frames refused on {}: {}", path, reasons)
 
     def quiet(self, page: Any, deadline: float, settle_s: float, poll_ms: int) -> None:

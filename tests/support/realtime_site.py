@@ -28,11 +28,14 @@ HOLD_S = 20.0
 UNANSWERED = frozenset({"never", "ticks"})
 """Events the server never answers (`ticks` floods the WebSocket instead)."""
 PLANTED = {
-    "channel_error": "person record query failed",
-    "click_channel_error": "stats query failed",
-    "unescaped": "onerror",
-    "destructive": "Delete item",
+    "channel_error": "client_error",
+    "click_channel_error": "server_error",
+    "unescaped": "unescaped_script",
+    "destructive": "unconfirmed_destructive",
 }
+"""Each planted bug and the kind of finding it makes (one each, nothing else)."""
+ERRORS = ("person record query failed", "stats query failed")
+"""What the two server errors answered over the channel say."""
 ITEMS = [{"id": i, "name": f"Item {i}", "size": i * 3} for i in range(1, 6)]
 PEOPLE = [{"id": i, "name": n} for i, n in enumerate(["Ann Archer", "Bob Baker", "Cleo Cole"], 1)]
 NOTES = ["Buy milk", 'Ship it <img src=x onerror="window.__pwned=1">', "Plan the week"]
@@ -46,11 +49,12 @@ function esc(s) { return String(s).replace(/[&<>"]/g, c => ({'&': '&amp;', '<': 
 let send, ready;
 if (MODE === 'ws') {
   const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/live');
-  ready = new Promise(ok => { ws.onopen = ok; });
-  ws.onmessage = (e) => { const m = JSON.parse(e.data); if (m.re && waiting[m.re]) { waiting[m.re](m); delete waiting[m.re]; } };
+  let hello; ready = new Promise(ok => { hello = ok; });  // the server's greeting, not the socket's opening
+  ws.onmessage = (e) => { const m = JSON.parse(e.data); if (m.op === 'hello') { hello(); } if (m.re && waiting[m.re]) { waiting[m.re](m); delete waiting[m.re]; } };
   send = (op, args) => new Promise(ok => { const id = nextId++; waiting[id] = ok; ws.send(JSON.stringify({op, id, args})); });
 } else {
-  let sid = null;
+  let sid = null, connected;
+  const acked = new Promise(ok => { connected = ok; });
   const base = '/rt/?EIO=4&transport=polling';
   const post = (packets) => fetch(base + '&sid=' + sid, {method: 'POST', body: packets.join('\x1e')});
   const poll = async () => {
@@ -58,12 +62,13 @@ if (MODE === 'ws') {
       const r = await fetch(base + '&sid=' + sid + '&t=' + Date.now());
       if (!r.ok) { return; }
       for (const p of (await r.text()).split('\x1e')) {
+        if (p.startsWith('40')) { connected(); }
         const m = /^43(\d+)(.*)$/.exec(p);
         if (m && waiting[m[1]]) { const a = JSON.parse(m[2])[0]; waiting[m[1]](a); delete waiting[m[1]]; }
       }
     }
   };
-  ready = fetch(base + '&t=' + Date.now()).then(r => r.text()).then(t => { sid = JSON.parse(t.slice(1)).sid; post(['40']); poll(); });
+  ready = fetch(base + '&t=' + Date.now()).then(r => r.text()).then(t => { sid = JSON.parse(t.slice(1)).sid; post(['40']); poll(); }).then(() => acked);
   send = (op, args) => new Promise(ok => { const id = nextId++; waiting[id] = ok; post(['42' + id + JSON.stringify([op, args])]); });
 }
 const ask = (op, args) => send(op, Object.assign({token: localStorage.getItem('rt-token')}, args || {}));
@@ -191,6 +196,7 @@ class RealtimeSite:
     async def live(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
+        await ws.send_str(json.dumps({"op": "hello"}))
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
                 break
@@ -261,6 +267,7 @@ def serving_realtime() -> Iterator[tuple[str, RealtimeSite]]:
         port.append(tcp._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
         started.set()
         loop.run_forever()
+        loop.close()
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -269,6 +276,15 @@ def serving_realtime() -> Iterator[tuple[str, RealtimeSite]]:
     try:
         yield f"http://127.0.0.1:{port[0]}", site
     finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+        asyncio.run_coroutine_threadsafe(_stopped(runner), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
+
+
+async def _stopped(runner: web.AppRunner) -> None:
+    """The site cleaned up and its pending tasks (held long-polls, floods) ended."""
+    await runner.cleanup()
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
