@@ -75,9 +75,9 @@ class Refusal:
 
 WRITE_REFUSED = "write not made by the harness"
 REFUSED_HINT = (
-    "a page that must open a WebSocket or send a write (a realtime channel's long-poll POST) before it "
-    "shows its login form cannot be logged into: the explorer opens no WebSocket and sends no write but "
-    "the login submit"
+    "a page that must open a realtime channel (a WebSocket, a long-poll POST) before it shows its login "
+    "form cannot be logged into while that channel is refused: --no-realtime refuses every channel, and "
+    "--realtime lets through only a same-origin one, frame by frame"
 )
 """Why refusals matter when a login form never became usable (the login error's last words)."""
 
