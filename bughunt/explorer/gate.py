@@ -202,6 +202,12 @@ class Gate:
         with self._lock:
             self._socket_armed = path
 
+    def channel_login(self) -> bool:
+        """The armed login may go over a channel: the form names no action (its script posts it
+        wherever it does); a form that names one is submitted there and nowhere else."""
+        with self._lock:
+            return self._write_armed and self._write_to is None
+
     def spend_write(self) -> None:
         """The armed login went over a WebSocket (the route handler let its frame through): no other."""
         with self._lock:
@@ -277,7 +283,7 @@ class Gate:
         if self._carries_secret(url.encode()):
             return self._refuse(method, url, "carries the password")
         with self._lock:
-            login = self._write_armed and self._write_to is None
+            login = self.channel_login()
             frames = split_polling(body.decode("utf-8", "replace"))
             _kept, refused, secret = judge_frames(
                 frames, lambda f: self._carries_secret(f.encode()), login=login, writes=self._action_armed

@@ -123,7 +123,7 @@ class Channels:
         kept, refused, secret = judge_frames(
             [text],
             self.gate.carries_secret,  # one reading of "carries the password": the gate's
-            login=self.writing(),
+            login=self.writing() and self.gate.channel_login(),
             writes=self.acting(),
         )
         if refused:
@@ -154,7 +154,7 @@ class Channels:
         kept, refused, _secret = judge_frames(
             frames,
             self.gate.carries_secret,
-            login=self.writing(),
+            login=self.writing() and self.gate.channel_login(),
             writes=self.acting(),
         )
         self.asked(kept)
