@@ -25,7 +25,7 @@ class ClientError:
     """One client-side failure seen by the browser engine. `kind` is harness vocabulary; `text` and
     `url` are the page's own words and address (untrusted: quarantined evidence only)."""
 
-    kind: Literal["js_error", "console_error", "failed_request"]
+    kind: Literal["js_error", "console_error", "failed_request", "channel_error"]
     text: str = ""
     url: str = ""
     status: int | None = None

@@ -90,6 +90,14 @@ def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
         "port); never explored (repeatable; every other origin is blocked)",
     )
     p.add_argument(
+        "--realtime",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="browser engine: let a page's same-origin realtime channels (WebSocket, socket.io/SockJS "
+        "long-poll) through, each frame judged like a request: no event that writes or destroys, the "
+        "password only in the login (default on; --no-realtime refuses them all)",
+    )
+    p.add_argument(
         "--browser-path",
         metavar="PATH",
         help="browser engine: the Chromium executable (default $BUGHUNT_CHROMIUM, else /usr/bin/chromium); "

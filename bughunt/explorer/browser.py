@@ -51,6 +51,7 @@ from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .more_controls import more_controls
 from .page_scripts import PENDING, READ, init_script
+from .realtime import Channels
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
 
@@ -215,10 +216,6 @@ def chromium_path(explicit: str | None = None) -> str:
     return found
 
 
-MAX_SOCKETS_KEPT = 50
-"""WebSockets a page opened kept per load (their paths say why a login form never came)."""
-
-
 @dataclass
 class BrowserEngine(HttpEngine):
     """An `HttpEngine` whose page loads, clicks and form login are Chromium's (it overrides `_load` and
@@ -247,7 +244,9 @@ class BrowserEngine(HttpEngine):
     """True only while the harness opens a destructive action (`open_action`): its page's writes are sent."""
     _blocked_write: bool = field(default=False, init=False, repr=False)
     _refused: list[str] = field(default_factory=list, init=False, repr=False)
-    _sockets: list[str] = field(default_factory=list, init=False, repr=False)
+    realtime: bool = True
+    """`--realtime`: same-origin channels pass, judged by frame (`realtime`); off, all refused."""
+    _channels: Channels = field(default=None, init=False, repr=False)  # type: ignore[assignment]
     _typed_box: str | None = field(default=None, init=False, repr=False)
     """The filter box the last click typed into, emptied before the page is used again (`filter_typing`)."""
     """The writes refused since the last load or click ("DELETE /api/items/7"): what a click sent."""
@@ -290,8 +289,11 @@ class BrowserEngine(HttpEngine):
             secret=creds.password if creds is not None else None,
             avoid=self._avoid,
             timeout=self.timeout,
+            realtime=self.realtime,
         )
         proxy = self._gate.start()
+        flags = (lambda: self._writing, lambda: self._acting, lambda: self._refused)
+        self._channels = Channels(self.origin, self._gate, self._record, *flags, on=self.realtime)
         # A switch Chromium ignores, to find this browser's renderers when a page has to be killed.
         self._marker = f"--bughunt-engine={uuid.uuid4().hex}"
         args = [
@@ -324,8 +326,8 @@ class BrowserEngine(HttpEngine):
         self._context.add_init_script(init_script(self._record_name))
         self._sync_cookies_in()
         self._context.route("**/*", self._guard)
-        # Inside an https tunnel the gate cannot see an upgrade; no WebSocket is ever connected.
-        self._context.route_web_socket("**/*", self._close_socket)
+        # Every WebSocket meets `Channels.on_socket` (inside an https tunnel the gate cannot see one).
+        self._context.route_web_socket("**/*", self._channels.on_socket)
         self._context.on("page", self._on_new_page)
         self._start_trace()
         self._new_tab()
@@ -337,9 +339,9 @@ class BrowserEngine(HttpEngine):
         self._page.on("response", self._on_response)
         self._page.on("requestfailed", self._on_request_failed)
         self._page.on("framenavigated", self._on_navigated)
-        self._page.on("request", self._on_request)
-        self._page.on("requestfinished", self._on_request_ended)
-        self._page.on("requestfailed", self._on_request_ended)
+        self._page.on("request", self._channels.unless_channel(self._on_request))
+        self._page.on("requestfinished", self._channels.unless_channel(self._on_request_ended, ended=True))
+        self._page.on("requestfailed", self._channels.unless_channel(self._on_request_ended, ended=True))
 
     def _watch(self) -> None:
         """Start counting the tab's requests afresh (a load or a click begins)."""
@@ -349,6 +351,7 @@ class BrowserEngine(HttpEngine):
         self._traffic = self._unfollowed_traffic = 0
         self._scripted = self._followed_seen = False
         self._last_traffic = time.monotonic()
+        self._channels.reset()
 
     def _on_request(self, request: Any) -> None:
         self._in_flight.add(request)
@@ -431,12 +434,6 @@ class BrowserEngine(HttpEngine):
         self._pw = self._browser = self._context = self._page = self._gate = None
 
     # -- what the page does ------------------------------------------------------------------------
-    def _close_socket(self, socket: Any) -> None:
-        """A WebSocket the page opens is closed unconnected, its path kept for the login's error."""
-        if len(self._sockets) < MAX_SOCKETS_KEPT:
-            self._sockets.append(urlsplit(socket.url).path[:300])
-        socket.close()
-
     def _guard(self, route: Any) -> None:
         """The per-request first look (the gate is the containment): it fails refused requests fast,
         as the page's own failure rather than a gate page, and applies the gate's rules inside an
@@ -444,6 +441,8 @@ class BrowserEngine(HttpEngine):
         request = route.request
         url = request.url
         where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
+        if self._channels.guard(route):
+            return
         if request.method not in _READS and not (self._writing or self._acting):
             # Exploring never writes: a button that favourites, follows or deletes through the page's
             # API (a POST/PUT/DELETE fetch) is not sent. What the page then logs about the refused
@@ -465,7 +464,7 @@ class BrowserEngine(HttpEngine):
             route.continue_()
 
     def _record(self, kind: Any, text: str, url: str = "", status: int | None = None) -> None:
-        if self._blocked_write and kind != "failed_request":
+        if self._blocked_write and kind not in ("failed_request", "channel_error"):
             return  # the page's reaction to a write we refused (a rejected fetch, an error toast)
         if len(self._errors) < MAX_CLIENT_ERRORS:
             self._errors.append(ClientError(kind, text[:500], url[:500], status))
@@ -590,7 +589,6 @@ class BrowserEngine(HttpEngine):
         self._errors = []
         self._blocked_write = False
         self._refused = []
-        self._sockets = []
         self._gate.take_refusals()
         self._gate.arm_load(url)  # the harness's own choice, even when its path reads destructive
         self._gate.arm_action(self._acting)
@@ -653,6 +651,7 @@ class BrowserEngine(HttpEngine):
         or running what it fetched."""
         if (self._in_flight - self._followed) or self._scripted:
             self._quiet(deadline, since=self._last_traffic, answered=True)
+        self._channels.quiet(self._page, deadline, SETTLE_S, QUIET_POLL_MS)
 
     def _quiet(self, deadline: float, since: float | None = None, *, answered: bool = False) -> None:
         """Wait until no request is in flight and none started or ended for `QUIET_S` since `since`
@@ -716,6 +715,7 @@ class BrowserEngine(HttpEngine):
             self._late_request(deadline, clicked_at)
         elif self._unfollowed_traffic:
             self._quiet(deadline, since=self._last_traffic)
+        self._channels.quiet(self._page, deadline, SETTLE_S, QUIET_POLL_MS)
 
     def _read(self, horizon: float | None) -> tuple[str, Record]:
         """The rendered HTML (as `page.content()` gives it, live form values copied into attributes),
@@ -1006,7 +1006,6 @@ class BrowserEngine(HttpEngine):
         self._errors = []
         self._blocked_write = False
         self._refused = []
-        self._sockets = []
         response: list[Any] = []
 
         def navigation(r: Any) -> None:
@@ -1133,7 +1132,7 @@ class BrowserEngine(HttpEngine):
             # its call log, which may quote the page.
             said = next(iter(str(exc).strip().splitlines()), "").replace(creds.password, "***")[:160]
             stopped = [Refusal(*w.partition(" ")[::2], WRITE_REFUSED) for w in self._refused]
-            stopped += [Refusal("GET", path, "WebSocket closed") for path in self._sockets]
+            stopped += self._channels.refusals()
             refused = refusal_summary(stopped + self._gate.take_refusals())
             raise LoginFailed(
                 f"--login-url {where}: the login form could not be used ({type(exc).__name__}"

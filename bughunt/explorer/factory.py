@@ -79,6 +79,7 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
     storage_state = options.pop("storage_state", None)
     allow_origins = tuple(options.pop("allow_origins", ()) or ())
     browser_path = options.pop("browser_path", None)
+    realtime = bool(options.pop("realtime", True))
     trace = options.pop("trace", None)
     creds = options.get("credentials")
     if trace is not None and creds is not None and getattr(creds, "login_url", None):
@@ -110,6 +111,7 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
             allow_origins=allow_origins,
             browser_path=browser_path,
             trace=trace,
+            realtime=realtime,
             **options,
         )
         return engine_, reason

@@ -7,7 +7,11 @@ connections Chromium opens ahead of a request; a proxy sees them all (Chromium i
 
 - admits only the site's origin (scheme, host and port) and the `--allow-origin`s; every redirect hop is
   a request of its own, so a hop to another origin is refused like any other request;
-- refuses upgrades (WebSocket), pings and beacons, and speculative loads (`Purpose: prefetch`);
+- refuses upgrades (WebSocket), pings and beacons, and speculative loads (`Purpose: prefetch`) — but
+  with `realtime` on, a same-origin WebSocket the engine's route handler connects (`arm_socket`: the
+  handler sees and judges every frame the page sends), and a long-poll channel's POST judged frame by
+  frame (`channel_frames`: no event that writes or destroys unless writes are admitted, the password
+  only in the armed login);
 - admits a write (POST/PUT/PATCH/DELETE) only when the harness armed one (`arm_write`): the login form's
   own submit, the single write that carries the password; or, while the harness opens a destructive
   action it chose to open (`arm_action`, `--allow-destructive`), the writes that action's page sends
@@ -38,6 +42,8 @@ from loguru import logger
 
 from bughunt.oracles.destructive_words import deferred_action
 
+from .channel_frames import is_channel, judge_frames, split_polling
+
 GATE_HEADER = "x-bughunt-gate"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -45,6 +51,9 @@ MAX_HEAD_BYTES = 64_000
 MAX_WRITE_BODY = 1_000_000
 """A write larger than this is refused unread (the login submit is a few hundred bytes)."""
 MAX_REFUSALS = 200
+POLL_S = 60.0
+"""How long a long-poll channel's GET may wait for its answer (engine.io holds one up to its ping
+interval, 25 s by default): longer than the gate's timeout, still bounded."""
 _HOP_BY_HOP = frozenset(
     {"connection", "proxy-connection", "keep-alive", "proxy-authorization", "te", "trailer", "upgrade"}
 )
@@ -66,9 +75,9 @@ class Refusal:
 
 WRITE_REFUSED = "write not made by the harness"
 REFUSED_HINT = (
-    "a page that must open a WebSocket or send a write (a realtime channel's long-poll POST) before it "
-    "shows its login form cannot be logged into: the explorer opens no WebSocket and sends no write but "
-    "the login submit"
+    "a page that must open a realtime channel (a WebSocket, a long-poll POST) before it shows its login "
+    "form cannot be logged into while that channel is refused: --no-realtime refuses every channel, and "
+    "--realtime lets through only a same-origin one, frame by frame"
 )
 """Why refusals matter when a login form never became usable (the login error's last words)."""
 
@@ -110,12 +119,15 @@ class Gate:
     secret: str | None = field(default=None, repr=False)
     avoid: re.Pattern[str] | None = None
     timeout: float = 10.0
+    realtime: bool = True
+    """Same-origin channels pass, judged by frame (`channel_frames`); off, every one is refused."""
     refusals: list[Refusal] = field(default_factory=list)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
     _write_armed: bool = field(default=False, init=False)
     _write_to: str | None = field(default=None, init=False)
     _load_armed: str | None = field(default=None, init=False)
     _action_armed: bool = field(default=False, init=False)
+    _socket_armed: str | None = field(default=None, init=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
     _server: asyncio.Server | None = field(default=None, init=False, repr=False)
     port: int = field(default=0, init=False)
@@ -184,6 +196,31 @@ class Gate:
         with self._lock:
             self._action_armed = on
 
+    def arm_socket(self, path: str | None) -> None:
+        """Admit the next WebSocket opened to exactly `path` on the origin (the engine's route handler
+        connects it and judges its frames), or none."""
+        with self._lock:
+            self._socket_armed = path
+
+    def channel_login(self) -> bool:
+        """The armed login may go over a channel: the form names no action (its script posts it
+        wherever it does); a form that names one is submitted there and nowhere else."""
+        with self._lock:
+            return self._write_armed and self._write_to is None
+
+    def spend_write(self) -> None:
+        """The armed login went over a WebSocket (the route handler let its frame through): no other."""
+        with self._lock:
+            self._write_armed = False
+
+    def carries_secret(self, frame: str) -> bool:
+        """A channel frame carries the password (in any of the forms a request would)."""
+        return self._carries_secret(frame.encode("utf-8", "replace"))
+
+    def refuse_frame(self, url: str, reason: str) -> None:
+        """A channel frame the engine kept back (`realtime`), listed with the gate's refusals."""
+        self._refuse("EMIT", url, reason)
+
     def take_refusals(self) -> list[Refusal]:
         with self._lock:
             taken, self.refusals = self.refusals, []
@@ -217,6 +254,8 @@ class Gate:
             return self._refuse(method, url, "ping")
         if _PURPOSE.search(headers.get("purpose", "") + headers.get("sec-purpose", "")):
             return self._refuse(method, url, "speculative load")
+        if method in WRITES and self.realtime and where == self._home and is_channel(url):
+            return self._channel_write(method, url, body)
         carries = self._carries_secret(url.encode() + b"\n" + body + b"\n" + _basic_credentials(headers))
         with self._lock:
             if method in WRITES:
@@ -237,6 +276,22 @@ class Gate:
                 return self._refuse(method, url, "carries the password")
             if url != self._load_armed and self._destructive(url):
                 return self._refuse(method, url, "destructive-looking path")
+        return None
+
+    def _channel_write(self, method: str, url: str, body: bytes) -> str | None:
+        """A long-poll channel's POST: admitted when every frame it carries is (`judge_frames`)."""
+        if self._carries_secret(url.encode()):
+            return self._refuse(method, url, "carries the password")
+        with self._lock:
+            login = self.channel_login()
+            frames = split_polling(body.decode("utf-8", "replace"))
+            _kept, refused, secret = judge_frames(
+                frames, lambda f: self._carries_secret(f.encode()), login=login, writes=self._action_armed
+            )
+            if refused:
+                return self._refuse(method, url, refused[0])
+            if secret:
+                self._write_armed = False  # the login over the channel, once
         return None
 
     def _destructive(self, url: str) -> bool:
@@ -308,6 +363,10 @@ class Gate:
 
     async def _tunnel(self, target: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         host, _, port = target.rpartition(":")
+        if self.realtime and f"http://{host.strip('[]').lower()}:{port}" == self._home:
+            # Chromium sends a `ws://` WebSocket through a proxy as a tunnel of its own
+            await self._socket(host.strip("[]"), int(port), reader, writer)
+            return
         where = f"https://{host.strip('[]').lower()}:{port}"
         if where != self._home and where not in self._others:
             self._refuse("CONNECT", "", "another origin")
@@ -317,6 +376,34 @@ class Gate:
             up_reader, up_writer = await asyncio.open_connection(host.strip("[]"), int(port))
         writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
         await writer.drain()
+        try:
+            await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+        finally:
+            up_writer.close()
+
+    async def _socket(
+        self, host: str, port: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        """A tunnel to the plain-HTTP origin: only the WebSocket the engine armed goes through it."""
+        writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        await writer.drain()
+        async with asyncio.timeout(self.timeout):
+            head = await reader.readuntil(b"\r\n\r\n")
+        first, _, rest = head.decode("latin-1").partition("\r\n")
+        method, path = (first.split(" ") + ["", ""])[:2]
+        upgrade = "upgrade: websocket" in rest.lower()
+        with self._lock:
+            armed, self._socket_armed = self._socket_armed, None
+        if method != "GET" or not upgrade or armed is None or path != armed or self._carries_secret(head):
+            self._refuse(
+                method or "CONNECT", f"{self._home}{path}", "upgrade (WebSocket) not opened by the page"
+            )
+            await self._answer_refused(writer, "upgrade (WebSocket)")
+            return
+        async with asyncio.timeout(self.timeout):
+            up_reader, up_writer = await asyncio.open_connection(host, port)
+        up_writer.write(head)
+        await up_writer.drain()
         try:
             await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
         finally:
@@ -344,10 +431,11 @@ class Gate:
         port = parts.port or 80
         async with asyncio.timeout(self.timeout):
             up_reader, up_writer = await asyncio.open_connection(parts.hostname, port)
+        wait = POLL_S if self.realtime and exact and is_channel(url) else self.timeout
         try:
             up_writer.write(request.encode("latin-1") + body)
             await up_writer.drain()
-            async with asyncio.timeout(self.timeout):
+            async with asyncio.timeout(wait):
                 head = await up_reader.readuntil(b"\r\n\r\n")
             kept = [
                 line

@@ -16,7 +16,11 @@ import json
 from bughunt.actions import HIDDEN_MARK
 
 from .acting_elements import LISTEN, MARK_ACTING
+from .channel_frames import CHANNEL_PATTERN
 
+CHANNEL_GRACE_MS = 250
+"""After a channel answered a page that had sent it an event, how long the page stays due: the answer
+may be another (a connect ack) and the one it waits for comes next."""
 FRAME_MS = 16
 """When an animation frame or an idle callback is taken to be due: the next frame."""
 
@@ -105,8 +109,31 @@ def init_script(name: str) -> str:
   // A request of the page's scripts, and each read of an answer's body, is pending from the call
   // until its promise settled and one task later: the page's own continuations (microtasks) have run
   // then, and whatever they started is recorded in turn.
-  let count = 0;
+  // A realtime channel's long-poll GET (`channel_frames.CHANNEL_PATTERN`) is the channel waiting, held
+  // open for many seconds, not work the page is doing — but its first (the handshake) is, and so is an
+  // event the page POSTed on it, until the channel next answered (the page's continuations have run).
+  const CHANNEL = new RegExp("""
+        + json.dumps(CHANNEL_PATTERN)
+        + """), GRACE = """
+        + str(CHANNEL_GRACE_MS)
+        + """;
+  const channel = (u) => { try { return CHANNEL.test(String(u && u.url !== undefined ? u.url : u)); } catch (e) { return false; } };
+  const polls = new WeakMap();
+  let count = 0, heard = false;
   const settled = (key) => () => { native.setTimeout.call(window, () => home.drop(key), 0); };
+  const asked = new Set();
+  const ask = () => { const key = frame + 'c' + (count += 1); home.put(key, 0); asked.add(key); };
+  // An answer may not be the one asked for (a connect ack before it): after one, a page that was
+  // waiting stays due for `CHANNEL_GRACE_MS`, so the watched read looks again once it is past.
+  const answered = () => {
+    heard = true;
+    if (!asked.size) { return; }
+    for (const key of asked) { settled(key)(); }
+    asked.clear();
+    const key = frame + 'g' + (count += 1);
+    home.put(key, clock() + GRACE);
+    native.setTimeout.call(window, () => home.drop(key), GRACE);
+  };
   const track = (promise, tag) => {
     const key = frame + tag + (count += 1);
     home.put(key, 0);
@@ -114,7 +141,17 @@ def init_script(name: str) -> str:
     return promise;
   };
   const nativeFetch = window.fetch;
-  if (nativeFetch) { window.fetch = function (...args) { return track(nativeFetch.apply(window, args), 'f'); }; }
+  if (nativeFetch) {
+    window.fetch = function (...args) {
+      const got = nativeFetch.apply(window, args);
+      if (!channel(args[0])) { return track(got, 'f'); }
+      const method = String((args[1] && args[1].method) || (args[0] && args[0].method) || 'GET').toUpperCase();
+      if (method === 'POST') { ask(); return got; }
+      const first = !heard;
+      got.then(answered, answered);
+      return first ? track(got, 'f') : got;
+    };
+  }
   if (window.Response) {
     for (const method of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
       const read = Response.prototype[method];
@@ -122,8 +159,14 @@ def init_script(name: str) -> str:
     }
   }
   if (window.XMLHttpRequest) {
-    const send = XMLHttpRequest.prototype.send;
+    const send = XMLHttpRequest.prototype.send, open = XMLHttpRequest.prototype.open;
+    XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+      if (channel(url)) { polls.set(this, String(method).toUpperCase()); } else { polls.delete(this); }
+      return open.call(this, method, url, ...rest);
+    };
     XMLHttpRequest.prototype.send = function (...args) {
+      if (polls.get(this) === 'POST') { ask(); return send.apply(this, args); }
+      if (polls.has(this)) { this.addEventListener('loadend', answered); if (heard) { return send.apply(this, args); } }
       const key = frame + 'x' + (count += 1);
       home.put(key, 0);
       this.addEventListener('loadend', settled(key));

@@ -36,7 +36,15 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"<>()\[\]]+", re.I)
 _RANK = {"js_error": 0, "console_error": 1}
 
 
+_FAILED = ("failed_request", "channel_error")
+"""A request that failed, or a realtime channel's answer reporting an error (the browser engine's
+`realtime`): both are what the page asked failing."""
+
+
 def _message(error: ClientError) -> str:
+    if error.kind == "channel_error":
+        side = "a server error" if error.status is not None and error.status >= 500 else "an error"
+        return f"a realtime channel answered an event of the page with {side}"
     if error.kind == "failed_request":
         if error.status is None:
             return "an XHR/fetch request of the page failed before any answer was usable"
@@ -96,14 +104,14 @@ def check_client_errors(
     errors = (
         page.client_errors
         if not partial_document(page)
-        else tuple(e for e in page.client_errors if e.kind == "failed_request")
+        else tuple(e for e in page.client_errors if e.kind in _FAILED)
     )
     if errors and page.clicked_from is None and all(_existence_check(e) for e in errors):
         return []  # probes the page made as it loaded; a click's own 404 failed what it asked for
     if not errors:
         return []
     seen = [{"kind": e.kind, "text": e.text, "source": e.url, "status": e.status} for e in errors]
-    failed = [e for e in errors if e.kind == "failed_request"]
+    failed = [e for e in errors if e.kind in _FAILED]
     findings = _after_click(page, failed, seen)
     if findings:
         # The click's own server errors are its bugs; what else the page said is their consequence.
@@ -185,7 +193,11 @@ def _after_click(
             reason = HTTPStatus(error.status).phrase
         except ValueError:
             reason = "Server Error"
-        message = f"HTTP {error.status} {reason} from an API request a click made"
+        message = (
+            f"HTTP {error.status} {reason} from an API request a click made"
+            if error.kind == "failed_request"
+            else f"a realtime event a click sent was answered with a server error ({error.status})"
+        )
         findings[signature] = Finding(
             "server_error",
             route_of(error.url),
