@@ -1,0 +1,208 @@
+"""Clicking in the browser engine: a click action performed on its page (after the clicks that reached
+the state it was made on), the control found and clicked, and what the page does after it waited for
+— its requests, its timers — before the state it left is read (`BrowserEngine.perform` hands every
+click here). A list's filter box typed into (`filter_typing`) is a click too, emptied again before the
+page is used next."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bughunt.actions import Action, page_clicks
+from bughunt.explorer.filter_typing import split_fill
+from bughunt.focus_controls import control_label
+from bughunt.page import FetchedPage
+
+from .engine import FetchResult
+from .facts import way_on_selectors
+from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
+from .watchdog import HostilePage, deadline_guard
+
+if TYPE_CHECKING:
+    from .browser import BrowserEngine
+
+LATE_S = 0.5
+"""How long after a click that made no request the page is watched for one a script's timer starts
+(htmx's `hx-trigger="click delay:100ms from:…"`: a pager that reloads its table a moment later) before
+the click is read as one that changed the page in place, or not at all. Under load the timer fires
+late; read too early, a pager's click looks idle and is learned so (`idle_controls`)."""
+
+
+def label_of(page: FetchedPage, selector: str) -> str:
+    """The label of the control at `selector` on `page`: a click state is replayed from the link
+    table by its selector alone, and the oracles read what the click was ("20" rows, "Next")."""
+    walked = page_clicks(page)
+    found = next((n for n in walked.clickables if walked.selectors.of(n) == selector), None)
+    return control_label(found) if found is not None else ""
+
+
+def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
+    """A click is done on its page (after the clicks of `action.after`, which reached the state it was
+    made on), and what it leaves (a new URL, or new content at the same one) is the resulting state."""
+    route = engine.route_of(action.target)
+    if route is None:
+        return FetchResult("blocked", action.target[:200], "", detail="not a route of this site")
+    before = engine.fetch(route)
+    if before.outcome != "page" or before.page is None:
+        return before
+    engine._loaded.clear()  # what the click changes in the browser may change what any page shows
+    page = before.page
+    for selector in action.after:
+        done = click(engine, route, selector, page, "")
+        if isinstance(done, FetchResult) or done.clicked_from is None:
+            # The state this click was made on is not there any more (the list got shorter, a
+            # click of the way there navigated): not this control's failure, so nothing is
+            # learned of it (`idle_controls` reads only a `CLICK_FAILED` detail).
+            return FetchResult("blocked", route, engine.url_of(route), detail=CHAIN_BROKEN)
+        page = done
+    done = click(engine, route, action.selector, page, action.label)
+    return done if isinstance(done, FetchResult) else engine.classify(route, done)
+
+
+def click(
+    engine: BrowserEngine, route: str, selector: str, before: FetchedPage, label: str
+) -> FetchedPage | FetchResult:
+    """Click `selector` on the page as it stands (`before`, loaded as `route`): the page the click
+    leaves, which keeps `before` (`clicked_from`) when no document was loaded — or the click's
+    failure."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    empty_typed_box(engine)
+    started = time.perf_counter()
+    deadline = time.monotonic() + engine.timeout
+    engine._errors = []
+    engine._blocked_write = False
+    engine._refused = []
+    engine._sockets = []
+    response: list[Any] = []
+
+    def navigation(r: Any) -> None:
+        if r.request.is_navigation_request() and r.request.frame == engine._page.main_frame:
+            response.append(r)
+
+    page_then = engine._page
+    engine._navigations = 0
+    engine._watch()
+    page_then.on("response", navigation)
+    try:
+        with deadline_guard(engine._marker, deadline, "the page blocked its renderer after a click"):
+            try:
+                css, typed = split_fill(selector)  # a filter box's value (`filter_typing`)
+                control = engine._page.locator(css).first
+                if not (control.is_visible() and control.is_enabled()):
+                    # Hidden (a collapsed alert's close button, an item of a closed menu) or
+                    # disabled (a pager's "Previous" on page 1): the click would wait its whole
+                    # timeout for a control nobody can click.
+                    return FetchResult(
+                        "blocked",
+                        route,
+                        engine.url_of(route),
+                        detail=f"{CLICK_FAILED} (hidden or disabled)",
+                    )
+                if typed is None:
+                    engine._page.click(selector, timeout=min(engine.timeout, 5.0) * 1000)
+                else:
+                    control.fill(typed, timeout=min(engine.timeout, 5.0) * 1000)
+                clicked_at = time.monotonic()
+                if response:
+                    engine._settle(deadline)
+                else:
+                    after_click(engine, deadline, clicked_at)
+            except PlaywrightError as exc:
+                # No response came back: not an HTTP error of the page, a control that could not be
+                # clicked (`idle_controls`: its shape is not tried again).
+                return FetchResult(
+                    "blocked", route, engine.url_of(route), detail=f"{CLICK_FAILED} ({type(exc).__name__})"
+                )
+            finally:
+                page_then.remove_listener("response", navigation)
+            # A click that loaded a document is watched as a load is; one that changed the page in
+            # place is read at once, as it always was.
+            page = engine._snapshot(
+                response[0] if response else None, started, deadline, watch=bool(response)
+            )
+            if typed is not None:
+                # An app may keep a list's filter for the session: the box is emptied before the
+                # page is used again (not now: the evidence's screenshot shows the filtered list).
+                engine._typed_box = css
+    except HostilePage as exc:
+        return engine._abandoned(route, exc)
+    if not response:
+        # a new state of the same document (its URL may have changed by `pushState`, as a
+        # single-page app's pager does): the oracles may compare it with the page it was made from
+        label = label or label_of(before, selector)
+        if not label and selector in way_on_selectors(before):
+            # An icon without words that the pager reads as its way on: the oracles read what
+            # the click was from its label (`lists.clicked_previous_page`), on any page of the list.
+            label = "›"
+        # No document came, so the answer is still the one `before` was loaded with: a click that
+        # opens a traceback's details on a 500 page leaves a page of that 500, not a page that
+        # answered 200 and shows the site's error page (one failure reported twice, issue 25).
+        page = replace(
+            page, status=before.status, clicked_from=(before, label), refused_writes=tuple(engine._refused)
+        )
+    return page
+
+
+def empty_typed_box(engine: BrowserEngine) -> None:
+    """Empty the filter box the last click typed into (`filter_typing`), and let the list redraw."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    css, engine._typed_box = engine._typed_box, None
+    if css is None or engine._page is None:
+        return
+    deadline = time.monotonic() + engine.timeout
+    with contextlib.suppress(PlaywrightError, HostilePage):
+        with deadline_guard(engine._marker, deadline, "the page blocked its renderer after a click"):
+            engine._page.locator(css).first.fill("", timeout=min(engine.timeout, 5.0) * 1000)
+            after_click(engine, deadline, time.monotonic())
+
+
+def _late_request(engine: BrowserEngine, deadline: float, clicked_at: float) -> None:
+    """After a click that made no request yet: watch for one until `LATE_S` after the click, and
+    once one started, wait for quiet again."""
+    from .browser import QUIET_POLL_MS
+
+    stop = min(deadline, clicked_at + LATE_S)
+    while not engine._traffic and (now := time.monotonic()) < stop:
+        engine._page.wait_for_timeout(min(QUIET_POLL_MS / 1000, stop - now) * 1000)
+    if engine._traffic:
+        engine._quiet(deadline, since=engine._last_traffic)
+
+
+def after_click(engine: BrowserEngine, deadline: float, clicked_at: float) -> None:
+    """After a click that loaded no document: wait on the page's record for what the click set off —
+    its `fetch` and XHR requests until the page has run what they brought, and its timers due within
+    `LATE_S` of the click (htmx's `click delay:100ms`, which starts the request late) until they
+    ran — then for quiet when requests the record does not follow came and went (a stylesheet or
+    a script the new content loads). Bounded by `SETTLE_S` after the click and the deadline. A
+    click on a control that does nothing is read at once; waiting `LATE_S` for a request that
+    never comes was most of such a click's time. When the record cannot vouch (absent, a worker
+    made, or the page navigating away under it): `QUIET_S` of quiet, then a request watched for
+    until `LATE_S` after the click, as before the record."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    from .browser import QUIET_POLL_MS, SETTLE_S, Record
+
+    stop = min(deadline, clicked_at + SETTLE_S)
+    ahead = max(0.0, clicked_at + LATE_S - time.monotonic())
+    try:
+        record = engine._pending(None, ahead)
+        horizon = (record.now or 0.0) + ahead * 1000
+        while record.vouches and record.now is not None and record.soonest is not None:
+            left = stop - time.monotonic()
+            if left <= 0:
+                break
+            due = max(record.soonest - record.now, 0.0) / 1000
+            engine._page.wait_for_timeout(min(left, due + QUIET_POLL_MS / 1000) * 1000)
+            record = engine._pending(horizon)
+    except PlaywrightError:
+        record = Record()  # the document went away under the look (a script's navigation)
+    if not record.vouches:
+        engine._quiet(deadline)
+        _late_request(engine, deadline, clicked_at)
+    elif engine._unfollowed_traffic:
+        engine._quiet(deadline, since=engine._last_traffic)
