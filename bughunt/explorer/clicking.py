@@ -7,6 +7,7 @@ page is used next."""
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,7 @@ from bughunt.explorer.filter_typing import split_fill
 from bughunt.focus_controls import control_label
 from bughunt.page import FetchedPage
 
+from .click_target import COVERING_CLOSE, FIND, Wanted, wanted
 from .engine import FetchResult
 from .facts import way_on_selectors
 from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
@@ -29,6 +31,12 @@ LATE_S = 0.5
 (htmx's `hx-trigger="click delay:100ms from:…"`: a pager that reloads its table a moment later) before
 the click is read as one that changed the page in place, or not at all. Under load the timer fires
 late; read too early, a pager's click looks idle and is learned so (`idle_controls`)."""
+
+ACT_S = 2.0
+"""How long Playwright may wait for a control to be clicked (visible, stable, enabled, not covered)
+before it is found again and tried again (`ATTEMPTS`), within the click's 5 s."""
+ATTEMPTS = 3
+HIDDEN = "hidden or disabled"
 
 
 def label_of(page: FetchedPage, selector: str) -> str:
@@ -91,20 +99,18 @@ def click(
         with deadline_guard(engine._marker, deadline, "the page blocked its renderer after a click"):
             try:
                 css, typed = split_fill(selector)  # a filter box's value (`filter_typing`)
-                control = engine._page.locator(css).first
-                if not (control.is_visible() and control.is_enabled()):
-                    # Hidden (a collapsed alert's close button, an item of a closed menu) or
-                    # disabled (a pager's "Previous" on page 1): the click would wait its whole
-                    # timeout for a control nobody can click.
-                    return FetchResult(
-                        "blocked",
-                        route,
-                        engine.url_of(route),
-                        detail=f"{CLICK_FAILED} (hidden or disabled)",
-                    )
                 if typed is None:
-                    engine._page.click(selector, timeout=min(engine.timeout, 5.0) * 1000)
+                    failed = _click_control(engine, css, wanted(before, css))
+                    if failed:
+                        return FetchResult(
+                            "blocked", route, engine.url_of(route), detail=f"{CLICK_FAILED} ({failed})"
+                        )
                 else:
+                    control = engine._page.locator(css).first
+                    if not (control.is_visible() and control.is_enabled()):
+                        return FetchResult(
+                            "blocked", route, engine.url_of(route), detail=f"{CLICK_FAILED} ({HIDDEN})"
+                        )
                     control.fill(typed, timeout=min(engine.timeout, 5.0) * 1000)
                 clicked_at = time.monotonic()
                 if response:
@@ -115,7 +121,7 @@ def click(
                 # No response came back: not an HTTP error of the page, a control that could not be
                 # clicked (`idle_controls`: its shape is not tried again).
                 return FetchResult(
-                    "blocked", route, engine.url_of(route), detail=f"{CLICK_FAILED} ({type(exc).__name__})"
+                    "blocked", route, engine.url_of(route), detail=f"{CLICK_FAILED} ({why(exc)})"
                 )
             finally:
                 page_then.remove_listener("response", navigation)
@@ -145,6 +151,87 @@ def click(
             page, status=before.status, clicked_from=(before, label), refused_writes=tuple(engine._refused)
         )
     return page
+
+
+def _click_control(engine: BrowserEngine, css: str, want: Wanted | None) -> str:
+    """Click the chosen control: found again at click time by what it is (`click_target`) when the
+    page it was chosen on describes it, else by its path alone. Playwright's actionability wait
+    (visible, stable, enabled, not covered) is bounded by `ACT_S`; a control that fails it (a redraw
+    detached it, an animation moved it) is found again and tried once more. Returns why it could not
+    be clicked, or "" once it was."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    stop = time.monotonic() + min(engine.timeout, 5.0)
+    failed = ""
+    for _ in range(ATTEMPTS):
+        left = stop - time.monotonic()
+        if left <= 0:
+            break
+        if want is None:
+            control = engine._page.locator(css).first
+        else:
+            found = engine._page.evaluate_handle(FIND, [css, want.as_arg()])
+            how = found.get_property("how").json_value()
+            control = found.get_property("el").as_element()
+            found.dispose()
+            if control is None:
+                # the path names nothing (or another control) and nothing else is it, or more than
+                # one is: never a guess
+                return f"not found: {how}"
+        if not (control.is_visible() and control.is_enabled()):
+            # Hidden (a collapsed alert's close button, an item of a closed menu) or disabled (a
+            # pager's "Previous" on page 1): the click would wait its whole timeout for a control
+            # nobody can click.
+            return failed or HIDDEN
+        try:
+            control.click(timeout=min(left, ACT_S) * 1000)
+            return ""
+        except PlaywrightError as exc:
+            failed = why(exc)
+            # Tried again only when the wait ended before any click was sent: a click sent whose
+            # navigation was slow must not be sent twice.
+            if _CLICK_SENT in str(exc) or ("Timeout" not in type(exc).__name__ and "detached" not in failed):
+                raise
+            if _COVERED in failed:
+                # A layer fixed over the page (a sync alert, a toast, a cookie bar) lies over it where it
+                # stands: a person puts the notification away, or scrolls the control from under it.
+                bounded = {} if want is not None else {"timeout": min(left, ACT_S) * 1000}  # a Locator waits
+                with contextlib.suppress(PlaywrightError):
+                    closer = control.evaluate_handle(COVERING_CLOSE, **bounded).as_element()
+                    if closer is not None:
+                        closer.click(timeout=min(left, ACT_S) * 1000)
+                        failed += " (put away)"
+                        continue
+                    control.evaluate(_TO_THE_MIDDLE, **bounded)
+    return failed or "TimeoutError"
+
+
+_COVERED = "covered by"
+_TO_THE_MIDDLE = "(el) => el.scrollIntoView({block: 'center', inline: 'center'})"
+_CLICK_SENT = "performing click action"
+"""Playwright's call log line once the actionability wait is over and the click is being sent."""
+_REASONS = (
+    (re.compile(r"<([a-zA-Z][\w-]*)[^\n]*intercepts pointer events"), _COVERED + " {}"),
+    (re.compile(r"element is not stable"), "not stable"),
+    (re.compile(r"(?i)not attached to the dom|element was detached"), "detached"),
+    (re.compile(r"element is outside of the viewport"), "outside the viewport"),
+    (re.compile(r"element is not visible"), "not visible"),
+    (re.compile(r"element is not enabled"), "disabled"),
+)
+
+
+def why(exc: Exception) -> str:
+    """Playwright's error as a short reason: its type and, from its call log, the last thing the
+    actionability wait saw (`covered by div`, `not stable`, `detached`). Only a tag name of the page
+    is kept (never its text)."""
+    said = str(exc)
+    found: tuple[int, str] = (-1, "")
+    for pattern, words in _REASONS:
+        for match in pattern.finditer(said):
+            if match.start() > found[0]:
+                found = (match.start(), words.format(*match.groups()))
+    name = type(exc).__name__
+    return f"{name}: {found[1]}" if found[1] else name
 
 
 def empty_typed_box(engine: BrowserEngine) -> None:
