@@ -41,7 +41,7 @@ from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
 from .alike_controls import alike_groups, alike_sample
-from .clicking import empty_typed_box, perform_click
+from .clicking import ReadPages, empty_typed_box, perform_click
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
 from .gate import GATE_HEADER, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
@@ -236,6 +236,8 @@ class BrowserEngine(HttpEngine):
     _typed_box: str | None = field(default=None, init=False, repr=False)
     """The filter box the last click typed into, emptied before the page is used again (`filter_typing`)."""
     """The writes refused since the last load or click ("DELETE /api/items/7"): what a click sent."""
+    _read_pages: ReadPages = field(default_factory=ReadPages, init=False, repr=False)
+    """Each state's first read, which describes its controls at click time (`clicking.ReadPages`)."""
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
     _record_name: str = field(default="", init=False, repr=False)
@@ -854,6 +856,7 @@ class BrowserEngine(HttpEngine):
         """Links, HTMX and GET forms as for the HTTP engine, plus clicks on elements that act without an
         href (their target is the page they are on; `perform` clicks them there)."""
         walked = page_clicks(page)  # the actions with their selectors, and the clickable elements
+        self._read_pages.saw(self.route_of(page.url), page)
         found = list(walked.actions)
         if partial_document(page):
             # A partial opened as a document (an htmx endpoint's rows): its handlers call functions of

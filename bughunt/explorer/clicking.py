@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,42 @@ ATTEMPTS = 3
 HIDDEN = "hidden or disabled"
 
 
+MAX_READ_STATES = 64
+"""States whose first read is kept to describe their controls at click time (`ReadPages`)."""
+State = tuple[str, tuple[str, ...]]
+"""A state: the route it starts from and the selectors clicked there to reach it (none for a load)."""
+
+
+class ReadPages:
+    """The page each state was first read as, when its click actions were made (`BrowserEngine.actions`):
+    what describes a control the walk chose there (`click_target.wanted`) at click time, however the
+    state draws when reached again (a page whose every render orders its controls anew). Bounded;
+    a state no longer kept is described by the page it is reached as."""
+
+    def __init__(self) -> None:
+        self._first: OrderedDict[State, FetchedPage] = OrderedDict()
+        self._made: tuple[FetchedPage, State] | None = None
+
+    def made(self, page: FetchedPage, state: State) -> None:
+        """`page` is the state a click chain just reached."""
+        self._made = (page, state)
+
+    def saw(self, route: str | None, page: FetchedPage) -> None:
+        """Click actions are being made on `page` (loaded as `route`, unless a click reached it)."""
+        state = self._made[1] if self._made is not None and self._made[0] is page else None
+        if state is None:
+            if route is None or page.clicked_from is not None:
+                return
+            state = (route, ())
+        if state not in self._first:
+            self._first[state] = page
+            if len(self._first) > MAX_READ_STATES:
+                self._first.popitem(last=False)
+
+    def read_as(self, state: State) -> FetchedPage | None:
+        return self._first.get(state)
+
+
 def label_of(page: FetchedPage, selector: str) -> str:
     """The label of the control at `selector` on `page`: a click state is replayed from the link
     table by its selector alone, and the oracles read what the click was ("20" rows, "Next")."""
@@ -58,24 +95,35 @@ def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
         return before
     engine._loaded.clear()  # what the click changes in the browser may change what any page shows
     page = before.page
-    for selector in action.after:
-        done = click(engine, route, selector, page, "")
+    reads = engine._read_pages
+    for at, selector in enumerate(action.after):
+        done = click(engine, route, selector, page, "", reads.read_as((route, action.after[:at])))
         if isinstance(done, FetchResult) or done.clicked_from is None:
             # The state this click was made on is not there any more (the list got shorter, a
             # click of the way there navigated): not this control's failure, so nothing is
             # learned of it (`idle_controls` reads only a `CLICK_FAILED` detail).
             return FetchResult("blocked", route, engine.url_of(route), detail=CHAIN_BROKEN)
         page = done
-    done = click(engine, route, action.selector, page, action.label)
-    return done if isinstance(done, FetchResult) else engine.classify(route, done)
+    done = click(engine, route, action.selector, page, action.label, reads.read_as((route, action.after)))
+    if isinstance(done, FetchResult):
+        return done
+    if done.clicked_from is not None:
+        reads.made(done, (route, (*action.after, action.selector)))
+    return engine.classify(route, done)
 
 
 def click(
-    engine: BrowserEngine, route: str, selector: str, before: FetchedPage, label: str
+    engine: BrowserEngine,
+    route: str,
+    selector: str,
+    before: FetchedPage,
+    label: str,
+    chosen_on: FetchedPage | None = None,
 ) -> FetchedPage | FetchResult:
     """Click `selector` on the page as it stands (`before`, loaded as `route`): the page the click
     leaves, which keeps `before` (`clicked_from`) when no document was loaded — or the click's
-    failure."""
+    failure. The control is the one `selector` named on `chosen_on` (the state's first read), else
+    on `before`, found again by what it is (`click_target`)."""
     from playwright.sync_api import Error as PlaywrightError
 
     empty_typed_box(engine)
@@ -100,7 +148,7 @@ def click(
             try:
                 css, typed = split_fill(selector)  # a filter box's value (`filter_typing`)
                 if typed is None:
-                    failed = _click_control(engine, css, wanted(before, css))
+                    failed = _click_control(engine, css, _described(chosen_on, before, css))
                     if failed:
                         return FetchResult(
                             "blocked", route, engine.url_of(route), detail=f"{CLICK_FAILED} ({failed})"
@@ -151,6 +199,11 @@ def click(
             page, status=before.status, clicked_from=(before, label), refused_writes=tuple(engine._refused)
         )
     return page
+
+
+def _described(chosen_on: FetchedPage | None, before: FetchedPage, css: str) -> Wanted | None:
+    """The control `css` names on the page it was chosen on, else on the page as it stands."""
+    return (wanted(chosen_on, css) if chosen_on is not None else None) or wanted(before, css)
 
 
 def _click_control(engine: BrowserEngine, css: str, want: Wanted | None) -> str:

@@ -7,7 +7,8 @@ animation — as TiddlyWiki's story river, Backbone/Marionette views, Ember, Kno
 what they show. So a structural selector read on one render names, on the next, another control or
 nothing. Every control is a `<button>` whose click the page reports to the server (`GET /clicked?name=`)
 before it renders again: `RedrawSpa.clicked` is what was really clicked, in order. Two `Remove` buttons
-sit in rows told apart only by their rows' texts.
+sit in rows told apart only by their rows' texts. A notification fixed over the top of the page covers
+the first controls until it is put away by its close icon (a button with no words).
 """
 
 from __future__ import annotations
@@ -23,8 +24,17 @@ ROWS = ("North", "South")
 APP_JS = r"""
 const style = document.createElement('style');
 style.textContent = '@keyframes slide { from { transform: translateX(80px); } to { transform: none; } }'
-  + ' .list { animation: slide 0.3s ease-out; }';
+  + ' .list { animation: slide 0.3s ease-out; }'
+  + ' .toast { position: fixed; top: 0; left: 0; right: 0; height: 120px; background: #ffd; z-index: 5; }';
 document.head.append(style);
+// A notification fixed over the top of the page, put away by its icon (a button with no words).
+const toast = document.createElement('div');
+toast.className = 'toast';
+toast.innerHTML = '<p>Changes will be saved when the connection returns.</p>'
+  + '<button type="button"><svg class="icon-close" width="12" height="12"><path d="M0 0L12 12M12 0L0 12"'
+  + ' stroke="black"/></svg></button>';
+toast.querySelector('button').addEventListener('click', () => toast.remove());
+document.body.append(toast);
 const NAMES = %NAMES%, ROWS = %ROWS%;
 const app = document.getElementById('app');
 let said = '';
