@@ -32,6 +32,9 @@ CONTEXT_LEVELS = 3
 """Ancestors whose texts describe where a control sits (its row, its list item, its panel)."""
 TEXT_CHARS = 300
 """How much of a text is compared (a panel's whole text is not needed to tell two rows apart)."""
+MAX_ALIKE = 40
+"""Copies of one control beyond which their surroundings are not read to tell them apart (their path
+alone names the one chosen, as before)."""
 ATTRS = ("href", "role", "aria-label", "title", "type", "name")
 """Attributes that say what a control does or is called; classes and styles are left out, as a redraw
 or an animation changes them."""
@@ -72,11 +75,16 @@ def _identity(node: Node) -> tuple[str, str, tuple[tuple[str, str], ...]]:
     return node.tag, _text(node), tuple((a, node.get(a)) for a in ATTRS if a in node.attrs)
 
 
-def _context(node: Node) -> tuple[str, ...]:
+def _context(node: Node, read: dict[int, str]) -> tuple[str, ...]:
+    """The texts of its nearest ancestors (`read`: each ancestor's text read once per description,
+    as copies of a control share theirs)."""
     texts: list[str] = []
     parent = node.parent
     while parent is not None and parent.tag != "#document" and len(texts) < CONTEXT_LEVELS:
-        texts.append(_text(parent))
+        text = read.get(id(parent))
+        if text is None:
+            text = read[id(parent)] = _text(parent)
+        texts.append(text)
         parent = parent.parent
     return tuple(texts)
 
@@ -107,13 +115,17 @@ def resolve(document: Node, css: str) -> Node | None:
 
 
 def wanted(page: FetchedPage, css: str) -> Wanted | None:
-    """The control `css` names on `page` as `FIND` looks for it, or None when it names nothing there."""
+    """The control `css` names on `page` as `FIND` looks for it, or None when it names nothing there
+    (or names one of more than `MAX_ALIKE` copies)."""
     node = resolve(page.document, css)
     if node is None:
         return None
-    identity, context = _identity(node), _context(node)
+    read: dict[int, str] = {}
+    identity, context = _identity(node), _context(node, read)
     alike = [n for n in page.document.find_all(node.tag) if _identity(n) == identity]
-    twins = [n for n in alike if _context(n) == context]
+    if len(alike) > MAX_ALIKE:
+        return None  # hundreds of one control (a "Reply" per comment): told apart by its path only
+    twins = [n for n in alike if _context(n, read) == context]
     return Wanted(
         tag=node.tag,
         text=identity[1],
@@ -139,9 +151,14 @@ FIND = (
   // the text `dom.Node.text` reads: every text node's string joined by a space, whitespace collapsed
   const text = (el) => {
     const out = [];
+    let words = 0;  // a panel's text is read only as far as the compared part needs
     const walk = (n) => {
       for (const c of n.childNodes) {
-        if (c.nodeType === 3) { out.push(c.data); } else if (c.nodeType === 1 && !SKIP.has(c.tagName)) { walk(c); }
+        if (words > CHARS) { return; }
+        if (c.nodeType === 3) {
+          out.push(c.data);
+          words += c.data.trim() === '' ? 0 : c.data.split(/\\s+/).filter(Boolean).join(' ').length + 1;
+        } else if (c.nodeType === 1 && !SKIP.has(c.tagName)) { walk(c); }
       }
     };
     walk(el);
