@@ -221,6 +221,8 @@ class BrowserEngine(HttpEngine):
     name: ClassVar[str] = "browser"
     can_click: ClassVar[bool] = True
     hash_routes: ClassVar[bool] = True
+    settle_s: ClassVar[float] = SETTLE_S
+    poll_ms: ClassVar[int] = QUIET_POLL_MS
     _pw: Any = field(default=None, init=False, repr=False)
     _browser: Any = field(default=None, init=False, repr=False)
     _context: Any = field(default=None, init=False, repr=False)

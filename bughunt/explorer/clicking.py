@@ -11,7 +11,7 @@ import re
 import time
 from collections import OrderedDict
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bughunt.actions import Action, page_clicks
 from bughunt.explorer.filter_typing import split_fill
@@ -25,7 +25,47 @@ from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
 from .watchdog import HostilePage, deadline_guard
 
 if TYPE_CHECKING:
-    from .browser import BrowserEngine
+    from bughunt.page import ClientError
+
+    from .watchdog import HostilePage as _Hostile
+
+
+class BrowserEngine(Protocol):
+    """What clicking asks of the browser engine (`browser.BrowserEngine`; named here, not imported,
+    as the engine imports this module)."""
+
+    timeout: float
+    _page: Any
+    _loaded: Any
+    _read_pages: ReadPages
+    _errors: list[ClientError]
+    _blocked_write: bool
+    _refused: list[str]
+    _sockets: list[str]
+    _navigations: int
+    _marker: str
+    _typed_box: str | None
+    _traffic: int
+    _last_traffic: float
+    _unfollowed_traffic: int
+
+    @property
+    def settle_s(self) -> float: ...
+    @property
+    def poll_ms(self) -> int: ...
+    def route_of(self, url: str) -> str | None: ...
+    def url_of(self, route: str) -> str: ...
+    def fetch(self, route: str) -> FetchResult: ...
+    def classify(self, route: str, page: FetchedPage) -> FetchResult: ...
+    def _watch(self) -> None: ...
+    def _settle(self, deadline: float) -> None: ...
+    def _quiet(self, deadline: float, since: float | None = None, *, answered: bool = False) -> None: ...
+    def _snapshot(
+        self, response: Any, started: float, deadline: float, *, watch: bool = True
+    ) -> FetchedPage: ...
+    def _abandoned(self, route: str, exc: _Hostile) -> FetchResult: ...
+    def _pending(self, horizon: float | None, ahead: float = ...) -> Any: ...
+
 
 LATE_S = 0.5
 """How long after a click that made no request the page is watched for one a script's timer starts
@@ -304,11 +344,9 @@ def empty_typed_box(engine: BrowserEngine) -> None:
 def _late_request(engine: BrowserEngine, deadline: float, clicked_at: float) -> None:
     """After a click that made no request yet: watch for one until `LATE_S` after the click, and
     once one started, wait for quiet again."""
-    from .browser import QUIET_POLL_MS
-
     stop = min(deadline, clicked_at + LATE_S)
     while not engine._traffic and (now := time.monotonic()) < stop:
-        engine._page.wait_for_timeout(min(QUIET_POLL_MS / 1000, stop - now) * 1000)
+        engine._page.wait_for_timeout(min(engine.poll_ms / 1000, stop - now) * 1000)
     if engine._traffic:
         engine._quiet(deadline, since=engine._last_traffic)
 
@@ -325,9 +363,7 @@ def after_click(engine: BrowserEngine, deadline: float, clicked_at: float) -> No
     until `LATE_S` after the click, as before the record."""
     from playwright.sync_api import Error as PlaywrightError
 
-    from .browser import QUIET_POLL_MS, SETTLE_S, Record
-
-    stop = min(deadline, clicked_at + SETTLE_S)
+    stop = min(deadline, clicked_at + engine.settle_s)
     ahead = max(0.0, clicked_at + LATE_S - time.monotonic())
     try:
         record = engine._pending(None, ahead)
@@ -337,11 +373,12 @@ def after_click(engine: BrowserEngine, deadline: float, clicked_at: float) -> No
             if left <= 0:
                 break
             due = max(record.soonest - record.now, 0.0) / 1000
-            engine._page.wait_for_timeout(min(left, due + QUIET_POLL_MS / 1000) * 1000)
+            engine._page.wait_for_timeout(min(left, due + engine.poll_ms / 1000) * 1000)
             record = engine._pending(horizon)
+        vouches = record.vouches
     except PlaywrightError:
-        record = Record()  # the document went away under the look (a script's navigation)
-    if not record.vouches:
+        vouches = False  # the document went away under the look (a script's navigation)
+    if not vouches:
         engine._quiet(deadline)
         _late_request(engine, deadline, clicked_at)
     elif engine._unfollowed_traffic:
