@@ -9,20 +9,19 @@ goes through the engine's network gate (`gate.py`: other origins, writes, upgrad
 speculative loads refused there), every call into the page is bounded by the step's deadline
 (`watchdog.py`: a page that never yields is abandoned and its tab replaced), and robots.txt, delays,
 routes and login walls are the `HttpEngine`'s own. Click actions (elements that navigate or swap
-content without an `href`) are performed here; their result is a state, the URL plus the structure
-hash of what the click left.
+content without an `href`) are offered here and performed by `clicking`; their result is a state, the
+URL plus the structure hash of what the click left.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import re
 import shutil
 import time
 import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
@@ -31,7 +30,7 @@ from loguru import logger
 
 from bughunt.actions import Action, clickable, page_clicks
 from bughunt.dom import Node
-from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes, split_fill
+from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes
 from bughunt.explorer.form_buttons import in_a_dialog, writes_a_form
 from bughunt.focus_controls import control_label
 from bughunt.oracles.client_errors import partial_document
@@ -42,12 +41,11 @@ from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
 from .alike_controls import alike_groups, alike_sample
+from .clicking import ReadPages, empty_typed_box, perform_click
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
-from .facts import way_on_selectors
 from .gate import GATE_HEADER, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
 from .http_engine import HttpEngine
-from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .more_controls import more_controls
 from .page_scripts import PENDING, READ, init_script
@@ -160,11 +158,6 @@ A page with nothing due so soon is read at once."""
 _SCRIPT_SRC = re.compile(r"<script\b[^>]*\ssrc\s*=", re.I)
 FRAGMENT_SNIFF_BYTES = 4096
 """How much of a response is read to tell a partial from a page (the doctype or `<html>` comes first)."""
-LATE_S = 0.5
-"""How long after a click that made no request the page is watched for one a script's timer starts
-(htmx's `hx-trigger="click delay:100ms from:…"`: a pager that reloads its table a moment later) before
-the click is read as one that changed the page in place, or not at all. Under load the timer fires
-late; read too early, a pager's click looks idle and is learned so (`idle_controls`)."""
 _SCRIPTED = frozenset({"xhr", "fetch", "eventsource"})
 """Requests a script makes to render what it fetched: a load that made one the page's record does not
 follow waits for quiet before it is read (what `load` waits for — the document, its scripts, styles
@@ -182,14 +175,6 @@ MAX_CLICKS_PER_PAGE = 15
 CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
 """Environment variable naming the Chromium executable (`--browser-path` wins over it)."""
 _GET_CHROMIUM = "apt-get install chromium, or name one with --browser-path or " + CHROMIUM_ENV
-
-
-def _label_of(page: FetchedPage, selector: str) -> str:
-    """The label of the control at `selector` on `page`: a click state is replayed from the link
-    table by its selector alone, and the oracles read what the click was ("20" rows, "Next")."""
-    walked = page_clicks(page)
-    found = next((n for n in walked.clickables if walked.selectors.of(n) == selector), None)
-    return control_label(found) if found is not None else ""
 
 
 def chromium_path(explicit: str | None = None) -> str:
@@ -233,6 +218,8 @@ class BrowserEngine(HttpEngine):
     name: ClassVar[str] = "browser"
     can_click: ClassVar[bool] = True
     hash_routes: ClassVar[bool] = True
+    settle_s: ClassVar[float] = SETTLE_S
+    poll_ms: ClassVar[int] = QUIET_POLL_MS
     _pw: Any = field(default=None, init=False, repr=False)
     _browser: Any = field(default=None, init=False, repr=False)
     _context: Any = field(default=None, init=False, repr=False)
@@ -250,6 +237,8 @@ class BrowserEngine(HttpEngine):
     _typed_box: str | None = field(default=None, init=False, repr=False)
     """The filter box the last click typed into, emptied before the page is used again (`filter_typing`)."""
     """The writes refused since the last load or click ("DELETE /api/items/7"): what a click sent."""
+    _read_pages: ReadPages = field(default_factory=ReadPages, init=False, repr=False)
+    """Each state's first read, which describes its controls at click time (`clicking.ReadPages`)."""
     _gate: Gate | None = field(default=None, init=False, repr=False)
     _marker: str = field(default="", init=False, repr=False)
     _record_name: str = field(default="", init=False, repr=False)
@@ -566,24 +555,11 @@ class BrowserEngine(HttpEngine):
         logger.info("abandoned {} ({})", route, exc)
         return FetchResult("blocked", route, self.url_of(route), detail=f"hostile page: {exc}")
 
-    def _empty_typed_box(self) -> None:
-        """Empty the filter box the last click typed into (`filter_typing`), and let the list redraw."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        css, self._typed_box = self._typed_box, None
-        if css is None or self._page is None:
-            return
-        deadline = time.monotonic() + self.timeout
-        with contextlib.suppress(PlaywrightError, HostilePage):
-            with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
-                self._page.locator(css).first.fill("", timeout=min(self.timeout, 5.0) * 1000)
-                self._after_click(deadline, time.monotonic())
-
     def _load(self, url: str) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
 
         self.start()
-        self._empty_typed_box()
+        empty_typed_box(self)
         assert self._gate is not None
         self._drain_events()
         self._errors = []
@@ -674,48 +650,6 @@ class BrowserEngine(HttpEngine):
                     return
             self._page.wait_for_timeout(min(wait, stop - now) * 1000)
             now = time.monotonic()
-
-    def _late_request(self, deadline: float, clicked_at: float) -> None:
-        """After a click that made no request yet: watch for one until `LATE_S` after the click, and
-        once one started, wait for quiet again."""
-        stop = min(deadline, clicked_at + LATE_S)
-        while not self._traffic and (now := time.monotonic()) < stop:
-            self._page.wait_for_timeout(min(QUIET_POLL_MS / 1000, stop - now) * 1000)
-        if self._traffic:
-            self._quiet(deadline, since=self._last_traffic)
-
-    def _after_click(self, deadline: float, clicked_at: float) -> None:
-        """After a click that loaded no document: wait on the page's record for what the click set off —
-        its `fetch` and XHR requests until the page has run what they brought, and its timers due within
-        `LATE_S` of the click (htmx's `click delay:100ms`, which starts the request late) until they
-        ran — then for quiet when requests the record does not follow came and went (a stylesheet or
-        a script the new content loads). Bounded by `SETTLE_S` after the click and the deadline. A
-        click on a control that does nothing is read at once; waiting `LATE_S` for a request that
-        never comes was most of such a click's time. When the record cannot vouch (absent, a worker
-        made, or the page navigating away under it): `QUIET_S` of quiet, then a request watched for
-        until `LATE_S` after the click, as before the record."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        stop = min(deadline, clicked_at + SETTLE_S)
-        ahead = max(0.0, clicked_at + LATE_S - time.monotonic())
-        try:
-            record = self._pending(None, ahead)
-            horizon = (record.now or 0.0) + ahead * 1000
-            while record.vouches and record.now is not None and record.soonest is not None:
-                left = stop - time.monotonic()
-                if left <= 0:
-                    break
-                due = max(record.soonest - record.now, 0.0) / 1000
-                self._page.wait_for_timeout(min(left, due + QUIET_POLL_MS / 1000) * 1000)
-                record = self._pending(horizon)
-        except PlaywrightError:
-            record = Record()  # the document went away under the look (a script's navigation)
-        if not record.vouches:
-            self._quiet(deadline)
-            self._late_request(deadline, clicked_at)
-        elif self._unfollowed_traffic:
-            self._quiet(deadline, since=self._last_traffic)
-        self._channels.quiet(self._page, deadline, SETTLE_S, QUIET_POLL_MS)
 
     def _read(self, horizon: float | None) -> tuple[str, Record]:
         """The rendered HTML (as `page.content()` gives it, live form values copied into attributes),
@@ -923,6 +857,7 @@ class BrowserEngine(HttpEngine):
         """Links, HTMX and GET forms as for the HTTP engine, plus clicks on elements that act without an
         href (their target is the page they are on; `perform` clicks them there)."""
         walked = page_clicks(page)  # the actions with their selectors, and the clickable elements
+        self._read_pages.saw(self.route_of(page.url), page)
         found = list(walked.actions)
         if partial_document(page):
             # A partial opened as a document (an htmx endpoint's rows): its handlers call functions of
@@ -970,110 +905,11 @@ class BrowserEngine(HttpEngine):
         return found + clicks
 
     def perform(self, action: Action) -> FetchResult:
-        """A link, HTMX or form action is a page load of its target; a click is done on its page (after
-        the clicks of `action.after`, which reached the state it was made on), and what it leaves (a
-        new URL, or new content at the same one) is the resulting state."""
+        """A link, HTMX or form action is a page load of its target; a click is done on its page
+        (`clicking.perform_click`)."""
         if action.kind != "click" or not action.selector:
             return super().perform(action)
-        route = self.route_of(action.target)
-        if route is None:
-            return FetchResult("blocked", action.target[:200], "", detail="not a route of this site")
-        before = self.fetch(route)
-        if before.outcome != "page" or before.page is None:
-            return before
-        self._loaded.clear()  # what the click changes in the browser may change what any page shows
-        page = before.page
-        for selector in action.after:
-            done = self._click(route, selector, page, "")
-            if isinstance(done, FetchResult) or done.clicked_from is None:
-                # The state this click was made on is not there any more (the list got shorter, a
-                # click of the way there navigated): not this control's failure, so nothing is
-                # learned of it (`idle_controls` reads only a `CLICK_FAILED` detail).
-                return FetchResult("blocked", route, self.url_of(route), detail=CHAIN_BROKEN)
-            page = done
-        done = self._click(route, action.selector, page, action.label)
-        return done if isinstance(done, FetchResult) else self.classify(route, done)
-
-    def _click(self, route: str, selector: str, before: FetchedPage, label: str) -> FetchedPage | FetchResult:
-        """Click `selector` on the page as it stands (`before`, loaded as `route`): the page the click
-        leaves, which keeps `before` (`clicked_from`) when no document was loaded — or the click's
-        failure."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        self._empty_typed_box()
-        started = time.perf_counter()
-        deadline = time.monotonic() + self.timeout
-        self._errors = []
-        self._blocked_write = False
-        self._refused = []
-        response: list[Any] = []
-
-        def navigation(r: Any) -> None:
-            if r.request.is_navigation_request() and r.request.frame == self._page.main_frame:
-                response.append(r)
-
-        page_then = self._page
-        self._navigations = 0
-        self._watch()
-        page_then.on("response", navigation)
-        try:
-            with deadline_guard(self._marker, deadline, "the page blocked its renderer after a click"):
-                try:
-                    css, typed = split_fill(selector)  # a filter box's value (`filter_typing`)
-                    control = self._page.locator(css).first
-                    if not (control.is_visible() and control.is_enabled()):
-                        # Hidden (a collapsed alert's close button, an item of a closed menu) or
-                        # disabled (a pager's "Previous" on page 1): the click would wait its whole
-                        # timeout for a control nobody can click.
-                        return FetchResult(
-                            "blocked",
-                            route,
-                            self.url_of(route),
-                            detail=f"{CLICK_FAILED} (hidden or disabled)",
-                        )
-                    if typed is None:
-                        self._page.click(selector, timeout=min(self.timeout, 5.0) * 1000)
-                    else:
-                        control.fill(typed, timeout=min(self.timeout, 5.0) * 1000)
-                    clicked_at = time.monotonic()
-                    if response:
-                        self._settle(deadline)
-                    else:
-                        self._after_click(deadline, clicked_at)
-                except PlaywrightError as exc:
-                    # No response came back: not an HTTP error of the page, a control that could not be
-                    # clicked (`idle_controls`: its shape is not tried again).
-                    return FetchResult(
-                        "blocked", route, self.url_of(route), detail=f"{CLICK_FAILED} ({type(exc).__name__})"
-                    )
-                finally:
-                    page_then.remove_listener("response", navigation)
-                # A click that loaded a document is watched as a load is; one that changed the page in
-                # place is read at once, as it always was.
-                page = self._snapshot(
-                    response[0] if response else None, started, deadline, watch=bool(response)
-                )
-                if typed is not None:
-                    # An app may keep a list's filter for the session: the box is emptied before the
-                    # page is used again (not now: the evidence's screenshot shows the filtered list).
-                    self._typed_box = css
-        except HostilePage as exc:
-            return self._abandoned(route, exc)
-        if not response:
-            # a new state of the same document (its URL may have changed by `pushState`, as a
-            # single-page app's pager does): the oracles may compare it with the page it was made from
-            label = label or _label_of(before, selector)
-            if not label and selector in way_on_selectors(before):
-                # An icon without words that the pager reads as its way on: the oracles read what
-                # the click was from its label (`lists.clicked_previous_page`), on any page of the list.
-                label = "›"
-            # No document came, so the answer is still the one `before` was loaded with: a click that
-            # opens a traceback's details on a 500 page leaves a page of that 500, not a page that
-            # answered 200 and shows the site's error page (one failure reported twice, issue 25).
-            page = replace(
-                page, status=before.status, clicked_from=(before, label), refused_writes=tuple(self._refused)
-            )
-        return page
+        return perform_click(self, action)
 
     # -- logging in ------------------------------------------------------------------------------
     def _form_login(self, creds: Credentials) -> None:

@@ -8,7 +8,7 @@ its "1-10 of N", its pages — is only seen by typing into it. A person types a 
 in the column the box filters (the column headed by the box's label): a word at least two rows of
 that column share, not every row (`list_words`' reading, on that column), else the value the whole
 list shows most (`list_words.search_word`). Filled, the box sets off the script's request; the page
-is read as a click's new state is (`browser._click`), so every oracle of rendered lists judges the
+is read as a click's new state is (`clicking.click`), so every oracle of rendered lists judges the
 filtered list (the counts of `count_ranges` above all).
 
 A fill is carried as a click whose selector names the box and the value (`FILL_MARK`): the click

@@ -5,7 +5,8 @@ other clicks and links, or the pager waits behind every row's buttons and the re
 from __future__ import annotations
 
 from bughunt.actions import page_clicks
-from bughunt.explorer.browser import BrowserEngine, _label_of
+from bughunt.explorer.browser import BrowserEngine
+from bughunt.explorer.clicking import label_of as _label_of
 from bughunt.explorer.facts import read_page
 from bughunt.page import FetchedPage
 from bughunt.planning import planner_strategy

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bughunt.explorer.browser import LATE_S, QUIET_POLL_MS, QUIET_S
+from bughunt.explorer.browser import QUIET_POLL_MS, QUIET_S
+from bughunt.explorer.clicking import LATE_S
 from tests.support.engines import browser_on
 from tests.support.loopback import QuietHandler
 
