@@ -7,12 +7,30 @@ of a page in one pass (`ItemPlaces`), since a page of thousands of links shares 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from bughunt.dom import Node
+
+T = TypeVar("T")
 
 _CHROME_TAGS = frozenset(("nav", "header", "footer", "menu"))
 _UNNAMED = frozenset(("#document", "html", "body"))
 """Elements `Node.path` leaves out."""
 _CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
+
+
+def _down_from_known(node: Node | None, known: dict[int, T], root: T, step: Callable[[Node, T], T]) -> T:
+    """What `node` is, each element's made from its parent's by `step` and kept in `known` (by id):
+    one walk up to the nearest ancestor already known (`root` above the document), then down."""
+    unknown: list[Node] = []
+    while node is not None and id(node) not in known:
+        unknown.append(node)
+        node = node.parent
+    value = known[id(node)] if node is not None else root
+    for up in reversed(unknown):
+        value = known[id(up)] = step(up, value)
+    return value
 
 
 class ItemPlaces:
@@ -65,56 +83,38 @@ class ItemPlaces:
 
     def _in_chrome(self, node: Node | None) -> bool:
         """Is `node` navigation chrome or inside it: asked once per element, however many links it holds."""
-        known = self._chrome
-        unknown: list[Node] = []
-        while node is not None and id(node) not in known:
-            unknown.append(node)
-            node = node.parent
-        inside = known[id(node)] if node is not None else False
-        for up in reversed(unknown):
-            inside = inside or up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES
-            known[id(up)] = inside
-        return inside
+        return _down_from_known(
+            node,
+            self._chrome,
+            False,
+            lambda up, inside: inside or up.tag in _CHROME_TAGS or up.get("role") in _CHROME_ROLES,
+        )
 
     def _path_of(self, node: Node) -> str:
         """`node.path()`, each step from its parent's (kept): the items of a page's lists share all
         but their last steps, and each ancestor's path is made once."""
-        known = self._path
-        unknown: list[Node] = []
-        current: Node | None = node
-        while current is not None and id(current) not in known:
-            unknown.append(current)
-            current = current.parent
-        path = known[id(current)] if current is not None else ""
-        for up in reversed(unknown):
-            if up.tag not in _UNNAMED:
-                step = self.signature(up)
-                path = f"{path} > {step}" if path else step
-            known[id(up)] = path
-        return path
+
+        def step(up: Node, path: str) -> str:
+            if up.tag in _UNNAMED:
+                return path
+            own = self.signature(up)
+            return f"{path} > {own}" if path else own
+
+        return _down_from_known(node, self._path, "", step)
 
     def _repeated_from(self, node: Node) -> tuple[Node, ...]:
         """`node` and its ancestors that are repeated beside their siblings (`_repeated`; not the
         document, `html` or `body`), nearest first: the elements a link below could be an item of.
         Asked once per element, however many links it holds (the links of a page share most of
         their ancestors, and a link outside every list walked up to the root)."""
-        known = self._items
-        unknown: list[Node] = []
-        current: Node | None = node
-        while current is not None and id(current) not in known:
-            unknown.append(current)
-            current = current.parent
-        found = known[id(current)] if current is not None else ()
-        for up in reversed(unknown):
+
+        def step(up: Node, found: tuple[Node, ...]) -> tuple[Node, ...]:
             parent = up.parent
-            if (
-                parent is not None
-                and up.tag not in ("#document", "html", "body")
-                and self._repeated(up, parent)
-            ):
-                found = (up, *found)
-            known[id(up)] = found
-        return found
+            if parent is not None and up.tag not in _UNNAMED and self._repeated(up, parent):
+                return (up, *found)
+            return found
+
+        return _down_from_known(node, self._items, (), step)
 
     def place(self, link: Node) -> str | None:
         """Where in the items of a list `link` sits (`item_places`), or None: below the nearest

@@ -91,23 +91,21 @@ def previous_by_shape(page: FetchedPage) -> str | None:
         if not _WHOLE.match(value.strip()) or int(value) < 2:
             continue
         here = int(value)
-        siblings_nodes = _siblings(page, key)
-        siblings = [(url, v, text) for url, v, text, _node in siblings_nodes]
-        if len({url for url, _, _ in siblings}) < 2:
+        siblings = _siblings(page, key)
+        if len({url for url, _, _, _ in siblings}) < 2:
             continue
-        numbers = {int(v) if v is not None and _WHOLE.match(v.strip()) else None for _, v, _ in siblings}
+        numbers = {int(v) if v is not None and _WHOLE.match(v.strip()) else None for _, v, _, _ in siblings}
         written = any(
-            v is not None and text == v.strip() and not in_record_row(node)
-            for _, v, text, node in siblings_nodes
+            v is not None and text == v.strip() and not in_record_row(node) for _, v, text, node in siblings
         )
         both_ways = (here - 1 in numbers or (here == 2 and None in numbers)) and here + 1 in numbers
         # a way back and a way on labelled with other numbers ("Shelf 92", "Shelf 94") name records
-        both_ways = both_ways and not any(_DIGIT.search(text) for _, _, text in siblings)
+        both_ways = both_ways and not any(_DIGIT.search(text) for _, _, text, _ in siblings)
         if not (written or both_ways):
             continue
-        for url, v, _ in siblings:
+        for url, v, _, _ in siblings:
             if v is not None and _WHOLE.match(v.strip()) and int(v) == here - 1:
                 return url
         if here == 2:
-            return next((url for url, v, _ in siblings if v is None), None)
+            return next((url for url, v, _, _ in siblings if v is None), None)
     return None
