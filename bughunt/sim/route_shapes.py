@@ -18,6 +18,11 @@ _ID = re.compile(
 control abbreviates it (7 lowercase hex digits and more) and a range of two (`2e09a6f..9b6bc80`, a
 git-backed wiki's compare page), so one page's revisions are one page type, not one each."""
 _SLUG = re.compile(r"^[0-9A-Za-z]+(?:[-_.~][0-9A-Za-z]+)+$")
+_ESCAPED = re.compile(r"%[0-9A-Fa-f]{2}")
+"""A percent-escape in a path segment: what a framework routes by is a name written in its code
+(`/tickets`, `/my-profile`), never one with a space, quote or parenthesis in it. A segment carrying
+one holds a value the app wrote into the path — a title (`/wiki/Main%20Page`, a file's name), a tag
+of two words, a saved query (`/feeds/Status%20=%20'open'`) — as a slug does with its hyphens."""
 
 
 def _shape_value(value: str) -> str:
@@ -26,6 +31,8 @@ def _shape_value(value: str) -> str:
     if _ID.match(value):
         return "<id>"
     if _SLUG.match(value) and not value.replace(".", "").isalpha():
+        return "<slug>"
+    if _ESCAPED.search(value):
         return "<slug>"
     return value
 

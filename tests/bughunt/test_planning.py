@@ -269,6 +269,18 @@ def test_the_same_query_parameters_in_another_order_are_one_page_type():
     assert route_shape("/items/?size=25&page=2") != route_shape("/items/?page=1")
 
 
+def test_a_path_segment_with_escaped_characters_is_a_value():
+    """A framework's route words never hold a space or a quote: a segment with a percent-escape is a
+    title, a file name or a saved query the app wrote into the path, one page type for all of them
+    (a calendar feed per saved search was one "new" page type each, clicked again and again)."""
+    feed = "/NoAuth/iCal/ann/09d9d1dc87bcd124/Queue%20=%20%27Billing%27"
+    other = "/NoAuth/iCal/ann/e0e2cc9fff98710d/%28Status%20=%20%27resolved%27%29"
+    assert route_shape(feed) == route_shape(other) == "/NoAuth/iCal/ann/<id>/<slug>"
+    assert route_shape("/wiki/Main%20Page") == route_shape("/wiki/Release%20notes") == "/wiki/<slug>"
+    assert route_shape("/files/%E6%96%87%E6%A1%A3.txt") == "/files/<slug>"  # a name in another script
+    assert route_shape("/wiki/Main") == "/wiki/Main"  # a word: maybe the route's own name
+
+
 def test_a_front_controller_s_query_words_name_its_page_types():
     """`/doku.php?do=recent` and `?do=media` are two page types, as `/recent` and `/media` would be,
     and a search's refinements (`?do=search&sf=1&srt=mtime`) are views of the search page, counted
