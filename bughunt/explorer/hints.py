@@ -42,6 +42,10 @@ class SessionHints:
     """Routes that answered a fragment (an HTMX partial) in this session."""
     returns: set[str] = field(default_factory=set)
     """Routes clicked in this session that redirected onto a page visited before (`_returning`)."""
+    documents: set[str] = field(default_factory=set)
+    """Routes clicked in this session that answered no page (a feed, a calendar, a download): nothing
+    on them is read but their status, so another instance of their type is worth what a returning
+    link's is (`_returning`)."""
     answers: RepeatAnswers = field(default_factory=RepeatAnswers)
     """The probes' forms, and those learned to answer a page already visited (`repeat_answers`)."""
     popularity: Counter[str] = field(default_factory=Counter)
@@ -156,7 +160,7 @@ class SessionHints:
             popularity=self.popularity,
             saturated=index.saturated()
             | _broken(graph, template_of)
-            | _returning(self.returns, template_of, index)
+            | _returning(self.returns | self.documents, template_of, index)
             | over_share({t: sum(h.values()) for t, h in index.loaded.items()}, budget),
             listed=self.listed if standing else self.listed_at.get(position, frozenset()),
             next_pages=self.next_pages if standing else self.next_pages_at.get(position, frozenset()),

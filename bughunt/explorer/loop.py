@@ -324,6 +324,8 @@ class Explorer:
             self.walk.page = result.page
         if partial:
             self.hints.partials.add(out.route)
+        if result.outcome == "non_html" and not retesting:
+            self.hints.documents.add(result.route)
         if out.repeat and click and not retesting and result.route != out.route:
             self.hints.returns.add(result.route)
             self.hints.answers.answered_again(result.route)  # a form's answer seen before (issue 25)
