@@ -119,7 +119,7 @@ def check_count_mismatch(
     mismatches += range_mismatches(page)
     if not mismatches:
         mismatches = (
-            heading_mismatches(page)
+            heading_mismatches(page, lambda: _all_pages(page, fetch))
             or linked_mismatch(page, parse_count, lambda: _all_pages(page, fetch))
             or anchored_mismatch(page, parse_count)
         )

@@ -47,3 +47,48 @@ def test_a_table_with_a_next_page_link_is_part_of_its_rows():
 def test_the_last_page_of_a_keyset_list_shows_the_rows_left():
     # 30 rows in all, page 2 (`?_next=20`) shows the last 10 and no way on
     assert check_count_mismatch(table_page(30, 10, "/db/things?_next=20")) == []
+
+
+def search_page(stated: int, rows: range, page: int, pages: int, *, heading: str = "Found {n} tickets"):
+    """A ticket search: each ticket drawn on two rows (its linked subject, then its requester), in a
+    row group of its own; a numbered pager of `pages` pages, 3 tickets a page."""
+    groups = "".join(
+        f'<tbody class="record"><tr><td><a href="/Ticket/Display.html?id={n}">#{n}</a></td>'
+        f"<td>Printer {n} jams</td></tr><tr><td>Requestor: ann</td><td>2 days ago</td></tr></tbody>"
+        for n in rows
+    )
+    links = " ".join(
+        str(p) if p == page else f'<a href="/Search/Results.html?Query=open&amp;Page={p}">{p}</a>'
+        for p in range(1, pages + 1)
+    )
+    path = "/Search/Results.html?Query=open" + (f"&Page={page}" if page > 1 else "")
+    return SITE.page(
+        f"<div id=header><h1>{heading.format(n=stated)}</h1></div>"
+        f"<table><thead><tr><th>#</th><th>Subject</th></tr></thead>{groups}</table>"
+        + (f'<div class="paging">Page {links}</div>' if pages > 1 else ""),
+        path,
+    )
+
+
+@pytest.mark.parametrize(("stated", "fires"), [(7, False), (3, True), (6, True)])
+def test_a_search_s_total_over_a_list_that_pages_on_is_compared_with_all_its_pages(stated: int, fires: bool):
+    # 7 tickets on three pages: "Found 7" holds, "Found 3" counts this page's rows alone
+    first = search_page(stated, range(1, 4), 1, 3)
+    others = [search_page(stated, range(4, 7), 2, 3), search_page(stated, range(7, 8), 3, 3)]
+    found = check_count_mismatch(first, SITE.fetcher(first, *others))
+    assert [(f.kind, f.evidence["shown"], f.evidence["listed"]) for f in found] == (
+        [("count_mismatch", stated, 7)] if fires else []
+    )
+
+
+def test_a_search_s_total_is_of_its_records_not_of_their_rows():
+    # six tickets of two rows each: twelve rows, six records
+    assert check_count_mismatch(search_page(6, range(1, 7), 1, 1, heading="{n} tickets found")) == []
+    assert check_count_mismatch(search_page(12, range(1, 7), 1, 1))[0].evidence["listed"] == 6
+
+
+def test_a_total_over_pages_that_cannot_all_be_read_is_not_compared():
+    first = search_page(3, range(1, 4), 1, 3)
+    only_two = SITE.fetcher(first, search_page(3, range(4, 7), 2, 3))  # page 3 answers 404
+    assert check_count_mismatch(first, only_two) == []
+    assert check_count_mismatch(first) == []  # no fetch: nothing beyond this page is known
