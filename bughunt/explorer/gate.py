@@ -18,7 +18,8 @@ connections Chromium opens ahead of a request; a proxy sees them all (Chromium i
   on the origins (a single-page app's delete route deletes through its API): they are the action;
 - refuses a GET whose path reads destructive (`avoid`, `deferred_action`) unless it is the harness's
   own load (`arm_load`): a button's script deleting through a GET is not the explorer's choice;
-- refuses any request other than that submit carrying the password (in the URL or the body);
+- refuses any request other than that submit carrying the password (in the URL or the body, or in an
+  `Authorization: Basic` header — save a read of the site's own origin: HTTP authentication's own channel);
 - sends cookies and the `--header` values only to the exact origin (Chromium's cookies ignore ports).
 
 An `https` site is tunnelled (CONNECT) only to its own and the allowed origins; inside a tunnel the
@@ -256,7 +257,10 @@ class Gate:
             return self._refuse(method, url, "speculative load")
         if method in WRITES and self.realtime and where == self._home and is_channel(url):
             return self._channel_write(method, url, body)
-        carries = self._carries_secret(url.encode() + b"\n" + body + b"\n" + _basic_credentials(headers))
+        in_request = self._carries_secret(url.encode() + b"\n" + body)
+        basic = _basic_credentials(headers)
+        in_header = bool(basic) and self._carries_secret(basic)
+        carries = in_request or in_header
         with self._lock:
             if method in WRITES:
                 if self._action_armed and not carries:
@@ -272,7 +276,11 @@ class Gate:
                 return None
             if method not in READS:
                 return self._refuse(method, url, "unknown method")
-            if carries:
+            # HTTP authentication sends the credentials with every request of its protection space
+            # (RFC 9110 §11.6.2): an app that logs in by `Authorization: Basic` reads its API so, each
+            # read carrying the password in that header. The site's own origin asked for it; a URL or
+            # body never carries it, nor does a read of any other origin.
+            if in_request or (in_header and where != self._home):
                 return self._refuse(method, url, "carries the password")
             if url != self._load_armed and self._destructive(url):
                 return self._refuse(method, url, "destructive-looking path")

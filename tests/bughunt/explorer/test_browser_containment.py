@@ -258,8 +258,22 @@ def test_a_login_that_sends_the_password_by_basic_auth_is_the_armed_write() -> N
     assert gate.judge("POST", home + "/api/tokens", basic, b"") is not None  # not armed
     gate.arm_write(True)
     assert gate.judge("POST", home + "/api/tokens", basic, b"") is None
-    assert gate.judge("GET", home + "/api/me", basic, b"") == "carries the password"
     assert gate.judge("GET", home + "/api/me", {"authorization": "Basic !!not-base64"}, b"") is None
+    assert gate.judge("POST", home + "/api/items", basic, b"") is not None  # no write while exploring
+
+
+def test_an_app_that_authenticates_each_read_by_basic_auth_reads_its_own_origin_only() -> None:
+    # An app that logs in by HTTP authentication (a management UI sending `Authorization: Basic` with
+    # every API read, as RFC 9110 has user agents do) sends the password in that header on each read:
+    # admitted to the site's own origin, refused to an allowed other origin, and never in a URL.
+    import base64
+
+    home, other = "http://127.0.0.1:8000", "http://127.0.0.1:8001"
+    gate = Gate(home, allow_origins=frozenset({other}), secret="s3cret&x")
+    basic = {"authorization": "Basic " + base64.b64encode(b"alice:s3cret&x").decode()}
+    assert gate.judge("GET", home + "/api/whoami", basic, b"") is None
+    assert gate.judge("GET", other + "/api/whoami", basic, b"") == "carries the password"
+    assert gate.judge("GET", home + "/api/q?pw=s3cret%26x", basic, b"") == "carries the password"
 
 
 @pytest.mark.slow
