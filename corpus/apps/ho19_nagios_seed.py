@@ -4,7 +4,7 @@ Usage: ho19_nagios_seed.py ROOT
 
 `make all` in the checkout (configured by the app file's setup; after a build's injections only the
 changed sources recompile), then a fresh ROOT/.corpus-nagios: nagios.cfg and cgi.cfg, the objects (120
-hosts in 6 host groups, 352 services in 4 service groups: service detail pages of 100, host detail two
+hosts in 6 host groups, 386 services in 4 service groups: service detail pages of 100, host detail two
 pages), a state retention file giving every host and service a state (ups, downs, unreachables,
 criticals, warnings, unknowns; some acknowledged, two hosts in scheduled downtime, comments by three
 people) and a log of four days of alerts and notifications for the history, notification, event log
