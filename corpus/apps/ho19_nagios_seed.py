@@ -48,8 +48,10 @@ def hosts() -> list[tuple[str, str, int]]:
 def objects() -> str:
     out = [
         "define timeperiod {\n timeperiod_name 24x7\n alias Always\n"
-        + "".join(f" {day} 00:00-24:00\n" for day in
-                  ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"))
+        + "".join(
+            f" {day} 00:00-24:00\n"
+            for day in ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
+        )
         + "}",
         "define command {\n command_name check_dummy\n command_line /bin/true\n}",
         "define command {\n command_name notify_none\n command_line /bin/true\n}",
@@ -61,15 +63,28 @@ def objects() -> str:
     ]
     for group, (alias, _) in GROUPS.items():
         out.append(f"define hostgroup {{\n hostgroup_name {group}\n alias {alias}\n}}")
-    for name, alias in (("customer-facing", "Customer facing"), ("storage", "Storage"),
-                        ("capacity", "Capacity"), ("queues", "Queues and mail")):
+    for name, alias in (
+        ("customer-facing", "Customer facing"),
+        ("storage", "Storage"),
+        ("capacity", "Capacity"),
+        ("queues", "Queues and mail"),
+    ):
         out.append(f"define servicegroup {{\n servicegroup_name {name}\n alias {alias}\n}}")
     for index, (host, group, number) in enumerate(hosts()):
-        lines = [f" host_name {host}", f" alias {GROUPS[group][0][:-1]} {number}",
-                 f" address 127.0.{index // 200 + 1}.{index % 200 + 1}", f" hostgroups {group}",
-                 " check_command check_dummy", " max_check_attempts 3", " check_interval 5",
-                 " retry_interval 1", " check_period 24x7", " notification_interval 60",
-                 " notification_period 24x7", " contact_groups admins"]
+        lines = [
+            f" host_name {host}",
+            f" alias {GROUPS[group][0][:-1]} {number}",
+            f" address 127.0.{index // 200 + 1}.{index % 200 + 1}",
+            f" hostgroups {group}",
+            " check_command check_dummy",
+            " max_check_attempts 3",
+            " check_interval 5",
+            " retry_interval 1",
+            " check_period 24x7",
+            " notification_interval 60",
+            " notification_period 24x7",
+            " contact_groups admins",
+        ]
         if group != "net":
             lines.append(f" notes_url /nagios/docs/{group}.html")
             lines.append(f" notes Runbook: {group} hosts are rebuilt from the {group} image")
@@ -86,9 +101,18 @@ def objects() -> str:
                 groups.append("capacity")
             if service in ("Queue depth", "Mail queue", "Worker pool"):
                 groups.append("queues")
-            lines = [f" host_name {host}", f" service_description {service}", " check_command check_dummy",
-                     " max_check_attempts 3", " check_interval 5", " retry_interval 1", " check_period 24x7",
-                     " notification_interval 60", " notification_period 24x7", " contact_groups admins"]
+            lines = [
+                f" host_name {host}",
+                f" service_description {service}",
+                " check_command check_dummy",
+                " max_check_attempts 3",
+                " check_interval 5",
+                " retry_interval 1",
+                " check_period 24x7",
+                " notification_interval 60",
+                " notification_period 24x7",
+                " contact_groups admins",
+            ]
             if groups:
                 lines.append(" servicegroups " + ",".join(groups))
             out.append("define service {\n" + "\n".join(lines) + "\n}")
@@ -108,13 +132,21 @@ def host_state(group: str, number: int) -> tuple[int, str]:
 def service_state(host: str, group: str, number: int, service: str) -> tuple[int, str, str]:
     """(state, output, performance data)."""
     if group == "web" and number == 3 and service == "HTTP":
-        return (1, 'HTTP WARNING: HTTP/1.1 200 OK - title "Sale <img src=x onerror=window.__corpus_xss=1>" '
-                '- 0.912 second response time', "time=0.912s;0.5;2.0;0")
+        return (
+            1,
+            'HTTP WARNING: HTTP/1.1 200 OK - title "Sale <img src=x onerror=window.__corpus_xss=1>" '
+            "- 0.912 second response time",
+            "time=0.912s;0.5;2.0;0",
+        )
     if service == "Load":
         load = (number * 37 % 90) / 10
         state = 2 if load > 8 else 1 if load > 6 else 0
         label = ("OK", "WARNING", "CRITICAL")[state]
-        return state, f"{label} - load average: {load:.2f}, {load * 0.8:.2f}, {load * 0.6:.2f}", f"load1={load:.2f}"
+        return (
+            state,
+            f"{label} - load average: {load:.2f}, {load * 0.8:.2f}, {load * 0.6:.2f}",
+            f"load1={load:.2f}",
+        )
     if service.startswith("Disk"):
         used = 40 + number * 7 % 60
         state = 2 if used > 95 else 1 if used > 85 else 0
@@ -171,12 +203,16 @@ def retention() -> str:
                 f"is_flapping=0\ncheck_options=0\n}}"
             )
             if acked:
-                comments.append(("service", host, service, 4, PEOPLE[number % 3], f"Looking into it ({service})"))
-    for host, text, who in (("db-05", "Replica rebuild scheduled for the weekend", "alice"),
-                            ("db-05", "Disk replaced 2026-11-20, watch the lag", "bob"),
-                            ("web-03", "Marketing's sale page is slow by design this week", "carol"),
-                            ("mail-04", "Relay blocklisted by a receiver, see mail thread", "alice"),
-                            ("worker-09", "Powered off for RAM test", "bob")):
+                comments.append(
+                    ("service", host, service, 4, PEOPLE[number % 3], f"Looking into it ({service})")
+                )
+    for host, text, who in (
+        ("db-05", "Replica rebuild scheduled for the weekend", "alice"),
+        ("db-05", "Disk replaced 2026-11-20, watch the lag", "bob"),
+        ("web-03", "Marketing's sale page is slow by design this week", "carol"),
+        ("mail-04", "Relay blocklisted by a receiver, see mail thread", "alice"),
+        ("worker-09", "Powered off for RAM test", "bob"),
+    ):
         comments.append(("host", host, None, 1, who, text))
     comments.append(("service", "db-05", "Replication lag", 1, "alice", "Expected during the rebuild"))
     comments.append(("service", "cache-04", "Redis", 1, "carol", "Flushed by hand on 2026-11-27"))
@@ -184,9 +220,17 @@ def retention() -> str:
         lines = [f"host_name={host}"]
         if service:
             lines.append(f"service_description={service}")
-        lines += [f"entry_type={entry_type}", f"comment_id={comment_id}", "source=1", "persistent=1",
-                  f"entry_time={NOW - 3600 * comment_id}", "expires=0", "expire_time=0",
-                  f"author={who}", f"comment_data={text}"]
+        lines += [
+            f"entry_type={entry_type}",
+            f"comment_id={comment_id}",
+            "source=1",
+            "persistent=1",
+            f"entry_time={NOW - 3600 * comment_id}",
+            "expires=0",
+            "expire_time=0",
+            f"author={who}",
+            f"comment_data={text}",
+        ]
         out.append(f"{kind}comment {{\n" + "\n".join(lines) + "\n}")
         comment_id += 1
     for downtime_id, host in enumerate(("cache-17", "cache-18"), start=1):
@@ -208,13 +252,19 @@ def log() -> str:
         host, group, number = every[(step * 7) % len(every)]
         service = GROUPS[group][1][step % len(GROUPS[group][1])]
         state = (1, 2, 0, 3, 0)[step % 5]
-        lines.append(f"[{when}] SERVICE ALERT: {host};{service};{names[state]};HARD;3;{service} {names[state]}")
+        lines.append(
+            f"[{when}] SERVICE ALERT: {host};{service};{names[state]};HARD;3;{service} {names[state]}"
+        )
         if state in (1, 2) and step % 3 == 0:
-            lines.append(f"[{when + 5}] SERVICE NOTIFICATION: nagiosadmin;{host};{service};{names[state]};"
-                         f"notify_none;{service} {names[state]}")
+            lines.append(
+                f"[{when + 5}] SERVICE NOTIFICATION: nagiosadmin;{host};{service};{names[state]};"
+                f"notify_none;{service} {names[state]}"
+            )
         if step % 16 == 0:
             down = "DOWN" if step % 32 == 0 else "UP"
-            lines.append(f"[{when + 9}] HOST ALERT: {host};{down};HARD;3;PING {'CRITICAL' if down == 'DOWN' else 'OK'}")
+            lines.append(
+                f"[{when + 9}] HOST ALERT: {host};{down};HARD;3;PING {'CRITICAL' if down == 'DOWN' else 'OK'}"
+            )
     return "\n".join(lines) + "\n"
 
 

@@ -34,7 +34,7 @@ class NagiosHandler(BaseHTTPRequestHandler):
     server_version = "corpus-nagios"
 
     def log_message(self, format: str, *args: object) -> None:
-        sys.stderr.write("%s %s\n" % (self.log_date_time_string(), format % args))
+        sys.stderr.write(f"{self.log_date_time_string()} {format % args}\n")
 
     def do_GET(self) -> None:
         self._handle(b"")
@@ -56,9 +56,9 @@ class NagiosHandler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         if path.startswith(CGI_PREFIX):
-            self._cgi(path[len(CGI_PREFIX):], query, body)
+            self._cgi(path[len(CGI_PREFIX) :], query, body)
         elif path.startswith(PREFIX):
-            self._file(path[len(PREFIX):])
+            self._file(path[len(PREFIX) :])
         else:
             self.send_error(HTTPStatus.NOT_FOUND)
 
@@ -104,7 +104,12 @@ class NagiosHandler(BaseHTTPRequestHandler):
         )
         try:
             done = subprocess.run(
-                [str(script)], input=body, env=env, cwd=script.parent, capture_output=True, timeout=CGI_SECONDS
+                [str(script)],
+                input=body,
+                env=env,
+                cwd=script.parent,
+                capture_output=True,
+                timeout=CGI_SECONDS,
             )
         except subprocess.TimeoutExpired:
             self.send_error(HTTPStatus.GATEWAY_TIMEOUT, "CGI timed out")
@@ -149,7 +154,9 @@ def main() -> None:
     root, port = Path(sys.argv[1]).resolve(), int(sys.argv[2])
     etc = root / ".corpus-nagios" / "etc"
     if not (etc / "nagios.cfg").is_file() or not (root / "base" / "nagios").is_file():
-        sys.exit(f"{etc / 'nagios.cfg'} or {root / 'base' / 'nagios'} is missing: run ho19_nagios_seed.py first")
+        sys.exit(
+            f"{etc / 'nagios.cfg'} or {root / 'base' / 'nagios'} is missing: run ho19_nagios_seed.py first"
+        )
     os.environ["NAGIOS_CGI_CONFIG"] = str(etc / "cgi.cfg")
     os.environ["TZ"] = "UTC"
     daemon = subprocess.Popen([str(root / "base" / "nagios"), str(etc / "nagios.cfg")], cwd=root)

@@ -19,8 +19,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ho19_rabbitmq_serve import free_port, seed  # noqa: E402
 
-SERVICES = ["orders", "payments", "emails", "invoices", "reports", "thumbnails", "search", "audit",
-            "shipping", "inventory", "notifications", "webhooks", "exports"]
+SERVICES = [
+    "orders",
+    "payments",
+    "emails",
+    "invoices",
+    "reports",
+    "thumbnails",
+    "search",
+    "audit",
+    "shipping",
+    "inventory",
+    "notifications",
+    "webhooks",
+    "exports",
+]
 EVENTS = ["created", "updated", "cancelled", "retry", "dead", "priority", "bulk", "archive", "sync", "check"]
 
 
@@ -31,13 +44,27 @@ def definitions() -> dict[str, object]:
         {"name": "orders-svc", "password": "corpus-orders-pw", "tags": ["management"], "limits": {}},
         {"name": "billing-app", "password": "corpus-billing-pw", "tags": ["policymaker"], "limits": {}},
     ]
-    vhosts = [{"name": name, "limits": [], "metadata": {"description": text, "tags": []}}
-              for name, text in (("/", "default virtual host"), ("staging", "pre-release copies"),
-                                 ("billing", "invoicing and payment runs"))]
-    permissions = [{"user": user, "vhost": vhost, "configure": ".*", "write": ".*", "read": ".*"}
-                   for user in ("admin", "monitor") for vhost in ("/", "staging", "billing")]
+    vhosts = [
+        {"name": name, "limits": [], "metadata": {"description": text, "tags": []}}
+        for name, text in (
+            ("/", "default virtual host"),
+            ("staging", "pre-release copies"),
+            ("billing", "invoicing and payment runs"),
+        )
+    ]
+    permissions = [
+        {"user": user, "vhost": vhost, "configure": ".*", "write": ".*", "read": ".*"}
+        for user in ("admin", "monitor")
+        for vhost in ("/", "staging", "billing")
+    ]
     permissions += [
-        {"user": "orders-svc", "vhost": "/", "configure": "^orders\\.", "write": "^orders\\.", "read": "^orders\\."},
+        {
+            "user": "orders-svc",
+            "vhost": "/",
+            "configure": "^orders\\.",
+            "write": "^orders\\.",
+            "read": "^orders\\.",
+        },
         {"user": "billing-app", "vhost": "billing", "configure": ".*", "write": ".*", "read": ".*"},
     ]
     queues: list[dict[str, object]] = []
@@ -52,54 +79,172 @@ def definitions() -> dict[str, object]:
                 arguments = {"x-max-priority": 10}
             elif event == "bulk":
                 arguments = {"x-max-length": 5000, "x-overflow": "reject-publish"}
-            queues.append({"name": f"{service}.{event}", "vhost": "/", "durable": True,
-                           "auto_delete": False, "arguments": arguments})
+            queues.append(
+                {
+                    "name": f"{service}.{event}",
+                    "vhost": "/",
+                    "durable": True,
+                    "auto_delete": False,
+                    "arguments": arguments,
+                }
+            )
     # what a client library may declare: an extra, non-x argument carrying pasted markup
-    queues[0]["arguments"] = {"x-message-ttl": 600000,
-                              "owner": "team-orders <img src=x onerror=\"window.__corpus_xss=1\">"}
+    queues[0]["arguments"] = {
+        "x-message-ttl": 600000,
+        "owner": 'team-orders <img src=x onerror="window.__corpus_xss=1">',
+    }
     for name in ("test.smoke", "test.load", "canary.test"):
-        queues.append({"name": name, "vhost": "staging", "durable": True, "auto_delete": False, "arguments": {}})
+        queues.append(
+            {"name": name, "vhost": "staging", "durable": True, "auto_delete": False, "arguments": {}}
+        )
     for name in ("invoice.test-run", "payment.runs", "ledger.sync"):
-        queues.append({"name": name, "vhost": "billing", "durable": True, "auto_delete": False,
-                       "arguments": {"x-queue-type": "classic"}})
+        queues.append(
+            {
+                "name": name,
+                "vhost": "billing",
+                "durable": True,
+                "auto_delete": False,
+                "arguments": {"x-queue-type": "classic"},
+            }
+        )
     exchanges = []
     bindings = []
     for service in SERVICES:
-        exchanges.append({"name": f"{service}.events", "vhost": "/", "type": "topic", "durable": True,
-                          "auto_delete": False, "internal": False, "arguments": {}})
+        exchanges.append(
+            {
+                "name": f"{service}.events",
+                "vhost": "/",
+                "type": "topic",
+                "durable": True,
+                "auto_delete": False,
+                "internal": False,
+                "arguments": {},
+            }
+        )
         for event in EVENTS[:4]:
-            bindings.append({"source": f"{service}.events", "vhost": "/", "destination": f"{service}.{event}",
-                             "destination_type": "queue", "routing_key": f"{service}.{event}.#", "arguments": {}})
+            bindings.append(
+                {
+                    "source": f"{service}.events",
+                    "vhost": "/",
+                    "destination": f"{service}.{event}",
+                    "destination_type": "queue",
+                    "routing_key": f"{service}.{event}.#",
+                    "arguments": {},
+                }
+            )
     for service in SERVICES[:4]:
-        exchanges.append({"name": f"{service}.dlx", "vhost": "/", "type": "fanout", "durable": True,
-                          "auto_delete": False, "internal": False, "arguments": {}})
-        bindings.append({"source": f"{service}.dlx", "vhost": "/", "destination": f"{service}.dead",
-                         "destination_type": "queue", "routing_key": "", "arguments": {}})
-    exchanges.append({"name": "billing.headers", "vhost": "billing", "type": "headers", "durable": True,
-                      "auto_delete": False, "internal": False, "arguments": {}})
-    exchanges.append({"name": "staging.fanout", "vhost": "staging", "type": "fanout", "durable": True,
-                      "auto_delete": False, "internal": False, "arguments": {}})
-    bindings.append({"source": "billing.headers", "vhost": "billing", "destination": "payment.runs",
-                     "destination_type": "queue", "routing_key": "",
-                     "arguments": {"x-match": "any", "note": "paste from ticket <img src=x onerror=\"window.__corpus_xss=2\">"}})
-    bindings.append({"source": "staging.fanout", "vhost": "staging", "destination": "test.smoke",
-                     "destination_type": "queue", "routing_key": "", "arguments": {}})
+        exchanges.append(
+            {
+                "name": f"{service}.dlx",
+                "vhost": "/",
+                "type": "fanout",
+                "durable": True,
+                "auto_delete": False,
+                "internal": False,
+                "arguments": {},
+            }
+        )
+        bindings.append(
+            {
+                "source": f"{service}.dlx",
+                "vhost": "/",
+                "destination": f"{service}.dead",
+                "destination_type": "queue",
+                "routing_key": "",
+                "arguments": {},
+            }
+        )
+    exchanges.append(
+        {
+            "name": "billing.headers",
+            "vhost": "billing",
+            "type": "headers",
+            "durable": True,
+            "auto_delete": False,
+            "internal": False,
+            "arguments": {},
+        }
+    )
+    exchanges.append(
+        {
+            "name": "staging.fanout",
+            "vhost": "staging",
+            "type": "fanout",
+            "durable": True,
+            "auto_delete": False,
+            "internal": False,
+            "arguments": {},
+        }
+    )
+    bindings.append(
+        {
+            "source": "billing.headers",
+            "vhost": "billing",
+            "destination": "payment.runs",
+            "destination_type": "queue",
+            "routing_key": "",
+            "arguments": {
+                "x-match": "any",
+                "note": 'paste from ticket <img src=x onerror="window.__corpus_xss=2">',
+            },
+        }
+    )
+    bindings.append(
+        {
+            "source": "staging.fanout",
+            "vhost": "staging",
+            "destination": "test.smoke",
+            "destination_type": "queue",
+            "routing_key": "",
+            "arguments": {},
+        }
+    )
     policies = [
-        {"vhost": "/", "name": "ttl-reports", "pattern": "^reports\\.", "apply-to": "queues", "priority": 1,
-         "definition": {"message-ttl": 86400000}},
-        {"vhost": "/", "name": "max-len-thumbs", "pattern": "^thumbnails\\.", "apply-to": "queues", "priority": 0,
-         "definition": {"max-length": 20000}},
-        {"vhost": "billing", "name": "ha-ledger", "pattern": "^ledger", "apply-to": "all", "priority": 0,
-         "definition": {"expires": 3600000}},
+        {
+            "vhost": "/",
+            "name": "ttl-reports",
+            "pattern": "^reports\\.",
+            "apply-to": "queues",
+            "priority": 1,
+            "definition": {"message-ttl": 86400000},
+        },
+        {
+            "vhost": "/",
+            "name": "max-len-thumbs",
+            "pattern": "^thumbnails\\.",
+            "apply-to": "queues",
+            "priority": 0,
+            "definition": {"max-length": 20000},
+        },
+        {
+            "vhost": "billing",
+            "name": "ha-ledger",
+            "pattern": "^ledger",
+            "apply-to": "all",
+            "priority": 0,
+            "definition": {"expires": 3600000},
+        },
     ]
     messages = []
     for index, service in enumerate(SERVICES):
-        for event, count in (("created", 4 + index), ("retry", index % 4), ("dead", 2 if index % 3 == 0 else 0)):
+        for event, count in (
+            ("created", 4 + index),
+            ("retry", index % 4),
+            ("dead", 2 if index % 3 == 0 else 0),
+        ):
             for number in range(count):
                 payload = json.dumps({"id": 1000 * index + number, "event": event, "service": service})
-                messages.append({"vhost": "/", "queue": f"{service}.{event}", "payload": payload,
-                                 "properties": {"content_type": "application/json",
-                                                "headers": {"attempt": number % 3}}})
+                messages.append(
+                    {
+                        "vhost": "/",
+                        "queue": f"{service}.{event}",
+                        "payload": payload,
+                        "properties": {
+                            "content_type": "application/json",
+                            "headers": {"attempt": number % 3},
+                        },
+                    }
+                )
     for number in range(12):
         messages.append({"vhost": "billing", "queue": "payment.runs", "payload": f"run {number}"})
     return {

@@ -115,7 +115,9 @@ def api(port: int, method: str, path: str, body: object | None = None) -> object
     token = base64.b64encode(b"admin:corpus-admin-pw").decode()
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/{path}", data=data, method=method,
+        f"http://127.0.0.1:{port}/api/{path}",
+        data=data,
+        method=method,
         headers={"Authorization": f"Basic {token}", "Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=30) as answer:
