@@ -146,8 +146,9 @@ def stop(epmd: subprocess.Popen[bytes], server: subprocess.Popen[bytes]) -> None
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-    epmd.terminate()
-    epmd.wait(timeout=10)
+    # epmd does not stop on SIGTERM (`epmd -kill` is its way); it keeps no state, so it is killed
+    epmd.kill()
+    epmd.wait()
 
 
 def seed(root: Path, port: int, definitions: Path) -> None:
@@ -199,7 +200,8 @@ def serve(root: Path, port: int) -> None:
     signal.signal(signal.SIGTERM, finish)
     signal.signal(signal.SIGINT, finish)
     code = server.wait()
-    epmd.terminate()
+    epmd.kill()
+    epmd.wait()
     sys.exit(code)
 
 
