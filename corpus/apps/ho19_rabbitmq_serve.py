@@ -194,8 +194,10 @@ def serve(root: Path, port: int) -> None:
     epmd, server = start(env, epmd_port)
 
     def finish(signum: int, frame: object) -> None:
-        stop(epmd, server)
-        sys.exit(0)
+        # only pass the signal on: the main thread is inside server.wait(), which holds the Popen's
+        # wait lock, so waiting here too would never return
+        if server.returncode is None:
+            server.send_signal(signal.SIGTERM)
 
     signal.signal(signal.SIGTERM, finish)
     signal.signal(signal.SIGINT, finish)
