@@ -86,7 +86,7 @@ def objects() -> str:
             " contact_groups admins",
         ]
         if group != "net":
-            lines.append(f" notes_url /nagios/docs/{group}.html")
+            lines.append(f" notes_url https://wiki.example.org/runbooks/{group}-hosts")
             lines.append(f" notes Runbook: {group} hosts are rebuilt from the {group} image")
         if group in ("web", "db") and number > 1:
             lines.append(f" parents net-{(number % COUNTS['net']) + 1:02d}")
