@@ -225,3 +225,19 @@ def test_permalinks_lose_only_the_pairs_all_of_them_carry(urls: list[str | None]
         plain.append(urlunsplit(parts._replace(query=urlencode(pairs))) if shared else url)
     kept = [u for u in plain if u]
     assert _without_list_values(urls) == (plain if len(set(kept)) == len(kept) else urls)
+
+
+def test_a_page_without_table_cells_is_not_walked_for_count_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A count cell and a row count are each a link inside a `td`: on a page with no cell at all, no
+    # link is walked up to the root looking for one.
+    from bughunt.oracles import count_rows, count_targets
+
+    def walked(doc: Node) -> list[tuple[Node, str]]:
+        raise AssertionError("the page's links were read")
+
+    monkeypatch.setattr(count_rows, "targets", walked)
+    monkeypatch.setattr(count_targets, "targets", walked)
+    p = page('<ul><li><a href="/tag/1">12</a> <span>3</span></li><li><a href="/tag/2">7</a></li></ul>')
+    assert count_rows.row_counts(p) == []
+    assert count_targets.count_cells(p) == []
+    assert count_targets.has_cells(page("<table><tr><th>n</th></tr></table>"))
