@@ -177,25 +177,26 @@ FIND = (
   };
   let at = null;
   try { at = document.querySelector(css); } catch (e) { at = null; }
-  if (at !== null && same(at) && (want.alike === 1 || around(at, LEVELS))) { return {el: at, how: 'same'}; }
+  if (at !== null && same(at) && (want.alike === 1 || around(at, LEVELS))) { return at; }
   const alike = Array.from(document.getElementsByTagName(want.tag)).filter(same);
-  if (alike.length === 0) { return {el: null, how: at === null ? 'gone' : 'moved'}; }
-  if (alike.length === 1 && want.alike === 1) { return {el: alike[0], how: 'found'}; }
+  if (alike.length === 0) { return at === null ? 'gone' : 'moved'; }
+  if (alike.length === 1 && want.alike === 1) { return alike[0]; }
   let left = alike;
   for (let level = 1; level <= LEVELS; level++) {
     left = left.filter((el) => around(el, level));
-    if (left.length === 1) { return {el: left[0], how: 'found'}; }
-    if (left.length === 0) { return {el: null, how: 'ambiguous'}; }
+    if (left.length === 1) { return left[0]; }
+    if (left.length === 0) { return 'ambiguous'; }
   }
-  if (left.length === want.twins && want.position < left.length) { return {el: left[want.position], how: 'found'}; }
-  return {el: null, how: 'ambiguous'};
+  if (left.length === want.twins && want.position < left.length) { return left[want.position]; }
+  return 'ambiguous';
 }
 """
 )
-"""Finds the wanted control in the page (`[css, Wanted.as_arg()]`): `{el, how}` with `how` one of
-`same` (the path still names it), `found` (found again by what it is), `gone` (the path names nothing
-and nothing is it), `moved` (the path names another element and nothing is it) or `ambiguous` (more
-than one is it)."""
+"""Finds the wanted control in the page (`[css, Wanted.as_arg()]`): the element — the one the path
+still names, or the one found again by what it is — or, when there is none, why: `gone` (the path
+names nothing and nothing is it), `moved` (the path names another element and nothing is it) or
+`ambiguous` (more than one is it). The element itself, not a record holding it: its handle comes back
+in the one round trip that ran the search (a record's fields were three more, on every click)."""
 
 
 CLOSE_WORDS = ("close", "dismiss", "hide", "×", "✕", "✖")

@@ -263,12 +263,12 @@ def _click_control(engine: BrowserEngine, css: str, want: Wanted | None) -> str:
             control = engine._page.locator(css).first
         else:
             found = engine._page.evaluate_handle(FIND, [css, want.as_arg()])
-            how = found.get_property("how").json_value()
-            control = found.get_property("el").as_element()
-            found.dispose()
+            control = found.as_element()
             if control is None:
                 # the path names nothing (or another control) and nothing else is it, or more than
                 # one is: never a guess
+                how = found.json_value()
+                found.dispose()
                 return f"not found: {how}"
         if not (control.is_visible() and control.is_enabled()):
             # Hidden (a collapsed alert's close button, an item of a closed menu) or disabled (a

@@ -172,7 +172,8 @@ class TemplateIndex:
 
     __slots__ = (
         "function", "_items", "_read", "_rank", "_members", "_values", "_groups_of", "_merged_groups",
-        "_hash_merged", "_sibling_merged", "_sibling_sizes", "_template_of_loaded", "loaded",
+        "_hash_merged", "_sibling_merged", "_sibling_sizes", "_sibling_values", "_template_of_loaded",
+        "loaded",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -188,6 +189,8 @@ class TemplateIndex:
         self._hash_merged: dict[tuple[Any, ...], str] = {}
         self._sibling_merged: dict[tuple[Any, ...], str] = {}
         self._sibling_sizes: dict[tuple[str, str], int] = {}
+        self._sibling_values: dict[tuple[str, str], SiblingValues] = {}
+        """Each sibling group's `SiblingValues`: the routes read so far and what they hold."""
         self._template_of_loaded: dict[str, tuple[str, str]] = {}
         self.loaded: dict[str, dict[str, int]] = {}
         """Template → structure hash → loaded instances with it (routes with a known hash)."""
@@ -222,7 +225,10 @@ class TemplateIndex:
             group = siblings.get(key, ())
             if self._sibling_sizes.get(key) != len(group):
                 self._sibling_sizes[key] = len(group)
-                for merged_key, template in _sibling_merges(group).items():
+                values = self._sibling_values.get(key)
+                if values is None or values.read > len(group):
+                    values = self._sibling_values[key] = SiblingValues()
+                for merged_key, template in values.merges(group).items():
                     self._sibling_merged[merged_key] = template
                     fn._merged.setdefault(merged_key, template)
         if len(fn._merged) != merged_before:
@@ -353,20 +359,37 @@ class TemplateIndex:
 
 def _sibling_merges(group: Sequence[str]) -> dict[tuple[Any, ...], str]:
     """Merged keys (as `_merge` makes them) from routes linked from one place of repeated markup."""
-    values: dict[tuple[Any, ...], set[str]] = {}
-    for route in dict.fromkeys(group):
-        shaped = route_shape(route)
-        for key in _keys(shaped):
-            query, n, i, before, after = key
-            # Below a literal prefix only: the links of a navigation bar (`/settings`, `/editor`)
-            # sit in one repeated place too, and they are different page types.
-            if any(seg and not seg.startswith("<") for seg in before):
-                values.setdefault(key, set()).add(shaped.split("?")[0].split("/")[i])
-    return {
-        key: "/".join([*key[3], "<slug>", *key[4]]) + (f"?{key[0]}" if key[0] else "")
-        for key, seen in values.items()
-        if len(seen) >= 2
-    }
+    return SiblingValues().merges(group)
+
+
+class SiblingValues:
+    """`_sibling_merges` of a group that only grows (a place's links, appended as pages are read):
+    the routes read so far (`read`) and, per key, the literal segments seen there, so that a grown
+    group reads only its new routes — the same merges, in the same order, as reading it whole."""
+
+    __slots__ = ("read", "values")
+
+    def __init__(self) -> None:
+        self.read = 0
+        self.values: dict[tuple[Any, ...], set[str]] = {}
+
+    def merges(self, group: Sequence[str]) -> dict[tuple[Any, ...], str]:
+        values = self.values
+        # a route read before adds nothing again (each of its segments is in its key's set already)
+        for route in group[self.read :]:
+            shaped = route_shape(route)
+            for key in _keys(shaped):
+                query, n, i, before, after = key
+                # Below a literal prefix only: the links of a navigation bar (`/settings`, `/editor`)
+                # sit in one repeated place too, and they are different page types.
+                if any(seg and not seg.startswith("<") for seg in before):
+                    values.setdefault(key, set()).add(shaped.split("?")[0].split("/")[i])
+        self.read = len(group)
+        return {
+            key: "/".join([*key[3], "<slug>", *key[4]]) + (f"?{key[0]}" if key[0] else "")
+            for key, seen in values.items()
+            if len(seen) >= 2
+        }
 
 
 def _under_merged(shaped: str, merged: Mapping[tuple[Any, ...], str]) -> str:

@@ -29,7 +29,15 @@ import re
 from urllib.parse import urlsplit
 
 from bughunt.dom import Node
-from bughunt.oracles.count_targets import Claim, _cells, _column, _header_cells, _names_number, _words
+from bughunt.oracles.count_targets import (
+    Claim,
+    _cells,
+    _column,
+    _header_cells,
+    _names_number,
+    _words,
+    has_cells,
+)
 from bughunt.oracles.lists import targets
 from bughunt.oracles.pagination import furniture
 from bughunt.oracles.reading import resolve
@@ -44,6 +52,8 @@ def _text(node: Node) -> str:
 
 def row_counts(page: FetchedPage) -> list[Claim]:
     """The page's row counts (see the module), in document order."""
+    if not has_cells(page):
+        return []
     base = base_url(page)
     by_table: dict[int, list[Claim]] = {}
     headers: dict[int, list[tuple[int, int, str]]] = {}

@@ -130,8 +130,24 @@ def _header_cells(table: Node) -> list[tuple[int, int, str]]:
     return out
 
 
+_CELLS = frozenset(("td", "th"))
+
+
+def has_cells(page: FetchedPage) -> bool:
+    """Whether the page has a table cell at all (kept with the page). A count cell and a row count are
+    each a link in one, found by walking up from every link of the page: most pages have no table,
+    and each of their links was walked up to the root to find no cell."""
+    return page.derived(_has_cells)
+
+
+def _has_cells(page: FetchedPage) -> bool:
+    return any(node.tag in _CELLS for node in page.document.iter())
+
+
 def count_cells(page: FetchedPage) -> list[Claim]:
     """The page's count cells (see the module), in document order."""
+    if not has_cells(page):
+        return []
     base = base_url(page)
     by_table: dict[int, list[Claim]] = {}
     headers: dict[int, list[tuple[int, int, str]]] = {}

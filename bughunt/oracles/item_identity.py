@@ -314,8 +314,11 @@ def _without_list_values(urls: list[str | None]) -> list[str | None]:
     present = [u for u in urls if u]
     if len(present) < 2:
         return urls
-    queries = [dict(parse_qsl(urlsplit(u).query, keep_blank_values=True)) for u in present]
-    shared = {k for k, v in queries[0].items() if all(q.get(k) == v for q in queries[1:])}
+    first = dict(parse_qsl(urlsplit(present[0]).query, keep_blank_values=True))
+    if not first:
+        return urls  # nothing shared by all when the first has no pairs (most lists: `/post/7`)
+    queries = [dict(parse_qsl(urlsplit(u).query, keep_blank_values=True)) for u in present[1:]]
+    shared = {k for k, v in first.items() if all(q.get(k) == v for q in queries)}
     if not shared:
         return urls
     out: list[str | None] = []

@@ -261,7 +261,14 @@ def previous_page_url(page: FetchedPage) -> str | None:
     links only when N is a path segment. (Looking everywhere for a path's N-1 read numeric
     identifiers as page numbers: `/tag/92` from the related tags of `/tag/93` was compared as its
     previous page and reported as a duplicate, and every `/c/2` fetched `/c/1` from its menu.) A
-    named page parameter with no control back to N-1 (a "Load more" page) gives the URL with N-1."""
+    named page parameter with no control back to N-1 (a "Load more" page) gives the URL with N-1.
+
+    Kept with the page: the pagination oracle and the empty-page check of the count oracle
+    (`pager_empty`) both ask it of every page of a list, and it reads each of the page's links."""
+    return page.derived(_previous_page_url)
+
+
+def _previous_page_url(page: FetchedPage) -> str | None:
     here = page_number(page.url)
     if here is None:
         # no page number to be in sequence with (`_in_sequence`): most pages, no control read — but

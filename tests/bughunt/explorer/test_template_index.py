@@ -63,6 +63,35 @@ def test_a_sibling_group_that_did_not_grow_is_not_read_again() -> None:
     assert index.update({"/": "h"}, siblings, set())("/profile/dave") == "/profile/<slug>"
 
 
+def test_a_grown_sibling_group_reads_only_its_new_routes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A place's links are appended as pages are read: each step reads the routes added since, not
+    # the whole group again (the same merges, `test_the_index_answers_...` above).
+    import bughunt.explorer.templates as templates
+
+    shaped: list[str] = []
+
+    def counted(route: str) -> str:
+        shaped.append(route)
+        return route_shape(route)
+
+    route_shape = templates.route_shape
+    monkeypatch.setattr(templates, "route_shape", counted)
+    index = TemplateIndex()
+    group = ["/profile/alice", "/profile/bob"]
+    siblings = {("/", "li"): group}
+    index.update({}, siblings, set(siblings))
+    assert shaped == ["/profile/alice", "/profile/bob"]
+    for name in ("carol", "dave", "erin"):
+        shaped.clear()
+        group.append(f"/profile/{name}")
+        index.update({}, siblings, set(siblings))
+        assert shaped == [f"/profile/{name}"]
+    shaped.clear()
+    group.append("/profile/fay")
+    assert index.update({}, siblings, set(siblings))("/profile/zed") == "/profile/<slug>"
+    assert shaped[:1] == ["/profile/fay"]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_an_index_fed_the_stores_hash_log_starts_afresh_exactly_when_a_whole_comparison_would(
     tmp_path: Path, seed: int

@@ -173,3 +173,71 @@ def test_memory_bugs_are_read_only_for_a_finding_to_join() -> None:
     found = inspection.inspect(broken, _Engine(), graph, allow_destructive=False).findings  # type: ignore[arg-type]
     assert [f.kind for f in found] == ["server_error"]
     assert graph.bug_reads == graph.route_reads == 1
+
+
+def test_the_previous_page_address_is_read_once_per_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pagination oracle and the count oracle's empty-page check both ask a list page for the
+    # page before it: its links are read once, the second answer is the first.
+    from bughunt.oracles import pagination
+
+    read: list[FetchedPage] = []
+    plain = pagination._previous_page_url
+
+    def counted(p: FetchedPage) -> str | None:
+        read.append(p)
+        return plain(p)
+
+    monkeypatch.setattr(pagination, "_previous_page_url", counted)
+    body = '<ul><li><a href="/p/1">a</a></li><li><a href="/p/2">b</a></li></ul>'
+    body += '<nav class="pagination"><a href="/list?page=1">1</a><a href="/list?page=3">3</a></nav>'
+    p = page(body, "/list?page=2")
+    assert pagination.previous_page_url(p) == ORIGIN + "/list?page=1"
+    assert pagination.previous_page_url(p) == ORIGIN + "/list?page=1"
+    assert read == [p]
+
+
+@pytest.mark.parametrize(
+    "urls",
+    [
+        [ORIGIN + "/post/1", ORIGIN + "/post/2?ref=x"],
+        [ORIGIN + "/post/1?next=/l", ORIGIN + "/post/2?next=/l", None],
+        [ORIGIN + "/p?id=1&back=%2Fl", ORIGIN + "/p?id=2&back=%2Fl"],
+        [ORIGIN + "/p?id=1", ORIGIN + "/p?id=1&x=2"],
+        [None, ORIGIN + "/post/7", ORIGIN + "/post/8"],
+    ],
+)
+def test_permalinks_lose_only_the_pairs_all_of_them_carry(urls: list[str | None]) -> None:
+    # The shortcut (a first permalink without pairs shares none) gives the plain definition's answer.
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    from bughunt.oracles.item_identity import _without_list_values
+
+    present = [u for u in urls if u]
+    queries = [dict(parse_qsl(urlsplit(u).query, keep_blank_values=True)) for u in present]
+    shared = {k for k, v in queries[0].items() if all(q.get(k) == v for q in queries[1:])}
+    plain: list[str | None] = []
+    for url in urls:
+        if url is None:
+            plain.append(None)
+            continue
+        parts = urlsplit(url)
+        pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in shared]
+        plain.append(urlunsplit(parts._replace(query=urlencode(pairs))) if shared else url)
+    kept = [u for u in plain if u]
+    assert _without_list_values(urls) == (plain if len(set(kept)) == len(kept) else urls)
+
+
+def test_a_page_without_table_cells_is_not_walked_for_count_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A count cell and a row count are each a link inside a `td`: on a page with no cell at all, no
+    # link is walked up to the root looking for one.
+    from bughunt.oracles import count_rows, count_targets
+
+    def walked(doc: Node) -> list[tuple[Node, str]]:
+        raise AssertionError("the page's links were read")
+
+    monkeypatch.setattr(count_rows, "targets", walked)
+    monkeypatch.setattr(count_targets, "targets", walked)
+    p = page('<ul><li><a href="/tag/1">12</a> <span>3</span></li><li><a href="/tag/2">7</a></li></ul>')
+    assert count_rows.row_counts(p) == []
+    assert count_targets.count_cells(p) == []
+    assert count_targets.has_cells(page("<table><tr><th>n</th></tr></table>"))
