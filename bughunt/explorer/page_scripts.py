@@ -25,40 +25,6 @@ FRAME_MS = 16
 """When an animation frame or an idle callback is taken to be due: the next frame."""
 
 
-ROUTE_DUE_MS = 1000
-"""How long a fragment the page set waits for its `hashchange` to run before it is taken as no route."""
-
-ROUTING = (
-    """
-  // A fragment the page's script set (`location.hash = 'Inbox'`: a hash router's view, a wiki's
-  // tiddler) is routed a task later, by its `hashchange` listener: until that ran, the view it draws
-  // is work due now (a click read at once was read before the router fetched and drew anything, and
-  // its state looked like the page before). `pushState`/`replaceState` and `popstate` say the URL is
-  // the one routed; a change no event follows is given up after `ROUTE_DUE_MS`.
-  if (window.top === window) {
-    let routed = String(location.href), since = null;
-    const key = frame + 'h';
-    const seen = () => { routed = String(location.href); since = null; home.drop(key); };
-    window.addEventListener('hashchange', seen, true);
-    window.addEventListener('popstate', seen, true);
-    for (const method of ['pushState', 'replaceState']) {
-      const change = history[method];
-      if (typeof change === 'function') {
-        history[method] = function (...args) { const done = change.apply(this, args); seen(); return done; };
-      }
-    }
-    home.check(() => {
-      if (String(location.href) === routed) { return; }
-      if (since === null) { since = clock(); }
-      if (clock() - since < """
-    + str(ROUTE_DUE_MS)
-    + """) { home.put(key, 0); } else { seen(); }
-    });
-  }
-"""
-)
-
-
 def init_script(name: str) -> str:
     """The init script of every document of the context: dialogs and popups switched off, and the timer
     record published as the non-writable, non-configurable `window[name]` of the top document.
@@ -89,16 +55,13 @@ def init_script(name: str) -> str:
     const due = Object.create(null);  // no prototype: nothing the page changes later reaches it
     let workers = false;
     const acting = new WeakSet();  // elements given a click listener (`acting_elements.LISTEN`)
-    const checks = [];  // looks taken before each answer (`ROUTING`)
     home = freeze({
-      check(fn) { checks.push(fn); },
       put(key, when) { due[key] = when; },
       drop(key) { delete due[key]; },
       worker() { workers = true; },
       heard(el) { acting.add(el); },
       listens(el) { return acting.has(el); },
       pending(horizon, ahead) {
-        for (const fn of checks) { try { fn(); } catch (e) { /* nothing known */ } }
         const now = clock();
         const limit = typeof horizon === 'number' ? horizon : now + (Number(ahead) || 0);
         let soonest = null;
@@ -218,7 +181,6 @@ def init_script(name: str) -> str:
   }
 """
         + LISTEN
-        + ROUTING
         + """
   window.setTimeout = timer(native.setTimeout, false);
   window.setInterval = timer(native.setInterval, true);
