@@ -17,6 +17,11 @@ every walk. A state that shows new content besides controls (`shows_new_content`
 action's label the state before did not show) offers its new controls too; a menu or a dropdown opened
 shows only controls, and stays as it was (its items are the page's chrome, clicked from the load).
 
+A state's own controls come first in the page's cap of clicks (`own_first`): a wiki that opens a
+tiddler at the top of its story river keeps its sidebar's dozen buttons before it in the document, and
+the cap (`browser.MAX_CLICKS_PER_PAGE`) spent itself on those — the same clicks the page before
+offered, already known — before the opened tiddler's toolbar.
+
 Stated on what single-page apps do (widget frameworks, Knockout/Backbone/Ember/React/Vue lists and
 templates, wikis); bounded like every state's clicks (`MAX_CLICKS_PER_PAGE`, two copies of one shape,
 `graph.MAX_CHAIN` clicks from the load).
@@ -27,7 +32,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from bughunt.actions import Action
+from bughunt.actions import Action, page_clicks
+from bughunt.dom import Node
+from bughunt.focus_controls import control_label
 from bughunt.page import FetchedPage
 
 _DIGITS = re.compile(r"\d+")
@@ -52,3 +59,20 @@ def shows_new_content(page: FetchedPage, actions: Iterable[Action]) -> bool:
         if not new:
             return False
     return True
+
+
+def _placed(selector: str) -> str:
+    """A selector compared across two states: an element that gained a sibling (a tiddler opened
+    beside the one shown) is `div:nth-of-type(1)` where it was `div`."""
+    return selector.replace(":nth-of-type(1)", "")
+
+
+def own_first(candidates: dict[str, tuple[Node, str]], page: FetchedPage) -> dict[str, tuple[Node, str]]:
+    """`candidates` (selector → element and label, in document order) of a click state, those the
+    state before did not offer (in that place, saying that: `control_key`) first, each part in order."""
+    if page.clicked_from is None:
+        return candidates
+    before = page_clicks(page.clicked_from[0])
+    offered = {(_placed(before.selectors.of(n)), control_key(control_label(n))) for n in before.clickables}
+    own = {s: c for s, c in candidates.items() if (_placed(s), control_key(c[1])) not in offered}
+    return {**own, **{s: c for s, c in candidates.items() if s not in own}}

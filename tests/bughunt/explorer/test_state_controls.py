@@ -1,5 +1,6 @@
-"""Which controls of a click state are its own (`explorer/state_controls.py`) and where a finding made on
-one was (`explorer/click_address.py`): read on pages of our own, without a browser."""
+"""Which controls of a click state are its own (`explorer/state_controls.py`), which copies of a control
+are one (`explorer/alike_controls.py`: an item's toolbar) and where a finding made on a click state was
+(`explorer/click_address.py`): read on pages of our own, without a browser."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from dataclasses import replace
 
 import pytest
 
-from bughunt.actions import Action
+from bughunt.actions import Action, page_clicks
+from bughunt.dom import Node
+from bughunt.explorer.alike_controls import alike_groups
 from bughunt.explorer.click_address import named_by_state, script_fragment, state_address
-from bughunt.explorer.state_controls import control_key, shows_new_content
+from bughunt.explorer.state_controls import control_key, own_first, shows_new_content
+from bughunt.focus_controls import control_label
 from bughunt.oracles import Finding
 from bughunt.page import FetchedPage
 
@@ -76,3 +80,40 @@ def test_a_finding_of_a_click_state_is_named_by_the_view_the_click_opened() -> N
     assert [f.route for f in named] == ["/#Sent/21", "/api/mail/21"]
     assert [f.fingerprint for f in named] == [on_page.fingerprint, on_api.fingerprint]  # one bug still
     assert named_by_state([on_page], hashed, "/") == [on_page]  # a page loaded, no click state
+
+
+def _controls(page: FetchedPage) -> dict[str, tuple[Node, str]]:
+    walked = page_clicks(page)
+    return {walked.selectors.of(n): (n, control_label(n)) for n in walked.clickables}
+
+
+SIDEBAR = (
+    '<div class="side"><button onclick="n()">New</button><button onclick="c()">Control panel</button></div>'
+)
+TIDDLER = (
+    '<div class="tiddler"><span><button onclick="m()">more</button><button onclick="e()">edit</button>'
+    '<button onclick="x()">close</button></span><h2>{}</h2><p>text</p></div>'
+)
+
+
+def test_a_state_s_own_controls_come_before_those_the_page_before_offered() -> None:
+    start = _page(SIDEBAR + "<section>" + TIDDLER.format("Start") + "</section>")
+    opened = _page(
+        SIDEBAR + "<section>" + TIDDLER.format("Banner") + TIDDLER.format("Start") + "</section>",
+        before=start,
+    )
+    ordered = [label for _, label in own_first(_controls(opened), opened).values()]
+    # the opened tiddler's toolbar first; the sidebar and the tiddler shown before (now second) last
+    assert ordered[:3] == ["more", "edit", "close"]
+    assert ordered[-5:] == ["New", "Control panel", "more", "edit", "close"], ordered
+    assert list(own_first(_controls(start), start)) == list(_controls(start))  # a page loaded: as it is
+
+
+def test_an_item_s_toolbar_copied_per_item_is_a_control_per_word_and_record_links_one() -> None:
+    two = _page("<section>" + TIDDLER.format("Banner") + TIDDLER.format("Start") + "</section>")
+    groups = alike_groups({s: n for s, (n, _) in _controls(two).items()})
+    assert sorted(len(g) for g in groups) == [2, 2, 2], [[control_label(n) for n in g] for g in groups]
+    assert sorted(control_label(g[0]) for g in groups) == ["close", "edit", "more"]
+    links = "".join(f'<li><a href="#Task{i}" onclick="o()">Task {i:02}</a></li>' for i in range(6))
+    listed = _page(f"<ul>{links}</ul>")
+    assert len(alike_groups({s: n for s, (n, _) in _controls(listed).items()})) == 1
