@@ -6,14 +6,6 @@ item it sits in: a row's menu that opens an edit form of the row's record fails 
 missing a field, which its row shows differently (an empty cell, a placeholder in another style).
 So the copies clicked are those of items that differ in structure (`structure_hash`: text aside,
 one item of each kind), first in document order, then the first of the rest up to the minimum.
-
-An item's toolbar is several controls of one shape side by side (`span > button` three times: "more",
-"edit", "close" in each tiddler of a wiki's story, "Edit" and "Delete" in each row's actions): each of
-its words recurs in every item, and each word is a control of its own, copied per item. Grouped by
-shape alone, the whole toolbar was one control and two of its buttons were clicked — a wiki's "edit"
-never (ho16_tiddlywiki). A group whose labels differ and each recur (on two copies or more) is
-split by what each says (`state_controls.control_key`); links to records (every label its own: "Task
-01", "Task 02") stay one group, sampled.
 """
 
 from __future__ import annotations
@@ -21,9 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bughunt.dom import Node, selector_shape, structure_hash
-from bughunt.focus_controls import control_label
-
-from .state_controls import control_key
 
 MAX_ALIKE_CLICKS = 2
 """Clicks kept per repeated control when its items all look alike."""
@@ -99,10 +88,6 @@ def alike_groups(candidates: Mapping[str, Node]) -> list[list[Node]]:
     groups: dict[str, list[Node]] = {}
     for selector, node in candidates.items():
         groups.setdefault(selector_shape(selector), []).append(node)
-    for shape, nodes in list(groups.items()):
-        if (toolbar := _by_words(nodes)) is not None:
-            del groups[shape]
-            groups.update({f"{shape} | {said}": copies for said, copies in toolbar.items()})
     by_place: dict[str, list[str]] = {}
     for shape, nodes in groups.items():
         if len(nodes) == 1 and shape.startswith("#") and " " not in shape:
@@ -115,19 +100,6 @@ def alike_groups(candidates: Mapping[str, Node]) -> list[list[Node]]:
             del groups[shape]
         groups[place] = nodes
     return list(groups.values())
-
-
-def _by_words(copies: list[Node]) -> dict[str, list[Node]] | None:
-    """The copies of one shape by what each says, when they are an item's toolbar copied per item: more
-    than one label, and every label on two copies or more. None otherwise."""
-    if len(copies) < 3:
-        return None
-    said: dict[str, list[Node]] = {}
-    for node in copies:
-        said.setdefault(control_key(control_label(node)), []).append(node)
-    if len(said) < 2 or any(len(c) == 1 for c in said.values()):
-        return None
-    return said
 
 
 def _place(node: Node) -> str:

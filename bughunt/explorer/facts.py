@@ -120,7 +120,10 @@ def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | N
     if state is None or depth >= MAX_CHAIN or page.clicked_from is None:
         return set()
     actions = engine.actions(page)
-    if not (opened_view(page) or shows_new_content(page, actions)):
+    # A list's other page shows new items, not a view: its controls are the page's (a way on's own
+    # "›" is made on the state already; its "‹" leads back).
+    turned = state[1] in way_on_selectors(page.clicked_from[0])
+    if not (opened_view(page) or (not turned and shows_new_content(page, actions))):
         return set()
     before = {a.selector for a in engine.actions(page.clicked_from[0]) if a.kind == "click"}
     return {a.selector for a in actions if a.kind == "click" and a.selector not in before}

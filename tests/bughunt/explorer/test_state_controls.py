@@ -1,6 +1,5 @@
-"""Which controls of a click state are its own (`explorer/state_controls.py`), which copies of a control
-are one (`explorer/alike_controls.py`: an item's toolbar) and where a finding made on a click state was
-(`explorer/click_address.py`): read on pages of our own, without a browser."""
+"""Which controls of a click state are its own (`explorer/state_controls.py`) and where a finding made on
+a click state was (`explorer/click_address.py`): read on pages of our own, without a browser."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ import pytest
 
 from bughunt.actions import Action, page_clicks
 from bughunt.dom import Node
-from bughunt.explorer.alike_controls import alike_groups
 from bughunt.explorer.click_address import named_by_state, script_fragment, state_address
 from bughunt.explorer.state_controls import control_key, own_first, shows_new_content
 from bughunt.focus_controls import control_label
@@ -107,13 +105,3 @@ def test_a_state_s_own_controls_come_before_those_the_page_before_offered() -> N
     assert ordered[:3] == ["more", "edit", "close"]
     assert ordered[-5:] == ["New", "Control panel", "more", "edit", "close"], ordered
     assert list(own_first(_controls(start), start)) == list(_controls(start))  # a page loaded: as it is
-
-
-def test_an_item_s_toolbar_copied_per_item_is_a_control_per_word_and_record_links_one() -> None:
-    two = _page("<section>" + TIDDLER.format("Banner") + TIDDLER.format("Start") + "</section>")
-    groups = alike_groups({s: n for s, (n, _) in _controls(two).items()})
-    assert sorted(len(g) for g in groups) == [2, 2, 2], [[control_label(n) for n in g] for g in groups]
-    assert sorted(control_label(g[0]) for g in groups) == ["close", "edit", "more"]
-    links = "".join(f'<li><a href="#Task{i}" onclick="o()">Task {i:02}</a></li>' for i in range(6))
-    listed = _page(f"<ul>{links}</ul>")
-    assert len(alike_groups({s: n for s, (n, _) in _controls(listed).items()})) == 1
