@@ -439,7 +439,7 @@ def clickable(node: Node) -> bool:
         # listener on the link says too. A hash route (`#/…`) is a page, followed as a link.
         fragment = href[1:]
         if href.startswith("#") and not hash_route(fragment):
-            return acts_on_click(node) or unquote(fragment) not in _anchor_names(_root(node))
+            return acts_on_click(node) or unquote(fragment) not in anchor_names(_root(node))
         return False
     if any(
         k in attrs
@@ -470,7 +470,7 @@ def _root(node: Node) -> Node:
 
 
 @lru_cache(maxsize=8)
-def _anchor_names(root: Node) -> frozenset[str]:
+def anchor_names(root: Node) -> frozenset[str]:
     """The ids and anchor names of a parsed page: what an in-page fragment link scrolls to. Cached
     per document (nodes hash by identity), since a page's links ask it one by one."""
     return frozenset(v for n in root.iter() for k in ("id", "name") if (v := n.attrs.get(k)))

@@ -64,6 +64,11 @@ def route_of(url: str, *, hash_routes: bool = False) -> str:
     return route
 
 
+def canonical_fragment(fragment: str) -> str:
+    """A URL's fragment as routes keep it (`route_of`'s encoding of a hash route)."""
+    return _canonical(fragment, _QUERY_KEEP)
+
+
 def bounded_route(url: str, *, hash_routes: bool = False) -> str:
     """`route_of(url)` cut to at most `MAX_ROUTE_CHARS` (never inside a %XX escape): the name of a page
     whose address is too long to follow (a `history.replaceState` loop makes one of 300,000

@@ -50,6 +50,7 @@ from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .more_controls import more_controls
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
+from .state_controls import own_first
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
 
@@ -875,6 +876,7 @@ class BrowserEngine(HttpEngine):
             label = control_label(node)
             if selector not in known and selector not in candidates and not _avoided(node, label):
                 candidates[selector] = (node, label)
+        candidates = own_first(candidates, page)  # a state's own before what the page before offered
         # The same control repeated in every item of a list (a favourite button per preview)
         # differs only in its positions: a few of them show what the control does, more are the
         # same state again, each one a click of the budget (`alike_sample`).

@@ -21,11 +21,19 @@ Stated on what a page means, for every family with a menu that switches what the
 SPAs and editors (their models or schemas), tabs, mail and feed readers (folders, feeds), dashboards.
 A heading that holds a control is left out: a list's entry titled by its own script link is an item
 of the list, not a view's name.
+
+A menu that marks its current item says so without a heading: the item (or its `li`, at most two
+wrappers up) carries `aria-current`, `aria-selected="true"`, `aria-pressed="true"` or a class that
+names it current (`selected`, `active`, `current`): a mail reader's folder list whose Inbox is
+`li.selected` (Knockout's webmail tutorial binds `css: { selected: … }`), a tab bar's active tab. Its
+idle click too says nothing of the other folders (`tests/support/knockout_spa.py`: the Inbox's click
+took Archive, Sent and Spam with it, and the walk ended `done` after 8 clicks).
 """
 
 from __future__ import annotations
 
 from bughunt.actions import page_clicks
+from bughunt.dom import Node
 from bughunt.oracles.pager_reading import active_controls, pager_nodes
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
@@ -33,6 +41,9 @@ from bughunt.page import FetchedPage
 HEADINGS = ("h1", "h2", "h3")
 """Where a page names the view it shows."""
 _CONTROLS = frozenset({"a", "button", "input", "select"})
+CURRENT_CLASSES = frozenset({"active", "current", "is-active", "is-current", "selected", "is-selected"})
+"""Classes a menu gives its current item (Bootstrap's `active`, a reader's `selected`)."""
+_WRAPPERS = 2
 
 
 def _words(text: str) -> str:
@@ -57,12 +68,32 @@ def current_item(page: FetchedPage, selector: str, label: str) -> bool:
     that pages nothing (no enabled control but, perhaps, itself)."""
     if names_shown_view(page, label):
         return True
-    pagers = pager_nodes(page)
-    if not pagers:
-        return False
     walked = page_clicks(page)
     node = next((n for n in walked.clickables if walked.selectors.of(n) == selector), None)
     if node is None:
         return False
+    if marked_current(node):
+        return True
+    pagers = pager_nodes(page)
+    if not pagers:
+        return False
     held = {id(a) for a in (node, *node.ancestors())}
     return any(id(p) in held and all(c is node for c in active_controls([p])) for p in pagers)
+
+
+def marked_current(node: Node) -> bool:
+    """Does the control `node` (or its list item, at most `_WRAPPERS` elements up) say it is its menu's
+    current item: `aria-current`, `aria-selected`/`aria-pressed` true, or a class naming it current."""
+    for depth, n in enumerate((node, *node.ancestors())):
+        if depth > _WRAPPERS or n.tag in ("ul", "ol", "nav", "table", "tbody", "body"):
+            return False
+        if (
+            CURRENT_CLASSES & set(n.classes)
+            or n.get("aria-current", "false").lower() not in ("", "false")
+            or n.get("aria-selected", "").lower() == "true"
+            or n.get("aria-pressed", "").lower() == "true"
+        ):
+            return True
+        if n.tag == "li":
+            return False
+    return False

@@ -28,6 +28,7 @@ from .language import switches_language
 from .markup_links import marked_targets
 from .missing_values import missing_value_targets
 from .more_controls import more_controls
+from .state_controls import control_key, shows_new_content
 from .templates import safe_route, structure_hash
 from .view_states import opened_view
 
@@ -113,12 +114,19 @@ def _revealed_destructive(action: Action, state: tuple[str, str] | None, depth: 
 
 def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | None, depth: int) -> set[str]:
     """The selectors of the clicks a view opened in place shows and the state it was clicked on did not
-    (`view_states`): made on this state, replayed after the clicks that reached it. None at
-    `MAX_CHAIN` clicks from the load, nor when the click opened no view (a menu, a row unfolded)."""
-    if state is None or depth >= MAX_CHAIN or page.clicked_from is None or not opened_view(page):
+    (`view_states`), or a state that shows new content besides controls (a template swapped in place:
+    `state_controls.shows_new_content`): made on this state, replayed after the clicks that reached it.
+    None at `MAX_CHAIN` clicks from the load, nor when the click opened no view (a menu)."""
+    if state is None or depth >= MAX_CHAIN or page.clicked_from is None:
+        return set()
+    actions = engine.actions(page)
+    # A list's other page shows new items, not a view: its controls are the page's (a way on's own
+    # "›" is made on the state already; its "‹" leads back).
+    turned = state[1] in way_on_selectors(page.clicked_from[0])
+    if not (opened_view(page) or (not turned and shows_new_content(page, actions))):
         return set()
     before = {a.selector for a in engine.actions(page.clicked_from[0]) if a.kind == "click"}
-    return {a.selector for a in engine.actions(page) if a.kind == "click" and a.selector not in before}
+    return {a.selector for a in actions if a.kind == "click" and a.selector not in before}
 
 
 def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:
@@ -147,7 +155,13 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     while loaded.clicked_from is not None:  # the page as loaded, before the clicks that made this state
         loaded, depth = loaded.clicked_from[0], depth + 1
     origin = loaded if depth and engine.can_click and engine.route_of(loaded.url) == here else None
-    there = {a.selector for a in engine.actions(origin) if a.kind == "click"} if origin is not None else None
+    # What each control there says (`state_controls.control_key`): another control in the same place (the
+    # Archive's first mail where the Inbox's was) is no click there.
+    there = (
+        {a.selector: control_key(a.label) for a in engine.actions(origin) if a.kind == "click"}
+        if origin is not None
+        else None
+    )
     # ... except the way to the list's next page on a state its way on made, that turned the list's
     # page: "›" on page 2 is not "›" on page 1. It is made on this state, replayed after the clicks
     # that reached it (`MAX_CHAIN` at most), or page 3 of a list a script pages would be the state
@@ -172,10 +186,15 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
             if ways_on is None:
                 ways_on = way_on_selectors(page)
             on = chained if chained is not None and action.selector in ways_on else None
-            if on is None and there is not None and action.selector not in there:
+            if on is None and there is not None and there.get(action.selector) != control_key(action.label):
                 if view_controls is None:
                     view_controls = _view_controls(page, engine, state, depth)
-                if action.selector not in view_controls and not _revealed_destructive(action, state, depth):
+                elsewhere = action.selector in there and state is not None and depth < MAX_CHAIN
+                if (
+                    not elsewhere
+                    and action.selector not in view_controls
+                    and not _revealed_destructive(action, state, depth)
+                ):
                     continue
                 on = state[0] if state is not None else None
             digest = hashlib.sha256(f"{on or own} {action.selector}".encode()).hexdigest()[:12]

@@ -20,6 +20,7 @@ from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import mulberry32
 
 from .choose import Chooser, Whereabouts
+from .click_address import named_by_state
 from .config import SessionConfig
 from .engine import Engine, LoginLost
 from .evidence_files import keep_screenshots
@@ -274,7 +275,8 @@ class Explorer:
                 clicked_on=clicked[0] if clicked and (result.final_route or target) != target else None,
                 defer=self.config.allow_destructive and not opening,
             )
-            findings = list(judgement.findings)
+            # named by the view the click opened, not the page it was made on (`click_address`)
+            findings = named_by_state(list(judgement.findings), page, target)
             judged = ALL_KINDS if judgement.complete else frozenset()
             # what logging in found (the login form's refused submission): on the session's first page
             findings += self.engine.take_login_findings()

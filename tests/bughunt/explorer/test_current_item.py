@@ -4,6 +4,8 @@ page shows, or a control of the page's pager. Its idle click teaches its place o
 
 from __future__ import annotations
 
+import pytest
+
 from bughunt.explorer.current_item import current_item, names_shown_view
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
@@ -53,3 +55,37 @@ def test_a_pager_that_pages_nothing_is_a_menu_and_one_that_pages_or_a_row_s_cont
     assert current_item(shown, "#app", "x") is False  # no such control
     assert not current_item(shown, pager_one, "1")  # its "2" and "Next" page on
     assert not current_item(shown, "#more", "Refresh")
+
+
+FOLDERS = (
+    # the folders and tabs act by script (`onclick` here; in the browser a listener's mark)
+    '<ul class="folders"><li class="selected" onclick="go()">Inbox</li><li onclick="go()">Archive</li>'
+    '<li onclick="go()">Sent</li></ul>'
+    '<p><span class="tab" aria-selected="true" onclick="go()">Mail</span>'
+    '<span class="tab" onclick="go()">Calendar</span></p>'
+    '<nav><a href="#" aria-current="page">Home</a><a href="#">Help</a></nav>'
+)
+
+
+@pytest.mark.parametrize(
+    ("selector", "label", "current"),
+    [
+        ("html > body > ul > li:nth-of-type(1)", "Inbox", True),  # `li.selected`: a reader's folder
+        ("html > body > ul > li:nth-of-type(2)", "Archive", False),
+        ("html > body > p > span:nth-of-type(1)", "Mail", True),  # a tab `aria-selected`
+        ("html > body > p > span:nth-of-type(2)", "Calendar", False),
+        ("html > body > nav > a:nth-of-type(1)", "Home", True),  # `aria-current`
+        ("html > body > nav > a:nth-of-type(2)", "Help", False),
+    ],
+)
+def test_an_item_its_menu_marks_current_is_the_current_one(selector: str, label: str, current: bool) -> None:
+    shown = page(FOLDERS + "<h2>Messages</h2>")
+    assert current_item(shown, selector, label) is current
+
+
+def test_a_current_mark_of_the_list_around_the_items_marks_none_of_them() -> None:
+    # an `active` tab pane holding a list of rows says nothing of each row
+    shown = page(
+        '<div class="active"><ul><li><span class="acts" onclick="x()">Row one</span></li></ul></div>'
+    )
+    assert not current_item(shown, "html > body > div > ul > li > span", "Row one")

@@ -1,0 +1,78 @@
+"""Which controls of a click state are its own: made on the state (replayed after the clicks that
+reached it) rather than on the page's fresh load.
+
+A click state's clicks are made again on the page it was clicked on, so a control the fresh load shows
+too is offered from there (`facts.read_page`). "Shows too" was said by the control's selector alone:
+but a single-page app draws each view into the same markup — a Knockout `foreach` re-rendered from
+JSON, a React list of another folder, a wiki's story river — so the Archive's first mail sits where
+the Inbox's first mail sat, under the same selector, and was taken for it: it was never opened (its
+click state's route was the Inbox row's). A control is the same only when it also says the same
+(`control_key`: its label, whitespace and case aside, digits masked — a count badge that changed is
+the same control); another control in that place is made on the state.
+
+And a control the fresh load does not show at all was offered only from a state that opened a *view*
+(a new heading, `view_states`): a template swapped in place without a heading — a list's "Detailed"
+layout whose rows carry a "Preview" action, a tab drawn without a title — kept its controls from
+every walk. A state that shows new content besides controls (`shows_new_content`: words outside any
+action's label the state before did not show) offers its new controls too; a menu or a dropdown opened
+shows only controls, and stays as it was (its items are the page's chrome, clicked from the load).
+
+A state's own controls come first in the page's cap of clicks (`own_first`): a wiki that opens a
+tiddler at the top of its story river keeps its sidebar's dozen buttons before it in the document, and
+the cap (`browser.MAX_CLICKS_PER_PAGE`) spent itself on those — the same clicks the page before
+offered, already known — before the opened tiddler's toolbar.
+
+Stated on what single-page apps do (widget frameworks, Knockout/Backbone/Ember/React/Vue lists and
+templates, wikis); bounded like every state's clicks (`MAX_CLICKS_PER_PAGE`, two copies of one shape,
+`graph.MAX_CHAIN` clicks from the load).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from bughunt.actions import Action, page_clicks
+from bughunt.dom import Node
+from bughunt.focus_controls import control_label
+from bughunt.page import FetchedPage
+
+_DIGITS = re.compile(r"\d+")
+MAX_KEY_CHARS = 120
+
+
+def control_key(label: str) -> str:
+    """What a control says, as compared between two states: case and whitespace aside, digits masked."""
+    return _DIGITS.sub("0", " ".join(label.lower().split()))[:MAX_KEY_CHARS]
+
+
+def shows_new_content(page: FetchedPage, actions: Iterable[Action]) -> bool:
+    """Did the click that made `page` in place (`clicked_from`) show words that the state it was
+    clicked on did not, outside the labels of the page's actions: content, not only a menu's items."""
+    if page.clicked_from is None:
+        return False
+    new = set(page.visible_text.split()) - set(page.clicked_from[0].visible_text.split())
+    if not new:
+        return False
+    for action in actions:
+        new.difference_update(action.label.split())
+        if not new:
+            return False
+    return True
+
+
+def _placed(selector: str) -> str:
+    """A selector compared across two states: an element that gained a sibling (a tiddler opened
+    beside the one shown) is `div:nth-of-type(1)` where it was `div`."""
+    return selector.replace(":nth-of-type(1)", "")
+
+
+def own_first(candidates: dict[str, tuple[Node, str]], page: FetchedPage) -> dict[str, tuple[Node, str]]:
+    """`candidates` (selector → element and label, in document order) of a click state, those the
+    state before did not offer (in that place, saying that: `control_key`) first, each part in order."""
+    if page.clicked_from is None:
+        return candidates
+    before = page_clicks(page.clicked_from[0])
+    offered = {(_placed(before.selectors.of(n)), control_key(control_label(n))) for n in before.clickables}
+    own = {s: c for s, c in candidates.items() if (_placed(s), control_key(c[1])) not in offered}
+    return {**own, **{s: c for s, c in candidates.items() if s not in own}}
