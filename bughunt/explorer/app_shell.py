@@ -8,13 +8,12 @@ route component not yet fetched. A page read then is the shell: nothing to click
 and every path of the app the same empty structure (Uptime Kuma, session 29: 30 of 55 loads in a run,
 its XSS and edit-form pages among them, were read as the shell).
 
-So after a load whose rendered body still draws nothing — no visible text at all and no control (a
-`<noscript>` line is not shown when scripts run; an empty mount point shows nothing) — while the page
-has scripts, the engine waits, polling, until it draws (bounded by `SHELL_WAIT_S` and the step's
-deadline), then lets the page settle again before it is read. A page that stays empty is read as it is
-at the bound; a page that shows anything at all (a heading, a "Loading" line, one button) is read as
-before. Stated on what a page shows, not on any framework: Vue, React, Angular and Svelte apps alike, in
-the browser engine only (the HTTP engine reads what the server sent).
+So after a load whose rendered body still looks like a shell — almost no text (`SHELL_TEXT_CHARS`)
+and at most `SHELL_ACTIONS` controls, the very test `engine auto` applies to a start page without
+scripts — the engine waits, polling, until it does not (bounded by `SHELL_WAIT_S` and the step's
+deadline), then lets the page settle again before it is read. A page that stays a shell is read as it
+is at the bound. Stated on what a page shows, not on any framework: Vue, React, Angular and Svelte
+apps alike, in the browser engine only (the HTTP engine reads what the server sent).
 """
 
 from __future__ import annotations
@@ -23,25 +22,30 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+SHELL_TEXT_CHARS = 200
+"""Text of a body that shows almost nothing (fewer characters)."""
+SHELL_ACTIONS = 2
+"""Controls of a body that offers almost nothing (at most this many)."""
 SHELL_WAIT_S = 6.0
 """How long a load that shows the shell is waited for to draw the app (at most)."""
 SHELL_POLL_MS = 100
 
 _LOOKS_LIKE_SHELL = """
-() => {
+([chars, actions]) => {
   const body = document.body;
   if (!body || !document.querySelector('script')) { return false; }
-  return !(body.innerText || '').trim() && !body.querySelector(
+  const text = (body.innerText || '').trim().length;
+  const controls = body.querySelectorAll(
     'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [tabindex]'
-  );
+  ).length;
+  return text < chars && controls <= actions;
 }
 """
 
 
 def looks_like_shell(page: Any) -> bool:
-    """Whether the rendered page (a Playwright page) draws nothing (no visible text, no control) while it
-    has scripts."""
-    return bool(page.evaluate(_LOOKS_LIKE_SHELL))
+    """Whether the rendered page (a Playwright page) shows almost nothing while it has scripts."""
+    return bool(page.evaluate(_LOOKS_LIKE_SHELL, [SHELL_TEXT_CHARS, SHELL_ACTIONS]))
 
 
 def wait_drawn(page: Any, deadline: float, settle: Callable[[float], None]) -> bool:
