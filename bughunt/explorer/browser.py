@@ -41,7 +41,6 @@ from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
 from .alike_controls import alike_groups, alike_sample
-from .app_shell import wait_drawn
 from .clicking import ReadPages, empty_typed_box, perform_click
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
@@ -608,7 +607,6 @@ class BrowserEngine(HttpEngine):
             self._gate.arm_load(None)
         with deadline_guard(self._marker, deadline, "the page blocked its renderer after load"):
             self._settle(deadline)
-            wait_drawn(self._page, deadline, self._settle)  # an app's shell is not its page (`app_shell`)
             return self._snapshot(response, started, deadline)
 
     def _check_alive(self, why: str) -> None:

@@ -12,7 +12,6 @@ from bughunt.page import FetchedPage
 from memgpt_lite.context.tokens import TokenCounter
 from memgpt_lite.errors import UsageError
 
-from .app_shell import SHELL_ACTIONS, SHELL_TEXT_CHARS
 from .engine import Engine
 from .http_engine import HttpEngine
 from .policies import Policy, StrategyPolicy, policy_names
@@ -57,6 +56,8 @@ def make_policy(
 
 
 ENGINES = ("http", "browser", "auto")
+SHELL_TEXT_CHARS = 200
+SHELL_ACTIONS = 2
 
 
 def looks_like_app_shell(page: FetchedPage) -> bool:
