@@ -42,11 +42,8 @@ from corpus.spec import App, SpecError, load_apps
 DEFAULT_WORK = Path(".corpus-work")
 DEFAULT_MIRROR = Path("/work/.mirror")
 PASSWORD_ENV = "CORPUS_PASSWORD"
-# An exploration's own bound, plus room to start: 25 s a click. A browser click on a single-page app that
-# draws after its first data is a load waited for until the app drew (`explorer/app_shell`) and its
-# replayed clicks: ~20 s a step for Uptime Kuma at a load of 25-30 on the shared machine, where 10 s
-# a click ended runs unscored.
-EXPLORE_S_PER_CLICK = 25.0
+# An exploration's own bound: 10 s a click is far above what a loopback app needs, plus room to start.
+EXPLORE_S_PER_CLICK = 10.0
 EXPLORE_BASE_S = 120.0
 
 
