@@ -5,7 +5,7 @@ Admin screens, queues and trackers draw a menu of a collection's states, each a 
 filtered by that state with its count beside it ("Inactive 11", "Failed (6)", "Open [12]"); the
 numbers are often a script's, filled after load from a stats endpoint. The claim is read only where
 both sides are in view: on the page of the very list the link opens — the same path and the same
-query, the list's place (page, offset) and size (`SIZE_KEYS`) aside — whose words name one of its
+query, the list's place (page, offset) and size (`pager_links.is_size_key`) aside — whose words name one of its
 query values (`Inactive` ↔ `state=inactive`: the count is of the list filtered so, not of what is new
 in it). That page states its total (its range lines' one total: `count_ranges`). A badge may count a
 part of the list — the unread of a folder, the new of a forum — so only a badge **above** the total
@@ -25,9 +25,7 @@ from bughunt.oracles.count_ranges import range_lines
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import is_offset_key, is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
-
-SIZE_KEYS = frozenset({"limit", "per_page", "perpage", "page_size", "pagesize", "per", "size"})
-"""Query keys naming how many rows a page shows: the same list in another page size."""
+from bughunt.sim.pager_links import is_size_key
 
 _BADGE = re.compile(r"^(?P<word>[^\W\d_][^\W\d_ -]{1,30})\s*[(\[]?\s*(?P<n>\d{1,6})\s*[)\]]?$")
 """One word and a whole number ("Inactive 11", "Failed (6)", "Open [12]")."""
@@ -42,7 +40,7 @@ def _list_query(url: str) -> frozenset[tuple[str, str]]:
     return frozenset(
         (k, v)
         for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True)
-        if not (is_page_key(k) or is_offset_key(k) or k.lower() in SIZE_KEYS)
+        if not (is_page_key(k) or is_offset_key(k) or is_size_key(k))
     )
 
 

@@ -6,7 +6,8 @@ section: the nearest ancestor of the label that holds any content list at all mu
 section that holds a list element with no items before it holds a content list ends the search (the
 label's list is drawn empty, or by scripts later, and the next list up is another card's). A
 content list is a `ul`/`ol`/`table` with items or a run of two or more same-shaped sibling elements
-(`lists.item_runs`), but not a pager, not a navigation menu (inside `nav`), not a run of form field
+(`lists.item_runs`), but not a pager, not a navigation menu (inside `nav`), not a select widget's
+options (an ARIA `listbox` or `combobox`: a control's choices, not records), not a run of form field
 boxes (each item a labelled input: a form's layout, not records), not a list inside another list's
 items (a card's tags belong to the card), and not the label's own list. Forms, header bars, boxes and
 wrappers between the label and the list are passed over because nothing here looks at what stands
@@ -45,7 +46,10 @@ def content_lists(root: Node) -> list[tuple[Node, list[Node]]]:
     kept = [
         (c, items)
         for c, items in runs
-        if not _navigation(c) and not field_boxes(items) and not all(_controls_only(i) for i in items)
+        if not _navigation(c)
+        and not _choices(c)
+        and not field_boxes(items)
+        and not all(_controls_only(i) for i in items)
     ]
     inside = {id(n) for _c, items in kept for item in items for n in item.iter() if n is not item}
     return [
@@ -75,6 +79,15 @@ def _controls_only(node: Node) -> bool:
 
 def _navigation(container: Node) -> bool:
     return any(n.tag == "nav" or n.get("role") == "navigation" for n in (container, *container.ancestors()))
+
+
+_CHOICE_ROLES = frozenset(("listbox", "combobox"))
+
+
+def _choices(container: Node) -> bool:
+    """Whether the list is a form control's choices: the options of a searchable select widget (ARIA
+    `listbox`, inside a `combobox`: "Add a monitor" beside "0 Monitors"), not records a count counts."""
+    return any(n.get("role") in _CHOICE_ROLES for n in (container, *container.ancestors()))
 
 
 def field_boxes(items: list[Node]) -> bool:

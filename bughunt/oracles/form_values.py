@@ -14,6 +14,7 @@ from bughunt.actions import UNTYPED_INPUTS
 from bughunt.dom import Node
 from bughunt.oracles.form_fields import key
 from bughunt.oracles.reading import missing_value
+from bughunt.oracles.visibility import unseen
 
 LABEL_CHARS = 40
 """A field's label is short: longer text beside a field is no label."""
@@ -108,7 +109,8 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
                 value = value if re.search(r"\w{3,}", value) else ""
             else:
                 value = node.text()
-            if value:
+            # a closed dialog's parts ("modal-body": "Are you sure?") are no value the record shows
+            if value and not unseen(node):
                 return value
         if (
             (node.tag in ("dt", "th", "label") or _key_cell(node))
@@ -117,9 +119,9 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
         ):
             siblings = node.parent.elements
             after = siblings[siblings.index(node) + 1 :]
-            if after and after[0].text():
+            if after and after[0].text() and not unseen(node):
                 return after[0].text()
-        if labelled := _labelled_text(node, keys):
+        if (labelled := _labelled_text(node, keys)) and not unseen(node):
             return labelled
     return ""
 

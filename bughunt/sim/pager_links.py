@@ -1,5 +1,5 @@
 """What two URLs alone say about a link from one page to another: a list's page and offset keys
-(`is_page_key`, `is_offset_key`), a link that belongs to the page it is on (`leads_on`) and the next page of a
+(`is_page_key`, `is_offset_key`) and its length (`is_size_key`), a link that belongs to the page it is on (`leads_on`) and the next page of a
 numbered list (`next_page`).
 
 Cut from `planner` (a pure move): the planner ranks a page's links by them, the explorer's facts and the
@@ -40,6 +40,22 @@ def is_offset_key(key: str) -> bool:
     """Whether a query parameter counts the rows a page starts at: one of `OFFSET_KEYS`, however the
     framework marks or joins it (Roundup's `@startwith`, OData's `$skip`, `start_index`)."""
     return _KEY_MARKS.sub("", key.lower()) in OFFSET_KEYS
+
+
+SIZE_KEYS = frozenset({"limit", "per_page", "perpage", "page_size", "pagesize", "per", "size"})
+"""Query keys naming how many rows a page shows (`?per_page=50`, `?limit=20`): the same list, longer or
+shorter."""
+
+_SIZE_WORD = re.compile(r"^[a-z]*?[_\-.]?(?:count|size|limit|length)$", re.I)
+"""A key named as the number of rows of some list (`revcount`, `pageSize`, `items_limit`, `page-length`)."""
+
+
+@lru_cache(maxsize=8192)
+def is_size_key(key: str) -> bool:
+    """Whether a query parameter sets how many rows a page of a list shows (one of `SIZE_KEYS`, or a key
+    named as a count, size, limit or length of rows): another value shows the same list, longer or shorter
+    — the "less" and "more" links of a list, and its page-size menu."""
+    return key.lower() in SIZE_KEYS or (not is_page_key(key) and bool(_SIZE_WORD.match(key)))
 
 
 def leads_on(here: str | None, there: str | None) -> bool:

@@ -131,7 +131,8 @@ class Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
         only with values the explorer made up (a GET form submitted with generated input): more data
-        for a page already seen, so they wait like further instances of a sampled template.
+        for a page already seen, so they wait like further instances of a sampled template — but for
+        a form sending to a path no visited page has (a search page), wanted like an unsampled one.
         `samples` overrides `TEMPLATE_SAMPLE` for some templates: one instance samples a fragment (an
         HTMX partial, a state of the page it is swapped into rather than a page type), a template
         guessed from link positions alone may want one more. `popularity` counts how often the pages seen so far link to each node: among
@@ -371,10 +372,13 @@ class Planner:
         # A link that leads on from here (this page's tab, its next page) before a rarer one: the
         # rarer one is an item other lists show too, this one hangs off this page alone.
         def rank(q: N) -> Rank:
+            level = sampled(q)
             return (
                 q in again,
-                sampled(q),
-                q not in self.next_pages,
+                level,
+                # a search page not seen yet is opened as soon as it is wanted: every page links it,
+                # so it would wait behind every page's own links (`referrers`)
+                q not in self.next_pages and not (level == 0 and q in self.probes),
                 not leads_on(here, self.route(q)),
                 referrers.get(q, 0),
                 q not in self.listed,
@@ -412,7 +416,13 @@ class Planner:
             # visited (`spent`): a page seen, after even a saturated type's new pages (no trip is
             # planned to one: the level of "nothing left").
             if q in self.probes:
-                return 3 if q in self.spent else 1
+                if q in self.spent:
+                    return 3
+                # A form that sends to a path no visited page has (the results page of a search box
+                # drawn on every page, linked from none) answers with a page type of its own; a list's
+                # own filter, or a second answer, is more data for a page seen.
+                t = template(q)
+                return 0 if t is not None and not views.seen_path(t) else 1
             if q in self.variants or q in self.next_pages or q in self.marked:
                 return 0
             t = template(q)

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 
-from .pager_links import is_page_key
+from .pager_links import is_page_key, is_size_key
 from .record_views import names_a_record
 from .route_shapes import action_page, front_controller
 
@@ -40,6 +40,15 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
         path += "?" + "&".join(words) if words else ""
         pairs = [(k, eq, v) for k, eq, v in pairs if not v or v.startswith("<")]
     return path, frozenset(k for k, _, _ in pairs if not is_page_key(k))
+
+
+@lru_cache(maxsize=8192)
+def _size_keys(template: str) -> frozenset[str]:
+    """The keys of `template` that set how many rows its list shows: a number under a size key
+    (`?revcount=<n>`, `?per_page=<n>`)."""
+    _, _, query = template.partition("?")
+    pairs = [pair.partition("=") for pair in query.split("&") if pair]
+    return frozenset(k for k, _, v in pairs if v == "<n>" and is_size_key(k))
 
 
 @lru_cache(maxsize=8192)
@@ -87,14 +96,24 @@ class QueryViews:
             self.keys_of.setdefault(path, []).append(keys)
         self.kinds = Counter(key for t in visited for key in kind_keys(t))
 
+    def seen_path(self, template: str) -> bool:
+        """Whether a visited template has the path of `template` (in any view)."""
+        return self.per_path[_view(template)[0]] > 0
+
     def level(self, template: str, seen: int, samples: int) -> int | None:
         """2 for a template of a path viewed `QUERY_VIEWS` ways already that is a new view of it, or
-        one more filter value of a sampled view (the same records, chosen again); 1 for a template
+        one more filter value of a sampled view (the same records, chosen again), or a view of a path
+        already viewed that only sets how many rows its list shows (`is_size_key`); 1 for a template
         not visited of a kind `TEMPLATE_SAMPLE` visited templates of other sections are (`kind_keys`:
         a third form of one kind waits, as a third instance of a template does, for the kinds of page
         not seen yet); else None. A new view that names one record under a key no visited view of
         the path carried is a record's page, not a view (`record_views`): sampled as any template."""
         path, keys = _view(template)
+        sized = _size_keys(template)
+        if sized and ((path, keys) in self.seen or (path, keys - sized) in self.seen):
+            # A view seen before, longer or shorter ("less"/"more", a page-size menu): the same records
+            # again, not a page type (a version-control browser's `?revcount=` links took 39 of 100 clicks).
+            return 2
         viewed = ("?" in template or bool(keys)) and self.per_path[path] >= QUERY_VIEWS
         if viewed and (path, keys) not in self.seen:
             if not names_a_record(template, keys, self.keys_of.get(path, ())):

@@ -172,7 +172,10 @@ def _sampled_as_defined(
     planner: Planner, t: str | None, q: str, covered: dict[str, int], views: QueryViews
 ) -> int:
     if q in planner.probes:
-        return 1
+        if q in planner.spent:
+            return 3
+        # a form sending to a path no visited page has answers with a page type of its own
+        return 0 if t is not None and not views.seen_path(t) else 1
     if q in planner.variants or q in planner.next_pages:
         return 0
     return 0 if t is None else planner._sampled_template(t, covered, views)
