@@ -21,6 +21,9 @@ from .channel_frames import CHANNEL_PATTERN
 CHANNEL_GRACE_MS = 250
 """After a channel answered a page that had sent it an event, how long the page stays due: the answer
 may be another (a connect ack) and the one it waits for comes next."""
+HASH_GRACE_MS = 500
+"""How long a fragment a script set stays due while its `hashchange` has not fired (it fires in a task
+of its own, after the click that set it has returned; a hash router renders the new place then)."""
 FRAME_MS = 16
 """When an animation frame or an idle callback is taken to be due: the next frame."""
 
@@ -47,6 +50,8 @@ def init_script(name: str) -> str:
         + json.dumps(name)
         + """, FRAME = """
         + str(FRAME_MS)
+        + """, HASH_GRACE = """
+        + str(HASH_GRACE_MS)
         + """;
   const clock = Date.now, define = Object.defineProperty, freeze = Object.freeze;
   let home = null;
@@ -55,6 +60,29 @@ def init_script(name: str) -> str:
     const due = Object.create(null);  // no prototype: nothing the page changes later reaches it
     let workers = false;
     const acting = new WeakSet();  // elements given a click listener (`acting_elements.LISTEN`)
+    // A fragment set by a script (`location.hash = ...`, a router's link) fires `hashchange` in a task
+    // of its own, which may run after the engine's next look: until it did, the page is due — its
+    // handlers are what render the new place (`popstate`, which Chromium fires at once for it, is no
+    // sign it ran). `pushState`/`replaceState` fire nothing, so they land at once. Bounded: a change no event follows is due for `HASH_GRACE_MS` at most.
+    const loc = window.location, at = () => String(loc.href), doc = (u) => u.split('#')[0];
+    let seen = at(), noticed = null;
+    const landed = () => { seen = at(); noticed = null; };
+    window.addEventListener('hashchange', landed, true);
+    for (const method of ['pushState', 'replaceState']) {
+      const write = window.History && History.prototype[method];
+      if (write) {
+        History.prototype[method] = function (...args) { try { return write.apply(this, args); } finally { landed(); } };
+      }
+    }
+    const hashDue = (now) => {
+      const href = at();
+      if (href === seen) { return false; }
+      if (doc(href) !== doc(seen)) { landed(); return false; }
+      if (noticed === null) { noticed = now; }
+      if (now - noticed < HASH_GRACE) { return true; }
+      landed();
+      return false;
+    };
     home = freeze({
       put(key, when) { due[key] = when; },
       drop(key) { delete due[key]; },
@@ -64,7 +92,7 @@ def init_script(name: str) -> str:
       pending(horizon, ahead) {
         const now = clock();
         const limit = typeof horizon === 'number' ? horizon : now + (Number(ahead) || 0);
-        let soonest = null;
+        let soonest = hashDue(now) ? 0 : null;
         for (const key in due) {
           const when = due[key];
           if (when <= limit && (soonest === null || when < soonest)) { soonest = when; }
