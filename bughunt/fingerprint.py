@@ -13,7 +13,9 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, quote, urlsplit
+from urllib.parse import quote, urlsplit
+
+from bughunt.sim.route_keys import query_pairs
 
 _UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
 _TIMESTAMP = re.compile(
@@ -127,12 +129,12 @@ def route_shape(route: str, siblings: Iterable[str] = ()) -> str:
     for i in variable_words(segments, [urlsplit(r).path.split("/") for r in siblings]):
         shaped[i] = "<slug>"
     path = "/".join(quote(s, safe="<>%@:+!$'()*,;=~-._") for s in shaped) or "/"
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    pairs = query_pairs(parts.query, decoded=True)
     sibling_values: dict[str, set[str]] = {}
     for other in siblings:
         o = urlsplit(other)
         if o.path == parts.path:
-            for k, v in parse_qsl(o.query, keep_blank_values=True):
+            for k, v in query_pairs(o.query, decoded=True):
                 sibling_values.setdefault(k, set()).add(v)
     query = "&".join(
         f"{quote(k, safe='')}="

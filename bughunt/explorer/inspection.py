@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 
 from bughunt.fingerprint import IDENTIFIERS, normalise_message, one_template, route_shape, segment_shape
 from bughunt.oracles import Finding, Judgement, OracleConfig, judge_page
@@ -16,6 +16,7 @@ from bughunt.oracles.base import OpenedAction
 from bughunt.oracles.destructive_words import deferred_action
 from bughunt.oracles.reading import is_page_key
 from bughunt.page import FetchedPage
+from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import route_of
 
 from .engine import Engine
@@ -231,8 +232,8 @@ def _filtered_twins(a: str, b: str) -> bool:
     (path_a, _, query_a), (path_b, _, query_b) = a.partition("?"), b.partition("?")
     if not query_a or not query_b or one_template(route_shape(path_a), route_shape(path_b)) is None:
         return False
-    keys_a = {k for k, _ in parse_qsl(query_a, keep_blank_values=True) if not is_page_key(k)}
-    keys_b = {k for k, _ in parse_qsl(query_b, keep_blank_values=True) if not is_page_key(k)}
+    keys_a = {k for k, _ in query_pairs(query_a, decoded=True) if not is_page_key(k)}
+    keys_b = {k for k, _ in query_pairs(query_b, decoded=True) if not is_page_key(k)}
     return not keys_a & keys_b
 
 
@@ -249,14 +250,18 @@ def _queried_twins(a: str, b: str) -> bool:
         return False
     if path_a.rstrip("/").rpartition("/")[2] != path_b.rstrip("/").rpartition("/")[2]:
         return False  # two views of one collection (`edit/`, `details/`), not one view of two
-    named_a = {k for k, v in parse_qsl(query_a) if segment_shape(v) in IDENTIFIERS}
-    named_b = {k for k, v in parse_qsl(query_b) if segment_shape(v) in IDENTIFIERS}
+    named_a = {
+        k for k, v in query_pairs(query_a, decoded=True, blank=False) if segment_shape(v) in IDENTIFIERS
+    }
+    named_b = {
+        k for k, v in query_pairs(query_b, decoded=True, blank=False) if segment_shape(v) in IDENTIFIERS
+    }
     return bool(named_a & named_b)
 
 
 def _unpaged(route: str) -> str:
     path, _, query = route.partition("?")
-    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if not is_page_key(k)]
+    kept = [(k, v) for k, v in query_pairs(query, decoded=True) if not is_page_key(k)]
     return path + (f"?{urlencode(kept)}" if kept else "")
 
 

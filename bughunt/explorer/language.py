@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
+
+from bughunt.sim.route_keys import query_pairs
 
 _NAMES = frozenset(
     "lang language languages locale locales setlang set_language set-language setlocale set_locale "
@@ -27,4 +29,6 @@ def switches_language(route: str) -> bool:
     segments = [s for s in parts.path.split("/") if s]
     if len(segments) >= 2 and _CODE.match(segments[-1]) and segments[-2].lower() in _NAMES:
         return True
-    return any(k.lower() in _NAMES and _CODE.match(v) for k, v in parse_qsl(parts.query))
+    return any(
+        k.lower() in _NAMES and _CODE.match(v) for k, v in query_pairs(parts.query, decoded=True, blank=False)
+    )

@@ -14,10 +14,10 @@ error, the same dropped fields, the same count over the same number of items).""
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl
 
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
 from bughunt.sim.planner import front_controller
+from bughunt.sim.route_keys import query_pairs
 
 from .tree_views import page_path
 
@@ -75,5 +75,5 @@ def _routed_twin(pretty: str, routed: str) -> bool:
     at = _last_identifier(parts)
     if at is None:
         return False
-    ids = [v for k, v in parse_qsl(query, keep_blank_values=True) if _ID_KEY.fullmatch(k)]
+    ids = [v for k, v in query_pairs(query, decoded=True) if _ID_KEY.fullmatch(k)]
     return ids == [parts[at]]

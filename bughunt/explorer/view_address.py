@@ -12,19 +12,20 @@ does not have (`?like=1`), or is another path (`/prefs/dark`).
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
+from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import hash_route
 
 
 def route_parts(route: str) -> tuple[str, frozenset[tuple[str, str]]]:
     """A route's path (with its hash route's path) and the parameters of its query and hash route."""
     split = urlsplit(route)
-    path, pairs = unquote(split.path) or "/", parse_qsl(split.query, keep_blank_values=True)
+    path, pairs = unquote(split.path) or "/", query_pairs(split.query, decoded=True)
     if hash_route(split.fragment):
         inner = urlsplit(split.fragment)
         path += "#" + unquote(inner.path)
-        pairs += parse_qsl(inner.query, keep_blank_values=True)
+        pairs += query_pairs(inner.query, decoded=True)
     return path, frozenset((unquote(k), unquote(v)) for k, v in pairs)
 
 

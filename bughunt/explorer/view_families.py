@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
 from bughunt.oracles.reading import is_cursor_key, is_offset_key, is_page_key
+from bughunt.sim.route_keys import query_pairs
 
 from .templates import CLICK_MARK
 
@@ -29,7 +30,7 @@ def _hash_state(route: str) -> tuple[str, str, dict[str, str]] | None:
     if not fragment.startswith(("/", "!/")):
         return None
     inner = urlsplit(fragment)
-    pairs = parse_qsl(inner.query, keep_blank_values=True)
+    pairs = query_pairs(inner.query, decoded=True)
     return unquote(document), unquote(inner.path), {unquote(k): unquote(v) for k, v in pairs}
 
 

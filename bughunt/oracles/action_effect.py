@@ -24,13 +24,13 @@ forums' subscriptions, admin screens' approve/retire links).
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.actions import page_actions
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
-from bughunt.sim.route_keys import TOKEN_KEY
+from bughunt.sim.route_keys import TOKEN_KEY, query_pairs
 
 STATE_CHANGE_MESSAGE = (
     "a GET request changed server state (unsafe use of a safe method, RFC 9110 9.2.1; CWE-650)"
@@ -104,7 +104,7 @@ def control_identity(url: str) -> str:
     """A control's URL less the values of its token-like query keys (`sectok`, `csrf_token`, `nonce`):
     a page that draws a fresh token on every load still offers the same control."""
     parts = urlsplit(url)
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    pairs = query_pairs(parts.query, decoded=True)
     query = "&".join(f"{k}={'' if TOKEN_KEY.search(k) else v}" for k, v in pairs)
     return parts._replace(query=query).geturl()
 
@@ -127,7 +127,7 @@ def _one_step_apart(a: str, b: str) -> bool:
     pa, pb = urlsplit(a), urlsplit(b)
     if pa.netloc != pb.netloc:
         return False
-    qa, qb = parse_qsl(pa.query, keep_blank_values=True), parse_qsl(pb.query, keep_blank_values=True)
+    qa, qb = query_pairs(pa.query, decoded=True), query_pairs(pb.query, decoded=True)
     sa, sb = pa.path.split("/"), pb.path.split("/")
     if pa.path == pb.path and [k for k, _ in qa] == [k for k, _ in qb]:
         return sum(x != y for x, y in zip(qa, qb, strict=True)) == 1
@@ -175,7 +175,7 @@ def _swapped_words(a: str, b: str) -> tuple[str, str] | None:
         return None
     pa, pb = urlsplit(a), urlsplit(b)
     if pa.path == pb.path:
-        qa, qb = parse_qsl(pa.query, keep_blank_values=True), parse_qsl(pb.query, keep_blank_values=True)
+        qa, qb = query_pairs(pa.query, decoded=True), query_pairs(pb.query, decoded=True)
         x, y = next((u, v) for (_, u), (_, v) in zip(qa, qb, strict=True) if u != v)
     else:
         x, y = next((u, v) for u, v in zip(pa.path.split("/"), pb.path.split("/"), strict=True) if u != v)
@@ -215,7 +215,7 @@ def toggle_key(url: str, counterpart: str) -> int | None:
         return None
     stem = _stem(min(words, key=len))
     parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
+    query = query_pairs(parts.query, decoded=True)
     where = next((k for k, v in query if _first_word(v.lower())[0] in words), "")
     segments = parts.path.split("/")
     if not where:

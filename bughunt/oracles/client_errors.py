@@ -21,11 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 from http import HTTPStatus
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
 from bughunt.page import ClientError, FetchedPage
+from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import route_of
 
 _MESSAGES = {
@@ -62,7 +63,7 @@ def route_words(route: str) -> set[str]:
         split = urlsplit(part)
         segments = [s for s in split.path.split("/") if s]
         words.update(s for s in segments[1:] if segment_shape(s) == s)
-        words.update(v for _, v in parse_qsl(split.query) if v)
+        words.update(v for _, v in query_pairs(split.query, decoded=True, blank=False) if v)
     return words
 
 
@@ -72,7 +73,7 @@ def url_shape(url: str, data_words: AbstractSet[str] = frozenset()) -> str:
     `<v>` for every value. Scheme and host are dropped (one API seen from two origins is one API)."""
     parts = urlsplit(url)
     segments = ["<v>" if s in data_words else (segment_shape(s) if s else s) for s in parts.path.split("/")]
-    keys = sorted({k for k, _ in parse_qsl(parts.query, keep_blank_values=True)})
+    keys = sorted({k for k, _ in query_pairs(parts.query, decoded=True)})
     query = "&".join(f"{k}=<v>" for k in keys)
     return ("/".join(segments) or "/") + (f"?{query}" if query else "")
 

@@ -18,7 +18,7 @@ tabs, shops' order states, whatever the family.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.dom import Node
 from bughunt.oracles.count_ranges import range_lines
@@ -26,6 +26,7 @@ from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import is_offset_key, is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.pager_links import is_size_key
+from bughunt.sim.route_keys import query_pairs
 
 _BADGE = re.compile(r"^(?P<word>[^\W\d_][^\W\d_ -]{1,30})\s*[(\[]?\s*(?P<n>\d{1,6})\s*[)\]]?$")
 """One word and a whole number ("Inactive 11", "Failed (6)", "Open [12]")."""
@@ -39,7 +40,7 @@ def _list_query(url: str) -> frozenset[tuple[str, str]]:
     """The query pairs that choose the list (its place on its pages and page size aside)."""
     return frozenset(
         (k, v)
-        for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True)
+        for k, v in query_pairs(urlsplit(url).query, decoded=True)
         if not (is_page_key(k) or is_offset_key(k) or is_size_key(k))
     )
 
@@ -53,7 +54,7 @@ def badge_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
     (total,) = totals
     here = urlsplit(page.url)
     mine = _list_query(page.url)
-    if not mine or mine != frozenset(parse_qsl(here.query, keep_blank_values=True)):
+    if not mine or mine != frozenset(query_pairs(here.query, decoded=True)):
         return []  # judged on the list's own address only: one place per badge, the first page shown
     base = base_url(page)
     for node, href in targets(page.document):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from urllib.parse import parse_qsl, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from bughunt.dom import Node
 from bughunt.oracles.counted_list import _with_nested, labelled_list
@@ -29,6 +29,7 @@ from bughunt.oracles.lists import has_pagination, targets
 from bughunt.oracles.pagination import content_lists
 from bughunt.oracles.reading import KEPT, is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.route_keys import query_pairs
 
 
 @lru_cache(maxsize=KEPT)  # asked of every link of a page, and pages share most of their links
@@ -36,7 +37,7 @@ def _first_page(url: str) -> str | None:
     """The address of the list's first page `url` is a page of: its path when the query names only
     the page (`?page=2`) or nothing; None for a filtered or sorted view (another list)."""
     parts = urlsplit(url)
-    if any(not is_page_key(k) for k, _ in parse_qsl(parts.query, keep_blank_values=True)):
+    if any(not is_page_key(k) for k, _ in query_pairs(parts.query, decoded=True)):
         return None
     return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
 

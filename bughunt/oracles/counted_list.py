@@ -78,7 +78,7 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
         return first  # a heading over a grouped table counts its first group
     # a count in a list's header bar, beside the bar's controls, and a table wrapped in a form
     # with its hidden inputs are read by the label's section (`count_sections`)
-    return items if items is not None or level else _run(following) or _boxed(after)
+    return items if items is not None or level else _run(following, label) or _boxed(after)
 
 
 def _following(label: Node) -> tuple[int, list[Node]] | None:
@@ -235,12 +235,13 @@ def _unwrapped(node: Node) -> Node:
     return node
 
 
-def _run(following: list[Node]) -> list[Node] | None:
+def _run(following: list[Node], label: Node) -> list[Node] | None:
     """The items of a flat loop right after a label in one container (`<h1>Posts (7)</h1>` then the
     `<article>`s, then the pager), with no element of their own around them: the leading run of two
-    or more same-signature siblings, or None."""
+    or more same-signature siblings, or None. A "label" of the run's own signature is one of its
+    items (a line of a diff or a log, `wait(500)` among the lines after it), not what counts them."""
     first = item_signature(following[0])
-    if not first:
+    if not first or item_signature(label) == first:
         return None
     run = list(takewhile(lambda n: item_signature(n) == first, following))
     return run if len(run) >= 2 else None

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from urllib.parse import parse_qsl, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from loguru import logger
 
@@ -84,6 +84,7 @@ from bughunt.oracles.seen_twice import confirmed_twice
 from bughunt.oracles.server_error import error_key
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import same_origin
 
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
@@ -220,7 +221,7 @@ def opening_key(control: DestructiveControl, page_url: str = "") -> int:
     to report (`control_key`), but each collection's view decides what a GET does — one deletes,
     another answers a confirmation page — so each is opened for itself."""
     path = "/" + "/".join(_record_shape(control, page_url))
-    keys = sorted({k for k, _ in parse_qsl(urlsplit(control.url).query, keep_blank_values=True)})
+    keys = sorted({k for k, _ in query_pairs(urlsplit(control.url).query, decoded=True)})
     return error_key(control.markup + " " + path + "?" + "&".join(keys))
 
 
@@ -441,7 +442,7 @@ def confirms_itself(url: str) -> str | None:
     """The query parameter by which a destructive URL says it is already confirmed (`?confirm=1`,
     `?confirmed=yes`): following such a link does not stop at a confirmation page — whoever wrote it
     meant the click to be the confirmation, so it needs no opening to be known. None when none does."""
-    for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+    for key, value in query_pairs(urlsplit(url).query, decoded=True):
         if key.lower() in _CONFIRMING_KEYS and value.strip().lower() not in _FALSE_VALUES:
             return f"{key}={value}"
     return None

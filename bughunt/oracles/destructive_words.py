@@ -7,9 +7,10 @@ routes.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from bughunt.oracles.request_action import action_key, marked_action
+from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import route_of
 
 VERBS = frozenset(
@@ -68,7 +69,7 @@ def destructive_action(url: str) -> str | None:
         return destructive_action(urljoin(url, hashed))
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
-    pairs = parse_qsl(parts.query)
+    pairs = query_pairs(parts.query, decoded=True, blank=False)
     segments += [v for k, v in pairs if action_key(k)]
     segments += [k for k, v in pairs if v and names_action(k, VERBS)]
     words = words_of(" ".join(segments))

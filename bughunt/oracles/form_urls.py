@@ -9,10 +9,11 @@ makes a record ends in `add`/`new`/`create`, or a front controller names it in i
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
 from bughunt.oracles.request_action import action_key, word_parts
+from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import hash_route
 
 _ID_KEY = re.compile(r"id|ID|pk|uuid|\w+[_-](?:id|ID)|\w*[a-z]Id")
@@ -29,7 +30,7 @@ def _creates_action(query: str) -> bool:
     at most three words (`?action=write`, `?action=write_post`, `?do=addUser`, `?action=new_blog_post`) and
     no edit word among them. Front controllers (plain PHP, admin screens) name every page so; their
     create page shows a blank form beside links to other records, none of them the form's."""
-    for key, value in parse_qsl(query):
+    for key, value in query_pairs(query, decoded=True, blank=False):
         words = word_parts(value)
         if (
             action_key(key)
@@ -80,7 +81,7 @@ def names_in_query(url: str, ident: str) -> bool:
     server page of one script per view (`Display.html?id=7`, `show.php?id=7`) names its record."""
     query = urlsplit(url).query
     return ident in query and any(
-        _ID_KEY.fullmatch(k) and v == ident for k, v in parse_qsl(query.replace(";", "&"))
+        _ID_KEY.fullmatch(k) and v == ident for k, v in query_pairs(query, decoded=True, blank=False)
     )
 
 
@@ -149,7 +150,11 @@ def url_identifier(url: str) -> str | None:
         return rest[-1]
     # `/profile/edit`: no identifier in the path, only a collection name; the query may name one
     return next(
-        (v for k, v in parse_qsl(urlsplit(url).query) if _ID_KEY.fullmatch(k) and segment_shape(v) != v),
+        (
+            v
+            for k, v in query_pairs(urlsplit(url).query, decoded=True, blank=False)
+            if _ID_KEY.fullmatch(k) and segment_shape(v) != v
+        ),
         None,
     )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cached_property, lru_cache
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
@@ -23,6 +23,7 @@ from bughunt.oracles.reading import (
     resolve,
 )
 from bughunt.page import FetchedPage
+from bughunt.sim.route_keys import query_pairs, query_parts
 from bughunt.urls import route_of
 
 
@@ -190,7 +191,7 @@ def _without_position(url: str) -> str:
     head, sep, query = url.partition("?")
     if not sep:
         return url
-    kept = [p for p in query.split("&") if not (is_page_key(k := p.partition("=")[0]) or is_offset_key(k))]
+    kept = [p for p in query_parts(query) if not (is_page_key(k := p.partition("=")[0]) or is_offset_key(k))]
     return head + ("?" + "&".join(kept) if kept else "")
 
 
@@ -298,7 +299,7 @@ def _without_page_number(url: str) -> str:
     if not sep:
         return url
     query, hash_, fragment = query.partition("#")
-    pairs = query.split("&")
+    pairs = query_parts(query)
     kept = [p for p in pairs if not is_page_key(p.partition("=")[0])]
     if len(kept) == len(pairs):
         return url
@@ -314,10 +315,10 @@ def _without_list_values(urls: list[str | None]) -> list[str | None]:
     present = [u for u in urls if u]
     if len(present) < 2:
         return urls
-    first = dict(parse_qsl(urlsplit(present[0]).query, keep_blank_values=True))
+    first = dict(query_pairs(urlsplit(present[0]).query, decoded=True))
     if not first:
         return urls  # nothing shared by all when the first has no pairs (most lists: `/post/7`)
-    queries = [dict(parse_qsl(urlsplit(u).query, keep_blank_values=True)) for u in present[1:]]
+    queries = [dict(query_pairs(urlsplit(u).query, decoded=True)) for u in present[1:]]
     shared = {k for k, v in first.items() if all(q.get(k) == v for q in queries)}
     if not shared:
         return urls
@@ -327,7 +328,7 @@ def _without_list_values(urls: list[str | None]) -> list[str | None]:
             out.append(url)
             continue
         parts = urlsplit(url)
-        pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in shared]
+        pairs = [(k, v) for k, v in query_pairs(parts.query, decoded=True) if k not in shared]
         out.append(urlunsplit(parts._replace(query=urlencode(pairs))))
     kept = [u for u in out if u]
     return out if len(set(kept)) == len(kept) else urls

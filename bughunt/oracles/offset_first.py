@@ -15,16 +15,17 @@ readers' `?offset=`, trackers' `?start=`), whatever the family.
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from bughunt.oracles.reading import is_offset_key
+from bughunt.sim.route_keys import query_pairs
 
 
 def first_page_of_offset(url: str) -> str | None:
     """`url` without its offset parameter (`/jobs?state=finished&offset=9` → `/jobs?state=finished`),
     or None when it has no offset past the first row."""
     parts = urlsplit(url)
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    pairs = query_pairs(parts.query, decoded=True)
     first = next((v.strip() for k, v in pairs if is_offset_key(k)), "")
     if not first.isdigit() or int(first) == 0:
         return None

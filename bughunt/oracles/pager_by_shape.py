@@ -22,12 +22,13 @@ templates of every language, htmx pagers, admin lists whose pager key is the fra
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.dom import Node
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.route_keys import query_pairs
 
 _WHOLE = re.compile(r"^\d{1,6}$")
 _DIGIT = re.compile(r"\d")
@@ -35,7 +36,7 @@ _DIGIT = re.compile(r"\d")
 
 def _pairs(url: str) -> tuple[str, list[tuple[str, str]]]:
     parts = urlsplit(url)
-    return parts.path, parse_qsl(parts.query, keep_blank_values=True)
+    return parts.path, query_pairs(parts.query, decoded=True)
 
 
 def _siblings(page: FetchedPage, key: str) -> list[tuple[str, str | None, str, Node]]:

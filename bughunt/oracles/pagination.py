@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from bughunt.actions import form_submission
 from bughunt.dom import Node
@@ -67,6 +67,7 @@ from bughunt.oracles.reading import (
 )
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
@@ -311,7 +312,7 @@ _NEWER_TEXT = re.compile(r"^(?:[«‹←<]+\s*)?(?:newer|more recent)\b[\w\s]{0,
 
 def _offset(url: str) -> tuple[str, int] | None:
     """The offset parameter of `url` and its value, or None."""
-    for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+    for k, v in query_pairs(urlsplit(url).query, decoded=True):
         if is_offset_key(k) and re.fullmatch(r"-?\d{1,7}", v.strip()):
             return k, int(v)
     return None
@@ -319,7 +320,7 @@ def _offset(url: str) -> tuple[str, int] | None:
 
 def _cursor(url: str) -> tuple[str, str] | None:
     """The cursor parameter of `url` and its value (`reading.is_cursor`), or None."""
-    for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+    for k, v in query_pairs(urlsplit(url).query, decoded=True):
         if is_cursor(k, v):
             return k, v
     return None
@@ -332,7 +333,7 @@ def _without(
     parts = urlsplit(url)
     drop = keys if callable(keys) else keys.__contains__
     return parts.path, frozenset(
-        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not drop(k.lower())
+        (k, v) for k, v in query_pairs(parts.query, decoded=True) if not drop(k.lower())
     )
 
 
@@ -361,7 +362,7 @@ def _previous_by_cursor(page: FetchedPage) -> str | None:
     if found is not None or back:
         return found
     parts = urlsplit(page.url)
-    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not is_cursor(k, v)]
+    kept = [(k, v) for k, v in query_pairs(parts.query, decoded=True) if not is_cursor(k, v)]
     return urlunsplit(parts._replace(query=urlencode(kept)))
 
 
@@ -391,7 +392,7 @@ def _back_controls(page: FetchedPage) -> list[str]:
 def _with_page(url: str, number: int) -> str:
     """`url` with its named page parameter set to `number` (the first such parameter only)."""
     parts = urlsplit(url)
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    pairs = query_pairs(parts.query, decoded=True)
     at = next(i for i, (k, v) in enumerate(pairs) if is_page_key(k) and page_value(v) is not None)
     pairs[at] = (pairs[at][0], str(number))
     return urlunsplit(parts._replace(query=urlencode(pairs), fragment=""))
@@ -549,7 +550,7 @@ def _bare_line(item: Node) -> bool:
 def _pager_key(url: str) -> str:
     """The query key that names the page of `url` in its list (`page`, `offset`, `_next`), or the path
     when a path segment does (`/posts/2`)."""
-    for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+    for k, v in query_pairs(urlsplit(url).query, decoded=True):
         if is_page_key(k) or is_offset_key(k) or is_cursor(k, v):
             return k.lower()
     return "/"

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.sim.planner import is_offset_key as is_offset_key
 from bughunt.sim.planner import is_page_key as is_page_key
+from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import absolute
 
 KEPT = 8192
@@ -43,7 +44,7 @@ def page_value(value: str) -> int | None:
 
 def page_param(query: str) -> tuple[str, int] | None:
     """The first parameter of `query` named as a page whose value is a number: (its key, the number)."""
-    for key, value in parse_qsl(query, keep_blank_values=True):
+    for key, value in query_pairs(query, decoded=True):
         if is_page_key(key) and (number := page_value(value)) is not None:
             return key, number
     return None
@@ -78,7 +79,7 @@ def names_later_page(url: str) -> bool:
     """Whether `url` names a page of a list by its number (`?page=2`), by the rows it starts past
     (`?offset=20`, `?@startwith=49`) or by the record a cursor pager starts past (`?_next=20`): a page
     after the list's first."""
-    for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+    for key, value in query_pairs(urlsplit(url).query, decoded=True):
         number = page_value(value)
         if number is not None and (is_page_key(key) or (is_offset_key(key) and number > 0)):
             return True

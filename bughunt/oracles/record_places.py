@@ -15,7 +15,9 @@ login name), in any family.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
+
+from bughunt.sim.route_keys import query_pairs
 
 MAX_COMPARED = 200
 """Controls of one look compared pairwise on one page (a long list's rows; bounded work)."""
@@ -36,7 +38,7 @@ def record_places(
     groups: dict[tuple[str, tuple[str, ...], int], list[tuple[str, list[str]]]] = {}
     for url, markup in controls:
         segments = path_segments(url)
-        keys = tuple(sorted({k for k, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}))
+        keys = tuple(sorted({k for k, _ in query_pairs(urlsplit(url).query, decoded=True)}))
         groups.setdefault((markup, keys, len(segments)), []).append((url, segments))
     places: dict[str, set[int]] = {}
     for members in groups.values():

@@ -18,11 +18,12 @@ Applies to every family with a front controller or an action parameter: Roundup'
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.oracles.reading import is_page_key
 from bughunt.sim import route_shapes
 from bughunt.sim.pager_links import is_offset_key
+from bughunt.sim.route_keys import query_pairs
 from bughunt.sim.route_shapes import unmarked
 
 ACTION_KEYS = route_shapes.ACTION_KEYS | {"method"}
@@ -103,7 +104,7 @@ def marked_action(url: str) -> str | None:
     """The verb a GET's query marks as an action on a record (`?@action=unlink&msg=7` → `unlink`), or
     None: an action-like key whose value is a word that is no view word, beside another key naming a
     record by number (not a page, an offset or a list's size)."""
-    pairs = parse_qsl(urlsplit(url).query, keep_blank_values=True)
+    pairs = query_pairs(urlsplit(url).query, decoded=True)
     record = any(_record_number(k, v) for k, v in pairs)
     if not record:
         return None

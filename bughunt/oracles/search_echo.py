@@ -23,12 +23,13 @@ single-page apps that draw their box from the address on a fresh load.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from bughunt.actions import TEXT_INPUTS
 from bughunt.dom import Node
 from bughunt.oracles.base import Finding, evidence, page_shape
 from bughunt.page import FetchedPage
+from bughunt.sim.route_keys import query_pairs
 
 MESSAGE = "a search form's results page draws its box without the words searched for"
 _WORDS = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -74,7 +75,7 @@ def check_search_echo(page: FetchedPage) -> list[Finding]:
     module); the box's name is evidence, the words are not repeated."""
     if not page.is_html or page.status >= 400 or page.method != "GET":
         return []
-    asked = parse_qsl(urlsplit(page.url).query, keep_blank_values=True)
+    asked = query_pairs(urlsplit(page.url).query, decoded=True)
     words = {k: v for k, v in asked if v.strip() and _WORDS.search(v)}
     if not words:
         return []

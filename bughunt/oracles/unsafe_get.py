@@ -22,7 +22,7 @@ oracle's. The message is a harness template; labels and numbers are evidence (qu
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.actions import page_actions
 from bughunt.oracles.action_effect import STATE_CHANGE_MESSAGE, moved_counts
@@ -33,6 +33,7 @@ from bughunt.oracles.reading import resolve
 from bughunt.oracles.request_action import action_key
 from bughunt.oracles.seen_twice import seen_twice
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.route_keys import query_pairs
 
 STATE_VERBS = frozenset(
     (
@@ -52,7 +53,7 @@ def state_change(url: str) -> str | None:
     action-like query key or a query key that is the verb counts; a title mentioning one
     (`how-to-like-testing`) and a search for it (`?q=follow`) do not."""
     parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
+    query = query_pairs(parts.query, decoded=True)
     segments = [s for s in parts.path.split("/") if s]
     segments += [v for k, v in query if action_key(k)]
     for segment in segments:
@@ -76,12 +77,12 @@ def _counterpart(page: FetchedPage, url: str) -> str | None:
     if verb is None:
         return None
     asked = urlsplit(url)
-    keys = dict(parse_qsl(asked.query, keep_blank_values=True))
+    keys = dict(query_pairs(asked.query, decoded=True))
     if verb in (k.lower() for k in keys):
         # `?like=1` → `?like=0`: the same address with the verb's value flipped.
         for action in page_actions(page).actions:
             other = urlsplit(action.target)
-            theirs = dict(parse_qsl(other.query, keep_blank_values=True))
+            theirs = dict(query_pairs(other.query, decoded=True))
             if other.path == asked.path and theirs.keys() == keys.keys() and theirs != keys:
                 if all(theirs[k] == v for k, v in keys.items() if k.lower() != verb):
                     return action.target

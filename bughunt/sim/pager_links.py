@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .route_keys import query_pairs
+from .route_keys import query_pairs, query_parts
 from .route_shapes import ROUTE_SHAPES_CACHED
 
 PAGE_KEYS = frozenset({"page", "p", "pg", "pagenum", "page_number"})
@@ -129,7 +129,7 @@ def _next_number(a: str, b: str) -> bool:
 def _next_query_page(here: str, there: str) -> bool:
     """The same query but for one numeric value one higher (``?page=2`` → ``?page=3``), or an offset
     higher (``?first=20`` → ``?first=40``)."""
-    x, y = here.split("&") if here else [], there.split("&") if there else []
+    x, y = query_parts(here), query_parts(there)
     if len(x) != len(y):
         return False
     diffs = [(p, q) for p, q in zip(x, y, strict=True) if p != q]

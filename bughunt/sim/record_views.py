@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable
 
 from .pager_links import is_page_key
+from .route_keys import query_parts
 
 _RECORD_VALUES = frozenset({"<n>", "<id>"})
 """What a template shows for a record's number or generated identifier (`route_shape`)."""
@@ -36,7 +37,7 @@ def record_keys(template: str) -> frozenset[str]:
     named as an identifier (`_ID_KEY`)."""
     _, _, query = template.partition("?")
     keys = set()
-    for pair in query.split("&"):
+    for pair in query_parts(query):
         key, eq, value = pair.partition("=")
         if eq and value in _RECORD_VALUES and _ID_KEY.search(key) and not is_page_key(key):
             keys.add(key)

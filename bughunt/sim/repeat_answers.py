@@ -19,7 +19,9 @@ language or theme switcher that redirects back).
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
+
+from .route_keys import query_pairs
 
 FormKey = tuple[str, tuple[str, ...]]
 
@@ -28,8 +30,8 @@ def form_key(page: str, probe: str) -> FormKey:
     """The form a probe submits, as found on `page`: (its target path, "" when it is the page's own;
     the names of the fields it fills beyond the page's own query)."""
     here, there = urlsplit(page), urlsplit(probe)
-    own = set(parse_qsl(here.query, keep_blank_values=True))
-    names = sorted({k for k, v in parse_qsl(there.query, keep_blank_values=True) if (k, v) not in own})
+    own = set(query_pairs(here.query, decoded=True))
+    names = sorted({k for k, v in query_pairs(there.query, decoded=True) if (k, v) not in own})
     return ("" if there.path == here.path else there.path, tuple(names))
 
 

@@ -9,6 +9,7 @@ and the explorer read it from the same place.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote_plus
 
 TOKEN_KEY = re.compile(r"(?i)csrf|xsrf|token|nonce|authenticity|sesskey|signature|tok$|^sig$|^_?hash$")
 """A query key carrying a request token (`csrf_token`, `authenticity_token`, `_nonce`, `sectok`, `sesskey`,
@@ -35,8 +36,34 @@ def is_token(key: str, value: str) -> bool:
     return bool(REQUEST_ID_KEY.match(key) and _DRAWN_ID.fullmatch(value) and not value.isdigit())
 
 
-def query_pairs(query: str) -> list[tuple[str, str]]:
-    return [(k, v) for k, _, v in (p.partition("=") for p in query.split("&") if p)]
+_PAIR = re.compile(r"[^=&;]+=")
+
+
+def query_parts(query: str) -> list[str]:
+    """The `key=value` parts of a query, as the site wrote them: split at `&`, and at `;` where it
+    separates pairs as `&` does — HTML 4.01 asked servers to accept it (§B.2.2) and CGI.pm's links use
+    it (gitweb: `?p=repo.git;a=commit;h=<sha>`), so that every piece between `;`s is a `key=value`. A
+    `;` inside a value (`?q=a;b`) stays in it."""
+    parts: list[str] = []
+    for part in query.split("&"):
+        if ";" in part:
+            pieces = [p for p in part.split(";") if p]
+            if all(_PAIR.match(p) for p in pieces):
+                parts.extend(pieces)
+                continue
+        if part:
+            parts.append(part)
+    return parts
+
+
+def query_pairs(query: str, *, decoded: bool = False, blank: bool = True) -> list[tuple[str, str]]:
+    """The query's `(key, value)` pairs in order (`query_parts`), as written or `decoded` as a form's
+    fields are (`+` a space, `%xx` escapes, as `parse_qsl` does); without `blank`, a key with no value
+    is left out."""
+    pairs = [(k, v) for k, _, v in (p.partition("=") for p in query_parts(query))]
+    if decoded:
+        pairs = [(unquote_plus(k), unquote_plus(v)) for k, v in pairs]
+    return pairs if blank else [(k, v) for k, v in pairs if v]
 
 
 def page_key(route: str) -> PageKey:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .route_keys import query_parts
+
 _NUMBER = re.compile(r"^\d+$")
 
 
@@ -138,7 +140,7 @@ def route_shape(route: str) -> str:
     # A front controller's page type stays, as a path's words do: with every value a `<slug>`,
     # `/doku.php?do=recent` and `?do=index`, `?do=media` were one page type, sampled twice.
     front = front_controller(path)
-    for pair in query.split("&"):
+    for pair in query_parts(query):
         key, eq, value = pair.partition("=")
         if not eq:
             params.append(key)

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from .pager_links import is_page_key, is_size_key
 from .record_views import names_a_record
+from .route_keys import query_parts
 from .route_shapes import action_page, front_controller
 
 TEMPLATE_SAMPLE = 2
@@ -32,7 +33,7 @@ def _view(template: str) -> tuple[str, frozenset[str]]:
     `?genre=<slug>&page=<n>` is the `genre` view, on another page). A pure function of the string,
     kept like `kind_keys`: every choice reads the view of every visited template again."""
     path, _, query = template.partition("?")
-    pairs = [pair.partition("=") for pair in query.split("&") if pair]
+    pairs = [pair.partition("=") for pair in query_parts(query)]
     if front_controller(path) or any(action_page(path, k, v) for k, _, v in pairs):
         # A front controller's page type is its path (`/doku.php?do=search`), its other keys the view;
         # so is a directory's with its action key's word (`/admin/?action=manage_users`, `route_shape`).
@@ -47,7 +48,7 @@ def _size_keys(template: str) -> frozenset[str]:
     """The keys of `template` that set how many rows its list shows: a number under a size key
     (`?revcount=<n>`, `?per_page=<n>`)."""
     _, _, query = template.partition("?")
-    pairs = [pair.partition("=") for pair in query.split("&") if pair]
+    pairs = [pair.partition("=") for pair in query_parts(query)]
     return frozenset(k for k, _, v in pairs if v == "<n>" and is_size_key(k))
 
 
