@@ -20,6 +20,17 @@ VERBS = frozenset(
 only reading of a verb in a path (`/files/3/unlink`). An action the query marks on a record under
 another verb (`?@action=detach&msg=7`) is deferred all the same (`marked_action`) and judged by its
 effect alone."""
+OPERATIONS = frozenset(
+    "stop restart kill shutdown reboot halt suspend flush revoke ban abort disable".split()
+)
+"""Verbs that stop, restart or cut off what a server runs or grants (a process, a queue, a user's access):
+an admin screen's GET runs them at once (supervisord's `?processname=web&action=stop`, `?action=stopall`).
+Read only where a word is a verb by its place — the value of an action key — never in a path (`/stop/42`
+is a bus stop)."""
+CLEARS = frozenset("clear reset empty".split())
+CLEARED = frozenset("all log logs cache history queue data everything".split())
+"""What a clearing verb loses when it names it (`?action=clearlog`, `?op=clear_cache`): alone, "clear" or
+"reset" is a search form's (`?action=clear` empties the filter, a view)."""
 ACCOUNT_VERBS = frozenset({"close", "cancel"})
 ACCOUNT_NOUNS = frozenset({"account", "subscription", "profile", "membership", "user"})
 _NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -44,6 +55,20 @@ def names_action(segment: str, verbs: frozenset[str]) -> bool:
     return words[0] in verbs or (len(words) <= 2 and bool(verbs & set(words)))
 
 
+def names_operation(value: str) -> bool:
+    """An action key's value that runs an operation (`OPERATIONS`) or clears what it names (`CLEARS` with
+    `CLEARED`), its words apart (`clear_log`, `stopAll` read as one word) or glued (`stopall`, `clearlog`)."""
+    words = words_of(value)
+    if not words or len(words) > 3:
+        return False
+    if len(words) > 1:
+        return words[0] in OPERATIONS or (words[0] in CLEARS and words[1] in CLEARED)
+    word = words[0]
+    return word in OPERATIONS or any(
+        word.startswith(verb) and word[len(verb) :] in CLEARED for verb in OPERATIONS | CLEARS
+    )
+
+
 def hash_route(url: str) -> str:
     """The single-page-app route after `#/` (`/#/article/x/delete` → `/article/x/delete`), or ""."""
     fragment = urlsplit(url).fragment
@@ -63,7 +88,8 @@ def destructive_action(url: str) -> str | None:
     (`?action=delete`) or a key that is itself the verb, given what to act on (`?delete=docs:card.txt`,
     `?remove=7`: a front controller's delete link): a search for "delete" (`?q=delete`) names no
     action. Close/cancel count with an account-like noun anywhere in the path (`/account/close`,
-    `/billing/cancel-subscription`)."""
+    `/billing/cancel-subscription`). An action key's value that stops, restarts or clears what a server
+    runs counts too (`names_operation`)."""
     hashed = hash_route(url)
     if hashed:
         return destructive_action(urljoin(url, hashed))
@@ -73,7 +99,9 @@ def destructive_action(url: str) -> str | None:
     segments += [v for k, v in pairs if action_key(k)]
     segments += [k for k, v in pairs if v and names_action(k, VERBS)]
     words = words_of(" ".join(segments))
-    acts = any(names_action(s, VERBS) for s in segments)
+    acts = any(names_action(s, VERBS) for s in segments) or any(
+        names_operation(v) for k, v in pairs if action_key(k)
+    )
     closes = any(names_action(s, ACCOUNT_VERBS) for s in segments) and bool(ACCOUNT_NOUNS & set(words))
     if acts or closes:
         return " ".join(w for w in words if not w.isdigit())
