@@ -47,53 +47,98 @@ TAGS = ("archive", "keep", "nightly", "public-domain", "shared")
 TORRENTS: list[tuple[str, str, tuple[str, ...], bool, tuple[str, ...], str, str]] = []
 DISTROS = ("debian", "fedora", "ubuntu", "arch", "alpine", "mint", "opensuse", "rocky", "alma", "void")
 for i, d in enumerate(DISTROS):
-    TORRENTS.append((
-        f"{d}-{12 + i % 3}.{i}-amd64-netinst.iso",
-        "linux-isos",
-        ("keep",) if i % 3 == 0 else (("nightly", "shared") if i % 3 == 1 else ()),
-        i % 2 == 0,
-        ("127.0.0.2",) if i % 4 else ("127.0.0.2", "127.0.0.3"),
-        f"Official {d} image, see the project's release notes." if i % 2 else "",
-        "mktorrent 1.1" if i != 7 else "",
-    ))
-for i, topic in enumerate(("weather-stations", "census-blocks", "river-gauges", "bird-counts", "tide-tables",
-                           "air-quality", "traffic-counts", "library-loans", "bus-timetables", "tree-survey")):
-    TORRENTS.append((
-        f"open-data-{topic}-{2015 + i}",
-        "datasets",
-        ("public-domain", "archive") if i % 2 else ("public-domain",),
-        i % 3 != 0,
-        () if i % 4 == 0 else ("127.0.0.3",),
-        f"{topic.replace('-', ' ').title()} for {2015 + i}, CSV files by month." if i % 3 else "",
-        "qBittorrent v4.5.2" if i != 4 else "",
-    ))
-for i, course in enumerate(("algorithms", "compilers", "databases", "networks", "operating-systems",
-                            "linear-algebra", "statistics", "signals", "robotics", "cryptography", "graphics")):
-    TORRENTS.append((
-        f"Lectures - {course.replace('-', ' ').title()} ({2019 + i % 4})",
-        "lectures",
-        ("shared",) if i % 2 else ("archive",),
-        i % 2 == 0,
-        ("127.0.0.4",),
+    TORRENTS.append(
         (
-            "Recorded lectures <img src=x onerror=alert(document.domain)> mirror of the course page"
-            if course == "networks"
-            else f"All {10 + i} lectures of the {course.replace('-', ' ')} course."
-        ),
-        "mktorrent 1.1",
-    ))
-for i, album in enumerate(("Goldberg Variations", "The Well-Tempered Clavier", "Brandenburg Concertos",
-                           "Cello Suites", "Four Seasons", "Water Music", "Messiah", "Requiem",
-                           "Symphony No 9", "Nocturnes", "Gymnopedies")):
-    TORRENTS.append((
-        f"{album} - public domain recording (FLAC)",
-        "music" if i % 4 else "",
-        ("public-domain",) if i % 3 == 0 else (),
-        i % 3 != 1,
-        () if i % 5 == 0 else ("127.0.0.2",),
-        "",
-        "Transmission 3.00" if i % 2 else "",
-    ))
+            f"{d}-{12 + i % 3}.{i}-amd64-netinst.iso",
+            "linux-isos",
+            ("keep",) if i % 3 == 0 else (("nightly", "shared") if i % 3 == 1 else ()),
+            i % 2 == 0,
+            ("127.0.0.2",) if i % 4 else ("127.0.0.2", "127.0.0.3"),
+            f"Official {d} image, see the project's release notes." if i % 2 else "",
+            "mktorrent 1.1" if i != 7 else "",
+        )
+    )
+for i, topic in enumerate(
+    (
+        "weather-stations",
+        "census-blocks",
+        "river-gauges",
+        "bird-counts",
+        "tide-tables",
+        "air-quality",
+        "traffic-counts",
+        "library-loans",
+        "bus-timetables",
+        "tree-survey",
+    )
+):
+    TORRENTS.append(
+        (
+            f"open-data-{topic}-{2015 + i}",
+            "datasets",
+            ("public-domain", "archive") if i % 2 else ("public-domain",),
+            i % 3 != 0,
+            () if i % 4 == 0 else ("127.0.0.3",),
+            f"{topic.replace('-', ' ').title()} for {2015 + i}, CSV files by month." if i % 3 else "",
+            "qBittorrent v4.5.2" if i != 4 else "",
+        )
+    )
+for i, course in enumerate(
+    (
+        "algorithms",
+        "compilers",
+        "databases",
+        "networks",
+        "operating-systems",
+        "linear-algebra",
+        "statistics",
+        "signals",
+        "robotics",
+        "cryptography",
+        "graphics",
+    )
+):
+    TORRENTS.append(
+        (
+            f"Lectures - {course.replace('-', ' ').title()} ({2019 + i % 4})",
+            "lectures",
+            ("shared",) if i % 2 else ("archive",),
+            i % 2 == 0,
+            ("127.0.0.4",),
+            (
+                "Recorded lectures <img src=x onerror=alert(document.domain)> mirror of the course page"
+                if course == "networks"
+                else f"All {10 + i} lectures of the {course.replace('-', ' ')} course."
+            ),
+            "mktorrent 1.1",
+        )
+    )
+for i, album in enumerate(
+    (
+        "Goldberg Variations",
+        "The Well-Tempered Clavier",
+        "Brandenburg Concertos",
+        "Cello Suites",
+        "Four Seasons",
+        "Water Music",
+        "Messiah",
+        "Requiem",
+        "Symphony No 9",
+        "Nocturnes",
+        "Gymnopedies",
+    )
+):
+    TORRENTS.append(
+        (
+            f"{album} - public domain recording (FLAC)",
+            "music" if i % 4 else "",
+            ("public-domain",) if i % 3 == 0 else (),
+            i % 3 != 1,
+            () if i % 5 == 0 else ("127.0.0.2",),
+            "",
+            "Transmission 3.00" if i % 2 else "",
+        )
+    )
 
 ON_DISK = sum(1 for spec in TORRENTS if spec[3])
 RESUMED = {0, 2, 11, 22, 24}  # indexes resumed after adding (complete ones seed, stalled, on loopback)
@@ -122,9 +167,11 @@ def file_data(name: str, n: int, size: int) -> bytes:
 def make_torrent(index: int, spec: tuple, downloads: Path) -> bytes:
     name, _category, _tags, on_disk, trackers, comment, created_by = spec
     multi = index % 3 == 1
-    files = [(f"part-{k + 1:02d}.dat", 20000 + 7919 * ((index + k) % 5)) for k in range(3)] if multi else [
-        (name, 30000 + 4099 * (index % 7))
-    ]
+    files = (
+        [(f"part-{k + 1:02d}.dat", 20000 + 7919 * ((index + k) % 5)) for k in range(3)]
+        if multi
+        else [(name, 30000 + 4099 * (index % 7))]
+    )
     blob = b"".join(file_data(name, k, size) for k, (_, size) in enumerate(files))
     pieces = b"".join(hashlib.sha1(blob[i : i + PIECE]).digest() for i in range(0, len(blob), PIECE))
     info: dict = {"name": name, "piece length": PIECE, "pieces": pieces}
@@ -142,7 +189,7 @@ def make_torrent(index: int, spec: tuple, downloads: Path) -> bytes:
         meta["created by"] = created_by
     if on_disk:
         offset = 0
-        for k, (fname, size) in enumerate(files):
+        for fname, size in files:
             target = downloads / name / fname if multi else downloads / fname
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(blob[offset : offset + size])
@@ -190,43 +237,45 @@ def write_config(profile: Path, webui: Path, downloads: Path) -> None:
     config = profile / "qBittorrent" / "config"
     config.mkdir(parents=True)
     (config / "qBittorrent.conf").write_text(
-        "\n".join([
-            "[LegalNotice]",
-            "Accepted=true",
-            "",
-            "[BitTorrent]",
-            f"Session\\DefaultSavePath={downloads}",
-            "Session\\DHTEnabled=false",
-            "Session\\LSDEnabled=false",
-            "Session\\PeXEnabled=false",
-            "Session\\Interface=lo",
-            "Session\\InterfaceName=lo",
-            "Session\\InterfaceAddress=127.0.0.1",
-            "Session\\Port=0",
-            "Session\\AnonymousModeEnabled=true",
-            "Session\\QueueingSystemEnabled=false",
-            "",
-            "[Network]",
-            "PortForwardingEnabled=false",
-            "",
-            "[RSS]",
-            "AutoDownloader\\EnableProcessing=false",
-            "Session\\EnableProcessing=false",
-            "",
-            "[Preferences]",
-            "Connection\\ResolvePeerCountries=false",
-            "General\\Locale=en",
-            "WebUI\\Address=127.0.0.1",
-            "WebUI\\AlternativeUIEnabled=true",
-            f"WebUI\\RootFolder={webui}",
-            "WebUI\\CSRFProtection=true",
-            "WebUI\\HostHeaderValidation=false",
-            "WebUI\\LocalHostAuth=true",
-            "WebUI\\UseUPnP=false",
-            f"WebUI\\Username={USER}",
-            f"WebUI\\Password_PBKDF2=\"{pbkdf2_setting(PASSWORD)}\"",
-            "",
-        ]),
+        "\n".join(
+            [
+                "[LegalNotice]",
+                "Accepted=true",
+                "",
+                "[BitTorrent]",
+                f"Session\\DefaultSavePath={downloads}",
+                "Session\\DHTEnabled=false",
+                "Session\\LSDEnabled=false",
+                "Session\\PeXEnabled=false",
+                "Session\\Interface=lo",
+                "Session\\InterfaceName=lo",
+                "Session\\InterfaceAddress=127.0.0.1",
+                "Session\\Port=0",
+                "Session\\AnonymousModeEnabled=true",
+                "Session\\QueueingSystemEnabled=false",
+                "",
+                "[Network]",
+                "PortForwardingEnabled=false",
+                "",
+                "[RSS]",
+                "AutoDownloader\\EnableProcessing=false",
+                "Session\\EnableProcessing=false",
+                "",
+                "[Preferences]",
+                "Connection\\ResolvePeerCountries=false",
+                "General\\Locale=en",
+                "WebUI\\Address=127.0.0.1",
+                "WebUI\\AlternativeUIEnabled=true",
+                f"WebUI\\RootFolder={webui}",
+                "WebUI\\CSRFProtection=true",
+                "WebUI\\HostHeaderValidation=false",
+                "WebUI\\LocalHostAuth=true",
+                "WebUI\\UseUPnP=false",
+                f"WebUI\\Username={USER}",
+                f'WebUI\\Password_PBKDF2="{pbkdf2_setting(PASSWORD)}"',
+                "",
+            ]
+        ),
         encoding="utf-8",
     )
 
@@ -234,7 +283,9 @@ def write_config(profile: Path, webui: Path, downloads: Path) -> None:
 class Api:
     def __init__(self, port: int) -> None:
         self.base = f"http://127.0.0.1:{port}"
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
 
     def call(self, path: str, data: dict | None = None, files: dict | None = None) -> bytes:
         headers = {"Referer": self.base + "/"}
@@ -243,11 +294,15 @@ class Api:
             boundary = uuid.uuid4().hex
             parts = []
             for key, value in (data or {}).items():
-                parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode())
+                parts.append(
+                    f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+                )
             for key, (fname, content) in files.items():
                 parts.append(
                     f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"; filename="{fname}"\r\n'
-                    "Content-Type: application/x-bittorrent\r\n\r\n".encode() + content + b"\r\n"
+                    "Content-Type: application/x-bittorrent\r\n\r\n".encode()
+                    + content
+                    + b"\r\n"
                 )
             body = b"".join(parts) + f"--{boundary}--\r\n".encode()
             headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
@@ -268,13 +323,17 @@ def main() -> None:
     webui = profile / "webui"
     build_webui(root, webui)
     write_config(profile, webui, downloads)
-    torrents = [(spec, make_torrent(i, spec, downloads / CATEGORIES[spec[1]] if spec[1] else downloads))
-                for i, spec in enumerate(TORRENTS)]
+    torrents = [
+        (spec, make_torrent(i, spec, downloads / CATEGORIES[spec[1]] if spec[1] else downloads))
+        for i, spec in enumerate(TORRENTS)
+    ]
 
     port = free_port()
     server = subprocess.Popen(
         ["qbittorrent-nox", f"--profile={profile}", f"--webui-port={port}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
         api = Api(port)
@@ -289,10 +348,12 @@ def main() -> None:
                 raise SystemExit("qbittorrent-nox did not come up for the seed")
             time.sleep(0.5)
         for category, folder in CATEGORIES.items():
-            api.call("/api/v2/torrents/createCategory", {"category": category, "savePath": str(downloads / folder)})
+            api.call(
+                "/api/v2/torrents/createCategory", {"category": category, "savePath": str(downloads / folder)}
+            )
         api.call("/api/v2/torrents/createTags", {"tags": ",".join(TAGS)})
         hashes = []
-        for (spec, content) in torrents:
+        for spec, content in torrents:
             name, category, tags, *_ = spec
             folder = downloads / CATEGORIES[category] if category else downloads
             fields = {"paused": "true", "root_folder": "true", "autoTMM": "false", "savepath": str(folder)}
