@@ -231,6 +231,11 @@ def build_webui(source: Path, target: Path) -> None:
             out.write_text(text.replace("${LANG}", "en").replace("${CACHEID}", "corpus"), encoding="utf-8")
         else:
             shutil.copyfile(path, out)
+    # qBittorrent answers a missing file of an alternative UI with 500 ("only regular file is
+    # allowed") where its built-in copy answers 404; a crawler reads a robots.txt that answers 5xx as
+    # "disallow everything" (RFC 9309) and a 404 as "allow everything": an allow-all robots.txt keeps
+    # the meaning the built-in copy's 404 has
+    (target / "public" / "robots.txt").write_text("User-agent: *\nAllow: /\n", encoding="utf-8")
 
 
 def write_config(profile: Path, webui: Path, downloads: Path) -> None:
