@@ -4,10 +4,11 @@ ROOT is the checkout's `gitweb/` folder. Makes four fresh bare repositories unde
 `ROOT/.corpus-gitweb/repos` with `git fast-import` (fixed dates and authors, so every seed gives the
 same hashes) and writes the gitweb configuration the serve script hands gitweb through GITWEB_CONFIG:
 
-- `widgets.git` — 262 commits by four authors over a small Python project (shortlog and log pages of
-  100): modules added and edited, three commits that touch a dozen files or more (a rename, a licence
-  header, a reformat), an `examples/` folder added once and never changed, a `stable` branch, annotated and lightweight tags; 14 commit messages say
-  "cache", one body pasted a `<script>` from a bug report;
+- `widgets.git` — 266 commits by four authors over a small Python project (shortlog and log pages of
+  100): modules added and edited, three commits that touch a dozen files or more (a licence header,
+  a reformat, a header rewrite), an `examples/` folder added once and never changed, a `stable`
+  branch, annotated and lightweight tags; 34 commit messages say "cache", one body pasted a
+  `<script>` from a bug report;
 - `docs.git` — 45 commits of a documentation folder; `website.git` — 12; `scratch.git` — 3.
 """
 
