@@ -349,7 +349,7 @@ def test_an_absolute_address_on_the_origin_is_named_as_its_join_names_it() -> No
     from bughunt.urls import route_of
 
     origin = "http://127.0.0.1:9"
-    tails = ["p/1", "p;", "p/;x=1?a=1", "a/../b/./c", "q?", "q#", "q?#/x", "%7e/%2f", "a b?c d", "x;?y", "[", ""]
+    tails = ["p/1", "p;", "p/;x=1?a=1", "a/../b/./c", "q?", "q#", "q?#/x", "%7e/%2f", "a b?c d", "x;?y", "["]
     urls = [f"{origin}/{t}" for t in tails] + ["HTTP://127.0.0.1:9/p", "http://127.0.0.1:90/p"]
     engine = HttpEngine(origin + "/", respect_robots=False)
     for url in urls:
