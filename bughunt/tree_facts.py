@@ -13,31 +13,43 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 
 from bughunt.dom import Node
 from bughunt.page import FetchedPage
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class TreeFacts:
-    """One page's elements grouped as readers select them; read-only (tuples and a read-only map)."""
+    """One page's elements grouped as readers select them; read-only (tuples and read-only maps)."""
 
     by_tag: Mapping[str, tuple[Node, ...]]
     """Tag → the page's elements of that tag, in document order."""
     attributed: tuple[Node, ...]
     """The elements with at least one attribute, in document order: every link, form control and
     named container (most elements of a page carry none, and none of those leads anywhere)."""
-    handlers: tuple[Node, ...]
-    """The elements with an inline event handler attribute (`onclick`, `onerror`, …), in document order."""
-    places: Mapping[int, int]
-    """`id(element)` → its place in document order: to merge two groups as one walk would meet them."""
+    order: tuple[Node, ...]
+    """Every element, in document order (the root first)."""
+
+    @cached_property
+    def handlers(self) -> tuple[Node, ...]:
+        """The elements with an inline event handler attribute (`onclick`, `onerror`, …), in document
+        order (one reader asks: read from the attributed elements when it does)."""
+        return tuple(n for n in self.attributed if any(name.startswith("on") for name in n.attrs))
+
+    @cached_property
+    def places(self) -> Mapping[int, int]:
+        """`id(element)` → its place in document order: to merge groups as one walk would meet them."""
+        return MappingProxyType({id(n): at for at, n in enumerate(self.order)})
 
     def tagged(self, *tags: str) -> list[Node]:
         """The page's elements of these tags in document order: `page.document.find_all(*tags)`."""
-        if len(tags) == 1:
-            return list(self.by_tag.get(tags[0], ()))
-        return self.in_order(n for tag in set(tags) for n in self.by_tag.get(tag, ()))
+        by_tag = self.by_tag
+        groups = [by_tag[tag] for tag in set(tags) if tag in by_tag]
+        if len(groups) <= 1:  # most asks: one tag, or one of several the page has
+            return list(groups[0]) if groups else []
+        return self.in_order(n for group in groups for n in group)
 
     def has(self, *tags: str) -> bool:
         """Whether the page has an element of any of these tags."""
@@ -63,23 +75,17 @@ def read_tree(root: Node) -> TreeFacts:
     """One walk of `root`'s tree (every element below it and itself, in document order)."""
     groups: dict[str, list[Node]] = {}
     attributed: list[Node] = []
-    handlers: list[Node] = []
-    places: dict[int, int] = {}
-    for at, node in enumerate(root.iter()):
-        places[id(node)] = at
+    order = tuple(root.iter())
+    for node in order:
         group = groups.get(node.tag)
         if group is None:
             groups[node.tag] = [node]
         else:
             group.append(node)
-        attrs = node.attrs
-        if attrs:
+        if node.attrs:
             attributed.append(node)
-            if any(name.startswith("on") for name in attrs):
-                handlers.append(node)
     return TreeFacts(
         by_tag=MappingProxyType({tag: tuple(nodes) for tag, nodes in groups.items()}),
         attributed=tuple(attributed),
-        handlers=tuple(handlers),
-        places=MappingProxyType(places),
+        order=order,
     )
