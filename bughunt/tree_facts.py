@@ -2,10 +2,10 @@
 
 The oracles, the action extraction and the step's reading each picked their own elements out of the
 whole document — its forms, headings, tables, cells, scripts, metas, the elements that carry an
-attribute, those with an inline event handler — each with a loop over every element of the page, ten
+attribute — each with a loop over every element of the page, ten
 to twenty such loops a page. One walk, made the first time a reader asks and kept with the page
 (`FetchedPage.derived`: a page loaded again unchanged shares it), groups the elements by tag and keeps
-those with attributes and with handlers; the readers read the groups. Nothing here judges a page: these
+those with attributes; the readers read the groups. Nothing here judges a page: these
 are the tree's own facts, in document order, as `Node.find_all` would give them.
 """
 
@@ -33,12 +33,6 @@ class TreeFacts:
     """Every element, in document order (the root first)."""
 
     @cached_property
-    def handlers(self) -> tuple[Node, ...]:
-        """The elements with an inline event handler attribute (`onclick`, `onerror`, …), in document
-        order (one reader asks: read from the attributed elements when it does)."""
-        return tuple(n for n in self.attributed if any(name.startswith("on") for name in n.attrs))
-
-    @cached_property
     def places(self) -> Mapping[int, int]:
         """`id(element)` → its place in document order: to merge groups as one walk would meet them."""
         return MappingProxyType({id(n): at for at, n in enumerate(self.order)})
@@ -58,8 +52,8 @@ class TreeFacts:
     def in_order(self, nodes: Iterable[Node]) -> list[Node]:
         """Elements of this page, each once, in document order."""
         places = self.places
-        unique = {id(n): n for n in nodes}
-        return sorted(unique.values(), key=lambda n: places[id(n)])
+        placed = {places[id(n)]: n for n in nodes}  # each once: one place, one element
+        return [placed[at] for at in sorted(placed)]
 
 
 def tree_facts(page: FetchedPage) -> TreeFacts:

@@ -150,11 +150,8 @@ def check_unescaped_script(
         return []
     findings: dict[str, Finding] = {}
     nonces = csp_nonces(page)
-    facts = tree_facts(page)
-    # the elements either branch below reads: scripts and those with an `on…` attribute (each group in
-    # document order already; merged only when the page has both)
-    scripts, handlers = facts.by_tag.get("script", ()), facts.handlers
-    for node in facts.in_order([*scripts, *handlers]) if scripts and handlers else scripts or handlers:
+    # the elements either branch below reads: scripts and the tags a handler is looked for on
+    for node in tree_facts(page).tagged("script", *_ACTIVE_TAGS):
         if node.tag == "script":
             if node.get("type").lower().strip() not in _JS_TYPES or node.get("src"):
                 continue
