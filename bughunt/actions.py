@@ -28,6 +28,7 @@ from bughunt.form_owner import script_send_button, submit_buttons
 from bughunt.item_places import ItemPlaces
 from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
+from bughunt.tree_facts import tree_facts
 from bughunt.urls import absolute, hash_route, same_origin
 
 TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
@@ -310,9 +311,12 @@ def _walk(page: FetchedPage) -> PageActions:
                 actions.append(Action(kind, url, _label(node)))
                 elements.append(node)
 
-    for node in page.document.iter():
+    # Most elements carry no attribute at all: such an element leads nowhere, unless a form (a form
+    # without one is rare: then every element is walked, as before).
+    facts = tree_facts(page)
+    bare_form = any(not form.attrs for form in facts.by_tag.get("form", ()))
+    for node in page.document.iter() if bare_form else facts.attributed:
         tag, attrs = node.tag, node.attrs
-        # most elements carry no attribute at all: such an element leads nowhere, unless a form
         if not attrs and tag != "form":
             continue
         if tag in ("a", "area") and "href" in attrs:

@@ -37,6 +37,7 @@ from bughunt.dom import Node
 from bughunt.oracles.pager_reading import active_controls, pager_nodes
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 HEADINGS = ("h1", "h2", "h3")
 """Where a page names the view it shows."""
@@ -58,7 +59,7 @@ def names_shown_view(page: FetchedPage, label: str) -> bool:
         return False
     return any(
         _words(h.text()) == said and not unseen(h) and not any(n.tag in _CONTROLS for n in h.iter())
-        for h in page.document.find_all(*HEADINGS)
+        for h in tree_facts(page).tagged(*HEADINGS)
     )
 
 

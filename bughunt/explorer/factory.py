@@ -9,6 +9,7 @@ from typing import Any
 
 from bughunt.actions import extract_actions
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 from memgpt_lite.context.tokens import TokenCounter
 from memgpt_lite.errors import UsageError
 
@@ -63,9 +64,9 @@ SHELL_ACTIONS = 2
 def looks_like_app_shell(page: FetchedPage) -> bool:
     """True for a start page that needs scripts to show anything: it has scripts, and without running
     them its body shows almost no text (< SHELL_TEXT_CHARS characters) and at most SHELL_ACTIONS actions."""
-    if not page.is_html or not page.document.find_all("script"):
+    if not page.is_html or not tree_facts(page).tagged("script"):
         return False
-    bodies = page.document.find_all("body")
+    bodies = tree_facts(page).tagged("body")
     text = (bodies[0] if bodies else page.document).text()
     return len(text) < SHELL_TEXT_CHARS and len(extract_actions(page)) <= SHELL_ACTIONS
 

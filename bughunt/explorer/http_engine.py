@@ -179,7 +179,12 @@ class HttpEngine:
 
     def _route_of(self, url: str) -> str | None:
         try:
-            absolute = urljoin(self.origin + "/", url)
+            # An address already absolute on this origin (every action's target is) is what `urljoin`
+            # gives back, but for an empty `;params` it drops: joining it again was two parses a link.
+            if url.startswith(self.origin + "/") and ";" not in url:
+                absolute = url
+            else:
+                absolute = urljoin(self.origin + "/", url)
             parts = urlsplit(absolute)
         except ValueError:  # an unclosed [IPv6 bracket in a link
             return None

@@ -21,6 +21,7 @@ import re
 from urllib.parse import urljoin
 
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 _ESCAPED_LT = re.compile(r"&lt;|&#0*60;|&#x0*3c;", re.I)
 """A `<` written as text: the page's source holds it escaped, or no link's text can show markup."""
@@ -44,6 +45,6 @@ def marked_targets(page: FetchedPage) -> set[str]:
         return set()
     return {
         urljoin(page.base, a.get("href").strip())
-        for a in page.document.find_all("a")
+        for a in tree_facts(page).tagged("a")
         if a.get("href").strip() and shows_markup(a.text())
     }

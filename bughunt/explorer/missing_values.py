@@ -22,6 +22,7 @@ from urllib.parse import urljoin
 
 from bughunt.dom import FORM_CONTROLS, Node, body_rows
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 MIN_ROWS = 3
 """Body rows a table needs before one row is odd among the others."""
@@ -37,7 +38,7 @@ def missing_value_targets(page: FetchedPage) -> dict[str, str]:
     page's tables (see the module), each with its kind: the table's head and the columns missing,
     the same on every page of one list (its second page's odd row is a kind already opened)."""
     found: dict[str, str] = {}
-    for table in page.document.find_all("table"):
+    for table in tree_facts(page).tagged("table"):
         rows = [r for r in body_rows(table) if sum(1 for c in r.elements if c.tag == "td") >= 2]
         if len(rows) < MIN_ROWS:
             continue

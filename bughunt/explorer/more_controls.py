@@ -22,6 +22,7 @@ from bughunt.actions import HIDDEN_MARK, clickable
 from bughunt.dom import Node
 from bughunt.oracles.pagination import furniture
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 _MORE = re.compile(
     r"^\s*(?:(?:load|show|see|view|get|fetch)\s+)?more(?:\s+[a-z]+){0,2}\s*(?:\.\.\.|…)?\s*$"
@@ -39,7 +40,7 @@ def more_controls(page: FetchedPage) -> list[Node]:
 
 def _more_controls(page: FetchedPage) -> list[Node]:
     found: list[Node] = []
-    for node in page.document.find_all("button", "a"):
+    for node in tree_facts(page).tagged("button", "a"):
         label = " ".join(node.text().split())
         if not _MORE.match(label) or _MENU_WORDS & set(label.lower().split()):
             continue

@@ -31,6 +31,7 @@ from bughunt.oracles.reading import resolve
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import TOKEN_KEY, query_pairs
+from bughunt.tree_facts import tree_facts
 
 STATE_CHANGE_MESSAGE = (
     "a GET request changed server state (unsafe use of a safe method, RFC 9110 9.2.1; CWE-650)"
@@ -45,13 +46,13 @@ def password_fields(page: FetchedPage) -> list[str]:
     """The page's password inputs, each by its name (or id, or place)."""
     return [
         n.get("name") or n.get("id") or str(i)
-        for i, n in enumerate(page.document.find_all("input"))
+        for i, n in enumerate(tree_facts(page).tagged("input"))
         if n.get("type").lower() == "password"
     ]
 
 
 def _headings(page: FetchedPage) -> set[str]:
-    return {t for n in page.document.find_all("h1", "h2", "h3") if (t := " ".join(n.text().split()))}
+    return {t for n in tree_facts(page).tagged("h1", "h2", "h3") if (t := " ".join(n.text().split()))}
 
 
 def login_wall(answer: FetchedPage, before: FetchedPage | None) -> bool:
@@ -115,7 +116,7 @@ def _controls(page: FetchedPage) -> dict[str, str]:
     its identity: a fresh request token is the same control, not its counterpart."""
     found = {control_identity(a.target): a.label for a in page_actions(page).actions}
     base = base_url(page)
-    for form in page.document.find_all("form"):
+    for form in tree_facts(page).tagged("form"):
         target = resolve(base, form.get("action") or page.url)
         if target:
             found.setdefault(control_identity(target), "")

@@ -27,6 +27,7 @@ from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
 from bughunt.page import ClientError, FetchedPage
 from bughunt.sim.route_keys import query_pairs
+from bughunt.tree_facts import tree_facts
 from bughunt.urls import route_of
 
 _MESSAGES = {
@@ -162,8 +163,8 @@ def partial_document(page: FetchedPage) -> bool:
         return False
     if page.served_fragment:
         return True  # what the server sent, whatever a script of it added to the document since
-    doc = page.document
-    return not doc.find_all("title") and not any(s.get("src") for s in doc.find_all("script"))
+    facts = tree_facts(page)
+    return not facts.has("title") and not any(s.get("src") for s in facts.tagged("script"))
 
 
 def _action(page: FetchedPage) -> dict[str, str]:

@@ -27,6 +27,7 @@ from bughunt.oracles.list_finding import _record_bodies
 from bughunt.oracles.lists import has_pagination
 from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 _HEADING_TOTAL = re.compile(
     r"^(?P<n>\d{1,6})\s+(?:rows?|records?|results?|entries|entry|items?|matches)"
@@ -86,10 +87,10 @@ def _reading(page: FetchedPage) -> tuple[Node, int, Node] | None:
     """(heading, the total it states, the one table of data rows after it), or None: no such
     heading, more than one, or no single table after it."""
     totals: list[tuple[Node, int]] = []
-    order: dict[int, int] = {}
     tables: list[Node] = []
-    for at, node in enumerate(page.document.iter()):
-        order[id(node)] = at
+    facts = tree_facts(page)
+    order = facts.places
+    for node in facts.tagged(*HEADINGS, "table"):
         if node.tag in HEADINGS:
             shown = _total(" ".join(node.text().split()))
             if shown is not None:

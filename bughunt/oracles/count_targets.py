@@ -42,6 +42,7 @@ from bughunt.oracles.lists import find_lists, targets
 from bughunt.oracles.pagination import furniture
 from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
+from bughunt.tree_facts import tree_facts
 
 MAX_TARGETS = 3
 """Linked pages fetched to compare a page's counts with (each costs one of the page's oracle requests)."""
@@ -141,7 +142,7 @@ def has_cells(page: FetchedPage) -> bool:
 
 
 def _has_cells(page: FetchedPage) -> bool:
-    return any(node.tag in _CELLS for node in page.document.iter())
+    return tree_facts(page).has(*_CELLS)
 
 
 def count_cells(page: FetchedPage) -> list[Claim]:

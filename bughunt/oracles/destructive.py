@@ -85,6 +85,7 @@ from bughunt.oracles.server_error import error_key
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
+from bughunt.tree_facts import tree_facts
 from bughunt.urls import same_origin
 
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
@@ -101,12 +102,12 @@ def _target(base: str, href: str) -> str | None:
 
 
 def has_confirmation_step(page: FetchedPage) -> bool:
-    doc = page.document
-    if any(f.get("method", "get").lower() == "post" for f in doc.find_all("form")):
+    facts = tree_facts(page)
+    if any(f.get("method", "get").lower() == "post" for f in facts.tagged("form")):
         return True
-    if doc.find_all("dialog"):
+    if facts.has("dialog"):
         return True
-    return any(_CONFIRM.search(n.text()) for n in doc.find_all("a", "button"))
+    return any(_CONFIRM.search(n.text()) for n in facts.tagged("a", "button"))
 
 
 def requested_url(page: FetchedPage) -> str:
@@ -240,7 +241,7 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
                 continue
             kind = "link" if node.tag == "a" else "button"
             controls.append((_target(base, href), label, kind, control_markup(node), _asks_in_script(node)))
-    for form in page.document.find_all("form"):
+    for form in tree_facts(page).tagged("form"):
         if form.get("method", "get").lower() != "get" or _not_get(form):
             continue
         buttons = [
@@ -283,7 +284,7 @@ def _judge_opened(page: FetchedPage) -> list[Finding]:
             return []
     elif not 200 <= page.status < 300 or not page.is_html or has_confirmation_step(page):
         return []
-    heading = next((n.text() for n in page.document.find_all("h1", "h2") if n.text()), "")
+    heading = next((n.text() for n in tree_facts(page).tagged("h1", "h2") if n.text()), "")
     return [
         Finding(
             "unconfirmed_destructive",
@@ -344,9 +345,10 @@ def _dialog_open(page: FetchedPage) -> bool:
     """A dialog the page shows. A closed one the layout carries for its scripts (an error modal,
     `aria-hidden`) is none: taken for open, it made a row's Delete its confirmation, and a delete
     sent at one click went unreported (corpus ho9_jupyterhub)."""
+    facts = tree_facts(page)  # a dialog element, or one with a role: an attribute
     return any(
         (n.tag == "dialog" or n.get("role") in ("dialog", "alertdialog")) and not unseen(n)
-        for n in page.document.iter()
+        for n in (*facts.by_tag.get("dialog", ()), *facts.attributed)
     )
 
 

@@ -27,6 +27,7 @@ from bughunt.oracles.base import Finding, evidence
 from bughunt.oracles.destructive_words import action_route, words_of
 from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url
+from bughunt.tree_facts import tree_facts
 from bughunt.urls import same_origin
 
 MESSAGE = "destructive form sends its write at once, where the page's alike buttons ask first"
@@ -52,7 +53,7 @@ def _writes(page: FetchedPage) -> list[tuple[Node, str, str, bool]]:
     """(button, its label's verb, its form's target, whether it asks) of each form that is not sent
     by GET, for its one submit button."""
     base, out = base_url(page), []
-    for form in page.document.find_all("form"):
+    for form in tree_facts(page).tagged("form"):
         if form.get("method", "get").lower() == "get":
             continue
         buttons = [b for b in form.iter() if submits(b)]

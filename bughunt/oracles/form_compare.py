@@ -19,6 +19,7 @@ from bughunt.oracles.form_pages import sibling_instance
 from bughunt.oracles.form_positions import blocks, normalised, page_texts, unlabelled_values
 from bughunt.oracles.form_values import banner, headed_row, in_furniture, shown_value, stored
 from bughunt.page import FetchedPage, base_url
+from bughunt.tree_facts import tree_facts
 
 
 def replaced_values(
@@ -134,7 +135,7 @@ def dropped_title(
     if heading is None or not stored(text := heading.text().strip()):
         return []
     named = word_set(page.title or "")
-    for h in page.document.find_all("h1", "h2", "h3", *(("a",) if item else ())):
+    for h in tree_facts(page).tagged("h1", "h2", "h3", *(("a",) if item else ())):
         if not any(a.tag == "form" for a in h.ancestors()):
             named |= word_set(h.text())
     return [(empty[0], text)] if word_set(text) and word_set(text) <= named else []

@@ -17,6 +17,7 @@ from __future__ import annotations
 from bughunt.dom import Node
 from bughunt.oracles.form_fields import read_fields
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 Fields = list[tuple[Node, str, str, set[str], bool]]
 
@@ -28,7 +29,7 @@ def page_before(page: FetchedPage, fields: Fields) -> FetchedPage | None:
         return None
     before = page.clicked_from[0]
     names = {f[1] for f in fields}
-    for other in before.document.find_all("form"):
+    for other in tree_facts(before).tagged("form"):
         if names <= {f[1] for f in read_fields(other, before.document)}:
             return None  # the form was there before the click: the click did not open it
     return before

@@ -37,6 +37,7 @@ from bughunt.oracles.reading import resolve
 from bughunt.oracles.request_action import marked_action
 from bughunt.oracles.server_error import soft_not_found
 from bughunt.page import FetchedPage, base_url
+from bughunt.tree_facts import tree_facts
 from bughunt.urls import hash_route, route_of, same_origin
 
 _NEAR_LINK = re.compile(r"\b(cancel|view|back|show|preview|return|discard|open)\b", re.I)
@@ -102,7 +103,7 @@ def by_identifier(page: FetchedPage, config: OracleConfig) -> list[str]:
     base = base_url(page)
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
     urls = [resolve(base, href) for _, href in targets(page.document)]
-    urls += [resolve(base, f.get("action")) for f in page.document.find_all("form") if f.get("action")]
+    urls += [resolve(base, f.get("action")) for f in tree_facts(page).tagged("form") if f.get("action")]
     if config.known_routes is not None:
         urls += [origin + r for r in config.known_routes() if r.startswith("/") and ident in r]
     if len(rest) >= 2:

@@ -74,6 +74,7 @@ from bughunt.oracles.search_echo import check_search_echo
 from bughunt.oracles.server_error import error_key
 from bughunt.oracles.view_widgets import widget_key
 from bughunt.page import FetchedPage, base_url
+from bughunt.tree_facts import tree_facts
 
 _TITLE_KEYS = frozenset({"title", "name", "subject", "heading", "headline"})
 """Keys of a field holding the record's title (a page shows it as its main heading)."""
@@ -130,7 +131,7 @@ def _check(
     doc = page.document
     compared = 0
     cleared = _filled_before_click(page)
-    for form in doc.find_all("form"):
+    for form in tree_facts(page).tagged("form"):
         if not writes(form):
             continue  # a search or filter form (GET) edits nothing
         if only is not None and form_identity(form) not in only:

@@ -21,6 +21,7 @@ from bughunt.oracles.reading import (
     resolve,
 )
 from bughunt.page import FetchedPage, base_url
+from bughunt.tree_facts import tree_facts
 
 # a pager's control for the page after the first: "2", "Next", "›", "下一页"
 _SECOND_PAGE_TEXT = re.compile(
@@ -124,9 +125,12 @@ def _pager_nodes(page: FetchedPage) -> list[Node]:
     root = page.document
     found = [c for c, items in find_lists(root) if is_pager(c, items)]
     ids = {id(c) for c in found}
-    for node in root.iter():
-        if not node.attrs and len(node.children) < 2:
-            continue  # neither named (`_named_pager`) nor a bar of controls (`_page_buttons`): most elements
+    # Only an element with attributes can be named a pager (`_named_pager`), and a bar of controls
+    # (`_page_buttons`) is the parent of links or buttons: those, in document order, not every element.
+    facts = tree_facts(page)
+    bars = (n.parent for n in facts.tagged("a", "button") if n.parent is not None)
+    named = (n for n in facts.attributed if _named_pager(n))
+    for node in facts.in_order([*named, *(b for b in bars if len(b.children) >= 2)]):
         if (
             id(node) in ids
             or not (_named_pager(node) or _page_buttons(node))

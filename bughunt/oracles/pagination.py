@@ -68,6 +68,7 @@ from bughunt.oracles.reading import (
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
+from bughunt.tree_facts import tree_facts
 from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
@@ -371,7 +372,7 @@ def _back_controls(page: FetchedPage) -> list[str]:
     forms that are only a button (`<form><input type=hidden name=first value=0><button>`)."""
     base = base_url(page)
     controls = [(n, resolve(base, href)) for n, href in targets(page.document)]
-    for form in page.document.find_all("form"):
+    for form in tree_facts(page).tagged("form"):
         fields = [f for f in form.iter() if f.tag in ("input", "select", "textarea")]
         if form.get("method", "get").strip().lower() in ("", "get") and all(
             f.get("type").lower() in ("hidden", "submit") for f in fields

@@ -24,6 +24,7 @@ from bughunt.actions import TEXT_INPUTS
 from bughunt.dom import Node
 from bughunt.oracles.base import Finding, evidence, page_shape, quoted
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 MESSAGE = "a refused form comes back without the values typed in it"
 
@@ -50,7 +51,7 @@ def check_refused_form(answer: FetchedPage, typed: Mapping[str, str]) -> list[Fi
     typed = {name: value for name, value in typed.items() if value.strip()}
     if not typed or not answer.is_html or answer.status >= 400:
         return []
-    for form in answer.document.find_all("form"):
+    for form in tree_facts(answer).tagged("form"):
         fields = _text_fields(form)
         secret = {n.get("name") for n in form.find_all("input") if n.get("type").lower() == "password"}
         asked = {name for name in typed if name not in secret}  # a password is never drawn again

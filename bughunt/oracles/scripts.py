@@ -27,6 +27,7 @@ from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, e
 from bughunt.oracles.script_binding import bound_to_page_controls
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 _TEXT_LEVEL = frozenset(
     "a p span li td dd dt blockquote em strong b i u small label h1 h2 h3 h4 h5 h6 pre code q cite".split()
@@ -48,7 +49,7 @@ def csp_nonces(page: FetchedPage) -> frozenset[str]:
     policies = [page.header("content-security-policy")]
     policies += [
         m.get("content")
-        for m in page.document.find_all("meta")
+        for m in tree_facts(page).tagged("meta")
         if m.get("http-equiv").lower() == "content-security-policy"
     ]
     return frozenset(n for policy in policies for n in _NONCE.findall(policy))
@@ -149,7 +150,8 @@ def check_unescaped_script(
         return []
     findings: dict[str, Finding] = {}
     nonces = csp_nonces(page)
-    for node in page.document.iter():
+    # the elements either branch below reads: scripts and the tags a handler is looked for on
+    for node in tree_facts(page).tagged("script", *_ACTIVE_TAGS):
         if node.tag == "script":
             if node.get("type").lower().strip() not in _JS_TYPES or node.get("src"):
                 continue

@@ -30,6 +30,7 @@ from bughunt.dom import Node
 from bughunt.oracles.base import Finding, evidence, page_shape
 from bughunt.page import FetchedPage
 from bughunt.sim.route_keys import query_pairs
+from bughunt.tree_facts import tree_facts
 
 MESSAGE = "a search form's results page draws its box without the words searched for"
 _WORDS = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -79,10 +80,10 @@ def check_search_echo(page: FetchedPage) -> list[Finding]:
     words = {k: v for k, v in asked if v.strip() and _WORDS.search(v)}
     if not words:
         return []
-    forms = [f for f in page.document.find_all("form") if _sends_here(f, page)]
+    forms = [f for f in tree_facts(page).tagged("form") if _sends_here(f, page)]
     shown = {
         (_value(box) or "").strip()
-        for form in page.document.find_all("form")
+        for form in tree_facts(page).tagged("form")
         for box in _boxes(form).values()
     }
     for form in forms:

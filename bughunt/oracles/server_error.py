@@ -23,6 +23,7 @@ from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, e
 from bughunt.oracles.client_errors import partial_document
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 
 def error_summary(page: FetchedPage) -> str:
@@ -86,7 +87,7 @@ def _first_heading(page: FetchedPage) -> Node | None:
     every page for its scripts to open ("Error" over "The error", `aria-hidden`), read first on a page
     whose own title is a smaller heading or drawn later by script, made each such page an error page
     (5 of the 7 clean-build reports in 100 clicks on a Tornado app's pages, corpus ho9_jupyterhub)."""
-    for node in page.document.find_all("h1", "h2", "h3"):
+    for node in tree_facts(page).tagged("h1", "h2", "h3"):
         if node.text() and not any(a.tag in ("nav", "header", "footer") for a in node.ancestors()):
             if not unseen(node):
                 return node

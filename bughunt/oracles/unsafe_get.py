@@ -34,6 +34,7 @@ from bughunt.oracles.request_action import action_key
 from bughunt.oracles.seen_twice import seen_twice
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
+from bughunt.tree_facts import tree_facts
 
 STATE_VERBS = frozenset(
     (
@@ -100,7 +101,7 @@ def _control_targets(page: FetchedPage) -> list[str]:
     """Where the page's controls lead: its actions, and its forms' actions whatever their method —
     a "Follow" drawn as a POST form (with its CSRF token) offers the counterpart as much as a link."""
     base = base_url(page)
-    forms = [resolve(base, f.get("action") or page.url) for f in page.document.find_all("form")]
+    forms = [resolve(base, f.get("action") or page.url) for f in tree_facts(page).tagged("form")]
     return [a.target for a in page_actions(page).actions] + [u for u in forms if u]
 
 

@@ -42,7 +42,7 @@ class KnownIndex(Generic[N]):
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
         "_followed", "unvisited", "linkers", "_log", "bucket_of", "_buckets", "_bucketed", "_by_path",
-        "_stale", "_alias_true", "_rewrites", "_by_key",
+        "_stale", "_alias_true", "_rewrites", "_by_key", "open_links",
     )  # fmt: skip
 
     def __init__(self, memory: Memory[N], routes: Mapping[Hashable, str] | None) -> None:
@@ -67,6 +67,10 @@ class KnownIndex(Generic[N]):
         # remembered pages linking to each node: what a trip's search and its stragglers read
         self.unvisited: dict[N, None] = {}
         self.linkers: dict[N, list[N]] = {}
+        # each remembered page's links (as many times as it links) to nodes not remembered: a trip's
+        # stragglers are weighed by it, and counting it again at every such choice read each
+        # referrer's whole link list
+        self.open_links: dict[N, int] = {}
         self._log: list[tuple[N, bool]] = []  # (node, became unvisited / was remembered), in order
         self.bucket_of: dict[N, str | None] = {}
         self._buckets: dict[str | None, dict[N, None]] = {}
@@ -85,6 +89,12 @@ class KnownIndex(Generic[N]):
             new = list(memory.items())
         aliases, candidates, referrers, routes = self._aliases, self._candidates, self.referrers, self.routes
         unvisited, linkers, log, stale = self.unvisited, self.linkers, self._log, self._stale
+        open_links = self.open_links
+        # a page now remembered is no longer an open link of the pages remembered before that link it
+        # (those remembered with it count it as remembered already: memory holds them all)
+        for p, _ in new:
+            for linker in linkers.get(p, ()):
+                open_links[linker] -= 1
         for p, links in new:
             if p in unvisited:
                 del unvisited[p]
@@ -95,12 +105,15 @@ class KnownIndex(Generic[N]):
                 aliases.add_sibling(r)
                 stale.add(r.partition("?")[0])
                 self._alias_true.update(self._by_key.pop(page_key(r), ()))
+            opened = 0
             for q in links:
                 referrers[q] += 1
                 linkers.setdefault(q, []).append(p)
-                if q not in memory and q not in unvisited:
-                    unvisited[q] = None
-                    log.append((q, True))
+                if q not in memory:
+                    opened += 1
+                    if q not in unvisited:
+                        unvisited[q] = None
+                        log.append((q, True))
                 if referrers[q] == 1 and (rq := _route(routes, q)) is not None and "?" in rq:
                     aliases.add_sibling(rq)
                     path, _, query = rq.partition("?")
@@ -113,6 +126,7 @@ class KnownIndex(Generic[N]):
                             self._alias_true.add(q)
                         else:
                             self._by_key.setdefault(page_key(rq), []).append(q)
+            open_links[p] = opened
         self._items.extend(new)
 
     def _follow(

@@ -337,16 +337,11 @@ class Planner:
             targets = layer
         if not targets:
             return None
-        unknown: dict[N, int] = {}
+        open_links = index.open_links
 
         def straggle(q: N) -> int:
             # the most other unvisited links any remembered referrer of the target has
-            most = 0
-            for p in index.linkers.get(q, ()):
-                if p not in unknown:
-                    unknown[p] = sum(1 for x in memory.links(p) if x not in memory)
-                most = max(most, unknown[p])
-            return most
+            return max((open_links[p] for p in index.linkers.get(q, ())), default=0)
 
         dist = search.dist
         keys = {q: (q in again, sampled(q), dist[q], straggle(q), referrers[q]) for q in targets}

@@ -337,3 +337,28 @@ def test_an_empty_jar_is_not_asked_and_each_header_set_is_sent_as_given(raw_serv
     assert len(asked) == 1
     assert ["x-token: one" in h for h in heads] == [True, False, True]
     assert "x-token: two" in heads[1] and all(h.count("user-agent:") == 1 for h in heads)
+
+
+def test_an_absolute_address_on_the_origin_is_named_as_its_join_names_it() -> None:
+    """An action's target is absolute already: the engine names it without joining it to the origin
+    again, and names it as the join did — an empty `;` (which the join drops), dot segments, a bare
+    `?` or `#`, escapes and spaces alike; another origin's address (a differently cased scheme, a
+    port more) is named as before."""
+    from urllib.parse import urljoin, urlsplit
+
+    from bughunt.urls import route_of
+
+    origin = "http://127.0.0.1:9"
+    tails = ["p/1", "p;", "p/;x=1?a=1", "a/../b/./c", "q?", "q#", "q?#/x", "%7e/%2f", "a b?c d", "x;?y", "["]
+    urls = [f"{origin}/{t}" for t in tails] + ["HTTP://127.0.0.1:9/p", "http://127.0.0.1:90/p"]
+    engine = HttpEngine(origin + "/", respect_robots=False)
+    for url in urls:
+        try:
+            joined = urljoin(origin + "/", url)
+            parts = urlsplit(joined)
+        except ValueError:
+            want = None
+        else:
+            same = f"{parts.scheme}://{parts.netloc}".lower() == origin
+            want = route_of(joined) if same else None
+        assert engine.route_of(url) == want, url

@@ -233,6 +233,9 @@ def test_the_searches_cut_short_choose_as_the_full_search() -> None:
             index = kept._indexes[0]
             known = {q for p in memory for q in memory[p] if q not in memory}
             assert set(index.unvisited) == known, (seed, step)
+            # each remembered page's links to pages not remembered, which a trip's stragglers read
+            opened = {p: sum(1 for q in memory[p] if q not in memory) for p in memory}
+            assert index.open_links == opened, (seed, step)
             linked = [q for p in memory for q in memory[p]]
             assert index.aliases() == Planner()._aliases(cur, list(memory), linked), (seed, step)
             kept_buckets = index.buckets(template_of)
