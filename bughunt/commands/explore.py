@@ -244,6 +244,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
                 allow_origins=_origins(args.allow_origin),
                 browser_path=args.browser_path,
                 realtime=getattr(args, "realtime", None) is not False,
+                avoid_actions=args.allow_destructive,
                 **({"trace": args.trace} if args.trace is not None else {}),
                 on_login=store.add_secrets,  # the session cookies of each login, re-logins included
             )

@@ -25,7 +25,7 @@ from loguru import logger
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
 from bughunt.oracles.base import Finding
-from bughunt.oracles.destructive_words import destructive_action
+from bughunt.oracles.destructive_words import destructive_action, operation_action
 from bughunt.oracles.request_action import marked_action
 from bughunt.page import FetchedPage
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
@@ -115,6 +115,11 @@ class HttpEngine:
     timeout: float = 10.0
     respect_robots: bool = True
     avoid: str = DEFAULT_AVOID
+    avoid_actions: bool = False
+    """Also never click a route that names a destructive action (`destructive_action`): with
+    --allow-destructive the oracles open those after the walk and judge them by their effect, so the
+    walk stays a reader (a refusal page answering 200 at `/_delete/` is no deletion). A GET its query
+    marks as an action on a record (`marked_action`) is never clicked either way (`_defers`)."""
     stats: FetchStats = field(default_factory=FetchStats)
     headers: dict[str, str] = field(default_factory=dict, repr=False)
     """Extra request headers (`--header`); values are secrets: never logged, stored or shown."""
@@ -214,13 +219,16 @@ class HttpEngine:
         return known
 
     def _defers(self, route: str) -> bool:
-        """A GET its query marks as an action on a record (`marked_action`) or that names a destructive
-        action (`destructive_action`: `/files/3/unlink`, `?action=stop`) is never the walk's, with or
-        without --allow-destructive: without it the oracle reports it suspected, unopened (the walk
-        opening it did the damage the report says was not done: supervisord's "Stop All" was walked);
-        with it the oracles open it after the walk and judge it by its effect."""
+        """A GET its query marks as an action on a record (`marked_action`) or whose action key runs an
+        operation (`operation_action`: `?action=stop`, `?action=clearlog` — supervisord's web page stopped
+        and restarted every process when walked) is never the walk's, with or without
+        --allow-destructive; one named as destroying is left to the oracles under it. Without the flag
+        such a one is walked: a GET `/settings/delete-account` is a confirmation page on a site that
+        asks first (the built-in site's page 21), and the page after is what shows it did not."""
         url = self.url_of(route)
-        return marked_action(url) is not None or destructive_action(url) is not None
+        if marked_action(url) is not None or operation_action(url) is not None:
+            return True
+        return self.avoid_actions and destructive_action(url) is not None
 
     def allowed(self, route: str) -> bool:
         if not self.respect_robots:

@@ -69,6 +69,14 @@ def names_operation(value: str) -> bool:
     )
 
 
+def operation_action(url: str) -> str | None:
+    """The operation an action key of a GET's query runs (`?processname=web&action=stop` → `stop`), or
+    None (`names_operation`). Such a GET acts at once — a process manager shows no page asking first —
+    so the walk never sends one, with or without --allow-destructive (`HttpEngine._defers`)."""
+    pairs = query_pairs(urlsplit(url).query, decoded=True, blank=False)
+    return next((v.lower() for k, v in pairs if action_key(k) and names_operation(v)), None)
+
+
 def hash_route(url: str) -> str:
     """The single-page-app route after `#/` (`/#/article/x/delete` → `/article/x/delete`), or ""."""
     fragment = urlsplit(url).fragment

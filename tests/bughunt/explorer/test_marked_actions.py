@@ -86,7 +86,7 @@ def _crates() -> Iterator[tuple[str, type[_Crates]]]:
 
 def _explore(url: str, store_dir: Path, *, allow_destructive: bool) -> ExplorerStore:
     store = ExplorerStore(store_dir)
-    engine = HttpEngine(url, timeout=2.0, respect_robots=False)
+    engine = HttpEngine(url, timeout=2.0, respect_robots=False, avoid_actions=allow_destructive)
     config = SessionConfig(budget=30, retries=0, allow_destructive=allow_destructive)
     with make_policy("planner", store=store) as policy:
         Explorer(store, engine, policy, config).run()

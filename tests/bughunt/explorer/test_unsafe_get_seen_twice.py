@@ -104,7 +104,7 @@ def _newsroom() -> Iterator[tuple[str, type[_Newsroom]]]:
 
 def _explore(url: str, store_dir: Path) -> ExplorerStore:
     store = ExplorerStore(store_dir)
-    engine = HttpEngine(url, timeout=2.0, respect_robots=False)
+    engine = HttpEngine(url, timeout=2.0, respect_robots=False, avoid_actions=True)
     config = SessionConfig(budget=25, retries=0, allow_destructive=True)
     with make_policy("planner", store=store) as policy:
         Explorer(store, engine, policy, config).run()
