@@ -10,6 +10,8 @@ panel: its controls are hidden, `actions.HIDDEN_MARK`). The control that unfolds
   `role="treeitem"` whose listener is its tree's (one listener for all items: the tree is read as a
   container, the item as nothing) and that is focusable only by arrow keys (`tabindex="-1"`) is a
   control only by this;
+  A menu's button says `aria-expanded` too (`aria-haspopup`, a dropdown toggle): what it opens is
+  a layer of the chrome, whose items are clicked as before — not this rule's;
 - a `<details>`' own `<summary>` while the details is closed;
 - an element given a click listener of its own inside a link (`nested_control`): a group's expander
   drawn in the group's link (the group's page is the link's, the expander folds the group under it),
@@ -35,7 +37,17 @@ def closed_disclosure(node: Node) -> bool:
         return parent is not None and parent.tag == "details" and "open" not in parent.attrs
     if (node.attrs.get("aria-expanded") or "").strip().lower() != "false" or node.tag in NOT_CLICKED:
         return False
+    if _opens_menu(node):
+        return False
     return (node.attrs.get("role") or "").strip().lower() not in CONTAINER_ROLES
+
+
+def _opens_menu(node: Node) -> bool:
+    """A menu's or a listbox's button (`aria-haspopup`, Bootstrap's `data-bs-toggle="dropdown"`) says
+    `aria-expanded` too: what it opens is a layer of the page's chrome, not a group of its content."""
+    popup = (node.attrs.get("aria-haspopup") or "false").strip().lower()
+    toggle = (node.attrs.get("data-bs-toggle") or node.attrs.get("data-toggle") or "").strip().lower()
+    return popup != "false" or toggle == "dropdown"
 
 
 def nested_control(node: Node) -> bool:
