@@ -33,9 +33,6 @@ from .templates import safe_route, structure_hash
 from .view_states import opened_view
 
 MAX_SELECTOR_CHARS = 300
-SWAPPED_DEPTH = 1
-"""How many clicks from the load a state that shows new content (no view, no group opened) may be and
-still offer its new controls (`_view_controls`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,16 +115,8 @@ def _revealed_destructive(action: Action, state: tuple[str, str] | None, depth: 
 def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | None, depth: int) -> set[str]:
     """The selectors of the clicks a view opened in place shows and the state it was clicked on did not
     (`view_states`), or a state that shows new content besides controls (a template swapped in place:
-    `state_controls.shows_new_content`) one click from the load, or a folded group the click opened
-    (`state_controls.opened_group`): made on this state, replayed after the clicks that reached it.
-    None at `MAX_CHAIN` clicks from the load, nor when the click opened no view (a menu).
-
-    New content alone chains no further than one click from the load (`SWAPPED_DEPTH`): a settings
-    page's every panel, dialog and toggle shows words it did not, and each state's controls made
-    on it spent a single-page admin's budget there — 39 of 100 clicks chained two to six deep
-    against 5 before the rule (corpus ho14_pocketbase), the records list's rows and menus reached
-    no more. A template swapped by the page's own control (a list's "Detailed" layout) is one click
-    from its load."""
+    `state_controls.shows_new_content`): made on this state, replayed after the clicks that reached it.
+    None at `MAX_CHAIN` clicks from the load, nor when the click opened no view (a menu)."""
     if state is None or depth >= MAX_CHAIN or page.clicked_from is None:
         return set()
     actions = engine.actions(page)
@@ -135,9 +124,7 @@ def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | N
     # "›" is made on the state already; its "‹" leads back).
     turned = state[1] in way_on_selectors(page.clicked_from[0])
     if not (
-        opened_view(page)
-        or opened_group(page, state[1])
-        or (not turned and depth <= SWAPPED_DEPTH and shows_new_content(page, actions))
+        opened_view(page) or opened_group(page, state[1]) or (not turned and shows_new_content(page, actions))
     ):
         return set()
     before = {a.selector for a in engine.actions(page.clicked_from[0]) if a.kind == "click"}

@@ -4,14 +4,12 @@ a click state was (`explorer/click_address.py`): read on pages of our own, witho
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
 from bughunt.actions import Action, page_clicks
 from bughunt.dom import Node
 from bughunt.explorer.click_address import named_by_state, script_fragment, state_address
-from bughunt.explorer.facts import _view_controls
 from bughunt.explorer.state_controls import control_key, own_first, shows_new_content
 from bughunt.focus_controls import control_label
 from bughunt.oracles import Finding
@@ -107,34 +105,3 @@ def test_a_state_s_own_controls_come_before_those_the_page_before_offered() -> N
     assert ordered[:3] == ["more", "edit", "close"]
     assert ordered[-5:] == ["New", "Control panel", "more", "edit", "close"], ordered
     assert list(own_first(_controls(start), start)) == list(_controls(start))  # a page loaded: as it is
-
-
-class _Clicks:
-    """An engine that offers a page's clickable elements as clicks (what `_view_controls` asks)."""
-
-    def actions(self, page: FetchedPage) -> list[Action]:
-        walked = page_clicks(page)
-        return [
-            Action("click", page.url, control_label(n), walked.selectors.of(n)) for n in walked.clickables
-        ]
-
-
-def test_new_content_offers_its_controls_one_click_from_the_load_and_no_deeper() -> None:
-    load = _page('<span onclick="t()">Detailed</span>' + ROWS)
-    # one click: a template swapped in place (a date column, a Preview per row) offers its Preview
-    swapped = _page(
-        '<span onclick="t()">Compact</span>'
-        + ROWS.replace("</tr>", "<td>2026-01-01</td></tr>")
-        + '<p>Sorted by date</p><button type="button" onclick="p()">Preview</button>',
-        before=load,
-    )
-    engine: Any = _Clicks()
-    assert _view_controls(swapped, engine, ("/#click-0123456789ab", "x"), 1)
-    # two clicks: a panel of that state that shows new words too (a settings dialog) offers none
-    panel = _page(
-        swapped.body.removeprefix("<html><body>").removesuffix("</body></html>")
-        + '<p>Backups kept for thirty days</p><button type="button" onclick="e()">Export</button>',
-        before=swapped,
-    )
-    assert shows_new_content(panel, engine.actions(panel))
-    assert _view_controls(panel, engine, ("/#click-123456789abc", "x"), 2) == set()
