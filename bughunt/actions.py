@@ -22,6 +22,7 @@ from urllib.parse import quote, unquote, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
 
+from bughunt.disclosures import closed_disclosure, nested_control
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
 from bughunt.focus_controls import acts_on_click, focus_control
 from bughunt.form_owner import script_send_button, submit_buttons
@@ -246,11 +247,11 @@ def _clicks(page: FetchedPage) -> PageClicks:
     )
     if not page.is_html:
         return PageClicks(located, (), selectors)
-    # an element without attributes acts only as a button (`clickable`)
+    # an element without attributes acts only as a button or a closed `<details>`' summary (`clickable`)
     candidates = (
         n
         for n in page.document.iter()
-        if (n.attrs or n.tag == "button") and n.tag not in ("script", "style") and clickable(n)
+        if (n.attrs or n.tag in ("button", "summary")) and n.tag not in ("script", "style") and clickable(n)
     )
     return PageClicks(located, tuple(islice(candidates, MAX_CLICKABLES)), selectors)
 
@@ -350,6 +351,8 @@ def _walk(page: FetchedPage) -> PageActions:
             continue
         if attrs.get("hx-get"):
             add("hx", _hx_get(node), node)
+        if HIDDEN_MARK in attrs:
+            continue  # not shown (a closed `<details>`' button, a folded menu's): its click fails in a browser
         if attrs.get("data-href"):
             add("click", attrs["data-href"], node)
         match = _ONCLICK_NAV.match(attrs["onclick"]) if attrs.get("onclick") else None
@@ -450,6 +453,8 @@ def clickable(node: Node) -> bool:
         for k in ("onclick", "hx-get", "ng-click", "v-on:click", "@click", "routerlink", "data-href")
     ):
         return True
+    if nested_control(node):
+        return True  # a listener of its own inside a link: a group's expander, a card's star (`disclosures`)
     if inside_link(node):
         # `<a href="#/add-users"><button>Add users</button></a>`: the click follows the link around
         # it, which the walk already takes as a link — clicking the button too reached the same page
@@ -457,6 +462,8 @@ def clickable(node: Node) -> bool:
         return False
     if attrs.get("role") in ("button", "link", "tab", "menuitem"):
         return True  # an item of a script's menu (a row's Edit, Delete) acts like a button
+    if closed_disclosure(node):
+        return True  # it opens a folded group: a tree item, a closed `<details>` (`disclosures`)
     if focus_control(node) or acts_on_click(node):
         return True  # made a control by script: focusable, a listener, a pointer cursor (`focus_controls`)
     kind = attrs.get("type", "").lower()

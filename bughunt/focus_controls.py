@@ -20,7 +20,7 @@ NOT_CLICKED = frozenset((
     "audio", "canvas", "input", "select", "textarea", "option", "label",
 ))  # fmt: skip
 """Containers, landmarks and form fields: focusable to be scrolled, read or typed into."""
-_CONTAINER_ROLES = frozenset((
+CONTAINER_ROLES = frozenset((
     "dialog", "alertdialog", "region", "main", "document", "application", "grid", "table", "list",
     "listbox", "tree", "treegrid", "tabpanel", "log", "status", "alert", "textbox", "searchbox",
     "combobox", "slider", "spinbutton", "scrollbar", "separator", "img", "presentation", "none",
@@ -36,7 +36,7 @@ def focus_control(node: Node) -> bool:
         index = int(raw.strip())
     except ValueError:
         return False
-    return index >= 0 and (node.attrs.get("role") or "").strip().lower() not in _CONTAINER_ROLES
+    return index >= 0 and (node.attrs.get("role") or "").strip().lower() not in CONTAINER_ROLES
 
 
 ACTS_MARK = "data-bughunt-acts"
@@ -44,6 +44,8 @@ ACTS_MARK = "data-bughunt-acts"
 not say so (`bughunt.explorer.acting_elements`): `listener`, `pointer`, or `SHADOW_PREFIX` and the text of
 the control in its shadow tree."""
 SHADOW_PREFIX = "shadow "
+LISTENER = "listener"
+"""The `ACTS_MARK` value of an element given a click-like listener (or an `onclick` property)."""
 
 
 def acts_on_click(node: Node) -> bool:

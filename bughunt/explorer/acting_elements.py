@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 
-from bughunt.focus_controls import ACTS_MARK, NOT_CLICKED, SHADOW_PREFIX
+from bughunt.focus_controls import ACTS_MARK, LISTENER, NOT_CLICKED, SHADOW_PREFIX
 
 MAX_ACTING_LOOKS = 3000
 """Elements looked at per read for a listener or a pointer cursor."""
@@ -61,6 +61,8 @@ MARK_ACTING = (
     + json.dumps(ACTS_MARK)
     + """, SHADOW = """
     + json.dumps(SHADOW_PREFIX)
+    + """, LISTENER = """
+    + json.dumps(LISTENER)
     + """, SKIP = new Set("""
     + json.dumps(sorted(NOT_CLICKED))
     + """);
@@ -82,8 +84,14 @@ MARK_ACTING = (
     // A part of a control is that control: an icon in a `<label>` activates its field, a cell's box in a
     // focusable row opens the row (`focus_controls`), a `<span>` in a button is the button.
     const OWNER = 'a[href], button, label, summary, [role=button], [role=link], [role=tab], [role=menuitem], [tabindex]';
+    // ... but an element inside a link given a click listener of its own is a control nested in the
+    // link (a sidebar group's expander, a tree item's twisty, a card's star): the link navigates, it
+    // does something else (`nested_controls`).
     const partOfControl = (el) => {
       const owner = el.parentElement ? el.parentElement.closest(OWNER) : null;
+      if (owner !== null && owner.matches('a[href]') && (heard(el) || typeof el.onclick === 'function')) {
+        return false;
+      }
       return owner !== null && (owner.localName === 'label' || !SKIP.has(owner.localName))
         && !(Number(owner.getAttribute('tabindex')) < 0);
     };
@@ -98,7 +106,7 @@ MARK_ACTING = (
       if (SKIP.has(el.localName) || el.matches(MARKUP) || partOfControl(el)) { continue; }
       let how = null;
       if (heard(el) || typeof el.onclick === 'function') {
-        how = 'listener';
+        how = LISTENER;
       } else if (el.shadowRoot && el.localName.includes('-')) {
         let acts = el.shadowRoot.querySelector(INNER) !== null;
         const walk = document.createTreeWalker(el.shadowRoot, NodeFilter.SHOW_ELEMENT);

@@ -28,7 +28,7 @@ from .language import switches_language
 from .markup_links import marked_targets
 from .missing_values import missing_value_targets
 from .more_controls import more_controls
-from .state_controls import control_key, shows_new_content
+from .state_controls import control_key, opened_group, shows_new_content
 from .templates import safe_route, structure_hash
 from .view_states import opened_view
 
@@ -123,7 +123,9 @@ def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | N
     # A list's other page shows new items, not a view: its controls are the page's (a way on's own
     # "›" is made on the state already; its "‹" leads back).
     turned = state[1] in way_on_selectors(page.clicked_from[0])
-    if not (opened_view(page) or (not turned and shows_new_content(page, actions))):
+    if not (
+        opened_view(page) or opened_group(page, state[1]) or (not turned and shows_new_content(page, actions))
+    ):
         return set()
     before = {a.selector for a in engine.actions(page.clicked_from[0]) if a.kind == "click"}
     return {a.selector for a in actions if a.kind == "click" and a.selector not in before}

@@ -285,7 +285,9 @@ READ = (
     const href = (el.getAttribute('href') || '').trim().toLowerCase();
     if (el.tagName === 'A' && href !== '#' && !href.startsWith('javascript:')) { continue; }
     const box = el.getBoundingClientRect();
-    let hidden = !box.width || !box.height || getComputedStyle(el).visibility === 'hidden';
+    // (`checkVisibility`: a closed `<details>`' content keeps a box in its details but is not drawn)
+    let hidden = !box.width || !box.height || getComputedStyle(el).visibility === 'hidden'
+      || (typeof el.checkVisibility === 'function' && !el.checkVisibility());
     if (!hidden) {
       // Covered where a click lands (an open side panel or modal over the list): the click would hit
       // the layer on top, as Playwright finds before it gives up. Only a point in the viewport is tested.

@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterable
 
 from bughunt.actions import Action, page_clicks
+from bughunt.disclosures import closed_disclosure, nested_control
 from bughunt.dom import Node
 from bughunt.focus_controls import control_label
 from bughunt.page import FetchedPage
@@ -59,6 +60,19 @@ def shows_new_content(page: FetchedPage, actions: Iterable[Action]) -> bool:
         if not new:
             return False
     return True
+
+
+def opened_group(page: FetchedPage, selector: str) -> bool:
+    """Was the click that made `page` in place (`selector`, on the state before it) one that opens a
+    folded group (`disclosures`): what the group shows now — a closed details' buttons, a tree's
+    children — is this state's, hidden or not drawn on the state before."""
+    if page.clicked_from is None:
+        return False
+    before = page_clicks(page.clicked_from[0])
+    return any(
+        before.selectors.of(n) == selector and (closed_disclosure(n) or nested_control(n))
+        for n in before.clickables
+    )
 
 
 def _placed(selector: str) -> str:
