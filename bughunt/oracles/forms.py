@@ -161,7 +161,9 @@ def _check(
             continue  # the user bar named the account's stored name: no other page is needed
         ident = url_identifier(page.url)
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
-        for n, (resource, scope, own_page) in enumerate(resources(form, page, fields, fetch, config)):
+        for n, (resource, scope, own_page, previewed) in enumerate(
+            resources(form, page, fields, fetch, config)
+        ):
             if n and (
                 scope is resource.document or (ident is not None and ident in path_segments(resource.url))
             ):
@@ -204,7 +206,14 @@ def _check(
             dropped += [
                 (name, text)
                 for name, text in dropped_by_position(
-                    page, fields, resource, scope, {n for n, _ in dropped}, fetch, config
+                    page,
+                    fields,
+                    resource,
+                    scope,
+                    {n for n, _ in dropped},
+                    fetch,
+                    config,
+                    previewed=previewed,
                 )
                 if stored(text) and not word_set(text) <= shown_in_form
             ]
