@@ -399,8 +399,9 @@ class Planner:
                 q in again,
                 level,
                 # a search page not seen yet is opened as soon as it is wanted: every page links it,
-                # so it would wait behind every page's own links (`referrers`)
-                q not in self.next_pages and not turn and not (level == 0 and q in self.probes),
+                # so it would wait behind every page's own links (`referrers`); a page of the record
+                # shown here as soon as a form's answer (a form here sends elsewhere: another record)
+                q not in self.next_pages and not turn and not (level == 0 and (own or q in self.probes)),
                 not (own or leads_on(here, there)),
                 referrers.get(q, 0),
                 q not in self.listed,

@@ -14,6 +14,7 @@ from bughunt.sim.memory import Memory
 from bughunt.sim.pager_links import page_of
 from bughunt.sim.record_pairs import carries_record
 from bughunt.sim.rng import mulberry32
+from bughunt.sim.route_shapes import route_shape
 
 SEEDS = range(1000, 1012)
 
@@ -82,3 +83,17 @@ def test_a_short_lists_next_page_is_read_even_when_its_type_is_sampled():
     links2 = ("/", long[0], long[2], long[3], "/profile/u", "/tags/x")
     mem2.write(long[1], links2)
     assert long[2] not in _choices(long[1], links2, mem2)
+
+
+def test_the_records_own_page_comes_before_a_form_sending_to_another_page():
+    # the ticket page's "create a linked ticket" form (a GET form to a path not seen: a probe) was
+    # opened first, and then the walk left the ticket: the ticket's own pages come first
+    mem = Memory()
+    ticket = "/Ticket/Display.html?id=25"
+    own = "/Ticket/Modify.html?id=25"
+    spawn = "/Helpers/SpawnLinkedTicket?CloneTicket=25&CloneQueue=4"
+    links = ("/", own, spawn)
+    mem.write("/", (ticket,))
+    mem.write(ticket, links)
+    planner = planner_strategy.with_templates(route_shape, probes=[spawn])
+    assert {planner(ticket, links, mem, mulberry32(s)) for s in SEEDS} == {own}
