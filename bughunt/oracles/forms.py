@@ -41,6 +41,8 @@ that draws its box empty is `search_echo`'s.
 
 from __future__ import annotations
 
+import re
+
 from bughunt.dom import Node
 from bughunt.oracles.account_name import dropped_account_name
 from bughunt.oracles.base import (
@@ -145,7 +147,7 @@ def _check(
         # none of the edited record's values: its fields are left out of every comparison.
         nested = blank_nested(fields)
         fields = [f for f in fields if f[1] not in nested]
-        empty = [f for f in fields if not f[2] and f[1] not in cleared]
+        empty = [f for f in fields if not f[2] and f[1] not in cleared and not _says_unchanged(f[0])]
         if not (empty or shared_values(fields)) or not (
             any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields)
             or carries_identifier(fields, page.url)
@@ -223,6 +225,18 @@ def _check(
                 findings.append(_dropping(page, resource, fields, dropped))
                 break  # the first resource page showing a dropped value is the one the form edits
     return findings
+
+
+def _says_unchanged(node: Node) -> bool:
+    """A select sending no value under an option the page marked chosen and labelled in words ("open
+    (Unchanged)", "alice (Unchanged)"): a form that changes only what is picked keeps the stored value
+    by sending nothing — no value dropped, whatever the record's page shows."""
+    if node.tag != "select":
+        return False
+    return any(
+        "selected" in o.attrs and not o.get("value").strip() and re.search(r"[^\W\d_]{3,}", o.text())
+        for o in node.find_all("option")
+    )
 
 
 def _holds_other_values(value: str, fields: list[tuple[Node, str, str, set[str], bool]]) -> bool:
