@@ -27,7 +27,9 @@ def test_a_link_carrying_the_records_identifier_is_the_records_own_page():
     assert carries_record("/Ticket/Display.html?id=25", "/Ticket/Modify.html?id=25")
     assert carries_record("/Ticket/Display.html?id=25", "/Ticket/Update.html?Action=Comment;id=25")
     assert carries_record("/article/first-post", "/editor/first-post")
-    assert carries_record("/?controller=Task&action=show&task_id=5", "/?controller=Task&action=edit&task_id=5")
+    assert carries_record(
+        "/?controller=Task&action=show&task_id=5", "/?controller=Task&action=edit&task_id=5"
+    )
     assert not carries_record("/Ticket/Display.html?id=25", "/Dashboards/Modify.html?id=14"), "another record"
     assert not carries_record("/Ticket/Display.html?id=25", "/Ticket/Display.html?Action=Take;id=25"), (
         "the same page with an action added is its own view"

@@ -18,13 +18,20 @@ from .test_pagination_numbers import Recorder
 ORIGIN = "http://blog.test"
 MENU = '<nav><a href="/">Home</a> <a href="/editor">New post</a> <a href="/settings">Settings</a></nav>'
 POSTS = (
-    ("a-first-season-with-tomatoes", "A first season with tomatoes", "What worked in a small plot", "Start early."),
+    (
+        "a-first-season-with-tomatoes",
+        "A first season with tomatoes",
+        "What worked in a small plot",
+        "Start early.",
+    ),
     ("ten-notes-on-seed-saving", "Ten notes on seed saving", "Keep the best plants apart", "Dry them well."),
 )
 
 
 def page(path: str, body: str) -> FetchedPage:
-    html = f"<!doctype html><html><head><title>Blog</title></head><body>{MENU}<main>{body}</main></body></html>"
+    html = (
+        f"<!doctype html><html><head><title>Blog</title></head><body>{MENU}<main>{body}</main></body></html>"
+    )
     return FetchedPage(ORIGIN + path, route_of(ORIGIN + path), 200, {}, "text/html", html, 1.0)
 
 
@@ -61,7 +68,10 @@ def editor(summary: str) -> FetchedPage:
 
 
 def fields(form: FetchedPage) -> list[str]:
-    links = {"/post/a-first-season-with-tomatoes": ["/", "/profile/ann"], "/editor/a-first-season-with-tomatoes": ["/post/a-first-season-with-tomatoes"]}
+    links = {
+        "/post/a-first-season-with-tomatoes": ["/", "/profile/ann"],
+        "/editor/a-first-season-with-tomatoes": ["/post/a-first-season-with-tomatoes"],
+    }
     config = OracleConfig(
         known_routes=lambda: ["/", "/post/a-first-season-with-tomatoes", "/post/ten-notes-on-seed-saving"],
         linked_from=lambda route: links.get(route, []),
