@@ -20,6 +20,8 @@ one. When the URL names no resource (`/settings`) or no named resource answers, 
 that link to the form (`OracleConfig.linked_from`) are tried — then the form page's own links to
 pages not loaded yet (`OracleConfig.loaded`) — and the one showing most of the form's filled values
 is compared; on a feed of such records, only the item holding the link to the form (`record_scope`).
+After the pages the form names, the record's preview on the lists memory knows link the record's page is
+read too (`form_scope.previews`): a summary a feed's card draws and the record's page leaves out.
 Which part of those pages — and of the form's own page, when the form posts to it, and of the page a
 click opened the form on in place — shows the record is one search (`form_witness`): the item (a list's
 row or card, a definition list, a table, a section) showing the most of the form's filled values.
