@@ -166,3 +166,12 @@ def page_of(here: str | None, there: str | None) -> int | None:
     if sorted(rest) != sorted(x) or len(numbers) != 1 or not numbers[0].isdigit():
         return None
     return int(numbers[0])
+
+
+def later_page(route: str | None) -> bool:
+    """Whether `route` is page 2 or later of a list numbered under a key named as a page (`?page=3`)."""
+    if route is None:
+        return False
+    return any(
+        is_page_key(k) and v.isdigit() and int(v) >= 2 for k, v in query_pairs(route.partition("?")[2])
+    )

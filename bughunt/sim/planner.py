@@ -16,7 +16,7 @@ from .first_page_aliases import first_page_alias as first_page_alias
 from .known_index import KnownIndex, _route
 from .known_search import _better_elsewhere, _reachable, _remembered, _Search
 from .memory import KnownLinks, Memory
-from .pager_links import SHORT_LIST, page_of
+from .pager_links import SHORT_LIST, later_page, page_of
 from .pager_links import is_offset_key as is_offset_key
 from .pager_links import is_page_key as is_page_key
 from .pager_links import leads_on as leads_on
@@ -378,8 +378,10 @@ class Planner:
         # The last page this list's pager offers, when it numbers its pages: a short list (`SHORT_LIST`
         # pages at most) is read whole, page after page, as a count over it is compared whole — its
         # next page is worth its click even when its type is sampled (two pages of one structure).
+        # Read from page 2 on: the first step onto a list's second page weighs as any link does (the
+        # list's records may come first), and the pages after it are one trip.
         offered = [n for q in fresh if (n := page_of(here, self.route(q))) is not None]
-        short = bool(offered) and max(offered) <= SHORT_LIST
+        short = bool(offered) and max(offered) <= SHORT_LIST and later_page(here)
 
         # A link that leads on from here (this page's tab, its next page) before a rarer one: the
         # rarer one is an item other lists show too, this one hangs off this page alone.

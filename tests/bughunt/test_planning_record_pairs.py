@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bughunt.planning import planner_strategy
 from bughunt.sim.memory import Memory
-from bughunt.sim.pager_links import page_of
+from bughunt.sim.pager_links import later_page, page_of
 from bughunt.sim.record_pairs import carries_record
 from bughunt.sim.rng import mulberry32
 from bughunt.sim.route_shapes import route_shape
@@ -75,6 +75,8 @@ def test_a_short_lists_next_page_is_read_even_when_its_type_is_sampled():
     links = ("/", pages[0], *pages[2:], *articles[4:6])
     mem.write(here, links)
     assert _choices(here, links, mem) == {pages[2]}
+    # read from page 2 on: on the first page its second page weighs as any link does
+    assert later_page("/?tab=all&page=2") and not later_page("/?tab=all") and not later_page("/?page=1")
     # a list whose pager offers more pages than are read whole: its pages wait as instances do
     long = [f"/?tab=all&page={n}" for n in (2, 3, 4, 40)]
     mem2 = Memory()
