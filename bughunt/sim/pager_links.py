@@ -143,35 +143,3 @@ def _next_query_page(here: str, there: str) -> bool:
     if is_offset_key(pk) and _INTEGER.match(pv) and qv.isdigit():
         return int(qv) > int(pv)
     return _next_number(pv, qv)
-
-
-SHORT_LIST = 6
-"""Pages a list's pager may offer for the walk to read the list whole: the count oracles compare a
-count with a list of the first page and up to five others (`oracles.count_pages.MAX_PAGES`)."""
-
-
-def page_of(here: str | None, there: str | None) -> int | None:
-    """The page number `there` opens of the list at `here`: the same path and query but for one whole
-    number under a key named as a page (`?page=4`, `here` carrying it or not); None for any other link."""
-    if here is None or there is None:
-        return None
-    here_path, _, here_query = here.partition("?")
-    there_path, _, there_query = there.partition("?")
-    if here_path.split("#")[0] != there_path.split("#")[0] or "#" in there_path:
-        return None
-    x = [p for p in query_pairs(here_query) if not is_page_key(p[0])]
-    y = query_pairs(there_query)
-    rest = [p for p in y if not is_page_key(p[0])]
-    numbers = [v for k, v in y if is_page_key(k)]
-    if sorted(rest) != sorted(x) or len(numbers) != 1 or not numbers[0].isdigit():
-        return None
-    return int(numbers[0])
-
-
-def later_page(route: str | None) -> bool:
-    """Whether `route` is page 2 or later of a list numbered under a key named as a page (`?page=3`)."""
-    if route is None:
-        return False
-    return any(
-        is_page_key(k) and v.isdigit() and int(v) >= 2 for k, v in query_pairs(route.partition("?")[2])
-    )

@@ -16,7 +16,6 @@ from .first_page_aliases import first_page_alias as first_page_alias
 from .known_index import KnownIndex, _route
 from .known_search import _better_elsewhere, _reachable, _remembered, _Search
 from .memory import KnownLinks, Memory
-from .pager_links import SHORT_LIST, later_page, page_of
 from .pager_links import is_offset_key as is_offset_key
 from .pager_links import is_page_key as is_page_key
 from .pager_links import leads_on as leads_on
@@ -375,13 +374,6 @@ class Planner:
         from here rather than look for a better page elsewhere. `unsampled` tells a node whose own
         template has fewer visited instances than it wants."""
         here = self.route(cur)
-        # The last page this list's pager offers, when it numbers its pages: a short list (`SHORT_LIST`
-        # pages at most) is read whole, page after page, as a count over it is compared whole — its
-        # next page is worth its click even when its type is sampled (two pages of one structure).
-        # Read from page 2 on: the first step onto a list's second page weighs as any link does (the
-        # list's records may come first), and the pages after it are one trip.
-        offered = [n for q in fresh if (n := page_of(here, self.route(q))) is not None]
-        short = bool(offered) and max(offered) <= SHORT_LIST and later_page(here)
 
         # A link that leads on from here (this page's tab, its next page) before a rarer one: the
         # rarer one is an item other lists show too, this one hangs off this page alone.
@@ -394,16 +386,13 @@ class Planner:
                 # waits only as one kind with other sections' pages: those edit other records, and
                 # the walk will not come back for this one — the pair a comparison oracle reads.
                 level = 0
-            turn = short and level < 3 and next_page(here, there)
-            if turn:
-                level = 0
             return (
                 q in again,
                 level,
                 # a search page not seen yet is opened as soon as it is wanted: every page links it,
                 # so it would wait behind every page's own links (`referrers`); a page of the record
                 # shown here as soon as a form's answer (a form here sends elsewhere: another record)
-                q not in self.next_pages and not turn and not (level == 0 and (own or q in self.probes)),
+                q not in self.next_pages and not (level == 0 and (own or q in self.probes)),
                 not (own or leads_on(here, there)),
                 referrers.get(q, 0),
                 q not in self.listed,

@@ -1,5 +1,4 @@
-"""The pairs the comparison oracles need (issue 25): a record's edit form opened from the record's page, and a
-short list read page after page.
+"""The pair the form oracle needs (issue 25): a record's edit form opened from the record's page.
 
 A tracker whose ticket page links the ticket's edit form (`/Ticket/Modify.html?id=<n>`) after two other
 sections' forms of the same kind were opened (`/Dashboards/Modify.html?id=<n>`, `/Queues/Modify.html?…`):
@@ -11,7 +10,6 @@ from __future__ import annotations
 
 from bughunt.planning import planner_strategy
 from bughunt.sim.memory import Memory
-from bughunt.sim.pager_links import later_page, page_of
 from bughunt.sim.record_pairs import carries_record
 from bughunt.sim.rng import mulberry32
 from bughunt.sim.route_shapes import route_shape
@@ -55,38 +53,6 @@ def test_the_records_edit_form_comes_before_its_other_new_page_types():
     # from another page the same form is one more of a sampled kind: the pages not seen come first
     mem.write("/Approvals/", ("/", own, *others[:3]))
     assert own not in _choices("/Approvals/", ("/", own, *others[:3]), mem)
-
-
-def test_a_short_lists_next_page_is_read_even_when_its_type_is_sampled():
-    # a feed paged `?page=N` over five pages whose last one lies (a count of pages one too many): two
-    # pages of one structure sample the type, and without the rule an article (a type not seen) came
-    # first from every page — the last page was reached at click 74 of 100
-    assert page_of("/?tab=all", "/?tab=all&page=4") == 4
-    assert page_of("/?tab=all&page=2", "/?page=3&tab=all") == 3
-    assert page_of("/?tab=all", "/?tag=x&page=2") is None, "another list"
-    mem = Memory()
-    pages = [f"/?tab=all&page={n}" for n in range(2, 6)]
-    articles = [f"/article/a-{n}" for n in range(1, 9)]
-    mem.write("/", (*pages, *articles[:2]))
-    mem.write(pages[0], ("/", *pages[1:], *articles[2:4]))
-    mem.write(articles[0], ("/",))
-    mem.write(articles[1], ("/",))
-    here = pages[1]
-    links = ("/", pages[0], *pages[2:], *articles[4:6])
-    mem.write(here, links)
-    assert _choices(here, links, mem) == {pages[2]}
-    # read from page 2 on: on the first page its second page weighs as any link does
-    assert later_page("/?tab=all&page=2") and not later_page("/?tab=all") and not later_page("/?page=1")
-    # a list whose pager offers more pages than are read whole: its pages wait as instances do
-    long = [f"/?tab=all&page={n}" for n in (2, 3, 4, 40)]
-    mem2 = Memory()
-    mem2.write("/", (*long, *articles[:2]))
-    mem2.write(long[0], ("/", *long[1:], *articles[2:4]))
-    mem2.write(articles[0], ("/",))
-    mem2.write(articles[1], ("/",))
-    links2 = ("/", long[0], long[2], long[3], "/profile/u", "/tags/x")
-    mem2.write(long[1], links2)
-    assert long[2] not in _choices(long[1], links2, mem2)
 
 
 def test_the_records_own_page_comes_before_a_form_sending_to_another_page():
