@@ -54,6 +54,7 @@ def dropped_by_position(
     found: set[str],
     fetch: Fetch,
     config: OracleConfig,
+    previewed: str | None = None,
 ) -> list[tuple[str, str]]:
     """Empty visible text fields whose stored value the resource shows unlabelled, located by the
     filled fields around them (`form_positions`); text another instance of the resource's template
@@ -66,7 +67,8 @@ def dropped_by_position(
     # "3") and a hidden input's a token or the record's number, not what a page shows of the record
     # (a reply form's hidden id and proposed status were matched to a ticket's heading and menu).
     pairs = [(name, value if vis and node.tag != "select" else "") for node, name, value, _k, vis in fields]
-    shown = blocks(scope, base_url(resource), resource.url)
+    # a record's preview: its link to the record's page (`previewed`) holds the record's own words
+    shown = blocks(scope, base_url(resource), previewed or resource.url)
     furniture: set[str] | None = None
     template_texts: set[str] | None = None
     out = []
@@ -75,7 +77,9 @@ def dropped_by_position(
             continue
         if furniture is None:
             furniture = page_texts(page.document, base_url(page), page.url)
-        texts = unlabelled_values(pairs, i, shown, furniture)
+            if previewed:
+                furniture |= _sibling_texts(scope, resource, previewed)
+        texts = unlabelled_values(pairs, i, shown, furniture, preview=previewed is not None)
         if texts and template_texts is None:
             sibling = sibling_instance(resource, fetch, config)
             template_texts = (
@@ -87,6 +91,17 @@ def dropped_by_position(
         if text:
             out.append((name, text))
     return out
+
+
+def _sibling_texts(item: Node, resource: FetchedPage, previewed: str) -> set[str]:
+    """What the other items beside a record's preview show too ("Read more...", the author's name): the
+    list's template, not this record's value."""
+    parent = item.parent
+    if parent is None:
+        return set()
+    base = base_url(resource)
+    siblings = [c for c in parent.children if isinstance(c, Node) and c is not item and c.tag == item.tag]
+    return {normalised(b.text) for sibling in siblings for b in blocks(sibling, base, previewed)}
 
 
 _ADDRESS = re.compile(r"^\S+://\S+$|^[\w-]+(?:\.[\w-]+)+(?:/\S*)?$")

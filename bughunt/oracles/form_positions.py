@@ -143,11 +143,18 @@ def _content_like(block: Block) -> bool:
 
 
 def unlabelled_values(
-    fields: Sequence[tuple[str, str]], index: int, shown: Sequence[Block], furniture: set[str]
+    fields: Sequence[tuple[str, str]],
+    index: int,
+    shown: Sequence[Block],
+    furniture: set[str],
+    *,
+    preview: bool = False,
 ) -> list[str]:
     """The texts `shown` (a resource page's blocks) has where field `index` of `fields` ((name,
     value) in form order; that field empty) would show, judged by its filled neighbours; [] when
-    there is no "between" (a neighbour not shown, or shown out of order)."""
+    there is no "between" (a neighbour not shown, or shown out of order). A record's `preview` in a
+    list shows its leading fields and leaves the rest out (a title and its summary, not the body):
+    there the block right after the field before stands for it though filled fields follow unshown."""
     values = [v for _, v in fields]
 
     def positions(i: int) -> list[int]:
@@ -160,7 +167,9 @@ def unlabelled_values(
     start = _shown_at(before)
     if after_field is None:
         # Only a field no filled one follows: a filled field the page does not show might stand there.
-        return [] if any(values[index + 1 :]) else _last_shown(values, shown, start, furniture)
+        return (
+            [] if any(values[index + 1 :]) and not preview else _last_shown(values, shown, start, furniture)
+        )
     after = [p for p in positions(after_field) if p > start and p not in before]
     if not after:
         return []

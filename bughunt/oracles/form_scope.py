@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from bughunt.dom import Node
 from bughunt.fingerprint import route_shape
@@ -19,11 +19,12 @@ from bughunt.oracles.base import (
     Fetch,
     OracleConfig,
 )
+from bughunt.oracles.destructive_words import destructive_action
 from bughunt.oracles.form_fields import chosen_labels, word_set
 from bughunt.oracles.form_opened import page_before
 from bughunt.oracles.form_pages import fetched, referrers, resource_urls
 from bughunt.oracles.form_positions import blocks, holds, normalised
-from bughunt.oracles.form_urls import names_in_query, path_segments, record_id, url_identifier
+from bughunt.oracles.form_urls import edit_like, names_in_query, path_segments, record_id, url_identifier
 from bughunt.oracles.form_values import FURNITURE
 from bughunt.oracles.form_witness import witness
 from bughunt.oracles.lists import find_lists, item_runs, list_items, targets
@@ -127,13 +128,14 @@ def resources(
     fields: list[tuple[Node, str, str, set[str], bool]],
     fetch: Fetch,
     config: OracleConfig,
-) -> Iterator[tuple[FetchedPage, Node, bool]]:
+) -> Iterator[tuple[FetchedPage, Node, bool, str | None]]:
     """The pages that may show what the form edits, fetched, each with the part of it to compare
-    (`record_scope`) and whether it is the form's own page (only values beside labels count there):
+    (`record_scope`), whether it is the form's own page (only values beside labels count there) and,
+    for the record's preview on a list, the record's page (its link's text there is the record's):
     those the form or its URL names; else — none answering — the record the form was opened beside,
     or the item showing most of its filled values on its own page, the page a click opened it on
     (`form_opened.page_before`) or the pages linking to it (`form_witness`)."""
-    answered = False
+    answered: FetchedPage | None = None  # the first page named that answered
     chosen = chosen_labels(form, page.document)
     ident = url_identifier(page.url)
     typed = [word_set(v) for n, _m, v, _k, vis in fields if vis and n.tag != "select" and _WORDS.search(v)]
@@ -145,12 +147,16 @@ def resources(
             # it — the edit URL without its edit segment answered by the list's empty frame (a grid
             # with no action), a page another record's identifier happened to carry.
             continue
-        answered = True
-        yield resource, _record_part(resource, page.url, fields, chosen, ident), False
+        answered = answered or resource
+        yield resource, _record_part(resource, page.url, fields, chosen, ident), False, None
     if answered:
+        # What the record's page never shows (a post's summary, drawn only in the previews of the
+        # lists that link the post) its preview there may: read after the pages named (`previews`).
+        for preview, scope in previews(answered, page, fields, chosen, fetch, config):
+            yield preview, scope, False, answered.url
         return
     if (inline := _inline_record(form, page, fields)) is not None:
-        yield page, inline, False
+        yield page, inline, False, None
         return
     # Nothing names the record's page: the one item showing most of the form's filled values among
     # the pages memory has — the form's own page (outside the form: a ticket's properties over its
@@ -174,8 +180,49 @@ def resources(
             if found is not None and (best is None or found[0] > best[0]):
                 best = (found[0], resource, found[1])
         if best is not None:
-            yield best[1], best[2], best[1] is page
+            yield best[1], best[2], best[1] is page, None
             return
+
+
+MAX_PREVIEWS = 2
+"""Pages linking a record's page that are searched for the record's preview."""
+
+
+def previews(
+    record: FetchedPage,
+    page: FetchedPage,
+    fields: list[tuple[Node, str, str, set[str], bool]],
+    chosen: tuple[str, ...],
+    fetch: Fetch,
+    config: OracleConfig,
+) -> Iterator[tuple[FetchedPage, Node]]:
+    """The record's preview on the lists that link to its page (memory's `linked_from`): the list item
+    holding the link to `record`, when it shows one of the form's filled values (the record's title) —
+    a feed's card drawing a summary, a table's row drawing a column, that the record's own page leaves
+    out. The record and its edit form are a pair; the preview is the record seen one hop before them."""
+    if config.linked_from is None:
+        return
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(record.url))
+    typed = [word_set(v) for n, _m, v, _k, vis in fields if vis and n.tag == "input" and _WORDS.search(v)]
+    seen = 0
+    for route in config.linked_from(record.route):
+        if seen >= MAX_PREVIEWS:
+            return
+        if not route.startswith("/") or route in (page.route, record.route):
+            continue
+        url = origin + route
+        if edit_like(url) or destructive_action(url):
+            continue
+        listing = fetched(fetch, url)
+        if listing is None:
+            continue
+        seen += 1
+        for scope in record_scopes(listing, record.url):
+            # a preview is most often one link to the record's page, its title inside: read as words
+            words = word_set(scope.text())
+            if shows_record(listing, scope, fields, chosen) >= 1 or any(v and v <= words for v in typed):
+                yield listing, scope
+                break
 
 
 def _witnessed(

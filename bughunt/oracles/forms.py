@@ -20,6 +20,8 @@ one. When the URL names no resource (`/settings`) or no named resource answers, 
 that link to the form (`OracleConfig.linked_from`) are tried — then the form page's own links to
 pages not loaded yet (`OracleConfig.loaded`) — and the one showing most of the form's filled values
 is compared; on a feed of such records, only the item holding the link to the form (`record_scope`).
+After the pages the form names, the record's preview on the lists memory knows link the record's page is
+read too (`form_scope.previews`): a summary a feed's card draws and the record's page leaves out.
 Which part of those pages — and of the form's own page, when the form posts to it, and of the page a
 click opened the form on in place — shows the record is one search (`form_witness`): the item (a list's
 row or card, a definition list, a table, a section) showing the most of the form's filled values.
@@ -40,6 +42,8 @@ that draws its box empty is `search_echo`'s.
 """
 
 from __future__ import annotations
+
+import re
 
 from bughunt.dom import Node
 from bughunt.oracles.account_name import dropped_account_name
@@ -146,7 +150,7 @@ def _check(
         # none of the edited record's values: its fields are left out of every comparison.
         nested = blank_nested(fields)
         fields = [f for f in fields if f[1] not in nested]
-        empty = [f for f in fields if not f[2] and f[1] not in cleared]
+        empty = [f for f in fields if not f[2] and f[1] not in cleared and not _says_unchanged(f[0])]
         if not (empty or shared_values(fields)) or not (
             any(f[2] and f[4] and f[0].tag in ("input", "textarea") for f in fields)
             or carries_identifier(fields, page.url)
@@ -162,7 +166,9 @@ def _check(
             continue  # the user bar named the account's stored name: no other page is needed
         ident = url_identifier(page.url)
         lead = next((f[0] for f in fields if f[4] and f[0].tag in ("input", "textarea")), None)
-        for n, (resource, scope, own_page) in enumerate(resources(form, page, fields, fetch, config)):
+        for n, (resource, scope, own_page, previewed) in enumerate(
+            resources(form, page, fields, fetch, config)
+        ):
             if n and (
                 scope is resource.document or (ident is not None and ident in path_segments(resource.url))
             ):
@@ -205,7 +211,14 @@ def _check(
             dropped += [
                 (name, text)
                 for name, text in dropped_by_position(
-                    page, fields, resource, scope, {n for n, _ in dropped}, fetch, config
+                    page,
+                    fields,
+                    resource,
+                    scope,
+                    {n for n, _ in dropped},
+                    fetch,
+                    config,
+                    previewed=previewed,
                 )
                 if stored(text) and not word_set(text) <= shown_in_form
             ]
@@ -215,6 +228,18 @@ def _check(
                 findings.append(_dropping(page, resource, fields, dropped))
                 break  # the first resource page showing a dropped value is the one the form edits
     return findings
+
+
+def _says_unchanged(node: Node) -> bool:
+    """A select sending no value under an option the page marked chosen and labelled in words ("open
+    (Unchanged)", "alice (Unchanged)"): a form that changes only what is picked keeps the stored value
+    by sending nothing — no value dropped, whatever the record's page shows."""
+    if node.tag != "select":
+        return False
+    return any(
+        "selected" in o.attrs and not o.get("value").strip() and re.search(r"[^\W\d_]{3,}", o.text())
+        for o in node.find_all("option")
+    )
 
 
 def _holds_other_values(value: str, fields: list[tuple[Node, str, str, set[str], bool]]) -> bool:

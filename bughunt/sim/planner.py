@@ -20,6 +20,7 @@ from .pager_links import is_offset_key as is_offset_key
 from .pager_links import is_page_key as is_page_key
 from .pager_links import leads_on as leads_on
 from .pager_links import next_page as next_page
+from .record_pairs import carries_record
 from .rng import Rng, pick
 from .route_shapes import front_controller as front_controller
 from .route_shapes import route_shape as route_shape
@@ -226,7 +227,9 @@ class Planner:
         again = self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
         if fresh:
-            ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers)
+            ranks, best_rank, stay = self._ranks(
+                cur, fresh, again, sampled, referrers, self._unsampled(template, covered)
+            )
             if stay or not _better_elsewhere(cur, reachable()[0], memory, again, sampled, best_rank[1]):
                 level = best_rank[1]
 
@@ -314,7 +317,9 @@ class Planner:
                 least[alias] = min(least[alias], sampled(q))
         search = _Search(cur, links, memory)
         if fresh:
-            ranks, best_rank, stay = self._ranks(cur, fresh, again, sampled, referrers)
+            ranks, best_rank, stay = self._ranks(
+                cur, fresh, again, sampled, referrers, self._unsampled(template, covered)
+            )
             level = best_rank[1]
 
             def better(q: N) -> bool:
@@ -358,23 +363,32 @@ class Planner:
 
     def _ranks(
         self, cur: N, fresh: Sequence[N], again: Collection[N], sampled: Callable[[N], int],
-        referrers: Mapping[N, int],
+        referrers: Mapping[N, int], unsampled: Callable[[N], bool],
     ) -> tuple[dict[N, Rank], Rank, bool]:  # fmt: skip
         """Each fresh link's rank (lower is better), the best rank, and whether to stay: take a link
-        from here rather than look for a better page elsewhere."""
+        from here rather than look for a better page elsewhere. `unsampled` tells a node whose own
+        template has fewer visited instances than it wants."""
         here = self.route(cur)
 
         # A link that leads on from here (this page's tab, its next page) before a rarer one: the
         # rarer one is an item other lists show too, this one hangs off this page alone.
         def rank(q: N) -> Rank:
             level = sampled(q)
+            there = self.route(q)
+            own = carries_record(here, there)
+            if own and level == 1 and q not in self.probes and unsampled(q):
+                # Another page of the record shown here (its edit form, `record_pairs`) whose type
+                # waits only as one kind with other sections' pages: those edit other records, and
+                # the walk will not come back for this one — the pair a comparison oracle reads.
+                level = 0
             return (
                 q in again,
                 level,
                 # a search page not seen yet is opened as soon as it is wanted: every page links it,
-                # so it would wait behind every page's own links (`referrers`)
-                q not in self.next_pages and not (level == 0 and q in self.probes),
-                not leads_on(here, self.route(q)),
+                # so it would wait behind every page's own links (`referrers`); a page of the record
+                # shown here as soon as a form's answer (a form here sends elsewhere: another record)
+                q not in self.next_pages and not (level == 0 and (own or q in self.probes)),
+                not (own or leads_on(here, there)),
                 referrers.get(q, 0),
                 q not in self.listed,
             )
@@ -387,6 +401,19 @@ class Planner:
             not r[0] and (q in self.next_pages or next_page(here, self.route(q))) for q, r in ranks.items()
         )
         return ranks, best_rank, stay
+
+    def _unsampled(
+        self, template: Callable[[N], str | None], covered: Mapping[str, int]
+    ) -> Callable[[N], bool]:
+        def unsampled(q: N) -> bool:
+            t = template(q)
+            return (
+                t is not None
+                and t not in self.saturated
+                and covered.get(t, 0) < self.samples.get(t, TEMPLATE_SAMPLE)
+            )
+
+        return unsampled
 
     def _sampled_template(self, t: str, covered: Mapping[str, int], views: QueryViews) -> int:
         """`sampled` of a node of template `t` that is neither a probe nor a variant. `views` are the
