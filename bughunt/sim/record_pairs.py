@@ -22,12 +22,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .record_views import record_keys
+from .route_keys import query_pairs
 from .route_shapes import ROUTE_SHAPES_CACHED, route_shape
-
-
-def _pairs(query: str) -> list[tuple[str, str]]:
-    # `;` separates pairs as `&` does (HTML 4's recommendation, still written by Perl and CGI apps)
-    return [(k, v) for k, _, v in (p.partition("=") for p in query.replace(";", "&").split("&") if p)]
 
 
 @lru_cache(maxsize=ROUTE_SHAPES_CACHED)
@@ -36,8 +32,8 @@ def _identifiers(route: str) -> tuple[frozenset[tuple[str, str]], str | None]:
     value (`route_shape` writes it as `<n>`, `<id>`, `<slug>`…)."""
     template = route_shape(route)
     path, _, query = route.partition("?")
-    keys = record_keys(template.replace(";", "&"))
-    named = frozenset((k, v) for k, v in _pairs(query) if k in keys)
+    keys = record_keys(template)
+    named = frozenset((k, v) for k, v in query_pairs(query) if k in keys)
     segments = [s for s in path.split("/") if s]
     shaped = [s for s in template.partition("?")[0].split("/") if s]
     last = segments[-1] if segments and len(shaped) == len(segments) and shaped[-1].startswith("<") else None
@@ -55,11 +51,11 @@ def carries_record(here: str | None, there: str | None) -> bool:
     here_path, _, here_query = here.partition("?")
     there_path, _, there_query = there.partition("?")
     if named:
-        theirs = _pairs(there_query)
+        theirs = query_pairs(there_query)
         if named <= set(theirs):
             if there_path != here_path:
                 return True
-            mine = dict(_pairs(here_query))
+            mine = dict(query_pairs(here_query))
             return any(k in mine and mine[k] != v for k, v in theirs)
     if last is not None and there_path != here_path:
         return last in [s for s in there_path.split("/") if s]
