@@ -6,14 +6,12 @@ their logs, while its report said destructive actions were not opened."""
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from bughunt.cli import main
 from bughunt.oracles.destructive_words import destructive_action, names_operation
 from tests.support.loopback import QuietHandler, serving
 
@@ -72,7 +70,7 @@ def test_an_action_keys_operation_is_destructive_and_a_path_word_is_not() -> Non
 
 
 @pytest.mark.parametrize("allow", [False, True])
-def test_the_walk_sends_no_operation_and_says_so(site, tmp_path, capsys, allow: bool) -> None:
+def test_the_walk_sends_no_operation_and_says_so(site, tmp_path, cli_json, allow: bool) -> None:
     argv = [
         "explore",
         "--url",
@@ -84,8 +82,7 @@ def test_the_walk_sends_no_operation_and_says_so(site, tmp_path, capsys, allow: 
         "--ignore-robots",
         "--json",
     ]
-    assert main([*argv, "--allow-destructive"] if allow else argv) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = cli_json(*argv, *(["--allow-destructive"] if allow else []))
     assert any(r.startswith("/tail.html") for r in data["pages_visited"]), data["pages_visited"]
     if not allow:
         assert Handler.acted == [], Handler.acted  # not one request of them reached the server
