@@ -116,6 +116,25 @@ def destructive_action(url: str) -> str | None:
     return None
 
 
+_DIGIT = re.compile(r"[0-9]")
+
+
+def account_page(url: str) -> bool:
+    """A destructive-looking GET on the session's own account at a fixed address (`/settings/delete-account`,
+    `/account/close`): no query and no digit anywhere in its path, so it names no record, and an account
+    word among its action's words. Sites put a page that asks first there (a form to confirm, often with
+    the password); a record's action (`/files/3/unlink`, `?action=delete&file=x`) is a row's link that
+    acts at once. The walk follows the first kind without --allow-destructive (the built-in site's page
+    21), never the second (`HttpEngine._defers`)."""
+    action = destructive_action(url)
+    if action is None:
+        return False
+    parts = urlsplit(url)
+    if parts.query or _DIGIT.search(parts.path) or hash_route(url):
+        return False
+    return bool(ACCOUNT_NOUNS & set(action.split()))
+
+
 def deferred_action(url: str) -> str | None:
     """The action a GET would run, so that no walk step sends it and, without --allow-destructive, no
     oracle does (`may_open`): one its words name as destroying (`destructive_action`) or one its query
