@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bughunt.oracles.destructive_words import MAY_DESTROY, account_page
+
 from .store import ExplorerStore
 
 META_KEY = "destructive_sessions"
@@ -46,11 +48,25 @@ def summary_keys(store: ExplorerStore, session: str | None) -> dict[str, Any]:
     (what that means, in words) and `destructive_sessions` (every session of the store that opened them)."""
     names = opened_in(store)
     on = session is not None and session in names
+    walked = walked_account_pages(store)
+    said = OPENED if on else NOT_OPENED
+    if walked and not on:
+        said += f"; the walk followed {len(walked)} account page(s) whose address reads destructive: {', '.join(walked)}"
     return {
         "allow_destructive": on,
-        "destructive_actions": OPENED if on else NOT_OPENED,
+        "destructive_actions": said,
         "destructive_sessions": names,
+        "destructive_walked": walked,
     }
+
+
+def walked_account_pages(store: ExplorerStore) -> list[str]:
+    """The visited routes that read as destructive: without --allow-destructive the walk follows only the
+    account's own page at a fixed address (`account_page`, a page that asks first on a site that asks),
+    which on a site that does not ask is the action itself — said, not hidden behind "not opened"."""
+    return sorted(
+        r for r in store.visits.visited() if MAY_DESTROY.search(r.lower()) and account_page("http://h" + r)
+    )
 
 
 def is_suspected(evidence: str | dict[str, Any]) -> bool:

@@ -238,9 +238,9 @@ class ExplorationSummary:
             lines += [f"      {line}" for line in bug_lines(view)]
         if self.destructive.get("allow_destructive"):
             lines.append(f"{self.destructive['destructive_actions']} (--allow-destructive)")
-        elif any(b.suspected for b in self.bugs):
+        elif any(b.suspected for b in self.bugs) or self.destructive.get("destructive_walked"):
             lines.append(
-                f"{destructive_mode.NOT_OPENED} (--allow-destructive opens them); {destructive_mode.LEADS}"
+                f"{self.destructive['destructive_actions']} (--allow-destructive opens them); {destructive_mode.LEADS}"
             )
         if self.model_reported:
             lines.append(

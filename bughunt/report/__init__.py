@@ -209,9 +209,16 @@ def _destructive(data: dict[str, Any]) -> str:
             '<p class="sub"><strong>Destructive actions were opened: disposable environment</strong> '
             f"(--allow-destructive in session {names}); confirmed ones were judged by their effect.</p>"
         )
+    walked = [str(r) for r in s.get("destructive_walked") or []]
+    followed = (
+        f" The walk followed {len(walked)} account page(s) whose address reads destructive (on a site that"
+        f" asks first, the page that asks): {escape(', '.join(walked))}."
+        if walked
+        else ""
+    )
     return (
         '<p class="sub">Destructive actions were not opened (off by default): suspected ones are '
-        "reported unconfirmed, as leads to look at that no CI gate counts.</p>"
+        f"reported unconfirmed, as leads to look at that no CI gate counts.{followed}</p>"
     )
 
 

@@ -102,3 +102,7 @@ def test_the_walk_deletes_no_file_and_says_so(site, tmp_path, cli_json) -> None:
         b["route"] for b in data["bugs"] if b["kind"] == "unconfirmed_destructive" and b["suspected"]
     }
     assert suspected, data["bugs"]
+    # the account page the walk followed is said, not hidden behind "not opened"
+    assert data["destructive_walked"] == ["/settings/delete-account"]
+    assert data["destructive_actions"].startswith("destructive actions were not opened")
+    assert "/settings/delete-account" in data["destructive_actions"]

@@ -26,7 +26,8 @@ SUMMARY_KEYS = {
     "session", "app_version", "steps", "tokens", "context_tokens", "policy", "pages_visited", "coverage", "bugs",
     "duplicate_reports", "repeat_visits", "repeat_clicks", "clicks", "clicks_left", "fetches", "stop_reason",
     "stop_detail", "pages_known", "counts",
-    "model_reported", "allow_destructive", "destructive_actions", "destructive_sessions", "format",
+    "model_reported", "allow_destructive", "destructive_actions", "destructive_sessions", "destructive_walked",
+    "format",
     "account",  # explore/resume only: who the form login logged in as (null without one)
 }  # fmt: skip
 BUG_ROUTES = {site.PAGES[b.page].route for b in site.BUGS}
