@@ -19,6 +19,10 @@ from types import MappingProxyType
 from bughunt.dom import Node
 from bughunt.page import FetchedPage
 
+CODE_TAGS = ("code", "pre", "kbd", "samp", "var", "tt")
+"""HTML's elements of computer code: what a program says (`a_tuple[0]`, `x.f(1)`, `purge()`), quoted in a
+page — documentation, a diff, a log — never a label of the page's own interface."""
+
 
 @dataclass(frozen=True, eq=False)
 class TreeFacts:
@@ -36,6 +40,11 @@ class TreeFacts:
     def places(self) -> Mapping[int, int]:
         """`id(element)` → its place in document order: to merge groups as one walk would meet them."""
         return MappingProxyType({id(n): at for at, n in enumerate(self.order)})
+
+    @cached_property
+    def in_code(self) -> frozenset[int]:
+        """`id(element)` of every element that is computer code or sits inside it (`CODE_TAGS`)."""
+        return frozenset(id(n) for code in self.tagged(*CODE_TAGS) for n in code.iter())
 
     def tagged(self, *tags: str) -> list[Node]:
         """The page's elements of these tags in document order: `page.document.find_all(*tags)`."""

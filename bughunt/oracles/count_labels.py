@@ -15,6 +15,7 @@ from typing import Any
 from bughunt.dom import Node
 from bughunt.oracles.reading import KEPT
 from bughunt.page import FetchedPage
+from bughunt.tree_facts import tree_facts
 
 _BRACKETED = re.compile(
     r"^(?P<label>[^\d()\[\]]{2,50}?)\s*[\(\[]\s*(?P<n>\d{1,6})\s*[\)\]]"
@@ -158,10 +159,14 @@ def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]
 def _numbered(page: FetchedPage) -> list[tuple[Node, str]]:
     """The elements that may be labels (in document order, with their short texts), read once for
     count labels and range lines alike: a label's text holds a number, as every form either reads
-    does. Each element's short text is the one `parse_html` kept (`Node.short_text`)."""
+    does. Each element's short text is the one `parse_html` kept (`Node.short_text`). Computer code
+    quoted in the page (`tree_facts.CODE_TAGS`) is left out."""
     numbered = []
+    code = tree_facts(page).in_code  # `sys.argv[0]` quoted in a page is an index, not "sys.argv (0)"
     for node in page.document.iter():
         if node.tag in _NOT_LABELS or (text := node.short_text(LABEL_CHARS)) is None:
+            continue
+        if code and id(node) in code:
             continue
         if _DIGIT.search(text):
             numbered.append((node, text))

@@ -145,10 +145,19 @@ def deferred_action(url: str) -> str | None:
 def destructive_label(label: str) -> bool:
     """A short control label that starts with a destructive verb ("Delete", "🗑 Remove item",
     "Close account"); a sentence that merely mentions one ("How to delete your data") is not."""
+    head = label.split(maxsplit=1)
+    if head and _CODE_WORD.search(head[0]):
+        return False
     words = words_of(label)
     return 0 < len(words) <= 4 and (
         words[0] in VERBS or (words[0] in ACCOUNT_VERBS and reads_destructive(words))
     )
+
+
+_CODE_WORD = re.compile(r"^_|\(|\w(?:\.|::)\w")
+"""A first word that names code — a call, a private or special name, a qualified name (`purge()`,
+`__delete__`, `os.remove`, `Repo::destroy`): a documentation index's entry, not a verb said to the
+person who clicks. An icon font's ligature (`delete_forever`) is still the verb it draws."""
 
 
 # A cheap first look, so a page with 30,000 links costs one regex each, not a URL parse each.

@@ -17,7 +17,8 @@ size, an identifier in a hidden field's place).
 
 Stated on forms, fields and URLs only: every family whose search pages are rendered from the request
 (server templates of any language, hgweb's and trac's search boxes, admin lists' filters), and
-single-page apps that draw their box from the address on a fresh load.
+single-page apps that draw their box from the address on a fresh load. A page that says in words it
+needs scripts (`needs_scripts`) is left alone: its box is a script's to fill.
 """
 
 from __future__ import annotations
@@ -71,6 +72,14 @@ def _sends_here(form: Node, page: FetchedPage) -> bool:
     return urlsplit(action).path == urlsplit(page.url).path
 
 
+def needs_scripts(page: FetchedPage) -> bool:
+    """The page says in words that it needs scripts (a `<noscript>` with text: "Please activate
+    JavaScript to enable the search"): its results — and the box's words — are a script's to draw
+    (Sphinx's search page sets the box's value from the address), so the markup's empty `value` says
+    nothing. A `<noscript>` holding only a tracking pixel or frame says nothing of the page."""
+    return any(n.text().strip() for n in tree_facts(page).tagged("noscript"))
+
+
 def check_search_echo(page: FetchedPage) -> list[Finding]:
     """One finding when the page answers a search form's words and draws that form's box empty (see the
     module); the box's name is evidence, the words are not repeated."""
@@ -78,7 +87,7 @@ def check_search_echo(page: FetchedPage) -> list[Finding]:
         return []
     asked = query_pairs(urlsplit(page.url).query, decoded=True)
     words = {k: v for k, v in asked if v.strip() and _WORDS.search(v)}
-    if not words:
+    if not words or needs_scripts(page):
         return []
     forms = [f for f in tree_facts(page).tagged("form") if _sends_here(f, page)]
     shown = {
