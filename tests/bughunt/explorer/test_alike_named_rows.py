@@ -36,3 +36,30 @@ def test_named_rows_delete_is_one_control_and_a_toolbars_buttons_are_two() -> No
     assert deletes[:2] == ["delete-analysis", "delete-report"] and len(deletes) <= MAX_ALIKE_KINDS
     assert stops[:2] == ["stop-analysis", "stop-report"] and len(stops) <= MAX_ALIKE_KINDS
     assert {"start-all", "stop-all"} <= set(clicked)
+
+
+def _sections_clicked(extra: str = "") -> list[str]:
+    sections = "".join(
+        f'<section id="part-{w}"><h2>{w}</h2><p>Text.</p><div class="highlight-py"><div class="highlight">'
+        f'<span class="copybutton" title="Hide the prompts and output">&gt;&gt;&gt;</span><pre>x = {n}</pre>'
+        "</div></div></section>"
+        for n, w in enumerate(["intro", "files", "errors", "dates", "math", "web", "tests", "speed"])
+    )
+    root = parse_html(f"<html><body>{extra}{sections}</body></html>")
+    selectors = Selectors()
+    candidates = {selectors.of(n): n for n in root.find_all("span", "button")}
+    return [
+        n.parent.parent.parent.get("id") or n.text()
+        for g in alike_groups(candidates)
+        for n in alike_sample(g)
+    ]
+
+
+def test_one_control_drawn_in_every_section_is_one_control() -> None:
+    """A documentation page draws a copy button on every code block, each under a section id of its
+    own: one control, a few clicked — not eight clicks of the budget."""
+    clicked = _sections_clicked()
+    assert len(clicked) <= MAX_ALIKE_KINDS, clicked
+    # buttons that say different things stay apart, each clicked
+    toolbar = '<div><button class="btn">Expand all</button><button class="btn">Collapse all</button></div>'
+    assert {"Expand all", "Collapse all"} <= set(_sections_clicked(toolbar))
