@@ -236,6 +236,10 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         if node.tag == "link" or (href.strip().startswith("#") and not hash_route(href.strip())):
             continue  # `href="#"` goes nowhere: a script does what it says, no GET does
         label = node.text() or node.get("title") or node.get("aria-label")
+        if "#" in href and not hash_route(href.strip()) and not may_destroy(href.partition("#")[0]):
+            # a link to a place in a document (`ast.html#ast.Delete`, an index's entry) is a
+            # reference whatever its label: no action link points at an anchor of a page
+            continue
         if may_destroy(href + " " + label) or _MAY_MARK.search(href):
             if _not_get(node):
                 continue

@@ -55,6 +55,9 @@ def test_a_label_naming_code_is_no_destructive_verb():
         '<li><a href="/reference/datamodel.html#object.__delete__">__delete__() (object method)</a></li></ul>'
     )
     assert kinds("unconfirmed_destructive", _page(index, "/genindex.html")) == []
+    # an index entry that is a plain word, to a place in a page, is a reference, not an action
+    entry = '<ul><li><a href="/library/ast.html#ast.Delete">Delete (class in ast)</a></li></ul>'
+    assert kinds("unconfirmed_destructive", _page(entry, "/genindex-D.html")) == []
     row = '<ul><li><a href="/files/3">notes.txt</a> <a href="/trash/3">Delete</a></li></ul>'
     assert kinds("unconfirmed_destructive", _page(row, "/files")) == ["unconfirmed_destructive"]
 
