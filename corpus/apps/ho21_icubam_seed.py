@@ -64,9 +64,18 @@ DB_SALT=corpus-salt
 
 REGIONS = ["Ile-de-France", "Grand Est", "Hauts-de-France", "Occitanie", "Bretagne"]
 CITIES = [
-    ("Paris", "75"), ("Clamart", "92"), ("Bobigny", "93"), ("Creteil", "94"),
-    ("Strasbourg", "67"), ("Mulhouse", "68"), ("Lille", "59"), ("Amiens", "80"),
-    ("Toulouse", "31"), ("Montpellier", "34"), ("Rennes", "35"), ("Brest", "29"),
+    ("Paris", "75"),
+    ("Clamart", "92"),
+    ("Bobigny", "93"),
+    ("Creteil", "94"),
+    ("Strasbourg", "67"),
+    ("Mulhouse", "68"),
+    ("Lille", "59"),
+    ("Amiens", "80"),
+    ("Toulouse", "31"),
+    ("Montpellier", "34"),
+    ("Rennes", "35"),
+    ("Brest", "29"),
 ]
 FIRST = ["Alice", "Bruno", "Chloe", "David", "Emma", "Farid", "Gabrielle", "Hugo", "Ines", "Jules"]
 LAST = ["Martin", "Bernard", "Dubois", "Thomas", "Robert", "Richard"]

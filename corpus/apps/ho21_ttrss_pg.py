@@ -26,9 +26,24 @@ def init(root: Path) -> None:
         folder.mkdir(parents=True)
         shutil.chown(folder, "postgres", "postgres")
     subprocess.run(
-        [str(PG_BIN / "initdb"), "-D", str(pg), "-A", "trust", "-U", "postgres", "--no-sync",
-         "-E", "UTF8", "--locale=C.UTF-8"],
-        check=True, stdout=subprocess.DEVNULL, user="postgres", group="postgres", cwd=pg,
+        [
+            str(PG_BIN / "initdb"),
+            "-D",
+            str(pg),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        user="postgres",
+        group="postgres",
+        cwd=pg,
     )
 
 
@@ -37,9 +52,24 @@ def start(root: Path) -> subprocess.Popen[bytes]:
     pg, run = paths(root)
     # user= makes the child postgres itself (no runuser in between), so signals reach it
     server = subprocess.Popen(
-        [str(PG_BIN / "postgres"), "-D", str(pg), "-k", str(run), "-c", "listen_addresses=",
-         "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off"],
-        user="postgres", group="postgres", cwd=pg,
+        [
+            str(PG_BIN / "postgres"),
+            "-D",
+            str(pg),
+            "-k",
+            str(run),
+            "-c",
+            "listen_addresses=",
+            "-c",
+            "fsync=off",
+            "-c",
+            "full_page_writes=off",
+            "-c",
+            "synchronous_commit=off",
+        ],
+        user="postgres",
+        group="postgres",
+        cwd=pg,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -67,5 +97,8 @@ def psql(root: Path, sql: str, db: str = "ttrss") -> None:
     _, run = paths(root)
     subprocess.run(
         [str(PG_BIN / "psql"), "-q", "-v", "ON_ERROR_STOP=1", "-h", str(run), "-U", "postgres", "-d", db],
-        input=sql.encode(), check=True, stdout=subprocess.DEVNULL, env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"},
+        input=sql.encode(),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"},
     )
