@@ -5,7 +5,8 @@ set through `update.php --user-set-password`; the rest goes straight into the ta
 14 feeds (every feed URL is on 127.0.0.1's discard port, and no updater runs, so nothing is fetched),
 one of them with 130 articles (the headlines list loads 30 at a time), 330 articles in all, some
 starred or read (some both), notes on two older ones (not among the
-fresh articles the start page shows), 3 labels; the admin's full name and e-mail. One article body carries the `<img onerror>` a hostile feed sends.
+fresh articles the start page shows), 3 labels; the admin's full name and e-mail; the
+feed tree shows feeds without category folders (the user preference). One article body carries the `<img onerror>` a hostile feed sends.
 
 Usage: ho21_ttrss_seed.py ROOT   (env: the TTRSS_* settings of the app file)
 """
@@ -81,7 +82,7 @@ def seed_sql() -> str:
                 f"<p>Dispatch {n + 1} from {title}. The {w1} report covers the {w2} question "
                 f"in some detail.</p><p>Second paragraph, entry {entry}.</p>"
             )
-            if f == 2 and n == 2:
+            if f == 2 and n == 10:
                 body += (
                     '<p>Photo: <img src="/x-missing.png" onerror="document.body.dataset.xss=\'ttrss\'"></p>'
                 )
@@ -119,6 +120,11 @@ def seed_sql() -> str:
     )
     for table in ("ttrss_feed_categories", "ttrss_feeds", "ttrss_entries", "ttrss_labels2"):
         out.append(f"select setval(pg_get_serial_sequence('{table}', 'id'), (select max(id) from {table}));")
+    # the feed tree without category folders: every feed one click from the start page
+    out.append(
+        "insert into ttrss_user_prefs2 (owner_uid, pref_name, profile, value)"
+        " values (1, 'ENABLE_FEED_CATS', null, 'false');"
+    )
     out.append(
         "update ttrss_users set full_name = 'Corpus Admin', email = 'admin@ttrss.test' where login = 'admin';"
     )
