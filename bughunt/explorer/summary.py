@@ -238,10 +238,14 @@ class ExplorationSummary:
             lines += [f"      {line}" for line in bug_lines(view)]
         if self.destructive.get("allow_destructive"):
             lines.append(f"{self.destructive['destructive_actions']} (--allow-destructive)")
-        elif any(b.suspected for b in self.bugs) or self.destructive.get("destructive_walked"):
+        elif any(
+            b.suspected and b.kind == "unconfirmed_destructive" for b in self.bugs
+        ) or self.destructive.get("destructive_walked"):
             lines.append(
                 f"{self.destructive['destructive_actions']} (--allow-destructive opens them); {destructive_mode.LEADS}"
             )
+        elif any(b.suspected for b in self.bugs):
+            lines.append(destructive_mode.LEADS)
         if self.model_reported:
             lines.append(
                 f"reported by the model, not confirmed by any oracle ({len(self.model_reported)}, not counted):"
