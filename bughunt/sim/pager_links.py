@@ -145,6 +145,13 @@ def _next_query_page(here: str, there: str) -> bool:
     return _next_number(pv, qv)
 
 
+MIDDLE_PAGE = 3
+"""The first page number past a list's first two: a list that breaks past its first page shows it on
+the second, and the count oracles fetch the pages after it themselves (`oracles.count_pages`); the
+walk reads page 2 and the last page its pager offers (`planner._ranks`), the pages between wait."""
+
+
+@lru_cache(maxsize=8192)
 def page_number(route: str | None) -> int | None:
     """Which page of its list `route` opens, by its query alone: the whole number under a page key
     (`?page=4`: 4), or under an offset key 1 for none skipped and 2 for any later rows (`?start=40`: at

@@ -20,7 +20,7 @@ from .pager_links import is_offset_key as is_offset_key
 from .pager_links import is_page_key as is_page_key
 from .pager_links import leads_on as leads_on
 from .pager_links import next_page as next_page
-from .pager_links import page_number, page_of
+from .pager_links import MIDDLE_PAGE, page_number, page_of
 from .record_pairs import carries_record
 from .rng import Rng, pick
 from .route_shapes import front_controller as front_controller
@@ -228,7 +228,7 @@ class Planner:
         again = self._aliases(cur, remembered, referrers)
         fresh = [q for q in links if q not in memory]
         if fresh:
-            ranks, best_rank, stay = self._ranks(
+            ranks, best_rank, stay, last = self._ranks(
                 cur, links, fresh, again, sampled, referrers, self._unsampled(template, covered)
             )
             if stay or not _better_elsewhere(cur, reachable()[0], memory, again, sampled, best_rank[1]):
@@ -241,7 +241,7 @@ class Planner:
                     return home
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
-                    best = self._most_linked(fresh, ranks, best_rank, template)
+                    best = self._most_linked(fresh, ranks, best_rank, template, last)
                 return pick(rnd, best)
             # Every link here is one more instance of a page type already seen, while memory knows
             # a page of a type seen less (or not at all): that one first.
@@ -318,7 +318,7 @@ class Planner:
                 least[alias] = min(least[alias], sampled(q))
         search = _Search(cur, links, memory)
         if fresh:
-            ranks, best_rank, stay = self._ranks(
+            ranks, best_rank, stay, last = self._ranks(
                 cur, links, fresh, again, sampled, referrers, self._unsampled(template, covered)
             )
             level = best_rank[1]
@@ -331,7 +331,7 @@ class Planner:
                     return home
                 best = [q for q in fresh if ranks[q] == best_rank]
                 if self.popularity:
-                    best = self._most_linked(fresh, ranks, best_rank, template)
+                    best = self._most_linked(fresh, ranks, best_rank, template, last)
                 return pick(rnd, best)
         if least == [3, 3]:
             return None
@@ -365,9 +365,10 @@ class Planner:
     def _ranks(
         self, cur: N, links: Sequence[N], fresh: Sequence[N], again: Collection[N],
         sampled: Callable[[N], int], referrers: Mapping[N, int], unsampled: Callable[[N], bool],
-    ) -> tuple[dict[N, Rank], Rank, bool]:  # fmt: skip
-        """Each fresh link's rank (lower is better), the best rank, and whether to stay: take a link
-        from here rather than look for a better page elsewhere. `links` are all of the page's links,
+    ) -> tuple[dict[N, Rank], Rank, bool, N | None]:  # fmt: skip
+        """Each fresh link's rank (lower is better), the best rank, whether to stay: take a link
+        from here rather than look for a better page elsewhere, and the list's last page to take now
+        (`_last_page`), if any. `links` are all of the page's links,
         `fresh` those not visited; `unsampled` tells a node whose own template has fewer visited
         instances than it wants."""
         here = self.route(cur)
@@ -416,7 +417,7 @@ class Planner:
             and (q in self.next_pages or q == last or (not past_first and next_page(here, self.route(q))))
             for q, r in ranks.items()
         )
-        return ranks, best_rank, stay
+        return ranks, best_rank, stay, last
 
     def _last_page(self, here: str | None, links: Sequence[N], fresh: Collection[N]) -> N | None:
         """The link to the last page the pager at `here` offers past the current one (the highest
@@ -480,6 +481,10 @@ class Planner:
             level = levels.get(t)
             if level is None:
                 level = levels[t] = self._sampled_template(t, covered, views)
+            if level == 1 and (page_number(self.route(q)) or 0) >= MIDDLE_PAGE:
+                # a later page of a list whose pages are sampled shows the records of its first pages'
+                # template again: the records it lists (and the pages not seen) come first
+                return 2
             return level
 
         return sampled
@@ -501,6 +506,7 @@ class Planner:
         ranks: Mapping[N, tuple[Any, ...]],
         best: tuple[Any, ...],
         template: Callable[[N], str | None],
+        last: N | None = None,
     ) -> list[N]:
         """The candidates when the pages' link counts are known: each template whose best instance
         ranks best offers its most linked instance (the rarest of those, then the first listed)."""
@@ -512,8 +518,12 @@ class Planner:
         for qs in by_template.values():
             if min(ranks[q] for q in qs) != best:
                 continue
-            ahead = [q for q in qs if q in self.marked] or [q for q in qs if q in self.next_pages]
-            if ahead:  # the next page of this list, not the most linked of the page's other clicks
+            ahead = (
+                [q for q in qs if q in self.marked]
+                or [q for q in qs if q in self.next_pages]
+                or [q for q in qs if q == last and ranks[q] == best]
+            )
+            if ahead:  # the next (last) page of this list, not the most linked of its other pages
                 chosen.add(ahead[0])
                 continue
             top = max(self.popularity.get(q, 0) for q in qs)

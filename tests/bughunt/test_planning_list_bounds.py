@@ -11,6 +11,7 @@ from bughunt.planning import planner_strategy
 from bughunt.sim.memory import Memory
 from bughunt.sim.pager_links import page_number, page_of
 from bughunt.sim.rng import mulberry32
+from bughunt.sim.route_shapes import route_shape
 
 SEEDS = range(1000, 1012)
 
@@ -65,3 +66,30 @@ def test_once_its_bounds_are_read_the_middle_pages_wait_for_a_page_not_seen():
     # back for the profile (main took page 4, 5, … one after the other, a list's next page always taken
     # from the page before it)
     assert _choices("/tag/bug?page=3", links, mem) == {"/"}
+
+
+def test_the_last_page_is_taken_over_the_lists_most_linked_page():
+    # every page of the list links the pages near it, so the next page is the most linked of the pager's
+    # pages: among one template's instances the most linked is taken (`popularity`), not the last page
+    mem = Memory()
+    links = _forum(mem, 9)
+    mem.write("/tag/bug?page=2", links)
+    popularity = {f"/tag/bug?page={n}": 3 if n == 3 else 1 for n in range(1, 10)}
+    planner = planner_strategy.with_templates(route_shape, popularity=popularity)
+    chosen = {planner("/tag/bug?page=2", links, mem, mulberry32(s)) for s in SEEDS}
+    assert chosen == {"/tag/bug?page=9"}
+
+
+def test_the_records_a_list_shows_come_before_its_middle_pages():
+    # every type seen: the topics not opened yet (instances of a sampled type) before the list's
+    # middle pages, which list topics of the same type again (main read page 4, 5, … of each list
+    # and opened the topics, where the stored data is, at the end)
+    mem = Memory()
+    links = ("/", "/posts/topic-3", "/posts/topic-4", *(f"/tag/bug?page={n}" for n in range(1, 10)))
+    mem.write("/", ("/tag/bug",))
+    mem.write("/tag/bug", ("/", "/posts/topic-1", "/posts/topic-2", *links[3:]))
+    for page in ("/posts/topic-1", "/posts/topic-2"):
+        mem.write(page, ("/",))
+    for n in (2, 9, 3):
+        mem.write(f"/tag/bug?page={n}", links)
+    assert _choices("/tag/bug?page=3", links, mem) <= {"/posts/topic-3", "/posts/topic-4"}
