@@ -16,11 +16,11 @@ from .first_page_aliases import first_page_alias as first_page_alias
 from .known_index import KnownIndex, _route
 from .known_search import _better_elsewhere, _reachable, _remembered, _Search
 from .memory import KnownLinks, Memory
+from .pager_links import MIDDLE_PAGE, page_number, page_of
 from .pager_links import is_offset_key as is_offset_key
 from .pager_links import is_page_key as is_page_key
 from .pager_links import leads_on as leads_on
 from .pager_links import next_page as next_page
-from .pager_links import MIDDLE_PAGE, page_number, page_of
 from .record_pairs import carries_record
 from .rng import Rng, pick
 from .route_shapes import front_controller as front_controller
@@ -368,18 +368,20 @@ class Planner:
     ) -> tuple[dict[N, Rank], Rank, bool, N | None]:  # fmt: skip
         """Each fresh link's rank (lower is better), the best rank, whether to stay: take a link
         from here rather than look for a better page elsewhere, and the list's last page to take now
-        (`_last_page`), if any. `links` are all of the page's links,
-        `fresh` those not visited; `unsampled` tells a node whose own template has fewer visited
-        instances than it wants."""
+        (`_last_page`), if any. `links` are all of the page's links, `fresh` those not visited;
+        `unsampled` tells a node whose own template has fewer visited instances than it wants."""
         here = self.route(cur)
-        # A list's bounds, not its middle: its second page is taken from its first (below), and from
-        # the second page on its next page waits like any instance of a sampled type, while the last
-        # page its pager offers is taken now — a list that breaks past its first page shows it on the
-        # second, one that miscounts its pages on the last (an empty page, a row shown twice), and the
-        # count oracles fetch the pages between themselves. Reading page after page spent 53 of 100
-        # clicks on a forum's tag lists and left its topics for the end.
-        past_first = (page_number(here) or 1) >= 2
-        last = self._last_page(here, links, fresh) if past_first else None
+        # A list's bounds, not its middle: its second page is taken from its first (below); from the
+        # second page the last page its pager offers is taken now, and its next page waits like any
+        # instance of a sampled type (`sampled`: page 3 on, after the records the list shows). A list
+        # that breaks past its first page shows it on the second, one that miscounts its pages on the
+        # last (an empty page, a row shown twice), and the count oracles fetch the pages between
+        # themselves. Reading page after page spent 53 of 100 clicks on a forum's tag lists and left
+        # its topics for the end. The last page is taken from the second page alone: a pager showing
+        # a window of pages around the current one offers a later "last" page on every page.
+        page = page_number(here) or 1
+        past_first = page >= 2
+        last = self._last_page(here, links, fresh) if page == 2 else None
 
         # A link that leads on from here (this page's tab, its next page) before a rarer one: the
         # rarer one is an item other lists show too, this one hangs off this page alone.
