@@ -307,11 +307,14 @@ class Planner:
                 for q in members:
                     if q in special:
                         continue
+                    # a list's middle pages wait a level behind the rest of their template (`sampled`)
+                    own = sampled(q) if level == 1 else level
                     if q in again:
-                        least[1] = min(least[1], level)
+                        least[1] = min(least[1], own)
                     else:
-                        least[0] = min(least[0], level)
-                        break
+                        least[0] = min(least[0], own)
+                        if own == level:
+                            break
         for q in nodes:
             if q not in memory:
                 alias = q in again
