@@ -143,3 +143,46 @@ def _next_query_page(here: str, there: str) -> bool:
     if is_offset_key(pk) and _INTEGER.match(pv) and qv.isdigit():
         return int(qv) > int(pv)
     return _next_number(pv, qv)
+
+
+MIDDLE_PAGE = 3
+"""The first page number past a list's first two: a list that breaks past its first page shows it on
+the second, and the count oracles fetch the pages after it themselves (`oracles.count_pages`); the
+walk reads page 2 and the last page its pager offers (`planner._ranks`), the pages between wait."""
+
+
+@lru_cache(maxsize=8192)
+def page_number(route: str | None) -> int | None:
+    """Which page of its list `route` opens, by its query alone: the whole number under a page key
+    (`?page=4`: 4), or under an offset key 1 for none skipped and 2 for any later rows (`?start=40`: at
+    least the second page — its length is not in the URL). None for a route without either: a list's
+    first page, or no list."""
+    if route is None:
+        return None
+    for key, value in query_pairs(route.partition("?")[2]):
+        if value.isdigit():
+            if is_page_key(key):
+                return int(value)
+            if is_offset_key(key):
+                return 1 if int(value) == 0 else 2
+    return None
+
+
+def page_of(here: str | None, there: str | None) -> int | None:
+    """The page number `there` opens of the list at `here`: the same path and query but for one whole
+    number under a key named as a page (`?page=4`, `here` carrying a page number or not); None for any
+    other link."""
+    if here is None or there is None:
+        return None
+    here_path, _, here_query = here.partition("?")
+    there_path, _, there_query = there.partition("?")
+    if "#" in there_path or here_path.split("#")[0] != there_path:
+        return None
+    rest_here = sorted(p for p in query_pairs(here_query) if not is_page_key(p[0]))
+    pairs = query_pairs(there_query)
+    numbers = [v for k, v in pairs if is_page_key(k)]
+    if len(numbers) != 1 or not numbers[0].isdigit():
+        return None
+    if sorted(p for p in pairs if not is_page_key(p[0])) != rest_here:
+        return None
+    return int(numbers[0])
