@@ -45,6 +45,8 @@ from bughunt.focus_controls import control_label
 from bughunt.oracles.lists import item_runs
 from bughunt.page import FetchedPage
 
+from .form_toggles import in_form
+
 _DIGITS = re.compile(r"\d+")
 MAX_KEY_CHARS = 120
 
@@ -114,13 +116,6 @@ def opened_group(page: FetchedPage, selector: str) -> bool:
         before.selectors.of(n) == selector and (closed_disclosure(n) or nested_control(n)) and not in_form(n)
         for n in before.clickables
     )
-
-
-def in_form(node: Node) -> bool:
-    """Is `node` inside a `<form>`: a section a form folds (an accordion of settings, advanced
-    options) holds more of the form's fields, whose clicks change what the form would send and
-    nothing on the server; its submit is the form's, offered where the form is."""
-    return any(a.tag == "form" for a in node.ancestors())
 
 
 def _placed(selector: str) -> str:
