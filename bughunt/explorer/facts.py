@@ -23,6 +23,7 @@ from bughunt.sim.planner import next_page
 
 from .control_words import control_words
 from .engine import Engine
+from .form_toggles import form_controls
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
 from .markup_links import marked_targets
@@ -123,12 +124,18 @@ def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | N
     # A list's other page shows new items, not a view: its controls are the page's (a way on's own
     # "›" is made on the state already; its "‹" leads back).
     turned = state[1] in way_on_selectors(page.clicked_from[0])
-    if not (
-        opened_view(page) or opened_group(page, state[1]) or (not turned and shows_new_content(page, actions))
-    ):
+    view = opened_view(page)
+    if not (view or opened_group(page, state[1]) or (not turned and shows_new_content(page, actions))):
         return set()
     before = {a.selector for a in engine.actions(page.clicked_from[0]) if a.kind == "click"}
-    return {a.selector for a in actions if a.kind == "click" and a.selector not in before}
+    # A group opened or a list redrawn that shows a form's fields shows the form's (`form_toggles`):
+    # they are clicked where the form is, not made on this state. A view opened offers its form's too.
+    fields = frozenset() if view else form_controls(page)
+    return {
+        a.selector
+        for a in actions
+        if a.kind == "click" and a.selector not in before and a.selector not in fields
+    }
 
 
 def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:

@@ -11,8 +11,9 @@ fields took the budget two to six clicks deep. So:
   `form_field`): the same control of the same form on another page is no way onward — it was seen
   once (what it reveals, and the view it opens, are walked from where it was first clicked);
 - a folded section of a form is the form's, not a group of content whose controls are a state's own
-  (`state_controls.opened_group`); a control in a form redrawn with another value is the load's
-  (`state_controls.listed_controls`).
+  (`state_controls.opened_group`), and so are the fields a group opened shows (`form_controls`,
+  `facts._view_controls`: a settings page's accordion outside the form it unfolds); a control in a form
+  redrawn with another value is the load's (`state_controls.listed_controls`).
 
 Stated on what HTML says a form is (`<form>`, its submit buttons): admin panels, settings pages,
 record editors of every family. A submit, a control whose write the browser's gate refused (it
@@ -42,6 +43,12 @@ def submits(node: Node) -> bool:
     if node.tag == "button":
         return kind in ("", "submit")
     return node.tag == "input" and kind in SUBMIT_TYPES
+
+
+def form_controls(page: FetchedPage) -> frozenset[str]:
+    """The selectors of the controls of `page` inside a `<form>`."""
+    walked = page_clicks(page)
+    return frozenset(walked.selectors.of(n) for n in walked.clickables if in_form(n))
 
 
 def form_toggle(page: FetchedPage, selector: str) -> bool:

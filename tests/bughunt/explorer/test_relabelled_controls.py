@@ -3,7 +3,8 @@
 script drew in place (the Archive's first mail where the Inbox's was), made on the state; elsewhere —
 a form's field, a code block that copies the text it shows — it is the load's control showing another
 value, clicked from the load as before (on PocketBase every settings panel's field looked new, and the
-walk spent its budget two to six clicks deep in them)."""
+walk spent its budget two to six clicks deep in them). And a group opened that unfolds a form shows
+the form's fields, clicked where the form is, not made on the state."""
 
 from __future__ import annotations
 
@@ -44,3 +45,25 @@ def test_another_record_in_a_list_is_the_state_s_a_field_showing_another_value_i
         assert made_on[selector] == "/", (selector, on_state)
         route = next(r for r, _, s in on_state if s == selector)
         assert route == loaded[selector]  # the same click state the load offers
+
+
+def _grouped(shown: str, clicked_from: FetchedPage | None = None) -> FetchedPage:
+    html = (
+        "<!doctype html><html><head><title>Settings</title></head><body><h1>Settings</h1>"
+        f'<button aria-expanded="{"true" if shown else "false"}" onclick="o()">Rate limits</button>'
+        f"<div>{shown}</div></body></html>"
+    )
+    made = (clicked_from, "Rate limits") if clicked_from is not None else None
+    return FetchedPage(ORIGIN + "/", "/", 200, {}, "text/html", html, 1.0, clicked_from=made)
+
+
+def test_a_group_that_unfolds_a_form_shows_the_form_s_fields_a_group_of_content_its_own() -> None:
+    engine = BrowserEngine(ORIGIN + "/", respect_robots=False)
+    folded = _grouped("")
+    state = ("/#click-limits", "html > body > button")
+    form = '<form><button type="button" onclick="a()">Add rule</button><input name="max"><button>Save</button></form>'
+    fields = read_page(_grouped(form, clicked_from=folded), engine, state=state).clicks
+    assert not [c for c in fields if c[1] == state[0]], fields  # the form's: not made on the state
+    content = '<ul class="kids"><li><span onclick="p()">Pin one</span></li><li><span onclick="p()">Pin two</span></li></ul>'
+    own = read_page(_grouped(content, clicked_from=folded), engine, state=state).clicks
+    assert len([c for c in own if c[1] == state[0]]) == 2, own  # what a group of content shows: the state's
