@@ -23,12 +23,13 @@ from bughunt.sim.planner import next_page
 
 from .control_words import control_words
 from .engine import Engine
+from .form_toggles import form_controls
 from .graph import CLICK_MARK, MAX_CHAIN
 from .language import switches_language
 from .markup_links import marked_targets
 from .missing_values import missing_value_targets
 from .more_controls import more_controls
-from .state_controls import control_key, opened_group, shows_new_content
+from .state_controls import control_key, listed_controls, opened_group, shows_new_content
 from .templates import safe_route, structure_hash
 from .view_states import opened_view
 
@@ -123,12 +124,18 @@ def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | N
     # A list's other page shows new items, not a view: its controls are the page's (a way on's own
     # "›" is made on the state already; its "‹" leads back).
     turned = state[1] in way_on_selectors(page.clicked_from[0])
-    if not (
-        opened_view(page) or opened_group(page, state[1]) or (not turned and shows_new_content(page, actions))
-    ):
+    view = opened_view(page)
+    if not (view or opened_group(page, state[1]) or (not turned and shows_new_content(page, actions))):
         return set()
     before = {a.selector for a in engine.actions(page.clicked_from[0]) if a.kind == "click"}
-    return {a.selector for a in actions if a.kind == "click" and a.selector not in before}
+    # A group opened or a list redrawn that shows a form's fields shows the form's (`form_toggles`):
+    # they are clicked where the form is, not made on this state. A view opened offers its form's too.
+    fields = frozenset() if view else form_controls(page)
+    return {
+        a.selector
+        for a in actions
+        if a.kind == "click" and a.selector not in before and a.selector not in fields
+    }
 
 
 def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:
@@ -150,6 +157,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     marked: set[str] = set()
     ways_on: set[str] | None = None  # the selectors of the pager's ways on, read at the first click
     view_controls: set[str] | None = None  # the controls only the view this state opened shows
+    listed: frozenset[str] | None = None  # the controls in the items of its lists (`listed_controls`)
     # A click state's clicks are made again on the page it was clicked on (the URL is that page's):
     # a control that is no click there (a pager's "‹", disabled on the first page, enabled on the
     # second) would do nothing, and teach that its shape — "›" too — leads nowhere.
@@ -158,7 +166,9 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
         loaded, depth = loaded.clicked_from[0], depth + 1
     origin = loaded if depth and engine.can_click and engine.route_of(loaded.url) == here else None
     # What each control there says (`state_controls.control_key`): another control in the same place (the
-    # Archive's first mail where the Inbox's was) is no click there.
+    # Archive's first mail where the Inbox's was) is no click there — in the items of a list, where a
+    # script redraws other records (`listed_controls`); elsewhere it is the same control showing another
+    # value (a form's field, a code block's text), clicked from the load as before.
     there = (
         {a.selector: control_key(a.label) for a in engine.actions(origin) if a.kind == "click"}
         if origin is not None
@@ -191,14 +201,23 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
             if on is None and there is not None and there.get(action.selector) != control_key(action.label):
                 if view_controls is None:
                     view_controls = _view_controls(page, engine, state, depth)
-                elsewhere = action.selector in there and state is not None and depth < MAX_CHAIN
+                if listed is None:
+                    listed = listed_controls(page)
+                elsewhere = (
+                    action.selector in there
+                    and action.selector in listed
+                    and state is not None
+                    and depth < MAX_CHAIN
+                )
                 if (
-                    not elsewhere
-                    and action.selector not in view_controls
-                    and not _revealed_destructive(action, state, depth)
+                    elsewhere
+                    or action.selector in view_controls
+                    or _revealed_destructive(action, state, depth)
                 ):
+                    on = state[0] if state is not None else None
+                elif action.selector not in there:
                     continue
-                on = state[0] if state is not None else None
+                # else the load's control showing another value (a form's field): clicked from the load
             digest = hashlib.sha256(f"{on or own} {action.selector}".encode()).hexdigest()[:12]
             made = f"{own}{CLICK_MARK}{digest}"
             route: str | None = made

@@ -35,7 +35,7 @@ the sequence is bounded (a list's seventh page at most)."""
 IDLE_KEY = "idle_controls"
 """Meta key of the controls learned to lead nowhere new (`idle_controls`): JSON, shape → lesson."""
 IDLE_LESSONS = frozenset(
-    ("same_state", "shown_before", "unclickable", "round_trip", "toggle", "state_change")
+    ("same_state", "shown_before", "unclickable", "round_trip", "toggle", "state_change", "form_field")
 )
 
 

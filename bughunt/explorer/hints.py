@@ -144,7 +144,9 @@ class SessionHints:
         self.hashes_read = (visits, visits.hash_epoch, len(log))
         index = self.index
         # a click state is of its kind of control's template
-        template_of = index.update(hashes, self.siblings, self.grown, touched, graph.click_of)
+        template_of = index.update(
+            hashes, self.siblings, self.grown, touched, graph.click_of, graph.store.link_table.words_of
+        )
         self.grown.clear()
         samples = self._samples(template_of, self._known_pages(graph))
         # A record opened for the markup its stored text holds (`markup_links`) was not chosen as a

@@ -24,6 +24,10 @@ A click teaches the harness (never the model) what kind of control it was:
   place (its `placed_shape`: positions kept, so a disabled "Previous" does not stand for "Next") is
   as hidden on every page, once it failed on two (one failure may be one record's: a button hidden
   for that item only);
+- `form_field`: a click in place on a form's own control that does not submit it (a toggle, a tab, a
+  folded section, a helper dialog's button: `form_toggles`), for its shape and what it says: the same
+  form drawn for another record holds the same control, which changes what the form would send and
+  nothing on the server;
 - `state_change`: a GET whose URL names a state-changing verb (follow, like, subscribe, vote…:
   `bughunt.oracles.unsafe_get.STATE_VERBS`) and that answered with the page it was clicked on, re-
   rendered (its structure at the new address) — one of a shape is enough to see what it does; a
@@ -57,6 +61,7 @@ from .control_words import said_shape, said_shapes
 from .current_item import current_item
 from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
+from .form_toggles import form_toggle
 from .graph import CLICK_MARK, ExplorationGraph
 from .store import ExplorerStore
 from .view_address import names_view
@@ -130,7 +135,9 @@ def lessons(
             return ()
         if new:
             shape = control_shape(target, page, selector)
-            return ((shape, "shown_before"),) if _shown_before(store, target, page, shape, new) else ()
+            if _shown_before(store, target, page, shape, new):
+                return ((shape, "shown_before"),)
+            return _form_lesson(store, target, page, selector, result)
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         shape = control_shape(target, page, selector)
         if result.page is not None and result.page.refused_writes:
@@ -168,7 +175,9 @@ def lessons(
         # The same markup showing a heading the page did not (a tab's or a record's view drawn in the
         # template of the one before) is a view of its own: its siblings open theirs (`view_states`).
         viewed = result.page is not None and opened_view(result.page)
-        return ((shape, "same_state"),) if same and not viewed else ()
+        if same and not viewed:
+            return ((shape, "same_state"),)
+        return _form_lesson(store, target, page, selector, result)
     shape = control_shape(target, position)
     why = _link_lesson(store, target, position, final, facts, shape)
     if why is None:
@@ -179,6 +188,21 @@ def lessons(
         if state_change(r) is not None
     ]
     return ((shape, why), *flips)
+
+
+def _form_lesson(
+    store: ExplorerStore, target: str, page: str, selector: str, result: FetchResult
+) -> tuple[tuple[str, str], ...]:
+    """A click in place that showed something on a form's own control that does not submit it
+    (`form_toggles`): what it shows is walked from where it was clicked; the same control of the same
+    form on another page (another record's editor) is learned, by its shape and what it says."""
+    made = result.page.clicked_from if result.page is not None else None
+    if made is None or result.page is None or result.page.refused_writes:
+        return ()  # a refused write: it acted on the server
+    words = store.link_table.words_of(target)
+    if not words or not form_toggle(made[0], selector):
+        return ()
+    return ((said_shape(control_shape(target, page, selector), words), "form_field"),)
 
 
 def _flipped_back(store: ExplorerStore, page: str, selector: str, final: str) -> bool:

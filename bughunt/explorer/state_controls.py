@@ -16,6 +16,12 @@ layout whose rows carry a "Preview" action, a tab drawn without a title — kept
 every walk. A state that shows new content besides controls (`shows_new_content`: words outside any
 action's label the state before did not show) offers its new controls too; a menu or a dropdown opened
 shows only controls, and stays as it was (its items are the page's chrome, clicked from the load).
+The new words must be in the items of a list that stands where a list stood on the state before (a
+list's template swapped): a panel, a dialog without a heading or a form's section opened shows new
+words too — its fields' labels — and offering every control it holds, then every control those
+clicks showed, spent a budget's half on a settings page's toggles (PocketBase, session 31). A folded
+group opened inside a form (`opened_group`, `in_form`) is the form's too: its fields change what the
+form would send, nothing on the server.
 
 A state's own controls come first in the page's cap of clicks (`own_first`): a wiki that opens a
 tiddler at the top of its story river keeps its sidebar's dozen buttons before it in the document, and
@@ -36,7 +42,10 @@ from bughunt.actions import Action, page_clicks
 from bughunt.disclosures import closed_disclosure, nested_control
 from bughunt.dom import Node
 from bughunt.focus_controls import control_label
+from bughunt.oracles.lists import item_runs
 from bughunt.page import FetchedPage
+
+from .form_toggles import in_form
 
 _DIGITS = re.compile(r"\d+")
 MAX_KEY_CHARS = 120
@@ -48,8 +57,10 @@ def control_key(label: str) -> str:
 
 
 def shows_new_content(page: FetchedPage, actions: Iterable[Action]) -> bool:
-    """Did the click that made `page` in place (`clicked_from`) show words that the state it was
-    clicked on did not, outside the labels of the page's actions: content, not only a menu's items."""
+    """Did the click that made `page` in place (`clicked_from`) draw a list the state it was clicked on
+    showed in another template: words that state did not show, outside the labels of the page's
+    actions, inside the items of a list that stands where one stood before (`swapped_items`). Content,
+    not only a menu's items; a list's template, not a panel, a dialog or a form's section opened."""
     if page.clicked_from is None:
         return False
     new = set(page.visible_text.split()) - set(page.clicked_from[0].visible_text.split())
@@ -59,7 +70,39 @@ def shows_new_content(page: FetchedPage, actions: Iterable[Action]) -> bool:
         new.difference_update(action.label.split())
         if not new:
             return False
-    return True
+    return any(new.intersection(item.text().split()) for item in swapped_items(page))
+
+
+def swapped_items(page: FetchedPage) -> list[Node]:
+    """The items of the lists of `page` whose container stands where a list of the state it was clicked
+    on stood (its place, `_placed`): the rows a template swapped in place redrew."""
+    if page.clicked_from is None:
+        return []
+    before = page.clicked_from[0]
+    places = page_clicks(before).selectors
+    stood = {_placed(places.of(container)) for container, _, _ in item_runs(before.document)}
+    here = page_clicks(page).selectors
+    return [
+        item
+        for container, _, run in item_runs(page.document)
+        if _placed(here.of(container)) in stood
+        for item in run
+    ]
+
+
+def listed_controls(page: FetchedPage) -> frozenset[str]:
+    """The selectors of the controls of `page` that sit in an item of one of its lists, outside any
+    form: where a script redraws another folder's, filter's or section's records in place (the
+    Archive's first mail where the Inbox's was), so one in the place of the fresh load's that says
+    something else is another record (`facts.read_page`). A form's field redrawn, a code block that
+    copies what it shows, are the same control showing other values."""
+    walked = page_clicks(page)
+    items = {id(item) for _, _, run in item_runs(page.document) for item in run}
+    return frozenset(
+        walked.selectors.of(n)
+        for n in walked.clickables
+        if not in_form(n) and (id(n) in items or any(id(a) in items for a in n.ancestors()))
+    )
 
 
 def opened_group(page: FetchedPage, selector: str) -> bool:
@@ -70,7 +113,7 @@ def opened_group(page: FetchedPage, selector: str) -> bool:
         return False
     before = page_clicks(page.clicked_from[0])
     return any(
-        before.selectors.of(n) == selector and (closed_disclosure(n) or nested_control(n))
+        before.selectors.of(n) == selector and (closed_disclosure(n) or nested_control(n)) and not in_form(n)
         for n in before.clickables
     )
 

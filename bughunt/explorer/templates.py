@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from bughunt.dom import selector_shape
+from bughunt.oracles.destructive_words import destructive_label
 from bughunt.planning import route_shape
 from bughunt.urls import MAX_ROUTE_CHARS, page_of_its_own
 
@@ -43,6 +44,8 @@ CLICK_MARK = "#click-"
 """Marks a click state's route (`<page route>#click-<digest>`): harness-made, never fetched as such
 (`graph.ExplorationGraph` keeps its click, `facts.read_page` makes it)."""
 CONTROL_TEMPLATE = "click "
+DESTROYS = " destroys: "
+"""How a click state's template goes on when its control says it destroys (`Templates.words_of`)."""
 """How the template of a click state begins: the kind of control clicked (`Templates.control_of`)."""
 SATURATED_AFTER = 3
 """Loaded instances of one structure hash that make a template saturated (two can agree by chance)."""
@@ -89,9 +92,12 @@ class Templates:
     menu button, a pager, a form's date picker, the sidebar's toggle are four kinds, each sampled on
     its own. By the page's route alone every state of a list page was one template, so the states of
     its pager sampled it and its rows' menus waited behind every other page type. A control the
-    page's chrome repeats on every page type (a user menu) is one kind on all of them."""
+    page's chrome repeats on every page type (a user menu) is one kind on all of them. A control that
+    says it destroys (`destructive_label` of what it says, `words_of`) is a kind of its own beside its
+    shape's others: a record's menu of five items is one shape, and the walk sampled "Duplicate" and
+    "Copy" while its "Delete" — whether it asks first is a bug — waited behind every other page type."""
 
-    __slots__ = ("_table", "_merged", "listed", "_memo", "epoch", "changed", "control_of")
+    __slots__ = ("_table", "_merged", "listed", "_memo", "epoch", "changed", "control_of", "words_of")
 
     def __init__(
         self, table: dict[str, str], merged: dict[tuple[Any, ...], str], listed: frozenset[str]
@@ -108,6 +114,8 @@ class Templates:
         self.control_of: Callable[[str], tuple[str, str] | None] | None = None
         """A click state's route → (its page, the selector clicked), None for a route that is no
         click state known (the explorer's link table, `ExplorationGraph.click_of`)."""
+        self.words_of: Callable[[str], str] | None = None
+        """A click state's route → what its control says (`control_words`: a verb or a digest)."""
 
     def __call__(self, route: str) -> str:
         memo = self._memo.get(route)
@@ -115,7 +123,11 @@ class Templates:
             click = self.control_of(route) if self.control_of is not None else None
             if click is not None:
                 # a click state's route names its click by a digest: one selector, for good
-                memo = self._memo[route] = CONTROL_TEMPLATE + selector_shape(click[1])
+                memo = CONTROL_TEMPLATE + selector_shape(click[1])
+                words = self.words_of(route) if self.words_of is not None else ""
+                if words and destructive_label(words):
+                    memo += DESTROYS + words
+                self._memo[route] = memo
             elif (memo := self._template(route)) and (self.control_of is None or CLICK_MARK not in route):
                 # kept, but for a click state not known yet (asked before its page's step was
                 # written): its answer changes once it is, so it is asked again
@@ -199,13 +211,15 @@ class TemplateIndex:
         self, hashes: Mapping[str, str | None], siblings: Mapping[tuple[str, str], Sequence[str]],
         changed: Iterable[tuple[str, str]], touched: Sequence[str] | None = None,
         control_of: Callable[[str], tuple[str, str] | None] | None = None,
+        words_of: Callable[[str], str] | None = None,
     ) -> Templates:  # fmt: skip
         """The templates of `hashes` and `siblings` (as `template_function(hashes, siblings.values())`),
         `changed` naming the sibling groups that grew since the last call. `touched`, when given, names
         every route whose entry in `hashes` was added, changed or taken out since the last call (the
         store's `Visits.hash_log`): the hashes read before are then checked by those routes alone,
         not compared whole at every step. `control_of` names each click state's control
-        (`Templates.control_of`), the same at every call: loaded states are counted by its templates."""
+        (`Templates.control_of`), and `words_of` what it says (`Templates.words_of`), the same at every
+        call: loaded states are counted by its templates."""
         new = self._gained(hashes, touched)
         if new is None:
             sizes, epoch = dict.fromkeys(siblings, 0), self.function.epoch
@@ -213,6 +227,7 @@ class TemplateIndex:
             self._sibling_sizes, self.function.epoch = sizes, epoch + 1
             changed, new = siblings, list(hashes.items())
         self.function.control_of = control_of
+        self.function.words_of = words_of
         items, read = self._items, self._read
         for route, digest in new:
             read[route] = len(items)

@@ -10,7 +10,7 @@ import pytest
 from bughunt.actions import Action, page_clicks
 from bughunt.dom import Node
 from bughunt.explorer.click_address import named_by_state, script_fragment, state_address
-from bughunt.explorer.state_controls import control_key, own_first, shows_new_content
+from bughunt.explorer.state_controls import control_key, opened_group, own_first, shows_new_content
 from bughunt.focus_controls import control_label
 from bughunt.oracles import Finding
 from bughunt.page import FetchedPage
@@ -45,6 +45,39 @@ def test_new_words_outside_the_page_s_controls_are_new_content() -> None:
     menu = _page(before.body + '<ul role="menu"><li role="menuitem">Rename item</li></ul>', before=before)
     assert not shows_new_content(menu, [Action("click", ORIGIN + "/", "Rename item", "c")])
     assert not shows_new_content(_page(before.body), actions)  # loaded, not clicked
+
+
+PANEL = (
+    '<div class="panel"><form><label>Max days retention</label><input name="days">'
+    '<label>Enable IP logging</label><input type="checkbox" name="ip"></form>'
+    '<button onclick="s()">Save</button></div>'
+)
+
+
+def test_a_panel_or_a_form_section_opened_beside_the_list_is_no_swapped_template() -> None:
+    before = _page('<span onclick="t()">Settings</span>' + ROWS)
+    # a settings panel drawn beside the rows: new words (its fields' labels), in no list that stood there
+    panel = _page('<span onclick="t()">Settings</span>' + ROWS + PANEL, before=before)
+    assert not shows_new_content(panel, [Action("click", ORIGIN + "/", "Save", "s")])
+    # the rows themselves drawn in another template (a date column): the list's template swapped
+    detailed = _page(
+        '<span onclick="t()">Settings</span>' + ROWS.replace("</tr>", "<td>2026-01-01</td></tr>"),
+        before=before,
+    )
+    assert shows_new_content(detailed, [])
+
+
+GROUP = '<button aria-expanded="false" onclick="o()">Advanced options</button><div></div>'
+FIELDS = '<label>Retries</label><input type="checkbox"><button onclick="r()">Reset</button>'
+
+
+def test_a_group_folded_inside_a_form_is_the_form_s_a_group_of_content_is_the_state_s() -> None:
+    for markup, own in ((GROUP, True), (f"<form>{GROUP}</form>", False)):
+        before = _page(markup)
+        opener = next(n for n in page_clicks(before).clickables if n.tag == "button")
+        selector = page_clicks(before).selectors.of(opener)
+        opened = _page(markup.replace("<div></div>", f"<div>{FIELDS}</div>"), before=before)
+        assert opened_group(opened, selector) is own, markup
 
 
 BODY = '<h1 id="top">Mail</h1><p>text</p>'

@@ -139,3 +139,20 @@ def _hashes_in_the_store(store: ExplorerStore) -> dict[str, str | None]:
         "SELECT route, structure_hash FROM pages WHERE outcome = 'page' ORDER BY first_visited_at, rowid"
     )
     return {r["route"]: r["structure_hash"] for r in rows}
+
+
+def test_a_menu_s_delete_is_a_kind_of_control_of_its_own_its_other_items_one_kind() -> None:
+    menu = "html > body > div > div:nth-of-type(2) > button:nth-of-type({})"
+    clicks = {f"/records#click-{n}": ("/records", menu.format(n)) for n in range(1, 6)}
+    words = {
+        "/records#click-1": "e24a5a32c9b8",
+        "/records#click-2": "352736b38fa7",
+        "/records#click-5": "delete",
+    }
+    fn = TemplateIndex().update({}, {}, (), None, clicks.get, lambda route: words.get(route, ""))
+    kinds = {route: fn(route) for route in clicks}
+    assert kinds["/records#click-1"] == kinds["/records#click-2"] == kinds["/records#click-3"]
+    assert kinds["/records#click-5"] != kinds["/records#click-1"]  # "Delete": sampled on its own
+    assert (
+        TemplateIndex().update({}, {}, (), None, clicks.get)("/records#click-5") == kinds["/records#click-1"]
+    )
