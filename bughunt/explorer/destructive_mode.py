@@ -64,9 +64,7 @@ def walked_account_pages(store: ExplorerStore) -> list[str]:
     """The visited routes that read as destructive: without --allow-destructive the walk follows only the
     account's own page at a fixed address (`account_page`, a page that asks first on a site that asks),
     which on a site that does not ask is the action itself — said, not hidden behind "not opened"."""
-    return sorted(
-        r for r in store.visits.visited() if MAY_DESTROY.search(r.lower()) and account_page("http://h" + r)
-    )
+    return sorted(r for r in store.visits.visited() if MAY_DESTROY.search(r) and account_page(r))
 
 
 def is_suspected(evidence: str | dict[str, Any]) -> bool:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from bughunt.dom import Node
 from bughunt.form_owner import submits
 
+from .form_toggles import in_form
+
 
 def in_a_dialog(node: Node) -> bool:
     """Whether `node` sits in a dialog: its buttons are the confirmation itself."""
@@ -23,4 +25,4 @@ def in_a_dialog(node: Node) -> bool:
 
 def writes_a_form(node: Node) -> bool:
     """Whether `node` is a form's submission (inside a form, submitting it)."""
-    return submits(node) and any(a.tag == "form" for a in node.ancestors())
+    return submits(node) and in_form(node)

@@ -25,24 +25,14 @@ from __future__ import annotations
 from bughunt.actions import page_clicks
 from bughunt.dom import Node
 from bughunt.focus_controls import control_label
+from bughunt.form_owner import submits
 from bughunt.oracles.destructive_words import destructive_label
 from bughunt.page import FetchedPage
-
-SUBMIT_TYPES = ("submit", "image")
 
 
 def in_form(node: Node) -> bool:
     """Is `node` inside a `<form>`."""
     return any(a.tag == "form" for a in node.ancestors())
-
-
-def submits(node: Node) -> bool:
-    """Does clicking `node` submit its form: a `<button>` of type submit (its default), an `<input>`
-    of type submit or image."""
-    kind = (node.get("type") or "").strip().lower()
-    if node.tag == "button":
-        return kind in ("", "submit")
-    return node.tag == "input" and kind in SUBMIT_TYPES
 
 
 def form_controls(page: FetchedPage) -> frozenset[str]:

@@ -25,7 +25,7 @@ from loguru import logger
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
 from bughunt.oracles.base import Finding
-from bughunt.oracles.destructive_words import account_page, destructive_action, operation_action
+from bughunt.oracles.destructive_words import destructive_action, names_account, operation_action
 from bughunt.oracles.request_action import marked_action
 from bughunt.page import FetchedPage
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
@@ -224,16 +224,17 @@ class HttpEngine:
         and restarted every process when walked) is never the walk's, with or without
         --allow-destructive; one named as destroying is left to the oracles under it (opened after the
         walk with the flag, reported suspected without it). Without the flag one exception is walked:
-        the session's own account page at a fixed address (`account_page`: a GET
+        the session's own account page at a fixed address (`destructive_words.account_page`: a GET
         `/settings/delete-account` is a page that asks first on a site that asks — the built-in site's
         page 21 — and the page after is what shows it did not); a record's action (`/files/3/unlink`)
         is not: walked, it was a write nobody allowed while `--json` said nothing was opened."""
         url = self.url_of(route)
         if marked_action(url) is not None or operation_action(url) is not None:
             return True
-        if destructive_action(url) is None:
+        action = destructive_action(url)
+        if action is None:
             return False
-        return self.avoid_actions or not account_page(url)
+        return self.avoid_actions or not names_account(url, action)
 
     def allowed(self, route: str) -> bool:
         if not self.respect_robots:

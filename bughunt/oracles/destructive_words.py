@@ -125,10 +125,13 @@ def account_page(url: str) -> bool:
     word among its action's words. Sites put a page that asks first there (a form to confirm, often with
     the password); a record's action (`/files/3/unlink`, `?action=delete&file=x`) is a row's link that
     acts at once. The walk follows the first kind without --allow-destructive (the built-in site's page
-    21), never the second (`HttpEngine._defers`)."""
+    21), never the second (`HttpEngine._defers`). `url` may be a route (`/settings/delete-account`)."""
     action = destructive_action(url)
-    if action is None:
-        return False
+    return action is not None and names_account(url, action)
+
+
+def names_account(url: str, action: str) -> bool:
+    """`account_page` for a `url` whose `destructive_action` is `action` (already read)."""
     parts = urlsplit(url)
     if parts.query or _DIGIT.search(parts.path) or hash_route(url):
         return False
