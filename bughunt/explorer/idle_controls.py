@@ -358,11 +358,12 @@ def idle_test(
 
 def scrub(view: View, is_idle: Callable[[str, str], bool]) -> None:
     """Take controls learned to lead nowhere new out of the policy's view, so no policy plans a trip
-    to one. Links are replaced in place, not written: a write would count as a use for eviction."""
+    to one. Links are replaced in place (`Memory.replace`), not written: a write would count as a use
+    for eviction."""
     mem = view.inner if isinstance(view, NoLinksView) else view
     if isinstance(mem, NoMemory):
         return
     for node, links in list(mem.items()):
         kept = tuple(r for r in links if not is_idle(r, node))
         if len(kept) != len(links):
-            mem[node] = kept  # in place: its place in the eviction order stays
+            mem.replace(node, kept)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any, Generic, TypeVar
 
@@ -36,8 +36,9 @@ class KnownIndex(Generic[N]):
     remembered pages link to each node (`referrers`; a node is known while one does) and the first-page
     alias check's inputs (`FirstPageAliases`), the known unvisited nodes (also by template: `buckets`) and
     the remembered pages linking to each node (`linkers`). Each choice adds what memory gained since the last
-    (`sync`; a memory of fixed links grows at its end), so a choice no longer costs O(known links)
-    here; any other change (a page's links taken out, an evicted page) rebuilds the index."""
+    (`sync`; a memory grows at its end, and a page visited again may show other links: `Memory.replaced`),
+    so a choice no longer costs O(known links) here; any other change (an evicted page, a page moved
+    to the end of an `lru` memory) rebuilds the index."""
 
     __slots__ = (
         "memory", "routes", "_items", "referrers", "_aliases", "_candidates", "_covered", "_template_of",
@@ -49,6 +50,7 @@ class KnownIndex(Generic[N]):
         self.memory, self.routes = weakref.ref(memory), routes  # the index never keeps a memory alive
         self._items: list[tuple[N, Sequence[N]]] = []
         self._rewrites = memory.rewrites
+        memory.replaced.clear()  # this index counts every page's links as they are now
         self.referrers: Counter[N] = Counter()
         self._aliases = FirstPageAliases()
         self._candidates: dict[N, str] = {}
@@ -82,52 +84,85 @@ class KnownIndex(Generic[N]):
             return
         old = len(self._items)
         if memory.rewrites == self._rewrites and len(memory) >= old:
-            # only added at the end since the last look (`Memory.rewrites`)
+            # only added at the end since the last look (`Memory.rewrites`), or links replaced
+            # (`Memory.replaced`)
             new = list(islice(memory.items(), old, None))
+            replaced = dict(memory.replaced)
+            memory.replaced.clear()
         else:
             self.__init__(memory, self.routes)  # type: ignore[misc]
-            new = list(memory.items())
-        aliases, candidates, referrers, routes = self._aliases, self._candidates, self.referrers, self.routes
-        unvisited, linkers, log, stale = self.unvisited, self.linkers, self._log, self._stale
-        open_links = self.open_links
+            new, replaced = list(memory.items()), {}
+        linkers, open_links = self.linkers, self.open_links
         # a page now remembered is no longer an open link of the pages remembered before that link it
         # (those remembered with it count it as remembered already: memory holds them all)
         for p, _ in new:
             for linker in linkers.get(p, ()):
                 open_links[linker] -= 1
+        if replaced:
+            # a page remembered since the last look is counted below with its links as they are now
+            added = {p for p, _ in new}
+            for p, before in replaced.items():
+                if p in added:
+                    continue
+                # only what changed is taken back and counted: the links every page shows stay put
+                now, was = Counter(memory[p]), Counter(before)
+                self._unlink(p, (was - now).elements(), memory)
+                self._link(p, (now - was).elements(), memory)
+                open_links[p] = sum(1 for q in memory[p] if q not in memory)
         for p, links in new:
+            unvisited = self.unvisited
             if p in unvisited:
                 del unvisited[p]
-                log.append((p, False))
-            r = _route(routes, p)
+                self._log.append((p, False))
+            r = _route(self.routes, p)
             if r is not None:
-                aliases.add_seen(r)
-                aliases.add_sibling(r)
-                stale.add(r.partition("?")[0])
+                self._aliases.add_seen(r)
+                self._aliases.add_sibling(r)
+                self._stale.add(r.partition("?")[0])
                 self._alias_true.update(self._by_key.pop(page_key(r), ()))
-            opened = 0
-            for q in links:
-                referrers[q] += 1
-                linkers.setdefault(q, []).append(p)
-                if q not in memory:
-                    opened += 1
-                    if q not in unvisited:
-                        unvisited[q] = None
-                        log.append((q, True))
-                if referrers[q] == 1 and (rq := _route(routes, q)) is not None and "?" in rq:
-                    aliases.add_sibling(rq)
-                    path, _, query = rq.partition("?")
-                    stale.add(path)
-                    if _FIRST.search(query):
-                        candidates[q] = rq
-                        self._by_path.setdefault(path, []).append(q)
-                    if "&" in query:
-                        if aliases.seen_in_another_order(rq):
-                            self._alias_true.add(q)
-                        else:
-                            self._by_key.setdefault(page_key(rq), []).append(q)
-            open_links[p] = opened
+            open_links[p] = self._link(p, links, memory)
         self._items.extend(new)
+
+    def _link(self, p: N, links: Iterable[N], memory: Memory[N]) -> int:
+        """Count links of remembered page `p`: their referrers and linkers, the unvisited ones, the
+        candidate aliases among them. Returns how many lead to pages not remembered."""
+        aliases, candidates, referrers, routes = self._aliases, self._candidates, self.referrers, self.routes
+        unvisited, linkers, log, stale = self.unvisited, self.linkers, self._log, self._stale
+        opened = 0
+        for q in links:
+            referrers[q] += 1
+            linkers.setdefault(q, []).append(p)
+            if q not in memory:
+                opened += 1
+                if q not in unvisited:
+                    unvisited[q] = None
+                    log.append((q, True))
+            if referrers[q] == 1 and (rq := _route(routes, q)) is not None and "?" in rq:
+                aliases.add_sibling(rq)
+                path, _, query = rq.partition("?")
+                stale.add(path)
+                if _FIRST.search(query):
+                    candidates[q] = rq
+                    self._by_path.setdefault(path, []).append(q)
+                if "&" in query:
+                    if aliases.seen_in_another_order(rq):
+                        self._alias_true.add(q)
+                    else:
+                        self._by_key.setdefault(page_key(rq), []).append(q)
+        return opened
+
+    def _unlink(self, p: N, links: Iterable[N], memory: Memory[N]) -> None:
+        """Take back what `_link` counted of links `p` no longer shows: a node no page links any more
+        is no longer known. (The alias check's inputs only grow: a route seen once stays a sibling.)"""
+        referrers, linkers, unvisited = self.referrers, self.linkers, self.unvisited
+        for q in links:
+            referrers[q] -= 1
+            linkers[q].remove(p)
+            if not referrers[q]:
+                del referrers[q], linkers[q]
+                if q in unvisited and q not in memory:
+                    del unvisited[q]
+                    self._log.append((q, False))
 
     def _follow(
         self, template_of: Callable[[str], str] | None

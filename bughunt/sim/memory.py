@@ -48,6 +48,7 @@ class Memory(dict[N, Sequence[N]]):
         "rnd",
         "evictions",
         "rewrites",
+        "replaced",
         "__weakref__",
     )  # the planner's index follows one
 
@@ -69,6 +70,10 @@ class Memory(dict[N, Sequence[N]]):
         """Changes other than a node added at the end — an eviction, a revisit moved to the end, links
         replaced in place: a reader that follows the memory by what it gained (the planner's
         `KnownIndex`) starts afresh when this moves, instead of comparing the whole memory each time."""
+        self.replaced: dict[N, Sequence[N]] = {}
+        """Each node whose links `replace` changed, with its links before the first change since the
+        reader that follows the memory (the planner's `KnownIndex`, which empties it) last looked: it
+        takes back what it counted of those instead of starting afresh. At most one entry a node."""
 
     def __setitem__(self, node: N, links: Sequence[N]) -> None:
         if node in self:
@@ -84,11 +89,16 @@ class Memory(dict[N, Sequence[N]]):
         return self.get(node, ())
 
     def write(self, node: N, links: Sequence[N]) -> None:
-        """Record a visit to `node` and the links seen there."""
+        """Record a visit to `node` and the links seen there. A page visited again is remembered with
+        the links it shows now: a page's links change between visits (a list gains a record, a form
+        filled with other made-up words, another language), and a trip planned to a link the page
+        once showed but no longer does never arrives — it went back and forth between two pages."""
         if node in self:
             if self.eviction == "lru":
                 del self[node]
                 self[node] = links
+            elif tuple(self[node]) != tuple(links):
+                self.replace(node, links)
             return
         if self.capacity is not None and len(self) >= self.capacity:
             if self.eviction == "random":
@@ -99,6 +109,12 @@ class Memory(dict[N, Sequence[N]]):
             del self[victim]
             self.evictions += 1
         self[node] = links
+
+    def replace(self, node: N, links: Sequence[N]) -> None:
+        """Replace a remembered node's links in place: its place in the eviction order stays (no use
+        is counted), and a reader following the memory reads the change from `replaced`."""
+        self.replaced.setdefault(node, self[node])
+        super().__setitem__(node, links)
 
 
 class NoMemory(dict[N, Sequence[N]]):
