@@ -50,6 +50,7 @@ from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .more_controls import more_controls
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
+from .secrets import site_cookie_secrets
 from .state_controls import own_first
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
@@ -1008,7 +1009,9 @@ class BrowserEngine(HttpEngine):
     def login_secrets(self) -> list[str]:
         """The HTTP side's, and the browser's own cookies (a login made in the page sets them there)."""
         own = [c.get("value", "") for c in self._context.cookies()] if self._context is not None else []
-        return super().login_secrets() + [v for v in own if v]
+        return super().login_secrets() + site_cookie_secrets(
+            own, self.credentials.username if self.credentials else None
+        )
 
     def refresh_cookies(self) -> None:
         """After a login through the HTTP client, give the browser the new session cookie."""

@@ -33,6 +33,7 @@ from memgpt_lite.errors import UsageError
 
 from .engine import FetchResult, FetchStats, LoginLost, Outcome
 from .login import Credentials, LoginFailed, StillLoggedIn, http_login, refused_login
+from .secrets import site_cookie_secrets
 from .transport import USER_AGENT, fetch_page
 
 # A login page is recognised by its address or by a login form; both are generic conventions.
@@ -404,9 +405,12 @@ class HttpEngine:
 
     def login_secrets(self) -> list[str]:
         """Every secret this engine holds once logged in: the login options' values and the values of
-        the session's cookies (a login response's session token), for the store never to write."""
-        given = self.credentials.secrets() if self.credentials is not None else []
-        return given + [c.value for c in self.cookies.jar if c.value]
+        the cookies the site set that are secrets (a login response's session token:
+        `site_cookie_secrets`), for the store never to write."""
+        creds = self.credentials
+        given = creds.secrets() if creds is not None else []
+        username = creds.username if creds is not None else None
+        return given + site_cookie_secrets((c.value for c in self.cookies.jar), username)
 
     def _form_login(self, creds: Credentials) -> None:
         """The form login (the browser engine does it in the page instead). Before the session's first

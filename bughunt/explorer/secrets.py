@@ -128,6 +128,20 @@ class Scrubber:
             record["message"] = self.text(record["message"])
 
 
+_SETTING = re.compile(r"[A-Za-z][A-Za-z_-]{0,11}|\d{1,9}")
+"""A word or a small number: a setting's value (`theme=dark`, `lang=en-US`, `skin=vector`, `UserID=1`)."""
+
+
+def site_cookie_secrets(values: Iterable[str | None], username: str | None) -> list[str]:
+    """Which values of the cookies a site set are secrets: all but the account's own name (the login's
+    username, which the explorer prints as `account`) and settings — a word or a small number, never
+    a session token, which is longer or mixes letters with digits. Scrubbed, such a value was replaced
+    in every page, route and title that shows it: a wiki's `UserName` cookie turned every link to the
+    account's user page into `/User:[secret]`, and its `account` into `[secret]`."""
+    name = (username or "").casefold()
+    return [v for v in values if v and v.casefold() != name and not _SETTING.fullmatch(v)]
+
+
 def storage_state_secrets(state: Mapping[str, Any]) -> list[str]:
     """The cookie and local-storage values of a Playwright storage state (already parsed)."""
     values: list[str] = []

@@ -43,6 +43,9 @@ class Site:
         self.issued: list[str] = []
         self.echo = False
         """Link a debug page that shows the request's headers and the password back (a leaky site)."""
+        self.settings_cookies = False
+        """The login also sets cookies that hold no secret: the account's name and a display setting (a
+        wiki's `UserName` and `skin` cookies), and the home page links the skin's page."""
         self.members_leave_login = False
         """The login page sends a logged-in visitor on to the home page (Django's
         `redirect_authenticated_user`, most frameworks' guest-only login routes)."""
@@ -96,6 +99,7 @@ def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
                     '<html><body><a href="/private/1">mine</a> <a href="/private/2">more</a>'
                     + (' <a href="/staff">Admin</a>' if site.members_leave_login else "")
                     + (' <a href="/debug">debug</a>' if site.echo else "")
+                    + (' <a href="/skins/vector">vector</a>' if site.settings_cookies else "")
                     + ' <a href="/logout">Log out</a></body></html>',
                 )
             if self.path == "/debug" and site.echo:
@@ -122,6 +126,8 @@ def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
                 n = int(self.path.rsplit("/", 1)[1])
                 links = "".join(f'<a href="/private/{i}">item {i}</a>' for i in range(1, 6) if i != n)
                 return self._send(200, f"<html><body><h1>Private {n} of alice</h1>{links}</body></html>")
+            if self.path == "/skins/vector":
+                return self._send(200, "<html><body><h1>The vector skin</h1></body></html>")
             if self.path == "/admin":
                 return self._send(403, "<html><body>admins only</body></html>")
             if self.path == "/logout":
@@ -143,6 +149,14 @@ def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
             site.sessions.add(token)
             site.issued.append(token)
             site.logins += 1
+            if site.settings_cookies:
+                self.send_response(303)
+                for cookie in (f"session={token}", "UserName=alice@example.test", "skin=vector", "UserID=7"):
+                    self.send_header("Set-Cookie", f"{cookie}; Path=/")
+                self.send_header("Location", "/")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
             return self._send(303, Location="/", Set_Cookie=f"session={token}; Path=/; HttpOnly")
 
         def log_message(self, *args: object) -> None:
@@ -347,6 +361,30 @@ def test_no_secret_reaches_the_store_the_json_or_the_report(site, tmp_path, monk
     # Resume without the login options: refused (the secrets were never stored), nothing run.
     assert main(["resume", "--store", str(store), "--budget", "1"]) == 2
     assert "give the login options again" in capsys.readouterr().err
+
+
+@BOTH_ENGINES
+def test_a_cookie_naming_the_account_or_a_setting_is_no_secret(site, tmp_path, monkeypatch, capsys, engine):
+    # A wiki's login sets `UserName=<the account>` and `skin=vector` beside its session cookie: taken
+    # for secrets, every page, route and title showing "vector" or the account's name was scrubbed
+    # (`/skins/[secret]`), and so was the account printed. The session token still never is written.
+    state, base = site
+    state.settings_cookies = True
+    monkeypatch.setenv("BH_TEST_PASSWORD", PASSWORD)
+    store = tmp_path / "store"
+    argv = [
+        "explore", "--url", base + "/", "--store", str(store), "--budget", "10", "--engine", engine,
+        "--login-url", "/login", "--username", "alice@example.test", "--password-env", "BH_TEST_PASSWORD",
+        "--json",
+    ]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    assert data["account"] == "alice@example.test"
+    assert "/skins/vector" in data["pages_visited"]
+    haystack = _all_text([store]) + out.out.encode() + out.err.encode()
+    for secret in [PASSWORD, *state.issued]:
+        assert secret.encode() not in haystack, secret
 
 
 @BOTH_ENGINES
