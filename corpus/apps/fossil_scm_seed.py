@@ -9,7 +9,8 @@ ROOT/../.corpus-fossil with the binary's own commands:
   and a `parser-rewrite` branch merged back, two tags; fixed dates (2021-03-01 on, one an hour);
 - 12 wiki pages (the home page among them), two of them with an attachment;
 - 14 tickets of mixed type, status and severity, with "found in" versions, one whose title pasted a
-  `<script>` from a bug report;
+  `<script>` from a bug report (no subsystem: the default ticket setup offers none, so its edit form
+  could not hold one);
 - a forum of 31 threads (the list pages 25 threads), five with replies;
 - the user `alice` (password `corpus-alice-pw`), a developer (check-in, wiki, tickets, forum; not an
   administrator); the anonymous visitor (`nobody`) may read everything and follow links.
@@ -205,7 +206,7 @@ def seed(root: Path) -> None:
         repo.r(
             "ticket", "add", "title", title, "type", kind, "status", status, "severity", severity,
             "priority", ("Immediate", "High", "Medium", "Low")[i % 4], "foundin", found,
-            "subsystem", TOPICS[i % len(TOPICS)], "comment", f"Reported by {USERS[i % len(USERS)]}: {title}.",
+            "comment", f"Reported by {USERS[i % len(USERS)]}: {title}.",
         )  # fmt: skip
     posts = work / "forum"
     posts.mkdir()
