@@ -15,6 +15,7 @@ from itertools import takewhile
 from bughunt.dom import Node
 from bughunt.oracles.count_labels import LABEL_CHARS, parse_count
 from bughunt.oracles.count_sections import field_boxes, section_list
+from bughunt.oracles.form_urls import CREATE_WORDS
 from bughunt.oracles.lists import (
     find_lists,
     is_pager,
@@ -100,13 +101,24 @@ def drawn_empty(label: Node) -> bool:
     """Whether the element where the label's list would stand (right after the label, or after its
     parent or grandparent: `labelled_list`'s places) is no list but a short line saying there is
     nothing ("No records found", "There are no items"): the list is drawn empty, which a page past
-    the end of a list shows under a count still saying how many there are."""
+    the end of a list shows under a count still saying how many there are. The line may offer to
+    make the first item ("No bills. Add your first bill"); an inline icon's drawing credits are no
+    text (`dom`)."""
     place = _following(label)
     if place is None:
         return False
     first = place[1][0]
     text = " ".join(first.text().split())
-    return len(text) <= LABEL_CHARS and not first.find_all("a") and bool(_EMPTY_TEXT.search(text))
+    # an empty list's line may offer to make its first item ("No bills. Add your first bill"): that
+    # link is the empty state's, not an item
+    links = [a for a in first.find_all("a") if not _makes_one(a)]
+    return len(text) <= LABEL_CHARS and not links and bool(_EMPTY_TEXT.search(text))
+
+
+def _makes_one(link: Node) -> bool:
+    """A link whose words begin with making one ("Add your first bill", "Create a post")."""
+    words = link.text().lower().split()
+    return bool(words) and words[0] in CREATE_WORDS
 
 
 _CURRENT = frozenset(("active", "current", "selected", "is-active"))
