@@ -128,7 +128,12 @@ def numbered_from_first(here: str | None, there: str | None) -> bool:
     x, y = query_pairs(here_query), query_pairs(there_query)
     keys = {k for k, _ in x}
     added = [v for k, v in y if k not in keys]
-    return bool(added) and all(p in y for p in x) and all(v.isdigit() for v in added) and len(y) == len(x) + len(added)
+    return (
+        bool(added)
+        and all(p in y for p in x)
+        and all(v.isdigit() for v in added)
+        and len(y) == len(x) + len(added)
+    )
 
 
 @lru_cache(maxsize=ROUTE_SHAPES_CACHED)

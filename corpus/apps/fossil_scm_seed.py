@@ -34,7 +34,9 @@ XSS_TITLE = "Crash on import: log shows <script>alert('fossil-xss')</script> in 
 def run(cmd: list[str], cwd: Path) -> str:
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
     if done.returncode:
-        raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}) in {cwd}:\n{done.stdout}\n{done.stderr}")
+        raise SystemExit(
+            f"{' '.join(cmd)} failed ({done.returncode}) in {cwd}:\n{done.stdout}\n{done.stderr}"
+        )
     return done.stdout
 
 
@@ -47,7 +49,9 @@ def fossilize(text: str) -> str:
     return text.replace("\\", "\\\\").replace(" ", "\\s").replace("\n", "\\n")
 
 
-def forum_artifact(title: str | None, body: str, user: str, when: str, reply_to: str | None, root: str | None) -> str:
+def forum_artifact(
+    title: str | None, body: str, user: str, when: str, reply_to: str | None, root: str | None
+) -> str:
     """A forum post artifact (Fossil's file format: cards in order, Z the MD5 of what precedes it)."""
     cards = [f"D {when.replace(' ', 'T')}.000"]
     if root:
@@ -96,7 +100,18 @@ def seed_checkins(repo: Repo) -> int:
         nonlocal hour
         hour += 1
         repo.f("addremove", cwd=co)
-        repo.f("commit", "-m", message, "--user-override", user, "--date-override", stamp(hour), "--no-warnings", *extra, cwd=co)
+        repo.f(
+            "commit",
+            "-m",
+            message,
+            "--user-override",
+            user,
+            "--date-override",
+            stamp(hour),
+            "--no-warnings",
+            *extra,
+            cwd=co,
+        )
 
     (co / "README.md").write_text("# Widgets\n\nA small C library of widgets.\n")
     (co / "Makefile").write_text("all:\n\tcc -o widgets src/*.c\n")
@@ -164,14 +179,37 @@ TICKETS = [
 ]
 
 THREADS = [
-    "Welcome to the Widgets forum", "How do I build on macOS?", "Release 1.0 is out", "Cache tuning tips",
-    "Parser error messages", "Windows build fails", "Proposal: a plugin API", "Logging levels",
-    "Is the scheduler thread-safe?", "Benchmark results", "Packaging for Debian", "CLI colour output",
-    "Config file format", "Storage backends", "Netio and proxies", "Meeting notes, March",
-    "Documentation gaps", "Code review guidelines", "Test coverage", "Memory usage",
-    "Naming conventions", "Using widgets from Python", "Static linking", "Cross compiling",
-    "Error handling style", "Roadmap for 1.1", "Contributor licence", "Bug triage",
-    "Old compilers", "Thanks!", "Mirror on GitHub?",
+    "Welcome to the Widgets forum",
+    "How do I build on macOS?",
+    "Release 1.0 is out",
+    "Cache tuning tips",
+    "Parser error messages",
+    "Windows build fails",
+    "Proposal: a plugin API",
+    "Logging levels",
+    "Is the scheduler thread-safe?",
+    "Benchmark results",
+    "Packaging for Debian",
+    "CLI colour output",
+    "Config file format",
+    "Storage backends",
+    "Netio and proxies",
+    "Meeting notes, March",
+    "Documentation gaps",
+    "Code review guidelines",
+    "Test coverage",
+    "Memory usage",
+    "Naming conventions",
+    "Using widgets from Python",
+    "Static linking",
+    "Cross compiling",
+    "Error handling style",
+    "Roadmap for 1.1",
+    "Contributor licence",
+    "Bug triage",
+    "Old compilers",
+    "Thanks!",
+    "Mirror on GitHub?",
 ]
 
 
@@ -190,7 +228,10 @@ def seed(root: Path) -> None:
         repo.r("user", "capabilities", user, "bcdefghijkmnortwz2345")
     # anonymous readers may read, follow links and read the forum and ticket reports
     repo.r("user", "capabilities", "nobody", "ghjorz2t")
-    repo.r("sql", "REPLACE INTO config(name, value, mtime) VALUES ('project-name', 'Widgets', now()), ('index-page', '/home', now())")
+    repo.r(
+        "sql",
+        "REPLACE INTO config(name, value, mtime) VALUES ('project-name', 'Widgets', now()), ('index-page', '/home', now())",
+    )
     hour = seed_checkins(repo)
     pages = work / "pages"
     pages.mkdir()
@@ -219,7 +260,14 @@ def seed(root: Path) -> None:
         root_hash = repo.put(path)
         for j in range(2 if i % 6 == 0 else 0):
             hour += 1
-            reply = forum_artifact(None, f"Reply {j + 1}: agreed.", USERS[(i + j + 1) % len(USERS)], stamp(hour), root_hash, root_hash)
+            reply = forum_artifact(
+                None,
+                f"Reply {j + 1}: agreed.",
+                USERS[(i + j + 1) % len(USERS)],
+                stamp(hour),
+                root_hash,
+                root_hash,
+            )
             rpath = posts / f"post{i}-{j}.txt"
             rpath.write_text(reply)
             repo.put(rpath)

@@ -33,7 +33,7 @@ def timeline(stated: int, days: dict[str, int]) -> str:
                 f'<td class="comment">Entry {n}: changed the parser (user: carol)</td></tr>'
             )
     rows.append('<tr class="bottom"><td></td><td></td><td></td></tr>')
-    return f"<h2>{stated} events by user carol</h2><table class=\"timeline\">{''.join(rows)}</table>"
+    return f'<h2>{stated} events by user carol</h2><table class="timeline">{"".join(rows)}</table>'
 
 
 def test_date_rows_and_the_closing_row_are_not_records():
@@ -52,7 +52,8 @@ def test_a_count_over_dated_records_is_compared_with_the_records():
 
 def test_a_record_with_empty_cells_drawn_like_the_others_stays_a_record():
     rows = "".join(
-        f"<tr><td>Member {i}</td><td>{'' if i == 2 else f'member{i}@example.com'}</td></tr>" for i in range(1, 4)
+        f"<tr><td>Member {i}</td><td>{'' if i == 2 else f'member{i}@example.com'}</td></tr>"
+        for i in range(1, 4)
     )
     table = page(f"<h2>3 members</h2><table>{rows}</table>").document.find_all("table")[0]
     assert len(list_items(table) or []) == 3

@@ -35,7 +35,9 @@ def operators(name: str, chosen: str) -> str:
 
 def books(column: str, op: str, value: str | None, path: str) -> FetchedPage:
     box = f' value="{value}"' if value is not None else ""
-    rows = "".join(f'<tr><td><a href="/books/{i}">{i}</a></td><td>Book {i}</td><td>20</td></tr>' for i in (3, 7))
+    rows = "".join(
+        f'<tr><td><a href="/books/{i}">{i}</a></td><td>Book {i}</td><td>20</td></tr>' for i in (3, 7)
+    )
     form = (
         '<form class="filters" action="/books" method="get">'
         f'<div class="row">{select("_col_1", column)}{operators("_op_1", op)}'
@@ -45,7 +47,9 @@ def books(column: str, op: str, value: str | None, path: str) -> FetchedPage:
         # an export form carries the query in hidden inputs: nothing a person reads
         f'<form action="/books.csv" method="get"><input type="hidden" name="{column}" value="{value or 20}"></form>'
     )
-    return page(path, f"<h1>books</h1>{form}<table><tr><th>id</th><th>title</th><th>author_id</th></tr>{rows}</table>")
+    return page(
+        path, f"<h1>books</h1>{form}<table><tr><th>id</th><th>title</th><th>author_id</th></tr>{rows}</table>"
+    )
 
 
 def test_an_applied_filter_drawn_without_its_value_is_reported():
