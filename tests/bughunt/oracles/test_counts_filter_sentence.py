@@ -41,6 +41,14 @@ def test_a_count_of_matches_over_a_list_drawn_empty_is_a_mismatch():
     assert found[0].evidence["shown"] == 237 and found[0].evidence["listed"] == 0
 
 
+def test_the_offer_to_add_the_first_one_is_read_by_its_address_in_any_language():
+    # the page drawn in Czech (the language a session chose): "No bills. Nothing to list yet. Add..."
+    czech = empty_state('<a href="/project/add">Přidat svůj první účet</a>').replace("No bills", "Žádné účty")
+    czech = czech.replace("Nothing to list yet.", "Zatím nic k výpisu.")
+    found = check_count_mismatch(page(f"<p>52 bills match your filters</p>{czech}"))
+    assert [f.evidence["listed"] for f in found] == [0]
+
+
 def test_an_empty_state_linking_elsewhere_is_not_read_as_empty():
     # a link that is not the offer to make the first one (a record's own link) keeps the reading off
     other = empty_state('<a href="/project/bills/3">See bill 3</a>')
