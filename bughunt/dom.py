@@ -22,7 +22,9 @@ MAX_DEPTH = 256
 MAX_NODES = 300_000
 """Elements and text pieces kept per page; the rest of a larger document is dropped (and logged)."""
 MAX_PARSE_CHARS = 8_000_000
-_NO_TEXT = frozenset(("script", "style", "template"))
+_NO_TEXT = frozenset(("script", "style", "template", "metadata"))
+"""Elements whose text is never drawn: scripts, styles, templates, and an inline SVG's `<metadata>`
+(the drawing tool's credits an icon carries: "Created by potrace 1.14 …")."""
 FORM_CONTROLS = frozenset(("input", "select", "textarea", "button"))
 """Elements a person fills in or presses: what a list's text, a cell's value or a link-only form leaves out."""
 KEPT_TEXT_CHARS = 200

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from bughunt.actions import Action, page_actions, page_clicks
 from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.lists import item_runs, pager_ways_on, reads_way_on
+from bughunt.oracles.pager_reading import reads_later
 from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, is_fragment
+from bughunt.sim.pager_links import numbered_from_first
 from bughunt.sim.planner import next_page
 
 from .control_words import control_words
@@ -237,6 +239,16 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
                 # A "next >>" to the list's next batch on another address than the page's own (a
                 # tracker's front page listing the index whose later batches are
                 # `/issue?@startwith=49`): the URLs alone do not say this page's list goes on there.
+                next_pages.add(route)
+            elif (
+                route is not None
+                and reads_later(action.label)
+                and numbered_from_first(own, route)
+                and not next_page(own, route)
+            ):
+                # "↓ Older..." from a list's first page to the same page with numbers added under
+                # keys no reading names (`?x=25&n=25`): its second page, said in words. From the
+                # first page only: the later pages wait like any (`planner._ranks`).
                 next_pages.add(route)
         if route is None or route == own or route in actions or not engine.followable(route):
             continue

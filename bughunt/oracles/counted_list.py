@@ -15,6 +15,7 @@ from itertools import takewhile
 from bughunt.dom import Node
 from bughunt.oracles.count_labels import LABEL_CHARS, parse_count
 from bughunt.oracles.count_sections import field_boxes, section_list
+from bughunt.oracles.form_urls import CREATE_WORDS, creates
 from bughunt.oracles.lists import (
     find_lists,
     is_pager,
@@ -100,13 +101,33 @@ def drawn_empty(label: Node) -> bool:
     """Whether the element where the label's list would stand (right after the label, or after its
     parent or grandparent: `labelled_list`'s places) is no list but a short line saying there is
     nothing ("No records found", "There are no items"): the list is drawn empty, which a page past
-    the end of a list shows under a count still saying how many there are."""
+    the end of a list shows under a count still saying how many there are. The line may offer to
+    make the first item ("No bills. Add your first bill"): a short line whose only links lead to the
+    page that makes one is that offer in whatever language the page is drawn ("Žádné účty … Přidat
+    svůj první účet" → `/project/add`) — asked only where no list of the label's was found. An
+    inline icon's drawing credits are no text (`dom`)."""
     place = _following(label)
     if place is None:
         return False
     first = place[1][0]
     text = " ".join(first.text().split())
-    return len(text) <= LABEL_CHARS and not first.find_all("a") and bool(_EMPTY_TEXT.search(text))
+    # an empty list's line may offer to make its first item: that link is the empty state's, no item
+    links = first.find_all("a")
+    others = [a for a in links if not _makes_one(a)]
+    if others or len(text) > 2 * LABEL_CHARS:
+        return False
+    # the offer stands in a line that says something besides it (a menu's "Create" tab beside a
+    # count's tab says nothing of the list)
+    said = len(text) > sum(len(" ".join(a.text().split())) + 1 for a in links)
+    offered = bool(links) and said and first.tag != "li" and all(creates(a.get("href")) for a in links)
+    return offered or (len(text) <= LABEL_CHARS and bool(_EMPTY_TEXT.search(text)))
+
+
+def _makes_one(link: Node) -> bool:
+    """A link to the page that makes one (`/project/add`, `/posts/new`: `creates`, in any language the
+    page is drawn in), or whose words begin with making one ("Add your first bill", "Create a post")."""
+    words = link.text().lower().split()
+    return creates(link.get("href")) or (bool(words) and words[0] in CREATE_WORDS)
 
 
 _CURRENT = frozenset(("active", "current", "selected", "is-active"))

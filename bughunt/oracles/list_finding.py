@@ -48,7 +48,7 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
         # group's caption) is the table's furniture beside rows of several cells, not a record.
         if any(len(r.elements) > 1 for r in rows):
             rows = [r for r in rows if not spanning(r)]
-        return rows
+        return _without_dividers(rows)
     fewest = max(1, min_items)
     # a node with fewer children of any kind has fewer elements (most nodes asked: no list is made)
     if node.tag in ("head", "html", "#document", "select", "tr", "p") or len(node.children) < fewest:
@@ -62,6 +62,39 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
     if all(item_signature(c) == first for c in children):
         return children
     return None
+
+
+DIVIDER_CHARS = 40
+"""A divider row's one text is short: a date, a group's name."""
+
+_CONTROLS = frozenset({"a", "button", "input", "select", "textarea", "img"})
+
+
+def _filled(row: Node) -> int | None:
+    """How many of the row's cells show text, for a row that may be a divider; None for a row that
+    cannot: one with more text than a divider's, or a link, control or image (a record's way in,
+    whatever else it lacks), or one cell alone (`spanning`'s, or a one-column table's record)."""
+    if row.short_text(DIVIDER_CHARS) is None or any(n.tag in _CONTROLS for n in row.iter()):
+        return None
+    cells = row.elements
+    return sum(1 for c in cells if c.text()) if len(cells) >= 2 else None
+
+
+def _without_dividers(rows: list[Node]) -> list[Node]:
+    """The rows that are records, without the rows laid between them in the same columns: a row whose
+    cells are all empty (a spacer, the table's closing border) and a row whose one shown cell holds a
+    short text and nothing else (a timeline's or a log's date, a group's name over the rows under it —
+    the caption `spanning` reads when it is one cell across the columns, here drawn in the first cell
+    with the others left empty). Read only beside records that fill two or more cells or hold a link,
+    and only for a row drawn unlike them (another class: a record whose optional cells are empty is
+    drawn as the other records are, and stays one)."""
+    if len(rows) < 2:
+        return rows
+    filled = [_filled(r) for r in rows]
+    records = {r.signature() for r, f in zip(rows, filled, strict=True) if f is None or f >= 2}
+    if not records:
+        return rows
+    return [r for r, f in zip(rows, filled, strict=True) if f is None or f >= 2 or r.signature() in records]
 
 
 def _record_bodies(bodies: list[Node]) -> list[Node] | None:

@@ -84,15 +84,35 @@ def in_record_row(link: Node) -> bool:
     return False
 
 
+_BACK_WORDS = re.compile(r"^[^\w\s]*\s*(?:prev|previous|newer|more\s+recent)\b[\w\s]{0,20}[^\w\s]*$", re.I)
+"""A control that says in words it goes back in the list: "‹ Previous", "↑ Newer...", "« newer posts"."""
+
+
+def _back_in_words(siblings: list[tuple[str, str | None, str, Node]], here: int) -> str | None:
+    """The sibling link that says it goes back ("↑ Newer...", "‹ Previous") to a lower value of the
+    key, or to the route without it (the list's first page)."""
+    for url, v, text, _ in siblings:
+        if _BACK_WORDS.match(text) and (v is None or (_WHOLE.match(v.strip()) and int(v) < here)):
+            return url
+    return None
+
+
 def previous_by_shape(page: FetchedPage) -> str | None:
     """The page before this one when its own links page the list by a query key of any name (see the
-    module's docstring), else None."""
+    module's docstring), else None. A key counting rows (an offset of any name, `?x=24`) pages by
+    numbers no link is written as, and a page near a list's end may link one way only: there the
+    page's own control back, saying so in words ("↑ Newer...", "‹ Previous"), to the same route with
+    the key lower or left out, is the page before."""
     _, pairs = _pairs(page.url)
     for key, value in pairs:
-        if not _WHOLE.match(value.strip()) or int(value) < 2:
+        if not _WHOLE.match(value.strip()) or int(value) < 1:
             continue
         here = int(value)
         siblings = _siblings(page, key)
+        if (back := _back_in_words(siblings, here)) is not None:
+            return back
+        if here < 2:
+            continue
         if len({url for url, _, _, _ in siblings}) < 2:
             continue
         numbers = {int(v) if v is not None and _WHOLE.match(v.strip()) else None for _, v, _, _ in siblings}

@@ -80,6 +80,15 @@ def reads_way_on(label: str) -> bool:
     return bool(_SECOND_PAGE_TEXT.match(label))
 
 
+_LATER_WORDS = re.compile(r"^[^\w\s]*\s*(?:next|older|earlier)\b[\w\s]{0,20}[^\w\s]*$", re.I)
+
+
+def reads_later(label: str) -> bool:
+    """Whether a control's words say it opens the list's later rows: "Next", "↓ Older...", "Older
+    posts »", "Earlier entries" (a list newest first names its next page for what it holds)."""
+    return bool(_LATER_WORDS.match(" ".join(label.split())))
+
+
 def _names_way_on(control: Node) -> bool:
     return bool(_SECOND_PAGE_TEXT.match(control.text() or control.get("aria-label"))) or _next_icon(control)
 

@@ -24,11 +24,12 @@ needs scripts (`needs_scripts`) is left alone: its box is a script's to fill.
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from bughunt.actions import TEXT_INPUTS
 from bughunt.dom import Node
 from bughunt.oracles.base import Finding, evidence, page_shape
+from bughunt.oracles.filter_rows import dropped_filter, sends_here
 from bughunt.page import FetchedPage
 from bughunt.sim.route_keys import query_pairs
 from bughunt.tree_facts import tree_facts
@@ -65,13 +66,6 @@ def _value(node: Node) -> str | None:
     return node.attrs["value"] if "value" in node.attrs else None
 
 
-def _sends_here(form: Node, page: FetchedPage) -> bool:
-    if form.get("method", "get").strip().lower() not in ("", "get"):
-        return False
-    action = urljoin(page.url, form.get("action").strip() or page.url)
-    return urlsplit(action).path == urlsplit(page.url).path
-
-
 def needs_scripts(page: FetchedPage) -> bool:
     """The page says in words that it needs scripts (a `<noscript>` with text: "Please activate
     JavaScript to enable the search"): its results — and the box's words — are a script's to draw
@@ -82,14 +76,19 @@ def needs_scripts(page: FetchedPage) -> bool:
 
 def check_search_echo(page: FetchedPage) -> list[Finding]:
     """One finding when the page answers a search form's words and draws that form's box empty (see the
-    module); the box's name is evidence, the words are not repeated."""
-    if not page.is_html or page.status >= 400 or page.method != "GET":
+    module), or draws an applied filter's row without its value (`filter_rows`); the box's name is
+    evidence, the words are not repeated."""
+    if not page.is_html or page.status >= 400 or page.method != "GET" or needs_scripts(page):
         return []
+    return _echo(page) or _filter_row(page)
+
+
+def _echo(page: FetchedPage) -> list[Finding]:
     asked = query_pairs(urlsplit(page.url).query, decoded=True)
     words = {k: v for k, v in asked if v.strip() and _WORDS.search(v)}
-    if not words or needs_scripts(page):
+    if not words:
         return []
-    forms = [f for f in tree_facts(page).tagged("form") if _sends_here(f, page)]
+    forms = [f for f in tree_facts(page).tagged("form") if sends_here(f, page)]
     shown = {
         (_value(box) or "").strip()
         for form in tree_facts(page).tagged("form")
@@ -115,3 +114,24 @@ def check_search_echo(page: FetchedPage) -> list[Finding]:
                 )
             ]
     return []
+
+
+FILTER_MESSAGE = "a filter row draws its value box empty though the page is filtered by its column"
+
+
+def _filter_row(page: FetchedPage) -> list[Finding]:
+    """The page's filter form drawing an applied filter's row without its value (`filter_rows`)."""
+    found = dropped_filter(page)
+    if found is None:
+        return []
+    box, column = found
+    name = box.get("name")
+    return [
+        Finding(
+            "form_drops_value",
+            page.route,
+            FILTER_MESSAGE,
+            evidence(page, f'name="{name}"' if name else column, field=name or column, column=column),
+            shape=page_shape(page),
+        )
+    ]

@@ -115,6 +115,27 @@ def next_page(here: str | None, there: str | None) -> bool:
 _INTEGER = re.compile(r"^-?\d+$")
 
 
+def numbered_from_first(here: str | None, there: str | None) -> bool:
+    """Is `there` the page at `here` with one or more whole numbers added to its query and nothing else
+    changed (``/forum`` → ``/forum?x=25&n=25``)? What a list's first page, which carries no number,
+    links its later pages by, whatever the keys are called; the link's words say whether it is one."""
+    if here is None or there is None:
+        return False
+    here_path, _, here_query = here.partition("?")
+    there_path, _, there_query = there.partition("?")
+    if here_path != there_path:
+        return False
+    x, y = query_pairs(here_query), query_pairs(there_query)
+    keys = {k for k, _ in x}
+    added = [v for k, v in y if k not in keys]
+    return (
+        bool(added)
+        and all(p in y for p in x)
+        and all(v.isdigit() for v in added)
+        and len(y) == len(x) + len(added)
+    )
+
+
 @lru_cache(maxsize=ROUTE_SHAPES_CACHED)
 def _segments(path: str) -> tuple[str, ...]:
     # asked of the current page's path for every link a choice weighs (`leads_on`), and again each

@@ -39,3 +39,14 @@ def test_a_next_link_drawn_with_an_arrow_is_the_way_on():
     # a list shown at a pretty address whose pager links the query-routed address (`?controller=…`)
     facts = _facts("/projects", '<a href="/?controller=Projects&amp;action=show&amp;page=2">Next &rarr;</a>')
     assert facts.next_pages == {"/?controller=Projects&action=show&page=2"}
+
+
+def test_older_from_a_lists_first_page_with_numbers_under_unnamed_keys_is_the_way_on():
+    # a forum's thread list newest first: "↓ Older..." adds rows skipped and a page size (`?x=2&n=2`)
+    facts = _facts("/forum", '<a href="/forum?x=2&amp;n=2">&darr; Older...</a>')
+    assert facts.next_pages == {"/forum?x=2&n=2"}
+    # from a later page the next is left to wait like any page (the keys are already there), and a
+    # link that adds words, or says nothing of later rows, is no way on
+    assert _facts("/forum?x=2&n=2", '<a href="/forum?x=4&amp;n=2">&darr; Older...</a>').next_pages == set()
+    assert _facts("/forum", '<a href="/forum?t=hot">&darr; Older...</a>').next_pages == set()
+    assert _facts("/forum", '<a href="/forum?x=2&amp;n=2">Thread 2</a>').next_pages == set()
