@@ -44,8 +44,27 @@ check_github_on_startup = False
 """
 
 PUBLISHERS = ["Image", "IDW Publishing", "Dark Horse Comics", "Oni Press", "Fantagraphics", "Boom! Studios"]
-WORDS = ["River", "Glass", "Winter", "Harbour", "Lantern", "Orchard", "Signal", "Atlas", "Meridian", "Copper",
-         "Garden", "Tide", "Ember", "Quarry", "Echo", "Hollow", "Compass", "Bridge", "Falcon"]
+WORDS = [
+    "River",
+    "Glass",
+    "Winter",
+    "Harbour",
+    "Lantern",
+    "Orchard",
+    "Signal",
+    "Atlas",
+    "Meridian",
+    "Copper",
+    "Garden",
+    "Tide",
+    "Ember",
+    "Quarry",
+    "Echo",
+    "Hollow",
+    "Compass",
+    "Bridge",
+    "Falcon",
+]
 
 
 def _create_statements(root: Path) -> list[str]:
@@ -53,7 +72,7 @@ def _create_statements(root: Path) -> list[str]:
     source = (root / "mylar" / "__init__.py").read_text(encoding="utf-8")
     statements = []
     for table in ("comics", "issues", "snatched"):
-        found = re.search(r"c\.execute\('(CREATE TABLE IF NOT EXISTS %s \([^']*\))'\)" % table, source)
+        found = re.search(r"c\.execute\('(CREATE TABLE IF NOT EXISTS " + table + r" \([^']*\))'\)", source)
         if found is None:
             raise SystemExit(f"no CREATE TABLE for {table} in mylar/__init__.py")
         statements.append(found.group(1))
@@ -83,7 +102,11 @@ def main() -> None:
     history = 0
     for n in range(1, 65):
         comic_id = str(100000 + n)
-        name = f"Test Signal {n}" if n in test_series else f"{WORDS[n % len(WORDS)]} {WORDS[(n * 7) % len(WORDS)]}"
+        name = (
+            f"Test Signal {n}"
+            if n in test_series
+            else f"{WORDS[n % len(WORDS)]} {WORDS[(n * 7) % len(WORDS)]}"
+        )
         year = str(1990 + (n * 3) % 34)
         total = 6 + n % 9
         first = 1 + (n % 4) * 5  # a later volume picks up the numbering of the one before
@@ -99,12 +122,33 @@ def main() -> None:
             " AlternateSearch, UseFuzzy, ComicVersion, DetailURL, ForceContinuing, ComicName_Filesafe,"
             " DynamicComicName, AllowPacks, Type, LastUpdated)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (comic_id, name, name.lower(), year, "2026-11-01", status, have, total, publisher, str(location),
-             f"January {year} - Present", str(latest), latest * 1000, f"2026-{1 + n % 11:02d}-15",
-             f"<p>{name} follows the keepers of the {WORDS[(n * 5) % len(WORDS)].lower()}.</p>",
-             f"{name} Vol {1 + n % 4}##{WORDS[(n * 3) % len(WORDS)]} Tales", "0", f"v{1 + n % 4}",
-             f"https://comicvine.gamespot.com/volume/4050-{comic_id}/", 0, name, name.lower().replace(" ", ""),
-             "0", "Print", "2026-11-02 10:00:00"),
+            (
+                comic_id,
+                name,
+                name.lower(),
+                year,
+                "2026-11-01",
+                status,
+                have,
+                total,
+                publisher,
+                str(location),
+                f"January {year} - Present",
+                str(latest),
+                latest * 1000,
+                f"2026-{1 + n % 11:02d}-15",
+                f"<p>{name} follows the keepers of the {WORDS[(n * 5) % len(WORDS)].lower()}.</p>",
+                f"{name} Vol {1 + n % 4}##{WORDS[(n * 3) % len(WORDS)]} Tales",
+                "0",
+                f"v{1 + n % 4}",
+                f"https://comicvine.gamespot.com/volume/4050-{comic_id}/",
+                0,
+                name,
+                name.lower().replace(" ", ""),
+                "0",
+                "Print",
+                "2026-11-02 10:00:00",
+            ),
         )
         for k in range(total):
             number = first + k
@@ -114,18 +158,37 @@ def main() -> None:
                 "INSERT INTO issues (IssueID, ComicName, IssueName, Issue_Number, DateAdded, Status, ComicID,"
                 " ReleaseDate, IssueDate, Int_IssueNumber, ComicSize, Location)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (issue_id, name, f"Chapter {number}", str(number), "2026-11-01",
-                 "Downloaded" if downloaded else ("Wanted" if k == have else "Skipped"), comic_id,
-                 f"{2000 + n % 24}-{1 + k % 12:02d}-01", f"{2000 + n % 24}-{1 + k % 12:02d}-01", number * 1000,
-                 str(20_000_000 + k * 1000) if downloaded else None, None),
+                (
+                    issue_id,
+                    name,
+                    f"Chapter {number}",
+                    str(number),
+                    "2026-11-01",
+                    "Downloaded" if downloaded else ("Wanted" if k == have else "Skipped"),
+                    comic_id,
+                    f"{2000 + n % 24}-{1 + k % 12:02d}-01",
+                    f"{2000 + n % 24}-{1 + k % 12:02d}-01",
+                    number * 1000,
+                    str(20_000_000 + k * 1000) if downloaded else None,
+                    None,
+                ),
             )
             if downloaded and history < 45 and k % 2 == 0:
                 history += 1
                 db.execute(
                     "INSERT INTO snatched (IssueID, ComicName, Issue_Number, Size, DateAdded, Status, FolderName,"
                     " ComicID, Provider) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (issue_id, name, str(number), 20_000_000 + k * 1000, f"2026-11-{1 + history % 28:02d} 12:00:00",
-                     "Post-Processed" if history % 3 else "Snatched", f"{name} #{number}", comic_id, "DDL"),
+                    (
+                        issue_id,
+                        name,
+                        str(number),
+                        20_000_000 + k * 1000,
+                        f"2026-11-{1 + history % 28:02d} 12:00:00",
+                        "Post-Processed" if history % 3 else "Snatched",
+                        f"{name} #{number}",
+                        comic_id,
+                        "DDL",
+                    ),
                 )
     db.commit()
     db.close()
