@@ -2,7 +2,7 @@
 form login keeper / corpus-keeper-pw, no GitHub or Comic Vine checks, the paged series table instead of
 the alphabetical index) and a mylar.db whose comics, issues and snatched tables are made with the CREATE
 statements of the checkout's own dbcheck() (Mylar adds the rest of its schema when it starts). 64 series
-(the series table shows 10 a page: seven pages), each with 6-14 issues numbered from the series' first
+(the series table shows 25 a page: three pages), each with 6-14 issues numbered from the series' first
 issue (some volumes start after #1), some issues downloaded, a few series paused, four with no publisher on
 record, three with "Test" in the name (the explorer's search word); 45 history rows (snatched) for the
 history table; an empty publisher-imprint list in the cache (see below). Usage: ho22_mylar_seed.py ROOT
