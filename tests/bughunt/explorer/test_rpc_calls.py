@@ -67,3 +67,39 @@ def test_a_method_is_read_by_its_last_segment_and_its_object() -> None:
     assert call_verb("update_display") is None  # the client's own screen
     assert call_verb("update_record") == ("writes", "update_record")
     assert call_verb("items.count") is None
+
+
+class _Request:
+    def __init__(self, body: bytes, method: str = "POST", kind: str = "xhr") -> None:
+        self.method, self.resource_type, self.post_data_buffer = method, kind, body
+        self.headers = {"Content-Type": "application/json"}
+
+
+class _Response:
+    def __init__(self, request: _Request, answer: object, status: int = 200) -> None:
+        self.request, self.status, self.url = request, status, HOME + "/json"
+        self.headers = {"content-type": "application/json"}
+        self._body = json.dumps(answer).encode()
+
+    def body(self) -> bytes:
+        return self._body
+
+
+def test_an_rpc_error_answer_is_a_failure_of_the_call_though_its_status_is_200() -> None:
+    # JSON-RPC answers a failed call 200 with `error` set: a Details tab whose status call fails in
+    # the server showed nothing, and no failed request was recorded.
+    from bughunt.explorer.rpc_calls import failed_answer, read_call
+
+    asked = _Request(call("core.get_torrent_status", "ab", ["comment"]))
+    assert read_call(asked)
+    failed = failed_answer(
+        _Response(asked, {"result": None, "error": {"message": "AttributeError", "code": 4}})
+    )
+    assert failed is not None
+    kind, text, where, _status = failed
+    assert kind == "channel_error" and where == "/json?event=core.get_torrent_status"
+    assert text.startswith("EMIT core.get_torrent_status: ")
+    assert failed_answer(_Response(asked, {"result": {"name": "x"}, "error": None, "id": 4})) is None
+    assert failed_answer(_Response(_Request(b'{"a": 1}'), {"error": "no call asked"})) is None
+    assert failed_answer(_Response(asked, {"error": None}, status=500))[0] == "failed_request"  # type: ignore[index]
+    assert not read_call(_Request(call("core.remove_torrents", ["ab"])))
