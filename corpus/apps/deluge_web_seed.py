@@ -15,7 +15,6 @@ file), and one's name is a pasted `<img onerror>`. Every tracker is a closed por
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 import shutil
 import socket
@@ -37,18 +36,42 @@ HOST_ID = "c0a9f5e1d2b34c8e9f00aa11bb22cc33"
 LOCAL_PW = "corpus-localclient-0123456789abcdef"
 
 TITLES = [
-    "Sintel (2010) 1080p", "Big Buck Bunny 60fps", "Elephants Dream", "Tears of Steel 4K",
-    "Cosmos Laundromat", "Spring - Blender Open Movie", "Agent 327 Operation Barbershop",
-    "Caminandes Llamigos", "Glass Half", "Hero - Grease Pencil", "Coffee Run", "Charge",
-    "Wing It!", "Sprite Fright", "Debian 12.8 netinst amd64", "Ubuntu 24.04.1 desktop",
-    "Fedora Workstation 41", "Arch Linux 2024.12.01", "Linux Mint 22 Cinnamon", "Tails 6.10",
-    "Project Gutenberg - Moby Dick", "Project Gutenberg - Pride and Prejudice",
-    "Project Gutenberg - Ulysses", "Internet Archive - Prelinger Reels", "NASA Apollo 11 Audio",
-    "Wikipedia dump 2024-11 (enwiki abstracts)", "OpenStreetMap Monaco extract",
-    "Creative Commons Jazz Sampler", "Free Music Archive - Ambient", "LibriVox - Sherlock Holmes",
-    "Kdenlive tutorial pack", "Krita brushes bundle", "Godot demo projects",
-    "Blender Studio textures", "Empty-Folder Pack",
-    '<img src=x onerror="alert(\'deluge-xss\')">',
+    "Sintel (2010) 1080p",
+    "Big Buck Bunny 60fps",
+    "Elephants Dream",
+    "Tears of Steel 4K",
+    "Cosmos Laundromat",
+    "Spring - Blender Open Movie",
+    "Agent 327 Operation Barbershop",
+    "Caminandes Llamigos",
+    "Glass Half",
+    "Hero - Grease Pencil",
+    "Coffee Run",
+    "Charge",
+    "Wing It!",
+    "Sprite Fright",
+    "Debian 12.8 netinst amd64",
+    "Ubuntu 24.04.1 desktop",
+    "Fedora Workstation 41",
+    "Arch Linux 2024.12.01",
+    "Linux Mint 22 Cinnamon",
+    "Tails 6.10",
+    "Project Gutenberg - Moby Dick",
+    "Project Gutenberg - Pride and Prejudice",
+    "Project Gutenberg - Ulysses",
+    "Internet Archive - Prelinger Reels",
+    "NASA Apollo 11 Audio",
+    "Wikipedia dump 2024-11 (enwiki abstracts)",
+    "OpenStreetMap Monaco extract",
+    "Creative Commons Jazz Sampler",
+    "Free Music Archive - Ambient",
+    "LibriVox - Sherlock Holmes",
+    "Kdenlive tutorial pack",
+    "Krita brushes bundle",
+    "Godot demo projects",
+    "Blender Studio textures",
+    "Empty-Folder Pack",
+    "<img src=x onerror=\"alert('deluge-xss')\">",
 ]
 TRACKERS = ["http://127.0.0.1:9/announce", "http://127.0.0.2:9/announce", "udp://127.0.0.3:9/announce"]
 
@@ -101,19 +124,35 @@ def main() -> None:
     write_config(
         "core.conf",
         {
-            "download_location": str(DATA), "move_completed_path": str(DATA), "torrentfiles_location": str(DATA),
-            "dht": False, "lsd": False, "upnp": False, "natpmp": False, "utpex": False,
-            "new_release_check": False, "send_info": False, "listen_interface": "127.0.0.1",
-            "outgoing_interface": "", "random_port": True, "listen_random_port": None,
-            "max_active_seeding": 6, "max_active_downloading": 3, "max_active_limit": 8,
-            "geoip_db_location": "", "allow_remote": False,
+            "download_location": str(DATA),
+            "move_completed_path": str(DATA),
+            "torrentfiles_location": str(DATA),
+            "dht": False,
+            "lsd": False,
+            "upnp": False,
+            "natpmp": False,
+            "utpex": False,
+            "new_release_check": False,
+            "send_info": False,
+            "listen_interface": "127.0.0.1",
+            "outgoing_interface": "",
+            "random_port": True,
+            "listen_random_port": None,
+            "max_active_seeding": 6,
+            "max_active_downloading": 3,
+            "max_active_limit": 8,
+            "geoip_db_location": "",
+            "allow_remote": False,
         },
     )
     write_config(
         "web.conf",
         {
-            "pwd_salt": salt, "pwd_sha1": hashlib.sha1((salt + PASSWORD).encode()).hexdigest(),
-            "first_login": False, "default_daemon": HOST_ID, "interface": "127.0.0.1",
+            "pwd_salt": salt,
+            "pwd_sha1": hashlib.sha1((salt + PASSWORD).encode()).hexdigest(),
+            "first_login": False,
+            "default_daemon": HOST_ID,
+            "interface": "127.0.0.1",
             "sidebar_show_zero": False,
         },
     )
@@ -129,8 +168,22 @@ def add_torrents(files: list[Path], port: int) -> None:
     state on the way out)."""
     code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from deluge.core.daemon_entry import start_daemon; start_daemon()"
     daemon = subprocess.Popen(
-        [sys.executable, "-c", code, "-d", "-c", str(CONF), "-p", str(port), "-i", "127.0.0.1",
-         "-u", "127.0.0.1", "-L", "warning"],
+        [
+            sys.executable,
+            "-c",
+            code,
+            "-d",
+            "-c",
+            str(CONF),
+            "-p",
+            str(port),
+            "-i",
+            "127.0.0.1",
+            "-u",
+            "127.0.0.1",
+            "-L",
+            "warning",
+        ],
         start_new_session=True,
     )
     try:
@@ -165,7 +218,11 @@ def run_client(files: list[Path], port: int) -> None:
         for n, path in enumerate(files):
             options = {"add_paused": n % 3 == 1, "download_location": str(DATA)}
             if n % 5 == 0:
-                options.update(max_connections=40 + n, max_upload_slots=3 + n % 4, max_download_speed=float(100 * (n + 1)))
+                options.update(
+                    max_connections=40 + n,
+                    max_upload_slots=3 + n % 4,
+                    max_download_speed=float(100 * (n + 1)),
+                )
             yield client.core.add_torrent_file(path.name, base64.b64encode(path.read_bytes()), options)
         # the daemon saves its state and goes; the answer to this call may never come
         client.daemon.shutdown()

@@ -36,8 +36,22 @@ def main() -> None:
     hosts.save()
     start = "import sys; sys.path.insert(0, {!r}); from deluge.{} import {}; {}()"
     subprocess.Popen(
-        [sys.executable, "-c", start.format(str(ROOT), "core.daemon_entry", "start_daemon", "start_daemon"),
-         "-d", "-c", str(CONF), "-p", str(dport), "-i", "127.0.0.1", "-u", "127.0.0.1", "-L", "warning"]
+        [
+            sys.executable,
+            "-c",
+            start.format(str(ROOT), "core.daemon_entry", "start_daemon", "start_daemon"),
+            "-d",
+            "-c",
+            str(CONF),
+            "-p",
+            str(dport),
+            "-i",
+            "127.0.0.1",
+            "-u",
+            "127.0.0.1",
+            "-L",
+            "warning",
+        ]
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -47,7 +61,10 @@ def main() -> None:
         except OSError:
             time.sleep(0.3)
     web = start.format(str(ROOT), "ui.web", "start", "start")
-    os.execv(sys.executable, [sys.executable, "-c", web, "-d", "-c", str(CONF), "-i", "127.0.0.1", "-p", PORT, "-L", "warning"])
+    os.execv(
+        sys.executable,
+        [sys.executable, "-c", web, "-d", "-c", str(CONF), "-i", "127.0.0.1", "-p", PORT, "-L", "warning"],
+    )
 
 
 if __name__ == "__main__":
