@@ -88,6 +88,7 @@ def alike_groups(candidates: Mapping[str, Node]) -> list[list[Node]]:
     groups: dict[str, list[Node]] = {}
     for selector, node in candidates.items():
         groups.setdefault(selector_shape(selector), []).append(node)
+    groups = _split_widgets(groups, candidates)
     by_place: dict[str, list[str]] = {}
     for shape, nodes in groups.items():
         if len(nodes) == 1 and shape.startswith("#") and " " not in shape:
@@ -100,6 +101,40 @@ def alike_groups(candidates: Mapping[str, Node]) -> list[list[Node]]:
             del groups[shape]
         groups[place] = nodes
     return _merge_drawn_alike(groups, candidates)
+
+
+def _split_widgets(groups: dict[str, list[Node]], candidates: Mapping[str, Node]) -> dict[str, list[Node]]:
+    """`groups`, with the controls anchored on ids of different kinds of element that each say a thing
+    of their own split apart. A widget toolkit numbers every element it draws (ExtJS `ext-gen44`,
+    Dojo `dijit_form_Button_3`, jQuery UI `ui-id-5`, GWT `gwt-uid-12`): the ids hold digits, so a
+    toolbar's Add, Remove and Preferences, a panel's collapse tool and a tab strip's edge all had the
+    one shape `#<id>`, and only two of them were clicked (a corpus ExtJS app's walk ended after 18
+    clicks). Copies of one control in a list's items say the same ("Delete" in each row) or sit under
+    one anchor (a grid's cells under its body's id); a bar's buttons say different things on anchors
+    of different kinds (`button.icon-add`, `div.x-tool-collapse-west`): they are split by that kind
+    (rows whose anchors alternate two classes make two groups, each still sampled)."""
+    selectors = {id(node): selector for selector, node in candidates.items()}
+    split: dict[str, list[Node]] = {}
+    for shape, nodes in groups.items():
+        labels = [" ".join(n.text().split()) or n.get("title") or n.get("aria-label") for n in nodes]
+        anchors = [_anchor(n, selectors.get(id(n), "")) for n in nodes]
+        kinds = {a.signature() if a is not None else "" for a in anchors}
+        if len(nodes) < 2 or not shape.startswith("#<id>") or len(set(labels)) < 2 or len(kinds) < 2:
+            split[shape] = nodes
+            continue
+        for node, anchor in zip(nodes, anchors, strict=True):
+            kind = anchor.signature() if anchor is not None else ""
+            split.setdefault(f"{shape}\0{kind}", []).append(node)
+    return split
+
+
+def _anchor(node: Node, selector: str) -> Node | None:
+    """The element whose id `selector` starts from: `node` or an ancestor."""
+    wanted = selector[1:].split(" ", 1)[0] if selector.startswith("#") else ""
+    up: Node | None = node
+    while up is not None and wanted and up.get("id") != wanted:
+        up = up.parent
+    return up
 
 
 def _merge_drawn_alike(groups: dict[str, list[Node]], candidates: Mapping[str, Node]) -> list[list[Node]]:

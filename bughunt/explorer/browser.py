@@ -50,6 +50,7 @@ from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .more_controls import more_controls
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
+from .rpc_calls import failed_answer, read_call
 from .secrets import site_cookie_secrets
 from .state_controls import own_first
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
@@ -434,10 +435,9 @@ class BrowserEngine(HttpEngine):
         where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
         if self._channels.guard(route):
             return
-        if request.method not in _READS and not (self._writing or self._acting):
-            # Exploring never writes: a button that favourites, follows or deletes through the page's
-            # API (a POST/PUT/DELETE fetch) is not sent. What the page then logs about the refused
-            # request is our doing, not the page's fault (`_record` drops it).
+        if request.method not in _READS and not (self._writing or self._acting or read_call(request)):
+            # Exploring never writes (a JSON-RPC call that reads is no write: `rpc_calls`); what the page
+            # then logs about the refused request is our doing, not the page's fault (`_record` drops it).
             self._blocked_write = True
             self._refused.append(f"{request.method} {urlsplit(url).path}"[:300])
             route.abort("blockedbyclient")
@@ -484,10 +484,8 @@ class BrowserEngine(HttpEngine):
             # page's fault.
             self._blocked_write = True
             return
-        if request.resource_type in ("xhr", "fetch") and response.status >= 400:
-            self._record(
-                "failed_request", f"{request.method} {response.status}", response.url, response.status
-            )
+        if (failed := failed_answer(response)) is not None:
+            self._record(*failed)
 
     def _on_request_failed(self, request: Any) -> None:
         failure = request.failure or ""

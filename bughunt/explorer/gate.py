@@ -44,6 +44,7 @@ from loguru import logger
 from bughunt.oracles.destructive_words import deferred_action
 
 from .channel_frames import is_channel, judge_frames, split_polling
+from .rpc_calls import refused_call
 
 GATE_HEADER = "x-bughunt-gate"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -265,6 +266,10 @@ class Gate:
             if method in WRITES:
                 if self._action_armed and not carries:
                     return None
+                # a JSON-RPC call to the site is judged by what its method names (`rpc_calls`)
+                call = refused_call(headers, body) if method == "POST" and where == self._home else None
+                if call is not None and not carries:
+                    return self._refuse(method, url, call) if call else None
                 # The login submit carries the password — or, sent by a page that hashes it first (a
                 # challenge computed from a server nonce, the plain field left unnamed), goes to exactly
                 # the action of the form the harness filled: only there, never where a script chooses.

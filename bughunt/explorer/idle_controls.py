@@ -93,6 +93,16 @@ def control_shape(route: str, page: str, selector: str | None = None) -> str:
     return "get " + shaped
 
 
+def numbered_widget(selector: str) -> bool:
+    """A control anchored on a numbered id of its own (`#ext-gen44`, `#dijit_form_Button_3`): its shape
+    is the bare `#<id>`, which every element a widget toolkit draws shares (its ids count what it
+    drew; they name no record). A lesson of one such control is kept with what it says
+    (`control_words`): the brand button that does nothing taught "same state" to the whole toolbar,
+    and a corpus ExtJS app's walk ended `done` after 5 clicks with ten toolbar buttons unclicked. A
+    row's own `#delete-12` "Delete" still teaches every row's, which says the same."""
+    return selector_shape(selector) == "#<id>"
+
+
 def placed_shape(selector: str) -> str:
     """The shape of a click control in its place: its selector with positions, record ids masked."""
     return "click@ " + selector_shape(selector, positions=True)
@@ -140,11 +150,11 @@ def lessons(
             return _form_lesson(store, target, page, selector, result)
         same = before.structure_hash is not None and before.structure_hash == facts.structure_hash
         shape = control_shape(target, page, selector)
-        if result.page is not None and result.page.refused_writes:
+        if (result.page is not None and result.page.refused_writes) or numbered_widget(selector):
             # It acted: its page is as it was because exploring refused its write. What it taught
             # holds for the controls of its shape that say the same (`control_words`): a row's
             # "Delete" says nothing of the vote links of a thread's rows, every entry's "Mark as read"
-            # does what the first one did.
+            # does what the first one did. So for a toolkit's numbered widget (`numbered_widget`).
             shape = said_shape(shape, store.link_table.words_of(target))
         if made is not None and result.page is not None:
             if current_item(made[0], selector, made[1]):
