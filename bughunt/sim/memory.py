@@ -89,16 +89,21 @@ class Memory(dict[N, Sequence[N]]):
         return self.get(node, ())
 
     def write(self, node: N, links: Sequence[N]) -> None:
-        """Record a visit to `node` and the links seen there. A page visited again is remembered with
-        the links it shows now: a page's links change between visits (a list gains a record, a form
-        filled with other made-up words, another language), and a trip planned to a link the page
-        once showed but no longer does never arrives — it went back and forth between two pages."""
+        """Record a visit to `node` and the links seen there. A page visited again keeps of its
+        remembered links those it still shows: a page's links change between visits (a form filled
+        with other made-up words, another language, a window of page numbers), and a trip planned to
+        a link the page once showed but no longer does never arrives — it went back and forth between
+        two pages to the end of the budget. Links it shows for the first time are not added: on a page
+        that redraws its live data, each visit's new controls were trips of their own."""
         if node in self:
             if self.eviction == "lru":
                 del self[node]
                 self[node] = links
-            elif tuple(self[node]) != tuple(links):
-                self.replace(node, links)
+                return
+            was = self[node]
+            shown = set(links)
+            if any(q not in shown for q in was):
+                self.replace(node, tuple(q for q in was if q in shown))
             return
         if self.capacity is not None and len(self) >= self.capacity:
             if self.eviction == "random":
