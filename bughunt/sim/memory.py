@@ -93,8 +93,9 @@ class Memory(dict[N, Sequence[N]]):
         remembered links those it still shows: a page's links change between visits (a form filled
         with other made-up words, another language, a window of page numbers), and a trip planned to
         a link the page once showed but no longer does never arrives — it went back and forth between
-        two pages to the end of the budget. Links it shows for the first time are not added: on a page
-        that redraws its live data, each visit's new controls were trips of their own."""
+        two pages to the end of the budget. Links it shows for the first time are not added: the smallest
+        change that ends such a trip (adding them too was measured no better, and on a live dashboard
+        possibly worse)."""
         if node in self:
             if self.eviction == "lru":
                 del self[node]
