@@ -36,6 +36,11 @@ TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", 
 """Input types a person types a value into."""
 
 
+def is_text_box(node: Node) -> bool:
+    """A box a person types into: a text area, or an input of a `TEXT_INPUTS` type."""
+    return node.tag == "textarea" or (node.tag == "input" and node.get("type").lower() in TEXT_INPUTS)
+
+
 def scripted_form(form: Node) -> bool:
     """A form a script sends, not the browser: no method and no action (a single-page app posts it
     through its API and prevents the browser's own submit), with a submit button and more than one

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from urllib.parse import urljoin, urlsplit
 
-from bughunt.actions import TEXT_INPUTS
+from bughunt.actions import is_text_box
 from bughunt.dom import Node
 from bughunt.page import FetchedPage
 from bughunt.sim.route_keys import query_pairs
@@ -32,10 +32,6 @@ from bughunt.tree_facts import tree_facts
 OPERATOR_JOIN = "__"
 """How a query key joins a column to its operator (`author_id__gt`): Django's lookups and the data
 browsers that follow them."""
-
-
-def _text_box(node: Node) -> bool:
-    return node.tag == "textarea" or (node.tag == "input" and node.get("type", "text").lower() in TEXT_INPUTS)
 
 
 def _chosen(select: Node) -> str:
@@ -51,15 +47,18 @@ def _row_box(select: Node) -> Node | None:
     for node in select.ancestors():
         if node.tag == "form":
             return None
-        boxes = [n for n in node.iter() if _text_box(n) and "disabled" not in n.attrs]
+        boxes = [n for n in node.iter() if is_text_box(n) and "disabled" not in n.attrs]
         if boxes:
             return boxes[0] if len(boxes) == 1 else None
     return None
 
 
-def _written(box: Node) -> str:
-    """What a box shows as drawn: a text area's text, an input's `value` ("" without one)."""
-    return box.raw_text() if box.tag == "textarea" else box.attrs.get("value", "")
+def box_value(node: Node) -> str | None:
+    """What a box shows as drawn: a text area's text, an input's `value`; None for an input written
+    without a `value` attribute (it echoes nothing)."""
+    if node.tag == "textarea":
+        return node.raw_text()
+    return node.attrs["value"] if "value" in node.attrs else None
 
 
 def sends_here(form: Node, page: FetchedPage) -> bool:
@@ -81,7 +80,9 @@ def dropped_filter(page: FetchedPage) -> tuple[Node, str] | None:
         return None
     # a value a person can read in another box of the page (a hidden input carrying it to an export
     # form shows nothing)
-    shown = {_written(n).strip() for n in tree_facts(page).tagged("input", "textarea") if _text_box(n)}
+    shown = {
+        (box_value(n) or "").strip() for n in tree_facts(page).tagged("input", "textarea") if is_text_box(n)
+    }
     for form in forms:
         for select in form.find_all("select"):
             column = _chosen(select)
@@ -93,6 +94,6 @@ def dropped_filter(page: FetchedPage) -> tuple[Node, str] | None:
             box = _row_box(select)
             if box is None:
                 continue
-            if not _written(box).strip():
+            if not (box_value(box) or "").strip():
                 return box, column
     return None

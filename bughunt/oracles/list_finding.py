@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from bughunt.dom import Node
+from bughunt.dom import FORM_CONTROLS, Node
 
 _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
 
@@ -67,7 +67,7 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
 DIVIDER_CHARS = 40
 """A divider row's one text is short: a date, a group's name."""
 
-_CONTROLS = frozenset({"a", "button", "input", "select", "textarea", "img"})
+_CONTROLS = FORM_CONTROLS | {"a", "img"}
 
 
 def _filled(row: Node) -> int | None:

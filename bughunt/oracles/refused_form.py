@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bughunt.actions import TEXT_INPUTS
+from bughunt.actions import is_text_box
 from bughunt.dom import Node
 from bughunt.oracles.base import Finding, evidence, page_shape, quoted
 from bughunt.page import FetchedPage
@@ -40,7 +40,7 @@ def _text_fields(form: Node) -> dict[str, Node]:
         name = node.get("name")
         if not name:
             continue
-        if node.tag == "textarea" or (node.tag == "input" and node.get("type").lower() in TEXT_INPUTS):
+        if is_text_box(node):
             out.setdefault(name, node)
     return out
 

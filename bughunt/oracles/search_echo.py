@@ -26,10 +26,10 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from bughunt.actions import TEXT_INPUTS
+from bughunt.actions import is_text_box
 from bughunt.dom import Node
 from bughunt.oracles.base import Finding, evidence, page_shape
-from bughunt.oracles.filter_rows import dropped_filter, sends_here
+from bughunt.oracles.filter_rows import box_value, dropped_filter, sends_here
 from bughunt.page import FetchedPage
 from bughunt.sim.route_keys import query_pairs
 from bughunt.tree_facts import tree_facts
@@ -46,7 +46,7 @@ def _boxes(form: Node) -> dict[str, Node]:
         name = node.get("name")
         if not name or "disabled" in node.attrs:
             continue
-        if node.tag == "textarea" or (node.tag == "input" and node.get("type").lower() in TEXT_INPUTS):
+        if is_text_box(node):
             out.setdefault(name, node)
     return out
 
@@ -57,13 +57,6 @@ def _names(form: Node) -> set[str]:
         for n in form.iter()
         if n.get("name") and n.tag in ("input", "select", "textarea", "button")
     }
-
-
-def _value(node: Node) -> str | None:
-    """What the box shows; None for an input written without a `value` attribute (it echoes nothing)."""
-    if node.tag == "textarea":
-        return node.raw_text()
-    return node.attrs["value"] if "value" in node.attrs else None
 
 
 def needs_scripts(page: FetchedPage) -> bool:
@@ -90,7 +83,7 @@ def _echo(page: FetchedPage) -> list[Finding]:
         return []
     forms = [f for f in tree_facts(page).tagged("form") if sends_here(f, page)]
     shown = {
-        (_value(box) or "").strip()
+        (box_value(box) or "").strip()
         for form in tree_facts(page).tagged("form")
         for box in _boxes(form).values()
     }
@@ -101,7 +94,7 @@ def _echo(page: FetchedPage) -> list[Finding]:
         dropped = sorted(
             name
             for name, value in words.items()
-            if name in boxes and _value(boxes[name]) == "" and value.strip() not in shown
+            if name in boxes and box_value(boxes[name]) == "" and value.strip() not in shown
         )
         if dropped:
             return [
