@@ -513,14 +513,14 @@ class BrowserEngine(HttpEngine):
             self._replace_tab()
 
     # -- loading ---------------------------------------------------------------------------------
-    def _fetch(self, route: str) -> FetchResult:
+    def _fetch(self, route: str, referer: str | None = None) -> FetchResult:
         """`HttpEngine._fetch`, with a page that had to be abandoned (it blocked its renderer, or kept
         navigating) recorded as refused: no retry, not a failure of the site's network. The page loaded
         is kept for the oracles (`reuse_page`) until the next click: a load sends no write (the route
         handler and the gate refuse them), a click may change what the browser holds (its storage, a
         cookie a script sets) and so what a page shows."""
         try:
-            result = super()._fetch(route)
+            result = super()._fetch(route, referer)
         except HostilePage as exc:
             return self._abandoned(route, exc)
         if result.page is not None:
@@ -555,7 +555,7 @@ class BrowserEngine(HttpEngine):
         logger.info("abandoned {} ({})", route, exc)
         return FetchResult("blocked", route, self.url_of(route), detail=f"hostile page: {exc}")
 
-    def _load(self, url: str) -> FetchedPage:
+    def _load(self, url: str, referer: str | None = None) -> FetchedPage:
         from playwright.sync_api import Error as PlaywrightError
 
         self.start()
@@ -588,7 +588,10 @@ class BrowserEngine(HttpEngine):
             self._navigations = 0
             self._watch()
             self._page.on("response", documents)
-            response = self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
+            response = self._page.goto(
+                url, wait_until="load", timeout=self.timeout * 1000,
+                referer=referer if referer is not None and self.route_of(referer) is not None else None,
+            )  # fmt: skip
         except PlaywrightError as exc:
             if "Timeout" in type(exc).__name__ or "timeout" in str(exc).lower().split("\n")[0]:
                 self._check_alive("the page blocked its renderer before load")

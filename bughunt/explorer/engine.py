@@ -97,9 +97,11 @@ class Engine(Protocol):
         ...
 
     # -- loading ---------------------------------------------------------------------------------
-    def fetch(self, route: str) -> FetchResult:
+    def fetch(self, route: str, referer: str | None = None) -> FetchResult:
         """One step's load of `route`; never raises for what the site or the network does (only
-        `LoginLost`). It starts the oracles' allowance of `fetch_page` afresh."""
+        `LoginLost`). It starts the oracles' allowance of `fetch_page` afresh. `referer`: the address
+        of the page whose link the step follows, sent as a browser's click sends it (same origin
+        only; `referrer.referer`); None for a load typed in (a start page, a probe)."""
         ...
 
     def probe(self, route: str) -> FetchResult:

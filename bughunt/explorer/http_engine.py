@@ -309,8 +309,10 @@ class HttpEngine:
             wanted = MAX_CRAWL_DELAY_S
         self.delay = max(self.delay, wanted)
 
-    def _load(self, url: str) -> FetchedPage:
-        """One page load (the browser engine renders it instead)."""
+    def _load(self, url: str, referer: str | None = None) -> FetchedPage:
+        """One page load (the browser engine renders it instead); `referer` as `fetch` takes it."""
+        if referer is not None and self.route_of(referer) is not None:
+            return self._http(url, headers={**self.headers, "Referer": referer})
         return self._http(url)
 
     # -- actions (the explorer's steps) ------------------------------------------------------------
@@ -358,22 +360,18 @@ class HttpEngine:
         return found
 
     def _http(self, url: str, **kwargs: Any) -> FetchedPage:
-        return fetch_page(
-            url,
-            timeout=self.timeout,
-            user_agent=USER_AGENT,
-            headers=self.headers,
-            cookies=self.cookies,
-            **kwargs,
-        )
+        kwargs.setdefault("headers", self.headers)
+        return fetch_page(url, timeout=self.timeout, user_agent=USER_AGENT, cookies=self.cookies, **kwargs)
 
     # -- fetching --------------------------------------------------------------------------------
-    def fetch(self, route: str) -> FetchResult:
+    def fetch(self, route: str, referer: str | None = None) -> FetchResult:
         """Fetch one route (a step); never raises for anything the site or the network does.
+        `referer`: the address of the page whose link the step follows (`referrer.referer`), sent
+        as a browser's click sends it; None for a load typed in.
 
         A step starts the oracles' allowance afresh (`MAX_ORACLE_FETCHES`, spent by `fetch_page`)."""
         self._oracle_fetches = 0
-        result = self._fetch(route)
+        result = self._fetch(route, referer)
         if result.outcome == "login_wall" and self._logged_in:
             result = self._after_wall(result)
         return result
@@ -449,7 +447,7 @@ class HttpEngine:
         logger.info("logged in again after a login wall at {}", result.route)
         return retried
 
-    def _fetch(self, route: str) -> FetchResult:
+    def _fetch(self, route: str, referer: str | None = None) -> FetchResult:
         canonical = self.route_of(route)
         if canonical is None:
             self.stats.refused += 1
@@ -466,7 +464,7 @@ class HttpEngine:
             return FetchResult("blocked", route, url, detail="disallowed by robots.txt")
         self._wait()
         try:
-            page = self._load(url)
+            page = self._load(url, referer)
         except TimeoutError:
             return FetchResult("timeout", route, url, detail=f"no answer within {self.timeout:g}s")
         except (OSError, ValueError, UnicodeError) as exc:

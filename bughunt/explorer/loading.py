@@ -22,25 +22,26 @@ from .harness import is_failure
 
 def load(
     engine: Engine, graph: ExplorationGraph, target: str, retries: int, backoff_s: float,
-    sleep: Callable[[float], None],
+    sleep: Callable[[float], None], referer: str | None = None,
 ) -> FetchResult:  # fmt: skip
-    result = _load(engine, graph, target)
+    """`referer`: the address of the page whose link `target` is (`Engine.fetch`), for a route's load."""
+    result = _load(engine, graph, target, referer)
     for attempt in range(retries):
         if not is_failure(result.outcome, result.status):
             break
         wait = backoff_s * 2**attempt
         logger.info("{} failed ({}); retrying in {:.2g}s", target, result.outcome, wait)
         sleep(wait)
-        result = _load(engine, graph, target)
+        result = _load(engine, graph, target, referer)
     return result
 
 
-def _load(engine: Engine, graph: ExplorationGraph, target: str) -> FetchResult:
+def _load(engine: Engine, graph: ExplorationGraph, target: str, referer: str | None) -> FetchResult:
     # A click that leaves the URL as it was is a state of its own (route + structure: it is stored
     # under the click's route); one that navigates leads to the new URL, like a redirect.
     chain = graph.click_chain(target)
     if chain is None:
-        return engine.fetch(target)
+        return engine.fetch(target, referer)
     page_route, selectors = chain
     result = engine.perform(Action("click", engine.url_of(page_route), "", selectors[-1], selectors[:-1]))
     if result.outcome == "page" and (result.final_route or result.route) == page_route:

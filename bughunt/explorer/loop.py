@@ -32,6 +32,7 @@ from .idle_controls import idle_test, lessons, placed_shape, scrub, view_familie
 from .inspection import inspect
 from .loading import clicked_back, load
 from .policies import Policy
+from .referrer import referer
 from .state_writes import MAX_SENT, READ_KINDS, state_writes
 from .store import ExplorerStore
 from .summary import SessionResult, hand_over
@@ -220,6 +221,13 @@ class Explorer:
             position = self._moved(out, position)
         return "budget", f"{clicks} of {cfg.budget} clicks spent"
 
+    def _referer(self, origin: str, via: str | None) -> str | None:
+        """What a click on a link of `origin` sends as `Referer` (`referrer.referer`): its page's policy
+        is read from the page the walk stands on, or the remembered page held for a jump past a hub."""
+        address = self.engine.url_of(origin)
+        held = self.walk.page if via is None else self.engine.reuse_page(address, self.graph.app_version)
+        return referer(held, address)
+
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool = False, tokens: int = 0,
         drop_walk: bool = False, click: bool = True, via: str | None = None, opening: bool = False,
@@ -235,8 +243,11 @@ class Explorer:
         came_by = (
             (self.hints.actions_at.get(via, {}) if via else self.hints.actions).get(target) if click else None
         )
-        result = load(self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep)
         origin = via or position
+        result = load(
+            self.engine, graph, target, cfg.retries, cfg.retry_backoff_s, self.sleep,
+            self._referer(origin, via) if came_by is not None else None,
+        )  # fmt: skip
         if via is None:
             result = clicked_back(
                 result, position, self.walk.page, self.hints.actions.get(target, ("", ""))[1]

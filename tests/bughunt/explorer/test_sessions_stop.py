@@ -192,8 +192,8 @@ def test_rerunning_the_main_job_says_why_it_did_nothing_and_a_huge_budget_says_d
 class _LosingEngine(HttpEngine):
     """The engine's contract: a login wall after its one re-login raises `LoginLost`."""
 
-    def fetch(self, route: str):  # type: ignore[no-untyped-def]
-        result = super().fetch(route)
+    def fetch(self, route: str, referer: str | None = None):  # type: ignore[no-untyped-def]
+        result = super().fetch(route, referer)
         if result.outcome == "login_wall":
             raise LoginLost(f"{result.route}: login wall after one re-login")
         return result
