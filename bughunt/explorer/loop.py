@@ -222,11 +222,10 @@ class Explorer:
         return "budget", f"{clicks} of {cfg.budget} clicks spent"
 
     def _referer(self, origin: str, via: str | None) -> str | None:
-        """What a click on a link of `origin` sends as `Referer` (`referrer.referer`): its page's policy
-        is read from the page the walk stands on, or the remembered page held for a jump past a hub."""
-        address = self.engine.url_of(origin)
-        held = self.walk.page if via is None else self.engine.reuse_page(address, self.graph.app_version)
-        return referer(held, address)
+        """What a click on a link of `origin` sends as `Referer` (`referrer.referer`): the policy of the
+        page the walk stands on; for a jump past a hub, the default policy (that page is not held: a
+        look into the engine's loaded pages would count as an oracle's reuse)."""
+        return referer(self.walk.page if via is None else None, self.engine.url_of(origin))
 
     def _step(
         self, session_id: int, target: str, position: str, *, retesting: bool = False, tokens: int = 0,
