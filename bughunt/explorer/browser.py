@@ -527,13 +527,13 @@ class BrowserEngine(HttpEngine):
             self._loaded.add(result.route, result.page)
         return result
 
-    def open_action(self, url: str) -> FetchedPage:
+    def open_action(self, url: str, referer: str | None = None) -> FetchedPage:
         """`Engine.open_action`: the load of `url` with its page's writes admitted (by the routing and
         the gate), to the end of its settled read; a write after it (or on any other load) is refused.
         `_loaded` forgets every page: what they showed may be gone now."""
         self._acting = True
         try:
-            return self.fetch_page(url)
+            return self.fetch_page(url, referer)
         finally:
             self._acting = False
             if self._gate is not None:

@@ -108,12 +108,13 @@ class Engine(Protocol):
         """Load `route` without it being a step (no login recovery, no oracle allowance)."""
         ...
 
-    def fetch_page(self, url: str) -> FetchedPage:
+    def fetch_page(self, url: str, referer: str | None = None) -> FetchedPage:
         """The oracles' extra fetch: a page of this origin, within a bounded number per step;
-        `OSError` when there is none to be had."""
+        `OSError` when there is none to be had. `referer` as `fetch` takes it: a link of the page
+        the oracles judge, opened, is a click on that page."""
         ...
 
-    def open_action(self, url: str) -> FetchedPage:
+    def open_action(self, url: str, referer: str | None = None) -> FetchedPage:
         """`fetch_page` of a destructive action the harness chose to open (`--allow-destructive`): an
         engine that holds back what a page writes (the browser) lets this page's writes through, as
         they are the action (a single-page app's delete route deletes through its API once mounted)."""

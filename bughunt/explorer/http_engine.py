@@ -525,7 +525,7 @@ class HttpEngine:
         """Oracle fetches answered from `reuse_page` instead of a request."""
         return self._loaded.reused
 
-    def fetch_page(self, url: str) -> FetchedPage:
+    def fetch_page(self, url: str, referer: str | None = None) -> FetchedPage:
         """The oracles' `Fetch`: a response of this origin; OSError when there is none to be had."""
         route = self.route_of(url)
         if route is None:
@@ -535,14 +535,14 @@ class HttpEngine:
                 f"{url}: not fetched; the oracles used their {MAX_ORACLE_FETCHES} requests of this step"
             )
         self._oracle_fetches += 1
-        result = self._fetch(route)
+        result = self._fetch(route, referer)
         if result.page is None:
             raise OSError(f"{url}: {result.outcome} ({result.detail})")
         return result.page
 
-    def open_action(self, url: str) -> FetchedPage:
+    def open_action(self, url: str, referer: str | None = None) -> FetchedPage:
         """`Engine.open_action`: over HTTP the GET is the whole action; no page script writes."""
-        return self.fetch_page(url)
+        return self.fetch_page(url, referer)
 
     def admit_writes(self, on: bool) -> None:
         """`Engine.admit_writes`: over HTTP no page script writes, so there is nothing to admit."""

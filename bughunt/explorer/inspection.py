@@ -8,20 +8,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
-from urllib.parse import urlencode
+from urllib.parse import urldefrag, urlencode, urljoin
 
 from bughunt.fingerprint import IDENTIFIERS, normalise_message, one_template, route_shape, segment_shape
 from bughunt.oracles import Finding, Judgement, OracleConfig, judge_page
 from bughunt.oracles.base import OpenedAction
 from bughunt.oracles.destructive_words import deferred_action
+from bughunt.oracles.link_targets import targets
 from bughunt.oracles.reading import is_page_key
-from bughunt.page import FetchedPage
+from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import route_of
 
 from .engine import Engine
 from .graph import ExplorationGraph
 from .record_views import same_record
+from .referrer import referer
 from .store import Bug
 from .tree_views import tree_template
 
@@ -60,7 +62,9 @@ def inspect(
     )
     # With --allow-destructive the oracles open destructive links (writes): every fetch is fresh then.
     version = None if allow_destructive else graph.app_version
-    fetch = _oracle_fetch(engine, reuse=not allow_destructive, version=version, guarded=not allow_destructive)
+    fetch = _oracle_fetch(
+        engine, reuse=not allow_destructive, version=version, guarded=not allow_destructive, page=page
+    )
     judged = judge_page(page, fetch, config)
     findings = judged.findings
     # Most pages have no finding, and most findings are a bug seen again: memory's bugs are read only
@@ -285,8 +289,11 @@ def may_open(engine: Engine, url: str) -> bool:
     return route is not None and engine.followable(route) and deferred_action(url) is None
 
 
-def _oracle_fetch(engine: Engine, *, reuse: bool, version: str | None, guarded: bool) -> _SessionFetch:
-    return _SessionFetch(engine, reuse, version, guarded)
+def _oracle_fetch(
+    engine: Engine, *, reuse: bool, version: str | None, guarded: bool, page: FetchedPage | None = None
+) -> _SessionFetch:
+    """`page`: the page the oracles judge (its links opened send it as `Referer`)."""
+    return _SessionFetch(engine, page, reuse=reuse, version=version, guarded=guarded)
 
 
 class _SessionFetch:
@@ -303,9 +310,16 @@ class _SessionFetch:
     # an avoided or robots-disallowed route, or one whose URL names a destructive action — since a GET
     # there may delete what it names (a form's "resource" guessed among known routes, a row's link).
 
-    def __init__(self, engine: Engine, reuse: bool, version: str | None, guarded: bool) -> None:
-        self._engine, self._reuse, self._version, self._guarded = engine, reuse, version, guarded
+    # A link of the judged page, opened (a Delete link, the list's next page), is a click on that
+    # page: it sends the page as `Referer`, as the walk's own clicks do; any other look is typed in.
+
+    def __init__(
+        self, engine: Engine, page: FetchedPage | None, *, reuse: bool, version: str | None, guarded: bool
+    ) -> None:
+        self._engine, self._page = engine, page
+        self._reuse, self._version, self._guarded = reuse, version, guarded
         self._failed: dict[str, OSError] = {}
+        self._links: frozenset[str] | None = None
 
     def __call__(self, url: str) -> FetchedPage:
         return self._get(url, self._reuse)
@@ -326,9 +340,21 @@ class _SessionFetch:
         try:
             # Unguarded (--allow-destructive), a URL that names a destructive action is opened as one:
             # in the browser its page's own writes go out (a client route that deletes once mounted).
+            sent = self._referer(url)
             if not self._guarded and deferred_action(url) is not None:
-                return engine.open_action(url)
-            return engine.fetch_page(url)
+                return engine.open_action(url, sent)
+            return engine.fetch_page(url, sent)
         except OSError as exc:
             self._failed[url] = exc
             raise
+
+    def _referer(self, url: str) -> str | None:
+        page = self._page
+        if page is None:
+            return None
+        if self._links is None:
+            base = base_url(page)
+            self._links = frozenset(
+                urldefrag(urljoin(base, href))[0] for _, href in targets(page.document)
+            ) if page.is_html else frozenset()  # fmt: skip
+        return referer(page, page.url) if urldefrag(url)[0] in self._links else None

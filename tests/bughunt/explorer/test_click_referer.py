@@ -44,10 +44,12 @@ class _Site(QuietHandler):
             self.seen.setdefault(path, []).append(self.headers.get("Referer"))
         if path == "/files/a/delete":
             if (self.headers.get("Referer") or "").startswith(f"http://{self.headers.get('Host')}/"):
-                self.deleted.append(path)
+                self.deleted.extend((path, "/files/a"))
                 return self.reply(200, "<html><body><h1>Deleted</h1><a href='/'>Files</a></body></html>")
             return self.reply(400, "<html><body><h1>Not authorized: read-only</h1></body></html>")
-        body = _PAGES.get(path)
+        body = None if path in self.deleted or (path == "/" and self.deleted) else _PAGES.get(path)
+        if path == "/" and self.deleted:
+            body = '<h1>Files</h1><p>No files.</p> <a href="/private">Private area</a>'
         if body is None:
             return self.reply(404, "<html><body>no</body></html>")
         return self.reply(200, f"<html><body>{body}</body></html>")
@@ -70,6 +72,25 @@ def test_a_followed_link_sends_its_page_and_a_typed_load_sends_none(tmp_path: Pa
     assert seen["/private"][0] == url + "/"
     assert seen["/private/notes"] == [None] * len(seen["/private/notes"])  # its page says no-referrer
     assert "/private/notes" in seen
+
+
+def test_an_opened_delete_link_is_a_click_on_its_page(tmp_path: Path) -> None:
+    """With `--allow-destructive` the oracles open the Delete link of the page they judge: the site deletes
+    only for a request from its own pages, and the effect (the file gone) is the finding."""
+    handler = type("Site", (_Site,), {"seen": {}, "deleted": []})
+    with serving(handler) as url:
+        store = ExplorerStore(tmp_path / "s")
+        try:
+            engine = HttpEngine(url + "/", timeout=2.0, respect_robots=False)
+            with make_policy("planner", store=store) as chosen:
+                config = SessionConfig(budget=6, retries=0, allow_destructive=True)
+                Explorer(store, engine, chosen, config).run()
+            kinds = [(bug.kind, bug.route) for bug in store.bug_table.all()]
+        finally:
+            store.close()
+    assert handler.seen["/files/a/delete"][0] == url + "/files/a"
+    assert handler.deleted
+    assert ("unconfirmed_destructive", "/files/a/delete") in kinds, kinds
 
 
 def test_the_referer_the_click_sends_is_what_a_site_guarding_a_get_reads() -> None:

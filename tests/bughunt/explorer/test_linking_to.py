@@ -41,7 +41,7 @@ class _Pages:
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
         return None
 
-    def fetch_page(self, url: str) -> FetchedPage:
+    def fetch_page(self, url: str, referer: str | None = None) -> FetchedPage:
         if url not in self.pages:
             raise OSError(url)
         return self.pages[url]

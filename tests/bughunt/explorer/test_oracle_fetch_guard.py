@@ -30,11 +30,11 @@ class _Engine:
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
         return None
 
-    def fetch_page(self, url: str) -> FetchedPage:
+    def fetch_page(self, url: str, referer: str | None = None) -> FetchedPage:
         self.fetched.append(url)
         return FetchedPage(url, route_of(url), 200, {}, "text/html", "<p>ok</p>", 1.0)
 
-    def open_action(self, url: str) -> FetchedPage:
+    def open_action(self, url: str, referer: str | None = None) -> FetchedPage:
         self.opened.append(url)
         return self.fetch_page(url)
 

@@ -160,7 +160,7 @@ class _Engine:
     def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
         return None
 
-    def fetch_page(self, url: str) -> FetchedPage:
+    def fetch_page(self, url: str, referer: str | None = None) -> FetchedPage:
         raise OSError("offline")
 
 
