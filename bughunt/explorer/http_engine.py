@@ -57,9 +57,10 @@ edit form) are mostly pages the walk just loaded."""
 KEPT_ANSWERS = 50_000
 """`route_of` and `followable` answers an engine keeps (a step asks again for every link of its page
 and the choice for every link it weighs); past it they are forgotten at once and asked anew."""
-# Links that end the session or destroy data are never followed by the explorer.
+# Links that end the session or destroy data are never followed by the explorer. A bare flag
+# (`?confirm`) is set for the apps that test its presence (PHP's `isset`, C CGIs): it confirms too.
 DEFAULT_AVOID = (
-    r"(?i)(log-?out|sign-?out|/logoff|[?&](confirm|really)=|/(delete|destroy|remove)(/|$|\?)"
+    r"(?i)(log-?out|sign-?out|/logoff|[?&](confirm|really)(=|&|$)|/(delete|destroy|remove)(/|$|\?)"
     r"|[?&](delete|destroy|remove)=[^&])"
 )
 

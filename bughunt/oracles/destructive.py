@@ -78,6 +78,7 @@ from bughunt.oracles.destructive_words import (
 )
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.record_lists import dropped, listing_page
 from bughunt.oracles.record_places import record_places
 from bughunt.oracles.request_action import ACTION_KEYS, marked_action
 from bughunt.oracles.seen_twice import confirmed_twice
@@ -266,9 +267,14 @@ def destructive_actions(page: FetchedPage) -> list[DestructiveControl]:
         if _CONFIRM.search(label):
             continue  # "Yes, delete" is the confirmation step itself
         # A label alone counts only for a control that leads to another path ("Remove filter"
-        # links back to the same list with another query: that is navigation, not an action).
+        # links back to the same list with another query: that is navigation, not an action) or
+        # whose query says it is confirmed (a record page's "Delete" to `?confirm`).
         elsewhere = (urlsplit(url).path, hash_route(url)) != (here.path, hash_route(page.url))
-        if destructive_action(url) or marked_action(url) or (elsewhere and destructive_label(label)):
+        if (
+            destructive_action(url)
+            or marked_action(url)
+            or ((elsewhere or confirms_itself(url)) and destructive_label(label))
+        ):
             found[url] = DestructiveControl(url, label, control, markup, scripted)
     places = record_places([(c.url, c.markup) for c in found.values()], lambda s: names_action(s, VERBS))
     return [replace(c, records=places[c.url]) if c.url in places else c for c in found.values()]
@@ -387,13 +393,17 @@ def _named(action: DestructiveControl) -> bool:
     return destructive_action(action.url) is not None or destructive_label(action.label)
 
 
-def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Verdict | None:
+def _confirm(
+    page: FetchedPage, action: DestructiveControl, fetch: Fetch, config: OracleConfig = DEFAULT_CONFIG
+) -> Verdict | None:
     """Open `action` and look for its effect, or None when it did not act (an error answer, a
     confirmation page, a login wall). A page with a POST form is a confirmation page only if nothing
     happened: a file manager that deletes on GET answers with its upload form. An action its words do
     not name as destroying (`?@action=unlink&msg=7`) is first read for a state flip on the page it was
-    offered on (`action_effect.state_flip`): its counterpart drawn where it was is no deletion."""
+    offered on (`action_effect.state_flip`): its counterpart drawn where it was is no deletion. A page
+    that outlives its record's deletion shows it on the list that linked to it (`record_lists`)."""
     resource = _resource_of(action.url)
+    listing = listing_page(page, fetch, config)
     before = None
     if resource and resource != page.url:
         try:
@@ -437,6 +447,8 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
             return Verdict(True, "its resource now answers 404")
     if asks:
         return None
+    if listing is not None and dropped(listing, page, fetch):
+        return Verdict(True, "gone from the list that linked to its page")
     return Verdict(False, "no visible effect")
 
 
@@ -446,9 +458,14 @@ _FALSE_VALUES = frozenset({"", "0", "false", "no", "off", "n"})
 
 def confirms_itself(url: str) -> str | None:
     """The query parameter by which a destructive URL says it is already confirmed (`?confirm=1`,
-    `?confirmed=yes`): following such a link does not stop at a confirmation page — whoever wrote it
-    meant the click to be the confirmation, so it needs no opening to be known. None when none does."""
-    for key, value in query_pairs(urlsplit(url).query, decoded=True):
+    `?confirmed=yes`, or a bare flag `?confirm`, which apps that test a key's presence read as set):
+    following such a link does not stop at a confirmation page — whoever wrote it meant the click to
+    be the confirmation, so it needs no opening to be known. None when none does."""
+    query = urlsplit(url).query
+    for piece in query.split("&"):
+        if "=" not in piece and piece.lower() in _CONFIRMING_KEYS:
+            return piece
+    for key, value in query_pairs(query, decoded=True):
         if key.lower() in _CONFIRMING_KEYS and value.strip().lower() not in _FALSE_VALUES:
             return f"{key}={value}"
     return None
@@ -486,7 +503,7 @@ def check_unconfirmed_destructive(
         elif may_open and fetch is not None:
             opened += 1
             try:
-                judged = _confirm(page, action, fetch)
+                judged = _confirm(page, action, fetch, config)
             except OSError as err:  # not judged: another instance of the template may be opened later
                 logger.debug("destructive oracle could not confirm {}: {}", action.url, err)
                 judged = Verdict(False, "could not be opened")
