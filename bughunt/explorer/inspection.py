@@ -6,7 +6,7 @@ resource that the form does not link back to) and the pages that link to a route
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import urldefrag, urlencode, urljoin
 
@@ -25,7 +25,6 @@ from .graph import ExplorationGraph
 from .record_views import same_record
 from .referrer import referer
 from .store import Bug
-from .structure_twins import structure_twin
 from .tree_views import tree_template
 
 
@@ -78,13 +77,7 @@ def inspect(
         return judged
     kinds = {f.kind for f in findings}
     routes = graph.bug_routes([b.fingerprint for b in bugs if b.kind in kinds], _MAX_ROUTES)
-    visits = graph.store.visits
-
-    def hash_of(route: str) -> str | None:
-        # this page is not written yet: its own hash, else the one memory wrote with the route
-        return page.structure_hash if route == page.route else visits.structure_hash_of(route)
-
-    return Judgement(same_root_cause(findings, bugs, routes, hash_of), judged.complete)
+    return Judgement(same_root_cause(findings, bugs, routes), judged.complete)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +111,7 @@ paged wrong under each view — the views share the code that slices the list.""
 
 
 def same_root_cause(
-    findings: Sequence[Finding],
-    bugs: Sequence[Bug],
-    routes: Mapping[str, Sequence[str]] | None = None,
-    hash_of: Callable[[str], str | None] | None = None,
+    findings: Sequence[Finding], bugs: Sequence[Bug], routes: Mapping[str, Sequence[str]] | None = None
 ) -> list[Finding]:
     """Findings that join an open bug of one root cause: the same kind, normalised message and error
     (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
@@ -129,9 +119,7 @@ def same_root_cause(
     stored payload (`source_key`) or the same drawn control (`control_key`) or form dropping the same values (`form_key`) on any two routes; or one
     marked view of two pages of a tree of paths at any depth, or of a page addressed by its identifier
     (`tree_views`: `/a/_history/`, `/a/b/_history/`, `/42/history/`); or two views of one record that
-    saw the same (`record_views`: `/groups/show/3`, `/groups/edit/3`); or routes one word apart at any
-    depth whose pages had one structure (`structure_twins`, with `hash_of`: memory's structure hash
-    of a route). A bug is compared on every
+    saw the same (`record_views`: `/groups/show/3`, `/groups/edit/3`). A bug is compared on every
     route it was seen on (`routes`: its occurrences by fingerprint), and a finding with the findings
     before it in the batch. The finding keeps its route (an occurrence) and takes the bug's
     fingerprint."""
@@ -145,7 +133,7 @@ def same_root_cause(
     out: list[Finding] = []
     for f in findings:
         # A finding that is an open bug already stays that bug (a store from before the merge).
-        joined = None if f.fingerprint in own else _join(f, known, hash_of)
+        joined = None if f.fingerprint in own else _join(f, known)
         if joined is not None:
             f = replace(f, shape=joined[1], fingerprint=joined[0].fingerprint)
         out.append(f)
@@ -174,16 +162,10 @@ def _facts(evidence: Mapping[str, object]) -> dict[str, object]:
     }
 
 
-def _join(
-    f: Finding, known: Sequence[_Known], hash_of: Callable[[str], str | None] | None = None
-) -> tuple[_Known, str] | None:
+def _join(f: Finding, known: Sequence[_Known]) -> tuple[_Known, str] | None:
     """The first known bug `f` is one root cause with, and the template they share."""
     message = normalise_message(f.message)
     mine = _facts(f.evidence)
-    # An error page is drawn by the site's one error template whatever failed: its structure is no
-    # template of the page that failed.
-    status = f.evidence.get("status")
-    by_structure = hash_of if isinstance(status, int) and status < 400 else None
     for k in known:
         if k.kind != f.kind or k.fingerprint == f.fingerprint or normalise_message(k.message) != message:
             continue
@@ -204,8 +186,6 @@ def _join(
                 return k, template
             if saw_the_same and same_record(route, f.route):
                 return k, f.shape
-            if same_error and by_structure and (twin := structure_twin(route, f.route, by_structure)):
-                return k, twin
     return None
 
 
