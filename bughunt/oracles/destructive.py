@@ -78,7 +78,6 @@ from bughunt.oracles.destructive_words import (
 )
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
-from bughunt.oracles.record_lists import dropped, listing_page
 from bughunt.oracles.record_places import record_places
 from bughunt.oracles.request_action import ACTION_KEYS, marked_action
 from bughunt.oracles.seen_twice import confirmed_twice
@@ -393,17 +392,13 @@ def _named(action: DestructiveControl) -> bool:
     return destructive_action(action.url) is not None or destructive_label(action.label)
 
 
-def _confirm(
-    page: FetchedPage, action: DestructiveControl, fetch: Fetch, config: OracleConfig = DEFAULT_CONFIG
-) -> Verdict | None:
+def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Verdict | None:
     """Open `action` and look for its effect, or None when it did not act (an error answer, a
     confirmation page, a login wall). A page with a POST form is a confirmation page only if nothing
     happened: a file manager that deletes on GET answers with its upload form. An action its words do
     not name as destroying (`?@action=unlink&msg=7`) is first read for a state flip on the page it was
-    offered on (`action_effect.state_flip`): its counterpart drawn where it was is no deletion. A page
-    that outlives its record's deletion shows it on the list that linked to it (`record_lists`)."""
+    offered on (`action_effect.state_flip`): its counterpart drawn where it was is no deletion."""
     resource = _resource_of(action.url)
-    listing = listing_page(page, fetch, config)
     before = None
     if resource and resource != page.url:
         try:
@@ -447,8 +442,6 @@ def _confirm(
             return Verdict(True, "its resource now answers 404")
     if asks:
         return None
-    if listing is not None and dropped(listing, page, fetch):
-        return Verdict(True, "gone from the list that linked to its page")
     return Verdict(False, "no visible effect")
 
 
@@ -503,7 +496,7 @@ def check_unconfirmed_destructive(
         elif may_open and fetch is not None:
             opened += 1
             try:
-                judged = _confirm(page, action, fetch, config)
+                judged = _confirm(page, action, fetch)
             except OSError as err:  # not judged: another instance of the template may be opened later
                 logger.debug("destructive oracle could not confirm {}: {}", action.url, err)
                 judged = Verdict(False, "could not be opened")
