@@ -10,8 +10,6 @@ in as `siteadmin`, a Plone user with the Manager role.
 # ruff: noqa: F821  (`app` is given by zconsole)
 from __future__ import annotations
 
-import random
-
 import transaction
 from AccessControl.SecurityManagement import newSecurityManager
 from DateTime import DateTime
@@ -22,7 +20,6 @@ from Testing.makerequest import makerequest
 from zope.component import getUtility
 from zope.component.hooks import setSite
 
-rng = random.Random(23)
 # act as a Zope root manager (adding a Manager needs a Manager)
 if app.acl_users.getUser("zope-root") is None:
     app.acl_users._doAddUser("zope-root", "corpus-zope-root-pw", ["Manager"], [])
@@ -41,8 +38,11 @@ api.portal.set_registry_record("plone.allow_anon_views_about", True)
 api.portal.set_registry_record("plone.site_title", "Harbour Town Library")
 
 api.user.create(
-    email="siteadmin@example.org", username="siteadmin", password="corpus-admin-pw",
-    roles=("Member", "Manager"), properties={"fullname": "Site Administrator"},
+    email="siteadmin@example.org",
+    username="siteadmin",
+    password="corpus-admin-pw",
+    roles=("Member", "Manager"),
+    properties={"fullname": "Site Administrator"},
 )
 FIRST = ["Ada", "Bela", "Cora", "Dora", "Emil", "Fritz", "Greta", "Hugo", "Ines", "Jonas", "Kira", "Lars"]
 LAST = ["Berg", "Holm", "Lind", "Strand", "Dahl", "Nyberg", "Ek", "Wall"]
@@ -52,7 +52,9 @@ for n in range(44):
     first, last = FIRST[n % len(FIRST)], LAST[n % len(LAST)]
     username = f"{first.lower()}{last.lower()}{n}"
     api.user.create(
-        email=f"{username}@example.org", username=username, password=f"corpus-{username}-pw",
+        email=f"{username}@example.org",
+        username=username,
+        password=f"corpus-{username}-pw",
         properties={
             "fullname": f"{first} {last}",
             "location": PLACES[n % len(PLACES)],
@@ -61,7 +63,9 @@ for n in range(44):
     )
     members.append(username)
 api.user.create(
-    email="mallory@example.org", username="mallory", password="corpus-mallory-pw",
+    email="mallory@example.org",
+    username="mallory",
+    password="corpus-mallory-pw",
     properties={
         "fullname": "Mallory Quinn",
         "location": "North Pier",
@@ -69,26 +73,47 @@ api.user.create(
     },
 )
 api.user.create(
-    email="dora@example.org", username="dora", password="corpus-dora-pw",
+    email="dora@example.org",
+    username="dora",
+    password="corpus-dora-pw",
     properties={"fullname": "Dora Blom", "location": "Riverside", "description": "Writes the event notes."},
 )
 authors = ["mallory", "dora", *members[:6]]
 
 for n, (gid, title) in enumerate(
-    [("readers", "Readers' circle"), ("volunteers", "Volunteers"), ("archivists", "Archivists"),
-     ("events-team", "Events team"), ("children", "Children's corner"), ("board", "Library board"),
-     ("translators", "Translators"), ("makers", "Makerspace")]
+    [
+        ("readers", "Readers' circle"),
+        ("volunteers", "Volunteers"),
+        ("archivists", "Archivists"),
+        ("events-team", "Events team"),
+        ("children", "Children's corner"),
+        ("board", "Library board"),
+        ("translators", "Translators"),
+        ("makers", "Makerspace"),
+    ]
 ):
     api.group.create(
-        groupname=gid, title=title,
+        groupname=gid,
+        title=title,
         description=f"The {title.lower()} of the library, {n + 3} members.",
     )
     api.portal.get_tool("portal_groups").getGroupById(gid).setGroupProperties({"email": f"{gid}@example.org"})
     for member in members[n * 4 : n * 4 + 5]:
         api.group.add_user(groupname=gid, username=member)
 
-TOPICS = ["opening hours", "reading club", "book sale", "test results of the new catalogue", "map archive",
-          "story time", "repair cafe", "author visit", "film night", "language exchange", "test of the self-checkout"]
+TOPICS = [
+    "opening hours",
+    "reading club",
+    "book sale",
+    "test results of the new catalogue",
+    "map archive",
+    "story time",
+    "repair cafe",
+    "author visit",
+    "film night",
+    "language exchange",
+    "test of the self-checkout",
+]
 sections = {}
 for sid, title in [("news-room", "News room"), ("guides", "Guides"), ("events", "Events")]:
     sections[sid] = api.content.create(container=site, type="Folder", id=sid, title=title)
@@ -100,7 +125,9 @@ for n in range(66):
     topic = TOPICS[n % len(TOPICS)]
     author = authors[n % len(authors)]
     obj = api.content.create(
-        container=sections[sid], type=kind, id=f"{sid}-{n + 1}",
+        container=sections[sid],
+        type=kind,
+        id=f"{sid}-{n + 1}",
         title=f"{topic.capitalize()} ({n + 1})",
         description=f"Notes on the {topic}, part {n + 1}.",
     )
@@ -110,8 +137,11 @@ for n in range(66):
     obj.reindexObject()
 for n in range(3):
     draft = api.content.create(
-        container=sections["events"], type="Document", id=f"draft-{n + 1}",
-        title=f"Draft programme {n + 1}", description="Not published yet.",
+        container=sections["events"],
+        type="Document",
+        id=f"draft-{n + 1}",
+        title=f"Draft programme {n + 1}",
+        description="Not published yet.",
     )
     draft.setCreators(("dora",))
     draft.reindexObject()
