@@ -27,7 +27,7 @@ from bughunt.explorer.httpx_client import httpx
 from bughunt.oracles.base import Finding
 from bughunt.oracles.destructive_words import destructive_action, names_account, operation_action
 from bughunt.oracles.request_action import marked_action
-from bughunt.page import FetchedPage
+from bughunt.page import FetchedPage, KeptTrees
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
 
@@ -167,6 +167,10 @@ class HttpEngine:
         self._relogins = 0
         self._walled_anyway: set[str] = set()
         self._loaded = LoadedPages()
+        self._trees = KeptTrees(REUSED_PAGES, REUSED_BYTES)
+        """The tree readings of the last bodies loaded, as many as the pages kept for reuse: a page
+        loaded with one of them, under any URL, is not parsed and read again. Kept through writes and
+        logins, which `_loaded` forgets (a body's tree is what it is, whatever the site did since)."""
         self._routes: dict[str, str | None] = {}
         self._followable: dict[str, bool] = {}
 
@@ -473,6 +477,7 @@ class HttpEngine:
             # The class names the failure; the message may quote what the server sent.
             cause = exc.__cause__ if exc.__cause__ is not None else exc
             return FetchResult("network_error", route, url, detail=type(cause).__name__)
+        self._trees.share(page)
         if not self.can_click:
             # every action of this engine is a GET of a followable link: the walk itself writes nothing
             self._loaded.add(route, page)
