@@ -111,8 +111,10 @@ class FetchedPage:
     def derived(self, compute: Callable[[FetchedPage], _T]) -> _T:
         """`compute(self)`, computed once for this page. Modules above this one read things off a page
         that several callers ask for (its actions: the engine, the session and the oracles each do);
-        the page keeps them without knowing them, so no module below them has to import them."""
-        kept = self._derived
+        the page keeps them without knowing them, so no module below them has to import them. A
+        reading declared to read the tree alone (`tree_reading`) is kept with the tree readings, for
+        every page that shares them (`KeptTrees`)."""
+        kept = self._tree.of_pages if compute in _TREE_ONLY else self._derived
         if compute not in kept:
             kept[compute] = compute(self)
         return cast("_T", kept[compute])
@@ -171,7 +173,7 @@ class TreeReadings:
     and its first page, a page an oracle fetched and a step loads again) may share one parse and one of
     each reading, whatever their URLs (`KeptTrees`)."""
 
-    __slots__ = ("text", "_document", "_visible_text", "_structure_hash", "_derived")
+    __slots__ = ("text", "_document", "_visible_text", "_structure_hash", "_derived", "of_pages")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -179,6 +181,9 @@ class TreeReadings:
         self._visible_text: str | None = None
         self._structure_hash: str | None = None
         self._derived: dict[Callable[[Node], object], object] = {}
+        self.of_pages: dict[Callable[[FetchedPage], object], object] = {}
+        """The page readings declared to read the tree alone (`tree_reading`), as the first page
+        asked computed them."""
 
     @property
     def document(self) -> Node:
@@ -206,6 +211,17 @@ class TreeReadings:
         if compute not in kept:
             kept[compute] = compute(self.document)
         return cast("_T", kept[compute])
+
+
+_TREE_ONLY: set[Callable[[FetchedPage], object]] = set()
+
+
+def tree_reading(compute: Callable[[FetchedPage], _T]) -> Callable[[FetchedPage], _T]:
+    """Declare `compute` (a reading `FetchedPage.derived` keeps) a reading of the page's tree alone —
+    its document, tree facts and title, never its URL, status, headers or the engine — so that pages
+    sharing their tree readings (`KeptTrees`) share it too. Returns `compute` itself."""
+    _TREE_ONLY.add(compute)
+    return compute
 
 
 class KeptTrees:
