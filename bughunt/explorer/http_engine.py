@@ -170,7 +170,8 @@ class HttpEngine:
         self._trees = KeptTrees(REUSED_PAGES, REUSED_BYTES)
         """The tree readings of the last bodies loaded, as many as the pages kept for reuse: a page
         loaded with one of them, under any URL, is not parsed and read again. Kept through writes and
-        logins, which `_loaded` forgets (a body's tree is what it is, whatever the site did since)."""
+        logins, which `_loaded` forgets (a body's tree is what it is, whatever the site did since).
+        The HTTP engine's loads only: the browser's documents are not shared (not measured there)."""
         self._routes: dict[str, str | None] = {}
         self._followable: dict[str, bool] = {}
 
@@ -477,9 +478,9 @@ class HttpEngine:
             # The class names the failure; the message may quote what the server sent.
             cause = exc.__cause__ if exc.__cause__ is not None else exc
             return FetchResult("network_error", route, url, detail=type(cause).__name__)
-        self._trees.share(page)
         if not self.can_click:
             # every action of this engine is a GET of a followable link: the walk itself writes nothing
+            self._trees.share(page)
             self._loaded.add(route, page)
         return self.classify(route, page)
 
