@@ -140,6 +140,10 @@ class FetchedPage:
         ):
             return False
         mine, theirs = self.__dict__, earlier.__dict__
+        if "_tree" in mine and mine["_tree"] is not theirs.get("_tree"):
+            # this page reads another `TreeReadings` of the body (`KeptTrees`): what was read off the
+            # earlier page's tree (its nodes) must not meet readings of this one's
+            return False
         for name in _READINGS:
             if name in theirs and name not in mine:
                 mine[name] = theirs[name]  # as `cached_property` keeps it
@@ -239,7 +243,8 @@ class KeptTrees:
 
     def share(self, page: FetchedPage) -> None:
         """Give `page` the tree readings of an earlier page of the same body, or keep its own for the
-        pages after it (a page that read its tree already keeps what it read)."""
+        pages after it. A page that holds tree readings already (lent with everything else by the
+        last page of its URL, `share_readings`, or read already) keeps them: one page, one tree."""
         own: TreeReadings | None = page.__dict__.get("_tree")
         text = own.text if own is not None else page.body if page.is_html else ""
         trees = self._trees

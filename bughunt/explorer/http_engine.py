@@ -480,8 +480,8 @@ class HttpEngine:
             return FetchResult("network_error", route, url, detail=type(cause).__name__)
         if not self.can_click:
             # every action of this engine is a GET of a followable link: the walk itself writes nothing
+            self._loaded.add(route, page)  # first: the same URL's last page lends all it read
             self._trees.share(page)
-            self._loaded.add(route, page)
         return self.classify(route, page)
 
     def classify(self, route: str, page: FetchedPage) -> FetchResult:

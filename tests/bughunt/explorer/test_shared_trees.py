@@ -131,3 +131,21 @@ def test_the_engine_shares_the_trees_of_what_it_loads(site: str, parses: list[st
     again = engine.fetch("/list?page=1").page
     assert again is not None and again.document is first.document  # ... but a body is what it is
     assert parses == [LIST]
+
+
+def test_a_page_reads_one_tree_whichever_lends_it(site: str) -> None:
+    """A page loaded again under its URL takes the last page's readings (`LoadedPages`) even when its
+    body's kept trees were dropped: its tree, its tree facts and its actions' elements are one tree's."""
+    engine = HttpEngine(site + "/", respect_robots=False)
+    engine._trees = KeptTrees(pages=1)
+    first = engine.fetch("/list").page
+    assert first is not None
+    tree_facts(first)
+    engine.fetch("/post/1")  # another body: the list's tree is dropped from the kept ones
+    again = engine.fetch("/list").page
+    assert again is not None and again.document is first.document
+    assert tree_facts(again).order[0] is again.document
+    loose = FetchedPage(first.url, first.route, 200, {}, first.content_type, first.body, 1.0)
+    loose.__dict__["_tree"] = page_module.TreeReadings(LIST)  # another reading of the same body
+    assert not loose.share_readings(first)  # nothing read off the first page's tree is taken
+    assert tree_facts(loose).order[0] is loose.document is not first.document
