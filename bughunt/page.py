@@ -8,6 +8,7 @@ read them. The tree is `bughunt.dom`'s, parsed on first use.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -63,7 +64,7 @@ class FetchedPage:
 
     @cached_property
     def document(self) -> Node:
-        return parse_html(self.body if self.is_html else "")
+        return self._tree.document
 
     @cached_property
     def base(self) -> str:
@@ -79,12 +80,24 @@ class FetchedPage:
     @cached_property
     def visible_text(self) -> str:
         """The document's visible text, read once: a step's memory and its quarantine both keep it."""
-        return self.document.text()
+        return self._tree.visible_text
 
     @cached_property
     def structure_hash(self) -> str:
         """Hex digest of the DOM's shape (see `structure_hash`): with the route, it names a *state*."""
-        return structure_hash(self.document)
+        return self._tree.structure_hash
+
+    @cached_property
+    def _tree(self) -> TreeReadings:
+        """What is read off the tree alone: this page's own, or an earlier page's of the same body
+        (`KeptTrees.share`)."""
+        return TreeReadings(self.body if self.is_html else "")
+
+    def tree_derived(self, compute: Callable[[Node], _T]) -> _T:
+        """`compute(self.document)`, computed once for this page and every page that shares its tree
+        readings (`KeptTrees`): for readings of the tree alone, which neither the URL nor anything
+        else of the response changes."""
+        return self._tree.derived(compute)
 
     @property
     def is_html(self) -> bool:
@@ -98,8 +111,10 @@ class FetchedPage:
     def derived(self, compute: Callable[[FetchedPage], _T]) -> _T:
         """`compute(self)`, computed once for this page. Modules above this one read things off a page
         that several callers ask for (its actions: the engine, the session and the oracles each do);
-        the page keeps them without knowing them, so no module below them has to import them."""
-        kept = self._derived
+        the page keeps them without knowing them, so no module below them has to import them. A
+        reading declared to read the tree alone (`tree_reading`) is kept with the tree readings, for
+        every page that shares them (`KeptTrees`)."""
+        kept = self._tree.of_pages if compute in _TREE_ONLY else self._derived
         if compute not in kept:
             kept[compute] = compute(self)
         return cast("_T", kept[compute])
@@ -125,6 +140,10 @@ class FetchedPage:
         ):
             return False
         mine, theirs = self.__dict__, earlier.__dict__
+        if "_tree" in mine and mine["_tree"] is not theirs.get("_tree"):
+            # this page reads another `TreeReadings` of the body (`KeptTrees`): what was read off the
+            # earlier page's tree (its nodes) must not meet readings of this one's
+            return False
         for name in _READINGS:
             if name in theirs and name not in mine:
                 mine[name] = theirs[name]  # as `cached_property` keeps it
@@ -147,8 +166,102 @@ class FetchedPage:
         return ("…" if start else "") + piece + ("…" if start + width < len(body) else "")
 
 
-_READINGS = ("document", "base", "visible_text", "structure_hash", "_derived")
+_READINGS = ("document", "base", "visible_text", "structure_hash", "_derived", "_tree")
 """`FetchedPage`'s cached readings: functions of its URL, media type and body (`share_readings`)."""
+
+
+class TreeReadings:
+    """What is read off a body's tree alone — the tree itself, its visible text, its structure hash,
+    and readings of the tree (`derived`), each made when first asked. The tree is a function of the
+    body's text and a parsed tree is never changed, so two responses with one body (a list's `?page=1`
+    and its first page, a page an oracle fetched and a step loads again) may share one parse and one of
+    each reading, whatever their URLs (`KeptTrees`)."""
+
+    __slots__ = ("text", "_document", "_visible_text", "_structure_hash", "_derived", "of_pages")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._document: Node | None = None
+        self._visible_text: str | None = None
+        self._structure_hash: str | None = None
+        self._derived: dict[Callable[[Node], object], object] = {}
+        self.of_pages: dict[Callable[[FetchedPage], object], object] = {}
+        """The page readings declared to read the tree alone (`tree_reading`), as the first page
+        asked computed them."""
+
+    @property
+    def document(self) -> Node:
+        doc = self._document
+        if doc is None:
+            doc = self._document = parse_html(self.text)
+        return doc
+
+    @property
+    def visible_text(self) -> str:
+        text = self._visible_text
+        if text is None:
+            text = self._visible_text = self.document.text()
+        return text
+
+    @property
+    def structure_hash(self) -> str:
+        digest = self._structure_hash
+        if digest is None:
+            digest = self._structure_hash = structure_hash(self.document)
+        return digest
+
+    def derived(self, compute: Callable[[Node], _T]) -> _T:
+        kept = self._derived
+        if compute not in kept:
+            kept[compute] = compute(self.document)
+        return cast("_T", kept[compute])
+
+
+_TREE_ONLY: set[Callable[[FetchedPage], object]] = set()
+
+
+def tree_reading(compute: Callable[[FetchedPage], _T]) -> Callable[[FetchedPage], _T]:
+    """Declare `compute` (a reading `FetchedPage.derived` keeps) a reading of the page's tree alone —
+    its document, tree facts and title, never its URL, status, headers or the engine — so that pages
+    sharing their tree readings (`KeptTrees`) share it too. Returns `compute` itself."""
+    _TREE_ONLY.add(compute)
+    return compute
+
+
+class KeptTrees:
+    """The tree readings of the last bodies a session loaded (`share`), bounded in count and size: a
+    page whose body one of them had takes its readings instead of parsing and reading its own."""
+
+    __slots__ = ("_trees", "_chars", "pages", "chars", "shared")
+
+    def __init__(self, pages: int = 32, chars: int = 4_000_000) -> None:
+        self._trees: OrderedDict[str, TreeReadings] = OrderedDict()
+        self._chars = 0
+        self.pages, self.chars = pages, chars
+        self.shared = 0
+        """Pages that took an earlier page's tree readings."""
+
+    def share(self, page: FetchedPage) -> None:
+        """Give `page` the tree readings of an earlier page of the same body, or keep its own for the
+        pages after it. A page that holds tree readings already (lent with everything else by the
+        last page of its URL, `share_readings`, or read already) keeps them: one page, one tree."""
+        own: TreeReadings | None = page.__dict__.get("_tree")
+        text = own.text if own is not None else page.body if page.is_html else ""
+        trees = self._trees
+        kept = trees.get(text)
+        if kept is not None:
+            trees.move_to_end(text)
+            if own is None:
+                page.__dict__["_tree"] = kept  # as `cached_property` keeps it
+                self.shared += 1
+            return
+        if len(text) > self.chars // 4:
+            return  # a body this large is read for its own page only
+        trees[text] = own if own is not None else page._tree
+        self._chars += len(text)
+        while len(trees) > self.pages or self._chars > self.chars:
+            dropped, _ = trees.popitem(last=False)
+            self._chars -= len(dropped)
 
 
 def is_html(content_type: str) -> bool:

@@ -66,12 +66,9 @@ class TreeFacts:
 
 
 def tree_facts(page: FetchedPage) -> TreeFacts:
-    """The page's tree facts, read by one walk the first time any reader asks (kept with the page)."""
-    return page.derived(_read)
-
-
-def _read(page: FetchedPage) -> TreeFacts:
-    return read_tree(page.document)
+    """The page's tree facts, read by one walk the first time any reader asks (kept with the tree, for
+    every page of the same body: `FetchedPage.tree_derived`)."""
+    return page.tree_derived(read_tree)
 
 
 def read_tree(root: Node) -> TreeFacts:

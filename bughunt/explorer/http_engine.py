@@ -27,7 +27,7 @@ from bughunt.explorer.httpx_client import httpx
 from bughunt.oracles.base import Finding
 from bughunt.oracles.destructive_words import destructive_action, names_account, operation_action
 from bughunt.oracles.request_action import marked_action
-from bughunt.page import FetchedPage
+from bughunt.page import FetchedPage, KeptTrees
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
 
@@ -168,6 +168,11 @@ class HttpEngine:
         self._relogins = 0
         self._walled_anyway: set[str] = set()
         self._loaded = LoadedPages()
+        self._trees = KeptTrees(REUSED_PAGES, REUSED_BYTES)
+        """The tree readings of the last bodies loaded, as many as the pages kept for reuse: a page
+        loaded with one of them, under any URL, is not parsed and read again. Kept through writes and
+        logins, which `_loaded` forgets (a body's tree is what it is, whatever the site did since).
+        The HTTP engine's loads only: the browser's documents are not shared (not measured there)."""
         self._routes: dict[str, str | None] = {}
         self._followable: dict[str, bool] = {}
 
@@ -474,7 +479,8 @@ class HttpEngine:
             return FetchResult("network_error", route, url, detail=type(cause).__name__)
         if not self.can_click:
             # every action of this engine is a GET of a followable link: the walk itself writes nothing
-            self._loaded.add(route, page)
+            self._loaded.add(route, page)  # first: the same URL's last page lends all it read
+            self._trees.share(page)
         return self.classify(route, page)
 
     def classify(self, route: str, page: FetchedPage) -> FetchResult:

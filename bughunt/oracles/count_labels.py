@@ -14,7 +14,7 @@ from typing import Any
 
 from bughunt.dom import Node
 from bughunt.oracles.reading import KEPT
-from bughunt.page import FetchedPage
+from bughunt.page import FetchedPage, tree_reading
 from bughunt.tree_facts import tree_facts
 
 _BRACKETED = re.compile(
@@ -156,6 +156,7 @@ def _innermost(page: FetchedPage, parse: Callable[[str], tuple[Any, ...] | None]
     return found
 
 
+@tree_reading
 def _numbered(page: FetchedPage) -> list[tuple[Node, str]]:
     """The elements that may be labels (in document order, with their short texts), read once for
     count labels and range lines alike: a label's text holds a number, as every form either reads

@@ -41,7 +41,7 @@ from bughunt.oracles.count_records import permalinks, record_total
 from bughunt.oracles.lists import find_lists, targets
 from bughunt.oracles.pagination import furniture
 from bughunt.oracles.reading import resolve
-from bughunt.page import FetchedPage, base_url
+from bughunt.page import FetchedPage, base_url, tree_reading
 from bughunt.tree_facts import tree_facts
 
 MAX_TARGETS = 3
@@ -141,6 +141,7 @@ def has_cells(page: FetchedPage) -> bool:
     return page.derived(_has_cells)
 
 
+@tree_reading
 def _has_cells(page: FetchedPage) -> bool:
     return tree_facts(page).has(*_CELLS)
 

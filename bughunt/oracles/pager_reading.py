@@ -20,7 +20,7 @@ from bughunt.oracles.reading import (
     numbered_page_of,
     resolve,
 )
-from bughunt.page import FetchedPage, base_url
+from bughunt.page import FetchedPage, base_url, tree_reading
 from bughunt.tree_facts import tree_facts
 
 # a pager's control for the page after the first: "2", "Next", "›", "下一页"
@@ -130,6 +130,7 @@ def pager_nodes(page: FetchedPage) -> list[Node]:
     return list(page.derived(_pager_nodes))
 
 
+@tree_reading
 def _pager_nodes(page: FetchedPage) -> list[Node]:
     root = page.document
     found = [c for c, items in find_lists(root) if is_pager(c, items)]
