@@ -21,7 +21,7 @@ from typing import ClassVar
 
 import pytest
 
-from bughunt.explorer.login import Credentials
+from bughunt.explorer.login import Credentials, LoginFailed
 from bughunt.explorer.login_wall import shows_login_form
 from bughunt.page import FetchedPage
 from tests.support.engines import browser_on
@@ -150,3 +150,13 @@ def test_a_login_wall_is_a_shown_form_posting_to_a_login_address_with_a_shown_pa
     body: str, wall: bool
 ) -> None:
     assert shows_login_form(_page(body)) is wall
+
+
+@browser
+def test_a_wrong_password_on_a_login_without_a_form_is_reported_refused_after_one_request() -> None:
+    _Site.shell, _Site.posted = _shell("localStorage", NO_FORM, CLICK), []
+    with browser_on(_Site, respect_robots=False) as engine:
+        engine.credentials = Credentials(engine.url_of("/"), "alice", "not-" + PASSWORD)
+        with pytest.raises(LoginFailed, match="refused"):
+            engine.log_in()
+    assert len(_Site.posted) == 1  # Enter sent nothing; the button sent the login once
