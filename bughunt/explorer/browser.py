@@ -47,6 +47,7 @@ from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, m
 from .gate import GATE_HEADER, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
 from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
+from .login_submit import submit_login
 from .more_controls import more_controls
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
@@ -947,15 +948,14 @@ class BrowserEngine(HttpEngine):
                 user.fill(creds.username)
             password.fill(creds.password)
             # From here, one write may pass: the login form's own submit (an SPA posts it to its API),
-            # the one that carries the password; the gate refuses any other, and any re-post of it
-            # to another origin.
+            # the one that carries the password; the gate refuses any other, or its re-post elsewhere.
             # A form that names its action is submitted there and nowhere else (a script's request
             # on typing is not it); a script-driven form (no action) posts wherever its script does.
             action = form.get_attribute("action") is not None if form.count() else False
             target = form.evaluate("f => f.action") if action else None
             self._writing = True
             self._gate.arm_write(True, target if isinstance(target, str) else None)
-            password.press("Enter")
+            submit_login(self._page, password, form, self._gate)
             # The answer may take a while (a password hash, an API call): wait for the form to go.
             try:
                 self._page.locator("input[type=password]:visible").first.wait_for(

@@ -204,6 +204,12 @@ class Gate:
         with self._lock:
             self._socket_armed = path
 
+    def login_armed(self) -> bool:
+        """The armed login write has not gone yet (no request carried the password, or went to the
+        filled form's action, since `arm_write`)."""
+        with self._lock:
+            return self._write_armed
+
     def channel_login(self) -> bool:
         """The armed login may go over a channel: the form names no action (its script posts it
         wherever it does); a form that names one is submitted there and nowhere else."""

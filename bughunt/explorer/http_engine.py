@@ -33,13 +33,12 @@ from memgpt_lite.errors import UsageError
 
 from .engine import FetchResult, FetchStats, LoginLost, Outcome
 from .login import Credentials, LoginFailed, StillLoggedIn, http_login, refused_login
+from .login_wall import shows_login_form
 from .secrets import site_cookie_secrets
 from .transport import USER_AGENT, fetch_page
 
-# A login page is recognised by its address or by a login form; both are generic conventions.
+# A login page is recognised by its address or by a login form (`login_wall`); both are generic conventions.
 _LOGIN_PATH = re.compile(r"(?i)/(log-?in|sign-?in|signin|auth|session/new|account/login)(/|$|\?)")
-_PASSWORD_INPUT = re.compile(r"(?i)<input[^>]+type\s*=\s*[\"']?password")
-_LOGIN_FORM = re.compile(r"(?i)<form[^>]+action\s*=\s*[\"']?[^\"'>]*(log-?in|sign-?in|signin|/auth|session)")
 MAX_ORACLE_FETCHES = 8
 """Requests the oracles may make between two steps (a page with 300 forms makes at most this many)."""
 MAX_CRAWL_DELAY_S = 30.0
@@ -509,12 +508,8 @@ class HttpEngine:
         if 400 <= status < 500:
             # "Not here" from the site: recorded and skipped, not explored past.
             return FetchResult("http_error", route, page.url, detail=f"HTTP {status}", **common)
-        if (
-            not _LOGIN_PATH.search(route)
-            and _PASSWORD_INPUT.search(page.body)
-            and _LOGIN_FORM.search(page.body)
-        ):
-            # The page answered in place with a login form (no redirect): a wall all the same.
+        if not _LOGIN_PATH.search(route) and shows_login_form(page):
+            # The page answered in place with a login form it shows (no redirect): a wall all the same.
             return FetchResult(
                 "login_wall", route, page.url, detail="login form instead of content", **common
             )

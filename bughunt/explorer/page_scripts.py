@@ -242,9 +242,11 @@ PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
 """Only the record's answer (`[now, soonest, workers]`, as in `READ`): the cheap round trip of a page watched
 until what it had due has run."""
 
-_CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href], [tabindex]"
+_CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href], [tabindex], input[type=password i]"
 """Elements `bughunt.actions.clickable` may take for a control (a link only with `href="#"` or
-`javascript:`): the ones the read marks hidden."""
+`javascript:`): the ones the read marks hidden. A password field too: a login form a single-page app
+drew and then hid by its stylesheet (a dialog kept for an expired session) is no login wall
+(`login_wall`)."""
 MAX_LOOKS = 3000
 """Controls looked at per read (each look may lay the page out once)."""
 
