@@ -55,39 +55,36 @@ class _Site(QuietHandler):
         return self.reply(200, f"<html><body>{body}</body></html>")
 
 
-def test_a_followed_link_sends_its_page_and_a_typed_load_sends_none(tmp_path: Path) -> None:
+def _explored(tmp_path: Path, *, allow_destructive: bool) -> tuple[type[_Site], str, list[tuple[str, str]]]:
+    """The site explored over HTTP for 6 clicks: its handler (what it saw), its URL, the bugs found."""
     handler = type("Site", (_Site,), {"seen": {}, "deleted": []})
     with serving(handler) as url:
         store = ExplorerStore(tmp_path / "s")
         try:
             engine = HttpEngine(url + "/", timeout=2.0, respect_robots=False)
             with make_policy("planner", store=store) as chosen:
-                config = SessionConfig(budget=6, retries=0)
+                config = SessionConfig(budget=6, retries=0, allow_destructive=allow_destructive)
                 Explorer(store, engine, chosen, config).run()
+            kinds = [(bug.kind, bug.route) for bug in store.bug_table.all()]
         finally:
             store.close()
+    return handler, url, kinds
+
+
+def test_a_followed_link_sends_its_page_and_a_typed_load_sends_none(tmp_path: Path) -> None:
+    handler, url, _ = _explored(tmp_path, allow_destructive=False)
     seen = handler.seen
     assert seen["/"][0] is None  # the start page is typed in
     assert seen["/files/a"][0] == url + "/"
     assert seen["/private"][0] == url + "/"
-    assert seen["/private/notes"] == [None] * len(seen["/private/notes"])  # its page says no-referrer
     assert "/private/notes" in seen
+    assert seen["/private/notes"] == [None] * len(seen["/private/notes"])  # its page says no-referrer
 
 
 def test_an_opened_delete_link_is_a_click_on_its_page(tmp_path: Path) -> None:
     """With `--allow-destructive` the oracles open the Delete link of the page they judge: the site deletes
     only for a request from its own pages, and the effect (the file gone) is the finding."""
-    handler = type("Site", (_Site,), {"seen": {}, "deleted": []})
-    with serving(handler) as url:
-        store = ExplorerStore(tmp_path / "s")
-        try:
-            engine = HttpEngine(url + "/", timeout=2.0, respect_robots=False)
-            with make_policy("planner", store=store) as chosen:
-                config = SessionConfig(budget=6, retries=0, allow_destructive=True)
-                Explorer(store, engine, chosen, config).run()
-            kinds = [(bug.kind, bug.route) for bug in store.bug_table.all()]
-        finally:
-            store.close()
+    handler, url, kinds = _explored(tmp_path, allow_destructive=True)
     assert handler.seen["/files/a/delete"][0] == url + "/files/a"
     assert handler.deleted
     assert ("unconfirmed_destructive", "/files/a/delete") in kinds, kinds
