@@ -24,6 +24,7 @@ from bughunt.sim.pager_links import numbered_from_first
 from bughunt.sim.planner import next_page
 
 from .control_words import control_words
+from .enabled_controls import enabled_here
 from .engine import Engine
 from .form_toggles import form_controls
 from .graph import CLICK_MARK, MAX_CHAIN
@@ -215,6 +216,8 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
                     elsewhere
                     or action.selector in view_controls
                     or _revealed_destructive(action, state, depth)
+                    # disabled on the load, enabled by the clicks that made this state (`enabled_controls`)
+                    or (state is not None and depth < MAX_CHAIN and enabled_here(action.selector, origin))
                 ):
                     on = state[0] if state is not None else None
                 elif action.selector not in there:
