@@ -20,9 +20,7 @@ from tests.support.loopback import QuietHandler
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
-TOOLS = (
-    "Refresh Sort Columns Density Zoom Theme Export Print Help About Filters Group Freeze Layout Legend".split()
-)
+TOOLS = "Refresh Sort Columns Density Zoom Theme Export Print Help About Filters Group Freeze Layout Legend".split()
 FAULT = "details-call-failed"
 
 SCRIPT = """
@@ -134,7 +132,10 @@ def test_a_grid_row_is_one_control_and_the_first_row_passes_the_cap() -> None:
         ('<ul><li class="x-item-disabled"><a href="#"><span>Details</span></a></li></ul>', True),
         ('<ul><li class="ui-state-disabled"><a href="#">Details</a></li></ul>', True),
         ('<span class="dijitTabDisabled"><span role="tab">Details</span></span>', True),
-        ('<table class="x-btn x-item-disabled"><tr><td><button type="button">Remove</button></td></tr></table>', True),
+        (
+            '<table class="x-btn x-item-disabled"><tr><td><button type="button">Remove</button></td></tr></table>',
+            True,
+        ),
         ('<ul><li class="x-tab"><a href="#">Details</a></li></ul>', False),
         # a disabled account's row: its Enable button is a control
         (
