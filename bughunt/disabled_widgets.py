@@ -32,8 +32,8 @@ def _disabled_token(token: str) -> bool:
 
 
 def _carries(node: Node) -> bool:
-    names = node.attrs.get("class")
-    return bool(names) and "isabled" in names and any(_disabled_token(t) for t in names.split())
+    names = node.attrs.get("class") or ""
+    return "isabled" in names and any(_disabled_token(t) for t in names.split())
 
 
 def widget_disabled(node: Node) -> bool:
