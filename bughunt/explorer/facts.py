@@ -116,6 +116,17 @@ def _revealed_destructive(action: Action, state: tuple[str, str] | None, depth: 
     )
 
 
+def _clicked_again(page: FetchedPage, action: Action, state: tuple[str, str]) -> bool:
+    """Is `action` the control whose click made this state, in its place and saying what it said: a
+    grid row just selected, which its click did not redraw. Made on the state, its click selects what
+    is selected, and the state that click made offers it again, down to `MAX_CHAIN` clicks."""
+    return (
+        state[1] == action.selector
+        and page.clicked_from is not None
+        and control_key(page.clicked_from[1]) == control_key(action.label)
+    )
+
+
 def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | None, depth: int) -> set[str]:
     """The selectors of the clicks a view opened in place shows and the state it was clicked on did not
     (`view_states`), or a state that shows new content besides controls (a template swapped in place:
@@ -211,6 +222,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
                     and action.selector in listed
                     and state is not None
                     and depth < MAX_CHAIN
+                    and not _clicked_again(page, action, state)
                 )
                 if (
                     elsewhere
