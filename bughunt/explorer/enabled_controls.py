@@ -14,6 +14,7 @@ Such a control is made on the state, replayed after the clicks that reached it (
 from __future__ import annotations
 
 from bughunt.actions import acts, disabled, page_clicks
+from bughunt.oracles.pager_reading import pager_nodes
 from bughunt.page import FetchedPage
 
 
@@ -27,10 +28,13 @@ def _disabled_controls(page: FetchedPage) -> frozenset[str]:
     if not page.is_html:
         return frozenset()
     selectors = page_clicks(page).selectors
+    # A pager's disabled arrow ("‹" on the first page) is enabled on the page a way on turned to:
+    # clicked there, it leads back to a page seen (the ways on have their own rule, `facts.read_page`).
+    paging = {id(n) for pager in pager_nodes(page) for n in pager.iter()}
     return frozenset(
         selectors.of(n)
         for n in page.document.iter()
-        if n.attrs and n.tag not in ("script", "style") and disabled(n) and acts(n)
+        if n.attrs and n.tag not in ("script", "style") and id(n) not in paging and disabled(n) and acts(n)
     )
 
 

@@ -39,12 +39,13 @@ def _row(cell: Node) -> Node | None:
 
 
 def grid_row(node: Node) -> Node | None:
-    """The row `node` selects when it is a cell of a grid (a `td`/`th`, or of role gridcell/cell) that
+    """The row `node` selects when it is a cell of a grid (a `td`, or of role gridcell/cell) that
     is a control only by the script's markup (focusable, a pointer, a role), not a link or a form
     control of its own; else None."""
     if node.tag in _CONTROL_TAGS:
         return None
-    if node.tag not in ("td", "th") and node.get("role").lower() not in _CELL_ROLES:
+    # (a header cell — `th`, role columnheader — sorts by its own column: a control of its own)
+    if node.tag != "td" and node.get("role").lower() not in _CELL_ROLES:
         return None
     return _row(node)
 
