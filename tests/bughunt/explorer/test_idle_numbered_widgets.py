@@ -33,3 +33,14 @@ def test_a_numbered_widgets_lesson_holds_for_what_it_says_only() -> None:
     rows = {_route("del-12"): (PAGE, "#del-12"), _route("del-13"): (PAGE, "#del-13")}
     learned = {said_shape(control_shape(_route("del-12"), PAGE, "#del-12"), WORDS["Delete"]): "same_state"}
     assert idle_test(learned, rows.get, lambda r: WORDS["Delete"])(_route("del-13"), PAGE)
+
+
+def test_a_numbered_widget_in_its_place_is_its_own_id() -> None:
+    """The brand button's idle click, learned for its place, says nothing of the details tabs: a
+    toolkit's numbered ids are its widgets' places (`idle_controls.placed_shape`)."""
+    from bughunt.explorer.idle_controls import placed_shape
+
+    assert placed_shape("#ext-gen44") != placed_shape("#ext-gen114")
+    assert placed_shape("#ext-gen44") == placed_shape("#ext-gen44")
+    # a record's row keeps its masked id: the same place in another record's row
+    assert placed_shape("#row-3 > td:nth-of-type(2) > a") == placed_shape("#row-7 > td:nth-of-type(2) > a")
