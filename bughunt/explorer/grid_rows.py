@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from bughunt.actions import page_clicks
 from bughunt.dom import Node
+from bughunt.page import FetchedPage
 
 _CELL_ROLES = frozenset({"gridcell", "cell"})
 _ROW_ROLES = frozenset({"row"})
@@ -79,3 +81,12 @@ def first_rows(groups: Iterable[list[Node]], sampled: Iterable[Node]) -> set[int
         if row is not None and grid_row(row) is not None:
             first.add(id(row))
     return first
+
+
+def selects_row(page: FetchedPage, selector: str) -> bool:
+    """Is the control at `selector` on `page` a grid row (`grid_row`): selecting one record, its click
+    says nothing of the other records' rows — an idle selection (the details panel drawn again with
+    another record's words, the same markup) taught every row of a torrent client's grid idle, and the
+    walk ended `done` at 36 of 100 clicks (`idle_controls.lessons`)."""
+    walked = page_clicks(page)
+    return any(walked.selectors.of(n) == selector and grid_row(n) is not None for n in walked.clickables)
