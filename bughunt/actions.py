@@ -22,6 +22,7 @@ from urllib.parse import quote, unquote, urlencode, urlsplit, urlunsplit
 
 from loguru import logger
 
+from bughunt.disabled_widgets import widget_disabled
 from bughunt.disclosures import closed_disclosure, nested_control
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
 from bughunt.focus_controls import acts_on_click, focus_control
@@ -427,21 +428,32 @@ box, or `visibility: hidden`: a closed modal's buttons, the items of a folded me
 def clickable(node: Node) -> bool:
     """Does clicking `node` make the page act, in a browser: a script handler, an HTMX or router
     attribute, a button role, `href="javascript:"`/`"#"` (a pager or tab, not a link), or a button
-    outside any form — unless it is disabled."""
-    attrs = node.attrs
-    if "disabled" in attrs or attrs.get("aria-disabled") == "true":
-        return False  # nobody can click it (a pager's "Previous" on its first page)
-    if HIDDEN_MARK in attrs:
+    outside any form — unless it is hidden or disabled."""
+    if HIDDEN_MARK in node.attrs:
         # Not shown when the page was read: its click fails before it is made (23 of 100 clicks on a
         # Vue admin went to a closed modal's and a folded menu's controls).
         return False
-    if "disabled" in node.classes or (
+    return not disabled(node) and acts(node)
+
+
+def disabled(node: Node) -> bool:
+    """Is `node` shown disabled: the attribute, `aria-disabled`, or a class on it or on the widget drawn
+    around it (`disabled_widgets`; `li.disabled > a`)."""
+    attrs = node.attrs
+    if "disabled" in attrs or attrs.get("aria-disabled") == "true":
+        return True  # nobody can click it (a pager's "Previous" on its first page)
+    # Styled as disabled (`a.disabled`, `li.disabled > a`, a toolkit's `x-item-disabled` widget): a link
+    # has no `disabled` attribute, so pagers and tab strips mark it with a class; its click does
+    # nothing, and learning so (`idle_controls`) would teach that its shape — the same selector as
+    # the enabled "Next" beside it — leads nowhere.
+    return (
         node.parent is not None and node.parent.tag == "li" and "disabled" in node.parent.classes
-    ):
-        # Styled as disabled (`a.disabled`, `li.disabled > a`): a link has no `disabled` attribute, so
-        # pagers mark it with a class; its click does nothing, and learning so (`idle_controls`) would
-        # teach that its shape — the same selector as the enabled "Next" beside it — leads nowhere.
-        return False
+    ) or widget_disabled(node)
+
+
+def acts(node: Node) -> bool:
+    """Does clicking `node` make the page act, were it shown and enabled (`clickable`)."""
+    attrs = node.attrs
     if node.tag == "a" and "href" in attrs:
         href = attrs["href"].strip()
         if href.lower().startswith("javascript:") or href == "#":

@@ -29,18 +29,14 @@ from urllib.parse import urlsplit
 from loguru import logger
 
 from bughunt.actions import Action, clickable, page_clicks
-from bughunt.dom import Node
 from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes
-from bughunt.explorer.form_buttons import in_a_dialog, writes_a_form
 from bughunt.focus_controls import control_label
 from bughunt.oracles.client_errors import partial_document
-from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.lists import pager_ways_on
 from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 
-from .alike_controls import alike_groups, alike_sample
 from .clicking import ReadPages, empty_typed_box, perform_click
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
@@ -49,11 +45,11 @@ from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .login_submit import submit_login
 from .more_controls import more_controls
+from .offered_clicks import offered_clicks
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
 from .rpc_calls import failed_answer, read_call
 from .secrets import site_cookie_secrets
-from .state_controls import own_first
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
 
@@ -127,27 +123,6 @@ def _made_worker(record: Record) -> bool:
     return record.now is not None and not record.vouches
 
 
-# Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
-_LOG_OUT = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out)\b")
-_DESTROYS = re.compile(r"(?i)\b(delete|destroy|remove|unsubscribe)\b")
-
-
-def _avoided(node: Node, label: str) -> bool:
-    """A "Log out" is never clicked: it ends the session, which a script may keep in the page. A
-    destructive control is clicked only where its click shows whether it asks first: a script's
-    control whose label says what it does ("Delete item"), outside any dialog and no form's submit —
-    the write it sends is refused (`_guard`) and judged (`destructive._judge_clicked`). A dialog's
-    button is the confirmation itself, a form's submit the form's write; an unlabelled one (`onclick="remove(3)"`) says
-    nothing the oracle could judge."""
-    said = f"{label} {node.get('onclick')}"
-    if _LOG_OUT.search(said):
-        return True
-    if not _DESTROYS.search(said):
-        return False
-    # A form's `type="button"` is the script's, not the form's write (`form_buttons`).
-    return not destructive_label(label) or in_a_dialog(node) or writes_a_form(node)
-
-
 SETTLE_S = 1.5
 """After `load` or a click, how long a page may keep fetching before it is read (scripts render after
 load)."""
@@ -173,7 +148,6 @@ them, not for `QUIET_S` of quiet on the wire — unless the record cannot vouch 
 whose requests look the same, was made)."""
 MAX_CLIENT_ERRORS = 20
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
-MAX_CLICKS_PER_PAGE = 15
 
 
 CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
@@ -873,28 +847,7 @@ class BrowserEngine(HttpEngine):
         # (`idle_controls`) and not clicked again in that shape.
         here = self.route_of(page.url)
         known = {a.selector for a in found if a.kind != "link" or self.route_of(a.target) != here}
-        candidates: dict[str, tuple[Node, str]] = {}  # selector → its element and label
-        for node in walked.clickables:
-            selector = walked.selectors.of(node)
-            label = control_label(node)
-            if selector not in known and selector not in candidates and not _avoided(node, label):
-                candidates[selector] = (node, label)
-        candidates = own_first(candidates, page)  # a state's own before what the page before offered
-        # The same control repeated in every item of a list (a favourite button per preview)
-        # differs only in its positions: a few of them show what the control does, more are the
-        # same state again, each one a click of the budget (`alike_sample`).
-        groups = alike_groups({selector: node for selector, (node, _) in candidates.items()})
-        sampled = {id(n) for group in groups for n in alike_sample(group)}
-        clicks: list[Action] = []
-        for selector, (node, label) in candidates.items():
-            if id(node) not in sampled:
-                continue
-            if len(clicks) >= MAX_CLICKS_PER_PAGE and not destructive_label(label):
-                # Past the cap only a Delete is taken: an opened menu's layer comes last in the
-                # document, after every row's buttons, and whether its Delete asks first is a bug.
-                continue
-            known.add(selector)
-            clicks.append(Action("click", page.url, label, selector))
+        clicks = offered_clicks(page, walked, known)
         # The way to the list's next page comes after the page's menus and every row's buttons (a
         # pager under its table): the cap must not cut it, or the list's other pages are never seen.
         # So must a list's "Load more" (`more_controls`): its script's button may be a submit button.

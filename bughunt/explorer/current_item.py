@@ -25,12 +25,16 @@ of the list, not a view's name.
 A menu that marks its current item says so without a heading: the item (or its `li`, at most two
 wrappers up) carries `aria-current`, `aria-selected="true"`, `aria-pressed="true"` or a class that
 names it current (`selected`, `active`, `current`): a mail reader's folder list whose Inbox is
-`li.selected` (Knockout's webmail tutorial binds `css: { selected: … }`), a tab bar's active tab. Its
+`li.selected` (Knockout's webmail tutorial binds `css: { selected: … }`), a tab bar's active tab (a
+toolkit prefixes the word: ExtJS `x-tab-strip-active`, jQuery UI `ui-tabs-active`, Dojo
+`dijitTabChecked` — ExtJS's active Status tab taught every tab of a details panel idle). Its
 idle click too says nothing of the other folders (`tests/support/knockout_spa.py`: the Inbox's click
 took Archive, Sent and Spam with it, and the walk ended `done` after 8 clicks).
 """
 
 from __future__ import annotations
+
+import re
 
 from bughunt.actions import page_clicks
 from bughunt.dom import Node
@@ -45,6 +49,16 @@ _CONTROLS = frozenset({"a", "button", "input", "select"})
 CURRENT_CLASSES = frozenset({"active", "current", "is-active", "is-current", "selected", "is-selected"})
 """Classes a menu gives its current item (Bootstrap's `active`, a reader's `selected`)."""
 _WRAPPERS = 2
+_TOOLKIT_CURRENT = re.compile(r"[-_](active|selected|current)$|[a-z](Active|Selected|Current|Checked)$")
+"""A widget toolkit's name for its current tab or item: a prefix, then the word (ExtJS's
+`x-tab-strip-active`, jQuery UI's `ui-tabs-active`/`ui-state-active`, Kendo's `k-state-active`, Dojo
+dijit's `dijitTabChecked`/`dijitTabActive`)."""
+
+
+def current_class(name: str) -> bool:
+    """Does the class `name` say its element is its menu's current item (`CURRENT_CLASSES`, or a
+    toolkit's prefixed name for one, `_TOOLKIT_CURRENT`)."""
+    return name in CURRENT_CLASSES or bool(_TOOLKIT_CURRENT.search(name))
 
 
 def _words(text: str) -> str:
@@ -89,7 +103,7 @@ def marked_current(node: Node) -> bool:
         if depth > _WRAPPERS or n.tag in ("ul", "ol", "nav", "table", "tbody", "body"):
             return False
         if (
-            CURRENT_CLASSES & set(n.classes)
+            any(current_class(c) for c in n.classes)
             or n.get("aria-current", "false").lower() not in ("", "false")
             or n.get("aria-selected", "").lower() == "true"
             or n.get("aria-pressed", "").lower() == "true"

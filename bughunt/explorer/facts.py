@@ -24,6 +24,7 @@ from bughunt.sim.pager_links import numbered_from_first
 from bughunt.sim.planner import next_page
 
 from .control_words import control_words
+from .enabled_controls import enabled_here
 from .engine import Engine
 from .form_toggles import form_controls
 from .graph import CLICK_MARK, MAX_CHAIN
@@ -112,6 +113,17 @@ def _revealed_destructive(action: Action, state: tuple[str, str] | None, depth: 
         and depth < MAX_CHAIN
         and state[1] != action.selector
         and destructive_label(action.label)
+    )
+
+
+def _clicked_again(page: FetchedPage, action: Action, state: tuple[str, str]) -> bool:
+    """Is `action` the control whose click made this state, in its place and saying what it said: a
+    grid row just selected, which its click did not redraw. Made on the state, its click selects what
+    is selected, and the state that click made offers it again, down to `MAX_CHAIN` clicks."""
+    return (
+        state[1] == action.selector
+        and page.clicked_from is not None
+        and control_key(page.clicked_from[1]) == control_key(action.label)
     )
 
 
@@ -210,11 +222,14 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
                     and action.selector in listed
                     and state is not None
                     and depth < MAX_CHAIN
+                    and not _clicked_again(page, action, state)
                 )
                 if (
                     elsewhere
                     or action.selector in view_controls
                     or _revealed_destructive(action, state, depth)
+                    # disabled on the load, enabled by the clicks that made this state (`enabled_controls`)
+                    or (state is not None and depth < MAX_CHAIN and enabled_here(action.selector, origin))
                 ):
                     on = state[0] if state is not None else None
                 elif action.selector not in there:

@@ -45,6 +45,7 @@ from bughunt.oracles.destructive_words import deferred_action
 
 from .channel_frames import is_channel, judge_frames, split_polling
 from .rpc_calls import refused_call
+from .static_reads import static_file
 
 GATE_HEADER = "x-bughunt-gate"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -293,7 +294,7 @@ class Gate:
             # body never carries it, nor does a read of any other origin.
             if in_request or (in_header and where != self._home):
                 return self._refuse(method, url, "carries the password")
-            if url != self._load_armed and self._destructive(url):
+            if url != self._load_armed and self._destructive(url) and not static_file(url, headers):
                 return self._refuse(method, url, "destructive-looking path")
         return None
 

@@ -323,6 +323,9 @@ def _idle_table(raw: str | None) -> dict[str, str]:
 
 def _reshaped(key: str) -> str:
     if key.startswith("click@ "):
+        # a toolkit's numbered widget is in its place by its own id (`idle_controls.placed_shape`)
+        if selector_shape(key[7:]) == "#<id>":
+            return key
         return f"click@ {selector_shape(key[7:], positions=True)}"
     if key.startswith("click "):
         return f"click {selector_shape(key[6:])}"

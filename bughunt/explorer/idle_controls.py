@@ -63,6 +63,7 @@ from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
 from .form_toggles import form_toggle
 from .graph import CLICK_MARK, ExplorationGraph
+from .grid_rows import selects_row
 from .store import ExplorerStore
 from .view_address import names_view
 from .view_families import ViewFamilies
@@ -104,7 +105,13 @@ def numbered_widget(selector: str) -> bool:
 
 
 def placed_shape(selector: str) -> str:
-    """The shape of a click control in its place: its selector with positions, record ids masked."""
+    """The shape of a click control in its place: its selector with positions, record ids masked — but
+    a numbered widget's own id (`numbered_widget`), which is its place: masked, `#<id>` was every
+    control the toolkit drew, and the brand button's idle click in its place took the toolbar, the
+    filter tree and the details tabs of a torrent client with it (the walk ended `done` with 30
+    controls offered and unclicked)."""
+    if numbered_widget(selector):
+        return "click@ " + selector
     return "click@ " + selector_shape(selector, positions=True)
 
 
@@ -157,9 +164,10 @@ def lessons(
             # does what the first one did. So for a toolkit's numbered widget (`numbered_widget`).
             shape = said_shape(shape, store.link_table.words_of(target))
         if made is not None and result.page is not None:
-            if current_item(made[0], selector, made[1]):
+            if current_item(made[0], selector, made[1]) or selects_row(made[0], selector):
                 # A menu's current item (its words head the view shown, a pager's page shown):
-                # nothing of the items naming other views or pages (`current_item`).
+                # nothing of the items naming other views or pages (`current_item`); a grid's row, one
+                # record selected: nothing of the other records' rows (`grid_rows.selects_row`).
                 shape = placed_shape(selector)
             if same_document(made[0], result.page):
                 return ((shape, "same_state"),)

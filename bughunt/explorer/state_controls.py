@@ -25,7 +25,7 @@ form would send, nothing on the server.
 
 A state's own controls come first in the page's cap of clicks (`own_first`): a wiki that opens a
 tiddler at the top of its story river keeps its sidebar's dozen buttons before it in the document, and
-the cap (`browser.MAX_CLICKS_PER_PAGE`) spent itself on those — the same clicks the page before
+the cap (`offered_clicks.MAX_CLICKS_PER_PAGE`) spent itself on those — the same clicks the page before
 offered, already known — before the opened tiddler's toolbar.
 
 Stated on what single-page apps do (widget frameworks, Knockout/Backbone/Ember/React/Vue lists and

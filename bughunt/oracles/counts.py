@@ -15,7 +15,8 @@ read") are not counts.
 
 The readings live in modules named for what they do: `count_labels` (parsing counts and range
 lines, finding the labels), `counted_list` (the list a label counts), `count_ranges` (a range line's
-list and total), `count_pages` (a counted list over all its pages), `count_targets` (a count on this
+list and total), `count_pages` (a counted list over all its pages), `count_filters` (a clicked
+filter's count and the list it redrew), `count_targets` (a count on this
 page of the list another page shows, compared with the total that page states); this module keeps the
 oracle.
 The names other modules import from here stay importable.
@@ -28,6 +29,7 @@ from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
 from bughunt.oracles.count_badges import badge_mismatches
+from bughunt.oracles.count_filters import check_filter_count
 from bughunt.oracles.count_headings import heading_mismatches
 from bughunt.oracles.count_labels import KEPT_CHARS as KEPT_CHARS
 from bughunt.oracles.count_labels import LABEL_CHARS as LABEL_CHARS
@@ -132,7 +134,10 @@ def check_count_mismatch(
     if not mismatches:
         mismatches = badge_mismatches(page)
     if not mismatches:
-        # no count label disagrees: the pager's own count, a page it offers that lists nothing
+        # no count label disagrees: a clicked filter's count and the list it redrew (`count_filters`),
+        # the pager's own count, a page it offers that lists nothing
+        if filtered := check_filter_count(page):
+            return filtered
         return [found] if (found := offered_empty_page(page, fetch)) is not None else []
     label, shown, listed = mismatches[0]
     message = "a displayed count disagrees with the number of items in the list it labels"

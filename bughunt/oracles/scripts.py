@@ -4,7 +4,8 @@ A site's own scripts live in `<head>` or at block level; a `<script>` (or an ele
 inline event handler such as `onerror`) that shows two of three signs — inside a container named
 like user content (comment, reply, review, message, bio, …), directly inside a text-level element
 (a paragraph, a list item, a table cell, a link: a title printed into a menu), next to running text — was written by a user and should
-have been escaped (a block among a formatted text's bare paragraphs — markdown passing raw HTML
+have been escaped; so was a handler in one record's cell of a grid whose other records print text there
+(`script_cells`) (a block among a formatted text's bare paragraphs — markdown passing raw HTML
 through — is next to running text: `_among_formatted_prose`). A handler on a named field of a form (`<label><input name="x" onchange="…">
 Send</label>`) is the form's own. The code's normalised digest (`source_key`, a number) goes with the finding: one
 stored payload shown on several lists is one root cause.
@@ -25,6 +26,7 @@ import re
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
 from bughunt.oracles.script_binding import bound_to_page_controls
+from bughunt.oracles.script_cells import odd_cell
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
@@ -121,7 +123,8 @@ def _suspicious(node: Node) -> Node | None:
         return container
     if text_level and beside_text and not _in_page_chrome(node):
         return parent
-    return None
+    # one record's cell of a grid whose other records print text there (`script_cells`)
+    return odd_cell(node)
 
 
 _SECTIONING = frozenset({"article", "aside", "main", "nav", "section"})
