@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
-from urllib.parse import urldefrag, urlencode, urljoin
+from urllib.parse import urlencode
 
 from bughunt.fingerprint import IDENTIFIERS, normalise_message, one_template, route_shape, segment_shape
 from bughunt.oracles import Finding, Judgement, OracleConfig, judge_page
@@ -18,7 +18,7 @@ from bughunt.oracles.link_targets import targets
 from bughunt.oracles.reading import is_page_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
-from bughunt.urls import route_of
+from bughunt.urls import absolute, route_of
 
 from .engine import Engine
 from .graph import ExplorationGraph
@@ -354,7 +354,7 @@ class _SessionFetch:
             return None
         if self._links is None:
             base = base_url(page)
-            self._links = frozenset(
-                urldefrag(urljoin(base, href))[0] for _, href in targets(page.document)
-            ) if page.is_html else frozenset()  # fmt: skip
-        return referer(page, page.url) if urldefrag(url)[0] in self._links else None
+            # Compared without fragments: a hash route is a place on the document the request fetches.
+            resolved = (absolute(base, href) for _, href in targets(page.document)) if page.is_html else ()
+            self._links = frozenset(link.partition("#")[0] for link in resolved if link is not None)
+        return referer(page, page.url) if url.partition("#")[0] in self._links else None

@@ -55,9 +55,7 @@ def referer(page: FetchedPage | None, address: str) -> str | None:
     if not parts.scheme or not parts.hostname:
         return None
     # Credentials never travel in a Referer (Fetch: "strip url for use as a referrer").
-    netloc = parts.hostname if parts.port is None else f"{parts.hostname}:{parts.port}"
-    if ":" in (parts.hostname or "") and not netloc.startswith("["):
-        netloc = f"[{parts.hostname}]" + ("" if parts.port is None else f":{parts.port}")
+    netloc = parts.netloc.rpartition("@")[2]
     if rule in _ORIGIN_ONLY:
         return urlunsplit((parts.scheme, netloc, "/", "", ""))
     return urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))

@@ -137,3 +137,8 @@ def test_the_pages_policy_decides_what_is_sent(
 
 def test_credentials_never_travel_in_a_referer() -> None:
     assert referer(None, "http://user:pw@app.test:8080/a?b=1#c") == "http://app.test:8080/a?b=1"
+
+
+def test_an_ipv6_host_keeps_its_brackets_without_the_credentials() -> None:
+    assert referer(None, "http://u:p@[::1]:8080/a#c") == "http://[::1]:8080/a"
+    assert referer(None, "http://[::1]/a") == "http://[::1]/a"

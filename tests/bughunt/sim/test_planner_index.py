@@ -6,11 +6,15 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
 import bughunt.sim.first_page_aliases as first_page_aliases
 import bughunt.sim.pager_links as pager_links
 import bughunt.sim.planner as planner_module
 import bughunt.sim.route_keys as route_keys
+from bughunt.explorer.templates import TemplateIndex
 from bughunt.sim.memory import Memory
 from bughunt.sim.planner import FirstPageAliases, Planner, first_page_alias
 from bughunt.sim.rng import mulberry32
@@ -192,9 +196,56 @@ def _random_hints(rnd: random.Random, pages: list[str]) -> dict[str, frozenset[s
     }
 
 
-def test_the_searches_cut_short_choose_as_the_full_search() -> None:
-    from bughunt.explorer.templates import TemplateIndex
+@dataclass
+class _Walk:
+    """A seeded walk on a random site that asks two planners each step — one keeping its index across
+    steps, one fresh over a plain view of memory — and checks they choose alike. Odd seeds template by
+    URL shape alone; even ones by the explorer's templates, which change as pages load (the index
+    follows their epochs and changed routes)."""
 
+    seed: int
+    site: dict[str, list[str]]
+    memory: Memory[str] = field(default_factory=Memory)
+    kept: Planner = field(default_factory=Planner)
+    templates: TemplateIndex = field(default_factory=TemplateIndex)
+    hashes: dict[str, str] = field(default_factory=dict)
+    siblings: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    pages: list[str] = field(init=False)  # the site's pages when the walk starts: the hints sample them
+
+    def __post_init__(self) -> None:
+        self.pages = list(self.site)
+
+    def choose(self, rnd: random.Random, step: int, cur: str) -> tuple[str | None, Any, Callable[[str], str]]:
+        """The step's choice (checked against the fresh planner's), the kept index and the templates."""
+        self.hashes[cur] = rnd.choice(["h1", "h2"])
+        self.siblings.setdefault((cur, "li"), []).extend(self.site[cur][:3])
+        template_of = (
+            planner_module.route_shape
+            if self.seed % 2
+            else self.templates.update(self.hashes, self.siblings, list(self.siblings))
+        )
+        hints = _random_hints(rnd, self.pages)
+        links = list(self.memory.links(cur)) or ["/"]
+        fresh = Planner().with_templates(template_of, **hints)
+        want = fresh(cur, links, _PlainView(self.memory), mulberry32(step))
+        choice = self.kept.with_templates(template_of, **hints)(cur, links, self.memory, mulberry32(step))
+        assert choice == want, (self.seed, step)
+        return choice, self.kept._indexes[0], template_of
+
+
+def _buckets_as_counted(index: Any, template_of: Callable[[str], str], unvisited: Iterable[str]) -> bool:
+    """The kept index's unvisited pages by template are what a recount gives; False when it keeps none."""
+    kept_buckets = index.buckets(template_of)
+    if kept_buckets is None:
+        return False
+    by_template: dict[str, set[str]] = {}
+    for q in unvisited:
+        by_template.setdefault(template_of(q), set()).add(q)
+    assert {t: set(qs) for t, qs in kept_buckets.items() if qs} == by_template
+    return True
+
+
+def test_the_searches_cut_short_choose_as_the_full_search() -> None:
     # Sites with pages no remembered link reaches from where the planner stands (an island linked only
     # from itself, links scrubbed from a page): the trip's search finds no target of the best kind
     # known and weighs every reachable one; elsewhere it stops at the first layer holding one.
@@ -206,32 +257,16 @@ def test_the_searches_cut_short_choose_as_the_full_search() -> None:
         for page in island:
             site[page] = rnd.sample(island, 2)
         site[rnd.choice(list(site))].append(island[0])
-        pages = list(site)
-        memory: Memory[str] = Memory()
-        kept = Planner()
-        # odd seeds: templates by URL shape alone; even: the explorer's, which change as pages load
-        # (the index follows their epochs and changed routes)
-        templates, hashes = TemplateIndex(), {}
-        siblings: dict[tuple[str, str], list[str]] = {}
+        walk = _Walk(seed, site)
+        memory = walk.memory
         cur = "/"
         for step in range(60):
             memory.write(cur, site[cur])
             if step % 7 == 6:
                 node = rnd.choice(list(memory))
                 memory[node] = ()  # a remembered page's links scrubbed: parts cut off
-            hashes[cur] = rnd.choice(["h1", "h2"])
-            siblings.setdefault((cur, "li"), []).extend(site[cur][:3])
-            template_of = (
-                planner_module.route_shape if seed % 2 else templates.update(hashes, siblings, list(siblings))
-            )
-            hints = _random_hints(rnd, pages)
-            links = list(memory.links(cur)) or ["/"]
-            fresh = Planner().with_templates(template_of, **hints)
-            want = fresh(cur, links, _PlainView(memory), mulberry32(step))
-            choice = kept.with_templates(template_of, **hints)(cur, links, memory, mulberry32(step))
-            assert choice == want, (seed, step)
+            choice, index, template_of = walk.choose(rnd, step, cur)
             # what the index keeps is what it would count afresh
-            index = kept._indexes[0]
             known = {q for p in memory for q in memory[p] if q not in memory}
             assert set(index.unvisited) == known, (seed, step)
             # each remembered page's links to pages not remembered, which a trip's stragglers read
@@ -239,13 +274,7 @@ def test_the_searches_cut_short_choose_as_the_full_search() -> None:
             assert index.open_links == opened, (seed, step)
             linked = [q for p in memory for q in memory[p]]
             assert index.aliases() == Planner()._aliases(cur, list(memory), linked), (seed, step)
-            kept_buckets = index.buckets(template_of)
-            if kept_buckets is not None:
-                by_template: dict[str, set[str]] = {}
-                for q in known:
-                    by_template.setdefault(template_of(q), set()).add(q)
-                assert {t: set(qs) for t, qs in kept_buckets.items() if qs} == by_template, (seed, step)
-                bucketed += 1
+            bucketed += _buckets_as_counted(index, template_of, known)
             trips += choice in memory  # a step on a trip to a page farther away
             if choice is None:
                 break
@@ -286,17 +315,13 @@ def test_the_index_follows_links_a_page_changes_between_visits() -> None:
     """A page visited again keeps the remembered links it still shows (`Memory.write`), and the kept
     index takes back what it counted of the others (`Memory.replaced`) instead of rebuilding: what it
     keeps is what it would count afresh, and the choices are the full recount's."""
-    from bughunt.explorer.templates import TemplateIndex
-
     replaced = 0
     for seed in range(30):
         rnd = random.Random(2000 + seed)
         site = _site(rnd)
         pages = list(site)
-        memory: Memory[str] = Memory()
-        kept = Planner()
-        templates, hashes = TemplateIndex(), {}
-        siblings: dict[tuple[str, str], list[str]] = {}
+        walk = _Walk(seed, site)
+        memory = walk.memory
         cur = "/"
         for step in range(60):
             if cur in memory and rnd.random() < 0.6:
@@ -318,19 +343,7 @@ def test_the_index_follows_links_a_page_changes_between_visits() -> None:
             shown = set(site[cur])
             want_links = tuple(site[cur]) if before is None else tuple(q for q in before if q in shown)
             assert tuple(memory.links(cur)) == want_links
-            hashes[cur] = rnd.choice(["h1", "h2"])
-            siblings.setdefault((cur, "li"), []).extend(site[cur][:3])
-            template_of = (
-                planner_module.route_shape if seed % 2 else templates.update(hashes, siblings, list(siblings))
-            )
-            hints = _random_hints(rnd, pages)
-            links = list(memory.links(cur)) or ["/"]
-            want = Planner().with_templates(template_of, **hints)(
-                cur, links, _PlainView(memory), mulberry32(step)
-            )
-            choice = kept.with_templates(template_of, **hints)(cur, links, memory, mulberry32(step))
-            assert choice == want, (seed, step)
-            index = kept._indexes[0]
+            choice, index, template_of = walk.choose(rnd, step, cur)
             linked = [q for p in memory for q in memory[p]]
             assert index.referrers == Counter(linked), (seed, step)
             assert {q: sorted(ps) for q, ps in index.linkers.items()} == {
@@ -338,12 +351,7 @@ def test_the_index_follows_links_a_page_changes_between_visits() -> None:
             }, (seed, step)
             assert set(index.unvisited) == {q for q in linked if q not in memory}, (seed, step)
             assert index.open_links == {p: sum(1 for q in memory[p] if q not in memory) for p in memory}
-            kept_buckets = index.buckets(template_of)
-            if kept_buckets is not None:
-                by_template: dict[str, set[str]] = {}
-                for q in index.unvisited:
-                    by_template.setdefault(template_of(q), set()).add(q)
-                assert {t: set(qs) for t, qs in kept_buckets.items() if qs} == by_template, (seed, step)
+            _buckets_as_counted(index, template_of, index.unvisited)
             assert memory.rewrites == 0, "a replaced page's links are followed, not rebuilt"
             if choice is None:
                 break
