@@ -59,6 +59,7 @@ def inspect(
         opened_destructive=opened,
         known_routes=graph.known_pages,
         linked_from=linked_from,
+        links_of=graph.links_of,
         loaded=graph.is_state,
         defer_opening=defer,
     )

@@ -96,5 +96,12 @@ def test_followers_and_following_are_two_pages() -> None:
 
 
 def test_places_are_plain_words_below_the_tenant() -> None:
-    assert places_below("demo", _menu("demo")) == {"statistics", "history", "settle_bills", "edit", "members", "bills"}
+    assert places_below("demo", _menu("demo")) == {
+        "statistics",
+        "history",
+        "settle_bills",
+        "edit",
+        "members",
+        "bills",
+    }
     assert places_below("demo", _menu("flatmates")) == frozenset()
