@@ -6,6 +6,8 @@ stay two bugs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bughunt.explorer.inspection import same_root_cause
 from bughunt.explorer.tenant_routes import places_below, tenant_twin
 from bughunt.oracles.base import Finding
@@ -44,7 +46,7 @@ def _count(route: str, message: str = COUNT, kind: str = "count_mismatch") -> Fi
     return Finding(kind, route, message, {"shown": 52, "listed": 0, "status": 200})
 
 
-def _links(table: dict[str, list[str]]):  # type: ignore[no-untyped-def]
+def _links(table: dict[str, list[str]]) -> Callable[[str], list[str]]:
     return lambda route: table.get(route, [])
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bughunt.oracles import ORACLES, OracleConfig
+from bughunt.oracles import ORACLES, Finding, OracleConfig
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 
@@ -59,7 +59,7 @@ def _config(linked: list[str]) -> OracleConfig:
     )
 
 
-def _judge(site: _Site, linked: list[str]) -> list:  # type: ignore[type-arg]
+def _judge(site: _Site, linked: list[str]) -> list[Finding]:
     page = site.fetch(ORIGIN + THING)
     return ORACLES["unconfirmed_destructive"](page, site.fetch, _config(linked))
 
