@@ -59,7 +59,8 @@ def inspect(
         opened_destructive=opened,
         known_routes=graph.known_pages,
         linked_from=linked_from,
-        links_of=graph.links_of,
+        # read only when an owner page is looked for (a record's own Delete opened)
+        links_of=lambda route: graph.links_of(route),
         loaded=graph.is_state,
         defer_opening=defer,
     )
