@@ -423,7 +423,7 @@ def _confirm(
     owners = (
         linking_now(
             origin,
-            owner_routes(thing, config.linked_from, config.links_of, besides=(page.route,)),
+            owner_routes(thing, config.linked_from, config.links_of, config.known_routes),
             thing,
             fetch,
         )

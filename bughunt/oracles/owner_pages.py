@@ -10,11 +10,15 @@ deleted comment, a folder a deleted file — while the item's own page, or a log
 The owner is found in memory: the pages that linked to the thing's page (`OracleConfig.linked_from`),
 fewest of the thing's kind first (a record's parent links to its few attachments; a list or a log to
 many: `links_of`, memory's links of a page). An owner that linked to it and, fetched after the
-action, answers 2xx without the link, saw it deleted.
+action, answers 2xx without the link, saw it deleted. A record named by a hash is often linked by an
+abbreviation of it (`/ainfo/79d93ae652c0faf7` for the page at the full hash: Fossil, gitweb, cgit,
+Gitea commit and blob pages): a hex segment of 8 or more that begins the other names the same thing
+(`same_thing`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from bughunt.actions import extract_links
@@ -25,23 +29,40 @@ from bughunt.urls import route_of
 
 MAX_OWNERS = 2
 """Owner pages fetched again after an opening (each one request of the page's oracle budget)."""
+_HASH = re.compile(r"^[0-9a-fA-F]{8,}$")
+
+
+def same_thing(route: str, thing: str) -> bool:
+    """Whether `route` names `thing`: the same route, or the same but for a hash segment of one that
+    abbreviates the other's (at least 8 hex digits, a prefix of it)."""
+    if route == thing:
+        return True
+    (path_a, _, query_a), (path_b, _, query_b) = route.partition("?"), thing.partition("?")
+    parts_a, parts_b = path_a.split("/"), path_b.split("/")
+    if query_a != query_b or len(parts_a) != len(parts_b):
+        return False
+    return all(a == b or _abbreviates(a, b) for a, b in zip(parts_a, parts_b, strict=True))
+
+
+def _abbreviates(a: str, b: str) -> bool:
+    short, full = sorted((a.lower(), b.lower()), key=len)
+    return bool(_HASH.match(short) and _HASH.match(full)) and full.startswith(short)
 
 
 def owner_routes(
     thing: str,
     linked_from: Callable[[str], Iterable[str]] | None,
     links_of: Callable[[str], Iterable[str]] | None = None,
-    *,
-    besides: Iterable[str] = (),
+    known: Callable[[], Iterable[str]] | None = None,
 ) -> list[str]:
-    """Remembered pages that link to `thing` (a route), not `thing` itself nor `besides` (the page
-    that offered the action: judged already), those linking to fewest pages of `thing`'s shape first."""
+    """Remembered pages that link to `thing` (a route) or to a route naming it (`same_thing`, among
+    the `known` routes), none a view of the thing itself, those linking to fewest pages of `thing`'s
+    shape first."""
     if linked_from is None:
         return []
-    skip = {thing, *besides}
-    pages = [
-        r for r in linked_from(thing) if r not in skip and r.partition("?")[0] != thing.partition("?")[0]
-    ]
+    names = [thing, *(r for r in (known() if known else ()) if r != thing and same_thing(r, thing))]
+    own = {n.partition("?")[0] for n in names}
+    pages = sorted({r for n in names for r in linked_from(n) if r.partition("?")[0] not in own})
     if links_of is None:
         return pages[:MAX_OWNERS]
     shape = route_shape(thing)
@@ -50,8 +71,8 @@ def owner_routes(
 
 
 def links_to(page: FetchedPage, thing: str) -> bool:
-    """Whether `page` links to the route `thing`."""
-    return any(route_of(u) == thing for u in extract_links(page))
+    """Whether `page` links to the route `thing` (or a route naming it, `same_thing`)."""
+    return any(same_thing(route_of(u), thing) for u in extract_links(page))
 
 
 def linking_now(origin: str, owners: Iterable[str], thing: str, fetch: Fetch) -> list[str]:

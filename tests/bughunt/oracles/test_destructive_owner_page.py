@@ -5,38 +5,43 @@ offered it, or on its resource, the deletion was "no visible effect"."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from bughunt.oracles import ORACLES, Finding, OracleConfig
+from bughunt.oracles.owner_pages import same_thing
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 
 ORIGIN = "http://wiki.test"
 THING = "/attach/a1"
+FULL = "/attach/79d93ae652c0faf7c46fc74eb083cfbe"
+SHORT = "/attach/79d93ae652c0faf7"
 
 
 class _Site:
-    """A wiki whose attachment `a1` is on page Home; `deletes`: whether `?confirm` really deletes."""
+    """A wiki whose attachment at `thing` is on page Home, linked there and on the attachment list
+    as `linked` (a hash's abbreviation); `deletes`: whether `?confirm` really deletes."""
 
-    def __init__(self, deletes: bool = True) -> None:
-        self.deletes = deletes
+    def __init__(self, deletes: bool = True, thing: str = THING, linked: str = THING) -> None:
+        self.deletes, self.thing, self.linked = deletes, thing, linked
         self.attached = True
         self.requests: list[str] = []
 
     def fetch(self, url: str) -> FetchedPage:
         route = route_of(url)
         self.requests.append(route)
-        if route == THING + "?confirm" and self.deletes:
+        if route == self.thing + "?confirm" and self.deletes:
             self.attached = False
-        if route.startswith(THING):
+        if route.startswith(self.thing):
             note = "" if self.attached else "<p>This attachment has been deleted.</p>"
-            body = f'<h1>Attachment a1</h1>{note}<a href="{THING}?confirm">Delete</a><a href="/wiki/Home">Home</a>'
+            body = f'<h1>Attachment</h1>{note}<a href="{self.thing}?confirm">Delete</a><a href="/wiki/Home">Home</a>'
         elif route == "/attachlist":  # a history: every attachment ever, deleted or not
-            body = "".join(f'<li><a href="/attach/a{i}">a{i}</a></li>' for i in range(1, 6))
+            others = "".join(f'<li><a href="/attach/a{i}">a{i}</a></li>' for i in range(2, 6))
+            body = f'<li><a href="{self.linked}">it</a></li>{others}'
         elif route == "/wiki/Home":
-            body = "<h1>Home</h1><p>Welcome</p>" + (f'<a href="{THING}">a1</a>' if self.attached else "")
+            body = "<h1>Home</h1><p>Welcome</p>" + (
+                f'<a href="{self.linked}">it</a>' if self.attached else ""
+            )
         elif route == "/wiki/Other":
             body = "<h1>Other</h1><p>No attachments</p>"
         else:
@@ -44,43 +49,47 @@ class _Site:
         html = f"<html><body><main>{body}</main></body></html>"
         return FetchedPage(url, route, 200, {}, "text/html", html, 1.0)
 
+    def config(self, linking: list[str]) -> OracleConfig:
+        """Memory: `linking` link to the attachment as linked; the list links to five."""
+        links = {"/attachlist": [self.linked, *(f"/attach/a{i}" for i in range(2, 6))]}
+        links.update({r: [self.linked] for r in linking if r != "/attachlist"})
+        return OracleConfig(
+            allow_destructive=True,
+            linked_from=lambda route: linking if route == self.linked else [],
+            links_of=lambda route: links.get(route, []),
+            known_routes=lambda: [self.thing, self.linked, *links],
+        )
 
-LINKS = {
-    "/attachlist": [f"/attach/a{i}" for i in range(1, 6)],
-    "/wiki/Home": [THING],
-    "/wiki/Other": [THING],  # memory's stale word: it links to a1 no more
-}
-
-
-def _config(linked: list[str]) -> OracleConfig:
-    linked_from: Callable[[str], list[str]] = lambda route: linked if route == THING else []  # noqa: E731
-    return OracleConfig(
-        allow_destructive=True, linked_from=linked_from, links_of=lambda route: LINKS.get(route, [])
-    )
-
-
-def _judge(site: _Site, linked: list[str]) -> list[Finding]:
-    page = site.fetch(ORIGIN + THING)
-    return ORACLES["unconfirmed_destructive"](page, site.fetch, _config(linked))
+    def judge(self, linking: list[str]) -> list[Finding]:
+        page = self.fetch(ORIGIN + self.thing)
+        return ORACLES["unconfirmed_destructive"](page, self.fetch, self.config(linking))
 
 
-def test_a_deletion_gone_from_its_owner_page_is_confirmed() -> None:
-    site = _Site()
-    (finding,) = _judge(site, ["/attachlist", "/wiki/Home", "/wiki/Other"])
+@pytest.mark.parametrize(("thing", "linked"), [(THING, THING), (FULL, SHORT)])
+def test_a_deletion_gone_from_its_owner_page_is_confirmed(thing: str, linked: str) -> None:
+    site = _Site(thing=thing, linked=linked)
+    (finding,) = site.judge(["/attachlist", "/wiki/Home", "/wiki/Other"])
     assert not site.attached  # opened: the delete happened
     assert not finding.suspected and "owner page" in finding.evidence["effect"]
     # the owner is the page linking to few attachments (Home), tried before the history's list
-    assert site.requests.index("/wiki/Home") < site.requests.index(THING + "?confirm")
+    assert site.requests.index("/wiki/Home") < site.requests.index(thing + "?confirm")
 
 
 @pytest.mark.parametrize(
-    ("deletes", "linked"),
+    ("deletes", "linking"),
     [
         (False, ["/attachlist", "/wiki/Home"]),  # nothing deleted: Home keeps its link
         (True, ["/attachlist"]),  # only the history knows it: it keeps its link
         (True, ["/wiki/Other"]),  # memory's owner linked to it no more before the opening
     ],
 )
-def test_no_owner_page_losing_it_confirms_nothing(deletes: bool, linked: list[str]) -> None:
-    (finding,) = _judge(_Site(deletes), linked)
+def test_no_owner_page_losing_it_confirms_nothing(deletes: bool, linking: list[str]) -> None:
+    (finding,) = _Site(deletes).judge(linking)
     assert finding.suspected and "no visible effect" in finding.evidence["effect"]
+
+
+def test_a_hash_and_its_abbreviation_name_one_thing() -> None:
+    assert same_thing(SHORT, FULL) and same_thing(FULL, SHORT)
+    assert not same_thing("/attach/79d93ae6", "/attach/79d93ae7ffff")  # not its prefix
+    assert not same_thing("/attach/79d9", FULL)  # too short to name one
+    assert not same_thing(SHORT + "?ln=0", FULL)  # another view
