@@ -77,7 +77,7 @@ from bughunt.oracles.destructive_words import (
     words_of,
 )
 from bughunt.oracles.lists import targets
-from bughunt.oracles.owner_pages import gone_from_owner, linking_now, owner_routes
+from bughunt.oracles.owner_pages import gone_from_owner, linking_now, owner_routes, same_thing
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.record_places import record_places
 from bughunt.oracles.request_action import ACTION_KEYS, marked_action
@@ -397,7 +397,8 @@ def _thing_of(page: FetchedPage, action: DestructiveControl) -> str | None:
     """The route of the page `action` deletes when it acts on the page it is offered on (a record's
     own Delete, `/ainfo/ab12?confirm` on `/ainfo/ab12`): that page cannot show it gone, its owner can.
     An action offered on a list is seen gone from the list."""
-    return page.route if urlsplit(action.url).path == urlsplit(page.url).path else None
+    # the page may name it by an abbreviation of the hash its Delete names (`same_thing`)
+    return page.route if same_thing(urlsplit(action.url).path, urlsplit(page.url).path) else None
 
 
 def _confirm(

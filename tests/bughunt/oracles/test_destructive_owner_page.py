@@ -22,19 +22,22 @@ class _Site:
     """A wiki whose attachment at `thing` is on page Home, linked there and on the attachment list
     as `linked` (a hash's abbreviation); `deletes`: whether `?confirm` really deletes."""
 
-    def __init__(self, deletes: bool = True, thing: str = THING, linked: str = THING) -> None:
+    def __init__(
+        self, deletes: bool = True, thing: str = THING, linked: str = THING, named: str = ""
+    ) -> None:
         self.deletes, self.thing, self.linked = deletes, thing, linked
+        self.named = named or thing  # the address its Delete names (the full hash of an abbreviation)
         self.attached = True
         self.requests: list[str] = []
 
     def fetch(self, url: str) -> FetchedPage:
         route = route_of(url)
         self.requests.append(route)
-        if route == self.thing + "?confirm" and self.deletes:
+        if route == self.named + "?confirm" and self.deletes:
             self.attached = False
-        if route.startswith(self.thing):
+        if route.startswith((self.thing, self.named)):
             note = "" if self.attached else "<p>This attachment has been deleted.</p>"
-            body = f'<h1>Attachment</h1>{note}<a href="{self.thing}?confirm">Delete</a><a href="/wiki/Home">Home</a>'
+            body = f'<h1>Attachment</h1>{note}<a href="{self.named}?confirm">Delete</a><a href="/wiki/Home">Home</a>'
         elif route == "/attachlist":  # a history: every attachment ever, deleted or not
             others = "".join(f'<li><a href="/attach/a{i}">a{i}</a></li>' for i in range(2, 6))
             body = f'<li><a href="{self.linked}">it</a></li>{others}'
@@ -65,14 +68,21 @@ class _Site:
         return ORACLES["unconfirmed_destructive"](page, self.fetch, self.config(linking))
 
 
-@pytest.mark.parametrize(("thing", "linked"), [(THING, THING), (FULL, SHORT)])
-def test_a_deletion_gone_from_its_owner_page_is_confirmed(thing: str, linked: str) -> None:
-    site = _Site(thing=thing, linked=linked)
+@pytest.mark.parametrize(
+    ("thing", "linked", "named"),
+    [
+        (THING, THING, THING),
+        (FULL, SHORT, FULL),  # the page at its full hash, linked by an abbreviation
+        (SHORT, SHORT, FULL),  # the page at the abbreviation, its Delete at the full hash
+    ],
+)
+def test_a_deletion_gone_from_its_owner_page_is_confirmed(thing: str, linked: str, named: str) -> None:
+    site = _Site(thing=thing, linked=linked, named=named)
     (finding,) = site.judge(["/attachlist", "/wiki/Home", "/wiki/Other"])
     assert not site.attached  # opened: the delete happened
     assert not finding.suspected and "owner page" in finding.evidence["effect"]
     # the owner is the page linking to few attachments (Home), tried before the history's list
-    assert site.requests.index("/wiki/Home") < site.requests.index(thing + "?confirm")
+    assert site.requests.index("/wiki/Home") < site.requests.index(named + "?confirm")
 
 
 @pytest.mark.parametrize(
