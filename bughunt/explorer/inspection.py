@@ -6,10 +6,11 @@ resource that the form does not link back to) and the pages that link to a route
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
+from bughunt.actions import extract_links
 from bughunt.fingerprint import IDENTIFIERS, normalise_message, one_template, route_shape, segment_shape
 from bughunt.oracles import Finding, Judgement, OracleConfig, judge_page
 from bughunt.oracles.base import OpenedAction
@@ -25,6 +26,7 @@ from .graph import ExplorationGraph
 from .record_views import same_record
 from .referrer import referer
 from .store import Bug
+from .tenant_routes import first_segment, swapped_tenant, tenant_template, tenant_twin
 from .tree_views import tree_template
 
 
@@ -57,6 +59,8 @@ def inspect(
         opened_destructive=opened,
         known_routes=graph.known_pages,
         linked_from=linked_from,
+        # read only when an owner page is looked for (a record's own Delete opened)
+        links_of=lambda route: graph.links_of(route),
         loaded=graph.is_state,
         defer_opening=defer,
     )
@@ -77,7 +81,17 @@ def inspect(
         return judged
     kinds = {f.kind for f in findings}
     routes = graph.bug_routes([b.fingerprint for b in bugs if b.kind in kinds], _MAX_ROUTES)
-    return Judgement(same_root_cause(findings, bugs, routes), judged.complete)
+
+    def links_of(route: str) -> Iterable[str]:
+        # this page is not written yet: its own links, else the ones memory wrote for the route
+        return _page_links(page) if route == page.route else graph.links_of(route)
+
+    return Judgement(same_root_cause(findings, bugs, routes, links_of), judged.complete)
+
+
+def _page_links(page: FetchedPage) -> list[str]:
+    """The routes of the page's own links on its own origin, as memory would write them."""
+    return [route_of(u) for u in extract_links(page)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +125,10 @@ paged wrong under each view — the views share the code that slices the list.""
 
 
 def same_root_cause(
-    findings: Sequence[Finding], bugs: Sequence[Bug], routes: Mapping[str, Sequence[str]] | None = None
+    findings: Sequence[Finding],
+    bugs: Sequence[Bug],
+    routes: Mapping[str, Sequence[str]] | None = None,
+    links_of: Callable[[str], Iterable[str]] | None = None,
 ) -> list[Finding]:
     """Findings that join an open bug of one root cause: the same kind, normalised message and error
     (`error_key`, where both have one) on a sibling route of one template (`one_template`), whatever
@@ -119,7 +136,9 @@ def same_root_cause(
     stored payload (`source_key`) or the same drawn control (`control_key`) or form dropping the same values (`form_key`) on any two routes; or one
     marked view of two pages of a tree of paths at any depth, or of a page addressed by its identifier
     (`tree_views`: `/a/_history/`, `/a/b/_history/`, `/42/history/`); or two views of one record that
-    saw the same (`record_views`: `/groups/show/3`, `/groups/edit/3`). A bug is compared on every
+    saw the same (`record_views`: `/groups/show/3`, `/groups/edit/3`); or one template's pages of two
+    tenants, projects or workspaces named by the first segment (`tenant_routes`, with `links_of`:
+    memory's links of a route; `/demo/?search=a`, `/flatmates/?search=b`). A bug is compared on every
     route it was seen on (`routes`: its occurrences by fingerprint), and a finding with the findings
     before it in the batch. The finding keeps its route (an occurrence) and takes the bug's
     fingerprint."""
@@ -133,7 +152,7 @@ def same_root_cause(
     out: list[Finding] = []
     for f in findings:
         # A finding that is an open bug already stays that bug (a store from before the merge).
-        joined = None if f.fingerprint in own else _join(f, known)
+        joined = None if f.fingerprint in own else _join(f, known, links_of)
         if joined is not None:
             f = replace(f, shape=joined[1], fingerprint=joined[0].fingerprint)
         out.append(f)
@@ -162,7 +181,9 @@ def _facts(evidence: Mapping[str, object]) -> dict[str, object]:
     }
 
 
-def _join(f: Finding, known: Sequence[_Known]) -> tuple[_Known, str] | None:
+def _join(
+    f: Finding, known: Sequence[_Known], links_of: Callable[[str], Iterable[str]] | None = None
+) -> tuple[_Known, str] | None:
     """The first known bug `f` is one root cause with, and the template they share."""
     message = normalise_message(f.message)
     mine = _facts(f.evidence)
@@ -186,6 +207,11 @@ def _join(f: Finding, known: Sequence[_Known]) -> tuple[_Known, str] | None:
                 return k, template
             if saw_the_same and same_record(route, f.route):
                 return k, f.shape
+            if same_error and links_of is not None and (mine_there := tenant_twin(route, f.route, links_of)):
+                # the finding read as if on the known bug's tenant: one template there is one for all
+                there = replace(f, route=mine_there, shape=swapped_tenant(f.shape, first_segment(route)))
+                if (template := _one_template(there, route)) is not None:
+                    return k, tenant_template(template)
     return None
 
 

@@ -120,6 +120,9 @@ class OracleConfig:
     session (`Explorer`), never stored. None: no record, every page may open `max_destructive`."""
     known_routes: Callable[[], Iterable[str]] | None = None
     linked_from: Callable[[str], Iterable[str]] | None = None
+    links_of: Callable[[str], Iterable[str]] | None = None
+    """Memory's links of a remembered page (optional): which of the pages linking to a deleted
+    thing is its owner, linking to few of its kind (`owner_pages`)."""
     loaded: Callable[[str], bool] | None = None
     defer_opening: bool = False
     """The session opens destructive controls after its walk (`--allow-destructive`, walking): a

@@ -77,6 +77,7 @@ from bughunt.oracles.destructive_words import (
     words_of,
 )
 from bughunt.oracles.lists import targets
+from bughunt.oracles.owner_pages import gone_from_owner, linking_now, owner_routes, same_thing
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.record_places import record_places
 from bughunt.oracles.request_action import ACTION_KEYS, marked_action
@@ -392,12 +393,24 @@ def _named(action: DestructiveControl) -> bool:
     return destructive_action(action.url) is not None or destructive_label(action.label)
 
 
-def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Verdict | None:
+def _thing_of(page: FetchedPage, action: DestructiveControl) -> str | None:
+    """The route of the page `action` deletes when it acts on the page it is offered on (a record's
+    own Delete, `/ainfo/ab12?confirm` on `/ainfo/ab12`): that page cannot show it gone, its owner can.
+    An action offered on a list is seen gone from the list."""
+    # the page may name it by an abbreviation of the hash its Delete names (`same_thing`)
+    return page.route if same_thing(urlsplit(action.url).path, urlsplit(page.url).path) else None
+
+
+def _confirm(
+    page: FetchedPage, action: DestructiveControl, fetch: Fetch, config: OracleConfig = DEFAULT_CONFIG
+) -> Verdict | None:
     """Open `action` and look for its effect, or None when it did not act (an error answer, a
     confirmation page, a login wall). A page with a POST form is a confirmation page only if nothing
     happened: a file manager that deletes on GET answers with its upload form. An action its words do
     not name as destroying (`?@action=unlink&msg=7`) is first read for a state flip on the page it was
-    offered on (`action_effect.state_flip`): its counterpart drawn where it was is no deletion."""
+    offered on (`action_effect.state_flip`): its counterpart drawn where it was is no deletion.
+    Failing those, the thing's owner page (`owner_pages`: a wiki page its attachment was attached to)
+    that linked to it before and does not after saw it deleted."""
     resource = _resource_of(action.url)
     before = None
     if resource and resource != page.url:
@@ -405,6 +418,19 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
             before = fetch(resource).status
         except OSError:
             before = None
+    thing = _thing_of(page, action) if _named(action) else None
+    parts = urlsplit(page.url)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    owners = (
+        linking_now(
+            origin,
+            owner_routes(thing, config.linked_from, config.links_of, config.known_routes),
+            thing,
+            fetch,
+        )
+        if thing
+        else []
+    )
     result = fetch_again(fetch, action.url)
     if login_wall(result, page):
         return None  # the session is gone (`action_effect.login_wall`): nothing can be judged
@@ -442,6 +468,8 @@ def _confirm(page: FetchedPage, action: DestructiveControl, fetch: Fetch) -> Ver
             return Verdict(True, "its resource now answers 404")
     if asks:
         return None
+    if thing and owners and gone_from_owner(origin, owners, thing, fetch):
+        return Verdict(True, "gone from the page it belonged to (its owner page)")
     return Verdict(False, "no visible effect")
 
 
@@ -496,7 +524,7 @@ def check_unconfirmed_destructive(
         elif may_open and fetch is not None:
             opened += 1
             try:
-                judged = _confirm(page, action, fetch)
+                judged = _confirm(page, action, fetch, config)
             except OSError as err:  # not judged: another instance of the template may be opened later
                 logger.debug("destructive oracle could not confirm {}: {}", action.url, err)
                 judged = Verdict(False, "could not be opened")
