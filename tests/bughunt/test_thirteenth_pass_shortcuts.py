@@ -41,17 +41,22 @@ def _walked(node: Node) -> list[Node]:
     return out
 
 
+def _random_caps(rnd: random.Random, i: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every third parse under small caps: children hung on an ancestor past the depth, a page cut short."""
+    if i % 3 == 0:
+        monkeypatch.setattr(dom, "MAX_DEPTH", rnd.randint(2, 6))
+        monkeypatch.setattr(dom, "MAX_NODES", rnd.randint(5, 60))
+    else:
+        monkeypatch.undo()
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_parsed_nodes_kept_children_and_subtree_are_those_of_its_tree(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rnd = random.Random(seed)
     for i in range(300):
-        if i % 3 == 0:  # the caps too: children hung on an ancestor past the depth, a page cut short
-            monkeypatch.setattr(dom, "MAX_DEPTH", rnd.randint(2, 6))
-            monkeypatch.setattr(dom, "MAX_NODES", rnd.randint(5, 60))
-        else:
-            monkeypatch.undo()
+        _random_caps(rnd, i, monkeypatch)
         root = dom.parse_html(_random_markup(rnd) * rnd.randint(1, 3))
         for node in _walked(root):
             assert node.elements == [c for c in node.children if isinstance(c, Node)]
@@ -132,11 +137,7 @@ def test_the_digests_a_parse_keeps_are_those_a_walk_of_the_tree_makes(
     rnd = random.Random(seed)
     hashed = 0
     for i in range(150):
-        if i % 3 == 0:
-            monkeypatch.setattr(dom, "MAX_DEPTH", rnd.randint(2, 6))
-            monkeypatch.setattr(dom, "MAX_NODES", rnd.randint(5, 60))
-        else:
-            monkeypatch.undo()
+        _random_caps(rnd, i, monkeypatch)
         markup = _random_markup(rnd) * rnd.randint(1, 3)
         if rnd.random() < 0.3:  # attributes the digest reads and those it leaves out, values too long to keep
             markup += f'<input type="checkbox" checked id=":r{i}:" name="n" data-x="{"v" * 600}"><noscript><b></b></noscript>'
