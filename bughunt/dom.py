@@ -60,8 +60,8 @@ class Node:
     slice (a walk of a subtree is then a copy in C, not a generator step per element)."""
     _digest: bytes | None = field(default=None, init=False, repr=False)
     """A parsed node's `structure_hash` digest, made by `parse_html` with its place and short text
-    (None for a node built by hand): every page read is hashed, and the parse already visits its
-    elements children first."""
+    (None for a node built by hand): every page read is hashed, and the parse's last pass already
+    visits every element after its children."""
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -309,8 +309,8 @@ def parse_html(text: str) -> Node:
     root._order = order
     # One pass through the order backwards (children before parents) reads what every element is
     # asked for by most readers of a page: its place in the order, its short text and its structure
-    # digest (`structure_hash`'s, each from its children's: the page's own walk for the hash was a
-    # seventh of reading a page's tree).
+    # digest (`structure_hash`'s, each from its children's): every page read is hashed, and the
+    # hash's own walk of the tree was 2 % of a page's parse and hash (docs/benchmarks.md, Session 34).
     heads, known = _memos()
     for at in range(len(order) - 1, -1, -1):
         node = order[at]
