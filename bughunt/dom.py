@@ -58,6 +58,10 @@ class Node:
     _span: tuple[list[Node], int, int] | None = field(default=None, init=False, repr=False)
     """A parsed node's place in its root's document order, (order, first, end): its subtree is that
     slice (a walk of a subtree is then a copy in C, not a generator step per element)."""
+    _digest: bytes | None = field(default=None, init=False, repr=False)
+    """A parsed node's `structure_hash` digest, made by `parse_html` with its place and short text
+    (None for a node built by hand): every page read is hashed, and the parse's last pass already
+    visits every element after its children."""
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -285,6 +289,7 @@ def parse_html(text: str) -> Node:
         node._text = None
         node._elements = []
         node._span = None
+        node._digest = None
         parent.children.append(node)
         parent._elements.append(node)  # type: ignore[union-attr]  # every parsed node has a list
         order.append(node)
@@ -303,7 +308,10 @@ def parse_html(text: str) -> Node:
             child = child.prev
     root._order = order
     # One pass through the order backwards (children before parents) reads what every element is
-    # asked for by most readers of a page: its place in the order and its short text.
+    # asked for by most readers of a page: its place in the order, its short text and its structure
+    # digest (`structure_hash`'s, each from its children's): every page read is hashed, and the
+    # hash's own walk of the tree was 2 % of a page's parse and hash (docs/benchmarks.md, Session 34).
+    heads, known = _memos()
     for at in range(len(order) - 1, -1, -1):
         node = order[at]
         kids = node._elements
@@ -311,6 +319,13 @@ def parse_html(text: str) -> Node:
         # end of its last child's subtree.
         node._span = (order, at, kids[-1]._span[2] if kids else at + 1)  # type: ignore[index]
         node._text = _short_text_of(node.children)
+        # `structure_hash`'s step for one element, over its element children (`_elements`: the
+        # same elements as its `children`, without the text between them)
+        seen: dict[bytes, None] = {}
+        for child in kids:  # type: ignore[union-attr]  # every parsed node has a list
+            if child.tag not in _SKIP_STRUCTURE:
+                seen[child._digest] = None  # type: ignore[index]  # made before its parent's
+        node._digest = _digest(node, seen, heads, known)
     return root
 
 
@@ -363,45 +378,65 @@ def structure_hash(root: Node) -> str:
     of 5 items and the same list of 7 hash alike while a new section, form or error box changes it.
     Computed bottom-up without recursion (a 100,000-deep page is only a long loop).
     """
+    kept = root._digest
+    if kept is not None:  # a parsed tree: `parse_html` made every element's digest
+        return kept.hex()
     digests: dict[Node, bytes] = {}  # keyed by the node itself: nodes hash by identity (no `id()` call each)
-    # Repeated parts of a page (the items of a list, their links), and the parts every page of a
-    # site repeats (its header, menu, footer, the markup of its list items), are the same tag,
-    # attributes and children's digests over and over: each element's head and each subtree's digest
-    # are functions of those alone, kept for the process (bounded), so each is made once.
-    heads, known = _HEADS, _DIGESTS
-    if len(heads) > _MEMO_ENTRIES:
-        heads.clear()
-    if len(known) > _MEMO_ENTRIES:
-        known.clear()
+    heads, known = _memos()
     # Document order reversed is a post-order (children before parents); a root keeps that order for
     # every walk of the page. The elements inside a skipped one get digests no parent reads.
     for node in reversed(list(root.iter())):
-        attrs = node.attrs
-        if attrs:
-            if sum(map(len, attrs.values())) > _MEMO_VALUE_CHARS:
-                head = _head(node.tag, attrs)  # kept by no memo: see `_MEMO_VALUE_CHARS`
-            else:
-                as_given = (node.tag, *attrs.items())
-                kept = heads.get(as_given)
-                if kept is None:
-                    kept = heads[as_given] = _head(node.tag, attrs)
-                head = kept
-        else:
-            head = node.tag + "\0"
         seen: dict[bytes, None] = {}
         for child in node.children:
             # a child is a node or a string; a digest seen again keeps its first place
             if isinstance(child, Node) and child.tag not in _SKIP_STRUCTURE:
                 seen[digests.pop(child)] = None
-        key = (head, *seen)
-        digest = known.get(key)
-        if digest is None:
-            h = hashlib.blake2b(head.encode("utf-8", "replace") + b"\1", digest_size=16)
-            for d in seen:
-                h.update(d)
-            digest = known[key] = h.digest()
-        digests[node] = digest
+        digests[node] = _digest(node, seen, heads, known)
     return digests[root].hex()
+
+
+def _memos() -> tuple[dict[tuple[Any, ...], str], dict[tuple[Any, ...], bytes]]:
+    """The memos of elements' heads and subtrees' digests, started afresh when full.
+
+    Repeated parts of a page (the items of a list, their links), and the parts every page of a
+    site repeats (its header, menu, footer, the markup of its list items), are the same tag,
+    attributes and children's digests over and over: each element's head and each subtree's digest
+    are functions of those alone, kept for the process (bounded), so each is made once."""
+    if len(_HEADS) > _MEMO_ENTRIES:
+        _HEADS.clear()
+    if len(_DIGESTS) > _MEMO_ENTRIES:
+        _DIGESTS.clear()
+    return _HEADS, _DIGESTS
+
+
+def _digest(
+    node: Node,
+    seen: dict[bytes, None],
+    heads: dict[tuple[Any, ...], str],
+    known: dict[tuple[Any, ...], bytes],
+) -> bytes:
+    """The digest of `node`'s subtree from its head and `seen`, its children's digests (each once, in
+    their first places; a skipped child's left out)."""
+    attrs = node.attrs
+    if attrs:
+        if sum(map(len, attrs.values())) > _MEMO_VALUE_CHARS:
+            head = _head(node.tag, attrs)  # kept by no memo: see `_MEMO_VALUE_CHARS`
+        else:
+            as_given = (node.tag, *attrs.items())
+            kept = heads.get(as_given)
+            if kept is None:
+                kept = heads[as_given] = _head(node.tag, attrs)
+            head = kept
+    else:
+        head = node.tag + "\0"
+    key = (head, *seen)
+    digest = known.get(key)
+    if digest is None:
+        h = hashlib.blake2b(head.encode("utf-8", "replace") + b"\1", digest_size=16)
+        for d in seen:
+            h.update(d)
+        digest = known[key] = h.digest()
+    return digest
 
 
 def _head(tag: str, attrs: dict[str, str]) -> str:

@@ -41,17 +41,22 @@ def _walked(node: Node) -> list[Node]:
     return out
 
 
+def _random_caps(rnd: random.Random, i: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every third parse under small caps: children hung on an ancestor past the depth, a page cut short."""
+    if i % 3 == 0:
+        monkeypatch.setattr(dom, "MAX_DEPTH", rnd.randint(2, 6))
+        monkeypatch.setattr(dom, "MAX_NODES", rnd.randint(5, 60))
+    else:
+        monkeypatch.undo()
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_parsed_nodes_kept_children_and_subtree_are_those_of_its_tree(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rnd = random.Random(seed)
     for i in range(300):
-        if i % 3 == 0:  # the caps too: children hung on an ancestor past the depth, a page cut short
-            monkeypatch.setattr(dom, "MAX_DEPTH", rnd.randint(2, 6))
-            monkeypatch.setattr(dom, "MAX_NODES", rnd.randint(5, 60))
-        else:
-            monkeypatch.undo()
+        _random_caps(rnd, i, monkeypatch)
         root = dom.parse_html(_random_markup(rnd) * rnd.randint(1, 3))
         for node in _walked(root):
             assert node.elements == [c for c in node.children if isinstance(c, Node)]
@@ -113,3 +118,32 @@ def test_a_parsed_node_has_every_field_a_node_made_by_hand_has() -> None:
         assert type(node.line) is int and type(node.attrs) is dict
     assert {f.name for f in dataclasses.fields(Node)} == set(Node.__slots__)
     assert made._elements is None and root.find_all("p")[0]._elements == []
+
+
+def _by_hand(node: Node, parent: Node | None = None) -> Node:
+    """A copy of `node`'s subtree built by hand (`Node.__init__`: nothing kept, as no parse made it)."""
+    copy = Node(node.tag, dict(node.attrs), parent=parent)
+    copy.children = [c if isinstance(c, str) else _by_hand(c, copy) for c in node.children]
+    return copy
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_digests_a_parse_keeps_are_those_a_walk_of_the_tree_makes(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `parse_html` hashes every element as it reads its place and text; `structure_hash` of a tree
+    # built by hand walks it. The same digest for the page and for each of its subtrees (an item's
+    # structure is asked of a parsed element), with the caps too.
+    rnd = random.Random(seed)
+    hashed = 0
+    for i in range(150):
+        _random_caps(rnd, i, monkeypatch)
+        markup = _random_markup(rnd) * rnd.randint(1, 3)
+        if rnd.random() < 0.3:  # attributes the digest reads and those it leaves out, values too long to keep
+            markup += f'<input type="checkbox" checked id=":r{i}:" name="n" data-x="{"v" * 600}"><noscript><b></b></noscript>'
+        root = dom.parse_html(markup)
+        for node in _walked(root):
+            assert node._digest is not None or node is root and not root.children  # an empty page: none
+            assert dom.structure_hash(node) == dom.structure_hash(_by_hand(node))
+            hashed += 1
+    assert hashed > 1000
