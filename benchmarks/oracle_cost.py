@@ -5,7 +5,7 @@ run, then replay it against one source tree or two.
     python -m benchmarks.oracle_cost replay REC.json [REC.json ...] [--repeats 5] [--against DIR]
                                      [--measure cpu|instructions] [--json]
 
-`record` runs `bughunt <args>` in this process and writes down every `inspect_page` call of the session:
+`record` runs `bughunt <args>` in this process and writes down every `judge_page` call of the session:
 the page (its response, so a fresh copy parses it again), each page an oracle fetched (the same
 objects where the session handed the same page twice, as its reuse of loaded pages does), what memory
 answered (`known_routes`, `linked_from`, `loaded`) and the findings.
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bughunt.oracles import ORACLES, Finding, Oracle, OracleConfig
+from bughunt.oracles import ORACLES, Finding, Judgement, Oracle, OracleConfig
 from bughunt.page import ClientError, FetchedPage
 
 Recording = dict[str, Any]
@@ -51,10 +51,11 @@ HERE = Path(__file__).resolve()
 
 
 class Recorder:
-    """Wraps `inspect_page` and keeps what each call was given and gave back."""
+    """Wraps `judge_page` (the name the step's `inspection.inspect` calls) and keeps what each call was
+    given and gave back."""
 
-    def __init__(self, inspect: Callable[..., list[Finding]]) -> None:
-        self.inspect = inspect
+    def __init__(self, judge: Callable[..., Judgement]) -> None:
+        self.judge = judge
         self.pages: list[tuple[FetchedPage, dict[str, Any]]] = []
         self.index: dict[int, int] = {}
         self.calls: list[dict[str, Any]] = []
@@ -81,7 +82,7 @@ class Recorder:
         page: FetchedPage,
         fetch: Callable[[str], FetchedPage] | None = None,
         config: OracleConfig | None = None,
-    ) -> list[Finding]:
+    ) -> Judgement:
         config = config or OracleConfig()
         call: dict[str, Any] = {
             "page": self.page_id(page),
@@ -125,10 +126,10 @@ class Recorder:
             known_routes=known if config.known_routes else None,
             linked_from=linked if config.linked_from else None, loaded=loaded if config.loaded else None,
         )  # fmt: skip
-        findings = self.inspect(page, fetched if fetch is not None else None, kept)
-        call["findings"] = [f.to_dict() for f in findings]
+        judged = self.judge(page, fetched if fetch is not None else None, kept)
+        call["findings"] = [f.to_dict() for f in judged.findings]
         self.calls.append(call)
-        return findings
+        return judged
 
     def recording(self) -> Recording:
         return {"pages": [fields for _, fields in self.pages], "calls": self.calls}
@@ -138,8 +139,8 @@ def record(out: Path, args: list[str]) -> int:
     """Run `bughunt <args>` here with its oracle calls recorded into `out`; the number of calls."""
     import bughunt.explorer.inspection as inspection
 
-    recorder = Recorder(getattr(inspection, "inspect_page"))  # noqa: B009 — the name the step calls
-    setattr(inspection, "inspect_page", recorder)  # noqa: B010
+    recorder = Recorder(getattr(inspection, "judge_page"))  # noqa: B009 — the name the step calls
+    setattr(inspection, "judge_page", recorder)  # noqa: B010
     argv = sys.argv
     sys.argv = ["bughunt", *args]
     try:
@@ -148,7 +149,7 @@ def record(out: Path, args: list[str]) -> int:
         pass
     finally:
         sys.argv = argv
-        setattr(inspection, "inspect_page", recorder.inspect)  # noqa: B010
+        setattr(inspection, "judge_page", recorder.judge)  # noqa: B010
         out.write_text(json.dumps(recorder.recording()))
     return len(recorder.calls)
 

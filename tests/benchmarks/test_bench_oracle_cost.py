@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from benchmarks.oracle_cost import Recorder, replay, replay_parts, run_part
-from bughunt.oracles import ORACLES, inspect_page
+from bughunt.oracles import ORACLES, judge_page
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 
@@ -33,7 +33,7 @@ def _recorded() -> dict[str, Any]:
     )
     broken = page("<pre>IndexError: out of range</pre>", "/boom", 500)
     pages = {p.url: p for p in (first, second, broken)}
-    recorder = Recorder(inspect_page)
+    recorder = Recorder(judge_page)
     for p in (second, broken):
         recorder(p, lambda url: pages[url])
     return recorder.recording()
@@ -75,3 +75,17 @@ def _saved(rec: dict[str, Any]) -> Path:
     path = Path(tempfile.mkdtemp()) / "rec.json"
     path.write_text(json.dumps(rec))
     return path
+
+
+def test_record_writes_down_the_calls_of_a_real_run(tmp_path: Path) -> None:
+    """`record` wraps the name the step calls: a run's judgements are all written down and replay alike."""
+    from benchmarks.oracle_cost import record
+
+    out = tmp_path / "rec.json"
+    calls = record(
+        out, ["explore", "--builtin-site", "--store", str(tmp_path / "s"), "--budget", "4", "--json"]
+    )
+    rec = json.loads(out.read_text())
+    assert calls == len(rec["calls"]) >= 4
+    assert any(call["findings"] for call in rec["calls"])
+    assert replay(rec)[2] == 0
