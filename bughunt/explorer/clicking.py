@@ -39,6 +39,7 @@ class BrowserEngine(Protocol):
     _loaded: Any
     _read_pages: ReadPages
     _errors: list[ClientError]
+    _retried: Any
     _blocked_write: bool
     _refused: list[str]
     _channels: Any
@@ -170,6 +171,7 @@ def click(
     started = time.perf_counter()
     deadline = time.monotonic() + engine.timeout
     engine._errors = []
+    engine._retried.clear()
     engine._blocked_write = False
     engine._refused = []
     response: list[Any] = []

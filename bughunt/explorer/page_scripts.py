@@ -243,8 +243,8 @@ PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
 until what it had due has run."""
 
 _CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href], [tabindex], input[type=password i]"
-"""Elements `bughunt.actions.clickable` may take for a control (a link only with `href="#"` or
-`javascript:`): the ones the read marks hidden. A password field too: a login form a single-page app
+"""Elements `bughunt.actions.clickable` may take for a control (a link only with `href="#"`, an in-page
+fragment that is no hash route, or `javascript:`): the ones the read marks hidden. A password field too: a login form a single-page app
 drew and then hid by its stylesheet (a dialog kept for an expired session) is no login wall
 (`login_wall`)."""
 MAX_LOOKS = 3000
@@ -285,7 +285,10 @@ READ = (
   for (const el of document.querySelectorAll(CONTROLS)) {
     if (looked++ >= MAX_LOOKS) { break; }
     const href = (el.getAttribute('href') || '').trim().toLowerCase();
-    if (el.tagName === 'A' && href !== '#' && !href.startsWith('javascript:')) { continue; }
+    // A link to a place on the page (`#info`: a jQuery UI or Bootstrap tab's handle, a kept dialog's
+    // `#confirm`) is a control a script takes, as `#` is; a hash route (`#/x`) and an address are pages.
+    const inPage = href.startsWith('#') && !href.startsWith('#/') && !href.startsWith('#!/');
+    if (el.tagName === 'A' && !inPage && !href.startsWith('javascript:')) { continue; }
     const box = el.getBoundingClientRect();
     // (`checkVisibility`: a closed `<details>`' content keeps a box in its details but is not drawn)
     let hidden = !box.width || !box.height || getComputedStyle(el).visibility === 'hidden'
