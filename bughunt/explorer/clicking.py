@@ -22,6 +22,7 @@ from .click_target import COVERING_CLOSE, FIND, Wanted, wanted
 from .engine import FetchResult
 from .facts import way_on_selectors
 from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
+from .script_cookies import cookie_jar, put_back
 from .watchdog import HostilePage, deadline_guard
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ class BrowserEngine(Protocol):
     _read_pages: ReadPages
     _errors: list[ClientError]
     _retried: Any
+    _context: Any
+    _record_name: str
     _blocked_write: bool
     _refused: list[str]
     _channels: Any
@@ -135,7 +138,15 @@ def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
     if before.outcome != "page" or before.page is None:
         return before
     engine._loaded.clear()  # what the click changes in the browser may change what any page shows
-    page = before.page
+    jar = cookie_jar(engine._context)
+    try:
+        return _clicks_of(engine, route, before.page, action)
+    finally:
+        # a view's preference a click's script kept in a cookie is no state of the site (`script_cookies`)
+        put_back(engine._context, engine._page, engine._record_name, jar)
+
+
+def _clicks_of(engine: BrowserEngine, route: str, page: FetchedPage, action: Action) -> FetchResult:
     reads = engine._read_pages
     for at, selector in enumerate(action.after):
         done = click(engine, route, selector, page, "", reads.read_as((route, action.after[:at])))

@@ -83,7 +83,21 @@ def init_script(name: str) -> str:
       landed();
       return false;
     };
+    // Cookies the page's own scripts write (`document.cookie = ...`): a view's preference (a compact
+    // list, a collapsed panel) that every later load of the site would show (`script_cookies`).
+    const wrote = new Set(), jar = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie');
+    if (jar && jar.get && jar.set) {
+      define(Document.prototype, 'cookie', {
+        configurable: true, enumerable: jar.enumerable,
+        get() { return jar.get.call(this); },
+        set(v) {
+          if (wrote.size < 64) { wrote.add(String(v).split(';')[0].split('=')[0].trim()); }
+          return jar.set.call(this, v);
+        },
+      });
+    }
     home = freeze({
+      wrote() { return Array.from(wrote); },
       put(key, when) { due[key] = when; },
       drop(key) { delete due[key]; },
       worker() { workers = true; },

@@ -2,14 +2,15 @@
 web client, and Tixati- or qBittorrent-style bridges, speak it): every read is a POST of `{"method":
 "item-get", "arguments": {...}, "tag": n}` — no `params`, `id` nor `jsonrpc` — and `{"method":
 "session-get"}` alone; the first call of a page is answered 409 with a session id the script sends
-again at once. An icon toolbar of `<div title=…>` buttons disabled by a class until a row of the list
+again at once. A "Compact View" button keeps the list's layout in a cookie, as jQuery's cookie plugin
+or ExtJS's state provider keep a view's preference. An icon toolbar of `<div title=…>` buttons disabled by a class until a row of the list
 (`ul > li`, one delegated listener) is selected; a kept confirm dialog and a tab strip whose handles are
 in-page links (`<a href="#files">`), hidden. The toolbar's Remove removes at once, without asking.
 
 Main refused every call (none had JSON-RPC's keys): the list never drew, the walk ended `done` with the
 toolbar unclickable; it clicked the hidden dialog's and tabs' links (each click failed); and it learned a
-row's selection as `same_state` (only classes changed), so Remove was never clicked with a row
-selected. And the 409 handshake, admitted, would be a failed request of every page."""
+row's selection as `same_state` (only classes changed), so no other record was selected; and after
+one Compact click every later load drew the rows otherwise, so each row's click failed. And the 409 handshake, admitted, would be a failed request of every page."""
 
 from __future__ import annotations
 
@@ -40,8 +41,10 @@ function rpc(method, args, done) {
 }
 function draw() {
   rpc('item-get', {fields: ['id', 'name', 'state']}, function (a) {
+    const compact = document.cookie.indexOf('compact=1') >= 0;
     document.getElementById('items').innerHTML = a.arguments.items.map(function (t) {
-      return '<li data-id="' + t.id + '"><div class="name">' + t.name + '</div><div class="st">' + t.state + '</div></li>';
+      return '<li data-id="' + t.id + '">' + (compact ? '<span>' + t.name + ' (' + t.state + ')</span>'
+        : '<div class="name">' + t.name + '</div><div class="st">' + t.state + '</div>') + '</li>';
     }).join('');
   });
 }
@@ -61,6 +64,12 @@ document.getElementById('tb-pause').addEventListener('click', function () {
   if (selected === null || this.classList.contains('disabled')) { return; }
   rpc('item-stop', {ids: [selected]}, draw);
 });
+document.getElementById('tb-compact').addEventListener('click', function () {
+  const on = document.cookie.indexOf('compact=1') >= 0;
+  document.cookie = 'compact=' + (on ? '0' : '1') + '; path=/; max-age=31536000';
+  selected = null;
+  draw();
+});
 document.getElementById('tb-about').addEventListener('click', function () {
   document.getElementById('version').classList.toggle('bold');
 });
@@ -72,7 +81,7 @@ document.querySelectorAll('#tabs a, #dialog a').forEach(function (a) {
 SHELL = (
     "<!doctype html><html><head><title>Items</title><style>.hidden{display:none}.disabled{opacity:.4}"
     "#toolbar div{display:inline-block;width:32px;height:32px;cursor:pointer;background:#ccc;margin:2px}#items li{cursor:pointer}</style>"
-    '</head><body><div id="toolbar"><div id="tb-about" title="About"></div>'
+    '</head><body><div id="toolbar"><div id="tb-compact" title="Compact View"></div><div id="tb-about" title="About"></div>'
     '<div id="tb-remove" class="disabled" title="Remove Selected Items"></div>'
     '<div id="tb-pause" class="disabled" title="Pause Selected Items"></div></div>'
     '<p>Version <span id="version"></span></p><ul id="items"></ul>'
