@@ -40,7 +40,12 @@ def _cell(node: Node) -> Node | None:
         if a.tag == "td" or a.get("role").lower() in _CELL_ROLES:
             return a
         item = a.parent
-        if item is not None and item.tag == "li" and item.parent is not None and item.parent.tag in ("ul", "ol"):
+        if (
+            item is not None
+            and item.tag == "li"
+            and item.parent is not None
+            and item.parent.tag in ("ul", "ol")
+        ):
             return a
     return None
 

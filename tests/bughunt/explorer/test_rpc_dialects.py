@@ -30,8 +30,16 @@ def test_a_dialects_envelope_is_a_call_and_a_forms_method_field_is_not() -> None
     gate = Gate(HOME)
     assert gate.judge("POST", HOME + "/rpc", JSON, _call("torrent-get", arguments={})) is None
     assert gate.judge("POST", HOME + "/rpc", JSON, _call("session-stats")) is None
-    for write in ("torrent-remove", "torrent-stop", "session-close", "torrent-set-location", "queue-move-top"):
-        assert gate.judge("POST", HOME + "/rpc", JSON, _call(write, arguments={"ids": [1]})) is not None, write
+    for write in (
+        "torrent-remove",
+        "torrent-stop",
+        "session-close",
+        "torrent-set-location",
+        "queue-move-top",
+    ):
+        assert gate.judge("POST", HOME + "/rpc", JSON, _call(write, arguments={"ids": [1]})) is not None, (
+            write
+        )
 
 
 def test_an_object_first_method_name_is_read_by_its_verb() -> None:
@@ -77,6 +85,8 @@ def test_a_click_that_enabled_the_toolbar_enabled_something() -> None:
     bar = '<div id="bar"><button type="button" id="rm" {}>Remove</button></div>'
     before = _page(f"<html><body>{bar.format('disabled')}<ul id='items'>{ROWS}</ul></body></html>")
     after = _page(f"<html><body>{bar.format('')}<ul id='items'>{ROWS}</ul></body></html>", "/#click-1")
-    again = _page(f"<html><body>{bar.format('disabled')}<ul id='items'>{ROWS}</ul></body></html>", "/#click-2")
+    again = _page(
+        f"<html><body>{bar.format('disabled')}<ul id='items'>{ROWS}</ul></body></html>", "/#click-2"
+    )
     assert enabled_by(before, after) == frozenset({"#rm"})
     assert enabled_by(before, again) == frozenset()

@@ -136,5 +136,7 @@ def test_a_shell_over_an_rpc_dialect_draws_and_its_unconfirmed_remove_is_found(t
         # no click went to the hidden dialog's or tab strip's in-page links
         assert not any(detail == "click_failed" for _, _, detail in steps), steps
         # selecting a row enabled the toolbar: no idle click, so other rows (other records) are selected too
-        rows = {c[1] for s in store.history.steps() if (c := store.link_table.click_of(s.route)) and "li" in c[1]}
+        rows = {
+            c[1] for s in store.history.steps() if (c := store.link_table.click_of(s.route)) and "li" in c[1]
+        }
         assert len(rows) >= 2, (rows, steps)
