@@ -295,6 +295,20 @@ READ = (
   // Controls nobody can click now (no box, or `visibility: hidden`: a closed modal's buttons, a folded
   // menu's items; or under an open layer) are marked so, as Playwright judges visibility before a click; the mark goes when
   // they show again.
+  // A layer over the whole viewport (a modal's backdrop or container: jQuery UI's `ui-widget-overlay`,
+  // Bootstrap's `.modal`, ExtJS's mask) covers the page's controls below the fold too, where no point
+  // can be tested: the element all four corners of the viewport hit, laid over the page (fixed or
+  // absolute) and as large as the viewport.
+  let layer = null;
+  const corners = [[0.03, 0.03], [0.97, 0.03], [0.03, 0.97], [0.97, 0.97]]
+    .map(([fx, fy]) => document.elementFromPoint(innerWidth * fx, innerHeight * fy));
+  const hit = corners[0];
+  if (hit && hit !== root && hit !== document.body && corners.every((c) => c === hit)) {
+    const pos = getComputedStyle(hit).position, r = hit.getBoundingClientRect();
+    if ((pos === 'fixed' || pos === 'absolute') && r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.9) {
+      layer = hit;
+    }
+  }
   let looked = 0;
   for (const el of document.querySelectorAll(CONTROLS)) {
     if (looked++ >= MAX_LOOKS) { break; }
@@ -314,6 +328,8 @@ READ = (
       if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
         const top = document.elementFromPoint(x, y);
         hidden = top !== null && top !== el && !el.contains(top) && !top.contains(el);
+      } else if (layer !== null) {
+        hidden = !layer.contains(el);
       }
     }
     if (hidden !== el.hasAttribute(MARK)) { el.toggleAttribute(MARK, hidden); }
@@ -330,7 +346,8 @@ promise of the page's is relied on):
 - a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
   `outerHTML`; a cut page needs none);
 - otherwise controls that have no box, are `visibility: hidden` or are covered at their centre by another
-  element (an open side panel or modal over them) get the attribute `HIDDEN_MARK` (and lose it once
+  element (an open side panel or modal over them) — or, below the fold, lie outside a layer that covers
+  the whole viewport (a modal's backdrop) — get the attribute `HIDDEN_MARK` (and lose it once
   shown), so the engine offers no click Playwright would refuse (`bughunt.actions.clickable`);
 - live form values, which are DOM properties (a framework's two-way binding sets no `value`
   attribute), are copied into attributes so the HTML shows what a person sees (passwords never), and
