@@ -18,7 +18,9 @@ pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian
 
 
 def _page(modal: bool) -> str:
-    rows = "".join(f'<li style="height:60px;cursor:pointer" onclick="pick({n})">Disc {n}</li>' for n in range(1, 41))
+    rows = "".join(
+        f'<li style="height:60px;cursor:pointer" onclick="pick({n})">Disc {n}</li>' for n in range(1, 41)
+    )
     layer = (
         '<div id="layer" style="position:absolute;top:0;left:0;width:100%;height:100%;z-index:10">'
         '<div style="margin:100px auto;width:300px;background:#eee"><h2>Connection failed</h2>'

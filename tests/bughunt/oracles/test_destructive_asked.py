@@ -34,6 +34,8 @@ def test_the_answer_to_a_question_a_remove_asked_is_no_unconfirmed_delete() -> N
 
 def test_a_remove_that_writes_at_once_is_reported() -> None:
     loaded = _page(LIST, "/")
-    at_once = replace(_page(LIST, "/#click-1"), clicked_from=(loaded, "Remove Selected Items"), refused_writes=WRITE)
+    at_once = replace(
+        _page(LIST, "/#click-1"), clicked_from=(loaded, "Remove Selected Items"), refused_writes=WRITE
+    )
     (found,) = check_unconfirmed_destructive(at_once)
     assert found.kind == "unconfirmed_destructive"
