@@ -76,8 +76,8 @@ def test_two_bars_of_icon_buttons_named_by_their_titles_are_each_clicked() -> No
     icons = "".join
     page = (
         "<html><body>"
-        + bar("toolbar", icons(f'<div id="tb-{t.split()[-1].lower()}" title="{t}"></div>' for t in top))
-        + bar("footer", icons(f'<div id="ft-{t.split()[-1].lower()}" title="{t}"></div>' for t in bottom))
+        + bar("toolbar", icons(f'<div id="tb-{t.lower().replace(' ', '-')}" title="{t}"></div>' for t in top))
+        + bar("footer", icons(f'<div id="ft-{t.lower().replace(' ', '-')}" title="{t}"></div>' for t in bottom))
         + "</body></html>"
     )
     root = parse_html(page)
