@@ -65,6 +65,10 @@ def test_one_control_drawn_in_every_section_is_one_control() -> None:
     assert {"Expand all", "Collapse all"} <= set(_sections_clicked(toolbar))
 
 
+def _slug(title: str) -> str:
+    return "-".join(title.lower().split())
+
+
 def test_two_bars_of_icon_buttons_named_by_their_titles_are_each_clicked() -> None:
     """An icon toolbar at the top and a bar at the bottom (Transmission's web client, an ExtJS viewport's
     top and bottom toolbars), each button a bare `div` with an id and a title: one place, but each says a
@@ -76,8 +80,8 @@ def test_two_bars_of_icon_buttons_named_by_their_titles_are_each_clicked() -> No
     icons = "".join
     page = (
         "<html><body>"
-        + bar("toolbar", icons(f'<div id="tb-{t.lower().replace(' ', '-')}" title="{t}"></div>' for t in top))
-        + bar("footer", icons(f'<div id="ft-{t.lower().replace(' ', '-')}" title="{t}"></div>' for t in bottom))
+        + bar("toolbar", icons(f'<div id="tb-{_slug(t)}" title="{t}"></div>' for t in top))
+        + bar("footer", icons(f'<div id="ft-{_slug(t)}" title="{t}"></div>' for t in bottom))
         + "</body></html>"
     )
     root = parse_html(page)
