@@ -431,7 +431,10 @@ class BrowserEngine(HttpEngine):
         else:
             route.continue_()
 
-    def _record(self, kind: Any, text: str, url: str = "", status: int | None = None) -> ClientError | None:
+    def _record(self, kind: Any, text: str, url: str = "", status: int | None = None) -> None:
+        self._recorded(kind, text, url, status)
+
+    def _recorded(self, kind: Any, text: str, url: str = "", status: int | None = None) -> ClientError | None:
         if self._blocked_write and kind not in ("failed_request", "channel_error"):
             return None  # the page's reaction to a write we refused (a rejected fetch, an error toast)
         if len(self._errors) >= MAX_CLIENT_ERRORS:
@@ -467,7 +470,7 @@ class BrowserEngine(HttpEngine):
         if (taken := self._retried.answered(request, response.status)) is not None:
             # The script sent the request again and it went through: a token handshake, not a failure.
             self._errors = [e for e in self._errors if e is not taken]
-        if (failed := failed_answer(response)) is not None and (error := self._record(*failed)) is not None:
+        if (failed := failed_answer(response)) is not None and (error := self._recorded(*failed)) is not None:
             self._retried.failed(request, error)
 
     def _on_request_failed(self, request: Any) -> None:
