@@ -40,19 +40,29 @@ PAYLOAD = "<img src=x onerror=\"alert('tr-xss')\">"
 COMMENT_PAYLOAD = "Mirror notes <img src=x onerror=\"alert('tr-comment')\">"
 
 
-def bencode(value: object) -> bytes:
-    if isinstance(value, int):
-        return b"i%de" % value
-    if isinstance(value, str):
-        value = value.encode()
-    if isinstance(value, bytes):
-        return b"%d:%s" % (len(value), value)
-    if isinstance(value, list):
-        return b"l" + b"".join(bencode(v) for v in value) + b"e"
-    if isinstance(value, dict):
-        items = sorted((k.encode(), v) for k, v in value.items())
-        return b"d" + b"".join(bencode(k) + bencode(v) for k, v in items) + b"e"
-    raise TypeError(type(value))
+def bencode(value: object, out: bytearray | None = None) -> bytes:
+    """BitTorrent's encoding of `value` (ints, strings, bytes, lists, dicts with sorted keys)."""
+    buf = bytearray() if out is None else out
+    match value:
+        case bool() | int():
+            buf += f"i{int(value)}e".encode()
+        case str() | bytes():
+            raw = value.encode() if isinstance(value, str) else value
+            buf += str(len(raw)).encode() + b":" + raw
+        case list():
+            buf += b"l"
+            for item in value:
+                bencode(item, buf)
+            buf += b"e"
+        case dict():
+            buf += b"d"
+            for key in sorted(value, key=lambda k: k.encode()):
+                bencode(key, buf)
+                bencode(value[key], buf)
+            buf += b"e"
+        case _:
+            raise TypeError(type(value))
+    return bytes(buf)
 
 
 def free_port() -> int:
