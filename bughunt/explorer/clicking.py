@@ -128,6 +128,10 @@ def label_of(page: FetchedPage, selector: str) -> str:
     return control_label(found) if found is not None else ""
 
 
+PUT_BACK_S = 2.0
+"""How long putting back a click step's script cookies may take (one evaluate, a few cookie calls)."""
+
+
 def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
     """A click is done on its page (after the clicks of `action.after`, which reached the state it was
     made on), and what it leaves (a new URL, or new content at the same one) is the resulting state."""
@@ -139,11 +143,19 @@ def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
         return before
     engine._loaded.clear()  # what the click changes in the browser may change what any page shows
     jar = cookie_jar(engine._context)
-    try:
-        return _clicks_of(engine, route, before.page, action)
-    finally:
-        # a view's preference a click's script kept in a cookie is no state of the site (`script_cookies`)
-        put_back(engine._context, engine._page, engine._record_name, jar)
+    result = _clicks_of(engine, route, before.page, action)
+    if result.outcome == "page":
+        # A view's preference a click's script kept in a cookie is no state of the site
+        # (`script_cookies`). Only after a step that was read: a page whose listener never returned
+        # answers no evaluate, and the read is bounded all the same.
+        try:
+            with deadline_guard(
+                engine._marker, time.monotonic() + PUT_BACK_S, "the page blocked its renderer"
+            ):
+                put_back(engine._context, engine._page, engine._record_name, jar)
+        except HostilePage:
+            pass  # its renderer was killed: the next step loads afresh
+    return result
 
 
 def _clicks_of(engine: BrowserEngine, route: str, page: FetchedPage, action: Action) -> FetchResult:
