@@ -97,10 +97,19 @@ def alike_groups(candidates: Mapping[str, Node]) -> list[list[Node]]:
         nodes = [groups[s][0] for s in shapes]
         if len(nodes) < 2 or any(item is node for item, node in zip(_items(nodes), nodes, strict=True)):
             continue
+        if len({_said(n) for n in nodes}) > 1:
+            # Each says a thing of its own (an icon toolbar's "Open", "Start all", "Inspector" by their
+            # titles, in two bars): a bar's distinct buttons, not one control copied in rows.
+            continue
         for shape in shapes:
             del groups[shape]
         groups[place] = nodes
     return _merge_drawn_alike(groups, candidates)
+
+
+def _said(node: Node) -> str:
+    """What a control says: its words, else its title or ARIA label (an icon's)."""
+    return " ".join(node.text().split()) or node.get("title") or node.get("aria-label")
 
 
 def _split_widgets(groups: dict[str, list[Node]], candidates: Mapping[str, Node]) -> dict[str, list[Node]]:
@@ -116,7 +125,7 @@ def _split_widgets(groups: dict[str, list[Node]], candidates: Mapping[str, Node]
     selectors = {id(node): selector for selector, node in candidates.items()}
     split: dict[str, list[Node]] = {}
     for shape, nodes in groups.items():
-        labels = [" ".join(n.text().split()) or n.get("title") or n.get("aria-label") for n in nodes]
+        labels = [_said(n) for n in nodes]
         anchors = [_anchor(n, selectors.get(id(n), "")) for n in nodes]
         kinds = {a.signature() if a is not None else "" for a in anchors}
         if len(nodes) < 2 or not shape.startswith("#<id>") or len(set(labels)) < 2 or len(kinds) < 2:

@@ -48,6 +48,7 @@ from .more_controls import more_controls
 from .offered_clicks import offered_clicks
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
+from .retried_requests import RetriedRequests
 from .rpc_calls import failed_answer, read_call
 from .secrets import site_cookie_secrets
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
@@ -203,6 +204,7 @@ class BrowserEngine(HttpEngine):
     _context: Any = field(default=None, init=False, repr=False)
     _page: Any = field(default=None, init=False, repr=False)
     _errors: list[ClientError] = field(default_factory=list, init=False, repr=False)
+    _retried: RetriedRequests = field(default_factory=RetriedRequests, init=False, repr=False)
     _writing: bool = field(default=False, init=False, repr=False)
     """True only while logging in: the one time the explorer lets the page send a write."""
     _acting: bool = field(default=False, init=False, repr=False)
@@ -430,10 +432,16 @@ class BrowserEngine(HttpEngine):
             route.continue_()
 
     def _record(self, kind: Any, text: str, url: str = "", status: int | None = None) -> None:
+        self._recorded(kind, text, url, status)
+
+    def _recorded(self, kind: Any, text: str, url: str = "", status: int | None = None) -> ClientError | None:
         if self._blocked_write and kind not in ("failed_request", "channel_error"):
-            return  # the page's reaction to a write we refused (a rejected fetch, an error toast)
-        if len(self._errors) < MAX_CLIENT_ERRORS:
-            self._errors.append(ClientError(kind, text[:500], url[:500], status))
+            return None  # the page's reaction to a write we refused (a rejected fetch, an error toast)
+        if len(self._errors) >= MAX_CLIENT_ERRORS:
+            return None
+        error = ClientError(kind, text[:500], url[:500], status)
+        self._errors.append(error)
+        return error
 
     def _on_console(self, message: Any) -> None:
         if message.type != "error":
@@ -459,8 +467,11 @@ class BrowserEngine(HttpEngine):
             # page's fault.
             self._blocked_write = True
             return
-        if (failed := failed_answer(response)) is not None:
-            self._record(*failed)
+        if (taken := self._retried.answered(request, response.status)) is not None:
+            # The script sent the request again and it went through: a token handshake, not a failure.
+            self._errors = [e for e in self._errors if e is not taken]
+        if (failed := failed_answer(response)) is not None and (error := self._recorded(*failed)) is not None:
+            self._retried.failed(request, error)
 
     def _on_request_failed(self, request: Any) -> None:
         failure = request.failure or ""
@@ -538,6 +549,7 @@ class BrowserEngine(HttpEngine):
         assert self._gate is not None
         self._drain_events()
         self._errors = []
+        self._retried.clear()
         self._blocked_write = False
         self._refused = []
         self._gate.take_refusals()

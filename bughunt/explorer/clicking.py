@@ -22,6 +22,7 @@ from .click_target import COVERING_CLOSE, FIND, Wanted, wanted
 from .engine import FetchResult
 from .facts import way_on_selectors
 from .idle_controls import CHAIN_BROKEN, CLICK_FAILED
+from .script_cookies import cookie_jar, put_back
 from .watchdog import HostilePage, deadline_guard
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ class BrowserEngine(Protocol):
     _loaded: Any
     _read_pages: ReadPages
     _errors: list[ClientError]
+    _retried: Any
+    _context: Any
+    _record_name: str
     _blocked_write: bool
     _refused: list[str]
     _channels: Any
@@ -124,6 +128,10 @@ def label_of(page: FetchedPage, selector: str) -> str:
     return control_label(found) if found is not None else ""
 
 
+PUT_BACK_S = 2.0
+"""How long putting back a click step's script cookies may take (one evaluate, a few cookie calls)."""
+
+
 def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
     """A click is done on its page (after the clicks of `action.after`, which reached the state it was
     made on), and what it leaves (a new URL, or new content at the same one) is the resulting state."""
@@ -134,7 +142,23 @@ def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
     if before.outcome != "page" or before.page is None:
         return before
     engine._loaded.clear()  # what the click changes in the browser may change what any page shows
-    page = before.page
+    jar = cookie_jar(engine._context)
+    result = _clicks_of(engine, route, before.page, action)
+    if result.outcome == "page":
+        # A view's preference a click's script kept in a cookie is no state of the site
+        # (`script_cookies`). Only after a step that was read: a page whose listener never returned
+        # answers no evaluate, and the read is bounded all the same.
+        try:
+            with deadline_guard(
+                engine._marker, time.monotonic() + PUT_BACK_S, "the page blocked its renderer"
+            ):
+                put_back(engine._context, engine._page, engine._record_name, jar)
+        except HostilePage:
+            pass  # its renderer was killed: the next step loads afresh
+    return result
+
+
+def _clicks_of(engine: BrowserEngine, route: str, page: FetchedPage, action: Action) -> FetchResult:
     reads = engine._read_pages
     for at, selector in enumerate(action.after):
         done = click(engine, route, selector, page, "", reads.read_as((route, action.after[:at])))
@@ -170,6 +194,7 @@ def click(
     started = time.perf_counter()
     deadline = time.monotonic() + engine.timeout
     engine._errors = []
+    engine._retried.clear()
     engine._blocked_write = False
     engine._refused = []
     response: list[Any] = []

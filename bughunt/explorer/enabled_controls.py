@@ -42,3 +42,16 @@ def enabled_here(selector: str, loaded: FetchedPage | None) -> bool:
     """Is `selector` a control the page as loaded (`loaded`, before the clicks that made this state)
     showed disabled, enabled on this state."""
     return loaded is not None and selector in disabled_controls(loaded)
+
+
+def enabled_by(before: FetchedPage, after: FetchedPage) -> frozenset[str]:
+    """The controls `before` showed disabled that `after`, a click state of it, shows enabled: what the
+    click enabled (a row selected enables the toolbar's Remove and the details tabs — ExtJS, Dojo
+    dijit, jQuery UI, a Knockout `enable:` binding). Such a click changed what the page offers, even
+    when its markup is otherwise the page's own (only a class changed): it is no idle click."""
+    off = disabled_controls(before)
+    if not off or not after.is_html:
+        return frozenset()
+    selectors = page_clicks(after).selectors
+    shown = {selectors.of(n) for n in page_clicks(after).clickables}
+    return frozenset(off & shown)

@@ -89,4 +89,23 @@ def selects_row(page: FetchedPage, selector: str) -> bool:
     another record's words, the same markup) taught every row of a torrent client's grid idle, and the
     walk ended `done` at 36 of 100 clicks (`idle_controls.lessons`)."""
     walked = page_clicks(page)
-    return any(walked.selectors.of(n) == selector and grid_row(n) is not None for n in walked.clickables)
+    return any(
+        walked.selectors.of(n) == selector and (grid_row(n) is not None or list_row(n))
+        for n in walked.clickables
+    )
+
+
+_ITEM_ROLES = frozenset({"option", "listitem", "treeitem", "row"})
+
+
+def list_row(node: Node) -> bool:
+    """Is `node` a record's row of a list a script draws: an item of a `ul`/`ol` (or of role option,
+    listitem, treeitem, row) that is a control only by the script (its listener or its pointer), no link
+    nor form control. Selecting it (a `selected` class moved to it, the toolbar acting on it) says
+    nothing of the other records' rows, as a grid's row does: jQuery UI's selectable lists, Dojo's
+    dgrid list rows, a Backbone or Knockout `foreach` list with a click binding on its `li`s."""
+    if node.tag in _CONTROL_TAGS or node.get("href"):
+        return False
+    if node.get("role").lower() in _ITEM_ROLES:
+        return True
+    return node.tag == "li" and node.parent is not None and node.parent.tag in ("ul", "ol")

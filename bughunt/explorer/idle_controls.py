@@ -59,6 +59,7 @@ from bughunt.sim.memory import NoMemory
 
 from .control_words import said_shape, said_shapes
 from .current_item import current_item
+from .enabled_controls import enabled_by
 from .engine import FetchResult
 from .facts import PageFacts, way_on_selectors
 from .form_toggles import form_toggle
@@ -164,6 +165,8 @@ def lessons(
             # does what the first one did. So for a toolkit's numbered widget (`numbered_widget`).
             shape = said_shape(shape, store.link_table.words_of(target))
         if made is not None and result.page is not None:
+            if enabled_by(made[0], result.page):
+                return ()  # it enabled what the page showed disabled: a selection, no idle click
             if current_item(made[0], selector, made[1]) or selects_row(made[0], selector):
                 # A menu's current item (its words head the view shown, a pager's page shown):
                 # nothing of the items naming other views or pages (`current_item`); a grid's row, one

@@ -83,7 +83,21 @@ def init_script(name: str) -> str:
       landed();
       return false;
     };
+    // Cookies the page's own scripts write (`document.cookie = ...`): a view's preference (a compact
+    // list, a collapsed panel) that every later load of the site would show (`script_cookies`).
+    const wrote = new Set(), jar = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie');
+    if (jar && jar.get && jar.set) {
+      define(Document.prototype, 'cookie', {
+        configurable: true, enumerable: jar.enumerable,
+        get() { return jar.get.call(this); },
+        set(v) {
+          if (wrote.size < 64) { wrote.add(String(v).split(';')[0].split('=')[0].trim()); }
+          return jar.set.call(this, v);
+        },
+      });
+    }
     home = freeze({
+      wrote() { return Array.from(wrote); },
       put(key, when) { due[key] = when; },
       drop(key) { delete due[key]; },
       worker() { workers = true; },
@@ -243,8 +257,8 @@ PENDING = "([name, horizon, ahead]) => (" + _PENDING + ")(name, horizon, ahead)"
 until what it had due has run."""
 
 _CONTROLS = "a[href], button, [onclick], [role], [hx-get], [data-href], [tabindex], input[type=password i]"
-"""Elements `bughunt.actions.clickable` may take for a control (a link only with `href="#"` or
-`javascript:`): the ones the read marks hidden. A password field too: a login form a single-page app
+"""Elements `bughunt.actions.clickable` may take for a control (a link only with `href="#"`, an in-page
+fragment that is no hash route, or `javascript:`): the ones the read marks hidden. A password field too: a login form a single-page app
 drew and then hid by its stylesheet (a dialog kept for an expired session) is no login wall
 (`login_wall`)."""
 MAX_LOOKS = 3000
@@ -281,11 +295,28 @@ READ = (
   // Controls nobody can click now (no box, or `visibility: hidden`: a closed modal's buttons, a folded
   // menu's items; or under an open layer) are marked so, as Playwright judges visibility before a click; the mark goes when
   // they show again.
+  // A layer over the whole viewport (a modal's backdrop or container: jQuery UI's `ui-widget-overlay`,
+  // Bootstrap's `.modal`, ExtJS's mask) covers the page's controls below the fold too, where no point
+  // can be tested: the element all four corners of the viewport hit, laid over the page (fixed or
+  // absolute) and as large as the viewport.
+  let layer = null;
+  const corners = [[0.03, 0.03], [0.97, 0.03], [0.03, 0.97], [0.97, 0.97]]
+    .map(([fx, fy]) => document.elementFromPoint(innerWidth * fx, innerHeight * fy));
+  const hit = corners[0];
+  if (hit && hit !== root && hit !== document.body && corners.every((c) => c === hit)) {
+    const pos = getComputedStyle(hit).position, r = hit.getBoundingClientRect();
+    if ((pos === 'fixed' || pos === 'absolute') && r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.9) {
+      layer = hit;
+    }
+  }
   let looked = 0;
   for (const el of document.querySelectorAll(CONTROLS)) {
     if (looked++ >= MAX_LOOKS) { break; }
     const href = (el.getAttribute('href') || '').trim().toLowerCase();
-    if (el.tagName === 'A' && href !== '#' && !href.startsWith('javascript:')) { continue; }
+    // A link to a place on the page (`#info`: a jQuery UI or Bootstrap tab's handle, a kept dialog's
+    // `#confirm`) is a control a script takes, as `#` is; a hash route (`#/x`) and an address are pages.
+    const inPage = href.startsWith('#') && !href.startsWith('#/') && !href.startsWith('#!/');
+    if (el.tagName === 'A' && !inPage && !href.startsWith('javascript:')) { continue; }
     const box = el.getBoundingClientRect();
     // (`checkVisibility`: a closed `<details>`' content keeps a box in its details but is not drawn)
     let hidden = !box.width || !box.height || getComputedStyle(el).visibility === 'hidden'
@@ -297,6 +328,8 @@ READ = (
       if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
         const top = document.elementFromPoint(x, y);
         hidden = top !== null && top !== el && !el.contains(top) && !top.contains(el);
+      } else if (layer !== null) {
+        hidden = !layer.contains(el);
       }
     }
     if (hidden !== el.hasAttribute(MARK)) { el.toggleAttribute(MARK, hidden); }
@@ -313,7 +346,8 @@ promise of the page's is relied on):
 - a huge document (more than `maxNodes` elements) is read cut at `limit` (the doctype is not part of
   `outerHTML`; a cut page needs none);
 - otherwise controls that have no box, are `visibility: hidden` or are covered at their centre by another
-  element (an open side panel or modal over them) get the attribute `HIDDEN_MARK` (and lose it once
+  element (an open side panel or modal over them) — or, below the fold, lie outside a layer that covers
+  the whole viewport (a modal's backdrop) — get the attribute `HIDDEN_MARK` (and lose it once
   shown), so the engine offers no click Playwright would refuse (`bughunt.actions.clickable`);
 - live form values, which are DOM properties (a framework's two-way binding sets no `value`
   attribute), are copied into attributes so the HTML shows what a person sees (passwords never), and

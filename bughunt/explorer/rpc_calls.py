@@ -13,7 +13,10 @@ nothing on the server changes) and an event listener (`register_event_listener`:
 events, which a channel's `subscribe`/`watch` frames are too).
 
 A body is a call only when it has JSON-RPC's shape (`method` a string beside `params`, `id` or
-`jsonrpc`): a JSON form whose field is named `method` (a payment method) is no call.
+`jsonrpc`) or a dialect's envelope: `method` beside `arguments`/`args` and a `tag` echoed back
+(Transmission's RPC, Tixati's and qBittorrent-style bridges), or `method` alone naming a compound verb
+phrase (`session-get`, `core.get_config`): a read with no parameters sends nothing else. A JSON form
+whose field is named `method` (a payment method) is no call: it sends its other fields beside it.
 """
 
 from __future__ import annotations
@@ -33,12 +36,15 @@ MAX_CALL_BODY = 200_000
 MAX_ANSWER_BYTES = 2_000_000
 """An answer longer than this is read no further (it no longer parses: not judged)."""
 _CALL_KEYS = frozenset({"params", "id", "jsonrpc"})
+_ENVELOPE_KEYS = frozenset({"method", "arguments", "args", "tag"})
+"""The keys of a dialect's call envelope: what stands beside `method` is the call's arguments and a tag
+the answer carries back, nothing of a form's."""
 CALL_WRITES = (
     CHANNEL_WRITES
     | OPERATIONS
     | frozenset(
         "pause resume start run queue enable force apply reorder recheck connect disconnect login logout "
-        "execute exec install upgrade".split()
+        "execute exec install upgrade verify reannounce close quit exit".split()
     )
 )
 """A call runs what a person would click: besides writing a record it starts, pauses, queues or
@@ -59,11 +65,22 @@ def rpc_methods(headers: Mapping[str, str], body: bytes) -> list[str] | None:
     except (ValueError, UnicodeDecodeError):
         return None
     calls = data if isinstance(data, list) else [data]
-    if not calls or not all(
-        isinstance(c, dict) and isinstance(c.get("method"), str) and _CALL_KEYS & c.keys() for c in calls
-    ):
+    if not calls or not all(isinstance(c, dict) and _is_call(c) for c in calls):
         return None
     return [c["method"] for c in calls]
+
+
+def _is_call(body: dict[str, Any]) -> bool:
+    method = body.get("method")
+    if not isinstance(method, str):
+        return False
+    if _CALL_KEYS & body.keys():
+        return True
+    if not body.keys() <= _ENVELOPE_KEYS:
+        return False
+    # A lone `method` must read as a verb phrase of two words at least, as every RPC names its
+    # methods; one word (`card`) is a form's value.
+    return len(body) > 1 or len(name_words(_NAMESPACE.sub(" ", method))) >= 2
 
 
 def call_verb(method: str) -> tuple[str, str] | None:
@@ -72,11 +89,21 @@ def call_verb(method: str) -> tuple[str, str] | None:
     if not words or _CLIENT_SIDE & set(words[1:]) or _LISTENERS & set(words[1:]):
         return None
     name = " ".join(words)
-    if names_action(name, CHANNEL_DESTROYS):
+    if names_action(name, CHANNEL_DESTROYS) or _object_first(words, CHANNEL_DESTROYS):
         return "destroys", method
-    if names_action(name, CALL_WRITES):
+    if names_action(name, CALL_WRITES) or _object_first(words, CALL_WRITES):
         return "writes", method
     return None
+
+
+_READS = frozenset("get list read fetch query show find search count check is has describe".split())
+
+
+def _object_first(words: list[str], verbs: frozenset[str]) -> bool:
+    """A method named object first puts its verb second (`torrent-set-location`, `queue-move-top`,
+    `item_add_tag`): a name a path segment would not be read by, but a method's name is a verb
+    phrase. One led by a read (`get_upload_limit`) reads whatever it names."""
+    return 3 <= len(words) <= 4 and words[0] not in _READS and words[1] in verbs
 
 
 def refused_call(headers: Mapping[str, str], body: bytes) -> str | None:

@@ -323,7 +323,7 @@ def _judge_clicked(page: FetchedPage) -> list[Finding]:
     if page.clicked_from is None or not page.refused_writes:
         return []
     before, label = page.clicked_from
-    if not destructive_label(label) or _dialog_open(before):
+    if not destructive_label(label) or _dialog_open(before) or _asked(before):
         return []
     return [
         Finding(
@@ -349,6 +349,16 @@ def _views_shape(shape: str) -> str:
         return shape
     segments = [s for s in fragment.partition("#")[0].split("/") if s]
     return base + "#/" + "/".join("<v>" for _ in segments)
+
+
+def _asked(page: FetchedPage) -> bool:
+    """`page` is what a click on a destroying control showed without sending any write: its question,
+    however it is drawn — a dialog of the app's own `div`s with no `role` (Transmission's web client, a
+    Backbone or jQuery plugin's confirm box, an ExtJS `MessageBox` drawn as panels). A destroying
+    control clicked there is the answer to it, the confirmation step itself."""
+    if page.clicked_from is None or page.refused_writes:
+        return False
+    return bool(destructive_label(page.clicked_from[1]))
 
 
 def _dialog_open(page: FetchedPage) -> bool:

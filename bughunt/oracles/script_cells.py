@@ -30,11 +30,22 @@ MIN_PEERS = 2
 
 def _cell(node: Node) -> Node | None:
     """The grid cell holding `node` (a `td`, or an element of role gridcell/cell) within
-    `MAX_CELL_DEPTH` ancestors."""
+    `MAX_CELL_DEPTH` ancestors — or a field of a list's record: the element holding it that is a child
+    of an item of a `ul`/`ol` (a script-drawn list prints each record's fields into the same children
+    of repeated `li`s: Transmission's and other jQuery clients' torrent lists, a Knockout or Backbone
+    `foreach` over `li`, Dojo's list rows)."""
     for depth, a in enumerate(node.ancestors()):
         if depth >= MAX_CELL_DEPTH:
             return None
         if a.tag == "td" or a.get("role").lower() in _CELL_ROLES:
+            return a
+        item = a.parent
+        if (
+            item is not None
+            and item.tag == "li"
+            and item.parent is not None
+            and item.parent.tag in ("ul", "ol")
+        ):
             return a
     return None
 

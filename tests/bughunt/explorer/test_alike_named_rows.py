@@ -63,3 +63,29 @@ def test_one_control_drawn_in_every_section_is_one_control() -> None:
     # buttons that say different things stay apart, each clicked
     toolbar = '<div><button class="btn">Expand all</button><button class="btn">Collapse all</button></div>'
     assert {"Expand all", "Collapse all"} <= set(_sections_clicked(toolbar))
+
+
+def _slug(title: str) -> str:
+    return "-".join(title.lower().split())
+
+
+def test_two_bars_of_icon_buttons_named_by_their_titles_are_each_clicked() -> None:
+    """An icon toolbar at the top and a bar at the bottom (Transmission's web client, an ExtJS viewport's
+    top and bottom toolbars), each button a bare `div` with an id and a title: one place, but each says a
+    thing of its own — not copies in items. Taken for copies, only two of nine were offered (the
+    inspector, the preferences and the compact view were never clicked)."""
+    top = ["Open Torrent", "Start All", "Pause All", "Toggle Inspector"]
+    bottom = ["Settings Menu", "Edit Preferences", "Alternative Speed Limits", "Compact View"]
+    bar = '<div id="{}">{}</div>'.format
+    icons = "".join
+    page = (
+        "<html><body>"
+        + bar("toolbar", icons(f'<div id="tb-{_slug(t)}" title="{t}"></div>' for t in top))
+        + bar("footer", icons(f'<div id="ft-{_slug(t)}" title="{t}"></div>' for t in bottom))
+        + "</body></html>"
+    )
+    root = parse_html(page)
+    selectors = Selectors()
+    candidates = {selectors.of(n): n for n in root.find_all("div") if n.get("title")}
+    clicked = [n.get("title") for group in alike_groups(candidates) for n in alike_sample(group)]
+    assert sorted(clicked) == sorted(top + bottom)

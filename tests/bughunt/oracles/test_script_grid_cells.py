@@ -58,3 +58,25 @@ def test_a_templates_classed_image_in_one_row_is_not():
 def test_a_lone_table_row_says_nothing():
     page = _page(f"<table><tbody><tr><td>{PAYLOAD}</td><td>1</td></tr></tbody></table>", "/")
     assert check_unescaped_script(page) == []
+
+
+def _list_row(name: str, state: str) -> str:
+    return (
+        f'<li class="torrent"><div class="torrent_name">{name}</div>'
+        f'<div class="torrent_peer_details">{state}</div><div class="torrent_progress_bar"></div></li>'
+    )
+
+
+def test_a_handler_in_one_records_name_field_of_a_script_drawn_list_is_reported():
+    # a jQuery client's list: each record an `li` whose fields are its children, the name field's class
+    # naming its place in the layout (as a toolkit grid's cell wrapper does)
+    names = ["alma-boot", "arch-linux", PAYLOAD, "debian-netinst"]
+    page = _page('<ul id="torrent_list">' + "".join(_list_row(n, "Paused") for n in names) + "</ul>", "/")
+    (found,) = check_unescaped_script(page)
+    assert found.kind == "unescaped_script" and found.evidence["handler"] == "onerror"
+
+
+def test_a_lists_template_handler_in_every_record_stays_silent():
+    avatar = '<img src="a.png" onerror="this.src=\'b.png\'">'
+    rows = "".join(_list_row(f"{avatar} {n}", "Paused") for n in ["ana", "bo", "cy", "di"])
+    assert check_unescaped_script(_page(f"<ul>{rows}</ul>", "/")) == []
