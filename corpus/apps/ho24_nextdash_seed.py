@@ -14,13 +14,13 @@ starts it for the exploration. Usage: ho24_nextdash_seed.py ROOT.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
-import hashlib
 import uuid
 from pathlib import Path
 
@@ -108,7 +108,9 @@ def data_sql(root: Path) -> str:
         f"INSERT INTO users VALUES ('410544b2-4001-4271-9855-fec4b6a6442a', 'User', {q(EMAIL)}, {q(bcrypt_hash(root))});"
     )
     for cid, name, email, image in CUSTOMERS:
-        lines.append(f"INSERT INTO customers VALUES ({q(cid)}, {q(name)}, {q(email)}, '/customers/{image}.png');")
+        lines.append(
+            f"INSERT INTO customers VALUES ({q(cid)}, {q(name)}, {q(email)}, '/customers/{image}.png');"
+        )
     for i in range(44):
         cid = CUSTOMERS[(i * 5) % len(CUSTOMERS)][0]
         amount = 500 + (i * 7919) % 60000
@@ -118,13 +120,23 @@ def data_sql(root: Path) -> str:
         month = 12 - (i // 28) * 6 - (i % 6)
         date = f"2024-{month:02d}-{day:02d}"
         iid = uuid.UUID(int=(0x7A1CE000 << 96) + i + 1)
-        lines.append(f"INSERT INTO invoices VALUES ({q(str(iid))}, {q(cid)}, {amount}, {q(status)}, {q(date)});")
+        lines.append(
+            f"INSERT INTO invoices VALUES ({q(str(iid))}, {q(cid)}, {amount}, {q(status)}, {q(date)});"
+        )
     for month, value in REVENUE:
         lines.append(f"INSERT INTO revenue VALUES ({q(month)}, {value});")
     return "\n".join(lines) + "\n"
 
 
-SOURCES = ("app", "auth.ts", "auth.config.ts", "proxy.ts", "next.config.ts", "package.json", "tailwind.config.ts")
+SOURCES = (
+    "app",
+    "auth.ts",
+    "auth.config.ts",
+    "proxy.ts",
+    "next.config.ts",
+    "package.json",
+    "tailwind.config.ts",
+)
 
 
 def source_hash(root: Path) -> str:
@@ -147,7 +159,9 @@ def build(root: Path, pg_port: int) -> None:
         if not (stamp.is_file() and stamp.read_text(encoding="utf-8") == digest):
             shutil.rmtree(root / ".next", ignore_errors=True)
             env = {**os.environ, "POSTGRES_URL": f"postgres://postgres@127.0.0.1:{pg_port}/{DB}"}
-            subprocess.run([str(root / "node_modules" / ".bin" / "next"), "build"], cwd=root, check=True, env=env)
+            subprocess.run(
+                [str(root / "node_modules" / ".bin" / "next"), "build"], cwd=root, check=True, env=env
+            )
             stamp.write_text(digest, encoding="utf-8")
         partial = cache.with_name(cache.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
@@ -174,7 +188,18 @@ def main() -> None:
             if ready.returncode == 0:
                 break
             time.sleep(0.5)
-        psql = [str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-q"]
+        psql = [
+            str(PG_BIN / "psql"),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "-U",
+            "postgres",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-q",
+        ]
         subprocess.run([*psql, "-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {DB}"], check=True)
         subprocess.run([*psql, "-d", "postgres", "-c", f"CREATE DATABASE {DB}"], check=True)
         subprocess.run([*psql, "-d", DB], input=data_sql(root).encode(), check=True)
