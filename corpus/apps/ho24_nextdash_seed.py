@@ -78,6 +78,24 @@ def stop_stale(data: Path) -> None:
                         "-m", "immediate", "-t", "30"], capture_output=True, check=False)  # fmt: skip
 
 
+def start_postgres(data: Path, port: int, own_session: bool) -> subprocess.Popen[bytes]:
+    """Start the cluster's server on 127.0.0.1:PORT (after stopping a stale one) and wait, bounded
+    (60 s), until it accepts connections."""
+    stop_stale(data)
+    server = subprocess.Popen(
+        ["runuser", "-u", "postgres", "--", str(PG_BIN / "postgres"), "-D", str(data), "-p", str(port),
+         "-k", str(data), "-c", "listen_addresses=127.0.0.1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=own_session,
+    )  # fmt: skip
+    for _ in range(120):
+        ready = subprocess.run([str(PG_BIN / "pg_isready"), "-h", "127.0.0.1", "-p", str(port)],
+                               capture_output=True)  # fmt: skip
+        if ready.returncode == 0:
+            break
+        time.sleep(0.5)
+    return server
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -187,20 +205,9 @@ def build(root: Path, pg_port: int) -> None:
 def main() -> None:
     root = Path(sys.argv[1]).resolve()
     data = ensure_cluster(root)
-    stop_stale(data)
     port = free_port()
-    server = subprocess.Popen(
-        ["runuser", "-u", "postgres", "--", str(PG_BIN / "postgres"), "-D", str(data), "-p", str(port),
-         "-k", str(data), "-c", "listen_addresses=127.0.0.1"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
+    server = start_postgres(data, port, own_session=True)
     try:
-        for _ in range(120):
-            ready = subprocess.run([str(PG_BIN / "pg_isready"), "-h", "127.0.0.1", "-p", str(port)],
-                                   capture_output=True)  # fmt: skip
-            if ready.returncode == 0:
-                break
-            time.sleep(0.5)
         psql = [
             str(PG_BIN / "psql"),
             "-h",
