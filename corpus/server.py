@@ -57,7 +57,8 @@ def _answers(url: str) -> bool:
 
 @contextlib.contextmanager
 def serving(co: Checkout, port: int, log: Path) -> Iterator[str]:
-    """The application started on 127.0.0.1:`port`; yields its base URL; always stopped on exit."""
+    """The application started on 127.0.0.1:`port`; yields its base URL (with the app file's loopback
+    `host` name); always stopped on exit."""
     argv = shlex.split(co.fill(co.app.start, port))
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         if probe.connect_ex(("127.0.0.1", port)) == 0:
@@ -74,7 +75,7 @@ def serving(co: Checkout, port: int, log: Path) -> Iterator[str]:
             start_new_session=True,
         )
     try:
-        base = f"http://127.0.0.1:{port}"
+        base = f"http://{co.app.host}:{port}"
         deadline = time.monotonic() + READY_TIMEOUT_S
         while not _answers(base + co.app.ready_path):
             if process.poll() is not None:

@@ -92,6 +92,13 @@ class App:
     bugs: tuple[Bug, ...] = ()
     path: Path = Path()
     upstream: tuple[Upstream, ...] = ()
+    # the loopback name the explorer is given (the server still binds 127.0.0.1): "localhost" for a
+    # framework that names every loopback address so in the redirects it builds (Next.js's NextURL)
+    host: str = "127.0.0.1"
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+"""Names an app file may give its loopback server: nothing else, so no run leaves the machine."""
 
 
 def _str(data: dict[str, object], key: str, where: str, default: str | None = None) -> str:
@@ -210,7 +217,11 @@ def load(path: Path) -> App:
     known = tuple(_upstream(u, where) for u in upstream)
     if len({u.id for u in known} | set(ids)) != len(known) + len(ids):
         raise SpecError(f"{where}: an upstream entry shares an id with another entry or a bug")
+    host = _str(data, "host", where, "127.0.0.1")
+    if host not in LOOPBACK_NAMES:
+        raise SpecError(f"{where}: `host` must be one of {', '.join(LOOPBACK_NAMES)}")
     return App(
+        host=host,
         name=name,
         family=_str(data, "family", where),
         repo=_str(data, "repo", where),

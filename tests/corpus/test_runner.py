@@ -226,6 +226,25 @@ def test_the_server_is_served_on_loopback_and_its_whole_group_stopped(tmp_path: 
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
 
 
+def test_an_app_file_may_name_its_loopback_server_localhost_and_nothing_else(tmp_path: Path) -> None:
+    spec = (APPS_DIR / "contact_app.toml").read_text(encoding="utf-8")
+    spec = re.sub(
+        r'\nstart = "[^"]*"', f'\nstart = "{sys.executable} -m http.server --bind 127.0.0.1 {{port}}"', spec
+    )
+    spec = re.sub(r'\nready_path = "[^"]*"', '\nready_path = "/"', spec)
+    (tmp_path / "contact_app.toml").write_text(
+        spec.replace("\nengine =", '\nhost = "localhost"\nengine ='), encoding="utf-8"
+    )
+    co = Checkout(load(tmp_path / "contact_app.toml"), tmp_path, tmp_path)
+    with serving(co, free_port(), tmp_path / "server.log") as base:
+        assert base.startswith("http://localhost:")
+    (tmp_path / "contact_app.toml").write_text(
+        spec.replace("\nengine =", '\nhost = "example.org"\nengine ='), encoding="utf-8"
+    )
+    with pytest.raises(SpecError, match="`host` must be one of 127.0.0.1, localhost"):
+        load(tmp_path / "contact_app.toml")
+
+
 def test_two_commands_on_one_app_and_work_folder_are_refused_not_interleaved(tmp_path: Path) -> None:
     app = load(APPS_DIR / "contact_app.toml")
     with exclusive(app, tmp_path):
