@@ -429,11 +429,9 @@ def _confirm(
         except OSError:
             before = None
     thing = _thing_of(page, action) if _named(action) else None
-    parts = urlsplit(page.url)
-    origin = f"{parts.scheme}://{parts.netloc}"
     owners = (
         linking_now(
-            origin,
+            page.url,
             owner_routes(thing, config.linked_from, config.links_of, config.known_routes),
             thing,
             fetch,
@@ -478,7 +476,7 @@ def _confirm(
             return Verdict(True, "its resource now answers 404")
     if asks:
         return None
-    if thing and owners and gone_from_owner(origin, owners, thing, fetch):
+    if thing and owners and gone_from_owner(page.url, owners, thing, fetch):
         return Verdict(True, "gone from the page it belonged to (its owner page)")
     return Verdict(False, "no visible effect")
 

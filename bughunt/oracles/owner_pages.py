@@ -25,7 +25,7 @@ from bughunt.actions import extract_links
 from bughunt.fingerprint import route_shape
 from bughunt.oracles.base import Fetch, fetch_again
 from bughunt.page import FetchedPage
-from bughunt.urls import route_of
+from bughunt.urls import absolute, route_of
 
 MAX_OWNERS = 2
 """Owner pages fetched again after an opening (each one request of the page's oracle budget)."""
@@ -75,13 +75,17 @@ def links_to(page: FetchedPage, thing: str) -> bool:
     return any(same_thing(route_of(u), thing) for u in extract_links(page))
 
 
-def linking_now(origin: str, owners: Iterable[str], thing: str, fetch: Fetch) -> list[str]:
-    """The owner pages that link to `thing` as they answer now, before the action: memory's links
-    may be stale (another opening) or read from markup other than a link."""
+def linking_now(base: str, owners: Iterable[str], thing: str, fetch: Fetch) -> list[str]:
+    """The owner pages (routes, resolved against `base`, the judged page's URL) that link to `thing`
+    as they answer now, before the action: memory's links may be stale (another opening) or read from
+    markup other than a link."""
     out = []
     for owner in owners:
+        url = absolute(base, owner)
+        if url is None:
+            continue
         try:
-            before = fetch(origin + owner)
+            before = fetch(url)
         except OSError:
             continue
         if 200 <= before.status < 300 and links_to(before, thing):
@@ -89,13 +93,16 @@ def linking_now(origin: str, owners: Iterable[str], thing: str, fetch: Fetch) ->
     return out
 
 
-def gone_from_owner(origin: str, owners: Iterable[str], thing: str, fetch: Fetch) -> str | None:
+def gone_from_owner(base: str, owners: Iterable[str], thing: str, fetch: Fetch) -> str | None:
     """The first owner page (a route that linked to `thing` before the action, `linking_now`) that,
     fetched anew, answers 2xx and links to `thing` no more; None when none does (or none could be
     fetched)."""
     for owner in owners:
+        url = absolute(base, owner)
+        if url is None:
+            continue
         try:
-            after = fetch_again(fetch, origin + owner)
+            after = fetch_again(fetch, url)
         except OSError:
             continue
         if 200 <= after.status < 300 and after.is_html and not links_to(after, thing):
