@@ -9,8 +9,8 @@ names it. The config is the seed's (ROOT/corpus-data/ifarch.config).
 from __future__ import annotations
 
 import importlib.machinery
-import io
 import importlib.util
+import io
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
