@@ -231,6 +231,13 @@ class Planner:
             ranks, best_rank, stay, last = self._ranks(
                 cur, links, fresh, again, sampled, referrers, self._unsampled(template, covered)
             )
+            if self._records_wait(ranks, best_rank, template):
+                dist, first = reachable()
+                wanted = self._unopened_record(memory, again, sampled, template, covered)
+                layer = [q for q in dist if q != cur and wanted(q)]
+                if layer:
+                    near = min(dist[q] for q in layer)
+                    return first[pick(rnd, [q for q in layer if dist[q] == near])]
             if stay or not _better_elsewhere(cur, reachable()[0], memory, again, sampled, best_rank[1]):
                 level = best_rank[1]
 
@@ -329,6 +336,13 @@ class Planner:
             def better(q: N) -> bool:
                 return q not in memory and q not in again and sampled(q) < level
 
+            if self._records_wait(ranks, best_rank, template) and self._records_known(
+                buckets, covered, views
+            ):
+                wanted = self._unopened_record(memory, again, sampled, template, covered)
+                layer = search.layer_with(wanted)
+                if layer:
+                    return search.first[pick(rnd, layer)]
             if stay or not (least[0] < level and search.find(better)):
                 if not stay and least[0] < level and (home := self._home(cur, memory, better)) is not None:
                     return home
@@ -356,6 +370,53 @@ class Planner:
         keys = {q: (q in again, sampled(q), dist[q], straggle(q), referrers[q]) for q in targets}
         nearest = min(keys.values())
         return search.first[pick(rnd, [q for q in targets if keys[q] == nearest])]
+
+    def _listed(self) -> frozenset[str]:
+        """The templates whose instances pages list as their items (`Templates.listed`: records, rows)."""
+        return getattr(self.template_of, "listed", frozenset())
+
+    def _records_wait(self, ranks: Mapping[N, Rank], best: Rank, template: Callable[[N], str | None]) -> bool:
+        """Whether the page types never opened that this page offers are all of its navigation, while
+        a list's records wait: the best rank here is an unopened type (no alias, no next page, no
+        probe) and no unopened link here leads on from this page, sits in its list or is of a listed
+        type. An application with a view per verb (a code host's tree, blame, diff, raw and hexdump of
+        every file; a wiki's history, diff and source of every page; an admin's export, print and
+        filter views) offers an unopened type on every page: taking the nearest one first walked one
+        area for a hundred clicks while the tickets a report listed, one click back, were never
+        opened (corpus fossil_scm; the same shape in Trac's and Redmine's repository browsers)."""
+        listed = self._listed()
+        if not listed or best[0] or best[1] or not best[2]:
+            return False
+        return not any(
+            r[1] == 0 and (not r[3] or not r[5] or template(q) in listed) for q, r in ranks.items()
+        )
+
+    def _records_known(
+        self,
+        buckets: Mapping[str | None, Mapping[N, None]] | None,
+        covered: Mapping[str, int],
+        views: QueryViews,
+    ) -> bool:
+        """Whether memory knows an unvisited record of a listed type never opened (from the index's
+        buckets; True when it keeps none, and the search decides)."""
+        if buckets is None:
+            return True
+        return any(buckets.get(t) and self._sampled_template(t, covered, views) == 0 for t in self._listed())
+
+    def _unopened_record(
+        self, memory: KnownLinks[N], again: Collection[N], sampled: Callable[[N], int],
+        template: Callable[[N], str | None], covered: Mapping[str, int],
+    ) -> Callable[[N], bool]:  # fmt: skip
+        """An unvisited node, no alias, of a listed type no instance of which has been opened."""
+        listed = self._listed()
+
+        def wanted(q: N) -> bool:
+            if q in memory or q in again or sampled(q) != 0:
+                return False
+            t = template(q)
+            return t in listed and not covered.get(t)
+
+        return wanted
 
     def _home(self, cur: N, memory: KnownLinks[N], better: Callable[[N], bool]) -> N | None:
         """The start page, when memory knows its links, it is not the current page, and a `better`
