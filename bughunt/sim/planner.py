@@ -48,7 +48,7 @@ class Planner:
 
     __slots__ = (
         "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
-        "next_pages", "start", "spent", "marked", "_indexes",
+        "next_pages", "start", "spent", "marked", "records", "_indexes",
     )  # fmt: skip
 
     def __init__(
@@ -65,6 +65,7 @@ class Planner:
         start: Hashable | None = None,
         spent: frozenset[Hashable] = frozenset(),
         marked: frozenset[Hashable] = frozenset(),
+        records: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -78,6 +79,7 @@ class Planner:
         self.start = start
         self.spent = spent
         self.marked = marked
+        self.records = records
         # The `KnownIndex` of the memory last planned over, shared by every planner derived from this
         # one (`with_routes`, `with_templates`: one per choice), so it outlives a choice.
         self._indexes: list[KnownIndex[Any]] = []
@@ -113,6 +115,7 @@ class Planner:
                 self.start,
                 self.spent,
                 self.marked,
+                self.records,
             )
         )
 
@@ -129,6 +132,7 @@ class Planner:
         start: Hashable | None = None,
         spent: Iterable[Hashable] = (),
         marked: Iterable[Hashable] = (),
+        records: Iterable[Hashable] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -162,7 +166,9 @@ class Planner:
         records whose link shows markup written as text (`explorer.markup_links`: stored text holding
         an element, its page where an unescaped print runs it): wanted like an unsampled template's
         instance, and the instance of their template taken first (`_most_linked`) — which template
-        to take is chosen as without them."""
+        to take is chosen as without them. `records` are nodes the session's latest pages linked from
+        the items of their lists: while no node of a record's type has been visited, a page whose
+        unvisited types are all in its navigation is left for it (`_records_wait`)."""
         return self._derived(
             Planner(
                 self.routes,
@@ -177,6 +183,7 @@ class Planner:
                 start,
                 frozenset(spent),
                 frozenset(marked),
+                frozenset(records),
             )
         )
 
@@ -231,9 +238,9 @@ class Planner:
             ranks, best_rank, stay, last = self._ranks(
                 cur, links, fresh, again, sampled, referrers, self._unsampled(template, covered)
             )
-            if self._records_wait(ranks, best_rank, template):
+            wanted = self._unopened_record(memory, again, sampled, template, covered)
+            if self._records_wait(ranks, best_rank) and any(wanted(cast(N, q)) for q in self.records):
                 dist, first = reachable()
-                wanted = self._unopened_record(memory, again, sampled, template, covered)
                 layer = [q for q in dist if q != cur and wanted(q)]
                 if layer:
                     near = min(dist[q] for q in layer)
@@ -336,10 +343,8 @@ class Planner:
             def better(q: N) -> bool:
                 return q not in memory and q not in again and sampled(q) < level
 
-            if self._records_wait(ranks, best_rank, template) and self._records_known(
-                buckets, covered, views
-            ):
-                wanted = self._unopened_record(memory, again, sampled, template, covered)
+            wanted = self._unopened_record(memory, again, sampled, template, covered)
+            if self._records_wait(ranks, best_rank) and any(wanted(cast(N, q)) for q in self.records):
                 layer = search.layer_with(wanted)
                 if layer:
                     return search.first[pick(rnd, layer)]
@@ -371,50 +376,31 @@ class Planner:
         nearest = min(keys.values())
         return search.first[pick(rnd, [q for q in targets if keys[q] == nearest])]
 
-    def _listed(self) -> frozenset[str]:
-        """The templates whose instances pages list as their items (`Templates.listed`: records, rows)."""
-        return getattr(self.template_of, "listed", frozenset())
-
-    def _records_wait(self, ranks: Mapping[N, Rank], best: Rank, template: Callable[[N], str | None]) -> bool:
-        """Whether the page types never opened that this page offers are all of its navigation, while
-        a list's records wait: the best rank here is an unopened type (no alias, no next page, no
-        probe) and no unopened link here leads on from this page, sits in its list or is of a listed
-        type. An application with a view per verb (a code host's tree, blame, diff, raw and hexdump of
-        every file; a wiki's history, diff and source of every page; an admin's export, print and
-        filter views) offers an unopened type on every page: taking the nearest one first walked one
-        area for a hundred clicks while the tickets a report listed, one click back, were never
-        opened (corpus fossil_scm; the same shape in Trac's and Redmine's repository browsers)."""
-        listed = self._listed()
-        if not listed or best[0] or best[1] or not best[2]:
+    def _records_wait(self, ranks: Mapping[N, Rank], best: Rank) -> bool:
+        """Whether the page types never opened that this page offers are all of its navigation: the
+        best rank here is an unopened type (no alias, no next page, no probe) and no unopened link here
+        leads on from this page or sits in its lists or among the session's records. An application
+        with a view per verb (a code host's tree, blame, diff, raw and hexdump of every file; a wiki's
+        history, diff and source of every page; an admin's export, print and filter views) offers an
+        unopened type on every page: taking the nearest one each time walked such views for a hundred
+        clicks while the tickets a report listed, one click back, were never opened (corpus
+        fossil_scm; the same shape in Trac's and Redmine's repository browsers)."""
+        if not self.records or best[0] or best[1] or not best[2]:
             return False
-        return not any(
-            r[1] == 0 and (not r[3] or not r[5] or template(q) in listed) for q, r in ranks.items()
-        )
-
-    def _records_known(
-        self,
-        buckets: Mapping[str | None, Mapping[N, None]] | None,
-        covered: Mapping[str, int],
-        views: QueryViews,
-    ) -> bool:
-        """Whether memory knows an unvisited record of a listed type never opened (from the index's
-        buckets; True when it keeps none, and the search decides)."""
-        if buckets is None:
-            return True
-        return any(buckets.get(t) and self._sampled_template(t, covered, views) == 0 for t in self._listed())
+        return not any(r[1] == 0 and (not r[3] or not r[5] or q in self.records) for q, r in ranks.items())
 
     def _unopened_record(
         self, memory: KnownLinks[N], again: Collection[N], sampled: Callable[[N], int],
         template: Callable[[N], str | None], covered: Mapping[str, int],
     ) -> Callable[[N], bool]:  # fmt: skip
-        """An unvisited node, no alias, of a listed type no instance of which has been opened."""
-        listed = self._listed()
+        """A record (`records`) not visited, no alias, of a type no node of which has been visited."""
+        records = self.records
 
         def wanted(q: N) -> bool:
-            if q in memory or q in again or sampled(q) != 0:
+            if q not in records or q in memory or q in again or sampled(q) != 0:
                 return False
             t = template(q)
-            return t in listed and not covered.get(t)
+            return t is not None and not covered.get(t)
 
         return wanted
 

@@ -18,15 +18,9 @@ TICKETS = ("/ticket/a1b2c3d4e5", "/ticket/f6a7b8c9d0", "/ticket/0a1b2c3d4e")
 TOOLS = ("/tree", "/blame", "/raw")
 
 
-class _Templates:
-    """A template function that knows which templates pages list as their items (`Templates.listed`)."""
-
-    def __init__(self, listed: frozenset[str]) -> None:
-        self.listed = listed
-
-    def __call__(self, route: str) -> str:
-        head, _, tail = route.rpartition("/")
-        return f"{head}/<id>" if any(c.isdigit() for c in tail) else route
+def template(route: str) -> str:
+    head, _, tail = route.rpartition("/")
+    return f"{head}/<id>" if any(c.isdigit() for c in tail) else route
 
 
 def memory(*, opened: bool = False) -> Memory[str]:
@@ -39,26 +33,26 @@ def memory(*, opened: bool = False) -> Memory[str]:
     return mem
 
 
-def choices(listed: frozenset[str], links: tuple[str, ...] = (*TOOLS, "/report/1"), **kw: bool) -> set[str]:
-    planner = planner_strategy.with_templates(_Templates(listed))
+def choices(records: tuple[str, ...], links: tuple[str, ...] = (*TOOLS, "/report/1"), **kw: bool) -> set[str]:
+    planner = planner_strategy.with_templates(template, records=records)
     return {planner("/reportsql/1", links, memory(**kw), mulberry32(s)) for s in SEEDS}
 
 
 def test_the_walk_goes_back_to_the_list_whose_records_were_never_opened():
-    assert choices(frozenset({"/ticket/<id>"})) == {"/report/1"}
+    assert choices(TICKETS) == {"/report/1"}
 
 
-def test_without_listed_records_the_nearest_new_page_type_is_taken():
-    assert choices(frozenset()) <= set(TOOLS)
+def test_without_records_the_nearest_new_page_type_is_taken():
+    assert choices(()) <= set(TOOLS)
 
 
 def test_once_a_record_of_the_list_is_open_the_page_here_is_walked_on():
-    assert choices(frozenset({"/ticket/<id>"}), opened=True) <= set(TOOLS)
+    assert choices(TICKETS, opened=True) <= set(TOOLS)
 
 
 def test_a_link_that_leads_on_from_this_page_is_still_taken_first():
     links = (*TOOLS, "/reportsql/1/edit", "/report/1")
-    assert choices(frozenset({"/ticket/<id>"}), links) == {"/reportsql/1/edit"}
+    assert choices(TICKETS, links) == {"/reportsql/1/edit"}
 
 
 def test_the_planner_that_recomputes_everything_chooses_the_same():
@@ -75,6 +69,6 @@ def test_the_planner_that_recomputes_everything_chooses_the_same():
         def links(self, node: str) -> tuple[str, ...]:
             return tuple(self.mem.links(node))
 
-    planner = planner_strategy.with_templates(_Templates(frozenset({"/ticket/<id>"})))
+    planner = planner_strategy.with_templates(template, records=TICKETS)
     links = (*TOOLS, "/report/1")
     assert planner("/reportsql/1", links, Plain(memory()), mulberry32(1)) == "/report/1"
