@@ -239,6 +239,8 @@ class Planner:
                 cur, links, fresh, again, sampled, referrers, self._unsampled(template, covered)
             )
             wanted = self._unopened_record(memory, again, sampled, template, covered)
+            if records_here := self._records_here(fresh, ranks, best_rank, wanted):
+                return pick(rnd, records_here)
             if self._records_wait(ranks, best_rank) and any(wanted(cast(N, q)) for q in self.records):
                 dist, first = reachable()
                 layer = [q for q in dist if q != cur and wanted(q)]
@@ -344,6 +346,8 @@ class Planner:
                 return q not in memory and q not in again and sampled(q) < level
 
             wanted = self._unopened_record(memory, again, sampled, template, covered)
+            if records_here := self._records_here(fresh, ranks, best_rank, wanted):
+                return pick(rnd, records_here)
             if self._records_wait(ranks, best_rank) and any(wanted(cast(N, q)) for q in self.records):
                 layer = search.layer_with(wanted)
                 if layer:
@@ -388,6 +392,21 @@ class Planner:
         if not self.records or best[0] or best[1] or not best[2]:
             return False
         return not any(r[1] == 0 and (not r[3] or not r[5] or q in self.records) for q, r in ranks.items())
+
+    def _records_here(
+        self, fresh: Sequence[N], ranks: Mapping[N, Rank], best: Rank, wanted: Callable[[N], bool]
+    ) -> list[N]:
+        """The records here of a type never opened (`_unopened_record`) that rank best among them, when
+        the best rank here is an unopened type (no alias, no next page, no probe): a record of a list
+        comes before this page's own tabs and views. The walk that went back to a list for its records
+        (`_records_wait`) opens one there rather than the list's next view, and walks off again."""
+        if not self.records or best[0] or best[1] or not best[2]:
+            return []
+        here = [q for q in fresh if ranks[q][:3] == best[:3] and wanted(q)]
+        if not here:
+            return []
+        top = min(ranks[q] for q in here)
+        return [q for q in here if ranks[q] == top]
 
     def _unopened_record(
         self, memory: KnownLinks[N], again: Collection[N], sampled: Callable[[N], int],

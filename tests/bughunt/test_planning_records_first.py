@@ -72,3 +72,15 @@ def test_the_planner_that_recomputes_everything_chooses_the_same():
     planner = planner_strategy.with_templates(template, records=TICKETS)
     links = (*TOOLS, "/report/1")
     assert planner("/reportsql/1", links, Plain(memory()), mulberry32(1)) == "/report/1"
+
+
+def test_on_the_list_a_record_of_a_type_never_opened_comes_before_the_list_s_own_views():
+    # the walk that went back to the report opens a ticket there, not the report's next view
+    planner = planner_strategy.with_templates(template, records=TICKETS)
+    mem: Memory[str] = Memory()
+    mem.write("/", ("/report/1", "/files"))
+    links = (*TICKETS, "/report/1?view=tree", "/")
+    mem.write("/report/1", links)
+    assert {planner("/report/1", links, mem, mulberry32(s)) for s in SEEDS} <= set(TICKETS)
+    without = planner_strategy.with_templates(template)
+    assert {without("/report/1", links, mem, mulberry32(s)) for s in SEEDS} == {"/report/1?view=tree"}
