@@ -397,12 +397,12 @@ class Planner:
         self, fresh: Sequence[N], ranks: Mapping[N, Rank], best: Rank, wanted: Callable[[N], bool]
     ) -> list[N]:
         """The records here of a type never opened (`_unopened_record`) that rank best among them, when
-        the best rank here is an unopened type (no alias, no next page, no probe): a record of a list
-        comes before this page's own tabs and views. The walk that went back to a list for its records
+        the best rank here is an unopened type (no alias): a record of a list comes before this page's
+        own tabs, views and next page. The walk that went back to a list for its records
         (`_records_wait`) opens one there rather than the list's next view, and walks off again."""
-        if not self.records or best[0] or best[1] or not best[2]:
+        if not self.records or best[0] or best[1]:
             return []
-        here = [q for q in fresh if ranks[q][:3] == best[:3] and wanted(q)]
+        here = [q for q in fresh if ranks[q][:2] == best[:2] and wanted(q)]
         if not here:
             return []
         top = min(ranks[q] for q in here)
