@@ -26,9 +26,6 @@ from .templates import TemplateIndex, Templates, below_item
 ACTIONS_PAGES = 256
 """Pages whose actions (kind, label) are kept: a bounded cost whatever the site's size."""
 MAX_SIBLINGS = 50
-RECORDS_KEPT = 256
-"""Item links of the session's pages the planner weighs as records waiting to be opened: a bound, so a
-choice costs the same at the ten-thousandth page as at the tenth."""
 """Routes kept per place of repeated markup: enough to tell a template, bounded on a huge list."""
 
 
@@ -75,11 +72,6 @@ class SessionHints:
     no new link, and the page it was made on (`idle_controls.lessons`: a menu of the page's chrome shows the same words on
     every page)."""
 
-    records: OrderedDict[str, None] = field(default_factory=OrderedDict)
-    """The routes the last pages of this session linked from the items of their lists, the latest
-    `RECORDS_KEPT` (a person remembers the lists seen lately): the planner's records waiting to be opened
-    (`Planner._records_wait`)."""
-
     actions_at: OrderedDict[str, dict[str, tuple[str, str]]] = field(default_factory=OrderedDict)
     """Page route → its actions, for the last `ACTIONS_PAGES` pages: the label of a link followed from
     a page the explorer jumped past (`Chooser.past_hubs`) without loading it again."""
@@ -114,12 +106,6 @@ class SessionHints:
                 if len(self.actions_at) > ACTIONS_PAGES:
                     self.actions_at.popitem(last=False)
                 self.listed_at[name] = self.listed
-            records = self.records
-            for route in facts.places:
-                records[route] = None
-                records.move_to_end(route)
-            while len(records) > RECORDS_KEPT:
-                records.popitem(last=False)
             # A state's ways on are made on the state (`read_page`: page 3 after page 2), not the page's.
             name = state or own
             if facts.next_pages:
@@ -184,7 +170,6 @@ class SessionHints:
             marked=frozenset(r for r in self.marked.union(*self.odd_rows.values()) if r not in hashes),
             start=start,
             spent=self.answers.spent(),
-            records=tuple(self.records),
         )
 
     def _known_pages(self, graph: ExplorationGraph) -> KnownPages:

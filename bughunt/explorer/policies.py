@@ -61,10 +61,6 @@ class PlannerHints:
     marked: frozenset[str] = frozenset()
     """Unvisited routes the session's pages linked with markup written in the link's text
     (`bughunt.explorer.markup_links`): taken before the other links of their level."""
-    records: tuple[str, ...] = ()
-    """Routes the session's latest pages linked from the items of their lists (`SessionHints.records`):
-    a type of them never opened is gone back for rather than the next page type a page's navigation
-    offers (`Planner._records_wait`)."""
 
 
 @dataclass(slots=True)
@@ -149,7 +145,6 @@ class StrategyPolicy:
                 hints.start,
                 hints.spent,
                 hints.marked,
-                hints.records,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 

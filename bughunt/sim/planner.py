@@ -48,7 +48,7 @@ class Planner:
 
     __slots__ = (
         "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
-        "next_pages", "start", "spent", "marked", "records", "_indexes",
+        "next_pages", "start", "spent", "marked", "_indexes",
     )  # fmt: skip
 
     def __init__(
@@ -65,7 +65,6 @@ class Planner:
         start: Hashable | None = None,
         spent: frozenset[Hashable] = frozenset(),
         marked: frozenset[Hashable] = frozenset(),
-        records: frozenset[Hashable] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -79,7 +78,6 @@ class Planner:
         self.start = start
         self.spent = spent
         self.marked = marked
-        self.records = records
         # The `KnownIndex` of the memory last planned over, shared by every planner derived from this
         # one (`with_routes`, `with_templates`: one per choice), so it outlives a choice.
         self._indexes: list[KnownIndex[Any]] = []
@@ -115,7 +113,6 @@ class Planner:
                 self.start,
                 self.spent,
                 self.marked,
-                self.records,
             )
         )
 
@@ -132,7 +129,6 @@ class Planner:
         start: Hashable | None = None,
         spent: Iterable[Hashable] = (),
         marked: Iterable[Hashable] = (),
-        records: Iterable[Hashable] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -166,9 +162,7 @@ class Planner:
         records whose link shows markup written as text (`explorer.markup_links`: stored text holding
         an element, its page where an unescaped print runs it): wanted like an unsampled template's
         instance, and the instance of their template taken first (`_most_linked`) — which template
-        to take is chosen as without them. `records` are nodes the session's latest pages linked from
-        the items of their lists: while no node of a record's type has been visited, a page whose
-        unvisited types are all in its navigation is left for it (`_records_wait`)."""
+        to take is chosen as without them."""
         return self._derived(
             Planner(
                 self.routes,
@@ -183,7 +177,6 @@ class Planner:
                 start,
                 frozenset(spent),
                 frozenset(marked),
-                frozenset(records),
             )
         )
 
@@ -238,15 +231,6 @@ class Planner:
             ranks, best_rank, stay, last = self._ranks(
                 cur, links, fresh, again, sampled, referrers, self._unsampled(template, covered)
             )
-            wanted = self._unopened_record(memory, again, sampled, template, covered)
-            if records_here := self._records_here(fresh, ranks, best_rank, wanted):
-                return pick(rnd, records_here)
-            if self._records_wait(ranks, best_rank) and any(wanted(cast(N, q)) for q in self.records):
-                dist, first = reachable()
-                layer = [q for q in dist if q != cur and wanted(q)]
-                if layer:
-                    near = min(dist[q] for q in layer)
-                    return first[pick(rnd, [q for q in layer if dist[q] == near])]
             if stay or not _better_elsewhere(cur, reachable()[0], memory, again, sampled, best_rank[1]):
                 level = best_rank[1]
 
@@ -345,13 +329,6 @@ class Planner:
             def better(q: N) -> bool:
                 return q not in memory and q not in again and sampled(q) < level
 
-            wanted = self._unopened_record(memory, again, sampled, template, covered)
-            if records_here := self._records_here(fresh, ranks, best_rank, wanted):
-                return pick(rnd, records_here)
-            if self._records_wait(ranks, best_rank) and any(wanted(cast(N, q)) for q in self.records):
-                layer = search.layer_with(wanted)
-                if layer:
-                    return search.first[pick(rnd, layer)]
             if stay or not (least[0] < level and search.find(better)):
                 if not stay and least[0] < level and (home := self._home(cur, memory, better)) is not None:
                     return home
@@ -379,49 +356,6 @@ class Planner:
         keys = {q: (q in again, sampled(q), dist[q], straggle(q), referrers[q]) for q in targets}
         nearest = min(keys.values())
         return search.first[pick(rnd, [q for q in targets if keys[q] == nearest])]
-
-    def _records_wait(self, ranks: Mapping[N, Rank], best: Rank) -> bool:
-        """Whether the page types never opened that this page offers are all of its navigation: the
-        best rank here is an unopened type (no alias, no next page, no probe) and no unopened link here
-        leads on from this page or sits in its lists or among the session's records. An application
-        with a view per verb (a code host's tree, blame, diff, raw and hexdump of every file; a wiki's
-        history, diff and source of every page; an admin's export, print and filter views) offers an
-        unopened type on every page: taking the nearest one each time walked such views for a hundred
-        clicks while the tickets a report listed, one click back, were never opened (corpus
-        fossil_scm; the same shape in Trac's and Redmine's repository browsers)."""
-        if not self.records or best[0] or best[1] or not best[2]:
-            return False
-        return not any(r[1] == 0 and (not r[3] or not r[5] or q in self.records) for q, r in ranks.items())
-
-    def _records_here(
-        self, fresh: Sequence[N], ranks: Mapping[N, Rank], best: Rank, wanted: Callable[[N], bool]
-    ) -> list[N]:
-        """The records here of a type never opened (`_unopened_record`) that rank best among them, when
-        the best rank here is an unopened type (no alias): a record of a list comes before this page's
-        own tabs, views and next page. The walk that went back to a list for its records
-        (`_records_wait`) opens one there rather than the list's next view, and walks off again."""
-        if not self.records or best[0] or best[1]:
-            return []
-        here = [q for q in fresh if ranks[q][:2] == best[:2] and wanted(q)]
-        if not here:
-            return []
-        top = min(ranks[q] for q in here)
-        return [q for q in here if ranks[q] == top]
-
-    def _unopened_record(
-        self, memory: KnownLinks[N], again: Collection[N], sampled: Callable[[N], int],
-        template: Callable[[N], str | None], covered: Mapping[str, int],
-    ) -> Callable[[N], bool]:  # fmt: skip
-        """A record (`records`) not visited, no alias, of a type no node of which has been visited."""
-        records = self.records
-
-        def wanted(q: N) -> bool:
-            if q not in records or q in memory or q in again or sampled(q) != 0:
-                return False
-            t = template(q)
-            return t is not None and not covered.get(t)
-
-        return wanted
 
     def _home(self, cur: N, memory: KnownLinks[N], better: Callable[[N], bool]) -> N | None:
         """The start page, when memory knows its links, it is not the current page, and a `better`

@@ -193,7 +193,6 @@ def _random_hints(rnd: random.Random, pages: list[str]) -> dict[str, frozenset[s
         "probes": frozenset(rnd.sample(pages, rnd.randrange(3))),
         "variants": frozenset(rnd.sample(pages, rnd.randrange(3))),
         "saturated": frozenset(rnd.sample(shapes, rnd.randrange(len(shapes) // 2))),
-        "records": frozenset(rnd.sample(pages, rnd.randrange(len(pages) // 2))),
     }
 
 
