@@ -40,7 +40,7 @@ from memgpt_lite.errors import UsageError
 from .clicking import ReadPages, empty_typed_box, perform_click
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
-from .gate import GATE_HEADER, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
+from .gate import GATE_HEADER, READS, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
 from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .login_submit import submit_login
@@ -148,7 +148,6 @@ documents, until settled and the page's continuations have run): the engine wait
 them, not for `QUIET_S` of quiet on the wire — unless the record cannot vouch (absent, or a worker,
 whose requests look the same, was made)."""
 MAX_CLIENT_ERRORS = 20
-_READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
@@ -412,7 +411,7 @@ class BrowserEngine(HttpEngine):
         where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
         if self._channels.guard(route):
             return
-        if request.method not in _READS and not (self._writing or self._acting or read_call(request)):
+        if request.method not in READS and not (self._writing or self._acting or read_call(request)):
             # Exploring never writes (a JSON-RPC call that reads is no write: `rpc_calls`); what the page
             # then logs about the refused request is our doing, not the page's fault (`_record` drops it).
             self._blocked_write = True

@@ -49,7 +49,11 @@ from .static_reads import static_file
 
 GATE_HEADER = "x-bughunt-gate"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-READS = frozenset({"GET", "HEAD", "OPTIONS"})
+READS = frozenset({"GET", "HEAD", "OPTIONS", "PROPFIND", "REPORT", "SEARCH"})
+"""Methods that only read: HTTP's safe ones (RFC 9110 §9.2.1) and WebDAV's, which their RFCs define as
+safe and idempotent — PROPFIND (RFC 4918 §9.1), REPORT (RFC 3253 §3.6), SEARCH (RFC 5323 §2). A WebDAV,
+CalDAV or CardDAV web client (a calendar or file server's own interface) reads every collection, its
+login included, with PROPFIND or REPORT: refused as unknown methods, its sign-in never went away."""
 MAX_HEAD_BYTES = 64_000
 MAX_WRITE_BODY = 1_000_000
 """A write larger than this is refused unread (the login submit is a few hundred bytes)."""

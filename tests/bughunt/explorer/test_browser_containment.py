@@ -276,6 +276,24 @@ def test_an_app_that_authenticates_each_read_by_basic_auth_reads_its_own_origin_
     assert gate.judge("GET", home + "/api/q?pw=s3cret%26x", basic, b"") == "carries the password"
 
 
+def test_webdav_reads_are_reads_and_its_writes_are_still_refused() -> None:
+    # A WebDAV/CalDAV web client reads every collection with PROPFIND or REPORT (safe by RFC 4918 and
+    # RFC 3253), its sign-in included (`Authorization: Basic` on a PROPFIND of the user's home): refused
+    # as unknown methods, its login form never went away. Its writes (PUT, MKCOL, MOVE...) stay refused.
+    import base64
+
+    home = "http://127.0.0.1:8000"
+    gate = Gate(home, secret="s3cret&x")
+    basic = {"authorization": "Basic " + base64.b64encode(b"alice:s3cret&x").decode()}
+    assert gate.judge("PROPFIND", home + "/alice/", {"depth": "1", **basic}, b"<propfind/>") is None
+    assert gate.judge("REPORT", home + "/alice/cal/", basic, b"<calendar-query/>") is None
+    assert gate.judge("PROPFIND", "http://127.0.0.1:8001/alice/", basic, b"") == "another origin"
+    assert gate.judge("REPORT", home + "/x", {}, b"s3cret&x") == "carries the password"
+    for write in ("MKCOL", "MOVE", "COPY", "PROPPATCH", "LOCK"):
+        assert gate.judge(write, home + "/alice/cal/", basic, b"") == "unknown method", write
+    assert gate.judge("PUT", home + "/alice/cal/x.ics", basic, b"BEGIN:VCALENDAR") is not None
+
+
 @pytest.mark.slow
 def test_an_exploration_of_the_hostile_site_leaks_nothing_and_reaches_its_other_pages(
     tmp_path, capsys, monkeypatch
