@@ -29,6 +29,7 @@ from bughunt.urls import absolute, same_origin
 from memgpt_lite.errors import UsageError
 
 from .engine import Engine
+from .form_encoding import is_multipart
 from .secrets import storage_state_secrets
 
 _USERNAME_HINT = re.compile(r"(?i)user|email|login|account|ident")
@@ -198,6 +199,19 @@ def username_field(form: Node) -> Node | None:
     return user_field or (texts[0] if texts else None)
 
 
+def default_button(form: Node) -> Node | None:
+    """The form's default button (HTML: its first submit button in tree order), which Enter in a
+    field presses: its `formenctype`, when it has one, is the submission's encoding."""
+    for node in form.iter():
+        kind = node.get("type").strip().lower()
+        # a <button> of no type, or of a type HTML does not know, is a submit button
+        if (node.tag == "button" and kind not in ("reset", "button")) or (
+            node.tag == "input" and kind in ("submit", "image")
+        ):
+            return node
+    return None
+
+
 def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str]]:
     """The name/value pairs a person logging in would submit: the username in the field that asks for
     it (named like user/email/login, else the first text field), the password in the password field,
@@ -271,7 +285,10 @@ def refused_login(engine: Engine, creds: Credentials) -> list[Finding]:
         ):
             return []
         pairs = form_fields(form, creds.username, WRONG_PASSWORD)
-        answer = engine.request(action, method="POST", data=dict(pairs), headers={"Referer": page.url})
+        answer = engine.request(
+            action, method="POST", data=dict(pairs), headers={"Referer": page.url},
+            multipart=is_multipart(form, default_button(form)),
+        )  # fmt: skip
     except (TimeoutError, OSError):
         return []
     return check_refused_form(answer, {field.get("name"): creds.username})
@@ -301,7 +318,8 @@ def http_login(engine: Engine, creds: Credentials) -> None:
     pairs = form_fields(form, creds.username, creds.password)
     try:
         if form.get("method", "get").strip().lower() == "post":
-            answer = engine.request(action, method="POST", data=dict(pairs))
+            multipart = is_multipart(form, default_button(form))
+            answer = engine.request(action, method="POST", data=dict(pairs), multipart=multipart)
         else:
             parts = urlsplit(action)
             answer = engine.request(

@@ -23,6 +23,7 @@ from typing import Any
 import httpcore
 
 from bughunt.explorer.cookie_header import add_cookie_header
+from bughunt.explorer.form_encoding import multipart_body
 from bughunt.explorer.httpx_client import httpx
 from bughunt.page import FetchedPage, is_html
 from bughunt.urls import absolute, bounded_route, same_origin
@@ -253,6 +254,7 @@ def fetch_page(
     cookies: httpx.Cookies | None = None,
     method: str = "GET",
     data: Mapping[str, str] | None = None,
+    multipart: bool = False,
     read_any: bool = False,
     max_bytes: int = MAX_BODY_BYTES,
 ) -> FetchedPage:
@@ -264,6 +266,7 @@ def fetch_page(
     301/302/303, as browsers do); a redirect elsewhere, or one too many, is returned as the 3xx response
     itself, with `Location` in the headers. Bodies are read up to `max_bytes` (decoded), and only for
     HTML unless `read_any`. `cookies`, when given, sends the jar's cookies and keeps what the site sets.
+    `data` is sent URL-encoded, or as `multipart/form-data` when `multipart` (the form's `enctype`).
     Network failures raise `FetchError` (an `OSError`).
     """
     send_headers = _request_headers(user_agent, headers or {})
@@ -274,8 +277,9 @@ def fetch_page(
     try:
         while True:
             got = _request_once(
-                current, verb, form, send_headers, cookies, read_any=read_any, limit=max_bytes
-            )
+                current, verb, form, send_headers, cookies,
+                multipart=multipart, read_any=read_any, limit=max_bytes,
+            )  # fmt: skip
             location = got.headers.get("location", "")
             target = absolute(current, location) if location else None
             if (
@@ -316,10 +320,16 @@ def _request_once(
     headers: httpx.Headers,
     cookies: httpx.Cookies | None,
     *,
+    multipart: bool = False,
     read_any: bool,
     limit: int,
 ) -> _Response:
-    request = httpx.Request(method, url, headers=headers, data=data)  # a copy of `headers`
+    if multipart and data is not None:
+        body, content_type = multipart_body(data.items())
+        request = httpx.Request(method, url, headers=headers, content=body)  # a copy of `headers`
+        request.headers["Content-Type"] = content_type
+    else:
+        request = httpx.Request(method, url, headers=headers, data=data)  # a copy of `headers`
     if cookies is not None and cookies.jar:
         # an empty jar adds no header, and asking it costs ~0.1 ms a request (a site with no cookies);
         # a jar whose header cannot have changed is not asked again (`cookie_header`)
