@@ -29,7 +29,7 @@ from bughunt.urls import absolute, same_origin
 from memgpt_lite.errors import UsageError
 
 from .engine import Engine
-from .form_encoding import is_multipart
+from .form_encoding import default_button, is_multipart
 from .secrets import storage_state_secrets
 
 _USERNAME_HINT = re.compile(r"(?i)user|email|login|account|ident")
@@ -197,19 +197,6 @@ def username_field(form: Node) -> Node | None:
     texts = [n for n in inputs if n.get("type").lower() in _TEXT_TYPES]
     user_field = next((n for n in texts if _USERNAME_HINT.search(n.get("name") + " " + n.get("id"))), None)
     return user_field or (texts[0] if texts else None)
-
-
-def default_button(form: Node) -> Node | None:
-    """The form's default button (HTML: its first submit button in tree order), which Enter in a
-    field presses: its `formenctype`, when it has one, is the submission's encoding."""
-    for node in form.iter():
-        kind = node.get("type").strip().lower()
-        # a <button> of no type, or of a type HTML does not know, is a submit button
-        if (node.tag == "button" and kind not in ("reset", "button")) or (
-            node.tag == "input" and kind in ("submit", "image")
-        ):
-            return node
-    return None
 
 
 def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str]]:

@@ -23,7 +23,6 @@ from typing import Any
 import httpcore
 
 from bughunt.explorer.cookie_header import add_cookie_header
-from bughunt.explorer.form_encoding import multipart_body
 from bughunt.explorer.httpx_client import httpx
 from bughunt.page import FetchedPage, is_html
 from bughunt.urls import absolute, bounded_route, same_origin
@@ -324,10 +323,11 @@ def _request_once(
     read_any: bool,
     limit: int,
 ) -> _Response:
-    if multipart and data is not None:
-        body, content_type = multipart_body(data.items())
-        request = httpx.Request(method, url, headers=headers, content=body)  # a copy of `headers`
-        request.headers["Content-Type"] = content_type
+    if multipart and data:
+        # text fields as httpx sends a file-less part: no filename, no type, the name escaped as
+        # browsers escape it
+        fields = [(name, (None, value)) for name, value in data.items()]
+        request = httpx.Request(method, url, headers=headers, files=fields)  # a copy of `headers`
     else:
         request = httpx.Request(method, url, headers=headers, data=data)  # a copy of `headers`
     if cookies is not None and cookies.jar:

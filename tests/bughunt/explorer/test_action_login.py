@@ -5,11 +5,15 @@ URL-encoded, it rendered the login page again, and the right password was report
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from bughunt.dom import Node, parse_html
-from bughunt.explorer.form_encoding import is_multipart, multipart_body
+from bughunt.explorer.form_encoding import default_button, is_multipart
 from bughunt.explorer.http_engine import HttpEngine
-from bughunt.explorer.login import Credentials, default_button
-from tests.support import action_login
+from bughunt.explorer.login import Credentials
+from bughunt.explorer.repro_template import COMMON, HTTP
 from tests.support.action_login import PASSWORD, USERNAME, Site
 from tests.support.loopback import serving
 
@@ -23,17 +27,6 @@ def test_a_form_action_login_over_http_is_posted_multipart_and_holds() -> None:
     assert page.page is not None and f"Signed in as {USERNAME}" in page.page.body
     # the refused try (a wrong password) and the login, each as the form declared it
     assert Site.posts == [("/login", "multipart/form-data", False)] * 2
-
-
-def test_the_multipart_body_is_what_a_browser_sends() -> None:
-    body, content_type = multipart_body([("$ACTION_ID_1", ""), ('a"b', "x\ny")], boundary="BB")
-    assert content_type == "multipart/form-data; boundary=BB"
-    assert body == (
-        b'--BB\r\nContent-Disposition: form-data; name="$ACTION_ID_1"\r\n\r\n\r\n'
-        b'--BB\r\nContent-Disposition: form-data; name="a%22b"\r\n\r\nx\r\ny\r\n--BB--\r\n'
-    )
-    fields = action_login._form_data(content_type, body)
-    assert fields == {"$ACTION_ID_1": "", "a%22b": "x\r\ny"}  # what a server reads
 
 
 def test_the_encoding_is_the_forms_or_its_default_buttons() -> None:
@@ -55,3 +48,30 @@ def test_the_encoding_is_the_forms_or_its_default_buttons() -> None:
             '<form enctype="multipart/form-data"><input type="submit" formenctype="application/x-www-form-urlencoded"></form>'
         )
     )
+
+
+def test_a_reproductions_login_posts_the_form_as_it_declares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bughunt repro` logs in as the exploration did: its HTTP login posts the form in the encoding
+    the form declares, or a bug seen logged in on such a site never reproduces ("the login did not
+    succeed")."""
+    monkeypatch.setenv("ACTION_LOGIN_PW", PASSWORD)
+    Site.posts.clear()
+    with serving(Site) as base:
+        login = {
+            "login_url": "/login",
+            "username": USERNAME,
+            "password_env": "ACTION_LOGIN_PW",
+            "cookies": {},
+            "headers": {},
+        }
+        source = (
+            "import os\nfrom html.parser import HTMLParser\nfrom urllib.parse import urljoin, urlsplit\n"
+            f"import httpx\nimport pytest\nBASE_URL = {base!r}\nLOGIN = {login!r}\n" + COMMON + HTTP
+        )
+        generated: dict[str, Any] = {}
+        exec(compile(source, "repro.py", "exec"), generated)  # noqa: S102 (our own template)
+        with generated["_Site"]() as site:
+            site.log_in()
+            status, text = site.open("/dashboard")
+    assert status == 200 and f"Signed in as {USERNAME}" in text
+    assert Site.posts == [("/login", "multipart/form-data", False)]
