@@ -96,16 +96,6 @@ def _form_data(content_type: str, body: bytes) -> dict[str, str]:
 class Site(QuietHandler):
     posts: ClassVar[list[tuple[str, str, bool]]] = []
 
-    def _answer(self, status: int, body: str, content_type: str, **headers: str) -> None:
-        data = body.encode()
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in headers.items():
-            self.send_header(name.replace("_", "-"), value)
-        self.end_headers()
-        self.wfile.write(data)
-
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         path = self.path.split("?")[0]
         if path == "/robots.txt":
@@ -118,7 +108,7 @@ class Site(QuietHandler):
         if "authjs.session-token" not in cookies or cookies["authjs.session-token"].value != SESSION:
             port = self.server.server_address[1]
             back = quote(f"http://localhost:{port}{self.path}", safe="")
-            return self._answer(307, "", "text/plain", Location=f"/login?callbackUrl={back}")
+            return self.reply(307, "", "text/plain", Location=f"/login?callbackUrl={back}")
         return self.reply(
             200,
             "<!doctype html><html><head><title>Dashboard</title></head><body><h1>Dashboard</h1>"
@@ -136,11 +126,11 @@ class Site(QuietHandler):
         if fields.get("email") != USERNAME or fields.get("password") != PASSWORD:
             said = "Invalid credentials."
             if fetched:
-                return self._answer(200, said, "text/x-component")
+                return self.reply(200, said, "text/x-component")
             return self.reply(200, login_page(said, fields.get("email", "")))
         cookie = f"authjs.session-token={SESSION}; Path=/; HttpOnly; SameSite=Lax"
         if fetched:
-            return self._answer(
+            return self.reply(
                 200,
                 '0:{"a":"$@1"}\n',
                 "text/x-component",
@@ -148,6 +138,6 @@ class Site(QuietHandler):
                 Set_Cookie=cookie,
             )
         port = self.server.server_address[1]
-        return self._answer(
+        return self.reply(
             303, "", "text/plain", Location=f"http://127.0.0.1:{port}/dashboard", Set_Cookie=cookie
         )
