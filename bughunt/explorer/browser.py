@@ -43,7 +43,7 @@ from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, m
 from .gate import GATE_HEADER, READS, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
 from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
-from .login_submit import submit_login
+from .login_submit import form_address, submit_login
 from .more_controls import more_controls
 from .offered_clicks import offered_clicks
 from .page_scripts import PENDING, READ, init_script
@@ -914,11 +914,11 @@ class BrowserEngine(HttpEngine):
             # From here, one write may pass: the login form's own submit (an SPA posts it to its API),
             # the one that carries the password; the gate refuses any other, or its re-post elsewhere.
             # A form that names its action is submitted there and nowhere else (a script's request
-            # on typing is not it); a script-driven form (no action) posts wherever its script does.
-            action = form.get_attribute("action") is not None if form.count() else False
-            target = form.evaluate("f => f.action") if action else None
+            # on typing is not it); a script-driven form (no action, or a `javascript:` one) posts
+            # wherever its script does (`login_submit.form_address`).
+            target = form_address(form)
             self._writing = True
-            self._gate.arm_write(True, target if isinstance(target, str) else None)
+            self._gate.arm_write(True, target)
             submit_login(self._page, password, form, self._gate)
             # The answer may take a while (a password hash, an API call): wait for the form to go.
             try:

@@ -139,10 +139,12 @@ class Engine(Protocol):
         method: str = "GET",
         data: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
+        multipart: bool = False,
     ) -> FetchedPage:
         """One HTTP exchange with the session's cookies and headers (and `headers` for this one),
         outside the step accounting (no delay, not counted, not classified): the login form's own
-        requests. Raises `OSError` or `TimeoutError` when no response comes back."""
+        requests, `data` encoded as the form's `enctype` says (`multipart`: `multipart/form-data`).
+        Raises `OSError` or `TimeoutError` when no response comes back."""
         ...
 
     def take_login_findings(self) -> list[Finding]:

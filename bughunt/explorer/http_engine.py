@@ -346,6 +346,7 @@ class HttpEngine:
         method: str = "GET",
         data: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
+        multipart: bool = False,
     ) -> FetchedPage:
         """One exchange with the session's cookies and headers (`headers` added for this one), outside
         the step accounting: no delay, not counted, not classified (the login form's own requests,
@@ -355,9 +356,9 @@ class HttpEngine:
         if headers:
             return fetch_page(
                 url, timeout=self.timeout, user_agent=USER_AGENT, headers={**self.headers, **headers},
-                cookies=self.cookies, method=method, data=data,
+                cookies=self.cookies, method=method, data=data, multipart=multipart,
             )  # fmt: skip
-        return self._http(url, method=method, data=data)
+        return self._http(url, method=method, data=data, multipart=multipart)
 
     def take_login_findings(self) -> list[Finding]:
         """`Engine.take_login_findings`: the refused login's findings, handed over once."""

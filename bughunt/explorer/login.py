@@ -29,6 +29,7 @@ from bughunt.urls import absolute, same_origin
 from memgpt_lite.errors import UsageError
 
 from .engine import Engine
+from .form_encoding import default_button, is_multipart
 from .secrets import storage_state_secrets
 
 _USERNAME_HINT = re.compile(r"(?i)user|email|login|account|ident")
@@ -271,7 +272,10 @@ def refused_login(engine: Engine, creds: Credentials) -> list[Finding]:
         ):
             return []
         pairs = form_fields(form, creds.username, WRONG_PASSWORD)
-        answer = engine.request(action, method="POST", data=dict(pairs), headers={"Referer": page.url})
+        answer = engine.request(
+            action, method="POST", data=dict(pairs), headers={"Referer": page.url},
+            multipart=is_multipart(form, default_button(form)),
+        )  # fmt: skip
     except (TimeoutError, OSError):
         return []
     return check_refused_form(answer, {field.get("name"): creds.username})
@@ -301,7 +305,8 @@ def http_login(engine: Engine, creds: Credentials) -> None:
     pairs = form_fields(form, creds.username, creds.password)
     try:
         if form.get("method", "get").strip().lower() == "post":
-            answer = engine.request(action, method="POST", data=dict(pairs))
+            multipart = is_multipart(form, default_button(form))
+            answer = engine.request(action, method="POST", data=dict(pairs), multipart=multipart)
         else:
             parts = urlsplit(action)
             answer = engine.request(

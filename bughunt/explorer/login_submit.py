@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from .gate import Gate
 
@@ -41,6 +42,22 @@ def submit_login(page: Any, password: Any, form: Any, gate: Gate) -> bool:
         return False
     button.click(timeout=ENTER_WAIT_S * 4 * 1000)
     return True
+
+
+def form_address(form: Any) -> str | None:
+    """Where the login form (its locator, which may match nothing) says it is submitted: its
+    `action` resolved against the page, or None when it names no address a request can go to — no
+    `action` at all, or a `javascript:` one. Such a form is submitted by its script, wherever the
+    script posts it: React renders a function action (`<form action={fn}>`, a Next.js server action
+    drawn by a client component, a React Router or Waku form action) as `javascript:throw ...`, and
+    its script posts the fields to the page's own URL; an older script-driven login
+    (`action="javascript:void(0)" onsubmit="login()"`) posts them to the API its handler names."""
+    if not form.count() or form.get_attribute("action") is None:
+        return None
+    target = form.evaluate("f => f.action")
+    if not isinstance(target, str) or urlsplit(target).scheme.lower() not in ("http", "https"):
+        return None
+    return target
 
 
 def _sent(page: Any, password: Any, gate: Gate, until: float) -> bool:

@@ -34,7 +34,7 @@ class _Html(HTMLParser):
         elif tag in ("style", "template"):
             self._skip += 1
         elif tag == "form":
-            self.forms.append({"method": a.get("method", "get").lower(), "action": a.get("action", ""), "fields": []})
+            self.forms.append({"method": a.get("method", "get").lower(), "action": a.get("action", ""), "enctype": a.get("enctype", "").strip().lower(), "fields": []})
         elif tag in ("input", "select") and self.forms:
             self.forms[-1]["fields"].append({"name": a.get("name", ""), "type": a.get("type", "text").lower(), "value": a.get("value", "")})
         elif tag == "textarea" and self.forms:
@@ -150,7 +150,11 @@ class _Site:
                 data[field["name"]], user_done = LOGIN["username"], True
             elif field["type"] not in ("submit", "button", "checkbox", "radio"):
                 data[field["name"]] = field["value"]
-        answer = self.client.post(urljoin(str(page.url), form["action"] or str(page.url)), data=data)
+        url = urljoin(str(page.url), form["action"] or str(page.url))
+        if form["enctype"] == "multipart/form-data":  # the encoding the page declared (some servers read no other)
+            answer = self.client.post(url, files=[(name, (None, value)) for name, value in data.items()])
+        else:
+            answer = self.client.post(url, data=data)
         assert 'type="password"' not in answer.text, "the login did not succeed"
 
     def replay(self, step):

@@ -253,6 +253,7 @@ def fetch_page(
     cookies: httpx.Cookies | None = None,
     method: str = "GET",
     data: Mapping[str, str] | None = None,
+    multipart: bool = False,
     read_any: bool = False,
     max_bytes: int = MAX_BODY_BYTES,
 ) -> FetchedPage:
@@ -264,6 +265,7 @@ def fetch_page(
     301/302/303, as browsers do); a redirect elsewhere, or one too many, is returned as the 3xx response
     itself, with `Location` in the headers. Bodies are read up to `max_bytes` (decoded), and only for
     HTML unless `read_any`. `cookies`, when given, sends the jar's cookies and keeps what the site sets.
+    `data` is sent URL-encoded, or as `multipart/form-data` when `multipart` (the form's `enctype`).
     Network failures raise `FetchError` (an `OSError`).
     """
     send_headers = _request_headers(user_agent, headers or {})
@@ -274,8 +276,9 @@ def fetch_page(
     try:
         while True:
             got = _request_once(
-                current, verb, form, send_headers, cookies, read_any=read_any, limit=max_bytes
-            )
+                current, verb, form, send_headers, cookies,
+                multipart=multipart, read_any=read_any, limit=max_bytes,
+            )  # fmt: skip
             location = got.headers.get("location", "")
             target = absolute(current, location) if location else None
             if (
@@ -316,10 +319,17 @@ def _request_once(
     headers: httpx.Headers,
     cookies: httpx.Cookies | None,
     *,
+    multipart: bool = False,
     read_any: bool,
     limit: int,
 ) -> _Response:
-    request = httpx.Request(method, url, headers=headers, data=data)  # a copy of `headers`
+    if multipart and data:
+        # text fields as httpx sends a file-less part: no filename, no type, the name escaped as
+        # browsers escape it
+        fields = [(name, (None, value)) for name, value in data.items()]
+        request = httpx.Request(method, url, headers=headers, files=fields)  # a copy of `headers`
+    else:
+        request = httpx.Request(method, url, headers=headers, data=data)  # a copy of `headers`
     if cookies is not None and cookies.jar:
         # an empty jar adds no header, and asking it costs ~0.1 ms a request (a site with no cookies);
         # a jar whose header cannot have changed is not asked again (`cookie_header`)

@@ -54,11 +54,16 @@ def serving(handler: type[BaseHTTPRequestHandler], port: int = 0) -> Iterator[st
 class QuietHandler(BaseHTTPRequestHandler):
     """A handler that logs nothing (a test's output stays its own) and answers with `reply`."""
 
-    def reply(self, status: int, body: str | bytes, content_type: str = "text/html; charset=utf-8") -> None:
+    def reply(
+        self, status: int, body: str | bytes, content_type: str = "text/html; charset=utf-8", **headers: str
+    ) -> None:
+        """Answer `status` with `body`; `headers` are more header fields (`Set_Cookie` sends `Set-Cookie`)."""
         data = body.encode() if isinstance(body, str) else body
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
+        for name, value in headers.items():
+            self.send_header(name.replace("_", "-"), value)
         self.end_headers()
         self.wfile.write(data)
 
