@@ -45,6 +45,7 @@ from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .login_submit import submit_login
 from .more_controls import more_controls
+from .named_calls import read_request
 from .offered_clicks import offered_clicks
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
@@ -412,7 +413,9 @@ class BrowserEngine(HttpEngine):
         where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
         if self._channels.guard(route):
             return
-        if request.method not in _READS and not (self._writing or self._acting or read_call(request)):
+        if request.method not in _READS and not (
+            self._writing or self._acting or read_call(request) or read_request(request, self.origin)
+        ):
             # Exploring never writes (a JSON-RPC call that reads is no write: `rpc_calls`); what the page
             # then logs about the refused request is our doing, not the page's fault (`_record` drops it).
             self._blocked_write = True

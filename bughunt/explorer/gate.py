@@ -44,6 +44,7 @@ from loguru import logger
 from bughunt.oracles.destructive_words import deferred_action
 
 from .channel_frames import is_channel, judge_frames, split_polling
+from .named_calls import named_read
 from .rpc_calls import refused_call
 from .static_reads import static_file
 
@@ -277,6 +278,14 @@ class Gate:
                 call = refused_call(headers, body) if method == "POST" and where == self._home else None
                 if call is not None and not carries:
                     return self._refuse(method, url, call) if call else None
+                # a POST whose route or form dispatch names a read (`named_calls`)
+                if (
+                    method == "POST"
+                    and where == self._home
+                    and not carries
+                    and named_read(url, headers, body)
+                ):
+                    return None
                 # The login submit carries the password — or, sent by a page that hashes it first (a
                 # challenge computed from a server nonce, the plain field left unnamed), goes to exactly
                 # the action of the form the harness filled: only there, never where a script chooses.
