@@ -24,11 +24,11 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from loguru import logger
 
-from bughunt.actions import Action, clickable, page_clicks
+from bughunt.actions import Action, anchor_names, clickable, page_clicks
 from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes
 from bughunt.focus_controls import control_label
 from bughunt.oracles.client_errors import partial_document
@@ -515,6 +515,22 @@ class BrowserEngine(HttpEngine):
         if result.page is not None:
             self._loaded.add(result.route, result.page)
         return result
+
+    def fetch_page(self, url: str, referer: str | None = None) -> FetchedPage:
+        """`HttpEngine.fetch_page`, refusing an address whose fragment is a script's view (`#History?sub=
+        event_history&id=3`, Backbone's `#inbox/3`, a pixl-webapp or Sammy page name): a load of its
+        document shows the app's start view, not that one, and an oracle would compare what the link
+        promised with another page. A fragment the loaded document names (an anchor) is the same page."""
+        page = super().fetch_page(url, referer)
+        fragment = unquote(urlsplit(url).fragment)
+        if (
+            fragment
+            and not self._acting
+            and "#" not in page.route
+            and fragment not in anchor_names(page.document)
+        ):
+            raise OSError(f"{url[:200]}: a script's view address; a load shows another view")
+        return page
 
     def open_action(self, url: str, referer: str | None = None) -> FetchedPage:
         """`Engine.open_action`: the load of `url` with its page's writes admitted (by the routing and

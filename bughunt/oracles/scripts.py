@@ -22,6 +22,7 @@ wherever it sits too (`script_binding`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
@@ -100,11 +101,28 @@ def _site_field(node: Node) -> bool:
     a field of a form the site renders, and pasted markup arms a text box (`<input onfocus autofocus>`)
     or an image, not a form's buttons."""
     if not any(a.tag == "form" for a in node.ancestors()):
-        return False
+        return _labelled_field(node)
     button = node.tag == "button" or (
         node.tag == "input" and node.get("type").lower().strip() in _BUTTON_TYPES
     )
     return button or (node.tag in _FIELDS and bool(node.get("name")))
+
+
+def _labelled_field(node: Node) -> bool:
+    """A field a `<label for>` of the page names, in a form a script drew without a `<form>` element
+    (pixl-webapp's edit pages, React and Knockout forms bound to their state): the site's own field —
+    its label is the site's wording for it; markup pasted into content brings no label naming it."""
+    ident = node.get("id")
+    if node.tag not in _FIELDS or not ident:
+        return False
+    lineage = [node, *node.ancestors()]
+    return ident in _label_targets(lineage[-1])
+
+
+@lru_cache(maxsize=8)
+def _label_targets(root: Node) -> frozenset[str]:
+    """The ids the page's labels name (`<label for=…>`), per document (nodes hash by identity)."""
+    return frozenset(v for n in root.iter() if n.tag == "label" and (v := n.get("for")))
 
 
 def _suspicious(node: Node) -> Node | None:
