@@ -109,20 +109,36 @@ def _site_field(node: Node) -> bool:
 
 
 def _labelled_field(node: Node) -> bool:
-    """A field a `<label for>` of the page names, in a form a script drew without a `<form>` element
-    (pixl-webapp's edit pages, React and Knockout forms bound to their state): the site's own field —
-    its label is the site's wording for it; markup pasted into content brings no label naming it."""
+    """A field of a form a script drew without a `<form>` element (pixl-webapp's edit pages, React and
+    Knockout forms bound to their state): one a `<label for>` of the page names, or one named in the
+    same scheme as such a field (`fe_rc_time` beside the labelled `fe_rc_enabled`: its stem, the id
+    less its last word, is theirs) — the site's wording and naming of its own fields; markup pasted into
+    content brings no label naming it, nor the form's naming scheme."""
     ident = node.get("id")
     if node.tag not in _FIELDS or not ident:
         return False
     lineage = [node, *node.ancestors()]
-    return ident in _label_targets(lineage[-1])
+    named, stems = _label_targets(lineage[-1])
+    stem = _id_stem(ident)
+    return ident in named or (stem is not None and stem in stems)
+
+
+_ID_WORD = re.compile(r"[_-][A-Za-z0-9]+$")
+_MIN_STEM = 3
+
+
+def _id_stem(ident: str) -> str | None:
+    """An id less its last word (`fe_ee_rc_time` → `fe_ee_rc`), or None when too little is left."""
+    stem = _ID_WORD.sub("", ident)
+    return stem if stem != ident and len(stem) >= _MIN_STEM else None
 
 
 @lru_cache(maxsize=8)
-def _label_targets(root: Node) -> frozenset[str]:
-    """The ids the page's labels name (`<label for=…>`), per document (nodes hash by identity)."""
-    return frozenset(v for n in root.iter() if n.tag == "label" and (v := n.get("for")))
+def _label_targets(root: Node) -> tuple[frozenset[str], frozenset[str]]:
+    """The ids the page's labels name (`<label for=…>`) and their stems, per document (nodes hash by
+    identity)."""
+    named = frozenset(v for n in root.iter() if n.tag == "label" and (v := n.get("for")))
+    return named, frozenset(s for v in named if (s := _id_stem(v)) is not None)
 
 
 def _suspicious(node: Node) -> Node | None:

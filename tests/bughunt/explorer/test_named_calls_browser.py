@@ -73,7 +73,7 @@ api('user/resume_session', {}, function (r) {
 """
 
 SHELL = (
-    "<!doctype html><html><head><title>Jobs</title></head><body><p id=\"msg\"></p>"
+    '<!doctype html><html><head><title>Jobs</title></head><body><p id="msg"></p>'
     '<p>Signed in as <span id="user"></span></p><ul id="tree"></ul><p id="count"></p>'
     '<table><tbody id="jobs"></tbody></table><div id="details"></div>'
     '<script src="/app.js"></script></body></html>'
