@@ -521,7 +521,15 @@ class BrowserEngine(HttpEngine):
         event_history&id=3`, Backbone's `#inbox/3`, a pixl-webapp or Sammy page name): a load of its
         document shows the app's start view, not that one, and an oracle would compare what the link
         promised with another page. A fragment the loaded document names (an anchor) is the same page."""
-        page = super().fetch_page(url, referer)
+        return self._same_view(url, super().fetch_page(url, referer))
+
+    def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
+        """`HttpEngine.reuse_page`, refusing a script's view address as `fetch_page` does: the page kept
+        under its route is the document's start view."""
+        page = super().reuse_page(url, version)
+        return None if page is None else self._same_view(url, page)
+
+    def _same_view(self, url: str, page: FetchedPage) -> FetchedPage:
         fragment = unquote(urlsplit(url).fragment)
         if (
             fragment

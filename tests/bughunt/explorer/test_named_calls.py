@@ -107,3 +107,8 @@ def test_an_oracles_fetch_of_a_scripts_view_address_is_refused(monkeypatch: pyte
     # an anchor of the loaded document is the same page
     assert engine.fetch_page(HOME + "/#comments") is shell
     assert engine.fetch_page(HOME + "/") is shell
+    # nor is the start view kept under the document's route taken for it
+    monkeypatch.setattr(HttpEngine, "reuse_page", lambda self, url, version: shell)
+    with pytest.raises(OSError, match="view"):
+        engine.reuse_page(HOME + "/#History?sub=event_history&id=3", None)
+    assert engine.reuse_page(HOME + "/#comments", None) is shell
