@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from bughunt.oracles.destroying_verbs import VERBS
 from bughunt.oracles.reading import is_page_key
 from bughunt.sim import route_shapes
 from bughunt.sim.pager_links import is_offset_key
@@ -88,10 +89,8 @@ def _glued_view(value: str) -> bool:
     """A name glued in lower case that a view word leads (`getfeedtree`, `showtopic`, `viewthread`: a
     PHP front controller's method or mode, which no camel case splits), with nothing destroying in the
     rest (`getandremove`)."""
-    from bughunt.oracles.destructive_words import may_destroy  # it reads this module's keys
-
     word = value.strip()
-    if not word.isalpha() or not word.islower() or may_destroy(word):
+    if not word.isalpha() or not word.islower() or any(verb in word for verb in VERBS):
         return False
     return any(
         word.startswith(view) and len(word) - len(view) >= _GLUED_REST
