@@ -16,6 +16,8 @@ connections Chromium opens ahead of a request; a proxy sees them all (Chromium i
   own submit, the single write that carries the password; or, while the harness opens a destructive
   action it chose to open (`arm_action`, `--allow-destructive`), the writes that action's page sends
   on the origins (a single-page app's delete route deletes through its API): they are the action;
+- admits a same-origin POST that names a read (`named_calls`: its route's last segment or its form's
+  `method` is a call named by a read verb, or it keeps the login alive) and carries no password;
 - refuses a GET whose path reads destructive (`avoid`, `deferred_action`) unless it is the harness's
   own load (`arm_load`): a button's script deleting through a GET is not the explorer's choice;
 - refuses any request other than that submit carrying the password (in the URL or the body, or in an
