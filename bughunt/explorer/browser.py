@@ -24,11 +24,11 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from loguru import logger
 
-from bughunt.actions import Action, clickable, page_clicks
+from bughunt.actions import Action, anchor_names, clickable, page_clicks
 from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes
 from bughunt.focus_controls import control_label
 from bughunt.oracles.client_errors import partial_document
@@ -45,6 +45,7 @@ from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .login_submit import form_address, submit_login
 from .more_controls import more_controls
+from .named_calls import read_request
 from .offered_clicks import offered_clicks
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
@@ -411,7 +412,9 @@ class BrowserEngine(HttpEngine):
         where = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}".lower()
         if self._channels.guard(route):
             return
-        if request.method not in READS and not (self._writing or self._acting or read_call(request)):
+        if request.method not in READS and not (
+            self._writing or self._acting or read_call(request) or read_request(request, self.origin)
+        ):
             # Exploring never writes (a JSON-RPC call that reads is no write: `rpc_calls`); what the page
             # then logs about the refused request is our doing, not the page's fault (`_record` drops it).
             self._blocked_write = True
@@ -511,6 +514,30 @@ class BrowserEngine(HttpEngine):
         if result.page is not None:
             self._loaded.add(result.route, result.page)
         return result
+
+    def fetch_page(self, url: str, referer: str | None = None) -> FetchedPage:
+        """`HttpEngine.fetch_page`, refusing an address whose fragment is a script's view (`#History?sub=
+        event_history&id=3`, Backbone's `#inbox/3`, a pixl-webapp or Sammy page name): a load of its
+        document shows the app's start view, not that one, and an oracle would compare what the link
+        promised with another page. A fragment the loaded document names (an anchor) is the same page."""
+        return self._same_view(url, super().fetch_page(url, referer))
+
+    def reuse_page(self, url: str, version: str | None) -> FetchedPage | None:
+        """`HttpEngine.reuse_page`, refusing a script's view address as `fetch_page` does: the page kept
+        under its route is the document's start view."""
+        page = super().reuse_page(url, version)
+        return None if page is None else self._same_view(url, page)
+
+    def _same_view(self, url: str, page: FetchedPage) -> FetchedPage:
+        fragment = unquote(urlsplit(url).fragment)
+        if (
+            fragment
+            and not self._acting
+            and "#" not in page.route
+            and fragment not in anchor_names(page.document)
+        ):
+            raise OSError(f"{url[:200]}: a script's view address; a load shows another view")
+        return page
 
     def open_action(self, url: str, referer: str | None = None) -> FetchedPage:
         """`Engine.open_action`: the load of `url` with its page's writes admitted (by the routing and

@@ -16,6 +16,8 @@ connections Chromium opens ahead of a request; a proxy sees them all (Chromium i
   own submit, the single write that carries the password; or, while the harness opens a destructive
   action it chose to open (`arm_action`, `--allow-destructive`), the writes that action's page sends
   on the origins (a single-page app's delete route deletes through its API): they are the action;
+- admits a same-origin POST that names a read (`named_calls`: its route's last segment or its form's
+  `method` is a call named by a read verb, or it keeps the login alive) and carries no password;
 - refuses a GET whose path reads destructive (`avoid`, `deferred_action`) unless it is the harness's
   own load (`arm_load`): a button's script deleting through a GET is not the explorer's choice;
 - refuses any request other than that submit carrying the password (in the URL or the body, or in an
@@ -44,6 +46,7 @@ from loguru import logger
 from bughunt.oracles.destructive_words import deferred_action
 
 from .channel_frames import is_channel, judge_frames, split_polling
+from .named_calls import named_read
 from .rpc_calls import refused_call
 from .static_reads import static_file
 
@@ -281,6 +284,14 @@ class Gate:
                 call = refused_call(headers, body) if method == "POST" and where == self._home else None
                 if call is not None and not carries:
                     return self._refuse(method, url, call) if call else None
+                # a POST whose route or form dispatch names a read (`named_calls`)
+                if (
+                    method == "POST"
+                    and where == self._home
+                    and not carries
+                    and named_read(url, headers, body)
+                ):
+                    return None
                 # The login submit carries the password — or, sent by a page that hashes it first (a
                 # challenge computed from a server nonce, the plain field left unnamed), goes to exactly
                 # the action of the form the harness filled: only there, never where a script chooses.

@@ -9,17 +9,11 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin, urlsplit
 
+from bughunt.oracles.destroying_verbs import VERBS as VERBS
 from bughunt.oracles.request_action import action_key, marked_action
 from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import route_of
 
-VERBS = frozenset(
-    "delete remove destroy deactivate uninstall unsubscribe erase purge wipe terminate drop trash unlink".split()
-)
-"""Verbs that lose data when a GET runs them: a hint of what to defer and to suspect unopened, and the
-only reading of a verb in a path (`/files/3/unlink`). An action the query marks on a record under
-another verb (`?@action=detach&msg=7`) is deferred all the same (`marked_action`) and judged by its
-effect alone."""
 OPERATIONS = frozenset(
     "stop restart kill shutdown reboot halt suspend flush revoke ban abort disable".split()
 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from bughunt.oracles.destroying_verbs import VERBS
 from bughunt.oracles.reading import is_page_key
 from bughunt.sim import route_shapes
 from bughunt.sim.pager_links import is_offset_key
@@ -76,9 +77,26 @@ def _is_view(value: str, address: set[str]) -> bool:
     """A value that reads as a view: a view word, a noun's ending, or a noun of its own address — the
     record kind a key or the path names (`?controller=Project&action=project&project_id=1`)."""
     parts = _words_of(value)
-    if any(p in VIEW_WORDS for p in parts) or _NOUN_ENDINGS.search(value.lower()):
+    if any(p in VIEW_WORDS for p in parts) or _NOUN_ENDINGS.search(value.lower()) or _glued_view(value):
         return True
     return any(p.startswith(a) or a.startswith(p) for p in parts for a in address)
+
+
+_GLUED_REST = 3
+
+
+def _glued_view(value: str) -> bool:
+    """A name glued in lower case that a view word leads (`getfeedtree`, `showtopic`, `viewthread`: a
+    PHP front controller's method or mode, which no camel case splits), with nothing destroying in the
+    rest (`getandremove`)."""
+    word = value.strip()
+    if not word.isalpha() or not word.islower() or any(verb in word for verb in VERBS):
+        return False
+    return any(
+        word.startswith(view) and len(word) - len(view) >= _GLUED_REST
+        for view in VIEW_WORDS
+        if len(view) >= _GLUED_REST
+    )
 
 
 def _record_number(key: str, value: str) -> bool:

@@ -22,6 +22,7 @@ wherever it sits too (`script_binding`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
@@ -100,11 +101,44 @@ def _site_field(node: Node) -> bool:
     a field of a form the site renders, and pasted markup arms a text box (`<input onfocus autofocus>`)
     or an image, not a form's buttons."""
     if not any(a.tag == "form" for a in node.ancestors()):
-        return False
+        return _labelled_field(node)
     button = node.tag == "button" or (
         node.tag == "input" and node.get("type").lower().strip() in _BUTTON_TYPES
     )
     return button or (node.tag in _FIELDS and bool(node.get("name")))
+
+
+def _labelled_field(node: Node) -> bool:
+    """A field of a form a script drew without a `<form>` element (pixl-webapp's edit pages, React and
+    Knockout forms bound to their state): one a `<label for>` of the page names, or one named in the
+    same scheme as such a field (`fe_rc_time` beside the labelled `fe_rc_enabled`: its stem, the id
+    less its last word, is theirs) — the site's wording and naming of its own fields; markup pasted into
+    content brings no label naming it, nor the form's naming scheme."""
+    ident = node.get("id")
+    if node.tag not in _FIELDS or not ident:
+        return False
+    lineage = [node, *node.ancestors()]
+    named, stems = _label_targets(lineage[-1])
+    stem = _id_stem(ident)
+    return ident in named or (stem is not None and stem in stems)
+
+
+_ID_WORD = re.compile(r"[_-][A-Za-z0-9]+$")
+_MIN_STEM = 3
+
+
+def _id_stem(ident: str) -> str | None:
+    """An id less its last word (`fe_ee_rc_time` → `fe_ee_rc`), or None when too little is left."""
+    stem = _ID_WORD.sub("", ident)
+    return stem if stem != ident and len(stem) >= _MIN_STEM else None
+
+
+@lru_cache(maxsize=8)
+def _label_targets(root: Node) -> tuple[frozenset[str], frozenset[str]]:
+    """The ids the page's labels name (`<label for=…>`) and their stems, per document (nodes hash by
+    identity)."""
+    named = frozenset(v for n in root.iter() if n.tag == "label" and (v := n.get("for")))
+    return named, frozenset(s for v in named if (s := _id_stem(v)) is not None)
 
 
 def _suspicious(node: Node) -> Node | None:

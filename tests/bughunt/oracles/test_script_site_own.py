@@ -49,3 +49,26 @@ def test_a_stored_script_in_a_cell_or_an_articles_own_header_still_fires():
         "<main><article><header><h2>Hello <script>alert(2)</script> world</h2></header></article></main>"
     )
     assert [f.kind for f in check_unescaped_script(_page(article))] == ["unescaped_script"]
+
+
+# A form a script drew without a `<form>` element (pixl-webapp's edit pages, React/Knockout forms bound to
+# their state): its label-and-value table puts a checkbox with its own handler in a record-like cell.
+_EDIT_TABLE = (
+    "<div class='main_content'><table>{rows}<tr><td class='table_label'>Time Machine:</td><td class='table_value'><table><tr><td>"
+    "<input type='checkbox' id='fe_rc_on' onchange='$P().toggle_rc(this.checked)'></td><td>{label}</td>"
+    "<td><input type='text' id='fe_rc_time' value='Dec 7' onfocus='this.blur()'></td></tr>"
+    "</table></td></tr></table></div>"
+)
+_ROWS = "".join(
+    f"<tr><td class='table_label'>{k}:</td><td class='table_value'><table><tr><td>{v}</td><td>more</td></tr>"
+    "</table></td></tr>"
+    for k, v in (("Title", "Nightly backup"), ("Category", "Backups"), ("Target", "All servers"))
+)
+
+
+def test_a_field_its_label_names_is_the_sites_own_outside_a_form():
+    labelled = _EDIT_TABLE.format(rows=_ROWS, label="<label for='fe_rc_on'>Set Event Clock</label>")
+    assert check_unescaped_script(_page(labelled)) == []
+    # the same markup without the label naming it is still read as a record's value
+    bare = _EDIT_TABLE.format(rows=_ROWS, label="Set Event Clock")
+    assert check_unescaped_script(_page(bare)) != []
