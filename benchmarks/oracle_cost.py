@@ -222,6 +222,11 @@ class Replayed:
     bare_s: float = 0.0
     """CPU seconds of the bare loop's work on the same pages: a selectolax parse and the links
     resolved, for every page parsed (the inspected ones and those the oracles fetched; no network)."""
+    found: dict[str, int] = field(default_factory=dict)
+    """Per oracle, the inspected pages on which it said anything (one finding or more)."""
+    silent_s: dict[str, float] = field(default_factory=dict)
+    """Per oracle, CPU seconds on the pages where it said nothing: what skipping it on pages where it
+    cannot apply could save at most (a skipped oracle still says nothing there)."""
 
 
 def replay_parts(rec: Recording, only: Iterable[str] | None = None, *, bare: bool = True) -> Replayed:
@@ -240,14 +245,23 @@ def replay_parts(rec: Recording, only: Iterable[str] | None = None, *, bare: boo
     chosen = None if only is None else set(only)
     every = dict(oracles.ORACLES)
     spent = dict.fromkeys(every, 0.0)
+    silent = dict.fromkeys(every, 0.0)
+    spoke = dict.fromkeys(every, 0)
 
     def timed(name: str, oracle: Oracle) -> Oracle:
         def run(page: FetchedPage, fetch: Any, config: OracleConfig) -> list[Finding]:
             start = time.process_time()
+            said: list[Finding] = []
             try:
-                return oracle(page, fetch, config)
+                said = oracle(page, fetch, config)
+                return said
             finally:
-                spent[name] += time.process_time() - start
+                took = time.process_time() - start
+                spent[name] += took
+                if said:
+                    spoke[name] += 1
+                else:
+                    silent[name] += took
 
         return run
 
@@ -299,8 +313,11 @@ def replay_parts(rec: Recording, only: Iterable[str] | None = None, *, bare: boo
         f[1] for c in rec["calls"] for f in c["fetches"] if f[1] is not None
     }
     bare_s = bare_parse(rec, parsed_ids) if bare else 0.0
-    kept = {name: spent[name] for name in every if chosen is None or name in chosen}
-    return Replayed(cpu, len(parsed_ids), diffs, kept, reading, bare_s)
+    names = [name for name in every if chosen is None or name in chosen]
+    return Replayed(
+        cpu, len(parsed_ids), diffs, {name: spent[name] for name in names}, reading, bare_s,
+        {name: spoke[name] for name in names}, {name: silent[name] for name in names},
+    )  # fmt: skip
 
 
 def bare_parse(rec: Recording, ids: Iterable[int]) -> float:
@@ -390,6 +407,10 @@ def compare(recordings: list[Path], repeats: int, against: Path | None) -> list[
                     name: 1000 * statistics.median(run["oracles"][name] for run in runs) / first["calls"]
                     for name in first["oracles"]
                 },
+                "oracles_found_pages": first["found"],
+                "oracles_silent_ms": {
+                    name: 1000 * statistics.median(run["silent_s"][name] for run in runs) for name in first["oracles"]
+                },
                 "reading_ms_per_call": 1000 * statistics.median(run["reading_s"] for run in runs) / first["calls"],
                 "bare_ms_per_call": 1000 * statistics.median(run["bare_s"] for run in runs) / first["calls"],
             }
@@ -413,6 +434,15 @@ def _per_oracle(rows: Iterable[dict[str, Any]]) -> str:
     lines.append(
         f"{'bare loop: parse + links':32} " + " ".join(f"{r['bare_ms_per_call']:>25.3f}" for r in rows)
     )
+    # where each oracle said something, and what it spent where it said nothing: the most a skip of
+    # the oracle on pages where it cannot apply could save
+    lines.append(f"{'pages with a finding / ms where none':32} " + " ".join(f"{'':>25}" for _ in rows))
+    for name in names:
+        cells = [
+            f"{r['oracles_found_pages'][name]}/{r['calls']} {r['oracles_silent_ms'][name]:.2f} ms"
+            for r in rows
+        ]
+        lines.append(f"{name:32} " + " ".join(f"{c:>25}" for c in cells))
     return "\n".join(lines)
 
 
@@ -445,6 +475,7 @@ def main(argv: list[str] | None = None) -> int:
                     {
                         "cpu_s": r.cpu_s, "calls": len(rec["calls"]), "parsed": r.parsed, "diffs": r.diffs,
                         "oracles": r.oracles, "reading_s": r.reading_s, "bare_s": r.bare_s,
+                        "found": r.found, "silent_s": r.silent_s,
                     }
                 )
             )  # fmt: skip

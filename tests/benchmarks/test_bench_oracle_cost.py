@@ -89,3 +89,17 @@ def test_record_writes_down_the_calls_of_a_real_run(tmp_path: Path) -> None:
     assert calls == len(rec["calls"]) >= 4
     assert any(call["findings"] for call in rec["calls"])
     assert replay(rec)[2] == 0
+
+
+def test_each_oracle_counts_the_pages_it_spoke_on_and_its_time_where_it_did_not() -> None:
+    """The count an applicability cut is judged by: per oracle, on how many inspected pages it found
+    anything, and the CPU it spent on the others (the most a skip there could save)."""
+    rec = _recorded()
+    whole = replay_parts(rec)
+    spoke = {name: n for name, n in whole.found.items() if n}
+    assert spoke == {"duplicate_pagination": 1, "server_error": 1}
+    assert list(whole.found) == list(whole.silent_s) == list(ORACLES)
+    for name, took in whole.silent_s.items():
+        assert 0 <= took <= whole.oracles[name]
+    alone = replay_parts(rec, ("server_error",))
+    assert alone.found == {"server_error": 1} and list(alone.silent_s) == ["server_error"]
