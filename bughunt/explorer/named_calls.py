@@ -27,6 +27,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from bughunt.oracles.request_action import led_by
+
 from .channel_frames import CHANNEL_DESTROYS, name_words
 from .rpc_calls import CALL_WRITES, MAX_CALL_BODY
 
@@ -41,7 +43,7 @@ _DISPATCH_KEYS = ("method",)
 """Form fields a front controller dispatches on (`op=Feeds&method=view`; Flickr's `method=`)."""
 _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{1,79}$")
 _NAMESPACE = re.compile(r"[./:]")
-_MIN_GLUED_REST = 3
+_GLUED_WRITES = frozenset(verb for verb in CALL_WRITES | CHANNEL_DESTROYS if len(verb) >= 4)
 _SCRIPT = re.compile(r"(?i)\.(php|aspx?|jsp|cgi|pl|py)$")
 
 
@@ -62,18 +64,8 @@ def reads_by_name(name: str, least: int = 1) -> bool:
         return False
     if words[0] in READ_VERBS or (2 <= len(words) <= 3 and words[-1] in READ_VERBS):
         return True
-    if len(words) == 1:
-        word = words[0]
-        return any(
-            word.startswith(verb) and len(word) - len(verb) >= _MIN_GLUED_REST and not _glued_write(word)
-            for verb in READ_VERBS
-        )
-    return False
-
-
-def _glued_write(word: str) -> bool:
-    """A glued name that holds a write verb after its read (`getandremove`): never a read."""
-    return any(verb in word for verb in CALL_WRITES | CHANNEL_DESTROYS if len(verb) >= 4)
+    # a glued name that holds a write verb after its read (`getandremove`) is never a read
+    return len(words) == 1 and led_by(words[0], READ_VERBS, _GLUED_WRITES)
 
 
 def keeps_session(name: str) -> bool:

@@ -18,6 +18,7 @@ Applies to every family with a front controller or an action parameter: Roundup'
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from bughunt.oracles.destroying_verbs import VERBS
@@ -82,7 +83,20 @@ def _is_view(value: str, address: set[str]) -> bool:
     return any(p.startswith(a) or a.startswith(p) for p in parts for a in address)
 
 
-_GLUED_REST = 3
+GLUED_REST = 3
+"""Letters a glued name holds past its leading word (`getfeedtree`: `feedtree`)."""
+
+
+def led_by(word: str, leads: Iterable[str], banned: Iterable[str]) -> bool:
+    """A one-word name glued in lower case that one of `leads` starts, with at least `GLUED_REST` letters
+    after it, and none of `banned` anywhere in it (`getandremove`): the reading of names no camel case
+    or separator splits, for a view's value here and a read call's name (`explorer.named_calls`)."""
+    if any(b in word for b in banned):
+        return False
+    return any(word.startswith(lead) and len(word) - len(lead) >= GLUED_REST for lead in leads)
+
+
+_VIEW_LEADS = tuple(view for view in VIEW_WORDS if len(view) >= GLUED_REST)
 
 
 def _glued_view(value: str) -> bool:
@@ -90,13 +104,7 @@ def _glued_view(value: str) -> bool:
     PHP front controller's method or mode, which no camel case splits), with nothing destroying in the
     rest (`getandremove`)."""
     word = value.strip()
-    if not word.isalpha() or not word.islower() or any(verb in word for verb in VERBS):
-        return False
-    return any(
-        word.startswith(view) and len(word) - len(view) >= _GLUED_REST
-        for view in VIEW_WORDS
-        if len(view) >= _GLUED_REST
-    )
+    return word.isalpha() and word.islower() and led_by(word, _VIEW_LEADS, VERBS)
 
 
 def _record_number(key: str, value: str) -> bool:
