@@ -245,6 +245,24 @@ def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str
     return pairs
 
 
+@dataclass(frozen=True)
+class FormSend:
+    """How a page sends its form: where, whether by POST, and in which encoding — read once, so the
+    refused login and the real one send the same form the same way."""
+
+    action: str | None
+    post: bool
+    multipart: bool
+
+
+def form_send(page: FetchedPage, form: Node) -> FormSend:
+    return FormSend(
+        action=absolute(base_url(page), form.get("action") or page.url),
+        post=form.get("method", "get").strip().lower() == "post",
+        multipart=is_multipart(form, default_button(form)),
+    )
+
+
 WRONG_PASSWORD = "bughunt-refused-login"
 """The password of the refused login the explorer tries once before logging in (`refused_login`): no
 account's, and no secret."""
@@ -262,19 +280,20 @@ def refused_login(engine: Engine, creds: Credentials) -> list[Finding]:
         page = engine.request(creds.login_url)
         form = login_form(page)
         field = username_field(form) if form is not None else None
-        action = absolute(base_url(page), form.get("action") or page.url) if form is not None else None
+        send = form_send(page, form) if form is not None else None
         if (
             form is None
             or field is None
-            or action is None
-            or not same_origin(action, engine.origin + "/")
-            or form.get("method", "get").strip().lower() != "post"
+            or send is None
+            or send.action is None
+            or not same_origin(send.action, engine.origin + "/")
+            or not send.post
         ):
             return []
         pairs = form_fields(form, creds.username, WRONG_PASSWORD)
         answer = engine.request(
-            action, method="POST", data=dict(pairs), headers={"Referer": page.url},
-            multipart=is_multipart(form, default_button(form)),
+            send.action, method="POST", data=dict(pairs), headers={"Referer": page.url},
+            multipart=send.multipart,
         )  # fmt: skip
     except (TimeoutError, OSError):
         return []
@@ -299,14 +318,14 @@ def http_login(engine: Engine, creds: Credentials) -> None:
     if form is None:
         hint = " (a form built by scripts needs --engine browser)" if page.document.find_all("script") else ""
         raise LoginFailed(f"--login-url {where}: no form with a password field there{hint}")
-    action = absolute(base_url(page), form.get("action") or page.url)
+    send = form_send(page, form)
+    action = send.action
     if action is None or not same_origin(action, engine.origin + "/"):
         raise LoginFailed(f"--login-url {where}: the login form submits to another site; not sent")
     pairs = form_fields(form, creds.username, creds.password)
     try:
-        if form.get("method", "get").strip().lower() == "post":
-            multipart = is_multipart(form, default_button(form))
-            answer = engine.request(action, method="POST", data=dict(pairs), multipart=multipart)
+        if send.post:
+            answer = engine.request(action, method="POST", data=dict(pairs), multipart=send.multipart)
         else:
             parts = urlsplit(action)
             answer = engine.request(

@@ -71,6 +71,24 @@ class QuietHandler(BaseHTTPRequestHandler):
         pass
 
 
+class ShellPages(QuietHandler):
+    """A single-page app's two static answers: `/` is the class's `shell`, `/app.js` its `script`; every
+    other GET goes to `answer_get`, a 404 unless a subclass answers it (an app's API reads)."""
+
+    shell: ClassVar[str] = ""
+    script: ClassVar[str] = ""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path == "/app.js":
+            return self.reply(200, self.script, "application/javascript")
+        if self.path == "/":
+            return self.reply(200, self.shell)
+        return self.answer_get()
+
+    def answer_get(self) -> None:
+        self.reply(404, "<html><head><title>Not found</title></head><body>none</body></html>")
+
+
 def script_shell(app_js: str, title: str = "T", *, api: bool = False) -> type[QuietHandler]:
     """A single-page app of one script: `/app.js` is `app_js`, every other path the same shell (an empty
     `#app` the script fills), and no robots.txt. With `api`, `/api/…` answers an empty JSON object.

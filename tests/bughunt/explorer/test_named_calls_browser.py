@@ -19,7 +19,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from tests.support.engines import explored_in_browser
-from tests.support.loopback import QuietHandler
+from tests.support.loopback import ShellPages
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
@@ -81,18 +81,16 @@ SHELL = (
 JOBS = [{"id": n, "title": f"Nightly backup {n}", "state": "done"} for n in range(1, 5)]
 
 
-class _Shell(QuietHandler):
+class _Shell(ShellPages):
     calls: list[str] = []
+    shell = SHELL
+    script = SCRIPT
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        if self.path == "/app.js":
-            return self.reply(200, SCRIPT, "application/javascript")
-        if self.path == "/":
-            return self.reply(200, SHELL)
+    def answer_get(self) -> None:
         if self.path.startswith("/backend.php?"):
             type(self).calls.append(parse_qs(self.path.split("?", 1)[1])["method"][0])
             return self.reply(200, json.dumps({"items": ["Sync", "Reports"]}), "application/json")
-        return self.reply(404, "<html><head><title>Not found</title></head><body>none</body></html>")
+        return super().answer_get()
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
         raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))

@@ -20,7 +20,7 @@ import shutil
 import pytest
 
 from tests.support.engines import explored_in_browser
-from tests.support.loopback import QuietHandler
+from tests.support.loopback import ShellPages
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 
@@ -92,15 +92,10 @@ SHELL = (
 )
 
 
-class _Shell(QuietHandler):
+class _Shell(ShellPages):
     calls: list[str] = []
-
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        if self.path == "/app.js":
-            return self.reply(200, SCRIPT, "application/javascript")
-        if self.path == "/":
-            return self.reply(200, SHELL)
-        return self.reply(404, "<html><head><title>Not found</title></head><body>none</body></html>")
+    shell = SHELL
+    script = SCRIPT
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
