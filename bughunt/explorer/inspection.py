@@ -240,6 +240,7 @@ def _one_template(f: Finding, route: str) -> str | None:
             if _paged_twins(route, f.route)
             or _filtered_twins(route, f.route)
             or _queried_twins(route, f.route)
+            or _flagged_twins(route, f.route)
             else None
         )
     )
@@ -287,6 +288,28 @@ def _queried_twins(a: str, b: str) -> bool:
         k for k, v in query_pairs(query_b, decoded=True, blank=False) if segment_shape(v) in IDENTIFIERS
     }
     return bool(named_a & named_b)
+
+
+def _flagged_twins(a: str, b: str) -> bool:
+    """Whether two routes are one page of two records, read with and without a display flag: the
+    paths are one template, an identifier read alike whether its digits happen to hold a letter (a
+    hash prefix, `/forumpost/abdf492684` beside `/forumpost/8719365514`), and the queries hold the
+    same values; only keys without one differ (`&unf`, `&raw`, `&full`: how the page is drawn, not
+    what it shows). Families: a wiki's or forum's thread modes (Fossil, Discourse's `?print`), a
+    tracker's issue page with `&expand`, a repository browser's `&ignorews`."""
+    (path_a, _, query_a), (path_b, _, query_b) = a.partition("?"), b.partition("?")
+    if query_a == query_b:
+        return False
+    shape_a, shape_b = _one_id(route_shape(path_a)), _one_id(route_shape(path_b))
+    if shape_a != shape_b and one_template(shape_a, shape_b) is None:
+        return False
+    valued_a = sorted(query_pairs(query_a, decoded=True, blank=False))
+    return bool(valued_a) and valued_a == sorted(query_pairs(query_b, decoded=True, blank=False))
+
+
+def _one_id(shape: str) -> str:
+    """A route shape with its identifiers read as one kind (`<n>` and `<id>` alike)."""
+    return shape.replace("<n>", "<id>")
 
 
 def _unpaged(route: str) -> str:

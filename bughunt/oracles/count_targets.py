@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, fetch_or_none
 from bughunt.oracles.count_labels import _innermost, _labels, parse_count
+from bughunt.oracles.count_population import managed_count_of_own_record
 from bughunt.oracles.count_ranges import range_lines
 from bughunt.oracles.count_records import permalinks, record_total
 from bughunt.oracles.lists import find_lists, targets
@@ -175,6 +176,8 @@ def count_cells(page: FetchedPage) -> list[Claim]:
         column = _column(row, cell)
         header = next((t for at, span, t in headers[id(table)] if at <= column < at + span), "")
         if not _words(header):
+            continue
+        if managed_count_of_own_record(row, node, url, base):
             continue
         first = _cells(row)[0]
         label = " ".join(first.text().split()) if first is not cell else ""

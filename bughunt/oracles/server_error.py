@@ -27,7 +27,18 @@ from bughunt.tree_facts import tree_facts
 
 
 def error_summary(page: FetchedPage) -> str:
-    """The most specific error text on the page: an exception line in <pre>, else h1, else title."""
+    """The most specific error text on the page: an exception line in <pre>, else the first h1 (else
+    h2) that says more than the page's `<title>`, else the first h1, h2 or the title.
+
+    A layout draws the site's banner on every page, an error page included: a heading holding the
+    site's name, on some themes with the page's title beside it ("Widgets", "Widgets Bad Request"
+    under `<title>Widgets: Bad Request</title>`). Read as the error, it is the same on every error
+    of the site, or changes with the theme a visitor picked: two pages of one error answered with two
+    error keys (`error_key`) and stayed two bugs. What the error page says of its own — the
+    exception's message, "Invalid thread mode" — is not in the title the layout repeats. Families: a
+    wiki or tracker whose banner `h1` is the project's name (Fossil, Trac, MediaWiki themes), a CMS
+    whose header `h1` is the site's title (WordPress themes, Ghost), an admin whose top bar names the
+    app (Django admin's "Site administration")."""
     if not page.is_html:
         return ""
     doc = page.document
@@ -35,6 +46,12 @@ def error_summary(page: FetchedPage) -> str:
         lines = [ln.strip() for ln in pre.raw_text().splitlines() if ln.strip()]
         if lines:
             return short(lines[-1])
+    titles = doc.find_all("title")
+    said = set(_WORDS.findall(titles[0].text().lower())) if titles else set()
+    for tag in ("h1", "h2"):
+        own = [n for n in doc.find_all(tag) if n.text() and not set(_WORDS.findall(n.text().lower())) <= said]
+        if own:
+            return short(own[0].text())
     for tag in ("h1", "h2", "title"):
         found = [n for n in doc.find_all(tag) if n.text()]
         if found:
