@@ -140,13 +140,6 @@ def lessons(
     final = result.final_route or result.route
     if click is not None:
         page, selector = click
-        if final == page != target:
-            # A click whose app went to the very address it was clicked on (an icon inside the link to
-            # the view shown, a "reload" button pushing the current route, a breadcrumb's last item:
-            # the router draws the same view again) is a click in place, read as one: learned when it
-            # showed nothing new, as a dropdown is. Else it taught nothing and was clicked again on
-            # every view (a dashboard's sidebar pin: a repeat click on each collection opened).
-            final = target
         before = store.visits.page(page)
         new = _new_links(facts.links, store.link_table.of(page))
         if not found and final != target and _flipped_back(store, page, selector, final):
