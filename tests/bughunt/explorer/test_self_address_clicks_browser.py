@@ -1,7 +1,10 @@
-"""A control whose click takes a single-page app to the address it was clicked on (an icon inside the
-link to the view shown, a "reload" button pushing the current route; the router completes the short
-address again, percent-encoded) is a click in place: when it shows nothing new it is learned as such
-and not clicked again on every view (a dashboard's sidebar pin was a repeat click on each collection)."""
+"""A single-page app's router completes its address with a reserved character escaped
+(`#/items?kind=a&sort=-%40id`, as a Svelte dashboard's collections do). A click on such a page is named
+on the page the walk stands on — its visit, in `route_of`'s encoding — so what the click did is learned:
+a "Reload" that pushes the short address (the router completes it again, drawing the same view) is a
+click in place that showed nothing new, clicked once, not again on every view. Named in `safe_route`'s
+decoded form (`sort=-@id`) the click found no visit of its page, learned nothing, and was a repeat
+click on each of the six views."""
 
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ draw();
 """
 
 
-def test_a_click_back_to_its_own_address_is_learned_in_place(tmp_path) -> None:
+def test_a_click_on_a_page_with_an_escaped_address_is_learned(tmp_path) -> None:
     with explored_in_browser(script_shell(APP_JS, "Fruit"), tmp_path / "s", 20) as (store, _engine):
         pages = [s.final_route or s.route for s in store.history.steps()]
         reloads = [
