@@ -163,7 +163,9 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     # found no visit of its page: nothing it did was learned (`idle_controls`) and it was clicked again
     # on every view (a Svelte dashboard's collections, each `sort=-%40rowid`).
     clicked_on = (
-        here if here is not None and own is not None and CLICK_MARK not in own else (own or "").split(CLICK_MARK)[0]
+        here
+        if here is not None and own is not None and CLICK_MARK not in own
+        else (own or "").split(CLICK_MARK)[0]
     )
     walked = page_actions(page)  # made once per page, shared with the engine and the oracles
     counts = walked.counts if own is not None else None
