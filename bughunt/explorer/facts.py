@@ -157,6 +157,16 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
     loaded as, the selector of its last click), when it is one (`<page>#click-…`)."""
     here = engine.route_of(page.url)
     own = safe_route(here) if here is not None else None
+    # The page a click is made on, named as the walk names the page it stands on (its visit, its
+    # position): `route_of`'s encoding, which keeps a reserved character's escape (`sort=-%40rowid`, a
+    # router's completed address) where `safe_route` decodes it. Named apart, a click on such a page
+    # found no visit of its page: nothing it did was learned (`idle_controls`) and it was clicked again
+    # on every view (a Svelte dashboard's collections, each `sort=-%40rowid`).
+    clicked_on = (
+        here
+        if here is not None and own is not None and CLICK_MARK not in own
+        else (own or "").split(CLICK_MARK)[0]
+    )
     walked = page_actions(page)  # made once per page, shared with the engine and the oracles
     counts = walked.counts if own is not None else None
     in_items = walked.places if own is not None else {}
@@ -238,7 +248,7 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
             digest = hashlib.sha256(f"{on or own} {action.selector}".encode()).hexdigest()[:12]
             made = f"{own}{CLICK_MARK}{digest}"
             route: str | None = made
-            clicks.append((made, on or own.split(CLICK_MARK)[0], action.selector))
+            clicks.append((made, on or clicked_on, action.selector))
             click_words[made] = control_words(action.label)
             if action.selector in ways_on:
                 next_pages.add(made)
