@@ -29,7 +29,12 @@ def _png(width: int, height: int, shade: int) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def _zip(entries: dict[str, str]) -> bytes:
@@ -102,7 +107,10 @@ def main(root: Path) -> None:
     archives.mkdir()
     for n in range(1, 7):
         (archives / f"backup-{n:02d}.zip").write_bytes(
-            _zip({f"data/part-{k}.csv": f"id,value\n{k},{k * n}\n" for k in range(1, n + 2)} | {"README.txt": "backup"})
+            _zip(
+                {f"data/part-{k}.csv": f"id,value\n{k},{k * n}\n" for k in range(1, n + 2)}
+                | {"README.txt": "backup"}
+            )
         )
     (archives / "empty-export.zip").write_bytes(_zip({}))
 
