@@ -65,7 +65,7 @@ _Admin = script_shell(APP_JS, api=True)
 
 @pytestmark_browser
 def test_one_editors_delete_dialog_stands_for_every_records(tmp_path: Path) -> None:
-    _Admin.writes.clear()
+
     with explored_in_browser(_Admin, tmp_path / "s", 40) as (store, _engine):
         steps = list(store.history.steps())
         deletes = [s.route for s in steps if store.link_table.words_of(s.route) == "delete"]
