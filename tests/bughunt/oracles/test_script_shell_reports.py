@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bughunt.dom import parse_html
 from bughunt.oracles.count_targets import item_counts
 from bughunt.oracles.destructive import check_unconfirmed_destructive
+from bughunt.oracles.pagination import _holds_menu, check_duplicate_pagination
 from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.page import FetchedPage
 
@@ -94,3 +96,33 @@ def test_a_delete_after_a_plain_delete_that_wrote_is_still_reported() -> None:
     wrote = replace(_page("/#click-1", EDITOR), clicked_from=(editor, "Delete Event"), refused_writes=WRITE)
     again = replace(_page("/#click-2", EDITOR), clicked_from=(wrote, "Delete"), refused_writes=WRITE)
     assert [f.kind for f in check_unconfirmed_destructive(again)] == ["unconfirmed_destructive"]
+
+
+def _popup(words: list[str]) -> str:
+    items = "".join(f"<tr role='menuitem'><td>{w}</td><td>+</td></tr>" for w in words)
+    return f"<div class='popup' style='display:none'><table role='menu'><tbody>{items}</tbody></table></div>"
+
+
+def _prefs(route: str, popups: str, rows: str = "") -> FetchedPage:
+    return _page(route, f"<h1>Preferences</h1><div>Feeds</div>{rows}</div>{popups}<div>")
+
+
+def test_a_toolkits_popup_layer_is_no_paged_list() -> None:
+    # each menu opened parks one more wrapper at the document's end (Dijit's `dijitPopup`)
+    one = _prefs("/prefs", _popup(["All", "None"]) + _popup(["Edit", "Remove"]))
+    two = replace(
+        _prefs(
+            "/prefs#click-1", _popup(["All", "None"]) + _popup(["Edit", "Remove"]) + _popup(["All", "None"])
+        ),
+        clicked_from=(one, "Next"),
+    )
+    assert check_duplicate_pagination(two) == []
+
+
+def test_a_record_with_a_menu_of_its_own_is_no_popup_wrapper() -> None:
+    doc = parse_html(
+        "<div><div id='w'><table role='menu'><tr role='menuitem'><td>Edit</td></tr></table></div>"
+        "<li id='r'><a href='/feeds/1'>Feed 1</a><ul role='menu'><li role='menuitem'>Edit</li></ul></li></div>"
+    )
+    wrapper, record = (next(n for n in doc.iter() if n.get("id") == i) for i in ("w", "r"))
+    assert _holds_menu(wrapper) and not _holds_menu(record)
