@@ -12,6 +12,7 @@ immutable value per page, read by the loop, the planner's hints and the graph wr
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bughunt.actions import Action, page_actions, page_clicks
@@ -152,9 +153,15 @@ def _view_controls(page: FetchedPage, engine: Engine, state: tuple[str, str] | N
     }
 
 
-def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None = None) -> PageFacts:
+def read_page(
+    page: FetchedPage,
+    engine: Engine,
+    state: tuple[str, str] | None = None,
+    judged: Callable[[FetchedPage, Action], bool] | None = None,
+) -> PageFacts:
     """The facts of a page loaded as a page (outcome "page"); `state` is (the click state's route it was
-    loaded as, the selector of its last click), when it is one (`<page>#click-…`)."""
+    loaded as, the selector of its last click), when it is one (`<page>#click-…`). `judged` tells a
+    destroying control whose click a sibling's already judged (`judged_controls`): not made again."""
     here = engine.route_of(page.url)
     own = safe_route(here) if here is not None else None
     # The page a click is made on, named as the walk names the page it stands on (its visit, its
@@ -219,6 +226,8 @@ def read_page(page: FetchedPage, engine: Engine, state: tuple[str, str] | None =
             # navigation) instead: "clicking" it there would only reload the page it sits on.
             if own is None or not action.selector or len(action.selector) > MAX_SELECTOR_CHARS:
                 continue
+            if judged is not None and destructive_label(action.label) and judged(page, action):
+                continue  # its sibling's click judged it (`judged_controls`)
             if ways_on is None:
                 ways_on = way_on_selectors(page)
             on = chained if chained is not None and action.selector in ways_on else None

@@ -19,6 +19,7 @@ from bughunt.sim.repeat_answers import RepeatAnswers
 
 from .facts import PageFacts
 from .graph import ExplorationGraph
+from .judged_controls import JudgedControls
 from .known_pages import KnownPages
 from .policies import PlannerHints
 from .templates import TemplateIndex, Templates, below_item
@@ -67,6 +68,9 @@ class SessionHints:
     kind on the list's next page is not wanted again). Opened, it is one sample of its template."""
     next_pages_at: dict[str, frozenset[str]] = field(default_factory=dict)
     """Page route → its clicks to the next page of its list, for the pages of this session that have one."""
+    judged: JudgedControls = field(default_factory=JudgedControls)
+    """The destroying controls a click of this session judged (`judged_controls`): their siblings of the
+    same view template are not made again."""
     menu_words: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
     """Placed click shape → the words its first click in place this session showed with new controls and
     no new link, and the page it was made on (`idle_controls.lessons`: a menu of the page's chrome shows the same words on

@@ -273,7 +273,14 @@ class Explorer:
                 page, result.final_route or target, version, explored_before, confirmed=False
             )
             made_by = graph.click_of(target)
-            facts = read_page(page, self.engine, (target, made_by[1]) if made_by is not None else None)
+            if made_by is not None:
+                self.hints.judged.learn(page, made_by[1])
+            facts = read_page(
+                page,
+                self.engine,
+                (target, made_by[1]) if made_by is not None else None,
+                self.hints.judged.known,
+            )
             self.hints.absorb(facts, target if CLICK_MARK in target else None)
             clicked = graph.click_of(target)
             judgement = inspect(

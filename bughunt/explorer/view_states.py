@@ -15,6 +15,7 @@ fresh load nor on the state before) are made *on the view* and replayed after th
 from __future__ import annotations
 
 from bughunt.oracles.list_finding import item_runs
+from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -43,4 +44,35 @@ def opened_view(page: FetchedPage) -> bool:
     state it was clicked on did not."""
     if page.clicked_from is None:
         return False
-    return bool(headings(page) - headings(page.clicked_from[0]))
+    return bool(headings(page) - headings(page.clicked_from[0])) or swapped_panel(page)
+
+
+MIN_PANEL_WORDS = 3
+"""Words a panel shown must hold to be a view (an empty pane a script fills later is not one yet)."""
+
+
+def swapped_panel(page: FetchedPage) -> bool:
+    """Did the click show a panel of the document in place of another: an element with an id that the
+    state before hid (itself: `hidden`, `display: none`, no box) and now shows with words of its own,
+    while a sibling the state before showed is hidden now. That is how a shell switches its pages
+    without a heading to tell them by — pixl-webapp's `#page_<Name>` divs, Dojo's StackContainer and
+    TabContainer panes, Bootstrap's and jQuery UI's tab panes —; a menu, a dropdown or a dialog opened
+    hides nothing beside it."""
+    if page.clicked_from is None:
+        return False
+    before = page.clicked_from[0]
+    was = {n.get("id"): n for n in before.document.iter() if n.get("id")}
+    for node in page.document.iter():
+        ident = node.get("id")
+        old = was.get(ident) if ident else None
+        if old is None or old.parent is None or not unseen(old) or (old.parent and unseen(old.parent)):
+            continue
+        if unseen(node) or len(node.text().split()) < MIN_PANEL_WORDS:
+            continue
+        shown_then = {
+            s.get("id") for s in old.parent.elements if s.get("id") and s is not old and not unseen(s)
+        }
+        now = {s.get("id"): s for s in (node.parent.elements if node.parent is not None else ())}
+        if any(i in now and unseen(now[i]) for i in shown_then):
+            return True
+    return False

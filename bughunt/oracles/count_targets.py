@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, fetch_or_none
@@ -225,9 +225,19 @@ def item_counts(page: FetchedPage) -> list[Claim]:
         elif not urls:
             # no page named for what it counts: the card's own page, which lists them (`count_records`)
             records = permalinks(page) if records is None else records
-            if (record := records.get(id(item))) is not None and record != page.url:
+            if (record := records.get(id(item))) is not None and not _same_document(record, page.url):
                 out.append(Claim(label, shown, record, frozenset({said}), record=True))
     return out
+
+
+def _same_document(record: str, url: str) -> bool:
+    """Is the card's permalink the page's own document? A link that differs from the page only in its
+    fragment is a view of this document (a script's hash route, `#History?sub=…`, whose fragment the
+    permalink drops) or an anchor on it (`#comment-3`): no record's own page, and fetching it shows the
+    document's start view, whose counts are another list's. Stated on documents, not markup: hash-routed
+    shells (pixl-webapp, Backbone and AngularJS 1 routers, Dojo's hash) and in-page anchors of
+    server-rendered pages alike."""
+    return urldefrag(record).url == urldefrag(url).url
 
 
 def stated_total(page: FetchedPage, words: frozenset[str], by_name: bool = False) -> int | None:

@@ -356,9 +356,24 @@ def _asked(page: FetchedPage) -> bool:
     however it is drawn — a dialog of the app's own `div`s with no `role` (Transmission's web client, a
     Backbone or jQuery plugin's confirm box, an ExtJS `MessageBox` drawn as panels). A destroying
     control clicked there is the answer to it, the confirmation step itself."""
-    if page.clicked_from is None or page.refused_writes:
+    if page.clicked_from is None:
         return False
-    return bool(destructive_label(page.clicked_from[1]))
+    label = page.clicked_from[1]
+    return destructive_label(label) and (not page.refused_writes or announces_dialog(label))
+
+
+_ELLIPSIS = re.compile(r"(?:\.\.\.|…)\s*$")
+
+
+def announces_dialog(label: str) -> bool:
+    """A command whose label ends in an ellipsis ("Delete Event…", "Remove...") says it asks for more
+    before it acts — the menu and button convention of desktop toolkits (Apple's HIG, Windows' UX
+    guide) that web clients drawn as desktops keep (pixl-webapp, Dojo/Dijit menus, ExtJS, Roundcube).
+    Its state is its question even when a write reached the gate with it: a click replayed on the way
+    to the dialog lands the previous answer's refused write late, in the next click's list. If the
+    command itself writes at once, its own click is judged (`_judge_clicked` on its state) and
+    reported there; only the next click, the dialog's answer, is read as the confirmation."""
+    return bool(_ELLIPSIS.search(label))
 
 
 def _dialog_open(page: FetchedPage) -> bool:

@@ -168,12 +168,32 @@ def _items_by_position(page: FetchedPage) -> dict[str, list[Node]]:
     runs = [
         (c, sig, [i for i in items if id(i) not in frames] if frames else items)
         for c, sig, items in item_runs(page.document)
-        if not is_pager(c, items) and not furniture(c) and not all(_fields_only(i) for i in items)
+        if not is_pager(c, items)
+        and not furniture(c)
+        and not all(_fields_only(i) for i in items)
+        and not all(_holds_menu(i) for i in items)
     ]
     by_key: dict[str, list[list[Node]]] = {}
     for container, sig, items in _scope(page, runs):
         by_key.setdefault(f"{container.path()} > {sig}", []).append(items)
     return {key: lists[0] for key, lists in by_key.items() if len(lists) == 1}
+
+
+_MENU_ROLES = frozenset({"menu", "menubar", "listbox"})
+
+
+def _holds_menu(item: Node) -> bool:
+    """An item holding a menu (an element of role menu, menubar or listbox): a run of them is a widget
+    toolkit's popup layer, the wrappers it parks at the document's end for its menus and selects
+    (Dijit's `dijitPopup`, ExtJS's floating menus, MUI and Bootstrap popovers). Their items are
+    commands, the same on every state, never the records a pager pages; each new menu opened adds a
+    wrapper, so the run differs from state to state and read as a list it "repeated" its first menu.
+    Only a wrapper whose words are all its menus': a record's row with its own "⋮" menu inside
+    (Bootstrap's per-row dropdown) has its name outside the menu."""
+    menus = [n for n in item.iter() if n.get("role") in _MENU_ROLES]
+    outer = {id(m) for m in menus}
+    tops = [m for m in menus if not any(id(a) in outer for a in m.ancestors())]
+    return bool(tops) and item.text().split() == [w for m in tops for w in m.text().split()]
 
 
 def _pager_holders(page: FetchedPage) -> set[int]:

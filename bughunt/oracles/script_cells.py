@@ -18,6 +18,8 @@ as `scripts._among_formatted_prose` says too), and the column must be read on at
 
 from __future__ import annotations
 
+import re
+
 from bughunt.dom import Node
 
 _CELL_ROLES = frozenset({"gridcell", "cell"})
@@ -117,3 +119,39 @@ def odd_cell(node: Node) -> Node | None:
         return None
     worded = sum(1 for p in peers if p.text().strip())
     return cell if 2 * worded >= len(peers) else None
+
+
+_RECORD_MARK = re.compile(r"\d+|(['\"])(?:\\.|(?!\1).)*\1")
+"""A record's mark in a handler's code: a number (its index or id) or a quoted string (its key)."""
+
+
+def every_record(node: Node) -> bool:
+    """`node`'s handler is one the grid's template writes on each record: the same cell of at least
+    `MIN_PEERS` other records holds an element of the same tag with the same handler, whose code differs
+    only in the record's mark (`toggle_enabled(0)`, `toggle_enabled(1)`, `select_row('ab12')`) — and that
+    mark is not the same on every record. A script-drawn list binds each row's control to its record;
+    a payload a user stored is one record's text (not repeated in every row), and a stored name printed
+    on several rows (an author's) repeats the very same code, not a per-record one. The counterpart of
+    `odd_cell`: pixl-webapp's and other jQuery tables' per-row checkboxes (`onchange="…(3)"`), legacy PHP
+    admin grids (`onclick="toggle(12)"`), Dojo and Knockout rows whose handlers name the row."""
+    handler = next((k for k in node.attrs if k.startswith("on")), None)
+    cell = _cell(node) if handler is not None else None
+    placed = _row_and_path(cell) if cell is not None else None
+    if handler is None or placed is None:
+        return False
+    row, path = placed
+    parent = row.parent
+    if parent is None:
+        return False
+    code = node.get(handler)
+    shape = _RECORD_MARK.sub("#", code)
+    codes = {code}
+    for other in parent.elements:
+        if other is row or not _alike(other, row) or (peer := _follow(other, path)) is None:
+            continue
+        codes |= {
+            n.get(handler)
+            for n in peer.iter()
+            if n.tag == node.tag and _RECORD_MARK.sub("#", n.get(handler)) == shape
+        }
+    return len(codes) > MIN_PEERS

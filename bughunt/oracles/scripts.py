@@ -27,7 +27,7 @@ from functools import lru_cache
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
 from bughunt.oracles.script_binding import bound_to_page_controls
-from bughunt.oracles.script_cells import odd_cell
+from bughunt.oracles.script_cells import every_record, odd_cell
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
@@ -196,8 +196,8 @@ def check_unescaped_script(
                 continue  # the server's own script for this response (see the module)
             what, needle, handler = "script element", node.raw_text().strip()[:40] or "<script", ""
         elif node.tag in _ACTIVE_TAGS and any(k.startswith("on") for k in node.attrs):
-            if _site_field(node):
-                continue
+            if _site_field(node) or every_record(node):
+                continue  # a form's field, or a grid template's per-record control (`every_record`)
             handler = next(k for k in node.attrs if k.startswith("on"))
             what, needle = "inline event handler", handler
         else:
