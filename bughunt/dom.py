@@ -431,7 +431,7 @@ def _digest(
     if attrs:
         as_given = (node.tag, *attrs.items())
         # looked up before its values are measured: most heads are kept, and a long one never is
-        head = heads.get(as_given)  # type: ignore[assignment]
+        head = heads.get(as_given)
         if head is None:
             head = _head(node.tag, attrs)
             if sum(map(len, attrs.values())) <= _MEMO_VALUE_CHARS:  # see `_MEMO_VALUE_CHARS`
