@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -278,7 +278,8 @@ def parse_html(text: str) -> Node:
         if None in attrs.values():  # a bare attribute (`<input disabled>`) reads as ""
             attrs = {k: v or "" for k, v in attrs.items()}
         # Made without the dataclass's `__init__` (a third of its instructions; a page makes
-        # hundreds): every field set here, as `__init__` sets it (`test_thirteenth_pass_shortcuts`).
+        # hundreds): every field set here, as `__init__` sets it, but those the pass below sets for
+        # every node made (`_span`, `_text`, `_digest`) (`test_thirteenth_pass_shortcuts`).
         node = new(Node)
         node.tag = tag
         node.attrs = attrs
@@ -286,10 +287,7 @@ def parse_html(text: str) -> Node:
         node.parent = parent
         node.line = 0
         node._order = None
-        node._text = None
         node._elements = []
-        node._span = None
-        node._digest = None
         parent.children.append(node)
         parent._elements.append(node)  # type: ignore[union-attr]  # every parsed node has a list
         order.append(node)
@@ -315,17 +313,29 @@ def parse_html(text: str) -> Node:
     for at in range(len(order) - 1, -1, -1):
         node = order[at]
         kids = node._elements
+        children = node.children
+        if not kids:
+            # A leaf (most elements: a link's text, an input, an icon): its subtree is itself, its
+            # text its one piece of text or none, and no child digest is read.
+            node._span = (order, at, at + 1)
+            if not children:
+                node._text = ""
+            elif len(children) == 1:
+                text = " ".join(children[0].split())  # type: ignore[union-attr]  # no element child: a string
+                node._text = text if len(text) <= KEPT_TEXT_CHARS else None
+            else:
+                node._text = _short_text_of(children)
+            node._digest = _digest(node, (), heads, known)
+            continue
         # Each subtree is a slice of the document order (made depth first): from its element to the
         # end of its last child's subtree.
-        node._span = (order, at, kids[-1]._span[2] if kids else at + 1)  # type: ignore[index]
-        node._text = _short_text_of(node.children)
+        node._span = (order, at, kids[-1]._span[2])  # type: ignore[index]
+        node._text = _short_text_of(children)
         # `structure_hash`'s step for one element, over its element children (`_elements`: the
-        # same elements as its `children`, without the text between them)
-        seen: dict[bytes, None] = {}
-        for child in kids:  # type: ignore[union-attr]  # every parsed node has a list
-            if child.tag not in _SKIP_STRUCTURE:
-                seen[child._digest] = None  # type: ignore[index]  # made before its parent's
-        node._digest = _digest(node, seen, heads, known)
+        # same elements as its `children`, without the text between them); a digest seen again
+        # keeps its first place
+        seen = {child._digest: None for child in kids if child.tag not in _SKIP_STRUCTURE}
+        node._digest = _digest(node, seen, heads, known)  # type: ignore[arg-type]  # made before its parent's
     return root
 
 
@@ -411,7 +421,7 @@ def _memos() -> tuple[dict[tuple[Any, ...], str], dict[tuple[Any, ...], bytes]]:
 
 def _digest(
     node: Node,
-    seen: dict[bytes, None],
+    seen: Collection[bytes],
     heads: dict[tuple[Any, ...], str],
     known: dict[tuple[Any, ...], bytes],
 ) -> bytes:
@@ -419,14 +429,13 @@ def _digest(
     their first places; a skipped child's left out)."""
     attrs = node.attrs
     if attrs:
-        if sum(map(len, attrs.values())) > _MEMO_VALUE_CHARS:
-            head = _head(node.tag, attrs)  # kept by no memo: see `_MEMO_VALUE_CHARS`
-        else:
-            as_given = (node.tag, *attrs.items())
-            kept = heads.get(as_given)
-            if kept is None:
-                kept = heads[as_given] = _head(node.tag, attrs)
-            head = kept
+        as_given = (node.tag, *attrs.items())
+        # looked up before its values are measured: most heads are kept, and a long one never is
+        head = heads.get(as_given)
+        if head is None:
+            head = _head(node.tag, attrs)
+            if sum(map(len, attrs.values())) <= _MEMO_VALUE_CHARS:  # see `_MEMO_VALUE_CHARS`
+                heads[as_given] = head
     else:
         head = node.tag + "\0"
     key = (head, *seen)

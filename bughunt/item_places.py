@@ -20,16 +20,17 @@ _UNNAMED = frozenset(("#document", "html", "body"))
 _CHROME_ROLES = frozenset(("navigation", "menu", "menubar", "tablist", "tab"))
 
 
-def _down_from_known(node: Node | None, known: dict[int, T], root: T, step: Callable[[Node, T], T]) -> T:
-    """What `node` is, each element's made from its parent's by `step` and kept in `known` (by id):
-    one walk up to the nearest ancestor already known (`root` above the document), then down."""
+def _down_from_known(node: Node | None, known: dict[Node, T], root: T, step: Callable[[Node, T], T]) -> T:
+    """What `node` is, each element's made from its parent's by `step` and kept in `known` (keyed by
+    the node itself: nodes hash by identity, without an `id()` call each): one walk up to the nearest
+    ancestor already known (`root` above the document), then down."""
     unknown: list[Node] = []
-    while node is not None and id(node) not in known:
+    while node is not None and node not in known:
         unknown.append(node)
         node = node.parent
-    value = known[id(node)] if node is not None else root
+    value = known[node] if node is not None else root
     for up in reversed(unknown):
-        value = known[id(up)] = step(up, value)
+        value = known[up] = step(up, value)
     return value
 
 
@@ -41,26 +42,26 @@ class ItemPlaces:
     __slots__ = ("_alike", "_signature", "_links", "_text", "_chrome", "_path", "_items")
 
     def __init__(self) -> None:
-        # id(parent) → signature tally of its children; the tree outlives this
-        self._alike: dict[int, dict[str, int]] = {}
-        self._signature: dict[int, str] = {}
-        self._links: dict[int, bool] = {}
-        self._text: dict[int, int] = {}
-        self._chrome: dict[int, bool] = {}
-        self._path: dict[int, str] = {}
-        self._items: dict[int, tuple[Node, ...]] = {}
+        # keyed by the elements themselves (they hash by identity); parent → signature tally of its children
+        self._alike: dict[Node, dict[str, int]] = {}
+        self._signature: dict[Node, str] = {}
+        self._links: dict[Node, bool] = {}
+        self._text: dict[Node, int] = {}
+        self._chrome: dict[Node, bool] = {}
+        self._path: dict[Node, str] = {}
+        self._items: dict[Node, tuple[Node, ...]] = {}
 
     def signature(self, node: Node) -> str:
-        known = self._signature.get(id(node))
+        known = self._signature.get(node)
         if known is None:
-            known = self._signature[id(node)] = node.signature()
+            known = self._signature[node] = node.signature()
         return known
 
     def _repeated(self, node: Node, parent: Node) -> bool:
-        tally = self._alike.get(id(parent))
+        tally = self._alike.get(parent)
         if tally is None:
             # a plain dict, not a `Counter`: one is made for each parent of a link's ancestors
-            tally = self._alike[id(parent)] = {}
+            tally = self._alike[parent] = {}
             signature = self.signature
             for child in parent.children:
                 if isinstance(child, Node):
@@ -69,16 +70,16 @@ class ItemPlaces:
         return tally[self.signature(node)] >= 2
 
     def _two_links(self, node: Node) -> bool:
-        known = self._links.get(id(node))
+        known = self._links.get(node)
         if known is None:
             links = (n for n in node.iter() if n.tag == "a")
-            known = self._links[id(node)] = next(links, None) is not None and next(links, None) is not None
+            known = self._links[node] = next(links, None) is not None and next(links, None) is not None
         return known
 
     def _text_size(self, node: Node) -> int:
-        known = self._text.get(id(node))
+        known = self._text.get(node)
         if known is None:
-            known = self._text[id(node)] = len(node.text())
+            known = self._text[node] = len(node.text())
         return known
 
     def _in_chrome(self, node: Node | None) -> bool:

@@ -147,3 +147,15 @@ def test_the_digests_a_parse_keeps_are_those_a_walk_of_the_tree_makes(
             assert dom.structure_hash(node) == dom.structure_hash(_by_hand(node))
             hashed += 1
     assert hashed > 1000
+
+
+def test_a_head_with_long_values_is_hashed_but_never_kept_by_the_memo() -> None:
+    # `_digest` looks a head up before it measures its values: a page of long values (inline data,
+    # a style) must still not fill the process's memo with them, and hashes as a walk of it does
+    long = "v" * (dom._MEMO_VALUE_CHARS + 1)
+    markup = f'<div class="c" data-x="{long}"><span title="{long}">a</span><i>b</i></div><p id="p">t</p>'
+    root = dom.parse_html(markup)
+    kept = list(dom._HEADS)
+    assert kept and all(sum(len(value) for _, value in key[1:]) <= dom._MEMO_VALUE_CHARS for key in kept)
+    assert dom.structure_hash(root) == dom.structure_hash(_by_hand(root))
+    assert dom.parse_html(markup)._digest == root._digest  # the second parse, from the memos
