@@ -34,13 +34,13 @@ def depth_of(root) -> int:
 def test_a_deeply_nested_page_parses_and_every_oracle_runs(n):
     body = "<div>" * n + '<a href="/deep">deep</a><pre class="traceback">Traceback x</pre>' + "</div>" * n
     p = page(body)
-    started = time.perf_counter()
+    started = time.process_time()
     doc = p.document
     assert depth_of(doc) <= MAX_DEPTH + 2
     assert "deep" in doc.text() and p.structure_hash
     assert [a.target for a in extract_actions(p)] == ["http://a.test/deep"]
     inspect_page(p)  # every oracle walks the tree: none may recurse
-    assert time.perf_counter() - started < 30
+    assert time.process_time() - started < 30
 
 
 @pytest.mark.parametrize(
@@ -56,9 +56,11 @@ def test_a_deeply_nested_page_parses_and_every_oracle_runs(n):
     ids=["deep-then-stray", "unclosed", "stray", "unclosed-links", "lone-brackets", "unclosed-tags"],
 )
 def test_hostile_markup_parses_in_linear_time(body):
-    started = time.perf_counter()
+    started = time.process_time()
     parse_html(body)
-    assert time.perf_counter() - started < 20.0  # quadratic takes minutes (measured: 90 s+ before)
+    # CPU, not wall time: a loaded machine stretches the wall (20.8 s seen at load 35 for 0.8 s of CPU), not
+    # the work; quadratic tree building takes minutes of CPU (measured: 90 s+ before)
+    assert time.process_time() - started < 20.0
 
 
 def test_the_tree_is_the_standard_one():
@@ -132,12 +134,12 @@ def test_explore_and_resume_a_deeply_nested_site_over_http(tmp_path, capsys):
     store = str(tmp_path / "store")
     with serving(_Deep) as base:
         url = base + "/"
-        started = time.perf_counter()
+        started = time.process_time()
         assert main(["explore", "--url", url, "--store", store, "--budget", "2", "--json"]) == 0
         first = json.loads(capsys.readouterr().out)
         assert main(["resume", "--store", store, "--budget", "2", "--json"]) == 0
         capsys.readouterr()
-        assert time.perf_counter() - started < 30
+        assert time.process_time() - started < 30
     assert {"/", "/b"} <= set(first["pages_visited"]) or {"/", "/c"} <= set(first["pages_visited"])
 
 
