@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 from bughunt.actions import Action, page_clicks
 from bughunt.dom import selector_shape
 from bughunt.focus_controls import control_label
+from bughunt.oracles.destructive import asked_first
 from bughunt.oracles.destructive_words import destructive_label
 from bughunt.page import FetchedPage
 
@@ -61,10 +62,11 @@ def _destroying_labels(page: FetchedPage) -> Counter[str]:
     return Counter(lbl for n in page_clicks(page).clickables if destructive_label(lbl := control_label(n)))
 
 
-def asked(page: FetchedPage) -> bool:
-    """Did the click that made `page` show a question: a destroying control more than the page before
+def showed_question(page: FetchedPage) -> bool:
+    """Did the click that made `page` show its question: a destroying control more than the page before
     showed (a dialog's own "Delete", or a second "Remove" beside the row's, whatever markup the toolkit
-    draws it with)?"""
+    draws it with)? The evidence a sibling's click would show the same; whether the click asked at all
+    is `destructive.asked_first`."""
     if page.clicked_from is None:
         return False
     return bool(_destroying_labels(page) - _destroying_labels(page.clicked_from[0]))
@@ -84,7 +86,7 @@ class JudgedControls:
         if page.clicked_from is None:
             return
         before, label = page.clicked_from
-        if destructive_label(label) and asked(page):
+        if asked_first(page) and showed_question(page):
             self._keys.add(judged_key(before, selector, label))
 
     def known(self, page: FetchedPage, action: Action) -> bool:

@@ -18,18 +18,15 @@ card's "3 replies" beside the topic page): each counts what the other page lists
 
 from __future__ import annotations
 
-import re
-
 from bughunt.dom import Node
 from bughunt.oracles.destroying_verbs import VERBS
 from bughunt.oracles.destructive_words import words_of
+from bughunt.oracles.item_identity import count_label
 from bughunt.oracles.lists import targets
 from bughunt.oracles.reading import resolve
 
 WRITE_WORDS = VERBS | {"edit", "approve", "moderate", "publish", "unpublish"}
 """Words of a control acting on its record (besides a form that posts)."""
-
-_NUMBER = re.compile(r"^[\d\s.,]*$")
 
 
 def offers_writes(node: Node) -> bool:
@@ -51,7 +48,10 @@ def managed_count_of_own_record(row: Node, count: Node, url: str, base: str) -> 
     if not offers_writes(row):
         return False
     return any(
-        node is not count and not _NUMBER.match(" ".join(node.text().split())) and resolve(base, href) == url
+        node is not count
+        and (words := node.text().strip())
+        and not count_label(words)
+        and resolve(base, href) == url
         for node, href in targets(row)
         if node.tag == "a"
     )

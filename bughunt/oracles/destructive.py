@@ -323,7 +323,7 @@ def _judge_clicked(page: FetchedPage) -> list[Finding]:
     if page.clicked_from is None or not page.refused_writes:
         return []
     before, label = page.clicked_from
-    if not destructive_label(label) or _dialog_open(before) or _asked(before):
+    if not destructive_label(label) or _dialog_open(before) or asked_first(before):
         return []
     return [
         Finding(
@@ -351,8 +351,9 @@ def _views_shape(shape: str) -> str:
     return base + "#/" + "/".join("<v>" for _ in segments)
 
 
-def _asked(page: FetchedPage) -> bool:
-    """`page` is what a click on a destroying control showed without sending any write: its question,
+def asked_first(page: FetchedPage) -> bool:
+    """Did the click that made `page` ask first: a click on a destroying control that sent no write
+    (or whose label announces a dialog, `announces_dialog`). `page` is then its question,
     however it is drawn — a dialog of the app's own `div`s with no `role` (Transmission's web client, a
     Backbone or jQuery plugin's confirm box, an ExtJS `MessageBox` drawn as panels). A destroying
     control clicked there is the answer to it, the confirmation step itself."""

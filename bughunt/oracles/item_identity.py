@@ -170,10 +170,15 @@ _WORD = re.compile(r"\w+")
 _LETTERS = re.compile(r"[a-z]+")
 
 
+def count_label(text: str) -> bool:
+    """Whether `text` counts something ("12", "0 Comments", "Replies (3)") rather than naming it."""
+    return bool(_COUNT_LABEL.match(" ".join(text.split())))
+
+
 def label_like(text: str) -> bool:
     """A count or an action word, which many items carry alike ("0 Comments", "Reply", "Read more »")."""
     words = _WORD.findall(text.lower())
-    return not words or bool(_COUNT_LABEL.match(" ".join(text.split()))) or set(words) <= _ACTION_WORDS
+    return not words or count_label(text) or set(words) <= _ACTION_WORDS
 
 
 @lru_cache(maxsize=KEPT)

@@ -46,16 +46,17 @@ def error_summary(page: FetchedPage) -> str:
         lines = [ln.strip() for ln in pre.raw_text().splitlines() if ln.strip()]
         if lines:
             return short(lines[-1])
-    titles = doc.find_all("title")
-    said = set(_WORDS.findall(titles[0].text().lower())) if titles else set()
-    for tag in ("h1", "h2"):
-        own = [n for n in doc.find_all(tag) if n.text() and not set(_WORDS.findall(n.text().lower())) <= said]
+    title_nodes = doc.find_all("title")
+    said = set(_WORDS.findall(title_nodes[0].text().lower())) if title_nodes else set()
+    titles = [n.text() for n in title_nodes if n.text()]
+    headings = [[n.text() for n in doc.find_all(tag) if n.text()] for tag in ("h1", "h2")]
+    for texts in headings:
+        own = [t for t in texts if not set(_WORDS.findall(t.lower())) <= said]
         if own:
-            return short(own[0].text())
-    for tag in ("h1", "h2", "title"):
-        found = [n for n in doc.find_all(tag) if n.text()]
-        if found:
-            return short(found[0].text())
+            return short(own[0])
+    for texts in (*headings, titles):
+        if texts:
+            return short(texts[0])
     return ""
 
 
