@@ -137,7 +137,13 @@ def _bughunt(args: list[str], timeout_s: float, env: dict[str, str]) -> dict[str
 
 
 def explore(
-    co: Checkout, base: str, store: Path, budget: int, engine: str, allow_destructive: bool
+    co: Checkout,
+    base: str,
+    store: Path,
+    budget: int,
+    engine: str,
+    allow_destructive: bool,
+    click_s: float = EXPLORE_S_PER_CLICK,
 ) -> tuple[dict[str, Any], list[Report]]:
     app = co.app
     args = ["explore", "--url", base + app.start_path, "--store", str(store), "--budget", str(budget)]
@@ -149,7 +155,7 @@ def explore(
         args += ["--login-url", base + app.login.url, "--username", app.login.username]
         args += ["--password-env", PASSWORD_ENV]
         env[PASSWORD_ENV] = app.login.password
-    timeout_s = EXPLORE_BASE_S + EXPLORE_S_PER_CLICK * budget
+    timeout_s = EXPLORE_BASE_S + click_s * budget
     result = _bughunt(args, timeout_s, env)
     memory = _bughunt(["memory", "--store", str(store), "--json"], 120.0, env)
     return result, reports(result, memory)
@@ -164,6 +170,7 @@ def run_one(
     keep: bool,
     allow_destructive: bool,
     attempt: int = 1,
+    click_s: float = EXPLORE_S_PER_CLICK,
 ) -> Run:
     """One exploration, scored; `attempt` (of `--repeat`) > 1 keeps its files in `<build>-<budget>-r<n>`."""
     app = co.app
@@ -179,7 +186,7 @@ def run_one(
         port = free_port()
         with serving(co, port, runs / "server.log") as base:
             _progress(f"{app.name}: {name} build on {base}, exploring {budget} clicks ({engine})")
-            result, found = explore(co, base, runs / "store", budget, engine, allow_destructive)
+            result, found = explore(co, base, runs / "store", budget, engine, allow_destructive, click_s)
         scored = score(app.bugs if buggy else (), found, app.upstream)
         run.found, run.missed, run.duplicates = scored.found, scored.missed, len(scored.duplicates)
         run.suspected = scored.suspected
@@ -230,6 +237,7 @@ def run_app(
     keep: bool,
     allow_destructive: bool,
     repeat: int = 1,
+    click_s: float = EXPLORE_S_PER_CLICK,
 ) -> list[Run]:
     """Every build of `app` at every budget, each explored `repeat` times (one row each: `merge`)."""
     runs: list[Run] = []
@@ -249,6 +257,7 @@ def run_app(
                             keep,
                             allow_destructive,
                             attempt,
+                            click_s,
                         )  # fmt: skip
                         for attempt in range(1, repeat + 1)
                     ]
@@ -358,6 +367,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         help="pass --allow-destructive to bughunt (default: every build is a fresh seeded database, "
         "disposable); --no-allow-destructive measures the default of a real site (links suspected, unopened)",
     )
+    run.add_argument(
+        "--click-seconds",
+        type=float,
+        default=EXPLORE_S_PER_CLICK,
+        help=f"an exploration is stopped after {EXPLORE_BASE_S:.0f} s plus this many seconds a click "
+        f"(default {EXPLORE_S_PER_CLICK:.0f}; raise it for browser runs of slow apps on a loaded machine)",
+    )
     table = sub.add_parser("table", help="print the table of a `run --json` output file")
     table.add_argument("file", type=Path)
     serve = sub.add_parser(
@@ -437,6 +453,8 @@ def main(argv: list[str] | None = None) -> int:
         apps = load_apps(args.apps.split(",") if args.apps else None)
         budgets = _numbers(args.budgets, "--budgets")
         builds = [b for b in args.builds.split(",") if b]
+        if args.click_seconds <= 0:
+            raise SpecError(f"--click-seconds must be positive, got {args.click_seconds}")
         if args.repeat < 1:
             raise SpecError(f"--repeat must be a positive number, got {args.repeat}")
         if not builds or set(builds) - {"clean", "buggy"}:
@@ -449,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     for app in apps:
         runs += run_app(
             app, work, args.mirror, args.clone, budgets, builds, args.engine, args.keep,
-            args.allow_destructive, args.repeat,
+            args.allow_destructive, args.repeat, args.click_seconds,
         )  # fmt: skip
     if args.json:
         print(json.dumps([asdict(r) for r in runs], indent=2))

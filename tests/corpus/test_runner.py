@@ -263,3 +263,27 @@ def test_a_run_that_explored_nothing_is_an_error_not_a_finished_row(tmp_path: Pa
     with pytest.raises(BuildError, match=r"exited 1: .*nothing could be explored"):
         _bughunt(["explore", "--url", f"http://127.0.0.1:{free_port()}/", "--store", str(tmp_path / "s"),
                   "--budget", "1", "--json"], 60.0, dict(os.environ))  # fmt: skip
+
+
+def test_the_exploration_bound_is_the_base_plus_the_asked_seconds_a_click(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--click-seconds` lets a slow browser app on a loaded machine finish instead of being cut at
+    120 s + 10 s a click; a bound that is not positive is refused before anything is built."""
+    from corpus import run as runner
+
+    bounds: list[float] = []
+
+    def fake(args: list[str], timeout_s: float, env: dict[str, str]) -> dict[str, object]:
+        bounds.append(timeout_s)
+        return {}
+
+    monkeypatch.setattr(runner, "_bughunt", fake)
+    monkeypatch.setattr(runner, "reports", lambda result, memory: [])
+    co = Checkout(load(APPS_DIR / "contact_app.toml"), tmp_path, tmp_path)
+    runner.explore(co, "http://127.0.0.1:1", tmp_path / "s", 30, "http", True)
+    runner.explore(co, "http://127.0.0.1:1", tmp_path / "s", 30, "http", True, 25.0)
+    assert bounds[0] == runner.EXPLORE_BASE_S + 10.0 * 30
+    assert bounds[2] == runner.EXPLORE_BASE_S + 25.0 * 30  # [1] and [3] are the `memory` reads
+    assert runner.main(["run", "--apps", "contact_app", "--click-seconds", "0"]) == 2
+    assert "--click-seconds must be positive" in capsys.readouterr().err
