@@ -60,7 +60,7 @@ and the choice for every link it weighs); past it they are forgotten at once and
 # (`?confirm`) is set for the apps that test its presence (PHP's `isset`, C CGIs): it confirms too.
 DEFAULT_AVOID = (
     r"(?i)(log-?out|sign-?out|/logoff|[?&](confirm|really)(=|&|$)|/(delete|destroy|remove)(/|$|\?)"
-    r"|[?&](delete|destroy|remove)=[^&])"
+    r"|[?&](delete|destroy|remove|del|rm)=[^&])"
 )
 
 

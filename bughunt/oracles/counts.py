@@ -29,6 +29,7 @@ from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, quoted
 from bughunt.oracles.count_badges import badge_mismatches
+from bughunt.oracles.count_feet import foot_mismatches
 from bughunt.oracles.count_filters import check_filter_count
 from bughunt.oracles.count_headings import heading_mismatches
 from bughunt.oracles.count_labels import KEPT_CHARS as KEPT_CHARS
@@ -132,7 +133,7 @@ def check_count_mismatch(
             return [_linked_finding(page, *claim, ROW_MESSAGE, "list_url")]
         mismatches = [(claim[0].node, claim[0].shown, claim[1])]
     if not mismatches:
-        mismatches = badge_mismatches(page)
+        mismatches = badge_mismatches(page) or foot_mismatches(page)
     if not mismatches:
         # no count label disagrees: a clicked filter's count and the list it redrew (`count_filters`),
         # the pager's own count, a page it offers that lists nothing

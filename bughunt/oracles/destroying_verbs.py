@@ -11,3 +11,14 @@ VERBS = frozenset(
 only reading of a verb in a path (`/files/3/unlink`). An action the query marks on a record under
 another verb (`?@action=detach&msg=7`) is deferred all the same (`marked_action`) and judged by its
 effect alone."""
+
+ABBREVIATED = {"del": "delete", "rm": "remove"}
+"""Short forms of the verbs that scripts written by hand name their actions with (a PHP or CGI tool's
+row link `?p=docs&del=a.txt`, a file manager connector's `?cmd=rm&target=x`, a CRUD page's `?del=7`).
+Read only where a word is a verb by its place — a query key given a value, an action key's value —
+never in a path or a label, where "del" or "rm" may be anything (a language code, a unit)."""
+
+
+def unabbreviated(word: str) -> str:
+    """The verb a short form stands for (`del` → `delete`), else the word itself."""
+    return ABBREVIATED.get(word.lower(), word)

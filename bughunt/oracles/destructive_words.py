@@ -10,6 +10,7 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 from bughunt.oracles.destroying_verbs import VERBS as VERBS
+from bughunt.oracles.destroying_verbs import unabbreviated
 from bughunt.oracles.request_action import action_key, marked_action
 from bughunt.sim.route_keys import query_pairs
 from bughunt.urls import route_of
@@ -97,7 +98,12 @@ def destructive_action(url: str) -> str | None:
         return destructive_action(urljoin(url, hashed))
     parts = urlsplit(url)
     segments = [s for s in parts.path.split("/") if s]
-    pairs = query_pairs(parts.query, decoded=True, blank=False)
+    # a query key or an action key's value is a verb by its place: there a short form (`?del=a.txt`,
+    # `?cmd=rm`) names the verb it stands for
+    pairs = [
+        (unabbreviated(k), unabbreviated(v) if action_key(k) else v)
+        for k, v in query_pairs(parts.query, decoded=True, blank=False)
+    ]
     segments += [v for k, v in pairs if action_key(k)]
     segments += [k for k, v in pairs if v and names_action(k, VERBS)]
     words = words_of(" ".join(segments))

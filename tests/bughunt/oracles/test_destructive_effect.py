@@ -5,9 +5,12 @@ load. The sites are small ones of our own."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
+from bughunt.explorer.http_engine import DEFAULT_AVOID
 from bughunt.oracles import ORACLES, OracleConfig
+from bughunt.oracles.destructive_words import deferred_action
 from bughunt.page import FetchedPage
 from bughunt.urls import route_of
 
@@ -84,3 +87,38 @@ def test_a_get_that_deletes_and_answers_an_upload_form_has_acted():
 def test_a_confirmation_page_is_cleared_though_the_list_draws_a_fresh_token_each_load():
     site = AsksFirst()
     assert _destructive(site.listing(), site) == []
+
+
+class ShortVerbs:
+    """A one-script file manager: `/index.php?p=docs` lists the folder, each row's icon-only Delete link
+    a GET `?p=docs&del=<f>` that deletes at once and answers the folder again (its upload form)."""
+
+    def __init__(self) -> None:
+        self.files = ["card.txt", "logo.png"]
+
+    def listing(self) -> FetchedPage:
+        rows = "".join(
+            f'<tr><td><a href="?p=docs&amp;view={f}">{f}</a></td>'
+            f'<td><a title="Delete" href="?p=docs&amp;del={f}"><i class="icon-trash"></i></a></td></tr>'
+            for f in self.files
+        )
+        return _page(_UPLOAD + f"<table>{rows}</table>", "/index.php?p=docs")
+
+    def __call__(self, url: str) -> FetchedPage:
+        query = parse_qs(urlsplit(url).query)
+        if "del" in query and query["del"][0] in self.files:
+            self.files.remove(query["del"][0])
+        return self.listing()
+
+
+def test_a_short_verb_in_a_query_key_deletes_on_get_and_is_judged_by_its_effect():
+    site = ShortVerbs()
+    found = _destructive(site.listing(), site)
+    assert site.files == ["logo.png"]  # opened once: the other row's link takes its verdict
+    assert found[0].route == "/index.php?p=docs&del=card.txt" and not any(f.suspected for f in found)
+    assert found[0].evidence["effect"] == "gone from the page that listed it"
+    # never clicked by the walk; a short form elsewhere (a path, a view key's value) is no verb
+    assert re.search(DEFAULT_AVOID, "/index.php?p=docs&del=card.txt")
+    assert deferred_action(ORIGIN + "/connector?cmd=rm&target=l1_x") is not None
+    assert deferred_action(ORIGIN + "/docs/rm/notes") is None
+    assert deferred_action(ORIGIN + "/index.php?p=docs&view=del") is None
