@@ -4,8 +4,8 @@ Usage: python ho27_fava_seed.py ROOT
 
 Writes ROOT/.corpus-ledger/ (rewritten on every seed, so each run starts from the same books):
 main.beancount (title "Corpus Household", 2024-2025: monthly salary and rent, weekly groceries,
-restaurants, transport and utilities: ~230 transactions over 16 accounts; one balance assertion
-that fails, one event whose description holds a pasted <img onerror>, notes and a stored query),
+restaurants, transport and utilities: ~230 transactions over 16 accounts, one of them closed; one
+balance assertion that fails, one event whose description holds a pasted <img onerror>, notes and a stored query),
 document files for three accounts (5, 3 and 1 statements, as `document` directives), and an import
 folder with six bank CSV files read by importers.py (a small beangulp CSV importer of ours, the
 app's documented import-config hook). Then rebuilds the Svelte front end (frontend/, esbuild, into
@@ -123,6 +123,7 @@ def ledger_text(docs: list[tuple[str, str, str]]) -> str:
         '2024-09-20 * "Bookshop" "Novels" ^gift-2024', "  Expenses:Books  42.00 EUR", "  Liabilities:CreditCard", "",
         '2025-03-02 * "Rail" "Trip to Hamburg" #trip-hamburg', "  Expenses:Travel  129.00 EUR", "  Assets:Bank:Checking", "",
         '2025-06-30 * "Bank" "Interest"', "  Assets:Bank:Savings  61.12 EUR", "  Income:Interest", "",
+        "2025-09-30 close Expenses:Travel",
         "2024-07-01 balance Assets:Bank:Savings  12000.00 EUR",
         "2025-07-01 balance Assets:Cash  999.00 EUR",
         "",
