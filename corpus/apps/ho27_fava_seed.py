@@ -77,15 +77,27 @@ def ledger_text(docs: list[tuple[str, str, str]]) -> str:
         "",
     ]
     accounts = [
-        "Assets:Bank:Checking", "Assets:Bank:Savings", "Assets:Cash", "Liabilities:CreditCard",
-        "Income:Salary", "Income:Interest", "Expenses:Food:Groceries", "Expenses:Food:Restaurants",
-        "Expenses:Rent", "Expenses:Transport", "Expenses:Utilities:Power", "Expenses:Utilities:Internet",
-        "Expenses:Health", "Expenses:Books", "Equity:Opening-Balances", "Expenses:Travel",
+        "Assets:Bank:Checking",
+        "Assets:Bank:Savings",
+        "Assets:Cash",
+        "Liabilities:CreditCard",
+        "Income:Salary",
+        "Income:Interest",
+        "Expenses:Food:Groceries",
+        "Expenses:Food:Restaurants",
+        "Expenses:Rent",
+        "Expenses:Transport",
+        "Expenses:Utilities:Power",
+        "Expenses:Utilities:Internet",
+        "Expenses:Health",
+        "Expenses:Books",
+        "Equity:Opening-Balances",
+        "Expenses:Travel",
     ]
     out += [f"2023-01-01 open {a} EUR" for a in accounts]
     out += [
         "",
-        "2024-01-01 * \"Opening\" \"Opening balances\"",
+        '2024-01-01 * "Opening" "Opening balances"',
         "  Assets:Bank:Checking  4200.00 EUR",
         "  Assets:Bank:Savings  12000.00 EUR",
         "  Assets:Cash  300.00 EUR",
@@ -98,31 +110,70 @@ def ledger_text(docs: list[tuple[str, str, str]]) -> str:
     n = 0
     while day < date(2025, 11, 1):
         if day.day <= 7 and day.weekday() == 0:
-            out += [f'{day} * "Employer GmbH" "Salary {day:%B %Y}"',
-                    "  Assets:Bank:Checking  3150.00 EUR", "  Income:Salary", ""]
-            out += [f'{day} * "Landlord" "Rent {day:%B %Y}"',
-                    "  Expenses:Rent  1100.00 EUR", "  Assets:Bank:Checking", ""]
-            out += [f'{day} * "City Power" "Electricity"',
-                    f"  Expenses:Utilities:Power  {48 + day.month}.40 EUR", "  Assets:Bank:Checking", ""]
-            out += [f'{day} * "NetCom" "Internet"',
-                    "  Expenses:Utilities:Internet  34.99 EUR", "  Liabilities:CreditCard", ""]
+            out += [
+                f'{day} * "Employer GmbH" "Salary {day:%B %Y}"',
+                "  Assets:Bank:Checking  3150.00 EUR",
+                "  Income:Salary",
+                "",
+            ]
+            out += [
+                f'{day} * "Landlord" "Rent {day:%B %Y}"',
+                "  Expenses:Rent  1100.00 EUR",
+                "  Assets:Bank:Checking",
+                "",
+            ]
+            out += [
+                f'{day} * "City Power" "Electricity"',
+                f"  Expenses:Utilities:Power  {48 + day.month}.40 EUR",
+                "  Assets:Bank:Checking",
+                "",
+            ]
+            out += [
+                f'{day} * "NetCom" "Internet"',
+                "  Expenses:Utilities:Internet  34.99 EUR",
+                "  Liabilities:CreditCard",
+                "",
+            ]
         shop = shops[n % len(shops)]
-        out += [f'{day} * "{shop}" "Weekly groceries"',
-                f"  Expenses:Food:Groceries  {40 + (n * 7) % 35}.{n % 100:02d} EUR",
-                "  Assets:Cash" if n % 3 == 0 else "  Liabilities:CreditCard", ""]
+        out += [
+            f'{day} * "{shop}" "Weekly groceries"',
+            f"  Expenses:Food:Groceries  {40 + (n * 7) % 35}.{n % 100:02d} EUR",
+            "  Assets:Cash" if n % 3 == 0 else "  Liabilities:CreditCard",
+            "",
+        ]
         if n % 2 == 0:
-            out += [f'{day + timedelta(days=2)} * "{restaurants[n % 3]}" "Dinner"',
-                    f"  Expenses:Food:Restaurants  {22 + n % 30}.50 EUR", "  Liabilities:CreditCard", ""]
+            out += [
+                f'{day + timedelta(days=2)} * "{restaurants[n % 3]}" "Dinner"',
+                f"  Expenses:Food:Restaurants  {22 + n % 30}.50 EUR",
+                "  Liabilities:CreditCard",
+                "",
+            ]
         if n % 4 == 1:
-            out += [f'{day + timedelta(days=1)} * "Transit Authority" "Monthly pass"',
-                    "  Expenses:Transport  49.00 EUR", "  Assets:Bank:Checking", ""]
+            out += [
+                f'{day + timedelta(days=1)} * "Transit Authority" "Monthly pass"',
+                "  Expenses:Transport  49.00 EUR",
+                "  Assets:Bank:Checking",
+                "",
+            ]
         n += 1
         day += timedelta(days=7)
     out += [
-        '2024-06-14 * "Pharmacy" "Prescription" #health', "  Expenses:Health  18.20 EUR", "  Assets:Cash", "",
-        '2024-09-20 * "Bookshop" "Novels" ^gift-2024', "  Expenses:Books  42.00 EUR", "  Liabilities:CreditCard", "",
-        '2025-03-02 * "Rail" "Trip to Hamburg" #trip-hamburg', "  Expenses:Travel  129.00 EUR", "  Assets:Bank:Checking", "",
-        '2025-06-30 * "Bank" "Interest"', "  Assets:Bank:Savings  61.12 EUR", "  Income:Interest", "",
+        '2024-06-14 * "Pharmacy" "Prescription" #health',
+        "  Expenses:Health  18.20 EUR",
+        "  Assets:Cash",
+        "",
+        '2024-09-20 * "Bookshop" "Novels" ^gift-2024',
+        "  Expenses:Books  42.00 EUR",
+        "  Liabilities:CreditCard",
+        "",
+        '2025-03-02 * "Rail" "Trip to Hamburg" #trip-hamburg',
+        "  Expenses:Travel  129.00 EUR",
+        "  Assets:Bank:Checking",
+        "",
+        '2025-06-30 * "Bank" "Interest"',
+        "  Assets:Bank:Savings  61.12 EUR",
+        "  Income:Interest",
+        "",
         "2025-09-30 close Expenses:Travel",
         "2024-07-01 balance Assets:Bank:Savings  12000.00 EUR",
         "2025-07-01 balance Assets:Cash  999.00 EUR",
@@ -149,7 +200,11 @@ def build_frontend(root: Path, ledger_dir: Path) -> None:
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
     stamp = root / ".corpus-frontend-hash"
-    if stamp.exists() and stamp.read_text() == digest.hexdigest() and (root / "src/fava/static/app.js").exists():
+    if (
+        stamp.exists()
+        and stamp.read_text() == digest.hexdigest()
+        and (root / "src/fava/static/app.js").exists()
+    ):
         return
     subprocess.run(["npm", "run", "build"], cwd=root / "frontend", check=True)
     stamp.write_text(digest.hexdigest())
@@ -173,7 +228,9 @@ def main() -> None:
     for i in range(6):
         rows = ["Date,Payee,Narration,Amount"]
         rows += [f"2025-11-{d + 1:02d},Shop {i}-{d},Card payment {d},-{10 + d}.{i}0" for d in range(4)]
-        (ledger_dir / "import" / f"bank-export-{i + 1}.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+        (ledger_dir / "import" / f"bank-export-{i + 1}.csv").write_text(
+            "\n".join(rows) + "\n", encoding="utf-8"
+        )
     build_frontend(root, ledger_dir)
     print(f"seeded {ledger_dir}")
 
