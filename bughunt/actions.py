@@ -20,7 +20,7 @@ from itertools import islice
 from typing import Literal
 from urllib.parse import quote, unquote, urlencode, urlsplit, urlunsplit
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.disabled_widgets import widget_disabled
 from bughunt.disclosures import closed_disclosure, nested_control

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 from selectolax.lexbor import LexborHTMLParser
 
 MAX_DEPTH = 256

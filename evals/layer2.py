@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from evals.agents import (
     SYSTEM_PROMPT,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
-from loguru import logger
+from memgpt_lite.log import logger
 from pydantic import BaseModel, ConfigDict, Field
 
 from memgpt_lite.context.oversized import omitted_calls

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.errors import (
     ConfigError,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from loguru import logger
+from memgpt_lite.log import logger
 from pydantic import ValidationError
 
 from memgpt_lite.context import (

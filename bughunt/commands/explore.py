@@ -19,7 +19,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt import settings
 from bughunt.explorer.bugview import Login, remember_login

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlsplit
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.actions import Action, anchor_names, clickable, page_clicks
 from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes

@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, quote_plus, urlsplit
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.oracles.destructive_words import deferred_action
 

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.dom import selector_shape
 from bughunt.oracles import Finding

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 from urllib.parse import urljoin, urlsplit
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.actions import Action
 from bughunt.oracles.unsafe_get import state_change

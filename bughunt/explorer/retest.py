@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.planning import bfs_paths, shortest_tour
 from bughunt.sim.strategies import step_toward_nearest_unknown

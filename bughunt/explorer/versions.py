@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.page import FetchedPage
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, get_args
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape

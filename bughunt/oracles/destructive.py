@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin, urlsplit
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.actions import button_only, form_submission
 from bughunt.dom import Node

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.actions import page_actions
 from bughunt.oracles.action_effect import control_identity, page_numbers

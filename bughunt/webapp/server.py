@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import cast
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from bughunt.webapp.pages import Response
 

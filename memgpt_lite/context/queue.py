@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from loguru import logger
+from memgpt_lite.log import logger
 from pydantic import BaseModel, ConfigDict, Field
 
 from memgpt_lite.errors import ConfigError, ContextWindowExceeded, UsageError

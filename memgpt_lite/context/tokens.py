@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.context.rank_file import SUFFIX, RankFile, RankTable, build, cache_dir, write
 from memgpt_lite.errors import ConfigError

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import anthropic
 import httpx2
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.errors import ConfigError, ModelError, ServerMismatch
 from memgpt_lite.llm.base import StatedWindow

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 import httpx2
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.llm.base import StatedWindow
 

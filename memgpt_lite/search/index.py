@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 import numpy as np
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.errors import StoreError
 from memgpt_lite.messages import Message

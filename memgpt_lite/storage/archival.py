@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.errors import ConfigError, StoreError, UsageError
 from memgpt_lite.messages import new_id

@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import numpy as np
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.errors import ConfigError, StoreError, UsageError
 from memgpt_lite.storage.chroma_ef import ChromaEmbeddingFunction

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.errors import StoreError
 from memgpt_lite.version import __version__

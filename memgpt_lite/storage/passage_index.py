@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from memgpt_lite.errors import StoreError
 from memgpt_lite.storage.chroma_util import PassageFilter

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from loguru import logger
+from memgpt_lite.log import logger
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
