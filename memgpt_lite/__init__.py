@@ -15,7 +15,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from memgpt_lite.log import logger as _logger
-
 from memgpt_lite.version import __version__ as __version__
 
 # Quiet by default: applications enable with `logger.enable("memgpt_lite")`.
