@@ -37,6 +37,7 @@ import bughunt
 from memgpt_lite.log import logger as ours
 ours.warning("before import")
 from loguru import logger
+{early}
 seen = []
 logger.remove()
 logger.add(lambda m: seen.append(m.record["name"] + ":" + m.record["function"] + ":" + m.record["message"]))
@@ -51,17 +52,28 @@ print(seen)
 
 
 @pytest.mark.parametrize(
-    "enable, seen",
+    "early, enable, seen",
     [
-        ("", ["__main__:<module>:the application's own"]),
+        ("", "", ["__main__:<module>:the application's own"]),
         (
+            "",
             'logger.enable("bughunt")',
             ["bughunt.probe:<module>:after enable", "__main__:<module>:the application's own"],
         ),
+        # enabled before any message of ours: our disable was made when loguru was imported, not later
+        (
+            'logger.enable("bughunt")',
+            "",
+            [
+                "bughunt.probe:<module>:before enable",
+                "bughunt.probe:<module>:after enable",
+                "__main__:<module>:the application's own",
+            ],
+        ),
     ],
 )
-def test_an_application_that_imports_loguru_sees_our_messages_only_once_it_enables_us(enable, seen):
-    done = _run(APPLICATION.replace("{enable}", enable))
+def test_an_application_that_imports_loguru_sees_our_messages_only_once_it_enables_us(early, enable, seen):
+    done = _run(APPLICATION.replace("{early}", early).replace("{enable}", enable))
     assert done.stdout.strip() == repr(seen)
 
 
