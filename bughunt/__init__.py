@@ -1,5 +1,5 @@
 """BugHunt: an exploratory web-testing agent built on memgpt_lite."""
 
-from loguru import logger as _logger
+from memgpt_lite.log import logger as _logger
 
 _logger.disable("bughunt")

@@ -20,8 +20,6 @@ from itertools import islice
 from typing import Literal
 from urllib.parse import quote, unquote, urlencode, urlsplit, urlunsplit
 
-from loguru import logger
-
 from bughunt.disabled_widgets import widget_disabled
 from bughunt.disclosures import closed_disclosure, nested_control
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
@@ -32,6 +30,7 @@ from bughunt.list_words import search_word
 from bughunt.page import FetchedPage, base_url
 from bughunt.tree_facts import tree_facts
 from bughunt.urls import absolute, hash_route, same_origin
+from memgpt_lite.log import logger
 
 TEXT_INPUTS = frozenset({"", "text", "email", "url", "search", "tel", "number", "date", "datetime-local"})
 """Input types a person types a value into."""

@@ -14,8 +14,9 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from loguru import logger
 from selectolax.lexbor import LexborHTMLParser
+
+from memgpt_lite.log import logger
 
 MAX_DEPTH = 256
 """Elements nested deeper are kept, as children of their ancestor at this depth: every walk stays short."""

@@ -23,8 +23,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
-
 from evals.agents import (
     SYSTEM_PROMPT,
     AnswerBox,
@@ -39,6 +37,7 @@ from evals.trivial_agents import TRIVIAL_AGENTS
 from memgpt_lite.errors import MemgptLiteError, UsageError
 from memgpt_lite.llm.base import Model
 from memgpt_lite.llm.factory import make_model
+from memgpt_lite.log import logger
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.storage.durability import scratch_writes
 

@@ -14,8 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from loguru import logger as _logger
-
+from memgpt_lite.log import logger as _logger
 from memgpt_lite.version import __version__ as __version__
 
 # Quiet by default: applications enable with `logger.enable("memgpt_lite")`.

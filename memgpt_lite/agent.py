@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
-from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field
 
 from memgpt_lite.context.oversized import omitted_calls
 from memgpt_lite.context.queue import ContextEvent
 from memgpt_lite.errors import ConfigError
 from memgpt_lite.llm.base import Model
+from memgpt_lite.log import logger
 from memgpt_lite.memory import AgentMemory
 from memgpt_lite.messages import (
     Message,

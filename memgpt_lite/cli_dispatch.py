@@ -17,8 +17,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
-
 from memgpt_lite.errors import (
     ConfigError,
     MemgptLiteError,
@@ -27,6 +25,7 @@ from memgpt_lite.errors import (
     UsageError,
     format_validation_error,
 )
+from memgpt_lite.log import logger
 
 if typing.TYPE_CHECKING:
     from pydantic import ValidationError

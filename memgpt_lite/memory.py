@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from loguru import logger
 from pydantic import ValidationError
 
 from memgpt_lite.context import (
@@ -35,6 +34,7 @@ from memgpt_lite.context import (
 from memgpt_lite.context.tokens import CLAUDE_SAFETY_MARGIN
 from memgpt_lite.errors import ConfigError, ServerMismatch, StoreError, UsageError, format_validation_error
 from memgpt_lite.llm.base import Model, StatedWindow
+from memgpt_lite.log import logger
 from memgpt_lite.messages import Message, ToolSpec
 from memgpt_lite.state import AgentState, interrupted_results, load_state, orphaned_tool_calls, save_state
 from memgpt_lite.storage.archival_reader import ArchivalReader

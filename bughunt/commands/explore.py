@@ -19,8 +19,6 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
-
 from bughunt import settings
 from bughunt.explorer.bugview import Login, remember_login
 from bughunt.explorer.config import SessionConfig
@@ -39,6 +37,7 @@ from bughunt.explorer.views import MemoryConfig
 from bughunt.reporters import baseline as bl
 from memgpt_lite.cli_dispatch import check_output_file, require_model_access
 from memgpt_lite.errors import ModelError, UsageError
+from memgpt_lite.log import logger
 
 from .run_options import add_run_options
 

@@ -26,8 +26,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlsplit
 
-from loguru import logger
-
 from bughunt.actions import Action, anchor_names, clickable, page_clicks
 from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes
 from bughunt.focus_controls import control_label
@@ -36,6 +34,7 @@ from bughunt.oracles.lists import pager_ways_on
 from bughunt.page import ClientError, FetchedPage, fragment_text, is_html
 from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
+from memgpt_lite.log import logger
 
 from .clicking import ReadPages, empty_typed_box, perform_click
 from .engine import FetchResult

@@ -41,9 +41,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, quote_plus, urlsplit
 
-from loguru import logger
-
 from bughunt.oracles.destructive_words import deferred_action
+from memgpt_lite.log import logger
 
 from .channel_frames import is_channel, judge_frames, split_polling
 from .named_calls import named_read

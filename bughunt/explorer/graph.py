@@ -15,10 +15,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from loguru import logger
-
 from bughunt.dom import selector_shape
 from bughunt.oracles import Finding
+from memgpt_lite.log import logger
 
 from . import destructive_mode, retest
 from .engine import FetchResult

@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 from urllib.parse import urljoin, urlsplit
 
-from loguru import logger
-
 from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
 from bughunt.oracles.base import Finding
@@ -30,6 +28,7 @@ from bughunt.oracles.request_action import marked_action
 from bughunt.page import FetchedPage, KeptTrees
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
+from memgpt_lite.log import logger
 
 from .engine import FetchResult, FetchStats, LoginLost, Outcome
 from .login import Credentials, LoginFailed, StillLoggedIn, http_login, refused_login

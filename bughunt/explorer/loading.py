@@ -9,11 +9,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from loguru import logger
-
 from bughunt.actions import Action
 from bughunt.oracles.unsafe_get import state_change
 from bughunt.page import FetchedPage
+from memgpt_lite.log import logger
 
 from .engine import Engine, FetchResult
 from .graph import ExplorationGraph

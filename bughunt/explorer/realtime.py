@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 from .channel_frames import error_of, event_names, is_channel, joined, judge_frames, read_frame, split_polling
 from .gate import GATE_HEADER, Gate, Refusal

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 
-from loguru import logger
-
 from bughunt.planning import bfs_paths, shortest_tour
 from bughunt.sim.strategies import step_toward_nearest_unknown
+from memgpt_lite.log import logger
 
 from .store import ExplorerStore
 from .views import DueView

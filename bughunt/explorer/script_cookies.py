@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 WROTE = "(name) => { const r = window[name]; return r && typeof r.wrote === 'function' ? r.wrote() : []; }"
 MAX_NAMES = 64

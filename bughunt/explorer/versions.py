@@ -17,9 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from loguru import logger
-
 from bughunt.page import FetchedPage
+from memgpt_lite.log import logger
 
 _META_VERSION = re.compile(
     r"(?is)<meta[^>]+name\s*=\s*[\"']?(?:app-version|version|generator-version)[\"']?[^>]+content\s*=\s*[\"']?([\w.\-]+)"

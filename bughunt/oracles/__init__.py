@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from loguru import logger
-
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
     KINDS,
@@ -32,6 +30,7 @@ from bughunt.oracles.scripts import check_unescaped_script
 from bughunt.oracles.server_error import check_server_error
 from bughunt.oracles.unsafe_get import check_unsafe_get
 from bughunt.page import FetchedPage
+from memgpt_lite.log import logger
 
 ORACLES: dict[str, Oracle] = {
     "server_error": check_server_error,

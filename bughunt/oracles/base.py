@@ -7,13 +7,12 @@ from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, get_args
 
-from loguru import logger
-
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
 from bughunt.page import FetchedPage
 from bughunt.site import BugKind
 from bughunt.urls import same_origin
+from memgpt_lite.log import logger
 
 Fetch = Callable[[str], FetchedPage]
 """Fetch one same-origin URL (absolute). Oracles use it to look at a related page."""

@@ -38,8 +38,6 @@ import re
 from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin, urlsplit
 
-from loguru import logger
-
 from bughunt.actions import button_only, form_submission
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, route_shape
@@ -88,6 +86,7 @@ from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
 from bughunt.tree_facts import tree_facts
 from bughunt.urls import same_origin
+from memgpt_lite.log import logger
 
 _CONFIRM = re.compile(r"\b(yes|confirm|continue|proceed|i understand)\b", re.I)
 MESSAGE = "destructive action runs on a plain GET with no confirmation step"

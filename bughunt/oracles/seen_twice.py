@@ -28,12 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from loguru import logger
-
 from bughunt.actions import page_actions
 from bughunt.oracles.action_effect import control_identity, page_numbers
 from bughunt.oracles.base import Fetch, fetch_again
 from bughunt.page import FetchedPage
+from memgpt_lite.log import logger
 
 Judge = Callable[[FetchedPage, FetchedPage, str], dict[str, str]]
 """The effect the GET of a control (its URL) had between a page and the same page loaded after it, as

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import cast
 
-from loguru import logger
-
 from bughunt.webapp.pages import Response
+from memgpt_lite.log import logger
 
 MAX_REQUEST_BODY = 1_000_000
 

@@ -16,11 +16,11 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field
 
 from memgpt_lite.errors import ConfigError, ContextWindowExceeded, UsageError
 from memgpt_lite.llm.base import Model
+from memgpt_lite.log import logger
 from memgpt_lite.messages import Message, ModelRequest, ToolSpec, utcnow
 
 from .agent_state import AgentState

@@ -34,7 +34,7 @@ from binascii import crc32
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 MAGIC = b"bperan2" + (b"<" if sys.byteorder == "little" else b">")
 _DIGEST = 32

@@ -25,10 +25,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from loguru import logger
-
 from memgpt_lite.context.rank_file import SUFFIX, RankFile, RankTable, build, cache_dir, write
 from memgpt_lite.errors import ConfigError
+from memgpt_lite.log import logger
 
 if TYPE_CHECKING:
     # tiktoken loads with the first encoding (`load_encoding`): a counter made and never asked, as in

@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 
 import anthropic
 import httpx2
-from loguru import logger
 
 from memgpt_lite.errors import ConfigError, ModelError, ServerMismatch
 from memgpt_lite.llm.base import StatedWindow
@@ -31,6 +30,7 @@ from memgpt_lite.llm.server_info import (
     check_reachable,
     stated_context_window,
 )
+from memgpt_lite.log import logger
 from memgpt_lite.messages import (
     Message,
     ModelRequest,

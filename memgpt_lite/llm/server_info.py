@@ -22,9 +22,9 @@ import re
 from typing import Any
 
 import httpx2
-from loguru import logger
 
 from memgpt_lite.llm.base import StatedWindow
+from memgpt_lite.log import logger
 
 PROBE_TIMEOUT_S = 10.0
 _NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.MULTILINE)

@@ -14,9 +14,9 @@ import threading
 from pathlib import Path
 
 import numpy as np
-from loguru import logger
 
 from memgpt_lite.errors import StoreError
+from memgpt_lite.log import logger
 from memgpt_lite.messages import Message
 from memgpt_lite.search.config import HybridConfig
 from memgpt_lite.search.views import indexed, message_view, segments, speaker_of, window_bounds

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from loguru import logger
 
 from memgpt_lite.errors import ConfigError, StoreError, UsageError
+from memgpt_lite.log import logger
 from memgpt_lite.messages import new_id
 from memgpt_lite.retrieval import (
     ImportanceRater,

@@ -13,9 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from loguru import logger
-
 from memgpt_lite.errors import StoreError
+from memgpt_lite.log import logger
 from memgpt_lite.version import __version__
 
 from .durability import durable

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
-from loguru import logger
 
 from memgpt_lite.errors import ConfigError, StoreError
+from memgpt_lite.log import logger
 from memgpt_lite.storage.multilingual import MultilingualEmbedder
 from memgpt_lite.storage.vectors import check_texts, normalise
 

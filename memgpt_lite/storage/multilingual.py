@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from loguru import logger
 
 from memgpt_lite.errors import ConfigError
+from memgpt_lite.log import logger
 from memgpt_lite.storage.vectors import check_texts, normalise
 
 

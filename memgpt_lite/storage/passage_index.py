@@ -18,9 +18,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from loguru import logger
-
 from memgpt_lite.errors import StoreError
+from memgpt_lite.log import logger
 from memgpt_lite.storage.chroma_util import PassageFilter
 from memgpt_lite.storage.fts import query_terms
 from memgpt_lite.storage.passages import Passage

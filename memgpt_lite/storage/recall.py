@@ -16,11 +16,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from loguru import logger
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
 from memgpt_lite.errors import StoreError, UsageError
+from memgpt_lite.log import logger
 from memgpt_lite.messages import Message
 from memgpt_lite.storage.fts import match_expression
 from memgpt_lite.storage.message_filter import ROLES, MessageFilter

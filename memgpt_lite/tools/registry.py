@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, get_type_hints
 
 import docstring_parser
-from loguru import logger
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from memgpt_lite.errors import ConfigError, ToolError, format_validation_error
+from memgpt_lite.log import logger
 from memgpt_lite.messages import ToolCallPart, ToolResultPart, ToolSpec
 
 if TYPE_CHECKING:

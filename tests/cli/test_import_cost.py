@@ -45,7 +45,8 @@ def test_no_heavy_import_where_none_is_needed():
 # message models nor pydantic (no model is asked, no setting validated), no tokenizer ranks (nothing is
 # counted before the first click), no TLS context (no https origin), no httpx command line (click,
 # pygments, rich), no progress bar (rich: nothing to draw on), no CI files (none asked for), no simulator
-# engine, no config-file parser (no config file); what start-up built is frozen out of the collector's
+# engine, no config-file parser (no config file), no loguru (quiet: nothing could show a message; it imports
+# asyncio and multiprocessing); what start-up built is frozen out of the collector's
 # sweeps (`gc.freeze`) before the first click
 EXPLORE_PROBE = """
 import gc, json, sys
@@ -59,7 +60,7 @@ print(json.dumps({
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
                           "memgpt_lite.messages", "pydantic", "httpx._main", "click", "pygments", "rich",
                           "bughunt.reporters.files", "bughunt.reporters.records", "bughunt.sim.engine",
-                          "tiktoken", "tomllib") if m in sys.modules],
+                          "tiktoken", "tomllib", "loguru", "asyncio", "multiprocessing") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
     "ranks loaded": load_ranks.cache_info().currsize,
     "start-up set aside from the collector": gc.get_freeze_count() > 0,
@@ -261,3 +262,26 @@ def test_the_command_process_skips_the_last_collection(how, frozen):
     done = subprocess.run([sys.executable, "-c", EXIT_PROBE, how], capture_output=True, text=True)
     assert done.returncode == 0 and "--store" in done.stdout, done.stderr[-2000:]
     assert done.stderr.splitlines()[-1] == f"frozen at exit: {frozen}", done.stderr[-2000:]
+
+
+# the `bughunt` process's imports are not swept by the young collector: what they make lives as long as the
+# process (`cli._import_quietly`); at CPython's default pace ~60 young collections fall among them
+YOUNG_PROBE = """
+import gc, sys
+young = []
+gc.callbacks.append(lambda phase, info: phase == "start" and info["generation"] < 2 and young.append(1))
+threshold = gc.get_threshold()
+sys.argv = ["bughunt", "explore", "--builtin-site", "--store", sys.argv[1], "--budget", "0", "--json"]
+from bughunt.cli import main
+code = main()
+print(code, len(young), gc.get_threshold() == threshold)
+"""
+
+
+def test_the_command_s_imports_are_not_swept_by_the_young_collector(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", YOUNG_PROBE, str(tmp_path / "s")], capture_output=True, text=True, check=True
+    )
+    code, young, restored = done.stdout.split()[-3:]
+    assert (code, restored) == ("0", "True")
+    assert int(young) < 20, f"{young} young collections in a --budget 0 run"
