@@ -226,6 +226,9 @@ class BrowserEngine(HttpEngine):
     _navigations: int = field(default=0, init=False, repr=False)
     _in_flight: set[Any] = field(default_factory=set, init=False, repr=False)
     """The tab's requests started since `_watch` and not yet ended (from the request events)."""
+    _open: set[Any] = field(default_factory=set, init=False, repr=False)
+    """The tab's requests not yet ended, whichever step started them (an event stream's aside: it never
+    ends): a chain's click looks for a control a load's late request may yet draw (`clicking`)."""
     _answered: set[Any] = field(default_factory=set, init=False, repr=False)
     """Those of `_in_flight` made by a script (`_SCRIPTED`) whose answer has arrived: a body the page
     never reads is never reported finished, and the page's own record says whether it is reading it."""
@@ -303,6 +306,7 @@ class BrowserEngine(HttpEngine):
 
     def _new_tab(self) -> None:
         self._page = self._context.new_page()
+        self._open = set()
         self._page.on("pageerror", lambda exc: self._record("js_error", str(exc)))
         self._page.on("console", self._on_console)
         self._page.on("response", self._on_response)
@@ -324,6 +328,8 @@ class BrowserEngine(HttpEngine):
 
     def _on_request(self, request: Any) -> None:
         self._in_flight.add(request)
+        if request.resource_type != "eventsource":
+            self._open.add(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
         if request.resource_type in _FOLLOWED:
@@ -336,6 +342,7 @@ class BrowserEngine(HttpEngine):
 
     def _on_request_ended(self, request: Any) -> None:
         self._in_flight.discard(request)
+        self._open.discard(request)
         self._answered.discard(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
