@@ -20,6 +20,7 @@ from bughunt.explorer.filter_typing import split_fill
 from bughunt.focus_controls import control_label
 from bughunt.page import FetchedPage
 
+from . import script_storage
 from .click_target import COVERING_CLOSE, FIND, Wanted, wanted
 from .engine import FetchResult
 from .facts import way_on_selectors
@@ -146,18 +147,20 @@ def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
         return before
     engine._loaded.clear()  # what the click changes in the browser may change what any page shows
     jar = cookie_jar(engine._context)
+    kept = script_storage.stored(engine._page)
     result = _clicks_of(engine, route, before.page, action)
     if result.outcome == "blocked":
         logger.debug("click {} on {}: {}", action.selector[:120], action.target[:120], result.detail[:200])
     if result.outcome == "page":
-        # A view's preference a click's script kept in a cookie is no state of the site
-        # (`script_cookies`). Only after a step that was read: a page whose listener never returned
-        # answers no evaluate, and the read is bounded all the same.
+        # A view's preference a click's script kept in a cookie or in local storage is no state of
+        # the site (`script_cookies`, `script_storage`). Only after a step that was read: a page whose
+        # listener never returned answers no evaluate, and the read is bounded all the same.
         try:
             with deadline_guard(
                 engine._marker, time.monotonic() + PUT_BACK_S, "the page blocked its renderer"
             ):
                 put_back(engine._context, engine._page, engine._record_name, jar)
+                script_storage.put_back(engine._page, kept)
         except HostilePage:
             pass  # its renderer was killed: the next step loads afresh
     return result
