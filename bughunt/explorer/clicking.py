@@ -288,7 +288,7 @@ def _click_control(engine: BrowserEngine, css: str, want: Wanted | None) -> str:
     page it was chosen on describes it, else by its path alone. Playwright's actionability wait
     (visible, stable, enabled, not covered) is bounded by `ACT_S`; a control that fails it (a redraw
     detached it, an animation moved it) is found again and tried once more. A control not there yet
-    (not found, or hidden) is looked for again while the page is still drawing (`_still_drawing`):
+    (not found, or hidden) is looked for again while the page is still drawing (`still_drawing`):
     the load before a chain's first click may have been read before the app drew its views. Returns
     why it could not be clicked, or "" once it was."""
     from playwright.sync_api import Error as PlaywrightError
@@ -307,7 +307,7 @@ def _click_control(engine: BrowserEngine, css: str, want: Wanted | None) -> str:
             # guess), hidden (a collapsed alert's close button, an item of a closed menu) or disabled
             # (a pager's "Previous" on page 1): clicking would wait its whole timeout for a control
             # nobody can click. While the page is still drawing, it may be drawn yet.
-            drawn, drawing = _still_drawing(engine, drawn)
+            drawn, drawing = still_drawing(engine, drawn)
             if drawing:
                 engine._page.wait_for_timeout(min(left, DRAW_POLL_S) * 1000)
                 continue
@@ -362,7 +362,7 @@ _EXTENT = (
 )
 
 
-def _still_drawing(engine: BrowserEngine, drawn: Drawn) -> tuple[Drawn, bool]:
+def still_drawing(engine: BrowserEngine, drawn: Drawn) -> tuple[Drawn, bool]:
     """Whether the page is still drawing: it changed within `DRAWN_S` of the last look, or a request of
     the tab is in flight (one the load before the chain left running counts: `_in_flight` starts
     afresh with the click). The look after is compared with this one."""
