@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import threading
 import time
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -54,6 +55,10 @@ LATE_S = 2.5
 class _Desk(QuietHandler):
     served: ClassVar[int] = 0
     lock: ClassVar[threading.Lock] = threading.Lock()
+    shell: ClassVar[str] = SHELL
+    views: ClassVar[str] = VIEWS_JS
+    first_late: ClassVar[int] = 2
+    """The first load whose views module comes late (the machine got busy after the first)."""
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         if self.path == "/app.js":
@@ -61,17 +66,17 @@ class _Desk(QuietHandler):
         if self.path == "/views.js":
             with self.lock:
                 type(self).served += 1
-                late = type(self).served > 1
+                late = type(self).served >= self.first_late
             if late:
-                time.sleep(LATE_S)  # the machine got busy after the first load
-            return self.reply(200, VIEWS_JS, "application/javascript")
+                time.sleep(LATE_S)
+            return self.reply(200, self.views, "application/javascript")
         if self.path == "/robots.txt":
             return self.reply(404, "", "text/plain")
-        return self.reply(200, SHELL)
+        return self.reply(200, self.shell)
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
-def test_a_chain_through_views_a_late_module_draws_reaches_its_error(tmp_path) -> None:
+def test_a_chain_through_views_a_late_module_draws_reaches_its_error(tmp_path: Path) -> None:
     with explored_in_browser(_Desk, tmp_path / "s", 6) as (store, _engine):
         steps = list(store.history.steps())
         failed = [(s.n, s.detail) for s in steps if s.outcome == "blocked"]
@@ -100,20 +105,15 @@ document.getElementById('layout').style.visibility = 'visible';
 """
 
 
-class _Veiled(QuietHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        if self.path == "/app.js":
-            return self.reply(200, APP_JS.replace("/views.js", "/start.js"), "application/javascript")
-        if self.path == "/start.js":
-            time.sleep(LATE_S)  # every load: the app starts late behind its splash
-            return self.reply(200, STARTER_JS, "application/javascript")
-        if self.path == "/robots.txt":
-            return self.reply(404, "", "text/plain")
-        return self.reply(200, VEILED_SHELL)
+class _Veiled(_Desk):
+    served = 0
+    shell = VEILED_SHELL
+    views = STARTER_JS
+    first_late = 1  # every load: the app starts late behind its splash
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
-def test_a_layout_drawn_hidden_behind_a_splash_is_read_once_the_app_started(tmp_path) -> None:
+def test_a_layout_drawn_hidden_behind_a_splash_is_read_once_the_app_started(tmp_path: Path) -> None:
     with explored_in_browser(_Veiled, tmp_path / "s", 4) as (store, _engine):
         steps = [(s.n, s.route, s.detail) for s in store.history.steps()]
         bugs = [(b.kind, b.route) for b in store.bug_table.live()]
