@@ -468,6 +468,9 @@ class BrowserEngine(HttpEngine):
 
     def _on_response(self, response: Any) -> None:
         request = response.request
+        if request.resource_type in _SCRIPTED:
+            # its answer came: a body the page never reads is never reported finished
+            self._open.discard(request)
         if request in self._in_flight and request.resource_type in _SCRIPTED:
             self._answered.add(request)
             self._last_traffic = time.monotonic()
