@@ -21,7 +21,7 @@ from typing import Literal
 from urllib.parse import quote, unquote, urlencode, urlsplit, urlunsplit
 
 from bughunt.disabled_widgets import widget_disabled
-from bughunt.disclosures import closed_disclosure, nested_control
+from bughunt.disclosures import closed_disclosure, nested_control, tree_leaf
 from bughunt.dom import FORM_CONTROLS, Node, Selectors, selected_option
 from bughunt.focus_controls import acts_on_click, focus_control
 from bughunt.form_owner import script_send_button, submit_buttons
@@ -478,8 +478,8 @@ def acts(node: Node) -> bool:
         return False
     if attrs.get("role") in ("button", "link", "tab", "menuitem"):
         return True  # an item of a script's menu (a row's Edit, Delete) acts like a button
-    if closed_disclosure(node):
-        return True  # it opens a folded group: a tree item, a closed `<details>` (`disclosures`)
+    if closed_disclosure(node) or tree_leaf(node):
+        return True  # it opens a folded group (a tree item, a closed `<details>`) or a tree's leaf (`disclosures`)
     if focus_control(node) or acts_on_click(node):
         return True  # made a control by script: focusable, a listener, a pointer cursor (`focus_controls`)
     kind = attrs.get("type", "").lower()

@@ -18,6 +18,9 @@ panel: its controls are hidden, `actions.HIDDEN_MARK`). The control that unfolds
   a tree item's twisty in its item's link, a card's star in the card's link. The browser's read marks
   it (`explorer.acting_elements`); everything else inside a link is the link's.
 
+A tree's leaf (`role="treeitem"` with no `aria-expanded`, no link or control inside: `tree_leaf`) is a
+control too: selecting it opens its item (a feed reader's feed, a file manager's folder).
+
 Once open, an `aria-expanded="true"` or `open` disclosure is not offered by this rule (its click folds
 the group: a toggle), and an expander in a link keeps its place and label, so its click is the state
 already reached (`facts.read_page`).
@@ -40,6 +43,25 @@ def closed_disclosure(node: Node) -> bool:
     if _opens_menu(node):
         return False
     return (node.attrs.get("role") or "").strip().lower() not in CONTAINER_ROLES
+
+
+_HOLDS_CONTROL = frozenset(("a", "button", "input", "select", "textarea"))
+
+
+def tree_leaf(node: Node) -> bool:
+    """Is `node` a leaf of a tree view: `role="treeitem"` with no `aria-expanded` (it opens no group)
+    and no link or control of its own inside. Selecting a leaf is how a tree view opens its item (the
+    WAI-ARIA navigation treeview; Dijit's Tree of a feed reader's feeds, jsTree and Fancytree folder
+    trees, MUI's TreeView): its listener is its tree's, one for all items, so nothing else says it
+    acts. A leaf holding a link is that link's (the link is followed); an open group's item folds it."""
+    if (node.attrs.get("role") or "").strip().lower() != "treeitem" or "aria-expanded" in node.attrs:
+        return False
+    return not any(
+        n.tag in _HOLDS_CONTROL
+        or (n.attrs.get("role") or "").strip().lower() in ("button", "link", "treeitem")
+        for n in node.iter()
+        if n is not node
+    )
 
 
 def _opens_menu(node: Node) -> bool:

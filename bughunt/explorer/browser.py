@@ -27,6 +27,10 @@ from typing import Any, ClassVar
 from urllib.parse import unquote, urlsplit
 
 from bughunt.actions import Action, anchor_names, clickable, page_clicks
+
+from loguru import logger
+
+from bughunt.actions import HIDDEN_MARK, Action, acts, anchor_names, clickable, page_clicks
 from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes
 from bughunt.focus_controls import control_label
 from bughunt.oracles.client_errors import partial_document
@@ -36,7 +40,7 @@ from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 from memgpt_lite.log import logger
 
-from .clicking import ReadPages, empty_typed_box, perform_click
+from .clicking import DRAW_POLL_S, ReadPages, empty_typed_box, perform_click, still_drawing
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
 from .gate import GATE_HEADER, READS, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
@@ -225,6 +229,9 @@ class BrowserEngine(HttpEngine):
     _navigations: int = field(default=0, init=False, repr=False)
     _in_flight: set[Any] = field(default_factory=set, init=False, repr=False)
     """The tab's requests started since `_watch` and not yet ended (from the request events)."""
+    _open: set[Any] = field(default_factory=set, init=False, repr=False)
+    """The tab's requests not yet ended, whichever step started them (an event stream's aside: it never
+    ends): a chain's click looks for a control a load's late request may yet draw (`clicking`)."""
     _answered: set[Any] = field(default_factory=set, init=False, repr=False)
     """Those of `_in_flight` made by a script (`_SCRIPTED`) whose answer has arrived: a body the page
     never reads is never reported finished, and the page's own record says whether it is reading it."""
@@ -302,6 +309,7 @@ class BrowserEngine(HttpEngine):
 
     def _new_tab(self) -> None:
         self._page = self._context.new_page()
+        self._open = set()
         self._page.on("pageerror", lambda exc: self._record("js_error", str(exc)))
         self._page.on("console", self._on_console)
         self._page.on("response", self._on_response)
@@ -323,6 +331,8 @@ class BrowserEngine(HttpEngine):
 
     def _on_request(self, request: Any) -> None:
         self._in_flight.add(request)
+        if request.resource_type != "eventsource":
+            self._open.add(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
         if request.resource_type in _FOLLOWED:
@@ -335,6 +345,7 @@ class BrowserEngine(HttpEngine):
 
     def _on_request_ended(self, request: Any) -> None:
         self._in_flight.discard(request)
+        self._open.discard(request)
         self._answered.discard(request)
         self._traffic += 1
         self._last_traffic = time.monotonic()
@@ -460,6 +471,9 @@ class BrowserEngine(HttpEngine):
 
     def _on_response(self, response: Any) -> None:
         request = response.request
+        if request.resource_type in _SCRIPTED:
+            # its answer came: a body the page never reads is never reported finished
+            self._open.discard(request)
         if request in self._in_flight and request.resource_type in _SCRIPTED:
             self._answered.add(request)
             self._last_traffic = time.monotonic()
@@ -622,6 +636,18 @@ class BrowserEngine(HttpEngine):
             self._gate.arm_load(None)
         with deadline_guard(self._marker, deadline, "the page blocked its renderer after load"):
             self._settle(deadline)
+            page = self._snapshot(response, started, deadline)
+            if not veiled(page):
+                return page
+            # Every control of the page hidden, none shown: an app still starting behind its splash
+            # ("Loading, please wait…" over a layout drawn hidden: Dojo/Dijit shells, ExtJS' load
+            # mask, an Angular root's placeholder). Read once it stopped drawing, within the deadline.
+            drawn = None
+            while time.monotonic() < deadline - VEIL_MARGIN_S:
+                drawn, drawing = still_drawing(self, drawn)
+                if not drawing:
+                    break
+                self._page.wait_for_timeout(DRAW_POLL_S * 1000)
             return self._snapshot(response, started, deadline)
 
     def _check_alive(self, why: str) -> None:
@@ -1008,3 +1034,23 @@ class BrowserEngine(HttpEngine):
         """After a login through the HTTP client, give the browser the new session cookie."""
         if self._context is not None:
             self._sync_cookies_in()
+
+
+VEIL_MARGIN_S = 1.0
+"""What a page still starting behind its splash leaves of the load's deadline for its read."""
+VEILED_HIDDEN = 10
+"""Hidden controls a page read with no control shown must hold (and five times its links: a splash may
+carry one or two) to be taken as still starting."""
+
+
+def veiled(page: FetchedPage) -> bool:
+    """Was `page` read with every control hidden (at least `VEILED_HIDDEN` of them) and none shown: a
+    layout drawn hidden until the app has started. A page whose controls are all behind a closed
+    menu still shows the menu's button."""
+    if not page.is_html or HIDDEN_MARK not in page.body:
+        return False
+    walked = page_clicks(page)
+    if walked.clickables:
+        return False
+    hidden = sum(1 for n in page.document.iter() if HIDDEN_MARK in n.attrs and acts(n))
+    return hidden >= max(VEILED_HIDDEN, 5 * len(walked.actions))

@@ -13,11 +13,14 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from loguru import logger
+
 from bughunt.actions import Action, page_clicks
 from bughunt.explorer.filter_typing import split_fill
 from bughunt.focus_controls import control_label
 from bughunt.page import FetchedPage
 
+from . import script_storage
 from .click_target import COVERING_CLOSE, FIND, Wanted, wanted
 from .engine import FetchResult
 from .facts import way_on_selectors
@@ -40,6 +43,7 @@ class BrowserEngine(Protocol):
     _loaded: Any
     _read_pages: ReadPages
     _errors: list[ClientError]
+    _open: set[Any]
     _retried: Any
     _context: Any
     _record_name: str
@@ -143,16 +147,20 @@ def perform_click(engine: BrowserEngine, action: Action) -> FetchResult:
         return before
     engine._loaded.clear()  # what the click changes in the browser may change what any page shows
     jar = cookie_jar(engine._context)
+    kept = script_storage.stored(engine._page)
     result = _clicks_of(engine, route, before.page, action)
+    if result.outcome == "blocked":
+        logger.debug("click {} on {}: {}", action.selector[:120], action.target[:120], result.detail[:200])
     if result.outcome == "page":
-        # A view's preference a click's script kept in a cookie is no state of the site
-        # (`script_cookies`). Only after a step that was read: a page whose listener never returned
-        # answers no evaluate, and the read is bounded all the same.
+        # A view's preference a click's script kept in a cookie or in local storage is no state of
+        # the site (`script_cookies`, `script_storage`). Only after a step that was read: a page whose
+        # listener never returned answers no evaluate, and the read is bounded all the same.
         try:
             with deadline_guard(
                 engine._marker, time.monotonic() + PUT_BACK_S, "the page blocked its renderer"
             ):
                 put_back(engine._context, engine._page, engine._record_name, jar)
+                script_storage.put_back(engine._page, kept)
         except HostilePage:
             pass  # its renderer was killed: the next step loads afresh
     return result
@@ -163,6 +171,11 @@ def _clicks_of(engine: BrowserEngine, route: str, page: FetchedPage, action: Act
     for at, selector in enumerate(action.after):
         done = click(engine, route, selector, page, "", reads.read_as((route, action.after[:at])))
         if isinstance(done, FetchResult) or done.clicked_from is None:
+            logger.debug(
+                "chain to {} broken at click {} of {} ({}): {}", action.target[:120], at + 1,
+                len(action.after), selector[:120],
+                done.detail if isinstance(done, FetchResult) else f"a document loaded: {done.url[:120]}",
+            )  # fmt: skip
             # The state this click was made on is not there any more (the list got shorter, a
             # click of the way there navigated): not this control's failure, so nothing is
             # learned of it (`idle_controls` reads only a `CLICK_FAILED` detail).
@@ -274,32 +287,32 @@ def _click_control(engine: BrowserEngine, css: str, want: Wanted | None) -> str:
     """Click the chosen control: found again at click time by what it is (`click_target`) when the
     page it was chosen on describes it, else by its path alone. Playwright's actionability wait
     (visible, stable, enabled, not covered) is bounded by `ACT_S`; a control that fails it (a redraw
-    detached it, an animation moved it) is found again and tried once more. Returns why it could not
-    be clicked, or "" once it was."""
+    detached it, an animation moved it) is found again and tried once more. A control not there yet
+    (not found, or hidden) is looked for again while the page is still drawing (`still_drawing`):
+    the load before a chain's first click may have been read before the app drew its views. Returns
+    why it could not be clicked, or "" once it was."""
     from playwright.sync_api import Error as PlaywrightError
 
     stop = time.monotonic() + min(engine.timeout, 5.0)
     failed = ""
-    for _ in range(ATTEMPTS):
+    tries = 0
+    drawn: Drawn = None
+    while tries < ATTEMPTS:
         left = stop - time.monotonic()
         if left <= 0:
             break
-        if want is None:
-            control = engine._page.locator(css).first
-        else:
-            found = engine._page.evaluate_handle(FIND, [css, want.as_arg()])
-            control = found.as_element()
-            if control is None:
-                # the path names nothing (or another control) and nothing else is it, or more than
-                # one is: never a guess
-                how = found.json_value()
-                found.dispose()
-                return f"not found: {how}"
-        if not (control.is_visible() and control.is_enabled()):
-            # Hidden (a collapsed alert's close button, an item of a closed menu) or disabled (a
-            # pager's "Previous" on page 1): the click would wait its whole timeout for a control
-            # nobody can click.
-            return failed or HIDDEN
+        control, missing = _found(engine, css, want)
+        if control is None or not (control.is_visible() and control.is_enabled()):
+            # Not there (the path names nothing or another control, and nothing else is it — never a
+            # guess), hidden (a collapsed alert's close button, an item of a closed menu) or disabled
+            # (a pager's "Previous" on page 1): clicking would wait its whole timeout for a control
+            # nobody can click. While the page is still drawing, it may be drawn yet.
+            drawn, drawing = still_drawing(engine, drawn)
+            if drawing:
+                engine._page.wait_for_timeout(min(left, DRAW_POLL_S) * 1000)
+                continue
+            return failed or missing or HIDDEN
+        tries += 1
         try:
             control.click(timeout=min(left, ACT_S) * 1000)
             return ""
@@ -321,6 +334,49 @@ def _click_control(engine: BrowserEngine, css: str, want: Wanted | None) -> str:
                         continue
                     control.evaluate(_TO_THE_MIDDLE, **bounded)
     return failed or "TimeoutError"
+
+
+def _found(engine: BrowserEngine, css: str, want: Wanted | None) -> tuple[Any, str]:
+    """The control, or None and why it is not found (`FIND`'s answer)."""
+    if want is None:
+        return engine._page.locator(css).first, ""
+    found = engine._page.evaluate_handle(FIND, [css, want.as_arg()])
+    control = found.as_element()
+    if control is not None:
+        return control, ""
+    how = found.json_value()
+    found.dispose()
+    return None, f"not found: {how}"
+
+
+DRAW_POLL_S = 0.25
+"""How often a control not there yet is looked for again while the page draws."""
+DRAWN_S = 1.0
+"""How long a page must stay the same, with no request in flight, to be taken as drawn: a renderer
+evaluating a large module between two of its loader's requests changes nothing for a while."""
+Drawn = tuple[tuple[int, int], float] | None
+"""What the page held at the last look (its element count and text length) and since when."""
+_EXTENT = (
+    "() => [document.getElementsByTagName('*').length,"
+    " document.body === null ? 0 : document.body.textContent.length]"
+)
+
+
+def still_drawing(engine: BrowserEngine, drawn: Drawn) -> tuple[Drawn, bool]:
+    """Whether the page is still drawing: it changed within `DRAWN_S` of the last look, or a request of
+    the tab is in flight (one the load before the chain left running counts: `_in_flight` starts
+    afresh with the click). The look after is compared with this one."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    now = time.monotonic()
+    try:
+        got = engine._page.evaluate(_EXTENT)
+        extent = (int(got[0]), int(got[1]))
+    except (PlaywrightError, TypeError, ValueError, IndexError):
+        return drawn, False  # the document went away under the look: nothing to wait for here
+    if drawn is None or drawn[0] != extent:
+        return (extent, now), True
+    return drawn, bool(engine._open) or now - drawn[1] < DRAWN_S
 
 
 _COVERED = "covered by"

@@ -5,7 +5,7 @@ on main); an open group's, a menu's button, a container and a link's own text ar
 from __future__ import annotations
 
 from bughunt.actions import clickable
-from bughunt.disclosures import closed_disclosure, nested_control
+from bughunt.disclosures import closed_disclosure, nested_control, tree_leaf
 from bughunt.dom import Node, parse_html
 from bughunt.focus_controls import ACTS_MARK, LISTENER
 
@@ -40,3 +40,16 @@ def test_a_listener_of_its_own_inside_a_link_is_a_control_the_links_text_is_not(
     expander, text = [n for n in parse_html(link).iter() if n.tag == "span"]
     assert nested_control(expander) and clickable(expander)
     assert not nested_control(text) and not clickable(text)
+
+
+def test_a_tree_s_leaf_is_clicked_a_leaf_holding_a_link_is_the_link_s() -> None:
+    # Dijit's Tree: the label span is the item, its listener the tree's, focusable by arrow keys only
+    tree = (
+        '<div role="tree"><div role="treeitem" aria-expanded="true" tabindex="-1">Feeds'
+        '<div role="group"><span role="treeitem" tabindex="-1">City Hall Notes</span>'
+        '<span role="treeitem" tabindex="-1"><a href="/feed/4">World Desk</a></span></div></div></div>'
+    )
+    group, leaf, linked = [n for n in parse_html(tree).iter() if n.get("role") == "treeitem"]
+    assert tree_leaf(leaf) and clickable(leaf)
+    assert not tree_leaf(linked) and not clickable(linked)  # its link is followed instead
+    assert not tree_leaf(group) and not clickable(group)  # an open group's item folds it
