@@ -26,10 +26,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlsplit
 
-from bughunt.actions import Action, anchor_names, clickable, page_clicks
-
-from loguru import logger
-
 from bughunt.actions import HIDDEN_MARK, Action, acts, anchor_names, clickable, page_clicks
 from bughunt.explorer.filter_typing import FILL_MARK, filter_boxes
 from bughunt.focus_controls import control_label

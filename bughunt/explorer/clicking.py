@@ -13,12 +13,11 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from loguru import logger
-
 from bughunt.actions import Action, page_clicks
 from bughunt.explorer.filter_typing import split_fill
 from bughunt.focus_controls import control_label
 from bughunt.page import FetchedPage
+from memgpt_lite.log import logger
 
 from . import script_storage
 from .click_target import COVERING_CLOSE, FIND, Wanted, wanted

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from loguru import logger
+from memgpt_lite.log import logger
 
 MAX_CHARS = 1_000_000
 """Beyond this much stored text the storage is not read (an offline cache, not a preference)."""
