@@ -235,10 +235,9 @@ def replay_parts(rec: Recording, only: Iterable[str] | None = None, *, bare: boo
     `only`: run these oracles alone (the rest are left out; `()` runs none): then fetches are answered
     by address rather than in the recorded order, and findings are not compared (`diffs` counts only
     fetches the recording does not hold)."""
-    from memgpt_lite.log import logger
-
     import bughunt.oracles as oracles
     from bughunt.actions import page_actions
+    from memgpt_lite.log import logger
 
     logger.remove()
     pages = build_pages(rec)
