@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from bughunt.dom import Node
-from bughunt.oracles.count_labels import _NOT_ITEMS
+from bughunt.oracles.count_labels import NOT_ITEMS
 from bughunt.oracles.lists import has_pagination, list_items
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
@@ -71,7 +71,7 @@ def _counts(foot: Node) -> tuple[Node, int] | None:
         pairs = [
             (m.group("label").casefold(), int(m.group("n")))
             for m in _PAIR.finditer(cell.text())
-            if not _NOT_ITEMS.search(m.group("after"))
+            if not NOT_ITEMS.search(m.group("after"))
         ]
         if len(pairs) < MIN_PAIRS:
             continue

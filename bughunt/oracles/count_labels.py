@@ -51,11 +51,13 @@ _COLON = re.compile(r"^(?P<label>[^\d()\[\]:]{2,50}?)\s*:\s*(?P<n>\d{1,6})$")
 _COUNTING = re.compile(r"\b(?:count|total|records|results|items|entries|rows|found|matches)\b", re.I)
 
 
-_NOT_ITEMS = re.compile(
+NOT_ITEMS = re.compile(
     r"\b(sec|secs|seconds?|min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?|ago|read|"
     r"kb|mb|gb|views?|points?|stars?|px|%)\b",
     re.I,
 )
+"""Words after a number that make it a measure (a duration, a size, views, a score), not a count of
+items; read by the count labels and by table feet (`count_feet`)."""
 
 
 _SELECTION = re.compile(r"\b(?:selected|checked|chosen)\b", re.I)
@@ -84,7 +86,7 @@ def _parse(text: str) -> tuple[str, int] | None:
     match = _BRACKETED.match(text) or _LEADING.match(text) or _BARE.match(text) or _PAGE_OF.match(text)
     if match is None and (colon := _COLON.match(text)) and _COUNTING.search(colon.group("label")):
         match = colon
-    if not match or _NOT_ITEMS.search(match.group("label")) or _SELECTION.search(match.group("label")):
+    if not match or NOT_ITEMS.search(match.group("label")) or _SELECTION.search(match.group("label")):
         return None
     return match.group("label").strip(" :-—"), int(match.group("n"))
 
