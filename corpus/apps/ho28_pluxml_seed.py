@@ -102,7 +102,9 @@ def _set_params(conf: Path, values: dict[str, str]) -> None:
     text = path.read_text(encoding="utf-8")
     for name, value in values.items():
         text, count = re.subn(
-            rf'(<parametre name="{name}">)(?:<!\[CDATA\[[^\]]*\]\]>|[^<]*)(</parametre>)', rf"\g<1>{value}\g<2>", text
+            rf'(<parametre name="{name}">)(?:<!\[CDATA\[[^\]]*\]\]>|[^<]*)(</parametre>)',
+            rf"\g<1>{value}\g<2>",
+            text,
         )
         if count != 1:
             raise SystemExit(f"parametres.xml has no single {name}")
@@ -196,7 +198,9 @@ def _content(data: Path) -> list[tuple[int, str]]:
         url = _slug(title)
         name = f"{index:04d}.{cat}.{author}.{date}.{url}.xml"
         (arts / name).write_text(_article(title, index, tags, date), encoding="utf-8")
-        tag_rows.append(f'\t<article number="{index:04d}" date="{date}" active="1"><![CDATA[{tags}]]></article>\n')
+        tag_rows.append(
+            f'\t<article number="{index:04d}" date="{date}" active="1"><![CDATA[{tags}]]></article>\n'
+        )
         made.append((index, url))
         online = (index * 7) % 5  # 0..4 published comments; every fifth article has none
         for k in range(1, online + 1):
