@@ -11,6 +11,7 @@ build under test stores it. install.php is deleted afterwards, as the app asks i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import http.cookiejar
@@ -22,6 +23,7 @@ import sys
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 ADMIN_PASSWORD = "corpus-alice-pw"  # noqa: S105 - throwaway account of a disposable build
@@ -218,6 +220,25 @@ def _content(data: Path) -> list[tuple[int, str]]:
     return made
 
 
+@contextlib.contextmanager
+def _installer(root: Path) -> Iterator[str]:
+    """PHP's built-in server on the checkout for the seed's own requests; its base URL."""
+    port = _free_port()
+    php = subprocess.Popen(
+        ["php", "-S", f"127.0.0.1:{port}", "-t", str(root)],
+        cwd=root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait(base)
+        yield base
+    finally:
+        php.terminate()
+        php.wait(timeout=10)
+
+
 def main(root: Path) -> None:
     data = root / "data"
     for child in data.iterdir() if data.exists() else []:
@@ -225,16 +246,7 @@ def main(root: Path) -> None:
             shutil.rmtree(child) if child.is_dir() else child.unlink()
     if not (root / "install.php").exists():
         raise SystemExit("install.php missing: the checkout was not reset")
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        ["php", "-S", f"127.0.0.1:{port}", "-t", str(root)],
-        cwd=root,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        _wait(base)
+    with _installer(root) as base:
         _install(base)
         conf = data / "configuration"
         if not (conf / "parametres.xml").exists():
@@ -246,9 +258,8 @@ def main(root: Path) -> None:
         _add_writer(conf)
         made = _content(data)
         number, url = made[2]
-        visitor = _opener()
         _post(
-            visitor,
+            _opener(),
             f"{base}/index.php?article{number}/{url}",
             {
                 "name": "<script>alert(28)</script>",
@@ -258,9 +269,6 @@ def main(root: Path) -> None:
                 "parent": "",
             },
         )
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     (root / "install.php").unlink()
 
 
