@@ -108,6 +108,22 @@ def test_a_page_that_never_yields_is_abandoned_in_bounded_time(site: HostileSite
         engine.close()
 
 
+def test_a_page_replaced_at_once_is_read_as_its_replacement_and_a_noscript_refresh_is_not_followed(
+    site: HostileSite,
+) -> None:
+    engine = _engine(site)
+    try:
+        moved = engine.fetch("/moved")
+        assert moved.outcome == "page" and moved.page is not None, moved
+        assert moved.final_route == "/ok/2" and "Two" in moved.page.body
+        started = time.monotonic()
+        stay = engine.fetch("/noscript-refresh")
+        assert stay.outcome == "page" and stay.final_route == "/noscript-refresh", stay
+        assert time.monotonic() - started < TIMEOUT  # never waited for a refresh that cannot come
+    finally:
+        engine.close()
+
+
 def test_a_page_is_read_at_once_unless_a_timer_of_it_is_due_soon(site: HostileSite) -> None:
     # Watching every page `WATCH_S` after load was most of the engine's time per page; only a page with
     # a timer due within it is watched, until the timer has run.
