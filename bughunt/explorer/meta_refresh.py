@@ -28,6 +28,10 @@ def replaced_at_once(html: str) -> bool:
         if meta.get("http-equiv").strip().lower() != "refresh":
             continue
         delay = _DELAY.match(meta.get("content"))
-        if delay is not None and int(delay.group(1)) == 0 and all(a.tag != "noscript" for a in meta.ancestors()):
+        if (
+            delay is not None
+            and int(delay.group(1)) == 0
+            and all(a.tag != "noscript" for a in meta.ancestors())
+        ):
             return True
     return False
