@@ -43,6 +43,7 @@ from .gate import GATE_HEADER, READS, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal
 from .http_engine import HttpEngine
 from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
 from .login_submit import form_address, submit_login
+from .meta_refresh import replaced_at_once
 from .more_controls import more_controls
 from .named_calls import read_request
 from .offered_clicks import offered_clicks
@@ -75,6 +76,8 @@ READ_ATTEMPTS = 3
 MAX_NAVIGATIONS = 10
 """Main-frame navigations one load may make (redirects by script, a router's pushes) before it counts
 as a navigation loop (a `<meta http-equiv=refresh content=0>` reloading itself) and is abandoned."""
+REFRESH_S = 1.0
+"""How long a page that declares a refresh with no delay gets to start it before it is read as it is."""
 TAB_S = 3.0
 """How long closing an abandoned tab and opening a new one may take before the browser is restarted."""
 
@@ -757,6 +760,7 @@ class BrowserEngine(HttpEngine):
         for attempt in range(READ_ATTEMPTS):
             try:
                 unfollowed = self._unfollowed_traffic
+                navigations = self._navigations
                 body, traffic, record = self._watched_read(deadline, watch) if readable else ("", 0, Record())
                 worker = watch and _made_worker(record)
                 if (
@@ -780,6 +784,13 @@ class BrowserEngine(HttpEngine):
                     body = self._watched_read(deadline, watch)[0] if readable else ""
                 if self._navigations > MAX_NAVIGATIONS:
                     raise HostilePage("the page kept navigating")
+                if readable and replaced_at_once(body) and self._replaced(navigations, deadline):
+                    # Read between two loads (a refresh with no delay): the page was leaving. Its
+                    # replacement is read instead, and one that keeps replacing itself is abandoned
+                    # whatever the timing of the reads.
+                    if attempt == READ_ATTEMPTS - 1:
+                        raise HostilePage("the page kept navigating")
+                    continue
                 break
             except PlaywrightError:
                 # The page navigated while read (a script, a meta refresh): read it once it has loaded,
@@ -809,6 +820,23 @@ class BrowserEngine(HttpEngine):
             redirects=tuple(redirects),
             client_errors=tuple(self._errors),
         )
+
+    def _replaced(self, navigations: int, deadline: float) -> bool:
+        """Whether the page navigated past the count `navigations` (taken before its read) within
+        `REFRESH_S` and the deadline, then loaded: a refresh the gate refused, or one a script
+        cancelled, leaves the page read as it is."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        stop = min(deadline, time.monotonic() + REFRESH_S)
+        while self._navigations == navigations and time.monotonic() < stop:
+            self._page.wait_for_timeout(QUIET_POLL_MS)
+        if self._navigations == navigations:
+            return False
+        try:
+            self._page.wait_for_load_state("load", timeout=max(deadline - time.monotonic(), 0.001) * 1000)
+        except PlaywrightError:
+            pass  # still loading at the deadline, or navigating again: the next read tells
+        return True
 
     @staticmethod
     def _served_fragment(response: Any, content_type: str, body: str) -> bool:

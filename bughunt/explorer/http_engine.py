@@ -10,14 +10,12 @@ engine with its page loads, clicks and form login done by Chromium.
 
 from __future__ import annotations
 
-import math
 import re
 import time
-import urllib.robotparser
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from urllib.parse import urljoin, urlsplit
 
 from bughunt.actions import Action, extract_actions
@@ -35,6 +33,9 @@ from .login import Credentials, LoginFailed, StillLoggedIn, http_login, refused_
 from .login_wall import shows_login_form
 from .secrets import site_cookie_secrets
 from .transport import USER_AGENT, fetch_page
+
+if TYPE_CHECKING:
+    from protego import Protego
 
 # A login page is recognised by its address or by a login form (`login_wall`); both are generic conventions.
 _LOGIN_PATH = re.compile(r"(?i)/(log-?in|sign-?in|signin|auth|session/new|account/login)(/|$|\?)")
@@ -151,7 +152,7 @@ class HttpEngine:
         self.origin = f"{parts.scheme}://{parts.netloc}".lower()
         self._avoid = re.compile(self.avoid) if self.avoid else None
         self._last_request = 0.0
-        self._robots: urllib.robotparser.RobotFileParser | None = None
+        self._robots: Protego | None = None
         self._robots_rule: Literal["unknown", "rules", "allow_all", "disallow_all"] = "unknown"
         self._robots_why = ""
         # How a disallow-all robots.txt failed, so a page it keeps us from is a failure of that kind
@@ -248,7 +249,7 @@ class HttpEngine:
         if self._robots_rule == "disallow_all":
             return False
         robots = self._robots
-        return robots is None or robots.can_fetch(USER_AGENT, self.url_of(route))
+        return robots is None or robots.can_fetch(self.url_of(route), USER_AGENT)
 
     def _load_robots(self) -> None:
         """Read robots.txt once (again after `ROBOTS_RETRY_S` while it is unreachable), by RFC 9309:
@@ -275,8 +276,11 @@ class HttpEngine:
             # 4xx, a redirect we may not follow, or an HTML page where a text file should be: no rules.
             self._set_robots("allow_all", f"robots.txt: HTTP {page.status}, no rules")
         else:
-            parser = urllib.robotparser.RobotFileParser()
-            parser.parse(page.body.splitlines())
+            from protego import Protego  # a site without rules never pays its import
+
+            # RFC 9309 as written: `*` and `$` in a path, the longest matching rule winning (the
+            # standard library's reader takes neither: `Disallow: /*/tree/*` allowed every tree).
+            parser = Protego.parse(page.body)
             self._robots = parser
             self._set_robots("rules", "robots.txt rules apply")
             self._apply_crawl_delay(parser)
@@ -294,15 +298,9 @@ class HttpEngine:
             logger.warning("{}", text)
             self.notices.append(text)
 
-    def _apply_crawl_delay(self, parser: urllib.robotparser.RobotFileParser) -> None:
-        try:
-            stated = parser.crawl_delay(USER_AGENT)
-            wanted = float(stated) if stated is not None else None
-        except OverflowError:  # more digits than a float holds: absurd, so capped below
-            wanted = math.inf
-        except (TypeError, ValueError):
-            return
-        if wanted is None or not wanted >= 0:  # NaN, negative: no delay stated
+    def _apply_crawl_delay(self, parser: Protego) -> None:
+        wanted = parser.crawl_delay(USER_AGENT)  # a finite number ≥ 0, or None when none is readable
+        if wanted is None:
             return
         if wanted > MAX_CRAWL_DELAY_S:
             if not self._delay_warned:

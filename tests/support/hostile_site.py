@@ -100,6 +100,10 @@ PAGES = {
     "/alerts": "<!doctype html><title>Alerts</title><h1>Alerts</h1><script>for(;;) alert('x')</script>",
     "/alerts-3000": "<!doctype html><title>Alerts</title><h1>Alerts</h1><script>for (let i = 0; i < 3000; i++) alert(i)</script>",
     "/refresh": '<!doctype html><title>Refresh</title><meta http-equiv="refresh" content="0"><h1>Again</h1>',
+    # a saved form's "Redirecting…" answer, and a refresh only a browser without scripts follows
+    "/moved": '<!doctype html><title>Moved</title><meta content="0; url=/arrived" http-equiv="Refresh"><h1>Redirecting</h1>',
+    "/noscript-refresh": '<!doctype html><title>Stay</title><noscript><meta http-equiv="refresh" content="0; url=/ok/1">'
+    "</noscript><h1>Stay</h1>",
     "/huge": "<!doctype html><title>Huge</title><h1>Huge</h1><div id=h></div><script>"
     "const h = document.getElementById('h'); for (let i = 0; i < 200000; i++) h.appendChild(document.createElement('i'));"
     "</script>",
@@ -228,6 +232,14 @@ def hostile_site(login_redirect_off: bool = False) -> Iterator[HostileSite]:
                     self.wfile.write(b'{"error": ')
                     self.wfile.flush()
                     time.sleep(3)
+                elif path == "/refresh-slow":
+                    # refreshes itself for ever, each answer late: every read lands between two loads
+                    time.sleep(0.3)
+                    self._send(200, PAGES["/refresh"])
+                elif path == "/arrived":
+                    # answered late: the page that refreshed to here is still shown, readable, meanwhile
+                    time.sleep(0.4)
+                    self._send(200, "<!doctype html><title>Arrived</title><h1>Arrived</h1>")
                 elif path == "/api/ok":
                     self._send(200, "Fetched", "text/plain")
                 elif path in PAGES:

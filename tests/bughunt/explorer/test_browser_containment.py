@@ -92,7 +92,10 @@ def test_an_allowed_origin_on_the_same_host_gets_neither_cookie_nor_header(site:
         assert secret.encode() not in site.canary.received
 
 
-@pytest.mark.parametrize("route", ["/spin-before", "/spin-after", "/spin-in-frame", "/alerts", "/refresh"])
+@pytest.mark.parametrize(
+    "route",
+    ["/spin-before", "/spin-after", "/spin-in-frame", "/alerts", "/refresh", "/refresh-slow"],
+)
 def test_a_page_that_never_yields_is_abandoned_in_bounded_time(site: HostileSite, route: str) -> None:
     engine = _engine(site)
     try:
@@ -104,6 +107,22 @@ def test_a_page_that_never_yields_is_abandoned_in_bounded_time(site: HostileSite
         assert took < TIMEOUT + SLACK_S + NEW_TAB_S, took
         after = engine.fetch("/ok/2")
         assert after.outcome == "page" and after.final_route == "/ok/2"
+    finally:
+        engine.close()
+
+
+def test_a_page_replaced_at_once_is_read_as_its_replacement_and_a_noscript_refresh_is_not_followed(
+    site: HostileSite,
+) -> None:
+    engine = _engine(site)
+    try:
+        moved = engine.fetch("/moved")
+        assert moved.outcome == "page" and moved.page is not None, moved
+        assert moved.final_route == "/arrived" and "Arrived" in moved.page.body
+        started = time.monotonic()
+        stay = engine.fetch("/noscript-refresh")
+        assert stay.outcome == "page" and stay.final_route == "/noscript-refresh", stay
+        assert time.monotonic() - started < TIMEOUT  # never waited for a refresh that cannot come
     finally:
         engine.close()
 

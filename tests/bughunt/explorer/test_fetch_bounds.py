@@ -216,7 +216,8 @@ def test_robots_rules_and_a_same_origin_redirect_apply(raw_server):
     assert "/private/x" not in seen
 
 
-@pytest.mark.parametrize("value", ["86400", "99999999999999999999", "1" * 400])
+# A delay past a float's range ("1" * 400) is no number the reader keeps (`protego`): no delay stated.
+@pytest.mark.parametrize("value", ["86400", "99999999999999999999", "1" * 300])
 def test_an_absurd_crawl_delay_is_capped_with_one_warning(raw_server, value):
     from loguru import logger
 
@@ -236,6 +237,15 @@ def test_an_absurd_crawl_delay_is_capped_with_one_warning(raw_server, value):
     assert len(warnings) == 1 and warnings == fetcher.notices
     assert warnings[0].startswith("robots.txt asks for a crawl delay of ")
     assert warnings[0].endswith("s; capped at 30s")
+
+
+def test_robots_wildcards_and_the_longest_rule_apply_as_rfc_9309_reads_them(raw_server):
+    body = b"User-agent: *\nDisallow: /*/tree/\nDisallow: /*.diff$\nDisallow: /docs/\nAllow: /docs/*.html$\n"
+    reply = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+    fetcher = HttpEngine(robots_site(raw_server, reply, []) + "/", timeout=2)
+    assert not fetcher.allowed("/repo.git/tree/src") and fetcher.allowed("/repo.git/log/")
+    assert not fetcher.allowed("/repo.git/commit/a.diff") and fetcher.allowed("/repo.git/commit/a.diff?x=1")
+    assert fetcher.allowed("/docs/intro.html") and not fetcher.allowed("/docs/intro.txt")
 
 
 def test_a_small_crawl_delay_is_kept(raw_server):
