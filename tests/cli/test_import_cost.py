@@ -45,9 +45,9 @@ def test_no_heavy_import_where_none_is_needed():
 # message models nor pydantic (no model is asked, no setting validated), no tokenizer ranks (nothing is
 # counted before the first click), no TLS context (no https origin), no httpx command line (click,
 # pygments, rich), no progress bar (rich: nothing to draw on), no CI files (none asked for), no simulator
-# engine, no config-file parser (no config file), no loguru (quiet: nothing could show a message; it imports
-# asyncio and multiprocessing); what start-up built is frozen out of the collector's
-# sweeps (`gc.freeze`) before the first click
+# engine, no config-file parser (no config file), no baseline reader (no baseline given), no loguru (quiet:
+# nothing could show a message; it imports asyncio and multiprocessing); what start-up built is frozen out of
+# the collector's sweeps (`gc.freeze`) before the first click
 EXPLORE_PROBE = """
 import gc, json, sys
 from bughunt.cli import main
@@ -60,7 +60,8 @@ print(json.dumps({
     "heavy": [m for m in ("chromadb", "onnxruntime", "playwright", "matplotlib", "bughunt.explorer.export",
                           "memgpt_lite.messages", "pydantic", "httpx._main", "click", "pygments", "rich",
                           "bughunt.reporters.files", "bughunt.reporters.records", "bughunt.sim.engine",
-                          "tiktoken", "tomllib", "loguru", "asyncio", "multiprocessing") if m in sys.modules],
+                          "tiktoken", "tomllib", "loguru", "asyncio", "multiprocessing",
+                          "bughunt.reporters.baseline") if m in sys.modules],
     "encodings loaded": load_encoding.cache_info().currsize,
     "ranks loaded": load_ranks.cache_info().currsize,
     "start-up set aside from the collector": gc.get_freeze_count() > 0,
