@@ -36,7 +36,7 @@ class BaselineError(UsageError):
     """A baseline file that cannot be read as one (bad input: exit 2)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class Entry:
     fingerprint: str
     kind: str
@@ -54,7 +54,7 @@ class Entry:
         }
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class Baseline:
     entries: tuple[Entry, ...]
 
