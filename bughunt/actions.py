@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import islice
-from typing import Literal
+from typing import Literal, NamedTuple
 from urllib.parse import quote, unquote, urlencode, urlsplit, urlunsplit
 
 from bughunt.disabled_widgets import widget_disabled
@@ -55,7 +55,7 @@ def scripted_form(form: Node) -> bool:
     return len(texts) > 1 and bool(submit_buttons(form) or script_send_button(form))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Action:
     """Something a tester can do on a page: follow a link, trigger an HTMX/`data-href`/`onclick`
     navigation, or submit a GET form with generated values.
@@ -203,8 +203,7 @@ def _search_box(form: Node) -> Node | None:
     return boxes[0] if boxes and len(typed) > 1 else None
 
 
-@dataclass(frozen=True, slots=True)
-class PageActions:
+class PageActions(NamedTuple):
     """What one walk of a page finds (`page_actions`). Read-only: the page keeps it for every caller."""
 
     actions: tuple[Action, ...]
@@ -217,8 +216,7 @@ class PageActions:
     """`item_places`: target URL → where in the items of a list a link to it sits."""
 
 
-@dataclass(frozen=True, slots=True)
-class PageClicks:
+class PageClicks(NamedTuple):
     """What an engine that clicks needs of a page beyond its actions (`page_clicks`): an engine that
     only loads addresses never asks, so no page pays for it there."""
 

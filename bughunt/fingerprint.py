@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import quote, urlsplit
 
 from bughunt.sim.route_keys import query_pairs
@@ -46,8 +46,7 @@ def normalise_route(route: str) -> str:
     return _ROUTE_ID.sub("<id>", route) or "/"
 
 
-@dataclass(frozen=True, slots=True)
-class Fingerprint:
+class Fingerprint(NamedTuple):
     route: str
     kind: str
     message: str

@@ -21,7 +21,7 @@ _T = TypeVar("_T")
 _BASE_TAG = re.compile(r"(?i)<base[\s/>]")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ClientError:
     """One client-side failure seen by the browser engine. `kind` is harness vocabulary; `text` and
     `url` are the page's own words and address (untrusted: quarantined evidence only)."""
@@ -32,7 +32,7 @@ class ClientError:
     status: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FetchedPage:
     """One HTTP response as the explorer and the oracles see it.
 

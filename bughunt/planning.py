@@ -25,8 +25,7 @@ built-in site.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from memgpt_lite.errors import UsageError
 
@@ -55,8 +54,7 @@ def bfs_paths(graph: Mapping[N, Sequence[N]], source: N) -> dict[N, list[N]]:
     return paths
 
 
-@dataclass(frozen=True, slots=True)
-class Tour:
+class Tour(NamedTuple):
     """A walk from `walk[0]` visiting every target; `order` is the order the walk heads for them."""
 
     order: tuple[Hashable, ...]

@@ -16,9 +16,8 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from memgpt_lite.errors import UsageError
 
@@ -26,8 +25,7 @@ CONFIG_NAME = "bughunt.toml"
 PYPROJECT = "pyproject.toml"
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     dest: str
     """The argparse dest the value goes to."""
     kind: type

@@ -8,7 +8,7 @@ links other than itself, then its local links that are not navigation links.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 BugKind = Literal[
     "server_error",
@@ -20,7 +20,7 @@ BugKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Page:
     index: int
     name: str
@@ -28,8 +28,7 @@ class Page:
     route: str
 
 
-@dataclass(frozen=True, slots=True)
-class Bug:
+class Bug(NamedTuple):
     page: int
     kind: BugKind
     description: str

@@ -34,7 +34,7 @@ from bughunt.explorer.secrets import MIN_SECRET_CHARS, Scrubber
 from bughunt.explorer.store import DB_NAME, ExplorerStore
 from bughunt.explorer.summary import ExplorationSummary
 from bughunt.explorer.views import MemoryConfig
-from bughunt.reporters import baseline as bl
+from bughunt.reporters import fail_on
 from memgpt_lite.cli_dispatch import check_output_file, require_model_access
 from memgpt_lite.errors import ModelError, UsageError
 from memgpt_lite.log import logger
@@ -97,11 +97,12 @@ def _check_numbers(args: argparse.Namespace) -> None:
     check_output_file(args.report, "--report")
     check_output_file(args.junit, "--junit")
     check_output_file(args.sarif, "--sarif")
+    if args.baseline is None and args.fail_on == "new" and fail_on.DEFAULT_PATH.is_file():
+        args.baseline = fail_on.DEFAULT_PATH
     if args.baseline is not None:
+        from bughunt.reporters import baseline as bl  # records and reader: only when a baseline is given
+
         bl.load(args.baseline)  # a baseline that cannot be read fails before the exploration
-    elif args.fail_on == "new" and bl.DEFAULT_PATH.is_file():
-        args.baseline = bl.DEFAULT_PATH
-        bl.load(args.baseline)
 
 
 class Terminated(BaseException):
@@ -313,7 +314,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
             file=sys.stderr,
         )
         return 1
-    return bl.EXIT_BUGS if failing else 0
+    return fail_on.EXIT_BUGS if failing else 0
 
 
 # --- CI: the files asked for and the --fail-on verdict ---
@@ -321,6 +322,7 @@ def _ci_results(args: argparse.Namespace) -> int:
     """Write --junit/--sarif and say which open bugs fail the build under --fail-on (their count)."""
     if args.fail_on == "none" and args.junit is None and args.sarif is None:
         return 0
+    from bughunt.reporters import baseline as bl
     from bughunt.reporters.files import write_ci_files
     from bughunt.reporters.records import read_run
 

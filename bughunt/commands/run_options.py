@@ -12,7 +12,7 @@ from pathlib import Path
 from bughunt import settings
 from bughunt.explorer.factory import ENGINES
 from bughunt.explorer.policies import policy_names
-from bughunt.reporters import baseline as bl
+from bughunt.reporters import fail_on
 
 
 def add_run_options(p: argparse.ArgumentParser, *, resume: bool) -> None:
@@ -161,7 +161,7 @@ def add_ci_options(p: argparse.ArgumentParser) -> None:
     )
     ci.add_argument(
         "--fail-on",
-        choices=bl.FAIL_ON,
+        choices=fail_on.FAIL_ON,
         help="exit 3 when open bugs are found: none (default) | new (not in --baseline) | open (any)",
     )
     ci.add_argument(

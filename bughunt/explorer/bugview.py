@@ -17,8 +17,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from bughunt.oracles.kinds import cwe_id, severity
@@ -55,8 +54,7 @@ _EXCERPT_CHARS = 300
 _SECRET_ENV_PREFIX = "BUGHUNT_"
 
 
-@dataclass(frozen=True, slots=True)
-class Login:
+class Login(NamedTuple):
     """How a session logged in, as the store may keep it: names, never values."""
 
     login_url: str | None = None
@@ -177,8 +175,7 @@ def bug_view(store: ExplorerStore, fingerprint: str) -> dict[str, Any] | None:
     return bug_views(store, hits)[0]
 
 
-@dataclass(frozen=True, slots=True)
-class _Context:
+class _Context(NamedTuple):
     base_url: str
     start: str
     links: dict[str, list[str]]

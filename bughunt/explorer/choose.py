@@ -28,7 +28,7 @@ MAX_HUB_HOPS = 3
 """Remembered pages a choice may go past without reloading them (`Chooser.past_hubs`)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Choice:
     """A route to load (None: nothing left), what choosing cost in tokens, whether it re-tests, and
     whether the planned re-test walk is to be dropped."""
@@ -42,7 +42,7 @@ class Choice:
     (`Chooser.past_hubs`); None when `target` is a link of the current position."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Whereabouts:
     """The session's walk so far, as the choice needs it."""
 
@@ -58,7 +58,7 @@ class Whereabouts:
     """The page loaded at the current position: what a GET clicked there is compared with."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Chooser:
     graph: ExplorationGraph
     engine: Engine

@@ -19,7 +19,7 @@ STOP_REASONS: dict[str, str] = {
 """Why a session ended (contract 4); "completed" is what stores written before these reasons hold."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class SessionConfig:
     budget: int = 30
     seed: int = 1000

@@ -26,7 +26,7 @@ class LoginLost(RuntimeError):
     The session ends with stop reason "login_lost"; the message holds routes and codes only."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FetchResult:
     """What one fetch produced. `page` is the response when one came back (also for walls and errors,
     as evidence); only outcome "page" is explored and inspected."""
@@ -40,7 +40,7 @@ class FetchResult:
     detail: str = ""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class FetchStats:
     """What an engine has asked of the site so far (every request: steps, probes, oracle fetches)."""
 

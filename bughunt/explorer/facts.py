@@ -40,7 +40,7 @@ from .view_states import opened_view
 MAX_SELECTOR_CHARS = 300
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class PageFacts:
     own: str | None
     """The page's own canonical route (None when it has no address of this site)."""

@@ -38,7 +38,7 @@ IDLE_LESSONS = frozenset(
 )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class StepWrite:
     """Everything one step changes in memory, gathered before anything is written."""
 

@@ -48,7 +48,7 @@ def is_failure(outcome: str, status: int | None = None) -> bool:
     return outcome in FAILURES or (outcome == "http_error" and status is not None and status >= 500)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class StepOutcome:
     """What one step changed, for the progress display, the JSON summary and the llm policy."""
 

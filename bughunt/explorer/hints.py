@@ -30,7 +30,7 @@ MAX_SIBLINGS = 50
 """Routes kept per place of repeated markup: enough to tell a template, bounded on a huge list."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class SessionHints:
     """The hints of one session, updated from each page's facts (`absorb`)."""
 

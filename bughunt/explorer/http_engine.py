@@ -106,7 +106,7 @@ class LoadedPages:
         self._chars = 0
 
 
-@dataclass
+@dataclass(eq=False)
 class HttpEngine:
     """The `Engine` over HTTP: fetches routes of one origin. `base_url` fixes the origin; `delay` is the
     minimum gap in seconds."""

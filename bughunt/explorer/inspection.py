@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from bughunt.actions import extract_links
@@ -94,8 +95,7 @@ def _page_links(page: FetchedPage) -> list[str]:
     return [route_of(u) for u in extract_links(page)]
 
 
-@dataclass(frozen=True, slots=True)
-class _Known:
+class _Known(NamedTuple):
     """An open bug (or a finding of this batch) as a later finding may join it: the routes it was
     seen on and its stored facts (numbers only: page text is quarantined)."""
 

@@ -19,6 +19,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from bughunt.dom import Node, selected_option
@@ -49,7 +50,7 @@ class StillLoggedIn(LoginFailed):
     failed login like any other."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Credentials:
     """Everything the login options gave. `repr` shows no secret."""
 
@@ -245,8 +246,7 @@ def form_fields(form: Node, username: str, password: str) -> list[tuple[str, str
     return pairs
 
 
-@dataclass(frozen=True)
-class FormSend:
+class FormSend(NamedTuple):
     """How a page sends its form: where, whether by POST, and in which encoding — read once, so the
     refused login and the real one send the same form the same way."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from bughunt.planning import Planner
 from bughunt.sim.memory import KnownLinks
@@ -21,8 +21,7 @@ if TYPE_CHECKING:
     from .harness import StepOutcome
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     """One thing the policy may do on the current page: open `route` by a `kind` of action ("link",
     "hx", "form", "click"); `label` is the page's own text for it — untrusted, for display only."""
 
@@ -31,7 +30,7 @@ class Option:
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class PlannerHints:
     """What only the planner reads besides memory (`bughunt.explorer.hints`)."""
 
@@ -63,7 +62,7 @@ class PlannerHints:
     (`bughunt.explorer.markup_links`): taken before the other links of their level."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Decision:
     """Everything a policy may consult for one choice."""
 
@@ -91,7 +90,7 @@ class Decision:
         return self.render_context()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Choice:
     """The policy's answer: a route to fetch (None = finished) and what the choice cost in tokens."""
 
@@ -112,7 +111,7 @@ class Policy(Protocol):
         """At a session's end: the site map and bug history for the policy's long-term store, if any."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class StrategyPolicy:
     """A simulator strategy applied to routes. Its token cost is the structured memory it is shown
     (`Decision.context_tokens`)."""

@@ -25,7 +25,7 @@ JSON format 2 (`"format": 2`) adds `format`; every key of format 1 is kept, `ste
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bughunt import site as builtin_site
 
@@ -45,7 +45,7 @@ MODEL_POLICIES = frozenset({"llm"})
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class SessionResult:
     """What `Explorer.run` returns: the session's own counts and every step's outcome."""
 
@@ -81,8 +81,7 @@ def session_clicks(store: ExplorerStore) -> dict[int, int]:
     }
 
 
-@dataclass(frozen=True, slots=True)
-class BugLine:
+class BugLine(NamedTuple):
     fingerprint: str
     route: str
     kind: str
@@ -90,8 +89,7 @@ class BugLine:
     suspected: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ExplorationSummary:
+class ExplorationSummary(NamedTuple):
     session: str | None
     app_version: str | None
     clicks: int

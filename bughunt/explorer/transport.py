@@ -17,8 +17,7 @@ import ssl
 import threading
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpcore
 
@@ -234,8 +233,7 @@ def _request_headers(user_agent: str, headers: Mapping[str, str]) -> httpx.Heade
     return merged
 
 
-@dataclass(frozen=True, slots=True)
-class _Response:
+class _Response(NamedTuple):
     status: int
     headers: dict[str, str]
     content_type: str

@@ -68,7 +68,7 @@ def _raw_app_version(page: FetchedPage) -> str | None:
     return None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class VersionWrites:
     """What one observed page asks memory to write about the version, in this order."""
 
@@ -85,7 +85,7 @@ class VersionWrites:
         return self.refused is not None or self.first is not None or self.flap or self.changed is not None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class VersionWatch:
     """One session's judgement of the versions pages state (see the module docstring)."""
 

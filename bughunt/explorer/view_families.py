@@ -15,7 +15,7 @@ page shows other rows, whose controls the walk samples as it always did.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from bughunt.oracles.reading import is_cursor_key, is_offset_key, is_page_key
@@ -50,8 +50,7 @@ def _canonical(route: str) -> str:
     return unquote(route)
 
 
-@dataclass(frozen=True, slots=True)
-class ViewFamilies:
+class ViewFamilies(NamedTuple):
     """Which remembered pages are views of one page (`root`), and the controls clicked on each family."""
 
     roots: dict[str, str]

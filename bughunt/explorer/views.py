@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from bughunt.sim.memory import Eviction, Memory, NoMemory
 from bughunt.sim.rng import Rng
@@ -21,8 +20,7 @@ from .harness import is_failure
 from .store import ExplorerStore, Step
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryConfig:
+class MemoryConfig(NamedTuple):
     """Memory components the policy gets (the explorer's ablation axes)."""
 
     visited: bool = True

@@ -7,7 +7,7 @@ heuristics each one uses are in its module's docstring and in `docs/site-and-ora
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bughunt.oracles.base import (
     DEFAULT_CONFIG,
@@ -70,8 +70,7 @@ def same_origin_fetch(
     return OracleFetch(page, fetch, limit)
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
+class Judgement(NamedTuple):
     """What the oracles found on a page, and whether every one of them judged it: none failed and
     none was refused a page it asked for. Only a complete judgement says a bug it does not find again
     is gone (`harness`: "fixed" supersedes "open")."""

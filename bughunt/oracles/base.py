@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, get_args
+from typing import Any, NamedTuple, Protocol, get_args
 
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
@@ -65,8 +65,7 @@ class Finding:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class OpenedAction:
+class OpenedAction(NamedTuple):
     """A destructive action the oracles opened (`allow_destructive`), as its template's verdict."""
 
     url: str
@@ -91,7 +90,7 @@ NO_EFFECT_TRIES = 3
 """Records of one destructive template opened before "no visible effect" is its verdict."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class OracleConfig:
     """How far the oracles may go on one page (one explorer step).
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urldefrag, urlsplit
 
 from bughunt.dom import Node
@@ -63,8 +63,7 @@ ITEM_LEVELS = 4
 """Ancestors of an item count searched for the list item holding it."""
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """A count shown on the page (`node`, `shown`), the list page it links (`url`) and the words naming
     what it counts (normalised: `_word`)."""
 

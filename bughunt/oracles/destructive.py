@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from bughunt.actions import button_only, form_submission
@@ -133,7 +134,7 @@ def _asks_in_script(node: Node) -> bool:
     return any(node.get(a) for a in _CONFIRM_ATTRS) or "confirm(" in node.get("onclick")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class DestructiveControl:
     url: str
     label: str
@@ -401,8 +402,7 @@ def _resource_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}/" + "/".join(segments)
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """What opening an action did: `acted` (its effect seen), the effect in harness words, and the kind
     of report the effect makes (a deletion, or a state change on a GET: `unsafe_get`)."""
 

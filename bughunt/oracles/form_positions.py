@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bughunt.dom import Node
 from bughunt.oracles.reading import resolve
@@ -40,8 +40,7 @@ _WORD = re.compile(r"\w+")
 MIN_WORDS = 2
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     text: str
     words: frozenset[str]
     parent: int = 0

@@ -4,14 +4,12 @@ read by the bug view (text, `--json`, `memory --json`, the report) and the SARIF
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Severity = Literal["high", "medium", "low"]
 
 
-@dataclass(frozen=True, slots=True)
-class KindInfo:
+class KindInfo(NamedTuple):
     rule: str
     """A CamelCase rule name (SARIF `rules[].name`)."""
     text: str

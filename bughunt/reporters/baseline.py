@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 from memgpt_lite.errors import UsageError
 
-if TYPE_CHECKING:  # types only: `explore` reads this module before its first click, records after it
+from .fail_on import DEFAULT_PATH as DEFAULT_PATH  # the names kept here too: `bl.DEFAULT_PATH`, ...
+from .fail_on import EXIT_BUGS as EXIT_BUGS
+from .fail_on import FAIL_ON as FAIL_ON
+
+if TYPE_CHECKING:  # types only: the records module is read after a run, this one may be read before it
     from .records import ReportedBug, StoredRun
 
 FORMAT = "bughunt-baseline"
 VERSION = 1
-DEFAULT_PATH = Path("bughunt-baseline.json")
 DEFAULT_REASON = "accepted when the baseline was written"
-FAIL_ON = ("none", "new", "open")
-EXIT_BUGS = 3
-"""Exit code when --fail-on finds bugs (1 stays a runtime failure, 2 bad input)."""
 
 
 class BaselineError(UsageError):

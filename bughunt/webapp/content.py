@@ -6,14 +6,13 @@ lists, as titles without a page, because every link a page shows is fixed by `bu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 USERNAME = "tester"
 AUTHOR = "Ada Lovelace"
 
 
-@dataclass(frozen=True, slots=True)
-class Article:
+class Article(NamedTuple):
     slug: str
     title: str
     description: str
@@ -75,8 +74,7 @@ ARTICLES: dict[str, Article] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Preview:
+class Preview(NamedTuple):
     """An article as a list shows it; `slug` is None for articles without a page of their own."""
 
     title: str
@@ -122,8 +120,7 @@ MY_ARTICLES: tuple[Preview, ...] = (preview("b"), preview("c"))
 FOLLOWERS: tuple[str, ...] = ("Grace Hopper", "Alan Kay", "Linus Pauling")
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+class Comment(NamedTuple):
     author: str
     date: str
     text: str

@@ -8,16 +8,15 @@ elsewhere is wrong.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from html import escape
+from typing import NamedTuple
 
 from bughunt import site
 from bughunt.webapp import content as c
 from bughunt.webapp.layout import banner, document, link
 
 
-@dataclass(frozen=True, slots=True)
-class SiteConfig:
+class SiteConfig(NamedTuple):
     app_version: str = "1.2"
     poison_text: str | None = None
     account: str = "logged-in"
@@ -28,8 +27,7 @@ class SiteConfig:
         return not self.fixed and any(b.page == page for b in site.bugs_in_version(self.app_version))
 
 
-@dataclass(frozen=True, slots=True)
-class Response:
+class Response(NamedTuple):
     status: int
     body: str
     headers: tuple[tuple[str, str], ...] = ()

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import cast
+from types import MappingProxyType
+from typing import NamedTuple, cast
 
 from bughunt.webapp.pages import Response
 from memgpt_lite.log import logger
@@ -21,12 +21,11 @@ from memgpt_lite.log import logger
 MAX_REQUEST_BODY = 1_000_000
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+class Request(NamedTuple):
     method: str
     target: str
-    headers: dict[str, str] = field(default_factory=dict)
-    """Header names lower-cased."""
+    headers: Mapping[str, str] = MappingProxyType({})
+    """Header names lower-cased (read only: the default is shared)."""
     body: bytes = b""
 
     def header(self, name: str) -> str:

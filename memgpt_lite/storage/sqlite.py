@@ -20,8 +20,8 @@ import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from memgpt_lite.errors import StoreError
 
@@ -227,8 +227,7 @@ Step = str | Callable[[sqlite3.Connection], None]
 """A migration step: an SQL script, or a function of the connection (e.g. one that adds columns)."""
 
 
-@dataclass(frozen=True)
-class Schema:
+class Schema(NamedTuple):
     """How one store's file is laid out and brought up to date, versioned by `PRAGMA user_version`.
 
     - `create`: the current layout as one script, for a new (empty) file; it gets `version`;

@@ -31,7 +31,7 @@ class Session:
     stop_detail: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Step:
     """One fetch a session made."""
 
@@ -50,7 +50,7 @@ class Step:
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Visit:
     """A route of the visited set."""
 
@@ -87,7 +87,7 @@ class Bug:
     last_seen_at: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Report:
     """A report the run emitted (`duplicate`: of an already-open fingerprint)."""
 
@@ -102,7 +102,7 @@ class Report:
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Occurrence:
     """One route a bug (fingerprint) was seen on: one root cause on two routes of a template is one bug
     with two occurrences."""
@@ -122,7 +122,7 @@ class Occurrence:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ModelReport:
     """A bug only the model reported (no oracle backs it): kept apart, never counted."""
 
@@ -143,7 +143,7 @@ class ModelReport:
         }  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Note:
     """A model note that passed the page-text filter, or the harness's hand-over (`author`)."""
 
@@ -156,7 +156,7 @@ class Note:
     author: str = "model"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Observation:
     """Quarantined page text with its provenance (JSON text): data for audit, never fact."""
 
@@ -169,7 +169,7 @@ class Observation:
     last_used_at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Rejection:
     """Something the gate refused to keep (a note or report), and why."""
 

@@ -17,7 +17,7 @@ from .rows import Visit, row_as, rows_as
 _IN_ORDER = "ORDER BY first_visited_at, rowid"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Seen:
     """What a policy reads of one visit every step, kept in memory (`Visits`)."""
 
