@@ -27,6 +27,7 @@ from bughunt.focus_controls import acts_on_click, focus_control
 from bughunt.form_owner import script_send_button, submit_buttons
 from bughunt.item_places import ItemPlaces
 from bughunt.list_words import search_word
+from bughunt.log_out import says_log_out
 from bughunt.page import FetchedPage, base_url
 from bughunt.tree_facts import tree_facts
 from bughunt.urls import absolute, hash_route, same_origin
@@ -311,8 +312,11 @@ def _walk(page: FetchedPage) -> PageActions:
             if url in counts:
                 counts[url] += 1
             elif len(actions) < MAX_ACTIONS:  # past the cap only the kept targets are counted
+                label = _label(node)
+                if says_log_out(label):
+                    return  # it ends the session whatever its address (`log_out`)
                 counts[url] = 1
-                actions.append(Action(kind, url, _label(node)))
+                actions.append(Action(kind, url, label))
                 elements.append(node)
 
     # Most elements carry no attribute at all: such an element leads nowhere, unless a form (a form

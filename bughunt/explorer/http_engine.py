@@ -22,6 +22,7 @@ from bughunt.actions import Action, extract_actions
 from bughunt.explorer.httpx_client import httpx
 from bughunt.oracles.base import Finding
 from bughunt.oracles.destructive_words import destructive_action, names_account, operation_action
+from bughunt.oracles.guarded_gets import guarded_get
 from bughunt.oracles.request_action import marked_action
 from bughunt.page import FetchedPage, KeptTrees
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
@@ -38,7 +39,11 @@ if TYPE_CHECKING:
     from protego import Protego
 
 # A login page is recognised by its address or by a login form (`login_wall`); both are generic conventions.
-_LOGIN_PATH = re.compile(r"(?i)/(log-?in|sign-?in|signin|auth|session/new|account/login)(/|$|\?)")
+# A script's page is named with its file's extension (PHP's `/login.php`, ASP.NET's `/Login.aspx`, Struts'
+# `/login.do`, a CGI's `/login.cgi`): a redirect there is the login wall as much as one to `/login`.
+_LOGIN_PATH = re.compile(
+    r"(?i)/(log-?in|sign-?in|signin|auth|session/new|account/login)(\.[a-z]{2,5})?(/|$|\?)"
+)
 MAX_ORACLE_FETCHES = 8
 """Requests the oracles may make between two steps (a page with 300 forms makes at most this many)."""
 MAX_CRAWL_DELAY_S = 30.0
@@ -227,7 +232,8 @@ class HttpEngine:
     def _defers(self, route: str) -> bool:
         """A GET its query marks as an action on a record (`marked_action`) or whose action key runs an
         operation (`operation_action`: `?action=stop`, `?action=clearlog` — supervisord's web page stopped
-        and restarted every process when walked) is never the walk's, with or without
+        and restarted every process when walked) or that the site guards with an anti-forgery token
+        (`guarded_get`: `?id=7&active=0&token=…`) is never the walk's, with or without
         --allow-destructive; one named as destroying is left to the oracles under it (opened after the
         walk with the flag, reported suspected without it). Without the flag one exception is walked:
         the session's own account page at a fixed address (`destructive_words.account_page`: a GET
@@ -235,7 +241,7 @@ class HttpEngine:
         page 21 — and the page after is what shows it did not); a record's action (`/files/3/unlink`)
         is not: walked, it was a write nobody allowed while `--json` said nothing was opened."""
         url = self.url_of(route)
-        if marked_action(url) is not None or operation_action(url) is not None:
+        if marked_action(url) is not None or operation_action(url) is not None or guarded_get(url):
             return True
         action = destructive_action(url)
         if action is None:

@@ -40,6 +40,12 @@ from .templates import structure_hash
 from .versions import VersionWatch, VersionWrites
 from .views import ContextIndex, View, build_view, remember
 
+OFFERING_PAGES = 2 * NO_EFFECT_TRIES + 2
+"""Pages remembered per destructive template, to open it on after the walk. More than the records it
+is opened on (`NO_EFFECT_TRIES`): an address may show another view of itself by then — a mail admin's
+domain overview shows the tab last chosen in the session, and after the walk chose "Aliases" there, its
+first three pages listed no mailbox and no mailbox's Delete link."""
+
 
 class Explorer:
     """Runs sessions of one policy over one store and one site (through one engine)."""
@@ -69,9 +75,9 @@ class Explorer:
         """The destructive actions this session opened, by template (`OracleConfig.opened_destructive`)."""
         self.deferred_destructive: dict[int, list[str]] = {}
         """With --allow-destructive: each destructive control template the walk saw (`opening_key`),
-        with the routes of the first pages that offered it (`NO_EFFECT_TRIES`: a record with no
-        visible effect, or a page that no longer offers it, hands over to the next), to open once the
-        walk is over."""
+        with the routes of the first pages that offered it (`OFFERING_PAGES`; a record with no visible
+        effect, or a page that no longer offers it, hands over to the next), to open once the walk is
+        over."""
         self.state_writes: dict[str, str] = {}
         """With --allow-destructive: the click route of each control in its place whose click sent a
         refused write naming a state change (`state_writes`), to make again with its writes sent once
@@ -370,7 +376,7 @@ class Explorer:
             key = f.evidence.get("opening_key")
             if f.kind == "unconfirmed_destructive" and "target" in f.evidence and isinstance(key, int):
                 routes = self.deferred_destructive.setdefault(key, [])
-                if route not in routes and len(routes) < NO_EFFECT_TRIES:
+                if route not in routes and len(routes) < OFFERING_PAGES:
                     routes.append(route)
             else:
                 kept.append(f)

@@ -16,6 +16,7 @@ import re
 from bughunt.actions import Action, PageClicks
 from bughunt.dom import Node
 from bughunt.focus_controls import control_label
+from bughunt.log_out import LOG_OUT
 from bughunt.oracles.destructive_words import destructive_label
 from bughunt.page import FetchedPage
 
@@ -27,7 +28,6 @@ from .state_controls import own_first
 MAX_CLICKS_PER_PAGE = 15
 
 # Clicks are judged by their label (there is no route to match DEFAULT_AVOID against).
-_LOG_OUT = re.compile(r"(?i)\b(log\s*-?\s*(out|off)|sign\s*-?\s*out)\b")
 _DESTROYS = re.compile(r"(?i)\b(delete|destroy|remove|unsubscribe)\b")
 
 
@@ -39,7 +39,7 @@ def avoided(node: Node, label: str) -> bool:
     button is the confirmation itself, a form's submit the form's write; an unlabelled one (`onclick="remove(3)"`) says
     nothing the oracle could judge."""
     said = f"{label} {node.get('onclick')}"
-    if _LOG_OUT.search(said):
+    if LOG_OUT.search(said):
         return True
     if not _DESTROYS.search(said):
         return False

@@ -156,20 +156,59 @@ def _column_value(row: Node, keys: set[str]) -> str | None:
     records: "Start Date" over "2022-01-20"), or None when the row's table has no such heading."""
     if row.tag != "tr":
         return None
+    header = _column_headings(row)
+    if header is None:
+        return None
+    under = _columns(header)
+    if under is None:
+        return None
+    # A cell sits in the column after those of the cells before it (HTML's table layout): a row may
+    # end short of a heading spanning the row's buttons ("Edit Copy Delete" under one `colspan`).
+    at = 0
+    for cell in (c for c in row.elements if c.tag in ("td", "th")):
+        span = _span(cell)
+        if span is None:
+            return None
+        heading = under[at] if at < len(under) else None
+        if span == 1 and heading is not None and key(heading.text()) in keys:
+            return _text_outside_links(cell) or cell.text()
+        at += span
+    return None
+
+
+MAX_SPAN = 64
+"""The most columns one cell is read as spanning (a `colspan` past it is no layout to follow)."""
+
+
+def _span(cell: Node) -> int | None:
+    """The columns a cell spans, or None when it spans rows too (which cell is under which is not known)."""
+    if cell.get("rowspan").strip() not in ("", "1"):
+        return None
+    value = cell.get("colspan").strip()
+    return min(int(value), MAX_SPAN) if value.isdigit() and int(value) > 0 else 1
+
+
+def _columns(header: Node) -> list[Node] | None:
+    """Each column's heading, a heading spanning columns once for each; None when one spans rows."""
+    under: list[Node] = []
+    for cell in (c for c in header.elements if c.tag in ("td", "th")):
+        span = _span(cell)
+        if span is None:
+            return None
+        under += [cell] * span
+    return under
+
+
+def _column_headings(row: Node) -> Node | None:
+    """The row of column headings over `row`: the last heading row of its table with more than one cell
+    — a table's title drawn as a heading row of one cell across the table (":: Mailboxes") heads no
+    column — or None (no such row, or `row` is it)."""
     table = next((a for a in row.ancestors() if a.tag == "table"), None)
     if table is None:
         return None
-    header = next((r for r in table.iter() if r.tag == "tr" and _heading_row(r)), None)
-    if header is None or header is row:
-        return None
-    cells = [c for c in row.elements if c.tag in ("td", "th")]
-    headings = [c for c in header.elements if c.tag in ("td", "th")]
-    if len(cells) != len(headings):
-        return None  # cells spanning columns: which is under which is not known
-    for heading, cell in zip(headings, cells, strict=True):
-        if key(heading.text()) in keys:
-            return _text_outside_links(cell) or cell.text()
-    return None
+    rows = [r for r in table.iter() if r.tag == "tr" and _heading_row(r)]
+    header = next((r for r in reversed(rows) if len(r.elements) > 1), rows[0] if rows else None)
+    return None if header is None or header is row else header
 
 
 def headed_row(row: Node) -> bool:

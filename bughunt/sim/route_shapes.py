@@ -75,6 +75,11 @@ VIEW_KEYS = frozenset(
         "c",
         "task",
         "page",
+        # the kind of record a generic script's page shows: a mail admin's `edit.php?table=mailbox` beside
+        # `?table=alias`, an admin bundle's `?entity=product&id=3`, a blog engine's `edit.php?post_type=page`
+        "table",
+        "entity",
+        "post_type",
     }
 )
 """Query keys by which front controllers choose the page to show (`?do=recent`, `?action=edit`,

@@ -105,12 +105,16 @@ def test_the_retest_walk_does_not_take_a_toggle_seen_with_another_token(tmp_path
 
 
 class _Switch(QuietHandler):
-    """A switch page whose one link flips it, re-drawn with a fresh token: any walk flips it again."""
+    """A switch page whose one link flips what it shows, re-drawn with a fresh token: any walk flips it again.
+    Its action key names a view (`action=show`): a token-guarded GET that names none is a write the walk never
+    sends (`guarded_gets`)."""
 
     def do_GET(self) -> None:  # noqa: N802
         path, _, query = self.path.partition("?")
         on = "on=1" in query
-        link = f'<a href="/switch?on={0 if on else 1}&csrf_token={secrets.token_hex(32)}">switch</a>'
+        link = (
+            f'<a href="/switch?action=show&on={0 if on else 1}&csrf_token={secrets.token_hex(32)}">switch</a>'
+        )
         if path not in ("/", "/switch"):
             self.reply(404, "<h1>Not found</h1>")
             return
