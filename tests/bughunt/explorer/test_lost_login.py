@@ -11,7 +11,6 @@ import secrets
 import shutil
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -20,7 +19,7 @@ from bughunt.cli import main
 from bughunt.explorer.engine import MAX_RELOGINS, LoginLost
 from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.login import Credentials
-from tests.support.loopback import serving
+from tests.support.loopback import QuietHandler, serving
 
 PASSWORD = "pw-Rl38!kQ2#zT"
 ITEMS = 6
@@ -59,17 +58,14 @@ class Site:
         """The feeds page links the first item too (a second way in, which a walk going back takes)."""
 
 
-def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+def make_handler(site: Site) -> type[QuietHandler]:
+    class Handler(QuietHandler):
         def _send(self, status: int, body: str = "", **headers: str) -> None:
-            data = f"<!doctype html><html><head><title>App</title></head><body>{body}</body></html>".encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            for k, v in headers.items():
-                self.send_header(k.replace("_", "-"), v)
-            self.end_headers()
-            self.wfile.write(data)
+            self.reply(
+                status,
+                f"<!doctype html><html><head><title>App</title></head><body>{body}</body></html>",
+                **headers,
+            )
 
         def do_GET(self) -> None:  # noqa: N802
             path = urlsplit(self.path).path
@@ -113,21 +109,17 @@ def make_handler(site: Site) -> type[BaseHTTPRequestHandler]:
                 return self._send(
                     200, f"<h1>Authentication</h1><p>Wrong login.</p>{login_form(form.get('login', ''))}"
                 )
-            token = secrets.token_hex(16)
-            site.sessions.add(token)
             site.logins += 1
+            site.sessions.add(token := secrets.token_hex(16))
             return self._send(303, Location="/", Set_Cookie=f"sid={token}; Path=/; HttpOnly")
-
-        def log_message(self, *args: object) -> None:
-            pass
 
     return Handler
 
 
 @pytest.fixture
 def site() -> Iterator[tuple[Site, str]]:
-    state = Site()
-    with serving(make_handler(state)) as url:
+    """The site, and its base URL while it is served."""
+    with serving(make_handler(state := Site())) as url:
         yield state, url
 
 
