@@ -41,8 +41,9 @@ from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
 from .gate import GATE_HEADER, READS, REFUSED_HINT, WRITE_REFUSED, Gate, Refusal, refusal_summary
 from .http_engine import HttpEngine
-from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in
+from .login import Credentials, LoginFailed, StillLoggedIn, confirm_logged_in, login_form
 from .login_submit import form_address, submit_login
+from .login_wall import login_shape
 from .meta_refresh import replaced_at_once
 from .more_controls import more_controls
 from .named_calls import read_request
@@ -968,7 +969,9 @@ class BrowserEngine(HttpEngine):
         assert self._gate is not None
         self._gate.secret = creds.password  # what only the submit may carry, from the first byte typed
         try:
-            self._load(creds.login_url)
+            shown = self._load(creds.login_url)
+            form_read = login_form(shown)
+            shape = login_shape(shown, form_read) if form_read is not None else None
             password = self._page.locator("input[type=password]:visible").first
             landed = self.route_of(self._page.url)
             if landed is not None and landed != where and not password.count():
@@ -1037,6 +1040,7 @@ class BrowserEngine(HttpEngine):
                 "check --username and the password variable"
             )
         confirm_logged_in(self)
+        self._login_shape = shape or self._login_shape
 
     # -- cookies ---------------------------------------------------------------------------------
     def _sync_cookies_in(self) -> None:

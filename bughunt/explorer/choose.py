@@ -50,12 +50,21 @@ class Whereabouts:
     """The page before the current position: where a Back leads from a dead end."""
     failed: set[str] = field(default_factory=set)
     """Routes whose fetch failed in this session (after retries): left for the next session."""
+    lost_login: set[str] = field(default_factory=set)
+    """Steps after which the login was lost (the next load showed the login wall and the engine logged
+    in again): not taken again this session, which would lose it again. Not destructive (no record
+    is gone, and the login is restored), so not reported, and tried again by the next session."""
     last: StepOutcome | None = None
     last_text: str = ""
     site_text: list[str] = field(default_factory=list)
     """What the last response said besides its page text (headers, labels): for the note gate."""
     page: FetchedPage | None = None
     """The page loaded at the current position: what a GET clicked there is compared with."""
+
+    @property
+    def left_out(self) -> set[str]:
+        """What the walk does not take again this session: failed loads, steps that lost the login."""
+        return self.failed | self.lost_login if self.lost_login else self.failed
 
 
 @dataclass(slots=True, eq=False)
@@ -75,14 +84,14 @@ class Chooser:
         is_idle = idle_test(
             graph.idle_controls(), graph.click_of, graph.store.link_table.words_of, view_families(graph)
         )
-        links = self._onward(position, walk.failed, is_idle)
+        links = self._onward(position, walk.left_out, is_idle)
         due = graph.due()
         dropped = False
         if due:
             target, dropped = retest.next_retest(graph.store, position, set(links))
             if target is None:
                 # The remembered map from here does not lead to what is due: go round by the start page.
-                target = self.travel(position, set(due) - walk.failed)
+                target = self.travel(position, set(due) - walk.left_out)
             if target is not None:
                 tokens = self.context.tokens(position)
                 return Choice(target, tokens, retesting=True, drop_walk=dropped)
@@ -95,11 +104,11 @@ class Chooser:
         if choice.route is None:
             # The policy sees nothing left (its view may be smaller than memory, or a page trapped
             # it): with pages known but unvisited, travel to them over the remembered link table.
-            left = {r for r in self.context.unvisited() if self._may_visit(r, walk.failed, is_idle)}
+            left = {r for r in self.context.unvisited() if self._may_visit(r, walk.left_out, is_idle)}
             target, via = self.travel_past_hubs(position, left)
             return Choice(target, choice.tokens, drop_walk=dropped, via=via)
         target, via = self.past_hubs(position, choice.route, clicks, walk, is_idle)
-        if via is None and graph.is_explored(target) and not self._any_unvisited(walk.failed, is_idle):
+        if via is None and graph.is_explored(target) and not self._any_unvisited(walk.left_out, is_idle):
             # A trip back to a remembered page when memory knows nothing left to visit (the policy
             # may still head for a control learned to lead nowhere new): done, not a walk in circles.
             return Choice(None, choice.tokens, drop_walk=dropped)
@@ -174,7 +183,7 @@ class Chooser:
             if not graph.is_explored(hop) or hop in seen:
                 break
             seen.add(hop)
-            links = self._onward(hop, walk.failed, is_idle)
+            links = self._onward(hop, walk.left_out, is_idle)
             if not links:
                 break
             nxt = self.policy.choose(self._decision(hop, links, clicks + ahead, walk, ahead=ahead)).route
@@ -197,7 +206,7 @@ class Chooser:
         for shown in dict.fromkeys([landed, *states] if landed != route else states):
             if graph.is_explored(shown):
                 nxt = next(
-                    (r for r in self._onward(shown, walk.failed, is_idle) if not graph.is_visited(r)), None
+                    (r for r in self._onward(shown, walk.left_out, is_idle) if not graph.is_visited(r)), None
                 )
                 if nxt is not None:
                     return nxt, shown

@@ -21,9 +21,16 @@ from bughunt.page import FetchedPage
 Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
 
 
+MAX_RELOGINS = 3
+"""Re-logins a session allows after a lost login. A walk loses it again only by doing what lost it
+again (each step that did is kept from the walk: `Whereabouts.lost_login`), or when the site ends
+sessions on its own (an idle timeout, a rotated token): a few re-logins cover the first, and a site
+that keeps ending them ends the walk rather than spend it logging in."""
+
+
 class LoginLost(RuntimeError):
-    """The login wall came back after the one re-login a session allows (or the re-login failed).
-    The session ends with stop reason "login_lost"; the message holds routes and codes only."""
+    """The login wall came back after the re-logins a session allows (`MAX_RELOGINS`), or a re-login
+    failed. The session ends with stop reason "login_lost"; the message holds routes and codes only."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -75,6 +82,12 @@ class Engine(Protocol):
     @property
     def notices(self) -> list[str]:
         """Warnings for the person running the session (harness wording only), each said once."""
+        ...
+
+    @property
+    def relogins(self) -> int:
+        """How many times this session logged in again after its login was lost (a step that sees
+        the count grow came after the step that lost it)."""
         ...
 
     @property

@@ -29,9 +29,9 @@ from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
 from memgpt_lite.log import logger
 
-from .engine import FetchResult, FetchStats, LoginLost, Outcome
+from .engine import MAX_RELOGINS, FetchResult, FetchStats, LoginLost, Outcome
 from .login import Credentials, LoginFailed, StillLoggedIn, http_login, refused_login
-from .login_wall import shows_login_form
+from .login_wall import LoginShape, shows_login_form
 from .secrets import site_cookie_secrets
 from .transport import USER_AGENT, fetch_page
 
@@ -170,6 +170,8 @@ class HttpEngine:
         self._login_probed = False
         self._login_findings: list[Finding] = []
         self._relogins = 0
+        self._login_shape: LoginShape | None = None
+        """The form the session logged in with: a page showing it again is the login wall back."""
         self._walled_anyway: set[str] = set()
         self._loaded = LoadedPages()
         self._trees = KeptTrees(REUSED_PAGES, REUSED_BYTES)
@@ -426,12 +428,18 @@ class HttpEngine:
         if not self._login_probed:
             self._login_probed = True
             self._login_findings = refused_login(self, creds)
-        http_login(self, creds)
+        self._login_shape = http_login(self, creds) or self._login_shape
+
+    @property
+    def relogins(self) -> int:
+        """`Engine.relogins`."""
+        return self._relogins
 
     def _after_wall(self, result: FetchResult) -> FetchResult:
         """A wall while logged in: a route walled for this account too, or the login was lost. Logging
-        in again tells them apart (lost: the route opens). Lost once, the session goes on logged in
-        again; lost a second time, or not restorable, raises `LoginLost`."""
+        in again tells them apart (lost: the route opens, and this step is retried once, logged in).
+        The session goes on logged in again up to `MAX_RELOGINS` times; lost once more, or not
+        restorable, raises `LoginLost`."""
         creds = self.credentials
         if creds is None or not creds.login_url or result.route in self._walled_anyway:
             return result
@@ -451,8 +459,8 @@ class HttpEngine:
             self._walled_anyway.add(result.route)  # walled for this account; the session is fine
             return retried
         self._relogins += 1
-        if self._relogins > 1:
-            raise LoginLost(f"the login wall came back at {result.route} after a re-login")
+        if self._relogins > MAX_RELOGINS:
+            raise LoginLost(f"the login wall came back at {result.route} after {MAX_RELOGINS} re-login(s)")
         logger.info("logged in again after a login wall at {}", result.route)
         return retried
 
@@ -512,7 +520,7 @@ class HttpEngine:
         if 400 <= status < 500:
             # "Not here" from the site: recorded and skipped, not explored past.
             return FetchResult("http_error", route, page.url, detail=f"HTTP {status}", **common)
-        if not _LOGIN_PATH.search(route) and shows_login_form(page):
+        if not _LOGIN_PATH.search(route) and shows_login_form(page, self._login_shape):
             # The page answered in place with a login form it shows (no redirect): a wall all the same.
             return FetchResult(
                 "login_wall", route, page.url, detail="login form instead of content", **common

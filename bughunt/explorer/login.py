@@ -6,7 +6,9 @@ command line, cookie and header values from the command line, and none of them i
 or printed. The store keeps only *that* a login was used (`Credentials.label`, no username). A form
 login finds the form with a password field, fills it (hidden inputs such as CSRF tokens are sent as
 the page gave them), submits it and confirms the login wall is gone; when the wall comes back
-mid-session the engine logs in again once, and the next time raises `LoginLost`.
+mid-session (a redirect to a login address, a 401, or the page showing the form the explorer filled:
+`login_wall`) the engine logs in again, up to `MAX_RELOGINS` times a session, and then raises
+`LoginLost`.
 
 The login works through the `Engine` protocol only (`request`, `probe`, `route_of`): the engines
 import this module, never the other way round.
@@ -31,6 +33,7 @@ from memgpt_lite.errors import UsageError
 
 from .engine import Engine
 from .form_encoding import default_button, is_multipart
+from .login_wall import LoginShape, login_shape
 from .secrets import storage_state_secrets
 
 _USERNAME_HINT = re.compile(r"(?i)user|email|login|account|ident")
@@ -300,8 +303,9 @@ def refused_login(engine: Engine, creds: Credentials) -> list[Finding]:
     return check_refused_form(answer, {field.get("name"): creds.username})
 
 
-def http_login(engine: Engine, creds: Credentials) -> None:
-    """Log in over HTTP through `engine.request` (the engine's cookie jar keeps the session cookie).
+def http_login(engine: Engine, creds: Credentials) -> LoginShape | None:
+    """Log in over HTTP through `engine.request` (the engine's cookie jar keeps the session cookie);
+    gives the shape of the form filled (`login_wall.LoginShape`), to know it again mid-session.
 
     Raises `LoginFailed` when there is no password form, the form comes back after submitting it, or
     the start page is still behind a login wall."""
@@ -340,6 +344,7 @@ def http_login(engine: Engine, creds: Credentials) -> None:
             "check --username and the password variable"
         )
     confirm_logged_in(engine)
+    return login_shape(page, form)
 
 
 def confirm_logged_in(engine: Engine) -> None:

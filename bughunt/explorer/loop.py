@@ -183,6 +183,7 @@ class Explorer:
         cfg, walk = self.config, self.walk
         clicks = failures_in_a_row = 0
         reloaded = False
+        relogins, last_target = self.engine.relogins, None
         while clicks < cfg.budget:
             if cfg.stop_at_bugs is not None and self.graph.open_bugs() >= cfg.stop_at_bugs:
                 return "done", f"{cfg.stop_at_bugs} bugs open, as asked"
@@ -214,6 +215,12 @@ class Explorer:
             self._drop_walk = False
             outcomes.append(out)
             clicks += 1
+            if self.engine.relogins > relogins and last_target is not None:
+                # This step's load met the login wall and the engine logged in again: the step
+                # before lost the login (a GET form that resets the session, a settings write
+                # that rotates it). Taking it again would lose it again.
+                walk.lost_login.add(last_target)
+            relogins, last_target = self.engine.relogins, choice.target
             if is_failure(out.outcome, out.status):
                 failures_in_a_row += 1
                 walk.failed.add(choice.target)

@@ -1,5 +1,5 @@
 """Logging in: a form login with a CSRF token, cookies and headers, for both engines; the login wall
-coming back (re-login once, then `LoginLost`); and no secret anywhere in the store, the JSON or the report."""
+coming back (re-login up to `MAX_RELOGINS` times, then `LoginLost`); and no secret anywhere in the store, the JSON or the report."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl, quote
 import pytest
 
 from bughunt.cli import main
-from bughunt.explorer.engine import Engine, LoginLost
+from bughunt.explorer.engine import MAX_RELOGINS, Engine, LoginLost
 from bughunt.explorer.http_engine import HttpEngine
 from bughunt.explorer.login import Credentials, LoginFailed, credentials_from_args, http_login
 from memgpt_lite.errors import UsageError
@@ -236,19 +236,22 @@ def test_a_wrong_password_is_a_clear_error_without_the_password(site):
     assert "wrong-pw-123" not in str(err.value)
 
 
-def test_the_wall_coming_back_is_relogged_once_then_login_lost(site):
+def test_the_wall_coming_back_is_relogged_up_to_the_cap_then_login_lost(site):
     state, base = site
     fetcher = HttpEngine(base + "/", credentials=creds(base))
     fetcher.log_in()
     state.expire_after = 2  # every second private page ends the session
     assert fetcher.fetch("/private/1").outcome == "page"
     assert fetcher.fetch("/private/2").outcome == "page"  # ends the session after answering
-    assert fetcher.fetch("/private/3").outcome == "page"  # wall -> logged in again -> page
-    assert state.logins == 2
-    assert fetcher.fetch("/private/4").outcome == "page"  # ends it again
-    with pytest.raises(LoginLost, match=r"^the login wall came back at /private/5 after a re-login$"):
+    for n in range(MAX_RELOGINS):
+        assert fetcher.fetch("/private/3").outcome == "page"  # wall -> logged in again -> page
+        assert state.logins == 2 + n and fetcher.relogins == 1 + n
+        assert fetcher.fetch("/private/4").outcome == "page"  # ends it again
+    with pytest.raises(
+        LoginLost, match=rf"^the login wall came back at /private/5 after {MAX_RELOGINS} re-login\(s\)$"
+    ):
         fetcher.fetch("/private/5")
-    assert state.logins == 3  # the third login told a lost session from a walled page
+    assert state.logins == MAX_RELOGINS + 2  # the last login told a lost session from a walled page
 
 
 def test_a_page_walled_for_this_account_too_is_a_wall_not_a_lost_login(site):

@@ -190,12 +190,12 @@ def test_rerunning_the_main_job_says_why_it_did_nothing_and_a_huge_budget_says_d
 
 
 class _LosingEngine(HttpEngine):
-    """The engine's contract: a login wall after its one re-login raises `LoginLost`."""
+    """The engine's contract: a login wall after its allowed re-logins raises `LoginLost`."""
 
     def fetch(self, route: str, referer: str | None = None):  # type: ignore[no-untyped-def]
         result = super().fetch(route, referer)
         if result.outcome == "login_wall":
-            raise LoginLost(f"{result.route}: login wall after one re-login")
+            raise LoginLost(f"{result.route}: login wall after the allowed re-logins")
         return result
 
 
