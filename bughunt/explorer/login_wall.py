@@ -20,7 +20,7 @@ controllers, a Dojo or ExtJS shell that draws its login in place).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from bughunt.dom import Node
@@ -40,8 +40,7 @@ _TYPED = frozenset(("", "text", "email", "tel", "password"))
 """Input types a person types a login into (no hidden token, box, button or file)."""
 
 
-@dataclass(frozen=True, slots=True)
-class LoginShape:
+class LoginShape(NamedTuple):
     """What identifies the login form the explorer filled: the names of its typed fields and the path
     it posts to (a form with no action posts to its page's address, as HTML says; None for a
     `javascript:` action: its script sends it, from any page)."""
