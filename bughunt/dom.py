@@ -598,3 +598,10 @@ def body_rows(table: Node) -> list[Node]:
         if up is table:
             rows.append(node)
     return rows
+
+
+def colspan(cell: Node) -> int:
+    """The columns a table cell declares it spans (`colspan`, 1 when absent or no positive whole number);
+    each reader caps it as its layout needs."""
+    value = cell.get("colspan").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else 1

@@ -97,15 +97,16 @@ def _shown_known_form(page: FetchedPage, form: Node, known: LoginShape) -> bool:
     fields = _typed_fields(form)
     if frozenset(name for name, _ in fields) != known.fields or _action_path(page, form) != known.path:
         return False
-    return any(
-        node.tag == "input" and node.get("type").strip().lower() == "password" and not unseen(node)
-        for node in form.iter()
-    )
+    return _shows_password(form)
 
 
 def _shown_login_form(form: Node) -> bool:
     if not _LOGIN_ACTION.search(form.get("action")) or _not_drawn(form):
         return False
+    return _shows_password(form)
+
+
+def _shows_password(form: Node) -> bool:
     return any(
         node.tag == "input" and node.get("type").strip().lower() == "password" and not unseen(node)
         for node in form.iter()

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 from urllib.parse import urldefrag, urlsplit
 
-from bughunt.dom import Node
+from bughunt.dom import Node, colspan
 from bughunt.oracles.base import Fetch, fetch_or_none
 from bughunt.oracles.count_labels import _innermost, _labels, parse_count
 from bughunt.oracles.count_population import managed_count_of_own_record
@@ -111,8 +111,8 @@ def _column(row: Node, cell: Node) -> int:
 
 
 def _span(cell: Node) -> int:
-    value = cell.get("colspan")
-    return int(value) if value.isdigit() and 0 < int(value) < 100 else 1
+    span = colspan(cell)
+    return span if span < 100 else 1
 
 
 def _header_cells(table: Node) -> list[tuple[int, int, str]]:

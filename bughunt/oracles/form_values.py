@@ -11,7 +11,7 @@ import re
 from urllib.parse import urlsplit
 
 from bughunt.actions import UNTYPED_INPUTS
-from bughunt.dom import Node
+from bughunt.dom import Node, colspan
 from bughunt.oracles.form_fields import key
 from bughunt.oracles.reading import missing_value
 from bughunt.oracles.visibility import unseen
@@ -184,8 +184,7 @@ def _span(cell: Node) -> int | None:
     """The columns a cell spans, or None when it spans rows too (which cell is under which is not known)."""
     if cell.get("rowspan").strip() not in ("", "1"):
         return None
-    value = cell.get("colspan").strip()
-    return min(int(value), MAX_SPAN) if value.isdigit() and int(value) > 0 else 1
+    return min(colspan(cell), MAX_SPAN)
 
 
 def _columns(header: Node) -> list[Node] | None:
