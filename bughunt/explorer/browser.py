@@ -48,6 +48,7 @@ from .meta_refresh import replaced_at_once
 from .more_controls import more_controls
 from .named_calls import read_request
 from .offered_clicks import offered_clicks
+from .page_errors import thrown_script
 from .page_scripts import PENDING, READ, init_script
 from .realtime import Channels
 from .retried_requests import RetriedRequests
@@ -299,6 +300,10 @@ class BrowserEngine(HttpEngine):
         self._context = self._browser.new_context(**options)
         self._record_name = f"__bughunt_{uuid.uuid4().hex}"
         self._context.add_init_script(init_script(self._record_name))
+        # Uncaught errors as the page's own `String(error)` says them (`page_errors`): Chromium's report
+        # names an object that is no native Error by its (minified) constructor alone.
+        self._context.expose_binding(f"{self._record_name}_thrown", self._on_thrown)
+        self._context.add_init_script(thrown_script(f"{self._record_name}_thrown"))
         self._sync_cookies_in()
         self._context.route("**/*", self._guard)
         # Every WebSocket meets `Channels.on_socket` (inside an https tunnel the gate cannot see one).
@@ -310,7 +315,6 @@ class BrowserEngine(HttpEngine):
     def _new_tab(self) -> None:
         self._page = self._context.new_page()
         self._open = set()
-        self._page.on("pageerror", lambda exc: self._record("js_error", str(exc)))
         self._page.on("console", self._on_console)
         self._page.on("response", self._on_response)
         self._page.on("requestfailed", self._on_request_failed)
@@ -454,6 +458,9 @@ class BrowserEngine(HttpEngine):
         error = ClientError(kind, text[:500], url[:500], status)
         self._errors.append(error)
         return error
+
+    def _on_thrown(self, source: Any, text: Any) -> None:
+        self._record("js_error", str(text))
 
     def _on_console(self, message: Any) -> None:
         if message.type != "error":

@@ -38,6 +38,21 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"<>()\[\]]+", re.I)
 _RANK = {"js_error": 0, "console_error": 1}
 
 
+_CANCELLED = re.compile(r"^(?:Cancel|CancelError|Cancel+edError|CancellationError|AbortError)(?::|$)")
+"""The names a request cancelled by the page's own script is thrown under, as `String(error)` gives
+them: Dojo's `CancelError` (`deferred.cancel()`, a pane's load superseded by the next click), the DOM's
+`AbortError` (`AbortController.abort()`, a media `play()` the page paused), axios' `CanceledError`
+(`Cancel` before 1.0), Bluebird's and editors' `CancellationError`. The explorer cancels nothing a page
+asked (a write it refuses fails as `TypeError: Failed to fetch`, a navigation ends the document), so
+such an error is the page changing its mind, which a user never sees. (RxJS/Angular unsubscribing
+throws nothing.)"""
+
+
+def self_cancelled(error: ClientError) -> bool:
+    """Whether an uncaught error is the page cancelling its own request (`_CANCELLED`): no error."""
+    return error.kind == "js_error" and bool(_CANCELLED.match(error.text.strip()))
+
+
 _FAILED = ("failed_request", "channel_error")
 """A request that failed, or a realtime channel's answer reporting an error (the browser engine's
 `realtime`): both are what the page asked failing."""
@@ -103,10 +118,9 @@ def check_client_errors(
     every error the page showed as evidence (a failed fetch, then the console line about it, then the
     error the missing data causes); a page with no failed request gives one finding, named by its
     most telling error — an uncaught one before a console line."""
-    errors = (
-        page.client_errors
-        if not partial_document(page)
-        else tuple(e for e in page.client_errors if e.kind in _FAILED)
+    partial = bool(page.client_errors) and partial_document(page)
+    errors = tuple(
+        e for e in page.client_errors if not self_cancelled(e) and (e.kind in _FAILED or not partial)
     )
     if errors and page.clicked_from is None and all(_existence_check(e) for e in errors):
         return []  # probes the page made as it loaded; a click's own 404 failed what it asked for

@@ -131,6 +131,24 @@ def test_uncaught_errors_and_failed_fetches_are_client_errors_in_harness_words(b
     assert all("SECRET-CONSOLE-TEXT" not in m for m in messages)
 
 
+def test_an_uncaught_error_is_recorded_as_its_own_string_says_and_a_self_cancellation_is_none(
+    browser_fetcher,
+):
+    # A toolkit's error class renamed by its build (`_r`) is named by its prototype's `name`, not the
+    # constructor: Chromium's own report says only `_r`.
+    pane = browser_fetcher.fetch("/pane").page
+    assert [(e.kind, e.text) for e in pane.client_errors] == [
+        ("js_error", "RequestError: Unable to load the pane")
+    ]
+    assert [f.kind for f in inspect_page(pane) if f.kind == "client_error"] == ["client_error"]
+    # The page cancelling its own loads (a CancelError, an unhandled AbortError) is recorded as said and
+    # judged no error.
+    tabs = browser_fetcher.fetch("/tabs").page
+    texts = sorted(e.text.split(":")[0] for e in tabs.client_errors if e.kind == "js_error")
+    assert texts == ["AbortError", "CancelError"]
+    assert [f for f in inspect_page(tabs) if f.kind == "client_error"] == []
+
+
 def test_a_request_the_previous_page_left_running_is_not_the_next_pages_error(browser_fetcher):
     slow = browser_fetcher.fetch("/slow").page
     assert slow.client_errors == ()

@@ -173,3 +173,21 @@ def test_a_lone_404_for_one_item_by_its_id_is_an_existence_check_and_a_missing_e
     assert [f.kind for f in check_client_errors(failed(f"{API}/v1/members/12", 404, crash))] == [
         "client_error"
     ]
+
+
+def test_a_request_the_page_cancelled_itself_is_no_error_but_a_real_one_beside_it_is():
+    cancelled = [
+        ClientError("js_error", "CancelError: Request canceled", ""),  # Dojo, a pane's load superseded
+        ClientError("js_error", "AbortError: signal is aborted without reason", ""),  # AbortController
+        ClientError("js_error", "CanceledError: canceled", ""),  # axios
+    ]
+    assert check_client_errors(spa("/member/ines/tabs", *cancelled)) == []
+    real = ClientError("js_error", "RequestError: Unable to load /v1/tabs status: 500", "")
+    findings = check_client_errors(spa("/member/ines/tabs", *cancelled, real))
+    assert [e["text"] for f in findings for e in f.evidence["client_errors"]] == [real.text]
+    # Words that merely begin like a cancellation are not one, nor a console line saying it.
+    for text, kind in (
+        ("Cancellable is not defined", "js_error"),
+        ("CancelError: Request canceled", "console_error"),
+    ):
+        assert len(check_client_errors(spa("/member/ines/tabs", ClientError(kind, text, "")))) == 1
