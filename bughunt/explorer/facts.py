@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from bughunt.actions import Action, page_actions, page_clicks
 from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.lists import item_runs, pager_ways_on, reads_way_on
+from bughunt.oracles.offset_steps import offset_pagers
 from bughunt.oracles.pager_reading import reads_later
 from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, is_fragment
@@ -219,6 +220,14 @@ def read_page(
         and turned_page(page)
         else None
     )
+    # The second page of a list its own links page by offsets under a key of another name
+    # (`?limit=10` beside `?limit=20`, `?limit=30`: `offset_steps`), taken from its first page only, as
+    # a numbered pager's (the later pages wait like any: `planner._ranks`).
+    stepped = (
+        {p.following for p in offset_pagers(page) if p.here == 0 and p.following}
+        if own is not None and page.clicked_from is None
+        else set()
+    )
     for action in engine.actions(page):
         if action.kind == "click" and engine.can_click:
             # No address of its own: a harness-made route names the state the click leaves. An engine
@@ -283,6 +292,8 @@ def read_page(
                 # "↓ Older..." from a list's first page to the same page with numbers added under
                 # keys no reading names (`?x=25&n=25`): its second page, said in words. From the
                 # first page only: the later pages wait like any (`planner._ranks`).
+                next_pages.add(route)
+            elif route is not None and stepped and action.target.split("#", 1)[0] in stepped:
                 next_pages.add(route)
         if route is None or route == own or route in actions or not engine.followable(route):
             continue

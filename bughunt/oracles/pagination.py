@@ -54,6 +54,7 @@ from bughunt.oracles.lists import (
     targets,
 )
 from bughunt.oracles.offset_first import first_page_of_offset
+from bughunt.oracles.offset_steps import offset_pagers
 from bughunt.oracles.pager_by_shape import previous_by_shape
 from bughunt.oracles.reading import (
     KEPT,
@@ -173,10 +174,32 @@ def _items_by_position(page: FetchedPage) -> dict[str, list[Node]]:
         and not all(_fields_only(i) for i in items)
         and not all(_holds_menu(i) for i in items)
     ]
-    by_key: dict[str, list[list[Node]]] = {}
+    by_key: dict[str, list[tuple[Node, list[Node]]]] = {}
     for container, sig, items in _scope(page, runs):
-        by_key.setdefault(f"{container.path()} > {sig}", []).append(items)
-    return {key: lists[0] for key, lists in by_key.items() if len(lists) == 1}
+        by_key.setdefault(f"{container.path()} > {sig}", []).append((container, items))
+    kept: dict[str, list[Node]] = {}
+    for key, lists in by_key.items():
+        if len(lists) == 1:
+            kept[key] = lists[0][1]
+            continue
+        # Lists of one shape at one place (an admin page's alias and mailbox tables, both
+        # `table.table > tbody > tr`) are told apart by the id the page gives one (`#mailbox_table`):
+        # one of its own on the page is the same list on the page before. The others stay unread.
+        named: dict[str, list[list[Node]]] = {}
+        for container, items in lists:
+            if (name := _own_id(container)) is not None:
+                named.setdefault(f"{key} #{name}", []).append(items)
+        kept.update({k: ls[0] for k, ls in named.items() if len(ls) == 1})
+    return kept
+
+
+def _own_id(container: Node) -> str | None:
+    """The id of the list's container or its nearest ancestor with one, up to its table or its block
+    (a `tbody`'s `table#mailbox_table`); None without one."""
+    for node in (container, *container.ancestors())[:3]:
+        if node.get("id"):
+            return node.get("id")
+    return None
 
 
 _MENU_ROLES = frozenset({"menu", "menubar", "listbox"})
@@ -300,6 +323,11 @@ def _previous_page_url(page: FetchedPage) -> str | None:
             return _previous_by_offset(page)
         if _cursor(page.url) is not None:
             return _previous_by_cursor(page)
+        # a key no reading names as an offset that the page's own links step by a page's rows
+        # (`?limit=10` beside `?limit=0`, `?limit=20`: `offset_steps`)
+        stepped = next((p.previous for p in offset_pagers(page) if p.here > 0 and p.previous), None)
+        if stepped is not None:
+            return stepped
         # a key no reading names (`?pg=3`, a framework's own): the page's links say it pages
         return previous_by_shape(page)
     base = base_url(page)
@@ -545,12 +573,15 @@ def check_duplicate_pagination(
         # (a footer's copyright line closing both pages beside a line that changes, "time to display:
         # 0.4 s"): a record carries its link or its heading wherever the pager puts it.
         placed = {k: at for at, keys in enumerate(before) for k in keys} if len(items) == len(before) else {}
+        # ... and so are the items leading both pages alike, in order: the page's fixed sections above
+        # the one whose rows change (an admin overview's domain and alias-domain panels, a summary card)
+        lead = next((i for i, (a, b) in enumerate(zip(items, before, strict=False)) if a != b), len(items))
         at_ = [
             at
             for at, (keys, node) in enumerate(zip(items, _content_items(page)[key], strict=True))
             if keys
             and any(_gist(node) in shown_before.get(k, ()) for k in keys)
-            and not (at == 0 and before[:1] == [keys])
+            and not (at < lead and before[at] == keys)
             and not (any(placed.get(k) == at for k in keys) and _bare_line(node))
         ]
         repeated = [items[at] for at in at_]

@@ -1,0 +1,132 @@
+"""An offset pager known by what its own links do, not by its key's name.
+
+`reading.is_offset_key` knows an offset by its name (`offset`, `start`, `first`); a key named as a page
+size (`limit`, `size`) or a framework's own (`pos`, `fDisplay`) may count rows all the same: PostfixAdmin
+pages its lists by `?limit=0`, `?limit=10`, `?limit=20` (rows skipped, not rows shown), phpMyAdmin by
+`?pos=0,25,50`, Solr front ends and Roundcube-style mail lists by `start`. The page's own links say it:
+the links to the same route differing from the page's URL in one key K alone carry whole numbers which,
+with the page's own value (0 where the page lacks K: the list's first page), are **three or more
+multiples of one step s ≥ 2, s apart around the page's own value** (0, 10, 20, 30) — a pager's
+neighbours. A page-size menu is not: its sizes are not one step apart (10, 25, 50, 100), or its links
+are written as the number they put in K ("50"); a page-number pager steps by 1 and is the named
+readings' (`?page=`). A windowed pager with a gap (0, 10, 20, …, 90) still has its run around the page.
+
+The page before is then the link with the page's value minus s (the first page: K = 0 or no K), the
+page after the link with its value plus s. Families: PHP admins' hand-written pagers (PostfixAdmin's
+`limit`, phpMyAdmin's `pos`), Solr/Lucene front ends' `start`, Roundcube-like and Django-admin-like
+lists under an offset of their own name, WordPress-era `?paged=` stays a page number (steps by 1).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+from bughunt.oracles.link_targets import targets
+from bughunt.oracles.reading import is_page_key, resolve
+from bughunt.page import FetchedPage, base_url
+from bughunt.sim.route_keys import query_pairs
+
+_WHOLE = re.compile(r"^\d{1,7}$")
+MIN_VALUES = 3
+"""Values one step apart (the page's own among them) that make a pager: two are any pair of numbers."""
+
+
+class OffsetPager(NamedTuple):
+    """A key of the page's URL its own links step by `step` rows; the URLs of the pages around it."""
+
+    key: str
+    step: int
+    here: int
+    previous: str | None
+    following: str | None
+
+
+def offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
+    """The keys the page's own links page its lists by as offsets (see the module's docstring)."""
+    return page.derived(_offset_pagers)
+
+
+def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
+    if not page.is_html:
+        return ()
+    parts = urlsplit(page.url)
+    pairs = query_pairs(parts.query, decoded=True)
+    base = base_url(page)
+    # key → value → (the link's URL, whether the link is written as that number)
+    by_key: dict[str, dict[int, tuple[str, bool]]] = {}
+    for node, href in targets(page.document):
+        url = resolve(base, href)
+        if url is None:
+            continue
+        there = urlsplit(url)
+        if there.netloc != parts.netloc or there.path != parts.path:
+            continue
+        key = _one_changed(pairs, query_pairs(there.query, decoded=True))
+        if key is None:
+            continue
+        value = dict(query_pairs(there.query, decoded=True))[key].strip()
+        if not _WHOLE.match(value):
+            continue
+        seen = by_key.setdefault(key, {})
+        written = " ".join(node.text().split()) == value
+        url_there = url.split("#", 1)[0]
+        old = seen.get(int(value))
+        seen[int(value)] = (old[0] if old else url_there, (old[1] if old else False) or written)
+    found = []
+    own = dict(pairs)
+    for key, seen in by_key.items():
+        if is_page_key(key) or any(written for _, written in seen.values()):
+            continue
+        mine = own.get(key, "0").strip()
+        if not _WHOLE.match(mine):
+            continue
+        here = int(mine)
+        step = _step(here, set(seen))
+        if step is None:
+            continue
+        before = seen.get(here - step, (None, False))[0] if here - step > 0 else _first(seen, page.url, key)
+        after = seen.get(here + step, (None, False))[0]
+        found.append(OffsetPager(key, step, here, before if here > 0 else None, after))
+    return tuple(found)
+
+
+def _one_changed(mine: list[tuple[str, str]], theirs: list[tuple[str, str]]) -> str | None:
+    """The one key whose value `theirs` changes or adds to `mine`, all else equal; None otherwise."""
+    a, b = dict(mine), dict(theirs)
+    if len(a) != len(mine) or len(b) != len(theirs):
+        return None  # a repeated key: not a pager's URL
+    changed = [k for k in b if a.get(k) != b[k]]
+    if len(changed) != 1 or any(k not in b for k in a):
+        return None
+    return changed[0]
+
+
+def _step(here: int, values: set[int]) -> int | None:
+    """The step s of an offset pager around `here`: `MIN_VALUES` or more of `values` ∪ {here}, all
+    multiples of s ≥ 2, one run s apart through `here`; None for any other set of numbers."""
+    every = sorted(values | {here})
+    gaps = [b - a for a, b in zip(every, every[1:], strict=False)]
+    if not gaps:
+        return None
+    step = min(gaps)
+    if step < 2 or any(v % step for v in every):
+        return None
+    run = 1
+    at = here
+    while at - step in every:
+        at, run = at - step, run + 1
+    at = here
+    while at + step in every:
+        at, run = at + step, run + 1
+    return step if run >= MIN_VALUES else None
+
+
+def _first(seen: dict[int, tuple[str, bool]], url: str, key: str) -> str | None:
+    """The list's first page: the link with `key` at 0, else the page's URL without `key`."""
+    if 0 in seen:
+        return seen[0][0]
+    parts = urlsplit(url)
+    kept = "&".join(p for p in parts.query.split("&") if p and p.split("=", 1)[0] != key)
+    return parts._replace(query=kept, fragment="").geturl()
