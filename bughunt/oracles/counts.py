@@ -43,6 +43,7 @@ from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
 from bughunt.oracles.count_ranges import _range_total, range_mismatches
 from bughunt.oracles.count_rows import row_counts, spread
 from bughunt.oracles.count_targets import Claim, contradicted
+from bughunt.oracles.count_usage import usage_mismatches
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested, current_tab_bar
 from bughunt.oracles.counted_list import labelled_list as labelled_list
@@ -133,7 +134,7 @@ def check_count_mismatch(
             return [_linked_finding(page, *claim, ROW_MESSAGE, "list_url")]
         mismatches = [(claim[0].node, claim[0].shown, claim[1])]
     if not mismatches:
-        mismatches = badge_mismatches(page) or foot_mismatches(page)
+        mismatches = badge_mismatches(page) or foot_mismatches(page) or usage_mismatches(page)
     if not mismatches:
         # no count label disagrees: a clicked filter's count and the list it redrew (`count_filters`),
         # the pager's own count, a page it offers that lists nothing

@@ -34,11 +34,13 @@ MIN_VALUES = 3
 
 
 class OffsetPager(NamedTuple):
-    """A key of the page's URL its own links step by `step` rows; the URLs of the pages around it."""
+    """A key the page's links step by `step` rows; where the page is in it (`here`: None when the page's
+    own URL is not one of the pager's, a bare list address that shows some default list) and the URLs
+    of the pages around it."""
 
     key: str
     step: int
-    here: int
+    here: int | None
     previous: str | None
     following: str | None
 
@@ -52,10 +54,10 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
     if not page.is_html:
         return ()
     parts = urlsplit(page.url)
-    pairs = query_pairs(parts.query, decoded=True)
+    own = dict(query_pairs(parts.query, decoded=True))
     base = base_url(page)
-    # key → value → (the link's URL, whether the link is written as that number)
-    by_key: dict[str, dict[int, tuple[str, bool]]] = {}
+    # (key, the rest of the query) → value → (the link's URL, whether the link is written as that number)
+    groups: dict[tuple[str, frozenset[tuple[str, str]]], dict[int, tuple[str, bool]]] = {}
     for node, href in targets(page.document):
         url = resolve(base, href)
         if url is None:
@@ -63,28 +65,36 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
         there = urlsplit(url)
         if there.netloc != parts.netloc or there.path != parts.path:
             continue
-        key = _one_changed(pairs, query_pairs(there.query, decoded=True))
-        if key is None:
-            continue
-        value = dict(query_pairs(there.query, decoded=True))[key].strip()
-        if not _WHOLE.match(value):
-            continue
-        seen = by_key.setdefault(key, {})
-        written = " ".join(node.text().split()) == value
-        url_there = url.split("#", 1)[0]
-        old = seen.get(int(value))
-        seen[int(value)] = (old[0] if old else url_there, (old[1] if old else False) or written)
+        pairs = query_pairs(there.query, decoded=True)
+        query = dict(pairs)
+        if len(query) != len(pairs):
+            continue  # a repeated key: not a pager's URL
+        text = " ".join(node.text().split())
+        for key, value in pairs:
+            if is_page_key(key) or not _WHOLE.match(value.strip()):
+                continue
+            rest = frozenset((k, v) for k, v in pairs if k != key)
+            seen = groups.setdefault((key, rest), {})
+            old = seen.get(int(value))
+            written = text == value.strip()
+            seen[int(value)] = (
+                old[0] if old else url.split("#", 1)[0],
+                (old[1] if old else False) or written,
+            )
     found = []
-    own = dict(pairs)
-    for key, seen in by_key.items():
-        if is_page_key(key) or any(written for _, written in seen.values()):
+    mine = frozenset(own.items())
+    for (key, rest), seen in groups.items():
+        if any(written for _, written in seen.values()):
             continue
-        mine = own.get(key, "0").strip()
-        if not _WHOLE.match(mine):
-            continue
-        here = int(mine)
+        place = own.get(key, "0").strip()
+        # the page is in this pager when its query is the pager's but for the key
+        known = frozenset((k, v) for k, v in mine if k != key) == rest and _WHOLE.match(place)
+        here = int(place) if known else None
         step = _step(here, set(seen))
         if step is None:
+            continue
+        if here is None:
+            found.append(OffsetPager(key, step, None, None, None))
             continue
         before = seen.get(here - step, (None, False))[0] if here - step > 0 else _first(seen, page.url, key)
         after = seen.get(here + step, (None, False))[0]
@@ -92,35 +102,27 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
     return tuple(found)
 
 
-def _one_changed(mine: list[tuple[str, str]], theirs: list[tuple[str, str]]) -> str | None:
-    """The one key whose value `theirs` changes or adds to `mine`, all else equal; None otherwise."""
-    a, b = dict(mine), dict(theirs)
-    if len(a) != len(mine) or len(b) != len(theirs):
-        return None  # a repeated key: not a pager's URL
-    changed = [k for k in b if a.get(k) != b[k]]
-    if len(changed) != 1 or any(k not in b for k in a):
-        return None
-    return changed[0]
-
-
-def _step(here: int, values: set[int]) -> int | None:
-    """The step s of an offset pager around `here`: `MIN_VALUES` or more of `values` ∪ {here}, all
-    multiples of s ≥ 2, one run s apart through `here`; None for any other set of numbers."""
-    every = sorted(values | {here})
+def _step(here: int | None, values: set[int]) -> int | None:
+    """The step s of an offset pager: `MIN_VALUES` or more of `values` (and `here`, the page's own,
+    when known) all multiples of s ≥ 2, one run s apart through `here` (through the lowest value when
+    the page's own is not known); None for any other set of numbers."""
+    every = sorted(values | ({here} if here is not None else set()))
     gaps = [b - a for a, b in zip(every, every[1:], strict=False)]
     if not gaps:
         return None
     step = min(gaps)
     if step < 2 or any(v % step for v in every):
         return None
-    run = 1
-    at = here
-    while at - step in every:
-        at, run = at - step, run + 1
-    at = here
-    while at + step in every:
-        at, run = at + step, run + 1
-    return step if run >= MIN_VALUES else None
+    runs = [here] if here is not None else every
+    for at in runs:
+        run, low, high = 1, at, at
+        while low - step in every:
+            low, run = low - step, run + 1
+        while high + step in every:
+            high, run = high + step, run + 1
+        if run >= MIN_VALUES:
+            return step
+    return None
 
 
 def _first(seen: dict[int, tuple[str, bool]], url: str, key: str) -> str | None:

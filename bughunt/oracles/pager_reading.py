@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from bughunt.dom import Node
 from bughunt.oracles.link_targets import _URL_ATTRS, targets
 from bughunt.oracles.list_finding import find_lists, is_pager
+from bughunt.oracles.offset_steps import offset_pagers
 from bughunt.oracles.reading import (
     list_page_key,
     named_page,
@@ -189,6 +190,8 @@ def has_pagination(page: FetchedPage) -> bool:
 def _has_pagination(page: FetchedPage) -> bool:
     if other_pages(page):
         return True
+    if offset_pagers(page):
+        return True  # its links step a key by a page's rows (`offset_steps`), whatever it is called
     if _way_on(page):
         return True
     base = base_url(page)

@@ -325,7 +325,7 @@ def _previous_page_url(page: FetchedPage) -> str | None:
             return _previous_by_cursor(page)
         # a key no reading names as an offset that the page's own links step by a page's rows
         # (`?limit=10` beside `?limit=0`, `?limit=20`: `offset_steps`)
-        stepped = next((p.previous for p in offset_pagers(page) if p.here > 0 and p.previous), None)
+        stepped = next((p.previous for p in offset_pagers(page) if p.here and p.previous), None)
         if stepped is not None:
             return stepped
         # a key no reading names (`?pg=3`, a framework's own): the page's links say it pages
