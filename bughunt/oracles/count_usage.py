@@ -27,7 +27,9 @@ from bughunt.oracles.lists import has_pagination, list_items
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
 
-_USAGE = re.compile(r"^(?P<label>[^\W\d_][^\W\d_ ]{1,40}?)\s*:?\s*(?P<n>\d{1,6})\s*/\s*(?P<m>\d{1,6})$")
+_USAGE = re.compile(
+    r"^(?P<label>[^\W\d_]{2,30}(?: [^\W\d_]{1,30}){0,3})\s*:?\s*(?P<n>\d{1,6})\s*/\s*(?P<m>\d{1,6})$"
+)
 _SINGULAR_ENDS = ("ss", "us", "is")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "caption"})
 

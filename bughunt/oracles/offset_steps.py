@@ -43,6 +43,8 @@ class OffsetPager(NamedTuple):
     here: int | None
     previous: str | None
     following: str | None
+    pages: tuple[str, ...] = ()
+    """Every page of the list the links lead to (the pager's own links)."""
 
 
 def offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
@@ -93,12 +95,13 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
         step = _step(here, set(seen))
         if step is None:
             continue
+        pages = tuple(url for url, _ in seen.values())
         if here is None:
-            found.append(OffsetPager(key, step, None, None, None))
+            found.append(OffsetPager(key, step, None, None, None, pages))
             continue
         before = seen.get(here - step, (None, False))[0] if here - step > 0 else _first(seen, page.url, key)
         after = seen.get(here + step, (None, False))[0]
-        found.append(OffsetPager(key, step, here, before if here > 0 else None, after))
+        found.append(OffsetPager(key, step, here, before if here > 0 else None, after, pages))
     return tuple(found)
 
 

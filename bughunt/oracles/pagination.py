@@ -225,13 +225,15 @@ def _pager_holders(page: FetchedPage) -> set[int]:
     rows, `div.row` each, the pager loose links in the content's column), not an item the pager pages:
     its identity would be the pager's last link, the same on every page but the last, and the rows
     beside it, the same on every page, would read as repeated items there."""
-    others = set(other_pages(page))
+    # an offset pager's own links too (`offset_steps`: `?limit=10` named as a size, stepping by rows)
+    others = set(other_pages(page)) | {url for p in offset_pagers(page) for url in p.pages}
     if not others:
         return set()
     base = base_url(page)
     held: dict[int, int] = {}
     for node, href in targets(page.document):
-        if node.tag == "a" and resolve(base, href) in others:
+        url = resolve(base, href) if node.tag == "a" else None
+        if url is not None and (url in others or url.split("#", 1)[0] in others):
             for ancestor in node.ancestors():
                 held[id(ancestor)] = held.get(id(ancestor), 0) + 1
     return {key for key, n in held.items() if n >= 2}
