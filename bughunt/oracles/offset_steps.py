@@ -8,7 +8,9 @@ the links to the same route differing from the page's URL in one key K alone car
 with the page's own value (0 where the page lacks K: the list's first page), are **three or more
 multiples of one step s ≥ 2, s apart around the page's own value** (0, 10, 20, 30) — a pager's
 neighbours. A page-size menu is not: its sizes are not one step apart (10, 25, 50, 100), or its links
-are written as the number they put in K ("50"); a page-number pager steps by 1 and is the named
+say the number they put in K ("50", "20 items", "Show 100"); a page without K sits at 0 only when
+its links lead to every later page (10, 20, 30), a menu's choices beside a default skip some (5, 10,
+20, 50); a page-number pager steps by 1 and is the named
 readings' (`?page=`). A windowed pager with a gap (0, 10, 20, …, 90) still has its run around the page.
 
 The page before is then the link with the page's value minus s (the first page: K = 0 or no K), the
@@ -29,6 +31,7 @@ from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
 
 _WHOLE = re.compile(r"^\d{1,7}$")
+_NUMBERS = re.compile(r"\d+")
 MIN_VALUES = 3
 """Values one step apart (the page's own among them) that make a pager: two are any pair of numbers."""
 
@@ -78,7 +81,7 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
             rest = frozenset((k, v) for k, v in pairs if k != key)
             seen = groups.setdefault((key, rest), {})
             old = seen.get(int(value))
-            written = text == value.strip()
+            written = value.strip() in _NUMBERS.findall(text)
             seen[int(value)] = (
                 old[0] if old else url.split("#", 1)[0],
                 (old[1] if old else False) or written,
@@ -94,6 +97,10 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
         here = int(place) if known else None
         step = _step(here, set(seen))
         if step is None:
+            continue
+        if known and key not in own and set(seen) != set(range(step, max(seen) + 1, step)):
+            # a page without the key sits at 0 only if its links lead to every page after it (0, 10,
+            # 20, 30): a size menu's choices beside the default size skip some (5, 10, 20, 50)
             continue
         pages = tuple(url for url, _ in seen.values())
         if here is None:

@@ -22,9 +22,10 @@ def _page(url: str, body: str) -> FetchedPage:
     return FetchedPage(url, route_of(url), 200, {}, "text/html", html, 1.0)
 
 
-def _links(values: list[int], here: int, words: bool = True) -> str:
+def _links(values: list[int], here: int) -> str:
+    """The pager's links, written as the range of names each page opens ("ab-ad"), as mail admins do."""
     return " ".join(
-        f'<a href="?limit={v}&amp;domain=d.example">{f"{NAMES[v][:5]}-x" if words else v}</a>'
+        f'<a href="?limit={v}&amp;domain=d.example">a{"bcde"[v // 10]}-a{"bcde"[v // 10]}z</a>'
         for v in values
         if v != here
     )
@@ -77,6 +78,13 @@ def test_a_page_size_menu_or_a_page_number_is_no_offset_pager() -> None:
     assert offset_pagers(_page(f"{BASE}?limit=25", sizes)) == ()
     written = " ".join(f'<a href="?limit={v}">{v}</a>' for v in (10, 20, 30, 40))
     assert offset_pagers(_page(f"{BASE}?limit=20", written)) == ()  # the menu says its sizes
+    # a page at the default size beside a menu of sizes: said in its words, or skipping some (no 15)
+    said = " ".join(f'<a href="?page_size={v}">{v} items</a>' for v in (5, 10, 15, 20))
+    assert offset_pagers(_page(BASE, said)) == ()
+    worded = " ".join(
+        f'<a href="?page_size={v}">{w}</a>' for v, w in ((5, "Few"), (10, "More"), (20, "Most"))
+    )
+    assert offset_pagers(_page(BASE, worded)) == ()
     numbers = " ".join(f'<a href="?pg={v}">›</a>' for v in (1, 3, 4))
     assert offset_pagers(_page(f"{BASE}?pg=2", numbers)) == ()  # steps by 1: a page number
     # a windowed pager with a gap keeps its run around the page
