@@ -55,7 +55,7 @@ def _noun(words: str) -> str:
     found = re.findall(r"[^\W\d_]+", words.casefold())
     if not found:
         return ""
-    last = found[-1]
+    last: str = found[-1]
     return (
         last[:-2] if last.endswith("es") and last[:-2].endswith(("s", "x", "sh", "ch")) else last.rstrip("s")
     )
