@@ -22,6 +22,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 # The shared helpers (tests/support) report a failed assert with its values, like a test module.
 pytest.register_assert_rewrite("tests.support")
+pytest_plugins = ["tests.support.hang_bound"]
 
 FAST_TEMP_MIN_FREE = 2 << 30
 

@@ -23,7 +23,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 from urllib.parse import unquote, urlsplit
 
 from bughunt.actions import HIDDEN_MARK, Action, acts, anchor_names, clickable, page_clicks
@@ -792,7 +792,12 @@ class BrowserEngine(HttpEngine):
                     body = self._watched_read(deadline, watch)[0] if readable else ""
                 if self._navigations > MAX_NAVIGATIONS:
                     raise HostilePage("the page kept navigating")
-                if readable and replaced_at_once(body) and self._replaced(navigations, deadline):
+                replaced = (
+                    self._replaced(navigations, deadline) if readable and replaced_at_once(body) else "stayed"
+                )
+                if replaced == "late":
+                    raise HostilePage("the page was still navigating at the deadline")
+                if replaced == "replaced":
                     # Read between two loads (a refresh with no delay): the page was leaving. Its
                     # replacement is read instead, and one that keeps replacing itself is abandoned
                     # whatever the timing of the reads.
@@ -829,22 +834,44 @@ class BrowserEngine(HttpEngine):
             client_errors=tuple(self._errors),
         )
 
-    def _replaced(self, navigations: int, deadline: float) -> bool:
-        """Whether the page navigated past the count `navigations` (taken before its read) within
-        `REFRESH_S` and the deadline, then loaded: a refresh the gate refused, or one a script
-        cancelled, leaves the page read as it is."""
+    def _replaced(self, navigations: int, deadline: float) -> Literal["stayed", "replaced", "late"]:
+        """Whether the page navigated past the count `navigations` (taken before its read), then
+        loaded ("replaced"): a refresh must start within `REFRESH_S`, and one whose request is out is
+        waited for up to the deadline ("late" when the deadline comes first, the page maybe leaving).
+        A refresh the gate refused, or one a script cancelled, leaves the page read as it is
+        ("stayed")."""
         from playwright.sync_api import Error as PlaywrightError
 
-        stop = min(deadline, time.monotonic() + REFRESH_S)
-        while self._navigations == navigations and time.monotonic() < stop:
+        stop = time.monotonic() + REFRESH_S
+        while self._navigations == navigations:
+            now = time.monotonic()
+            if now >= deadline:
+                # Neither the refresh's start nor its answer could be waited for: the page may be
+                # leaving (a loaded machine, a slow server), so it is not read as the site's.
+                return "late"
+            # `REFRESH_S` bounds the refresh's start; once its request is out, a late answer is
+            # waited for up to the deadline.
+            if now >= stop and not self._document_pending():
+                return "stayed"
             self._page.wait_for_timeout(QUIET_POLL_MS)
-        if self._navigations == navigations:
-            return False
         try:
             self._page.wait_for_load_state("load", timeout=max(deadline - time.monotonic(), 0.001) * 1000)
         except PlaywrightError:
             pass  # still loading at the deadline, or navigating again: the next read tells
-        return True
+        return "replaced"
+
+    def _document_pending(self) -> bool:
+        """Whether a document request of the tab's own (a navigation it started) has not ended."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        main = self._page.main_frame
+        for request in list(self._in_flight):
+            try:
+                if request.resource_type == "document" and request.frame == main:
+                    return True
+            except PlaywrightError:  # a service worker's request has no frame
+                continue
+        return False
 
     @staticmethod
     def _served_fragment(response: Any, content_type: str, body: str) -> bool:

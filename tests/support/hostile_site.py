@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 
+from bughunt.explorer.browser import REFRESH_S
 from tests.support.loopback import serving
 
 PASSWORD = "pw-Secr3t-value"
@@ -102,6 +103,10 @@ PAGES = {
     "/refresh": '<!doctype html><title>Refresh</title><meta http-equiv="refresh" content="0"><h1>Again</h1>',
     # a saved form's "Redirecting…" answer, and a refresh only a browser without scripts follows
     "/moved": '<!doctype html><title>Moved</title><meta content="0; url=/arrived" http-equiv="Refresh"><h1>Redirecting</h1>',
+    "/moved-slow": '<!doctype html><title>Moved</title><meta http-equiv="refresh" content="0; url=/arrived-slow">'
+    "<h1>Redirecting</h1>",
+    "/moved-late": '<!doctype html><title>Moved</title><meta http-equiv="refresh" content="0; url=/arrived-late">'
+    "<h1>Redirecting</h1>",
     "/noscript-refresh": '<!doctype html><title>Stay</title><noscript><meta http-equiv="refresh" content="0; url=/ok/1">'
     "</noscript><h1>Stay</h1>",
     "/huge": "<!doctype html><title>Huge</title><h1>Huge</h1><div id=h></div><script>"
@@ -240,6 +245,14 @@ def hostile_site(login_redirect_off: bool = False) -> Iterator[HostileSite]:
                     # answered late: the page that refreshed to here is still shown, readable, meanwhile
                     time.sleep(0.4)
                     self._send(200, "<!doctype html><title>Arrived</title><h1>Arrived</h1>")
+                elif path == "/arrived-slow":
+                    # answered after the refresh's start window (`browser.REFRESH_S`): a slow server
+                    time.sleep(REFRESH_S + 0.6)
+                    self._send(200, "<!doctype html><title>Arrived</title><h1>Arrived late</h1>")
+                elif path == "/arrived-late":
+                    # answered after any step's deadline in these tests (bounded: the server must stop)
+                    time.sleep(5)
+                    self._send(200, "<!doctype html><title>Arrived</title><h1>Arrived too late</h1>")
                 elif path == "/api/ok":
                     self._send(200, "Fetched", "text/plain")
                 elif path in PAGES:

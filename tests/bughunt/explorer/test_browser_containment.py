@@ -119,6 +119,14 @@ def test_a_page_replaced_at_once_is_read_as_its_replacement_and_a_noscript_refre
         moved = engine.fetch("/moved")
         assert moved.outcome == "page" and moved.page is not None, moved
         assert moved.final_route == "/arrived" and "Arrived" in moved.page.body
+        late = engine.fetch("/moved-slow")  # the refresh started at once, its answer came late
+        assert late.outcome == "page" and late.page is not None, late
+        assert late.final_route == "/arrived-slow" and "Arrived late" in late.page.body
+        # one still on its way at the deadline: the page that was leaving is not read as the site's
+        started = time.monotonic()
+        gone = engine.fetch("/moved-late")
+        assert gone.outcome == "blocked" and "hostile page" in gone.detail, gone
+        assert time.monotonic() - started < TIMEOUT + SLACK_S + NEW_TAB_S
         started = time.monotonic()
         stay = engine.fetch("/noscript-refresh")
         assert stay.outcome == "page" and stay.final_route == "/noscript-refresh", stay
