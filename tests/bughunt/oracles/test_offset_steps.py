@@ -87,6 +87,8 @@ def test_a_page_size_menu_or_a_page_number_is_no_offset_pager() -> None:
     assert offset_pagers(_page(BASE, worded)) == ()
     numbers = " ".join(f'<a href="?pg={v}">›</a>' for v in (1, 3, 4))
     assert offset_pagers(_page(f"{BASE}?pg=2", numbers)) == ()  # steps by 1: a page number
+    unnamed = " ".join(f'<a href="?at={v}">›</a>' for v in (1, 3, 4))
+    assert offset_pagers(_page(f"{BASE}?at=2", unnamed)) == ()  # by 1 under a key of no known name too
     # a windowed pager with a gap keeps its run around the page
     window = " ".join(f'<a href="?pos={v}">»</a>' for v in (0, 25, 50, 75, 225))
     (pager,) = offset_pagers(_page(f"{BASE}?pos=50", window))
@@ -104,6 +106,28 @@ def test_the_repeated_row_of_an_offset_pagers_second_page_is_a_duplicate() -> No
     clean[f"{BASE}?limit=0&domain=d.example"] = clean[f"{BASE}?domain=d.example"]
     # the fixed panels leading both pages (an export button's, the usage line's) are the page's own
     assert check_duplicate_pagination(clean[f"{BASE}?limit=10&domain=d.example"], clean.__getitem__) == []
+
+
+def _posts(start: int) -> FetchedPage:
+    """A blog's list in a layout's rows (`div.row` each), its offset pager's links in a row among them."""
+    rows = "".join(
+        f'<div class="row"><div class="col"><h3><a href="/post.php?id={n}">Post number {n}</a></h3>'
+        f"<p>Words of post {n}.</p></div></div>"
+        for n in range(start, start + 10)
+    )
+    links = " ".join(f'<a href="?limit={v}">p{v // 10 + 1}</a>' for v in (0, 10, 20, 30) if v != start)
+    body = f'<div class="container">{rows}<div class="row"><div class="col">{links}</div></div></div>'
+    return _page(BASE if start == 0 else f"{BASE}?limit={start}", body)
+
+
+def test_an_offset_pagers_own_row_among_the_records_is_no_repeated_record() -> None:
+    # the row holding the pager's links is the page's frame, not a record: its links (p3, p4) are on
+    # both pages of a list paged right
+    pages = {p.url: p for p in (_posts(0), _posts(10))}
+    pages[f"{BASE}?limit=0"] = pages[BASE]
+    second = pages[f"{BASE}?limit=10"]
+    assert previous_page_url(second) == f"{BASE}?limit=0"
+    assert check_duplicate_pagination(second, pages.__getitem__) == []
 
 
 def test_a_usage_line_is_a_count_of_the_things_it_names() -> None:
