@@ -61,7 +61,7 @@ def main(root: Path) -> None:
             title = "Status <script>window.corpusXss=1</script> board"
         deleted = now if n in (40, 47, 53) else None
         cur = con.execute(
-            'INSERT INTO items (title, colour, url, description, pinned, "order", type, user_id, deleted_at,'
+            'INSERT INTO items (title, colour, url, appdescription, pinned, "order", type, user_id, deleted_at,'
             " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?)",
             (title, f"#2{n % 10}4a6b", f"https://app{n}.home.example/", f"{title} on the home server",
              1 if n % 3 else 0, n, deleted, now, now),
