@@ -17,10 +17,37 @@ PASSWORD = "corpus-admin-pw"
 APP_KEY = "base64:Y29ycHVzLWhlaW1kYWxsLWtleS0zMi1ieXRlcy0hISE="
 TAGS = ["Media", "Network", "Monitoring", "Storage", "Home", "Dev Tools", "Backups"]
 TRASHED_TAGS = ["Old Stuff", "Testing"]
-WORDS = ["Plex", "Sonarr", "Radarr", "Grafana", "Pi-hole", "Portainer", "Nextcloud", "Gitea",
-         "Jellyfin", "Syncthing", "Home Assistant", "Node-RED", "Prometheus", "Traefik", "Unifi",
-         "Bitwarden", "Paperless", "Miniflux", "Calibre", "Duplicati", "Restic", "Minio", "Wiki",
-         "Bookstack", "Uptime", "Netdata", "Transmission", "Tautulli", "Ombi"]
+WORDS = [
+    "Plex",
+    "Sonarr",
+    "Radarr",
+    "Grafana",
+    "Pi-hole",
+    "Portainer",
+    "Nextcloud",
+    "Gitea",
+    "Jellyfin",
+    "Syncthing",
+    "Home Assistant",
+    "Node-RED",
+    "Prometheus",
+    "Traefik",
+    "Unifi",
+    "Bitwarden",
+    "Paperless",
+    "Miniflux",
+    "Calibre",
+    "Duplicati",
+    "Restic",
+    "Minio",
+    "Wiki",
+    "Bookstack",
+    "Uptime",
+    "Netdata",
+    "Transmission",
+    "Tautulli",
+    "Ombi",
+]
 
 
 def main(root: Path) -> None:
@@ -36,10 +63,15 @@ def main(root: Path) -> None:
             if f.name != ".gitignore":
                 f.unlink()
     shutil.rmtree(root / "storage" / "framework" / "cache" / "data", ignore_errors=True)
-    subprocess.run(["php", "artisan", "migrate", "--force", "--seed"], cwd=root, check=True,
-                   stdout=subprocess.DEVNULL)
-    hashed = subprocess.run(["php", "-r", f"echo password_hash('{PASSWORD}', PASSWORD_BCRYPT);"],
-                            check=True, capture_output=True, text=True).stdout.strip()
+    subprocess.run(
+        ["php", "artisan", "migrate", "--force", "--seed"], cwd=root, check=True, stdout=subprocess.DEVNULL
+    )
+    hashed = subprocess.run(
+        ["php", "-r", f"echo password_hash('{PASSWORD}', PASSWORD_BCRYPT);"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     con = sqlite3.connect(db)
     now = "2026-12-01 10:00:00"
     con.execute("UPDATE users SET password = ?, public_front = 1 WHERE id = 1", (hashed,))
@@ -63,19 +95,32 @@ def main(root: Path) -> None:
         cur = con.execute(
             'INSERT INTO items (title, colour, url, appdescription, pinned, "order", type, user_id, deleted_at,'
             " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?)",
-            (title, f"#2{n % 10}4a6b", f"https://app{n}.home.example/", f"{title} on the home server",
-             1 if n % 3 else 0, n, deleted, now, now),
+            (
+                title,
+                f"#2{n % 10}4a6b",
+                f"https://app{n}.home.example/",
+                f"{title} on the home server",
+                1 if n % 3 else 0,
+                n,
+                deleted,
+                now,
+                now,
+            ),
         )
         item = cur.lastrowid
         tags = {tag_ids[n % len(tag_ids)]}
         if n % 4 == 0:
             tags.add(tag_ids[(n // 4) % len(tag_ids)])
         for tag in sorted(tags):
-            con.execute("INSERT INTO item_tag (item_id, tag_id, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                        (item, tag, now, now))
+            con.execute(
+                "INSERT INTO item_tag (item_id, tag_id, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                (item, tag, now, now),
+            )
         # Heimdall puts every pinned item on the home dashboard (tag 0) as well.
-        con.execute("INSERT INTO item_tag (item_id, tag_id, created_at, updated_at) VALUES (?, 0, ?, ?)",
-                    (item, now, now))
+        con.execute(
+            "INSERT INTO item_tag (item_id, tag_id, created_at, updated_at) VALUES (?, 0, ?, ?)",
+            (item, now, now),
+        )
     con.commit()
     con.close()
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 def source_hash(src: Path) -> str:
     digest = hashlib.sha256()
-    for path in sorted(p for p in src.rglob("*") if p.is_file() and "node_modules" not in p.parts
-                       and ".git" not in p.parts):
+    for path in sorted(
+        p for p in src.rglob("*") if p.is_file() and "node_modules" not in p.parts and ".git" not in p.parts
+    ):
         digest.update(str(path.relative_to(src)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -29,8 +30,9 @@ def main(root: Path) -> None:
         dist = frontend / "dist"
         shutil.rmtree(dist, ignore_errors=True)
         # the app's own build, as its entrypoint runs it (base "/")
-        subprocess.run(["node", "node_modules/vite/bin/vite.js", "build", "--base=/"], cwd=frontend,
-                       check=True)
+        subprocess.run(
+            ["node", "node_modules/vite/bin/vite.js", "build", "--base=/"], cwd=frontend, check=True
+        )
         shutil.rmtree(bundle, ignore_errors=True)
         bundle.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(dist, bundle)

@@ -16,10 +16,29 @@ LANES = {
     "Review": 7,
     "Done": 12,
 }
-TOPICS = ["Login page", "Search index", "Invoice export", "Backup job", "Upload limits", "Dark theme",
-          "Audit log", "Password reset", "API tokens", "Release notes", "Mobile menu", "Rate limiter",
-          "Cache warmup", "Sitemap", "Email digest", "Image resize", "CSV import", "Error pages",
-          "Onboarding tour", "Webhooks", "Sessions cleanup"]
+TOPICS = [
+    "Login page",
+    "Search index",
+    "Invoice export",
+    "Backup job",
+    "Upload limits",
+    "Dark theme",
+    "Audit log",
+    "Password reset",
+    "API tokens",
+    "Release notes",
+    "Mobile menu",
+    "Rate limiter",
+    "Cache warmup",
+    "Sitemap",
+    "Email digest",
+    "Image resize",
+    "CSV import",
+    "Error pages",
+    "Onboarding tour",
+    "Webhooks",
+    "Sessions cleanup",
+]
 TAGS = ["frontend", "backend", "docs", "infra", "urgent"]
 XSS_TAG = "<script>alert('corpus-xss')</script>"
 
@@ -40,7 +59,9 @@ def main(root: Path) -> None:
                 tags.append(TAGS[(n + 2) % len(TAGS)])
             head = " ".join(f"[tag:{t}]" for t in tags)
             due = f" [due:2026-12-{10 + n % 18:02d}]" if n % 4 == 1 else ""
-            body = f"{head}{due}\n\n{name}: see the notes in the wiki.\n\n- [ ] first step\n- [ ] second step\n"
+            body = (
+                f"{head}{due}\n\n{name}: see the notes in the wiki.\n\n- [ ] first step\n- [ ] second step\n"
+            )
             if lane == "Review" and i == 2:
                 name = "Security review"
                 body = f"[tag:backend] [tag:{XSS_TAG}]\n\nPasted from the bug report.\n"

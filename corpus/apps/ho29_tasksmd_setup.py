@@ -17,8 +17,9 @@ NPM = ["npm", "--no-audit", "--no-fund", "--loglevel=error"]
 
 
 def fork_origin(root: Path) -> str:
-    origin = subprocess.run(["git", "-C", str(root), "remote", "get-url", "origin"], check=True,
-                            capture_output=True, text=True).stdout.strip()
+    origin = subprocess.run(
+        ["git", "-C", str(root), "remote", "get-url", "origin"], check=True, capture_output=True, text=True
+    ).stdout.strip()
     if origin.startswith(("https://", "git@")):
         return "https://github.com/BaldissaraMatheus/Stacks-Editor.git"
     # a mirror: <mirror>/<owner>+<name>[/repo]
