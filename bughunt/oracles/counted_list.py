@@ -110,7 +110,11 @@ def _named_item(box: Node, label: Node) -> Node | None:
     `div.comment`, WordPress's `li.comment` in `ol.comment-list`), trackers' "1 attachment" over one
     `div.attachment`, forums' "2 replies" over `.reply` items."""
     parsed = parse_count(label.text())
-    if parsed is None or len(box.elements) != 1 or any(isinstance(c, str) and c.strip() for c in box.children):
+    if (
+        parsed is None
+        or len(box.elements) != 1
+        or any(isinstance(c, str) and c.strip() for c in box.children)
+    ):
         return None
     words = _WORD.findall(parsed[0].lower())
     if not words:

@@ -71,7 +71,9 @@ _DECLARED = re.compile(
     r"|\b(?:var|let|const)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)"
 )
 _CALLED = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(")
-_KEYWORDS = frozenset({"if", "for", "while", "switch", "return", "typeof", "function", "catch", "new", "void"})
+_KEYWORDS = frozenset(
+    {"if", "for", "while", "switch", "return", "typeof", "function", "catch", "new", "void"}
+)
 
 
 def calls_head_functions(code: str, root: Node) -> bool:

@@ -147,7 +147,9 @@ def test_the_error_line_is_the_traces_not_the_request_printed_under_it() -> None
     one = fatal("/index.php?article5/harbour-walk", "/index.php?archives/2026/02")
     two = fatal("/index.php?article15/green-curry", "/index.php?category3/recipes")
     assert error_summary(one).startswith("message : Uncaught Error: Call to a member function loop()")
-    assert check_server_error(one)[0].evidence["error_key"] == check_server_error(two)[0].evidence["error_key"]
+    assert (
+        check_server_error(one)[0].evidence["error_key"] == check_server_error(two)[0].evidence["error_key"]
+    )
 
 
 def demo(handler: str) -> FetchedPage:
@@ -156,7 +158,9 @@ def demo(handler: str) -> FetchedPage:
         "</script></head><body><div class='container header'><h1>icons <small>font demo</small></h1>"
         f"<label class='switch'><input type='checkbox' onclick=\"{handler}\">show codes</label></div></body></html>"
     )
-    return FetchedPage("http://journal.test/fonts/demo.html", "/fonts/demo.html", 200, {}, "text/html", page, 1.0)
+    return FetchedPage(
+        "http://journal.test/fonts/demo.html", "/fonts/demo.html", 200, {}, "text/html", page, 1.0
+    )
 
 
 def test_a_handler_calling_the_heads_own_function_is_the_pages() -> None:
