@@ -84,9 +84,6 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
     return items if items is not None or level else _run(following, label) or _boxed(after)
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-
-
 def _heading_text(label: Node) -> bool:
     """Whether the label is the whole text of the heading holding it (`<h2 id="comments"><span>3
     comments</span> <a class="rss"></a></h2>`: an empty feed icon beside it): the heading is the label."""

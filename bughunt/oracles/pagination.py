@@ -252,9 +252,9 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
         rest = re.sub(rf"(?<![^&?]){re.escape(key)}=[^&]*", f"{key}=#", parts.query)
         return f"{parts.path}?{rest}", number, True
     if (worded := _worded_page(parts.path, parts.query)) is not None:
-        where, text, match = worded
-        pattern = text[: match.start("n")] + "#"
-        return (f"{parts.path}?{pattern}" if where == "query" else pattern), int(match.group("n")), True
+        where, text, worded_at = worded
+        pattern = text[: worded_at.start("n")] + "#"
+        return (f"{parts.path}?{pattern}" if where == "query" else pattern), int(worded_at.group("n")), True
     match = _PATH_NUMBER.search(parts.path)
     if match:
         return parts.path[: match.start()] + "/#", int(match.group(1)), False
