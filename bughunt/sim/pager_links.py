@@ -102,8 +102,6 @@ def next_page(here: str | None, there: str | None) -> bool:
     a, b = _segments(here_path), _segments(there_path)
     if a and len(a) == len(b) and a[:-1] == b[:-1] and _next_number(a[-1], b[-1]):
         return True
-    if _worded_next(here_path, here_query, there_path, there_query):
-        return True
     if a != b:
         return False
     x, y = query_pairs(here_query), query_pairs(there_query)
@@ -115,38 +113,6 @@ def next_page(here: str | None, there: str | None) -> bool:
 
 
 _INTEGER = re.compile(r"^-?\d+$")
-_WORDED = re.compile(r"^(?P<list>(?:[^=&]*/)?)page(?P<n>\d{1,4})/?$")
-"""A query written as a path whose last segment names its page in one word (`?page3`,
-`?author1/ann/page2`): a front controller's pager (`pagination._worded_page` reads it alike)."""
-_WORDED_PATH = re.compile(r"^(?P<list>.*/)page(?P<n>\d{1,4})/?$")
-_INDEX_SCRIPT = re.compile(r"/index\.(?:php\d?|html?|cgi|pl|aspx?|jsp)$", re.I)
-
-
-def _worded_next(here_path: str, here_query: str, there_path: str, there_query: str) -> bool:
-    """Whether `there` is the next page of `here` by a worded page segment (`page2`): of a front
-    controller's query written as a path (`?author1/ann` → `?author1/ann/page2`, `?page2` → `?page3`,
-    and the site's root `/`, where its folder's index script answers, → `/index.php?page2`), or of a
-    path (`/blog/` → `/blog/page2/` → `/blog/page3/`). Families: PHP flat-file blogs routing by a query
-    path (PluXml), static site generators' default pager paths (Jekyll's `/page2/`, Octopress)."""
-    if not there_query and not here_query:
-        there = _WORDED_PATH.match(there_path)
-        here_list, listing = here_path, there["list"] if there else ""
-    elif "=" not in there_query:
-        there = _WORDED.match(there_query)
-        here_list, listing = here_query, there["list"] if there else ""
-        same = here_path == there_path or (
-            bool(_INDEX_SCRIPT.search(there_path)) and here_path == there_path.rsplit("/", 1)[0] + "/"
-        )
-        if not same:
-            return False
-    else:
-        return False
-    if there is None:
-        return False
-    number = int(there["n"])
-    if number == 2:
-        return here_list in (listing, listing.rstrip("/"), f"{listing}page1", f"{listing}page1/")
-    return here_list in (f"{listing}page{number - 1}", f"{listing}page{number - 1}/")
 
 
 def numbered_from_first(here: str | None, there: str | None) -> bool:
