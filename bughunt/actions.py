@@ -29,6 +29,7 @@ from bughunt.item_places import ItemPlaces
 from bughunt.list_words import search_word
 from bughunt.log_out import says_log_out
 from bughunt.page import FetchedPage, base_url
+from bughunt.record_repr import field_repr
 from bughunt.tree_facts import tree_facts
 from bughunt.urls import absolute, hash_route, same_origin
 from memgpt_lite.log import logger
@@ -56,7 +57,7 @@ def scripted_form(form: Node) -> bool:
     return len(texts) > 1 and bool(submit_buttons(form) or script_send_button(form))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Action:
     """Something a tester can do on a page: follow a link, trigger an HTMX/`data-href`/`onclick`
     navigation, or submit a GET form with generated values.
@@ -67,6 +68,8 @@ class Action:
     `after` are the selectors of the clicks made first, in order, on the loaded target: a click on a
     state that clicks reached (the third page of a list paged by a script's "›").
     """
+
+    __repr__ = field_repr
 
     kind: Literal["link", "hx", "form", "click"]
     target: str

@@ -16,6 +16,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
+from bughunt.record_repr import field_repr
 from memgpt_lite.log import logger
 
 MAX_DEPTH = 256
@@ -33,13 +34,15 @@ KEPT_TEXT_CHARS = 200
 whole section's, is read again when asked."""
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(repr=False, eq=False, slots=True)
 class Node:
     """One element of a parsed page. `children` holds nodes and text strings in document order.
 
     Every walk here is iterative: a page nested 100,000 deep is a long loop, never a `RecursionError`.
     `line` is the source line for `<script>` elements (evidence), 0 for others.
     """
+
+    __repr__ = field_repr
 
     tag: str
     attrs: dict[str, str] = field(default_factory=dict)

@@ -16,15 +16,18 @@ from typing import Literal, TypeVar, cast
 from urllib.parse import urljoin
 
 from bughunt.dom import Node, parse_html, structure_hash
+from bughunt.record_repr import field_repr
 
 _T = TypeVar("_T")
 _BASE_TAG = re.compile(r"(?i)<base[\s/>]")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class ClientError:
     """One client-side failure seen by the browser engine. `kind` is harness vocabulary; `text` and
     `url` are the page's own words and address (untrusted: quarantined evidence only)."""
+
+    __repr__ = field_repr
 
     kind: Literal["js_error", "console_error", "failed_request", "channel_error"]
     text: str = ""
@@ -32,13 +35,15 @@ class ClientError:
     status: int | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(repr=False, frozen=True, eq=False)
 class FetchedPage:
     """One HTTP response as the explorer and the oracles see it.
 
     `url` is the final URL (after redirects), `route` its path plus query, `body` the decoded text
     (empty for non-HTML responses, which are not read). `redirects` lists the URLs that redirected here.
     """
+
+    __repr__ = field_repr
 
     url: str
     route: str

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from bughunt.record_repr import field_repr
+
 BugKind = Literal[
     "server_error",
     "unescaped_script",
@@ -20,8 +22,10 @@ BugKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Page:
+    __repr__ = field_repr
+
     index: int
     name: str
     name_zh: str

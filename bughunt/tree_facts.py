@@ -18,15 +18,18 @@ from types import MappingProxyType
 
 from bughunt.dom import Node
 from bughunt.page import FetchedPage
+from bughunt.record_repr import field_repr
 
 CODE_TAGS = ("code", "pre", "kbd", "samp", "var", "tt")
 """HTML's elements of computer code: what a program says (`a_tuple[0]`, `x.f(1)`, `purge()`), quoted in a
 page — documentation, a diff, a log — never a label of the page's own interface."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(repr=False, frozen=True, eq=False)
 class TreeFacts:
     """One page's elements grouped as readers select them; read-only (tuples and read-only maps)."""
+
+    __repr__ = field_repr
 
     by_tag: Mapping[str, tuple[Node, ...]]
     """Tag → the page's elements of that tag, in document order."""

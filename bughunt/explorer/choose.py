@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bughunt.page import FetchedPage
+from bughunt.record_repr import field_repr
 from bughunt.sim.bfs import breadth_first
 from bughunt.sim.rng import derive_seed, mulberry32
 
@@ -28,10 +29,12 @@ MAX_HUB_HOPS = 3
 """Remembered pages a choice may go past without reloading them (`Chooser.past_hubs`)."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class Choice:
     """A route to load (None: nothing left), what choosing cost in tokens, whether it re-tests, and
     whether the planned re-test walk is to be dropped."""
+
+    __repr__ = field_repr
 
     target: str | None
     tokens: int = 0
@@ -42,9 +45,11 @@ class Choice:
     (`Chooser.past_hubs`); None when `target` is a link of the current position."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class Whereabouts:
     """The session's walk so far, as the choice needs it."""
+
+    __repr__ = field_repr
 
     previous: str | None = None
     """The page before the current position: where a Back leads from a dead end."""
@@ -67,8 +72,10 @@ class Whereabouts:
         return self.failed | self.lost_login if self.lost_login else self.failed
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class Chooser:
+    __repr__ = field_repr
+
     graph: ExplorationGraph
     engine: Engine
     policy: Policy

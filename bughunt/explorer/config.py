@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bughunt.record_repr import field_repr
 from memgpt_lite.errors import UsageError
 
 from .versions import check_version
@@ -19,8 +20,10 @@ STOP_REASONS: dict[str, str] = {
 """Why a session ended (contract 4); "completed" is what stores written before these reasons hold."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class SessionConfig:
+    __repr__ = field_repr
+
     budget: int = 30
     seed: int = 1000
     memory: MemoryConfig = field(default_factory=MemoryConfig)

@@ -17,6 +17,7 @@ from typing import Literal, Protocol
 from bughunt.actions import Action
 from bughunt.oracles.base import Finding
 from bughunt.page import FetchedPage
+from bughunt.record_repr import field_repr
 
 Outcome = Literal["page", "non_html", "login_wall", "http_error", "timeout", "network_error", "blocked"]
 
@@ -33,10 +34,12 @@ class LoginLost(RuntimeError):
     failed. The session ends with stop reason "login_lost"; the message holds routes and codes only."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class FetchResult:
     """What one fetch produced. `page` is the response when one came back (also for walls and errors,
     as evidence); only outcome "page" is explored and inspected."""
+
+    __repr__ = field_repr
 
     outcome: Outcome
     route: str
@@ -47,9 +50,11 @@ class FetchResult:
     detail: str = ""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class FetchStats:
     """What an engine has asked of the site so far (every request: steps, probes, oracle fetches)."""
+
+    __repr__ = field_repr
 
     requests: int = 0
     refused: int = 0

@@ -22,6 +22,7 @@ from bughunt.oracles.offset_steps import offset_pagers
 from bughunt.oracles.pager_reading import reads_later
 from bughunt.oracles.reading import names_later_page
 from bughunt.page import FetchedPage, is_fragment
+from bughunt.record_repr import field_repr
 from bughunt.sim.pager_links import numbered_from_first
 from bughunt.sim.planner import next_page
 
@@ -41,8 +42,10 @@ from .view_states import opened_view
 MAX_SELECTOR_CHARS = 300
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class PageFacts:
+    __repr__ = field_repr
+
     own: str | None
     """The page's own canonical route (None when it has no address of this site)."""
     links: tuple[str, ...] = ()

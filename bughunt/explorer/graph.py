@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from bughunt.dom import selector_shape
 from bughunt.oracles import Finding
+from bughunt.record_repr import field_repr
 from memgpt_lite.log import logger
 
 from . import destructive_mode, retest
@@ -38,9 +39,11 @@ IDLE_LESSONS = frozenset(
 )
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class StepWrite:
     """Everything one step changes in memory, gathered before anything is written."""
+
+    __repr__ = field_repr
 
     session_id: int
     target: str

@@ -19,6 +19,7 @@ from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
 from bughunt.oracles import KINDS, Finding
 from bughunt.page import FetchedPage
+from bughunt.record_repr import field_repr
 
 from . import destructive_mode
 from .engine import FetchResult
@@ -48,9 +49,11 @@ def is_failure(outcome: str, status: int | None = None) -> bool:
     return outcome in FAILURES or (outcome == "http_error" and status is not None and status >= 500)
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class StepOutcome:
     """What one step changed, for the progress display, the JSON summary and the llm policy."""
+
+    __repr__ = field_repr
 
     n: int
     route: str

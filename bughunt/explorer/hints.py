@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bughunt.planning import TEMPLATE_SAMPLE, leads_on
+from bughunt.record_repr import field_repr
 from bughunt.sim.activity_share import over_share
 from bughunt.sim.repeat_answers import RepeatAnswers
 
@@ -30,9 +31,11 @@ MAX_SIBLINGS = 50
 """Routes kept per place of repeated markup: enough to tell a template, bounded on a huge list."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class SessionHints:
     """The hints of one session, updated from each page's facts (`absorb`)."""
+
+    __repr__ = field_repr
 
     actions: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Route → (kind, label) of the last page's actions (labels are untrusted page text)."""

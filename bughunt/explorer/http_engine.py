@@ -25,6 +25,7 @@ from bughunt.oracles.destructive_words import destructive_action, names_account,
 from bughunt.oracles.guarded_gets import guarded_get
 from bughunt.oracles.request_action import marked_action
 from bughunt.page import FetchedPage, KeptTrees
+from bughunt.record_repr import field_repr
 from bughunt.urls import MAX_ROUTE_CHARS, route_of
 from memgpt_lite.errors import UsageError
 from memgpt_lite.log import logger
@@ -111,10 +112,12 @@ class LoadedPages:
         self._chars = 0
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class HttpEngine:
     """The `Engine` over HTTP: fetches routes of one origin. `base_url` fixes the origin; `delay` is the
     minimum gap in seconds."""
+
+    __repr__ = field_repr
 
     base_url: str
     delay: float = 0.0

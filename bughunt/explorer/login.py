@@ -28,6 +28,7 @@ from bughunt.dom import Node, selected_option
 from bughunt.oracles.base import Finding
 from bughunt.oracles.refused_form import check_refused_form
 from bughunt.page import FetchedPage, base_url
+from bughunt.record_repr import field_repr
 from bughunt.urls import absolute, same_origin
 from memgpt_lite.errors import UsageError
 
@@ -53,9 +54,11 @@ class StillLoggedIn(LoginFailed):
     failed login like any other."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(repr=False, frozen=True, eq=False)
 class Credentials:
     """Everything the login options gave. `repr` shows no secret."""
+
+    __repr__ = field_repr
 
     login_url: str | None = None
     username: str | None = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from bughunt.planning import Planner
+from bughunt.record_repr import field_repr
 from bughunt.sim.memory import KnownLinks
 from bughunt.sim.rng import Rng
 from bughunt.sim.strategies import Strategy, get_strategy, strategy_names
@@ -30,9 +31,11 @@ class Option(NamedTuple):
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class PlannerHints:
     """What only the planner reads besides memory (`bughunt.explorer.hints`)."""
+
+    __repr__ = field_repr
 
     template_of: Callable[[str], str]
     """Each route's template (URL shape and DOM structure), for covering templates first."""
@@ -62,9 +65,11 @@ class PlannerHints:
     (`bughunt.explorer.markup_links`): taken before the other links of their level."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class Decision:
     """Everything a policy may consult for one choice."""
+
+    __repr__ = field_repr
 
     position: str
     links: Sequence[str]
@@ -90,9 +95,11 @@ class Decision:
         return self.render_context()
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class Choice:
     """The policy's answer: a route to fetch (None = finished) and what the choice cost in tokens."""
+
+    __repr__ = field_repr
 
     route: str | None
     tokens: int = 0
@@ -111,10 +118,12 @@ class Policy(Protocol):
         """At a session's end: the site map and bug history for the policy's long-term store, if any."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class StrategyPolicy:
     """A simulator strategy applied to routes. Its token cost is the structured memory it is shown
     (`Decision.context_tokens`)."""
+
+    __repr__ = field_repr
 
     name: str
     uses_model: bool = False

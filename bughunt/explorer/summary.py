@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from bughunt import site as builtin_site
+from bughunt.record_repr import field_repr
 
 from . import destructive_mode
 from .bugview import bug_views, path_text
@@ -45,9 +46,11 @@ MODEL_POLICIES = frozenset({"llm"})
 BUILTIN_ROUTES = frozenset(p.route for p in builtin_site.PAGES)
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class SessionResult:
     """What `Explorer.run` returns: the session's own counts and every step's outcome."""
+
+    __repr__ = field_repr
 
     session: str
     session_id: int

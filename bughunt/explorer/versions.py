@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bughunt.page import FetchedPage
+from bughunt.record_repr import field_repr
 from memgpt_lite.log import logger
 
 _META_VERSION = re.compile(
@@ -68,9 +69,11 @@ def _raw_app_version(page: FetchedPage) -> str | None:
     return None
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class VersionWrites:
     """What one observed page asks memory to write about the version, in this order."""
+
+    __repr__ = field_repr
 
     refused: tuple[str, dict[str, Any]] | None = None
     """Text that is not a version number, with its provenance: a quarantined observation."""
@@ -85,9 +88,11 @@ class VersionWrites:
         return self.refused is not None or self.first is not None or self.flap or self.changed is not None
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class VersionWatch:
     """One session's judgement of the versions pages state (see the module docstring)."""
+
+    __repr__ = field_repr
 
     hint: str | None = None
     """`--app-version`: the user's word, used when a page states nothing."""

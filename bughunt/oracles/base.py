@@ -10,6 +10,7 @@ from typing import Any, NamedTuple, Protocol, get_args
 from bughunt.fingerprint import fingerprint as make_fingerprint
 from bughunt.fingerprint import route_shape
 from bughunt.page import FetchedPage
+from bughunt.record_repr import field_repr
 from bughunt.site import BugKind
 from bughunt.urls import same_origin
 from memgpt_lite.log import logger
@@ -23,7 +24,7 @@ failed XHR/fetch calls) that only the browser engine's oracle reports, and "unsa
 visibly changed server state: `bughunt.oracles.unsafe_get`)."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, frozen=True)
 class Finding:
     """One bug observation.
 
@@ -32,6 +33,8 @@ class Finding:
     route_shape`); the fingerprint is (shape, kind, message), so one root cause seen on two routes of
     one template is one bug with two occurrences (`route`). `suspected` marks a finding inferred
     without doing the risky thing (a destructive link not opened), never counted as confirmed."""
+
+    __repr__ = field_repr
 
     kind: str
     route: str
@@ -90,7 +93,7 @@ NO_EFFECT_TRIES = 3
 """Records of one destructive template opened before "no visible effect" is its verdict."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(repr=False, frozen=True, eq=False)
 class OracleConfig:
     """How far the oracles may go on one page (one explorer step).
 
@@ -102,6 +105,8 @@ class OracleConfig:
     the remembered pages that link to a route: for a form whose URL carries no identifier
     (`/settings`), the page that shows the stored values is among those that lead to it; `loaded`
     (optional) says whether memory has loaded a route (a page not loaded yet may link to the form too)."""
+
+    __repr__ = field_repr
 
     allow_destructive: bool = False
     max_requests: int = 8

@@ -73,6 +73,8 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
     if place is None:
         return None
     level, following = place
+    if (level == 0 or (level == 1 and _heading_text(label))) and (one := _named_item(following[0], label)):
+        return [one]
     after = _unwrapped(following[0])
     items = list_items(after, min_items=1 if level == 0 else 2)
     if items and after.tag == "table" and (first := _group(after, None)):
@@ -80,6 +82,45 @@ def labelled_list(label: Node, containers: set[int] | None = None) -> list[Node]
     # a count in a list's header bar, beside the bar's controls, and a table wrapped in a form
     # with its hidden inputs are read by the label's section (`count_sections`)
     return items if items is not None or level else _run(following, label) or _boxed(after)
+
+
+def _heading_text(label: Node) -> bool:
+    """Whether the label is the whole text of the heading holding it (`<h2 id="comments"><span>3
+    comments</span> <a class="rss"></a></h2>`: an empty feed icon beside it): the heading is the label."""
+    parent = label.parent
+    return (
+        parent is not None
+        and parent.tag in _HEADINGS
+        and " ".join(parent.text().split()) == " ".join(label.text().split())
+    )
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def _named_item(box: Node, label: Node) -> Node | None:
+    """The one item of a box right after a count (or after the heading the count is the whole text
+    of, `_heading_text`) whose one element is named for what the label counts: "3 comments" over
+    `div#comments-container > div.comment` is a list of one comment, not a wrapper around a list. A
+    lone child is otherwise read as a layout wrapper (`list_items`); the label's own noun, singular, in
+    the child's classes says it is one of the items counted. Families: blog comment threads (PluXml's
+    `div.comment`, WordPress's `li.comment` in `ol.comment-list`), trackers' "1 attachment" over one
+    `div.attachment`, forums' "2 replies" over `.reply` items."""
+    parsed = parse_count(label.text())
+    if (
+        parsed is None
+        or len(box.elements) != 1
+        or any(isinstance(c, str) and c.strip() for c in box.children)
+    ):
+        return None
+    words = _WORD.findall(parsed[0].lower())
+    if not words:
+        return None
+    noun = words[-1]
+    singular = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+    child = box.elements[0]
+    classes = {w for c in child.classes for w in _WORD.findall(c.lower())}
+    return child if singular in classes or noun in classes else None
 
 
 def _following(label: Node) -> tuple[int, list[Node]] | None:

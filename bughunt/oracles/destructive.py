@@ -84,6 +84,7 @@ from bughunt.oracles.seen_twice import confirmed_twice
 from bughunt.oracles.server_error import error_key
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage, base_url
+from bughunt.record_repr import field_repr
 from bughunt.sim.route_keys import query_pairs
 from bughunt.tree_facts import tree_facts
 from bughunt.urls import same_origin
@@ -134,8 +135,10 @@ def _asks_in_script(node: Node) -> bool:
     return any(node.get(a) for a in _CONFIRM_ATTRS) or "confirm(" in node.get("onclick")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class DestructiveControl:
+    __repr__ = field_repr
+
     url: str
     label: str
     control: str

@@ -134,8 +134,9 @@ def dropped_title(
         if not value and visible and name not in found and node.tag == "input"
         and any(_TITLE_KEY.search(k) for k in keys)
     ]  # fmt: skip
-    if not empty:
+    if not empty or lead is None:
         return []
+    lead_node = lead[0]
     over_body = _heading_over_body(scope, fields)
     item = over_body is not None or scope.tag != "#document"
     levels = _HEADINGS if item else ("h1",)
@@ -149,6 +150,10 @@ def dropped_title(
     )
     if heading is None or not stored(text := heading.text().strip()):
         return []
+    if over_body is not None and "required" in lead_node.attrs:
+        # A required title: the record was stored through a form that refused it empty, so an empty
+        # one drops what the record had — the heading over its body says what, named here or not.
+        return [(empty[0], text)]
     named = word_set(page.title or "")
     for h in tree_facts(page).tagged("h1", "h2", "h3", *(("a",) if item else ())):
         if not any(a.tag == "form" for a in h.ancestors()):
@@ -156,6 +161,7 @@ def dropped_title(
     return [(empty[0], text)] if word_set(text) and word_set(text) <= named else []
 
 
+_MARKUP = re.compile(r"</?[A-Za-z][^<>]*>")
 BODY_PREFIX = 60
 """Characters of a body's text that find where the page shows it (a long text is shown whole)."""
 
@@ -164,8 +170,11 @@ def _heading_over_body(scope: Node, fields: list[tuple[Node, str, str, set[str],
     """The heading right over the element showing the record's body (a filled text area's value), in
     the nearest element around it that holds one: a forum post's or an article's title drawn over its
     text with no label naming it, the page's banner heading far above."""
+    # A body kept as markup (a CMS editor's HTML source, `<p>…</p>`) is shown as the text it renders.
     bodies = [
-        normalised(v)[:BODY_PREFIX] for n, _m, v, _k, vis in fields if n.tag == "textarea" and vis and v
+        normalised(_MARKUP.sub(" ", v))[:BODY_PREFIX]
+        for n, _m, v, _k, vis in fields
+        if n.tag == "textarea" and vis and v
     ]
     bodies = [b for b in bodies if len(b.split()) >= 3]
     if not bodies:

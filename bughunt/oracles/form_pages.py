@@ -37,6 +37,7 @@ from bughunt.oracles.reading import resolve
 from bughunt.oracles.request_action import marked_action
 from bughunt.oracles.server_error import soft_not_found
 from bughunt.page import FetchedPage, base_url
+from bughunt.sim.route_shapes import front_controller, query_record_shape
 from bughunt.tree_facts import tree_facts
 from bughunt.urls import hash_route, route_of, same_origin
 
@@ -255,7 +256,7 @@ def sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig) 
         # not an edit or destructive page of it, nor another page of this record (`?page=2` of a
         # profile shows its header again: the record's words, not the template's).
         if (
-            urlsplit(url).path == urlsplit(resource.url).path
+            (urlsplit(url).path == urlsplit(resource.url).path and not query_twins(url, resource.url))
             or len(other) != len(segments)
             or other[:1] != segments[:1]
             or edit_like(url)
@@ -267,6 +268,22 @@ def sibling_instance(resource: FetchedPage, fetch: Fetch, config: OracleConfig) 
             return None
         return sibling if sibling.status < 400 and sibling.is_html and sibling.url != resource.url else None
     return None
+
+
+def query_twins(a: str, b: str) -> bool:
+    """Two records one script shows by its query (`index.php?article2/server-move` and
+    `?article5/community-call`, `?p=12` and `?p=13`): the same front controller (`front_controller`),
+    queries of one shape (`query_record_shape`) and different text. Their path is the same, yet they are
+    two records of one template as `/article/2/…` and `/article/5/…` are; another page of the same
+    record differs in shape (`?article2/server-move/page2`, `?p=12&page=2`)."""
+    sa, sb = urlsplit(a), urlsplit(b)
+    return (
+        sa.path == sb.path
+        and front_controller(sa.path)
+        and bool(sa.query)
+        and sa.query != sb.query
+        and query_record_shape(sa.query) == query_record_shape(sb.query)
+    )
 
 
 def fetched(fetch: Fetch, url: str) -> FetchedPage | None:

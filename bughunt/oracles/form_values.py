@@ -28,7 +28,20 @@ def _furniture(node: Node) -> bool:
     record's read-only view drawn as a form."""
     if node.tag not in FURNITURE or read_only(node):
         return False
-    return not (node.tag == "header" and any(a.tag in ("article", "main") for a in node.ancestors()))
+    # A header belongs to its nearest sectioning ancestor (HTML's scoping of `header`): a sidebar's
+    # header (`main > aside > header`: an admin's logo, "Home" and "Log out" drawn beside its pages,
+    # a theme's widget titles) is the sidebar's furniture, not the record's, even inside `main`.
+    scope = next((a.tag for a in node.ancestors() if a.tag in ("article", "main", "aside", "nav")), None)
+    return not (node.tag == "header" and scope in ("article", "main"))
+
+
+def _in_aside(node: Node, scope: Node) -> bool:
+    for a in node.ancestors():
+        if a is scope:
+            return False
+        if a.tag == "aside":
+            return True
+    return False
 
 
 def in_furniture(node: Node, scope: Node | None = None) -> bool:
@@ -91,7 +104,8 @@ def shown_value(doc: Node, keys: set[str], *, record_item: bool = False, labelle
     for node in doc.iter():
         # The page's main heading is its own wherever a theme draws it (a title in the menu bar of
         # tabs over a wiki page), not furniture shared with other pages.
-        if node.tag != "h1" and (_furniture(node) or in_furniture(node, doc)):
+        # A sidebar's `h1` (an admin's site name in `aside > header`) is the sidebar's, though.
+        if (node.tag != "h1" or _in_aside(node, doc)) and (_furniture(node) or in_furniture(node, doc)):
             continue
         names = [node.get(a) for a in ("data-field", "itemprop", "name") if node.get(a)]
         # an id is read like the class list: `article-title` names the title

@@ -276,9 +276,30 @@ def page_number(url: str) -> tuple[str, int, bool] | None:
         key, number = named
         rest = re.sub(rf"(?<![^&?]){re.escape(key)}=[^&]*", f"{key}=#", parts.query)
         return f"{parts.path}?{rest}", number, True
+    if (worded := _worded_page(parts.path, parts.query)) is not None:
+        where, text, worded_at = worded
+        pattern = text[: worded_at.start("n")] + "#"
+        return (f"{parts.path}?{pattern}" if where == "query" else pattern), int(worded_at.group("n")), True
     match = _PATH_NUMBER.search(parts.path)
     if match:
         return parts.path[: match.start()] + "/#", int(match.group(1)), False
+    return None
+
+
+_WORDED_PAGE = re.compile(r"(?:^|/)page(?P<n>\d{1,4})/?$")
+"""A last segment naming its page in one word (`page3`): as `?page=3` does, the word says it."""
+
+
+def _worded_page(path: str, query: str) -> tuple[str, str, re.Match[str]] | None:
+    """Where a URL names its page as a segment `page<N>`: the last segment of a query written as a path
+    (a front controller's `index.php?page3`, `?author001/alice/page6`: no key, no `=`), or of the path
+    itself (a static site's `/page2/`, `/blog/page3/`). ("query" or "path", that text, the match.) The
+    list's first page is its address without that segment. Families: PHP flat-file blogs routing by a
+    query path (PluXml), static site generators' default pager paths (Jekyll's `/page2/`, Octopress)."""
+    if query and "=" not in query and (match := _WORDED_PAGE.search(query)):
+        return "query", query, match
+    if not query and (match := _WORDED_PAGE.search(path)):
+        return "path", path, match
     return None
 
 
@@ -443,6 +464,14 @@ def _back_controls(page: FetchedPage) -> list[str]:
 def _with_page(url: str, number: int) -> str:
     """`url` with its named page parameter set to `number` (the first such parameter only)."""
     parts = urlsplit(url)
+    if (worded := _worded_page(parts.path, parts.query)) is not None:
+        where, text, match = worded
+        lead, tail = match.group()[: match.group().index("page")], "/" if text.endswith("/") else ""
+        # page 1 is the list's own address: the segment left out (`?author001/alice`, `/blog/`)
+        text = text[: match.start()] + (f"{lead}page{number}{tail}" if number > 1 else tail)
+        text = text or ("" if where == "query" else "/")
+        changed = parts._replace(query=text) if where == "query" else parts._replace(path=text)
+        return urlunsplit(changed._replace(fragment=""))
     pairs = query_pairs(parts.query, decoded=True)
     at = next(i for i, (k, v) in enumerate(pairs) if is_page_key(k) and page_value(v) is not None)
     pairs[at] = (pairs[at][0], str(number))

@@ -64,3 +64,36 @@ def bound_to_page_controls(code: str, node: Node, root: Node) -> bool:
         return True
     names = {a or b for a, b in _OWN_FORM.findall(code)}
     return bool(names) and bool(names & _own_form_fields(node))
+
+
+_DECLARED = re.compile(
+    r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\("
+    r"|\b(?:var|let|const)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)"
+)
+_CALLED = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(")
+_KEYWORDS = frozenset(
+    {"if", "for", "while", "switch", "return", "typeof", "function", "catch", "new", "void"}
+)
+
+
+def calls_head_functions(code: str, root: Node) -> bool:
+    """Whether a handler's code calls only functions that a `<script>` of the page's `<head>` declares
+    (`onclick="toggleCodes(this.checked)"` under `<head><script>function toggleCodes(on) {…}`): the
+    template's wiring to its own code. What a user stores is rendered in the body, never as a script of
+    the head, so a payload cannot declare what it calls there; the payloads that land in records call
+    the browser's own functions (`alert(1)`, `fetch(…)`), which no page declares. A handler that calls
+    anything else beside a declared function is judged as before. Families: a font kit's or widget
+    library's static demo page (`demo.html` with a "show codes" switch), old PHP admins declaring
+    `confirmDelete()` in the head and calling it from list cells, CGI tools' head scripts driving
+    their toggles."""
+    head = next((n for n in root.iter() if n.tag == "head"), None)
+    if head is None:
+        return False
+    declared = {
+        a or b
+        for s in head.iter()
+        if s.tag == "script" and not s.get("src")
+        for a, b in _DECLARED.findall(s.raw_text())
+    }
+    called = {name for name in _CALLED.findall(code) if name not in _KEYWORDS}
+    return bool(called) and called <= declared

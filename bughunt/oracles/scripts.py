@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from bughunt.dom import Node
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence, page_shape, short
-from bughunt.oracles.script_binding import bound_to_page_controls
+from bughunt.oracles.script_binding import bound_to_page_controls, calls_head_functions
 from bughunt.oracles.script_cells import every_record, odd_cell
 from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
@@ -208,6 +208,8 @@ def check_unescaped_script(
         code = node.raw_text() if node.tag == "script" else node.get(handler)
         if bound_to_page_controls(code, node, page.document):
             continue  # a widget's set-up beside its field: the template's (`script_binding`)
+        if node.tag != "script" and calls_head_functions(code, page.document):
+            continue  # a handler calling the head's own functions: the template's (`script_binding`)
         message = f"{what} rendered unescaped inside user content"
         if message not in findings:
             findings[message] = Finding(

@@ -45,7 +45,10 @@ def error_summary(page: FetchedPage) -> str:
     for pre in doc.find_all("pre", "code"):
         lines = [ln.strip() for ln in pre.raw_text().splitlines() if ln.strip()]
         if lines:
-            return short(lines[-1])
+            # A handler may print what it knows of the request under the error (the user agent, the
+            # referrer, the address asked): those lines differ with the page the click came from,
+            # the error does not. The last line naming an error is the error's.
+            return short(next((ln for ln in reversed(lines) if _NAMES_ERROR.search(ln)), lines[-1]))
     title_nodes = doc.find_all("title")
     said = set(_WORDS.findall(title_nodes[0].text().lower())) if title_nodes else set()
     titles = [n.text() for n in title_nodes if n.text()]
@@ -80,6 +83,10 @@ _EXCEPTION_HEADING = re.compile(r"^\s*(?:[A-Za-z_]\w*[.\\])*[A-Z]\w*(?:Error|Exc
 prints, whatever status it answers with."""
 _NOT_FOUND = re.compile(r"\b(?:404|not found|no such|does not exist|doesn't exist)\b", re.I)
 _WORDS = re.compile(r"[a-z0-9]+")
+_NAMES_ERROR = re.compile(r"(?i:\b(?:error|exception|fatal|uncaught|panic)\b)|[a-z0-9](?:Error|Exception)\b")
+"""A line of a trace that names its error: `IndexError: list index out of range`, `message : Uncaught
+Error: Call to a member function loop() on null`, `java.lang.NullPointerException`, `panic: …` —
+not a frame (`File "x.py", line 3, in handle_error`) nor a dump of the request."""
 MAX_ERROR_PAGE_CHARS = 300
 """An error page says little: the block under its heading holds at most this much text."""
 

@@ -160,3 +160,25 @@ def route_shape(route: str) -> str:
     # The same parameters in another order are one page type (`?size=25&page=2`, `?page=1&size=25`:
     # a pager that appends its key to the query it was given).
     return f"{shaped}?{'&'.join(sorted(params))}"
+
+
+_DESIGNATOR = re.compile(r"^([A-Za-z]{2,})\d+$")
+
+
+def query_record_shape(query: str) -> str:
+    """A front controller's query as the address of one record of a kind (`article2/server-move` →
+    `article<n>/<slug>`, `p=12` → `p=<n>`): a bare part is a path written into the query, read segment
+    by segment, a word followed by a number (`article2`) being its kind and `<n>`; a value is shaped.
+    Two queries of one shape and different text name two records of one template."""
+    out = []
+    for pair in query_parts(query):
+        key, eq, value = pair.partition("=")
+        if eq:
+            out.append(f"{key}={_shape_value(value)}")
+            continue
+        segments = []
+        for s in key.split("/"):
+            kind = _DESIGNATOR.match(s)
+            segments.append(f"{kind.group(1)}<n>" if kind else _shape_value(s))
+        out.append("/".join(segments))
+    return "&".join(sorted(out))

@@ -11,12 +11,16 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, TypeVar, cast, get_type_hints
 
+from bughunt.record_repr import field_repr
+
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(repr=False, frozen=True, slots=True)
 class Session:
     """One explore or resume run; `status` is its stop reason (contract 4)."""
+
+    __repr__ = field_repr
 
     id: int
     name: str
@@ -31,9 +35,11 @@ class Session:
     stop_detail: str = ""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Step:
     """One fetch a session made."""
+
+    __repr__ = field_repr
 
     n: int
     session_id: int
@@ -50,9 +56,11 @@ class Step:
     at: float
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Visit:
     """A route of the visited set."""
+
+    __repr__ = field_repr
 
     route: str
     outcome: str
@@ -67,10 +75,12 @@ class Visit:
     structure_hash: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(repr=False, frozen=True, slots=True)
 class Bug:
     """An entry of the bug table; `superseded_by` is None for the one live entry of a fingerprint.
     `evidence` is the stored JSON text."""
+
+    __repr__ = field_repr
 
     id: int
     fingerprint: str
@@ -87,9 +97,11 @@ class Bug:
     last_seen_at: float | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Report:
     """A report the run emitted (`duplicate`: of an already-open fingerprint)."""
+
+    __repr__ = field_repr
 
     id: int
     step: int
@@ -102,10 +114,12 @@ class Report:
     at: float
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Occurrence:
     """One route a bug (fingerprint) was seen on: one root cause on two routes of a template is one bug
     with two occurrences."""
+
+    __repr__ = field_repr
 
     fingerprint: str
     route: str
@@ -122,9 +136,11 @@ class Occurrence:
         }
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class ModelReport:
     """A bug only the model reported (no oracle backs it): kept apart, never counted."""
+
+    __repr__ = field_repr
 
     id: int
     route: str
@@ -143,9 +159,11 @@ class ModelReport:
         }  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Note:
     """A model note that passed the page-text filter, or the harness's hand-over (`author`)."""
+
+    __repr__ = field_repr
 
     id: int
     text: str
@@ -156,9 +174,11 @@ class Note:
     author: str = "model"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Observation:
     """Quarantined page text with its provenance (JSON text): data for audit, never fact."""
+
+    __repr__ = field_repr
 
     id: int
     text: str
@@ -169,9 +189,11 @@ class Observation:
     last_used_at: float
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(repr=False, frozen=True, slots=True, eq=False)
 class Rejection:
     """Something the gate refused to keep (a note or report), and why."""
+
+    __repr__ = field_repr
 
     id: int
     what: str

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from bughunt.record_repr import field_repr
 from bughunt.sim.route_keys import PageKey, has_token, page_key
 
 from .links import LinkTable
@@ -17,9 +18,11 @@ from .rows import Visit, row_as, rows_as
 _IN_ORDER = "ORDER BY first_visited_at, rowid"
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(repr=False, slots=True, eq=False)
 class _Seen:
     """What a policy reads of one visit every step, kept in memory (`Visits`)."""
+
+    __repr__ = field_repr
 
     outcome: str
     structure_hash: str | None
