@@ -34,11 +34,10 @@ from memgpt_lite.errors import UsageError
 
 from .engine import Engine
 from .form_encoding import default_button, is_multipart
-from .login_wall import LoginShape, login_shape
+from .login_wall import USERNAME_TYPES, LoginShape, login_shape
 from .secrets import storage_state_secrets
 
 _USERNAME_HINT = re.compile(r"(?i)user|email|login|account|ident")
-_TEXT_TYPES = frozenset({"", "text", "email", "tel"})
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _COOKIE_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
@@ -201,7 +200,7 @@ def username_field(form: Node) -> Node | None:
     """The field of a login form that asks for the username: named like user/email/login, else the
     first text field."""
     inputs = [n for n in form.iter() if n.tag == "input" and n.get("name")]
-    texts = [n for n in inputs if n.get("type").lower() in _TEXT_TYPES]
+    texts = [n for n in inputs if n.get("type").lower() in USERNAME_TYPES]
     user_field = next((n for n in texts if _USERNAME_HINT.search(n.get("name") + " " + n.get("id"))), None)
     return user_field or (texts[0] if texts else None)
 

@@ -36,7 +36,9 @@ _NOT_DRAWN = frozenset(("template", "noscript", "script"))
 scripts, a script's text)."""
 
 
-_TYPED = frozenset(("", "text", "email", "tel", "password"))
+USERNAME_TYPES = frozenset(("", "text", "email", "tel"))
+"""Input types a login form asks for the username in (`login.username_field`)."""
+_TYPED = USERNAME_TYPES | {"password"}
 """Input types a person types a login into (no hidden token, box, button or file)."""
 
 

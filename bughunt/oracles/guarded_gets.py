@@ -23,9 +23,9 @@ import re
 from urllib.parse import urlsplit
 
 from bughunt.oracles.request_action import VIEW_WORDS, action_key, word_parts
-from bughunt.sim.route_keys import query_pairs
+from bughunt.sim.route_keys import FORGERY_WORDS, query_pairs
 
-FORGERY_KEY = re.compile(r"(?i)csrf|xsrf|nonce|authenticity|sesskey|sectok|^_?token$")
+FORGERY_KEY = re.compile(rf"(?i){FORGERY_WORDS}|sectok|^_?token$")
 """Query keys of an anti-forgery token. Not a signature (`sig`, `signature`: a signed link to a file is a
 read) nor a token of a list's position (`page_token`, `next_token`) or of an account (`access_token`)."""
 _DRAWN = re.compile(r"[A-Za-z0-9_.~-]{8,}")

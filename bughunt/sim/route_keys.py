@@ -11,7 +11,11 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus
 
-TOKEN_KEY = re.compile(r"(?i)csrf|xsrf|token|nonce|authenticity|sesskey|signature|tok$|^sig$|^_?hash$")
+FORGERY_WORDS = "csrf|xsrf|nonce|authenticity|sesskey"
+"""What a query key of an anti-forgery token says (`csrf_token`, `authenticity_token`, `_wpnonce`,
+`sesskey`): one kind of request token (`TOKEN_KEY`), the one a site puts on a link that writes
+(`guarded_gets.FORGERY_KEY`)."""
+TOKEN_KEY = re.compile(rf"(?i){FORGERY_WORDS}|token|signature|tok$|^sig$|^_?hash$")
 """A query key carrying a request token (`csrf_token`, `authenticity_token`, `_nonce`, `sectok`, `sesskey`,
 `sig`): a site draws it afresh on every load (or signs the link with it), so one link has a new address each
 time the page is shown. Whole-word shapes only for the short ones: `stock` or `hashtag` are data."""

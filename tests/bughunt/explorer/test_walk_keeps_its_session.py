@@ -154,6 +154,26 @@ def test_a_redirect_to_a_scripts_login_page_is_the_wall_and_the_engine_logs_in_a
     assert result.outcome == "page" and result.final_route == "/list.php?table=domain", result
 
 
+def test_a_redirect_to_a_scripts_login_page_is_the_wall_by_its_address() -> None:
+    """Before any login form is known (the one the engine filled), the address alone says it: a redirect to
+    `/login.php`, `/Login.aspx` or a login page reached by redirects is the wall; `/login-help.php` is not."""
+    engine = HttpEngine("http://admin.test/main.php")
+    for where in ("/login.php", "/Login.aspx?ReturnUrl=%2Flist", "/admin/login.cgi"):
+        moved = FetchedPage(
+            "http://admin.test/list.php", "/list.php", 302, {"Location": where}, "text/html", "", 1.0
+        )
+        assert engine.classify("/list.php", moved).outcome == "login_wall", where
+    landed = FetchedPage(
+        "http://admin.test/login.php", "/login.php", 200, {}, "text/html", "<p>Log in</p>", 1.0,
+        redirects=("http://admin.test/list.php",),
+    )  # fmt: skip
+    assert engine.classify("/list.php", landed).outcome == "login_wall"
+    help_page = FetchedPage(
+        "http://admin.test/list.php", "/list.php", 302, {"Location": "/login-help.php"}, "text/html", "", 1.0
+    )
+    assert engine.classify("/list.php", help_page).outcome == "blocked"
+
+
 def test_a_link_that_says_log_out_is_no_action_whatever_its_address() -> None:
     body = (
         '<a href="login.php">Logout</a> <a href="index.php?reconnect=1">Sign out</a> <a href="/help">Help</a>'

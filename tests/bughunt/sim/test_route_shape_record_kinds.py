@@ -16,6 +16,7 @@ def test_the_table_a_generic_script_edits_is_its_page_type() -> None:
     assert route_shape("/wp-admin/edit.php?post_type=page") != route_shape(
         "/wp-admin/edit.php?post_type=post"
     )
+    assert route_shape("/admin/?entity=product&id=3") != route_shape("/admin/?entity=order&id=3")
 
 
 def test_a_record_named_under_another_key_stays_a_value() -> None:
