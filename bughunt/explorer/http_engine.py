@@ -31,7 +31,15 @@ from memgpt_lite.errors import UsageError
 from memgpt_lite.log import logger
 
 from .engine import MAX_RELOGINS, FetchResult, FetchStats, LoginLost, Outcome
-from .login import Credentials, LoginFailed, StillLoggedIn, http_login, refused_login
+from .login import (
+    Credentials,
+    LoginFailed,
+    LoginUnreachable,
+    SiteStopped,
+    StillLoggedIn,
+    http_login,
+    refused_login,
+)
 from .login_wall import LoginShape, shows_login_form
 from .secrets import site_cookie_secrets
 from .transport import USER_AGENT, fetch_page
@@ -427,11 +435,23 @@ class HttpEngine:
     def _form_login(self, creds: Credentials) -> None:
         """The form login (the browser engine does it in the page instead). Before the session's first
         one, the form is submitted once with a wrong password (`refused_login`); the login that follows
-        leaves the session logged in."""
+        leaves the session logged in. A site that answered the login page and then stops answering
+        once the wrong password went out is `SiteStopped`, not a login option at fault."""
+        probed = None
         if not self._login_probed:
             self._login_probed = True
-            self._login_findings = refused_login(self, creds)
-        self._login_shape = http_login(self, creds) or self._login_shape
+            probed = refused_login(self, creds)
+            self._login_findings = probed.findings
+        try:
+            self._login_shape = http_login(self, creds) or self._login_shape
+        except LoginUnreachable as exc:
+            if probed is None or not probed.sent:
+                raise
+            raise SiteStopped(
+                f"the site stopped answering after the refused-login check (its login form sent once "
+                f"with a wrong password, as a tester does before logging in): {exc}. A wrong password "
+                "may crash the site; its log tells. Nothing was explored."
+            ) from None
 
     @property
     def relogins(self) -> int:

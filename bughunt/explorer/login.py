@@ -30,7 +30,7 @@ from bughunt.oracles.refused_form import check_refused_form
 from bughunt.page import FetchedPage, base_url
 from bughunt.record_repr import field_repr
 from bughunt.urls import absolute, same_origin
-from memgpt_lite.errors import UsageError
+from memgpt_lite.errors import MemgptLiteError, UsageError
 
 from .engine import Engine
 from .form_encoding import default_button, is_multipart
@@ -44,6 +44,23 @@ _COOKIE_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 class LoginFailed(UsageError):
     """The login options did not log in (no password form, the form came back, the wall stayed)."""
+
+
+class LoginUnreachable(LoginFailed):
+    """The login page could not be loaded, or its form could not be sent (no answer)."""
+
+
+class SiteStopped(MemgptLiteError, RuntimeError):
+    """The site stopped answering right after the refused-login check (`refused_login`: the login form
+    sent once with a wrong password): a runtime failure, not bad input — the login options are not at
+    fault, and a wrong password typed by anyone may bring the site down."""
+
+
+class RefusedLogin(NamedTuple):
+    """What the refused-login check gave: its findings, and whether its wrong password was sent."""
+
+    findings: list[Finding]
+    sent: bool
 
 
 class StillLoggedIn(LoginFailed):
@@ -273,14 +290,16 @@ WRONG_PASSWORD = "bughunt-refused-login"
 account's, and no secret."""
 
 
-def refused_login(engine: Engine, creds: Credentials) -> list[Finding]:
+def refused_login(engine: Engine, creds: Credentials) -> RefusedLogin:
     """A tester's first check of a login form: the username typed, a wrong password, and the form that
     comes back must still hold the username (`oracles.refused_form`). Made once, before the session's
     first login (which follows at once and leaves the session logged in); sent as a browser sends it,
     with the login page as its referrer (a site's "back" after a refused login is that page). Only a
     form that POSTs to this origin is tried: a GET form would put even a wrong password in an address.
-    Whatever fails here is left to the real login to report."""
+    Whatever fails here is left to the real login to report (`sent` tells it whether a wrong password
+    went out: a site that stops answering after it is `SiteStopped`)."""
     assert creds.login_url is not None and creds.username is not None
+    sent = False
     try:
         page = engine.request(creds.login_url)
         form = login_form(page)
@@ -294,15 +313,16 @@ def refused_login(engine: Engine, creds: Credentials) -> list[Finding]:
             or not same_origin(send.action, engine.origin + "/")
             or not send.post
         ):
-            return []
+            return RefusedLogin([], sent)
         pairs = form_fields(form, creds.username, WRONG_PASSWORD)
+        sent = True
         answer = engine.request(
             send.action, method="POST", data=dict(pairs), headers={"Referer": page.url},
             multipart=send.multipart,
         )  # fmt: skip
     except (TimeoutError, OSError):
-        return []
-    return check_refused_form(answer, {field.get("name"): creds.username})
+        return RefusedLogin([], sent)
+    return RefusedLogin(check_refused_form(answer, {field.get("name"): creds.username}), sent)
 
 
 def http_login(engine: Engine, creds: Credentials) -> LoginShape | None:
@@ -316,7 +336,7 @@ def http_login(engine: Engine, creds: Credentials) -> LoginShape | None:
     try:
         page = engine.request(creds.login_url)
     except (TimeoutError, OSError) as exc:
-        raise LoginFailed(f"--login-url {where}: could not load it ({type(exc).__name__})") from None
+        raise LoginUnreachable(f"--login-url {where}: could not load it ({type(exc).__name__})") from None
     form = login_form(page)
     landed = engine.route_of(page.url)
     if form is None and page.redirects and landed is not None and landed != where:
@@ -338,7 +358,9 @@ def http_login(engine: Engine, creds: Credentials) -> LoginShape | None:
                 urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(pairs), ""))
             )
     except (TimeoutError, OSError) as exc:
-        raise LoginFailed(f"--login-url {where}: submitting the form failed ({type(exc).__name__})") from None
+        raise LoginUnreachable(
+            f"--login-url {where}: submitting the form failed ({type(exc).__name__})"
+        ) from None
     if answer.status >= 400 or (answer.is_html and login_form(answer) is not None):
         raise LoginFailed(
             f"--login-url {where}: the login was refused (HTTP {answer.status}"

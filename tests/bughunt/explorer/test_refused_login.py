@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler
@@ -17,7 +18,7 @@ import pytest
 
 from bughunt.cli import main
 from bughunt.oracles.refused_form import check_refused_form
-from tests.support.loopback import serving
+from tests.support.loopback import serving, stop
 from tests.support.pages import Site as Pages
 
 PASSWORD = "pw-Rf6!tQ9#zL"
@@ -25,10 +26,12 @@ USER = "alice@example.test"
 
 
 class Site:
-    def __init__(self, refills: bool, status: int = 200) -> None:
+    def __init__(self, refills: bool, status: int = 200, crashes: bool = False) -> None:
         self.refills = refills
         self.status = status
         """The status the refused form comes back with (its redirect's target answers it)."""
+        self.crashes = crashes
+        """A wrong password kills the server (an uncaught error in its login handler's callback)."""
         self.sessions: set[str] = set()
         self.flash: dict[str, str] = {}
         self.wrong = 0
@@ -85,6 +88,10 @@ def handler(site: Site) -> type[BaseHTTPRequestHandler]:
                 # refused: the typed address and the error flashed, back to the page it came from
                 site.wrong += 1
                 site.referers.append(self.headers.get("Referer", ""))
+                if site.crashes:  # the process dies: no answer, and no connection from now on
+                    self.close_connection = True
+                    threading.Thread(target=stop, args=(self.server,), daemon=True).start()
+                    return None
                 site.flash = {"email": form.get("email", ""), "error": "Wrong e-mail or password."}
                 return self._send(302, Location=self.headers.get("Referer") or "/")
             token = secrets.token_hex(8)
@@ -151,3 +158,37 @@ def test_only_the_form_that_was_sent_is_read_and_passwords_are_not_asked() -> No
     )
     found = check_refused_form(emptied, {"email": "ann@x.test", "password": "x"})
     assert [(f.route, f.evidence["fields"]) for f in found] == [("/login", "email")]  # never the password
+
+
+def test_a_site_that_a_wrong_password_brings_down_is_a_runtime_failure_not_bad_options(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # An Express app whose login callback throws on a missing row dies on the first wrong password:
+    # the real login then finds no site. The options are right (exit 2 would send the user to check
+    # them): a runtime failure that says what happened.
+    monkeypatch.setenv("BH_TEST_PASSWORD", PASSWORD)
+    site = Site(False, crashes=True)
+    with serving(handler(site)) as base:
+        argv = [
+            "explore", "--url", base + "/", "--store", str(tmp_path / "s"), "--budget", "4",
+            "--login-url", "/login", "--username", USER, "--password-env", "BH_TEST_PASSWORD",
+        ]  # fmt: skip
+        code = main(argv)
+    err = capsys.readouterr().err
+    assert site.wrong == 1 and site.logins == 0
+    assert code == 1, err
+    assert "stopped answering after the refused-login check" in err and "/login" in err
+    assert PASSWORD not in err and "bughunt-refused-login" not in err
+
+
+def test_a_login_page_that_never_answered_is_still_the_options_fault(tmp_path, monkeypatch, capsys) -> None:
+    # no wrong password went out (the login page itself could not be loaded): the address is to check
+    monkeypatch.setenv("BH_TEST_PASSWORD", PASSWORD)
+    with serving(handler(Site(False))) as base:
+        pass  # closed: nothing answers there any more
+    argv = [
+        "explore", "--url", base + "/", "--store", str(tmp_path / "s"), "--budget", "4",
+        "--login-url", "/login", "--username", USER, "--password-env", "BH_TEST_PASSWORD",
+    ]  # fmt: skip
+    assert main(argv) == 2
+    assert "--login-url /login: could not load it" in capsys.readouterr().err
