@@ -15,19 +15,21 @@ readers' `?offset=`, trackers' `?start=`), whatever the family.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from bughunt.oracles.reading import is_offset_key
 from bughunt.sim.route_keys import query_pairs
 
 
-def first_page_of_offset(url: str) -> str | None:
+def first_page_of_offset(url: str, is_key: Callable[[str], bool] = is_offset_key) -> str | None:
     """`url` without its offset parameter (`/jobs?state=finished&offset=9` → `/jobs?state=finished`),
-    or None when it has no offset past the first row."""
+    or None when it has no offset past the first row. `is_key`: which key is the offset (by default a
+    key named as one; `offset_steps` knows another by its links' steps)."""
     parts = urlsplit(url)
     pairs = query_pairs(parts.query, decoded=True)
-    first = next((v.strip() for k, v in pairs if is_offset_key(k)), "")
+    first = next((v.strip() for k, v in pairs if is_key(k)), "")
     if not first.isdigit() or int(first) == 0:
         return None
-    kept = [(k, v) for k, v in pairs if not is_offset_key(k)]
+    kept = [(k, v) for k, v in pairs if not is_key(k)]
     return urlunsplit(parts._replace(query=urlencode(kept), fragment=""))

@@ -26,6 +26,7 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from bughunt.oracles.link_targets import targets
+from bughunt.oracles.offset_first import first_page_of_offset
 from bughunt.oracles.reading import is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
@@ -137,8 +138,4 @@ def _step(here: int | None, values: set[int]) -> int | None:
 
 def _first(seen: dict[int, tuple[str, bool]], url: str, key: str) -> str | None:
     """The list's first page: the link with `key` at 0, else the page's URL without `key`."""
-    if 0 in seen:
-        return seen[0][0]
-    parts = urlsplit(url)
-    kept = "&".join(p for p in parts.query.split("&") if p and p.split("=", 1)[0] != key)
-    return parts._replace(query=kept, fragment="").geturl()
+    return seen[0][0] if 0 in seen else first_page_of_offset(url, key.__eq__)

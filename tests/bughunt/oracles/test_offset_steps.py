@@ -160,3 +160,12 @@ def test_a_usage_line_above_the_whole_list_it_names_is_compared() -> None:
     # a list that pages on is not shown whole: the count may be of every page
     paged = _domain(7, _links([0, 10, 20], 0))
     assert usage_mismatches(paged) == []
+
+
+def test_the_page_before_the_second_page_without_a_link_back_is_the_list_without_the_key() -> None:
+    # a pager that draws only the pages after the first (no `?limit=0`): the first page is the
+    # list's address without the key, as an offset key named as one reads (`first_page_of_offset`)
+    page = _page(f"{BASE}?limit=10&domain=d.example", _links([20, 30], 10))
+    (pager,) = offset_pagers(page)
+    assert (pager.key, pager.step, pager.here) == ("limit", 10, 10)
+    assert pager.previous == f"{BASE}?domain=d.example"
