@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from bughunt.dom import Node
 from bughunt.oracles.count_ranges import range_lines
 from bughunt.oracles.lists import targets
+from bughunt.oracles.nouns import same_noun
 from bughunt.oracles.reading import is_offset_key, is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.pager_links import is_size_key
@@ -30,10 +31,6 @@ from bughunt.sim.route_keys import query_pairs
 
 _BADGE = re.compile(r"^(?P<word>[^\W\d_][^\W\d_ -]{1,30})\s*[(\[]?\s*(?P<n>\d{1,6})\s*[)\]]?$")
 """One word and a whole number ("Inactive 11", "Failed (6)", "Open [12]")."""
-
-
-def _word(word: str) -> str:
-    return word.casefold().removesuffix("s")
 
 
 def _list_query(url: str) -> frozenset[tuple[str, str]]:
@@ -62,7 +59,8 @@ def badge_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
         if url is None or urlsplit(url).path != here.path or _list_query(url) != mine:
             continue
         match = _BADGE.match(" ".join(node.text().split()))
-        if match is None or _word(match.group("word")) not in {_word(v) for _k, v in mine}:
+        # either side may be the plural ("Drafts" over `status=draft`, "Draft" over `status=drafts`)
+        if match is None or not any(same_noun(match.group("word"), v) for _k, v in mine):
             continue
         shown = int(match.group("n"))
         if shown > total:

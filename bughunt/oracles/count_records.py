@@ -18,10 +18,9 @@ Q&A sites' answer counts, trackers' project cards; whatever the family.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bughunt.oracles.count_labels import _labels
 from bughunt.oracles.lists import find_lists, holds_link, identities, item_facts
+from bughunt.oracles.nouns import same_noun
 from bughunt.oracles.pagination import furniture
 from bughunt.page import FetchedPage, base_url
 
@@ -39,15 +38,15 @@ def permalinks(page: FetchedPage) -> dict[int, str]:
     return out
 
 
-def record_total(page: FetchedPage, word: str, normal: Callable[[str], str]) -> int | None:
-    """The one number the record's page states for `word` (a noun's last word as `normal` gives it:
-    singular and plural alike), or None when it states none, or two."""
+def record_total(page: FetchedPage, word: str) -> int | None:
+    """The one number the record's page states for `word` (a noun's last word, singular and plural
+    alike: `nouns.same_noun`), or None when it states none, or two."""
     others = _other_cards(page)
     said = {
         shown
         for node, noun, shown in _labels(page)
         if noun.split()
-        and normal(noun.split()[-1]) == word
+        and same_noun(noun.split()[-1], word)
         and not furniture(node)
         and not any(id(a) in others for a in node.ancestors())
     }

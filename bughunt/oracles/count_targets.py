@@ -29,7 +29,7 @@ that disagrees with two views of the list: the linked page's count and its rows)
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 from urllib.parse import urldefrag, urlsplit
 
@@ -40,6 +40,7 @@ from bughunt.oracles.count_population import managed_count_of_own_record
 from bughunt.oracles.count_ranges import range_lines
 from bughunt.oracles.count_records import permalinks, record_total
 from bughunt.oracles.lists import find_lists, targets
+from bughunt.oracles.nouns import same_noun
 from bughunt.oracles.pagination import furniture
 from bughunt.oracles.reading import resolve
 from bughunt.page import FetchedPage, base_url, tree_reading
@@ -65,7 +66,7 @@ ITEM_LEVELS = 4
 
 class Claim(NamedTuple):
     """A count shown on the page (`node`, `shown`), the list page it links (`url`) and the words naming
-    what it counts (normalised: `_word`)."""
+    what it counts (lower case; compared singular or plural alike: `nouns.same_noun`)."""
 
     node: Node
     shown: int
@@ -77,16 +78,14 @@ class Claim(NamedTuple):
     """Compared only with a total that names what it counts (`stated_total(by_name=True)`)."""
 
 
-def _word(word: str) -> str:
-    """A noun as compared: lower case, plural or singular alike ("feeds", "Feed"; "entries", "entry")."""
-    word = word.casefold()
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
-
-
 def _words(text: str) -> set[str]:
-    return {_word(w) for w in re.findall(r"[^\W\d_]{2,}", text)}
+    return {w.casefold() for w in re.findall(r"[^\W\d_]{2,}", text)}
+
+
+def _names(word: str, words: Iterable[str]) -> bool:
+    """Whether `word` names what one of `words` names: either may be the plural ("Feeds" over a link
+    to a page of "1 feed"; "Entries" naming a page's "Entry (1)")."""
+    return any(same_noun(word, w) for w in words)
 
 
 def _names_number(url: str, number: str) -> bool:
@@ -209,7 +208,7 @@ def item_counts(page: FetchedPage) -> list[Claim]:
     records: dict[int, str] | None = None
     for label, noun, shown in labels:
         item = next((a for a in list(label.ancestors())[:ITEM_LEVELS] if id(a) in items), None)
-        said = _word(_noun(label, noun, shown)) if item is not None else ""
+        said = _noun(label, noun, shown).casefold() if item is not None else ""
         if item is None or len(said) < 2 or furniture(item):
             continue  # a menu's badge ("Unread (83)") counts what is new, not the list it opens
         urls = {
@@ -217,7 +216,7 @@ def item_counts(page: FetchedPage) -> list[Claim]:
             for node, href in targets(item)
             if node.tag == "a"
             and (url := resolve(base, href)) is not None
-            and _word(urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]) == said
+            and same_noun(urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1], said)
         }
         if len(urls) == 1:
             out.append(Claim(label, shown, urls.pop(), frozenset({said})))
@@ -247,7 +246,7 @@ def stated_total(page: FetchedPage, words: frozenset[str], by_name: bool = False
         shown
         for node, noun, shown in _innermost(page, parse_count)
         if noun.split()
-        and _word(noun.split()[-1]) in words
+        and _names(noun.split()[-1], words)
         and not any(a.tag in ("li", "tr", "article") for a in node.ancestors())
     }
     if named:
@@ -255,7 +254,7 @@ def stated_total(page: FetchedPage, words: frozenset[str], by_name: bool = False
     totals = {
         total
         for line, _first, _last, total in range_lines(page)
-        if not by_name or _words(line.text()) & words
+        if not by_name or any(_names(w, words) for w in _words(line.text()))
     }
     return totals.pop() if len(totals) == 1 else None
 
@@ -287,7 +286,7 @@ def contradicted(
         if other is None or other.status >= 400 or not other.is_html:
             continue
         total = (
-            record_total(other, next(iter(claim.words)), _word)
+            record_total(other, next(iter(claim.words)))
             if claim.record
             else stated_total(other, claim.words, claim.named)
         )

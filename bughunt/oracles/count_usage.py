@@ -24,6 +24,7 @@ import re
 from bughunt.dom import Node
 from bughunt.oracles.count_labels import LABEL_CHARS, NOT_ITEMS
 from bughunt.oracles.lists import has_pagination, list_items
+from bughunt.oracles.nouns import same_noun
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
 
@@ -51,14 +52,9 @@ def parse_usage(text: str) -> tuple[str, int, int] | None:
 
 
 def _noun(words: str) -> str:
-    """The last word of a title or label, lower-case and singular ("Aliases" → "alias")."""
+    """The last word of a title or label ("Aliases: 7 / 100" → "aliases"), lower case."""
     found = re.findall(r"[^\W\d_]+", words.casefold())
-    if not found:
-        return ""
-    last: str = found[-1]
-    return (
-        last[:-2] if last.endswith("es") and last[:-2].endswith(("s", "x", "sh", "ch")) else last.rstrip("s")
-    )
+    return found[-1] if found else ""
 
 
 def _title(table: Node) -> str:
@@ -92,7 +88,8 @@ def usage_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
     found = []
     for node, (label, shown, _limit) in lines:
         noun = _noun(label)
-        titled = [t for t in tables if noun and _noun(_title(t)) == noun]
+        # the label names them in the plural (`parse_usage`), a title either way (":: Alias", ":: Aliases")
+        titled = [t for t in tables if noun and (title := _noun(_title(t))) and same_noun(noun, title)]
         if len(titled) != 1:
             continue
         rows = list_items(titled[0])

@@ -23,6 +23,7 @@ from bughunt.oracles.lists import (
     list_items,
     spanning,
 )
+from bughunt.oracles.nouns import singular
 from bughunt.page import FetchedPage
 
 
@@ -116,11 +117,11 @@ def _named_item(box: Node, label: Node) -> Node | None:
     words = _WORD.findall(parsed[0].lower())
     if not words:
         return None
-    noun = words[-1]
-    singular = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
     child = box.elements[0]
     classes = {w for c in child.classes for w in _WORD.findall(c.lower())}
-    return child if singular in classes or noun in classes else None
+    # one way only: a class naming the label's noun in the plural ("1 comment" over `div.comments`)
+    # names a wrapper of the items, not one of them
+    return child if singular(words[-1], classes) is not None else None
 
 
 def _following(label: Node) -> tuple[int, list[Node]] | None:

@@ -177,9 +177,9 @@ def test_an_items_count_is_compared_with_the_page_its_link_names(stated: int | N
 def test_an_items_count_names_its_things_by_its_numbers_tooltip() -> None:
     claims = item_counts(categories(None))
     assert [(c.shown, c.url, sorted(c.words)) for c in claims] == [
-        (0, "http://reader.test/category/1/feeds", ["feed"]),
-        (2, "http://reader.test/category/4/feeds", ["feed"]),
-        (3, "http://reader.test/category/2/feeds", ["feed"]),
+        (0, "http://reader.test/category/1/feeds", ["feeds"]),
+        (2, "http://reader.test/category/4/feeds", ["feeds"]),
+        (3, "http://reader.test/category/2/feeds", ["feeds"]),
     ]
 
 
