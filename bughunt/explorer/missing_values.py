@@ -21,6 +21,7 @@ import re
 from urllib.parse import urljoin
 
 from bughunt.dom import FORM_CONTROLS, Node, body_rows
+from bughunt.oracles.table_heads import cells, column_headings
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
 
@@ -78,13 +79,11 @@ def missing_value_targets(page: FetchedPage) -> dict[str, str]:
 
 
 def _head(table: Node) -> str:
-    """The table's column headings: its first row of two or more heading cells alone (not a group's
-    heading row inside the body, which differs from one page of the list to the next)."""
-    for row in table.find_all("tr"):
-        cells = row.elements
-        if len(cells) >= 2 and all(c.tag == "th" for c in cells):
-            return " | ".join(c.text() for c in cells)[:MAX_HEAD_CHARS]
-    return ""
+    """The table's column headings (`table_heads.column_headings`: those leading it, not a group's
+    heading row inside the body, which differs from one page of the list to the next), two or more."""
+    header = column_headings(table)
+    heads = cells(header) if header is not None else []
+    return " | ".join(c.text() for c in heads)[:MAX_HEAD_CHARS] if len(heads) >= 2 else ""
 
 
 def _shape(cell: Node) -> tuple[str, ...]:

@@ -31,9 +31,8 @@ from urllib.parse import urlsplit
 from bughunt.dom import Node
 from bughunt.oracles.count_targets import (
     Claim,
-    _cells,
-    _column,
     _header_cells,
+    _header_over,
     _names_number,
     _words,
     has_cells,
@@ -41,6 +40,7 @@ from bughunt.oracles.count_targets import (
 from bughunt.oracles.lists import targets
 from bughunt.oracles.pagination import furniture
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.table_heads import cells
 from bughunt.page import FetchedPage, base_url
 
 _WHOLE_NUMBER = re.compile(r"^\d{1,6}$")
@@ -56,7 +56,7 @@ def row_counts(page: FetchedPage) -> list[Claim]:
         return []
     base = base_url(page)
     by_table: dict[int, list[Claim]] = {}
-    headers: dict[int, list[tuple[int, int, str]]] = {}
+    headers: dict[int, list[str]] = {}
     for node, href in targets(page.document):
         if node.tag != "a" or href.strip().startswith("#") or not _text(node):
             continue
@@ -64,18 +64,17 @@ def row_counts(page: FetchedPage) -> list[Claim]:
         row = cell.parent if cell is not None else None
         if cell is None or row is None or row.tag != "tr" or _text(cell) != _text(node):
             continue
-        cells = _cells(row)
+        own = cells(row)
         table = next((a for a in row.ancestors() if a.tag == "table"), None)
         url = resolve(base, href)
-        if not cells or cells[0] is not cell or table is None or url is None or url == page.url:
+        if not own or own[0] is not cell or table is None or url is None or url == page.url:
             continue
-        numbers = [c for c in cells[1:] if _WHOLE_NUMBER.match(_text(c)) and not c.find_all("a")]
+        numbers = [c for c in own[1:] if _WHOLE_NUMBER.match(_text(c)) and not c.find_all("a")]
         if len(numbers) != 1 or _names_number(url, _text(numbers[0])) or furniture(table):
             continue
         if id(table) not in headers:
             headers[id(table)] = _header_cells(table)
-        column = _column(row, numbers[0])
-        header = next((t for at, span, t in headers[id(table)] if at <= column < at + span), "")
+        header = _header_over(headers[id(table)], row, numbers[0])
         if not _words(header):
             continue
         words = frozenset(_words(header) | _words(_text(node)))

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 from urllib.parse import urldefrag, urlsplit
 
-from bughunt.dom import Node, colspan
+from bughunt.dom import Node
 from bughunt.oracles.base import Fetch, fetch_or_none
 from bughunt.oracles.count_labels import _innermost, _labels, parse_count
 from bughunt.oracles.count_population import managed_count_of_own_record
@@ -43,6 +43,7 @@ from bughunt.oracles.lists import find_lists, targets
 from bughunt.oracles.nouns import same_noun
 from bughunt.oracles.pagination import furniture
 from bughunt.oracles.reading import resolve
+from bughunt.oracles.table_heads import cells, column_headings, column_of, columns
 from bughunt.page import FetchedPage, base_url, tree_reading
 from bughunt.tree_facts import tree_facts
 
@@ -95,39 +96,18 @@ def _names_number(url: str, number: str) -> bool:
     return number.lstrip("0") in {d.lstrip("0") for d in _DIGITS.findall(f"{parts.path}?{parts.query}")}
 
 
-def _cells(row: Node) -> list[Node]:
-    return [c for c in row.elements if c.tag in ("td", "th")]
+def _header_cells(table: Node) -> list[str]:
+    """The text of each column's heading (`table_heads`), a heading spanning columns once for each;
+    nothing when the table has no column headings."""
+    header = column_headings(table)
+    under = columns(header) if header is not None else None
+    return [" ".join(c.text().split()) for c in under or ()]
 
 
-def _column(row: Node, cell: Node) -> int:
-    """The cell's column, colspans counted."""
-    at = 0
-    for c in _cells(row):
-        if c is cell:
-            return at
-        at += _span(c)
-    return -1
-
-
-def _span(cell: Node) -> int:
-    span = colspan(cell)
-    return span if span < 100 else 1
-
-
-def _header_cells(table: Node) -> list[tuple[int, int, str]]:
-    """(first column, columns spanned, text) of each cell of the table's header row — its first row,
-    when every cell of it is a `th` — else nothing."""
-    first = next((r for r in table.iter() if r.tag == "tr"), None)
-    if first is None or next((a for a in first.ancestors() if a.tag == "table"), None) is not table:
-        return []
-    cells = _cells(first)
-    if not cells or any(c.tag != "th" for c in cells):
-        return []
-    out, at = [], 0
-    for c in cells:
-        out.append((at, _span(c), " ".join(c.text().split())))
-        at += _span(c)
-    return out
+def _header_over(headers: list[str], row: Node, cell: Node) -> str:
+    """The text of the column heading over a cell of `row` (`_header_cells` of its table), or ""."""
+    column = column_of(row, cell)
+    return headers[column] if column is not None and column < len(headers) else ""
 
 
 _CELLS = frozenset(("td", "th"))
@@ -151,7 +131,7 @@ def count_cells(page: FetchedPage) -> list[Claim]:
         return []
     base = base_url(page)
     by_table: dict[int, list[Claim]] = {}
-    headers: dict[int, list[tuple[int, int, str]]] = {}
+    headers: dict[int, list[str]] = {}
     for node, href in targets(page.document):
         text = " ".join(node.text().split()) if node.tag == "a" else ""
         if not _WHOLE_NUMBER.match(text) or href.strip().startswith("#"):
@@ -171,13 +151,12 @@ def count_cells(page: FetchedPage) -> list[Claim]:
             continue
         if id(table) not in headers:
             headers[id(table)] = _header_cells(table)
-        column = _column(row, cell)
-        header = next((t for at, span, t in headers[id(table)] if at <= column < at + span), "")
+        header = _header_over(headers[id(table)], row, cell)
         if not _words(header):
             continue
         if managed_count_of_own_record(row, node, url, base):
             continue
-        first = _cells(row)[0]
+        first = cells(row)[0]
         label = " ".join(first.text().split()) if first is not cell else ""
         claim = Claim(cell, int(text), url, frozenset(_words(header) | _words(label)))
         by_table.setdefault(id(table), []).append(claim)

@@ -11,9 +11,10 @@ import re
 from urllib.parse import urlsplit
 
 from bughunt.actions import UNTYPED_INPUTS
-from bughunt.dom import Node, colspan
+from bughunt.dom import Node
 from bughunt.oracles.form_fields import key
 from bughunt.oracles.reading import missing_value
+from bughunt.oracles.table_heads import cells, column_headings, columns, heading_row, span
 from bughunt.oracles.visibility import unseen
 
 LABEL_CHARS = 40
@@ -171,77 +172,34 @@ def _column_value(row: Node, keys: set[str]) -> str | None:
     if row.tag != "tr":
         return None
     header = _column_headings(row)
-    if header is None:
-        return None
-    under = _columns(header)
+    under = columns(header) if header is not None else None
     if under is None:
         return None
     # A cell sits in the column after those of the cells before it (HTML's table layout): a row may
     # end short of a heading spanning the row's buttons ("Edit Copy Delete" under one `colspan`).
     at = 0
-    for cell in (c for c in row.elements if c.tag in ("td", "th")):
-        span = _span(cell)
-        if span is None:
+    for cell in cells(row):
+        width = span(cell)
+        if width is None:
             return None
         heading = under[at] if at < len(under) else None
-        if span == 1 and heading is not None and key(heading.text()) in keys:
+        if width == 1 and heading is not None and key(heading.text()) in keys:
             return _text_outside_links(cell) or cell.text()
-        at += span
+        at += width
     return None
 
 
-MAX_SPAN = 64
-"""The most columns one cell is read as spanning (a `colspan` past it is no layout to follow)."""
-
-
-def _span(cell: Node) -> int | None:
-    """The columns a cell spans, or None when it spans rows too (which cell is under which is not known)."""
-    if cell.get("rowspan").strip() not in ("", "1"):
-        return None
-    return min(colspan(cell), MAX_SPAN)
-
-
-def _columns(header: Node) -> list[Node] | None:
-    """Each column's heading, a heading spanning columns once for each; None when one spans rows."""
-    under: list[Node] = []
-    for cell in (c for c in header.elements if c.tag in ("td", "th")):
-        span = _span(cell)
-        if span is None:
-            return None
-        under += [cell] * span
-    return under
-
-
 def _column_headings(row: Node) -> Node | None:
-    """The row of column headings over `row`: the last heading row of its table with more than one cell
-    — a table's title drawn as a heading row of one cell across the table (":: Mailboxes") heads no
-    column — or None (no such row, or `row` is it)."""
+    """The row of column headings over `row` (`table_heads.column_headings` of its table), or None (no
+    such row, or `row` is one of the headings)."""
     table = next((a for a in row.ancestors() if a.tag == "table"), None)
-    if table is None:
-        return None
-    rows = [r for r in table.iter() if r.tag == "tr" and _heading_row(r)]
-    header = next((r for r in reversed(rows) if len(r.elements) > 1), rows[0] if rows else None)
-    return None if header is None or header is row else header
+    header = column_headings(table) if table is not None else None
+    return None if header is None or heading_row(row) else header
 
 
 def headed_row(row: Node) -> bool:
     """A table row under a row of column headings (a list's record), not the headings themselves."""
-    if row.tag != "tr":
-        return False
-    table = next((a for a in row.ancestors() if a.tag == "table"), None)
-    header = next((r for r in table.iter() if r.tag == "tr" and _heading_row(r)), None) if table else None
-    return header is not None and header is not row
-
-
-def _heading_row(row: Node) -> bool:
-    """A table's row of column headings: `th` cells, save cells with no text (a select-all checkbox
-    over a column of row checkboxes, an empty corner over the rows' buttons)."""
-    cells = row.elements
-    return (
-        bool(cells)
-        and any(c.tag == "th" for c in cells)
-        and all(c.tag == "th" or not c.text() for c in cells)
-    )
+    return row.tag == "tr" and _column_headings(row) is not None
 
 
 def _key_cell(node: Node) -> bool:
