@@ -607,7 +607,7 @@ class BrowserEngine(HttpEngine):
         page_then = self._page
 
         def documents(r: Any) -> None:
-            if main_document(r, page_then.main_frame):
+            if main_document(r.request, page_then.main_frame):
                 answered.append(r)
 
         try:
@@ -861,17 +861,9 @@ class BrowserEngine(HttpEngine):
         return "replaced"
 
     def _document_pending(self) -> bool:
-        """Whether a document request of the tab's own (a navigation it started) has not ended."""
-        from playwright.sync_api import Error as PlaywrightError
-
+        """Whether a navigation of the tab's own (`main_document`) has not ended."""
         main = self._page.main_frame
-        for request in list(self._in_flight):
-            try:
-                if request.resource_type == "document" and request.frame == main:
-                    return True
-            except PlaywrightError:  # a service worker's request has no frame
-                continue
-        return False
+        return any(main_document(request, main) for request in list(self._in_flight))
 
     @staticmethod
     def _served_fragment(response: Any, content_type: str, body: str) -> bool:

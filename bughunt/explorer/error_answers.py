@@ -27,10 +27,15 @@ def bodiless_failure(message: str) -> bool:
     return ERROR_CODE_FAILURE in message
 
 
-def main_document(response: Any, main_frame: Any) -> bool:
-    """Whether `response` answers the tab's own navigation (not an iframe's, not a script's request)."""
-    request = response.request
-    return bool(request.is_navigation_request()) and request.frame == main_frame
+def main_document(request: Any, main_frame: Any) -> bool:
+    """Whether `request` is a navigation of the tab's own (not an iframe's, not a script's request):
+    the answer a load reads, and the request a page about to be replaced has out."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return bool(request.is_navigation_request()) and request.frame == main_frame
+    except PlaywrightError:  # a service worker's request has no frame, nor one sent before its frame
+        return False
 
 
 def bodiless_page(
