@@ -26,6 +26,7 @@ import re
 
 from bughunt.dom import Node, body_rows
 from bughunt.list_words import MIN_ROWS, search_word
+from bughunt.oracles.table_heads import cells, column_headings, column_of, columns, heading_row, span
 from bughunt.page import FetchedPage
 
 FILL_MARK = " >>fill="
@@ -114,20 +115,27 @@ def _column_word(tables: list[Node], label: str) -> str | None:
         return None
     wanted = label.casefold()
     for table in tables:
-        heads = [c for c in table.find_all("th") if any(a.tag == "thead" for a in c.ancestors())]
-        index = next((i for i, h in enumerate(heads) if h.text().strip().casefold() == wanted), None)
+        header = column_headings(table)
+        heads = columns(header) if header is not None else None
+        index = next((i for i, h in enumerate(heads or ()) if h.text().strip().casefold() == wanted), None)
         if index is None:
             continue
-        rows = [[c for c in r.elements if c.tag in ("td", "th")] for r in body_rows(table)]
-        cells = [r[index] for r in rows if len(r) == len(heads)]
+        # the cell of each record under that heading alone (not one spanning it and others)
+        values = [
+            c
+            for r in body_rows(table)
+            if not heading_row(r)
+            for c in cells(r)
+            if column_of(r, c) == index and span(c) == 1
+        ]
         tally: dict[str, int] = {}
         shown: dict[str, str] = {}  # a word as the rows show it first
-        for cell in cells:
+        for cell in values:
             for word in _WORD.findall(cell.text()):
                 shown.setdefault(word.casefold(), word)
             for key in {w.casefold() for w in _WORD.findall(cell.text())}:
                 tally[key] = tally.get(key, 0) + 1
-        shared = [w for w in shown if 2 <= tally[w] < len(cells)]
+        shared = [w for w in shown if 2 <= tally[w] < len(values)]
         if shared:
             return shown[max(shared, key=lambda w: tally[w])]  # first of the most shown, in row order
     return None

@@ -3,7 +3,8 @@
 A list drawn as a table names its columns in a row of heading cells ("Name | Jobs | Status"), which a
 reader follows down to the cell under each: the words naming what a count column counts
 (`count_targets`, `count_rows`), the field a record's cell shows (`form_values`), what the table is
-(`explorer.missing_values`). The row of column headings is read one way for all of them:
+(`explorer.missing_values`), the column a filter box filters (`explorer.filter_typing`). The row of column
+headings is read one way for all of them:
 - a heading row is `th` cells, save cells with no text (an empty corner over the rows' buttons, a
   select-all checkbox over a column of row checkboxes);
 - the headings lead the table: a heading row after its records is no column heading (a footer's

@@ -85,3 +85,23 @@ def test_the_box_whose_column_rows_share_a_word_is_the_one_typed_into() -> None:
     html = f"<html><body>{form}{table}</body></html>"
     page = FetchedPage("http://app.test/#/x", "/#/x", 200, {}, "text/html", html, 1.0)
     assert [(box.get("id"), word) for box, word in filter_boxes(page)] == [("t", "Leeds")]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "<tr><th>Name</th><th>Town</th></tr>",  # headings in the body's first row: no `thead`
+        '<tr><th colspan="2">:: Trees</th></tr><tr><th>Name</th><th>Town</th></tr>',  # under a title row
+        "<tr><td></td><th>Town</th></tr>",  # an empty corner over the names
+    ],
+)
+def test_the_column_a_box_filters_is_read_under_the_tables_column_headings(head: str) -> None:
+    # the same reading of a table's headings as the oracles' (`table_heads`): the Town box is the one
+    # whose column rows share a word, not the first box with the list's most shown word
+    rows = "".join(
+        f"<tr><td>Tree {n}</td><td>{town}</td></tr>" for n, town in enumerate(["Leeds", "Leeds", "York"])
+    )
+    form = '<form><label for="n">Name</label><input id="n"><label for="t">Town</label><input id="t"></form>'
+    html = f"<html><body>{form}<table>{head}{rows}</table></body></html>"
+    page = FetchedPage("http://app.test/#/x", "/#/x", 200, {}, "text/html", html, 1.0)
+    assert [(box.get("id"), word) for box, word in filter_boxes(page)] == [("t", "Leeds")]
