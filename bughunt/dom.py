@@ -589,18 +589,25 @@ def selected_option(select: Node) -> str | None:
     return chosen.get("value") if "value" in chosen.attrs else chosen.text()
 
 
-def body_rows(table: Node) -> list[Node]:
-    """A table's own rows in document order, outside its head (not those of a table nested in a cell)."""
-    rows = []
+def own_rows(table: Node) -> Iterator[Node]:
+    """A table's own rows in document order, its head's too (not those of a table nested in a cell)."""
     for node in table.iter():
-        if node.tag != "tr":
-            continue
-        up = node.parent
-        while up is not None and up is not table and up.tag not in ("table", "thead"):
-            up = up.parent
-        if up is table:
-            rows.append(node)
-    return rows
+        if node.tag == "tr" and next((a for a in node.ancestors() if a.tag == "table"), None) is table:
+            yield node
+
+
+def body_rows(table: Node) -> list[Node]:
+    """A table's own rows in document order, outside its head (`own_rows` but a `thead`'s)."""
+    return [r for r in own_rows(table) if not _in_head(r, table)]
+
+
+def _in_head(row: Node, table: Node) -> bool:
+    up = row.parent
+    while up is not None and up is not table:
+        if up.tag == "thead":
+            return True
+        up = up.parent
+    return False
 
 
 def colspan(cell: Node) -> int:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Set
 from itertools import takewhile
 
-from bughunt.dom import Node
+from bughunt.dom import Node, own_rows
 from bughunt.oracles.count_labels import LABEL_CHARS, parse_count
 from bughunt.oracles.count_sections import field_boxes, section_list
 from bughunt.oracles.form_urls import CREATE_WORDS, creates
@@ -217,17 +217,6 @@ def _past_controls(following: list[Node]) -> list[Node]:
     return following[at:]
 
 
-def _rows(table: Node) -> list[Node]:
-    """The table's own rows in order, across its `thead`/`tbody`/`tfoot` sections."""
-    rows: list[Node] = []
-    for child in table.elements:
-        if child.tag == "tr":
-            rows.append(child)
-        elif child.tag in ("thead", "tbody", "tfoot"):
-            rows += [r for r in child.elements if r.tag == "tr"]
-    return rows
-
-
 def _group_heading(row: Node) -> bool:
     """A row of one spanning cell that holds a count: the heading of the group of rows under it."""
     return spanning(row) and any(parse_count(n.text()) for n in row.iter() if len(n.text()) <= LABEL_CHARS)
@@ -239,7 +228,7 @@ def _group(table: Node, heading: Node | None) -> list[Node] | None:
     such heading. With `heading` None, the group before the table's first heading row, which a
     heading over the table counts — None when no record comes before it (a table whose group
     headings lead its rows is counted whole) or the table has no group headings."""
-    rows = _rows(table)
+    rows = list(own_rows(table))
     if heading is None and not any(_group_heading(r) for r in rows):
         return None
     records = {id(r) for r in list_items(table) or ()}

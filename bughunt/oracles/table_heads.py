@@ -19,9 +19,7 @@ headings is read one way for all of them:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from bughunt.dom import Node, colspan
+from bughunt.dom import Node, colspan, own_rows
 
 MAX_SPAN = 64
 """The most columns one cell is read as spanning (a `colspan` past it is no layout to follow)."""
@@ -51,19 +49,12 @@ def heading_row(row: Node) -> bool:
     )
 
 
-def _own_rows(table: Node) -> Iterator[Node]:
-    """The table's rows in document order, in its head too, not those of a table nested in a cell."""
-    for node in table.iter():
-        if node.tag == "tr" and next((a for a in node.ancestors() if a.tag == "table"), None) is table:
-            yield node
-
-
 def column_headings(table: Node) -> Node | None:
     """The table's row of column headings: of the heading rows before its first record (a row of two
     or more cells that is no heading row), the last of more than one cell, else the first; None when
     no heading row leads it."""
     leading: list[Node] = []
-    for row in _own_rows(table):
+    for row in own_rows(table):
         if heading_row(row):
             leading.append(row)
         elif len(cells(row)) > 1:

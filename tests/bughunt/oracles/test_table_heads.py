@@ -6,7 +6,7 @@ Made-up tables, generic markup."""
 
 from __future__ import annotations
 
-from bughunt.dom import Node, parse_html
+from bughunt.dom import Node, body_rows, own_rows, parse_html
 from bughunt.explorer.missing_values import missing_value_targets
 from bughunt.oracles.count_targets import count_cells
 from bughunt.oracles.form_values import headed_row, shown_value
@@ -95,3 +95,12 @@ def test_a_tables_kind_is_named_by_its_column_headings() -> None:
     head = '<tr><th colspan="3">:: Products</th></tr><tr><td></td><th>name</th><th>description</th></tr>'
     page = BOARD.page(f"<table>{head}{rows}</table>", "/products")
     assert missing_value_targets(page) == {"http://board.test/edit?id=3": "3 [2]  | name | description"}
+
+
+def test_a_tables_own_rows_are_its_heads_and_bodys_not_a_nested_tables() -> None:
+    table = _table(
+        "<thead><tr><th>Name</th><th>Notes</th></tr></thead><tbody><tr><td>anna</td>"
+        "<td><table><tr><td>inner</td></tr></table></td></tr></tbody><tfoot><tr><td>1</td></tr></tfoot>"
+    )
+    assert [r.text()[:4] for r in own_rows(table)] == ["Name", "anna", "1"]
+    assert [r.text()[:4] for r in body_rows(table)] == ["anna", "1"]
