@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from bughunt.dom import FORM_CONTROLS, Node
+from bughunt.oracles.table_heads import heading_row
 
 _ITEM_TAGS = frozenset({"article", "li", "section", "tr", "div", "dd", "figure", "p"})
 
@@ -42,8 +43,9 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
         if (records := _record_bodies(bodies)) is not None:
             return records
         rows = [r for b in bodies for r in b.elements if r.tag == "tr"]
-        # A header row is all `th`; a row led by a `th scope=row` (Django admin's changelist) is data.
-        rows = [r for r in rows if any(c.tag == "td" for c in r.elements) or not r.find_all("th")]
+        # A heading row (`table_heads`: `th` cells, an empty corner among them) is the table's head; a
+        # row led by a `th scope=row` beside its values (Django admin's changelist) is a record.
+        rows = [r for r in rows if not heading_row(r)]
         # A row of one cell spanning the others' columns (the buttons and pager under the records, a
         # group's caption) is the table's furniture beside rows of several cells, not a record.
         if any(len(r.elements) > 1 for r in rows):
@@ -107,7 +109,7 @@ def _record_bodies(bodies: list[Node]) -> list[Node] | None:
     records, sizes = [], set()
     for body in bodies:
         rows = [r for r in body.elements if r.tag == "tr"]
-        data = [r for r in rows if any(c.tag == "td" for c in r.elements)]
+        data = [r for r in rows if not heading_row(r)]
         if not data:
             continue  # the column headings' rows (a bare `tr` of `th`s gets a `tbody` of its own)
         if len(data) < len(rows) or any(spanning(r) for r in rows):

@@ -9,7 +9,9 @@ from __future__ import annotations
 from bughunt.dom import Node, body_rows, own_rows, parse_html
 from bughunt.explorer.missing_values import missing_value_targets
 from bughunt.oracles.count_targets import count_cells
+from bughunt.oracles.counts import check_count_mismatch
 from bughunt.oracles.form_values import headed_row, shown_value
+from bughunt.oracles.lists import list_items
 from bughunt.oracles.table_heads import column_headings, column_of, columns
 from tests.support.pages import Site
 
@@ -104,3 +106,10 @@ def test_a_tables_own_rows_are_its_heads_and_bodys_not_a_nested_tables() -> None
     )
     assert [r.text()[:4] for r in own_rows(table)] == ["Name", "anna", "1"]
     assert [r.text()[:4] for r in body_rows(table)] == ["anna", "1"]
+
+
+def test_a_heading_row_with_an_empty_corner_is_no_record_of_the_list() -> None:
+    rows = "".join(f"<tr><td>{name}</td><td>{n}</td></tr>" for n, name in ((4, "Bug"), (7, "Feature")))
+    table = f"<table><tr><td></td><th>open</th></tr>{rows}</table>"
+    assert [r.text() for r in list_items(_table(table[7:-8])) or []] == ["Bug 4", "Feature 7"]
+    assert check_count_mismatch(BOARD.page(f"<h2>Trackers (2)</h2>{table}", "/trackers")) == []
