@@ -22,10 +22,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bughunt.dom import Node
+from bughunt.dom import Node, own_rows
 from bughunt.oracles.list_finding import _record_bodies
 from bughunt.oracles.lists import has_pagination
 from bughunt.oracles.reading import names_later_page
+from bughunt.oracles.table_heads import cells, heading_row
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
 
@@ -46,9 +47,9 @@ HEADINGS = ("h1", "h2", "h3", "h4")
 
 
 def _data_rows(table: Node) -> int:
-    """Rows of the table with at least one data cell (its header row aside), its own rows only."""
-    rows = [r for r in table.iter() if r.tag == "tr" and _owner(r) is table]
-    return sum(1 for r in rows if any(c.tag == "td" for c in r.elements))
+    """Rows of the table holding cells, its heading rows aside (`table_heads.heading_row`), its own
+    rows only."""
+    return sum(1 for r in own_rows(table) if cells(r) and not heading_row(r))
 
 
 def _owner(row: Node) -> Node | None:

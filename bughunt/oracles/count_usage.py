@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 
-from bughunt.dom import Node
+from bughunt.dom import Node, own_rows
 from bughunt.oracles.count_labels import LABEL_CHARS, NOT_ITEMS
 from bughunt.oracles.lists import has_pagination, list_items
 from bughunt.oracles.nouns import same_noun
+from bughunt.oracles.table_heads import cells
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
 
@@ -63,11 +64,9 @@ def _title(table: Node) -> str:
     for child in table.elements:
         if child.tag == "caption":
             return child.text()
-    rows = [r for r in table.iter() if r.tag == "tr"]
-    if rows:
-        cells = [c for c in rows[0].elements if c.tag in ("th", "td")]
-        if len(cells) == 1:
-            return cells[0].text()
+    first = next(own_rows(table), None)
+    if first is not None and len(title := cells(first)) == 1:
+        return title[0].text()
     siblings = table.parent.elements if table.parent is not None else []
     at = next((i for i, e in enumerate(siblings) if e is table), 0)
     return siblings[at - 1].text() if at > 0 and siblings[at - 1].tag in _HEADINGS else ""
