@@ -208,7 +208,7 @@ def bare_loop(work_file: Path) -> int:
     loop's wall time and its process tree's CPU (sampled from /proc at its start and end) as JSON."""
     from playwright.sync_api import sync_playwright
 
-    from bughunt.explorer.browser import CHROMIUM_ARGS, chromium_path
+    from bughunt.explorer.chromium import CHROMIUM_ARGS, chromium_path
 
     work = json.loads(work_file.read_text())
     with sync_playwright() as pw:

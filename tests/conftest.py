@@ -136,22 +136,17 @@ def cli_json(capsys) -> Callable[..., dict]:
     return run
 
 
-# Debian's Chromium, driven by Playwright's Python client (no browser download). The flags keep it
-# from reaching out to the network, which is closed here.
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
-
 @pytest.fixture(scope="module")
 def browser():
     """A headless Chromium for the module; skips when Debian's chromium or Playwright is missing."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    from bughunt.explorer.chromium import CHROMIUM_ARGS
+
     chromium = shutil.which("chromium")
     if chromium is None:
         pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)")
     with sync_api.sync_playwright() as pw:
+        # the engine's own flags: nothing of Chromium's own traffic leaves the machine
         instance = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
         yield instance
         instance.close()

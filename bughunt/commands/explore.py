@@ -193,7 +193,7 @@ def _run_session(args: argparse.Namespace, *, resume: bool, from_store: frozense
 
             check_report_target(args.report)
         if args.engine == "browser":
-            from bughunt.explorer.browser import chromium_path
+            from bughunt.explorer.chromium import chromium_path
 
             chromium_path(args.browser_path)  # no Chromium: one line, before a store is created
         if args.url:

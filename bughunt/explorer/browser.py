@@ -15,10 +15,7 @@ URL plus the structure hash of what the click left.
 
 from __future__ import annotations
 
-import math
-import os
 import re
-import shutil
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -36,6 +33,7 @@ from bughunt.urls import bounded_route
 from memgpt_lite.errors import UsageError
 from memgpt_lite.log import logger
 
+from .chromium import CHROMIUM_ARGS, chromium_path
 from .clicking import DRAW_POLL_S, ReadPages, empty_typed_box, perform_click, still_drawing
 from .engine import FetchResult
 from .error_answers import CHROME_ERROR_PAGE, bodiless_failure, bodiless_page, main_document
@@ -49,7 +47,7 @@ from .more_controls import more_controls
 from .named_calls import read_request
 from .offered_clicks import offered_clicks
 from .page_errors import thrown_script
-from .page_scripts import PENDING, READ, init_script
+from .page_scripts import PENDING, READ, Record, checked_record, init_script, made_worker
 from .realtime import Channels
 from .retried_requests import RetriedRequests
 from .rpc_calls import failed_answer, read_call
@@ -57,18 +55,6 @@ from .secrets import site_cookie_secrets
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--dns-prefetch-disable",
-    "--no-pings",
-    "--disable-domain-reliability",
-]
 MAX_DOM_NODES = 50_000
 """Above this many elements the rendered HTML is read cut at `MAX_BODY_BYTES`, as the HTTP engine cuts
 a body: a million-node page is read in seconds, not minutes."""
@@ -95,40 +81,6 @@ _REFUSED_JAVASCRIPT_URL = "Running the JavaScript URL violates"
 """How Chromium words a `javascript:` URL refused by the page's Content-Security-Policy."""
 
 
-@dataclass(frozen=True)
-class Record:
-    """What the page's record (`page_scripts`) answered, checked: its clock and the soonest entry due
-    by the asked horizon (each a finite number or None), and whether it can vouch for the page's
-    requests — it answered and no document of the page made a worker (whose requests it cannot see)."""
-
-    now: float | None = None
-    soonest: float | None = None
-    vouches: bool = False
-
-    @property
-    def no_requests(self) -> bool:
-        """It vouches, and none of the page's requests is pending (theirs are the entries due at 0)."""
-        return self.vouches and (self.soonest is None or self.soonest > 0)
-
-
-def _checked(pending: Any) -> Record:
-    """The record's answer (`[now, soonest, workers]`) as the page gave it, checked."""
-    if not isinstance(pending, list) or len(pending) != 3:
-        return Record()
-    now, soonest = (v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in pending[:2])
-    return Record(now, soonest, now is not None and pending[2] is False)
-
-
-def _made_worker(record: Record) -> bool:
-    """The record answered but cannot vouch: a document of the page made a worker. The worker's first
-    request may start after the page was read — its script can arrive before `load` and run after it,
-    and no request of it was in flight when the engine looked — so such a page is read again after
-    `QUIET_S` of quiet counted from its first read, not from the last request seen (which may have
-    ended long before, and `_followed_seen` was still False then: the page was read while its worker
-    had not fetched yet)."""
-    return record.now is not None and not record.vouches
-
-
 SETTLE_S = 1.5
 """After `load` or a click, how long a page may keep fetching before it is read (scripts render after
 load)."""
@@ -153,35 +105,6 @@ documents, until settled and the page's continuations have run): the engine wait
 them, not for `QUIET_S` of quiet on the wire — unless the record cannot vouch (absent, or a worker,
 whose requests look the same, was made)."""
 MAX_CLIENT_ERRORS = 20
-
-
-CHROMIUM_ENV = "BUGHUNT_CHROMIUM"
-"""Environment variable naming the Chromium executable (`--browser-path` wins over it)."""
-_GET_CHROMIUM = "apt-get install chromium, or name one with --browser-path or " + CHROMIUM_ENV
-
-
-def chromium_path(explicit: str | None = None) -> str:
-    """The Chromium to drive: `explicit` (`--browser-path`), else `$BUGHUNT_CHROMIUM`, else Debian's
-    `/usr/bin/chromium` or `chromium` on the PATH; one clear line saying how to get one when none is
-    there (a browser is never downloaded). Also checks Playwright's client is importable."""
-    import importlib.util
-
-    if importlib.util.find_spec("playwright") is None:
-        raise UsageError(
-            "--engine browser needs Playwright's Python client, a dependency of this project: "
-            "reinstall it (pip install -e .) or pip install playwright"
-        )
-    named = explicit or os.environ.get(CHROMIUM_ENV) or None
-    if named is not None:
-        where = "--browser-path" if explicit else CHROMIUM_ENV
-        found = shutil.which(named) if os.sep not in named else named
-        if found is None or not os.access(found, os.X_OK) or not Path(found).is_file():
-            raise UsageError(f"{where} {named}: no Chromium executable there ({_GET_CHROMIUM})")
-        return found
-    found = next((p for p in ("/usr/bin/chromium", shutil.which("chromium")) if p and Path(p).exists()), None)
-    if found is None:
-        raise UsageError(f"--engine browser needs Chromium: /usr/bin/chromium not found ({_GET_CHROMIUM})")
-    return found
 
 
 @dataclass
@@ -707,12 +630,12 @@ class BrowserEngine(HttpEngine):
             READ, [MAX_DOM_NODES, MAX_BODY_BYTES, self._record_name, horizon, WATCH_S * 1000]
         )
         html, pending = (got, None) if not isinstance(got, list) or len(got) != 2 else got
-        return (html if isinstance(html, str) else ""), _checked(pending)
+        return (html if isinstance(html, str) else ""), checked_record(pending)
 
     def _pending(self, horizon: float | None, ahead: float = WATCH_S) -> Record:
         """The page's timer record: its clock and the soonest of its entries due by `horizon` (on that
         clock; None: within `ahead` seconds). What the page answers is checked, never trusted."""
-        return _checked(self._page.evaluate(PENDING, [self._record_name, horizon, ahead * 1000]))
+        return checked_record(self._page.evaluate(PENDING, [self._record_name, horizon, ahead * 1000]))
 
     def _watched_read(self, deadline: float, watch: bool) -> tuple[str, int, Record]:
         """The page's HTML; when `watch`, read once what it had due within `WATCH_S` of the first read
@@ -770,7 +693,7 @@ class BrowserEngine(HttpEngine):
                 unfollowed = self._unfollowed_traffic
                 navigations = self._navigations
                 body, traffic, record = self._watched_read(deadline, watch) if readable else ("", 0, Record())
-                worker = watch and _made_worker(record)
+                worker = watch and made_worker(record)
                 if (
                     readable
                     and not settled
@@ -923,8 +846,8 @@ class BrowserEngine(HttpEngine):
                     self._page.goto(url, wait_until="load", timeout=self.timeout * 1000)
                     self._settle(deadline)
                     dom, _, record = self._watched_read(deadline, watch=True)
-                    if (self._followed_seen and not record.vouches) or _made_worker(record):
-                        since = None if _made_worker(record) else self._last_traffic
+                    if (self._followed_seen and not record.vouches) or made_worker(record):
+                        since = None if made_worker(record) else self._last_traffic
                         self._quiet(deadline, since=since, answered=True)
                         dom = self._watched_read(deadline, watch=True)[0]
                 shot = self._page.screenshot(type="png", full_page=False, timeout=self.timeout * 1000)

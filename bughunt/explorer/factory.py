@@ -102,10 +102,12 @@ def make_engine(engine: str, url: str, **options: Any) -> tuple[Engine, str]:
         )
         options["cookies"] = probe.cookies
     if engine == "browser":
-        from .browser import BrowserEngine, chromium_path
+        from .chromium import chromium_path
 
         # A missing Chromium (or Playwright) is one clear line now, not a traceback at the first step.
         chromium_path(browser_path)
+        from .browser import BrowserEngine
+
         engine_ = BrowserEngine(
             url,
             storage_state=storage_state,

@@ -12,6 +12,9 @@ caught by the next call's deadline) or watched for the whole window, as every pa
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import dataclass
+from typing import Any
 
 from bughunt.actions import HIDDEN_MARK
 
@@ -354,3 +357,37 @@ promise of the page's is relied on):
   the HTML is what `page.content()` gives: the doctype, then `outerHTML`;
 - `[now, soonest, workers]` is `window[name].pending(horizon, ahead)` (`init_script`), `[null, null, true]`
   when the record is missing or answers nonsense."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the page's record (`page_scripts`) answered, checked: its clock and the soonest entry due
+    by the asked horizon (each a finite number or None), and whether it can vouch for the page's
+    requests — it answered and no document of the page made a worker (whose requests it cannot see)."""
+
+    now: float | None = None
+    soonest: float | None = None
+    vouches: bool = False
+
+    @property
+    def no_requests(self) -> bool:
+        """It vouches, and none of the page's requests is pending (theirs are the entries due at 0)."""
+        return self.vouches and (self.soonest is None or self.soonest > 0)
+
+
+def checked_record(pending: Any) -> Record:
+    """The record's answer (`[now, soonest, workers]`) as the page gave it, checked."""
+    if not isinstance(pending, list) or len(pending) != 3:
+        return Record()
+    now, soonest = (v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in pending[:2])
+    return Record(now, soonest, now is not None and pending[2] is False)
+
+
+def made_worker(record: Record) -> bool:
+    """The record answered but cannot vouch: a document of the page made a worker. The worker's first
+    request may start after the page was read — its script can arrive before `load` and run after it,
+    and no request of it was in flight when the engine looked — so such a page is read again after
+    the browser engine's `QUIET_S` of quiet counted from its first read, not from the last request seen (which may have
+    ended long before, and `_followed_seen` was still False then: the page was read while its worker
+    had not fetched yet)."""
+    return record.now is not None and not record.vouches

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bughunt.cli import main
-from bughunt.explorer import browser
-from bughunt.explorer.browser import CHROMIUM_ENV, chromium_path
+from bughunt.explorer import chromium
+from bughunt.explorer.chromium import CHROMIUM_ENV, chromium_path
 from memgpt_lite.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -40,8 +40,8 @@ def test_a_named_chromium_that_is_not_there_is_one_clear_error(monkeypatch, tmp_
 
 def test_no_chromium_anywhere_says_how_to_get_it(monkeypatch):
     monkeypatch.delenv(CHROMIUM_ENV, raising=False)
-    monkeypatch.setattr(browser.shutil, "which", lambda name: None)
-    monkeypatch.setattr(browser.Path, "exists", lambda self: False)
+    monkeypatch.setattr(chromium.shutil, "which", lambda name: None)
+    monkeypatch.setattr(chromium.Path, "exists", lambda self: False)
     with pytest.raises(UsageError, match=r"/usr/bin/chromium not found \(apt-get install chromium"):
         chromium_path()
 
