@@ -13,7 +13,8 @@ pages), the same share one page type may take.
 
 A record is a path prefix (`/kv-store/` of `/kv-store/diff/src/a.c`) that a sibling prefix (the same
 path but for its last segment, `/atlas/`) mirrors: the pages known under both start with at least
-`SHARED_VIEWS` names in common (`log`, `tree`, `commit`…) — the views every record of the type has.
+`SHARED_VIEWS` names in common (`log`, `tree`, `commit`…: words, not values) — the views every record
+of the type has.
 The URL alone says it, whatever the record's name looks like (a word, a hyphenated slug, a number)
 and before either record's page is loaded. A site with one record of a type (one project) is left
 alone: its pages are the site. Stated on routes alone, for any family whose records have sub-pages.
@@ -22,6 +23,7 @@ alone: its pages are the site. Stated on routes alone, for any family whose reco
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
 
@@ -30,6 +32,10 @@ from .activity_share import ACTIVITY_SHARE, MIN_INSTANCES
 SHARED_VIEWS = 2
 """Names of sub-pages two prefixes must share to be records of one type: one in common (`new`,
 `edit`) may be two sections' actions."""
+
+_VIEW_NAME = re.compile(r"^[^\W\d_][^\W\d]*$")
+"""A sub-page's name is a word (`log`, `tree`, `merge_requests`): identifiers below two sections
+(`/post/3`, `/category/3`) are values, which two lists of small numbers always share."""
 
 
 def _segments(route: str) -> tuple[str, ...]:
@@ -66,7 +72,8 @@ def crowded_instances(visited: Iterable[str], known: Iterable[str], budget: int)
         segments = _segments(route)
         for k in depths:
             if len(segments) > k:
-                views[segments[: k - 1]][segments[k - 1]].add(segments[k])
+                if _VIEW_NAME.match(segments[k]):
+                    views[segments[: k - 1]][segments[k - 1]].add(segments[k])
                 if route not in seen:
                     waiting.add(segments[:k])
     crowded: list[tuple[str, ...]] = []

@@ -35,6 +35,10 @@ def test_no_sibling_mirroring_it_no_crowding() -> None:
     # a section beside it sharing one name only (`history`) is not a record of its type
     section = [*alone, "/settings/history", "/settings/profile"]
     assert crowded_instances(visited, section, 100) == frozenset()
+    # sections whose sub-pages are identifiers share values, not views (`/post/3`, `/category/3`)
+    posts = [f"/post/{n}?page={p}" for n in range(1, 6) for p in (1, 2, 3, 4)]
+    numbered = [*posts, "/category/1", "/category/2", "/category/3"]
+    assert crowded_instances(posts, numbered, 100) == frozenset()
     # a sibling with nothing left to visit: nothing waits
     done = ["/zephyr/history/README", "/zephyr/source/README"]
     assert crowded_instances([*visited, *done], [*alone, *done], 100) == frozenset()
