@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from bughunt.planning import TEMPLATE_SAMPLE, leads_on
 from bughunt.record_repr import field_repr
 from bughunt.sim.activity_share import over_share
+from bughunt.sim.instance_share import crowded_instances
 from bughunt.sim.repeat_answers import RepeatAnswers
 
 from .facts import PageFacts
@@ -155,7 +156,8 @@ class SessionHints:
             hashes, self.siblings, self.grown, touched, graph.click_of, graph.store.link_table.words_of
         )
         self.grown.clear()
-        samples = self._samples(template_of, self._known_pages(graph))
+        known = self._known_pages(graph)
+        samples = self._samples(template_of, known)
         # A record opened for the markup its stored text holds (`markup_links`) was not chosen as a
         # sample of its template's data: the template still wants as many others.
         for route in self.marked:
@@ -177,6 +179,7 @@ class SessionHints:
             marked=frozenset(r for r in self.marked.union(*self.odd_rows.values()) if r not in hashes),
             start=start,
             spent=self.answers.spent(),
+            crowded=crowded_instances(hashes, known.routes, budget),
         )
 
     def _known_pages(self, graph: ExplorationGraph) -> KnownPages:

@@ -63,6 +63,9 @@ class PlannerHints:
     marked: frozenset[str] = frozenset()
     """Unvisited routes the session's pages linked with markup written in the link's text
     (`bughunt.explorer.markup_links`): taken before the other links of their level."""
+    crowded: frozenset[str] = frozenset()
+    """Instances of a page type (`/<repo>/`) whose own pages took their share of the budget while
+    another instance waits (`bughunt.sim.instance_share`): the pages under them wait."""
 
 
 @dataclass(repr=False, slots=True, eq=False)
@@ -153,6 +156,7 @@ class StrategyPolicy:
                 hints.start,
                 hints.spent,
                 hints.marked,
+                hints.crowded,
             )
         return Choice(strategy(decision.position, decision.links, decision.view, decision.rnd), tokens)
 

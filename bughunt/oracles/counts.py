@@ -17,8 +17,8 @@ The readings live in modules named for what they do: `count_labels` (parsing cou
 lines, finding the labels), `counted_list` (the list a label counts), `count_ranges` (a range line's
 list and total), `count_pages` (a counted list over all its pages), `count_filters` (a clicked
 filter's count and the list it redrew), `count_targets` (a count on this
-page of the list another page shows, compared with the total that page states); this module keeps the
-oracle.
+page of the list another page shows, compared with the total that page states), `count_summary` (a
+line of counts under a table, its rows first); this module keeps the oracle.
 The names other modules import from here stay importable.
 """
 
@@ -42,6 +42,7 @@ from bughunt.oracles.count_pages import _all_pages, _distinct, _keys, _labelled,
 from bughunt.oracles.count_ranges import RANGE_LEVELS as RANGE_LEVELS
 from bughunt.oracles.count_ranges import _range_total, range_mismatches
 from bughunt.oracles.count_rows import row_counts, spread
+from bughunt.oracles.count_summary import summary_mismatches
 from bughunt.oracles.count_targets import Claim, contradicted
 from bughunt.oracles.count_usage import usage_mismatches
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
@@ -134,7 +135,12 @@ def check_count_mismatch(
             return [_linked_finding(page, *claim, ROW_MESSAGE, "list_url")]
         mismatches = [(claim[0].node, claim[0].shown, claim[1])]
     if not mismatches:
-        mismatches = badge_mismatches(page) or foot_mismatches(page) or usage_mismatches(page)
+        mismatches = (
+            badge_mismatches(page)
+            or foot_mismatches(page)
+            or summary_mismatches(page)
+            or usage_mismatches(page)
+        )
     if not mismatches:
         # no count label disagrees: a clicked filter's count and the list it redrew (`count_filters`),
         # the pager's own count, a page it offers that lists nothing

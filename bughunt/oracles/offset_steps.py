@@ -64,6 +64,8 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
     base = base_url(page)
     # (key, the rest of the query) → value → (the link's URL, whether the link is written as that number)
     groups: dict[tuple[str, frozenset[tuple[str, str]]], dict[int, tuple[str, bool]]] = {}
+    # the same route without the key, by the rest of its query: the list's first page (`_keyless_first`)
+    keyless: dict[frozenset[tuple[str, str]], str] = {}
     for node, href in targets(page.document):
         url = resolve(base, href)
         if url is None:
@@ -75,6 +77,7 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
         query = dict(pairs)
         if len(query) != len(pairs):
             continue  # a repeated key: not a pager's URL
+        keyless.setdefault(frozenset(pairs), url.split("#", 1)[0])
         text = " ".join(node.text().split())
         for key, value in pairs:
             if is_page_key(key) or not _WHOLE.match(value.strip()):
@@ -92,6 +95,7 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
     for (key, rest), seen in groups.items():
         if any(written for _, written in seen.values()):
             continue
+        _keyless_first(seen, keyless.get(rest), key in own)
         place = own.get(key, "0").strip()
         # the page is in this pager when its query is the pager's but for the key
         known = frozenset((k, v) for k, v in mine if k != key) == rest and _WHOLE.match(place)
@@ -111,6 +115,16 @@ def _offset_pagers(page: FetchedPage) -> tuple[OffsetPager, ...]:
         after = seen.get(here + step, (None, False))[0]
         found.append(OffsetPager(key, step, here, before if here > 0 else None, after, pages))
     return tuple(found)
+
+
+def _keyless_first(seen: dict[int, tuple[str, bool]], first: str | None, keyed: bool) -> None:
+    """Count a link to the route without the key as the list's first page (offset 0), on a page that
+    carries the key. A pager whose first page's address has no offset (`[1]` → `/`, `[2]` → `/?o=10`,
+    `[3]` → `/?o=20`) links its later pages with the key and its first page without: on page 2 of
+    three the links with the key are only the page's own and the last, two values, short of
+    `MIN_VALUES` — the first page is the third. On a page without the key the page itself is 0."""
+    if keyed and first is not None and 0 not in seen:
+        seen[0] = (first, False)
 
 
 def _step(here: int | None, values: set[int]) -> int | None:

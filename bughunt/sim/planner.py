@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 
 from .first_page_aliases import FirstPageAliases as FirstPageAliases
 from .first_page_aliases import first_page_alias as first_page_alias
+from .instance_share import under
 from .known_index import KnownIndex, _route
 from .known_search import _better_elsewhere, _reachable, _remembered, _Search
 from .memory import KnownLinks, Memory
@@ -48,7 +49,7 @@ class Planner:
 
     __slots__ = (
         "routes", "template_of", "probes", "samples", "popularity", "saturated", "listed", "variants",
-        "next_pages", "start", "spent", "marked", "_indexes",
+        "next_pages", "start", "spent", "marked", "crowded", "_indexes",
     )  # fmt: skip
 
     def __init__(
@@ -65,6 +66,7 @@ class Planner:
         start: Hashable | None = None,
         spent: frozenset[Hashable] = frozenset(),
         marked: frozenset[Hashable] = frozenset(),
+        crowded: frozenset[str] = frozenset(),
     ) -> None:
         self.routes = routes
         self.template_of = template_of
@@ -78,6 +80,7 @@ class Planner:
         self.start = start
         self.spent = spent
         self.marked = marked
+        self.crowded = crowded
         # The `KnownIndex` of the memory last planned over, shared by every planner derived from this
         # one (`with_routes`, `with_templates`: one per choice), so it outlives a choice.
         self._indexes: list[KnownIndex[Any]] = []
@@ -113,6 +116,7 @@ class Planner:
                 self.start,
                 self.spent,
                 self.marked,
+                self.crowded,
             )
         )
 
@@ -129,6 +133,7 @@ class Planner:
         start: Hashable | None = None,
         spent: Iterable[Hashable] = (),
         marked: Iterable[Hashable] = (),
+        crowded: Iterable[str] = (),
     ) -> Planner:
         """The same planner judging templates by `template_of(route)` (the explorer's, which also
         reads the pages' DOM structure) instead of the URL shape alone. `probes` are nodes reached
@@ -162,7 +167,9 @@ class Planner:
         records whose link shows markup written as text (`explorer.markup_links`: stored text holding
         an element, its page where an unescaped print runs it): wanted like an unsampled template's
         instance, and the instance of their template taken first (`_most_linked`) — which template
-        to take is chosen as without them."""
+        to take is chosen as without them. `crowded` are path prefixes of records whose own pages took
+        their share of the budget while another record of their type waits
+        (`instance_share`): a page under one waits like a saturated type's instance."""
         return self._derived(
             Planner(
                 self.routes,
@@ -177,6 +184,7 @@ class Planner:
                 start,
                 frozenset(spent),
                 frozenset(marked),
+                frozenset(crowded),
             )
         )
 
@@ -308,7 +316,7 @@ class Planner:
                     if q in special:
                         continue
                     # a list's middle pages wait a level behind the rest of their template (`sampled`)
-                    own = sampled(q) if level == 1 else level
+                    own = sampled(q) if level == 1 or self.crowded else level
                     if q in again:
                         least[1] = min(least[1], own)
                     else:
@@ -486,6 +494,8 @@ class Planner:
             level = levels.get(t)
             if level is None:
                 level = levels[t] = self._sampled_template(t, covered, views)
+            if level < 2 and self.crowded and under(self.route(q) or "", self.crowded):
+                return 2
             if level == 1 and (page_number(self.route(q)) or 0) >= MIDDLE_PAGE:
                 # a later page of a list whose pages are sampled shows the records of its first pages'
                 # template again: the records it lists (and the pages not seen) come first
