@@ -158,9 +158,9 @@ def test_a_request_the_previous_page_left_running_is_not_the_next_pages_error(br
 
 
 def test_missing_chromium_is_one_clear_error(monkeypatch, spa):  # noqa: F811
-    import bughunt.explorer.browser as browser
+    import bughunt.explorer.chromium as chromium
 
-    monkeypatch.setattr(browser.shutil, "which", lambda name: None)
-    monkeypatch.setattr(browser.Path, "exists", lambda self: False)
+    monkeypatch.setattr(chromium.shutil, "which", lambda name: None)
+    monkeypatch.setattr(chromium.Path, "exists", lambda self: False)
     with pytest.raises(UsageError, match=r"^--engine browser needs Chromium: /usr/bin/chromium not found"):
         make_engine("browser", spa + "/")
