@@ -138,7 +138,9 @@ def component_host(node: Node) -> bool:
     renders each instance of a component inside such an element named for it, so a loop over one
     component is a run of one custom tag — the items of a list, as a server template's loop of
     `div.card`s is. (An unknown tag without a hyphen is no custom element: HTML reserves those.)"""
-    return bool(_CUSTOM_ELEMENT.match(node.tag))
+    tag = node.tag
+    # no hyphen, no custom element (most tags asked): told without running the pattern
+    return "-" in tag and _CUSTOM_ELEMENT.match(tag) is not None
 
 
 def item_signature(node: Node) -> str:
