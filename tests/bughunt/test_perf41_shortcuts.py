@@ -1,0 +1,73 @@
+"""Shortcuts of Session 41's pass (issue 28, the steady cost a step): each answers what the plain
+definition it replaces answers."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from pathlib import Path
+
+from bughunt import fingerprint
+from bughunt.dom import Node
+from bughunt.explorer.store import ExplorerStore
+from bughunt.explorer.store.rows import Observation, Step, row_as, rows_as
+from bughunt.oracles.list_finding import _CUSTOM_ELEMENT, component_host
+
+_TAG_CHARS = "ab-_.9"
+
+
+def test_a_component_host_is_what_the_custom_element_pattern_matches() -> None:
+    rnd = random.Random(41)
+    tags = ["div", "app-card", "x-", "-a", "a-b-c", "sl_card", "a.b-c", "9-a", "todo-item", "my-Item"]
+    tags += ["".join(rnd.choice(_TAG_CHARS) for _ in range(rnd.randint(1, 6))) for _ in range(2000)]
+    for tag in tags:
+        assert component_host(Node(tag)) is bool(_CUSTOM_ELEMENT.match(tag)), tag
+
+
+def test_a_segments_words_are_split_as_the_plain_split_splits_them() -> None:
+    rnd = random.Random(41)
+    for _ in range(2000):
+        segment = "".join(rnd.choice("ab1-_.x9/") for _ in range(rnd.randint(0, 12)))
+        assert fingerprint._WORD_BREAK.split(segment) == re.split(r"[-_.]", segment), segment
+
+
+def test_the_moves_after_a_step_are_those_steps_route_final_route_and_outcome(tmp_path: Path) -> None:
+    store = ExplorerStore(tmp_path / "s")
+    try:
+        session, _ = store.history.start_session("planner", "http://x/", 3)
+        with store.transaction():
+            for n, (route, final, outcome) in enumerate(
+                [("/", "/", "page"), ("/a", "/b", "page"), ("/c", None, "error"), ("/d", "/d", "fragment")], 1
+            ):
+                store.history.add_step(
+                    session, route=route, final_route=final, outcome=outcome, status=200, detail="",
+                    app_version="1.0", tokens=n, repeat=0, at=float(n),
+                )  # fmt: skip
+        for after in range(5):
+            expected = [
+                (s.n, s.route, s.final_route, s.outcome) for s in store.history.steps() if s.n > after
+            ]
+            assert store.history.moves_after(after) == expected
+    finally:
+        store.close()
+
+
+def test_a_row_becomes_its_record_flags_as_bools_unknown_columns_left_and_missing_ones_defaulted() -> None:
+    db = sqlite3.connect(":memory:")
+    db.row_factory = sqlite3.Row
+    row = db.execute(
+        "SELECT 3 AS id, 'hello' AS text, '{}' AS provenance, 1 AS quarantined, NULL AS step,"
+        " 1.5 AS at, 2.5 AS last_used_at, 'x' AS unknown"
+    ).fetchone()
+    made = row_as(Observation, row)
+    fields = (made.id, made.text, made.provenance, made.quarantined, made.step, made.at, made.last_used_at)
+    assert fields == (3, "hello", "{}", True, None, 1.5, 2.5)
+    assert made.quarantined is True
+    step = db.execute(
+        "SELECT 7 AS n, 1 AS session_id, '/a' AS route, NULL AS final_route, 'page' AS outcome,"
+        " 200 AS status, '' AS detail, NULL AS app_version, 4 AS tokens, 0 AS repeat, 2 AS retest,"
+        " NULL AS elapsed_ms, 9.0 AS at"
+    ).fetchall()
+    (read,) = rows_as(Step, step)
+    assert (read.n, read.repeat, read.retest, read.tokens) == (7, False, True, 4)
