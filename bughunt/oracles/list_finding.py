@@ -167,11 +167,21 @@ def item_signature(node: Node) -> str:
     return ""
 
 
+_LIST_TAGS = frozenset(("ul", "ol", "dl", "table"))
+"""The containers `list_items` reads as lists however few their children."""
+
+
 @lru_cache(maxsize=8)
 def find_lists(root: Node) -> list[tuple[Node, list[Node]]]:
     """Every list container with its items, in document order (nested lists included). Cached per
     parsed document (nodes hash by identity): several oracles ask for the same page's lists."""
-    return [(node, items) for node in root.iter() if (items := list_items(node)) is not None]
+    # Another element needs two children to be a list (`list_items`): the page's leaves, most of its
+    # elements, are passed over without the call.
+    return [
+        (node, items)
+        for node in root.iter()
+        if (len(node.children) >= 2 or node.tag in _LIST_TAGS) and (items := list_items(node)) is not None
+    ]
 
 
 @lru_cache(maxsize=8)

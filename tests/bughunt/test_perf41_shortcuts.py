@@ -9,10 +9,10 @@ import sqlite3
 from pathlib import Path
 
 from bughunt import fingerprint
-from bughunt.dom import Node
+from bughunt.dom import Node, parse_html
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.store.rows import Observation, Step, row_as, rows_as
-from bughunt.oracles.list_finding import _CUSTOM_ELEMENT, component_host
+from bughunt.oracles.list_finding import _CUSTOM_ELEMENT, component_host, find_lists, list_items
 
 _TAG_CHARS = "ab-_.9"
 
@@ -71,3 +71,45 @@ def test_a_row_becomes_its_record_flags_as_bools_unknown_columns_left_and_missin
     ).fetchall()
     (read,) = rows_as(Step, step)
     assert (read.n, read.repeat, read.retest, read.tokens) == (7, False, True, 4)
+
+
+_LIST_MARKUP_TAGS = (
+    "div",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "tr",
+    "td",
+    "p",
+    "a",
+    "h3",
+    "section",
+)
+
+
+def _random_lists(rnd: random.Random) -> str:
+    parts = []
+    for _ in range(rnd.randint(0, 90)):
+        tag = rnd.choice(_LIST_MARKUP_TAGS)
+        r = rnd.random()
+        if r < 0.4:
+            parts.append(f'<{tag} class="c{rnd.randint(0, 2)}">')
+        elif r < 0.7:
+            parts.append(f"</{tag}>")
+        elif r < 0.8:
+            parts.append(rnd.choice(("x", " ", '<a href="/a">a</a>', "<br>", "12")))
+        else:
+            parts.append(f"<{tag}>x</{tag}>")
+    return "".join(parts)
+
+
+def test_the_lists_found_are_those_of_every_element_asked() -> None:
+    rnd = random.Random(41)
+    for _ in range(400):
+        root = parse_html(_random_lists(rnd))
+        plain = [(node, items) for node in root.iter() if (items := list_items(node)) is not None]
+        assert find_lists.__wrapped__(root) == plain
