@@ -197,7 +197,8 @@ def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
             if items:
                 runs.append((node, "tr" if node.tag == "table" else "li", items))
             continue
-        if node.tag in ("head", "html", "#document", "select", "tr", "p"):
+        # a group is two children or more: an element of fewer (a leaf, most of a page's) holds none
+        if len(node.children) < 2 or node.tag in ("head", "html", "#document", "select", "tr", "p"):
             continue
         groups: dict[str, list[Node]] = {}
         for child in node.elements:

@@ -12,7 +12,15 @@ from bughunt import fingerprint
 from bughunt.dom import Node, parse_html
 from bughunt.explorer.store import ExplorerStore
 from bughunt.explorer.store.rows import Observation, Step, row_as, rows_as
-from bughunt.oracles.list_finding import _CUSTOM_ELEMENT, component_host, find_lists, list_items
+from bughunt.oracles.list_finding import (
+    _CUSTOM_ELEMENT,
+    _linked_heading,
+    component_host,
+    find_lists,
+    item_runs,
+    item_signature,
+    list_items,
+)
 
 _TAG_CHARS = "ab-_.9"
 
@@ -113,3 +121,28 @@ def test_the_lists_found_are_those_of_every_element_asked() -> None:
         root = parse_html(_random_lists(rnd))
         plain = [(node, items) for node in root.iter() if (items := list_items(node)) is not None]
         assert find_lists.__wrapped__(root) == plain
+
+
+def _plain_item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
+    runs: list[tuple[Node, str, list[Node]]] = []
+    for node in root.iter():
+        if node.tag in ("ul", "ol", "table"):
+            items = list_items(node)
+            if items:
+                runs.append((node, "tr" if node.tag == "table" else "li", items))
+            continue
+        if node.tag in ("head", "html", "#document", "select", "tr", "p"):
+            continue
+        groups: dict[str, list[Node]] = {}
+        for child in node.elements:
+            if sig := item_signature(child) or _linked_heading(child):
+                groups.setdefault(sig, []).append(child)
+        runs += [(node, sig, items) for sig, items in groups.items() if len(items) >= 2]
+    return runs
+
+
+def test_the_item_runs_found_are_those_of_every_element_asked() -> None:
+    rnd = random.Random(41)
+    for _ in range(400):
+        root = parse_html(_random_lists(rnd))
+        assert item_runs.__wrapped__(root) == _plain_item_runs(root)
