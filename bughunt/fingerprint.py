@@ -76,6 +76,7 @@ _UUID_ONLY = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA
 _HEX_ID = re.compile(r"^(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}$")
 _MIXED = re.compile(r"^(?=.*\d)(?=.*[a-zA-Z])[a-zA-Z0-9]+$")
 _DESIGNATOR = re.compile(r"^([a-zA-Z]{2,})(\d+)$")
+_WORD_BREAK = re.compile(r"[-_.]")
 MIN_SIBLINGS = 2
 """Other routes, differing in one segment only, that make that segment a variable (`<slug>`)."""
 
@@ -100,7 +101,7 @@ def segment_shape(segment: str) -> str:
         # A record named by its class and number in one word (`/issue17`, `/msg42`, `/file3`): the
         # word is the collection, the number the record, as in `/issue/17`.
         return f"{designator.group(1)}<n>"
-    words = [w for w in re.split(r"[-_.]", segment) if w]
+    words = [w for w in _WORD_BREAK.split(segment) if w]
     if len(words) >= 2 and (len(words) >= 3 or any(_MIXED.match(w) for w in words)):
         return "<slug>"
     return segment

@@ -310,11 +310,13 @@ def view_families(graph: ExplorationGraph) -> ViewFamilies:
     since the graph last looked (`ViewIndex`)."""
     index, store = graph.view_index, graph.store
     if store.history.step_count() > index.read_to:
-        steps = store.history.steps_after(index.read_to)
+        moves = store.history.moves_after(index.read_to)
         index.add(
-            ((s.route, s.final_route, s.outcome) for s in steps), store.link_table.click_of, placed_shape
+            ((route, final, outcome) for _, route, final, outcome in moves),
+            store.link_table.click_of,
+            placed_shape,
         )
-        index.read_to = steps[-1].n if steps else index.read_to
+        index.read_to = moves[-1][0] if moves else index.read_to
     return index.families
 
 

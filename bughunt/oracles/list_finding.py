@@ -140,7 +140,9 @@ def component_host(node: Node) -> bool:
     renders each instance of a component inside such an element named for it, so a loop over one
     component is a run of one custom tag — the items of a list, as a server template's loop of
     `div.card`s is. (An unknown tag without a hyphen is no custom element: HTML reserves those.)"""
-    return bool(_CUSTOM_ELEMENT.match(node.tag))
+    tag = node.tag
+    # no hyphen, no custom element (most tags asked): told without running the pattern
+    return "-" in tag and _CUSTOM_ELEMENT.match(tag) is not None
 
 
 def item_signature(node: Node) -> str:
@@ -167,11 +169,21 @@ def item_signature(node: Node) -> str:
     return ""
 
 
+_LIST_TAGS = frozenset(("ul", "ol", "dl", "table"))
+"""The containers `list_items` reads as lists however few their children."""
+
+
 @lru_cache(maxsize=8)
 def find_lists(root: Node) -> list[tuple[Node, list[Node]]]:
     """Every list container with its items, in document order (nested lists included). Cached per
     parsed document (nodes hash by identity): several oracles ask for the same page's lists."""
-    return [(node, items) for node in root.iter() if (items := list_items(node)) is not None]
+    # Another element needs two children to be a list (`list_items`): the page's leaves, most of its
+    # elements, are passed over without the call.
+    return [
+        (node, items)
+        for node in root.iter()
+        if (len(node.children) >= 2 or node.tag in _LIST_TAGS) and (items := list_items(node)) is not None
+    ]
 
 
 @lru_cache(maxsize=8)
@@ -187,7 +199,8 @@ def item_runs(root: Node) -> list[tuple[Node, str, list[Node]]]:
             if items:
                 runs.append((node, "tr" if node.tag == "table" else "li", items))
             continue
-        if node.tag in ("head", "html", "#document", "select", "tr", "p"):
+        # a group is two children or more: an element of fewer (a leaf, most of a page's) holds none
+        if len(node.children) < 2 or node.tag in ("head", "html", "#document", "select", "tr", "p"):
             continue
         groups: dict[str, list[Node]] = {}
         for child in node.elements:

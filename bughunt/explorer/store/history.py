@@ -34,9 +34,15 @@ class History:
             Step, self.db.execute("SELECT * FROM steps WHERE session_id = ? ORDER BY n", (session_id,))
         )
 
-    def steps_after(self, n: int) -> list[Step]:
-        """The steps written after step `n`, in order."""
-        return rows_as(Step, self.db.execute("SELECT * FROM steps WHERE n > ? ORDER BY n", (n,)))
+    def moves_after(self, n: int) -> list[tuple[int, str, str | None, str]]:
+        """(number, route, final route, outcome) of each step written after step `n`, in order: what a
+        reader following the walk step by step needs, without a whole `Step` made of each row."""
+        return [
+            (int(r[0]), r[1], r[2], r[3])
+            for r in self.db.execute(
+                "SELECT n, route, final_route, outcome FROM steps WHERE n > ? ORDER BY n", (n,)
+            )
+        ]
 
     def last_step(self) -> Step | None:
         row = self.db.execute("SELECT * FROM steps ORDER BY n DESC LIMIT 1").fetchone()

@@ -204,19 +204,20 @@ class Rejection:
 
 
 @cache
-def _bool_fields(cls: type) -> frozenset[str]:
+def _columns(cls: type) -> tuple[tuple[str, bool], ...]:
+    """(field name, whether it is a flag) of each field of `cls`, in order: read once per class, not
+    once per row (a step reads a few rows of several tables)."""
     hints = get_type_hints(cls)
-    return frozenset(name for name, hint in hints.items() if hint is bool)
+    return tuple((f.name, hints.get(f.name) is bool) for f in fields(cls))
 
 
 def row_as(cls: type[T], row: sqlite3.Row) -> T:
     """`row` as a `cls`; columns the class does not know are ignored, missing ones take defaults."""
     keys = set(row.keys())
-    flags = _bool_fields(cast(type, cls))
     values = {
-        f.name: (bool(row[f.name]) if f.name in flags else row[f.name])
-        for f in fields(cls)  # type: ignore[arg-type]
-        if f.name in keys
+        name: (bool(row[name]) if flag else row[name])
+        for name, flag in _columns(cast(type, cls))
+        if name in keys
     }
     return cls(**values)
 
