@@ -95,6 +95,9 @@ class App:
     # the loopback name the explorer is given (the server still binds 127.0.0.1): "localhost" for a
     # framework that names every loopback address so in the redirects it builds (Next.js's NextURL)
     host: str = "127.0.0.1"
+    # repository files left out of the checkout: a mirror may lack a big blob (a test fixture) the app
+    # never reads, and a checkout that needs every file would fail on it
+    absent: tuple[str, ...] = ()
 
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
@@ -240,6 +243,7 @@ def load(path: Path) -> App:
         bugs=parsed,
         path=path,
         upstream=known,
+        absent=_strs(data, "absent", where),
     )
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import http.server
 import json
 import mimetypes
-import os
 import subprocess
 import sys
 import urllib.parse
