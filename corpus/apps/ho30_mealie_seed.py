@@ -1,0 +1,190 @@
+"""Fresh Mealie for a corpus build (ours): `ho30_mealie_seed.py ROOT`.
+
+Puts the front end in place (`ho30_mealie_bundle.py`: the app's own `nuxt generate`, cached per distinct
+`frontend/` source), then removes the last build's data folder and starts Mealie once on a spare loopback
+port against an empty one: Mealie runs its migrations and creates its default group, household and admin
+(changeme@example.com / MyPassword), and the seed fills it through Mealie's own REST API, as its forms
+would: 6 categories, 8 tags, 4 tools, 70 recipes (13 without a category, one description holding a pasted
+<script>), 3 cookbooks, 3 shopping lists of 8 items (2 checked), 3 more users. Then it stops that server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(sys.argv[1]).resolve()
+DATA = ROOT / ".corpus-data"
+ADMIN = ("changeme@example.com", "MyPassword")
+CATEGORIES = ("Breakfast", "Dinner", "Dessert", "Soup", "Salad", "Baking")
+TAGS = ("quick", "vegetarian", "spicy", "kid-friendly", "make-ahead", "one-pot", "gluten-free", "holiday")
+TOOLS = ("Oven", "Blender", "Dutch oven", "Skillet")
+DISHES = (
+    "Lentil Soup",
+    "Banana Bread",
+    "Shakshuka",
+    "Greek Salad",
+    "Pancakes",
+    "Chili",
+    "Apple Crumble",
+    "Tomato Risotto",
+    "Carrot Cake",
+    "Minestrone",
+    "Caesar Salad",
+    "Granola",
+    "Fish Tacos",
+    "Brownies",
+    "Pumpkin Soup",
+    "Focaccia",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Api:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.token = ""
+
+    def call(self, method: str, path: str, body: object = None, form: dict[str, str] | None = None) -> object:
+        headers = {"Accept": "application/json"}
+        data = None
+        if form is not None:
+            data = urllib.parse.urlencode(form).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        elif body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        request = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                text = response.read().decode()
+        except urllib.error.HTTPError as e:
+            raise SystemExit(f"{method} {path}: {e.code} {e.read().decode()[:500]}") from None
+        return json.loads(text) if text else None
+
+
+def seed(api: Api) -> None:
+    token = api.call("POST", "/api/auth/token", form={"username": ADMIN[0], "password": ADMIN[1]})
+    assert isinstance(token, dict)
+    api.token = token["access_token"]
+    cats = [api.call("POST", "/api/organizers/categories", {"name": n}) for n in CATEGORIES]
+    tags = [api.call("POST", "/api/organizers/tags", {"name": n}) for n in TAGS]
+    for name in TOOLS:
+        api.call("POST", "/api/organizers/tools", {"name": name})
+    for n in range(70):
+        dish = DISHES[n % len(DISHES)]
+        name = dish if n < len(DISHES) else f"{dish} No. {n // len(DISHES) + 1}"
+        slug = api.call("POST", "/api/recipes", {"name": name})
+        description = f"A dependable {dish.lower()} for weeknights (recipe {n + 1})."
+        if n == 21:
+            description = 'Pasted from a blog: <script>alert("mealie")</script> keeps for three days.'
+        patch = {
+            "description": description,
+            "recipeYield": f"{2 + n % 5} servings",
+            "totalTime": f"{20 + 5 * (n % 9)} minutes",
+            "recipeCategory": [] if n % 16 in (3, 7, 11) else [cats[n % len(cats)]],
+            "tags": [tags[n % len(tags)], tags[(n * 3 + 1) % len(tags)]] if n % 4 else [],
+            "recipeIngredient": [
+                {"note": f"{k + 1} cup ingredient {k + 1} for {dish.lower()}", "referenceId": None}
+                for k in range(3 + n % 3)
+            ],
+            "recipeInstructions": [
+                {"title": "", "text": f"Step {k + 1}: prepare and cook."} for k in range(3)
+            ],
+            "notes": [{"title": "Storage", "text": "Keeps two days in the fridge."}] if n % 5 == 0 else [],
+        }
+        api.call("PATCH", f"/api/recipes/{slug}", patch)
+    for name in ("Weeknight Dinners", "Sweet Things", "Soups and Salads"):
+        api.call("POST", "/api/households/cookbooks", {"name": name, "description": f"Our {name.lower()}."})
+    for name in ("Groceries", "Farmers Market", "Party Supplies"):
+        made = api.call("POST", "/api/households/shopping/lists", {"name": name})
+        assert isinstance(made, dict)
+        for k in range(8):
+            api.call(
+                "POST",
+                "/api/households/shopping/items",
+                {
+                    "shoppingListId": made["id"],
+                    "note": f"{name} item {k + 1}",
+                    "quantity": 1 + k % 3,
+                    "checked": k >= 6,
+                },
+            )
+    for user in ("alice", "bob", "carol"):
+        api.call(
+            "POST",
+            "/api/admin/users",
+            {
+                "username": user,
+                "fullName": f"{user.title()} Cook",
+                "email": f"{user}@example.com",
+                "password": f"corpus-{user}-pw",
+                "admin": False,
+                "group": "Home",
+                "household": "Family",
+            },
+        )
+
+
+def main() -> None:
+    subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("ho30_mealie_bundle.py")), str(ROOT)], check=True
+    )
+    shutil.rmtree(DATA, ignore_errors=True)
+    DATA.mkdir()
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env.update({"DATA_DIR": str(DATA), "BASE_URL": f"http://127.0.0.1:{port}", "STATIC_FILES": ""})
+    server = subprocess.Popen(
+        [
+            str(ROOT / ".corpus-venv" / "bin" / "python"),
+            "-m",
+            "uvicorn",
+            "mealie.app:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        api = Api(f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 240
+        while True:
+            try:
+                api.call("GET", "/api/app/about")
+                break
+            except (urllib.error.URLError, ConnectionError, SystemExit):
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit("mealie did not start for seeding") from None
+                time.sleep(1)
+        seed(api)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
