@@ -4,7 +4,7 @@ Puts the front end in place (`ho30_mealie_bundle.py`: the app's own `nuxt genera
 `frontend/` source), then removes the last build's data folder and starts Mealie once on a spare loopback
 port against an empty one: Mealie runs its migrations and creates its default group, household and admin
 (changeme@example.com / MyPassword), and the seed fills it through Mealie's own REST API, as its forms
-would: 6 categories, 8 tags, 4 tools, 70 recipes (13 without a category, one description holding a pasted
+would: the admin's first-login setup done (admin@example.com / corpus-admin-pw), 6 categories, 8 tags, 4 tools, 70 recipes (13 without a category, one description holding a pasted
 <script>), 3 cookbooks, 3 shopping lists of 8 items (2 checked), 3 more users. Then it stops that server.
 """
 
@@ -21,11 +21,14 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 
 ROOT = Path(sys.argv[1]).resolve()
 DATA = ROOT / ".corpus-data"
 ADMIN = ("changeme@example.com", "MyPassword")
+OWNER = {"email": "admin@example.com", "username": "admin", "fullName": "Corpus Admin"}
+OWNER_PASSWORD = "corpus-admin-pw"
 CATEGORIES = ("Breakfast", "Dinner", "Dessert", "Soup", "Salad", "Baking")
 TAGS = ("quick", "vegetarian", "spicy", "kid-friendly", "make-ahead", "one-pot", "gluten-free", "holiday")
 TOOLS = ("Oven", "Blender", "Dutch oven", "Skillet")
@@ -84,6 +87,12 @@ def seed(api: Api) -> None:
     token = api.call("POST", "/api/auth/token", form={"username": ADMIN[0], "password": ADMIN[1]})
     assert isinstance(token, dict)
     api.token = token["access_token"]
+    # what the first-login setup asks an owner to do: the default account gets its owner's name, address
+    # and password (while the default address exists, every admin login opens that setup page)
+    me = api.call("GET", "/api/users/self")
+    assert isinstance(me, dict)
+    api.call("PUT", f"/api/users/{me['id']}", {**me, **OWNER})
+    api.call("PUT", "/api/users/password", {"currentPassword": ADMIN[1], "newPassword": OWNER_PASSWORD})
     cats = [api.call("POST", "/api/organizers/categories", {"name": n}) for n in CATEGORIES]
     tags = [api.call("POST", "/api/organizers/tags", {"name": n}) for n in TAGS]
     for name in TOOLS:
@@ -102,11 +111,15 @@ def seed(api: Api) -> None:
             "recipeCategory": [] if n % 16 in (3, 7, 11) else [cats[n % len(cats)]],
             "tags": [tags[n % len(tags)], tags[(n * 3 + 1) % len(tags)]] if n % 4 else [],
             "recipeIngredient": [
-                {"note": f"{k + 1} cup ingredient {k + 1} for {dish.lower()}", "referenceId": None}
+                {
+                    "note": f"{k + 1} cup ingredient {k + 1} for {dish.lower()}",
+                    "referenceId": str(uuid.uuid5(uuid.NAMESPACE_URL, f"corpus-{n}-{k}")),
+                }
                 for k in range(3 + n % 3)
             ],
             "recipeInstructions": [
-                {"title": "", "text": f"Step {k + 1}: prepare and cook."} for k in range(3)
+                {"title": "", "text": f"Step {k + 1}: prepare and cook.", "ingredientReferences": []}
+                for k in range(3)
             ],
             "notes": [{"title": "Storage", "text": "Keeps two days in the fridge."}] if n % 5 == 0 else [],
         }
@@ -151,7 +164,14 @@ def main() -> None:
     DATA.mkdir()
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env.update({"DATA_DIR": str(DATA), "BASE_URL": f"http://127.0.0.1:{port}", "STATIC_FILES": ""})
+    env.update(
+        {
+            "PRODUCTION": "true",
+            "DATA_DIR": str(DATA),
+            "BASE_URL": f"http://127.0.0.1:{port}",
+            "STATIC_FILES": "",
+        }
+    )
     server = subprocess.Popen(
         [
             str(ROOT / ".corpus-venv" / "bin" / "python"),

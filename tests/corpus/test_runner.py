@@ -316,3 +316,15 @@ def test_absent_paths_stay_out_of_the_checkout_when_the_mirror_lacks_their_blob(
     co = checkout(load(tmp_path / "mini.toml"), tmp_path / "work", tmp_path / "mirror", False, lambda _: None)
     assert (co.root / "app" / "views.py").is_file()
     assert not (co.root / "fixtures" / "big.zip").exists()
+
+
+def test_an_app_file_may_give_its_seed_more_time(tmp_path: Path) -> None:
+    _, commit = _repo(tmp_path)
+    spec = _mini_spec(commit)
+    (tmp_path / "mini.toml").write_text(spec, encoding="utf-8")
+    assert load(tmp_path / "mini.toml").seed_timeout_s is None
+    (tmp_path / "mini.toml").write_text(spec + "seed_timeout_s = 1500\n", encoding="utf-8")
+    assert load(tmp_path / "mini.toml").seed_timeout_s == 1500.0
+    (tmp_path / "mini.toml").write_text(spec + 'seed_timeout_s = "long"\n', encoding="utf-8")
+    with pytest.raises(SpecError, match="seed_timeout_s"):
+        load(tmp_path / "mini.toml")
