@@ -18,15 +18,22 @@ from pathlib import Path
 
 ROOT = Path(sys.argv[1]).resolve()
 FRONTEND = ROOT / "frontend"
-SKIP = {"node_modules", "dist", ".nuxt", ".output"}
 
 
 def source_hash() -> str:
+    """The front end's source as git sees it (tracked or new, not ignored): a build writes ignored files
+    (`dist/`, `.nuxt/`, the PWA module's `static/sw.js`) that are no part of the source."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "frontend"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    ).stdout
     digest = hashlib.sha256()
-    for path in sorted(FRONTEND.rglob("*")):
-        parts = path.relative_to(FRONTEND).parts
-        if path.is_file() and not SKIP.intersection(parts):
-            digest.update(str(path.relative_to(FRONTEND)).encode() + b"\0" + path.read_bytes())
+    for name in sorted(n for n in listed.decode().split("\0") if n):
+        path = ROOT / name
+        if path.is_file():
+            digest.update(name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
