@@ -172,6 +172,7 @@ def main() -> None:
             "STATIC_FILES": "",
         }
     )
+    log = (ROOT / ".corpus-seed-server.log").open("wb")
     server = subprocess.Popen(
         [
             str(ROOT / ".corpus-venv" / "bin" / "python"),
@@ -185,8 +186,8 @@ def main() -> None:
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     try:
