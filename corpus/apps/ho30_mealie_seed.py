@@ -160,8 +160,17 @@ def main() -> None:
     subprocess.run(
         [sys.executable, str(Path(__file__).with_name("ho30_mealie_bundle.py")), str(ROOT)], check=True
     )
-    shutil.rmtree(DATA, ignore_errors=True)
-    DATA.mkdir()
+    for attempt in (1, 2):
+        # a second try when the first server died before answering (seen once, at load 20)
+        shutil.rmtree(DATA, ignore_errors=True)
+        DATA.mkdir()
+        if seed_once(attempt):
+            return
+    raise SystemExit("mealie did not start for seeding (see .corpus-seed-server.log)")
+
+
+def seed_once(attempt: int) -> bool:
+    """Start Mealie on a spare port, seed it and stop it; False when it died before answering."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env.update(
@@ -172,7 +181,9 @@ def main() -> None:
             "STATIC_FILES": "",
         }
     )
-    log = (ROOT / ".corpus-seed-server.log").open("wb")
+    log = (ROOT / ".corpus-seed-server.log").open("ab")
+    log.write(f"--- seeding server, attempt {attempt}, port {port}\n".encode())
+    log.flush()
     server = subprocess.Popen(
         [
             str(ROOT / ".corpus-venv" / "bin" / "python"),
@@ -198,13 +209,18 @@ def main() -> None:
                 api.call("GET", "/api/app/about")
                 break
             except (urllib.error.URLError, ConnectionError, SystemExit):
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("mealie did not start for seeding") from None
+                if server.poll() is not None:
+                    return False
+                if time.monotonic() > deadline:
+                    raise SystemExit("mealie did not answer within 240 s for seeding") from None
                 time.sleep(1)
         seed(api)
+        return True
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        log.close()
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Mealie's dependencies for a corpus build (ours): `ho30_mealie_setup.py ROOT`.
 
-Back end: Mealie pins its Python dependencies in `poetry.lock`; pip resolving its `pyproject.toml` ranges
-alone picks newer releases it was not written for (pydantic-settings changed how it reads `PRODUCTION`).
-So the lock's versions become a pip constraints file and the checkout is installed into
-`{root}/.corpus-venv` with them. Front end: yarn 1 from `frontend/yarn.lock`, as the Dockerfile does,
+Back end: Mealie pins its Python dependencies in `poetry.lock` (its Docker image installs those); pip
+resolving `pyproject.toml`'s ranges alone would pick releases the app was never run with. So the lock's
+versions become a pip constraints file and the checkout is installed into `{root}/.corpus-venv` with
+them, editable (the injected bugs are edits of the checkout). Front end: yarn 1 from `frontend/yarn.lock`, as the Dockerfile does,
 from the registry npm is set up with (the lock names yarn's own); `--ignore-engines` because a build-time
 type package declares Node <= 19 and this machine has a newer Node (the Dockerfile's node:16 image is
 not to be had here).
