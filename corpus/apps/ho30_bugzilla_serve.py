@@ -4,7 +4,8 @@ Bugzilla's `.cgi` files run as a web server with mod_cgi runs them: one `perl -T
 the CGI/1.1 environment, the request body on standard input. Output without a CGI header (the script
 died before printing one) is answered 500, as Apache answers "premature end of script headers". The
 folders Bugzilla's `.htaccess` files leave readable (`skins/`, `js/`, `images/`, `data/assets/`) are
-served as files; everything else outside a script is 404. `urlbase` in `data/params.json` is set to
+served as files; everything else outside a script is 404 (robots.txt too: it shuts crawlers out of
+every page but the front page, and the explorer is the owner's test, not a crawler). `urlbase` in `data/params.json` is set to
 this server's address first, since Bugzilla builds its redirects and some links from it. Bound to
 127.0.0.1.
 """
