@@ -4,7 +4,7 @@ Puts the front end in place (`ho30_mealie_bundle.py`: the app's own `nuxt genera
 `frontend/` source), then removes the last build's data folder and starts Mealie once on a spare loopback
 port against an empty one: Mealie runs its migrations and creates its default group, household and admin
 (changeme@example.com / MyPassword), and the seed fills it through Mealie's own REST API, as its forms
-would: the admin's first-login setup done (admin@example.com / corpus-admin-pw), 6 categories, 8 tags, 4 tools, 70 recipes (13 without a category, one description holding a pasted
+would: the admin's first-login setup done (admin@example.com / corpus-admin-pw), 6 categories, 8 tags, 4 tools, 70 recipes with a photo each (13 without a category, one description holding a pasted
 <script>), 3 cookbooks, 3 shopping lists of 8 items (2 checked), 3 more users. Then it stops that server.
 """
 
@@ -22,6 +22,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+import zlib
 from pathlib import Path
 
 ROOT = Path(sys.argv[1]).resolve()
@@ -52,6 +53,25 @@ DISHES = (
 )
 
 
+def png(n: int) -> bytes:
+    """A small one-colour PNG (colour from n): every recipe gets a photo, as a used collection has."""
+    width = height = 48
+    rgb = bytes(((n * 53) % 256, (n * 97) % 256, (n * 151) % 256))
+    raw = b"".join(b"\0" + rgb * width for _ in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return len(data).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+
+    header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes((8, 2, 0, 0, 0))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -63,10 +83,32 @@ class Api:
         self.base = base
         self.token = ""
 
-    def call(self, method: str, path: str, body: object = None, form: dict[str, str] | None = None) -> object:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        form: dict[str, str] | None = None,
+        upload: tuple[str, bytes, dict[str, str]] | None = None,
+    ) -> object:
         headers = {"Accept": "application/json"}
         data = None
-        if form is not None:
+        if upload is not None:
+            field, content, fields = upload
+            boundary = "corpus-seed-boundary"
+            parts = [
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+                for k, v in fields.items()
+            ]
+            parts.append(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="photo.png"\r\n'
+                "Content-Type: image/png\r\n\r\n".encode()
+                + content
+                + b"\r\n"
+            )
+            data = b"".join(parts) + f"--{boundary}--\r\n".encode()
+            headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
+        elif form is not None:
             data = urllib.parse.urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         elif body is not None:
@@ -124,6 +166,7 @@ def seed(api: Api) -> None:
             "notes": [{"title": "Storage", "text": "Keeps two days in the fridge."}] if n % 5 == 0 else [],
         }
         api.call("PATCH", f"/api/recipes/{slug}", patch)
+        api.call("PUT", f"/api/recipes/{slug}/image", upload=("image", png(n), {"extension": "png"}))
     for name in ("Weeknight Dinners", "Sweet Things", "Soups and Salads"):
         api.call("POST", "/api/households/cookbooks", {"name": name, "description": f"Our {name.lower()}."})
     for name in ("Groceries", "Farmers Market", "Party Supplies"):
