@@ -10,6 +10,7 @@ would: the admin's first-login setup done (admin@example.com / corpus-admin-pw),
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import shutil
@@ -70,6 +71,12 @@ def png(n: int) -> bytes:
         + chunk(b"IDAT", zlib.compress(raw))
         + chunk(b"IEND", b"")
     )
+
+
+def die_with_parent() -> None:
+    """The seeding server ends with the seed (PR_SET_PDEATHSIG): a runner that kills a seed past its
+    time limit kills that process only, and a server left behind would hold the next seed's data."""
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
 
 
 def free_port() -> int:
@@ -242,7 +249,7 @@ def seed_once(attempt: int) -> bool:
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
-        start_new_session=True,
+        preexec_fn=die_with_parent,  # noqa: PLW1509 (no threads in this script)
     )
     try:
         api = Api(f"http://127.0.0.1:{port}")
@@ -261,7 +268,7 @@ def seed_once(attempt: int) -> bool:
         return True
     finally:
         if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
+            server.terminate()
             server.wait(timeout=30)
         log.close()
 
