@@ -109,6 +109,11 @@ def checkout(app: App, work: Path, mirror: Path | None, clone: bool, progress: P
             (src / ".git" / "info" / "sparse-checkout").write_text(
                 f"/{app.subdir.strip('/')}/\n", encoding="utf-8"
             )
+        elif app.absent:
+            _git(["-C", str(src), "config", "core.sparseCheckout", "true"])
+            (src / ".git" / "info").mkdir(parents=True, exist_ok=True)
+            lines = ["/*"] + [f"!/{path.strip('/')}" for path in app.absent]
+            (src / ".git" / "info" / "sparse-checkout").write_text("\n".join(lines) + "\n", encoding="utf-8")
     try:
         _git(["-C", str(src), "cat-file", "-e", f"{app.commit}^{{commit}}"])
     except BuildError:

@@ -182,7 +182,9 @@ def run_one(
     started = time.monotonic()
     try:
         build(co, buggy)
-        run_commands(co, app.seed, SEED_TIMEOUT_S, runs / "seed.log", _progress, f"seed {name}")
+        run_commands(
+            co, app.seed, app.seed_timeout_s or SEED_TIMEOUT_S, runs / "seed.log", _progress, f"seed {name}"
+        )
         port = free_port()
         with serving(co, port, runs / "server.log") as base:
             _progress(f"{app.name}: {name} build on {base}, exploring {budget} clicks ({engine})")
@@ -405,7 +407,9 @@ def _serve_locked(app: App, work: Path, args: argparse.Namespace) -> int:
     set_up(co, work, _progress)
     build(co, args.build == "buggy")
     logs = work / app.name / "runs" / f"serve-{args.build}"
-    run_commands(co, app.seed, SEED_TIMEOUT_S, logs / "seed.log", _progress, f"seed {args.build}")
+    run_commands(
+        co, app.seed, app.seed_timeout_s or SEED_TIMEOUT_S, logs / "seed.log", _progress, f"seed {args.build}"
+    )
     try:
         with serving(co, args.port or free_port(), logs / "server.log") as base:
             _progress(

@@ -95,6 +95,12 @@ class App:
     # the loopback name the explorer is given (the server still binds 127.0.0.1): "localhost" for a
     # framework that names every loopback address so in the redirects it builds (Next.js's NextURL)
     host: str = "127.0.0.1"
+    # repository files left out of the checkout: a mirror may lack a big blob (a test fixture) the app
+    # never reads, and a checkout that needs every file would fail on it
+    absent: tuple[str, ...] = ()
+    # seconds one build's seed may take (None: the runner's default): a seed that also builds the
+    # build's own front end bundle (a webpack build of minutes) needs more than filling a database
+    seed_timeout_s: float | None = None
 
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
@@ -113,6 +119,15 @@ def _strs(data: dict[str, object], key: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise SpecError(f"{where}: `{key}` must be a list of strings")
     return tuple(value)
+
+
+def _seconds(data: dict[str, object], key: str, where: str) -> float | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise SpecError(f"{where}: `{key}` must be a positive number of seconds")
+    return float(value)
 
 
 def _edits(data: dict[str, object], key: str, where: str) -> tuple[Edit, ...]:
@@ -240,6 +255,8 @@ def load(path: Path) -> App:
         bugs=parsed,
         path=path,
         upstream=known,
+        absent=_strs(data, "absent", where),
+        seed_timeout_s=_seconds(data, "seed_timeout_s", where),
     )
 
 

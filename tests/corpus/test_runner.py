@@ -292,3 +292,39 @@ def test_the_exploration_bound_is_the_base_plus_the_asked_seconds_a_click(
     assert bounds[2] == runner.EXPLORE_BASE_S + 25.0 * 30  # [1] and [3] are the `memory` reads
     assert runner.main(["run", "--apps", "contact_app", "--click-seconds", "0"]) == 2
     assert "--click-seconds must be positive" in capsys.readouterr().err
+
+
+def test_absent_paths_stay_out_of_the_checkout_when_the_mirror_lacks_their_blob(tmp_path: Path) -> None:
+    origin, _ = _repo(tmp_path)
+    (origin / "fixtures").mkdir()
+    (origin / "fixtures" / "big.zip").write_bytes(b"not in the mirror")
+    git = ["git", "-C", str(origin), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "fixture"], check=True)
+    commit = subprocess.run(
+        [*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    blob = subprocess.run(
+        [*git, "rev-parse", "HEAD:fixtures/big.zip"], check=True, capture_output=True, text=True
+    )
+    mirror = tmp_path / "mirror" / "t+origin" / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(origin), str(mirror)], check=True)
+    oid = blob.stdout.strip()
+    (mirror / "objects" / oid[:2] / oid[2:]).unlink()  # the snapshot's missing big file
+    spec = _mini_spec(commit).replace('subdir = "app"\n', 'absent = ["fixtures/big.zip"]\n')
+    (tmp_path / "mini.toml").write_text(spec, encoding="utf-8")
+    co = checkout(load(tmp_path / "mini.toml"), tmp_path / "work", tmp_path / "mirror", False, lambda _: None)
+    assert (co.root / "app" / "views.py").is_file()
+    assert not (co.root / "fixtures" / "big.zip").exists()
+
+
+def test_an_app_file_may_give_its_seed_more_time(tmp_path: Path) -> None:
+    _, commit = _repo(tmp_path)
+    spec = _mini_spec(commit)
+    (tmp_path / "mini.toml").write_text(spec, encoding="utf-8")
+    assert load(tmp_path / "mini.toml").seed_timeout_s is None
+    (tmp_path / "mini.toml").write_text(spec + "seed_timeout_s = 1500\n", encoding="utf-8")
+    assert load(tmp_path / "mini.toml").seed_timeout_s == 1500.0
+    (tmp_path / "mini.toml").write_text(spec + 'seed_timeout_s = "long"\n', encoding="utf-8")
+    with pytest.raises(SpecError, match="seed_timeout_s"):
+        load(tmp_path / "mini.toml")
