@@ -105,6 +105,10 @@ def _load() -> str:
 OK_EXITS: frozenset[int] = frozenset({0, 3})
 """bughunt's exit codes of a run that went through (3: bugs under `--fail-on`, which the corpus never sets)."""
 
+EARLY_STOPS: frozenset[str] = frozenset({"login_lost", "site_unreachable"})
+"""Stop reasons explore exits 1 with after exploring: what it reported before the stop stands (a user
+reads those findings too), so the row is scored and says where the run stopped instead of erasing it."""
+
 
 def _bughunt(args: list[str], timeout_s: float, env: dict[str, str]) -> dict[str, Any]:
     """Run a bughunt command in its own process group, bounded; its `--json` output parsed."""
@@ -125,15 +129,27 @@ def _bughunt(args: list[str], timeout_s: float, env: dict[str, str]) -> dict[str
         if process.poll() is None:
             stop_group(process)
     tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-    if process.returncode not in OK_EXITS:
-        # A run that printed its JSON may still have failed (explore exits 1 when nothing could be
-        # explored, e.g. robots.txt disallows the start page): its row must say so, not read as done.
-        raise BuildError(f"bughunt {args[0]} exited {process.returncode}: {tail[0]}")
+    return answer(args[0], process.returncode, out, tail[0])
+
+
+def answer(command: str, returncode: int, out: bytes, last_error_line: str) -> dict[str, Any]:
+    """A bughunt command's parsed `--json` output, or the error its row shows."""
+    failed = BuildError(f"bughunt {command} exited {returncode}: {last_error_line}")
     try:
-        parsed: dict[str, Any] = json.loads(out)
+        parsed = json.loads(out)
     except json.JSONDecodeError:
-        raise BuildError(f"bughunt {args[0]} exited {process.returncode}: {tail[0]}") from None
-    return parsed
+        raise failed from None
+    if not isinstance(parsed, dict):
+        raise failed
+    if returncode in OK_EXITS:
+        return parsed
+    # A run that printed its JSON may still have failed (explore exits 1 when nothing could be
+    # explored, e.g. robots.txt disallows the start page): its row must say so, not read as done.
+    # One that explored and then lost its login or its site is scored on what it reported.
+    explored = (parsed.get("counts") or {}).get("pages_visited")
+    if returncode == 1 and parsed.get("stop_reason") in EARLY_STOPS and explored:
+        return parsed
+    raise failed
 
 
 def explore(
@@ -304,6 +320,8 @@ def _table(runs: list[Run]) -> Table:
                 f"{bug_id}@{click}" for bug_id, click in sorted(run.found.items(), key=lambda kv: kv[1] or 0)
             )
             found = f"{len(run.found)}/{run.planted}" + (f": {hits}" if hits else "")
+            if run.stop_reason in EARLY_STOPS:
+                found += f" (stopped: {run.stop_reason} after {run.clicks} clicks)"
             if run.missed:
                 pointed = {lead.get("planted") for lead in run.leads}
                 found += "; missed " + ", ".join(f"{m}{'?' if m in pointed else ''}" for m in run.missed)

@@ -6,6 +6,7 @@ as data, a small git repository made on the spot and Python's own http.server on
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -328,3 +329,21 @@ def test_an_app_file_may_give_its_seed_more_time(tmp_path: Path) -> None:
     (tmp_path / "mini.toml").write_text(spec + 'seed_timeout_s = "long"\n', encoding="utf-8")
     with pytest.raises(SpecError, match="seed_timeout_s"):
         load(tmp_path / "mini.toml")
+
+
+def test_a_run_stopped_by_a_lost_login_is_scored_on_what_it_reported() -> None:
+    """explore exits 1 when the login is lost (or the site stops) part-way, after printing its JSON:
+    the findings before the stop are real, so the row keeps them and says where it stopped; a run that
+    stopped before exploring anything, any other failure, or output that is not JSON stays an error."""
+    from corpus.run import answer
+
+    def out(stop: str, pages: int) -> bytes:
+        return json.dumps({"stop_reason": stop, "clicks": 40, "counts": {"pages_visited": pages}}).encode()
+
+    assert answer("explore", 1, out("login_lost", 12), "error: login lost")["clicks"] == 40
+    assert answer("explore", 1, out("site_unreachable", 3), "error: the site stopped")["stop_reason"]
+    assert answer("explore", 0, out("budget", 30), "")["stop_reason"] == "budget"
+    for code, body, stop in ((1, out("login_lost", 0), "login"), (1, out("done", 5), "nothing could"),
+                             (2, out("login_lost", 5), "usage"), (1, b"Traceback", "boom")):  # fmt: skip
+        with pytest.raises(BuildError, match=rf"exited {code}: {stop}"):
+            answer("explore", code, body, stop)
