@@ -245,6 +245,11 @@ def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     return page.derived(_identities_by_position)
 
 
+def content_items(page: FetchedPage) -> dict[str, list[Node]]:
+    """The page's content lists by position, as their items (`_content_items`)."""
+    return _content_items(page)
+
+
 def content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     """The page's content lists by position, as their items' identities (`_content_lists`)."""
     return _content_lists(page)
