@@ -1,8 +1,9 @@
 """After the destructive openings (--allow-destructive), a GET the walk left to them only for its words
-(`?trash=1`: "trash" is a destroying verb) whose opening removed nothing, or answered with a page asking
-first, is walked with the clicks left: it is a page (a list's trash) the oracles had never read (issue 25,
-Heimdall's "View trash (5)"). One that acted, one whose query marks an action, and the clicks spent
-are not."""
+(`?trash=1`: "trash" is a destroying verb) whose opening answered with a page asking first is walked with
+the clicks left: it is a page (a list's trash, a form to delete for good on each row) the oracles had
+never read (issue 25, Heimdall's "View trash (5)"). One that acted, one that removed nothing visible (its
+page, loaded, would read as a delete run at once), one whose query marks an action, one visited, and the
+clicks spent are not."""
 
 from __future__ import annotations
 
@@ -37,9 +38,10 @@ def _explorer(
 OPENED = [
     OpenedAction(f"{H}/items?trash=1", None, "a confirmation step"),
     OpenedAction(f"{H}/items/delete/7", True, "gone from the page that listed it"),
-    OpenedAction(f"{H}/tags?trash=1", False, "no visible effect"),
-    OpenedAction(f"{H}/seen?remove=1", False, "no visible effect"),
-    OpenedAction(f"{H}/mail?@action=detach&msg=7", False, "no visible effect"),
+    OpenedAction(f"{H}/_delete/", False, "no visible effect"),
+    OpenedAction(f"{H}/tags?trash=1", None, "a confirmation step"),
+    OpenedAction(f"{H}/seen?remove=1", None, "a confirmation step"),
+    OpenedAction(f"{H}/mail?@action=detach&msg=7", None, "a confirmation step"),
 ]
 
 
