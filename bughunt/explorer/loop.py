@@ -16,6 +16,8 @@ from functools import cache
 
 from bughunt.oracles import Finding
 from bughunt.oracles.base import NO_EFFECT_TRIES, OpenedAction
+from bughunt.oracles.destructive_words import read_as_destroying
+from bughunt.oracles.guarded_gets import guarded_get
 from bughunt.sim.memory import NoMemory
 from bughunt.sim.rng import mulberry32
 
@@ -148,6 +150,7 @@ class Explorer:
         status, detail = self._loop(chooser, session_id, position, outcomes)
         if self.config.allow_destructive and status in ("budget", "done"):
             self._open_deferred(session_id, self.graph.position or position, outcomes)
+            self._walk_views(session_id, self.graph.position or position, outcomes)
             self._send_state_writes(session_id, self.graph.position or position, outcomes)
         return status, detail, self.graph.position or position
 
@@ -175,6 +178,28 @@ class Explorer:
                 # A page that no longer offers it (another template's opening deleted the record it
                 # showed) judges nothing: the next page that offered it is tried.
                 outcomes.append(self._step(session_id, route, position, click=False, opening=True))
+
+    def _walk_views(self, session_id: int, position: str, outcomes: list[StepOutcome]) -> None:
+        """--allow-destructive, after the openings: a GET the walk left to them only for its words
+        (`read_as_destroying`; no anti-forgery token in it: `guarded_get`) whose opening answered with
+        a page asking first (`OpenedAction.acted` None: forms to confirm, the destructive oracle's
+        "confirmation step") is a page like any — the trash a list's "View trash (5)" opens at
+        `?trash=1`, its rows each with a form to delete for good — and is walked with the clicks the
+        walk left, so the oracles read it as a page (its list, the count its link claims on the list's
+        page). Not before the openings: unjudged, it was a write. Nor one whose opening removed nothing
+        visible (False): its page has no form to confirm, so loaded as a page its address alone would
+        read as a delete run at once (a refusal page at `/_delete/`)."""
+        left = self.config.budget - sum(o.click for o in outcomes)
+        for action in list(self.opened_destructive.values()):
+            if left <= 0:
+                return
+            url = action.url
+            viewed = action.acted is None and read_as_destroying(url) and not guarded_get(url)
+            route = self.engine.route_of(url) if viewed else None
+            if route is None or self.graph.is_visited(route):
+                continue
+            outcomes.append(self._step(session_id, route, position))
+            left -= 1
 
     def _loop(
         self, chooser: Chooser, session_id: int, position: str, outcomes: list[StepOutcome]

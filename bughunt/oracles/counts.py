@@ -45,6 +45,7 @@ from bughunt.oracles.count_rows import row_counts, spread
 from bughunt.oracles.count_summary import summary_mismatches
 from bughunt.oracles.count_targets import Claim, contradicted
 from bughunt.oracles.count_usage import usage_mismatches
+from bughunt.oracles.count_views import view_mismatch
 from bughunt.oracles.counted_list import BOX_CHARS as BOX_CHARS
 from bughunt.oracles.counted_list import _with_nested, current_tab_bar
 from bughunt.oracles.counted_list import labelled_list as labelled_list
@@ -146,6 +147,8 @@ def check_count_mismatch(
         # the pager's own count, a page it offers that lists nothing
         if filtered := check_filter_count(page):
             return filtered
+        if (viewed := view_mismatch(page, fetch)) is not None:
+            return [viewed]
         return [found] if (found := offered_empty_page(page, fetch)) is not None else []
     label, shown, listed = mismatches[0]
     message = "a displayed count disagrees with the number of items in the list it labels"

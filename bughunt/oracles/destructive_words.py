@@ -145,6 +145,15 @@ def deferred_action(url: str) -> str | None:
     return destructive_action(url) or marked_action(url)
 
 
+def read_as_destroying(url: str) -> bool:
+    """Whether a GET is kept from the walk by its words alone (`destructive_action`): not one its query
+    marks as an action on a record (`marked_action`) nor one running an operation (`operation_action`),
+    which no walk sends whatever their opening showed."""
+    return (
+        destructive_action(url) is not None and marked_action(url) is None and operation_action(url) is None
+    )
+
+
 def destructive_label(label: str) -> bool:
     """A short control label that starts with a destructive verb ("Delete", "🗑 Remove item",
     "Close account"); a sentence that merely mentions one ("How to delete your data") is not."""

@@ -177,15 +177,16 @@ def _check(
                 # shown in its row only.
                 continue
             shown_in_form = shown_words(form)
+            nodes = {name: node for node, name, *_ in fields}
             if own_page:
                 # The record's item on the form's own page: only values beside labels naming their
                 # fields are compared (its comments, a sidebar, the form's neighbours are no values).
                 dropped = [
                     (name, value)
-                    for _node, name, _v, keys, visible in empty
+                    for node, name, _v, keys, visible in empty
                     if visible
                     and stored(value := shown_value(scope, keys, labelled_only=True))
-                    and not word_set(value) <= shown_in_form
+                    and not _shown_beside(node, value, shown_in_form)
                 ]
                 if dropped:
                     findings.append(_dropping(page, resource, fields, dropped))
@@ -202,7 +203,7 @@ def _check(
                 )
                 # A tags widget may keep its input empty and show the stored values as chips
                 # beside it: a value the form itself shows is not dropped.
-                and not word_set(value) <= shown_in_form
+                and not _shown_beside(node, value, shown_in_form)
                 and not _holds_other_values(value, fields)
             ]
             dropped += replaced_values(fields, scope, record_item=record_item)
@@ -220,7 +221,7 @@ def _check(
                     config,
                     previewed=previewed,
                 )
-                if stored(text) and not word_set(text) <= shown_in_form
+                if stored(text) and not _shown_beside(nodes[name], text, shown_in_form)
             ]
             if record_item:
                 dropped += dropped_address(fields, scope, base_url(resource), {n for n, _ in dropped})
@@ -228,6 +229,14 @@ def _check(
                 findings.append(_dropping(page, resource, fields, dropped))
                 break  # the first resource page showing a dropped value is the one the form edits
     return findings
+
+
+def _shown_beside(field: Node, value: str, shown_in_form: set[str]) -> bool:
+    """Whether the form shows `value` itself, as a tags widget shows its chips beside an empty input.
+    Not for a `required` field: a browser refuses to send the form while it is empty, so no widget
+    keeps a stored value outside it — the words the form shows are elsewhere (a preview tile of the
+    record drawn inside the form, its title and all) and the field dropped the record's."""
+    return "required" not in field.attrs and word_set(value) <= shown_in_form
 
 
 def _says_unchanged(node: Node) -> bool:

@@ -40,6 +40,7 @@ from bughunt.oracles.base import (
     short,
 )
 from bughunt.oracles.list_finding import _HEADING_TAGS
+from bughunt.oracles.listed_twice import listed_twice
 from bughunt.oracles.lists import (
     clicked_previous_page,
     find_lists,
@@ -242,6 +243,11 @@ def _pager_holders(page: FetchedPage) -> set[int]:
 def _content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
     """`_content_items` as item identities (kept with the page, like its items)."""
     return page.derived(_identities_by_position)
+
+
+def content_items(page: FetchedPage) -> dict[str, list[Node]]:
+    """The page's content lists by position, as their items (`_content_items`)."""
+    return _content_items(page)
 
 
 def content_lists(page: FetchedPage) -> dict[str, list[set[str]]]:
@@ -584,6 +590,11 @@ def check_duplicate_pagination(
 ) -> list[Finding]:
     if not page.is_html or page.status >= 400:
         return []
+    # a repeat across pages (or a batch appended) is the one to name; else a record the page lists twice
+    return _across_pages(page, fetch) or listed_twice(page, _content_items(page))
+
+
+def _across_pages(page: FetchedPage, fetch: Fetch | None) -> list[Finding]:
     previous = _previous_page(page, fetch)
     if previous is None or previous.status >= 400 or not previous.is_html:
         return _appended(page)
