@@ -621,7 +621,7 @@ def check_duplicate_pagination(
         titles = _titles(page)  # only for a finding: it reads every list of the page
         names = [short(titles.get(frozenset(k), "") or sorted(k)[0], 80) for k in repeated]
         carried = len(at_) if at_ == list(range(len(at_))) and before[-len(at_) :] == repeated else None
-        return [_repeats(page, names, previous.url, key, carried, _record_form(repeated[0], page.url))]
+        return [_repeats(page, names, previous.url, key, carried, _record_form(repeated[0], page.url, key))]
     return []
 
 
@@ -639,15 +639,16 @@ def _pager_key(url: str) -> str:
     return "/"
 
 
-def _record_form(identity: set[str], url: str) -> str:
+def _record_form(identity: set[str], url: str, key: str) -> str:
     """What kind of record a list item is, by its identity's form: a permalink's depth and query keys
     (values and words aside: `/post/3` and `/post/hello` are one kind, a repository's `/atlas/` and a
-    commit's `/atlas/commit/?id=` two), marked when it leaves the page's site; else how it is named
-    (its title or its text)."""
+    commit's `/atlas/commit/?id=` two), marked when it leaves the page's site. An item named by its
+    title or text tells no kind but by the list drawing it (`key`, its place and its items' look): a
+    queue's rows of jobs and a key browser's rows of raw values, both text, are two kinds."""
     first = min(identity)
     kind, _, value = first.partition(":")
     if kind != "href":
-        return kind
+        return f"{kind} in {key}"
     link, here = urlsplit(value), urlsplit(url)
     depth = "/" * len([s for s in link.path.split("/") if s])
     keys = "&".join(sorted({k for k, _ in query_pairs(link.query, decoded=True)}))

@@ -16,10 +16,15 @@ from tests.support.pages import Fetcher
 PER_PAGE = 4
 
 
-def listing(path: str, start: int, first: int, href: Callable[[int], str]) -> FetchedPage:
-    """Rows `first`.. of a list at offset `start` (the pager's first page is the bare address)."""
+def listing(
+    path: str, start: int, first: int, href: Callable[[int], str] | None, table: str = 'class="list"'
+) -> FetchedPage:
+    """Rows `first`.. of a list at offset `start` (the pager's first page is the bare address); rows of
+    text alone without `href`."""
     rows = "".join(
         f'<tr><td><a href="{href(n)}">Entry number {n} of the list</a></td></tr>'
+        if href is not None
+        else f"<tr><td>Job number {n} waiting in line</td></tr>"
         for n in range(first, first + PER_PAGE)
     )
     pager = "".join(
@@ -28,14 +33,12 @@ def listing(path: str, start: int, first: int, href: Callable[[int], str]) -> Fe
         if s != start
     )
     query = f"?start={start}" if start else ""
-    return page(
-        path + query, f'<main><table class="list">{rows}</table><div class="pager">{pager}</div></main>'
-    )
+    return page(path + query, f'<main><table {table}>{rows}</table><div class="pager">{pager}</div></main>')
 
 
-def carried_one(path: str, href: Callable[[int], str]) -> Finding:
+def carried_one(path: str, href: Callable[[int], str] | None, table: str = 'class="list"') -> Finding:
     """Page 2 of the list at `path` opens with page 1's last row."""
-    first, second = listing(path, 0, 1, href), listing(path, PER_PAGE, PER_PAGE, href)
+    first, second = listing(path, 0, 1, href, table), listing(path, PER_PAGE, PER_PAGE, href, table)
     [found] = ORACLES["duplicate_pagination"](second, Fetcher(first, second, missing=missing))
     return found
 
@@ -59,3 +62,14 @@ def test_lists_of_one_kind_of_record_under_one_key_stay_one_bug_on_any_route() -
     tagged = carried_one("/tag/python/", lambda n: f"/post/entry-{n}")  # other words, one depth
     [joined] = same_root_cause([tagged], [as_bug(front)])
     assert joined.fingerprint == front.fingerprint
+
+
+def test_rows_named_by_their_text_are_one_kind_only_in_lists_drawn_alike() -> None:
+    # No permalink says what the rows are: a queue's jobs and a key browser's raw values, both text,
+    # are two kinds when two templates draw them; one template's rows on two routes are one.
+    queue = carried_one("/queues/mail", None, 'class="jobs"')
+    keys = carried_one("/stats/keys/mail", None)
+    assert same_root_cause([keys], [as_bug(queue)]) == [keys]
+    failed = carried_one("/failed", None, 'class="jobs"')
+    [joined] = same_root_cause([failed], [as_bug(queue)])
+    assert joined.fingerprint == queue.fingerprint
