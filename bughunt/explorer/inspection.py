@@ -122,6 +122,11 @@ _ONE_COLLECTION = ("list_key",)
 """Facts that are one root cause on two views of one collection (`/marks?page=2`, `/marks/shared?page=3`:
 routes under one first path segment): one list template (its place on the page and its items' look)
 paged wrong under each view — the views share the code that slices the list."""
+_ONE_FAMILY = ("label_key",)
+"""Facts that are one root cause on two routes of one family — one collection (`_one_collection`) or
+one place of two tenants (`tenant_routes`) — whatever view each is: one template's count label (its
+place and wording, `count_identity`) wrong on a commit, a diff and a path-filtered diff of one project.
+Two views' own labels differ in place or words and stay two bugs, and so do two unrelated sections'."""
 
 
 def same_root_cause(
@@ -177,7 +182,7 @@ def _facts(evidence: Mapping[str, object]) -> dict[str, object]:
     return {
         k: v
         for k, v in evidence.items()
-        if k in (*_ANY_ROUTE, *_SEEN, *_ONE_COLLECTION) and not isinstance(v, str)
+        if k in (*_ANY_ROUTE, *_SEEN, *_ONE_COLLECTION, *_ONE_FAMILY) and not isinstance(v, str)
     }
 
 
@@ -201,6 +206,14 @@ def _join(
         saw_the_same = any(key in mine for key in _SEEN) and all(
             mine.get(key) == k.facts.get(key) for key in _SEEN
         )
+        if any(
+            mine.get(key) is not None and mine.get(key) == k.facts.get(key) for key in _ONE_FAMILY
+        ) and any(
+            _one_family(route, f.route, links_of) and (saw_the_same or not same_record(route, f.route))
+            for route in k.routes
+        ):
+            # (one record's two views that saw other values compute them apart: two causes)
+            return k, f.shape
         for route in k.routes:
             template = _one_template(f, route) if same_error else None
             if template is not None:
@@ -220,6 +233,31 @@ def _one_collection(a: str, b: str) -> bool:
     `/marks/shared`, `/marks/archived`)."""
     first_a = a.partition("?")[0].strip("/").split("/")[0]
     return bool(first_a) and first_a == b.partition("?")[0].strip("/").split("/")[0]
+
+
+def _one_family(a: str, b: str, links_of: Callable[[str], Iterable[str]] | None) -> bool:
+    """Whether two routes are of one family: views of one collection, or one tenant's and another's
+    pages of one site (`tenant_twin`, read through memory's links when the caller lends them) — but
+    not two views a query word selects (`_selected_views`)."""
+    if _selected_views(a, b):
+        return False
+    return _one_collection(a, b) or (links_of is not None and tenant_twin(a, b, links_of) is not None)
+
+
+def _selected_views(a: str, b: str) -> bool:
+    """Whether two routes name two views of a page by one query key holding two plain words
+    (`?tab=likes`, `?tab=followers`: each tab lists something else). A key holding identifiers names
+    records (`?id=<hex>`), a page number a place in one list: neither picks another view."""
+    values_a = dict(query_pairs(a.partition("?")[2], decoded=True, blank=False))
+    values_b = dict(query_pairs(b.partition("?")[2], decoded=True, blank=False))
+    return any(
+        key in values_b
+        and value != values_b[key]
+        and not is_page_key(key)
+        and segment_shape(value) not in IDENTIFIERS
+        and segment_shape(values_b[key]) not in IDENTIFIERS
+        for key, value in values_a.items()
+    )
 
 
 def _one_template(f: Finding, route: str) -> str | None:

@@ -32,6 +32,7 @@ from bughunt.oracles.count_badges import badge_mismatches
 from bughunt.oracles.count_feet import foot_mismatches
 from bughunt.oracles.count_filters import check_filter_count
 from bughunt.oracles.count_headings import heading_mismatches
+from bughunt.oracles.count_identity import label_key
 from bughunt.oracles.count_labels import KEPT_CHARS as KEPT_CHARS
 from bughunt.oracles.count_labels import LABEL_CHARS as LABEL_CHARS
 from bughunt.oracles.count_labels import parse_count
@@ -166,6 +167,8 @@ def check_count_mismatch(
                 mismatches=len(mismatches),
                 # one count widget of a single-page document wrong in two views (`view_widgets`)
                 widget_key=widget_key(page.url, (m[0] for m in mismatches)),
+                # one template's count label wrong on its views of one family of routes (`count_identity`)
+                label_key=label_key(label),
             ),
             shape=page_shape(page),
         )

@@ -632,7 +632,7 @@ def _across_pages(page: FetchedPage, fetch: Fetch | None) -> list[Finding]:
         titles = _titles(page)  # only for a finding: it reads every list of the page
         names = [short(titles.get(frozenset(k), "") or sorted(k)[0], 80) for k in repeated]
         carried = len(at_) if at_ == list(range(len(at_))) and before[-len(at_) :] == repeated else None
-        return [_repeats(page, names, previous.url, key, carried)]
+        return [_repeats(page, names, previous.url, key, carried, _record_form(repeated[0], page.url, key))]
     return []
 
 
@@ -650,8 +650,29 @@ def _pager_key(url: str) -> str:
     return "/"
 
 
+def _record_form(identity: set[str], url: str, key: str) -> str:
+    """What kind of record a list item is, by its identity's form: a permalink's depth and query keys
+    (values and words aside: `/post/3` and `/post/hello` are one kind, a repository's `/atlas/` and a
+    commit's `/atlas/commit/?id=` two), marked when it leaves the page's site. An item named by its
+    title or text tells no kind but by the list drawing it (`key`, its place and its items' look): a
+    queue's rows of jobs and a key browser's rows of raw values, both text, are two kinds."""
+    first = min(identity)
+    kind, _, value = first.partition(":")
+    if kind != "href":
+        return f"{kind} in {key}"
+    link, here = urlsplit(value), urlsplit(url)
+    depth = "/" * len([s for s in link.path.split("/") if s])
+    keys = "&".join(sorted({k for k, _ in query_pairs(link.query, decoded=True)}))
+    return ("away " if link.netloc != here.netloc else "") + f"{depth}?{keys}"
+
+
 def _repeats(
-    page: FetchedPage, names: list[str], previous_url: str, key: str, carried: int | None = None
+    page: FetchedPage,
+    names: list[str],
+    previous_url: str,
+    key: str,
+    carried: int | None = None,
+    records: str = "",
 ) -> Finding:
     # One finding per page: the template names no page text (titles and list are evidence).
     # `list_key`: where the list sits and what its items look like, as a number (no page text in
@@ -659,11 +680,13 @@ def _repeats(
     # `boundary_key`: the last `carried` items of the page before open this one, under one pager key —
     # the off-by-one of a site's one slicing helper, whichever list it pages (a blog's front page, its
     # tag, category, author and admin lists, each drawn by a template of its own): one root cause on
-    # any route (`inspection._ANY_ROUTE`).
+    # any route (`inspection._ANY_ROUTE`) — as long as the lists page one kind of record (`records`,
+    # `_record_form`): two loops of one site sharing a key name (a code host's repository index and a
+    # project's commit log, both `?ofs=`) are two pagers, each its own bug.
     facts: dict[str, object] = {"list_key": error_key(key)}
     if carried is not None:
         # (`error_key` reads numbers out of what it digests: the count is added to it, not digested)
-        facts["boundary_key"] = error_key(_pager_key(page.url)) * 1000 + min(carried, 999)
+        facts["boundary_key"] = error_key(f"{_pager_key(page.url)} | {records}") * 1000 + min(carried, 999)
     return Finding(
         "duplicate_pagination",
         page.route,
