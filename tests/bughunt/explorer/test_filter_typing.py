@@ -143,3 +143,14 @@ def test_a_search_box_in_no_form_over_a_list_is_typed_into(box: str) -> None:
 )
 def test_a_box_not_named_for_searching_or_in_a_form_is_not(box: str) -> None:
     assert filter_boxes(_board(box)) == []
+
+
+@pytest.mark.parametrize(
+    "dialog", ["<dialog open><h2>Card</h2><p>Notes</p></dialog>", "<div role='dialog'><h2>Card</h2></div>"]
+)
+def test_a_search_box_behind_an_open_dialog_is_not_typed_into(dialog: str) -> None:
+    page = _board("<input type='text' placeholder='Search'>")
+    shown = FetchedPage(
+        page.url, page.route, 200, {}, "text/html", page.body.replace("</body>", dialog + "</body>"), 1.0
+    )
+    assert filter_boxes(shown) == []
