@@ -5,7 +5,11 @@ same thing, so only a few are clicked (`MAX_ALIKE_CLICKS`). But what a copy does
 item it sits in: a row's menu that opens an edit form of the row's record fails only on a record
 missing a field, which its row shows differently (an empty cell, a placeholder in another style).
 So the copies clicked are those of items that differ in structure (`structure_hash`: text aside,
-one item of each kind), first in document order, then the first of the rest up to the minimum.
+one item of each kind), first in document order, then the first of the rest up to the minimum —
+and a copy whose own text shows markup written as text (`markup_links.shows_markup`: a card whose tag
+reads `<script>…`), wherever it stands: the record a user stored markup in is the one whose opened view
+may print it unescaped, as a link so labelled is opened first (`markup_links`); one of a board's 42
+cards carrying a pasted `<script>` tag was never opened, only each lane's first (corpus ho29_tasksmd).
 """
 
 from __future__ import annotations
@@ -14,10 +18,14 @@ from collections.abc import Mapping, Sequence
 
 from bughunt.dom import Node, selector_shape, structure_hash
 
+from .markup_links import shows_markup
+
 MAX_ALIKE_CLICKS = 2
 """Clicks kept per repeated control when its items all look alike."""
 MAX_ALIKE_KINDS = 3
 """Clicks kept per repeated control at most: one per kind of item it sits in."""
+MAX_MARKED = 1
+"""Copies clicked besides the sample because their text shows markup (one shows how it is printed)."""
 MAX_MENU = 8
 """Copies at most of a menu of distinct views (`_menu`): each is clicked."""
 MAX_MENU_LABEL = 40
@@ -58,6 +66,8 @@ def alike_sample(copies: Sequence[Node]) -> list[Node]:
         if len(kept) >= MAX_ALIKE_CLICKS:
             break
         kept.add(index)
+    marked = [i for i, n in enumerate(copies) if i not in kept and shows_markup(n.text())]
+    kept.update(marked[:MAX_MARKED])
     return [copies[i] for i in sorted(kept)]
 
 

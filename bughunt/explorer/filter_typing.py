@@ -15,8 +15,15 @@ A fill is carried as a click whose selector names the box and the value (`FILL_M
 states that replay it (`Action.after`) type it again. Once the filtered list is read the box is
 emptied again: an app may keep a list's filter for the session (react-admin's store), and every later
 visit of the list would show the few rows filtered, not the list whose controls the walk knows.
-Applies to any family whose lists filter in place: admin SPAs, dashboards, data tables; never to a
-form with a submit (the form oracles' and the engines' GET submission) nor to a search box of
+A box in no form at all, named for searching ("Search", "Filter cards…", `type="search"`), over a page
+whose lists share a word some of their items show (`list_words.search_word`), is such a box too: a
+script-drawn board or list reads it on each key press and redraws its items (a Kanban board's lanes, a
+notes app's cards, a file list); there the word the lists show is typed (corpus ho29_tasksmd: the
+board's search box, never typed, hid a lane counter that counted the unfiltered lane). Not while a
+dialog is open over the lists (a card opened at its own address): the page is the dialog, and the board
+behind it is typed into on its own page, not once more under every dialog's address.
+Applies to any family whose lists filter in place: admin SPAs, dashboards, data tables, boards; never
+to a form with a submit (the form oracles' and the engines' GET submission) nor to a search box of
 another page's form.
 """
 
@@ -35,6 +42,9 @@ MAX_FILLS = 1
 """Boxes typed into per page: one filtered list shows the filter's handling; each fill is a click."""
 _TEXT_TYPES = frozenset(("", "text", "search"))
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
+_SEARCH_WORDS = frozenset(("search", "filter", "find"))
+"""What a formless box's label is led by when the box filters what the page shows."""
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 
 
 def split_fill(selector: str) -> tuple[str, str | None]:
@@ -51,7 +61,7 @@ def filter_boxes(page: FetchedPage) -> list[tuple[Node, str]]:
     doc = page.document
     tables = [t for t in doc.find_all("table") if not _in_nav(t) and len(body_rows(t)) >= MIN_ROWS]
     if not tables:
-        return []
+        return _formless_boxes(page)
     out: list[tuple[Node, str]] = []
     for form in doc.find_all("form"):
         if not _filters_in_place(form):
@@ -67,6 +77,43 @@ def filter_boxes(page: FetchedPage) -> list[tuple[Node, str]]:
         if len(out) >= MAX_FILLS:
             break
     return out
+
+
+def _formless_boxes(page: FetchedPage) -> list[tuple[Node, str]]:
+    """The first box in no form named for searching, with the word the page's lists show (see the
+    module), when the page has both."""
+    doc = page.document
+    if _dialog_open(doc):
+        return []
+    boxes = (b for b in doc.find_all("input") if _text_box(b) and not _in_form(b) and _searches(doc, b))
+    box = next(boxes, None)
+    if box is None:
+        return []
+    word = search_word(page)
+    return [(box, word)] if word else []
+
+
+def _dialog_open(doc: Node) -> bool:
+    """A dialog shown over the page: an open `<dialog>`, or an element of a dialog role not hidden."""
+    for node in doc.find_all("dialog"):
+        if "open" in node.attrs:
+            return True
+    return any(
+        n.get("role") in _DIALOG_ROLES and "hidden" not in n.attrs and n.get("aria-hidden") != "true"
+        for n in doc.iter()
+    )
+
+
+def _in_form(node: Node) -> bool:
+    return any(a.tag == "form" for a in node.ancestors())
+
+
+def _searches(doc: Node, box: Node) -> bool:
+    """A box named for searching: `type="search"`, or a label led by a search word."""
+    if box.get("type", "").lower() == "search":
+        return True
+    words = _WORD.findall(_label(doc, box).casefold())
+    return bool(words) and words[0] in _SEARCH_WORDS
 
 
 def _filters_in_place(form: Node) -> bool:

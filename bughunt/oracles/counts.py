@@ -31,6 +31,7 @@ from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, e
 from bughunt.oracles.count_badges import badge_mismatches
 from bughunt.oracles.count_feet import foot_mismatches
 from bughunt.oracles.count_filters import check_filter_count
+from bughunt.oracles.count_groups import group_mismatches
 from bughunt.oracles.count_headings import heading_mismatches
 from bughunt.oracles.count_identity import label_key
 from bughunt.oracles.count_labels import KEPT_CHARS as KEPT_CHARS
@@ -142,6 +143,7 @@ def check_count_mismatch(
             or foot_mismatches(page)
             or summary_mismatches(page)
             or usage_mismatches(page)
+            or group_mismatches(page)
         )
     if not mismatches:
         # no count label disagrees: a clicked filter's count and the list it redrew (`count_filters`),

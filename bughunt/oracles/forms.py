@@ -37,7 +37,8 @@ This module is the oracle's entry; its parts, each named for what it does: `form
 fields and their keys), `form_urls` (what an edit or record URL names), `form_pages` (the pages that may
 show the record), `form_scope` (which page, and which part of it, shows the record), `form_values` (a
 field's value as a page shows it), `form_compare` (values dropped unlabelled, values replaced), and
-`form_positions`, `form_witness`, `form_opened`, `form_links`, `account_name`; a search form's results page
+`form_positions`, `form_witness`, `form_opened`, `form_links`, `account_name`; a heading renamed in place
+(`heading_rename`); a search form's results page
 that draws its box empty is `search_echo`'s.
 """
 
@@ -74,6 +75,7 @@ from bughunt.oracles.form_scope import resources
 from bughunt.oracles.form_tabs import form_identity, tab_address
 from bughunt.oracles.form_urls import creates, path_segments, url_identifier
 from bughunt.oracles.form_values import main_heading, shown_value, stored
+from bughunt.oracles.heading_rename import check_heading_rename
 from bughunt.oracles.search_echo import check_search_echo
 from bughunt.oracles.server_error import error_key
 from bughunt.oracles.view_widgets import widget_key
@@ -103,7 +105,7 @@ def check_form_drops_value(
     """One finding per edit form that drops values: the message is a template; the field names and
     the values the resource shows are evidence. A form in a hidden tab panel whose tab has its own
     address is judged on that address's page, and reported there (`form_tabs`)."""
-    echo = check_search_echo(page)
+    echo = check_search_echo(page) + check_heading_rename(page)
     if fetch is None or not page.is_html or page.status >= 400:
         return echo
     if creates(page.url):

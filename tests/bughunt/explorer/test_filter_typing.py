@@ -105,3 +105,52 @@ def test_the_column_a_box_filters_is_read_under_the_tables_column_headings(head:
     html = f"<html><body>{form}<table>{head}{rows}</table></body></html>"
     page = FetchedPage("http://app.test/#/x", "/#/x", 200, {}, "text/html", html, 1.0)
     assert [(box.get("id"), word) for box, word in filter_boxes(page)] == [("t", "Leeds")]
+
+
+BOARD = (
+    "<div class='lanes'>"
+    + "".join(
+        f"<div class='card'><p>{w} shelf {i}</p></div>"
+        for i, w in enumerate(["Maple", "Cedar", "Maple", "Birch"])
+    )
+    + "</div>"
+)
+
+
+def _board(box: str) -> FetchedPage:
+    html = f"<html><head><title>Board</title></head><body><header>{box}</header>{BOARD}</body></html>"
+    return FetchedPage("http://board.test/", "/", 200, {}, "text/html", html, 1.0)
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        "<input type='text' placeholder='Search'>",
+        "<input aria-label='Filter cards'>",
+        "<input type='search'>",
+    ],
+)
+def test_a_search_box_in_no_form_over_a_list_is_typed_into(box: str) -> None:
+    assert [(n.tag, value) for n, value in filter_boxes(_board(box))] == [("input", "Maple")]
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        "<input type='text' placeholder='Your name'>",
+        "<form action='/find'><input type='text' placeholder='Search'><button>Go</button></form>",
+    ],
+)
+def test_a_box_not_named_for_searching_or_in_a_form_is_not(box: str) -> None:
+    assert filter_boxes(_board(box)) == []
+
+
+@pytest.mark.parametrize(
+    "dialog", ["<dialog open><h2>Card</h2><p>Notes</p></dialog>", "<div role='dialog'><h2>Card</h2></div>"]
+)
+def test_a_search_box_behind_an_open_dialog_is_not_typed_into(dialog: str) -> None:
+    page = _board("<input type='text' placeholder='Search'>")
+    shown = FetchedPage(
+        page.url, page.route, 200, {}, "text/html", page.body.replace("</body>", dialog + "</body>"), 1.0
+    )
+    assert filter_boxes(shown) == []

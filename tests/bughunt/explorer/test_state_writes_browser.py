@@ -117,3 +117,50 @@ def test_the_state_a_write_leaves_is_read_for_what_its_answer_did_only(tmp_path)
         finally:
             engine.close()
             store.close()
+
+
+class _Lanes(QuietHandler):
+    """Two lanes, each with an icon "+" titled "Create new card" whose script POSTs a blank card; the
+    server answers that POST 500 (corpus ho29_tasksmd's board). "Rebuild" POSTs too and is no creation."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path != "/":
+            return self.reply(404, "<html><body>no</body></html>")
+        lanes = "".join(
+            f'<div class="lane"><header><strong>{name}</strong> <button type="button" title="Create new card"'
+            f" onclick=\"fetch('/api/cards/{name}/card-' + Date.now(), {{method: 'POST', body: '{{}}'}})\">"
+            f'<svg width="14" height="14"><path d="M7 1v12M1 7h12"></path></svg></button></header>'
+            f"<ul><li>First card of {name}</li><li>Second card of {name}</li></ul></div>"
+            for name in ("Backlog", "Done")
+        )
+        rebuild = (
+            "<button type=\"button\" onclick=\"fetch('/api/rebuild', {method: 'POST'})\">Rebuild</button>"
+        )
+        body = f"<h1>Board</h1>{lanes}{rebuild}"
+        self.reply(200, f"<html><head><title>Board</title></head><body>{body}</body></html>")
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        RECEIVED.append(self.path)
+        if self.path.startswith("/api/cards/"):
+            return self.reply(500, '{"error": "content is undefined"}', "application/json")
+        self.reply(200, "{}", "application/json")
+
+
+def test_a_creating_controls_post_is_sent_once_after_the_walk(tmp_path):
+    RECEIVED.clear()
+    store = ExplorerStore(tmp_path / "s")
+    with serving(_Lanes) as url:
+        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
+        try:
+            with make_policy("planner", store=store) as policy:
+                Explorer(
+                    store, engine, policy, SessionConfig(budget=10, retries=0, allow_destructive=True)
+                ).run()
+            bugs = {(b.kind, b.route) for b in store.bug_table.live()}
+            # One "+" in its place: one blank card posted, its 500 the card route's server error.
+            assert len([p for p in RECEIVED if p.startswith("/api/cards/")]) == 1, RECEIVED
+            assert any(kind == "server_error" and "/api/cards/" in route for kind, route in bugs), bugs
+            assert "/api/rebuild" not in RECEIVED
+        finally:
+            engine.close()
+            store.close()
