@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -587,6 +587,18 @@ def selected_option(select: Node) -> str | None:
     if chosen is None:
         return None
     return chosen.get("value") if "value" in chosen.attrs else chosen.text()
+
+
+def at_path(top: Node, path: Sequence[int]) -> Node | None:
+    """The element reached from `top` by element indexes (`path`, one a level), or None where one is
+    out of range: the same place in another copy of a drawn structure (a row, a group)."""
+    here = top
+    for i in path:
+        kids = here.elements
+        if i >= len(kids):
+            return None
+        here = kids[i]
+    return here
 
 
 def own_rows(table: Node) -> Iterator[Node]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from bughunt.dom import Node
+from bughunt.dom import Node, at_path
 from bughunt.page import FetchedPage
 
 _NUMBER = re.compile(r"\d{1,6}")
@@ -41,16 +41,6 @@ def _path(node: Node, top: Node) -> Path | None:
         steps.append(next(i for i, c in enumerate(parent.elements) if c is here))
         here = parent
     return tuple(reversed(steps))
-
-
-def _follow(top: Node, path: Path) -> Node | None:
-    here = top
-    for i in path:
-        kids = here.elements
-        if i >= len(kids):
-            return None
-        here = kids[i]
-    return here
 
 
 def _badge(group: Node) -> Node | None:
@@ -106,11 +96,11 @@ def group_mismatches(page: FetchedPage) -> list[tuple[Node, int, int]]:
     out: list[tuple[Node, int, int]] = []
     for parent, kind, badge_path, holder_path in _runs(before.document):
         where = _path(parent, before.document)
-        now = _follow(page.document, where) if where is not None else None
+        now = at_path(page.document, where) if where is not None else None
         if now is None:
             continue
         for group in (c for c in now.elements if c.signature() == kind):
-            badge, holder = _follow(group, badge_path), _follow(group, holder_path)
+            badge, holder = at_path(group, badge_path), at_path(group, holder_path)
             if badge is None or holder is None or not _NUMBER.fullmatch(badge.text().strip()):
                 continue
             shown, listed = int(badge.text().strip()), len(holder.elements)

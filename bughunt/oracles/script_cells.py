@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from bughunt.dom import Node
+from bughunt.dom import Node, at_path
 
 _CELL_ROLES = frozenset({"gridcell", "cell"})
 MAX_CELL_DEPTH = 6
@@ -77,16 +77,6 @@ def _row_and_path(cell: Node) -> tuple[Node, list[int]] | None:
     return None
 
 
-def _follow(row: Node, path: list[int]) -> Node | None:
-    here = row
-    for i in path:
-        kids = here.elements
-        if i >= len(kids):
-            return None
-        here = kids[i]
-    return here
-
-
 def _holds_alike(cell: Node, node: Node) -> bool:
     """Does `cell` hold an element like `node` (the same tag with a handler)?"""
     return any(n.tag == node.tag and any(k.startswith("on") for k in n.attrs) for n in cell.iter())
@@ -112,7 +102,7 @@ def odd_cell(node: Node) -> Node | None:
         for other in parent.elements
         if other is not row
         and _alike(other, row)
-        and (peer := _follow(other, path)) is not None
+        and (peer := at_path(other, path)) is not None
         and peer.tag == cell.tag
     ]
     if len(peers) < MIN_PEERS or any(_holds_alike(p, node) for p in peers):
@@ -147,7 +137,7 @@ def every_record(node: Node) -> bool:
     shape = _RECORD_MARK.sub("#", code)
     codes = {code}
     for other in parent.elements:
-        if other is row or not _alike(other, row) or (peer := _follow(other, path)) is None:
+        if other is row or not _alike(other, row) or (peer := at_path(other, path)) is None:
             continue
         codes |= {
             n.get(handler)
