@@ -47,7 +47,7 @@ def _evidence(view: dict[str, Any]) -> dict[str, Any]:
     need = {
         "unescaped_script": ("code",),
         "count_mismatch": ("label",),
-        "duplicate_pagination": ("repeated", "previous_url"),
+        "duplicate_pagination": ("repeated",),
         "form_drops_value": ("fields",),
     }.get(kind, ())
     missing = [k for k in need if not fields.get(k)]
@@ -55,7 +55,8 @@ def _evidence(view: dict[str, Any]) -> dict[str, Any]:
         raise NotReproducible(f"bug {view['fingerprint']}: its evidence lacks {', '.join(missing)}")
     out: dict[str, Any] = {k: fields[k] for k in need}
     if kind == "duplicate_pagination":
-        out["previous_route"] = _route(fields["previous_url"])
+        # None: the list repeats a record within the one page (`listed_twice`), no page before it
+        out["previous_route"] = _route(fields["previous_url"]) if fields.get("previous_url") else None
     if kind == "count_mismatch":
         out["listed"] = _listed(view)
     if kind == "server_error":

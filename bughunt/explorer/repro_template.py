@@ -85,6 +85,11 @@ def _check(site):
         assert label not in _Html(html).visible(), (
             f"{label!r} at {TARGET} while {EVIDENCE['listed']} items are listed"
         )
+    elif KIND == "duplicate_pagination" and EVIDENCE["previous_route"] is None:
+        _, html = site.open(TARGET)
+        shown = _Html(html).visible()
+        again = [n for n in EVIDENCE["repeated"].splitlines() if shown.count(_norm(n)) > 1]
+        assert not again, f"{TARGET} lists one record twice: {again}"
     elif KIND == "duplicate_pagination":
         _, before = site.open(EVIDENCE["previous_route"])
         _, html = site.open(TARGET)
