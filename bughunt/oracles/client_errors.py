@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
+from bughunt.oracles.minted_writes import minted_key
 from bughunt.page import ClientError, FetchedPage
 from bughunt.sim.route_keys import query_pairs
 from bughunt.tree_facts import tree_facts
@@ -214,17 +215,21 @@ def _after_click(
             if error.kind == "failed_request"
             else f"a realtime event a click sent was answered with a server error ({error.status})"
         )
+        method = signature.split(" ", 1)[0]
+        # one handler filing records by their place in a tree, whichever control wrote (`minted_writes`)
+        minted = minted_key(method, error.status, urlsplit(error.url).path)
         findings[signature] = Finding(
             "server_error",
             route_of(error.url),
             message,
             evidence(
                 page,
-                request=f"{signature.split(' ', 1)[0]} {route_of(error.url)}",
+                request=f"{method} {route_of(error.url)}",
                 action=label,
                 clicked_on=before.route,
                 client_errors=seen,
                 signature=signature,
+                **({"minted_key": minted} if minted is not None else {}),
             ),  # fmt: skip
             fingerprint=fingerprint(signature, "server_error", message),
         )
