@@ -216,21 +216,19 @@ def _after_click(
             else f"a realtime event a click sent was answered with a server error ({error.status})"
         )
         method = signature.split(" ", 1)[0]
-        # one handler filing records by their place in a tree, whichever control wrote (`minted_writes`)
-        minted = minted_key(method, error.status, urlsplit(error.url).path)
-        findings[signature] = Finding(
-            "server_error",
-            route_of(error.url),
-            message,
-            evidence(
-                page,
-                request=f"{method} {route_of(error.url)}",
-                action=label,
-                clicked_on=before.route,
-                client_errors=seen,
-                signature=signature,
-                **({"minted_key": minted} if minted is not None else {}),
-            ),  # fmt: skip
-            fingerprint=fingerprint(signature, "server_error", message),
+        facts = evidence(
+            page,
+            request=f"{method} {route_of(error.url)}",
+            action=label,
+            clicked_on=before.route,
+            client_errors=seen,
+            signature=signature,
         )
+        # one handler filing records by their place in a tree, whichever control wrote (`minted_writes`)
+        if (minted := minted_key(method, error.status, urlsplit(error.url).path)) is not None:
+            facts["minted_key"] = minted
+        findings[signature] = Finding(
+            "server_error", route_of(error.url), message, facts,
+            fingerprint=fingerprint(signature, "server_error", message),
+        )  # fmt: skip
     return list(findings.values())
