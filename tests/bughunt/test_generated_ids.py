@@ -35,11 +35,13 @@ GENERATED = [
     "more-formatting-dropdown-btn-4176",  # a widget's parts numbered per instance at each render
     "more-formatting-dropdown-popover-283",
     "mode-toggle-markdown-6308",
+    "more-formatting-dropdown-btn-23",  # as often a short number
+    "dropdown-12",
 ]
 STABLE = [
     "main", "post-42", "tr-6d1a9f", "user_r_name", "sidebar", "v-app", "mat-toolbar", "app", "tag-input",
     "post_title", "id_first_name", "checkbox_0", "user_ID", "col-md4", "navbarNav", "tr-6D1A9F", "nav_MAIN",
-    "comment-1234", "tab-1", "dropdown-12", "menu-item-123", "user-menu", "post-1234-toggle",
+    "comment-1234", "tab-1", "menu-item-123", "user-menu", "post-1234-toggle",
 ]  # fmt: skip
 
 
