@@ -493,7 +493,12 @@ _CSS_IDENT = re.compile(r"[A-Za-z][\w-]*")
 # (`"record_" + randomString(5)`, `"field-" + Math.random().toString(36).slice(2, 7)`): a last segment
 # of 4–12 letters and digits mixing upper and lower case (`record_dWBRl`), with a digit between letters
 # (`field-k3j9x`), or capitals and digits (`record_7AAVJ`), which words (`tag-input`, `post_title`) and
-# records' numbers and hashes (`post-42`, `tr-6d1a9f`) do not.
+# records' numbers and hashes (`post-42`, `tr-6d1a9f`) do not. And a widget's parts named for the widget
+# kind with a number drawn per instance (`more-formatting-dropdown-btn-4176` beside its
+# `…-dropdown-popover-4176`, `mode-toggle-rich-6308`, and as often `…-btn-23`; Stacks editor,
+# Bootstrap/Popper wrappers): a record is named by what it is (`post-42`, `comment-1234`), not by a kind
+# of control, and a toolkit's counter in render order (`dropdown-2`) is as well named by its place. Each
+# load's copy was a control of its own, clicked again and again (corpus ho29_tasksmd: ~13 of 100 clicks).
 _GENERATED_ID = re.compile(
     r"""
     [:«][rR][0-9a-zA-Z]*[:»]
@@ -507,6 +512,7 @@ _GENERATED_ID = re.compile(
     | [_-](?=[A-Za-z0-9]{4,12}$)(?=[a-z0-9]*[A-Z])(?=[A-Z0-9]*[a-z])
     | [_-](?=[A-Za-z0-9]{4,12}$)(?![0-9a-fA-F]+$)[A-Za-z0-9]*[A-Za-z][0-9]+[A-Za-z]
     | [_-](?=[A-Za-z0-9]{4,12}$)(?![0-9A-F]+$)(?=[A-Z]*[0-9])(?=[0-9]*[A-Z])[A-Z0-9]+$
+    | (?:^|[_-])(?:btn|button|dropdown|popover|popup|tooltip|toggle)(?:[_-][A-Za-z]+)*[_-]\d+$
     """,
     re.VERBOSE,
 )

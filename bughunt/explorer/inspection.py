@@ -17,6 +17,7 @@ from bughunt.oracles import Finding, Judgement, OracleConfig, judge_page
 from bughunt.oracles.base import OpenedAction
 from bughunt.oracles.destructive_words import deferred_action
 from bughunt.oracles.link_targets import targets
+from bughunt.oracles.minted_writes import one_tree
 from bughunt.oracles.reading import is_page_key
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
@@ -127,6 +128,9 @@ _ONE_FAMILY = ("label_key",)
 one place of two tenants (`tenant_routes`) — whatever view each is: one template's count label (its
 place and wording, `count_identity`) wrong on a commit, a diff and a path-filtered diff of one project.
 Two views' own labels differ in place or words and stay two bugs, and so do two unrelated sections'."""
+_ONE_TREE = ("minted_key",)
+"""Facts that are one root cause on two places of one tree of paths (`minted_writes.one_tree`): one
+handler's failed write of a record whose key the page minted, at any depth of its folders."""
 
 
 def same_root_cause(
@@ -182,7 +186,7 @@ def _facts(evidence: Mapping[str, object]) -> dict[str, object]:
     return {
         k: v
         for k, v in evidence.items()
-        if k in (*_ANY_ROUTE, *_SEEN, *_ONE_COLLECTION, *_ONE_FAMILY) and not isinstance(v, str)
+        if k in (*_ANY_ROUTE, *_SEEN, *_ONE_COLLECTION, *_ONE_FAMILY, *_ONE_TREE) and not isinstance(v, str)
     }
 
 
@@ -200,6 +204,10 @@ def _join(
         if any(
             mine.get(key) is not None and mine.get(key) == k.facts.get(key) for key in _ONE_COLLECTION
         ) and any(_one_collection(route, f.route) for route in k.routes):
+            return k, f.shape
+        if any(mine.get(key) is not None and mine.get(key) == k.facts.get(key) for key in _ONE_TREE) and any(
+            one_tree(route, f.route) for route in k.routes
+        ):
             return k, f.shape
         error, theirs = mine.get("error_key"), k.facts.get("error_key")
         same_error = error is None or theirs is None or error == theirs

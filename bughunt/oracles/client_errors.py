@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from bughunt.fingerprint import fingerprint, normalise_message, segment_shape
 from bughunt.oracles.base import DEFAULT_CONFIG, Fetch, Finding, OracleConfig, evidence
+from bughunt.oracles.minted_writes import minted_key
 from bughunt.page import ClientError, FetchedPage
 from bughunt.sim.route_keys import query_pairs
 from bughunt.tree_facts import tree_facts
@@ -214,18 +215,20 @@ def _after_click(
             if error.kind == "failed_request"
             else f"a realtime event a click sent was answered with a server error ({error.status})"
         )
-        findings[signature] = Finding(
-            "server_error",
-            route_of(error.url),
-            message,
-            evidence(
-                page,
-                request=f"{signature.split(' ', 1)[0]} {route_of(error.url)}",
-                action=label,
-                clicked_on=before.route,
-                client_errors=seen,
-                signature=signature,
-            ),  # fmt: skip
-            fingerprint=fingerprint(signature, "server_error", message),
+        method = signature.split(" ", 1)[0]
+        facts = evidence(
+            page,
+            request=f"{method} {route_of(error.url)}",
+            action=label,
+            clicked_on=before.route,
+            client_errors=seen,
+            signature=signature,
         )
+        # one handler filing records by their place in a tree, whichever control wrote (`minted_writes`)
+        if (minted := minted_key(method, error.status, urlsplit(error.url).path)) is not None:
+            facts["minted_key"] = minted
+        findings[signature] = Finding(
+            "server_error", route_of(error.url), message, facts,
+            fingerprint=fingerprint(signature, "server_error", message),
+        )  # fmt: skip
     return list(findings.values())

@@ -20,6 +20,7 @@ from __future__ import annotations
 from bughunt.dom import Node
 from bughunt.oracles.base import Finding, evidence, page_shape
 from bughunt.oracles.filter_rows import box_value
+from bughunt.oracles.server_error import error_key
 from bughunt.page import FetchedPage
 from bughunt.tree_facts import tree_facts
 
@@ -65,7 +66,16 @@ def check_heading_rename(page: FetchedPage) -> list[Finding]:
                     "form_drops_value",
                     page.route,
                     MESSAGE,
-                    evidence(page, "<" + heading.tag, field=heading.tag, shown=name),
+                    evidence(
+                        page,
+                        "<" + heading.tag,
+                        field=heading.tag,
+                        shown=name,
+                        # one template's heading (its place: tags and classes up the tree) on every
+                        # record's page that template draws — each card's own address is no template
+                        # of the others' (`/Alpha.md/`, `/Beta.md/`: first segments, never joined)
+                        form_key=error_key("heading " + heading.path()),
+                    ),
                     shape=page_shape(page),
                 )
             ]

@@ -32,10 +32,16 @@ GENERATED = [
     "record_revxU",
     "field-k3j9x",  # Math.random().toString(36)
     "record_7AAVJ",
+    "more-formatting-dropdown-btn-4176",  # a widget's parts numbered per instance at each render
+    "more-formatting-dropdown-popover-283",
+    "mode-toggle-markdown-6308",
+    "more-formatting-dropdown-btn-23",  # as often a short number
+    "dropdown-12",
 ]
 STABLE = [
     "main", "post-42", "tr-6d1a9f", "user_r_name", "sidebar", "v-app", "mat-toolbar", "app", "tag-input",
     "post_title", "id_first_name", "checkbox_0", "user_ID", "col-md4", "navbarNav", "tr-6D1A9F", "nav_MAIN",
+    "comment-1234", "tab-1", "menu-item-123", "user-menu", "post-1234-toggle",
 ]  # fmt: skip
 
 
@@ -97,3 +103,22 @@ def test_copies_in_rows_alike_are_the_first_two() -> None:
     root = parse_html(_load({n: f"item {n}" for n in range(1, 7)}))
     picked = alike_sample(_triggers(root))
     assert [Selectors().of(n).split(" > ")[3] for n in picked] == ["tr:nth-of-type(1)", "tr:nth-of-type(2)"]
+
+
+def _toolbar(number: int) -> Node:
+    """One render of an editor's toolbar whose "more" button and its popover carry a number drawn anew."""
+    return parse_html(
+        '<div id="editor"><div class="toolbar"><button aria-label="Bold">B</button>'
+        f'<button aria-label="More formatting" id="more-dropdown-btn-{number}"'
+        f' aria-controls="more-dropdown-popover-{number}">…</button>'
+        f'<div id="more-dropdown-popover-{number}" role="menu"></div></div></div>'
+    )
+
+
+def test_a_widgets_per_render_number_is_no_anchor() -> None:
+    first, second = _toolbar(4176), _toolbar(283)
+    [a] = [n for n in first.iter() if n.get("aria-label") == "More formatting"]
+    [b] = [n for n in second.iter() if n.get("aria-label") == "More formatting"]
+    # two renders of one state name the one control alike: it is offered once, not once per load
+    assert Selectors().of(a) == Selectors().of(b) == "#editor > div > button:nth-of-type(2)"
+    assert structure_hash(first) == structure_hash(second)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bughunt.explorer.inspection import same_root_cause
 from bughunt.oracles.forms import check_form_drops_value
 from bughunt.page import FetchedPage
+from tests.bughunt.oracles.test_oracles_root_causes import as_bug
 
 ORIGIN = "http://board.test"
 NAME = "Quarterly report"
@@ -58,3 +60,34 @@ def test_a_box_outside_the_heading_is_not_its_name() -> None:
 
 def test_a_loaded_page_is_not_read() -> None:
     assert _kinds(_page("/card/", "<div><input type='text' value=''></div>")) == []
+
+
+def _record(route: str, place: str) -> FetchedPage:
+    """A record's own page (its address its name, a first segment of its own) whose heading, clicked on
+    the name, drew an empty box; `place` is the element the heading sits in."""
+    before = FetchedPage(
+        ORIGIN + route, route, 200, {}, "text/html",
+        f"<html><body><{place}><h1><div role='button'>{NAME}</div></h1></{place}></body></html>", 1.0,
+    )  # fmt: skip
+    after = replace(
+        before,
+        url=ORIGIN + route + "#click-1",
+        route=route + "#click-1",
+        body=f"<html><body><{place}><h1><input type='text' value=''></h1></{place}></body></html>",
+        clicked_from=(before, NAME),
+    )
+    [found] = check_form_drops_value(after)
+    return found
+
+
+def test_one_templates_heading_on_two_records_pages_is_one_bug() -> None:
+    first, second = _record("/Alpha.md/", "dialog"), _record("/Beta%20plan.md/", "dialog")
+    assert first.fingerprint != second.fingerprint  # two first segments: no route template joins them
+    [joined] = same_root_cause([second], [as_bug(first)])
+    assert joined.fingerprint == first.fingerprint
+
+
+def test_headings_of_two_places_stay_two_bugs() -> None:
+    first, second = _record("/Alpha.md/", "dialog"), _record("/Beta%20plan.md/", "aside")
+    [alone] = same_root_cause([second], [as_bug(first)])
+    assert alone.fingerprint == second.fingerprint
