@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -50,6 +51,21 @@ class _Board(QuietHandler):
         self.reply(200, "{}", "application/json")
 
 
+def _explore(url: str, store_dir: Path, allow: bool = True) -> set[tuple[str, str]]:
+    """A 10-click planner walk of `url` in the browser: the live bugs' (kind, route) after it."""
+    store = ExplorerStore(store_dir)
+    engine, _ = make_engine("browser", url, timeout=10, respect_robots=False)
+    try:
+        with make_policy("planner", store=store) as policy:
+            Explorer(
+                store, engine, policy, SessionConfig(budget=10, retries=0, allow_destructive=allow)
+            ).run()
+        return {(b.kind, b.route) for b in store.bug_table.live()}
+    finally:
+        engine.close()
+        store.close()
+
+
 @pytest.fixture(scope="module")
 def board() -> Iterator[str]:
     with serving(_Board) as url:
@@ -59,25 +75,15 @@ def board() -> Iterator[str]:
 @pytest.mark.parametrize("allow", [True, False])
 def test_a_vote_write_is_sent_once_after_the_walk_only_in_a_disposable_environment(board, tmp_path, allow):
     RECEIVED.clear()
-    store = ExplorerStore(tmp_path / "s")
-    engine, _ = make_engine("browser", board, timeout=10, respect_robots=False)
-    try:
-        with make_policy("planner", store=store) as policy:
-            Explorer(
-                store, engine, policy, SessionConfig(budget=10, retries=0, allow_destructive=allow)
-            ).run()
-        bugs = {(b.kind, b.route) for b in store.bug_table.live()}
-        votes = [p for p in RECEIVED if p.endswith("/vote")]
-        if allow:
-            # One vote link in its place: one write sent, its 500 the vote route's server error.
-            assert len(votes) == 1, RECEIVED
-            assert any(kind == "server_error" and route.endswith("/vote") for kind, route in bugs), bugs
-        else:
-            assert votes == [] and not any(kind == "server_error" for kind, _ in bugs), (RECEIVED, bugs)
-        assert "/api/rebuild" not in RECEIVED
-    finally:
-        engine.close()
-        store.close()
+    bugs = _explore(board, tmp_path / "s", allow)
+    votes = [p for p in RECEIVED if p.endswith("/vote")]
+    if allow:
+        # One vote link in its place: one write sent, its 500 the vote route's server error.
+        assert len(votes) == 1, RECEIVED
+        assert any(kind == "server_error" and route.endswith("/vote") for kind, route in bugs), bugs
+    else:
+        assert votes == [] and not any(kind == "server_error" for kind, _ in bugs), (RECEIVED, bugs)
+    assert "/api/rebuild" not in RECEIVED
 
 
 class _Stars(QuietHandler):
@@ -103,20 +109,11 @@ class _Stars(QuietHandler):
 
 def test_the_state_a_write_leaves_is_read_for_what_its_answer_did_only(tmp_path):
     RECEIVED.clear()
-    store = ExplorerStore(tmp_path / "s")
     with serving(_Stars) as url:
-        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
-        try:
-            with make_policy("planner", store=store) as policy:
-                Explorer(
-                    store, engine, policy, SessionConfig(budget=10, retries=0, allow_destructive=True)
-                ).run()
-            assert [p for p in RECEIVED if p.endswith("/star")] == ["/api/items/1/star"], RECEIVED
-            # The count was read on the walk, before the write changed the page; not after it.
-            assert [b.kind for b in store.bug_table.live()] == []
-        finally:
-            engine.close()
-            store.close()
+        bugs = _explore(url + "/", tmp_path / "s")
+    assert [p for p in RECEIVED if p.endswith("/star")] == ["/api/items/1/star"], RECEIVED
+    # The count was read on the walk, before the write changed the page; not after it.
+    assert bugs == set()
 
 
 class _Lanes(QuietHandler):
@@ -148,19 +145,9 @@ class _Lanes(QuietHandler):
 
 def test_a_creating_controls_post_is_sent_once_after_the_walk(tmp_path):
     RECEIVED.clear()
-    store = ExplorerStore(tmp_path / "s")
     with serving(_Lanes) as url:
-        engine, _ = make_engine("browser", url + "/", timeout=10, respect_robots=False)
-        try:
-            with make_policy("planner", store=store) as policy:
-                Explorer(
-                    store, engine, policy, SessionConfig(budget=10, retries=0, allow_destructive=True)
-                ).run()
-            bugs = {(b.kind, b.route) for b in store.bug_table.live()}
-            # One "+" in its place: one blank card posted, its 500 the card route's server error.
-            assert len([p for p in RECEIVED if p.startswith("/api/cards/")]) == 1, RECEIVED
-            assert any(kind == "server_error" and "/api/cards/" in route for kind, route in bugs), bugs
-            assert "/api/rebuild" not in RECEIVED
-        finally:
-            engine.close()
-            store.close()
+        bugs = _explore(url + "/", tmp_path / "s")
+    # One "+" in its place: one blank card posted, its 500 the card route's server error.
+    assert len([p for p in RECEIVED if p.startswith("/api/cards/")]) == 1, RECEIVED
+    assert any(kind == "server_error" and "/api/cards/" in route for kind, route in bugs), bugs
+    assert "/api/rebuild" not in RECEIVED
