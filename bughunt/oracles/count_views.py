@@ -5,9 +5,10 @@ A list page offers views of its own collection as links to its own address with 
 status tab `?status=draft`, the trash `?trash=1`, an archive `?archived=yes`), each labelled with how
 many records the view holds. The view's page draws the collection's list again, at the same place in
 the page, holding the records the view selects: the label's count and that list's length are two views
-of one set, and must agree. Read on the view's page: its address without the query is the list's page,
-loaded afresh (the walk may have changed the collection since it loaded it), and its link to this view,
-the whole of its text a count, is the claim.
+of one set, and must agree. Read on the view's page: its address without the query is the list's page
+(the session's copy; a disagreement is read again on a fresh copy before it is reported, as the walk may
+have changed the collection since it loaded the list), and its link to this view, the whole of its text
+a count, is the claim.
 
 Only a view that shows its whole list is compared: not paged (`has_pagination`), and its list at the
 place the list's page draws its own, redrawn (other records: a list the same on both pages is the
@@ -96,10 +97,21 @@ def view_mismatch(page: FetchedPage, fetch: Fetch | None) -> Finding | None:
     where = _list_page(page.url)
     if where is None or has_pagination(page):
         return None
-    try:
-        listing = fetch_again(fetch, where)
-    except OSError:
-        return None
+    # The session's copy of the list's page first: most views agree with their link, and a fresh load
+    # of the list for each costs a request a view; a disagreement is read again on a fresh copy (the
+    # walk may have changed the collection since it loaded the list) before it is reported.
+    for load in (fetch, lambda url: fetch_again(fetch, url)):
+        try:
+            listing = load(where)
+        except OSError:
+            return None
+        found = _mismatch(page, listing, where)
+        if found is None:
+            return None
+    return found
+
+
+def _mismatch(page: FetchedPage, listing: FetchedPage, where: str) -> Finding | None:
     if not listing.is_html or listing.status >= 400:
         return None
     claims = _claims(listing, page)

@@ -52,3 +52,28 @@ def test_a_count_in_the_pages_menu_is_no_claim_on_the_view():
 
 def test_an_actions_count_is_no_views():
     assert check_count_mismatch(view(ARCHIVED), SITE.fetcher(listing("Delete all (5)"))) == []
+
+
+class _Session:
+    """A fetch answering from the session's copy of the list (`__call__`) or anew (`again`)."""
+
+    def __init__(self, kept: FetchedPage, fresh: FetchedPage) -> None:
+        self.kept, self.fresh, self.anew = kept, fresh, 0
+
+    def __call__(self, url: str) -> FetchedPage:
+        return self.kept
+
+    def again(self, url: str) -> FetchedPage:
+        self.anew += 1
+        return self.fresh
+
+
+def test_the_list_is_read_anew_only_to_confirm_a_disagreement():
+    agreeing = _Session(listing("View archive (3)"), listing("View archive (5)"))
+    assert check_count_mismatch(view(ARCHIVED), agreeing) == [] and agreeing.anew == 0
+    # the walk archived a recipe since it loaded the list: the fresh list's count agrees
+    stale = _Session(listing("View archive (2)"), listing("View archive (3)"))
+    assert check_count_mismatch(view(ARCHIVED), stale) == [] and stale.anew == 1
+    wrong = _Session(listing("View archive (5)"), listing("View archive (5)"))
+    (finding,) = check_count_mismatch(view(ARCHIVED), wrong)
+    assert finding.evidence["shown"] == 5 and wrong.anew == 1
