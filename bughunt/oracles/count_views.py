@@ -28,7 +28,7 @@ from bughunt.oracles.base import Fetch, Finding, evidence, fetch_again, page_sha
 from bughunt.oracles.count_labels import parse_count
 from bughunt.oracles.destructive_words import destructive_label
 from bughunt.oracles.lists import has_pagination, targets
-from bughunt.oracles.pagination import content_items
+from bughunt.oracles.pagination import FURNITURE_ROLES, content_items, frame_element
 from bughunt.oracles.reading import is_page_key, resolve
 from bughunt.page import FetchedPage, base_url
 from bughunt.sim.route_keys import query_pairs
@@ -54,22 +54,18 @@ def _list_page(url: str) -> str | None:
 
 
 _SECTIONS = frozenset({"main", "section", "article", "aside"})
-_FRAME_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar"})
+_FRAME_ROLES = FURNITURE_ROLES - {"tablist"}
 
 
 def _in_frame(node: Node) -> bool:
-    """In the page's frame: a menu, the banner, the footer (`pagination.furniture`'s reading) — save a
-    `header` inside a section, which heads that section (a list's title bar with its views beside it),
-    and a tab strip (views drawn as tabs are the claims read here)."""
+    """In the page's frame (`pagination.frame_element`) — save a `header` inside a section, which heads
+    that section (a list's title bar with its views beside it), and a tab strip (views drawn as tabs are
+    the claims read here)."""
     chain = (node, *node.ancestors())
     for at, n in enumerate(chain):
-        if n.tag == "header":
-            if any(a.tag in _SECTIONS for a in chain[at + 1 :]):
-                continue
-            return True
-        if n.tag in ("nav", "footer") or n.get("role") in _FRAME_ROLES:
-            return True
-        if n.get("id") == "footer" or "footer" in n.get("class").split():
+        if n.tag == "header" and any(a.tag in _SECTIONS for a in chain[at + 1 :]):
+            continue
+        if frame_element(n, _FRAME_ROLES):
             return True
     return False
 

@@ -74,7 +74,7 @@ from bughunt.tree_facts import tree_facts
 from bughunt.urls import same_origin
 
 _FURNITURE_TAGS = frozenset({"nav", "header", "footer"})
-_FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist"})
+FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar", "tablist"})
 _PATH_NUMBER = re.compile(r"/(\d{1,4})/?$")
 NEARLY_SAME = 0.75
 """Share of a list's items also on the previous page above which the list is furniture."""
@@ -88,12 +88,16 @@ def furniture(node: Node) -> bool:
     """Inside a menu, header or footer: the same on every page, never the paginated content. A footer
     is also the element a template names so (`<div id="footer">`, `class="footer"`: the layouts
     written before HTML5's `footer`, their credits and render time under every page)."""
-    return any(
+    return any(frame_element(n) for n in (node, *node.ancestors()))
+
+
+def frame_element(n: Node, roles: frozenset[str] = FURNITURE_ROLES) -> bool:
+    """Whether `n` itself is a piece of the page's frame (`furniture`'s reading of one element)."""
+    return (
         n.tag in _FURNITURE_TAGS
-        or n.get("role") in _FURNITURE_ROLES
+        or n.get("role") in roles
         or n.get("id") == "footer"
         or "footer" in n.get("class").split()
-        for n in (node, *node.ancestors())
     )
 
 
