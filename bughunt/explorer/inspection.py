@@ -29,7 +29,7 @@ from .record_views import same_record
 from .referrer import referer
 from .store import Bug
 from .tenant_routes import first_segment, swapped_tenant, tenant_template, tenant_twin
-from .tree_views import tree_template
+from .tree_views import queried_view_twins, tree_template
 
 
 def inspect(
@@ -273,7 +273,8 @@ def _one_template(f: Finding, route: str) -> str | None:
     as data (`?page=<v>` beside links to other pages) where the bug's bare route reads it as a number
     (`?page=<n>`): either reading may match. And page 2 of a list is its template's page as much as
     page 1 (`/user/a`, `/user/b?page=2`); so are sibling lists with filters of their own (`_filtered_twins`). A
-    view of pages in a tree is one template at any depth (`tree_views`)."""
+    view of pages in a tree is one template at any depth, marked in the path or named by the query
+    (`tree_views`)."""
     if route == f.route:
         return f.shape
     theirs, bare = route_shape(route), route_shape(f.route)
@@ -287,6 +288,7 @@ def _one_template(f: Finding, route: str) -> str | None:
             or _filtered_twins(route, f.route)
             or _queried_twins(route, f.route)
             or _flagged_twins(route, f.route)
+            or queried_view_twins(route, f.route)
             else None
         )
     )

@@ -16,7 +16,11 @@ with another view, and only beside a marked one (two plain routes compare by sha
 
 from __future__ import annotations
 
-from bughunt.fingerprint import IDENTIFIERS
+import re
+
+from bughunt.fingerprint import IDENTIFIERS, segment_shape
+from bughunt.oracles.reading import is_page_key
+from bughunt.sim.route_keys import query_pairs
 
 _MARKS = ("_", "~", "@", "+", "!")
 
@@ -73,3 +77,43 @@ def page_path(path: str) -> str | None:
     `/kitchen/scones`, the root's `/_edit/` → ""); None when the path holds no marked segment."""
     view = view_of(path.partition("?")[0])
     return None if view is None else view[1]
+
+
+def queried_view_twins(a: str, b: str) -> bool:
+    """Whether two routes are one view a query names (`?view=info&file=a.zip`) of files at two places
+    of one tree of folders (`/files/incoming`, `/files/archive/games`): a file manager or an archive
+    browser names the folder by its path, the file in it and what to show of the file by the query,
+    so one view handler answers in every folder at any depth — a bug of it found in two folders read
+    as two bugs. The paths are folders of one area of the site (the same first segment, every segment
+    a plain name: an identifier would make it a record of a handler of its own); the queries hold the
+    same keys, one of them the same plain word (the view) and the others two files' names (a name
+    and an extension). Two views (`?view=info`, `?view=edit`) are two templates; two records named
+    otherwise (`?item=shirt`, `?id=42`: a cart's and a wish list's, `inspection._queried_twins`) are
+    no files in folders."""
+    (path_a, _, query_a), (path_b, _, query_b) = a.partition("?"), b.partition("?")
+    folders_a, folders_b = _folders(path_a), _folders(path_b)
+    if folders_a is None or folders_b is None or folders_a == folders_b or folders_a[0] != folders_b[0]:
+        return False
+    pairs_a = {k: v for k, v in query_pairs(query_a, decoded=True, blank=False) if not is_page_key(k)}
+    pairs_b = {k: v for k, v in query_pairs(query_b, decoded=True, blank=False) if not is_page_key(k)}
+    if not pairs_a or pairs_a.keys() != pairs_b.keys():
+        return False
+    views = [k for k, v in pairs_a.items() if v == pairs_b[k] and v.isalpha()]
+    files = [k for k, v in pairs_a.items() if v != pairs_b[k]]
+    return (
+        bool(views)
+        and bool(files)
+        and all(_FILE_NAME.fullmatch(pairs[k]) for pairs in (pairs_a, pairs_b) for k in files)
+    )
+
+
+_FILE_NAME = re.compile(r"[^/\s]*[A-Za-z][^/\s]*\.[A-Za-z][A-Za-z0-9]{0,4}")
+"""A file's name: a name with a letter in it and an extension (`notes.txt`, `game-2.z5`), no folder."""
+
+
+def _folders(path: str) -> list[str] | None:
+    """The path's segments when every one is a plain name (a folder), else None."""
+    segments = [s for s in path.split("/") if s]
+    if not segments or any(segment_shape(s) in IDENTIFIERS for s in segments):
+        return None
+    return segments

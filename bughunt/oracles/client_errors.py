@@ -11,7 +11,8 @@ the page passed on). The console lines and uncaught errors that follow a failed 
 consequences and go in its evidence. A page whose only failures are errors is fingerprinted by the
 first error's normalised message (first line, URLs shaped the same way, numbers and ids replaced).
 A lone GET of one item by its identifier answered 404 while the page loaded is an existence check
-the page handles ("do I follow user 12?": 404 means no), not a bug; after a click it is the click's. A partial opened as a document (no title, no script of its own: an htmx endpoint's rows) reports
+the page handles ("do I follow user 12?": 404 means no), not a bug; after a click it is the click's. So
+is a GET answered 409 while the page loaded (`state_answer`: "is the printer connected?"). A partial opened as a document (no title, no script of its own: an htmx endpoint's rows) reports
 only its failed requests: its handlers call functions of the page it is swapped into. The message is a harness template: what the page said (the error text, the console line, the failing
 URL) is evidence only, which the explorer quarantines.
 """
@@ -120,10 +121,13 @@ def check_client_errors(
     error the missing data causes); a page with no failed request gives one finding, named by its
     most telling error — an uncaught one before a console line."""
     partial = bool(page.client_errors) and partial_document(page)
+    loaded = page.clicked_from is None
     errors = tuple(
-        e for e in page.client_errors if not self_cancelled(e) and (e.kind in _FAILED or not partial)
+        e
+        for e in page.client_errors
+        if not self_cancelled(e) and not (loaded and state_answer(e)) and (e.kind in _FAILED or not partial)
     )
-    if errors and page.clicked_from is None and all(_existence_check(e) for e in errors):
+    if errors and loaded and all(_existence_check(e) for e in errors):
         return []  # probes the page made as it loaded; a click's own 404 failed what it asked for
     if not errors:
         return []
@@ -156,6 +160,17 @@ def check_client_errors(
 
 
 _IDENTIFIERS = frozenset({"<n>", "<uuid>", "<id>"})
+
+
+def state_answer(error: ClientError) -> bool:
+    """A GET answered 409 Conflict: the resource cannot answer in the state it is in (a device not
+    connected, a job not running), which the page asks as it loads to learn that state and show it —
+    the server's answer by design, no failure of the page (a fault answers 5xx). One beside a real
+    failure is left out of that one's evidence, as a cancelled request is; after a click it is the
+    click's (`_after_click`), asked only while the page loaded."""
+    if error.kind != "failed_request" or error.status != 409:
+        return False
+    return (error.text.split(" ", 1)[0].upper() if error.text else "GET") in ("GET", "HEAD")
 
 
 def _existence_check(error: ClientError) -> bool:

@@ -53,11 +53,14 @@ _COUNTING = re.compile(r"\b(?:count|total|records|results|items|entries|rows|fou
 
 NOT_ITEMS = re.compile(
     r"\b(sec|secs|seconds?|min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?|ago|read|"
-    r"kb|mb|gb|views?|points?|stars?|px|%)\b",
+    r"bytes?|octets?|[kmgtp]i?b|"
+    r"mm|cm|km|kilomet(?:er|re)s?|met(?:er|re)s?|miles?|mi|kg|kilograms?|grams?|lbs?|pounds?|"
+    r"views?|points?|stars?|px|%)\b",
     re.I,
 )
-"""Words after a number that make it a measure (a duration, a size, views, a score), not a count of
-items; read by the count labels and by table feet (`count_feet`)."""
+"""Words after a number that make it a measure (a duration, a size in bytes, a length or a weight,
+views, a score), not a count of items: "800 bytes" above a file's facts is how big the file is; read
+by the count labels and by table feet (`count_feet`)."""
 
 
 _SELECTION = re.compile(r"\b(?:selected|checked|chosen)\b", re.I)

@@ -191,3 +191,18 @@ def test_a_request_the_page_cancelled_itself_is_no_error_but_a_real_one_beside_i
         ("CancelError: Request canceled", "console_error"),
     ):
         assert len(check_client_errors(spa("/member/ines/tabs", ClientError(kind, text, "")))) == 1
+
+
+def test_a_get_answered_409_as_the_page_loads_is_a_state_the_page_reads_and_a_fault_beside_it_is_a_bug():
+    # a device panel asks whether its device is connected (409: not now) and its system info
+    state = ClientError("failed_request", "GET 409", f"{API}/v1/device", 409)
+    fault = ClientError("failed_request", "GET 500", f"{API}/v1/system/info", 500)
+    assert check_client_errors(spa("/panel", state)) == []
+    findings = check_client_errors(spa("/panel", state, fault))
+    assert [f.evidence["signature"] for f in findings] == ["GET /v1/system/info 500"]
+    # a write refused as a conflict is no question about state
+    write = ClientError("failed_request", "POST 409", f"{API}/v1/device/connect", 409)
+    assert len(check_client_errors(spa("/panel", write))) == 1
+    # after a click the click asked for it: its answer is the click's
+    clicked = replace(spa("/panel", state), clicked_from=(spa("/panel"), "Refresh"))
+    assert len(check_client_errors(clicked)) == 1

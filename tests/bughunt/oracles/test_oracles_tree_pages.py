@@ -42,3 +42,30 @@ def test_one_error_on_one_view_at_two_depths_is_one_bug():
     assert joined.fingerprint == "f" * 16
     (other,) = same_root_cause([finding("/garden/herbs/mint/_log/", 2)], [bug("/garden/_log/", 1)])
     assert other.fingerprint != "f" * 16  # another error is another bug
+
+
+def test_one_view_a_query_names_of_files_in_two_folders_is_one_bug():
+    # a file manager: the folder in the path, the file and the view of it in the query
+    known = bug("/files/archive/new?view=info&name=lantern-1.zip", 1)
+    for route in (
+        "/files/incoming?view=info&name=notes.txt",
+        "/files/archive/games/z?view=info&name=mill.z5",
+    ):
+        (joined,) = same_root_cause([finding(route, 1)], [known])
+        assert joined.fingerprint == "f" * 16, route
+    for route in (
+        "/files/incoming?view=edit&name=notes.txt",  # another view of the file
+        "/other/incoming?view=info&name=notes.txt",  # another area of the site
+        "/files/incoming/42?view=info&name=notes.txt",  # a record's own page
+        "/files/incoming?view=info&item=shirt",  # other keys, naming no file
+    ):
+        (apart,) = same_root_cause([finding(route, 1)], [known])
+        assert apart.fingerprint != "f" * 16, route
+
+
+def test_one_view_a_query_names_of_things_that_are_no_files_is_two_templates():
+    # a shop's cart and wish list, each adding an item: two handlers
+    (apart,) = same_root_cause(
+        [finding("/shop/wish?do=add&item=hat", 1)], [bug("/shop/cart?do=add&item=shirt", 1)]
+    )
+    assert apart.fingerprint != "f" * 16
