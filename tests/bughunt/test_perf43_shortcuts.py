@@ -1,0 +1,55 @@
+"""Shortcuts of Session 43's pass (issue 28, readings skipped where they cannot apply): each answers
+what the reading it skips would have answered."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bughunt.oracles import listed_twice as listed_twice_module
+from bughunt.oracles.pagination import check_duplicate_pagination
+from bughunt.page import FetchedPage
+from tests.support.pages import Site
+
+SITE = Site("http://rows.test", "<html><head><title>Rows</title></head><body>", "</body></html>")
+_WORDS = ("Garden", "Notes", "Bread", "Sky")
+
+
+def _item(rnd: random.Random, tag: str) -> str:
+    words = " ".join(rnd.choice(_WORDS) for _ in range(rnd.randint(0, 2)))
+    link = f"<a href='/items/{rnd.randint(1, 4)}/edit'>edit</a>" if rnd.random() < 0.8 else ""
+    if tag == "tr":
+        return f"<tr><td>{words}</td><td>{link}</td></tr>"
+    return f"<{tag} class='row'>{words} {link}</{tag}>"
+
+
+def _random_body(rnd: random.Random) -> str:
+    parts = []
+    for _ in range(rnd.randint(1, 3)):
+        shape = rnd.choice(("table", "ul", "div"))
+        items = "".join(
+            _item(rnd, {"table": "tr", "ul": "li", "div": "div"}[shape]) for _ in range(rnd.randint(2, 6))
+        )
+        parts.append(
+            f"<table><tbody>{items}</tbody></table>" if shape == "table" else f"<{shape}>{items}</{shape}>"
+        )
+    return "".join(parts)
+
+
+def _findings(page: FetchedPage) -> list[dict[str, object]]:
+    return [f.to_dict() for f in check_duplicate_pagination(page, SITE.fetcher())]
+
+
+def test_a_page_whose_runs_repeat_no_text_lists_no_record_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = random.Random(43)
+    bodies = [_random_body(rnd) for _ in range(400)]
+    gated = [_findings(SITE.page(body, "/items")) for body in bodies]
+    skipped = sum(
+        not listed_twice_module._texts_repeat(SITE.page(body, "/items").document) for body in bodies
+    )
+    monkeypatch.setattr(listed_twice_module, "_texts_repeat", lambda root: True)
+    plain = [_findings(SITE.page(body, "/items")) for body in bodies]
+    assert gated == plain
+    assert sum(bool(f) for f in plain) >= 20  # pages that list a record twice were judged
+    assert skipped >= 20  # ... and pages whose lists were never found
