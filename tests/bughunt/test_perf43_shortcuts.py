@@ -8,6 +8,8 @@ import random
 import pytest
 
 from bughunt.oracles import listed_twice as listed_twice_module
+from bughunt.oracles.count_links import anchored_mismatch
+from bughunt.oracles.counts import parse_count
 from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.page import FetchedPage
 from tests.support.pages import Site
@@ -53,3 +55,40 @@ def test_a_page_whose_runs_repeat_no_text_lists_no_record_twice(monkeypatch: pyt
     assert gated == plain
     assert sum(bool(f) for f in plain) >= 20  # pages that list a record twice were judged
     assert skipped >= 20  # ... and pages whose lists were never found
+
+
+def _kept(page: FetchedPage) -> set[str]:
+    """The names of the readings the page (or its shared tree readings) kept: those some reader made."""
+    return {compute.__name__ for compute in (*page._derived, *page._tree.of_pages)}
+
+
+def test_a_page_whose_runs_repeat_no_text_finds_no_content_lists_for_listed_twice() -> None:
+    rows = "".join(
+        f"<tr><td>Row {n}</td><td><a href='/items/{n}/edit'>edit {n}</a></td></tr>" for n in range(4)
+    )
+    page = SITE.page(f"<table><tbody>{rows}</tbody></table>", "/items")
+    assert check_duplicate_pagination(page, SITE.fetcher()) == []
+    assert "_items_by_position" not in _kept(page)
+    twice = SITE.page(f"<table><tbody>{rows}{rows}</tbody></table>", "/items")
+    assert check_duplicate_pagination(twice, SITE.fetcher())
+    assert "_items_by_position" in _kept(twice)
+
+
+def _paged(body: str, path: str) -> FetchedPage:
+    pager = "<ul class='pagination'><li><a href='/list?page=1'>1</a></li><li><a href='/list?page=2'>2</a></li></ul>"
+    return SITE.page(body + pager, path)
+
+
+def test_a_page_with_no_count_link_to_a_place_on_it_is_not_asked_whether_it_is_paged() -> None:
+    page = _paged("<h2>Notes</h2><ul><li>a</li><li>b</li></ul><a href='/other'>3 more</a>", "/list")
+    assert anchored_mismatch(page, parse_count) == []
+    assert "_has_pagination" not in _kept(page)
+    linked = _paged(
+        "<a href='#notes'>3 notes</a><h2 id='notes'>Notes</h2><ul><li>a</li><li>b</li></ul>", "/list"
+    )
+    assert anchored_mismatch(linked, parse_count) == []  # paged: counted on no one page
+    assert "_has_pagination" in _kept(linked)
+    unpaged = SITE.page(
+        "<a href='#notes'>3 notes</a><h2 id='notes'>Notes</h2><ul><li>a</li><li>b</li></ul>", "/l"
+    )
+    assert [(shown, listed) for _, shown, listed in anchored_mismatch(unpaged, parse_count)] == [(3, 2)]
