@@ -10,6 +10,7 @@ import pytest
 from bughunt.oracles import listed_twice as listed_twice_module
 from bughunt.oracles.count_links import anchored_mismatch
 from bughunt.oracles.counts import parse_count
+from bughunt.oracles.pager_empty import offered_empty_page
 from bughunt.oracles.pagination import check_duplicate_pagination
 from bughunt.page import FetchedPage
 from tests.support.pages import Site
@@ -92,3 +93,12 @@ def test_a_page_with_no_count_link_to_a_place_on_it_is_not_asked_whether_it_is_p
         "<a href='#notes'>3 notes</a><h2 id='notes'>Notes</h2><ul><li>a</li><li>b</li></ul>", "/l"
     )
     assert [(shown, listed) for _, shown, listed in anchored_mismatch(unpaged, parse_count)] == [(3, 2)]
+
+
+def test_a_page_that_is_no_page_n_of_a_list_by_its_url_or_click_reads_no_pager_for_an_empty_page() -> None:
+    first = _paged("<div class='entry'>Nothing here yet.</div>", "/list")
+    assert offered_empty_page(first, SITE.fetcher()) is None
+    assert "_pager_nodes" not in _kept(first)
+    second = _paged("<div class='entry'>Nothing here yet.</div>", "/list?page=2")
+    assert offered_empty_page(second, SITE.fetcher(first)) is None
+    assert "_pager_nodes" in _kept(second)
