@@ -124,8 +124,6 @@ def anchored_mismatch(
 ) -> list[tuple[Node, int, int]]:
     """(the link, the count it states, the items listed) for each link whose whole text is a count and
     which leads to a place on this page labelling a list that holds another number of items."""
-    if has_pagination(page):
-        return []
     doc, base = page.document, base_url(page)
     links: list[tuple[Node, str, int]] = []
     for node, href in targets(doc):
@@ -134,8 +132,11 @@ def anchored_mismatch(
         parsed = parse(" ".join(node.text().split())) if place is not None else None
         if place is not None and parsed is not None:
             links.append((node, place, parsed[1]))
-    if not links:
-        return []  # the whole tree is searched for places only when a count link leads to one
+    if not links or has_pagination(page):
+        # the whole tree is searched for places only when a count link leads to one; a list shown in
+        # part is not counted whole here. Asked after the links: most pages have none, and whether a
+        # page is paged is a dearer reading (its pagers, its other pages)
+        return []
     places: dict[str, Node] = {}
     for node in doc.iter():
         key = node.get("id") or (node.get("name") if node.tag == "a" else "")

@@ -17,9 +17,12 @@ The finding is a `duplicate_pagination`: the records the list shows again are re
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bughunt.dom import Node
 from bughunt.fingerprint import IDENTIFIERS, segment_shape
 from bughunt.oracles.base import Finding, evidence, page_shape, quoted, short
+from bughunt.oracles.list_finding import item_runs
 from bughunt.oracles.lists import item_title, targets
 from bughunt.oracles.reading import resolve
 from bughunt.oracles.server_error import error_key
@@ -44,11 +47,24 @@ def _record_routes(item: Node, base: str, page_url: str) -> frozenset[str]:
     return frozenset(routes)
 
 
-def listed_twice(page: FetchedPage, lists: dict[str, list[Node]]) -> list[Finding]:
-    """One finding for the first of the page's content lists (`lists`, by position) that shows a record
-    twice, naming the records shown again."""
+def _texts_repeat(root: Node) -> bool:
+    """Whether a run of `MIN_ITEMS` items or more (`item_runs`) holds two items of one text. A content
+    list's items are a run's or some of them (`pagination._items_by_position` keeps runs, their
+    items less a frame's), and a record listed twice reads alike: without such a pair no content list
+    can show one, so the lists need not be found."""
+    for _container, _sig, items in item_runs(root):
+        if len(items) >= MIN_ITEMS and len({" ".join(i.text().split()) for i in items}) < len(items):
+            return True
+    return False
+
+
+def listed_twice(page: FetchedPage, lists: Callable[[], dict[str, list[Node]]]) -> list[Finding]:
+    """One finding for the first of the page's content lists (`lists()`, by position) that shows a
+    record twice, naming the records shown again."""
+    if not _texts_repeat(page.document):
+        return []  # most pages: their content lists (a dearer reading) need not be found
     base = base_url(page)
-    for key, items in lists.items():
+    for key, items in lists().items():
         if len(items) < MIN_ITEMS:
             continue
         seen: set[tuple[str, frozenset[str]]] = set()

@@ -46,23 +46,32 @@ _NEAR = 3
 _NUMBER = re.compile(r"^\s*(\d{1,4})\s*$")
 
 
+def _number_offered(page: FetchedPage) -> int | None:
+    """N when the page is page N ≥ 2 of a list by a named page parameter or a click on a control
+    reading "N"; else None. Told by the URL or the click alone, before any page is read."""
+    if page.clicked_from is not None:
+        found = _NUMBER.match(page.clicked_from[1])
+        return int(found.group(1)) if found is not None and int(found.group(1)) >= 2 else None
+    here = page_number(page.url)
+    return here[1] if here is not None and here[2] and here[1] >= 2 else None
+
+
 def _page_and_previous(page: FetchedPage, fetch: Fetch | None) -> tuple[int, FetchedPage] | None:
     """(N, the page before) for page N ≥ 2 of a list, by a named page parameter or a click on the
     pager's "N" at the same address; None for any other page."""
+    number = _number_offered(page)
+    if number is None:
+        return None
     if page.clicked_from is not None:
-        origin, label = page.clicked_from
-        found = _NUMBER.match(label)
-        if found is None or int(found.group(1)) < 2 or not pager_nodes(origin):
-            return None
-        return int(found.group(1)), origin
-    here = page_number(page.url)
-    if here is None or not here[2] or here[1] < 2 or fetch is None:
+        origin = page.clicked_from[0]
+        return (number, origin) if pager_nodes(origin) else None
+    if fetch is None:
         return None
     url = previous_page_url(page)
     before = fetch_or_none(fetch, url, "count") if url else None
     if before is None or not before.is_html or before.status >= 400:
         return None
-    return here[1], before
+    return number, before
 
 
 def _offers(pagers: list[Node], number: int) -> bool:
@@ -88,6 +97,8 @@ def _empty_state(pagers: list[Node]) -> Node | None:
 
 def offered_empty_page(page: FetchedPage, fetch: Fetch | None) -> Finding | None:
     """The finding for a page N the pager offers that lists nothing (see the module), or None."""
+    if _number_offered(page) is None:
+        return None  # most pages: no page N ≥ 2 by their URL or click, so their pagers are not read
     pagers = pager_nodes(page)
     if not pagers:
         return None

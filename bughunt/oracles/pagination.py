@@ -595,7 +595,7 @@ def check_duplicate_pagination(
     if not page.is_html or page.status >= 400:
         return []
     # a repeat across pages (or a batch appended) is the one to name; else a record the page lists twice
-    return _across_pages(page, fetch) or listed_twice(page, _content_items(page))
+    return _across_pages(page, fetch) or listed_twice(page, lambda: _content_items(page))
 
 
 def _across_pages(page: FetchedPage, fetch: Fetch | None) -> list[Finding]:
