@@ -443,7 +443,7 @@ class HttpEngine:
             probed = refused_login(self, creds)
             self._login_findings = probed.findings
         try:
-            self._login_shape = http_login(self, creds) or self._login_shape
+            self._login_shape = http_login(self, creds, logged_in=self._logged_in) or self._login_shape
         except LoginUnreachable as exc:
             if probed is None or not probed.sent:
                 raise

@@ -325,12 +325,17 @@ def refused_login(engine: Engine, creds: Credentials) -> RefusedLogin:
     return RefusedLogin(check_refused_form(answer, {field.get("name"): creds.username}), sent)
 
 
-def http_login(engine: Engine, creds: Credentials) -> LoginShape | None:
+def http_login(engine: Engine, creds: Credentials, *, logged_in: bool = False) -> LoginShape | None:
     """Log in over HTTP through `engine.request` (the engine's cookie jar keeps the session cookie);
     gives the shape of the form filled (`login_wall.LoginShape`), to know it again mid-session.
 
     Raises `LoginFailed` when there is no password form, the form comes back after submitting it, or
-    the start page is still behind a login wall."""
+    the start page is still behind a login wall. `logged_in`: the session logged in through this very
+    page before (a login again after a wall came up). A lost session gets the login form there again;
+    a login page that shows no form — sending the visitor on, or drawing its logged-in page in place
+    (a tracker's `index.cgi?GoAheadAndLogIn=1` answers a logged-in visitor with its home page) — says
+    the session is alive: `StillLoggedIn`, the wall was a page of its own (a form asking for the
+    password again before a sensitive step, a "confirm it is you" page)."""
     assert creds.login_url is not None and creds.username is not None and creds.password is not None
     where = engine.route_of(creds.login_url) or "/"
     try:
@@ -341,6 +346,8 @@ def http_login(engine: Engine, creds: Credentials) -> LoginShape | None:
     landed = engine.route_of(page.url)
     if form is None and page.redirects and landed is not None and landed != where:
         raise StillLoggedIn(f"--login-url {where}: no form there, it sent the visitor on to {landed}")
+    if form is None and logged_in:
+        raise StillLoggedIn(f"--login-url {where}: no form there for the session logged in")
     if form is None:
         hint = " (a form built by scripts needs --engine browser)" if page.document.find_all("script") else ""
         raise LoginFailed(f"--login-url {where}: no form with a password field there{hint}")

@@ -25,6 +25,22 @@ mailer's `/compose`): its form stores nothing yet, whatever defaults it shows (a
 date)."""
 
 
+_COPY_WORDS = frozenset({"clone", "cloned", "copy", "copied"})
+"""A query key naming the record a new one is copied from (`?cloned_bug_id=45`, `?copy_from=7`,
+`?cloneOf=3`): the page makes a record, its form filled from another."""
+
+
+def _copies_record(query: str) -> bool:
+    """Whether a query names a record to copy: a key one of whose words is a copy word, with a value.
+    A clone form pre-fills what the new record shares with its source and leaves the rest (its
+    assignee, its dates) for the person filing it: empty fields there are the new record's, no value
+    dropped. Trackers, shops and CMSs name their "clone"/"copy" links so."""
+    return any(
+        any(w in _COPY_WORDS for w in word_parts(key))
+        for key, _ in query_pairs(query, decoded=True, blank=False)
+    )
+
+
 def _creates_action(query: str) -> bool:
     """Whether a query's action key names a page that makes a record: its value led by a create word, of
     at most three words (`?action=write`, `?action=write_post`, `?do=addUser`, `?action=new_blog_post`) and
@@ -108,16 +124,20 @@ def page_link(href: str) -> bool:
     route = parts.fragment if hash_route(parts.fragment) else parts.path
     last = [s for s in route.split("?")[0].split("/") if s][-1:]
     query = route.split("?", 1)[1] if "?" in route else parts.query
-    return not (any(_action_word(s) in CREATE_WORDS for s in last) or _creates_action(query))
+    return not (
+        any(_action_word(s) in CREATE_WORDS for s in last) or _creates_action(query) or _copies_record(query)
+    )
 
 
 def creates(url: str) -> bool:
     """Whether a URL names a page that makes a record: a create word as a segment (`/items/new`) or
     leading a two-word one (`/admin/new-content`, `/users/add_user`), followed by names alone (`/tools/new/tool`,
     a grid's "new" of its `tool` table) — no record's identifier, no edit word after it (`/new-york/edit`
-    edits the page named so); or a query whose action key names a create page (`_creates_action`)."""
+    edits the page named so); or a query whose action key names a create page (`_creates_action`), or
+    that names a record to copy (`_copies_record`)."""
     split = urlsplit(url)
-    if _creates_action(split.fragment.split("?", 1)[1] if "?" in split.fragment else split.query):
+    query = split.fragment.split("?", 1)[1] if "?" in split.fragment else split.query
+    if _creates_action(query) or _copies_record(query):
         return True
     segments = path_segments(url)
     for at, segment in enumerate(segments):

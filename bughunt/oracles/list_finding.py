@@ -42,13 +42,17 @@ def list_items(node: Node, min_items: int = 2) -> list[Node] | None:
         bodies = [c for c in node.elements if c.tag == "tbody"] or [node]
         if (records := _record_bodies(bodies)) is not None:
             return records
-        rows = [r for b in bodies for r in b.elements if r.tag == "tr"]
+        every = [r for b in bodies for r in b.elements if r.tag == "tr"]
         # A heading row (`table_heads`: `th` cells, an empty corner among them) is the table's head; a
         # row led by a `th scope=row` beside its values (Django admin's changelist) is a record.
-        rows = [r for r in rows if not heading_row(r)]
+        rows = [r for r in every if not heading_row(r)]
         # A row of one cell spanning the others' columns (the buttons and pager under the records, a
-        # group's caption) is the table's furniture beside rows of several cells, not a record.
-        if any(len(r.elements) > 1 for r in rows):
+        # group's caption) is the table's furniture beside rows of several cells, not a record; under
+        # headings of several columns it is no record alone either: a record fills the columns its
+        # headings name, and a line across them all is the table's "<none>", "No users match".
+        if any(len(r.elements) > 1 for r in rows) or any(
+            len(r.elements) > 1 for r in every if heading_row(r)
+        ):
             rows = [r for r in rows if not spanning(r)]
         return _without_dividers(rows)
     fewest = max(1, min_items)

@@ -45,6 +45,10 @@ _ACTIVE_TAGS = frozenset("img svg iframe video audio object embed body marquee d
 
 
 _NONCE = re.compile(r"'nonce-([^']+)'")
+_HIDING_MARKS = re.compile(r"<!--|//\s*-->|-->")
+"""The comment marks old templates wrap a script's code in (for browsers without scripts). A script
+holding nothing else runs nothing — a template's loop that wrote no line into it — while a stored
+payload is there to run something."""
 
 
 def csp_nonces(page: FetchedPage) -> frozenset[str]:
@@ -194,6 +198,8 @@ def check_unescaped_script(
                 continue
             if node.get("nonce") and node.get("nonce") in nonces:
                 continue  # the server's own script for this response (see the module)
+            if not _HIDING_MARKS.sub("", node.raw_text()).strip():
+                continue  # runs nothing: a template's loop that wrote no line (see `_HIDING_MARKS`)
             what, needle, handler = "script element", node.raw_text().strip()[:40] or "<script", ""
         elif node.tag in _ACTIVE_TAGS and any(k.startswith("on") for k in node.attrs):
             if _site_field(node) or every_record(node):

@@ -86,6 +86,14 @@ def make_handler(site: Site) -> type[QuietHandler]:
                     '<input type="hidden" name="include_settings" value="1"><button>Export OPML</button>'
                     '</form><a href="/">Feeds</a>',
                 )
+            if path == "/prefs/confirm":
+                # Asks the logged-in account's password again before a sensitive step: its form
+                # posts to a re-login address, but the session is alive.
+                return self._send(
+                    200,
+                    '<h1>Confirm it is you</h1><form action="/relogin.php" method="post">'
+                    '<label>Password <input type="password" name="password"></label><button>Go on</button></form>',
+                )
             if path == "/prefs/export":
                 site.exports += 1
                 site.sessions.clear()  # the answer comes, the session is gone
@@ -136,6 +144,18 @@ def test_the_form_logged_in_with_shown_again_is_the_wall_and_the_step_is_retried
     assert state.logins == 2 and engine.relogins == 1
     # A sign-up form (other fields) on a page is no wall, logged in or not.
     assert engine.fetch("/app.php?op=forgotpass").outcome == "page"
+
+
+def test_a_page_asking_the_password_again_is_no_lost_login_when_the_login_page_shows_no_form(site):
+    """The login address answers a logged-in visitor with its home page in place (no redirect, no
+    form): the session is alive, so a page whose password form posts to a login address is walled for
+    this account, not a lost login — the walk goes on without logging in again."""
+    state, base = site
+    engine = HttpEngine(base + "/", credentials=Credentials(base + "/", "admin", PASSWORD))
+    engine.log_in()
+    assert engine.fetch("/prefs/confirm").outcome == "login_wall"
+    assert engine.fetch("/prefs").outcome == "page"
+    assert state.logins == 1 and engine.relogins == 0
 
 
 def test_a_site_that_keeps_ending_sessions_ends_the_walk_after_the_allowed_re_logins(site):

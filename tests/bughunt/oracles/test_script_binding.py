@@ -69,3 +69,47 @@ def test_a_dialogs_cancel_button_is_its_forms_own_and_a_pasted_text_box_is_not()
         '<td>Nice <input onfocus="alert(1)" autofocus> post</td></tr></table></form>'
     )
     assert [f.kind for f in check_unescaped_script(_page(moderation, "/comments"))] == ["unescaped_script"]
+
+
+def test_a_helper_handed_the_bare_id_of_a_control_or_link_beside_it_is_the_templates() -> None:
+    """A tracker's template sets up its widgets through helpers fed an element's bare id: a date
+    picker after its two inputs, a toggle link revealed once scripts run, a table shown by a
+    function that looks it up by name."""
+    picker = (
+        '<form method="get" action="/tickets"><div class="search_row">from <input name="from" id="deadline"> '
+        'to <input name="to" id="deadlineto"> <script><!--\ncreateCalendar(\'deadline\');'
+        "createCalendar('deadlineto');\n//--></script></div><button>Search</button></form>"
+    )
+    toggle = (
+        '<form method="post" action="/tickets/new"><table><tr><td colspan="2">'
+        '<a id="advanced_toggle" class="hidden" href="javascript:toggleAdvanced()">Hide advanced fields</a>'
+        "<script>Dom.removeClass('advanced_toggle', 'hidden');</script></td></tr></table>"
+        "<button>Save</button></form>"
+    )
+    shower = (
+        '<form method="post" action="/tickets/7"><table><tr><td>Files '
+        '<script>function showAll(link) { var t = document.getElementById("files_table"); t.hidden = false; }'
+        "</script></td></tr></table></form>"
+        '<table id="files_table"><tr><td>a.txt</td></tr></table>'
+    )
+    for body in (picker, toggle, shower):
+        assert check_unescaped_script(_page(body, "/tickets")) == []
+
+
+def test_a_payloads_own_word_matching_a_field_id_elsewhere_still_fires() -> None:
+    """`alert('summary')` in a heading: a field of the page's form is `#summary`, but it is not beside
+    the script — the word is the payload's."""
+    body = (
+        "<h3>Widget shows <script>alert('summary')</script> verbatim</h3>"
+        '<form method="post" action="/tickets/7"><p><input id="summary" name="summary"></p></form>'
+    )
+    found = check_unescaped_script(_page(body))
+    assert [(f.kind, f.evidence["code"]) for f in found] == [("unescaped_script", "alert('summary')")]
+
+
+def test_a_script_of_nothing_but_comment_marks_runs_nothing() -> None:
+    """A template's loop that wrote no line into its `<!-- … //-->` wrapper; a payload runs something."""
+    empty = "<table><tr><td>Component <script><!--\n  \n//--></script></td></tr></table>"
+    assert check_unescaped_script(_page(empty, "/tickets")) == []
+    wrapped = "<table><tr><td>Component <script><!--\nalert(1)\n//--></script></td></tr></table>"
+    assert [f.kind for f in check_unescaped_script(_page(wrapped, "/tickets"))] == ["unescaped_script"]
