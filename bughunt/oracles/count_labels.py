@@ -53,10 +53,11 @@ _COUNTING = re.compile(r"\b(?:count|total|records|results|items|entries|rows|fou
 
 NOT_ITEMS = re.compile(
     r"\b(sec|secs|seconds?|min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?|ago|read|"
-    r"kb|mb|gb|views?|points?|stars?|px|%)\b",
+    r"kb|mb|gb|views?|points?|stars?|px|%|per|servings?|portions?)\b",
     re.I,
 )
-"""Words after a number that make it a measure (a duration, a size, views, a score), not a count of
+"""Words after a number that make it a measure (a duration, a size, views, a score, a recipe's yield
+in servings), a rate or a setting ("Rows per page: 5", a table's page-size menu), not a count of
 items; read by the count labels and by table feet (`count_feet`)."""
 
 
