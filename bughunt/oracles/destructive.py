@@ -81,8 +81,8 @@ from bughunt.oracles.reading import resolve
 from bughunt.oracles.record_places import record_places
 from bughunt.oracles.request_action import ACTION_KEYS, marked_action
 from bughunt.oracles.seen_twice import confirmed_twice
-from bughunt.oracles.unnamed_deletes import unnamed_delete
 from bughunt.oracles.server_error import error_key
+from bughunt.oracles.unnamed_deletes import unnamed_delete
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage, base_url
 from bughunt.record_repr import field_repr
