@@ -12,7 +12,8 @@ the page's elements that markup does not already name as controls (at most `MAX_
   control, its text inside is not), or
 - are custom elements whose open shadow root holds a control (their own markup is empty: the button
   lives in the shadow tree; the mark carries its text, the control's label),
-and are shown where a click lands — unless they hold another such element or a control (a list that
+and are shown where a click lands (a button inside a link with such a listener of its own too: a card's
+Delete icon, which the walk would otherwise read as part of the link) — unless they hold another such element or a control (a list that
 delegates its clicks, a panel with a listener that closes menus): those are containers, clicked
 through what they hold; or they are part of a control (an icon in a `<label>`, a cell's box in a
 focusable row): their click is that control's. Form fields, landmarks and the document's root are never marked. The mark is
@@ -95,6 +96,11 @@ MARK_ACTING = (
       return owner !== null && (owner.localName === 'label' || !SKIP.has(owner.localName))
         && !(Number(owner.getAttribute('tabindex')) < 0);
     };
+    // A button inside a link given a click listener of its own (a card's Delete or star icon): its
+    // markup names it a control, but the walk reads it as part of the link around it (`inside_link`)
+    // unless it is marked as nested in it, as a listening `<span>` there is.
+    const nestedInLink = (el) => el.localName !== 'a' && el.parentElement !== null
+      && el.parentElement.closest('a[href]') !== null && (heard(el) || typeof el.onclick === 'function');
     const found = new Map();  // element → the mark's value
     let seen = 0, shadowLooks = 0;
     for (const el of (document.body ? document.body.getElementsByTagName('*') : [])) {
@@ -103,7 +109,7 @@ MARK_ACTING = (
     + """ || found.size >= """
     + str(MAX_ACTING)
     + """) { break; }
-      if (SKIP.has(el.localName) || el.matches(MARKUP) || partOfControl(el)) { continue; }
+      if (SKIP.has(el.localName) || (el.matches(MARKUP) && !nestedInLink(el)) || partOfControl(el)) { continue; }
       let how = null;
       if (heard(el) || typeof el.onclick === 'function') {
         how = LISTENER;

@@ -51,6 +51,7 @@ from .page_scripts import PENDING, READ, Record, checked_record, init_script, ma
 from .realtime import Channels
 from .retried_requests import RetriedRequests
 from .rpc_calls import failed_answer, read_call
+from .scroll_end import scroll_to_end
 from .secrets import site_cookie_secrets
 from .transport import MAX_BODY_BYTES, USER_AGENT, FetchError
 from .watchdog import DRIVERS, HostilePage, deadline_guard, driver_pids, kill_renderers, take_killed
@@ -567,6 +568,11 @@ class BrowserEngine(HttpEngine):
         with deadline_guard(self._marker, deadline, "the page blocked its renderer after load"):
             self._settle(deadline)
             page = self._snapshot(response, started, deadline)
+            fetched = len(self._followed)
+            if scroll_to_end(self._page) or len(self._followed) > fetched:
+                # the scroll to its end drew more (lazy items) or fetched (a list's next batch): read
+                # again once the page has settled
+                page = self._snapshot(response, started, deadline)
             if not veiled(page):
                 return page
             # Every control of the page hidden, none shown: an app still starting behind its splash

@@ -55,11 +55,12 @@ NOT_ITEMS = re.compile(
     r"\b(sec|secs|seconds?|min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?|ago|read|"
     r"bytes?|octets?|[kmgtp]i?b|"
     r"mm|cm|km|kilomet(?:er|re)s?|met(?:er|re)s?|miles?|mi|kg|kilograms?|grams?|lbs?|pounds?|"
-    r"views?|points?|stars?|px|%)\b",
+    r"views?|points?|stars?|px|%|per|servings?|portions?)\b",
     re.I,
 )
 """Words after a number that make it a measure (a duration, a size in bytes, a length or a weight,
-views, a score), not a count of items: "800 bytes" above a file's facts is how big the file is; read
+views, a score, a recipe's yield in servings), a rate or a setting ("Rows per page: 5", a table's
+page-size menu), not a count of items: "800 bytes" above a file's facts is how big the file is; read
 by the count labels and by table feet (`count_feet`)."""
 
 

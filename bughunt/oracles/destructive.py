@@ -82,6 +82,7 @@ from bughunt.oracles.record_places import record_places
 from bughunt.oracles.request_action import ACTION_KEYS, marked_action
 from bughunt.oracles.seen_twice import confirmed_twice
 from bughunt.oracles.server_error import error_key
+from bughunt.oracles.unnamed_deletes import unnamed_delete
 from bughunt.oracles.visibility import unseen
 from bughunt.page import FetchedPage, base_url
 from bughunt.record_repr import field_repr
@@ -320,13 +321,16 @@ CLICK_MESSAGE = "destructive control sends its write at once, with no confirmati
 
 
 def _judge_clicked(page: FetchedPage) -> list[Finding]:
-    """A click state whose click, on a control labelled as destroying ("Delete item"), made the page
-    send a write at once (refused by the browser engine: `FetchedPage.refused_writes`): nothing asked
-    first. A control in an open dialog is the confirmation (the engine never clicks it)."""
+    """A click state whose click, on a control labelled as destroying ("Delete item") or on a wordless
+    one that deleted a record the page links to (`unnamed_deletes`), made the page send a write at
+    once (refused by the browser engine: `FetchedPage.refused_writes`): nothing asked first. A
+    control in an open dialog is the confirmation (the engine never clicks it)."""
     if page.clicked_from is None or not page.refused_writes:
         return []
     before, label = page.clicked_from
-    if not destructive_label(label) or _dialog_open(before) or asked_first(before):
+    if not (destructive_label(label) or unnamed_delete(label, page.refused_writes, before)):
+        return []
+    if _dialog_open(before) or asked_first(before):
         return []
     return [
         Finding(

@@ -32,17 +32,22 @@ from bughunt.urls import route_of, same_origin
 MIN_ITEMS = 3
 """Items a list needs before a repeat in it is read: two alike may be a pair the page draws on purpose."""
 
+NAMING = IDENTIFIERS | {"<slug>"}
+"""Path segments that name one record: an identifier, or a slug (`/r/lentil-soup-no-2`,
+`/posts/how-to-test-k2p9`), which a site mints from a record's title to name that record as its number
+would."""
+
 
 def _record_routes(item: Node, base: str, page_url: str) -> frozenset[str]:
-    """The item's links on the page's site whose path holds an identifier (`/items/58/edit`): what
-    names the record it stands for."""
+    """The item's links on the page's site whose path holds an identifier or a slug (`/items/58/edit`,
+    `/r/lentil-soup-no-2`): what names the record it stands for."""
     routes = set()
     for node, href in targets(item):
         url = resolve(base, href) if node.tag == "a" else None
         if url is None or not same_origin(url, page_url):
             continue
         route = route_of(url)
-        if any(segment_shape(s) in IDENTIFIERS for s in route.split("?", 1)[0].split("/") if s):
+        if any(segment_shape(s) in NAMING for s in route.split("?", 1)[0].split("/") if s):
             routes.add(route)
     return frozenset(routes)
 

@@ -55,3 +55,40 @@ def test_items_with_no_address_naming_a_record_are_silent():
         check_duplicate_pagination(SITE.page(f"<ul class='m'>{lines}{others}</ul>", "/"), SITE.fetcher())
         == []
     )
+
+
+def _card(slug: str, title: str) -> str:
+    return f"<div class='card'><a href='/recipes/{slug}'><h3>{title}</h3></a><span>quick</span></div>"
+
+
+DISHES = {
+    "lentil-soup-for-two": "Lentil soup for two",
+    "banana-bread-no-2": "Banana bread No. 2",
+    "greek-salad-no-3": "Greek salad No. 3",
+    "pumpkin-soup-no-2": "Pumpkin soup No. 2",
+}
+
+
+def test_a_record_named_by_its_slug_drawn_twice_is_repeated():
+    """A grid whose records' addresses are slugs minted from their titles (a recipe box, a blog):
+    the next batch an infinite scroll appended starts again with records already shown."""
+    order = [
+        "lentil-soup-for-two",
+        "banana-bread-no-2",
+        "greek-salad-no-3",
+        "pumpkin-soup-no-2",
+        "greek-salad-no-3",
+    ]
+    cards = "".join(_card(s, DISHES[s]) for s in order)
+    (finding,) = check_duplicate_pagination(
+        SITE.page(f"<div class='grid'>{cards}</div>", "/recipes"), SITE.fetcher()
+    )
+    assert finding.evidence["repeated"] == "Greek salad No. 3"
+
+
+def test_each_slug_once_is_silent():
+    cards = "".join(_card(s, t) for s, t in DISHES.items())
+    assert (
+        check_duplicate_pagination(SITE.page(f"<div class='grid'>{cards}</div>", "/recipes"), SITE.fetcher())
+        == []
+    )
