@@ -43,17 +43,28 @@ LISTEN = (
     const CLICKS = new Set("""
     + json.dumps(list(CLICK_EVENTS))
     + """);
+    const SCROLLS = new Set(["scroll", "wheel"]);
     const listen = EventTarget.prototype.addEventListener;
     EventTarget.prototype.addEventListener = function (type, handler, options) {
       try {
-        if (this instanceof Element && CLICKS.has(String(type).toLowerCase())) { home.heard(this); }
+        const kind = String(type).toLowerCase();
+        if (this instanceof Element && CLICKS.has(kind)) { home.heard(this); }
+        if (SCROLLS.has(kind)) { home.watch(); }
       } catch (e) { /* a page's odd receiver: nothing recorded */ }
       return listen.call(this, type, handler, options);
     };
+    // A page that observes what comes into view (an infinite scroll's sentinel, lazy cards) or listens
+    // for scrolling draws more when scrolled: only such a page is scrolled to its end (`scroll_end`).
+    const Observer = window.IntersectionObserver;
+    if (Observer && Observer.prototype && Observer.prototype.observe) {
+      const observe = Observer.prototype.observe;
+      Observer.prototype.observe = function (target) { home.watch(); return observe.call(this, target); };
+    }
   }
 """
 )
-"""Part of the init script, run where `home` (the record) is defined: `home.heard(element)`."""
+"""Part of the init script, run where `home` (the record) is defined: `home.heard(element)`, and
+`home.watch()` for a page watching its scrolling."""
 
 MARK_ACTING = (
     """

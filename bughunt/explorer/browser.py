@@ -569,7 +569,7 @@ class BrowserEngine(HttpEngine):
             self._settle(deadline)
             page = self._snapshot(response, started, deadline)
             fetched = len(self._followed)
-            if scroll_to_end(self._page) or len(self._followed) > fetched:
+            if scroll_to_end(self._page, self._record_name) or len(self._followed) > fetched:
                 # the scroll to its end drew more (lazy items) or fetched (a list's next batch): read
                 # again once the page has settled
                 page = self._snapshot(response, started, deadline)

@@ -63,6 +63,7 @@ def init_script(name: str) -> str:
     const due = Object.create(null);  // no prototype: nothing the page changes later reaches it
     let workers = false;
     const acting = new WeakSet();  // elements given a click listener (`acting_elements.LISTEN`)
+    let watching = false;  // the page watches its scrolling (`acting_elements.LISTEN`, `scroll_end`)
     // A fragment set by a script (`location.hash = ...`, a router's link) fires `hashchange` in a task
     // of its own, which may run after the engine's next look: until it did, the page is due — its
     // handlers are what render the new place (`popstate`, which Chromium fires at once for it, is no
@@ -106,6 +107,8 @@ def init_script(name: str) -> str:
       worker() { workers = true; },
       heard(el) { acting.add(el); },
       listens(el) { return acting.has(el); },
+      watch() { watching = true; },
+      watches() { return watching; },
       pending(horizon, ahead) {
         const now = clock();
         const limit = typeof horizon === 'number' ? horizon : now + (Number(ahead) || 0);

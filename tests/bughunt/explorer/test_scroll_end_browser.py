@@ -78,3 +78,39 @@ def test_a_right_next_batch_is_read_as_more_cards() -> None:
         page = engine.fetch_page(engine.url_of("/"))
         assert page.body.count('class="card"') == 40
         assert check_duplicate_pagination(page) == []
+
+
+class _TallStill(QuietHandler):
+    """A tall page that watches no scrolling: scrolling it draws nothing, so it is not scrolled."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.reply(
+            200,
+            "<html><head><title>Long read</title></head><body><main><h1>Long read</h1>"
+            "<div style='height: 4000px'>Text.</div></main></body></html>",
+        )
+
+
+class _TallListening(_TallStill):
+    """A tall page that draws its next part when a scroll listener sees the end near."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.reply(
+            200,
+            "<html><head><title>Long read</title></head><body><main><h1>Long read</h1>"
+            "<div style='height: 4000px'>Text.</div><div id='more'></div></main><script>"
+            "addEventListener('scroll', () => { if (scrollY > 1000 && !more.textContent) {"
+            " more.textContent = 'Part two'; } });</script></body></html>",
+        )
+
+
+def test_a_tall_page_watching_no_scrolling_is_read_where_it_stands() -> None:
+    with browser_on(_TallStill) as engine:
+        engine.fetch_page(engine.url_of("/"))
+        assert engine._page.evaluate("scrollY") == 0  # noqa: SLF001 (the tab's own state)
+
+
+def test_a_tall_page_listening_for_scrolls_is_read_after_the_scroll() -> None:
+    with browser_on(_TallListening) as engine:
+        page = engine.fetch_page(engine.url_of("/"))
+        assert "Part two" in page.body
