@@ -182,8 +182,9 @@ def label_like(text: str) -> bool:
 
 
 @lru_cache(maxsize=KEPT)
-def _names_identifier(url: str) -> bool:
-    """Whether the URL's route has an identifier (`/post/7`: a page of a detail template). A list's
+def names_record(url: str) -> bool:
+    """Whether the URL's route has an identifier, in its path or its query (`/post/7`, `/user?id=7`,
+    `/r/lentil-soup-no-2`: a page of a detail template or an action on its record). A list's
     position (`?offset=0`, `?page=2`) is none: a filter link that keeps the pager's offset
     (`?offset=0&queue=mail`, the queue column of a job list) leads to a list, not to the item's own
     page. Taken for one, on a page of two rows whose queues differ, it was each row's permalink in
@@ -211,7 +212,7 @@ def _permalink(facts: ItemFacts, links: list[tuple[Node, str]]) -> str | None:
     for a, url in links:
         if a is title:
             return url
-    detail = [(a, url) for a, url in links if _names_identifier(url)]
+    detail = [(a, url) for a, url in links if names_record(url)]
     # A link written as the identifier it carries ("60", "#60" → `?id=60`) is the record's own number:
     # a ticket's row leads with it, and its requester's profile link comes after.
     numbered = [url for a, url in detail if _written_identifier(a, url)]

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bughunt.dom import Node
-from bughunt.fingerprint import IDENTIFIERS, segment_shape
 from bughunt.oracles.base import Finding, evidence, page_shape, quoted, short
+from bughunt.oracles.item_identity import names_record
 from bughunt.oracles.list_finding import item_runs
 from bughunt.oracles.lists import item_title, targets
 from bughunt.oracles.reading import resolve
@@ -32,23 +32,19 @@ from bughunt.urls import route_of, same_origin
 MIN_ITEMS = 3
 """Items a list needs before a repeat in it is read: two alike may be a pair the page draws on purpose."""
 
-NAMING = IDENTIFIERS | {"<slug>"}
-"""Path segments that name one record: an identifier, or a slug (`/r/lentil-soup-no-2`,
-`/posts/how-to-test-k2p9`), which a site mints from a record's title to name that record as its number
-would."""
-
 
 def _record_routes(item: Node, base: str, page_url: str) -> frozenset[str]:
-    """The item's links on the page's site whose path holds an identifier or a slug (`/items/58/edit`,
-    `/r/lentil-soup-no-2`): what names the record it stands for."""
+    """The item's links on the page's site that name a record (`item_identity.names_record`: an
+    identifier or a slug in the path, `/items/58/edit`, `/r/lentil-soup-no-2`, or in the query,
+    `/user?userid=7` — a front controller names its records there): what names the record it stands
+    for. A slug names a record as its number would: a site mints it from the record's title."""
     routes = set()
     for node, href in targets(item):
         url = resolve(base, href) if node.tag == "a" else None
         if url is None or not same_origin(url, page_url):
             continue
-        route = route_of(url)
-        if any(segment_shape(s) in NAMING for s in route.split("?", 1)[0].split("/") if s):
-            routes.add(route)
+        if names_record(url):
+            routes.add(route_of(url))
     return frozenset(routes)
 
 

@@ -92,3 +92,32 @@ def test_each_slug_once_is_silent():
         check_duplicate_pagination(SITE.page(f"<div class='grid'>{cards}</div>", "/recipes"), SITE.fetcher())
         == []
     )
+
+
+PEOPLE = {1: "ada@example.org", 4: "ben@example.org", 5: "cy@example.org", 8: "di@example.org"}
+
+
+def _person(n: int) -> str:
+    return (
+        f"<tr><td><a href='/admin/user.cgi?action=edit&userid={n}'>{PEOPLE[n]}</a></td>"
+        f"<td>{PEOPLE[n].split('@')[0].title()}</td></tr>"
+    )
+
+
+def _people(order: list[int]) -> FetchedPage:
+    rows = "".join(_person(n) for n in order)
+    return SITE.page(
+        f"<table><thead><tr><th>Login</th><th>Name</th></tr></thead><tbody>{rows}</tbody></table>",
+        "/admin/user.cgi?action=list&matchstr=e",
+    )
+
+
+def test_a_record_named_in_the_query_drawn_twice_is_repeated():
+    """A front controller names its records in the query (`?userid=4`), as a path names them by a
+    segment: a user search joined to a one-to-many table lists one user once per joined row."""
+    (finding,) = check_duplicate_pagination(_people([1, 4, 5, 4, 8]), SITE.fetcher())
+    assert finding.evidence["repeated"] == "ben@example.org"
+
+
+def test_each_record_named_in_the_query_once_is_silent():
+    assert check_duplicate_pagination(_people([1, 4, 5, 8]), SITE.fetcher()) == []
