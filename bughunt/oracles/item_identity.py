@@ -182,7 +182,7 @@ def label_like(text: str) -> bool:
 
 
 @lru_cache(maxsize=KEPT)
-def names_record(url: str) -> bool:
+def addresses_record(url: str) -> bool:
     """Whether the URL's route has an identifier, in its path or its query (`/post/7`, `/user?id=7`,
     `/r/lentil-soup-no-2`: a page of a detail template or an action on its record). A list's
     position (`?offset=0`, `?page=2`) is none: a filter link that keeps the pager's offset
@@ -212,7 +212,7 @@ def _permalink(facts: ItemFacts, links: list[tuple[Node, str]]) -> str | None:
     for a, url in links:
         if a is title:
             return url
-    detail = [(a, url) for a, url in links if names_record(url)]
+    detail = [(a, url) for a, url in links if addresses_record(url)]
     # A link written as the identifier it carries ("60", "#60" → `?id=60`) is the record's own number:
     # a ticket's row leads with it, and its requester's profile link comes after.
     numbered = [url for a, url in detail if _written_identifier(a, url)]

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from bughunt.dom import Node
 from bughunt.oracles.base import Finding, evidence, page_shape, quoted, short
-from bughunt.oracles.item_identity import names_record
+from bughunt.oracles.item_identity import addresses_record
 from bughunt.oracles.list_finding import item_runs
 from bughunt.oracles.lists import item_title, targets
 from bughunt.oracles.reading import resolve
@@ -34,7 +34,7 @@ MIN_ITEMS = 3
 
 
 def _record_routes(item: Node, base: str, page_url: str) -> frozenset[str]:
-    """The item's links on the page's site that name a record (`item_identity.names_record`: an
+    """The item's links on the page's site that name a record (`item_identity.addresses_record`: an
     identifier or a slug in the path, `/items/58/edit`, `/r/lentil-soup-no-2`, or in the query,
     `/user?userid=7` — a front controller names its records there): what names the record it stands
     for. A slug names a record as its number would: a site mints it from the record's title."""
@@ -43,7 +43,7 @@ def _record_routes(item: Node, base: str, page_url: str) -> frozenset[str]:
         url = resolve(base, href) if node.tag == "a" else None
         if url is None or not same_origin(url, page_url):
             continue
-        if names_record(url):
+        if addresses_record(url):
             routes.add(route_of(url))
     return frozenset(routes)
 
