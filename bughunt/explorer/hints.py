@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from bughunt.planning import TEMPLATE_SAMPLE, leads_on
 from bughunt.record_repr import field_repr
 from bughunt.sim.activity_share import over_share
-from bughunt.sim.instance_share import crowded_instances
+from bughunt.sim.instance_share import InstanceShare
 from bughunt.sim.repeat_answers import RepeatAnswers
 
 from .facts import PageFacts
@@ -73,6 +73,8 @@ class SessionHints:
     next_pages_at: dict[str, frozenset[str]] = field(default_factory=dict)
     """Page route → its clicks to the next page of its list, for the pages of this session that have one."""
     judged: JudgedControls = field(default_factory=JudgedControls)
+    # records whose own pages took their share (`instance_share`), kept as pages are visited and found
+    instance_share: InstanceShare = field(default_factory=InstanceShare)
     """The destroying controls a click of this session judged (`judged_controls`): their siblings of the
     same view template are not made again."""
     menu_words: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
@@ -179,7 +181,7 @@ class SessionHints:
             marked=frozenset(r for r in self.marked.union(*self.odd_rows.values()) if r not in hashes),
             start=start,
             spent=self.answers.spent(),
-            crowded=crowded_instances(hashes, known.routes, budget),
+            crowded=self.instance_share.crowded(hashes, known.routes, budget),
         )
 
     def _known_pages(self, graph: ExplorationGraph) -> KnownPages:

@@ -5,7 +5,7 @@ code host's projects, each with views of its files); issue 25."""
 from __future__ import annotations
 
 from bughunt.planning import planner_strategy
-from bughunt.sim.instance_share import crowded_instances, under
+from bughunt.sim.instance_share import InstanceShare, crowded_instances, under
 from bughunt.sim.memory import Memory
 from bughunt.sim.planner import route_shape
 from bughunt.sim.rng import mulberry32
@@ -63,3 +63,52 @@ def test_the_planner_leaves_a_crowded_records_pages_for_a_sibling_record() -> No
     crowded = planner_strategy.with_templates(route_shape, crowded={"/orbit/"})
     choices = {crowded(orbit[19], links, mem, mulberry32(s)) for s in range(1000, 1006)}
     assert choices == {"/"}, "with it: back toward the sibling record"
+
+
+def test_kept_up_to_date_it_answers_as_read_afresh():
+    """Asked at every choice while pages are visited and found (and once after memory lost some), the
+    kept reading answers what a reading of the whole sets answers."""
+    import random
+
+    rng = random.Random(7)
+    repos = ["orbit", "atlas", "kv-store", "lumen"]
+    views = ["log", "tree", "commit", "diff", "refs", "about"]
+    pool = (
+        [
+            f"/{r}/{v}/{f}?id={n}"
+            for r in repos
+            for v in views
+            for f in ("a.c", "README", "src")
+            for n in range(4)
+        ]
+        + [f"/{r}/" for r in repos]
+        + [f"/{r}/{v}" for r in repos for v in views]
+    )
+    kept = InstanceShare()
+    visited: set[str] = set()
+    known: set[str] = set()
+    answers = set()
+    for step in range(260):
+        known.update(rng.sample(pool, 3))
+        for _ in range(1 if step < 120 else 5):  # later, every record's known pages run out
+            if known - visited:
+                visited.add(rng.choice(sorted(known - visited)))
+        if step == 200:
+            visited = set(sorted(visited)[::2])  # memory lost some pages
+            known = set(sorted(known)[::2]) | visited
+        for budget in (30, 100):
+            got = kept.crowded(visited, known, budget)
+            assert got == crowded_instances(visited, known, budget), step
+            answers.add(got)
+    assert len(answers) > 2  # the walk went through several answers, crowded ones among them
+
+
+def test_kept_it_lets_a_record_go_once_its_sibling_was_read() -> None:
+    """The kept reading sees a sibling's last known page visited: nothing of it waits any more, so the
+    record that took its share is no longer held back."""
+    kept = InstanceShare()
+    visited = {"/", *_pages("orbit")[:20]}
+    known = {*visited, *_pages("orbit")[20:], "/zephyr/history/README", "/zephyr/source/README"}
+    assert kept.crowded(visited, known, 100) == {"/orbit/"}
+    visited |= {"/zephyr/history/README", "/zephyr/source/README"}
+    assert kept.crowded(visited, known, 100) == frozenset()
