@@ -56,22 +56,19 @@ def _number_offered(page: FetchedPage) -> int | None:
     return here[1] if here is not None and here[2] and here[1] >= 2 else None
 
 
-def _page_and_previous(page: FetchedPage, fetch: Fetch | None) -> tuple[int, FetchedPage] | None:
-    """(N, the page before) for page N ≥ 2 of a list, by a named page parameter or a click on the
-    pager's "N" at the same address; None for any other page."""
-    number = _number_offered(page)
-    if number is None:
-        return None
+def _previous(page: FetchedPage, fetch: Fetch | None) -> FetchedPage | None:
+    """The page before page N ≥ 2 (`_number_offered`): the page whose pager's "N" was clicked at the
+    same address, or the page the named page parameter's N − 1 loads; None when there is none."""
     if page.clicked_from is not None:
         origin = page.clicked_from[0]
-        return (number, origin) if pager_nodes(origin) else None
+        return origin if pager_nodes(origin) else None
     if fetch is None:
         return None
     url = previous_page_url(page)
     before = fetch_or_none(fetch, url, "count") if url else None
     if before is None or not before.is_html or before.status >= 400:
         return None
-    return number, before
+    return before
 
 
 def _offers(pagers: list[Node], number: int) -> bool:
@@ -97,15 +94,15 @@ def _empty_state(pagers: list[Node]) -> Node | None:
 
 def offered_empty_page(page: FetchedPage, fetch: Fetch | None) -> Finding | None:
     """The finding for a page N the pager offers that lists nothing (see the module), or None."""
-    if _number_offered(page) is None:
+    number = _number_offered(page)
+    if number is None:
         return None  # most pages: no page N ≥ 2 by their URL or click, so their pagers are not read
     pagers = pager_nodes(page)
     if not pagers:
         return None
-    found = _page_and_previous(page, fetch)
-    if found is None:
+    before = _previous(page, fetch)
+    if before is None:
         return None
-    number, before = found
     same, was = content_lists(page), content_lists(before)
     # a list both pages show alike (the feed's tabs beside the pager) is the page's furniture
     listed_before = [
