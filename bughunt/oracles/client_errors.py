@@ -96,9 +96,14 @@ def url_shape(url: str, data_words: AbstractSet[str] = frozenset()) -> str:
     return ("/".join(segments) or "/") + (f"?{query}" if query else "")
 
 
+def request_method(error: ClientError) -> str:
+    """The failed request's first word, its method (`"POST /api/x …"` → `POST`); GET when it has no text."""
+    return error.text.split(" ", 1)[0].upper() if error.text else "GET"
+
+
 def request_signature(error: ClientError, page_route: str = "") -> str:
     """What identifies a failed request across pages: method, path shape and status."""
-    method = error.text.split(" ", 1)[0].upper() if error.text else "GET"
+    method = request_method(error)
     method = method if method.isalpha() and len(method) <= 8 else "GET"
     status = str(error.status) if error.status is not None else "failed"
     return f"{method} {url_shape(error.url, route_words(page_route))} {status}"
@@ -170,7 +175,7 @@ def state_answer(error: ClientError) -> bool:
     click's (`_after_click`), asked only while the page loaded."""
     if error.kind != "failed_request" or error.status != 409:
         return False
-    return (error.text.split(" ", 1)[0].upper() if error.text else "GET") in ("GET", "HEAD")
+    return request_method(error) in ("GET", "HEAD")
 
 
 def _existence_check(error: ClientError) -> bool:
@@ -180,7 +185,7 @@ def _existence_check(error: ClientError) -> bool:
     page then fails on (an uncaught error or console line comes with it)."""
     if error.kind != "failed_request" or error.status != 404:
         return False
-    method = error.text.split(" ", 1)[0].upper() if error.text else "GET"
+    method = request_method(error)
     last = [s for s in urlsplit(error.url).path.split("/") if s][-1:]
     return method in ("GET", "HEAD") and bool(last) and segment_shape(last[0]) in _IDENTIFIERS
 
